@@ -1,0 +1,49 @@
+"""The ``pai-memory`` command: one subcommand module per job.
+
+Each module under ``cli/`` that provides a command exposes ``register(subparsers)`` which adds its
+parser and sets ``func`` (a callable taking the parsed ``argparse.Namespace`` and returning an
+exit code). Add new modules to ``COMMAND_MODULES``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+
+from core.config import ConfigError
+
+COMMAND_MODULES = [
+    "cli.config_cmd",
+    "cli.db_cmd",
+    "cli.stack_cmd",
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pai-memory", description="Long-term memory service for AI assistants")
+    parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        code: int = args.func(args)
+    except ConfigError as exc:
+        print(f"pai-memory: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

