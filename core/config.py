@@ -111,6 +111,9 @@ class Settings(BaseSettings):
     MEMORY_EMBEDDING_PROVIDER: EmbeddingProvider | None = None
     MEMORY_EMBEDDING_BASE_URL: str | None = None
     MEMORY_EMBEDDING_API_KEY: SecretStr | None = None
+    MEMORY_EMBEDDING_TIMEOUT_SEC: float = Field(30, gt=0)
+    MEMORY_EMBEDDING_MAX_RETRIES: int = Field(3, ge=0, le=20)
+    MEMORY_EMBEDDING_BATCH_SIZE: int = Field(64, ge=1, le=2048)
     MEMORY_DEDUP_REUSE_THRESHOLD: float | None = Field(None, ge=0.0, le=1.0)
     MEMORY_DEDUP_MERGE_THRESHOLD: float | None = Field(None, ge=0.0, le=1.0)
     MEMORY_MESSAGE_MAX_ATTEMPTS: int = Field(5, ge=1, le=100)
@@ -128,6 +131,7 @@ class Settings(BaseSettings):
     KAFKA_TOPIC_REPLICATION: int = Field(1, ge=1, le=10)
     KAFKA_GROUP_INSTANCE_ID: str | None = None
     MILVUS_TOKEN: SecretStr | None = None
+    MILVUS_TIMEOUT_SEC: float = Field(10, gt=0)
 
     # --- topics and groups --------------------------------------------------------------------
     TOPIC_CHAT_MESSAGES: str = Field("pai.chat.messages", pattern=r"^[A-Za-z0-9._-]{1,249}$")
@@ -147,6 +151,7 @@ class Settings(BaseSettings):
     OUTBOX_RETENTION_HOURS: float = Field(24, ge=0)
     OUTBOX_SWEEP_INTERVAL_SEC: float = Field(5, gt=0)
     PAI_MEMORY_HOME: str = Field("var", validation_alias=AliasChoices("PAI_MEMORY_HOME"))
+    PAI_MEMORY_CACHE_DIR: str | None = None  # downloaded Kafka jars; default $XDG_CACHE_HOME/pai-memory
 
     @field_validator("MEMORY_MILVUS_URI", "LLM_BASE_URL", "MEMORY_EMBEDDING_BASE_URL")
     @classmethod

@@ -1,0 +1,28 @@
+"""Pick the embedder the settings ask for (``MEMORY_EMBEDDING_PROVIDER``, default ``local``)."""
+
+from __future__ import annotations
+
+from core.config import EmbeddingProvider, Settings
+from core.embedding.base import Embedder
+from core.embedding.local import LocalE5Embedder
+from core.embedding.openai_embedder import OpenAIEmbedder
+
+
+def build_embedder(settings: Settings) -> Embedder:
+    """The configured embedder; its ``model``/``dim`` equal ``settings.embedding_model``/``embedding_dim``.
+
+    Does no network or model loading (both embedders are lazy).
+    """
+    if settings.embedding_provider is EmbeddingProvider.OPENAI:
+        if not settings.MEMORY_EMBEDDING_BASE_URL:  # Settings validation already refuses this
+            raise ValueError("MEMORY_EMBEDDING_PROVIDER=openai needs MEMORY_EMBEDDING_BASE_URL")
+        return OpenAIEmbedder(
+            base_url=settings.MEMORY_EMBEDDING_BASE_URL,
+            model=settings.MEMORY_EMBEDDING_MODEL,
+            dim=settings.MEMORY_EMBEDDING_DIM,
+            api_key=settings.MEMORY_EMBEDDING_API_KEY,
+            timeout=settings.MEMORY_EMBEDDING_TIMEOUT_SEC,
+            max_retries=settings.MEMORY_EMBEDDING_MAX_RETRIES,
+            batch_size=settings.MEMORY_EMBEDDING_BATCH_SIZE,
+        )
+    return LocalE5Embedder()

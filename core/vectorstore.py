@@ -1,0 +1,397 @@
+"""Milvus adapter for the memory index, and the registry of collections in PostgreSQL.
+
+Milvus only recalls ids; content is always read back from PostgreSQL. One entity per memory:
+``id`` INT64 primary key (= ``long_term_memories.id``), ``user_id`` INT64, ``memory_type`` VARCHAR,
+``vector`` FLOAT_VECTOR(dim), COSINE metric, AUTOINDEX, Strong consistency.
+
+Invariants:
+- Every filter this module sends to Milvus is built by ``user_scope_filter`` (or ``_id_filter``)
+  from values validated as plain ``int`` in the INT64 range; nothing user-supplied is ever
+  interpolated as text (Milvus Lite has no ``filter_params`` templating).
+- Every search is scoped to one user.
+- No network in constructors: the client connects on first use. Connection failures and
+  timeouts raise ``VectorStoreUnavailable`` (so retrieval can fall back to a lexical scan); other
+  server errors raise ``VectorStoreError``.
+- A collection's dimension and the registry's model/dimension must match the configured embedder;
+  a difference raises ``IndexModelMismatch`` instead of mixing vector spaces.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import math
+import re
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from core.config import Settings
+from core.storage.models import VectorCollection
+
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
+MEMORY_TYPE_MAX_LEN = 40
+MAX_SEARCH_LIMIT = 16384  # Milvus top-k ceiling
+_UPSERT_CHUNK = 512
+_COLLECTION_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,254}$")
+
+T = TypeVar("T")
+
+
+class VectorStoreError(RuntimeError):
+    """Milvus refused or failed an operation."""
+
+
+class VectorStoreUnavailable(VectorStoreError):
+    """Milvus cannot be reached (connection refused, timeout). Callers may fall back."""
+
+
+class IndexModelMismatch(VectorStoreError):
+    """The index was built with another embedding model or dimension than the configured one."""
+
+
+@dataclass(frozen=True)
+class IndexRow:
+    """One memory's index entry. ``vector`` must have the collection's dimension."""
+
+    id: int
+    user_id: int
+    memory_type: str
+    vector: Sequence[float] | npt.NDArray[np.float32]
+
+
+def validated_int64(value: object, what: str = "id") -> int:
+    """``value`` if it is a plain ``int`` (not ``bool``) in the INT64 range, else ``ValueError``."""
+    if type(value) is not int and not isinstance(value, np.integer):
+        raise ValueError(f"{what} must be an int, got {type(value).__name__}")
+    number = int(value)
+    if not INT64_MIN <= number <= INT64_MAX:
+        raise ValueError(f"{what} out of INT64 range: {number}")
+    return number
+
+
+def user_scope_filter(user_id: int) -> str:
+    """The Milvus filter restricting an operation to one user: ``user_id == <int>``.
+
+    The only place a user scope is turned into filter text; ``user_id`` is validated as an int.
+    """
+    return f"user_id == {validated_int64(user_id, 'user_id')}"
+
+
+def _id_filter(ids: Sequence[int]) -> str:
+    return "id in [" + ", ".join(str(validated_int64(i)) for i in ids) + "]"
+
+
+def _validated_collection(name: str) -> str:
+    if not isinstance(name, str) or not _COLLECTION_RE.match(name):
+        raise ValueError(f"invalid Milvus collection name: {name!r}")
+    return name
+
+
+def _is_unavailable(exc: BaseException) -> bool:
+    """Does this exception mean the server is unreachable (rather than refusing the request)?"""
+    try:
+        import grpc
+    except ImportError:  # pragma: no cover - pymilvus depends on grpc
+        grpc = None
+    if grpc is not None and isinstance(exc, grpc.RpcError):
+        code = exc.code() if callable(getattr(exc, "code", None)) else None
+        return code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, None)
+    if isinstance(exc, TimeoutError | ConnectionError):
+        return True
+    from pymilvus.exceptions import ConnectError, MilvusException, MilvusUnavailableException
+
+    if isinstance(exc, ConnectError | MilvusUnavailableException):
+        return True
+    if isinstance(exc, MilvusException):
+        text = str(getattr(exc, "message", "") or exc).lower()
+        return getattr(exc, "code", None) == 2 or any(
+            s in text for s in ("fail connecting", "unavailable", "deadline", "timed out", "timeout",
+                                "connection refused", "retry run out"))
+    cause = exc.__cause__ or exc.__context__
+    return cause is not None and cause is not exc and _is_unavailable(cause)
+
+
+class MilvusMemoryIndex:
+    """The memory index in one Milvus collection (``collection``, dimension ``dim``)."""
+
+    def __init__(self, uri: str, collection: str, dim: int, *, token: str | None = None,
+                 timeout: float = 10.0, _shared: _ClientHolder | None = None) -> None:
+        if dim < 1:
+            raise ValueError("dim must be >= 1")
+        self.uri = uri
+        self.collection = _validated_collection(collection)
+        self.dim = dim
+        self.timeout = timeout
+        self._holder = _shared or _ClientHolder(uri, token, timeout)
+
+    @classmethod
+    def from_settings(cls, settings: Settings, collection: str | None = None,
+                      dim: int | None = None) -> MilvusMemoryIndex:
+        token = settings.MILVUS_TOKEN.get_secret_value() if settings.MILVUS_TOKEN is not None else None
+        return cls(settings.milvus_uri, collection or settings.MEMORY_MILVUS_COLLECTION,
+                   dim or settings.embedding_dim, token=token, timeout=settings.MILVUS_TIMEOUT_SEC)
+
+    def for_collection(self, collection: str, dim: int | None = None) -> MilvusMemoryIndex:
+        """The same server connection, another collection (e.g. the target of a reindex)."""
+        return MilvusMemoryIndex(self.uri, collection, dim or self.dim, timeout=self.timeout,
+                                 _shared=self._holder)
+
+    # --- collections ----------------------------------------------------------------------------
+    def ensure_collection(self, name: str | None = None, dim: int | None = None) -> None:
+        """Create the collection if absent (schema above) and make sure it is loaded.
+
+        Raises ``IndexModelMismatch`` if it exists with another dimension or vector field.
+        """
+        name = _validated_collection(name or self.collection)
+        dim = dim or self.dim
+
+        def op(client: Any) -> None:
+            if client.has_collection(name, timeout=self.timeout):
+                existing = self._describe_dim(client, name)
+                if existing != dim:
+                    raise IndexModelMismatch(
+                        f"Milvus collection {name!r} has vector dimension {existing}, the configured "
+                        f"embedder produces {dim}; reindex into a new collection")
+                state = client.get_load_state(name, timeout=self.timeout)
+                if "NotLoad" in str(state.get("state")):
+                    client.load_collection(name, timeout=self.timeout)
+                return
+            from pymilvus import DataType, MilvusClient
+
+            schema = MilvusClient.create_schema(auto_id=False, enable_dynamic_field=False)
+            schema.add_field("id", DataType.INT64, is_primary=True)
+            schema.add_field("user_id", DataType.INT64)
+            schema.add_field("memory_type", DataType.VARCHAR, max_length=MEMORY_TYPE_MAX_LEN)
+            schema.add_field("vector", DataType.FLOAT_VECTOR, dim=dim)
+            index_params = client.prepare_index_params()
+            index_params.add_index(field_name="vector", index_type="AUTOINDEX", metric_type="COSINE")
+            client.create_collection(name, schema=schema, index_params=index_params,
+                                     consistency_level="Strong", timeout=self.timeout)
+
+        self._call(op)
+
+    def has_collection(self, name: str | None = None) -> bool:
+        name = _validated_collection(name or self.collection)
+        return bool(self._call(lambda c: c.has_collection(name, timeout=self.timeout)))
+
+    def drop_collection(self, name: str | None = None) -> None:
+        name = _validated_collection(name or self.collection)
+        self._call(lambda c: c.drop_collection(name, timeout=self.timeout))
+
+    def describe_dim(self, name: str | None = None) -> int | None:
+        """The collection's vector dimension, or ``None`` if it does not exist."""
+        name = _validated_collection(name or self.collection)
+
+        def op(client: Any) -> int | None:
+            if not client.has_collection(name, timeout=self.timeout):
+                return None
+            return self._describe_dim(client, name)
+
+        return self._call(op)
+
+    def _describe_dim(self, client: Any, name: str) -> int:
+        desc = client.describe_collection(name, timeout=self.timeout)
+        for field in desc.get("fields", []):
+            if field.get("name") == "vector":
+                return int(field.get("params", {}).get("dim", -1))
+        raise IndexModelMismatch(f"Milvus collection {name!r} has no 'vector' field; not a memory index")
+
+    # --- entities -------------------------------------------------------------------------------
+    def upsert(self, rows: Sequence[IndexRow]) -> int:
+        """Insert or replace the entries of ``rows`` (by memory id). Returns the number written."""
+        if not rows:
+            return 0
+        data = [self._entity(row) for row in rows]
+        for start in range(0, len(data), _UPSERT_CHUNK):
+            self._call(functools.partial(self._upsert_chunk, data[start:start + _UPSERT_CHUNK]))
+        return len(data)
+
+    def _upsert_chunk(self, chunk: list[dict[str, Any]], client: Any) -> None:
+        client.upsert(self.collection, chunk, timeout=self.timeout)
+
+    def _delete_chunk(self, chunk: list[int], client: Any) -> None:
+        client.delete(self.collection, ids=chunk, timeout=self.timeout)
+
+    def _entity(self, row: IndexRow) -> dict[str, Any]:
+        vector = np.asarray(row.vector, dtype=np.float32).reshape(-1)
+        if vector.shape[0] != self.dim:
+            raise ValueError(f"memory {row.id}: vector has dimension {vector.shape[0]}, index has {self.dim}")
+        if not np.all(np.isfinite(vector)):
+            raise ValueError(f"memory {row.id}: vector has non-finite values")
+        memory_type = str(row.memory_type)
+        if len(memory_type) > MEMORY_TYPE_MAX_LEN:
+            raise ValueError(f"memory {row.id}: memory_type longer than {MEMORY_TYPE_MAX_LEN}")
+        return {"id": validated_int64(row.id), "user_id": validated_int64(row.user_id, "user_id"),
+                "memory_type": memory_type, "vector": vector.tolist()}
+
+    def delete(self, ids: Sequence[int]) -> None:
+        """Remove the entries of these memory ids (absent ids are ignored)."""
+        clean = [validated_int64(i) for i in ids]
+        for start in range(0, len(clean), _UPSERT_CHUNK):
+            self._call(functools.partial(self._delete_chunk, clean[start:start + _UPSERT_CHUNK]))
+
+    def search(self, user_id: int, vector: Sequence[float] | npt.NDArray[np.float32],
+               limit: int) -> list[tuple[int, float]]:
+        """Top ``limit`` ``(memory_id, cosine score)`` of this user only, best first."""
+        scope = user_scope_filter(user_id)
+        if not 1 <= limit <= MAX_SEARCH_LIMIT:
+            raise ValueError(f"limit must be in 1..{MAX_SEARCH_LIMIT}")
+        query = np.asarray(vector, dtype=np.float32).reshape(-1)
+        if query.shape[0] != self.dim:
+            raise ValueError(f"query vector has dimension {query.shape[0]}, index has {self.dim}")
+        result = self._call(lambda c: c.search(
+            self.collection, data=[query.tolist()], filter=scope, limit=limit, output_fields=["id"],
+            search_params={"metric_type": "COSINE"}, timeout=self.timeout))
+        hits: list[tuple[int, float]] = []
+        for hit in result[0] if result else []:
+            score = float(hit.get("distance", 0.0))
+            hits.append((int(hit["id"]), score if math.isfinite(score) else 0.0))
+        return hits
+
+    def count(self, user_id: int | None = None) -> int:
+        """Number of entries (of one user, or all)."""
+        flt = user_scope_filter(user_id) if user_id is not None else ""
+        rows = self._call(lambda c: c.query(self.collection, filter=flt, output_fields=["count(*)"],
+                                            timeout=self.timeout))
+        return int(rows[0]["count(*)"]) if rows else 0
+
+    def list_ids(self, user_id: int | None = None, batch_size: int = 1000) -> list[int]:
+        """All memory ids in the index (of one user, or all), ascending. For verify/repair."""
+        flt = user_scope_filter(user_id) if user_id is not None else f"id >= {INT64_MIN}"
+
+        def op(client: Any) -> list[int]:
+            iterator = client.query_iterator(self.collection, batch_size=batch_size, filter=flt,
+                                             output_fields=["id"], timeout=self.timeout)
+            out: list[int] = []
+            try:
+                while True:
+                    batch = iterator.next()
+                    if not batch:
+                        break
+                    out.extend(int(r["id"]) for r in batch)
+            finally:
+                iterator.close()
+            return out
+
+        return sorted(self._call(op))
+
+    def get_user_ids(self, ids: Sequence[int]) -> dict[int, int]:
+        """``memory_id -> user_id`` for the given ids present in the index."""
+        if not ids:
+            return {}
+        flt = _id_filter(ids)
+        rows = self._call(lambda c: c.query(self.collection, filter=flt, output_fields=["id", "user_id"],
+                                            timeout=self.timeout))
+        return {int(r["id"]): int(r["user_id"]) for r in rows}
+
+    def ping(self) -> None:
+        """Raise ``VectorStoreUnavailable`` if the server cannot be reached."""
+        self._call(lambda c: c.list_collections(timeout=self.timeout))
+
+    def close(self) -> None:
+        self._holder.close()
+
+    # --- plumbing -------------------------------------------------------------------------------
+    def _call(self, op: Callable[[Any], T]) -> T:
+        try:
+            return op(self._holder.get())
+        except (VectorStoreError, ValueError):
+            raise
+        except Exception as exc:
+            if _is_unavailable(exc):
+                self._holder.reset()
+                raise VectorStoreUnavailable(f"Milvus at {self.uri} unavailable: {exc}") from exc
+            raise VectorStoreError(f"Milvus operation failed on {self.collection!r}: {exc}") from exc
+
+
+class _ClientHolder:
+    """Lazily created ``MilvusClient`` shared by the views of one server."""
+
+    def __init__(self, uri: str, token: str | None, timeout: float) -> None:
+        self.uri = uri
+        self._token = token
+        self.timeout = timeout
+        self._client: Any = None
+        self._lock = threading.Lock()
+
+    def get(self) -> Any:
+        with self._lock:
+            if self._client is None:
+                from pymilvus import MilvusClient
+
+                self._client = MilvusClient(uri=self.uri, token=self._token or "", timeout=self.timeout)
+            return self._client
+
+    def reset(self) -> None:
+        with self._lock:
+            client, self._client = self._client, None
+        if client is not None:
+            with contextlib.suppress(Exception):  # closing a broken connection must not mask the real error
+                client.close()
+
+    def close(self) -> None:
+        self.reset()
+
+
+# --- the registry of collections (PostgreSQL ``vector_collections``) ----------------------------
+def active_collection(session: Session) -> VectorCollection | None:
+    """The collection currently serving reads and writes, if one is registered."""
+    return session.scalars(select(VectorCollection).where(VectorCollection.active.is_(True))).first()
+
+
+def register_collection(session: Session, name: str, model: str, dim: int, *,
+                        activate: bool = True) -> VectorCollection:
+    """Record ``name`` as holding vectors of ``model``/``dim`` (next version number); optionally
+    make it the active one (deactivating the previous). Runs in the caller's transaction."""
+    name = _validated_collection(name)
+    row = session.get(VectorCollection, name)
+    if row is not None and (row.model != model or row.dim != dim):
+        raise IndexModelMismatch(
+            f"collection {name!r} is registered for model {row.model!r}/dim {row.dim}, not {model!r}/{dim}")
+    if row is None:
+        version = (session.scalar(select(func.max(VectorCollection.version))) or 0) + 1
+        row = VectorCollection(name=name, model=model, dim=dim, version=version, active=False)
+        session.add(row)
+        session.flush()
+    if activate and not row.active:
+        session.execute(update(VectorCollection).where(VectorCollection.active.is_(True))
+                        .values(active=False))
+        session.flush()
+        row.active = True
+        session.flush()
+    return row
+
+
+def check_collection_matches(row: VectorCollection, model: str, dim: int) -> None:
+    """Raise ``IndexModelMismatch`` if the registered collection was built for another model/dim."""
+    if row.model != model or row.dim != dim:
+        raise IndexModelMismatch(
+            f"active vector collection {row.name!r} holds {row.model!r} vectors of dim {row.dim}, but the "
+            f"configured embedder is {model!r} with dim {dim}; run a reindex into a new collection "
+            f"(or configure the matching embedder)")
+
+
+def ensure_active_collection(session: Session, index: MilvusMemoryIndex, model: str,
+                             dim: int) -> MilvusMemoryIndex:
+    """Start-up check used by the indexer and retrieval.
+
+    If no collection is registered, registers ``index.collection`` for ``model``/``dim`` as active
+    (version 1) and creates it in Milvus. Otherwise the active collection must match ``model``/``dim``
+    (``IndexModelMismatch`` if not), and exists in Milvus with that dimension. Returns the index view
+    bound to the active collection.
+    """
+    row = active_collection(session)
+    if row is None:
+        row = register_collection(session, index.collection, model, dim, activate=True)
+    check_collection_matches(row, model, dim)
+    view = index if row.name == index.collection and index.dim == dim else index.for_collection(row.name, dim)
+    view.ensure_collection()
+    return view

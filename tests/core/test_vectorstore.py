@@ -1,0 +1,191 @@
+"""The Milvus memory index against a real Milvus (Lite) server, and its PostgreSQL registry."""
+
+from __future__ import annotations
+
+import socket
+import time
+import uuid
+from collections.abc import Callable, Iterator
+
+import numpy as np
+import pytest
+from sqlalchemy import Engine, create_engine, text
+from sqlalchemy.orm import Session
+
+from core.config import Settings, load_settings
+from core.storage import db
+from core.storage.models import VectorCollection
+from core.vectorstore import (
+    IndexModelMismatch,
+    IndexRow,
+    MilvusMemoryIndex,
+    VectorStoreUnavailable,
+    active_collection,
+    ensure_active_collection,
+    register_collection,
+    user_scope_filter,
+)
+
+pytestmark = pytest.mark.services
+
+DIM = 8
+
+
+# --- local stand-ins for the tests/conftest.py fixtures (same names and behaviour) -------------
+@pytest.fixture(scope="session")
+def settings() -> Iterator[Settings]:
+    base = load_settings()
+    name = f"pai_memory_test_{uuid.uuid4().hex[:8]}"
+    admin = create_engine(base.database_url.rsplit("/", 1)[0] + "/postgres", isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    url = base.database_url.rsplit("/", 1)[0] + "/" + name
+    db.upgrade(url)
+    yield load_settings(DATABASE_URL=url)
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def engine(settings: Settings) -> Iterator[Engine]:
+    eng = create_engine(settings.database_url)
+    yield eng
+    eng.dispose()
+
+
+@pytest.fixture
+def clean_db(engine: Engine) -> None:
+    with engine.begin() as conn:
+        conn.execute(text("TRUNCATE vector_collections RESTART IDENTITY CASCADE"))
+
+
+@pytest.fixture
+def unique_name() -> Callable[[str], str]:
+    return lambda prefix: f"{prefix}_{uuid.uuid4().hex[:8]}"
+
+
+# --- helpers ------------------------------------------------------------------------------------
+@pytest.fixture
+def index(settings: Settings, unique_name: Callable[[str], str]) -> Iterator[MilvusMemoryIndex]:
+    idx = MilvusMemoryIndex.from_settings(settings, collection=unique_name("t_vs"), dim=DIM)
+    idx.ensure_collection()
+    yield idx
+    idx.drop_collection()
+    idx.close()
+
+
+def _vec(seed: int) -> np.ndarray:
+    v = np.random.default_rng(seed).normal(size=DIM).astype(np.float32)
+    return v / np.linalg.norm(v)
+
+
+def _rows(user_id: int, ids: range) -> list[IndexRow]:
+    return [IndexRow(id=i, user_id=user_id, memory_type="fact", vector=_vec(i)) for i in ids]
+
+
+# --- scope filter -------------------------------------------------------------------------------
+def test_user_scope_filter_accepts_only_ints() -> None:
+    assert user_scope_filter(42) == "user_id == 42"
+    assert user_scope_filter(np.int64(7)) == "user_id == 7"  # type: ignore[arg-type]
+    for bad in ("42", "1 or true", 4.0, True, None, 2**63):
+        with pytest.raises(ValueError):
+            user_scope_filter(bad)  # type: ignore[arg-type]
+
+
+def test_constructor_does_not_connect() -> None:
+    started = time.monotonic()
+    MilvusMemoryIndex("http://127.0.0.1:9", "memory_x", DIM, timeout=30)
+    assert time.monotonic() - started < 0.5
+
+
+# --- entities -----------------------------------------------------------------------------------
+def test_search_is_scoped_to_the_user(index: MilvusMemoryIndex) -> None:
+    index.upsert(_rows(101, range(1, 11)) + _rows(202, range(11, 21)))
+    hits = index.search(101, _vec(12), limit=50)  # a vector identical to one of user 202's memories
+    assert {mid for mid, _ in hits} == set(range(1, 11))
+    assert [s for _, s in hits] == sorted((s for _, s in hits), reverse=True)
+    own = index.search(202, _vec(12), limit=3)
+    assert own[0][0] == 12 and own[0][1] == pytest.approx(1.0, abs=1e-4)
+    assert index.search(303, _vec(12), limit=5) == []
+    assert index.count() == 20 and index.count(101) == 10
+    assert index.list_ids(202) == list(range(11, 21))
+    assert index.list_ids() == list(range(1, 21))
+
+
+def test_upsert_replaces_and_delete_removes(index: MilvusMemoryIndex) -> None:
+    index.upsert(_rows(7, range(1, 4)))
+    index.upsert([IndexRow(id=2, user_id=7, memory_type="goal", vector=_vec(99))])
+    assert index.count(7) == 3
+    top = index.search(7, _vec(99), limit=1)
+    assert top[0][0] == 2 and top[0][1] == pytest.approx(1.0, abs=1e-4)
+    index.delete([2, 3, 12345])
+    assert index.list_ids(7) == [1]
+    assert all(mid != 2 for mid, _ in index.search(7, _vec(99), limit=5))
+    index.delete([])
+    assert index.get_user_ids([1, 2]) == {1: 7}
+
+
+def test_rejects_wrong_dimensions(index: MilvusMemoryIndex) -> None:
+    with pytest.raises(ValueError):
+        index.upsert([IndexRow(id=1, user_id=1, memory_type="fact", vector=[0.1] * (DIM + 1))])
+    with pytest.raises(ValueError):
+        index.search(1, [0.1] * (DIM - 1), limit=3)
+
+
+def test_existing_collection_with_other_dim_is_a_mismatch(index: MilvusMemoryIndex) -> None:
+    assert index.describe_dim() == DIM
+    other = index.for_collection(index.collection, dim=DIM * 2)
+    with pytest.raises(IndexModelMismatch):
+        other.ensure_collection()
+    index.ensure_collection()  # same dim: idempotent
+    assert index.has_collection()
+
+
+def test_unreachable_server_raises_unavailable_quickly() -> None:
+    with socket.socket() as sock:  # a port nobody listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    idx = MilvusMemoryIndex(f"http://127.0.0.1:{port}", "memory_x", DIM, timeout=1.0)
+    started = time.monotonic()
+    with pytest.raises(VectorStoreUnavailable):
+        idx.search(1, _vec(1), limit=3)
+    with pytest.raises(VectorStoreUnavailable):
+        idx.ensure_collection()
+    assert time.monotonic() - started < 5.0
+
+
+# --- registry -----------------------------------------------------------------------------------
+def test_registry_registers_activates_and_detects_mismatch(
+    engine: Engine, clean_db: None, index: MilvusMemoryIndex, unique_name: Callable[[str], str],
+) -> None:
+    with Session(engine) as session, session.begin():
+        assert active_collection(session) is None
+        view = ensure_active_collection(session, index, "model-a", DIM)
+        assert view.collection == index.collection
+    with Session(engine) as session, session.begin():
+        row = active_collection(session)
+        assert row is not None and (row.name, row.model, row.dim, row.version) == (
+            index.collection, "model-a", DIM, 1)
+        # Same model and dim: start-up passes again and keeps the same collection.
+        assert ensure_active_collection(session, index, "model-a", DIM).collection == index.collection
+        # Another model or dimension than the one the index was built with: a clear error.
+        with pytest.raises(IndexModelMismatch, match="model-a"):
+            ensure_active_collection(session, index, "model-b", DIM)
+        with pytest.raises(IndexModelMismatch):
+            ensure_active_collection(session, index, "model-a", DIM * 2)
+        with pytest.raises(IndexModelMismatch):
+            register_collection(session, index.collection, "model-b", DIM)
+
+    target = unique_name("t_vs_reindex")
+    with Session(engine) as session, session.begin():
+        new = register_collection(session, target, "model-b", DIM * 2)
+        assert new.version == 2 and new.active
+    with Session(engine) as session:
+        rows = {r.name: r.active for r in session.query(VectorCollection)}
+        assert rows == {index.collection: False, target: True}
+        view = ensure_active_collection(session, index, "model-b", DIM * 2)
+        try:
+            assert view.collection == target and view.describe_dim() == DIM * 2
+        finally:
+            view.drop_collection()
