@@ -18,6 +18,7 @@ COMMAND_MODULES = [
     "cli.config_cmd",
     "cli.db_cmd",
     "cli.stack_cmd",
+    "cli.run_cmd",
 ]
 
 

@@ -1,0 +1,48 @@
+"""``pai-memory run PROCESS``: run one service process in the foreground until SIGTERM/SIGINT."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from collections.abc import Callable
+
+from core.config import Settings, load_settings
+
+log = logging.getLogger(__name__)
+
+
+def _extractor(settings: Settings) -> None:
+    from consumers.processes import extractor_loop
+
+    loop = extractor_loop(settings)
+    loop.install_signal_handlers()
+    loop.run()
+
+
+def _commands(settings: Settings) -> None:
+    from consumers.processes import commands_loop
+
+    loop = commands_loop(settings)
+    loop.install_signal_handlers()
+    loop.run()
+
+
+PROCESSES: dict[str, Callable[[Settings], None]] = {
+    "extractor": _extractor,
+    "commands": _commands,
+}
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser("run", help="run one service process (extractor, commands, relay, indexer, api)")
+    parser.add_argument("process", choices=sorted(PROCESSES))
+    parser.add_argument("--instance-id", help="static group membership id (group.instance.id)")
+    parser.set_defaults(func=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    overrides = {"KAFKA_GROUP_INSTANCE_ID": args.instance_id} if args.instance_id else {}
+    settings = load_settings(**overrides)
+    log.info("starting %s", args.process)
+    PROCESSES[args.process](settings)
+    return 0

@@ -1,0 +1,231 @@
+"""A consumer-group loop with manual offset management around a processing strategy.
+
+Contract between the loop and a ``ProcessingStrategy`` (modelled on Arroyo's):
+- ``submit(record)`` hands over one record; the strategy must call the ``done`` callback it was
+  bound with exactly once per record, and only after the record's effects are durable (or the
+  record was dead-lettered). Offsets are committed only up to the lowest record not yet done;
+- ``poll()`` is called on every loop turn for time-based work (debounce, retries);
+- ``revoke(partitions)`` is called from the rebalance callback before those partitions go to
+  another member: the strategy must finish or abandon their in-flight work before returning.
+  Abandoned records are simply not marked done: their offsets stay uncommitted and the next
+  owner receives them again (effects are idempotent);
+- ``join(timeout)`` finishes in-flight work on shutdown; ``close()`` releases resources.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from types import FrameType
+from typing import Any, Protocol
+
+from confluent_kafka import OFFSET_INVALID, Consumer, KafkaError, KafkaException, TopicPartition
+
+from consumers.offsets import OffsetTracker, TopicPartitionKey
+from core.config import Settings
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Record:
+    """A consumed Kafka record, detached from the client library."""
+
+    topic: str
+    partition: int
+    offset: int
+    key: bytes | None
+    value: bytes | None
+    headers: tuple[tuple[str, bytes], ...]
+    timestamp_ms: int | None
+
+    @property
+    def tp(self) -> TopicPartitionKey:
+        return (self.topic, self.partition)
+
+
+DoneCallback = Callable[[Record], None]
+
+
+class ProcessingStrategy(Protocol):
+    def bind(self, done: DoneCallback) -> None: ...
+
+    def submit(self, record: Record) -> None: ...
+
+    def poll(self) -> None: ...
+
+    def revoke(self, partitions: list[TopicPartitionKey]) -> None: ...
+
+    def join(self, timeout: float) -> None: ...
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class CommitPolicy:
+    """Commit completed offsets at most every ``interval_sec`` (and always on revoke/shutdown)."""
+
+    interval_sec: float = 1.0
+
+
+@dataclass(frozen=True)
+class LoopHooks:
+    """Optional observers (metrics) of the loop; each must be cheap and never raise."""
+
+    on_stats: Callable[[str], None] | None = None
+    on_rebalance: Callable[[str, int], None] | None = None  # (kind, partition count)
+    on_records: Callable[[int], None] | None = None
+
+
+def _to_record(msg: Any) -> Record:
+    ts_type, ts = msg.timestamp()
+    return Record(topic=msg.topic(), partition=msg.partition(), offset=msg.offset(), key=msg.key(),
+                  value=msg.value(), headers=tuple(msg.headers() or ()), timestamp_ms=ts if ts_type else None)
+
+
+class ConsumerLoop:
+    """Runs one group member until ``stop()`` (or SIGTERM/SIGINT when installed)."""
+
+    def __init__(self, settings: Settings, group_id: str, topics: Iterable[str], strategy: ProcessingStrategy,
+                 *, batch_size: int = 100, commit_policy: CommitPolicy | None = None,
+                 hooks: LoopHooks | None = None, extra_config: dict[str, Any] | None = None,
+                 instance_id: str | None = None) -> None:
+        self.settings = settings
+        self.group_id = group_id
+        self.topics = list(topics)
+        self.strategy = strategy
+        self.batch_size = batch_size
+        self.commit_policy = commit_policy or CommitPolicy()
+        self.hooks = hooks or LoopHooks()
+        self.extra_config = extra_config or {}
+        self.instance_id = instance_id or settings.KAFKA_GROUP_INSTANCE_ID
+        self.tracker = OffsetTracker()
+        self._stop = threading.Event()
+        self._consumer: Consumer | None = None
+        self._assigned: set[TopicPartitionKey] = set()
+
+    # --- lifecycle ----------------------------------------------------------------------------
+    def stop(self) -> None:
+        self._stop.set()
+
+    def install_signal_handlers(self) -> None:
+        def _handler(signum: int, frame: FrameType | None) -> None:
+            log.info("signal %s: draining and stopping", signum)
+            self.stop()
+
+        signal.signal(signal.SIGTERM, _handler)
+        signal.signal(signal.SIGINT, _handler)
+
+    @property
+    def assignment(self) -> set[TopicPartitionKey]:
+        return set(self._assigned)
+
+    def _config(self) -> dict[str, Any]:
+        conf = self.settings.kafka_client_config()
+        conf.update({
+            "group.id": self.group_id,
+            "enable.auto.commit": False,
+            "enable.auto.offset.store": False,
+            "auto.offset.reset": "earliest",
+            "partition.assignment.strategy": "cooperative-sticky",
+            "session.timeout.ms": 10000,
+            "heartbeat.interval.ms": 1000,
+            "max.poll.interval.ms": 300000,
+            "statistics.interval.ms": 5000 if self.hooks.on_stats else 0,
+        })
+        if self.instance_id:
+            conf["group.instance.id"] = self.instance_id
+        if self.hooks.on_stats:
+            conf["stats_cb"] = self.hooks.on_stats
+        conf.update(self.extra_config)
+        return conf
+
+    def run(self) -> None:
+        """Consume until stopped; always drains, commits and closes on the way out."""
+        self.strategy.bind(self._done)
+        consumer = Consumer(self._config())
+        self._consumer = consumer
+        consumer.subscribe(self.topics, on_assign=self._on_assign, on_revoke=self._on_revoke,
+                           on_lost=self._on_lost)
+        last_commit = time.monotonic()
+        try:
+            while not self._stop.is_set():
+                msgs = consumer.consume(self.batch_size, timeout=0.2)
+                good = 0
+                for msg in msgs:
+                    err = msg.error()
+                    if err is not None:
+                        if err.code() != KafkaError._PARTITION_EOF:
+                            log.warning("consumer error: %s", err)
+                        continue
+                    rec = _to_record(msg)
+                    self.tracker.started(rec.topic, rec.partition, rec.offset)
+                    self.strategy.submit(rec)
+                    good += 1
+                if good and self.hooks.on_records:
+                    self.hooks.on_records(good)
+                self.strategy.poll()
+                if time.monotonic() - last_commit >= self.commit_policy.interval_sec:
+                    self._commit(asynchronous=True)
+                    last_commit = time.monotonic()
+        finally:
+            try:
+                self.strategy.join(timeout=30.0)
+                self._commit(asynchronous=False)
+            finally:
+                self.strategy.close()
+                consumer.close()
+                self._consumer = None
+
+    # --- offsets ------------------------------------------------------------------------------
+    def _done(self, record: Record) -> None:
+        self.tracker.done(record.topic, record.partition, record.offset)
+
+    def _commit(self, asynchronous: bool, only: set[TopicPartitionKey] | None = None) -> None:
+        consumer = self._consumer
+        if consumer is None:
+            return
+        offsets = {k: v for k, v in self.tracker.committable().items()
+                   if (only is None or k in only) and k in self._assigned}
+        if not offsets:
+            return
+        tps = [TopicPartition(t, p, o) for (t, p), o in offsets.items()]
+        try:
+            consumer.commit(offsets=tps, asynchronous=asynchronous)
+            self.tracker.mark_committed(offsets)
+        except KafkaException as exc:
+            log.warning("offset commit failed (will retry): %s", exc)
+
+    # --- rebalance callbacks --------------------------------------------------------------------
+    def _on_assign(self, consumer: Consumer, partitions: list[TopicPartition]) -> None:
+        keys = [(tp.topic, tp.partition) for tp in partitions]
+        self._assigned.update(keys)
+        log.info("assigned %s", keys)
+        if self.hooks.on_rebalance:
+            self.hooks.on_rebalance("assign", len(keys))
+
+    def _on_revoke(self, consumer: Consumer, partitions: list[TopicPartition]) -> None:
+        keys = [(tp.topic, tp.partition) for tp in partitions]
+        log.info("revoking %s", keys)
+        self.strategy.revoke(keys)
+        self._commit(asynchronous=False, only=set(keys))
+        self.tracker.forget(keys)
+        self._assigned.difference_update(keys)
+        if self.hooks.on_rebalance:
+            self.hooks.on_rebalance("revoke", len(keys))
+
+    def _on_lost(self, consumer: Consumer, partitions: list[TopicPartition]) -> None:
+        keys = [(tp.topic, tp.partition) for tp in partitions]
+        log.warning("partitions lost %s: abandoning their in-flight work", keys)
+        self.strategy.revoke(keys)
+        self.tracker.forget(keys)
+        self._assigned.difference_update(keys)
+        if self.hooks.on_rebalance:
+            self.hooks.on_rebalance("lost", len(keys))
+
+
+__all__ = ["OFFSET_INVALID", "CommitPolicy", "ConsumerLoop", "LoopHooks", "ProcessingStrategy", "Record"]

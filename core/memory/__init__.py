@@ -1,0 +1,1 @@
+"""Memory rules: writes (tools and extraction upserts), reads, and the message lifecycle."""

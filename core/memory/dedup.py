@@ -1,0 +1,90 @@
+"""Semantic dedup: cosine similarity of index texts under per-model thresholds.
+
+``reuse`` (seed: 0.82 for text-embedding-3-small): a new candidate this close to an existing
+memory of the same type is treated as the same memory and reuses its key.
+``merge`` (seed: 0.90): after a write, live copies this close are redundant and are merged.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.embedding.base import Embedder, Vectors
+from core.memory.text import index_text, text_hash
+
+
+@dataclass(frozen=True)
+class DedupItem:
+    key: str
+    memory_type: str
+    content: str
+
+    @property
+    def text(self) -> str:
+        return index_text(self.memory_type, self.key, self.content)
+
+
+class SemanticDeduper:
+    """Finds semantic duplicates with an embedder; caches passage vectors by text hash."""
+
+    def __init__(self, embedder: Embedder, reuse: float, merge: float, cache_size: int = 20000) -> None:
+        self.embedder = embedder
+        self.reuse = reuse
+        self.merge = merge
+        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._cache_size = cache_size
+        self._lock = threading.Lock()
+
+    def vectors(self, texts: Sequence[str]) -> Vectors:
+        hashes = [text_hash(t) for t in texts]
+        with self._lock:
+            missing = [(h, t) for h, t in zip(hashes, texts, strict=True) if h not in self._cache]
+        if missing:
+            uniq = dict(missing)
+            vecs = self.embedder.embed_passages(list(uniq.values()))
+            with self._lock:
+                for h, v in zip(uniq.keys(), vecs, strict=True):
+                    self._cache[h] = v
+                while len(self._cache) > self._cache_size:
+                    self._cache.popitem(last=False)
+        with self._lock:
+            out = np.stack([self._cache[h] for h in hashes]) if hashes else np.zeros(
+                (0, self.embedder.dim), dtype=np.float32)
+        return out.astype(np.float32)
+
+    def best_match(self, item: DedupItem, existing: Sequence[DedupItem]) -> tuple[DedupItem, float] | None:
+        """The most similar existing memory of the same type at or above ``reuse``, if any."""
+        same_type = [e for e in existing if e.memory_type == item.memory_type and e.key != item.key]
+        if not same_type:
+            return None
+        vecs = self.vectors([item.text] + [e.text for e in same_type])
+        scores = vecs[1:] @ vecs[0]
+        best = int(np.argmax(scores))
+        score = float(scores[best])
+        return (same_type[best], score) if score >= self.reuse else None
+
+    def redundant_pairs(self, items: Sequence[DedupItem]) -> list[tuple[DedupItem, DedupItem, float]]:
+        """Pairs (a, b) of the same type with cosine >= ``merge``; each item appears at most once."""
+        if len(items) < 2:
+            return []
+        vecs = self.vectors([i.text for i in items])
+        sims = vecs @ vecs.T
+        used: set[int] = set()
+        pairs: list[tuple[DedupItem, DedupItem, float]] = []
+        order = np.dstack(np.unravel_index(np.argsort(-sims, axis=None), sims.shape))[0]
+        for a, b in order:
+            a, b = int(a), int(b)
+            if sims[a, b] < self.merge:
+                break
+            if a >= b:
+                continue
+            if a in used or b in used or items[a].memory_type != items[b].memory_type:
+                continue
+            used.update((a, b))
+            pairs.append((items[a], items[b], float(sims[a, b])))
+        return pairs

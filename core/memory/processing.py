@@ -1,0 +1,201 @@
+"""The message lifecycle: store (PENDING) -> extract -> one transaction of effects + final status.
+
+Contract of ``MessageProcessor``:
+- ``ingest`` stores a message once (idempotent by upstream id) and says whether it still needs
+  extraction: a user message not yet final for the current extractor version does;
+- ``process`` runs the three stages for a burst of one conversation's messages and commits, in
+  ONE transaction, the memory rows, history rows, outbox rows and the messages' final status
+  (``PROCESSED``, or ``SKIPPED`` when nothing was worth keeping). Messages already final for this
+  extractor version are left untouched, so redelivery and replay change nothing twice;
+- a failure of extraction raises ``TransientProcessingError`` after recording the attempt; once
+  ``MEMORY_MESSAGE_MAX_ATTEMPTS`` is reached the messages are marked ``FAILED`` with the error
+  and ``PermanentProcessingError`` is raised instead (the sweeper re-drives FAILED later).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session, sessionmaker
+
+from core.config import Settings
+from core.extraction.candidates import (
+    CandidateExtractor,
+    ContextMessage,
+    ExistingMemory,
+    ExtractionError,
+    ExtractionInput,
+    MemoryCandidate,
+)
+from core.memory.dedup import SemanticDeduper
+from core.memory.reader import list_live
+from core.memory.store import (
+    IncomingMessage,
+    conversation_context,
+    conversation_summary,
+    lock_messages,
+    lock_user,
+    store_message,
+)
+from core.memory.upsert import CandidatePolicy, admissible, apply_candidates
+from core.memory.writer import MemoryWriter, WriteContext, WriteResult
+from core.storage.db import transaction
+from core.storage.models import Message
+from core.types import MessageRole, MessageStatus, WriteSource
+
+log = logging.getLogger(__name__)
+
+FINAL = (MessageStatus.PROCESSED.value, MessageStatus.SKIPPED.value)
+
+
+class ProcessingError(RuntimeError):
+    """Extraction of a message burst failed."""
+
+
+class TransientProcessingError(ProcessingError):
+    """Worth retrying now (with backoff); the attempt was recorded."""
+
+
+class PermanentProcessingError(ProcessingError):
+    """Attempts exhausted; the messages were marked FAILED."""
+
+
+@dataclass(frozen=True)
+class IngestResult:
+    message_pk: int
+    user_pk: int
+    conversation_pk: int
+    created: bool
+    needs_processing: bool
+
+
+@dataclass
+class ProcessOutcome:
+    processed: list[int] = field(default_factory=list)
+    skipped: list[int] = field(default_factory=list)
+    already_final: list[int] = field(default_factory=list)
+    writes: list[WriteResult] = field(default_factory=list)
+    stage_seconds: dict[str, float] = field(default_factory=dict)
+
+
+class MessageProcessor:
+    """Turns stored user messages into memory writes (see module docstring for the contract)."""
+
+    def __init__(self, settings: Settings, sessions: sessionmaker[Session], extractor: CandidateExtractor,
+                 deduper: SemanticDeduper | None) -> None:
+        self.settings = settings
+        self.sessions = sessions
+        self.extractor = extractor
+        self.deduper = deduper
+        self.version = f"{extractor.name}:{settings.MEMORY_EXTRACTOR_VERSION}"
+        self.writer = MemoryWriter(dirty_topic=settings.TOPIC_MEMORY_DIRTY,
+                                   default_ttl_days=settings.LONG_TERM_MEMORY_DEFAULT_TTL_DAYS)
+        self.policy = CandidatePolicy(settings.LONG_TERM_MEMORY_MIN_CONFIDENCE,
+                                      settings.LONG_TERM_MEMORY_MAX_WRITE_ITEMS)
+
+    def ingest(self, msg: IncomingMessage) -> IngestResult:
+        with transaction(self.sessions) as session:
+            row, created = store_message(session, msg)
+            needs = row.role == MessageRole.USER.value and not (
+                row.memory_status in FINAL and row.extractor_version == self.version)
+            if needs and not created and row.memory_status in FINAL:
+                # replay under a new extractor version: extract again on purpose
+                row.memory_status = MessageStatus.PENDING.value
+            return IngestResult(row.id, row.user_id, row.conversation_id, created, needs)
+
+    def process(self, message_pks: Sequence[int]) -> ProcessOutcome:
+        """Extract and apply one burst (message ids of ONE conversation)."""
+        import time
+
+        outcome = ProcessOutcome()
+        if not message_pks:
+            return outcome
+        t0 = time.perf_counter()
+        with self.sessions() as session:
+            msgs = list(session.scalars(select(Message).where(Message.id.in_(list(message_pks)))
+                                        .order_by(Message.created_at, Message.id)).all())
+            todo = [m for m in msgs if m.role == MessageRole.USER.value
+                    and not (m.memory_status in FINAL and m.extractor_version == self.version)]
+            if not todo:
+                outcome.already_final = [m.id for m in msgs]
+                return outcome
+            data = self._input(session, todo)
+            user_pk, conv_pk = todo[0].user_id, todo[0].conversation_id
+        outcome.stage_seconds["load"] = time.perf_counter() - t0
+        try:
+            t1 = time.perf_counter()
+            candidates = self.extractor.extract(data)
+            outcome.stage_seconds["extract"] = time.perf_counter() - t1
+            t2 = time.perf_counter()
+            refined = self.extractor.refine(data, candidates) if candidates else []
+            outcome.stage_seconds["refine"] = time.perf_counter() - t2
+        except ExtractionError as exc:
+            self._record_failure([m.id for m in todo], exc)
+            raise  # unreachable: _record_failure raises
+        kept = admissible(refined, self.policy)
+        t3 = time.perf_counter()
+        self._commit(user_pk, conv_pk, [m.id for m in todo], kept, outcome)
+        outcome.stage_seconds["upsert"] = time.perf_counter() - t3
+        return outcome
+
+    # --- internals ----------------------------------------------------------------------------
+    def _input(self, session: Session, todo: list[Message]) -> ExtractionInput:
+        first = todo[0]
+        budget = self.settings.LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS
+        burst_ids = {m.id for m in todo}
+        prior = conversation_context(session, first.conversation_id, first.created_at, first.id, budget)
+        # assistant replies inside the burst are context too (never a source of facts)
+        last = todo[-1]
+        inside = [m for m in conversation_context(session, first.conversation_id, last.created_at, last.id + 1,
+                                                  budget)
+                  if m.id not in burst_ids and (m.created_at, m.id) > (first.created_at, first.id)]
+        context = tuple(ContextMessage(m.role, m.content) for m in [*prior, *inside])
+        existing = tuple(ExistingMemory(m.memory_key, m.memory_type or "fact", m.content or "")
+                         for m in list_live(session, first.user_id))
+        return ExtractionInput(
+            user_message="\n".join(m.content for m in todo),
+            context=context,
+            summary=conversation_summary(session, first.conversation_id),
+            existing=existing,
+        )
+
+    def _commit(self, user_pk: int, conv_pk: int, ids: list[int], kept: list[MemoryCandidate],
+                outcome: ProcessOutcome) -> None:
+        now = datetime.now(UTC)
+        with transaction(self.sessions) as session:
+            lock_user(session, user_pk)
+            rows = [m for m in lock_messages(session, ids)
+                    if not (m.memory_status in FINAL and m.extractor_version == self.version)]
+            if not rows:
+                outcome.already_final = ids
+                return
+            ctx = WriteContext(user_pk=user_pk, source=WriteSource.EXTRACTOR, conversation_pk=conv_pk,
+                               source_message_pk=rows[-1].id, reason=f"extracted by {self.version}")
+            outcome.writes = apply_candidates(session, self.writer, self.deduper, ctx, kept)
+            status = MessageStatus.PROCESSED if kept else MessageStatus.SKIPPED
+            for m in rows:
+                m.memory_status = status.value
+                m.extractor_version = self.version
+                m.memory_attempts = (m.memory_attempts or 0) + 1
+                m.memory_error = None if kept else "nothing worth keeping"
+                m.processed_at = now
+                m.updated_at = now
+            (outcome.processed if kept else outcome.skipped).extend(m.id for m in rows)
+
+    def _record_failure(self, ids: list[int], exc: Exception) -> None:
+        error = f"{type(exc).__name__}: {exc}"[:2000]
+        with transaction(self.sessions) as session:
+            rows = lock_messages(session, ids)
+            attempts = max((m.memory_attempts or 0) for m in rows) + 1 if rows else 1
+            exhausted = attempts >= self.settings.MEMORY_MESSAGE_MAX_ATTEMPTS
+            session.execute(update(Message).where(Message.id.in_(ids)).values(
+                memory_attempts=attempts, memory_error=error, updated_at=datetime.now(UTC),
+                memory_status=MessageStatus.FAILED.value if exhausted else MessageStatus.PENDING.value,
+            ))
+        if exhausted:
+            raise PermanentProcessingError(error) from exc
+        raise TransientProcessingError(error) from exc

@@ -1,0 +1,138 @@
+"""Row-level access to users, conversations and messages (the storage port of the message side).
+
+Every function takes an open ``Session`` inside the caller's transaction; none commits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import func, select, text
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.orm import Session
+
+from core.storage.models import Conversation, Message, User
+from core.types import MessageRole, MessageStatus
+
+
+@dataclass(frozen=True)
+class IncomingMessage:
+    """A chat message as the domain receives it (decoded from an event by an adapter)."""
+
+    message_id: str
+    user_id: str
+    conversation_id: str
+    role: str
+    content: str
+    created_at: datetime
+    conversation_summary: str | None = None
+    source_topic: str | None = None
+    source_partition: int | None = None
+    source_offset: int | None = None
+
+
+def lock_user(session: Session, user_pk: int) -> None:
+    """Serialise writers of one user's memories for the rest of the transaction."""
+    session.execute(text("SELECT pg_advisory_xact_lock(:ns, :uid)"), {"ns": 7411, "uid": user_pk})
+
+
+def get_or_create_user(session: Session, external_id: str) -> int:
+    """Internal id of the user with this upstream id, created on first sight."""
+    stmt = insert(User).values(external_id=external_id).on_conflict_do_nothing(index_elements=["external_id"])
+    session.execute(stmt)
+    user_pk = session.scalar(select(User.id).where(User.external_id == external_id))
+    assert user_pk is not None
+    return user_pk
+
+
+def find_user(session: Session, external_id: str) -> int | None:
+    return session.scalar(select(User.id).where(User.external_id == external_id))
+
+
+def user_external_id(session: Session, user_pk: int) -> str:
+    ext = session.scalar(select(User.external_id).where(User.id == user_pk))
+    if ext is None:
+        raise LookupError(f"no user with id {user_pk}")
+    return ext
+
+
+def get_or_create_conversation(session: Session, user_pk: int, external_id: str, summary: str | None) -> int:
+    """Internal id of the conversation; a non-empty ``summary`` replaces the stored one."""
+    stmt = insert(Conversation).values(user_id=user_pk, external_id=external_id, summary=summary)
+    if summary:
+        stmt = stmt.on_conflict_do_update(
+            constraint="uq_conversations_user_external",
+            set_={"summary": summary, "updated_at": func.now()},
+        )
+    else:
+        stmt = stmt.on_conflict_do_nothing(constraint="uq_conversations_user_external")
+    session.execute(stmt)
+    conv = session.scalar(select(Conversation.id).where(
+        Conversation.user_id == user_pk, Conversation.external_id == external_id))
+    assert conv is not None
+    return conv
+
+
+def store_message(session: Session, msg: IncomingMessage) -> tuple[Message, bool]:
+    """Store ``msg`` once (idempotent by upstream message id). Returns ``(row, created)``.
+
+    User messages start ``PENDING``; other roles are context only and are stored ``SKIPPED``.
+    """
+    existing = session.scalar(select(Message).where(Message.upstream_message_id == msg.message_id))
+    if existing is not None:
+        return existing, False
+    user_pk = get_or_create_user(session, msg.user_id)
+    conv_pk = get_or_create_conversation(session, user_pk, msg.conversation_id, msg.conversation_summary)
+    is_user = msg.role == MessageRole.USER
+    stmt = (
+        insert(Message)
+        .values(
+            upstream_message_id=msg.message_id, user_id=user_pk, conversation_id=conv_pk, role=msg.role,
+            content=msg.content, created_at=msg.created_at,
+            memory_status=MessageStatus.PENDING if is_user else MessageStatus.SKIPPED,
+            memory_error=None if is_user else "context only (non-user role)",
+            source_topic=msg.source_topic, source_partition=msg.source_partition,
+            source_offset=msg.source_offset,
+        )
+        .on_conflict_do_nothing(index_elements=["upstream_message_id"])
+        .returning(Message.id)
+    )
+    new_id = session.scalar(stmt)
+    row = session.scalar(select(Message).where(Message.upstream_message_id == msg.message_id))
+    assert row is not None
+    return row, new_id is not None
+
+
+def conversation_context(session: Session, conversation_pk: int, before: datetime, before_id: int,
+                         max_chars: int) -> list[Message]:
+    """Earlier messages of the conversation, oldest first, newest kept within ``max_chars``."""
+    rows = session.scalars(
+        select(Message)
+        .where(Message.conversation_id == conversation_pk,
+               (Message.created_at < before) | ((Message.created_at == before) & (Message.id < before_id)))
+        .order_by(Message.created_at.desc(), Message.id.desc())
+        .limit(200)
+    ).all()
+    kept: list[Message] = []
+    used = 0
+    for row in rows:
+        used += len(row.content)
+        if used > max_chars:
+            break
+        kept.append(row)
+    kept.reverse()
+    return kept
+
+
+def conversation_summary(session: Session, conversation_pk: int) -> str | None:
+    return session.scalar(select(Conversation.summary).where(Conversation.id == conversation_pk))
+
+
+def lock_messages(session: Session, message_ids: Sequence[int]) -> list[Message]:
+    """The messages, locked for update, in conversation order."""
+    return list(session.scalars(
+        select(Message).where(Message.id.in_(message_ids))
+        .order_by(Message.created_at, Message.id).with_for_update()
+    ).all())

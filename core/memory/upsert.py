@@ -1,0 +1,112 @@
+"""Stage 3 of the seed's pipeline: apply refined candidates to the truth.
+
+Rules, in order, for each candidate that survives the filters:
+- ``delete``: deactivate the memory with that key (absent is fine);
+- ``append``: append to the memory with that key;
+- ``upsert`` with an existing live key: overwrite it;
+- ``upsert`` with a new key: when a live memory of the same type is a semantic duplicate
+  (cosine >= reuse threshold) its key is reused and it is overwritten; else a new memory.
+Afterwards live copies at or above the merge threshold that this write touched are merged:
+the newer one is kept, the older one deactivated (operation ``dedupe``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy.orm import Session
+
+from core.extraction.candidates import CandidateOp, MemoryCandidate
+from core.filters import is_noise_content, is_noise_key, is_profile_key, normalise_key
+from core.memory.dedup import DedupItem, SemanticDeduper
+from core.memory.errors import InvalidMemoryInput
+from core.memory.reader import list_live
+from core.memory.writer import MemoryWrite, MemoryWriter, WriteContext, WriteResult
+from core.types import MemoryOperation
+
+
+@dataclass(frozen=True)
+class CandidatePolicy:
+    """Write limits from configuration (LONG_TERM_MEMORY_MIN_CONFIDENCE / _MAX_WRITE_ITEMS)."""
+
+    min_confidence: float
+    max_write_items: int
+
+
+def admissible(candidates: Sequence[MemoryCandidate], policy: CandidatePolicy) -> list[MemoryCandidate]:
+    """Candidates that pass confidence, hard filters and the per-turn cap; the last candidate for
+    a key wins (a later statement supersedes an earlier one in the same turn)."""
+    by_key: dict[str, MemoryCandidate] = {}
+    for cand in candidates:
+        key = normalise_key(cand.key)
+        if not key or is_noise_key(key) or is_profile_key(key):
+            continue
+        if cand.op is not CandidateOp.DELETE:
+            if cand.confidence < policy.min_confidence or not cand.content.strip():
+                continue
+            if is_noise_content(cand.content):
+                continue
+        by_key.pop(key, None)
+        by_key[key] = cand.model_copy(update={"key": key})
+    kept = list(by_key.values())
+    return kept[: policy.max_write_items]
+
+
+def apply_candidates(session: Session, writer: MemoryWriter, deduper: SemanticDeduper | None,
+                     ctx: WriteContext, candidates: Sequence[MemoryCandidate]) -> list[WriteResult]:
+    """Apply admissible candidates for ``ctx.user_pk``; returns one result per candidate."""
+    results: list[WriteResult] = []
+    for cand in candidates:
+        try:
+            results.append(_apply_one(session, writer, deduper, ctx, cand))
+        except InvalidMemoryInput:
+            continue
+    if deduper is not None and any(r.changed for r in results):
+        results.extend(merge_redundant(session, writer, deduper, ctx, {r.memory_key for r in results if r.changed}))
+    return results
+
+
+def _apply_one(session: Session, writer: MemoryWriter, deduper: SemanticDeduper | None, ctx: WriteContext,
+               cand: MemoryCandidate) -> WriteResult:
+    if cand.op is CandidateOp.DELETE:
+        return writer.deactivate(session, ctx, cand.key, missing_ok=True)
+    if cand.op is CandidateOp.APPEND:
+        return writer.append(session, ctx, cand.key, cand.content, cand.memory_type, cand.importance,
+                             cand.confidence, cand.ttl_days)
+    write = MemoryWrite(cand.key, cand.memory_type, cand.content, cand.importance, cand.confidence, cand.ttl_days)
+    live = list_live(session, ctx.user_pk)
+    if deduper is not None and all(m.memory_key != cand.key for m in live):
+        existing = [DedupItem(m.memory_key, m.memory_type or "fact", m.content or "") for m in live]
+        match = deduper.best_match(DedupItem(cand.key, cand.memory_type.value, cand.content), existing)
+        if match is not None:
+            twin, score = match
+            reuse_ctx = WriteContext(**{**ctx.__dict__, "reason": f"semantic duplicate of {twin.key} "
+                                                                  f"(cosine {score:.3f}); key reused"})
+            return writer.save(session, reuse_ctx, MemoryWrite(twin.key, cand.memory_type, cand.content,
+                                                               cand.importance, cand.confidence, cand.ttl_days),
+                               operation=MemoryOperation.DEDUPE)
+    return writer.save(session, ctx, write)
+
+
+def merge_redundant(session: Session, writer: MemoryWriter, deduper: SemanticDeduper, ctx: WriteContext,
+                    touched_keys: set[str] | None = None) -> list[WriteResult]:
+    """Deactivate the older of each pair of live same-type memories with cosine >= merge.
+
+    With ``touched_keys`` only pairs involving one of those keys are considered (post-write);
+    without, every pair of the user is (consolidation).
+    """
+    live = list_live(session, ctx.user_pk)
+    items = [DedupItem(m.memory_key, m.memory_type or "fact", m.content or "") for m in live]
+    rows = {m.memory_key: m for m in live}
+    results: list[WriteResult] = []
+    for a, b, score in deduper.redundant_pairs(items):
+        if touched_keys is not None and a.key not in touched_keys and b.key not in touched_keys:
+            continue
+        ra, rb = rows[a.key], rows[b.key]
+        keep, drop = (ra, rb) if (ra.updated_at, ra.id) >= (rb.updated_at, rb.id) else (rb, ra)
+        merge_ctx = WriteContext(**{**ctx.__dict__, "reason": f"redundant copy of {keep.memory_key} "
+                                                              f"(cosine {score:.3f}); merged"})
+        results.append(writer.deactivate(session, merge_ctx, drop.memory_key, MemoryOperation.DEDUPE,
+                                         missing_ok=True))
+    return results

@@ -1,0 +1,187 @@
+"""Writes to the memory truth: every change is row + history + outbox in the caller's transaction.
+
+Invariants:
+- a write that changes nothing (same type, content, importance, confidence, active, not expired)
+  writes nothing: no history, no outbox row; this is what makes redelivery and replay harmless;
+- every effective write sets ``vector_status = DIRTY`` and enqueues one ``memory.dirty`` row;
+- keys and content pass the hard filters before anything is written;
+- the caller holds the user's advisory lock (``store.lock_user``) for the transaction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import insert, select
+from sqlalchemy.orm import Session
+
+from core.filters import is_noise_content, is_noise_key, is_profile_key, normalise_key
+from core.memory.errors import InvalidMemoryInput, MemoryNotFound
+from core.memory.outbox import enqueue_memory_dirty
+from core.memory.store import user_external_id
+from core.storage.models import LongTermMemory, MemoryHistory
+from core.types import MemoryOperation, MemoryType, VectorStatus, WriteSource
+
+MAX_CONTENT_CHARS = 1000
+
+
+@dataclass(frozen=True)
+class WriteContext:
+    """Who and what a write is attributed to."""
+
+    user_pk: int
+    source: WriteSource
+    conversation_pk: int | None = None
+    source_message_pk: int | None = None
+    command_id: str | None = None
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    memory_id: int | None
+    memory_key: str
+    operation: MemoryOperation | None  # None: nothing changed
+
+    @property
+    def changed(self) -> bool:
+        return self.operation is not None
+
+
+@dataclass(frozen=True)
+class MemoryWrite:
+    """A fully resolved write: what the row must become."""
+
+    key: str
+    memory_type: MemoryType
+    content: str
+    importance: int = 3
+    confidence: float = 0.8
+    ttl_days: int | None = None
+
+
+def validate_key(raw: str) -> str:
+    """The normalised key, or ``InvalidMemoryInput`` for empty, noise and profile keys."""
+    key = normalise_key(raw)
+    if not key:
+        raise InvalidMemoryInput("memory key is empty after normalisation")
+    if is_noise_key(key):
+        raise InvalidMemoryInput(f"memory key {key!r} is a known noise key")
+    if is_profile_key(key):
+        raise InvalidMemoryInput(f"memory key {key!r} is a profile field, not a memory")
+    return key
+
+
+def _clean_content(content: str) -> str:
+    content = " ".join(content.replace("\x00", "").split())
+    if not content:
+        raise InvalidMemoryInput("memory content is empty")
+    return content[:MAX_CONTENT_CHARS]
+
+
+class MemoryWriter:
+    """Applies resolved writes to one user's memories."""
+
+    def __init__(self, *, dirty_topic: str, default_ttl_days: int) -> None:
+        self._topic = dirty_topic
+        self._default_ttl_days = default_ttl_days
+
+    # --- reads used by writers ----------------------------------------------------------------
+    @staticmethod
+    def get_for_update(session: Session, user_pk: int, key: str) -> LongTermMemory | None:
+        return session.scalar(select(LongTermMemory).where(
+            LongTermMemory.user_id == user_pk, LongTermMemory.memory_key == key).with_for_update())
+
+    # --- writes -------------------------------------------------------------------------------
+    def save(self, session: Session, ctx: WriteContext, write: MemoryWrite,
+             operation: MemoryOperation | None = None) -> WriteResult:
+        """Create the memory, or overwrite the one with the same key (reactivating it)."""
+        key = validate_key(write.key)
+        content = _clean_content(write.content)
+        if is_noise_content(content):
+            raise InvalidMemoryInput("memory content is filtered noise (tool list, weather, system state)")
+        now = datetime.now(UTC)
+        ttl = write.ttl_days or self._default_ttl_days
+        expires_at = now + timedelta(days=ttl)
+        row = self.get_for_update(session, ctx.user_pk, key)
+        if row is None:
+            memory_id = session.execute(
+                insert(LongTermMemory).values(
+                    user_id=ctx.user_pk, conversation_id=ctx.conversation_pk,
+                    source_message_id=ctx.source_message_pk, memory_key=key,
+                    memory_type=write.memory_type.value, content=content, importance=write.importance,
+                    confidence=write.confidence, is_active=True, expires_at=expires_at,
+                    vector_status=VectorStatus.DIRTY.value, created_at=now, updated_at=now,
+                ).returning(LongTermMemory.id)
+            ).scalar_one()
+            op = operation or MemoryOperation.CREATE
+            self._record(session, ctx, memory_id, key, op, None, content, write.memory_type.value)
+            return WriteResult(memory_id, key, op)
+
+        live = bool(row.is_active) and (row.expires_at is None or row.expires_at > now)
+        unchanged = (live and row.content == content and row.memory_type == write.memory_type.value
+                     and row.importance == write.importance and abs((row.confidence or 0) - write.confidence) < 1e-9)
+        if unchanged:
+            return WriteResult(row.id, key, None)
+        old = row.content if live else None
+        row.memory_type = write.memory_type.value
+        row.content = content
+        row.importance = write.importance
+        row.confidence = write.confidence
+        row.is_active = True
+        row.expires_at = expires_at
+        row.conversation_id = ctx.conversation_pk or row.conversation_id
+        row.source_message_id = ctx.source_message_pk or row.source_message_id
+        row.vector_status = VectorStatus.DIRTY.value
+        row.vector_error = None
+        row.updated_at = now
+        op = operation or (MemoryOperation.OVERWRITE if live else MemoryOperation.CREATE)
+        self._record(session, ctx, row.id, key, op, old, content, row.memory_type)
+        return WriteResult(row.id, key, op)
+
+    def append(self, session: Session, ctx: WriteContext, key: str, addition: str,
+               memory_type: MemoryType = MemoryType.FACT, importance: int = 3, confidence: float = 0.8,
+               ttl_days: int | None = None) -> WriteResult:
+        """Append ``addition`` to the memory with this key (created when absent). An addition
+        already contained in the content changes nothing."""
+        key = validate_key(key)
+        addition = _clean_content(addition)
+        row = self.get_for_update(session, ctx.user_pk, key)
+        now = datetime.now(UTC)
+        if row is None or not row.is_active or (row.expires_at is not None and row.expires_at <= now):
+            return self.save(session, ctx, MemoryWrite(key, memory_type, addition, importance, confidence,
+                                                       ttl_days))
+        current = row.content or ""
+        if addition.casefold() in current.casefold():
+            return WriteResult(row.id, key, None)
+        joined = f"{current}; {addition}" if current else addition
+        merged = MemoryWrite(key, MemoryType(row.memory_type or "fact"), joined[:MAX_CONTENT_CHARS],
+                             max(row.importance or 3, importance), max(row.confidence or 0.0, confidence),
+                             ttl_days)
+        return self.save(session, ctx, merged, operation=MemoryOperation.APPEND)
+
+    def deactivate(self, session: Session, ctx: WriteContext, key: str,
+                   operation: MemoryOperation = MemoryOperation.DELETE, missing_ok: bool = False) -> WriteResult:
+        """Deactivate the memory with this key; the indexer then removes its vector."""
+        key = normalise_key(key)
+        row = self.get_for_update(session, ctx.user_pk, key)
+        if row is None or not row.is_active:
+            if missing_ok:
+                return WriteResult(row.id if row else None, key, None)
+            raise MemoryNotFound(f"no active memory with key {key!r}")
+        row.is_active = False
+        row.vector_status = VectorStatus.DIRTY.value
+        row.updated_at = datetime.now(UTC)
+        self._record(session, ctx, row.id, key, operation, row.content, None, row.memory_type)
+        return WriteResult(row.id, key, operation)
+
+    def _record(self, session: Session, ctx: WriteContext, memory_id: int, key: str, op: MemoryOperation,
+                old: str | None, new: str | None, memory_type: str | None) -> None:
+        session.execute(insert(MemoryHistory).values(
+            memory_id=memory_id, user_id=ctx.user_pk, memory_key=key, operation=op.value,
+            source=ctx.source.value, source_message_id=ctx.source_message_pk, command_id=ctx.command_id,
+            old_content=old, new_content=new, memory_type=memory_type, reason=ctx.reason,
+        ))
+        enqueue_memory_dirty(session, topic=self._topic, user_external_id=user_external_id(session, ctx.user_pk),
+                             user_pk=ctx.user_pk, memory_id=memory_id, memory_key=key, operation=op)
