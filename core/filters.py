@@ -1,0 +1,198 @@
+"""Hard filters on memory keys and contents, applied at write time and again at read time.
+
+The seed design drops a known set of noise keys (``weather-date_*``, ``tool-*``, ``system-*``,
+``reminder-last_*``, ``finance-monthly_*``/``weekly_*``/``daily_*``) and noise contents (tool
+lists, weather snapshots, streaming switches, system format notes) even when they slip into the
+candidates, and excludes them again on every read (list, recall, consolidation) so old dirty rows
+never come back. Profile fields (nickname, the AI's name, emoji) are not memories either.
+
+Invariants:
+- ``normalise_key`` always returns a non-empty string of at most 160 characters drawn from
+  ``[a-z0-9._-]`` that starts and ends with ``[a-z0-9]``; it is idempotent and deterministic
+  (non-ASCII text maps to a stable short hash, never to a random value).
+- Every filter is a pure function of its arguments; content filters are conservative: they look
+  for explicit markers, never for topics alone (a typhoon *reminder rule* is not a weather snapshot).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+
+MAX_KEY_LENGTH = 160
+
+_MEMORY_TYPES = ("preference", "fact", "goal", "project", "constraint")
+_SEPARATORS = re.compile(r"[._-]+")
+_DISALLOWED = re.compile(r"[^a-z0-9._-]+")
+_RUNS = re.compile(r"([._-])[._-]+")
+_WHITESPACE = re.compile(r"\s+")
+
+
+def _hash(text: str, length: int = 10) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:length]
+
+
+def _fold(raw: str) -> str:
+    """NFKC, lowercase, Latin accents removed (``café`` -> ``cafe``); other scripts kept."""
+    text = unicodedata.normalize("NFKC", raw).strip().lower()
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def normalise_key(raw: str) -> str:
+    """A valid memory key for ``raw``: lowercase ASCII slug, ``[a-z0-9._-]``, at most 160 chars.
+
+    ASCII words are kept (spaces and other punctuation become ``_``, separator runs collapse).
+    Text in other scripts (Chinese) cannot be transliterated offline, so it contributes a stable
+    10-hex hash of the whitespace-normalised text: ``fact-居住城市`` -> ``fact-<hash>``; a key with
+    no ASCII at all becomes ``memory-<hash>``.
+    """
+    text = _WHITESPACE.sub(" ", _fold(raw or ""))
+    ascii_part = text.encode("ascii", "ignore").decode("ascii")
+    slug = _DISALLOWED.sub("_", ascii_part)
+    slug = _RUNS.sub(r"\1", slug).strip("._-")
+    if any(ord(ch) > 127 for ch in text):
+        digest = _hash(text)
+        slug = f"{slug}-{digest}" if slug else f"memory-{digest}"
+    if not slug:
+        slug = "memory"
+    if len(slug) > MAX_KEY_LENGTH:
+        slug = slug[: MAX_KEY_LENGTH - 11].rstrip("._-") + "-" + _hash(slug)
+    return slug
+
+
+def _canonical(key: str) -> str:
+    """Key with every separator run mapped to ``-`` (``Weather_Date.2024`` -> ``weather-date-2024``)."""
+    return _SEPARATORS.sub("-", normalise_key(key)).strip("-")
+
+
+def _without_type_prefix(canonical: str) -> str:
+    for memory_type in _MEMORY_TYPES:
+        if canonical.startswith(memory_type + "-"):
+            return canonical[len(memory_type) + 1:]
+    return canonical
+
+
+_NOISE_KEY = re.compile(
+    r"^(?:"
+    r"weather-(?:date|today|now|current|forecast|snapshot|report)"
+    r"|tools?|system|sys"
+    r"|reminder-last"
+    r"|finance-(?:monthly|weekly|daily|month|week|day|today|yesterday)"
+    r"|streaming|stream-output"
+    r")(?:-|$)"
+)
+
+
+def is_noise_key(key: str) -> bool:
+    """True for the seed's known noise keys, case-insensitive, ``_``/``-``/``.`` alike, also when
+    prefixed by a memory type (``fact-weather-date_0512``)."""
+    canonical = _canonical(key)
+    return bool(_NOISE_KEY.match(canonical) or _NOISE_KEY.match(_without_type_prefix(canonical)))
+
+
+_PROFILE_TOKENS = frozenset(
+    {"nickname", "nicknames", "nick", "emoji", "emojis", "avatar", "persona", "username"}
+)
+_PROFILE_PAIRS = re.compile(
+    r"(?:^|-)(?:ai|assistant|bot|agent|model|user|display|preferred|call|my)-(?:name|nickname)(?:-|$)"
+    r"|(?:^|-)call-(?:me|you)(?:-|$)"
+    r"|(?:^|-)name-(?:for|of)-(?:ai|assistant|bot|me|you)(?:-|$)"
+)
+
+
+def is_profile_key(key: str) -> bool:
+    """True for profile fields (nickname, the AI's name, emoji, avatar...), which are not memories.
+
+    ``fact-pet_name`` is not a profile field; ``profile-*``, ``user_nickname``, ``assistant-name``,
+    ``emoji`` and ``call_me`` are.
+    """
+    canonical = _without_type_prefix(_canonical(key))
+    tokens = canonical.split("-")
+    if tokens and tokens[0] == "profile":
+        return True
+    if _PROFILE_TOKENS.intersection(tokens):
+        return True
+    return bool(_PROFILE_PAIRS.search(canonical))
+
+
+def _alt(*parts: str) -> re.Pattern[str]:
+    return re.compile("|".join(parts), re.IGNORECASE)
+
+
+_TEMPERATURE = r"-?\d+(?:\.\d+)?\s*(?:[~～\-到至]\s*-?\d+(?:\.\d+)?\s*)?(?:℃|°\s*[CF]|度|摄氏度|degrees?\b)"
+_WEATHER_WORD = (
+    r"(?:天气|气温|温度|多云|晴|阴天|小雨|中雨|大雨|暴雨|阵雨|雷阵雨|下雪|雾霾|湿度|风力|[东南西北]+风\d?级"
+    r"|weather|sunny|cloudy|overcast|raining|rainy|pouring|snowing|humid|humidity|forecast|temperature)"
+)
+_NOW_WORD = r"(?:今天|今日|今早|今晚|现在|此刻|明天|这会儿?|today|tonight|right now|this morning|tomorrow)"
+_TOOL_NAME = (
+    r"(?:网页搜索|联网搜索|计算器|日程提醒|天气查询|代码执行|代码解释器|图片生成|文件读取"
+    r"|web search|web browsing|calculator|code interpreter|image generation|file search)"
+)
+_RECENT = r"(?:今日|今天|本周|这周|本月|这个月|上周|上个月|昨天)"
+
+_NOISE_CONTENT = [
+    # tool lists / capabilities of the assistant
+    _alt(
+        r"(?:可以|能够?|可)(?:调用|使用|用)的?(?:以下|这些|哪些)?(?:工具|插件)",
+        r"(?:工具|插件)(?:清单|列表)|(?:可用|支持)的?(?:工具|插件)",
+        r"\bavailable tools\b|\btools? (?:list|available)\b",
+        r"\bhave access to (?:the following |these )?tools\b",
+        r"\b(?:can|could) (?:use|call) (?:the following|these) tools\b|\bfunction[- ]calling\b",
+        rf"{_TOOL_NAME}.{{0,8}}{_TOOL_NAME}",
+    ),
+    # weather snapshots: a temperature reading next to a weather word, a "now" word next to the
+    # weather, or a temperature range
+    _alt(
+        rf"{_TEMPERATURE}.{{0,24}}{_WEATHER_WORD}",
+        rf"{_WEATHER_WORD}.{{0,24}}{_TEMPERATURE}",
+        rf"{_NOW_WORD}.{{0,10}}(?:天气|气温|多云|晴|阴|小雨|大雨|阵雨|weather|sunny|cloudy|rainy)",
+        rf"{_NOW_WORD}.{{0,12}}{_TEMPERATURE}",
+        r"-?\d+\s*[~～]\s*-?\d+\s*(?:℃|°\s*[CF])",
+    ),
+    # streaming switches
+    _alt(
+        r"流式(?:输出|回复|响应|返回|模式|传输)?|打字机效果",
+        r"\bstream(?:ing)?\s+(?:output|mode|responses?|on|off)\b",
+        r"\b(?:enable|disable|turn (?:on|off)) (?:the )?stream(?:ing)?\b",
+    ),
+    # system state, format notes and implementation details of the assistant
+    _alt(
+        r"系统(?:提示词?|状态|格式|配置|消息)|system (?:prompt|message|status|state|format)",
+        r"(?:记忆|memory|你们|你的|你).{0,12}(?:向量(?:数据库|库|检索|索引)|embedding)",
+        r"(?:记忆|memory|你们|你的|your).{0,12}vector (?:database|store|db|index)",
+        r"你.{0,6}(?:背后|底层|用的|使用的|调用的|基于)的?(?:是)?(?:哪个|什么)?\s*(?:大?模型|model)",
+        r"\b(?:which|what) (?:llm|model) (?:are you|do you use|is behind)",
+        r"\btemperature\s*(?:调|设|改|=|:|to\b|设为|调到|参数)|\btop[_-]?p\b|\bmax[_ ]tokens\b",
+        r"上下文窗口|context window",
+    ),
+    # testing the memory feature itself
+    _alt(r"(?:测试|试试|test(?:ing)?)\s*(?:一下|下)?\s*(?:the\s+)?(?:memory|记忆)(?:\s*功能| feature)?"),
+    # daily/weekly/monthly summaries and short-term finance stats
+    _alt(
+        rf"{_RECENT}的?(?:总结|汇总|小结|复盘|账单|开销|支出|消费)",
+        r"\b(?:daily|weekly|monthly) (?:summary|recap|report|spending|expenses)\b",
+        r"\brecap of my (?:day|week)\b",
+        rf"{_RECENT}.{{0,12}}(?:花了|消费|支出|开销|收入|赚了|一共|合计).{{0,8}}\d",
+        r"\b(?:today|yesterday|this week|last week|this month|last month)\b.{0,24}"
+        r"\b(?:spent|spending|expenses?|earned|sales)\b.{0,12}\d",
+    ),
+    # reminders already fired / last reminder state
+    _alt(r"上次提醒(?:时间|于)|last reminded (?:at|on)\b"),
+]
+
+
+def is_noise_content(content: str) -> bool:
+    """True when ``content`` is internal or short-lived noise: a tool list, a weather snapshot, a
+    streaming switch, system state/format notes or implementation details, a test of the memory
+    feature, or a day/week/month summary or short-term finance statistic (Chinese and English)."""
+    text = unicodedata.normalize("NFKC", content or "")
+    return any(pattern.search(text) for pattern in _NOISE_CONTENT)
+
+
+def passes_read_filters(key: str, content: str) -> bool:
+    """True when a stored memory may be returned by list, recall or consolidation: not a noise
+    key, not a profile field, not noise content."""
+    return not (is_noise_key(key) or is_profile_key(key) or is_noise_content(content))
