@@ -1,0 +1,83 @@
+"""Milvus Lite server (PyPI ``milvus-lite``), or an external Milvus when ``MEMORY_MILVUS_URI`` is set.
+
+Data lives in ``<PAI_MEMORY_HOME>/milvus``; the gRPC server listens on loopback.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from localstack.base import LOOPBACK, Service
+from localstack.process import StackError, is_alive, port_open, spawn_detached, stop_pid, wait_until
+
+
+def milvus_probe(uri: str, token: str = "", timeout: float = 3.0) -> str | None:
+    """None when ``list_collections`` succeeds against ``uri``, else the reason."""
+    from pymilvus import MilvusClient
+    from pymilvus.exceptions import MilvusException
+
+    try:
+        client = MilvusClient(uri=uri, token=token, timeout=timeout)
+    except (MilvusException, OSError) as exc:
+        return f"cannot connect: {exc}".splitlines()[0]
+    try:
+        client.list_collections(timeout=timeout)
+    except (MilvusException, OSError) as exc:
+        return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    finally:
+        client.close()
+    return None
+
+
+def milvus_lite_command() -> list[str]:
+    """The ``milvus-lite`` console script of this interpreter's environment."""
+    script = Path(sys.executable).parent / "milvus-lite"
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-m", "milvus_lite"]
+
+
+class MilvusService(Service):
+    name = "milvus"
+    marker = "milvus"
+
+    @property
+    def external(self) -> bool:
+        return not self.settings.milvus_is_local
+
+    @property
+    def address(self) -> str:
+        return self.settings.milvus_uri if self.external else f"http://{LOOPBACK}:{self.ports.milvus}"
+
+    @property
+    def local_port(self) -> int:
+        return self.ports.milvus
+
+    @property
+    def dir(self) -> Path:
+        return self.paths.home / "milvus"
+
+    @property
+    def log_path(self) -> Path:
+        return self.dir / "milvus.log"
+
+    def probe(self, timeout: float = 3.0) -> str | None:
+        token = self.settings.MILVUS_TOKEN.get_secret_value() if self.settings.MILVUS_TOKEN else ""
+        return milvus_probe(self.address, token if self.external else "", timeout)
+
+    def start(self) -> int:
+        if port_open(LOOPBACK, self.ports.milvus):
+            raise StackError(f"port {self.ports.milvus} is in use by a process that does not answer as "
+                             "Milvus; stop it or set MEMORY_MILVUS_URI")
+        data = self.dir / "data"
+        data.mkdir(parents=True, exist_ok=True)
+        pid = spawn_detached([*milvus_lite_command(), "server", "--data-dir", str(data), "--host", LOOPBACK,
+                              "--port", str(self.ports.milvus)], self.log_path, cwd=self.dir)
+        try:
+            wait_until(lambda: self.probe(2.0), 60, "Milvus Lite", alive=lambda: is_alive(pid),
+                       log_path=self.log_path)
+        except StackError:
+            stop_pid(pid, self.marker, 10)
+            raise
+        return pid

@@ -1,0 +1,125 @@
+"""Process helpers for the local stack: detached start, liveness by pid, stop by pid, port checks.
+
+Invariant: nothing here ever signals a process that the caller did not name by pid, and a pid is
+only treated as "ours" when its command line still contains the expected marker (guards against
+pid reuse after a reboot or a crash).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+# Popen objects of children started by this process. Kept referenced so they are not garbage
+# collected with a "still running" warning; reaped in ``is_alive``/``stop_pid``.
+_CHILDREN: dict[int, subprocess.Popen[bytes]] = {}
+
+
+class StackError(RuntimeError):
+    """A local service could not be started, reached or stopped. The message says which and why."""
+
+
+def spawn_detached(cmd: Sequence[str], log_path: Path, cwd: Path | None = None,
+                   env: dict[str, str] | None = None) -> int:
+    """Start ``cmd`` in its own session with stdout/stderr appended to ``log_path``; return its pid."""
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path, "ab") as log:
+        proc = subprocess.Popen(list(cmd), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                cwd=cwd, env=env, start_new_session=True)
+    _CHILDREN[proc.pid] = proc
+    return proc.pid
+
+
+def _reap(pid: int) -> None:
+    proc = _CHILDREN.get(pid)
+    if proc is not None and proc.poll() is not None:
+        _CHILDREN.pop(pid, None)
+
+
+def cmdline(pid: int) -> str:
+    """The process's command line joined by spaces, or '' when it is gone or unreadable."""
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return ""
+    return raw.replace(b"\0", b" ").decode(errors="replace").strip()
+
+
+def is_alive(pid: int | None, marker: str | None = None) -> bool:
+    """True when ``pid`` runs (not a zombie) and, if given, its command line contains ``marker``."""
+    if not pid or pid <= 0:
+        return False
+    _reap(pid)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass  # exists, owned by another user (e.g. postgres run as pai_pg)
+    try:
+        status = Path(f"/proc/{pid}/stat").read_text()
+        if status.rsplit(")", 1)[1].split()[0] == "Z":
+            return False
+    except (OSError, IndexError):
+        pass
+    return marker is None or marker in cmdline(pid)
+
+
+def stop_pid(pid: int, marker: str | None = None, timeout: float = 30.0) -> bool:
+    """SIGTERM ``pid``, wait up to ``timeout`` s, then SIGKILL. Returns True if it had to be killed."""
+    if not is_alive(pid, marker):
+        return False
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not is_alive(pid):
+            return False
+        time.sleep(0.1)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and is_alive(pid):
+        time.sleep(0.05)
+    return True
+
+
+def port_open(host: str, port: int, timeout: float = 0.5) -> bool:
+    """True when something accepts TCP connections on host:port."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def wait_until(check: Callable[[], str | None], timeout: float, what: str, interval: float = 0.25,
+               alive: Callable[[], bool] | None = None, log_path: Path | None = None) -> None:
+    """Poll ``check`` (None = ready, else a reason) until ready; raise ``StackError`` on timeout or death."""
+    deadline = time.monotonic() + timeout
+    reason: str | None = "not checked"
+    while time.monotonic() < deadline:
+        reason = check()
+        if reason is None:
+            return
+        if alive is not None and not alive():
+            raise StackError(f"{what} exited during start-up{log_hint(log_path)}")
+        time.sleep(interval)
+    raise StackError(f"{what} did not answer within {timeout:.0f} s: {reason}{log_hint(log_path)}")
+
+
+def log_hint(log_path: Path | None, lines: int = 15) -> str:
+    """'; last lines of LOG: ...' for error messages, or '' without a log."""
+    if log_path is None or not log_path.exists():
+        return ""
+    try:
+        tail = log_path.read_text(errors="replace").splitlines()[-lines:]
+    except OSError:
+        return f" (see {log_path})"
+    return f" (see {log_path}); last lines:\n    " + "\n    ".join(tail)

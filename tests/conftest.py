@@ -1,0 +1,207 @@
+"""Shared fixtures: real services for the whole session, a fresh migrated database, helpers.
+
+Services come from, in this order:
+1. the environment: ``DATABASE_URL``, ``KAFKA_BOOTSTRAP_SERVERS``, ``MEMORY_MILVUS_URI`` (each one
+   given is used as is and only probed);
+2. testcontainers, for the services not given, when a Docker engine answers;
+3. the local stack (``localstack.LocalStack``, the code behind ``pai-memory stack up``).
+With ``--stack-down`` the session stops at its end what it started itself; by default the local
+stack is left running so the next session starts warm.
+
+Fixtures (contract used by every test module):
+- ``settings`` (session): Settings pointing at the services, with ``DATABASE_URL`` set to a fresh
+  database ``pai_memory_test_<random>`` migrated to head (dropped at the end of the session).
+- ``engine`` (session): SQLAlchemy engine for ``settings.database_url``.
+- ``clean_db`` (function): truncates all application tables (RESTART IDENTITY CASCADE) first.
+- ``unique_name`` (function): ``unique_name(prefix) -> f"{prefix}_{uuid8}"``.
+- marker ``services``: the test needs real services (they are brought up even if it does not ask
+  for ``settings``); marker ``slow``: skipped unless ``--run-slow``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine, make_url, text
+
+from core.config import Settings, load_settings
+
+EXTERNAL_VARS = ("DATABASE_URL", "KAFKA_BOOTSTRAP_SERVERS", "MEMORY_MILVUS_URI")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--run-slow", action="store_true", default=False, help="also run tests marked slow")
+    parser.addoption("--stack-down", action="store_true", default=False,
+                     help="at the end, stop the local services this session started")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--run-slow"):
+        return
+    skip = pytest.mark.skip(reason="slow: run with --run-slow")
+    for item in items:
+        if item.get_closest_marker("slow"):
+            item.add_marker(skip)
+
+
+@dataclass
+class Services:
+    """Where the session's services are, and how to stop what the session started."""
+
+    overrides: dict[str, Any] = field(default_factory=dict)  # settings fields pointing at services
+    started: list[str] = field(default_factory=list)  # local stack services started by this session
+    containers: list[Any] = field(default_factory=list)
+    source: dict[str, str] = field(default_factory=dict)  # service -> "environment"/"testcontainers"/"local"
+
+
+def docker_answers(timeout: float = 1.0) -> bool:
+    """Cheap check for a Docker engine: a socket that answers ``/_ping``."""
+    host = os.environ.get("DOCKER_HOST", "unix:///var/run/docker.sock")
+    if not host.startswith("unix://"):
+        return bool(os.environ.get("DOCKER_HOST"))
+    path = host.removeprefix("unix://")
+    if not os.path.exists(path):
+        return False
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(timeout)
+            sock.connect(path)
+            sock.sendall(b"GET /_ping HTTP/1.0\r\n\r\n")
+            return b"OK" in sock.recv(256)
+    except OSError:
+        return False
+
+
+def _start_containers(missing: list[str], services: Services) -> None:
+    """Start the ``missing`` services with testcontainers (only called when Docker answers)."""
+    if "postgres" in missing:
+        from testcontainers.postgres import PostgresContainer
+
+        pg = PostgresContainer("postgres:16", driver="psycopg").start()
+        services.containers.append(pg)
+        services.overrides["DATABASE_URL"] = pg.get_connection_url()
+        services.source["postgres"] = "testcontainers"
+    if "kafka" in missing:
+        from testcontainers.kafka import KafkaContainer
+
+        kafka = KafkaContainer().with_kraft().start()
+        services.containers.append(kafka)
+        services.overrides["KAFKA_BOOTSTRAP_SERVERS"] = kafka.get_bootstrap_server()
+        services.source["kafka"] = "testcontainers"
+    if "milvus" in missing:
+        from testcontainers.milvus import MilvusContainer
+
+        milvus = MilvusContainer().start()
+        services.containers.append(milvus)
+        services.overrides["MEMORY_MILVUS_URI"] = milvus.get_connection_url()
+        services.source["milvus"] = "testcontainers"
+
+
+@pytest.fixture(scope="session")
+def stack(request: pytest.FixtureRequest) -> Iterator[Services]:
+    """Bring the real services up once per session (see module docstring for the order)."""
+    from localstack.manager import LocalStack
+
+    services = Services()
+    given = {"postgres": "DATABASE_URL", "kafka": "KAFKA_BOOTSTRAP_SERVERS", "milvus": "MEMORY_MILVUS_URI"}
+    missing = [name for name, var in given.items() if not os.environ.get(var)]
+    for name in given:
+        if name not in missing:
+            services.source[name] = "environment"
+    if missing and docker_answers():
+        _start_containers(missing, services)
+        missing = []
+    local = LocalStack(load_settings(**services.overrides))
+    if missing:
+        statuses = local.up(missing)
+        services.started = [s.name for s in statuses if s.started]
+        for name in missing:
+            services.source[name] = "local"
+    # services given by the environment (or containers) must answer too
+    external = [name for name in given if name not in missing]
+    problems = {s.name: s.detail for s in local.status(external) if not s.ok}
+    if problems:
+        pytest.exit(f"services do not answer: {problems}", returncode=3)
+    if "kafka" in external:
+        from localstack.topics import ensure_topics
+
+        ensure_topics(load_settings(**services.overrides))
+    try:
+        yield services
+    finally:
+        for container in reversed(services.containers):
+            with contextlib.suppress(Exception):
+                container.stop()
+        if services.started and request.config.getoption("--stack-down"):
+            local.down(services.started)
+
+
+@pytest.fixture(autouse=True)
+def _services_marker(request: pytest.FixtureRequest) -> None:
+    """Tests marked ``services`` get the session's services even without asking for ``settings``."""
+    if request.node.get_closest_marker("services") is not None:
+        request.getfixturevalue("settings")
+
+
+@pytest.fixture(scope="session")
+def settings(stack: Services) -> Iterator[Settings]:
+    """Settings pointing at the session's services and a fresh migrated database."""
+    from core.storage import db
+
+    base = load_settings(**stack.overrides)
+    server_url = make_url(base.database_url)
+    name = f"pai_memory_test_{uuid.uuid4().hex[:8]}"
+    admin = db.make_engine(server_url.set(database="postgres").render_as_string(hide_password=False))
+    admin = admin.execution_options(isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    test_url = server_url.set(database=name).render_as_string(hide_password=False)
+    try:
+        db.upgrade(test_url)
+        yield load_settings(**{**stack.overrides, "DATABASE_URL": test_url})
+    finally:
+        db.engine_for.cache_clear()
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def engine(settings: Settings) -> Iterator[Engine]:
+    from core.storage import db
+
+    eng = db.make_engine(settings.database_url)
+    try:
+        yield eng
+    finally:
+        eng.dispose()
+
+
+@pytest.fixture
+def clean_db(engine: Engine) -> Engine:
+    """Empty every application table (keeps ``alembic_version``) before the test."""
+    with engine.begin() as conn:
+        tables = conn.execute(text(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
+            "AND tablename <> 'alembic_version'")).scalars().all()
+        if tables:
+            names = ", ".join(f'"{t}"' for t in tables)
+            conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+    return engine
+
+
+@pytest.fixture
+def unique_name() -> Callable[[str], str]:
+    """``unique_name(prefix)`` -> ``f"{prefix}_{uuid8}"`` for topics, groups, collections."""
+
+    def make(prefix: str) -> str:
+        return f"{prefix}_{uuid.uuid4().hex[:8]}"
+
+    return make
