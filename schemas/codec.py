@@ -83,7 +83,8 @@ def _decode(raw: RawEvent | None) -> str:
         raise InvalidEvent(f"event is not valid UTF-8 (byte {exc.start}: {exc.reason})") from None
 
 
-def _format_errors(exc: ValidationError, limit: int = 3) -> str:
+def describe_validation_error(exc: ValidationError, limit: int = 3) -> str:
+    """One line naming the first ``limit`` failing fields (input values are never echoed)."""
     parts = []
     for err in exc.errors(include_url=False, include_input=False)[:limit]:
         path = [str(p) for p in err.get("loc", ())]
@@ -121,7 +122,7 @@ def _diagnose(text: str, exc: ValidationError) -> SchemaError:
         return UnsupportedSchemaVersion(f"event type {etype!r} with schemaversion {version!r} not supported")
     if obj.get("specversion") != "1.0":
         return InvalidEvent(f"unsupported CloudEvents specversion {obj.get('specversion')!r}")
-    return InvalidEvent(f"{etype}: {_format_errors(exc)}")
+    return InvalidEvent(f"{etype}: {describe_validation_error(exc)}")
 
 
 def parse_event(raw: RawEvent | None) -> AnyEvent:
@@ -243,7 +244,7 @@ def make_event(data: Any, *, source: str, event_id: str | None = None,
                                          data.source_partition, data.source_offset)
             return DeadLetterEvent(id=eid, source=source, time=time or _now(), subject=subject, data=data)
     except ValidationError as exc:
-        raise InvalidEvent(_format_errors(exc)) from None
+        raise InvalidEvent(describe_validation_error(exc)) from None
     raise TypeError(f"not an event payload: {type(data).__name__}")
 
 
