@@ -1,0 +1,38 @@
+"""librdkafka configuration of pai-memory producers, derived from ``core.config.Settings``.
+
+Invariants every producer built here satisfies, whatever ``KAFKA_CLIENT_OPTIONS`` says:
+``enable.idempotence=true`` and ``acks=all`` (no loss or duplication from producer retries, and
+per-partition order is kept). Topics are never auto-created by a producer (a mistyped topic fails
+delivery instead of silently creating a one-partition topic).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from core.config import Settings
+from schemas import MAX_EVENT_BYTES
+
+PRODUCER_DEFAULTS: dict[str, Any] = {
+    "client.id": "pai-memory-producer",
+    "linger.ms": 5,
+    "compression.type": "lz4",
+    # Same key -> partition mapping as the Java client, so a Java chat service and this library
+    # put one user's events on the same partition.
+    "partitioner": "murmur2_random",
+    "allow.auto.create.topics": False,
+    "message.max.bytes": MAX_EVENT_BYTES + 64 * 1024,  # room for key, headers and record overhead
+    "message.timeout.ms": 120_000,
+}
+
+ENFORCED: dict[str, Any] = {"enable.idempotence": True, "acks": "all"}
+
+
+def producer_config(settings: Settings, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Full librdkafka producer config: defaults < KAFKA_CLIENT_OPTIONS < ``overrides`` < enforced."""
+    conf: dict[str, Any] = dict(PRODUCER_DEFAULTS)
+    conf.update(settings.kafka_client_config())
+    conf.update(overrides or {})
+    conf.update(ENFORCED)
+    return conf
