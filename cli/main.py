@@ -19,6 +19,8 @@ COMMAND_MODULES = [
     "cli.db_cmd",
     "cli.stack_cmd",
     "cli.run_cmd",
+    "cli.publish_cmd",
+    "cli.schemas_cmd",
 ]
 
 

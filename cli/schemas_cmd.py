@@ -1,0 +1,46 @@
+"""``pai-memory schemas list|show|generate|check``: the event contract's JSON Schema files."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from schemas import EVENT_TYPES
+from schemas.generate import render, stale_files, write_files
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser("schemas", help="event JSON Schemas: list, show, generate, check")
+    cmds = parser.add_subparsers(dest="schemas_command", required=True)
+    cmds.add_parser("list", help="list the event types").set_defaults(func=_list)
+    show = cmds.add_parser("show", help="print the JSON Schema of one event type")
+    show.add_argument("type", choices=sorted(EVENT_TYPES))
+    show.set_defaults(func=_show)
+    cmds.add_parser("generate", help="rewrite schemas/json/*.json from the models (in a source checkout)"
+                    ).set_defaults(func=_generate)
+    cmds.add_parser("check", help="exit 1 if schemas/json/*.json differ from the models"
+                    ).set_defaults(func=_check)
+
+
+def _list(args: argparse.Namespace) -> int:
+    for name in sorted(EVENT_TYPES):
+        print(name)
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    sys.stdout.write(render(args.type))
+    return 0
+
+
+def _generate(args: argparse.Namespace) -> int:
+    for path in write_files():
+        print(path)
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    problems = stale_files()
+    for line in problems:
+        print(line, file=sys.stderr)
+    return 1 if problems else 0
