@@ -147,6 +147,11 @@ class Settings(BaseSettings):
     API_PORT: int = Field(8080, ge=1, le=65535)
     API_TOKEN: SecretStr | None = None
     API_MAX_BODY_BYTES: int = Field(64 * 1024, ge=1024)
+    # retrieval: the dense path (embed + Milvus) must answer within this budget or the lexical
+    # fallback serves; after a dense failure the dense path is skipped for the cooldown.
+    RETRIEVAL_DENSE_TIMEOUT_SEC: float = Field(2.0, gt=0)
+    RETRIEVAL_DENSE_COOLDOWN_SEC: float = Field(5.0, ge=0)
+    RETRIEVAL_DENSE_CONCURRENCY: int = Field(4, ge=1, le=256)
     METRICS_PORT: int | None = Field(None, ge=1, le=65535)
     OUTBOX_RETENTION_HOURS: float = Field(24, ge=0)
     OUTBOX_SWEEP_INTERVAL_SEC: float = Field(5, gt=0)
