@@ -1,0 +1,71 @@
+"""Kafka wiring: produce/consume round trip with manual offset commits on the real broker."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+from confluent_kafka import Consumer, Message, Producer, TopicPartition
+
+from core.config import Settings
+from localstack.topics import ensure_topics, service_topics
+
+pytestmark = pytest.mark.services
+
+
+def _consumer(settings: Settings, group: str) -> Consumer:
+    return Consumer({**settings.kafka_client_config(), "group.id": group, "enable.auto.commit": False,
+                     "auto.offset.reset": "earliest", "session.timeout.ms": 6000})
+
+
+def _take(consumer: Consumer, n: int, timeout: float = 30.0) -> list[Message]:
+    out: list[Message] = []
+    deadline = time.monotonic() + timeout
+    while len(out) < n and time.monotonic() < deadline:
+        msg = consumer.poll(0.5)
+        if msg is None:
+            continue
+        assert msg.error() is None, msg.error()
+        out.append(msg)
+    assert len(out) == n, f"got {len(out)} of {n} messages"
+    return out
+
+
+def test_service_topics_exist_with_configured_partitions(settings: Settings) -> None:
+    from localstack.topics import admin_client
+
+    metadata = admin_client(settings).list_topics(timeout=10)
+    for name, partitions in service_topics(settings).items():
+        assert name in metadata.topics, name
+        assert len(metadata.topics[name].partitions) == partitions, name
+    assert ensure_topics(settings) == []  # idempotent
+
+
+def test_round_trip_with_manual_commits_resumes_from_committed_offset(
+        settings: Settings, unique_name: Callable[[str], str]) -> None:
+    topic, group = unique_name("found_rt"), unique_name("found_grp")
+    assert ensure_topics(settings, {topic: 1}) == [topic]
+    producer = Producer({**settings.kafka_client_config(), "enable.idempotence": True, "acks": "all"})
+    for i in range(10):
+        producer.produce(topic, key=b"user-1", value=f"m{i}".encode())
+    assert producer.flush(30) == 0
+
+    first = _consumer(settings, group)
+    first.subscribe([topic])
+    got = _take(first, 6)
+    assert [m.value() for m in got] == [f"m{i}".encode() for i in range(6)]
+    first.commit(message=got[3], asynchronous=False)  # commits offset 4: m0..m3 are done, m4/m5 are not
+    committed = first.committed([TopicPartition(topic, 0)], timeout=10)
+    assert committed[0].offset == 4
+    first.close()
+
+    second = _consumer(settings, group)
+    second.subscribe([topic])
+    rest = _take(second, 6)
+    assert [m.value() for m in rest] == [f"m{i}".encode() for i in range(4, 10)]
+    assert all(m.key() == b"user-1" for m in rest)
+    second.commit(message=rest[-1], asynchronous=False)
+    assert second.committed([TopicPartition(topic, 0)], timeout=10)[0].offset == 10
+    assert second.poll(1.0) is None
+    second.close()
