@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import socket
 import time
-import uuid
 from collections.abc import Callable, Iterator
 
 import numpy as np
 import pytest
-from sqlalchemy import Engine, create_engine, text
+from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
-from core.config import Settings, load_settings
-from core.storage import db
+from core.config import Settings
 from core.storage.models import VectorCollection
 from core.vectorstore import (
     IndexModelMismatch,
@@ -29,40 +27,6 @@ from core.vectorstore import (
 pytestmark = pytest.mark.services
 
 DIM = 8
-
-
-# --- local stand-ins for the tests/conftest.py fixtures (same names and behaviour) -------------
-@pytest.fixture(scope="session")
-def settings() -> Iterator[Settings]:
-    base = load_settings()
-    name = f"pai_memory_test_{uuid.uuid4().hex[:8]}"
-    admin = create_engine(base.database_url.rsplit("/", 1)[0] + "/postgres", isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    url = base.database_url.rsplit("/", 1)[0] + "/" + name
-    db.upgrade(url)
-    yield load_settings(DATABASE_URL=url)
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    admin.dispose()
-
-
-@pytest.fixture(scope="session")
-def engine(settings: Settings) -> Iterator[Engine]:
-    eng = create_engine(settings.database_url)
-    yield eng
-    eng.dispose()
-
-
-@pytest.fixture
-def clean_db(engine: Engine) -> None:
-    with engine.begin() as conn:
-        conn.execute(text("TRUNCATE vector_collections RESTART IDENTITY CASCADE"))
-
-
-@pytest.fixture
-def unique_name() -> Callable[[str], str]:
-    return lambda prefix: f"{prefix}_{uuid.uuid4().hex[:8]}"
 
 
 # --- helpers ------------------------------------------------------------------------------------
@@ -157,13 +121,13 @@ def test_unreachable_server_raises_unavailable_quickly() -> None:
 
 # --- registry -----------------------------------------------------------------------------------
 def test_registry_registers_activates_and_detects_mismatch(
-    engine: Engine, clean_db: None, index: MilvusMemoryIndex, unique_name: Callable[[str], str],
+    clean_db: Engine, index: MilvusMemoryIndex, unique_name: Callable[[str], str],
 ) -> None:
-    with Session(engine) as session, session.begin():
+    with Session(clean_db) as session, session.begin():
         assert active_collection(session) is None
         view = ensure_active_collection(session, index, "model-a", DIM)
         assert view.collection == index.collection
-    with Session(engine) as session, session.begin():
+    with Session(clean_db) as session, session.begin():
         row = active_collection(session)
         assert row is not None and (row.name, row.model, row.dim, row.version) == (
             index.collection, "model-a", DIM, 1)
@@ -178,10 +142,10 @@ def test_registry_registers_activates_and_detects_mismatch(
             register_collection(session, index.collection, "model-b", DIM)
 
     target = unique_name("t_vs_reindex")
-    with Session(engine) as session, session.begin():
+    with Session(clean_db) as session, session.begin():
         new = register_collection(session, target, "model-b", DIM * 2)
         assert new.version == 2 and new.active
-    with Session(engine) as session:
+    with Session(clean_db) as session:
         rows = {r.name: r.active for r in session.query(VectorCollection)}
         assert rows == {index.collection: False, target: True}
         view = ensure_active_collection(session, index, "model-b", DIM * 2)

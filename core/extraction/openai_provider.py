@@ -1,0 +1,325 @@
+"""LLM extraction provider over any OpenAI-compatible chat endpoint (name ``"openai"``).
+
+Contract (``core.extraction.candidates.CandidateExtractor``):
+- ``extract`` (stage 1) and ``refine`` (stage 2) each make at most ``max_retries + 1`` chat calls,
+  all within one deadline of ``timeout`` seconds (``LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC``); each
+  attempt's HTTP timeout is the time left. Between attempts: exponential backoff (never past the
+  deadline).
+- Replies are structured output: ``response_format`` ``json_schema`` derived from
+  ``CandidateList.model_json_schema()``; an endpoint that rejects it (HTTP 400) is asked again with
+  ``json_object`` and then with no ``response_format`` (remembered for later calls).
+- A reply that is not a JSON object/list of candidates is malformed and retried; after the last
+  attempt, or on timeout, connection failure or an HTTP error, ``ExtractionError`` is raised.
+  Individual candidates that fail validation (e.g. an unknown memory type) are dropped, not retried.
+- Token usage of every call is added to ``usage`` and passed to ``on_usage`` if given.
+
+No network in the constructor.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+import random
+import re
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import SecretStr, ValidationError
+
+from core.config import Settings
+from core.extraction.candidates import (
+    CandidateList,
+    ExtractionError,
+    ExtractionInput,
+    MemoryCandidate,
+)
+from core.extraction.prompts import (
+    EXTRACT_SYSTEM_PROMPT,
+    REFINE_SYSTEM_PROMPT,
+    extract_user_prompt,
+    refine_user_prompt,
+)
+
+log = logging.getLogger(__name__)
+
+_NO_KEY = "no-key"
+_RESPONSE_MODES = ("json_schema", "json_object", "none")
+# Keywords OpenAI's strict structured outputs accept; others are removed from the derived schema
+# (pydantic validates the reply against the full model anyway).
+_STRICT_DROP = {"default", "title", "description", "minLength", "maxLength", "minimum", "maximum",
+                "exclusiveMinimum", "exclusiveMaximum"}
+
+
+@dataclass
+class TokenUsage:
+    """Cumulative usage reported by the endpoint."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+
+UsageCallback = Callable[[str, int, int], None]  # (stage, prompt_tokens, completion_tokens)
+
+
+class _Malformed(ValueError):
+    """The reply could not be read as a candidate list."""
+
+
+def strict_json_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` made acceptable to OpenAI strict mode: every object closed
+    (``additionalProperties: false``) with all properties required, originally optional ones
+    nullable; unsupported keywords removed. ``None`` values in a reply mean "use the default"."""
+    out: dict[str, Any] = copy.deepcopy(schema)
+
+    def walk(node: Any, is_properties: bool = False) -> None:
+        if isinstance(node, dict):
+            if not is_properties:  # in a "properties" map the keys are field names, not keywords
+                for key in _STRICT_DROP.intersection(node):
+                    node.pop(key)
+                if node.get("type") == "object" and "properties" in node:
+                    props: dict[str, Any] = node["properties"]
+                    required = set(node.get("required", []))
+                    for name, prop in props.items():
+                        if name not in required and not _is_nullable(prop):
+                            props[name] = {"anyOf": [prop, {"type": "null"}]}
+                    node["required"] = list(props)
+                    node["additionalProperties"] = False
+            for key, value in node.items():
+                walk(value, is_properties=(key == "properties" and not is_properties))
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(out)
+    return out
+
+
+def _is_nullable(prop: dict[str, Any]) -> bool:
+    return any(isinstance(alt, dict) and alt.get("type") == "null" for alt in prop.get("anyOf", []))
+
+
+def _strip_nulls(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {k: _strip_nulls(v) for k, v in obj.items() if v is not None}
+    if isinstance(obj, list):
+        return [_strip_nulls(v) for v in obj]
+    return obj
+
+
+_FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
+
+
+def parse_candidates(text: str | None) -> tuple[list[MemoryCandidate], int]:
+    """Candidates in a model reply, and how many items were dropped as invalid.
+
+    Accepts ``{"candidates": [...]}``, a bare list, and a JSON object wrapped in a Markdown fence or
+    surrounded by prose. Raises ``_Malformed`` when no such JSON is found.
+    """
+    if not text or not text.strip():
+        raise _Malformed("empty reply")
+    raw = text.strip()
+    fenced = _FENCE.match(raw)
+    if fenced:
+        raw = fenced.group(1)
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        start, end = raw.find("{"), raw.rfind("}")
+        if start < 0 or end <= start:
+            raise _Malformed("reply is not JSON") from None
+        try:
+            data = json.loads(raw[start:end + 1])
+        except ValueError:
+            raise _Malformed("reply is not JSON") from None
+    if isinstance(data, list):
+        data = {"candidates": data}
+    if isinstance(data, dict) and "candidates" in data and data["candidates"] is None:
+        data["candidates"] = []  # strict schemas make the list nullable
+    if not isinstance(data, dict) or not isinstance(data.get("candidates"), list):
+        raise _Malformed("reply has no 'candidates' list")
+    out: list[MemoryCandidate] = []
+    dropped = 0
+    for item in data["candidates"]:
+        try:
+            out.append(MemoryCandidate.model_validate(_strip_nulls(item)))
+        except ValidationError as exc:
+            dropped += 1
+            log.info("dropping invalid candidate %r: %s", item, exc.errors()[0].get("msg"))
+    return out, dropped
+
+
+class OpenAIExtractor:
+    """Stage 1 and 2 over an OpenAI-compatible chat completions endpoint."""
+
+    name = "openai"
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        base_url: str | None = None,
+        model: str | None = None,
+        api_key: SecretStr | None = None,
+        timeout: float | None = None,
+        max_retries: int | None = None,
+        max_context_chars: int | None = None,
+        backoff_base: float = 0.5,
+        backoff_max: float = 8.0,
+        temperature: float | None = 0.0,
+        on_usage: UsageCallback | None = None,
+    ) -> None:
+        """From ``settings`` (``LLM_*``, ``LONG_TERM_MEMORY_EXTRACT_*``), keyword arguments overriding."""
+        if settings is not None:
+            base_url = base_url or settings.LLM_BASE_URL
+            model = model or settings.LLM_MODEL
+            api_key = api_key if api_key is not None else settings.LLM_API_KEY
+            timeout = timeout if timeout is not None else settings.LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC
+            max_retries = max_retries if max_retries is not None else settings.LLM_MAX_RETRIES
+            if max_context_chars is None:
+                max_context_chars = settings.LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS
+        if not base_url or not model:
+            raise ValueError("the openai extraction provider needs LLM_BASE_URL and LLM_MODEL")
+        timeout = 90.0 if timeout is None else timeout
+        max_retries = 3 if max_retries is None else max_retries
+        if timeout <= 0 or max_retries < 0:
+            raise ValueError("timeout must be > 0 and max_retries >= 0")
+        self.base_url = base_url
+        self.model = model
+        self._api_key = api_key
+        self.timeout = timeout
+        self.max_retries = max_retries
+        self.max_context_chars = 8000 if max_context_chars is None else max_context_chars
+        self.backoff_base = backoff_base
+        self.backoff_max = backoff_max
+        self.temperature = temperature
+        self.on_usage = on_usage
+        self.usage = TokenUsage()
+        self.dropped_candidates = 0  # invalid items removed from otherwise valid replies
+        self._mode_index = 0  # into _RESPONSE_MODES; advances when the endpoint rejects a mode
+        self._lock = threading.Lock()
+        self._client: Any = None
+        self._schema = strict_json_schema(CandidateList.model_json_schema())
+
+    @classmethod
+    def from_settings(cls, settings: Settings, on_usage: UsageCallback | None = None) -> OpenAIExtractor:
+        return cls(settings, on_usage=on_usage)
+
+    # --- the CandidateExtractor protocol ---------------------------------------------------------
+    def extract(self, data: ExtractionInput) -> list[MemoryCandidate]:
+        """Stage 1: candidates from ``data.user_message`` (context is for judgement only)."""
+        if not data.user_message.strip():
+            return []
+        return self._complete("extract", EXTRACT_SYSTEM_PROMPT,
+                              extract_user_prompt(data, self.max_context_chars))
+
+    def refine(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
+        """Stage 2: keep / merge / reuse key / drop each candidate against ``data.existing``.
+
+        With no candidates, or no existing memories to judge against, returns ``candidates``
+        unchanged without a call (stage 1 already applied the boundaries).
+        """
+        if not candidates or not data.existing:
+            return list(candidates)
+        return self._complete("refine", REFINE_SYSTEM_PROMPT,
+                              refine_user_prompt(data, candidates, self.max_context_chars))
+
+    # --- plumbing --------------------------------------------------------------------------------
+    def _get_client(self) -> Any:
+        with self._lock:
+            if self._client is None:
+                import openai
+
+                key = self._api_key.get_secret_value() if self._api_key is not None else _NO_KEY
+                self._client = openai.OpenAI(base_url=self.base_url, api_key=key or _NO_KEY,
+                                             timeout=self.timeout, max_retries=0)
+            return self._client
+
+    def _response_format(self) -> dict[str, Any] | None:
+        mode = _RESPONSE_MODES[self._mode_index]
+        if mode == "json_schema":
+            return {"type": "json_schema",
+                    "json_schema": {"name": "candidate_list", "schema": self._schema, "strict": True}}
+        if mode == "json_object":
+            return {"type": "json_object"}
+        return None
+
+    def _complete(self, stage: str, system: str, user: str) -> list[MemoryCandidate]:
+        import openai
+
+        client = self._get_client()
+        deadline = time.monotonic() + self.timeout
+        attempt = 0
+        last_error = "no attempt made"
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise ExtractionError(f"{stage}: timed out after {self.timeout:g}s ({last_error})")
+            kwargs: dict[str, Any] = {
+                "model": self.model,
+                "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
+                "timeout": remaining,
+            }
+            if self.temperature is not None:
+                kwargs["temperature"] = self.temperature
+            response_format = self._response_format()
+            if response_format is not None:
+                kwargs["response_format"] = response_format
+            try:
+                resp = client.chat.completions.create(**kwargs)
+                self._record_usage(stage, resp)
+                content = resp.choices[0].message.content if resp.choices else None
+                candidates, dropped = parse_candidates(content)
+                if dropped:
+                    with self._lock:
+                        self.dropped_candidates += dropped
+                return candidates
+            except openai.BadRequestError as exc:
+                if response_format is not None and self._mode_index < len(_RESPONSE_MODES) - 1:
+                    with self._lock:
+                        self._mode_index += 1
+                    log.warning("endpoint rejected response_format %s (%s); falling back to %s",
+                                response_format["type"], exc.message, _RESPONSE_MODES[self._mode_index])
+                    continue  # not counted as an attempt
+                raise ExtractionError(f"{stage}: endpoint rejected the request: {exc.message}") from exc
+            except openai.APITimeoutError as exc:
+                last_error = "timeout"
+                if deadline - time.monotonic() <= 0.05:
+                    raise ExtractionError(f"{stage}: timed out after {self.timeout:g}s") from exc
+            except (openai.APIConnectionError, openai.RateLimitError, openai.InternalServerError) as exc:
+                last_error = f"{type(exc).__name__}: {exc}"
+            except openai.APIStatusError as exc:
+                if exc.status_code not in (408, 409):
+                    raise ExtractionError(f"{stage}: endpoint answered HTTP {exc.status_code}: "
+                                          f"{exc.message}") from exc
+                last_error = f"HTTP {exc.status_code}"
+            except openai.OpenAIError as exc:
+                raise ExtractionError(f"{stage}: request failed: {type(exc).__name__}: {exc}") from exc
+            except _Malformed as exc:
+                last_error = f"malformed reply: {exc}"
+                log.info("%s: malformed reply on attempt %d: %s", stage, attempt + 1, exc)
+            if attempt >= self.max_retries:
+                raise ExtractionError(f"{stage}: failed after {attempt + 1} attempts: {last_error}")
+            pause = min(self.backoff_max, self.backoff_base * (2 ** attempt)) * (0.8 + 0.4 * random.random())
+            time.sleep(max(0.0, min(pause, deadline - time.monotonic())))
+            attempt += 1
+
+    def _record_usage(self, stage: str, resp: Any) -> None:
+        usage = getattr(resp, "usage", None)
+        prompt = int(getattr(usage, "prompt_tokens", 0) or 0)
+        completion = int(getattr(usage, "completion_tokens", 0) or 0)
+        with self._lock:
+            self.usage.calls += 1
+            self.usage.prompt_tokens += prompt
+            self.usage.completion_tokens += completion
+        if self.on_usage is not None:
+            self.on_usage(stage, prompt, completion)
