@@ -18,6 +18,7 @@ COMMAND_MODULES = [
     "cli.config_cmd",
     "cli.db_cmd",
     "cli.stack_cmd",
+    "cli.smoke_cmd",
     "cli.run_cmd",
     "cli.publish_cmd",
     "cli.schemas_cmd",
@@ -25,7 +26,9 @@ COMMAND_MODULES = [
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="pai-memory", description="Long-term memory service for AI assistants")
+    parser = argparse.ArgumentParser(
+        prog="pai-memory", description="Long-term memory service for AI assistants"
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     sub = parser.add_subparsers(dest="command", required=True)
     for name in COMMAND_MODULES:
@@ -36,8 +39,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
     try:
         code: int = args.func(args)
     except ConfigError as exc:
