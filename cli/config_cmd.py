@@ -8,7 +8,7 @@ import json
 from core.config import load_settings
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg,unused-ignore]
     parser = sub.add_parser("config", help="show the effective configuration")
     cmds = parser.add_subparsers(dest="config_command", required=True)
     show = cmds.add_parser("show", help="print the effective configuration (secrets masked) as JSON")

@@ -8,7 +8,7 @@ from core.config import load_settings
 from core.storage import db
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg,unused-ignore]
     parser = sub.add_parser("db", help="database migrations")
     cmds = parser.add_subparsers(dest="db_command", required=True)
     up = cmds.add_parser("upgrade", help="migrate to a revision (default: head)")

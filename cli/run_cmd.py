@@ -33,7 +33,7 @@ PROCESSES: dict[str, Callable[[Settings], None]] = {
 }
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg,unused-ignore]
     parser = sub.add_parser("run", help="run one service process (extractor, commands, relay, indexer, api)")
     parser.add_argument("process", choices=sorted(PROCESSES))
     parser.add_argument("--instance-id", help="static group membership id (group.instance.id)")
@@ -44,5 +44,9 @@ def _run(args: argparse.Namespace) -> int:
     overrides = {"KAFKA_GROUP_INSTANCE_ID": args.instance_id} if args.instance_id else {}
     settings = load_settings(**overrides)
     log.info("starting %s", args.process)
+    if args.process != "api":
+        from core.metrics import serve_metrics
+
+        serve_metrics(settings.METRICS_PORT)
     PROCESSES[args.process](settings)
     return 0

@@ -18,6 +18,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from consumers.dlq import DeadLetterError, DeadLetterPublisher
 from consumers.policies import RetryPolicy
 from consumers.runtime import DoneCallback, Record
+from core import metrics
 from core.memory.errors import InvalidMemoryInput, MemoryNotFound
 from core.memory.tools import MemoryTools, ToolResult
 from schemas import MemoryAppendData, MemoryDeleteData, MemorySaveData, parse_memory_command
@@ -29,11 +30,19 @@ log = logging.getLogger(__name__)
 class CommandStrategy:
     """Processing strategy of the command group (see ``consumers.runtime`` for the contract)."""
 
-    def __init__(self, tools: MemoryTools, dlq: DeadLetterPublisher, *, retry: RetryPolicy | None = None,
-                 clock: Callable[[], float] = time.monotonic,
-                 on_result: Callable[[ToolResult | None], None] | None = None) -> None:
+    def __init__(
+        self,
+        tools: MemoryTools,
+        dlq: DeadLetterPublisher,
+        *,
+        group: str = "commands",
+        retry: RetryPolicy | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        on_result: Callable[[ToolResult | None], None] | None = None,
+    ) -> None:
         self.tools = tools
         self.dlq = dlq
+        self.group = group
         self.retry = retry or RetryPolicy()
         self.clock = clock
         self.on_result = on_result
@@ -84,6 +93,8 @@ class CommandStrategy:
             log.warning("dead-lettering failed (will retry): %s", dlq_exc)
             return False
         self.dead_lettered += 1
+        metrics.DLQ_EVENTS.labels(self.group).inc()
+        metrics.EVENTS_CONSUMED.labels(self.group, record.topic, "dead_lettered").inc()
         assert self._done is not None
         self._done(record)
         return True
@@ -100,14 +111,28 @@ class CommandStrategy:
         try:
             if isinstance(cmd, MemorySaveData):
                 result = self.tools.memory_save(
-                    cmd.user_id, cmd.key, cmd.content, cmd.memory_type, cmd.importance or 3,
-                    cmd.confidence if cmd.confidence is not None else 0.9, cmd.ttl_days, cmd.conversation_id,
-                    command_id=cmd.command_id)
+                    cmd.user_id,
+                    cmd.key,
+                    cmd.content,
+                    cmd.memory_type,
+                    cmd.importance or 3,
+                    cmd.confidence if cmd.confidence is not None else 0.9,
+                    cmd.ttl_days,
+                    cmd.conversation_id,
+                    command_id=cmd.command_id,
+                )
             elif isinstance(cmd, MemoryAppendData):
                 result = self.tools.memory_append(
-                    cmd.user_id, cmd.key, cmd.content, cmd.memory_type or "fact", cmd.importance or 3,
-                    cmd.confidence if cmd.confidence is not None else 0.9, cmd.ttl_days, cmd.conversation_id,
-                    command_id=cmd.command_id)
+                    cmd.user_id,
+                    cmd.key,
+                    cmd.content,
+                    cmd.memory_type or "fact",
+                    cmd.importance or 3,
+                    cmd.confidence if cmd.confidence is not None else 0.9,
+                    cmd.ttl_days,
+                    cmd.conversation_id,
+                    command_id=cmd.command_id,
+                )
             elif isinstance(cmd, MemoryDeleteData):
                 result = self.tools.memory_delete(cmd.user_id, cmd.key, command_id=cmd.command_id)
         except MemoryNotFound:
@@ -119,5 +144,7 @@ class CommandStrategy:
             return False
         if self.on_result is not None:
             self.on_result(result)
+        outcome = "processed" if result is not None and result.changed else "duplicate" if result else "noop"
+        metrics.EVENTS_CONSUMED.labels(self.group, record.topic, outcome).inc()
         self._done(record)
         return True

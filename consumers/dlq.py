@@ -23,13 +23,24 @@ class DeadLetterError(RuntimeError):
     """The dead letter could not be delivered."""
 
 
-def dead_letter_event(record: Record, *, reason: str, error_type: str, group: str,
-                      attempts: int = 1) -> DeadLetterEvent:
+def dead_letter_event(
+    record: Record, *, reason: str, error_type: str, group: str, attempts: int = 1
+) -> DeadLetterEvent:
     """The DLQ envelope for ``record``: origin, reason and the original bytes (base64)."""
-    return make_dead_letter(reason=reason, error_type=error_type, topic=record.topic, partition=record.partition,
-                            offset=record.offset, key=record.key, value=record.value, consumer_group=group,
-                            headers=record.headers, timestamp_ms=record.timestamp_ms, attempts=attempts,
-                            source=DLQ_SOURCE)
+    return make_dead_letter(
+        reason=reason,
+        error_type=error_type,
+        topic=record.topic,
+        partition=record.partition,
+        offset=record.offset,
+        key=record.key,
+        value=record.value,
+        consumer_group=group,
+        headers=record.headers,
+        timestamp_ms=record.timestamp_ms,
+        attempts=attempts,
+        source=DLQ_SOURCE,
+    )
 
 
 class DeadLetterPublisher:
@@ -47,14 +58,21 @@ class DeadLetterPublisher:
     def _get(self) -> Producer:
         if self._producer is None:
             conf: dict[str, Any] = self.settings.kafka_client_config()
-            conf.update({"enable.idempotence": True, "acks": "all", "linger.ms": 0,
-                         "message.max.bytes": 2 * 1024 * 1024})
+            conf.update(
+                {
+                    "enable.idempotence": True,
+                    "acks": "all",
+                    "linger.ms": 0,
+                    "message.max.bytes": 2 * 1024 * 1024,
+                }
+            )
             self._producer = Producer(conf)
         return self._producer
 
     def send(self, record: Record, *, reason: str, error_type: str, attempts: int = 1) -> None:
-        event = dead_letter_event(record, reason=reason, error_type=error_type, group=self.group,
-                                  attempts=attempts)
+        event = dead_letter_event(
+            record, reason=reason, error_type=error_type, group=self.group, attempts=attempts
+        )
         errors: list[KafkaError] = []
 
         def _cb(err: KafkaError | None, msg: Any) -> None:
@@ -63,8 +81,9 @@ class DeadLetterPublisher:
 
         with self._lock:
             producer = self._get()
-            producer.produce(self.topic, key=record.key, value=event.model_dump_json().encode("utf-8"),
-                             on_delivery=_cb)
+            producer.produce(
+                self.topic, key=record.key, value=event.model_dump_json().encode("utf-8"), on_delivery=_cb
+            )
             remaining = producer.flush(self.timeout_sec)
         if remaining or errors:
             raise DeadLetterError(f"dead letter to {self.topic} not confirmed: {errors or 'timeout'}")

@@ -21,6 +21,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from consumers.dlq import DeadLetterError, DeadLetterPublisher
 from consumers.policies import RetryPolicy
 from consumers.runtime import DoneCallback, Record
+from core import metrics
 from core.memory.processing import (
     MessageProcessor,
     PermanentProcessingError,
@@ -49,12 +50,21 @@ class _Burst:
 class ExtractorStrategy:
     """Processing strategy of the extractor group (see ``consumers.runtime`` for the contract)."""
 
-    def __init__(self, processor: MessageProcessor, dlq: DeadLetterPublisher, *, debounce_sec: float,
-                 max_wait_sec: float | None = None, retry: RetryPolicy | None = None,
-                 clock: Callable[[], float] = time.monotonic,
-                 on_outcome: Callable[[ProcessOutcome], None] | None = None) -> None:
+    def __init__(
+        self,
+        processor: MessageProcessor,
+        dlq: DeadLetterPublisher,
+        *,
+        debounce_sec: float,
+        group: str = "extractor",
+        max_wait_sec: float | None = None,
+        retry: RetryPolicy | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        on_outcome: Callable[[ProcessOutcome], None] | None = None,
+    ) -> None:
         self.processor = processor
         self.dlq = dlq
+        self.group = group
         self.debounce_sec = debounce_sec
         self.max_wait_sec = max_wait_sec if max_wait_sec is not None else max(debounce_sec * 4, 30.0)
         self.retry = retry or RetryPolicy()
@@ -82,9 +92,12 @@ class ExtractorStrategy:
         now = self.clock()
         if self._ingest_backlog and now >= self._ingest_not_before:
             self._drain_ingest_backlog()
-        due = [b for b in self._bursts.values()
-               if now >= b.not_before and (now - b.last_seen >= self.debounce_sec
-                                           or now - b.first_seen >= self.max_wait_sec)]
+        due = [
+            b
+            for b in self._bursts.values()
+            if now >= b.not_before
+            and (now - b.last_seen >= self.debounce_sec or now - b.first_seen >= self.max_wait_sec)
+        ]
         for burst in due:
             if burst.conversation_pk in self._bursts:
                 self._flush_user_until(burst)
@@ -93,11 +106,10 @@ class ExtractorStrategy:
         revoked = set(partitions)
         self._ingest_backlog = [r for r in self._ingest_backlog if r.tp not in revoked]
         for burst in list(self._bursts.values()):
-            if any(r.tp in revoked for r in burst.records):
-                if not self._flush(burst):
-                    # abandon: offsets stay uncommitted; the next owner redelivers, the stored
-                    # PENDING messages make re-processing idempotent
-                    self._bursts.pop(burst.conversation_pk, None)
+            if any(r.tp in revoked for r in burst.records) and not self._flush(burst):
+                # abandon: offsets stay uncommitted; the next owner redelivers, the stored
+                # PENDING messages make re-processing idempotent
+                self._bursts.pop(burst.conversation_pk, None)
 
     def join(self, timeout: float) -> None:
         deadline = self.clock() + timeout
@@ -118,8 +130,9 @@ class ExtractorStrategy:
         return sum(len(b.records) for b in self._bursts.values()) + len(self._ingest_backlog)
 
     # --- internals ----------------------------------------------------------------------------
-    def _mark(self, record: Record) -> None:
+    def _mark(self, record: Record, outcome: str) -> None:
         assert self._done is not None, "strategy not bound"
+        metrics.EVENTS_CONSUMED.labels(self.group, record.topic, outcome).inc()
         self._done(record)
 
     def _ingest(self, record: Record) -> bool:
@@ -130,18 +143,30 @@ class ExtractorStrategy:
             try:
                 self.dlq.send(record, reason=str(exc), error_type=type(exc).__name__)
             except DeadLetterError as dlq_exc:
-                log.warning("dead-lettering %s:%s@%s failed (will retry): %s", record.topic, record.partition,
-                            record.offset, dlq_exc)
+                log.warning(
+                    "dead-lettering %s:%s@%s failed (will retry): %s",
+                    record.topic,
+                    record.partition,
+                    record.offset,
+                    dlq_exc,
+                )
                 return False
             self.dead_lettered += 1
-            self._mark(record)
+            metrics.DLQ_EVENTS.labels(self.group).inc()
+            self._mark(record, "dead_lettered")
             return True
         data = event.data
         msg = IncomingMessage(
-            message_id=data.message_id, user_id=data.user_id, conversation_id=data.conversation_id,
-            role=data.role.value, content=data.content, created_at=data.created_at,
-            conversation_summary=data.conversation_summary, source_topic=record.topic,
-            source_partition=record.partition, source_offset=record.offset,
+            message_id=data.message_id,
+            user_id=data.user_id,
+            conversation_id=data.conversation_id,
+            role=data.role.value,
+            content=data.content,
+            created_at=data.created_at,
+            conversation_summary=data.conversation_summary,
+            source_topic=record.topic,
+            source_partition=record.partition,
+            source_offset=record.offset,
         )
         try:
             res = self.processor.ingest(msg)
@@ -153,7 +178,7 @@ class ExtractorStrategy:
         if not res.needs_processing:
             if burst is not None:
                 burst.last_seen = now
-            self._mark(record)
+            self._mark(record, "context" if msg.role != "user" else "duplicate")
             return True
         if burst is None:
             burst = _Burst(res.user_pk, res.conversation_pk, now, now)
@@ -193,17 +218,24 @@ class ExtractorStrategy:
             return self._later(burst, exc)
         except PermanentProcessingError as exc:
             log.error("burst of conversation %s failed for good: %s", burst.conversation_pk, exc)
+            result = "failed"
         else:
+            result = "processed" if outcome.processed else "skipped" if outcome.skipped else "duplicate"
             if self.on_outcome is not None:
                 self.on_outcome(outcome)
         self._bursts.pop(burst.conversation_pk, None)
         for record in burst.records:
-            self._mark(record)
+            self._mark(record, result)
         return True
 
     def _later(self, burst: _Burst, exc: Exception) -> bool:
         burst.attempts += 1
         burst.not_before = self.clock() + self.retry.delay(burst.attempts)
-        log.warning("burst of conversation %s: attempt %d failed, retry in %.1fs: %s", burst.conversation_pk,
-                    burst.attempts, burst.not_before - self.clock(), exc)
+        log.warning(
+            "burst of conversation %s: attempt %d failed, retry in %.1fs: %s",
+            burst.conversation_pk,
+            burst.attempts,
+            burst.not_before - self.clock(),
+            exc,
+        )
         return False

@@ -5,6 +5,10 @@ Nothing here touches the network until ``ConsumerLoop.run``.
 
 from __future__ import annotations
 
+from consumers.commands import CommandStrategy
+from consumers.dlq import DeadLetterPublisher
+from consumers.extractor import ExtractorStrategy
+from consumers.runtime import ConsumerLoop, LoopHooks
 from core.config import Settings
 from core.embedding.factory import build_embedder
 from core.extraction.factory import build_extractor
@@ -13,11 +17,6 @@ from core.memory.processing import MessageProcessor
 from core.memory.tools import MemoryTools
 from core.memory.writer import MemoryWriter
 from core.storage.db import engine_for, session_factory
-
-from consumers.commands import CommandStrategy
-from consumers.dlq import DeadLetterPublisher
-from consumers.extractor import ExtractorStrategy
-from consumers.runtime import ConsumerLoop, LoopHooks
 
 
 def build_processor(settings: Settings) -> MessageProcessor:
@@ -29,26 +28,42 @@ def build_processor(settings: Settings) -> MessageProcessor:
 
 def build_tools(settings: Settings) -> MemoryTools:
     sessions = session_factory(engine_for(settings.database_url, settings.DATABASE_POOL_SIZE))
-    writer = MemoryWriter(dirty_topic=settings.TOPIC_MEMORY_DIRTY,
-                          default_ttl_days=settings.LONG_TERM_MEMORY_DEFAULT_TTL_DAYS)
+    writer = MemoryWriter(
+        dirty_topic=settings.TOPIC_MEMORY_DIRTY, default_ttl_days=settings.LONG_TERM_MEMORY_DEFAULT_TTL_DAYS
+    )
     return MemoryTools(sessions, writer)
 
 
-def extractor_loop(settings: Settings, *, hooks: LoopHooks | None = None,
-                   strategy: ExtractorStrategy | None = None) -> ConsumerLoop:
+def extractor_loop(
+    settings: Settings, *, hooks: LoopHooks | None = None, strategy: ExtractorStrategy | None = None
+) -> ConsumerLoop:
     """The extractor group member: chat messages -> memories."""
     if strategy is None:
-        strategy = ExtractorStrategy(build_processor(settings),
-                                     DeadLetterPublisher(settings, settings.GROUP_EXTRACTOR),
-                                     debounce_sec=settings.LONG_TERM_MEMORY_DEBOUNCE_SEC)
+        strategy = ExtractorStrategy(
+            build_processor(settings),
+            DeadLetterPublisher(settings, settings.GROUP_EXTRACTOR),
+            debounce_sec=settings.LONG_TERM_MEMORY_DEBOUNCE_SEC,
+            group=settings.GROUP_EXTRACTOR,
+        )
     # a burst may legitimately take extraction timeout x attempts; never let the group evict us for it
     poll_interval_ms = int(max(300.0, settings.LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC * 2 + 60) * 1000)
-    return ConsumerLoop(settings, settings.GROUP_EXTRACTOR, [settings.TOPIC_CHAT_MESSAGES], strategy,
-                        hooks=hooks, extra_config={"max.poll.interval.ms": poll_interval_ms})
+    return ConsumerLoop(
+        settings,
+        settings.GROUP_EXTRACTOR,
+        [settings.TOPIC_CHAT_MESSAGES],
+        strategy,
+        hooks=hooks,
+        extra_config={"max.poll.interval.ms": poll_interval_ms},
+    )
 
 
 def commands_loop(settings: Settings, *, hooks: LoopHooks | None = None) -> ConsumerLoop:
     """The command group member: memory_save/append/delete events -> the tool service."""
-    strategy = CommandStrategy(build_tools(settings), DeadLetterPublisher(settings, settings.GROUP_COMMANDS))
-    return ConsumerLoop(settings, settings.GROUP_COMMANDS, [settings.TOPIC_MEMORY_COMMANDS], strategy,
-                        hooks=hooks)
+    strategy = CommandStrategy(
+        build_tools(settings),
+        DeadLetterPublisher(settings, settings.GROUP_COMMANDS),
+        group=settings.GROUP_COMMANDS,
+    )
+    return ConsumerLoop(
+        settings, settings.GROUP_COMMANDS, [settings.TOPIC_MEMORY_COMMANDS], strategy, hooks=hooks
+    )

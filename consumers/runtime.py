@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from confluent_kafka import OFFSET_INVALID, Consumer, KafkaError, KafkaException, TopicPartition
 
 from consumers.offsets import OffsetTracker, TopicPartitionKey
+from core import metrics
 from core.config import Settings
 
 log = logging.getLogger(__name__)
@@ -80,27 +81,58 @@ class LoopHooks:
     on_rebalance: Callable[[str, int], None] | None = None  # (kind, partition count)
     on_records: Callable[[int], None] | None = None
 
+    @classmethod
+    def prometheus(cls, group: str) -> LoopHooks:
+        """Hooks that export lag (librdkafka statistics) and rebalances to Prometheus."""
+
+        def on_rebalance(kind: str, count: int) -> None:
+            metrics.REBALANCES.labels(group, kind).inc()
+            if kind == "assign":
+                metrics.ASSIGNED_PARTITIONS.labels(group).inc(count)
+            else:
+                metrics.ASSIGNED_PARTITIONS.labels(group).dec(count)
+
+        return cls(
+            on_stats=lambda stats: metrics.record_librdkafka_stats(group, stats), on_rebalance=on_rebalance
+        )
+
 
 def _to_record(msg: Any) -> Record:
     ts_type, ts = msg.timestamp()
-    return Record(topic=msg.topic(), partition=msg.partition(), offset=msg.offset(), key=msg.key(),
-                  value=msg.value(), headers=tuple(msg.headers() or ()), timestamp_ms=ts if ts_type else None)
+    return Record(
+        topic=msg.topic(),
+        partition=msg.partition(),
+        offset=msg.offset(),
+        key=msg.key(),
+        value=msg.value(),
+        headers=tuple(msg.headers() or ()),
+        timestamp_ms=ts if ts_type else None,
+    )
 
 
 class ConsumerLoop:
     """Runs one group member until ``stop()`` (or SIGTERM/SIGINT when installed)."""
 
-    def __init__(self, settings: Settings, group_id: str, topics: Iterable[str], strategy: ProcessingStrategy,
-                 *, batch_size: int = 100, commit_policy: CommitPolicy | None = None,
-                 hooks: LoopHooks | None = None, extra_config: dict[str, Any] | None = None,
-                 instance_id: str | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        group_id: str,
+        topics: Iterable[str],
+        strategy: ProcessingStrategy,
+        *,
+        batch_size: int = 100,
+        commit_policy: CommitPolicy | None = None,
+        hooks: LoopHooks | None = None,
+        extra_config: dict[str, Any] | None = None,
+        instance_id: str | None = None,
+    ) -> None:
         self.settings = settings
         self.group_id = group_id
         self.topics = list(topics)
         self.strategy = strategy
         self.batch_size = batch_size
         self.commit_policy = commit_policy or CommitPolicy()
-        self.hooks = hooks or LoopHooks()
+        self.hooks = hooks or LoopHooks.prometheus(group_id)
         self.extra_config = extra_config or {}
         self.instance_id = instance_id or settings.KAFKA_GROUP_INSTANCE_ID
         self.tracker = OffsetTracker()
@@ -126,17 +158,19 @@ class ConsumerLoop:
 
     def _config(self) -> dict[str, Any]:
         conf = self.settings.kafka_client_config()
-        conf.update({
-            "group.id": self.group_id,
-            "enable.auto.commit": False,
-            "enable.auto.offset.store": False,
-            "auto.offset.reset": "earliest",
-            "partition.assignment.strategy": "cooperative-sticky",
-            "session.timeout.ms": 10000,
-            "heartbeat.interval.ms": 1000,
-            "max.poll.interval.ms": 300000,
-            "statistics.interval.ms": 5000 if self.hooks.on_stats else 0,
-        })
+        conf.update(
+            {
+                "group.id": self.group_id,
+                "enable.auto.commit": False,
+                "enable.auto.offset.store": False,
+                "auto.offset.reset": "earliest",
+                "partition.assignment.strategy": "cooperative-sticky",
+                "session.timeout.ms": 10000,
+                "heartbeat.interval.ms": 1000,
+                "max.poll.interval.ms": 300000,
+                "statistics.interval.ms": 5000 if self.hooks.on_stats else 0,
+            }
+        )
         if self.instance_id:
             conf["group.instance.id"] = self.instance_id
         if self.hooks.on_stats:
@@ -149,8 +183,9 @@ class ConsumerLoop:
         self.strategy.bind(self._done)
         consumer = Consumer(self._config())
         self._consumer = consumer
-        consumer.subscribe(self.topics, on_assign=self._on_assign, on_revoke=self._on_revoke,
-                           on_lost=self._on_lost)
+        consumer.subscribe(
+            self.topics, on_assign=self._on_assign, on_revoke=self._on_revoke, on_lost=self._on_lost
+        )
         last_commit = time.monotonic()
         try:
             while not self._stop.is_set():
@@ -189,13 +224,19 @@ class ConsumerLoop:
         consumer = self._consumer
         if consumer is None:
             return
-        offsets = {k: v for k, v in self.tracker.committable().items()
-                   if (only is None or k in only) and k in self._assigned}
+        offsets = {
+            k: v
+            for k, v in self.tracker.committable().items()
+            if (only is None or k in only) and k in self._assigned
+        }
         if not offsets:
             return
         tps = [TopicPartition(t, p, o) for (t, p), o in offsets.items()]
         try:
-            consumer.commit(offsets=tps, asynchronous=asynchronous)
+            if asynchronous:
+                consumer.commit(offsets=tps, asynchronous=True)
+            else:
+                consumer.commit(offsets=tps, asynchronous=False)
             self.tracker.mark_committed(offsets)
         except KafkaException as exc:
             log.warning("offset commit failed (will retry): %s", exc)

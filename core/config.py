@@ -74,7 +74,10 @@ class Settings(BaseSettings):
     """Effective configuration of every pai-memory process."""
 
     model_config = SettingsConfigDict(
-        env_file=".env", env_file_encoding="utf-8", extra="ignore", case_sensitive=False,
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        case_sensitive=False,
         populate_by_name=True,
     )
 
@@ -117,6 +120,9 @@ class Settings(BaseSettings):
     MEMORY_DEDUP_REUSE_THRESHOLD: float | None = Field(None, ge=0.0, le=1.0)
     MEMORY_DEDUP_MERGE_THRESHOLD: float | None = Field(None, ge=0.0, le=1.0)
     MEMORY_MESSAGE_MAX_ATTEMPTS: int = Field(5, ge=1, le=100)
+    MEMORY_MESSAGE_MAX_REDRIVES: int = Field(3, ge=0, le=100)  # sweeper re-publishes of a stuck message
+    MEMORY_MESSAGE_REDRIVE_GRACE_SEC: float | None = Field(None, gt=0)  # None: max(2 * debounce, 60)
+    MEMORY_INDEX_REDRIVE_GRACE_SEC: float = Field(60, gt=0)  # DIRTY/FAILED memory age before re-enqueue
 
     # --- connections --------------------------------------------------------------------------
     DATABASE_URL: SecretStr | None = None
@@ -155,6 +161,7 @@ class Settings(BaseSettings):
     METRICS_PORT: int | None = Field(None, ge=1, le=65535)
     OUTBOX_RETENTION_HOURS: float = Field(24, ge=0)
     OUTBOX_SWEEP_INTERVAL_SEC: float = Field(5, gt=0)
+    OUTBOX_RELAY_BATCH_SIZE: int = Field(500, ge=1, le=100000)
     PAI_MEMORY_HOME: str = Field("var", validation_alias=AliasChoices("PAI_MEMORY_HOME"))
     PAI_MEMORY_CACHE_DIR: str | None = None  # downloaded Kafka jars; default $XDG_CACHE_HOME/pai-memory
 
@@ -163,8 +170,11 @@ class Settings(BaseSettings):
     def _http_url(cls, value: str | None, info: Any) -> str | None:
         if value is None or value == "" or value == "-":
             return None
-        schemes = ("http", "https", "tcp", "grpc", "unix") if info.field_name == "MEMORY_MILVUS_URI" else (
-            "http", "https")
+        schemes = (
+            ("http", "https", "tcp", "grpc", "unix")
+            if info.field_name == "MEMORY_MILVUS_URI"
+            else ("http", "https")
+        )
         if info.field_name == "MEMORY_MILVUS_URI" and value.endswith(".db"):
             return value  # Milvus Lite file path
         return _check_url(info.field_name, value, schemes)
@@ -176,9 +186,9 @@ class Settings(BaseSettings):
             return None
         raw = value.get_secret_value()
         if raw.startswith("postgres://"):
-            raw = "postgresql://" + raw[len("postgres://"):]
+            raw = "postgresql://" + raw[len("postgres://") :]
         if raw.startswith("postgresql://"):
-            raw = "postgresql+psycopg://" + raw[len("postgresql://"):]
+            raw = "postgresql+psycopg://" + raw[len("postgresql://") :]
         parsed = urlparse(raw)
         if parsed.scheme != "postgresql+psycopg" or not parsed.hostname:
             raise ValueError("DATABASE_URL must be a postgresql:// URL with a host")
@@ -285,7 +295,9 @@ class Settings(BaseSettings):
             elif isinstance(value, StrEnum):
                 value = value.value
             elif name == "KAFKA_CLIENT_OPTIONS":
-                value = {k: ("**********" if "password" in k or "secret" in k else v) for k, v in value.items()}
+                value = {
+                    k: ("**********" if "password" in k or "secret" in k else v) for k, v in value.items()
+                }
             out[name] = value
         out["effective"] = {
             "extractor_provider": self.extractor_provider.value,
@@ -314,8 +326,11 @@ def load_settings(**overrides: Any) -> Settings:
         first = exc.errors()[0]
         loc = ".".join(str(p) for p in first.get("loc", ())) or "configuration"
         value = first.get("input")
-        shown = "" if value is None or isinstance(value, dict) or "KEY" in loc or "PASSWORD" in loc else (
-            f" (got {json.dumps(value, default=str)[:80]})")
+        shown = (
+            ""
+            if value is None or isinstance(value, dict) or "KEY" in loc or "PASSWORD" in loc
+            else (f" (got {json.dumps(value, default=str)[:80]})")
+        )
         msg = first.get("msg", "invalid value").removeprefix("Value error, ")
         raise ConfigError(f"invalid configuration: {loc}: {msg}{shown}") from None
 

@@ -53,8 +53,11 @@ class SemanticDeduper:
                 while len(self._cache) > self._cache_size:
                     self._cache.popitem(last=False)
         with self._lock:
-            out = np.stack([self._cache[h] for h in hashes]) if hashes else np.zeros(
-                (0, self.embedder.dim), dtype=np.float32)
+            out = (
+                np.stack([self._cache[h] for h in hashes])
+                if hashes
+                else np.zeros((0, self.embedder.dim), dtype=np.float32)
+            )
         return out.astype(np.float32)
 
     def best_match(self, item: DedupItem, existing: Sequence[DedupItem]) -> tuple[DedupItem, float] | None:

@@ -19,21 +19,49 @@ from schemas.events import MemoryDirtyData, MemoryDirtyEvent
 OUTBOX_SOURCE = "pai-memory/outbox"
 
 
-def enqueue_memory_dirty(session: Session, *, topic: str, user_external_id: str, user_pk: int,
-                         memory_id: int, memory_key: str, operation: MemoryOperation) -> int:
+def enqueue_memory_dirty(
+    session: Session,
+    *,
+    topic: str,
+    user_external_id: str,
+    user_pk: int,
+    memory_id: int,
+    memory_key: str,
+    operation: MemoryOperation,
+) -> int:
     """Add one unpublished ``memory.dirty`` row; returns its outbox id.
 
     The event id is derived from the outbox id, so a re-publish of the same row is recognisably
     the same event.
     """
-    outbox_id = int(session.execute(text("SELECT nextval(pg_get_serial_sequence('outbox', 'id'))")).scalar_one())
+    outbox_id = int(
+        session.execute(text("SELECT nextval(pg_get_serial_sequence('outbox', 'id'))")).scalar_one()
+    )
     now = datetime.now(UTC)
     event = MemoryDirtyEvent(
-        id=f"outbox-{outbox_id}", source=OUTBOX_SOURCE, time=now, subject=user_external_id,
-        data=MemoryDirtyData(memory_id=memory_id, user_id=user_external_id, user_pk=user_pk,
-                             memory_key=memory_key, operation=operation, outbox_id=outbox_id, changed_at=now),
+        id=f"outbox-{outbox_id}",
+        source=OUTBOX_SOURCE,
+        time=now,
+        subject=user_external_id,
+        data=MemoryDirtyData(
+            memory_id=memory_id,
+            user_id=user_external_id,
+            user_pk=user_pk,
+            memory_key=memory_key,
+            operation=operation,
+            outbox_id=outbox_id,
+            changed_at=now,
+        ),
     )
-    session.execute(insert(OutboxEvent).values(
-        id=outbox_id, topic=topic, message_key=user_external_id, event_type=event.type,
-        aggregate_id=memory_id, payload=event.model_dump(mode="json"), created_at=now))
+    session.execute(
+        insert(OutboxEvent).values(
+            id=outbox_id,
+            topic=topic,
+            message_key=user_external_id,
+            event_type=event.type,
+            aggregate_id=memory_id,
+            payload=event.model_dump(mode="json"),
+            created_at=now,
+        )
+    )
     return outbox_id

@@ -15,6 +15,7 @@ Contract of ``MessageProcessor``:
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -22,6 +23,7 @@ from datetime import UTC, datetime
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from core import metrics
 from core.config import Settings
 from core.extraction.candidates import (
     CandidateExtractor,
@@ -85,23 +87,32 @@ class ProcessOutcome:
 class MessageProcessor:
     """Turns stored user messages into memory writes (see module docstring for the contract)."""
 
-    def __init__(self, settings: Settings, sessions: sessionmaker[Session], extractor: CandidateExtractor,
-                 deduper: SemanticDeduper | None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        sessions: sessionmaker[Session],
+        extractor: CandidateExtractor,
+        deduper: SemanticDeduper | None,
+    ) -> None:
         self.settings = settings
         self.sessions = sessions
         self.extractor = extractor
         self.deduper = deduper
         self.version = f"{extractor.name}:{settings.MEMORY_EXTRACTOR_VERSION}"
-        self.writer = MemoryWriter(dirty_topic=settings.TOPIC_MEMORY_DIRTY,
-                                   default_ttl_days=settings.LONG_TERM_MEMORY_DEFAULT_TTL_DAYS)
-        self.policy = CandidatePolicy(settings.LONG_TERM_MEMORY_MIN_CONFIDENCE,
-                                      settings.LONG_TERM_MEMORY_MAX_WRITE_ITEMS)
+        self.writer = MemoryWriter(
+            dirty_topic=settings.TOPIC_MEMORY_DIRTY,
+            default_ttl_days=settings.LONG_TERM_MEMORY_DEFAULT_TTL_DAYS,
+        )
+        self.policy = CandidatePolicy(
+            settings.LONG_TERM_MEMORY_MIN_CONFIDENCE, settings.LONG_TERM_MEMORY_MAX_WRITE_ITEMS
+        )
 
     def ingest(self, msg: IncomingMessage) -> IngestResult:
         with transaction(self.sessions) as session:
             row, created = store_message(session, msg)
             needs = row.role == MessageRole.USER.value and not (
-                row.memory_status in FINAL and row.extractor_version == self.version)
+                row.memory_status in FINAL and row.extractor_version == self.version
+            )
             if needs and not created and row.memory_status in FINAL:
                 # replay under a new extractor version: extract again on purpose
                 row.memory_status = MessageStatus.PENDING.value
@@ -109,17 +120,24 @@ class MessageProcessor:
 
     def process(self, message_pks: Sequence[int]) -> ProcessOutcome:
         """Extract and apply one burst (message ids of ONE conversation)."""
-        import time
-
         outcome = ProcessOutcome()
         if not message_pks:
             return outcome
         t0 = time.perf_counter()
         with self.sessions() as session:
-            msgs = list(session.scalars(select(Message).where(Message.id.in_(list(message_pks)))
-                                        .order_by(Message.created_at, Message.id)).all())
-            todo = [m for m in msgs if m.role == MessageRole.USER.value
-                    and not (m.memory_status in FINAL and m.extractor_version == self.version)]
+            msgs = list(
+                session.scalars(
+                    select(Message)
+                    .where(Message.id.in_(list(message_pks)))
+                    .order_by(Message.created_at, Message.id)
+                ).all()
+            )
+            todo = [
+                m
+                for m in msgs
+                if m.role == MessageRole.USER.value
+                and not (m.memory_status in FINAL and m.extractor_version == self.version)
+            ]
             if not todo:
                 outcome.already_final = [m.id for m in msgs]
                 return outcome
@@ -140,6 +158,11 @@ class MessageProcessor:
         t3 = time.perf_counter()
         self._commit(user_pk, conv_pk, [m.id for m in todo], kept, outcome)
         outcome.stage_seconds["upsert"] = time.perf_counter() - t3
+        for stage, seconds in outcome.stage_seconds.items():
+            metrics.STAGE_DURATION.labels(stage).observe(seconds)
+        for write in outcome.writes:
+            if write.operation is not None:
+                metrics.MEMORY_WRITES.labels(write.operation.value, WriteSource.EXTRACTOR.value).inc()
         return outcome
 
     # --- internals ----------------------------------------------------------------------------
@@ -150,12 +173,18 @@ class MessageProcessor:
         prior = conversation_context(session, first.conversation_id, first.created_at, first.id, budget)
         # assistant replies inside the burst are context too (never a source of facts)
         last = todo[-1]
-        inside = [m for m in conversation_context(session, first.conversation_id, last.created_at, last.id + 1,
-                                                  budget)
-                  if m.id not in burst_ids and (m.created_at, m.id) > (first.created_at, first.id)]
+        inside = [
+            m
+            for m in conversation_context(
+                session, first.conversation_id, last.created_at, last.id + 1, budget
+            )
+            if m.id not in burst_ids and (m.created_at, m.id) > (first.created_at, first.id)
+        ]
         context = tuple(ContextMessage(m.role, m.content) for m in [*prior, *inside])
-        existing = tuple(ExistingMemory(m.memory_key, m.memory_type or "fact", m.content or "")
-                         for m in list_live(session, first.user_id))
+        existing = tuple(
+            ExistingMemory(m.memory_key, m.memory_type or "fact", m.content or "")
+            for m in list_live(session, first.user_id)
+        )
         return ExtractionInput(
             user_message="\n".join(m.content for m in todo),
             context=context,
@@ -163,18 +192,27 @@ class MessageProcessor:
             existing=existing,
         )
 
-    def _commit(self, user_pk: int, conv_pk: int, ids: list[int], kept: list[MemoryCandidate],
-                outcome: ProcessOutcome) -> None:
+    def _commit(
+        self, user_pk: int, conv_pk: int, ids: list[int], kept: list[MemoryCandidate], outcome: ProcessOutcome
+    ) -> None:
         now = datetime.now(UTC)
         with transaction(self.sessions) as session:
             lock_user(session, user_pk)
-            rows = [m for m in lock_messages(session, ids)
-                    if not (m.memory_status in FINAL and m.extractor_version == self.version)]
+            rows = [
+                m
+                for m in lock_messages(session, ids)
+                if not (m.memory_status in FINAL and m.extractor_version == self.version)
+            ]
             if not rows:
                 outcome.already_final = ids
                 return
-            ctx = WriteContext(user_pk=user_pk, source=WriteSource.EXTRACTOR, conversation_pk=conv_pk,
-                               source_message_pk=rows[-1].id, reason=f"extracted by {self.version}")
+            ctx = WriteContext(
+                user_pk=user_pk,
+                source=WriteSource.EXTRACTOR,
+                conversation_pk=conv_pk,
+                source_message_pk=rows[-1].id,
+                reason=f"extracted by {self.version}",
+            )
             outcome.writes = apply_candidates(session, self.writer, self.deduper, ctx, kept)
             status = MessageStatus.PROCESSED if kept else MessageStatus.SKIPPED
             for m in rows:
@@ -192,10 +230,16 @@ class MessageProcessor:
             rows = lock_messages(session, ids)
             attempts = max((m.memory_attempts or 0) for m in rows) + 1 if rows else 1
             exhausted = attempts >= self.settings.MEMORY_MESSAGE_MAX_ATTEMPTS
-            session.execute(update(Message).where(Message.id.in_(ids)).values(
-                memory_attempts=attempts, memory_error=error, updated_at=datetime.now(UTC),
-                memory_status=MessageStatus.FAILED.value if exhausted else MessageStatus.PENDING.value,
-            ))
+            session.execute(
+                update(Message)
+                .where(Message.id.in_(ids))
+                .values(
+                    memory_attempts=attempts,
+                    memory_error=error,
+                    updated_at=datetime.now(UTC),
+                    memory_status=MessageStatus.FAILED.value if exhausted else MessageStatus.PENDING.value,
+                )
+            )
         if exhausted:
             raise PermanentProcessingError(error) from exc
         raise TransientProcessingError(error) from exc

@@ -9,26 +9,31 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import ColumnElement, or_, select, update
 from sqlalchemy.orm import Session
 
 from core.filters import passes_read_filters
 from core.storage.models import LongTermMemory
 
 
-def live_clause(now: datetime) -> list[object]:
-    return [LongTermMemory.is_active.is_(True),
-            or_(LongTermMemory.expires_at.is_(None), LongTermMemory.expires_at > now)]
+def live_clause(now: datetime) -> list[ColumnElement[bool]]:
+    return [
+        LongTermMemory.is_active.is_(True),
+        or_(LongTermMemory.expires_at.is_(None), LongTermMemory.expires_at > now),
+    ]
 
 
-def list_live(session: Session, user_pk: int, memory_type: str | None = None,
-              limit: int | None = None) -> list[LongTermMemory]:
+def list_live(
+    session: Session, user_pk: int, memory_type: str | None = None, limit: int | None = None
+) -> list[LongTermMemory]:
     """The user's live memories, most important and most recent first."""
     now = datetime.now(UTC)
-    stmt = select(LongTermMemory).where(LongTermMemory.user_id == user_pk, *live_clause(now))  # type: ignore[arg-type]
+    stmt = select(LongTermMemory).where(LongTermMemory.user_id == user_pk, *live_clause(now))
     if memory_type:
         stmt = stmt.where(LongTermMemory.memory_type == memory_type)
-    stmt = stmt.order_by(LongTermMemory.importance.desc(), LongTermMemory.updated_at.desc(), LongTermMemory.id)
+    stmt = stmt.order_by(
+        LongTermMemory.importance.desc(), LongTermMemory.updated_at.desc(), LongTermMemory.id
+    )
     rows = [r for r in session.scalars(stmt).all() if passes_read_filters(r.memory_key, r.content or "")]
     return rows[:limit] if limit is not None else rows
 
@@ -38,8 +43,10 @@ def get_live_by_ids(session: Session, user_pk: int, ids: Sequence[int]) -> list[
     if not ids:
         return []
     now = datetime.now(UTC)
-    rows = session.scalars(select(LongTermMemory).where(
-        LongTermMemory.user_id == user_pk, LongTermMemory.id.in_(list(ids)), *live_clause(now))  # type: ignore[arg-type]
+    rows = session.scalars(
+        select(LongTermMemory).where(
+            LongTermMemory.user_id == user_pk, LongTermMemory.id.in_(list(ids)), *live_clause(now)
+        )
     ).all()
     return [r for r in rows if passes_read_filters(r.memory_key, r.content or "")]
 
@@ -47,5 +54,8 @@ def get_live_by_ids(session: Session, user_pk: int, ids: Sequence[int]) -> list[
 def touch(session: Session, ids: Sequence[int]) -> None:
     """Set ``last_accessed_at`` for memories returned to a caller."""
     if ids:
-        session.execute(update(LongTermMemory).where(LongTermMemory.id.in_(list(ids)))
-                        .values(last_accessed_at=datetime.now(UTC)))
+        session.execute(
+            update(LongTermMemory)
+            .where(LongTermMemory.id.in_(list(ids)))
+            .values(last_accessed_at=datetime.now(UTC))
+        )

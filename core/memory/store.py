@@ -69,8 +69,11 @@ def get_or_create_conversation(session: Session, user_pk: int, external_id: str,
     else:
         stmt = stmt.on_conflict_do_nothing(constraint="uq_conversations_user_external")
     session.execute(stmt)
-    conv = session.scalar(select(Conversation.id).where(
-        Conversation.user_id == user_pk, Conversation.external_id == external_id))
+    conv = session.scalar(
+        select(Conversation.id).where(
+            Conversation.user_id == user_pk, Conversation.external_id == external_id
+        )
+    )
     assert conv is not None
     return conv
 
@@ -89,11 +92,16 @@ def store_message(session: Session, msg: IncomingMessage) -> tuple[Message, bool
     stmt = (
         insert(Message)
         .values(
-            upstream_message_id=msg.message_id, user_id=user_pk, conversation_id=conv_pk, role=msg.role,
-            content=msg.content, created_at=msg.created_at,
+            upstream_message_id=msg.message_id,
+            user_id=user_pk,
+            conversation_id=conv_pk,
+            role=msg.role,
+            content=msg.content,
+            created_at=msg.created_at,
             memory_status=MessageStatus.PENDING if is_user else MessageStatus.SKIPPED,
             memory_error=None if is_user else "context only (non-user role)",
-            source_topic=msg.source_topic, source_partition=msg.source_partition,
+            source_topic=msg.source_topic,
+            source_partition=msg.source_partition,
             source_offset=msg.source_offset,
         )
         .on_conflict_do_nothing(index_elements=["upstream_message_id"])
@@ -105,13 +113,16 @@ def store_message(session: Session, msg: IncomingMessage) -> tuple[Message, bool
     return row, new_id is not None
 
 
-def conversation_context(session: Session, conversation_pk: int, before: datetime, before_id: int,
-                         max_chars: int) -> list[Message]:
+def conversation_context(
+    session: Session, conversation_pk: int, before: datetime, before_id: int, max_chars: int
+) -> list[Message]:
     """Earlier messages of the conversation, oldest first, newest kept within ``max_chars``."""
     rows = session.scalars(
         select(Message)
-        .where(Message.conversation_id == conversation_pk,
-               (Message.created_at < before) | ((Message.created_at == before) & (Message.id < before_id)))
+        .where(
+            Message.conversation_id == conversation_pk,
+            (Message.created_at < before) | ((Message.created_at == before) & (Message.id < before_id)),
+        )
         .order_by(Message.created_at.desc(), Message.id.desc())
         .limit(200)
     ).all()
@@ -132,7 +143,11 @@ def conversation_summary(session: Session, conversation_pk: int) -> str | None:
 
 def lock_messages(session: Session, message_ids: Sequence[int]) -> list[Message]:
     """The messages, locked for update, in conversation order."""
-    return list(session.scalars(
-        select(Message).where(Message.id.in_(message_ids))
-        .order_by(Message.created_at, Message.id).with_for_update()
-    ).all())
+    return list(
+        session.scalars(
+            select(Message)
+            .where(Message.id.in_(message_ids))
+            .order_by(Message.created_at, Message.id)
+            .with_for_update()
+        ).all()
+    )

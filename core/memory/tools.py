@@ -15,6 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session, sessionmaker
 
+from core import metrics
 from core.memory.errors import InvalidMemoryInput
 from core.memory.reader import list_live
 from core.memory.store import find_user, get_or_create_conversation, get_or_create_user, lock_user
@@ -41,9 +42,18 @@ class MemoryView:
 
     @classmethod
     def of(cls, row: LongTermMemory) -> MemoryView:
-        return cls(row.id, row.memory_key, row.memory_type or "fact", row.content or "", row.importance or 3,
-                   float(row.confidence if row.confidence is not None else 0.8), row.created_at, row.updated_at,
-                   row.expires_at, row.last_accessed_at)
+        return cls(
+            row.id,
+            row.memory_key,
+            row.memory_type or "fact",
+            row.content or "",
+            row.importance or 3,
+            float(row.confidence if row.confidence is not None else 0.8),
+            row.created_at,
+            row.updated_at,
+            row.expires_at,
+            row.last_accessed_at,
+        )
 
     def as_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -81,32 +91,68 @@ class MemoryTools:
         self.sessions = sessions
         self.writer = writer
 
-    def memory_save(self, user_id: str, key: str, content: str, memory_type: MemoryType | str = MemoryType.FACT,
-                    importance: int = 3, confidence: float = 0.9, ttl_days: int | None = None,
-                    conversation_id: str | None = None, command_id: str | None = None) -> ToolResult:
+    def memory_save(
+        self,
+        user_id: str,
+        key: str,
+        content: str,
+        memory_type: MemoryType | str = MemoryType.FACT,
+        importance: int = 3,
+        confidence: float = 0.9,
+        ttl_days: int | None = None,
+        conversation_id: str | None = None,
+        command_id: str | None = None,
+    ) -> ToolResult:
         mtype = _memory_type(memory_type)
         _check_scores(importance, confidence, ttl_days)
-        return self._write("memory_save", user_id, key, conversation_id, command_id,
-                           lambda s, ctx: self.writer.save(s, ctx, MemoryWrite(key, mtype, content, importance,
-                                                                               confidence, ttl_days)))
+        return self._write(
+            "memory_save",
+            user_id,
+            key,
+            conversation_id,
+            command_id,
+            lambda s, ctx: self.writer.save(
+                s, ctx, MemoryWrite(key, mtype, content, importance, confidence, ttl_days)
+            ),
+        )
 
-    def memory_append(self, user_id: str, key: str, content: str,
-                      memory_type: MemoryType | str = MemoryType.FACT, importance: int = 3,
-                      confidence: float = 0.9, ttl_days: int | None = None, conversation_id: str | None = None,
-                      command_id: str | None = None) -> ToolResult:
+    def memory_append(
+        self,
+        user_id: str,
+        key: str,
+        content: str,
+        memory_type: MemoryType | str = MemoryType.FACT,
+        importance: int = 3,
+        confidence: float = 0.9,
+        ttl_days: int | None = None,
+        conversation_id: str | None = None,
+        command_id: str | None = None,
+    ) -> ToolResult:
         mtype = _memory_type(memory_type)
         _check_scores(importance, confidence, ttl_days)
-        return self._write("memory_append", user_id, key, conversation_id, command_id,
-                           lambda s, ctx: self.writer.append(s, ctx, key, content, mtype, importance, confidence,
-                                                             ttl_days))
+        return self._write(
+            "memory_append",
+            user_id,
+            key,
+            conversation_id,
+            command_id,
+            lambda s, ctx: self.writer.append(s, ctx, key, content, mtype, importance, confidence, ttl_days),
+        )
 
     def memory_delete(self, user_id: str, key: str, command_id: str | None = None) -> ToolResult:
         """Deactivate the memory; raises ``MemoryNotFound`` when there is no active one."""
-        return self._write("memory_delete", user_id, key, None, command_id,
-                           lambda s, ctx: self.writer.deactivate(s, ctx, key))
+        return self._write(
+            "memory_delete",
+            user_id,
+            key,
+            None,
+            command_id,
+            lambda s, ctx: self.writer.deactivate(s, ctx, key),
+        )
 
-    def memory_list(self, user_id: str, memory_type: MemoryType | str | None = None,
-                    limit: int = 200) -> list[MemoryView]:
+    def memory_list(
+        self, user_id: str, memory_type: MemoryType | str | None = None, limit: int = 200
+    ) -> list[MemoryView]:
         """Live memories (active, unexpired, past the read-side hard filters)."""
         mtype = _memory_type(memory_type).value if memory_type else None
         with self.sessions() as session:
@@ -115,26 +161,55 @@ class MemoryTools:
                 return []
             return [MemoryView.of(r) for r in list_live(session, user_pk, mtype, limit)]
 
-    def _write(self, tool: str, user_id: str, key: str, conversation_id: str | None, command_id: str | None,
-               apply: Any) -> ToolResult:
+    def _write(
+        self,
+        tool: str,
+        user_id: str,
+        key: str,
+        conversation_id: str | None,
+        command_id: str | None,
+        apply: Any,
+    ) -> ToolResult:
         user_id = _validate_user(user_id)
         with transaction(self.sessions) as session:
             user_pk = get_or_create_user(session, user_id)
             lock_user(session, user_pk)
             if command_id is not None:
-                done = session.scalar(select(ProcessedCommand.result).where(ProcessedCommand.command_id == command_id))
+                done = session.scalar(
+                    select(ProcessedCommand.result).where(ProcessedCommand.command_id == command_id)
+                )
                 if done is not None:
                     return ToolResult(**{**done, "duplicate_command": True})
-            conv_pk = get_or_create_conversation(session, user_pk, conversation_id, None) if conversation_id else None
-            ctx = WriteContext(user_pk=user_pk, source=WriteSource.TOOL, conversation_pk=conv_pk,
-                               command_id=command_id, reason=f"tool {tool}")
+            conv_pk = (
+                get_or_create_conversation(session, user_pk, conversation_id, None)
+                if conversation_id
+                else None
+            )
+            ctx = WriteContext(
+                user_pk=user_pk,
+                source=WriteSource.TOOL,
+                conversation_pk=conv_pk,
+                command_id=command_id,
+                reason=f"tool {tool}",
+            )
             res: WriteResult = apply(session, ctx)
-            result = ToolResult(tool, user_id, res.memory_key, res.memory_id,
-                                res.operation.value if res.operation else None, res.changed)
+            result = ToolResult(
+                tool,
+                user_id,
+                res.memory_key,
+                res.memory_id,
+                res.operation.value if res.operation else None,
+                res.changed,
+            )
             if command_id is not None:
-                session.execute(insert(ProcessedCommand).values(
-                    command_id=command_id, user_id=user_pk, result=result.as_dict()))
-            return result
+                session.execute(
+                    insert(ProcessedCommand).values(
+                        command_id=command_id, user_id=user_pk, result=result.as_dict()
+                    )
+                )
+        if res.operation is not None:
+            metrics.MEMORY_WRITES.labels(res.operation.value, WriteSource.TOOL.value).inc()
+        return result
 
 
 def _memory_type(value: MemoryType | str) -> MemoryType:
@@ -142,7 +217,8 @@ def _memory_type(value: MemoryType | str) -> MemoryType:
         return MemoryType(value)
     except ValueError:
         raise InvalidMemoryInput(
-            f"memory_type must be one of {', '.join(t.value for t in MemoryType)}, got {value!r}") from None
+            f"memory_type must be one of {', '.join(t.value for t in MemoryType)}, got {value!r}"
+        ) from None
 
 
 def _check_scores(importance: int, confidence: float, ttl_days: int | None) -> None:

@@ -53,8 +53,13 @@ def admissible(candidates: Sequence[MemoryCandidate], policy: CandidatePolicy) -
     return kept[: policy.max_write_items]
 
 
-def apply_candidates(session: Session, writer: MemoryWriter, deduper: SemanticDeduper | None,
-                     ctx: WriteContext, candidates: Sequence[MemoryCandidate]) -> list[WriteResult]:
+def apply_candidates(
+    session: Session,
+    writer: MemoryWriter,
+    deduper: SemanticDeduper | None,
+    ctx: WriteContext,
+    candidates: Sequence[MemoryCandidate],
+) -> list[WriteResult]:
     """Apply admissible candidates for ``ctx.user_pk``; returns one result per candidate."""
     results: list[WriteResult] = []
     for cand in candidates:
@@ -63,34 +68,65 @@ def apply_candidates(session: Session, writer: MemoryWriter, deduper: SemanticDe
         except InvalidMemoryInput:
             continue
     if deduper is not None and any(r.changed for r in results):
-        results.extend(merge_redundant(session, writer, deduper, ctx, {r.memory_key for r in results if r.changed}))
+        results.extend(
+            merge_redundant(session, writer, deduper, ctx, {r.memory_key for r in results if r.changed})
+        )
     return results
 
 
-def _apply_one(session: Session, writer: MemoryWriter, deduper: SemanticDeduper | None, ctx: WriteContext,
-               cand: MemoryCandidate) -> WriteResult:
+def _apply_one(
+    session: Session,
+    writer: MemoryWriter,
+    deduper: SemanticDeduper | None,
+    ctx: WriteContext,
+    cand: MemoryCandidate,
+) -> WriteResult:
     if cand.op is CandidateOp.DELETE:
         return writer.deactivate(session, ctx, cand.key, missing_ok=True)
     if cand.op is CandidateOp.APPEND:
-        return writer.append(session, ctx, cand.key, cand.content, cand.memory_type, cand.importance,
-                             cand.confidence, cand.ttl_days)
-    write = MemoryWrite(cand.key, cand.memory_type, cand.content, cand.importance, cand.confidence, cand.ttl_days)
+        return writer.append(
+            session,
+            ctx,
+            cand.key,
+            cand.content,
+            cand.memory_type,
+            cand.importance,
+            cand.confidence,
+            cand.ttl_days,
+        )
+    write = MemoryWrite(
+        cand.key, cand.memory_type, cand.content, cand.importance, cand.confidence, cand.ttl_days
+    )
     live = list_live(session, ctx.user_pk)
     if deduper is not None and all(m.memory_key != cand.key for m in live):
         existing = [DedupItem(m.memory_key, m.memory_type or "fact", m.content or "") for m in live]
         match = deduper.best_match(DedupItem(cand.key, cand.memory_type.value, cand.content), existing)
         if match is not None:
             twin, score = match
-            reuse_ctx = WriteContext(**{**ctx.__dict__, "reason": f"semantic duplicate of {twin.key} "
-                                                                  f"(cosine {score:.3f}); key reused"})
-            return writer.save(session, reuse_ctx, MemoryWrite(twin.key, cand.memory_type, cand.content,
-                                                               cand.importance, cand.confidence, cand.ttl_days),
-                               operation=MemoryOperation.DEDUPE)
+            reuse_ctx = WriteContext(
+                **{
+                    **ctx.__dict__,
+                    "reason": f"semantic duplicate of {twin.key} (cosine {score:.3f}); key reused",
+                }
+            )
+            return writer.save(
+                session,
+                reuse_ctx,
+                MemoryWrite(
+                    twin.key, cand.memory_type, cand.content, cand.importance, cand.confidence, cand.ttl_days
+                ),
+                operation=MemoryOperation.DEDUPE,
+            )
     return writer.save(session, ctx, write)
 
 
-def merge_redundant(session: Session, writer: MemoryWriter, deduper: SemanticDeduper, ctx: WriteContext,
-                    touched_keys: set[str] | None = None) -> list[WriteResult]:
+def merge_redundant(
+    session: Session,
+    writer: MemoryWriter,
+    deduper: SemanticDeduper,
+    ctx: WriteContext,
+    touched_keys: set[str] | None = None,
+) -> list[WriteResult]:
     """Deactivate the older of each pair of live same-type memories with cosine >= merge.
 
     With ``touched_keys`` only pairs involving one of those keys are considered (post-write);
@@ -105,8 +141,10 @@ def merge_redundant(session: Session, writer: MemoryWriter, deduper: SemanticDed
             continue
         ra, rb = rows[a.key], rows[b.key]
         keep, drop = (ra, rb) if (ra.updated_at, ra.id) >= (rb.updated_at, rb.id) else (rb, ra)
-        merge_ctx = WriteContext(**{**ctx.__dict__, "reason": f"redundant copy of {keep.memory_key} "
-                                                              f"(cosine {score:.3f}); merged"})
-        results.append(writer.deactivate(session, merge_ctx, drop.memory_key, MemoryOperation.DEDUPE,
-                                         missing_ok=True))
+        merge_ctx = WriteContext(
+            **{**ctx.__dict__, "reason": f"redundant copy of {keep.memory_key} (cosine {score:.3f}); merged"}
+        )
+        results.append(
+            writer.deactivate(session, merge_ctx, drop.memory_key, MemoryOperation.DEDUPE, missing_ok=True)
+        )
     return results

@@ -90,12 +90,20 @@ class MemoryWriter:
     # --- reads used by writers ----------------------------------------------------------------
     @staticmethod
     def get_for_update(session: Session, user_pk: int, key: str) -> LongTermMemory | None:
-        return session.scalar(select(LongTermMemory).where(
-            LongTermMemory.user_id == user_pk, LongTermMemory.memory_key == key).with_for_update())
+        return session.scalar(
+            select(LongTermMemory)
+            .where(LongTermMemory.user_id == user_pk, LongTermMemory.memory_key == key)
+            .with_for_update()
+        )
 
     # --- writes -------------------------------------------------------------------------------
-    def save(self, session: Session, ctx: WriteContext, write: MemoryWrite,
-             operation: MemoryOperation | None = None) -> WriteResult:
+    def save(
+        self,
+        session: Session,
+        ctx: WriteContext,
+        write: MemoryWrite,
+        operation: MemoryOperation | None = None,
+    ) -> WriteResult:
         """Create the memory, or overwrite the one with the same key (reactivating it)."""
         key = validate_key(write.key)
         content = _clean_content(write.content)
@@ -107,21 +115,36 @@ class MemoryWriter:
         row = self.get_for_update(session, ctx.user_pk, key)
         if row is None:
             memory_id = session.execute(
-                insert(LongTermMemory).values(
-                    user_id=ctx.user_pk, conversation_id=ctx.conversation_pk,
-                    source_message_id=ctx.source_message_pk, memory_key=key,
-                    memory_type=write.memory_type.value, content=content, importance=write.importance,
-                    confidence=write.confidence, is_active=True, expires_at=expires_at,
-                    vector_status=VectorStatus.DIRTY.value, created_at=now, updated_at=now,
-                ).returning(LongTermMemory.id)
+                insert(LongTermMemory)
+                .values(
+                    user_id=ctx.user_pk,
+                    conversation_id=ctx.conversation_pk,
+                    source_message_id=ctx.source_message_pk,
+                    memory_key=key,
+                    memory_type=write.memory_type.value,
+                    content=content,
+                    importance=write.importance,
+                    confidence=write.confidence,
+                    is_active=True,
+                    expires_at=expires_at,
+                    vector_status=VectorStatus.DIRTY.value,
+                    created_at=now,
+                    updated_at=now,
+                )
+                .returning(LongTermMemory.id)
             ).scalar_one()
             op = operation or MemoryOperation.CREATE
             self._record(session, ctx, memory_id, key, op, None, content, write.memory_type.value)
             return WriteResult(memory_id, key, op)
 
         live = bool(row.is_active) and (row.expires_at is None or row.expires_at > now)
-        unchanged = (live and row.content == content and row.memory_type == write.memory_type.value
-                     and row.importance == write.importance and abs((row.confidence or 0) - write.confidence) < 1e-9)
+        unchanged = (
+            live
+            and row.content == content
+            and row.memory_type == write.memory_type.value
+            and row.importance == write.importance
+            and abs((row.confidence or 0) - write.confidence) < 1e-9
+        )
         if unchanged:
             return WriteResult(row.id, key, None)
         old = row.content if live else None
@@ -140,9 +163,17 @@ class MemoryWriter:
         self._record(session, ctx, row.id, key, op, old, content, row.memory_type)
         return WriteResult(row.id, key, op)
 
-    def append(self, session: Session, ctx: WriteContext, key: str, addition: str,
-               memory_type: MemoryType = MemoryType.FACT, importance: int = 3, confidence: float = 0.8,
-               ttl_days: int | None = None) -> WriteResult:
+    def append(
+        self,
+        session: Session,
+        ctx: WriteContext,
+        key: str,
+        addition: str,
+        memory_type: MemoryType = MemoryType.FACT,
+        importance: int = 3,
+        confidence: float = 0.8,
+        ttl_days: int | None = None,
+    ) -> WriteResult:
         """Append ``addition`` to the memory with this key (created when absent). An addition
         already contained in the content changes nothing."""
         key = validate_key(key)
@@ -150,19 +181,31 @@ class MemoryWriter:
         row = self.get_for_update(session, ctx.user_pk, key)
         now = datetime.now(UTC)
         if row is None or not row.is_active or (row.expires_at is not None and row.expires_at <= now):
-            return self.save(session, ctx, MemoryWrite(key, memory_type, addition, importance, confidence,
-                                                       ttl_days))
+            return self.save(
+                session, ctx, MemoryWrite(key, memory_type, addition, importance, confidence, ttl_days)
+            )
         current = row.content or ""
         if addition.casefold() in current.casefold():
             return WriteResult(row.id, key, None)
         joined = f"{current}; {addition}" if current else addition
-        merged = MemoryWrite(key, MemoryType(row.memory_type or "fact"), joined[:MAX_CONTENT_CHARS],
-                             max(row.importance or 3, importance), max(row.confidence or 0.0, confidence),
-                             ttl_days)
+        merged = MemoryWrite(
+            key,
+            MemoryType(row.memory_type or "fact"),
+            joined[:MAX_CONTENT_CHARS],
+            max(row.importance or 3, importance),
+            max(row.confidence or 0.0, confidence),
+            ttl_days,
+        )
         return self.save(session, ctx, merged, operation=MemoryOperation.APPEND)
 
-    def deactivate(self, session: Session, ctx: WriteContext, key: str,
-                   operation: MemoryOperation = MemoryOperation.DELETE, missing_ok: bool = False) -> WriteResult:
+    def deactivate(
+        self,
+        session: Session,
+        ctx: WriteContext,
+        key: str,
+        operation: MemoryOperation = MemoryOperation.DELETE,
+        missing_ok: bool = False,
+    ) -> WriteResult:
         """Deactivate the memory with this key; the indexer then removes its vector."""
         key = normalise_key(key)
         row = self.get_for_update(session, ctx.user_pk, key)
@@ -176,12 +219,38 @@ class MemoryWriter:
         self._record(session, ctx, row.id, key, operation, row.content, None, row.memory_type)
         return WriteResult(row.id, key, operation)
 
-    def _record(self, session: Session, ctx: WriteContext, memory_id: int, key: str, op: MemoryOperation,
-                old: str | None, new: str | None, memory_type: str | None) -> None:
-        session.execute(insert(MemoryHistory).values(
-            memory_id=memory_id, user_id=ctx.user_pk, memory_key=key, operation=op.value,
-            source=ctx.source.value, source_message_id=ctx.source_message_pk, command_id=ctx.command_id,
-            old_content=old, new_content=new, memory_type=memory_type, reason=ctx.reason,
-        ))
-        enqueue_memory_dirty(session, topic=self._topic, user_external_id=user_external_id(session, ctx.user_pk),
-                             user_pk=ctx.user_pk, memory_id=memory_id, memory_key=key, operation=op)
+    def _record(
+        self,
+        session: Session,
+        ctx: WriteContext,
+        memory_id: int,
+        key: str,
+        op: MemoryOperation,
+        old: str | None,
+        new: str | None,
+        memory_type: str | None,
+    ) -> None:
+        session.execute(
+            insert(MemoryHistory).values(
+                memory_id=memory_id,
+                user_id=ctx.user_pk,
+                memory_key=key,
+                operation=op.value,
+                source=ctx.source.value,
+                source_message_id=ctx.source_message_pk,
+                command_id=ctx.command_id,
+                old_content=old,
+                new_content=new,
+                memory_type=memory_type,
+                reason=ctx.reason,
+            )
+        )
+        enqueue_memory_dirty(
+            session,
+            topic=self._topic,
+            user_external_id=user_external_id(session, ctx.user_pk),
+            user_pk=ctx.user_pk,
+            memory_id=memory_id,
+            memory_key=key,
+            operation=op,
+        )

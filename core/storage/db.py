@@ -17,8 +17,9 @@ MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 
 def make_engine(url: str, pool_size: int = 5) -> Engine:
     """A pooled engine; connections are checked before use so a restarted server is survived."""
-    return create_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True,
-                         pool_recycle=1800, future=True)
+    return create_engine(
+        url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True, pool_recycle=1800, future=True
+    )
 
 
 @lru_cache(maxsize=8)

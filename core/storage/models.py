@@ -42,8 +42,9 @@ class User(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     external_id: Mapped[str] = mapped_column(String(128), nullable=False, unique=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False,
-                                                 server_default=func.now())
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, server_default=func.now()
+    )
 
 
 class Conversation(Base):
@@ -54,10 +55,12 @@ class Conversation(Base):
     user_id: Mapped[int] = mapped_column(Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False)
     external_id: Mapped[str] = mapped_column(String(128), nullable=False)
     summary: Mapped[str | None] = mapped_column(Text)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False,
-                                                 server_default=func.now())
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False,
-                                                 server_default=func.now())
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, server_default=func.now()
+    )
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, server_default=func.now()
+    )
 
 
 class Message(Base):
@@ -65,15 +68,20 @@ class Message(Base):
     __table_args__ = (
         Index("ix_messages_conversation_created", "conversation_id", "created_at"),
         Index("ix_messages_user_created", "user_id", "created_at"),
-        Index("ix_messages_redrive", "memory_status", "updated_at",
-              postgresql_where=text("memory_status IN ('PENDING', 'FAILED')")),
+        Index(
+            "ix_messages_redrive",
+            "memory_status",
+            "updated_at",
+            postgresql_where=text("memory_status IN ('PENDING', 'FAILED')"),
+        ),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     upstream_message_id: Mapped[str] = mapped_column(String(128), nullable=False, unique=True)
     user_id: Mapped[int] = mapped_column(Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False)
-    conversation_id: Mapped[int] = mapped_column(Integer, ForeignKey("conversations.id", ondelete="CASCADE"),
-                                                 nullable=False)
+    conversation_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("conversations.id", ondelete="CASCADE"), nullable=False
+    )
     role: Mapped[str] = mapped_column(String(20), nullable=False)
     content: Mapped[str] = mapped_column(Text, nullable=False)
     memory_status: Mapped[str] = mapped_column(String(20), nullable=False, server_default="PENDING")
@@ -84,11 +92,13 @@ class Message(Base):
     source_partition: Mapped[int | None] = mapped_column(Integer)
     source_offset: Mapped[int | None] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
-    received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False,
-                                                  server_default=func.now())
+    received_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, server_default=func.now()
+    )
     processed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False,
-                                                 server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, server_default=func.now()
+    )
 
 
 class LongTermMemory(Base):
@@ -98,9 +108,15 @@ class LongTermMemory(Base):
     __table_args__ = (
         UniqueConstraint("user_id", "memory_key"),
         Index("ix_ltm_user_active", "user_id", "is_active"),
-        Index("ix_ltm_vector_status", "vector_status", "updated_at",
-              postgresql_where=text("vector_status IN ('DIRTY', 'FAILED')")),
-        Index("ix_ltm_expires_at", "expires_at", postgresql_where=text("is_active AND expires_at IS NOT NULL")),
+        Index(
+            "ix_ltm_vector_status",
+            "vector_status",
+            "updated_at",
+            postgresql_where=text("vector_status IN ('DIRTY', 'FAILED')"),
+        ),
+        Index(
+            "ix_ltm_expires_at", "expires_at", postgresql_where=text("is_active AND expires_at IS NOT NULL")
+        ),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -150,8 +166,9 @@ class MemoryHistory(Base):
     new_content: Mapped[str | None] = mapped_column(String(1000))
     memory_type: Mapped[str | None] = mapped_column(String(40))
     reason: Mapped[str | None] = mapped_column(Text)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False,
-                                                 server_default=func.now())
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, server_default=func.now()
+    )
 
 
 class OutboxEvent(Base):
@@ -170,8 +187,9 @@ class OutboxEvent(Base):
     event_type: Mapped[str] = mapped_column(String(120), nullable=False)
     aggregate_id: Mapped[int | None] = mapped_column(Integer)
     payload: Mapped[dict[str, Any]] = mapped_column(JSONB, nullable=False)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False,
-                                                 server_default=func.now())
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, server_default=func.now()
+    )
     published_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     attempts: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
     last_error: Mapped[str | None] = mapped_column(Text)
@@ -185,8 +203,9 @@ class ProcessedCommand(Base):
     command_id: Mapped[str] = mapped_column(String(128), primary_key=True)
     user_id: Mapped[int] = mapped_column(Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
-    processed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False,
-                                                   server_default=func.now())
+    processed_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, server_default=func.now()
+    )
 
 
 class VectorCollection(Base):
@@ -202,5 +221,6 @@ class VectorCollection(Base):
     dim: Mapped[int] = mapped_column(Integer, nullable=False)
     version: Mapped[int] = mapped_column(Integer, nullable=False)
     active: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default=text("false"))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False,
-                                                 server_default=func.now())
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, server_default=func.now()
+    )

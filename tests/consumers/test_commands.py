@@ -19,17 +19,26 @@ from tests.support.pipeline import group_caught_up, isolated_settings, read_topi
 pytestmark = pytest.mark.services
 
 
-def test_commands_apply_through_the_tool_service(settings: Settings, clean_db: Engine,
-                                                 unique_name: Callable[[str], str]) -> None:
+def test_commands_apply_through_the_tool_service(
+    settings: Settings, clean_db: Engine, unique_name: Callable[[str], str]
+) -> None:
     cfg = isolated_settings(settings, unique_name, KAFKA_TOPIC_PARTITIONS=1)
     commands = [
-        MemorySaveData(command_id="c1", user_id="cmd-u", key="diet", memory_type="constraint",  # type: ignore[arg-type]
-                       content="Vegetarian: never suggest meat dishes", importance=5),
+        MemorySaveData(
+            command_id="c1",
+            user_id="cmd-u",
+            key="diet",
+            memory_type="constraint",  # type: ignore[arg-type]
+            content="Vegetarian: never suggest meat dishes",
+            importance=5,
+        ),
         MemoryAppendData(command_id="c2", user_id="cmd-u", key="diet", content="also avoids eggs"),
         MemorySaveData(command_id="c3", user_id="cmd-u", key="city", content="Lives in Hangzhou"),
         MemoryDeleteData(command_id="c4", user_id="cmd-u", key="city"),
         MemoryDeleteData(command_id="c5", user_id="cmd-u", key="never-existed"),
-        MemorySaveData(command_id="c6", user_id="cmd-u", key="tool-list", content="search, calendar"),  # noise
+        MemorySaveData(
+            command_id="c6", user_id="cmd-u", key="tool-list", content="search, calendar"
+        ),  # noise
     ]
     with MemoryEventProducer(cfg) as producer:
         for cmd in commands:
@@ -41,13 +50,17 @@ def test_commands_apply_through_the_tool_service(settings: Settings, clean_db: E
     raw.flush(10)
 
     with running(commands_loop(cfg)):
-        wait_until(lambda: group_caught_up(cfg, cfg.GROUP_COMMANDS, cfg.TOPIC_MEMORY_COMMANDS), 60,
-                   what="commands consumed")
+        wait_until(
+            lambda: group_caught_up(cfg, cfg.GROUP_COMMANDS, cfg.TOPIC_MEMORY_COMMANDS),
+            60,
+            what="commands consumed",
+        )
 
     with Session(clean_db) as s:
         rows = {m.memory_key: m for m in s.scalars(select(LongTermMemory))}
         assert rows["diet"].is_active and rows["diet"].content == (
-            "Vegetarian: never suggest meat dishes; also avoids eggs")
+            "Vegetarian: never suggest meat dishes; also avoids eggs"
+        )
         assert rows["diet"].memory_type == "constraint" and rows["diet"].importance == 5
         assert rows["city"].is_active is False
         assert "tool-list" not in rows

@@ -53,18 +53,24 @@ def live(engine: Engine, user: str) -> dict[str, tuple[str, str]]:
 def snapshot(engine: Engine) -> dict[str, Any]:
     with Session(engine) as s:
         return {
-            "memories": sorted((m.id, m.memory_key, m.content, m.is_active, m.updated_at.isoformat())
-                               for m in s.scalars(select(LongTermMemory))),
+            "memories": sorted(
+                (m.id, m.memory_key, m.content, m.is_active, m.updated_at.isoformat())
+                for m in s.scalars(select(LongTermMemory))
+            ),
             "history": s.scalar(select(func.count()).select_from(MemoryHistory)),
             "outbox": s.scalar(select(func.count()).select_from(OutboxEvent)),
-            "messages": sorted((m.upstream_message_id, m.memory_status, m.memory_attempts)
-                               for m in s.scalars(select(Message))),
+            "messages": sorted(
+                (m.upstream_message_id, m.memory_status, m.memory_attempts)
+                for m in s.scalars(select(Message))
+            ),
         }
 
 
 def contains(memories: dict[str, tuple[str, str]], mtype: str, *terms: str) -> bool:
-    return any(t == mtype and any(term.lower() in (k + " " + c).lower() for term in terms)
-               for k, (t, c) in memories.items())
+    return any(
+        t == mtype and any(term.lower() in (k + " " + c).lower() for term in terms)
+        for k, (t, c) in memories.items()
+    )
 
 
 EN_TURNS = [
@@ -84,16 +90,23 @@ NOISE_TURNS = [
 ]
 
 
-def test_conversations_become_memories_in_one_transaction(settings: Settings, clean_db: Engine,
-                                                         unique_name: Callable[[str], str]) -> None:
+def test_conversations_become_memories_in_one_transaction(
+    settings: Settings, clean_db: Engine, unique_name: Callable[[str], str]
+) -> None:
     cfg = isolated_settings(settings, unique_name)
-    msgs = (conversation("e2e-en", "c-en", EN_TURNS) + conversation("e2e-zh", "c-zh", ZH_TURNS)
-            + conversation("e2e-noise", "c-noise", NOISE_TURNS))
+    msgs = (
+        conversation("e2e-en", "c-en", EN_TURNS)
+        + conversation("e2e-zh", "c-zh", ZH_TURNS)
+        + conversation("e2e-noise", "c-noise", NOISE_TURNS)
+    )
     publish(cfg, msgs)
     with running(extractor_loop(cfg)):
         wait_until(lambda: all_final(clean_db, len(msgs)), 90, what="all messages final")
-        wait_until(lambda: group_caught_up(cfg, cfg.GROUP_EXTRACTOR, cfg.TOPIC_CHAT_MESSAGES), 30,
-                   what="offsets committed")
+        wait_until(
+            lambda: group_caught_up(cfg, cfg.GROUP_EXTRACTOR, cfg.TOPIC_CHAT_MESSAGES),
+            30,
+            what="offsets committed",
+        )
 
     en, zh, noise = live(clean_db, "e2e-en"), live(clean_db, "e2e-zh"), live(clean_db, "e2e-noise")
     assert contains(en, "fact", "wuhan"), en
@@ -117,43 +130,58 @@ def test_conversations_become_memories_in_one_transaction(settings: Settings, cl
         assert payload is not None and payload["type"] == "pai.memory.dirty.v1"
 
 
-def test_later_statement_supersedes_and_replay_changes_nothing(settings: Settings, clean_db: Engine,
-                                                              unique_name: Callable[[str], str]) -> None:
+def test_later_statement_supersedes_and_replay_changes_nothing(
+    settings: Settings, clean_db: Engine, unique_name: Callable[[str], str]
+) -> None:
     cfg = isolated_settings(settings, unique_name)
     first = conversation("e2e-move", "c-move-1", [("user", "I live in Wuhan.")])
     with running(extractor_loop(cfg)):
         publish(cfg, first)
         wait_until(lambda: all_final(clean_db, 1), 60, what="first message")
-        second = conversation("e2e-move", "c-move-2", [("user", "I just moved to Shanghai, I live there now.")])
+        second = conversation(
+            "e2e-move", "c-move-2", [("user", "I just moved to Shanghai, I live there now.")]
+        )
         publish(cfg, second)
         wait_until(lambda: all_final(clean_db, 2), 60, what="second message")
-        wait_until(lambda: group_caught_up(cfg, cfg.GROUP_EXTRACTOR, cfg.TOPIC_CHAT_MESSAGES), 30,
-                   what="offsets committed")
+        wait_until(
+            lambda: group_caught_up(cfg, cfg.GROUP_EXTRACTOR, cfg.TOPIC_CHAT_MESSAGES),
+            30,
+            what="offsets committed",
+        )
     mems = live(clean_db, "e2e-move")
     cities = [c for k, (t, c) in mems.items() if "shanghai" in c.lower() or "wuhan" in c.lower()]
     assert len(cities) == 1 and "shanghai" in cities[0].lower(), mems
     with Session(clean_db) as s:
-        assert "overwrite" in s.scalars(select(MemoryHistory.operation)).all() or \
-            "dedupe" in s.scalars(select(MemoryHistory.operation)).all()
+        assert (
+            "overwrite" in s.scalars(select(MemoryHistory.operation)).all()
+            or "dedupe" in s.scalars(select(MemoryHistory.operation)).all()
+        )
 
     # redelivery: a new group replays the topic from the start -> nothing changes
     before = snapshot(clean_db)
     replay = cfg.model_copy(update={"GROUP_EXTRACTOR": unique_name("replay")})
     with running(extractor_loop(replay)):
-        wait_until(lambda: group_caught_up(replay, replay.GROUP_EXTRACTOR, replay.TOPIC_CHAT_MESSAGES), 60,
-                   what="replay consumed")
+        wait_until(
+            lambda: group_caught_up(replay, replay.GROUP_EXTRACTOR, replay.TOPIC_CHAT_MESSAGES),
+            60,
+            what="replay consumed",
+        )
     assert snapshot(clean_db) == before
 
     # the same messages published again (duplicates upstream) -> nothing changes either
     publish(cfg, first + second)
     with running(extractor_loop(cfg)):
-        wait_until(lambda: group_caught_up(cfg, cfg.GROUP_EXTRACTOR, cfg.TOPIC_CHAT_MESSAGES), 60,
-                   what="duplicates consumed")
+        wait_until(
+            lambda: group_caught_up(cfg, cfg.GROUP_EXTRACTOR, cfg.TOPIC_CHAT_MESSAGES),
+            60,
+            what="duplicates consumed",
+        )
     assert snapshot(clean_db) == before
 
 
-def test_new_extractor_version_re_extracts_on_purpose(settings: Settings, clean_db: Engine,
-                                                     unique_name: Callable[[str], str]) -> None:
+def test_new_extractor_version_re_extracts_on_purpose(
+    settings: Settings, clean_db: Engine, unique_name: Callable[[str], str]
+) -> None:
     cfg = isolated_settings(settings, unique_name)
     publish(cfg, conversation("e2e-ver", "c-ver", [("user", "I am vegetarian and never eat meat.")]))
     with running(extractor_loop(cfg)):
@@ -168,13 +196,20 @@ def test_new_extractor_version_re_extracts_on_purpose(settings: Settings, clean_
 
 
 def test_malformed_events_go_to_dead_letter_topic_and_the_partition_keeps_flowing(
-        settings: Settings, clean_db: Engine, unique_name: Callable[[str], str]) -> None:
+    settings: Settings, clean_db: Engine, unique_name: Callable[[str], str]
+) -> None:
     from confluent_kafka import Producer
 
     cfg = isolated_settings(settings, unique_name, KAFKA_TOPIC_PARTITIONS=1)
-    good = conversation("e2e-dlq", "c-dlq", [("user", "I live in Chengdu."), ("user", "My dog is called Lucky.")])
-    bad_values = [b"not json", b'{"specversion":"1.0"}', b"\xff\xfe invalid utf-8",
-                  json.dumps({"type": "pai.chat.message.v9"}).encode()]
+    good = conversation(
+        "e2e-dlq", "c-dlq", [("user", "I live in Chengdu."), ("user", "My dog is called Lucky.")]
+    )
+    bad_values = [
+        b"not json",
+        b'{"specversion":"1.0"}',
+        b"\xff\xfe invalid utf-8",
+        json.dumps({"type": "pai.chat.message.v9"}).encode(),
+    ]
     with MemoryEventProducer(cfg) as producer:
         producer.publish_message(good[0])
         producer.flush(30)

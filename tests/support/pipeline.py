@@ -57,8 +57,9 @@ def running(loop: ConsumerLoop) -> Iterator[ConsumerLoop]:
             raise errors[0]
 
 
-def wait_until(predicate: Callable[[], bool], timeout: float = 60.0, interval: float = 0.2,
-               what: str = "condition") -> None:
+def wait_until(
+    predicate: Callable[[], bool], timeout: float = 60.0, interval: float = 0.2, what: str = "condition"
+) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if predicate():
@@ -67,21 +68,36 @@ def wait_until(predicate: Callable[[], bool], timeout: float = 60.0, interval: f
     raise AssertionError(f"timed out after {timeout}s waiting for {what}")
 
 
-def conversation(user_id: str, conversation_id: str, turns: list[tuple[str, str]],
-                 start: datetime | None = None) -> list[ChatMessageData]:
+def conversation(
+    user_id: str, conversation_id: str, turns: list[tuple[str, str]], start: datetime | None = None
+) -> list[ChatMessageData]:
     """Chat messages with stable ids ``{conversation_id}:{i}``, one second apart."""
     t0 = start or datetime.now(UTC) - timedelta(minutes=5)
-    return [ChatMessageData(message_id=f"{conversation_id}:{i}", user_id=user_id, conversation_id=conversation_id,
-                            role=role, content=content, created_at=t0 + timedelta(seconds=i))  # type: ignore[arg-type]
-            for i, (role, content) in enumerate(turns)]
+    return [
+        ChatMessageData(
+            message_id=f"{conversation_id}:{i}",
+            user_id=user_id,
+            conversation_id=conversation_id,
+            role=role,
+            content=content,
+            created_at=t0 + timedelta(seconds=i),
+        )  # type: ignore[arg-type]
+        for i, (role, content) in enumerate(turns)
+    ]
 
 
 def read_topic(settings: Settings, topic: str, expected: int, timeout: float = 20.0) -> list[Any]:
     """Read ``expected`` records from the start of ``topic`` (fresh group)."""
     import uuid
 
-    consumer = Consumer({**settings.kafka_client_config(), "group.id": f"reader-{uuid.uuid4().hex[:8]}",
-                         "auto.offset.reset": "earliest", "enable.auto.commit": False})
+    consumer = Consumer(
+        {
+            **settings.kafka_client_config(),
+            "group.id": f"reader-{uuid.uuid4().hex[:8]}",
+            "auto.offset.reset": "earliest",
+            "enable.auto.commit": False,
+        }
+    )
     consumer.subscribe([topic])
     out: list[Any] = []
     deadline = time.monotonic() + timeout

@@ -22,16 +22,19 @@ pytestmark = pytest.mark.services
 
 @pytest.fixture
 def tools(settings: Settings, clean_db: Engine) -> MemoryTools:
-    writer = MemoryWriter(dirty_topic=settings.TOPIC_MEMORY_DIRTY,
-                          default_ttl_days=settings.LONG_TERM_MEMORY_DEFAULT_TTL_DAYS)
+    writer = MemoryWriter(
+        dirty_topic=settings.TOPIC_MEMORY_DIRTY, default_ttl_days=settings.LONG_TERM_MEMORY_DEFAULT_TTL_DAYS
+    )
     return MemoryTools(session_factory(clean_db), writer)
 
 
 def _counts(engine: Engine) -> tuple[int, int, int]:
     with Session(engine) as s:
-        return (s.scalar(select(func.count()).select_from(LongTermMemory)) or 0,
-                s.scalar(select(func.count()).select_from(MemoryHistory)) or 0,
-                s.scalar(select(func.count()).select_from(OutboxEvent)) or 0)
+        return (
+            s.scalar(select(func.count()).select_from(LongTermMemory)) or 0,
+            s.scalar(select(func.count()).select_from(MemoryHistory)) or 0,
+            s.scalar(select(func.count()).select_from(OutboxEvent)) or 0,
+        )
 
 
 def test_save_writes_row_history_and_outbox(tools: MemoryTools, clean_db: Engine, settings: Settings) -> None:
@@ -40,7 +43,11 @@ def test_save_writes_row_history_and_outbox(tools: MemoryTools, clean_db: Engine
     with Session(clean_db) as s:
         row = s.scalars(select(LongTermMemory)).one()
         assert (row.memory_key, row.memory_type, row.content, row.vector_status) == (
-            "food-favorite", "preference", "Loves Sichuan food", "DIRTY")
+            "food-favorite",
+            "preference",
+            "Loves Sichuan food",
+            "DIRTY",
+        )
         assert row.expires_at is not None
         days = (row.expires_at - row.created_at).days
         assert days == settings.LONG_TERM_MEMORY_DEFAULT_TTL_DAYS
@@ -83,8 +90,13 @@ def test_overwrite_append_delete_and_list(tools: MemoryTools, clean_db: Engine) 
 
 
 def test_filters_reject_noise_and_profile_keys(tools: MemoryTools, clean_db: Engine) -> None:
-    for key in ("weather-date_2026_01_01", "tool-list", "system-prompt", "reminder-last_umbrella",
-                "finance-monthly_spend"):
+    for key in (
+        "weather-date_2026_01_01",
+        "tool-list",
+        "system-prompt",
+        "reminder-last_umbrella",
+        "finance-monthly_spend",
+    ):
         with pytest.raises(InvalidMemoryInput):
             tools.memory_save("dave", key, "something", "fact")
     with pytest.raises(InvalidMemoryInput):
@@ -96,13 +108,24 @@ def test_list_excludes_expired_and_old_noise_rows(tools: MemoryTools, clean_db: 
     tools.memory_save("erin", "drink-tea", "Likes oolong tea", "preference")
     tools.memory_save("erin", "goal-jlpt", "Pass JLPT N1 by year end", "goal", ttl_days=30)
     with Session(clean_db) as s, s.begin():
-        s.execute(update(LongTermMemory).where(LongTermMemory.memory_key == "goal-jlpt")
-                  .values(expires_at=datetime.now(UTC) - timedelta(seconds=1)))
+        s.execute(
+            update(LongTermMemory)
+            .where(LongTermMemory.memory_key == "goal-jlpt")
+            .values(expires_at=datetime.now(UTC) - timedelta(seconds=1))
+        )
         # an old dirty row written before the filters existed
         uid = s.scalar(select(LongTermMemory.user_id))
         now = datetime.now(UTC)
-        s.add(LongTermMemory(user_id=uid, memory_key="weather-date_2025_06_01", memory_type="fact",
-                             content="Sunny 30C", created_at=now, updated_at=now))
+        s.add(
+            LongTermMemory(
+                user_id=uid,
+                memory_key="weather-date_2025_06_01",
+                memory_type="fact",
+                content="Sunny 30C",
+                created_at=now,
+                updated_at=now,
+            )
+        )
     assert [m.key for m in tools.memory_list("erin")] == ["drink-tea"]
 
 

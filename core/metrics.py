@@ -1,0 +1,103 @@
+"""Every Prometheus metric pai-memory exports, defined once (prefix ``pai_memory_``, base units).
+
+Processes serve them on ``METRICS_PORT`` (``serve_metrics``); the API also serves ``/metrics``.
+Label values are bounded sets (group, topic, partition, stage, status, operation...), never user
+ids or free text. ``deploy/grafana`` and ``deploy/prometheus/alerts.yml`` use only these names
+(a test checks it).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from typing import Any
+
+from prometheus_client import REGISTRY, Counter, Gauge, Histogram, start_http_server
+
+log = logging.getLogger(__name__)
+
+_LATENCY = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
+_FRESHNESS = (0.5, 1, 2, 5, 10, 15, 20, 30, 60, 120, 300, 600, 1800)
+
+EVENTS_CONSUMED = Counter(
+    "pai_memory_events_consumed_total", "Kafka records consumed, by outcome", ["group", "topic", "outcome"]
+)
+STAGE_DURATION = Histogram(
+    "pai_memory_stage_duration_seconds", "Processing time per pipeline stage", ["stage"], buckets=_LATENCY
+)
+CONSUMER_LAG = Gauge(
+    "pai_memory_consumer_lag",
+    "Consumer lag in records (librdkafka statistics)",
+    ["group", "topic", "partition"],
+)
+REBALANCES = Counter("pai_memory_rebalances_total", "Consumer group rebalance callbacks", ["group", "kind"])
+ASSIGNED_PARTITIONS = Gauge("pai_memory_assigned_partitions", "Partitions assigned to this member", ["group"])
+DLQ_EVENTS = Counter("pai_memory_dlq_events_total", "Records sent to a dead-letter topic", ["group"])
+OUTBOX_BACKLOG = Gauge("pai_memory_outbox_backlog", "Unpublished outbox rows")
+OUTBOX_OLDEST_AGE = Gauge("pai_memory_outbox_oldest_age_seconds", "Age of the oldest unpublished outbox row")
+OUTBOX_PUBLISHED = Counter(
+    "pai_memory_outbox_published_total", "Outbox rows published and confirmed", ["topic"]
+)
+OUTBOX_PUBLISH_FAILURES = Counter("pai_memory_outbox_publish_failures_total", "Outbox deliveries that failed")
+REDRIVES = Counter("pai_memory_redrives_total", "Rows re-driven by the sweeper", ["kind"])
+MESSAGES_BY_STATUS = Gauge("pai_memory_messages", "Stored messages by memory status", ["status"])
+MEMORIES_BY_VECTOR_STATUS = Gauge(
+    "pai_memory_memories", "Memory rows by vector status and activity", ["vector_status", "active"]
+)
+LLM_CALLS = Counter("pai_memory_llm_calls_total", "LLM calls by outcome", ["provider", "outcome"])
+LLM_LATENCY = Histogram(
+    "pai_memory_llm_call_duration_seconds", "LLM call latency", ["provider"], buckets=_LATENCY
+)
+LLM_TOKENS = Counter("pai_memory_llm_tokens_total", "LLM tokens", ["provider", "kind"])
+EMBEDDING_CALLS = Counter(
+    "pai_memory_embedding_calls_total", "Embedding calls by outcome", ["provider", "outcome"]
+)
+EMBEDDING_LATENCY = Histogram(
+    "pai_memory_embedding_call_duration_seconds", "Embedding call latency", ["provider"], buckets=_LATENCY
+)
+EMBEDDED_TEXTS = Counter("pai_memory_embedded_texts_total", "Texts embedded", ["provider"])
+MEMORY_WRITES = Counter(
+    "pai_memory_memory_writes_total", "Memory changes by operation and source", ["operation", "source"]
+)
+FRESHNESS = Histogram(
+    "pai_memory_freshness_seconds", "Message creation to memory synced in Milvus", buckets=_FRESHNESS
+)
+INDEX_SYNCED = Counter("pai_memory_index_rows_total", "Indexer row results", ["result"])
+RETRIEVAL_DURATION = Histogram(
+    "pai_memory_retrieval_duration_seconds",
+    "Retrieval latency by mode and path",
+    ["mode", "path"],
+    buckets=_LATENCY,
+)
+API_REQUESTS = Counter("pai_memory_api_requests_total", "HTTP API requests", ["route", "status"])
+
+_server_lock = threading.Lock()
+_served: set[int] = set()
+
+
+def serve_metrics(port: int | None, addr: str = "127.0.0.1") -> None:
+    """Serve ``/metrics`` on ``port`` in a background thread (once per port; None disables)."""
+    if port is None:
+        return
+    with _server_lock:
+        if port in _served:
+            return
+        start_http_server(port, addr=addr, registry=REGISTRY)
+        _served.add(port)
+    log.info("metrics on http://%s:%d/metrics", addr, port)
+
+
+def record_librdkafka_stats(group: str, stats_json: str) -> None:
+    """Update consumer lag gauges from a librdkafka statistics JSON (``stats_cb``)."""
+    try:
+        stats: dict[str, Any] = json.loads(stats_json)
+    except ValueError:
+        return
+    for topic, tdata in (stats.get("topics") or {}).items():
+        for part, pdata in (tdata.get("partitions") or {}).items():
+            if part == "-1" or not isinstance(pdata, dict):
+                continue
+            lag = pdata.get("consumer_lag_stored", pdata.get("consumer_lag", -1))
+            if isinstance(lag, int) and lag >= 0 and pdata.get("fetch_state") not in ("none", "stopped"):
+                CONSUMER_LAG.labels(group, topic, part).set(lag)

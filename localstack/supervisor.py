@@ -1,0 +1,101 @@
+"""Runs the service's own processes (extractor, commands, relay, indexer, api) as children.
+
+Used by ``pai-memory demo``/``eval``, the benchmarks and the scaling and fault-injection tests.
+Each process is ``python -m cli.main run NAME`` with the supervisor's environment overrides, its
+own metrics port and a log file under ``<PAI_MEMORY_HOME>/logs``. Several replicas of one process
+are told apart by an index (``extractor-0``, ``extractor-1``...).
+
+Invariant: the supervisor only ever signals pids it started itself.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core.config import Settings
+from localstack.process import is_alive, spawn_detached, stop_pid
+
+PROCESS_NAMES = ("extractor", "commands", "relay", "indexer", "api")
+METRICS_BASE_PORT = 39100
+_MARKER = "cli.main run"
+
+
+@dataclass
+class Child:
+    name: str  # e.g. "extractor-0"
+    process: str  # e.g. "extractor"
+    pid: int
+    log: Path
+    metrics_port: int
+
+
+@dataclass
+class ServiceSupervisor:
+    """Starts, kills and restarts the service processes; stops them all on ``stop_all``."""
+
+    settings: Settings
+    env_overrides: dict[str, str] = field(default_factory=dict)
+    children: dict[str, Child] = field(default_factory=dict)
+
+    @property
+    def log_dir(self) -> Path:
+        return Path(self.settings.PAI_MEMORY_HOME) / "logs"
+
+    def _metrics_port(self, process: str, index: int) -> int:
+        return METRICS_BASE_PORT + PROCESS_NAMES.index(process) * 10 + index
+
+    def start(self, process: str, index: int = 0, extra_env: dict[str, str] | None = None) -> Child:
+        """Start one replica (no-op when that replica already runs)."""
+        if process not in PROCESS_NAMES:
+            raise ValueError(f"unknown process {process!r}; one of {', '.join(PROCESS_NAMES)}")
+        name = f"{process}-{index}"
+        current = self.children.get(name)
+        if current is not None and self.alive(name):
+            return current
+        port = self._metrics_port(process, index)
+        env = {**os.environ, **self.env_overrides, "METRICS_PORT": str(port), **(extra_env or {})}
+        env.setdefault("PYTHONUNBUFFERED", "1")
+        log = self.log_dir / f"{name}.log"
+        pid = spawn_detached([sys.executable, "-m", "cli.main", "run", process], log, env=env)
+        child = Child(name, process, pid, log, port)
+        self.children[name] = child
+        return child
+
+    def start_all(self, processes: tuple[str, ...] = PROCESS_NAMES) -> list[Child]:
+        return [self.start(p) for p in processes]
+
+    def alive(self, name: str) -> bool:
+        child = self.children.get(name)
+        return child is not None and is_alive(child.pid, _MARKER)
+
+    def dead(self) -> list[str]:
+        """Names of children that were started and are no longer running."""
+        return [n for n in self.children if not self.alive(n)]
+
+    def kill(self, name: str) -> None:
+        """``kill -9`` a child (fault injection): no drain, no commit."""
+        child = self.children[name]
+        if is_alive(child.pid, _MARKER):
+            os.kill(child.pid, signal.SIGKILL)
+
+    def stop(self, name: str, timeout: float = 30.0) -> None:
+        """SIGTERM (graceful drain), then SIGKILL after ``timeout``."""
+        child = self.children.get(name)
+        if child is not None:
+            stop_pid(child.pid, _MARKER, timeout)
+
+    def restart(self, name: str) -> Child:
+        child = self.children[name]
+        self.stop(name, timeout=5)
+        index = int(name.rsplit("-", 1)[1])
+        self.children.pop(name, None)
+        return self.start(child.process, index)
+
+    def stop_all(self, timeout: float = 30.0) -> None:
+        for name in list(self.children):
+            self.stop(name, timeout)
+        self.children.clear()
