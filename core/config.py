@@ -120,6 +120,8 @@ class Settings(BaseSettings):
     MEMORY_DEDUP_REUSE_THRESHOLD: float | None = Field(None, ge=0.0, le=1.0)
     MEMORY_DEDUP_MERGE_THRESHOLD: float | None = Field(None, ge=0.0, le=1.0)
     MEMORY_MESSAGE_MAX_ATTEMPTS: int = Field(5, ge=1, le=100)
+    MEMORY_INDEX_FLUSH_WAIT_SEC: float = Field(0.2, ge=0, le=60)  # indexer: longest wait to fill a batch
+    MEMORY_INDEX_MAX_ATTEMPTS: int = Field(8, ge=1, le=1000)  # indexer: tries of a batch before the sweeper
     MEMORY_MESSAGE_MAX_REDRIVES: int = Field(3, ge=0, le=100)  # sweeper re-publishes of a stuck message
     MEMORY_MESSAGE_REDRIVE_GRACE_SEC: float | None = Field(None, gt=0)  # None: max(2 * debounce, 60)
     MEMORY_INDEX_REDRIVE_GRACE_SEC: float = Field(60, gt=0)  # DIRTY/FAILED memory age before re-enqueue
