@@ -32,6 +32,7 @@ from schemas.events import (
     AnyEvent,
     ChatMessageData,
     ChatMessageEvent,
+    CommandTool,
     DeadLetterData,
     DeadLetterEvent,
     Event,
@@ -59,6 +60,8 @@ _TYPE_RE = re.compile(r"^(?P<family>.+)\.v(?P<version>\d+)$")
 _ID_RE = re.compile(ID_PATTERN)
 _NAMESPACE = uuid.UUID("9a4f3f0e-55a3-4b7c-9a53-0c7a2d2b6f10")
 _E = TypeVar("_E", bound=EventBase)
+_WIRE = {"wire": True}
+_UNION_TAGS = frozenset({*EVENT_TYPES, *(t.value for t in CommandTool)})
 
 RawEvent = bytes | bytearray | memoryview | str
 
@@ -87,9 +90,8 @@ def describe_validation_error(exc: ValidationError, limit: int = 3) -> str:
     """One line naming the first ``limit`` failing fields (input values are never echoed)."""
     parts = []
     for err in exc.errors(include_url=False, include_input=False)[:limit]:
-        path = [str(p) for p in err.get("loc", ())]
-        if path and path[0] in EVENT_TYPES:  # discriminated-union tag, not a field
-            path = path[1:]
+        # drop discriminated-union tags (event types, command tools): they are not fields
+        path = [str(p) for p in err.get("loc", ()) if p not in _UNION_TAGS]
         msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
         parts.append(f"{'.'.join(path) or 'event'}: {msg}")
     more = exc.error_count() - limit
@@ -133,7 +135,7 @@ def parse_event(raw: RawEvent | None) -> AnyEvent:
     """
     text = _decode(raw)
     try:
-        return _EVENT_ADAPTER.validate_json(text)
+        return _EVENT_ADAPTER.validate_json(text, context=_WIRE)
     except ValidationError as exc:
         raise _diagnose(text, exc) from None
 
@@ -141,13 +143,13 @@ def parse_event(raw: RawEvent | None) -> AnyEvent:
 def _parse_as(cls: type[_E], raw: RawEvent | None) -> _E:
     text = _decode(raw)
     try:
-        return cls.model_validate_json(text)
+        return cls.model_validate_json(text, context=_WIRE)
     except ValidationError as exc:
         err = _diagnose(text, exc)
     if type(err) is InvalidEvent and not str(err).startswith(cls.EVENT_TYPE):
         # Valid JSON of another (known) type? Say so precisely.
         try:
-            other = _EVENT_ADAPTER.validate_json(text)
+            other = _EVENT_ADAPTER.validate_json(text, context=_WIRE)
         except ValidationError:
             raise err from None
         raise UnexpectedEventType(f"expected {cls.EVENT_TYPE}, got {other.type}") from None

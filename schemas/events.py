@@ -34,6 +34,7 @@ from pydantic import (
     StrictFloat,
     StrictInt,
     StringConstraints,
+    ValidationInfo,
     model_validator,
 )
 
@@ -78,7 +79,10 @@ def _reject_numeric_time(value: Any) -> Any:
 
 
 def _to_utc(value: datetime) -> datetime:
-    return value.astimezone(UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError as exc:  # e.g. 0001-01-01T00:00+05:00 has no UTC representation
+        raise ValueError("timestamp out of range in UTC") from exc
 
 
 def _check_base64(value: str) -> str:
@@ -234,10 +238,22 @@ class DeadLetterData(_Payload):
 
 
 # --- envelopes ------------------------------------------------------------------------------------
-class EventBase(BaseModel):
-    """CloudEvents 1.0 attributes shared by every event; subclasses fix ``type`` and ``data``."""
+WIRE_REQUIRED = ("specversion", "type")
+"""Attributes with a Python default that CloudEvents nevertheless requires on the wire."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+
+def _require_on_wire(schema: dict[str, Any]) -> None:
+    schema["required"] = sorted({*schema.get("required", []), *WIRE_REQUIRED})
+
+
+class EventBase(BaseModel):
+    """CloudEvents 1.0 attributes shared by every event; subclasses fix ``type`` and ``data``.
+
+    In Python ``specversion``/``type`` default to their only valid value; parsed from the wire
+    (validation context ``{"wire": True}``, as ``schemas.parse_event`` does) they are required.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True, json_schema_extra=_require_on_wire)
 
     EVENT_TYPE: ClassVar[str]
     FAMILY: ClassVar[str]
@@ -248,6 +264,15 @@ class EventBase(BaseModel):
     source: SourceUri = Field(description="Producer identity, e.g. 'pai-chat' or 'pai-memory/outbox'.")
     time: Timestamp
     datacontenttype: Literal["application/json"] = CONTENT_TYPE
+
+    @model_validator(mode="before")
+    @classmethod
+    def _wire_attributes(cls, data: Any, info: ValidationInfo) -> Any:
+        if info.context and info.context.get("wire") and isinstance(data, dict):
+            missing = [name for name in WIRE_REQUIRED if name not in data]
+            if missing:
+                raise ValueError(f"missing required attribute(s): {', '.join(missing)}")
+        return data
 
     @model_validator(mode="after")
     def _subject_is_user(self) -> EventBase:
