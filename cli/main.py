@@ -20,6 +20,8 @@ COMMAND_MODULES = [
     "cli.stack_cmd",
     "cli.smoke_cmd",
     "cli.run_cmd",
+    "cli.demo_cmd",
+    "cli.eval_cmd",
     "cli.publish_cmd",
     "cli.schemas_cmd",
 ]

@@ -1,0 +1,176 @@
+"""The whole service on the local stack: services up, schema, topics, the five processes, settling.
+
+Used by ``pai-memory demo``, ``pai-memory eval``, the benchmarks and the reliability tests.
+Processes started here are recorded in ``<PAI_MEMORY_HOME>/services.json`` so a later command
+reuses them instead of starting a second set; ``stop`` stops only those.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from core.config import Settings, load_settings
+from core.storage import db
+from core.storage.models import LongTermMemory, Message, OutboxEvent, User
+from localstack.manager import LocalStack
+from localstack.process import is_alive, stop_pid
+from localstack.supervisor import PROCESS_NAMES, Child, ServiceSupervisor
+from localstack.topics import ensure_topics
+
+# What the demo and eval run with on top of the user's configuration: the index side on, and a
+# short debounce so a demo does not sit idle for the seed's 12 s after each conversation.
+SERVICE_ENV = {
+    "MEMORY_MILVUS_ENABLED": "true",
+    "MEMORY_INDEX_WORKER_ENABLED": "true",
+}
+DEMO_ENV = {"LONG_TERM_MEMORY_DEBOUNCE_SEC": "2"}
+
+
+class SettleTimeout(TimeoutError):
+    """The pipeline did not settle in time; the message says what is still pending."""
+
+
+@dataclass
+class PipelineState:
+    messages: int = 0
+    messages_final: int = 0
+    memories: int = 0
+    memories_unsynced: int = 0
+    outbox_backlog: int = 0
+
+    @property
+    def settled(self) -> bool:
+        return (
+            self.messages_final == self.messages and self.memories_unsynced == 0 and self.outbox_backlog == 0
+        )
+
+
+@dataclass
+class LocalService:
+    """Brings the service up on the local stack (idempotently) and observes it."""
+
+    settings: Settings
+    env: dict[str, str] = field(default_factory=dict)
+    supervisor: ServiceSupervisor = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.supervisor = ServiceSupervisor(self.settings, {**SERVICE_ENV, **self.env})
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> LocalService:
+        merged = {**SERVICE_ENV, **(env or {})}
+        for k, v in merged.items():
+            os.environ.setdefault(k, v)
+        return cls(load_settings(), env or {})
+
+    @property
+    def state_file(self) -> Path:
+        return Path(self.settings.PAI_MEMORY_HOME) / "services.json"
+
+    # --- bring up -----------------------------------------------------------------------------
+    def up_stack(self) -> None:
+        LocalStack(self.settings).up()
+        db.upgrade(self.settings.database_url)
+        ensure_topics(self.settings)
+
+    def running_processes(self) -> dict[str, int]:
+        """Recorded service processes that are still alive (name -> pid)."""
+        try:
+            recorded: dict[str, int] = json.loads(self.state_file.read_text())
+        except (OSError, ValueError):
+            return {}
+        return {n: pid for n, pid in recorded.items() if is_alive(pid, "cli.main run")}
+
+    def start_processes(self, processes: Sequence[str] = PROCESS_NAMES) -> dict[str, int]:
+        """Start the processes not already running; returns what runs now (name -> pid)."""
+        alive = self.running_processes()
+        for process in processes:
+            if f"{process}-0" not in alive:
+                child: Child = self.supervisor.start(process)
+                alive[child.name] = child.pid
+        self.state_file.parent.mkdir(parents=True, exist_ok=True)
+        self.state_file.write_text(json.dumps(alive))
+        return alive
+
+    def stop_processes(self) -> None:
+        for pid in self.running_processes().values():
+            stop_pid(pid, "cli.main run", timeout=30)
+        self.state_file.unlink(missing_ok=True)
+
+    def wait_api(self, timeout: float = 60.0) -> str:
+        url = f"http://{self.settings.API_HOST}:{self.settings.API_PORT}"
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
+                    return url
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.3)
+        raise SettleTimeout(f"API did not answer on {url} within {timeout:.0f}s")
+
+    # --- observe ------------------------------------------------------------------------------
+    def pipeline_state(
+        self, message_ids: Iterable[str] | None = None, user_ids: Iterable[str] | None = None
+    ) -> PipelineState:
+        sessions = db.session_factory(db.engine_for(self.settings.database_url))
+        state = PipelineState()
+        with sessions() as s:
+            mq = select(Message.memory_status)
+            if message_ids is not None:
+                mq = mq.where(Message.upstream_message_id.in_(list(message_ids)))
+            statuses = s.scalars(mq).all()
+            state.messages = len(statuses)
+            state.messages_final = sum(st in ("PROCESSED", "SKIPPED", "FAILED") for st in statuses)
+            lq = select(LongTermMemory.vector_status)
+            if user_ids is not None:
+                lq = lq.join(User, User.id == LongTermMemory.user_id).where(
+                    User.external_id.in_(list(user_ids))
+                )
+            vstatuses = s.scalars(lq).all()
+            state.memories = len(vstatuses)
+            state.memories_unsynced = sum(v != "SYNCED" for v in vstatuses)
+            state.outbox_backlog = _count(
+                s, select(func.count()).select_from(OutboxEvent).where(OutboxEvent.published_at.is_(None))
+            )
+        return state
+
+    def wait_settled(
+        self,
+        message_ids: Sequence[str],
+        user_ids: Sequence[str],
+        timeout: float = 300.0,
+        on_progress: Any = None,
+    ) -> PipelineState:
+        """Wait until the messages are all stored and final, the users' memories all SYNCED and
+        the outbox drained. Raises ``SettleTimeout`` naming what is left."""
+        deadline = time.monotonic() + timeout
+        expected = len(set(message_ids))
+        while True:
+            state = self.pipeline_state(message_ids, user_ids)
+            if state.messages == expected and state.settled:
+                return state
+            if on_progress is not None:
+                on_progress(state, expected)
+            if time.monotonic() > deadline:
+                raise SettleTimeout(
+                    f"not settled after {timeout:.0f}s: {state.messages}/{expected} messages stored, "
+                    f"{state.messages_final} final, {state.memories_unsynced} memories not synced, "
+                    f"{state.outbox_backlog} outbox rows unpublished (see {self.supervisor.log_dir})"
+                )
+            time.sleep(0.5)
+
+
+def _count(session: Session, stmt: object) -> int:
+    value = session.scalar(stmt)  # type: ignore[call-overload]
+    return int(value or 0)
