@@ -83,8 +83,9 @@ def _demo(args: argparse.Namespace) -> int:
 
     def progress(state: PipelineState, expected: int) -> None:
         print(
-            f"  messages {state.messages_final}/{expected} final, memories {state.memories - state.memories_unsynced}"
-            f"/{state.memories} synced, outbox backlog {state.outbox_backlog}",
+            f"  messages {state.messages_final}/{expected} final, "
+            f"memories {state.memories - state.memories_unsynced}/{state.memories} synced, "
+            f"outbox backlog {state.outbox_backlog}",
             flush=True,
         )
 

@@ -51,7 +51,7 @@ def case_messages(case: EvalCase, run_id: str) -> list[ChatMessageData]:
             user_id=user,
             conversation_id=conv,
             role=turn.role,
-            content=turn.content,  # type: ignore[arg-type]
+            content=turn.content,
             created_at=t0 + timedelta(seconds=i),
         )
         for i, turn in enumerate(case.conversation)
@@ -112,7 +112,7 @@ def _eval(args: argparse.Namespace) -> int:
                 mark = "PASS" if result.passed else "FAIL"
                 print(
                     f"{mark} {case.id:<24} expect {sum(result.expect_hits)}/{len(result.expect_hits)}  "
-                    f"forbid {'violated: ' + ', '.join(result.forbid_violations) if result.forbid_violations else 'ok'}"
+                    f"forbid {', '.join(result.forbid_violations) or 'ok'}"
                     f"  queries {sum(result.query_hits)}/{len(result.query_hits)}"
                 )
                 if not result.passed:
