@@ -1,0 +1,428 @@
+"""Index side of the memory truth: bring Milvus (and the ``vector_*`` columns) in line with PostgreSQL.
+
+``MemoryIndexer.sync(memory_ids)`` is the whole job of the indexer consumer, without Kafka:
+
+1. read the current rows of those ids from PostgreSQL (an event only says *that* a memory changed);
+2. decide per row: a live row (active, unexpired, past the read filters) whose index text
+   ``[{memory_type}] {memory_key}: {content}`` hashes to ``vector_text_hash`` with the same model and
+   collection version is *skipped* when ``SYNCED`` (no work at all) or *refreshed* otherwise (marked
+   ``SYNCED`` without embedding: the vector in Milvus is already that text's); other live rows are
+   embedded, all in one ``embed_passages`` call, and upserted; rows that are not live are deleted
+   from Milvus; ids missing from PostgreSQL (erased) are deleted from Milvus;
+3. mark the rows in one transaction: ``SYNCED`` with ``vector_synced_at``/``vector_model``/
+   ``vector_version``/``vector_text_hash`` (``vector_text_hash`` NULL for rows removed from the index),
+   or ``FAILED`` with ``vector_error`` (and ``vector_text_hash`` NULL, so nothing is skipped later).
+
+Invariants:
+- A row is marked only if its ``updated_at`` is still the one that was read (optimistic check in the
+  UPDATE's WHERE clause), so a duplicate or late event can never mark a newer version synced with an
+  older vector. A row that changed meanwhile is indexed again at once (up to ``MAX_PASSES`` passes,
+  without the skip shortcut, since this pass may have overwritten a newer vector); if it keeps
+  changing it is left ``DIRTY`` for the newer ``memory.dirty`` event that its writer enqueued.
+- ``vector_text_hash`` non-NULL with a matching model and collection version means Milvus holds that
+  text's vector for the row; every path that may leave Milvus otherwise clears it.
+- Nothing is read from the event payload but the memory id.
+- Failures of the embedder or Milvus mark the affected rows ``FAILED`` and raise ``IndexSyncFailed``;
+  database failures raise ``IndexSyncFailed`` too (stage ``database``). Callers retry the same ids;
+  everything here is idempotent. ``IndexModelMismatch`` (the active collection holds another model or
+  dimension) is never retried: it needs an operator.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+from sqlalchemy import DateTime, Integer, String, column, select, update, values
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from core.config import Settings
+from core.embedding.base import Embedder, EmbeddingError, Vectors
+from core.embedding.factory import build_embedder
+from core.filters import passes_read_filters
+from core.memory.text import index_text, text_hash
+from core.storage.db import engine_for, session_factory, transaction
+from core.storage.models import LongTermMemory
+from core.types import VectorStatus
+from core.vectorstore import (
+    IndexModelMismatch,
+    IndexRow,
+    MilvusMemoryIndex,
+    VectorStoreError,
+    active_collection,
+    check_collection_matches,
+    ensure_active_collection,
+)
+
+log = logging.getLogger(__name__)
+
+MAX_PASSES = 3
+"""Passes over rows that changed while being indexed before leaving them to their newer event."""
+MAX_ERROR_CHARS = 1000
+"""``vector_error`` is truncated to this many characters."""
+
+
+class IndexingError(RuntimeError):
+    """Base of the indexer's errors."""
+
+
+class IndexSyncFailed(IndexingError):
+    """A sync did not complete; ``memory_ids`` are not (all) in their final state. Retry them.
+
+    ``stage`` is ``embed``, ``milvus`` or ``database``; ``failed_ids`` were marked ``FAILED`` (empty
+    when the database itself failed).
+    """
+
+    def __init__(self, stage: str, memory_ids: Sequence[int], failed_ids: Sequence[int],
+                 message: str) -> None:
+        super().__init__(f"indexing {len(memory_ids)} memories failed at {stage}: {message}")
+        self.stage = stage
+        self.memory_ids = list(memory_ids)
+        self.failed_ids = list(failed_ids)
+
+
+@dataclass(frozen=True)
+class ActiveTarget:
+    """The collection vectors are written to: Milvus view, registry name and version."""
+
+    name: str
+    version: int
+    view: MilvusMemoryIndex
+
+
+@dataclass
+class SyncReport:
+    """What one ``sync`` did, by memory id (each id in at most one list)."""
+
+    requested: int = 0
+    upserted: list[int] = field(default_factory=list)  # embedded, written to Milvus, SYNCED
+    refreshed: list[int] = field(default_factory=list)  # text unchanged: SYNCED without embedding
+    skipped: list[int] = field(default_factory=list)  # already SYNCED for this text, model, collection
+    deleted: list[int] = field(default_factory=list)  # not live: removed from Milvus, SYNCED
+    erased: list[int] = field(default_factory=list)  # not in PostgreSQL: removed from Milvus
+    superseded: list[int] = field(default_factory=list)  # kept changing: left DIRTY for the newer event
+    embedded_texts: int = 0
+    embed_calls: int = 0
+    passes: int = 0
+    embed_sec: float = 0.0
+    milvus_sec: float = 0.0
+    db_sec: float = 0.0
+
+    @property
+    def indexed(self) -> int:
+        """Memories whose index entry was written or removed (the work the indexer exists for)."""
+        return len(self.upserted) + len(self.deleted) + len(self.erased)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"requested": self.requested, "upserted": len(self.upserted), "refreshed": len(self.refreshed),
+                "skipped": len(self.skipped), "deleted": len(self.deleted), "erased": len(self.erased),
+                "superseded": len(self.superseded), "embedded_texts": self.embedded_texts,
+                "embed_calls": self.embed_calls, "passes": self.passes, "embed_sec": round(self.embed_sec, 6),
+                "milvus_sec": round(self.milvus_sec, 6), "db_sec": round(self.db_sec, 6)}
+
+
+@dataclass(frozen=True)
+class _Row:
+    id: int
+    user_id: int
+    memory_key: str
+    memory_type: str | None
+    content: str | None
+    is_active: bool | None
+    expires_at: datetime | None
+    vector_status: str | None
+    vector_model: str | None
+    vector_version: int | None
+    vector_text_hash: str | None
+    updated_at: datetime
+
+
+@dataclass
+class _Plan:
+    erase: list[int] = field(default_factory=list)
+    delete: list[_Row] = field(default_factory=list)
+    embed: list[tuple[_Row, str, str]] = field(default_factory=list)  # row, text, hash
+    refresh: list[tuple[_Row, str]] = field(default_factory=list)  # row, hash
+    skip: list[int] = field(default_factory=list)
+
+
+_COLUMNS = (LongTermMemory.id, LongTermMemory.user_id, LongTermMemory.memory_key, LongTermMemory.memory_type,
+            LongTermMemory.content, LongTermMemory.is_active, LongTermMemory.expires_at,
+            LongTermMemory.vector_status, LongTermMemory.vector_model, LongTermMemory.vector_version,
+            LongTermMemory.vector_text_hash, LongTermMemory.updated_at)
+
+
+def is_indexable(row: _Row | LongTermMemory, now: datetime) -> bool:
+    """Should this row have an index entry? Active, unexpired and past the read-side hard filters."""
+    if not row.is_active:
+        return False
+    if row.expires_at is not None and row.expires_at <= now:
+        return False
+    return passes_read_filters(row.memory_key, row.content or "")
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).splitlines()
+    return lines[0] if lines else type(exc).__name__
+
+
+def _error_text(stage: str, exc: BaseException) -> str:
+    return f"{stage}: {type(exc).__name__}: {exc}"[:MAX_ERROR_CHARS]
+
+
+class MemoryIndexer:
+    """Synchronises memory ids from the PostgreSQL truth into the active Milvus collection.
+
+    Not thread-safe (one instance per consumer). No network in the constructor: ``start`` (or the
+    first ``sync``) checks the collection registry and creates the collection when needed.
+    """
+
+    def __init__(self, sessions: sessionmaker[Session], embedder: Embedder, index: MilvusMemoryIndex, *,
+                 clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+        self.sessions = sessions
+        self.embedder = embedder
+        self.index = index
+        self.clock = clock
+        self._target: ActiveTarget | None = None
+
+    # --- start-up -----------------------------------------------------------------------------
+    def start(self) -> ActiveTarget:
+        """Make sure the active collection exists and holds this embedder's model and dimension.
+
+        Registers ``index.collection`` (version 1) when no collection is registered. Raises
+        ``IndexModelMismatch`` when the active collection was built for another model or dimension,
+        ``VectorStoreError``/``DBAPIError`` when Milvus or PostgreSQL fail.
+        """
+        if self.index.dim != self.embedder.dim:
+            raise IndexModelMismatch(
+                f"Milvus index is configured for dimension {self.index.dim}, the embedder "
+                f"{self.embedder.model!r} produces {self.embedder.dim}")
+        for attempt in range(2):
+            try:
+                with transaction(self.sessions) as session:
+                    view = ensure_active_collection(session, self.index, self.embedder.model,
+                                                    self.embedder.dim)
+                    row = active_collection(session)
+                    assert row is not None  # ensure_active_collection registered one
+                    self._target = ActiveTarget(row.name, row.version, view)
+                break
+            except IntegrityError:  # another member registered the first collection at the same time
+                if attempt:
+                    raise
+        assert self._target is not None
+        log.info("indexing into Milvus collection %r (version %d, model %s, dim %d)", self._target.name,
+                 self._target.version, self.embedder.model, self.embedder.dim)
+        return self._target
+
+    @property
+    def target(self) -> ActiveTarget | None:
+        return self._target
+
+    def close(self) -> None:
+        self.index.close()
+
+    # --- the job ------------------------------------------------------------------------------
+    def sync(self, memory_ids: Iterable[int]) -> SyncReport:
+        """Make the index and the ``vector_*`` columns of ``memory_ids`` reflect the current truth.
+
+        Idempotent; safe under duplicate and out-of-order calls. Raises ``IndexSyncFailed`` (retry)
+        or ``IndexModelMismatch`` (stop).
+        """
+        ids = sorted({int(i) for i in memory_ids if int(i) >= 1})
+        report = SyncReport(requested=len(ids))
+        pending = ids
+        force = False
+        while pending and report.passes < MAX_PASSES:
+            report.passes += 1
+            pending = self._sync_pass(pending, report, force)
+            force = True
+        if pending:
+            log.info("memories %s kept changing while being indexed; left for their newer events", pending)
+            report.superseded.extend(pending)
+        return report
+
+    def _sync_pass(self, ids: list[int], report: SyncReport, force: bool) -> list[int]:
+        """One read-decide-write pass; returns the ids that changed since they were read."""
+        started = time.perf_counter()
+        try:
+            target = self._current_target()
+            with self.sessions() as session:
+                result = session.execute(select(*_COLUMNS).where(LongTermMemory.id.in_(ids)))
+                rows = [_Row(**dict(r._mapping)) for r in result]
+        except DBAPIError as exc:
+            raise IndexSyncFailed("database", ids, [], _first_line(exc)) from exc
+        except IndexModelMismatch:
+            raise
+        except VectorStoreError as exc:  # the collection check at (re)start could not reach Milvus
+            self._target = None
+            raise IndexSyncFailed("milvus", ids, [], str(exc)) from exc
+        report.db_sec += time.perf_counter() - started
+        plan = self._plan(ids, rows, target, force)
+        report.skipped.extend(plan.skip)
+
+        failure: tuple[str, BaseException] | None = None
+        failed: list[_Row] = []
+        vectors: Vectors | None = None
+        if plan.embed:
+            started = time.perf_counter()
+            try:
+                vectors = self._embed([text for _, text, _ in plan.embed])
+                report.embedded_texts += len(plan.embed)
+            except EmbeddingError as exc:
+                failure = ("embed", exc)
+                failed.extend(row for row, _, _ in plan.embed)
+            finally:
+                report.embed_calls += 1
+                report.embed_sec += time.perf_counter() - started
+
+        started = time.perf_counter()
+        removed: list[_Row] = []
+        written: list[tuple[_Row, str]] = []
+        try:
+            gone = plan.erase + [row.id for row in plan.delete]
+            if gone:
+                target.view.delete(gone)
+            removed = plan.delete
+            if vectors is not None:
+                target.view.upsert([
+                    IndexRow(id=row.id, user_id=row.user_id, memory_type=row.memory_type or "fact",
+                             vector=vectors[i]) for i, (row, _, _) in enumerate(plan.embed)])
+                written = [(row, digest) for row, _, digest in plan.embed]
+        except IndexModelMismatch:
+            raise
+        except (VectorStoreError, ValueError) as exc:
+            failure = failure or ("milvus", exc)
+            failed.extend(row for row in plan.delete if not removed)
+            failed.extend(row for row, _, _ in plan.embed if vectors is not None)
+            self._target = None  # re-check the collection (it may have been dropped) before the next try
+        report.milvus_sec += time.perf_counter() - started
+
+        started = time.perf_counter()
+        try:
+            with transaction(self.sessions) as session:
+                now = self.clock()
+                synced = self._mark_synced(session, written + plan.refresh, target, now)
+                cleared = self._mark_removed(session, removed, now)
+                if failure is not None:
+                    self._mark_failed(session, failed, _error_text(*failure))
+        except DBAPIError as exc:
+            raise IndexSyncFailed("database", ids, [], _first_line(exc)) from exc
+        finally:
+            report.db_sec += time.perf_counter() - started
+        if failure is not None:
+            stage, cause = failure
+            raise IndexSyncFailed(stage, ids, [row.id for row in failed], str(cause)) from cause
+
+        report.erased.extend(plan.erase)
+        changed: list[int] = []
+        for row, _ in written:
+            (report.upserted if row.id in synced else changed).append(row.id)
+        for row, _ in plan.refresh:
+            (report.refreshed if row.id in synced else changed).append(row.id)
+        for row in removed:
+            (report.deleted if row.id in cleared else changed).append(row.id)
+        return sorted(changed)
+
+    def _plan(self, ids: list[int], rows: list[_Row], target: ActiveTarget, force: bool) -> _Plan:
+        plan = _Plan()
+        now = self.clock()
+        found = {row.id for row in rows}
+        plan.erase = [i for i in ids if i not in found]
+        model = self.embedder.model
+        for row in rows:
+            if not is_indexable(row, now):
+                if not force and row.vector_status == VectorStatus.SYNCED and row.vector_text_hash is None:
+                    plan.skip.append(row.id)
+                else:
+                    plan.delete.append(row)
+                continue
+            text = index_text(row.memory_type, row.memory_key, row.content)
+            digest = text_hash(text)
+            same = (row.vector_text_hash == digest and row.vector_model == model
+                    and row.vector_version == target.version)
+            if same and not force:
+                if row.vector_status == VectorStatus.SYNCED:
+                    plan.skip.append(row.id)
+                else:
+                    plan.refresh.append((row, digest))
+            else:
+                plan.embed.append((row, text, digest))
+        return plan
+
+    def _embed(self, texts: list[str]) -> Vectors:
+        vectors = np.asarray(self.embedder.embed_passages(texts), dtype=np.float32)
+        if vectors.ndim != 2 or vectors.shape != (len(texts), self.embedder.dim):
+            raise EmbeddingError(f"embedder returned shape {vectors.shape} for {len(texts)} texts of dim "
+                                 f"{self.embedder.dim}")
+        return vectors
+
+    def _current_target(self) -> ActiveTarget:
+        """The active collection, re-read from the registry (a reindex may have switched it)."""
+        if self._target is None:
+            return self.start()
+        with self.sessions() as session:
+            row = active_collection(session)
+            if row is None:
+                return self.start()
+            if row.name == self._target.name and row.version == self._target.version:
+                return self._target
+            check_collection_matches(row, self.embedder.model, self.embedder.dim)
+            name, version = row.name, row.version
+        view = self.index.for_collection(name, self.embedder.dim)
+        view.ensure_collection()
+        self._target = ActiveTarget(name, version, view)
+        log.info("active collection is now %r (version %d)", name, version)
+        return self._target
+
+    # --- marking (optimistic: only rows still at the version that was read) ----------------------
+    def _mark_synced(self, session: Session, rows: list[tuple[_Row, str]], target: ActiveTarget,
+                     now: datetime) -> set[int]:
+        if not rows:
+            return set()
+        v = values(column("id", Integer), column("read_at", DateTime(timezone=True)),
+                   column("digest", String), name="v").data(
+                       [(row.id, row.updated_at, digest) for row, digest in rows])
+        stmt = (update(LongTermMemory)
+                .where(LongTermMemory.id == v.c.id, LongTermMemory.updated_at == v.c.read_at)
+                .values(vector_status=VectorStatus.SYNCED.value, vector_synced_at=now,
+                        vector_model=self.embedder.model, vector_version=target.version,
+                        vector_text_hash=v.c.digest, vector_error=None)
+                .returning(LongTermMemory.id))
+        return set(session.scalars(stmt).all())
+
+    @staticmethod
+    def _mark_removed(session: Session, rows: list[_Row], now: datetime) -> set[int]:
+        if not rows:
+            return set()
+        v = values(column("id", Integer), column("read_at", DateTime(timezone=True)),
+                   name="v").data([(row.id, row.updated_at) for row in rows])
+        stmt = (update(LongTermMemory)
+                .where(LongTermMemory.id == v.c.id, LongTermMemory.updated_at == v.c.read_at)
+                .values(vector_status=VectorStatus.SYNCED.value, vector_synced_at=now,
+                        vector_text_hash=None, vector_error=None)
+                .returning(LongTermMemory.id))
+        return set(session.scalars(stmt).all())
+
+    @staticmethod
+    def _mark_failed(session: Session, rows: list[_Row], error: str) -> None:
+        if not rows:
+            return
+        v = values(column("id", Integer), column("read_at", DateTime(timezone=True)),
+                   name="v").data([(row.id, row.updated_at) for row in rows])
+        session.execute(update(LongTermMemory)
+                        .where(LongTermMemory.id == v.c.id, LongTermMemory.updated_at == v.c.read_at)
+                        .values(vector_status=VectorStatus.FAILED.value, vector_error=error,
+                                vector_text_hash=None))
+
+
+def build_indexer(settings: Settings) -> MemoryIndexer:
+    """A ``MemoryIndexer`` wired from settings (no network until ``start``/``sync``)."""
+    sessions = session_factory(engine_for(settings.database_url, settings.DATABASE_POOL_SIZE))
+    embedder = build_embedder(settings)
+    return MemoryIndexer(sessions, embedder, MilvusMemoryIndex.from_settings(settings, dim=embedder.dim))
