@@ -119,6 +119,11 @@ def _is_unavailable(exc: BaseException) -> bool:
     return cause is not None and cause is not exc and _is_unavailable(cause)
 
 
+def _is_not_loaded(exc: BaseException) -> bool:
+    text = str(getattr(exc, "message", "") or exc).lower()
+    return "released" in text or "not loaded" in text or "call load()" in text
+
+
 class MilvusMemoryIndex:
     """The memory index in one Milvus collection (``collection``, dimension ``dim``)."""
 
@@ -302,7 +307,15 @@ class MilvusMemoryIndex:
     # --- plumbing -------------------------------------------------------------------------------
     def _call(self, op: Callable[[Any], T]) -> T:
         try:
-            return op(self._holder.get())
+            client = self._holder.get()
+            try:
+                return op(client)
+            except Exception as exc:
+                if not _is_not_loaded(exc):
+                    raise
+                # A restarted Milvus (Lite) comes back with collections released: load and retry once.
+                client.load_collection(self.collection, timeout=self.timeout)
+                return op(client)
         except (VectorStoreError, ValueError):
             raise
         except Exception as exc:
@@ -327,7 +340,9 @@ class _ClientHolder:
             if self._client is None:
                 from pymilvus import MilvusClient
 
-                self._client = MilvusClient(uri=self.uri, token=self._token or "", timeout=self.timeout)
+                # A dedicated channel: a shared one may be a dead channel after a server restart.
+                self._client = MilvusClient(uri=self.uri, token=self._token or "", timeout=self.timeout,
+                                            dedicated=True)
             return self._client
 
     def reset(self) -> None:

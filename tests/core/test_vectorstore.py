@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import shutil
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -117,6 +121,77 @@ def test_unreachable_server_raises_unavailable_quickly() -> None:
     with pytest.raises(VectorStoreUnavailable):
         idx.ensure_collection()
     assert time.monotonic() - started < 5.0
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _start_milvus_lite(data: Path, port: int) -> subprocess.Popen[bytes]:
+    exe = Path(sys.executable).parent / "milvus-lite"
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "milvus_lite"]
+    argv = [*cmd, "server", "--data-dir", str(data), "--host", "127.0.0.1", "--port", str(port)]
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError("milvus-lite server exited at start")
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            return proc
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError("milvus-lite server did not start")
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)
+
+
+def _retry(fn: Callable[[], object], seconds: float = 60) -> object:
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return fn()
+        except Exception:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
+
+
+@pytest.mark.skipif(shutil.which("milvus-lite", path=str(Path(sys.executable).parent)) is None,
+                    reason="needs the milvus-lite server executable")
+def test_server_going_away_is_unavailable_and_a_restart_recovers(tmp_path: Path) -> None:
+    """A private Milvus Lite server: stopped mid-session, calls raise VectorStoreUnavailable fast;
+    restarted (collections come back released), the same index object works again."""
+    port = _free_port()
+    proc = _start_milvus_lite(tmp_path, port)
+    try:
+        idx = MilvusMemoryIndex(f"http://127.0.0.1:{port}", "restart_probe", DIM, timeout=2.0)
+        _retry(idx.ensure_collection)
+        idx.upsert(_rows(5, range(1, 4)))
+        assert idx.search(5, _vec(2), limit=1)[0][0] == 2
+        _stop(proc)
+        started = time.monotonic()
+        with pytest.raises(VectorStoreUnavailable):
+            idx.search(5, _vec(2), limit=1)
+        with pytest.raises(VectorStoreUnavailable):
+            idx.upsert(_rows(5, range(4, 5)))
+        assert time.monotonic() - started < 6.0
+        proc = _start_milvus_lite(tmp_path, port)
+        hits = _retry(lambda: idx.search(5, _vec(2), limit=1))
+        assert hits == [(2, pytest.approx(1.0, abs=1e-4))]
+        assert idx.list_ids(5) == [1, 2, 3]
+    finally:
+        _stop(proc)
 
 
 # --- registry -----------------------------------------------------------------------------------
