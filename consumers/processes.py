@@ -8,10 +8,12 @@ from __future__ import annotations
 from consumers.commands import CommandStrategy
 from consumers.dlq import DeadLetterPublisher
 from consumers.extractor import ExtractorStrategy
+from consumers.indexer import IndexerStrategy
 from consumers.runtime import ConsumerLoop, LoopHooks
 from core.config import Settings
 from core.embedding.factory import build_embedder
 from core.extraction.factory import build_extractor
+from core.indexing import build_indexer
 from core.memory.dedup import SemanticDeduper
 from core.memory.processing import MessageProcessor
 from core.memory.tools import MemoryTools
@@ -66,4 +68,31 @@ def commands_loop(settings: Settings, *, hooks: LoopHooks | None = None) -> Cons
     )
     return ConsumerLoop(
         settings, settings.GROUP_COMMANDS, [settings.TOPIC_MEMORY_COMMANDS], strategy, hooks=hooks
+    )
+
+
+def indexer_loop(
+    settings: Settings, *, hooks: LoopHooks | None = None, strategy: IndexerStrategy | None = None
+) -> ConsumerLoop:
+    """The indexer group member: memory.dirty -> truth -> embeddings -> Milvus -> SYNCED/FAILED.
+
+    The collection check (``IndexModelMismatch`` on a model/dimension mismatch) runs when the loop
+    starts (``IndexerStrategy.bind``), before anything is consumed.
+    """
+    if strategy is None:
+        strategy = IndexerStrategy(
+            build_indexer(settings),
+            DeadLetterPublisher(settings, settings.GROUP_INDEXER),
+            batch_size=settings.MEMORY_INDEX_WORKER_BATCH_SIZE,
+            max_wait_sec=settings.MEMORY_INDEX_FLUSH_WAIT_SEC,
+            max_attempts=settings.MEMORY_INDEX_MAX_ATTEMPTS,
+            group=settings.GROUP_INDEXER,
+        )
+    return ConsumerLoop(
+        settings,
+        settings.GROUP_INDEXER,
+        [settings.TOPIC_MEMORY_DIRTY],
+        strategy,
+        batch_size=max(100, settings.MEMORY_INDEX_WORKER_BATCH_SIZE),
+        hooks=hooks,
     )

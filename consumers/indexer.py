@@ -1,0 +1,261 @@
+"""The indexer consumer group: ``memory.dirty`` events -> ``MemoryIndexer.sync`` in batches.
+
+Per record: parse (malformed -> dead-letter, done) -> buffer it under its memory id (events of one
+memory collapse: only the id matters, the truth is re-read). ``poll`` flushes when the buffer holds
+``batch_size`` distinct memories or its oldest record has waited ``max_wait_sec``; a flush syncs the
+buffered ids in chunks of ``batch_size`` (one embedding call per chunk) and marks a chunk's records
+done only after ``sync`` returned, i.e. after Milvus and PostgreSQL both hold the result.
+
+A failed sync (``IndexSyncFailed``) keeps the records buffered and retries with exponential backoff
+(``RetryPolicy``); after ``max_attempts`` failures in a row the records are marked done anyway and the
+rows are left ``FAILED``/``DIRTY`` in PostgreSQL for the sweeper, so one poisonous memory cannot block
+its partition forever. ``IndexModelMismatch`` is fatal: it propagates and stops the process.
+
+Start-up (``bind``, called by ``ConsumerLoop.run`` before it consumes) checks the collection registry
+and creates the active collection (``MemoryIndexer.start``), retrying while Milvus or PostgreSQL are
+unreachable for up to ``start_timeout_sec``.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from sqlalchemy.exc import DBAPIError
+
+from consumers.dlq import DeadLetterError, DeadLetterPublisher
+from consumers.policies import RetryPolicy
+from consumers.runtime import DoneCallback, Record
+from core import metrics
+from core.indexing import IndexSyncFailed, MemoryIndexer, SyncReport
+from core.vectorstore import IndexModelMismatch, VectorStoreError
+from schemas import parse_memory_dirty
+from schemas.errors import SchemaError
+
+log = logging.getLogger(__name__)
+
+
+class IndexerStrategy:
+    """Processing strategy of the indexer group (see ``consumers.runtime`` for the contract)."""
+
+    def __init__(self, indexer: MemoryIndexer, dlq: DeadLetterPublisher, *, batch_size: int,
+                 max_wait_sec: float = 0.2, retry: RetryPolicy | None = None, max_attempts: int | None = 8,
+                 start_timeout_sec: float = 60.0, clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep,
+                 on_report: Callable[[SyncReport, float], None] | None = None,
+                 on_failure: Callable[[IndexSyncFailed], None] | None = None, group: str = "indexer") -> None:
+        if batch_size < 1:
+            raise ValueError("batch_size must be >= 1")
+        self.indexer = indexer
+        self.dlq = dlq
+        self.batch_size = batch_size
+        self.max_wait_sec = max_wait_sec
+        self.retry = retry or RetryPolicy()
+        self.max_attempts = max_attempts
+        self.start_timeout_sec = start_timeout_sec
+        self.clock = clock
+        self.sleep = sleep
+        self.on_report = on_report  # (report, seconds the sync took)
+        self.on_failure = on_failure
+        self.group = group
+        self._done: DoneCallback | None = None
+        self._buffer: dict[int, list[Record]] = {}  # memory id -> records, insertion = age order
+        self._since: dict[int, float] = {}  # memory id -> when its oldest buffered record arrived
+        self._changed_at: dict[int, datetime] = {}  # memory id -> newest change announced (freshness)
+        self._dlq_backlog: list[tuple[Record, str, str]] = []  # record, reason, error type
+        self._dlq_not_before = 0.0
+        self._attempts = 0
+        self._not_before = 0.0
+        self._fatal: BaseException | None = None
+        self.dead_lettered = 0
+        self.given_up = 0
+
+    # --- strategy contract --------------------------------------------------------------------
+    def bind(self, done: DoneCallback) -> None:
+        self._done = done
+        self._start()
+
+    def submit(self, record: Record) -> None:
+        try:
+            event = parse_memory_dirty(record.value or b"")
+        except SchemaError as exc:
+            if not self._dead_letter(record, str(exc), type(exc).__name__):
+                self._dlq_backlog.append((record, str(exc), type(exc).__name__))
+            return
+        memory_id = event.data.memory_id
+        self._buffer.setdefault(memory_id, []).append(record)
+        self._since.setdefault(memory_id, self.clock())
+        changed = self._changed_at.get(memory_id)
+        if changed is None or event.data.changed_at > changed:
+            self._changed_at[memory_id] = event.data.changed_at
+
+    def poll(self) -> None:
+        now = self.clock()
+        if self._dlq_backlog and now >= self._dlq_not_before:
+            self._drain_dlq()
+        if not self._buffer or now < self._not_before:
+            return
+        oldest = min(self._since.values())
+        if len(self._buffer) >= self.batch_size or now - oldest >= self.max_wait_sec:
+            self._flush(list(self._buffer))
+
+    def revoke(self, partitions: list[tuple[str, int]]) -> None:
+        revoked = set(partitions)
+        self._dlq_backlog = [item for item in self._dlq_backlog if item[0].tp not in revoked]
+        affected = [mid for mid, records in self._buffer.items() if any(r.tp in revoked for r in records)]
+        if not affected or self._flush(affected):
+            return
+        # abandon: the revoked partitions' records stay uncommitted and go to the next owner
+        for mid in affected:
+            if mid not in self._buffer:
+                continue  # its chunk was synced before the failure
+            kept = [r for r in self._buffer[mid] if r.tp not in revoked]
+            if kept:
+                self._buffer[mid] = kept
+            else:
+                self._forget(mid)
+
+    def join(self, timeout: float) -> None:
+        deadline = self.clock() + timeout
+        while (self._buffer or self._dlq_backlog) and self._fatal is None:
+            now = self.clock()
+            if now >= deadline:
+                log.warning("join: leaving %d memories unindexed (their offsets stay uncommitted)",
+                            len(self._buffer))
+                return
+            if self._dlq_backlog and now >= self._dlq_not_before:
+                self._drain_dlq()
+            if self._buffer and now >= self._not_before:
+                try:
+                    self._flush(list(self._buffer))
+                except IndexModelMismatch:
+                    return  # already raised once from poll/revoke; nothing more to do here
+            if self._buffer or self._dlq_backlog:
+                timers = ((self._not_before, bool(self._buffer)),
+                          (self._dlq_not_before, bool(self._dlq_backlog)))
+                waits = [t for t, busy in timers if busy and t > now]
+                self.sleep(max(0.0, min(min(waits, default=now + 0.05), deadline) - now))
+
+    def close(self) -> None:
+        self.dlq.close()
+        self.indexer.close()
+
+    @property
+    def buffered(self) -> int:
+        """Records waiting (buffered or waiting to be dead-lettered)."""
+        return sum(len(records) for records in self._buffer.values()) + len(self._dlq_backlog)
+
+    @property
+    def buffered_memories(self) -> int:
+        return len(self._buffer)
+
+    # --- internals ----------------------------------------------------------------------------
+    def _start(self) -> None:
+        deadline = self.clock() + self.start_timeout_sec
+        attempt = 0
+        while True:
+            try:
+                self.indexer.start()
+                return
+            except IndexModelMismatch:
+                raise
+            except (VectorStoreError, DBAPIError) as exc:
+                attempt += 1
+                delay = self.retry.delay(attempt)
+                if self.clock() + delay > deadline:
+                    raise
+                log.warning("indexer start-up failed (attempt %d, retry in %.1fs): %s", attempt, delay, exc)
+                self.sleep(delay)
+
+    def _mark(self, record: Record, outcome: str) -> None:
+        assert self._done is not None, "strategy not bound"
+        self._done(record)
+        metrics.EVENTS_CONSUMED.labels(self.group, record.topic, outcome).inc()
+
+    def _forget(self, memory_id: int) -> None:
+        self._buffer.pop(memory_id, None)
+        self._since.pop(memory_id, None)
+        self._changed_at.pop(memory_id, None)
+
+    def _flush(self, memory_ids: list[int]) -> bool:
+        """Sync ``memory_ids`` chunk by chunk; True when all their records are done."""
+        for start in range(0, len(memory_ids), self.batch_size):
+            if not self._sync(memory_ids[start:start + self.batch_size]):
+                return False
+        return True
+
+    def _sync(self, memory_ids: list[int]) -> bool:
+        started = self.clock()
+        try:
+            report = self.indexer.sync(memory_ids)
+        except IndexModelMismatch as exc:
+            self._fatal = exc
+            log.error("indexer stops: %s", exc)
+            raise
+        except IndexSyncFailed as exc:
+            metrics.INDEX_SYNCED.labels("failed").inc(max(1, len(exc.failed_ids)))
+            if self.on_failure is not None:
+                self.on_failure(exc)
+            self._attempts += 1
+            if self.max_attempts is not None and self._attempts >= self.max_attempts:
+                log.error("giving up on %d memories after %d attempts (left %s in PostgreSQL for the "
+                          "sweeper): %s", len(memory_ids), self._attempts,
+                          "FAILED" if exc.failed_ids else "unsynced", exc)
+                self.given_up += len(memory_ids)
+                self._attempts = 0
+                self._release(memory_ids, "given_up")
+                return True
+            delay = self.retry.delay(self._attempts)
+            self._not_before = self.clock() + delay
+            log.warning("indexing attempt %d failed, retry in %.1fs: %s", self._attempts, delay, exc)
+            return False
+        self._attempts = 0
+        self._not_before = 0.0
+        self._observe(report, self.clock() - started)
+        self._release(memory_ids, "processed")
+        if self.on_report is not None:
+            self.on_report(report, self.clock() - started)
+        return True
+
+    def _observe(self, report: SyncReport, seconds: float) -> None:
+        for result in ("upserted", "refreshed", "skipped", "deleted", "erased", "superseded"):
+            ids: list[int] = getattr(report, result)
+            if ids:
+                metrics.INDEX_SYNCED.labels(result).inc(len(ids))
+        metrics.STAGE_DURATION.labels("index_sync").observe(seconds)
+        if report.embed_calls:
+            metrics.STAGE_DURATION.labels("index_embed").observe(report.embed_sec)
+        metrics.STAGE_DURATION.labels("index_milvus").observe(report.milvus_sec)
+        now = datetime.now(UTC)
+        for mid in (*report.upserted, *report.deleted):
+            changed = self._changed_at.get(mid)
+            if changed is not None:
+                metrics.FRESHNESS.observe(max(0.0, (now - changed).total_seconds()))
+
+    def _release(self, memory_ids: list[int], outcome: str) -> None:
+        for mid in memory_ids:
+            for record in self._buffer.get(mid, []):
+                self._mark(record, outcome)
+            self._forget(mid)
+
+    def _dead_letter(self, record: Record, reason: str, error_type: str) -> bool:
+        try:
+            self.dlq.send(record, reason=reason, error_type=error_type)
+        except DeadLetterError as exc:
+            log.warning("dead-lettering %s:%s@%s failed (will retry): %s", record.topic, record.partition,
+                        record.offset, exc)
+            return False
+        self.dead_lettered += 1
+        metrics.DLQ_EVENTS.labels(self.group).inc()
+        self._mark(record, "dead_lettered")
+        return True
+
+    def _drain_dlq(self) -> None:
+        while self._dlq_backlog:
+            record, reason, error_type = self._dlq_backlog[0]
+            if not self._dead_letter(record, reason, error_type):
+                self._dlq_not_before = self.clock() + self.retry.delay(2)
+                return
+            self._dlq_backlog.pop(0)
