@@ -7,18 +7,27 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from urllib.parse import urlparse
 
 from localstack.base import LOOPBACK, Service
 from localstack.process import StackError, is_alive, port_open, spawn_detached, stop_pid, wait_until
 
 
 def milvus_probe(uri: str, token: str = "", timeout: float = 3.0) -> str | None:
-    """None when ``list_collections`` succeeds against ``uri``, else the reason."""
+    """None when ``list_collections`` succeeds against ``uri``, else the reason.
+
+    Uses a dedicated connection (not pymilvus's shared per-address one), so probing a server that
+    restarted never reuses a dead channel.
+    """
     from pymilvus import MilvusClient
     from pymilvus.exceptions import MilvusException
 
+    parsed = urlparse(uri)
+    if parsed.scheme in ("http", "https", "tcp", "grpc") and parsed.hostname and not port_open(
+            parsed.hostname, parsed.port or 19530, min(timeout, 1.0)):
+        return f"nothing listens on {parsed.hostname}:{parsed.port or 19530}"
     try:
-        client = MilvusClient(uri=uri, token=token, timeout=timeout)
+        client = MilvusClient(uri=uri, token=token, timeout=timeout, dedicated=True)
     except (MilvusException, OSError) as exc:
         return f"cannot connect: {exc}".splitlines()[0]
     try:

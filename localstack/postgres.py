@@ -148,6 +148,20 @@ class PostgresService(Service):
         except (OSError, ValueError, IndexError):
             return None
 
+    def _remove_stale_locks(self) -> None:
+        """After a crash (kill -9) remove postmaster.pid and socket lock files whose pid is gone."""
+        stale = self._postmaster_pid()
+        if stale is not None and not is_alive(stale, self.marker):
+            (self.data / "postmaster.pid").unlink(missing_ok=True)
+        for lock in (self.dir / "run").glob(".s.PGSQL.*.lock"):
+            try:
+                pid = int(lock.read_text().splitlines()[0])
+            except (OSError, ValueError, IndexError):
+                continue
+            if not is_alive(pid, self.marker):
+                lock.unlink(missing_ok=True)
+                lock.with_suffix("").unlink(missing_ok=True)  # the socket itself
+
     def start(self) -> int:
         if port_open(LOOPBACK, self.ports.postgres):
             raise StackError(f"port {self.ports.postgres} is in use by a process that does not answer as "
@@ -163,9 +177,7 @@ class PostgresService(Service):
                               "-E", "UTF8", "--locale=C.UTF-8"])
             if init.returncode != 0:
                 raise StackError(f"initdb failed: {(init.stderr or init.stdout).strip()[-500:]}")
-        stale = self._postmaster_pid()
-        if stale is not None and not is_alive(stale, self.marker):
-            (self.data / "postmaster.pid").unlink(missing_ok=True)  # left by a crash
+        self._remove_stale_locks()
         options = f"-p {self.ports.postgres} -k {self.dir / 'run'} -c listen_addresses={LOOPBACK}"
         result = self._run([str(bin_dir / "pg_ctl"), "-D", str(self.data), "-l", str(self.log_path),
                             "-o", options, "-w", "-t", "60", "start"])

@@ -4,15 +4,22 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import signal
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from core.config import Settings, load_settings
-from localstack.base import LocalPorts, StackPaths
+from core.storage import db
+from localstack.base import LocalPorts, ServiceStatus, StackPaths, StackState
 from localstack.manager import LocalStack
+from localstack.milvus import milvus_lite_command
+from localstack.process import is_alive, wait_until
 
 
 def _stack_env(settings: Settings) -> dict[str, str]:
@@ -67,3 +74,73 @@ def test_status_reports_a_crashed_service(tmp_path: Path) -> None:
     assert not statuses["milvus"].ok
     assert statuses["kafka"].state == "stopped"
     assert statuses["postgres"].state == "stopped"
+
+
+@pytest.fixture
+def scratch_stack() -> Iterator[LocalStack]:
+    """An all-local stack on free ports in its own home (shares the jar cache); torn down after."""
+    home = Path(tempfile.mkdtemp(prefix="pai-stack-test-"))
+    settings = _all_local()
+    paths = StackPaths(home=home, cache=StackPaths.from_settings(settings).cache)
+    stack = LocalStack(settings, _unused_ports(home), paths)
+    try:
+        yield stack
+    finally:
+        stack.down(timeout=10)
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def _by_name(statuses: list[ServiceStatus]) -> dict[str, ServiceStatus]:
+    return {s.name: s for s in statuses}
+
+
+@pytest.mark.services
+def test_up_is_idempotent_crash_is_reported_and_down_stops_only_its_own(scratch_stack: LocalStack) -> None:
+    stack = scratch_stack
+    milvus = stack.services["milvus"]
+    # a Milvus Lite already answering on the port, started by someone else
+    foreign = subprocess.Popen([*milvus_lite_command(), "server", "--data-dir",
+                                str(stack.paths.home / "foreign"), "--host", "127.0.0.1",
+                                "--port", str(stack.ports.milvus)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_until(lambda: milvus.probe(2.0), 60, "foreign milvus")
+        first = _by_name(stack.up())
+        assert first["kafka"].started and first["postgres"].started
+        assert not first["milvus"].started and "not started by this stack" in first["milvus"].detail
+        assert all(s.ok for s in first.values())
+        assert set(StackState.load(stack.paths.state_file).services) == {"kafka", "postgres"}
+
+        again = _by_name(stack.up())
+        assert not any(s.started for s in again.values())
+        assert again["kafka"].pid == first["kafka"].pid and again["postgres"].pid == first["postgres"].pid
+
+        # the local database exists and is migrated
+        url = stack.services["postgres"].url  # type: ignore[attr-defined]
+        assert db.current_revision(url) is not None
+
+        # a crash of a process `up` started is reported, and the next `up` starts it again
+        pg_pid = first["postgres"].pid
+        assert pg_pid is not None
+        os.kill(pg_pid, signal.SIGKILL)
+        wait_until(lambda: None if not is_alive(pg_pid) else "alive", 10, "postgres to die")
+        crashed = _by_name(stack.status())
+        assert crashed["postgres"].state == "crashed" and str(pg_pid) in crashed["postgres"].detail
+        assert crashed["kafka"].ok and crashed["milvus"].ok
+        restarted = _by_name(stack.up(["postgres"]))
+        assert restarted["postgres"].started and restarted["postgres"].pid != pg_pid
+        assert "crashed" in restarted["postgres"].detail
+        assert db.current_revision(url) is not None  # data survived the crash
+
+        pids = {"kafka": first["kafka"].pid, "postgres": restarted["postgres"].pid}
+        stopped = _by_name(stack.down())
+        assert {n for n, s in stopped.items() if s.detail.startswith("stopped pid")} == {"kafka", "postgres"}
+        for name, pid in pids.items():
+            assert not is_alive(pid), name
+        assert foreign.poll() is None, "down stopped a process it did not start"
+        after = _by_name(stack.status())
+        assert after["kafka"].state == "stopped" and after["postgres"].state == "stopped"
+        assert after["milvus"].ok  # the foreign one still answers
+    finally:
+        foreign.terminate()
+        foreign.wait(20)
