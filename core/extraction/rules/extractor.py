@@ -1,0 +1,150 @@
+"""``RulesExtractor``: the offline, rule-based extraction provider (Chinese and English).
+
+No model, no network: patterns and lexicons decide what is a long-term memory (see
+``analysis`` for the boundaries). Deterministic: the same input always gives the same output.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
+from core.extraction.rules import lexicon as lx
+from core.extraction.rules import patterns as P
+from core.extraction.rules.analysis import Analysis, Group, analyse, short_hash, topic_matches, topic_of
+from core.extraction.rules.refine import CandidateMeta, refine_candidates
+from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, strip_emoji
+from core.extraction.rules.slots import spec
+from core.filters import is_noise_content, normalise_key
+from core.types import MemoryType
+
+MAX_CONTENT = 1000
+
+
+@dataclass(frozen=True)
+class _Built:
+    candidates: list[MemoryCandidate]
+    meta: dict[str, CandidateMeta]
+
+
+def _join(message: str, clauses: list[Clause], zh: bool) -> str:
+    """The clauses' text in the user's own words: contiguous clauses keep the original
+    punctuation between them, gaps become a separator."""
+    ordered = sorted({c.index: c for c in clauses}.values(), key=lambda c: c.index)
+    sep = "；" if zh else "; "
+    out = ""
+    prev: Clause | None = None
+    for clause in ordered:
+        if prev is None:
+            out = clause.text
+        elif clause.index == prev.index + 1 and clause.sentence == prev.sentence:
+            between = strip_emoji(message[prev.end:clause.start]).strip()
+            if not between or between in {"~", "～"}:
+                between = "，" if zh else ","
+            if not zh and between.startswith(("—", "-", "–")):
+                between = " " + between
+            out += between + ("" if zh else " ") + clause.text
+        elif clause.index == prev.index + 1:
+            between = strip_emoji(message[prev.end:clause.start]).strip() or ("。" if zh else ".")
+            out += between + ("" if zh else " ") + clause.text
+        else:
+            out += sep + clause.text
+        prev = clause
+    return clean_content(out)
+
+
+def _project_key(text: str) -> str:
+    nf = unicodedata.normalize("NFKC", text)
+    for rx in P.PROJECT_NAME:
+        m = re.search(rx.pattern, nf, re.IGNORECASE)
+        if m:
+            name = m.group("n").strip()
+            if name and name.lower() not in {"it", "this", "that", "a", "the"}:
+                return normalise_key(f"project-{name}")
+    norm = normalise(text)
+    for noun, slug in sorted(lx.PROJECT_NOUNS_ZH.items(), key=lambda kv: -len(kv[0])):
+        if noun in norm:
+            return f"project-{slug}"
+    for noun, slug in sorted(lx.PROJECT_NOUNS_EN.items(), key=lambda kv: -len(kv[0])):
+        if re.search(rf"\b{re.escape(noun)}s?\b", norm):
+            return f"project-{slug}"
+    return f"project-{short_hash(text)}"
+
+
+def _final_key(group: Group, content: str) -> str:
+    key = group.key
+    if key == "project-pending":
+        return _project_key(content)
+    if key == "goal-pending":
+        topic = topic_of("goal", normalise(content))
+        return f"goal-{topic}" if topic else f"goal-{short_hash(content)}"
+    return key
+
+
+def build(data: ExtractionInput) -> _Built:
+    """Candidates for ``data.user_message`` plus, per key, what refine needs to know."""
+    analysis: Analysis = analyse(data)
+    zh = analysis.lang_zh
+    by_key: dict[tuple[str, CandidateOp], MemoryCandidate] = {}
+    meta: dict[str, CandidateMeta] = {}
+    for group in analysis.groups:
+        hit = group.hit
+        content = hit.content or _join(analysis.message, group.clauses, zh)
+        content = content[:MAX_CONTENT]
+        if hit.op is CandidateOp.UPSERT and (len(content) < 2 or is_noise_content(content)):
+            continue
+        if any(topic_matches(t, content) for t in analysis.forget_topics):
+            continue
+        key = normalise_key(_final_key(group, content))
+        slot = spec(key)
+        memory_type: MemoryType = slot.memory_type
+        ident = (key, hit.op)
+        previous = by_key.get(ident)
+        if previous is not None and hit.op is CandidateOp.UPSERT:
+            sep = "；" if has_cjk(content) else "; "
+            if normalise(content) not in normalise(previous.content):
+                content = (previous.content + sep + content)[:MAX_CONTENT]
+            else:
+                content = previous.content
+        by_key[ident] = MemoryCandidate(
+            op=hit.op, memory_type=memory_type, key=key,
+            content=content if hit.op is CandidateOp.UPSERT else (content or key),
+            importance=slot.importance,
+            confidence=max(hit.confidence, previous.confidence if previous else 0.0),
+            ttl_days=slot.ttl_days,
+        )
+        old = meta.get(key)
+        meta[key] = CandidateMeta(
+            changed=(old.changed if old else False) or group.sentence in analysis.change_sentences
+            or (group.sentence - 1) in analysis.change_sentences,
+            force_merge=(old.force_merge if old else False) or hit.force_merge,
+        )
+    for deletion in analysis.deletions:
+        try:
+            memory_type = MemoryType(deletion.memory_type)
+        except ValueError:
+            memory_type = MemoryType.FACT
+        by_key[(deletion.key, CandidateOp.DELETE)] = MemoryCandidate(
+            op=CandidateOp.DELETE, memory_type=memory_type, key=normalise_key(deletion.key),
+            content=deletion.content[:MAX_CONTENT], importance=3, confidence=0.9)
+    upserts = {key for key, op in by_key if op is CandidateOp.UPSERT}
+    out = [c for (key, op), c in by_key.items() if not (op is CandidateOp.DELETE and key in upserts)]
+    out.sort(key=lambda c: (c.op is not CandidateOp.DELETE, -c.importance))
+    return _Built(out, meta)
+
+
+class RulesExtractor:
+    """Offline rule-based ``CandidateExtractor`` for Chinese and English (name ``rules``)."""
+
+    name = "rules"
+
+    def extract(self, data: ExtractionInput) -> list[MemoryCandidate]:
+        """Stage 1: long-term memory candidates from ``data.user_message`` (never from context)."""
+        return build(data).candidates
+
+    def refine(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
+        """Stage 2: against ``data.existing``: drop what is already known, reuse the key of the same
+        slot, overwrite single slots and changed values, merge new detail into multi slots."""
+        return refine_candidates(data.existing, candidates, build(data).meta)

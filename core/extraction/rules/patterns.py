@@ -1,0 +1,461 @@
+"""Compiled patterns of the rules extractor: clause flags (drop reasons) and slot triggers.
+
+All patterns run on ``segment.normalise``d text (NFKC, lowercase), Chinese and English side by side.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.extraction.rules import lexicon as lx
+
+
+def rx(*parts: str) -> re.Pattern[str]:
+    return re.compile("|".join(parts))
+
+
+_WEEKDAY = r"(?:周|星期|礼拜)[一二三四五六日天]"
+_EN_DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|wed|thu|fri|sat|sun)"
+_ZH_NUM = r"[0-9一二两三四五六七八九十]+"
+
+# --- clause flags ----------------------------------------------------------------------------
+TIME_HARD = rx(
+    r"今天|今日|今晚|今早|今儿|今夜|今天下午|明天|明早|明晚|明儿|明日|后天|大后天|"
+    r"明后天|这两天|这几天|近几天|"
+    r"未来几天|接下来几天|接下来的几天|过两天|这周|本周|这个?星期|这礼拜|下周|下个?星期|下礼拜|这个月|本月|"
+    r"下个月|月底前|这周末|下周末|待会儿?|等会儿?|一会儿|马上|刚才|刚刚|这次|这回|"
+    r"本次|这一次|到时候|晚点|稍后|"
+    r"今年(?:的)?(?:端午|中秋|国庆|五一|春节)|这个假期|这个周末",
+    rf"\b(?:today|tonight|tomorrow|tmrw|tmr|later today|this (?:morning|afternoon|"
+    rf"evening|week|weekend|month|"
+    rf"{_EN_DAY})|next (?:week|weekend|month|{_EN_DAY})|(?:the )?next (?:few|couple(?: of)?|"
+    rf"two|three|2|3) days|"
+    rf"in (?:a|an|\d+|a few|a couple(?: of)?) (?:min|mins|minutes|hours?|hrs?)|on {_EN_DAY}|"
+    r"by (?:\d{1,2}|noon|tonight|eod|end of (?:the )?day)|this time|for now|just now|"
+    r"right away|yesterday)\b",
+    r"\b\d+ ?(?:min|mins|minute|minutes)\b",
+)
+TIME_SOFT = rx(
+    rf"(?<!每)(?<!每个){_WEEKDAY}|(?<![每个])周末",
+    rf"(?:上午|下午|中午|晚上|早上|凌晨|傍晚)\s*{_ZH_NUM}\s*点|[0-9]{{1,2}}\s*点(?:半|钟|[0-9]+分)?|"
+    r"[一二两三四五六七八九十]+点(?:半|钟|[一二三四五六七八九十]+分)",
+    r"\bat \d{1,2}(?::\d\d)? ?(?:am|pm)?\b|\b\d{1,2}(?::\d\d)? ?(?:am|pm)\b",
+)
+HABIT = rx(
+    r"每|一般|通常|平时|平常|经常|常常|总是|老是|基本上?|向来|一向|习惯|都会|天天|日常|雷打不动|一直",
+    r"\b(?:every|usually|always|often|normally|typically|generally|tend to|each|most days|on weekends|"
+    r"weekends|weekdays|whenever)\b",
+)
+QUESTION = rx(
+    r"吗[呀啊呢]?$|呢$|么$|(?<!不)什么(?![都也])|(?<![不])啥(?![都也])|(?<!哪怕)哪(?:个|"
+    r"些|里|儿|家|种|款|位|能)(?![都也])|"
+    r"(?<!不)怎么(?![都也])|怎样|如何|多少(?!有点)|几(?:点|号|岁)|能不能|可不可以|"
+    r"是不是|有没有|要不要|会不会|"
+    r"行不行|对不对|好不好|不$|请问|问下|问一下|想问|想知道|(\w)\s*不\s*\1$",
+    r"^(?:can|could|would|will|do|does|did|is|are|was|were|should|shall|what|what's|"
+    r"how|how's|why|where|which|"
+    r"who|whats|any ideas?|anything|is there|are there|have you|has)\b(?! not)(?!n't)",
+)
+REQUEST = rx(
+    r"帮我|帮忙|你帮|麻烦你?|请你|给我(?:写|列|出|算|查|找|推荐|讲|解释|做|想|看|"
+    r"整理|翻译|生成|画|定|设|订|发|念|讲讲|来)|"
+    r"提醒我|提醒一下|叫我(?:起床|起来|一声)|记得(?:提醒|叫)|(?:设|定|订)(?:个|一个|"
+    r"两个)?(?:闹钟|提醒|计时)|闹钟|"
+    r"推荐(?:一下|几|个|些|点)|总结一下|算一下|算算|查一下|查查|列个|列一下|搜(?:一下|"
+    r"索)|翻译一下|你(?:能|可以|会)(?!不)|"
+    r"可以推荐|(?:^|给我|你|请|麻烦)(?:看看|想想|出(?:个|几|十)|写(?:个|一个|一封|一篇|段|一版))",
+    r"\b(?:can|could|would|will) (?:you|u)\b|\bhelp me\b|\bplease\b|\bpls\b|\bplz\b|\bremind me\b|"
+    r"\bset (?:a |an |the |up a )?(?:\d+ ?min(?:ute)?s? )?(?:timer|alarm|reminder)\b|"
+    r"\bgive me\b|\btell me\b|"
+    r"\bshow me\b|\blet me know\b|\bmake me\b|\bwrite me\b|\brecommend\b|\bsuggest\b|"
+    r"\bnag me\b|\bwake me\b|"
+    r"\bping me\b|\bdraft\b|\bsummari[sz]e\b|\bplan (?:my|a|the|some)\b|\bbuild (?:a|"
+    r"me)\b|\bfind me\b|\blook up\b|"
+    r"\bi need (?:you|to)\b|\bi gotta\b|\bi have to\b|\bneed to (?:finish|pick|get|"
+    r"buy|call|send|do)\b|\bu help\b",
+)
+MEMORY_REQUEST_PREFIX = re.compile(
+    r"^(?:(?:你|请|麻烦)?(?:帮我)?(?:记住|记一下|记下|记着|记好)(?:了|哈|哦)?[,，:： ]*|"
+    r"(?:please )?(?:remember|note|keep in mind|for the record|fyi)(?: that)?[,:]? )"
+)
+LONGTERM = rx(
+    r"以后|今后|往后|之后都|从现在(?:开始|起)|从今(?:天|往后|以后)?(?:起|开始)|一律|"
+    r"永远|始终|凡是|默认|长期|一直(?:都)?(?:用|按)",
+    r"\b(?:always|from now on|going forward|in (?:the )?future|never|by default|as a rule|moving forward|"
+    r"from here on|all future|each reply|every reply|every answer|no matter what|one rule|house rule|"
+    r"ground rule|standing rule)\b",
+)
+# weaker markers of a standing rule: they need an explicit address to the assistant
+LONGTERM_WEAK = rx(r"每次|每回|只要|一旦|每当", r"\b(?:every time|whenever|each time|any ?time)\b")
+RECURRING = rx(r"每天|每周|每个?月|每晚|"
+               r"每早|每年|每逢", r"\bevery (?:day|morning|night|evening|week|month|year|"
+               rf"{_EN_DAY})\b|\bdaily\b|\bweekly\b")
+CONDITION_REMIND = rx(
+    r"(?:只要|每当|一旦|如果|要是|遇到|碰到|逢|遇上|赶上|一有).{0,24}(?:时|的时候|"
+    r"就|那天)?.{0,8}(?:提醒|叫|告诉|通知)我",
+    r"(?:下雨|下雪|降温|升温|大风|台风|暴雨|雾霾|高温|寒潮|空气(?:不好|差)|换季|过节|"
+    r"节假日|生日|纪念日).{0,6}"
+    r"(?:时|的时候|天|前|之前)?.{0,6}(?:提醒|叫|告诉|通知)我",
+    r"\bremind me .{0,60}\b(?:when|whenever|if|every time|each time|any time|before)\b",
+    r"\b(?:when|whenever|if|every time|each time|any time) .{0,60}\b(?:remind|tell|notify|ping) me\b",
+)
+ASSISTANT_STRONG = rx(
+    r"你|回答|回复|回我|答复|给我|帮我|提醒我|叫我|告诉我|跟我说|对我说|称呼我",
+    r"\b(?:you|your|reply|replies|respond|response|responses|answer|answers|remind me|give me|tell me|"
+    r"show me|send me|explain|explanations|suggestions)\b",
+)
+ASSISTANT_WEAK = rx(
+    r"写|用|列|输出|解释|翻译|推荐|换算|标注|加上|附上|总结|说明|举例|回",
+    r"\b(?:write|use|format|keep|include|add|list|convert|translate|summar\w*|code|copy|comments?|"
+    r"bullet|output|label|mention|cite|stick to)\b",
+)
+SELF_SUBJECT = rx(r"^我(?:要|会|得|想|打算|准备|"
+                  r"每天|自己)|^(?:我)?(?:自己)", r"^i (?:will|'ll|want|need|should|am going)\b")
+PROFILE = rx(
+    r"你(?:就)?(?:叫|名字叫|的名字是|的名字叫|改名)|叫你|给你(?:起|取|改)(?:个)?名|你的名字|你的昵称|"
+    r"(?:叫|称呼)我(?!起|起来|吃|一声|去|回|做|别|不要|不用)\s*\S{1,8}?(?:就行|就好|就可以|吧|$)|"
+    r"我的?(?:昵称|外号|网名|名字)(?:是|叫)|^我叫|表情|emoji|颜文字|头像",
+    r"\bcall me\b(?! (?:when|if|at|tomorrow|later|back|tonight))|\byour name (?:is|will be|should be)\b|"
+    r"\bi'?ll call you\b|\bcall you\b|\bname you\b|\bmy nickname\b|\bemojis?\b|\bkaomoji\b|\bavatar\b|"
+    r"\brename yourself\b|\byou'?re (?:now )?called\b|\bmy name is\b|\bme by\b",
+)
+TEST = rx(r"测试一下|测一下|试一下你?的?记忆|测试.{0,6}(?:记忆"
+          r"|memory)|就测试|只是测试|随便测", r"\btest(?:ing)? (?:the |your )?memory\b|"
+          r"\bthis is (?:just )?a test\b|\bjust testing\b|\bignore this\b")
+HYPOTHETICAL = rx(r"^(?:如果|假如|要是|假设|万一|倘若|假使)|"
+                  r"^(?:我)?(?:在想|想象)", r"^if\b|\bsuppose\b|\bimagine\b|"
+                  r"\bwhat if\b|\blet'?s say\b|\bhypothetically\b|\bin theory\b|\bpretend\b|\bwould you\b")
+TRANSIENT = rx(
+    r"饿(?:死|得|了|坏)|好饿|困(?:死|得)|好困|累(?:死|得|瘫)|好累|热死|冷死|烦死|"
+    r"好烦|无聊死|感冒了|发烧了|心情不好|"
+    r"躺平|摸鱼|emo了|头好痛|头疼死",
+    r"\bi'?m (?:so |really |super )?(?:hungry|starving|sleepy|tired|bored|exhausted|"
+    r"stressed)\b(?! (?:of|with))",
+)
+PAST_REF = rx(
+    r"上次(?:跟你|和你|给你|对你)?(?:说|讲|提)|之前(?:跟你|和你|给你)(?:说|讲|提)|"
+    r"以前(?:我)?(?:是|在|住|只|一直|常)|"
+    r"原来(?:我)?(?:是|在|住|只)|放弃了|不学了|不考了|不做了|不干了|换了(?:家|个|份)?(?:公司|工作)|跳槽了|"
+    r"(?:已经)?辞职了|离职了|被裁了?|失业了|裸辞",
+    r"\bi used to\b|\bpreviously\b|\bi (?:told|said to) you (?:before|earlier)\b|"
+    r"\blast time i (?:said|told)\b|"
+    r"\bdropping\b|\bgiving up (?:on )?\b|\bgave up\b|\bi (?:finally |just )?(?:left|"
+    r"quit)\b|\bno longer doing\b|"
+    r"\bi'?m done with\b|\bchange of plans?\b|\bscrap that\b",
+)
+CHANGE = rx(
+    r"现在|改(?:成|为|了|一下)|换(?:成|了|到)|不再|已经不|搬(?:到|去|家)|得改|变了|"
+    r"更新一下|同步一下|跟你同步|改主意",
+    r"\bupdate\b|\bnow\b|\bchanged?\b|change of plans?|\bswitched\b|\binstead\b|\bno longer\b|\banymore\b|"
+    r"\bany more\b|\bmoved\b|\bnew job\b|\bthese days\b|\bactually\b|\bnot .{1,30} anymore\b",
+)
+TOPIC_SHIFT = rx(r"^(?:另外|还有|对了|然后|顺便|此外|btw|also|anyway|"
+                 r"by the way|oh and|p\.?s)\b", r"^(?:另外|还有|对了)")
+FORGET = rx(
+    r"(?:你|帮我|请|麻烦|就)?.{0,3}(?:忘掉|忘了吧|忘记吧|删掉|删了|删除|抹掉|清除|"
+    r"去掉)(?:吧|它|这条|那条|哈)?|"
+    r"(?:别|不要|不用|无需|不必)(?:再)?(?:记|记住|记着|存|保存|提)(?:了|它|这个|那个|这件事|那件事)?|"
+    r"别再提|不想(?:你|被)?(?:再)?(?:记|提起|被提起)|从(?:你的)?记忆(?:里|中)(?:删|去)",
+    r"\bforget (?:about )?(?:the|that|this|my|it|what|i)\b|\bforget [a-z]+\b|\bdelete (?:that|"
+    r"the|my|it|this)\b|"
+    r"\bremove (?:that|the|it|this)\b.{0,30}\b(?:memory|memories|from)\b|\bdon'?t (?:remember|"
+    r"keep|store|save) "
+    r"(?:that|this|it)\b|\berase (?:that|it|this)\b|\bwipe (?:that|it|this)\b|\bscratch that\b|"
+    r"\bstrike that\b|"
+    r"\bdon'?t want (?:that|it|this) in your memory\b|\bout of your memory\b",
+)
+FORGET_TOPIC_ZH = re.compile(
+    r"(?:关于|把)?(?P<t>[^，,。]{1,16}?)(?:的)?(?:那条|这条|那件事|这件事|那个事|"
+    r"那事|这事|的事情?|那些|这个|那个)"
+)
+FORGET_TOPIC_ZH_BA = re.compile(r"把(?P<t>[^，,。]{1,16}?)(?:的事|那条|这条)?(?:忘|删|去|抹|清)")
+FORGET_TOPIC_EN = re.compile(
+    r"\b(?:forget|delete|remove|erase|wipe)\s+(?:about\s+)?(?:the\s+|that\s+|this\s+|"
+    r"my\s+|what i said about\s+)?"
+    r"(?P<t>[\w' -]{1,40}?)(?:\s+(?:thing|stuff|part|bit|info|one|memory|detail))?(?:\s*(?:,|"
+    r"\.|$|from|pls|please|"
+    r"we|i|because|since|and))"
+)
+FORGET_STOP = {
+    "it", "that", "this", "about", "everything", "all", "what", "i", "me", "你", "我", "它", "这", "那",
+}
+
+WRONG_SLOT = rx(
+    r"我的?(?:城市|所在城市|所在地|居住地|常住地|国家|省份|所在省份|坐标|家乡|老家)(?:是|在|:)\s*\d+",
+    r"\bmy (?:city|country|province|state|hometown|location) is \d+",
+    r"(?:住在|来自|生活在)\s*\d{2,}",
+    r"\b(?:live|living|based) in \d{2,}\b",
+)
+
+FIRST_PERSON = rx(r"我|本人|咱", r"\b(?:i|i'm|i've|i'd|i'll|im|ive|me|my|mine|we|we're|our)\b")
+THIRD_PARTY_START = rx(
+    r"^(?:他|她|它|他们|她们|它们|我(?:的)?(?:朋友|同事|老板|领导|同学|室友|邻居|"
+    r"哥们|闺蜜|客户)|朋友|同事|老板|领导|室友)",
+    r"^(?:he|she|they|it|my (?:friend|colleague|coworker|boss|roommate|neighbou?r|client|manager))\b",
+)
+
+# --- slot triggers ---------------------------------------------------------------------------
+PLACE_ZH_ALT = lx.alt(lx.PLACES_ZH)
+PLACE_EN_ALT = lx.alt([p.lower() for p in lx.PLACES_EN])
+DEICTIC_ZH = lx.alt(lx.PLACE_DEICTIC_ZH)
+PLACE_ZH_GENERIC = r"[\u4e00-\u9fff]{1,5}?(?:市|省|县|自治区|特别行政区)"
+PLACE_ZH = rf"(?:{PLACE_ZH_ALT}|{PLACE_ZH_GENERIC}|{DEICTIC_ZH})"
+FUTURE_MOVE = rx(r"(?:打算|准备|计划|想|要|将|会|考虑|明年|下个月|"
+                 r"以后)(?:要)?(?:搬|去|到)", r"\b(?:will|going to|gonna|"
+                 r"planning to|plan to|want to|might|may|thinking about|considering|"
+                 r"hope to)\b.{0,12}\b(?:move|moving|"
+                 r"relocate|relocating)\b|\b(?:moving|relocating) to .{1,30}\bnext\b|"
+                 r"\bwe'?re (?:moving|relocating)\b")
+LOC_ZH = [
+    re.compile(rf"(?:住在|住|生活在|生活于|定居在|定居于|定居|常住在?|居住在|居住于|"
+               rf"人在|base在|坐标|落户在?|扎根在?)\s*"
+               rf"(?P<p>{PLACE_ZH})"),
+    re.compile(rf"搬(?:家)?(?:到|去|来)了?\s*(?P<p>{PLACE_ZH})"),
+    re.compile(rf"(?:^|我|我们|目前|现在|一直|还|也|平时)\s*在\s*(?P<p>{PLACE_ZH})"
+               rf"(?=.{{0,14}}(?:上班|工作|生活|定居|读书|上学|念书|打工|实习|做|当|"
+               rf"干|教|开|住|待|呆|发展|读|上大学|买了房))"),
+    re.compile(rf"我的?(?:城市|所在城市|所在地|居住地|常住地|国家|省份|所在省份|坐标)(?:是|"
+               rf"在|:)\s*(?P<p>{PLACE_ZH})"),
+]
+HOMETOWN_ZH = [
+    re.compile(rf"我是\s*(?P<p>{PLACE_ZH_ALT}|{PLACE_ZH_GENERIC})\s*人"),
+    re.compile(rf"(?:老家|家乡)(?:是|在)\s*(?P<p>{PLACE_ZH_ALT}|{PLACE_ZH_GENERIC})"),
+]
+_EN_PLACE_TAIL = (
+    r"(?P<p>[a-z][a-z.'\- ]{1,40}?)(?=$|[,.;!?(]| for | since | with | and | but | because | now| last| \d|"
+    r" about| over| ever| ~| —| -)"
+)
+LOC_EN = [
+    re.compile(r"\b(?:live|living|lives|reside|residing|based|settled|located|staying long-term)\s+(?:in|"
+               r"at|out of|"
+               r"near)\s+" + _EN_PLACE_TAIL),
+    re.compile(r"\b(?:moved|relocated|moved back|i moved)\s+(?:to|back to)\s+" + _EN_PLACE_TAIL),
+    re.compile(r"\b(?:moved|relocated|moved back)\s+(?P<p>here|there)\b"),
+    re.compile(r"\bmy (?:city|country|location|home city) is\s+" + _EN_PLACE_TAIL),
+    re.compile(r"\bi(?:'m| am) (?:currently |"
+               r"now )?in\s+(?P<p>" + PLACE_EN_ALT + r")\b(?= for (?:good|work|the long))"),
+]
+HOMETOWN_EN = [
+    re.compile(r"\bi(?:'m| am) (?:originally )?from\s+" + _EN_PLACE_TAIL),
+    re.compile(r"\bgrew up in\s+" + _EN_PLACE_TAIL),
+]
+
+OCC_ZH = lx.alt(lx.OCCUPATIONS_ZH)
+ROLE_ZH = lx.alt(lx.ROLE_FIELDS_ZH + lx.OCCUPATIONS_ZH)
+SUBJECT_ZH = lx.alt(lx.TEACH_SUBJECTS_ZH)
+ACRONYM_ROLE = r"(?:sre|ui|ux|qa|pm|hr|dba|devops|ios|android|java|python|go|c\+\+|it|bd|ai|ml|nlp|cv|seo)"
+JOB_ZH = [
+    re.compile(rf"在(?P<org>[^,，。]{{1,20}}?)(?:做|当|干|负责|从事)\s*(?P<role>[^,，。]{{0,8}}?(?:{ROLE_ZH}"
+               rf"|{ACRONYM_ROLE}\b))"),
+    re.compile(rf"在(?P<org>[^,，。]{{1,20}}?)教\s*(?P<role>{SUBJECT_ZH})"),
+    re.compile(r"在(?P<org>[^,，。]{1,20}?)(?:上班|工作|实习|任职|就职|供职|打工)"),
+    re.compile(rf"我(?:现在|目前|自己)?是(?:一名|一个|一位|个|名|位)?\s*(?P<role>[^,，。]{{0,12}}?(?:{OCC_ZH}"
+               rf"))"),
+    re.compile(rf"(?:^|我|还是|一直|目前|现在|主要)(?:是)?(?:做|干|从事|搞)\s*(?P<role>[^,，。]{{0,8}}?(?"
+               rf":{ROLE_ZH}|"
+               rf"{ACRONYM_ROLE}\b)[^,，。]{{0,6}}?)(?:的|工作|这行|行业|相关|方面)?$"),
+    re.compile(rf"(?:^|我)(?:在)?教\s*(?P<role>{SUBJECT_ZH})"),
+    re.compile(r"(?:我的)?(?:职业|工作|本职)(?:是|:)\s*(?P<role>\S{2,})"),
+]
+JOB_HISTORY_ZH = re.compile(r"(?:之前|以前|曾经|原来|前几年)在(?P<org>[^,，。]{1,16}?)(?:做|"
+                            r"干|当|上)了?\s*(?:[0-9一二两三四五六七八九十几多半]+年)?"
+                            r"(?P<role>[^,，。]{0,10})")
+NOT_JOB_ROLE = re.compile(r"^(?:饭|菜|作业|家务|运动|梦|手术|饭菜|好|完|过|了|一个|个|些|点|事)")
+GOAL_NEAR = re.compile(r"(?:想|打算|准备|希望|要|转|计划|争取)(?:要)?(?:做|干|从事|转|当)")
+OCC_EN = lx.alt([o.lower() for o in lx.OCCUPATIONS_EN])
+JOB_EN = [
+    re.compile(r"\bi(?:'m| am)\s+(?:now |currently |still |actually |just |also |a full-time |working as )*"
+               r"(?:a|an|the)\s+(?P<role>(?:[\w/&'+-]+\s+){0,4}?" + OCC_EN + r")s?\b"),
+    re.compile(r"\bi work as (?:a |an |the )?(?P<role>[\w' -]{2,40})"),
+    re.compile(r"\bi(?: currently| still)? work (?:at|for|in) (?!home\b|the morning|"
+               r"the evening|night)(?P<org>[\w&' .-]{2,40})"),
+    re.compile(r"\b(?:a|my|new|the|current)\s+job\s+(?:at|with|in|as)\s+(?P<org>[\w&' .-]{2,40})"),
+    re.compile(r"\bi teach (?P<role>[\w -]{2,30})"),
+    re.compile(r"\b(?:by profession|for a living|my job is|my profession is|my day job is|"
+               r"i'?m employed (?:at|by|as)|"
+               r"i'?m working (?:at|for|as))\b"),
+]
+AGE_ZH = re.compile(r"我(?:今年)?(?:已经)?(?P<n>[0-9]{1,2}|[一二三四五六七八九十]{1,3})岁")
+AGE_EN = re.compile(r"\bi(?:'m| am|’m) (?P<n>[1-9][0-9]?)(?: years old| yo| y/o|\s*$|,| and| now)")
+
+FAMILY_ZH = lx.alt(lx.FAMILY_ZH)
+FAMILY_PRED_ZH = (r"(?:今年|已经|刚)?(?:[0-9]{1,2}|[一二两三四五六七八九十]{1,3})(?:岁|"
+                  r"个月)|上(?:小学|初中|高中|大学|幼儿园|"
+                  r"[一二三四五六]年级)|[一二三四五六七八九]年级|读(?:小学|初中|高中|"
+                  r"大学|研|博)|叫|名字|在.{1,12}(?:上班|工作|"
+                  r"读书|上学|念书)|是(?!不是)|过敏|出生|怀孕|刚生|结婚|退休|住在|身体|"
+                  r"做.{1,6}的|当.{1,6}|跟不上|成绩|"
+                  r"上学|幼儿园|小学|初中|高中|大学")
+FAMILY_ZH_RX = [
+    re.compile(rf"(?:我|我家|我们家|家里)(?:的)?(?:大|小|二)?(?P<rel>{FAMILY_ZH}).{{0,6}}?(?:{FAMILY_PRED_ZH}"
+               rf")"),
+    re.compile(rf"我(?:有|家有|生了)(?:一个|两个|三个|个|俩|一对|一儿一女)?(?:[0-9]+岁的)?(?P<rel>{FAMILY_ZH}"
+               rf")"),
+    re.compile(r"我(?:已经)?(?:当|做)(?:了)?(?:爸爸|妈妈|爸|妈|父亲|母亲)|我是(?:.{0,4})(?:宝妈|"
+               r"宝爸|全职妈妈|全职爸爸)"),
+]
+FAMILY_EN = lx.alt(lx.FAMILY_EN)
+FAMILY_EN_RX = [
+    re.compile(rf"\b(?:my|our)\s+(?:\w+\s+)?(?P<rel>{FAMILY_EN})\b\s*(?:is|are|was born|"
+               rf"just turned|turned|goes to|"
+               r"started|just started|has|have|works|lives|named|called|\(\d|\d|in (?:\w+ )?grade|"
+               r"who is|who's)"),
+    re.compile(rf"\bi have (?:a|an|one|two|three|four|\d|twin) (?:[\w-]+ )?(?:\d+[- ]year[- ]old )?(?P<"
+               rf"rel>{FAMILY_EN})\b"),
+    re.compile(r"\bi(?:'m| am) (?:a )?(?:mom|mum|dad|mother|father|parent|single mom|"
+               r"single dad|stepmom|stepdad)\b"),
+    re.compile(r"\bmom of\b|\bdad of\b|\bmother of\b|\bfather of\b"),
+]
+PARTNER_ZH_ALT = lx.alt(lx.PARTNER_ZH)
+RELATION_ZH = [
+    re.compile(rf"我(?:的)?(?P<rel>{PARTNER_ZH_ALT})(?:是|叫|在|做|住|今年|[0-9]+岁|也是)"),
+    re.compile(rf"我(?:有)?(?:{PARTNER_ZH_ALT})了|(?:在)?谈恋爱|我(?:是)?单身|我已婚|"
+               rf"我(?:已经)?结婚了|我订婚了|我们订婚"),
+]
+RELATION_EN = [
+    re.compile(r"\b(?:i'?ve been |i'?m |been )?(?:seeing|dating) (?:someone|somebody|"
+               r"a guy|a girl|this guy|this girl|"
+               r"[a-z]+ for)"),
+    re.compile(r"\bmy (?:boyfriend|girlfriend|bf|gf|fiance|fiancé|fiancee|fiancée|partner)\b(?: is|"
+               r" and i|'s name| works|"
+               r" lives| named| called)"),
+    re.compile(r"\bi(?:'m| am) (?:single|married|engaged|divorced|in a relationship)\b|"
+               r"\bi (?:just )?got (?:married|engaged)\b"),
+]
+BREAKUP = rx(r"分手了|离婚了|分了", r"\bbroke up\b|\bsplit up\b|\bgot divorced\b|\bwe'?re (?:over|done)\b")
+JOB_LOSS = rx(r"辞职了|离职了|被裁了?|失业了|"
+              r"裸辞了?|退休了", r"\bquit my job\b|\bgot laid off\b|\blost my job\b|\bi'?m unemployed\b|"
+              r"\bi retired\b|\bbetween jobs\b")
+
+PETS_ZH = lx.alt(lx.PETS_ZH)
+PETS_ZH_RX = [
+    re.compile(rf"(?:我家|我养的?|养了|我的|我有|家里有|家里养了?|我们家)(?:一只|两只|"
+               rf"三只|[0-9]+只|一条|两条|只|条|个|一个)?"
+               rf".{{0,6}}?(?P<pet>{PETS_ZH})"),
+    re.compile(rf"(?P<pet>{PETS_ZH})(?:叫|名叫|名字叫)"),
+]
+PETS_EN = lx.alt(lx.PETS_EN)
+PETS_EN_RX = [
+    re.compile(rf"\b(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?(?P<pet>{PETS_EN})\b"),
+    re.compile(rf"\bi (?:have|got|adopted|own|rescued) (?:a|an|two|three|\d|one)?\s*(?:[\w-]+\s+){{0,2}}"
+               rf"?(?P<pet>{PETS_EN})\b"),
+]
+
+ALLERGY = rx(r"过敏(?!性鼻炎)|不耐受",
+             r"\ballergic\b|\ballerg(?:y|ies)\b|\bintoleran(?:t|ce)\b|\bceliac\b|\bcoeliac\b|"
+             r"\banaphyla")
+HEALTH_ZH = lx.alt(lx.HEALTH_ZH)
+HEALTH_EN = lx.alt([h.lower() for h in lx.HEALTH_EN])
+HEALTH = rx(HEALTH_ZH, rf"\b{HEALTH_EN}\b")
+DIET = rx(lx.alt(lx.DIET_ZH), r"\b" + lx.alt([d.lower() for d in lx.DIET_EN]) + r"\b")
+DIET_RETRACT = rx(r"不(?:再)?吃素了|不是素食(?:者|"
+                  r"主义者)?了|开荤了|开始吃肉了", r"\b(?:not|no longer) (?:a )?(?:vegetarian|vegan|"
+                  r"pescatarian)\b|\b(?:quit|stopped) being (?:a )?(?:vegetarian|vegan)\b|"
+                  r"\beat(?:ing)? meat again\b")
+TRAITS = rx(lx.alt(lx.TRAITS_ZH), r"\b" + lx.alt([t.lower() for t in lx.TRAITS_EN]) + r"\b")
+EDUCATION = rx(
+    r"在(?P<school>[^,，。]{2,12}(?:大学|学院|中学|高中|大专))(?:读|上|念)|我(?:在)?(?:读|"
+    r"上)(?:大[一二三四]|研[一二三]|博[一二三四五]|"
+    r"高[一二三]|初[一二三])|专业是|主修|毕业于|我是.{1,10}专业的",
+    r"\bi(?:'m| am) (?:a )?(?:freshman|sophomore|junior|senior) (?:at|in)\b|\bi study (?!for)|"
+    r"\bi'?m studying (?!for)|"
+    r"\bmy major is\b|\bmajoring in\b|\bgraduated from\b|\bi(?:'m| am) in (?:grad|"
+    r"graduate|med|law) school\b",
+)
+
+# preferences
+LIKE = rx(
+    r"(?:最|很|超|特别|非常|真的|比较|更|挺|蛮|巨|贼|太|也|超级)?(?:喜欢|热爱|偏爱|"
+    r"钟爱|迷上|沉迷|爱上|痴迷)|(?<![可恋亲宠关疼友心])爱(?:吃|喝|看|听|玩|去|用|"
+    r"穿|逛|打|"
+    r"做|追|上|)|离不开|是.{0,6}(?:粉|迷|党|控|爱好者|发烧友|死忠)|(?:只|就|最常|"
+    r"常|经常)(?:喝|吃|用|看|听|玩|穿|去|点)|真爱|"
+    r"偏好|口味(?:偏|比较)|不\S{0,2}不欢|上瘾|百吃不厌|必点|必吃|最爱|情有独钟|天天(?:吃|喝|听|看)|爱好",
+    r"\bi (?:really |absolutely |totally |just |honestly |also |still |do |genuinely |"
+    r"kinda |kind of )?(?:love|like|"
+    r"enjoy|adore|prefer|dig|crave|live for)\b|\bi'?m (?:really |totally |so |kind of |"
+    r"kinda |lowkey |low-key )?"
+    r"(?:obsessed with|into|addicted to|hooked on|a (?:big |huge |massive )?fan of|"
+    r"a sucker for|crazy about)\b|"
+    r"\bi'?m an? [\w-]+(?: [\w-]+)? (?:person|fan|lover|addict|junkie|nerd|geek|girl|guy|snob)\b|"
+    r"\bmy (?:absolute |all-time )?(?:favou?rite|fave|fav|comfort|go-to|guilty pleasure)\b|"
+    r"\bcan'?t live without\b|"
+    r"\bthe (?:spicier|sweeter|cheesier|stronger|hotter|darker|crispier|more) the better\b",
+)
+DISLIKE = rx(
+    r"不(?:太|怎么|是很|大)?(?:喜欢|爱)|讨厌|受不了|接受不了|忍不了|不吃|不喝|不碰|"
+    r"吃不了|喝不了|吃不惯|忌口|反感|"
+    r"怕(?:辣|甜|酸|腥|冷|热|吵|油)|最烦|不感冒|无感|别给我推荐|一点都不行|闻到就",
+    r"\bi (?:really |just |absolutely |honestly |also )?(?:hate|dislike|detest|can'?t stand|"
+    r"can'?t do|can'?t handle|"
+    r"can'?t eat|don'?t eat|don'?t drink|won'?t eat|avoid|don'?t (?:really )?like|"
+    r"don'?t (?:really )?enjoy|never eat|"
+    r"never drink|can'?t stomach)\b|\bnot a (?:big )?fan of\b|\bno [\w -]{2,24} (?:please|pls|plz)\b|"
+    r"\bnothing (?:with|too) \w+|\bi'?m not (?:really )?(?:into|a fan)\b|\bkeep [\w ]{2,20} away\b",
+)
+LIKE_OBJECT_ZH = re.compile(
+    r"(?:喜欢|热爱|偏爱|钟爱|迷上|沉迷|爱上|离不开|讨厌|受不了|爱)(?:上)?(?P<o>[^,，。]{2,16})$"
+)
+LIKE_OBJECT_EN = re.compile(
+    r"\bi (?:really |absolutely |totally |just |honestly |also |still )?(?:love|like|"
+    r"enjoy|adore|hate|can'?t stand)\s+"
+    r"(?P<o>[\w' -]{3,40})"
+)
+OBJECT_STOP = rx(r"^(?:你|它|这|那|他|她|我)",
+                 r"^(?:it|that|this|you|them|him|her|when|how|what|the idea|to\b|doing)\b")
+
+# goals
+GOAL_STRONG = rx(
+    r"目标|梦想|心愿|愿望|立志|决心|立.{0,3}flag|争取|力争|这辈子|今年要|明年要|一定要|"
+    r"年底前|年内|计划(?:在|于)?.{0,8}(?:内|前|之前|以前)|"
+    r"希望(?:能)?在.{0,8}(?:内|前)|(?:[0-9一二两三四五六七八九十]+年)内",
+    r"\bgoals?\b|\bdream (?:is|of)\b|\bmy dream\b|\bresolution\b|\bbucket list\b|"
+    r"\bdetermined to\b|\baiming (?:to|for)\b|"
+    r"\baim to\b|\bmy target\b|\bworking (?:toward|towards)\b|\bby (?:the )?end of (?:the |"
+    r"this |next )?year\b|"
+    r"\bwithin (?:\d+|a|two|three|five|ten|the next) (?:years?|months)\b|\bbefore i turn \d+\b|\bsomeday\b|"
+    r"\beventually\b",
+)
+GOAL_WEAK = rx(
+    r"打算|准备|计划|希望|想要|想(?!说|问|知道|吃|喝|去看|听|哭|笑|睡)|要(?=考|学|"
+    r"攒|存|减|瘦|跑|买|转|拿|过|读|练)|在备考|备考|"
+    r"正在考|在考|在学|学习|努力|冲刺|考(?!虑|察)|转行|上岸",
+    r"\b(?:want|wanna|hope|hoping|plan|planning|trying|intend|intending|going|gonna|"
+    r"decided|would like|'d like) to\b|"
+    r"\bstudying for\b|\bpreparing for\b|\btraining for\b|\bsaving (?:up )?for\b|"
+    r"\bworking on (?:getting|my)\b|"
+    r"\bi'?m learning\b|\blearning\b|\bthe goal\b|\bgoal is\b",
+)
+
+# projects
+PROJECT_VERB = rx(
+    r"(?:在|正在|一直在|最近在|业余在|下班(?:后)?(?:都)?在|平时在|自己在|还在|同时在)(?:做|"
+    r"搞|写|开发|维护|折腾|运营|经营|打造|筹备|弄|"
+    r"设计|创作|画|录|更新|捣鼓)|我(?:的|自己的)?(?:副业|个人项目|开源项目)|项目(?:代号|名字|名称|叫)|"
+    r"(?:我|自己)(?:开了|做了|写了|建了|搭了|运营着|经营着|维护着)(?:一个|个|家)|"
+    r"(?:我们|团队|公司|组里)(?:在|正在)(?:做|搞|开发)",
+    r"\bi(?:'m| am)? ?(?:currently |also |still )?(?:maintain|maintaining|run|running|"
+    r"own|built|build|building|"
+    r"develop|developing|work on|working on|started|launched|founded|co-founded|cofounded|"
+    r"created|write|writing|"
+    r"manage|managing|make|making|host|hosting|designing|running)\b|\bmy (?:side project|"
+    r"startup|app|store|shop|"
+    r"blog|podcast|channel|newsletter|game|novel|thesis|dissertation|repo|library|"
+    r"project|business|brand|band)\b|"
+    r"\bwe(?:'re| are) (?:building|developing|making|launching)\b|\bour (?:startup|app|product|project)\b",
+)
+PROJECT_NOUN_ZH = lx.alt(lx.PROJECT_NOUNS_ZH)
+PROJECT_NOUN_EN = r"\b" + lx.alt(lx.PROJECT_NOUNS_EN) + r"s?\b"
+PROJECT_NOUN = rx(PROJECT_NOUN_ZH, PROJECT_NOUN_EN)
+PROJECT_NAME = [
+    re.compile(r"[「『《“\"](?P<n>[^」』》”\"]{1,30})[」』》”\"]"),
+    re.compile(r"(?:叫做?|名(?:字)?叫|名为|代号(?:是|叫)?|called|named|brand(?:'s| is) called|"
+               r"name is|代号)\s*"
+               r"[「『《“\"]?(?P<n>[a-z0-9][\w.\-]{1,30}|[\u4e00-\u9fff]{2,8})"),
+]
+
+# constraints
+FOLLOWUP_INSTRUCTION = rx(r"就行|就好|就可以|不用太|别太|"
+                          r"不要太|改成|换成|都用|用个|"
+                          r"只要", r"\bjust use\b|\bis fine\b|\bno need\b|"
+                          r"\binstead\b|\bkeep it\b")

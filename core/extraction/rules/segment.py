@@ -1,0 +1,151 @@
+"""Splitting a user message into sentences and clauses, and tidying clause text for content.
+
+A *sentence* ends at 。！？!?；; a newline, an ellipsis, or a full stop followed by a space.
+A *clause* is a piece of a sentence between commas, colons, dashes, tildes and emoji. Nothing
+inside brackets is split. Every clause keeps its span in the original message so contiguous
+clauses can be joined back with the user's own punctuation.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+_EMOJI = re.compile(
+    "[\U0001f000-\U0001faff\U00002600-\U000027bf\U00002b00-\U00002bff\U0000fe0f\U0000200d"
+    "\U000023e9-\U000023fa\U0001f1e6-\U0001f1ff]+"
+)
+_HARD = set("。！？!?；;\n…")
+_SOFT = set("，,：:—～~")
+_OPEN = set("(（「『《【[“")
+_CLOSE = set(")）」』》】]”")
+_ABBREVIATIONS = {"etc", "e.g", "i.e", "mr", "mrs", "ms", "dr", "vs", "st", "approx", "no", "jr", "sr"}
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_SPACES = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One clause of the user message."""
+
+    index: int
+    sentence: int
+    start: int
+    end: int
+    text: str  # original text, emoji removed, whitespace collapsed, outer punctuation stripped
+    norm: str  # NFKC + lowercase, for matching
+    had_emoji: bool
+
+
+def has_cjk(text: str) -> bool:
+    return bool(_CJK.search(text))
+
+
+def normalise(text: str) -> str:
+    """NFKC + lowercase + collapsed whitespace: the form every pattern is matched against."""
+    return _SPACES.sub(" ", unicodedata.normalize("NFKC", text)).strip().lower()
+
+
+def strip_emoji(text: str) -> str:
+    return _EMOJI.sub(" ", text)
+
+
+def _is_sentence_stop(text: str, i: int) -> bool:
+    """``.`` at ``i`` ends a sentence: followed by space/end/CJK, not a decimal or abbreviation."""
+    nxt = text[i + 1] if i + 1 < len(text) else ""
+    if nxt and not (nxt.isspace() or _CJK.match(nxt) or nxt in "\"'”)）"):
+        return False
+    j = i - 1
+    while j >= 0 and (text[j].isalpha() or text[j] == "."):
+        j -= 1
+    word = text[j + 1:i].lower()
+    return word not in _ABBREVIATIONS
+
+
+def _is_soft(text: str, i: int) -> bool:
+    ch = text[i]
+    if ch not in _SOFT:
+        return False
+    prev = text[i - 1] if i > 0 else ""
+    nxt = text[i + 1] if i + 1 < len(text) else ""
+    # 7:30, 22~29, 1,000 are not boundaries
+    return not (ch in ":~～," and prev.isdigit() and nxt.isdigit())
+
+
+def split_clauses(message: str) -> list[Clause]:
+    """The clauses of ``message`` in order (empty pieces dropped)."""
+    clauses: list[Clause] = []
+    sentence = 0
+    depth = 0
+    start = 0
+    pending_sentence_break = False
+
+    def flush(end: int) -> None:
+        nonlocal start
+        raw = message[start:end]
+        had_emoji = bool(_EMOJI.search(raw))
+        text = tidy(raw)
+        if text:
+            lead = len(raw) - len(raw.lstrip())
+            clauses.append(
+                Clause(len(clauses), sentence, start + lead, end, text, normalise(text), had_emoji))
+        start = end + 1
+
+    i = 0
+    n = len(message)
+    while i < n:
+        ch = message[i]
+        if ch in _OPEN:
+            depth += 1
+        elif ch in _CLOSE and depth > 0:
+            depth -= 1
+        if ch == "\n":
+            depth = 0
+        boundary_hard = ch in _HARD or (ch == "." and _is_sentence_stop(message, i))
+        if depth == 0 and boundary_hard:
+            flush(i)
+            pending_sentence_break = True
+        elif depth == 0 and (_is_soft(message, i) or _EMOJI.match(ch)):
+            flush(i)
+        if pending_sentence_break:
+            sentence += 1
+            pending_sentence_break = False
+        i += 1
+    flush(n)
+    return clauses
+
+
+_EDGE_PUNCT = " \t\r\n,，。.!！?？;；:：、~～—-–…\"'“”‘’"
+_TRAIL_FILLERS = re.compile(
+    r"(?:\s*(?:hhh+|h{2,}|哈哈+|嘿嘿+|嘻嘻+|呵呵+|lol+|lmao|haha+|tbh|ngl|xd|呜呜+|"
+    r"哈|啦|呀|嘛|哦|噢|喔|哟|捏|"
+    r"\(笑\)|\[笑\]))+\s*$",
+    re.IGNORECASE,
+)
+_LEAD_FILLERS = re.compile(
+    r"^(?:(?:emm+|em+|额|呃|嗯嗯|嗯|哦|噢|哎|唉|诶|欸|好吧|好的|那么|然后|还有|另外|"
+    r"对了|其实|话说|顺便说一下|顺便|而且|"
+    r"不过|但是|但|就是|总之|反正|跟你说个事|跟你说|说一下|ok|okay|so|also|and|but|anyway|anyways|btw|"
+    r"by the way|oh|well|yeah|yes|hi|hey|hello|lol|haha|plus|actually|honestly|fyi|ps|real talk)"
+    r"(?:\s*[,，:：!！~～]\s*|\s+|(?=[\u4e00-\u9fff])))+",
+    re.IGNORECASE,
+)
+
+
+def tidy(raw: str) -> str:
+    """Clause text for content: emoji removed, whitespace collapsed, edge punctuation stripped."""
+    text = _SPACES.sub(" ", strip_emoji(raw)).strip(_EDGE_PUNCT)
+    return text
+
+
+def clean_content(text: str) -> str:
+    """Leading filler words and trailing laughter/particles removed from a content string."""
+    out = _SPACES.sub(" ", strip_emoji(text)).strip(_EDGE_PUNCT)
+    for _ in range(3):
+        before = out
+        out = _LEAD_FILLERS.sub("", out).strip(_EDGE_PUNCT)
+        out = _TRAIL_FILLERS.sub("", out).strip(_EDGE_PUNCT)
+        if out == before:
+            break
+    return out

@@ -1,0 +1,109 @@
+"""Slot catalogue: which keys the rules extractor writes, their type, importance, TTL and cardinality.
+
+A *single* slot holds one value (home city, job, reply length): a new statement overwrites it.
+A *multi* slot accumulates (food likes, allergies, pets): a new statement merges into it unless
+the user signals a change ("现在改成…", "change of plans", "no longer").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from core.extraction.rules import lexicon as lx
+from core.types import MemoryType
+
+
+@dataclass(frozen=True)
+class SlotSpec:
+    memory_type: MemoryType
+    importance: int
+    ttl_days: int | None
+    single: bool
+
+
+_FIXED: dict[str, SlotSpec] = {
+    "fact-home_city": SlotSpec(MemoryType.FACT, 4, 730, True),
+    "fact-hometown": SlotSpec(MemoryType.FACT, 3, 3650, True),
+    "fact-job": SlotSpec(MemoryType.FACT, 4, 730, True),
+    "fact-work_history": SlotSpec(MemoryType.FACT, 3, 1825, False),
+    "fact-education": SlotSpec(MemoryType.FACT, 3, 1095, True),
+    "fact-family": SlotSpec(MemoryType.FACT, 4, 3650, False),
+    "fact-relationship": SlotSpec(MemoryType.FACT, 3, 730, True),
+    "fact-pets": SlotSpec(MemoryType.FACT, 3, 3650, False),
+    "fact-allergy": SlotSpec(MemoryType.FACT, 5, 3650, False),
+    "fact-health": SlotSpec(MemoryType.FACT, 4, 1825, False),
+    "fact-diet": SlotSpec(MemoryType.FACT, 4, 1825, True),
+    "fact-traits": SlotSpec(MemoryType.FACT, 3, 3650, False),
+    "fact-age": SlotSpec(MemoryType.FACT, 2, 365, True),
+}
+_SINGLE_CONSTRAINTS = {"reply_length", "language", "currency", "units", "tone"}
+_TYPE_DEFAULTS: dict[MemoryType, SlotSpec] = {
+    MemoryType.PREFERENCE: SlotSpec(MemoryType.PREFERENCE, 3, 365, False),
+    MemoryType.GOAL: SlotSpec(MemoryType.GOAL, 4, 365, False),
+    MemoryType.PROJECT: SlotSpec(MemoryType.PROJECT, 4, None, False),
+    MemoryType.CONSTRAINT: SlotSpec(MemoryType.CONSTRAINT, 4, 730, False),
+    MemoryType.FACT: SlotSpec(MemoryType.FACT, 3, 730, False),
+}
+
+
+def spec(key: str) -> SlotSpec:
+    """The spec of ``key`` (unknown keys get their type's defaults; type from the key prefix)."""
+    if key in _FIXED:
+        return _FIXED[key]
+    prefix, _, rest = key.partition("-")
+    try:
+        memory_type = MemoryType(prefix)
+    except ValueError:
+        memory_type = MemoryType.FACT
+    base = _TYPE_DEFAULTS[memory_type]
+    if memory_type is MemoryType.CONSTRAINT and rest in _SINGLE_CONSTRAINTS:
+        return SlotSpec(base.memory_type, base.importance, base.ttl_days, True)
+    return base
+
+
+def is_single(key: str) -> bool:
+    return spec(key).single
+
+
+# Words that identify a slot inside someone else's key (an LLM- or tool-written memory), so the
+# rules extractor can reuse that key instead of creating a parallel one.
+SLOT_ALIASES: dict[str, frozenset[str]] = {
+    "fact-home_city": frozenset({"city", "location", "live", "lives", "living", "residence", "home", "based",
+                                 "reside", "address", "current_city", "home_city"}),
+    "fact-hometown": frozenset({"hometown", "origin", "grew", "birthplace"}),
+    "fact-job": frozenset({"job", "occupation", "profession", "work", "employer", "role", "title", "position",
+                           "career", "company", "employment"}),
+    "fact-education": frozenset({"education", "school", "university", "college", "major", "degree", "study"}),
+    "fact-family": frozenset({"family", "kids", "children", "child", "daughter", "son", "wife", "husband",
+                              "spouse", "parents"}),
+    "fact-relationship": frozenset({"relationship", "partner", "dating", "boyfriend", "girlfriend"}),
+    "fact-pets": frozenset({"pet", "pets", "dog", "cat", "dogs", "cats"}),
+    "fact-allergy": frozenset({"allergy", "allergies", "allergic", "intolerance"}),
+    "fact-health": frozenset({"health", "medical", "condition", "injury", "surgery"}),
+    "fact-diet": frozenset({"diet", "dietary", "vegetarian", "vegan"}),
+    "fact-traits": frozenset({"trait", "traits", "personality", "handedness"}),
+    "fact-age": frozenset({"age", "birthday", "birth"}),
+    "constraint-reply_length": frozenset({"length", "reply_length", "brevity", "concise", "max_length",
+                                          "word_limit", "words", "paragraphs"}),
+    "constraint-language": frozenset({"language", "reply_language", "spelling", "locale"}),
+    "constraint-currency": frozenset({"currency", "price", "prices", "rmb", "cny"}),
+    "constraint-format": frozenset({"format", "formatting", "bullets", "markdown"}),
+    "constraint-code_comments": frozenset({"comments", "comment", "code_comments"}),
+    "constraint-shell": frozenset({"shell", "bash", "terminal"}),
+    "constraint-tone": frozenset({"tone", "style"}),
+}
+for _topic, _ in lx.PREF_TOPICS_EN:
+    SLOT_ALIASES.setdefault(f"preference-{_topic}", frozenset({_topic}))
+for _topic, _ in lx.GOAL_TOPICS_EN:
+    SLOT_ALIASES.setdefault(f"goal-{_topic}", frozenset({_topic}))
+
+_TOKEN_SPLIT = re.compile(r"[-_.]+")
+
+
+def key_tokens(key: str) -> set[str]:
+    tokens = set(_TOKEN_SPLIT.split(key.lower()))
+    parts = key.lower().split("-", 1)
+    if len(parts) == 2:
+        tokens.add(parts[1])
+    return tokens
