@@ -24,6 +24,7 @@ COMMAND_MODULES = [
     "cli.eval_cmd",
     "cli.publish_cmd",
     "cli.schemas_cmd",
+    "cli.verify_cmd",
 ]
 
 
