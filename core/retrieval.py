@@ -1,0 +1,513 @@
+"""Retrieval of a user's long-term memories for a prompt: ``full_inject``, ``dense``, lexical fallback.
+
+Modes (``LONG_TERM_MEMORY_RETRIEVE_MODE``, overridable per call):
+
+- ``full_inject``: every live memory of the user (active, unexpired, past the read-side hard
+  filters), most important and most recently updated first, capped at
+  ``LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT`` (or the caller's ``limit``).
+- ``dense``: query = question + "\\n" + conversation summary -> ``embed_queries`` -> vector search
+  for the top ``LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT`` ids *of this user only* -> the truth of those
+  ids from PostgreSQL (``get_live_by_ids`` scoped by the user: ids of other users, dead or filtered
+  rows are dropped even if the index returned them) -> rerank (``RerankWeights``) -> top
+  ``LONG_TERM_MEMORY_RETRIEVE_LIMIT``.
+- lexical fallback: when ``MEMORY_MILVUS_ENABLED`` is false, or the embedder/vector search fails,
+  is paused after a recent failure, is saturated, or misses the time budget
+  (``RETRIEVAL_DENSE_TIMEOUT_SEC``), a BM25 scan (``core.lexical``, Chinese bigrams + English words)
+  over the user's live memories serves instead, with the same rerank; ``served_by`` says
+  ``lexical_fallback`` and ``fallback_reason`` says why.
+
+Invariants:
+- ``retrieve`` never raises because of Milvus or the embedder; only a PostgreSQL failure (the
+  truth itself) propagates.
+- Every result item belongs to the requested user: candidates are read from PostgreSQL with
+  ``user_id = <the user's internal id>``, and every vector search carries that id as its scope.
+- Returned memories get ``last_accessed_at`` updated (best effort: a row locked by a writer is not
+  waited for, so a read is never stuck behind a write).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+from sqlalchemy import text
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+
+from core import metrics
+from core.config import RetrieveMode, Settings
+from core.embedding.base import Embedder
+from core.lexical import BM25, key_terms, tokenize
+from core.memory.reader import get_live_by_ids, list_live, touch
+from core.memory.store import find_user
+from core.memory.text import index_text
+from core.memory.tools import MemoryView
+from core.storage.db import transaction
+from core.vectorstore import (
+    MilvusMemoryIndex,
+    VectorStoreError,
+    active_collection,
+    check_collection_matches,
+)
+
+log = logging.getLogger(__name__)
+
+QUERY_MAX_CHARS = 2000  # question + summary sent to the embedder (e5 reads ~512 tokens anyway)
+LEXICAL_SCAN_MAX = 5000  # live memories scanned by the lexical fallback (most important first)
+TOUCH_LOCK_TIMEOUT_MS = 200
+_QUERY_CACHE_SIZE = 1024
+
+
+class ServedBy(StrEnum):
+    """Which path produced a retrieval result."""
+
+    FULL_INJECT = "full_inject"
+    DENSE = "dense"
+    LEXICAL_FALLBACK = "lexical_fallback"
+    DISABLED = "disabled"  # LONG_TERM_MEMORY_ENABLED is false: no memories are injected
+
+
+class VectorSearch(Protocol):
+    """The vector-search port of retrieval: top ``limit`` ``(memory_id, cosine)`` of ONE user.
+
+    ``user_id`` is the internal (INT64) user id and must scope the search; implementations raise
+    ``VectorStoreError`` (or ``VectorStoreUnavailable``) when they cannot answer.
+    """
+
+    def search(self, user_id: int, vector: npt.NDArray[np.float32],
+               limit: int) -> list[tuple[int, float]]: ...
+
+
+class NoActiveCollection(VectorStoreError):
+    """No vector collection is registered yet (nothing has been indexed)."""
+
+
+class ActiveCollectionSearch:
+    """``VectorSearch`` over the collection the registry marks active (``vector_collections``).
+
+    The active collection is looked up in PostgreSQL at most every ``refresh_sec`` seconds, so a
+    reindex switch is picked up without a restart; a collection built for another model or
+    dimension than the configured embedder raises ``IndexModelMismatch`` instead of mixing spaces.
+    """
+
+    def __init__(self, index: MilvusMemoryIndex, sessions: sessionmaker[Session], model: str, dim: int,
+                 refresh_sec: float = 10.0) -> None:
+        self.index = index
+        self._sessions = sessions
+        self._model = model
+        self._dim = dim
+        self._refresh_sec = refresh_sec
+        self._lock = threading.Lock()
+        self._view: MilvusMemoryIndex | None = None
+        self._checked_at = -math.inf
+
+    def search(self, user_id: int, vector: npt.NDArray[np.float32], limit: int) -> list[tuple[int, float]]:
+        return self._active_view().search(user_id, vector, limit)
+
+    def _active_view(self) -> MilvusMemoryIndex:
+        with self._lock:
+            now = time.monotonic()
+            if self._view is not None and now - self._checked_at < self._refresh_sec:
+                return self._view
+        with self._sessions() as session:
+            row = active_collection(session)
+            if row is None:
+                raise NoActiveCollection("no active vector collection is registered (nothing indexed yet)")
+            check_collection_matches(row, self._model, self._dim)
+            name = row.name
+        view = self.index if name == self.index.collection else self.index.for_collection(name, self._dim)
+        with self._lock:
+            self._view, self._checked_at = view, time.monotonic()
+        return view
+
+    def close(self) -> None:
+        self.index.close()
+
+
+@dataclass(frozen=True)
+class RerankWeights:
+    """Weights of the rerank score ``sum(weight_i * component_i)``, every component in ``[0, 1]``.
+
+    - ``retrieval`` (0.55): the match of the query. Dense: cosine relative to the best candidate,
+      ``clip(1 - (best - cos) / retrieval_window, 0, 1)`` (e5 cosines are compressed into a narrow
+      band, so absolute values mean little; candidates ``retrieval_window`` below the best get 0).
+      Lexical: BM25 divided by the best BM25 of the scan.
+    - ``importance`` (0.15): ``(importance - 1) / 4``.
+    - ``confidence`` (0.10): the stored confidence.
+    - ``recency`` (0.10): ``0.5 ** (days since updated_at / recency_half_life_days)``.
+    - ``exact_key`` (0.10): share of the memory key's words that occur in the query.
+    """
+
+    retrieval: float = 0.55
+    importance: float = 0.15
+    confidence: float = 0.10
+    recency: float = 0.10
+    exact_key: float = 0.10
+    retrieval_window: float = 0.10
+    recency_half_life_days: float = 90.0
+
+    def __post_init__(self) -> None:
+        for name, value in asdict(self).items():
+            if not math.isfinite(value) or value < 0:
+                raise ValueError(f"rerank weight {name} must be a finite number >= 0")
+        if self.retrieval_window <= 0 or self.recency_half_life_days <= 0:
+            raise ValueError("retrieval_window and recency_half_life_days must be > 0")
+
+
+@dataclass(frozen=True)
+class ScoreComponents:
+    """The normalised components (each in ``[0, 1]``) behind a rerank score."""
+
+    retrieval: float
+    importance: float
+    confidence: float
+    recency: float
+    exact_key: float
+    raw_retrieval: float  # cosine (dense) or BM25 (lexical) before normalisation; 0 for full_inject
+
+    def as_dict(self) -> dict[str, float]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class RetrievedMemory:
+    memory: MemoryView
+    score: float
+    components: ScoreComponents
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"memory": self.memory.as_dict(), "score": self.score, "components": self.components.as_dict()}
+
+
+@dataclass(frozen=True)
+class RetrievalResult:
+    """What ``Retriever.retrieve`` returns: ranked items, the path that served, a prompt block."""
+
+    user_id: str
+    requested_mode: RetrieveMode
+    served_by: ServedBy
+    items: list[RetrievedMemory]
+    prompt_block: str
+    fallback_reason: str | None = None
+    took_ms: float = 0.0
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"user_id": self.user_id, "requested_mode": self.requested_mode.value,
+                "served_by": self.served_by.value, "fallback_reason": self.fallback_reason,
+                "items": [i.as_dict() for i in self.items], "prompt_block": self.prompt_block,
+                "took_ms": self.took_ms}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A memory with its raw retrieval score (cosine or BM25) before rerank."""
+
+    memory: MemoryView
+    raw: float
+
+
+def rerank(candidates: Sequence[Candidate], query_terms: set[str], weights: RerankWeights, now: datetime,
+           limit: int, *, normalise: str) -> list[RetrievedMemory]:
+    """Score and order ``candidates``; return at most ``limit``, best first.
+
+    ``normalise`` is ``"window"`` (dense cosines, relative to the best), ``"max"`` (BM25, divided by
+    the best) or ``"none"`` (no retrieval signal: full_inject). Ties break on newer ``updated_at``
+    then higher id, so the order is deterministic.
+    """
+    if limit < 1 or not candidates:
+        return []
+    raws = [c.raw if math.isfinite(c.raw) else 0.0 for c in candidates]
+    best = max(raws)
+    scored: list[RetrievedMemory] = []
+    for cand, raw in zip(candidates, raws, strict=True):
+        if normalise == "window":
+            rel = min(1.0, max(0.0, 1.0 - (best - raw) / weights.retrieval_window))
+        elif normalise == "max":
+            rel = min(1.0, max(0.0, raw / best)) if best > 0 else 0.0
+        else:
+            rel = 0.0
+        mem = cand.memory
+        importance = min(1.0, max(0.0, (mem.importance - 1) / 4.0))
+        confidence = min(1.0, max(0.0, mem.confidence))
+        age_days = max(0.0, (now - mem.updated_at).total_seconds() / 86400.0)
+        recency = 0.5 ** (age_days / weights.recency_half_life_days)
+        keys = key_terms(mem.key)
+        exact = len(keys & query_terms) / len(keys) if keys else 0.0
+        comps = ScoreComponents(rel, importance, confidence, recency, exact, raw)
+        total = (weights.retrieval * rel + weights.importance * importance + weights.confidence * confidence
+                 + weights.recency * recency + weights.exact_key * exact)
+        scored.append(RetrievedMemory(mem, round(total, 6), comps))
+    scored.sort(key=lambda r: (-r.score, -r.memory.updated_at.timestamp(), -r.memory.id))
+    return scored[:limit]
+
+
+PROMPT_HEADER = ("以下是关于该用户的长期记忆（Long-term memories about the user; "
+                 "若与当前对话冲突，以当前对话为准）：")
+
+
+def prompt_block(items: Sequence[RetrievedMemory]) -> str:
+    """Ready-to-inject text: a header line, then ``- [type] content`` per memory; empty if none.
+
+    Contents are collapsed to one line each so a stored memory cannot add prompt structure.
+    """
+    if not items:
+        return ""
+    lines = [PROMPT_HEADER]
+    for item in items:
+        content = " ".join(item.memory.content.split())
+        lines.append(f"- [{item.memory.memory_type}] {content}")
+    return "\n".join(lines)
+
+
+def build_query(question: str, conversation_summary: str | None) -> str:
+    """The dense/lexical query: question, then the conversation summary, capped."""
+    query = question.strip()
+    if conversation_summary and conversation_summary.strip():
+        query = f"{query}\n{conversation_summary.strip()}"
+    return query[:QUERY_MAX_CHARS]
+
+
+class _DenseFailure(Exception):
+    """The dense stage could not answer; ``reason`` is what ``fallback_reason`` reports."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Retriever:
+    """Retrieval service over the PostgreSQL truth, an embedder and a ``VectorSearch`` port.
+
+    ``vector_search=None`` means vector search is off (``MEMORY_MILVUS_ENABLED=false``): the
+    ``dense`` mode is served by the lexical fallback. Thread-safe; call ``close`` at shutdown.
+    """
+
+    def __init__(self, settings: Settings, sessions: sessionmaker[Session], embedder: Embedder | None,
+                 vector_search: VectorSearch | None, weights: RerankWeights | None = None) -> None:
+        self.settings = settings
+        self.sessions = sessions
+        self.embedder = embedder
+        self.vector_search = vector_search
+        self.weights = weights or RerankWeights()
+        self._budget = settings.RETRIEVAL_DENSE_TIMEOUT_SEC
+        self._cooldown = settings.RETRIEVAL_DENSE_COOLDOWN_SEC
+        self._slots = threading.BoundedSemaphore(settings.RETRIEVAL_DENSE_CONCURRENCY)
+        self._pool = ThreadPoolExecutor(max_workers=settings.RETRIEVAL_DENSE_CONCURRENCY,
+                                        thread_name_prefix="retrieval-dense")
+        self._state_lock = threading.Lock()
+        self._paused_until = 0.0
+        self._last_failure = ""
+        self._query_cache: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
+
+    # --- public ---------------------------------------------------------------------------------
+    def retrieve(self, user_id: str, question: str, conversation_summary: str | None = None,
+                 mode: RetrieveMode | None = None, limit: int | None = None) -> RetrievalResult:
+        """Memories of ``user_id`` for this question, ranked, with the path that served them.
+
+        ``limit`` defaults to ``LONG_TERM_MEMORY_RETRIEVE_LIMIT`` (dense/lexical) or
+        ``LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT`` (full_inject). Unknown users get an empty result.
+        """
+        started = time.perf_counter()
+        mode = RetrieveMode(mode) if mode is not None else self.settings.LONG_TERM_MEMORY_RETRIEVE_MODE
+        if limit is not None and limit < 1:
+            raise ValueError("limit must be >= 1")
+        timings: dict[str, float] = {}
+        if not self.settings.LONG_TERM_MEMORY_ENABLED:
+            return self._result(user_id, mode, ServedBy.DISABLED, [], started, timings,
+                                "LONG_TERM_MEMORY_ENABLED is false")
+        if mode is RetrieveMode.FULL_INJECT:
+            items = self._full_inject(user_id, limit or self.settings.LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT)
+            self._touch(items)
+            return self._result(user_id, mode, ServedBy.FULL_INJECT, items, started, timings)
+
+        limit = limit or self.settings.LONG_TERM_MEMORY_RETRIEVE_LIMIT
+        query = build_query(question, conversation_summary)
+        terms = set(tokenize(query))
+        with self.sessions() as session:
+            user_pk = find_user(session, user_id)
+        if user_pk is None:
+            served = ServedBy.DENSE if self._dense_possible() is None else ServedBy.LEXICAL_FALLBACK
+            return self._result(user_id, mode, served, [], started, timings, self._dense_possible())
+
+        reason = self._dense_possible()
+        dense_answered = False
+        if reason is None:
+            t0 = time.perf_counter()
+            try:
+                hits = self._dense_hits(user_pk, query)
+            except _DenseFailure as failure:
+                reason = failure.reason
+            else:
+                timings["dense_ms"] = (time.perf_counter() - t0) * 1000
+                items = self._dense_items(user_pk, hits, terms, limit)
+                if items:
+                    self._touch(items)
+                    return self._result(user_id, mode, ServedBy.DENSE, items, started, timings)
+                dense_answered = True
+                reason = ("the vector index returned no live memory of this user" if hits
+                          else "the vector index has no entries for this user yet")
+        t0 = time.perf_counter()
+        items = self._lexical(user_pk, query, terms, limit)
+        timings["lexical_ms"] = (time.perf_counter() - t0) * 1000
+        if dense_answered and not items:  # the user has no live memories: dense answered correctly
+            return self._result(user_id, mode, ServedBy.DENSE, [], started, timings)
+        self._touch(items)
+        return self._result(user_id, mode, ServedBy.LEXICAL_FALLBACK, items, started, timings, reason)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        closer = getattr(self.vector_search, "close", None)
+        if callable(closer):
+            closer()
+
+    # --- full_inject ----------------------------------------------------------------------------
+    def _full_inject(self, user_id: str, limit: int) -> list[RetrievedMemory]:
+        with self.sessions() as session:
+            user_pk = find_user(session, user_id)
+            if user_pk is None:
+                return []
+            rows = list_live(session, user_pk, None, limit)
+            views = [MemoryView.of(r) for r in rows]
+        now = datetime.now(UTC)
+        ranked = rerank([Candidate(v, 0.0) for v in views], set(), self.weights, now, limit, normalise="none")
+        # full_inject keeps the documented order: importance, then most recently updated
+        ranked.sort(key=lambda r: (-r.memory.importance, -r.memory.updated_at.timestamp(), r.memory.id))
+        return ranked
+
+    # --- dense ----------------------------------------------------------------------------------
+    def _dense_possible(self) -> str | None:
+        """``None`` if the dense path may be tried now, else why not."""
+        if not self.settings.MEMORY_MILVUS_ENABLED or self.vector_search is None:
+            return "vector search is disabled (MEMORY_MILVUS_ENABLED=false)"
+        if self.embedder is None:
+            return "no embedder is configured"
+        with self._state_lock:
+            remaining = self._paused_until - time.monotonic()
+            if remaining > 0:
+                return f"dense path paused for {remaining:.1f}s after a failure: {self._last_failure}"
+        return None
+
+    def _dense_hits(self, user_pk: int, query: str) -> list[tuple[int, float]]:
+        """Embed + vector search within the time budget, or ``_DenseFailure``."""
+        if not self._slots.acquire(blocking=False):
+            raise _DenseFailure("dense path saturated (too many concurrent vector searches)")
+        try:
+            future: Future[list[tuple[int, float]]] = self._pool.submit(self._dense_search, user_pk, query)
+        except RuntimeError as exc:  # pool shut down
+            self._slots.release()
+            raise _DenseFailure(f"dense path closed: {exc}") from exc
+        future.add_done_callback(lambda _f: self._slots.release())
+        try:
+            return future.result(timeout=self._budget)
+        except FutureTimeout:
+            raise self._failed(f"dense path exceeded its time budget of {self._budget:g}s") from None
+        except Exception as exc:  # the fallback boundary: nothing from Milvus/the embedder may escape
+            raise self._failed(f"{type(exc).__name__}: {_short(exc)}") from exc
+
+    def _dense_search(self, user_pk: int, query: str) -> list[tuple[int, float]]:
+        assert self.embedder is not None and self.vector_search is not None
+        vector = self._query_vector(query)
+        return self.vector_search.search(user_pk, vector, self.settings.LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT)
+
+    def _query_vector(self, query: str) -> npt.NDArray[np.float32]:
+        assert self.embedder is not None
+        cache_key = f"{self.embedder.model}\x00{query}"
+        with self._state_lock:
+            cached = self._query_cache.get(cache_key)
+            if cached is not None:
+                self._query_cache.move_to_end(cache_key)
+                return cached
+        vector = np.asarray(self.embedder.embed_queries([query])[0], dtype=np.float32)
+        with self._state_lock:
+            self._query_cache[cache_key] = vector
+            while len(self._query_cache) > _QUERY_CACHE_SIZE:
+                self._query_cache.popitem(last=False)
+        return vector
+
+    def _failed(self, reason: str) -> _DenseFailure:
+        log.warning("dense retrieval failed, serving lexical fallback: %s", reason)
+        with self._state_lock:
+            self._last_failure = reason
+            self._paused_until = time.monotonic() + self._cooldown
+        return _DenseFailure(reason)
+
+    def _dense_items(self, user_pk: int, hits: list[tuple[int, float]], terms: set[str],
+                     limit: int) -> list[RetrievedMemory]:
+        if not hits:
+            return []
+        scores: dict[int, float] = {}
+        for memory_id, score in hits:
+            scores[memory_id] = max(score, scores.get(memory_id, -math.inf))
+        with self.sessions() as session:
+            rows = get_live_by_ids(session, user_pk, list(scores))
+            views = [MemoryView.of(r) for r in rows if r.user_id == user_pk]
+        now = datetime.now(UTC)
+        return rerank([Candidate(v, scores[v.id]) for v in views], terms, self.weights, now, limit,
+                      normalise="window")
+
+    # --- lexical --------------------------------------------------------------------------------
+    def _lexical(self, user_pk: int, query: str, terms: set[str], limit: int) -> list[RetrievedMemory]:
+        with self.sessions() as session:
+            rows = list_live(session, user_pk, None, LEXICAL_SCAN_MAX)
+            views = [MemoryView.of(r) for r in rows]
+        if not views:
+            return []
+        bm25 = BM25([tokenize(index_text(v.memory_type, v.key, v.content)) for v in views])
+        raws = bm25.scores(tokenize(query))
+        now = datetime.now(UTC)
+        return rerank([Candidate(v, s) for v, s in zip(views, raws, strict=True)], terms, self.weights, now,
+                      limit, normalise="max")
+
+    # --- shared ---------------------------------------------------------------------------------
+    def _touch(self, items: Sequence[RetrievedMemory]) -> None:
+        """Best-effort ``last_accessed_at`` update that never waits long for a writer's row lock."""
+        if not items:
+            return
+        try:
+            with transaction(self.sessions) as session:
+                session.execute(text(f"SET LOCAL lock_timeout = '{TOUCH_LOCK_TIMEOUT_MS}ms'"))
+                touch(session, [i.memory.id for i in items])
+        except OperationalError as exc:
+            log.info("skipped last_accessed_at update: %s", _short(exc))
+
+    def _result(self, user_id: str, mode: RetrieveMode, served: ServedBy, items: list[RetrievedMemory],
+                started: float, timings: dict[str, float], reason: str | None = None) -> RetrievalResult:
+        took = (time.perf_counter() - started) * 1000
+        metrics.RETRIEVAL_DURATION.labels(mode.value, served.value).observe(took / 1000)
+        return RetrievalResult(user_id, mode, served, items, prompt_block(items),
+                               reason if served in (ServedBy.LEXICAL_FALLBACK, ServedBy.DISABLED) else None,
+                               round(took, 3), timings)
+
+
+def _short(exc: BaseException, limit: int = 300) -> str:
+    return " ".join(str(exc).split())[:limit]
+
+
+def build_retriever(settings: Settings, sessions: sessionmaker[Session] | None = None,
+                    embedder: Embedder | None = None) -> Retriever:
+    """The retriever the settings describe. Does no network I/O (clients connect on first use)."""
+    from core.embedding.factory import build_embedder
+    from core.storage.db import engine_for, session_factory
+
+    if sessions is None:
+        sessions = session_factory(engine_for(settings.database_url, settings.DATABASE_POOL_SIZE))
+    if embedder is None:
+        embedder = build_embedder(settings)
+    search: VectorSearch | None = None
+    if settings.MEMORY_MILVUS_ENABLED:
+        search = ActiveCollectionSearch(MilvusMemoryIndex.from_settings(settings), sessions,
+                                        embedder.model, embedder.dim)
+    return Retriever(settings, sessions, embedder, search)

@@ -1,0 +1,464 @@
+"""Retrieval against real PostgreSQL and Milvus (Lite) with the real local embedder.
+
+Vectors get into Milvus through ``index_rows`` below (embed the index text, upsert ``IndexRow``),
+not through the indexer, so these tests can also plant *stale* entries (rows since deleted,
+expired or filtered) and check that the PostgreSQL truth still decides what is returned.
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
+from sqlalchemy import Engine, delete, insert, select, update
+from sqlalchemy.orm import Session, sessionmaker
+
+from core.config import RetrieveMode, Settings
+from core.embedding.local import LocalE5Embedder
+from core.embedding.openai_embedder import OpenAIEmbedder
+from core.memory.store import find_user, get_or_create_user
+from core.memory.text import index_text
+from core.memory.tools import MemoryTools
+from core.memory.writer import MemoryWriter
+from core.retrieval import (
+    PROMPT_HEADER,
+    ActiveCollectionSearch,
+    Retriever,
+    ServedBy,
+    VectorSearch,
+    build_retriever,
+)
+from core.storage.db import session_factory, transaction
+from core.storage.models import LongTermMemory, VectorCollection
+from core.vectorstore import IndexRow, MilvusMemoryIndex, ensure_active_collection
+from tests.support.fake_openai import FakeOpenAIServer  # the `fake_openai` fixture: tests/core/conftest.py
+
+pytestmark = pytest.mark.services
+
+EMBEDDER = LocalE5Embedder()
+_VECTORS: dict[str, npt.NDArray[np.float32]] = {}
+
+
+def passage_vectors(texts: Sequence[str]) -> list[npt.NDArray[np.float32]]:
+    """Real e5 passage vectors, cached by text across tests (embedding is the slow part)."""
+    missing = sorted({t for t in texts if t not in _VECTORS})
+    if missing:
+        for text, vec in zip(missing, EMBEDDER.embed_passages(missing), strict=True):
+            _VECTORS[text] = vec
+    return [_VECTORS[t] for t in texts]
+
+
+@dataclass
+class Env:
+    settings: Settings
+    sessions: sessionmaker[Session]
+    tools: MemoryTools
+    index: MilvusMemoryIndex
+    closers: list[Callable[[], None]] = field(default_factory=list)
+    shared: dict[str, Retriever] = field(default_factory=dict)
+
+    def shared_retriever(self, name: str, **overrides: Any) -> Retriever:
+        """One retriever per name for the whole test (hypothesis runs many examples per test)."""
+        if name not in self.shared:
+            self.shared[name] = self.retriever(**overrides)
+        return self.shared[name]
+
+    def retriever(self, **overrides: Any) -> Retriever:
+        retriever = build_retriever(self.settings.model_copy(update=overrides), self.sessions, EMBEDDER)
+        self.closers.append(retriever.close)
+        return retriever
+
+    def user_pk(self, user_id: str) -> int:
+        with self.sessions() as session:
+            pk = find_user(session, user_id)
+        assert pk is not None
+        return pk
+
+    def owned_ids(self, user_id: str) -> set[int]:
+        with self.sessions() as session:
+            return set(session.scalars(select(LongTermMemory.id).where(
+                LongTermMemory.user_id == find_user(session, user_id))).all())
+
+
+@pytest.fixture
+def env(settings: Settings, clean_db: Engine, unique_name: Callable[[str], str]) -> Iterator[Env]:
+    s = settings.model_copy(update={
+        "MEMORY_MILVUS_ENABLED": True, "MEMORY_MILVUS_COLLECTION": unique_name("t_retrieval"),
+        "LONG_TERM_MEMORY_RETRIEVE_MODE": RetrieveMode.DENSE,
+        "RETRIEVAL_DENSE_TIMEOUT_SEC": 60.0,  # the shared test machine can be slow; budgets tested apart
+        "RETRIEVAL_DENSE_COOLDOWN_SEC": 0.0,
+    })
+    sessions = session_factory(clean_db)
+    index = MilvusMemoryIndex.from_settings(s)
+    with transaction(sessions) as session:
+        ensure_active_collection(session, index, EMBEDDER.model, EMBEDDER.dim)
+    tools = MemoryTools(sessions, MemoryWriter(dirty_topic=s.TOPIC_MEMORY_DIRTY,
+                                               default_ttl_days=s.LONG_TERM_MEMORY_DEFAULT_TTL_DAYS))
+    environment = Env(s, sessions, tools, index)
+    try:
+        yield environment
+    finally:
+        for close in environment.closers:
+            close()
+        index.drop_collection()
+        index.close()
+
+
+def index_rows(env: Env, user_ids: Sequence[str] | None = None) -> int:
+    """Upsert every row (of these users, or all), live or not, as the indexer once would have."""
+    with env.sessions() as session:
+        stmt = select(LongTermMemory)
+        if user_ids is not None:
+            pks = [find_user(session, u) for u in user_ids]
+            stmt = stmt.where(LongTermMemory.user_id.in_([p for p in pks if p is not None]))
+        rows = session.scalars(stmt).all()
+    vectors = passage_vectors([index_text(r.memory_type, r.memory_key, r.content) for r in rows])
+    return env.index.upsert([IndexRow(r.id, r.user_id, r.memory_type or "fact", v)
+                             for r, v in zip(rows, vectors, strict=True)])
+
+
+def insert_raw(env: Env, user_id: str, key: str, content: str, **values: Any) -> int:
+    """A row written behind the writer's back (an old dirty row the read filters must still drop)."""
+    now = datetime.now(UTC)
+    with transaction(env.sessions) as session:
+        pk = get_or_create_user(session, user_id)
+        row = {"user_id": pk, "memory_key": key, "memory_type": "fact", "content": content, "importance": 3,
+               "confidence": 0.9, "is_active": True, "expires_at": now + timedelta(days=30),
+               "created_at": now, "updated_at": now, **values}
+        stmt = insert(LongTermMemory).values(**row).returning(LongTermMemory.id)
+        return int(session.execute(stmt).scalar_one())
+
+
+def save(env: Env, user_id: str, key: str, content: str, memory_type: str = "fact", importance: int = 3,
+         **kwargs: Any) -> int:
+    result = env.tools.memory_save(user_id, key, content, memory_type, importance, **kwargs)
+    assert result.memory_id is not None
+    return result.memory_id
+
+
+def ids(result: Any) -> list[int]:
+    return [item.memory.id for item in result.items]
+
+
+ALICE_MEMORIES = [
+    ("food", "喜欢吃老坛酸菜鱼，越酸越好", "preference"),
+    ("exercise", "习惯晚上九点以后去江边夜跑，每次五公里", "preference"),
+    ("home_city", "住在杭州西湖区", "fact"),
+    ("movies", "Loves romantic comedies; When Harry Met Sally is her comfort movie", "preference"),
+    ("allergy", "Allergic to peanuts, never suggest food containing peanuts", "constraint"),
+    ("thesis", "Writing a master's thesis on graph neural networks", "project"),
+    ("jlpt", "Wants to pass the JLPT N2 Japanese exam next year", "goal"),
+]
+
+
+def seed_alice(env: Env, user_id: str = "alice") -> dict[str, int]:
+    return {key: save(env, user_id, key, content, mtype) for key, content, mtype in ALICE_MEMORIES}
+
+
+# --- full_inject --------------------------------------------------------------------------------
+def test_full_inject_returns_every_live_memory_and_nothing_dead(env: Env) -> None:
+    live = {
+        "goal": save(env, "u-full", "marathon", "Wants to run a full marathon under four hours", "goal", 5),
+        "fact": save(env, "u-full", "home", "住在成都高新区", "fact", 3),
+        "pref": save(env, "u-full", "tea", "Prefers green tea over coffee", "preference", 4),
+    }
+    expired = save(env, "u-full", "old_job", "Works at a bank", "fact", 5)
+    with transaction(env.sessions) as session:
+        session.execute(update(LongTermMemory).where(LongTermMemory.id == expired)
+                        .values(expires_at=datetime.now(UTC) - timedelta(days=1)))
+    deleted = save(env, "u-full", "pet", "Has a corgi named Bean", "fact", 5)
+    env.tools.memory_delete("u-full", "pet")
+    noise_key = insert_raw(env, "u-full", "weather-date_0512", "Sunny and 25 degrees", importance=5)
+    noise_content = insert_raw(env, "u-full", "streaming", "用户要求开启流式输出", importance=5)
+    profile = insert_raw(env, "u-full", "user_nickname", "小王", importance=5)
+    other = save(env, "u-other", "tea", "Prefers green tea over coffee", "preference", 5)
+
+    result = env.retriever().retrieve("u-full", "anything", mode=RetrieveMode.FULL_INJECT)
+
+    assert result.served_by is ServedBy.FULL_INJECT and result.fallback_reason is None
+    assert set(ids(result)) == set(live.values())
+    assert not {expired, deleted, noise_key, noise_content, profile, other} & set(ids(result))
+    assert ids(result) == [live["goal"], live["pref"], live["fact"]]  # importance first
+    assert result.prompt_block.splitlines() == [
+        PROMPT_HEADER,
+        "- [goal] Wants to run a full marathon under four hours",
+        "- [preference] Prefers green tea over coffee",
+        "- [fact] 住在成都高新区",
+    ]
+    with env.sessions() as session:
+        accessed = dict(session.execute(select(LongTermMemory.id, LongTermMemory.last_accessed_at)).all())
+    assert all(accessed[i] is not None for i in live.values())
+    assert accessed[other] is None and accessed[expired] is None
+
+
+def test_full_inject_is_capped_and_unknown_users_get_nothing(env: Env) -> None:
+    for i in range(5):
+        save(env, "u-cap", f"item_{i}", f"Fact number {i} about the user", "fact", 1 + i % 5)
+    retriever = env.retriever(LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT=3)
+    assert len(retriever.retrieve("u-cap", "q", mode=RetrieveMode.FULL_INJECT).items) == 3
+    assert len(retriever.retrieve("u-cap", "q", mode=RetrieveMode.FULL_INJECT, limit=2).items) == 2
+    empty = retriever.retrieve("nobody", "q", mode=RetrieveMode.FULL_INJECT)
+    assert empty.items == [] and empty.prompt_block == ""
+
+
+def test_disabled_switch_returns_nothing(env: Env) -> None:
+    save(env, "u-off", "tea", "Prefers green tea", "preference")
+    result = env.retriever(LONG_TERM_MEMORY_ENABLED=False).retrieve("u-off", "tea?")
+    assert result.served_by is ServedBy.DISABLED and result.items == [] and result.prompt_block == ""
+
+
+# --- dense --------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("question", "expected"), [
+    ("今晚想吃鱼，有什么推荐的菜吗", "food"),
+    ("最近想锻炼身体，什么时间段运动比较合适", "exercise"),
+    ("Any film suggestions for a cozy night in?", "movies"),
+    ("How should I study for my language test?", "jlpt"),
+])
+def test_dense_ranks_the_relevant_memory_first(env: Env, question: str, expected: str) -> None:
+    alice = seed_alice(env)
+    seed_alice(env, "bob")  # the same memories for another user: must never show up
+    index_rows(env)
+    result = env.retriever().retrieve("alice", question, mode=RetrieveMode.DENSE, limit=3)
+    assert result.served_by is ServedBy.DENSE, result.fallback_reason
+    assert result.fallback_reason is None
+    assert ids(result)[0] == alice[expected], [(i.memory.key, i.components) for i in result.items]
+    assert set(ids(result)) <= set(alice.values()) and len(result.items) == 3
+    assert [i.score for i in result.items] == sorted((i.score for i in result.items), reverse=True)
+    top = result.items[0].components
+    assert top.retrieval == 1.0 and 0.0 < top.raw_retrieval <= 1.0
+    assert result.prompt_block.splitlines()[1].endswith(result.items[0].memory.content)
+
+
+def test_dense_uses_the_truth_not_the_index(env: Env) -> None:
+    """Entries of deleted, expired or filtered rows and stale vectors are never served."""
+    alice = seed_alice(env)
+    stale = insert_raw(env, "alice", "tool-list", "可以调用的工具：网页搜索、计算器、日程提醒")
+    index_rows(env)  # vectors for every row, including the stale ones below
+    env.tools.memory_delete("alice", "food")
+    with transaction(env.sessions) as session:
+        session.execute(update(LongTermMemory).where(LongTermMemory.id == alice["exercise"])
+                        .values(expires_at=datetime.now(UTC) - timedelta(seconds=1)))
+    env.tools.memory_save("alice", "movies", "Now into documentaries about the ocean", "preference")
+
+    retriever = env.retriever()
+    food = retriever.retrieve("alice", "今晚想吃鱼，有什么推荐的菜吗", limit=10)
+    assert food.served_by is ServedBy.DENSE
+    assert not {alice["food"], alice["exercise"], stale} & set(ids(food))
+    movie = retriever.retrieve("alice", "Any film suggestions for a cozy night in?", limit=10)
+    by_id = {i.memory.id: i.memory.content for i in movie.items}
+    assert by_id[alice["movies"]] == "Now into documentaries about the ocean"  # content from PostgreSQL
+
+
+def test_dense_with_no_index_entries_falls_back_to_lexical(env: Env) -> None:
+    seed_alice(env)  # nothing indexed yet (the indexer has not run)
+    result = env.retriever().retrieve("alice", "酸菜鱼怎么做", limit=3)
+    assert result.served_by is ServedBy.LEXICAL_FALLBACK
+    assert result.fallback_reason is not None and "no entries" in result.fallback_reason
+    assert result.items[0].memory.key == "food"
+    nobody = env.retriever().retrieve("nobody", "酸菜鱼", limit=3)
+    assert nobody.items == [] and nobody.served_by is ServedBy.DENSE
+
+
+# --- the user scope of every vector search ------------------------------------------------------
+@dataclass
+class ScopeRecorder:
+    """Wraps the real vector-search port and records the user scope of every call."""
+
+    inner: VectorSearch
+    calls: list[tuple[int, int]] = field(default_factory=list)
+
+    def search(self, user_id: int, vector: npt.NDArray[np.float32], limit: int) -> list[tuple[int, float]]:
+        self.calls.append((user_id, limit))
+        return self.inner.search(user_id, vector, limit)
+
+
+@dataclass
+class ForeignIdsInjector:
+    """Wraps the real port and adds hits of *other* users (a broken or hostile index)."""
+
+    inner: VectorSearch
+    foreign: list[int]
+
+    def search(self, user_id: int, vector: npt.NDArray[np.float32], limit: int) -> list[tuple[int, float]]:
+        return [(mid, 0.999) for mid in self.foreign] + self.inner.search(user_id, vector, limit)
+
+
+def test_every_vector_search_carries_the_user_scope(env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    seed_alice(env)
+    seed_alice(env, "bob")
+    index_rows(env)
+    port = ActiveCollectionSearch(MilvusMemoryIndex.from_settings(env.settings), env.sessions,
+                                  EMBEDDER.model, EMBEDDER.dim)
+    recorder = ScopeRecorder(port)
+    retriever = Retriever(env.settings, env.sessions, EMBEDDER, recorder)
+    env.closers.append(retriever.close)
+    # spy on the Milvus client itself: the filter actually sent over the wire
+    client = port.index._holder.get()
+    sent: list[dict[str, Any]] = []
+    original = client.search
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        sent.append(kwargs)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(client, "search", spy)
+    for user in ("alice", "bob", "alice"):
+        result = retriever.retrieve(user, "Any film suggestions?", limit=2)
+        assert result.served_by is ServedBy.DENSE
+        assert set(ids(result)) <= env.owned_ids(user)
+    expected = [env.user_pk(u) for u in ("alice", "bob", "alice")]
+    assert [pk for pk, _ in recorder.calls] == expected
+    assert all(limit == env.settings.LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT for _, limit in recorder.calls)
+    assert [kw["filter"] for kw in sent] == [f"user_id == {pk}" for pk in expected]
+
+
+def test_foreign_ids_from_the_index_are_never_returned(env: Env) -> None:
+    seed_alice(env)
+    bob = seed_alice(env, "bob")
+    index_rows(env)
+    port = ActiveCollectionSearch(MilvusMemoryIndex.from_settings(env.settings), env.sessions,
+                                  EMBEDDER.model, EMBEDDER.dim)
+    retriever = Retriever(env.settings, env.sessions, EMBEDDER, ForeignIdsInjector(port, list(bob.values())))
+    env.closers.append(retriever.close)
+    result = retriever.retrieve("alice", "今晚想吃鱼", limit=10)
+    assert result.served_by is ServedBy.DENSE
+    assert set(ids(result)) <= env.owned_ids("alice") and not set(ids(result)) & set(bob.values())
+
+
+# --- fallback -----------------------------------------------------------------------------------
+def closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("我想做一道酸菜鱼", "food"),
+    ("杭州有什么好玩的地方", "home_city"),
+    ("Recommend romantic comedies like When Harry Met Sally", "movies"),
+    ("snacks without peanuts please", "allergy"),
+])
+def test_milvus_unavailable_serves_lexical_fallback(env: Env, question: str, expected: str) -> None:
+    alice = seed_alice(env)
+    seed_alice(env, "bob")
+    retriever = env.retriever(MEMORY_MILVUS_URI=f"http://127.0.0.1:{closed_port()}", MILVUS_TIMEOUT_SEC=1.0,
+                              RETRIEVAL_DENSE_TIMEOUT_SEC=5.0, RETRIEVAL_DENSE_COOLDOWN_SEC=30.0)
+    started = time.monotonic()
+    result = retriever.retrieve("alice", question, mode=RetrieveMode.DENSE, limit=3)
+    assert time.monotonic() - started < 6.0
+    assert result.served_by is ServedBy.LEXICAL_FALLBACK
+    assert result.fallback_reason and "unavailable" in result.fallback_reason.lower()
+    assert ids(result)[0] == alice[expected], [(i.memory.key, i.components) for i in result.items]
+    assert set(ids(result)) <= set(alice.values())
+    assert result.items[0].components.raw_retrieval > 0
+    # within the cooldown the dead server is not even tried again
+    started = time.monotonic()
+    again = retriever.retrieve("alice", question, mode=RetrieveMode.DENSE, limit=3)
+    assert time.monotonic() - started < 1.0
+    assert again.served_by is ServedBy.LEXICAL_FALLBACK and "paused" in (again.fallback_reason or "")
+    assert ids(again) == ids(result)
+
+
+def test_milvus_disabled_serves_lexical(env: Env) -> None:
+    alice = seed_alice(env)
+    result = env.retriever(MEMORY_MILVUS_ENABLED=False).retrieve("alice", "酸菜鱼", limit=2)
+    assert result.served_by is ServedBy.LEXICAL_FALLBACK
+    assert result.fallback_reason and "MEMORY_MILVUS_ENABLED" in result.fallback_reason
+    assert ids(result)[0] == alice["food"]
+
+
+def test_slow_embedder_is_cut_off_by_the_time_budget(env: Env, fake_openai: FakeOpenAIServer) -> None:
+    alice = seed_alice(env)
+    fake_openai.embedding_fault(delay=3.0)
+    embedder = OpenAIEmbedder(base_url=fake_openai.base_url, model="fake-embed", dim=EMBEDDER.dim,
+                              timeout=10.0, max_retries=0)
+    s = env.settings.model_copy(update={"RETRIEVAL_DENSE_TIMEOUT_SEC": 0.5})
+    retriever = Retriever(s, env.sessions, embedder, ActiveCollectionSearch(
+        MilvusMemoryIndex.from_settings(s), env.sessions, embedder.model, embedder.dim))
+    env.closers.append(retriever.close)
+    started = time.monotonic()
+    result = retriever.retrieve("alice", "Recommend romantic comedies", limit=2)
+    assert time.monotonic() - started < 2.0
+    assert result.served_by is ServedBy.LEXICAL_FALLBACK
+    assert "time budget" in (result.fallback_reason or "")
+    assert ids(result)[0] == alice["movies"]
+
+
+def test_failing_embedder_and_model_mismatch_fall_back(env: Env, fake_openai: FakeOpenAIServer) -> None:
+    seed_alice(env)
+    fake_openai.embedding_dim = EMBEDDER.dim
+    fake_openai.embedding_fault(status=400)
+    embedder = OpenAIEmbedder(base_url=fake_openai.base_url, model="fake-embed", dim=EMBEDDER.dim,
+                              timeout=5.0, max_retries=0)
+    broken = Retriever(env.settings, env.sessions, embedder, ActiveCollectionSearch(
+        MilvusMemoryIndex.from_settings(env.settings), env.sessions, embedder.model, embedder.dim))
+    env.closers.append(broken.close)
+    result = broken.retrieve("alice", "酸菜鱼", limit=2)
+    assert result.served_by is ServedBy.LEXICAL_FALLBACK
+    assert "EmbeddingError" in (result.fallback_reason or "")
+    # the fake embedder answers now, but the active collection holds e5 vectors: a mismatch, not a mix
+    result = broken.retrieve("alice", "酸菜鱼", limit=2)
+    assert result.served_by is ServedBy.LEXICAL_FALLBACK
+    assert "IndexModelMismatch" in (result.fallback_reason or "")
+
+
+def test_no_registered_collection_falls_back(env: Env) -> None:
+    seed_alice(env)
+    with transaction(env.sessions) as session:
+        session.execute(delete(VectorCollection))
+    result = env.retriever().retrieve("alice", "酸菜鱼", limit=2)
+    assert result.served_by is ServedBy.LEXICAL_FALLBACK
+    assert "NoActiveCollection" in (result.fallback_reason or "")
+    assert result.items[0].memory.key == "food"
+
+
+# --- isolation property -------------------------------------------------------------------------
+WORDS = ["咖啡", "绿茶", "猫", "跑步", "杭州", "上海", "火锅", "酸菜鱼", "coffee", "cats", "hiking", "python",
+         "jazz", "tennis", "sushi", "Berlin", "novel", "garden"]
+
+memory_strategy = st.tuples(st.sampled_from(WORDS), st.sampled_from(WORDS), st.integers(1, 5))
+
+
+@hsettings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(users=st.lists(st.lists(memory_strategy, min_size=0, max_size=5), min_size=2, max_size=4),
+       queries=st.lists(st.sampled_from(WORDS), min_size=1, max_size=3),
+       data=st.data())
+def test_no_mode_or_tool_returns_another_users_memory(env: Env, users: list[list[tuple[str, str, int]]],
+                                                       queries: list[str], data: st.DataObject) -> None:
+    tag = f"p{time.monotonic_ns()}"
+    names = [f"{tag}-u{i}" for i in range(len(users))]
+    for name, memories in zip(names, users, strict=True):
+        for j, (a, b, importance) in enumerate(memories):
+            content = f"likes {a} and {b}" if j % 2 else f"喜欢{a}和{b}"
+            save(env, name, f"k{j}", content, "preference", importance)
+    index_rows(env, names)
+    dense = env.shared_retriever("dense")
+    lexical = env.shared_retriever("lexical", MEMORY_MILVUS_ENABLED=False)
+    for name in [*names, "nobody-" + tag]:
+        owned = env.owned_ids(name) if name in names else set()
+        question = " ".join(queries)
+        limit = data.draw(st.integers(1, 8))
+        full = dense.retrieve(name, question, mode=RetrieveMode.FULL_INJECT, limit=limit)
+        near = dense.retrieve(name, question, mode=RetrieveMode.DENSE, limit=limit)
+        lex = lexical.retrieve(name, question, mode=RetrieveMode.DENSE, limit=limit)
+        assert lex.served_by is ServedBy.LEXICAL_FALLBACK or not owned
+        assert near.served_by in (ServedBy.DENSE, ServedBy.LEXICAL_FALLBACK)
+        for result in (full, near, lex):
+            assert set(ids(result)) <= owned, (result.served_by, name)
+            assert len(result.items) <= limit
+        listed = {m.id for m in env.tools.memory_list(name)} if name in names else set()
+        assert listed == owned  # every memory here is live
+        if len(owned) <= limit:
+            assert set(ids(full)) == owned
+        else:
+            assert len(full.items) == limit
