@@ -21,6 +21,7 @@ import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput
 from core.extraction.rules import lexicon as lx
@@ -40,6 +41,14 @@ class Hit:
     absorbs: bool = True  # later clauses of the sentence may continue it
     force_merge: bool = False  # a follow-up detail: merge into the existing memory even for single slots
     span: int = 0  # extra clauses after the trigger clause that belong to it (constraint windows)
+    weak: bool = False  # only a fallback: continuing the previous group of the sentence is preferred
+
+
+@dataclass
+class _Result:
+    hits: list[Hit]
+    reason: str | None
+    absorbed: bool = False
 
 
 @dataclass
@@ -72,20 +81,37 @@ def short_hash(text: str, n: int = 8) -> str:
     return hashlib.sha1(normalise(text).encode("utf-8")).hexdigest()[:n]
 
 
-def _topic(topics: list[tuple[str, list[str]]], text: str, english: bool) -> str | None:
-    for name, words in topics:
-        alt = lx.alt([w.lower() for w in words])
-        pattern = rf"(?<![a-z]){alt}(?![a-z])" if english else alt
-        if re.search(pattern, text):
+@lru_cache(maxsize=256)
+def _topic_pattern(words: tuple[str, ...], english: bool) -> re.Pattern[str]:
+    plain = [w.lower() for w in words if not w.startswith("re:")]
+    raw = [w[3:] for w in words if w.startswith("re:")]
+    alt = lx.alt(plain)
+    parts = [rf"(?<![a-z]){alt}(?![a-z])" if english else alt, *raw]
+    return re.compile("|".join(parts))
+
+
+def _topic(topics: list[tuple[str, list[str]]], text: str, english: bool, last: bool = False) -> str | None:
+    """First topic (in table order) found in ``text``; with ``last``, the topic of the match that
+    ends latest (the head noun: "sci-fi novels" is about books)."""
+    best: tuple[int, int, str] | None = None
+    for rank, (name, words) in enumerate(topics):
+        ends = [m.end() for m in _topic_pattern(tuple(words), english).finditer(text)]
+        if not ends:
+            continue
+        if not last:
             return name
-    return None
+        score = (max(ends), -rank, name)
+        if best is None or score[:2] > best[:2]:
+            best = score
+    return best[2] if best else None
 
 
 def topic_of(kind: str, text: str) -> str | None:
     """Topic suffix for ``kind`` (preference/goal/constraint) found in normalised ``text``."""
     if kind == "preference":
-        zh = _topic(lx.PREF_TOPICS_ZH, text, False) if has_cjk(text) else None
-        return zh or _topic(lx.PREF_TOPICS_EN, text, True) or _topic(lx.PREF_TOPICS_ZH, text, False)
+        zh = _topic(lx.PREF_TOPICS_ZH, text, False, last=True) if has_cjk(text) else None
+        en = _topic(lx.PREF_TOPICS_EN, text, True, last=True)
+        return zh or en or _topic(lx.PREF_TOPICS_ZH, text, False)
     if kind == "goal":
         return _topic(lx.GOAL_TOPICS_ZH, text, False) or _topic(lx.GOAL_TOPICS_EN, text, True)
     return _topic(lx.CONSTRAINT_TOPICS, text, True) or _topic(lx.CONSTRAINT_TOPICS, text, False)
@@ -140,6 +166,7 @@ class _Analyser:
         self.clauses = split_clauses(self.message)
         self.lang_zh = has_cjk(self.message)
         self.dropped: dict[int, str] = {}
+        self._last_place = ""
         self.existing: tuple[ExistingMemory, ...] = data.existing
         self.sentences: dict[int, list[Clause]] = {}
         for clause in self.clauses:
@@ -167,10 +194,10 @@ class _Analyser:
 
     # -- sentence level -----------------------------------------------------------------------
     def run(self) -> Analysis:
-        groups: list[Group] = []
         deletions: list[Deletion] = []
         forget_topics: list[str] = []
         change_sentences: set[int] = set()
+        kept: list[list[Clause]] = []
         for sentence, clauses in self.sentences.items():
             text = " ".join(c.norm for c in clauses)
             if P.CHANGE.search(text) or any(P.PAST_REF.search(c.norm) for c in clauses):
@@ -186,9 +213,46 @@ class _Analyser:
                 for c in clauses:
                     self.dropped[c.index] = "forget"
                 continue
-            groups.extend(self._sentence_groups(clauses))
+            kept.append(clauses)
+        results = {id(clauses): self._sentence_results(clauses) for clauses in kept}
+        self._drop_replaced_values(kept, results, change_sentences)
+        groups: list[Group] = []
+        for clauses in kept:
+            groups.extend(self._sentence_groups(clauses, results[id(clauses)]))
         return Analysis(groups, deletions, forget_topics, change_sentences, self.message, self.lang_zh,
                         self.dropped)
+
+    def _sentence_results(self, clauses: list[Clause]) -> list[_Result]:
+        """Per clause: its hits and drop reason; clauses swallowed by a multi-clause rule are marked."""
+        out: list[_Result] = []
+        absorbed_until = -1
+        for pos in range(len(clauses)):
+            if pos <= absorbed_until:
+                out.append(_Result([], None, absorbed=True))
+                continue
+            hits, reason = self._clause_hits(clauses, pos)
+            span = max((h.span for h in hits), default=0)
+            absorbed_until = max(absorbed_until, pos + span)
+            out.append(_Result(hits, reason))
+        return out
+
+    def _drop_replaced_values(self, kept: list[list[Clause]], results: dict[int, list[_Result]],
+                              change_sentences: set[int]) -> None:
+        """"现在不喝乌龙了，改喝普洱": when the user replaces a value, the clause that negates the old
+        value is not part of the new memory (its slot is filled by the replacement)."""
+        keys_by_clause: dict[int, set[str]] = {}
+        for clauses in kept:
+            for clause, res in zip(clauses, results[id(clauses)], strict=True):
+                keys_by_clause[clause.index] = {h.key for h in res.hits if h.op is CandidateOp.UPSERT}
+        for clauses in kept:
+            for clause, res in zip(clauses, results[id(clauses)], strict=True):
+                if clause.sentence not in change_sentences or not P.NEGATED_OLD.search(clause.norm):
+                    continue
+                mine = keys_by_clause.get(clause.index, set())
+                others = set().union(*(k for i, k in keys_by_clause.items() if i != clause.index))
+                if mine and mine & others:
+                    res.hits = [h for h in res.hits if h.op is CandidateOp.DELETE]
+                    res.reason = "replaced-value" if not res.hits else None
 
     @staticmethod
     def _forget_is_about_self(text: str) -> bool:
@@ -223,18 +287,19 @@ class _Analyser:
         return out
 
     # -- clause level -------------------------------------------------------------------------
-    def _sentence_groups(self, clauses: list[Clause]) -> list[Group]:
+    def _sentence_groups(self, clauses: list[Clause], results: list[_Result]) -> list[Group]:
         groups: list[Group] = []
         active: list[Group] = []
-        skip_until = -1
-        for pos, clause in enumerate(clauses):
-            if clause.index <= skip_until:
+        for pos, (clause, res) in enumerate(zip(clauses, results, strict=True)):
+            if res.absorbed:
                 continue
-            hits, reason = self._clause_hits(clauses, pos)
+            hits, reason = res.hits, res.reason
             if reason is not None:
                 self.dropped[clause.index] = reason
                 active = []
                 continue
+            if hits and active and all(h.weak for h in hits) and not P.TOPIC_SHIFT.search(clause.norm):
+                hits = []
             if hits:
                 previous, active = active, []
                 for hit in hits:
@@ -246,9 +311,7 @@ class _Analyser:
                         group = Group(hit.key, hit, clause.sentence)
                         groups.append(group)
                     group.clauses.append(clause)
-                    for extra in clauses[pos + 1: pos + 1 + hit.span]:
-                        group.clauses.append(extra)
-                        skip_until = max(skip_until, extra.index)
+                    group.clauses.extend(clauses[pos + 1: pos + 1 + hit.span])
                     if hit.absorbs and hit.content is None and hit.op is CandidateOp.UPSERT:
                         active.append(group)
                 continue
@@ -260,9 +323,6 @@ class _Analyser:
             self.dropped[clause.index] = "no-trigger"
             active = []
         return groups
-
-    def _window(self, clauses: list[Clause], pos: int, size: int = 3) -> list[Clause]:
-        return clauses[pos: pos + size]
 
     def _clause_hits(self, clauses: list[Clause], pos: int) -> tuple[list[Hit], str | None]:
         clause = clauses[pos]
@@ -293,7 +353,8 @@ class _Analyser:
             return [], "hypothetical"
         if P.TRANSIENT.search(body):
             return [], "transient"
-        hits = retractions + self._facts(clause, body, pos) + self._intent(clause, body)
+        ahead = " ".join(c.norm for c in clauses[pos: pos + 3])
+        hits = retractions + self._facts(clause, body, pos) + self._intent(clause, body, ahead)
         if not hits:
             followup = self._followup_constraint(body)
             if followup is not None:
@@ -312,42 +373,34 @@ class _Analyser:
         return hits
 
     def _constraint(self, clauses: list[Clause], pos: int, body: str) -> Hit | None:
-        """A standing rule for the assistant, possibly spanning the next clauses of the sentence."""
-        long_here = P.LONGTERM.search(body) or P.CONDITION_REMIND.search(body) or (
-            P.RECURRING.search(body) and re.search(r"提醒|remind", body)) or (
-            P.LONGTERM_WEAK.search(body) and P.ASSISTANT_STRONG.search(body))
-        imperative = re.search(r"回答|回复|答复|\b(?:reply|replies|answer|answers|"
-                               r"respond|responses)\b", body) and \
-            re.search(r"尽量|不要|别|用|控制|请|只|不超过|以内|keep|use|don'?t|no more than|"
-                      r"under|in|always|never|only",
-                      body)
-        if not long_here and not imperative:
+        """A standing rule for the assistant, possibly spanning the next clauses of the sentence
+        ("以后只要有台风预警，就提醒我…", "whenever there's a storm warning, remind me to…")."""
+        if not (P.LONGTERM.search(body) or P.LONGTERM_WEAK.search(body) or P.CONDITION_START.search(body)
+                or P.RECURRING.search(body) or P.REPLY_WORD.search(body)):
             return None
-        window = self._window(clauses, pos)
         joined = ""
-        for extra, c in enumerate(window):
-            joined = (joined + "，" + c.norm) if joined else P.MEMORY_REQUEST_PREFIX.sub("", c.norm)
+        for extra, c in enumerate(clauses[pos: pos + 3]):
+            text = P.MEMORY_REQUEST_PREFIX.sub("", c.norm)
+            joined = f"{joined}，{text}" if joined else text
             if P.TIME_HARD.search(joined) or (P.TIME_SOFT.search(joined) and not (
                     P.HABIT.search(joined) or P.RECURRING.search(joined))):
                 return None
-            strong = P.LONGTERM.search(joined) or P.CONDITION_REMIND.search(joined) or imperative
+            lasting = P.LONGTERM.search(joined) or P.CONDITION_REMIND.search(joined)
+            imperative = P.REPLY_WORD.search(joined) and P.IMPERATIVE.search(joined)
             weak = (P.RECURRING.search(joined) and re.search(r"提醒|remind", joined)) or (
                 P.LONGTERM_WEAK.search(joined) and P.ASSISTANT_STRONG.search(joined))
-            if not (strong or weak):
+            if not (lasting or imperative or weak):
                 continue
-            if re.search(r"(?:^|以后|今后|从现在起|from now on,? )(?:我|i)(?:要|会|得|"
-                         r"想|打算|准备|每天|自己|还是|will|'ll|want|"
-                         r"need|am going|'m going)", joined):
+            if P.SELF_RULE.search(joined):
                 return None
             if P.HYPOTHETICAL.search(joined) and not P.CONDITION_REMIND.search(joined):
                 return None
             topic = topic_of("constraint", joined)
-            directed = P.ASSISTANT_STRONG.search(joined) or (strong and (
+            directed = P.ASSISTANT_STRONG.search(joined) or ((lasting or imperative) and (
                 P.ASSISTANT_WEAK.search(joined) or topic in _REPLY_TOPICS))
             if directed:
                 key = f"constraint-{topic}" if topic else f"constraint-rule_{short_hash(joined)}"
-                confidence = 0.85 if long_here else 0.8
-                return Hit(key, confidence, span=extra)
+                return Hit(key, 0.85 if lasting else 0.8, span=extra)
         return None
 
     def _followup_constraint(self, body: str) -> Hit | None:
@@ -359,7 +412,7 @@ class _Analyser:
             return None
         key = f"constraint-{topic}"
         if any(m.key == key for m in self.existing):
-            return Hit(key, 0.8, force_merge=True)
+            return Hit(key, 0.8, force_merge=not P.CHANGE.search(body))
         return None
 
     def _facts(self, clause: Clause, body: str, pos: int) -> list[Hit]:
@@ -388,6 +441,11 @@ class _Analyser:
         hits.extend(self._place_and_job(clause, body, pos))
         if P.EDUCATION.search(body) and not any(h.key == "fact-job" for h in hits):
             hits.append(Hit("fact-education", 0.8))
+        for i, hit in enumerate(hits):
+            if hit.key == "fact-home_city" and hit.content is None and len(hits) > 1:
+                place = self._last_place
+                hits[i] = Hit(hit.key, hit.confidence, content=(f"常住{place}" if has_cjk(body) else
+                                                                  f"Lives in {place}"), absorbs=False)
         age = P.AGE_ZH.search(body) or P.AGE_EN.search(body)
         if age and family is None:
             hits.append(Hit("fact-age", 0.8))
@@ -443,6 +501,7 @@ class _Analyser:
         elif place is not None and zh and not _valid_place_zh(place):
             place = None
         job = self._job(body, nf)
+        self._last_place = place or ""
         if place and not future:
             content = None
             if job is not None or len(clause.text) > 40:
@@ -491,7 +550,7 @@ class _Analyser:
             return Hit("fact-job", 0.85)
         return None
 
-    def _intent(self, clause: Clause, body: str) -> list[Hit]:
+    def _intent(self, clause: Clause, body: str, ahead: str = "") -> list[Hit]:
         """Goals, projects and preferences (mutually exclusive, in that order)."""
         if P.THIRD_PARTY_START.search(body):
             return []
@@ -502,6 +561,11 @@ class _Analyser:
         if goal is not None:
             return [goal]
         pref = self._preference(body)
+        if pref is None and P.HABIT_STRONG.search(body) and P.FIRST_PERSON.search(body) \
+                and not re.search(r"你|\byou\b", body):
+            topic = topic_of("preference", ahead or body)
+            pref = Hit(f"preference-{topic}" if topic else "preference-routine", 0.8 if topic else 0.78,
+                       weak=True)
         return [pref] if pref is not None else []
 
     def _project(self, body: str) -> Hit | None:
@@ -519,7 +583,9 @@ class _Analyser:
             return None
         topic = topic_of("goal", body)
         if strong:
-            return Hit(f"goal-{topic}" if topic else "goal-pending", 0.86 if topic else 0.8)
+            if topic:
+                return Hit(f"goal-{topic}", 0.86)
+            return Hit("goal-pending", 0.8, weak=True)
         if weak and topic:
             return Hit(f"goal-{topic}", 0.82)
         return None

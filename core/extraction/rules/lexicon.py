@@ -11,8 +11,9 @@ from collections.abc import Iterable
 
 
 def alt(words: Iterable[str]) -> str:
-    """A non-capturing alternation of ``words``, longest first, regex-escaped."""
-    uniq = sorted({w for w in words if w}, key=lambda w: (-len(w), w))
+    """A non-capturing alternation of ``words`` (lowercased: patterns run on lowercased text),
+    longest first, regex-escaped."""
+    uniq = sorted({w.lower() for w in words if w}, key=lambda w: (-len(w), w))
     return "(?:" + "|".join(re.escape(w) for w in uniq) + ")"
 
 
@@ -191,11 +192,11 @@ vegetarian|vegan|pescatarian|pescetarian|halal|kosher|keto|gluten-free|gluten fr
 plant-based|plant based|paleo|don't eat meat|do not eat meat|don't eat pork|no longer eat meat|
 """)
 TRAITS_ZH = words("""
-左撇子|左利手|右撇子|夜猫子|早起党|社恐|社牛|内向|外向|INTJ|INTP|INFJ|INFP|ENTJ|ENTP|ENFJ|ENFP|ISTJ|ISFJ|
+左撇子|左利手|右撇子|社恐|社牛|内向|外向|INTJ|INTP|INFJ|INFP|ENTJ|ENTP|ENFJ|ENFP|ISTJ|ISFJ|
 ESTJ|ESFJ|ISTP|ISFP|ESTP|ESFP|i人|e人|路痴|恐高|晕车|晕船|怕冷|怕热|不会游泳|不会开车|色弱|
 """)
 TRAITS_EN = words("""
-left-handed|left handed|lefty|right-handed|night owl|early bird|morning person|introvert|introverted|
+left-handed|left handed|lefty|right-handed|introvert|introverted|
 extrovert|extroverted|INTJ|INTP|INFJ|INFP|ENTJ|ENTP|ENFJ|ENFP|ISTJ|ISFJ|ESTJ|ESFJ|ISTP|ISFP|ESTP|ESFP|
 afraid of heights|scared of heights|get carsick|get seasick|can't swim|don't drive|can't drive
 """)
@@ -229,13 +230,14 @@ PREF_TOPICS_ZH: list[tuple[str, list[str]]] = [
         摄影|拍照|画画|绘画|书法|手工|编织|烘焙|做饭|下厨|园艺|养花|种花|乐高|拼图|手办|集邮|追星|逛街|
         看展|博物馆|弹吉他|吉他|钢琴|尤克里里|架子鼓|写作|写东西|收藏|模型|cosplay|汉服|茶艺|插花|折纸
     """)),
-    ("schedule", words("早起|晚睡|熬夜|午睡|睡懒觉|作息|起床|睡觉|早睡")),
+    ("schedule", words("早起|晚睡|熬夜|午睡|睡懒觉|作息|起床|睡觉|早睡|夜猫子|早起党|睡前|白噪音|冥想")),
     ("food", words("""
         菜|鱼|肉|饭|面|粉|粥|汤|火锅|烧烤|串|撸串|辣|甜|咸|酸|麻辣|香辣|清淡|重口|口味|香菜|葱|姜|蒜|
         洋葱|韭菜|芹菜|苦瓜|茄子|青椒|海鲜|虾|蟹|贝|生蚝|牛排|牛肉|羊肉|猪肉|鸡肉|鸡|鸭|鹅|蛋|鸡蛋|
         内脏|奶酪|芝士|寿司|刺身|拉面|披萨|汉堡|炸鸡|薯条|包子|饺子|馄饨|馒头|面包|米饭|米线|螺蛳粉|
         麻辣烫|冒菜|串串|小龙虾|烤鸭|烤肉|酸菜鱼|水煮鱼|烤鱼|早饭|早餐|午饭|午餐|晚饭|晚餐|夜宵|宵夜|
-        零食|甜品|甜食|蛋糕|冰淇淋|巧克力|糖|水果|榴莲|芒果|西瓜|草莓|荔枝|苹果|香蕉|橙子|葡萄|菠萝|
+        食堂|自己做饭|零食|甜品|甜食|蛋糕|冰淇淋|巧克力|糖|水果|榴莲|芒果|西瓜|草莓|荔枝|苹果|香蕉|橙子|
+        葡萄|菠萝|
         川菜|湘菜|粤菜|鲁菜|东北菜|西北菜|江浙菜|本帮菜|日料|韩料|泰国菜|泰餐|西餐|意餐|法餐|越南菜|
         印度菜|墨西哥菜|快餐|外卖|食物|吃的|美食|素菜|蔬菜|豆腐|臭豆腐|花生|坚果|辣椒|花椒|芥末|老坛|
         酸菜|折耳根|鱼腥草|香肠|腊肉|卤味|凉皮|肉夹馍|煎饼|油条|豆汁|榴莲味
@@ -282,7 +284,8 @@ PREF_TOPICS_EN: list[tuple[str, list[str]]] = [
         guitar|piano|ukulele|drums|violin|writing|journaling|crafts|sewing|birdwatching|fishing|museums
     """)),
     ("schedule", words("""
-        sleep in|wake up early|early mornings|late nights|nap|naps|bedtime|mornings|night owl
+        sleep in|wake up early|early mornings|late nights|nap|naps|bedtime|mornings|night owl|early bird|
+        morning person|night person|after 10pm|late at night|early riser|meditation|meditate
     """)),
     ("food", words("""
         food|foods|cuisine|dish|dishes|spicy|sweet|savory|salty|sour|thai|thai food|chinese food|italian|
@@ -305,7 +308,7 @@ GOAL_TOPICS_ZH: list[tuple[str, list[str]]] = [
     ("license", words("驾照|驾驶证|科目一|科目二|科目三|飞行执照|执照")),
     ("language", words("""
         英语|日语|韩语|法语|德语|西班牙语|葡萄牙语|意大利语|俄语|阿拉伯语|粤语|N1|N2|N3|JLPT|雅思|托福|
-        四级|六级|专八|口语|外语|GRE|托业
+        四级|六级|专八|口语|外语|GRE|托业|单词|背单词|词汇|听力|阅读理解
     """)),
     ("certification", words("""
         注会|注册会计师|CPA|CFA|ACCA|FRM|PMP|司考|法考|教资|教师资格证|证书|资格证|一建|二建|造价|税务师|
@@ -319,14 +322,17 @@ GOAL_TOPICS_ZH: list[tuple[str, list[str]]] = [
     ("savings", words("""
         存款|存钱|攒钱|攒够|存够|攒到|存到|理财|财务自由|还清|还完|负债|储蓄|副业收入|被动收入
     """)),
-    ("career", words("""
+    ("career", [
+        "re:转(?:行|岗|型|做|到|去|成)?(?:前端|后端|全栈|产品|数据|算法|运营|设计|管理|技术|开发|测试"
+        "|销售|市场|ai|人工智能)",
+        *words("""
         转行|转岗|跳槽|升职|晋升|加薪|创业|找工作|offer|转型|转数据|转产品|转技术|做独立开发|当老板|开店|
         开一家|辞职创业|转做
-    """)),
-    ("skill", words("""
+    """)]),
+    ("skill", ["re:(?:在|正在|开始|自)学(?:习)?\\s*[a-z][a-z+#.\\-]{1,15}", *words("""
         学会|学吉他|学钢琴|学编程|学画画|学游泳|学做饭|学摄影|学唱歌|学跳舞|学开车|学滑雪|学日语|
         学英语
-    """)),
+    """)]),
     ("reading", words("读完|读书|本书")),
     ("travel", words("环游|旅行|旅游|去一趟|打卡")),
 ]
@@ -337,7 +343,8 @@ GOAL_TOPICS_EN: list[tuple[str, list[str]]] = [
     """)),
     ("language", words("""
         spanish|portuguese|french|german|japanese|korean|mandarin|chinese|italian|russian|arabic|english|
-        cantonese|dutch|swedish|hindi|jlpt|ielts|toefl|b1|b2|c1|c2|fluent|fluency|conversational|language
+        cantonese|dutch|swedish|hindi|jlpt|ielts|toefl|b1|b2|c1|c2|fluent|fluency|conversational|language|
+        vocabulary|vocab|duolingo
     """)),
     ("certification", words("""
         cpa|cfa|pmp|bar exam|the bar|certification|certified|certificate|exam|exams|aws cert|cissp|mcat|
@@ -365,7 +372,7 @@ GOAL_TOPICS_EN: list[tuple[str, list[str]]] = [
     """)),
     ("skill", words("""
         learn to|learn how to|learn guitar|learn piano|learn to code|learn coding|learn to swim|
-        learn
+        learn|learning|pick up|get better at|improve my
     """)),
     ("reading", words("books this year|books a year|reading challenge|books in")),
     ("travel", words("visit|travel to|trip to|countries|see the northern lights|backpack")),
@@ -389,7 +396,8 @@ CONSTRAINT_TOPICS: list[tuple[str, list[str]]] = [
         headings|headers|format|formatting|numbered|bold|plain text|latex
     """)),
     ("reply_length", words("""
-        字以内|字之内|个字|字数|篇幅|长度|太长|简短|简洁|精简|啰嗦|废话|段|句话|words|word limit|paragraph|
+        字以内|字之内|个字|字数|篇幅|长度|太长|简短|简洁|精简|啰嗦|废话|段|句话|短一点|短点|短些|长话短说|
+        别太长|少说|精炼|words|word limit|paragraph|
         paragraphs|sentences|short|shorter|brief|concise|long|length|tl;dr|tldr|succinct|verbose
     """)),
     ("currency", words("""
@@ -423,6 +431,9 @@ PROJECT_NOUNS_ZH: dict[str, str] = {
     "saas": "saas", "项目": "project", "副业": "side_project", "工具": "tool", "cli": "cli", "脚本": "script",
     "视频号": "channel", "抖音号": "channel", "b站": "channel", "up主": "channel", "专栏": "column",
     "漫画": "comic", "绘本": "picture_book", "剧本": "script_writing", "书": "book",
+    "咖啡店": "cafe", "咖啡馆": "cafe", "奶茶店": "shop", "餐馆": "restaurant", "餐厅": "restaurant",
+    "饭店": "restaurant", "民宿": "guesthouse", "书店": "bookstore", "花店": "shop", "面包店": "bakery",
+    "公司": "company", "店": "shop", "乐队": "band", "社群": "community", "社团": "club",
 }
 PROJECT_NOUNS_EN: dict[str, str] = {
     "project": "project", "side project": "side_project", "app": "app", "application": "app",

@@ -20,7 +20,7 @@ _ZH_NUM = r"[0-9一二两三四五六七八九十]+"
 
 # --- clause flags ----------------------------------------------------------------------------
 TIME_HARD = rx(
-    r"今天|今日|今晚|今早|今儿|今夜|今天下午|明天|明早|明晚|明儿|明日|后天|大后天|"
+    r"(?<!从)今天(?!起|开始|以后)|今日|今晚|今早|今儿|今夜|今天下午|明天|明早|明晚|明儿|明日|后天|大后天|"
     r"明后天|这两天|这几天|近几天|"
     r"未来几天|接下来几天|接下来的几天|过两天|这周|本周|这个?星期|这礼拜|下周|下个?星期|下礼拜|这个月|本月|"
     r"下个月|月底前|这周末|下周末|待会儿?|等会儿?|一会儿|马上|刚才|刚刚|这次|这回|"
@@ -36,13 +36,20 @@ TIME_HARD = rx(
     r"\b\d+ ?(?:min|mins|minute|minutes)\b",
 )
 TIME_SOFT = rx(
-    rf"(?<!每)(?<!每个){_WEEKDAY}|(?<![每个])周末",
+    rf"(?<!每)(?<!每个)(?<![到至~\-]){_WEEKDAY}(?![到至~\-])|(?<![每个])周末(?![都一般才会通常])",
     rf"(?:上午|下午|中午|晚上|早上|凌晨|傍晚)\s*{_ZH_NUM}\s*点|[0-9]{{1,2}}\s*点(?:半|钟|[0-9]+分)?|"
     r"[一二两三四五六七八九十]+点(?:半|钟|[一二三四五六七八九十]+分)",
     r"\bat \d{1,2}(?::\d\d)? ?(?:am|pm)?\b|\b\d{1,2}(?::\d\d)? ?(?:am|pm)\b",
 )
+HABIT_STRONG = rx(
+    r"每天|每晚|每早|每周|每个?月|每年|平时|平常|一般|通常|习惯|经常|常常|总是|天天|雷打不动",
+    r"\b(?:every (?:day|morning|night|evening|week|weekend)|usually|typically|normally|"
+    r"most (?:days|mornings|nights))\b",
+)
 HABIT = rx(
-    r"每|一般|通常|平时|平常|经常|常常|总是|老是|基本上?|向来|一向|习惯|都会|天天|日常|雷打不动|一直",
+    r"每|一般|通常|平时|平常|经常|常常|总是|老是|基本上?|向来|一向|习惯|都会|天天|"
+    r"日常|雷打不动|一直|工作日|"
+    r"(?:周|星期)[一二三四五六日天][到至~\-](?:周|星期)[一二三四五六日天]",
     r"\b(?:every|usually|always|often|normally|typically|generally|tend to|each|most days|on weekends|"
     r"weekends|weekdays|whenever)\b",
 )
@@ -71,8 +78,7 @@ REQUEST = rx(
     r"\bnag me\b|\bwake me\b|"
     r"\bping me\b|\bdraft\b|\bsummari[sz]e\b|\bplan (?:my|a|the|some)\b|\bbuild (?:a|"
     r"me)\b|\bfind me\b|\blook up\b|"
-    r"\bi need (?:you|to)\b|\bi gotta\b|\bi have to\b|\bneed to (?:finish|pick|get|"
-    r"buy|call|send|do)\b|\bu help\b",
+    r"\bi need you\b|\bneed to (?:finish|pick|get|buy|call|send|do|submit|pay|book)\b|\bu help\b",
 )
 MEMORY_REQUEST_PREFIX = re.compile(
     r"^(?:(?:你|请|麻烦)?(?:帮我)?(?:记住|记一下|记下|记着|记好)(?:了|哈|哦)?[,，:： ]*|"
@@ -107,8 +113,24 @@ ASSISTANT_STRONG = rx(
 ASSISTANT_WEAK = rx(
     r"写|用|列|输出|解释|翻译|推荐|换算|标注|加上|附上|总结|说明|举例|回",
     r"\b(?:write|use|format|keep|include|add|list|convert|translate|summar\w*|code|copy|comments?|"
-    r"bullet|output|label|mention|cite|stick to)\b",
+    r"bullet|output|label|mention|cite|stick to|suggest|recommend|offer|bring up|show|give)\b",
 )
+CONDITION_START = rx(
+    r"^(?:只要|每当|一旦|如果|要是|遇到|碰到|逢|遇上|赶上)|(?:下雨|下雪|降温|升温|"
+    r"大风|台风|暴雨|雾霾|高温|寒潮)(?:时|的时候|天|前)",
+    r"^(?:when|whenever|if|every time|each time|any ?time|on days when)\b",
+)
+REPLY_WORD = rx(r"回答|回复|答复|解答|回我|"
+                r"回消息|回信息", r"\b(?:reply|replies|answer|answers|respond|responses|explanations?)\b")
+IMPERATIVE = rx(
+    r"尽量|不要|别|用|控制|请|只|不超过|以内|先|要|直接|必须|务必|需要|改成|换成|改为|都",
+    r"\b(?:keep|use|don'?t|no more than|under|in|always|never|only|start with|lead with|be|make|give)\b",
+)
+SELF_RULE = rx(r"(?:^|以后|今后|从现在起|开始|起|，)(?:我|咱)(?:要|会|得|想|打算|准备|每天|自己|还是|也)",
+               r"(?:^|from now on,? |，)i (?:will|'ll|want|need|am going|'m going|should|must)\b")
+NEGATED_OLD = rx(r"不(?:再)?(?:喝|吃|用|做|住|去|玩|看|听|学|考|练|养|抽|穿|追|打)\S{0,8}了|"
+                 r"不再|已经不|没再",
+                 r"\bno longer\b|\bnot .{1,30} anymore\b|\bdon'?t .{1,30} anymore\b|\bstopped\b")
 SELF_SUBJECT = rx(r"^我(?:要|会|得|想|打算|准备|"
                   r"每天|自己)|^(?:我)?(?:自己)", r"^i (?:will|'ll|want|need|should|am going)\b")
 PROFILE = rx(
@@ -210,7 +232,10 @@ LOC_ZH = [
     re.compile(rf"(?:住在|住|生活在|生活于|定居在|定居于|定居|常住在?|居住在|居住于|"
                rf"人在|base在|坐标|落户在?|扎根在?)\s*"
                rf"(?P<p>{PLACE_ZH})"),
-    re.compile(rf"搬(?:家)?(?:到|去|来)了?\s*(?P<p>{PLACE_ZH})"),
+    re.compile(rf"(?:搬(?:家)?|跳槽|调|调动|外派)(?:到|去|来)了?\s*(?P<p>{PLACE_ZH})"),
+    re.compile(rf"搬回(?:到|了)?(?:老家|家乡)?\s*(?P<p>{PLACE_ZH})"),
+    re.compile(rf"(?:来|回|去)(?:到|了)?\s*(?P<p>{PLACE_ZH})(?=\s*(?:工作|发展|定居|"
+               rf"生活|上班|读书|安家|扎根))"),
     re.compile(rf"(?:^|我|我们|目前|现在|一直|还|也|平时)\s*在\s*(?P<p>{PLACE_ZH})"
                rf"(?=.{{0,14}}(?:上班|工作|生活|定居|读书|上学|念书|打工|实习|做|当|"
                rf"干|教|开|住|待|呆|发展|读|上大学|买了房))"),
@@ -219,8 +244,9 @@ LOC_ZH = [
 ]
 HOMETOWN_ZH = [
     re.compile(rf"我是\s*(?P<p>{PLACE_ZH_ALT}|{PLACE_ZH_GENERIC})\s*人"),
-    re.compile(rf"(?:老家|家乡)(?:是|在)\s*(?P<p>{PLACE_ZH_ALT}|{PLACE_ZH_GENERIC})"),
+    re.compile(rf"(?:老家|家乡)(?:是|在)?\s*(?P<p>{PLACE_ZH_ALT}|{PLACE_ZH_GENERIC})"),
 ]
+OCC_EN_FWD = lx.alt([o.lower() for o in lx.OCCUPATIONS_EN])
 _EN_PLACE_TAIL = (
     r"(?P<p>[a-z][a-z.'\- ]{1,40}?)(?=$|[,.;!?(]| for | since | with | and | but | because | now| last| \d|"
     r" about| over| ever| ~| —| -)"
@@ -234,6 +260,9 @@ LOC_EN = [
     re.compile(r"\bmy (?:city|country|location|home city) is\s+" + _EN_PLACE_TAIL),
     re.compile(r"\bi(?:'m| am) (?:currently |"
                r"now )?in\s+(?P<p>" + PLACE_EN_ALT + r")\b(?= for (?:good|work|the long))"),
+    re.compile(r"\bi(?:'m| am) (?:a|an) (?:[\w-]+ ){"
+               r"0,3}?" + OCC_EN_FWD + r"s? (?:in|based in|out of)\s+(?P<p>"
+               + PLACE_EN_ALT + r")\b"),
 ]
 HOMETOWN_EN = [
     re.compile(r"\bi(?:'m| am) (?:originally )?from\s+" + _EN_PLACE_TAIL),
@@ -245,6 +274,7 @@ ROLE_ZH = lx.alt(lx.ROLE_FIELDS_ZH + lx.OCCUPATIONS_ZH)
 SUBJECT_ZH = lx.alt(lx.TEACH_SUBJECTS_ZH)
 ACRONYM_ROLE = r"(?:sre|ui|ux|qa|pm|hr|dba|devops|ios|android|java|python|go|c\+\+|it|bd|ai|ml|nlp|cv|seo)"
 JOB_ZH = [
+    re.compile(rf"(?:^|本人|我)(?:是)?\s*(?P<role>[^,，。]{{0,6}}?(?:{OCC_ZH}))\s*(?:一枚|一个|一名|一只)"),
     re.compile(rf"在(?P<org>[^,，。]{{1,20}}?)(?:做|当|干|负责|从事)\s*(?P<role>[^,，。]{{0,8}}?(?:{ROLE_ZH}"
                rf"|{ACRONYM_ROLE}\b))"),
     re.compile(rf"在(?P<org>[^,，。]{{1,20}}?)教\s*(?P<role>{SUBJECT_ZH})"),
@@ -271,6 +301,11 @@ JOB_EN = [
                r"the evening|night)(?P<org>[\w&' .-]{2,40})"),
     re.compile(r"\b(?:a|my|new|the|current)\s+job\s+(?:at|with|in|as)\s+(?P<org>[\w&' .-]{2,40})"),
     re.compile(r"\bi teach (?P<role>[\w -]{2,30})"),
+    re.compile(r"\bi do (?P<role>[\w -]{2,30}?) (?:for|at|in) (?:a|an|the|my|our)\b"),
+    re.compile(r"\bi work in (?P<role>marketing|finance|tech|sales|hr|healthcare|education|"
+               r"retail|hospitality|"
+               r"insurance|banking|consulting|real estate|construction|logistics|media|publishing|law|it|"
+               r"government|manufacturing|nonprofits?|academia|pharma|biotech)\b"),
     re.compile(r"\b(?:by profession|for a living|my job is|my profession is|my day job is|"
                r"i'?m employed (?:at|by|as)|"
                r"i'?m working (?:at|for|as))\b"),
@@ -285,7 +320,8 @@ FAMILY_PRED_ZH = (r"(?:今年|已经|刚)?(?:[0-9]{1,2}|[一二两三四五六�
                   r"大学|研|博)|叫|名字|在.{1,12}(?:上班|工作|"
                   r"读书|上学|念书)|是(?!不是)|过敏|出生|怀孕|刚生|结婚|退休|住在|身体|"
                   r"做.{1,6}的|当.{1,6}|跟不上|成绩|"
-                  r"上学|幼儿园|小学|初中|高中|大学")
+                  r"上学|幼儿园|小学|初中|高中|大学|[初高][一二三]|大[一二三四]|研[一二三]|毕业|工作了|"
+                  r"上班了|考上|读研|读博")
 FAMILY_ZH_RX = [
     re.compile(rf"(?:我|我家|我们家|家里)(?:的)?(?:大|小|二)?(?P<rel>{FAMILY_ZH}).{{0,6}}?(?:{FAMILY_PRED_ZH}"
                rf")"),
@@ -336,8 +372,9 @@ PETS_ZH_RX = [
 ]
 PETS_EN = lx.alt(lx.PETS_EN)
 PETS_EN_RX = [
-    re.compile(rf"\b(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?(?P<pet>{PETS_EN})\b"),
-    re.compile(rf"\bi (?:have|got|adopted|own|rescued) (?:a|an|two|three|\d|one)?\s*(?:[\w-]+\s+){{0,2}}"
+    re.compile(rf"\b(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?"
+               rf"(?P<pet>{PETS_EN})\b"),
+    re.compile(rf"\b(?:i|we) (?:have|got|adopted|own|rescued) (?:a|an|two|three|\d|one)?\s*(?:[\w-]+\s+){{0,2}}"
                rf"?(?P<pet>{PETS_EN})\b"),
 ]
 
@@ -354,7 +391,9 @@ DIET_RETRACT = rx(r"不(?:再)?吃素了|不是素食(?:者|"
                   r"\beat(?:ing)? meat again\b")
 TRAITS = rx(lx.alt(lx.TRAITS_ZH), r"\b" + lx.alt([t.lower() for t in lx.TRAITS_EN]) + r"\b")
 EDUCATION = rx(
-    r"在(?P<school>[^,，。]{2,12}(?:大学|学院|中学|高中|大专))(?:读|上|念)|我(?:在)?(?:读|"
+    r"在(?P<school>[^,，。]{2,12}(?:大学|学院|中学|高中|大专))(?:读|上|念)|"
+    r"在[^,，。]{1,10}(?:读|上|念)(?:大[一二三四]|研[一二三]?|博[一二三四五]?|大学|"
+    r"本科|硕士|博士|高中|初中)|我(?:在)?(?:读|"
     r"上)(?:大[一二三四]|研[一二三]|博[一二三四五]|"
     r"高[一二三]|初[一二三])|专业是|主修|毕业于|我是.{1,10}专业的",
     r"\bi(?:'m| am) (?:a )?(?:freshman|sophomore|junior|senior) (?:at|in)\b|\bi study (?!for)|"
@@ -370,7 +409,8 @@ LIKE = rx(
     r"穿|逛|打|"
     r"做|追|上|)|离不开|是.{0,6}(?:粉|迷|党|控|爱好者|发烧友|死忠)|(?:只|就|最常|"
     r"常|经常)(?:喝|吃|用|看|听|玩|穿|去|点)|真爱|"
-    r"偏好|口味(?:偏|比较)|不\S{0,2}不欢|上瘾|百吃不厌|必点|必吃|最爱|情有独钟|天天(?:吃|喝|听|看)|爱好",
+    r"偏好|能吃(?:辣|甜|酸|苦)|改(?:喝|吃|用|听|看|玩|穿|成)|口味(?:偏|比较)|不\S{0,2}不欢|"
+    r"上瘾|百吃不厌|必点|必吃|最爱|情有独钟|天天(?:吃|喝|听|看)|爱好",
     r"\bi (?:really |absolutely |totally |just |honestly |also |still |do |genuinely |"
     r"kinda |kind of )?(?:love|like|"
     r"enjoy|adore|prefer|dig|crave|live for)\b|\bi'?m (?:really |totally |so |kind of |"
@@ -380,7 +420,12 @@ LIKE = rx(
     r"\bi'?m an? [\w-]+(?: [\w-]+)? (?:person|fan|lover|addict|junkie|nerd|geek|girl|guy|snob)\b|"
     r"\bmy (?:absolute |all-time )?(?:favou?rite|fave|fav|comfort|go-to|guilty pleasure)\b|"
     r"\bcan'?t live without\b|"
-    r"\bthe (?:spicier|sweeter|cheesier|stronger|hotter|darker|crispier|more) the better\b",
+    r"\bthe (?:spicier|sweeter|cheesier|stronger|hotter|darker|crispier|more) the better\b|"
+    r"\b(?:big|huge|heavy|avid|serious|hardcore|die-hard|lifelong) [\w-]+ (?:drinker|"
+    r"eater|reader|fan|lover|"
+    r"person|gamer|runner|hiker|cyclist|swimmer|watcher|listener|collector|foodie)\b|"
+    r"\bi'?m an? (?:\w+ )?(?:morning|"
+    r"night|dog|cat|coffee|tea|beach|mountain) person\b",
 )
 DISLIKE = rx(
     r"不(?:太|怎么|是很|大)?(?:喜欢|爱)|讨厌|受不了|接受不了|忍不了|不吃|不喝|不碰|"
@@ -390,7 +435,10 @@ DISLIKE = rx(
     r"can'?t do|can'?t handle|"
     r"can'?t eat|don'?t eat|don'?t drink|won'?t eat|avoid|don'?t (?:really )?like|"
     r"don'?t (?:really )?enjoy|never eat|"
-    r"never drink|can'?t stomach)\b|\bnot a (?:big )?fan of\b|\bno [\w -]{2,24} (?:please|pls|plz)\b|"
+    r"never drink|can'?t stomach)\b|\bnot a (?:big |huge )?fan of\b|\bnot (?:big|"
+    r"huge|really|much) (?:on|into)\b|\bnot much of a\b|"
+    r"\bi'?m not an? (?:\w+ )?(?:morning|night|dog|cat|coffee|tea) person\b|\bno [\w -]{2,24} (?:please|"
+    r"pls|plz)\b|"
     r"\bnothing (?:with|too) \w+|\bi'?m not (?:really )?(?:into|a fan)\b|\bkeep [\w ]{2,20} away\b",
 )
 LIKE_OBJECT_ZH = re.compile(
@@ -398,7 +446,7 @@ LIKE_OBJECT_ZH = re.compile(
 )
 LIKE_OBJECT_EN = re.compile(
     r"\bi (?:really |absolutely |totally |just |honestly |also |still )?(?:love|like|"
-    r"enjoy|adore|hate|can'?t stand)\s+"
+    r"enjoy|adore|hate|prefer|can'?t stand)\s+"
     r"(?P<o>[\w' -]{3,40})"
 )
 OBJECT_STOP = rx(r"^(?:你|它|这|那|他|她|我)",
@@ -406,9 +454,11 @@ OBJECT_STOP = rx(r"^(?:你|它|这|那|他|她|我)",
 
 # goals
 GOAL_STRONG = rx(
+    r"(?:从)?(?:今天|现在|明天|下周|今年|新的一年)(?:起|开始)(?:我)?(?:要|会|打算|决定|争取)|我决定|"
     r"目标|梦想|心愿|愿望|立志|决心|立.{0,3}flag|争取|力争|这辈子|今年要|明年要|一定要|"
     r"年底前|年内|计划(?:在|于)?.{0,8}(?:内|前|之前|以前)|"
     r"希望(?:能)?在.{0,8}(?:内|前)|(?:[0-9一二两三四五六七八九十]+年)内",
+    r"\bstarting (?:today|now|tomorrow|next week|this year),? i'?m going to\b|\bi'?ve decided to\b|"
     r"\bgoals?\b|\bdream (?:is|of)\b|\bmy dream\b|\bresolution\b|\bbucket list\b|"
     r"\bdetermined to\b|\baiming (?:to|for)\b|"
     r"\baim to\b|\bmy target\b|\bworking (?:toward|towards)\b|\bby (?:the )?end of (?:the |"
@@ -432,7 +482,7 @@ PROJECT_VERB = rx(
     r"(?:在|正在|一直在|最近在|业余在|下班(?:后)?(?:都)?在|平时在|自己在|还在|同时在)(?:做|"
     r"搞|写|开发|维护|折腾|运营|经营|打造|筹备|弄|"
     r"设计|创作|画|录|更新|捣鼓)|我(?:的|自己的)?(?:副业|个人项目|开源项目)|项目(?:代号|名字|名称|叫)|"
-    r"(?:我|自己)(?:开了|做了|写了|建了|搭了|运营着|经营着|维护着)(?:一个|个|家)|"
+    r"(?:我|自己|合伙|一起)(?:开了|做了|写了|建了|搭了|运营着|经营着|维护着|开着)(?:一个|个|家|一家)|"
     r"(?:我们|团队|公司|组里)(?:在|正在)(?:做|搞|开发)",
     r"\bi(?:'m| am)? ?(?:currently |also |still )?(?:maintain|maintaining|run|running|"
     r"own|built|build|building|"
