@@ -374,8 +374,8 @@ PETS_EN = lx.alt(lx.PETS_EN)
 PETS_EN_RX = [
     re.compile(rf"\b(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?"
                rf"(?P<pet>{PETS_EN})\b"),
-    re.compile(rf"\b(?:i|we) (?:have|got|adopted|own|rescued) (?:a|an|two|three|\d|one)?\s*(?:[\w-]+\s+){{0,2}}"
-               rf"?(?P<pet>{PETS_EN})\b"),
+    re.compile(rf"\b(?:i|we) (?:have|got|adopted|own|rescued) (?:a|an|two|three|\d|one)?\s*"
+               rf"(?:[\w-]+\s+){{0,2}}?(?P<pet>{PETS_EN})\b"),
 ]
 
 ALLERGY = rx(r"过敏(?!性鼻炎)|不耐受",
