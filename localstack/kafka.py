@@ -17,7 +17,15 @@ from pathlib import Path
 
 from core.config import LOCAL_KAFKA_PORT, Settings
 from localstack.base import LOOPBACK, Service
-from localstack.process import StackError, is_alive, log_hint, port_open, spawn_detached, stop_pid, wait_until
+from localstack.process import (
+    StackError,
+    ensure_port_free,
+    is_alive,
+    log_hint,
+    spawn_detached,
+    stop_pid,
+    wait_until,
+)
 from localstack.topics import ensure_topics, kafka_probe
 
 KAFKA_VERSION = "4.1.1"
@@ -25,6 +33,7 @@ SCALA_VERSION = "2.13"
 SLF4J_VERSION = "2.0.16"
 LOG4J_VERSION = "2.24.3"
 MIN_JAVA = 17
+BIND_ATTEMPTS = 3  # the local ports lie in the ephemeral range: a start can lose a race for one
 # A small dev broker: bounded heap; C1-only JIT and serial GC start noticeably faster on few cores.
 JVM_OPTIONS = ["-Xms256m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto"]
 
@@ -205,9 +214,6 @@ class KafkaService(Service):
     def start(self) -> int:
         java = find_java()
         libs = resolve_jars(self.paths.cache)
-        if port_open(LOOPBACK, self.ports.kafka) or port_open(LOOPBACK, self.ports.kafka_controller):
-            raise StackError(f"ports {self.ports.kafka}/{self.ports.kafka_controller} are in use by a "
-                             "process that does not answer as Kafka; stop it or set KAFKA_BOOTSTRAP_SERVERS")
         self.dir.mkdir(parents=True, exist_ok=True)
         props = self.dir / "server.properties"
         props.write_text(self.server_properties())
@@ -223,17 +229,28 @@ class KafkaService(Service):
             if fmt.returncode != 0:
                 output = (fmt.stderr or fmt.stdout).strip()[-500:]
                 raise StackError(f"formatting the Kafka storage failed: {output}")
-        pid = spawn_detached(
-            [java, *JVM_OPTIONS, f"-Dlog4j2.configurationFile={log4j}",
-             f"-Dkafka.logs.dir={self.dir}", "-cp", classpath, "kafka.Kafka", str(props)],
-            self.log_path, cwd=self.dir)
-        try:
-            wait_until(lambda: self.probe(2.0), 90, "Kafka", alive=lambda: is_alive(pid),
-                       log_path=self.log_path)
-        except StackError:
-            stop_pid(pid, self.marker, 10)
-            raise
-        return pid
+        cmd = [java, *JVM_OPTIONS, f"-Dlog4j2.configurationFile={log4j}", f"-Dkafka.logs.dir={self.dir}",
+               "-cp", classpath, "kafka.Kafka", str(props)]
+        for attempt in range(1, BIND_ATTEMPTS + 1):
+            for port in (self.ports.kafka, self.ports.kafka_controller):
+                ensure_port_free(LOOPBACK, port, "Kafka", "set KAFKA_BOOTSTRAP_SERVERS")
+            log_size = self.log_path.stat().st_size if self.log_path.exists() else 0
+            pid = spawn_detached(cmd, self.log_path, cwd=self.dir)
+            try:
+                wait_until(lambda: self.probe(2.0), 90, "Kafka", alive=lambda: is_alive(pid),  # noqa: B023
+                           log_path=self.log_path)
+                return pid
+            except StackError:
+                stop_pid(pid, self.marker, 10)
+                if attempt == BIND_ATTEMPTS or not self._bind_failed(log_size):
+                    raise
+        raise AssertionError("unreachable")
+
+    def _bind_failed(self, offset: int) -> bool:
+        """Whether the broker's log since ``offset`` shows a lost race for a port."""
+        with open(self.log_path, "rb") as log:
+            log.seek(offset)
+            return b"Address already in use" in log.read()
 
     def after_up(self) -> str:
         created = ensure_topics(self._client_settings())

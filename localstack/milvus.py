@@ -10,7 +10,15 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from localstack.base import LOOPBACK, Service
-from localstack.process import StackError, is_alive, port_open, spawn_detached, stop_pid, wait_until
+from localstack.process import (
+    StackError,
+    ensure_port_free,
+    is_alive,
+    port_open,
+    spawn_detached,
+    stop_pid,
+    wait_until,
+)
 
 
 def milvus_probe(uri: str, token: str = "", timeout: float = 3.0) -> str | None:
@@ -76,9 +84,7 @@ class MilvusService(Service):
         return milvus_probe(self.address, token if self.external else "", timeout)
 
     def start(self) -> int:
-        if port_open(LOOPBACK, self.ports.milvus):
-            raise StackError(f"port {self.ports.milvus} is in use by a process that does not answer as "
-                             "Milvus; stop it or set MEMORY_MILVUS_URI")
+        ensure_port_free(LOOPBACK, self.ports.milvus, "Milvus", "set MEMORY_MILVUS_URI")
         data = self.dir / "data"
         data.mkdir(parents=True, exist_ok=True)
         pid = spawn_detached([*milvus_lite_command(), "server", "--data-dir", str(data), "--host", LOOPBACK,

@@ -20,7 +20,7 @@ import psycopg
 from sqlalchemy.engine import make_url
 
 from localstack.base import LOOPBACK, Service
-from localstack.process import StackError, is_alive, log_hint, port_open, wait_until
+from localstack.process import StackError, ensure_port_free, is_alive, log_hint, wait_until
 
 PG_SYSTEM_USER = "pai_pg"
 LOCAL_DATABASE = "pai_memory"
@@ -163,9 +163,7 @@ class PostgresService(Service):
                 lock.with_suffix("").unlink(missing_ok=True)  # the socket itself
 
     def start(self) -> int:
-        if port_open(LOOPBACK, self.ports.postgres):
-            raise StackError(f"port {self.ports.postgres} is in use by a process that does not answer as "
-                             "PostgreSQL; stop it or set DATABASE_URL")
+        ensure_port_free(LOOPBACK, self.ports.postgres, "PostgreSQL", "set DATABASE_URL")
         bin_dir = postgres_bin()
         self.dir.mkdir(parents=True, exist_ok=True)
         (self.dir / "run").mkdir(exist_ok=True)

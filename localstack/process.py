@@ -99,6 +99,32 @@ def port_open(host: str, port: int, timeout: float = 0.5) -> bool:
         return False
 
 
+def port_bindable(host: str, port: int) -> bool:
+    """True when a listening socket could bind host:port now (nothing listens on it and no other
+    socket, e.g. an outgoing connection that got it as its ephemeral port, holds it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def ensure_port_free(host: str, port: int, service: str, hint: str, timeout: float = 30.0) -> None:
+    """Raise ``StackError`` if something listens on host:port; wait (up to ``timeout`` s) while the
+    port is only held by another socket. The local ports lie in Linux's ephemeral range, so a busy
+    machine's outgoing connections can hold one for a moment."""
+    if port_open(host, port):
+        raise StackError(f"port {port} is in use by a process that does not answer as {service}; "
+                         f"stop it or {hint}")
+    deadline = time.monotonic() + timeout
+    while not port_bindable(host, port):
+        if time.monotonic() > deadline:
+            raise StackError(f"port {port} stayed bound by another socket for {timeout:.0f} s; {hint}")
+        time.sleep(0.5)
+
+
 def wait_until(check: Callable[[], str | None], timeout: float, what: str, interval: float = 0.25,
                alive: Callable[[], bool] | None = None, log_path: Path | None = None) -> None:
     """Poll ``check`` (None = ready, else a reason) until ready; raise ``StackError`` on timeout or death."""
