@@ -27,33 +27,9 @@ def _commands(settings: Settings) -> None:
     loop.run()
 
 
-def _indexer(settings: Settings) -> None:
-    """The indexer group member; refuses to start unless ``MEMORY_INDEX_WORKER_ENABLED`` is true."""
-    import sys
-
-    from core.config import ConfigError
-    from core.vectorstore import IndexModelMismatch
-
-    if not settings.MEMORY_INDEX_WORKER_ENABLED:
-        raise ConfigError(
-            "the indexer is disabled (MEMORY_INDEX_WORKER_ENABLED=false); "
-            "set MEMORY_INDEX_WORKER_ENABLED=true in the environment or .env to run it"
-        )
-    from consumers.processes import indexer_loop
-
-    loop = indexer_loop(settings)
-    loop.install_signal_handlers()
-    try:
-        loop.run()
-    except IndexModelMismatch as exc:
-        print(f"pai-memory: indexer cannot start: {exc}", file=sys.stderr)
-        raise SystemExit(3) from None
-
-
 PROCESSES: dict[str, Callable[[Settings], None]] = {
     "extractor": _extractor,
     "commands": _commands,
-    "indexer": _indexer,
 }
 
 
@@ -68,9 +44,10 @@ def _run(args: argparse.Namespace) -> int:
     overrides = {"KAFKA_GROUP_INSTANCE_ID": args.instance_id} if args.instance_id else {}
     settings = load_settings(**overrides)
     log.info("starting %s", args.process)
-    if args.process != "api":
-        from core.metrics import serve_metrics
+    # every process serves METRICS_PORT when set; the API also answers /metrics on its own port,
+    # behind API_TOKEN, so Prometheus scrapes METRICS_PORT everywhere (deploy/k8s, docker-compose)
+    from core.metrics import serve_metrics
 
-        serve_metrics(settings.METRICS_PORT)
+    serve_metrics(settings.METRICS_PORT, settings.METRICS_HOST)
     PROCESSES[args.process](settings)
     return 0

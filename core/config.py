@@ -164,6 +164,7 @@ class Settings(BaseSettings):
     RETRIEVAL_DENSE_COOLDOWN_SEC: float = Field(5.0, ge=0)
     RETRIEVAL_DENSE_CONCURRENCY: int = Field(4, ge=1, le=256)
     METRICS_PORT: int | None = Field(None, ge=1, le=65535)
+    METRICS_HOST: str = "127.0.0.1"  # /metrics bind address; 0.0.0.0 in containers so Prometheus can scrape
     OUTBOX_RETENTION_HOURS: float = Field(24, ge=0)
     OUTBOX_SWEEP_INTERVAL_SEC: float = Field(5, gt=0)
     OUTBOX_RELAY_BATCH_SIZE: int = Field(500, ge=1, le=100000)
