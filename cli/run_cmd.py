@@ -27,9 +27,33 @@ def _commands(settings: Settings) -> None:
     loop.run()
 
 
+def _indexer(settings: Settings) -> None:
+    """The indexer group member; refuses to start unless ``MEMORY_INDEX_WORKER_ENABLED`` is true."""
+    import sys
+
+    from core.config import ConfigError
+    from core.vectorstore import IndexModelMismatch
+
+    if not settings.MEMORY_INDEX_WORKER_ENABLED:
+        raise ConfigError(
+            "the indexer is disabled (MEMORY_INDEX_WORKER_ENABLED=false); "
+            "set MEMORY_INDEX_WORKER_ENABLED=true in the environment or .env to run it"
+        )
+    from consumers.processes import indexer_loop
+
+    loop = indexer_loop(settings)
+    loop.install_signal_handlers()
+    try:
+        loop.run()
+    except IndexModelMismatch as exc:
+        print(f"pai-memory: indexer cannot start: {exc}", file=sys.stderr)
+        raise SystemExit(3) from None
+
+
 PROCESSES: dict[str, Callable[[Settings], None]] = {
     "extractor": _extractor,
     "commands": _commands,
+    "indexer": _indexer,
 }
 
 
