@@ -50,10 +50,17 @@ def _indexer(settings: Settings) -> None:
         raise SystemExit(3) from None
 
 
+def _api(settings: Settings) -> None:
+    from api.server import serve
+
+    serve(settings)
+
+
 PROCESSES: dict[str, Callable[[Settings], None]] = {
     "extractor": _extractor,
     "commands": _commands,
     "indexer": _indexer,
+    "api": _api,
 }
 
 

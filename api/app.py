@@ -1,0 +1,285 @@
+"""The HTTP API the chat service calls: retrieval and the four memory tools.
+
+``create_app(settings)`` builds the FastAPI application; importing this module or calling the
+factory does no network I/O (database, Milvus and embedder clients connect on first use).
+
+Endpoints (JSON):
+- ``POST /v1/retrieve``           ``RetrieveRequest``  -> ``RetrieveResponse``
+- ``POST /v1/memories/save``      ``SaveRequest``      -> ``ToolResponse``
+- ``POST /v1/memories/append``    ``AppendRequest``    -> ``ToolResponse``
+- ``POST /v1/memories/delete``    ``DeleteRequest``    -> ``ToolResponse`` (404 if no active memory)
+- ``GET  /v1/memories?user_id=&memory_type=&limit=``   -> ``MemoryListResponse``
+- ``GET  /healthz`` liveness (never needs the token), ``GET /readyz`` readiness (503 if PostgreSQL
+  does not answer; Milvus and Kafka are reported), ``GET /metrics`` (Prometheus),
+  ``GET /openapi.json``.
+
+Errors are always ``{"error": {"code", "message", "field"}}``: 400 malformed JSON, 401 missing or
+wrong bearer token, 404 unknown memory/route, 413 body over ``API_MAX_BODY_BYTES``, 422 invalid
+field or rejected memory (``InvalidMemoryInput``), 503 PostgreSQL unavailable, 500 otherwise.
+Tool writes go through ``core.memory.tools.MemoryTools`` (one transaction per write, like every
+other door).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Query, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
+from fastapi.responses import JSONResponse, Response
+from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from api.auth import BearerAuthMiddleware, BodyLimitMiddleware, RequestMetricsMiddleware
+from api.health import Readiness
+from api.models import (
+    ERROR_RESPONSES,
+    ID_PATTERN,
+    AppendRequest,
+    DeleteRequest,
+    MemoryListResponse,
+    RetrieveRequest,
+    RetrieveResponse,
+    SaveRequest,
+    ToolResponse,
+    error_body,
+)
+from core.config import RetrieveMode, Settings
+from core.memory.errors import InvalidMemoryInput, MemoryNotFound
+from core.memory.tools import MemoryTools
+from core.retrieval import Retriever
+from core.types import MemoryType
+
+log = logging.getLogger(__name__)
+
+API_VERSION = "1"
+
+
+@dataclass
+class ApiServices:
+    """What the endpoints call; ``close`` releases them at shutdown."""
+
+    tools: MemoryTools
+    retriever: Retriever
+    readiness: Readiness
+    warm_up: Callable[[], None] | None = None
+    closers: list[Callable[[], None]] = field(default_factory=list)
+
+    def close(self) -> None:
+        for closer in (self.retriever.close, self.readiness.close, *self.closers):
+            try:
+                closer()
+            except Exception:  # shutdown must release every service even if one fails
+                log.exception("error while closing an API service")
+
+
+def build_services(settings: Settings) -> ApiServices:
+    """Services wired from the settings, sharing one engine and one embedder. No network I/O."""
+    from core.embedding.factory import build_embedder
+    from core.memory.writer import MemoryWriter
+    from core.retrieval import build_retriever
+    from core.storage.db import engine_for, session_factory
+
+    engine = engine_for(settings.database_url, settings.DATABASE_POOL_SIZE)
+    sessions = session_factory(engine)
+    writer = MemoryWriter(dirty_topic=settings.TOPIC_MEMORY_DIRTY,
+                          default_ttl_days=settings.LONG_TERM_MEMORY_DEFAULT_TTL_DAYS)
+    embedder = build_embedder(settings)
+    retriever = build_retriever(settings, sessions, embedder)
+    warm = getattr(embedder, "warm_up", None)
+    dense = settings.MEMORY_MILVUS_ENABLED and settings.LONG_TERM_MEMORY_RETRIEVE_MODE is RetrieveMode.DENSE
+    return ApiServices(MemoryTools(sessions, writer), retriever, Readiness(settings, engine),
+                       warm_up=warm if dense and callable(warm) else None)
+
+
+def _field_of(loc: Any) -> str | None:
+    parts = [str(p) for p in loc if p not in ("body", "query", "path", "header")]
+    return ".".join(parts) or None
+
+
+def _validation_message(error: Any) -> str:
+    """The pydantic message, with regular-expression mismatches said in words."""
+    if error.get("type") == "string_pattern_mismatch":
+        pattern = (error.get("ctx") or {}).get("pattern")
+        if pattern == ID_PATTERN:
+            return "must be 1-128 characters from A-Z a-z 0-9 . _ : @ -"
+        return "contains characters that are not allowed (control characters)"
+    return str(error.get("msg", "invalid value"))
+
+
+def _invalid_field(message: str) -> str | None:
+    """Best guess at the field a domain ``InvalidMemoryInput`` message is about."""
+    lowered = message.lower()
+    for name, marker in (("key", "memory key"), ("content", "memory content"), ("memory_type", "memory_type"),
+                         ("importance", "importance"), ("confidence", "confidence"), ("ttl_days", "ttl_days"),
+                         ("user_id", "user_id")):
+        if lowered.startswith(marker) or f" {marker}" in lowered:
+            return name
+    return None
+
+
+def _install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        first = errors[0] if errors else {"type": "invalid", "loc": (), "msg": "invalid request"}
+        kind = str(first.get("type", ""))
+        if kind == "json_invalid":
+            return JSONResponse(error_body("malformed_json", "request body is not valid JSON"), 400)
+        code = {"missing": "missing_field", "extra_forbidden": "unknown_field"}.get(kind, "invalid_field")
+        message = _validation_message(first)
+        if len(errors) > 1:
+            message += f" (and {len(errors) - 1} more error(s))"
+        return JSONResponse(error_body(code, message, _field_of(first.get("loc", ()))), 422)
+
+    @app.exception_handler(InvalidMemoryInput)
+    async def _invalid(_request: Request, exc: InvalidMemoryInput) -> JSONResponse:
+        return JSONResponse(error_body("invalid_memory", str(exc), _invalid_field(str(exc))), 422)
+
+    @app.exception_handler(MemoryNotFound)
+    async def _not_found(_request: Request, exc: MemoryNotFound) -> JSONResponse:
+        return JSONResponse(error_body("memory_not_found", str(exc), "key"), 404)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return JSONResponse(error_body(code, str(exc.detail)), exc.status_code, headers=exc.headers)
+
+    async def _storage(_request: Request, exc: Exception) -> JSONResponse:
+        log.error("storage unavailable: %s", type(exc).__name__)
+        return JSONResponse(error_body("storage_unavailable", "the memory store is unavailable, retry later"),
+                            503, headers={"retry-after": "1"})
+
+    app.add_exception_handler(OperationalError, _storage)
+    app.add_exception_handler(PoolTimeout, _storage)
+
+    async def _dbapi(request: Request, exc: Exception) -> JSONResponse:
+        if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+            return await _storage(request, exc)
+        log.exception("database error")
+        return JSONResponse(error_body("internal_error", "internal error"), 500)
+
+    app.add_exception_handler(DBAPIError, _dbapi)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_request: Request, exc: Exception) -> JSONResponse:
+        log.error("unhandled error: %s", type(exc).__name__, exc_info=exc)
+        return JSONResponse(error_body("internal_error", "internal error"), 500)
+
+
+def _install_openapi(app: FastAPI, secured: bool) -> None:
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = get_openapi(title=app.title, version=app.version, description=app.description,
+                                 routes=app.routes)
+            schema.setdefault("components", {})["securitySchemes"] = {
+                "bearerAuth": {"type": "http", "scheme": "bearer",
+                               "description": "API_TOKEN; required on every endpoint except /healthz"
+                                              + ("" if secured else " (not configured on this server)")}}
+            for path, operations in schema.get("paths", {}).items():
+                if path == "/healthz":
+                    continue
+                for operation in operations.values():
+                    operation["security"] = [{"bearerAuth": []}]
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def create_app(settings: Settings, services: ApiServices | None = None) -> FastAPI:
+    """The FastAPI application for ``settings`` (services built from them unless given)."""
+    svc = services or build_services(settings)
+    token = settings.API_TOKEN.get_secret_value() if settings.API_TOKEN is not None else None
+    token = token or None
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        if svc.warm_up is not None:  # load the embedding model off the request path
+            threading.Thread(target=_safe_warm_up, args=(svc.warm_up,), name="embedder-warm-up",
+                             daemon=True).start()
+        try:
+            yield
+        finally:
+            svc.close()
+
+    app = FastAPI(title="pai-memory", version=API_VERSION, lifespan=lifespan, docs_url=None, redoc_url=None,
+                  description="Per-user long-term memory: retrieval for prompts and the memory tools.")
+    app.state.services = svc
+    _install_error_handlers(app)
+    _install_openapi(app, secured=token is not None)
+
+    @app.get("/healthz", tags=["health"])
+    def healthz() -> dict[str, str]:
+        """Liveness: the process answers. Needs no token."""
+        return {"status": "ok"}
+
+    @app.get("/readyz", tags=["health"], responses={503: {"description": "PostgreSQL does not answer"}})
+    def readyz() -> JSONResponse:
+        """Readiness: PostgreSQL must answer; Milvus and Kafka are reported but not required."""
+        ready, checks = svc.readiness.check()
+        return JSONResponse({"status": "ready" if ready else "not_ready", "checks": checks},
+                            200 if ready else 503)
+
+    @app.post("/v1/retrieve", response_model=RetrieveResponse, tags=["retrieval"], responses=ERROR_RESPONSES)
+    def retrieve(body: RetrieveRequest) -> dict[str, Any]:
+        """Memories for a prompt; ``served_by`` says which path answered (dense, lexical_fallback...)."""
+        result = svc.retriever.retrieve(body.user_id, body.question, body.conversation_summary, body.mode,
+                                        body.limit)
+        return result.as_dict()
+
+    @app.post("/v1/memories/save", response_model=ToolResponse, tags=["tools"], responses=ERROR_RESPONSES)
+    def memory_save(body: SaveRequest) -> dict[str, Any]:
+        """``memory_save``: create or overwrite the memory with this key."""
+        return svc.tools.memory_save(body.user_id, body.key, body.content, body.memory_type, body.importance,
+                                     body.confidence, body.ttl_days, body.conversation_id,
+                                     body.command_id).as_dict()
+
+    @app.post("/v1/memories/append", response_model=ToolResponse, tags=["tools"], responses=ERROR_RESPONSES)
+    def memory_append(body: AppendRequest) -> dict[str, Any]:
+        """``memory_append``: add to the memory with this key (created when absent)."""
+        return svc.tools.memory_append(body.user_id, body.key, body.content, body.memory_type,
+                                       body.importance, body.confidence, body.ttl_days, body.conversation_id,
+                                       body.command_id).as_dict()
+
+    @app.post("/v1/memories/delete", response_model=ToolResponse, tags=["tools"],
+              responses={**ERROR_RESPONSES, 404: ERROR_RESPONSES[422] | {"description": "no active memory"}})
+    def memory_delete(body: DeleteRequest) -> dict[str, Any]:
+        """``memory_delete``: deactivate the memory with this key."""
+        return svc.tools.memory_delete(body.user_id, body.key, body.command_id).as_dict()
+
+    @app.get("/v1/memories", response_model=MemoryListResponse, tags=["tools"], responses=ERROR_RESPONSES)
+    def memory_list(user_id: Annotated[str, Query(pattern=ID_PATTERN)],
+                    memory_type: Annotated[MemoryType | None, Query()] = None,
+                    limit: Annotated[int, Query(ge=1, le=1000)] = 200) -> dict[str, Any]:
+        """``memory_list``: the user's live memories, most important and most recent first."""
+        items = svc.tools.memory_list(user_id, memory_type, limit)
+        return {"user_id": user_id, "memories": jsonable_encoder([m.as_dict() for m in items])}
+
+    @app.get("/metrics", tags=["health"], response_class=Response)
+    def prometheus_metrics() -> Response:
+        """Prometheus metrics of this process (text exposition format)."""
+        from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
+
+        return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)
+
+    routes = frozenset(getattr(r, "path", "") for r in app.routes)
+    app.add_middleware(BodyLimitMiddleware, limit=settings.API_MAX_BODY_BYTES)
+    app.add_middleware(BearerAuthMiddleware, token=token)
+    app.add_middleware(RequestMetricsMiddleware, routes=routes)
+    return app
+
+
+def _safe_warm_up(warm_up: Callable[[], None]) -> None:
+    try:
+        warm_up()
+    except Exception as exc:  # a failed warm-up only means the first dense query pays for loading
+        log.warning("embedder warm-up failed: %s", type(exc).__name__)

@@ -1,0 +1,153 @@
+"""Request and response bodies of the HTTP API (pydantic, strict).
+
+Strict validation: unknown fields are rejected, numbers are not coerced from strings or booleans,
+ids follow ``^[A-Za-z0-9._:@-]{1,128}$``, text fields have length caps and no control characters
+(newlines and tabs allowed in free text). Every value that later reaches SQL or a Milvus filter is
+either validated here or converted to an internal integer id by the domain.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from core.config import RetrieveMode
+from core.types import MemoryType
+
+ID_PATTERN = r"^[A-Za-z0-9._:@-]{1,128}$"
+# no C0/C1 control characters except tab/newline/carriage return; no noncharacters
+_TEXT = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]*$"
+_ONE_LINE = r"^[^\x00-\x1f\x7f-\x9f\ufffe\uffff]*$"
+
+KEY_MAX_CHARS = 160
+CONTENT_MAX_CHARS = 1000
+QUESTION_MAX_CHARS = 4000
+SUMMARY_MAX_CHARS = 8000
+MAX_TTL_DAYS = 36500
+
+UserId = Annotated[str, Field(pattern=ID_PATTERN, description="upstream user id", examples=["user-42"])]
+OptionalId = Annotated[str | None, Field(default=None, pattern=ID_PATTERN)]
+MemoryKey = Annotated[str, Field(min_length=1, max_length=KEY_MAX_CHARS, pattern=_ONE_LINE,
+                                 description="memory key; normalised to a lowercase slug",
+                                 examples=["preference-favorite_food"])]
+Content = Annotated[str, Field(min_length=1, max_length=CONTENT_MAX_CHARS, pattern=_TEXT)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class RetrieveRequest(_Strict):
+    user_id: UserId
+    question: Annotated[str, Field(min_length=1, max_length=QUESTION_MAX_CHARS, pattern=_TEXT)]
+    conversation_summary: Annotated[str | None, Field(default=None, max_length=SUMMARY_MAX_CHARS,
+                                                      pattern=_TEXT)] = None
+    mode: RetrieveMode | None = Field(None, strict=False,
+                                      description="default: LONG_TERM_MEMORY_RETRIEVE_MODE")
+    limit: int | None = Field(None, ge=1, le=200, description="default: the mode's configured limit")
+
+
+class _WriteFields(_Strict):
+    user_id: UserId
+    key: MemoryKey
+    content: Content
+    memory_type: MemoryType = Field(MemoryType.FACT, strict=False)  # enum value as a JSON string
+    importance: int = Field(3, ge=1, le=5)
+    confidence: float = Field(0.9, ge=0.0, le=1.0)
+    ttl_days: int | None = Field(None, ge=1, le=MAX_TTL_DAYS,
+                                 description="default: LONG_TERM_MEMORY_DEFAULT_TTL_DAYS")
+    conversation_id: OptionalId = None
+    command_id: OptionalId = Field(None,
+                                   description="idempotency key: a repeated id returns the first result")
+
+
+class SaveRequest(_WriteFields):
+    """``memory_save``: create the memory or overwrite the one with the same key."""
+
+
+class AppendRequest(_WriteFields):
+    """``memory_append``: append to the memory with this key (created when absent)."""
+
+
+class DeleteRequest(_Strict):
+    """``memory_delete``: deactivate the memory with this key (404 if there is no active one)."""
+
+    user_id: UserId
+    key: MemoryKey
+    command_id: OptionalId = None
+
+
+class ToolResponse(BaseModel):
+    tool: str
+    user_id: str
+    key: str
+    memory_id: int | None
+    operation: str | None = Field(description="create/overwrite/append/delete..., null when nothing changed")
+    changed: bool
+    duplicate_command: bool = False
+
+
+class MemoryOut(BaseModel):
+    id: int
+    key: str
+    memory_type: str
+    content: str
+    importance: int
+    confidence: float
+    created_at: str
+    updated_at: str
+    expires_at: str | None
+    last_accessed_at: str | None
+
+
+class MemoryListResponse(BaseModel):
+    user_id: str
+    memories: list[MemoryOut]
+
+
+class ScoreComponentsOut(BaseModel):
+    retrieval: float
+    importance: float
+    confidence: float
+    recency: float
+    exact_key: float
+    raw_retrieval: float
+
+
+class RetrievedItemOut(BaseModel):
+    memory: MemoryOut
+    score: float = Field(description="rerank score: weighted sum of the components")
+    components: ScoreComponentsOut
+
+
+class RetrieveResponse(BaseModel):
+    user_id: str
+    requested_mode: str
+    served_by: str = Field(description="full_inject | dense | lexical_fallback | disabled")
+    fallback_reason: str | None
+    items: list[RetrievedItemOut]
+    prompt_block: str = Field(description="ready-to-inject text; empty when there are no items")
+    took_ms: float
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+    field: str | None = None
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorDetail
+
+
+def error_body(code: str, message: str, field: str | None = None) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, "field": field}}
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorResponse, "description": text}
+    for status, text in ((400, "malformed request"), (401, "missing or wrong bearer token"),
+                         (413, "request body too large"), (422, "invalid field"),
+                         (503, "storage unavailable"))
+}
