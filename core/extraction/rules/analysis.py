@@ -90,17 +90,20 @@ def _topic_pattern(words: tuple[str, ...], english: bool) -> re.Pattern[str]:
     return re.compile("|".join(parts))
 
 
-def _topic(topics: list[tuple[str, list[str]]], text: str, english: bool, last: bool = False) -> str | None:
-    """First topic (in table order) found in ``text``; with ``last``, the topic of the match that
-    ends latest (the head noun: "sci-fi novels" is about books)."""
+def _topic(topics: list[tuple[str, list[str]]], text: str, english: bool, last: bool = False,
+           first: bool = False) -> str | None:
+    """First topic (in table order) found in ``text``. With ``last``, the topic of the match that
+    ends latest (English head nouns: "sci-fi novels" is about books); with ``first``, of the match
+    that starts earliest (Chinese objects: "喝咖啡一定要加糖" is about coffee)."""
     best: tuple[int, int, str] | None = None
     for rank, (name, words) in enumerate(topics):
-        ends = [m.end() for m in _topic_pattern(tuple(words), english).finditer(text)]
-        if not ends:
+        spans = [(m.start(), m.end()) for m in _topic_pattern(tuple(words), english).finditer(text)]
+        if not spans:
             continue
-        if not last:
+        if not (last or first):
             return name
-        score = (max(ends), -rank, name)
+        pos = max(e for _, e in spans) if last else -min(b for b, _ in spans)
+        score = (pos, -rank, name)
         if best is None or score[:2] > best[:2]:
             best = score
     return best[2] if best else None
@@ -109,7 +112,7 @@ def _topic(topics: list[tuple[str, list[str]]], text: str, english: bool, last: 
 def topic_of(kind: str, text: str) -> str | None:
     """Topic suffix for ``kind`` (preference/goal/constraint) found in normalised ``text``."""
     if kind == "preference":
-        zh = _topic(lx.PREF_TOPICS_ZH, text, False, last=True) if has_cjk(text) else None
+        zh = _topic(lx.PREF_TOPICS_ZH, text, False, first=True) if has_cjk(text) else None
         en = _topic(lx.PREF_TOPICS_EN, text, True, last=True)
         return zh or en or _topic(lx.PREF_TOPICS_ZH, text, False)
     if kind == "goal":

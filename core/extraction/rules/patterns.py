@@ -403,6 +403,8 @@ EDUCATION = rx(
 )
 
 # preferences
+_ADV = (r"(?:(?:really|absolutely|totally|just|honestly|also|still|do|genuinely|kinda|kind of|actually|truly|"
+        r"seriously|definitely|personally|generally|usually|always) ){0,3}")
 LIKE = rx(
     r"(?:最|很|超|特别|非常|真的|比较|更|挺|蛮|巨|贼|太|也|超级)?(?:喜欢|热爱|偏爱|"
     r"钟爱|迷上|沉迷|爱上|痴迷)|(?<![可恋亲宠关疼友心])爱(?:吃|喝|看|听|玩|去|用|"
@@ -410,9 +412,8 @@ LIKE = rx(
     r"做|追|上|)|离不开|是.{0,6}(?:粉|迷|党|控|爱好者|发烧友|死忠)|(?:只|就|最常|"
     r"常|经常)(?:喝|吃|用|看|听|玩|穿|去|点)|真爱|"
     r"偏好|能吃(?:辣|甜|酸|苦)|改(?:喝|吃|用|听|看|玩|穿|成)|口味(?:偏|比较)|不\S{0,2}不欢|"
-    r"上瘾|百吃不厌|必点|必吃|最爱|情有独钟|天天(?:吃|喝|听|看)|爱好",
-    r"\bi (?:really |absolutely |totally |just |honestly |also |still |do |genuinely |"
-    r"kinda |kind of )?(?:love|like|"
+    r"上瘾|百吃不厌|必点|必吃|最爱|情有独钟|天天(?:吃|喝|听|看)|爱好|一定要|必须要?|非得|非要|离不了",
+    r"\bi " + _ADV + r"(?:love|like|"
     r"enjoy|adore|prefer|dig|crave|live for)\b|\bi'?m (?:really |totally |so |kind of |"
     r"kinda |lowkey |low-key )?"
     r"(?:obsessed with|into|addicted to|hooked on|a (?:big |huge |massive )?fan of|"
@@ -431,7 +432,7 @@ DISLIKE = rx(
     r"不(?:太|怎么|是很|大)?(?:喜欢|爱)|讨厌|受不了|接受不了|忍不了|不吃|不喝|不碰|"
     r"吃不了|喝不了|吃不惯|忌口|反感|"
     r"怕(?:辣|甜|酸|腥|冷|热|吵|油)|最烦|不感冒|无感|别给我推荐|一点都不行|闻到就",
-    r"\bi (?:really |just |absolutely |honestly |also )?(?:hate|dislike|detest|can'?t stand|"
+    r"\bi " + _ADV + r"(?:hate|dislike|detest|can'?t stand|"
     r"can'?t do|can'?t handle|"
     r"can'?t eat|don'?t eat|don'?t drink|won'?t eat|avoid|don'?t (?:really )?like|"
     r"don'?t (?:really )?enjoy|never eat|"
@@ -445,7 +446,7 @@ LIKE_OBJECT_ZH = re.compile(
     r"(?:喜欢|热爱|偏爱|钟爱|迷上|沉迷|爱上|离不开|讨厌|受不了|爱)(?:上)?(?P<o>[^,，。]{2,16})$"
 )
 LIKE_OBJECT_EN = re.compile(
-    r"\bi (?:really |absolutely |totally |just |honestly |also |still )?(?:love|like|"
+    r"\bi " + _ADV + r"(?:love|like|"
     r"enjoy|adore|hate|prefer|can'?t stand)\s+"
     r"(?P<o>[\w' -]{3,40})"
 )
@@ -455,7 +456,7 @@ OBJECT_STOP = rx(r"^(?:你|它|这|那|他|她|我)",
 # goals
 GOAL_STRONG = rx(
     r"(?:从)?(?:今天|现在|明天|下周|今年|新的一年)(?:起|开始)(?:我)?(?:要|会|打算|决定|争取)|我决定|"
-    r"目标|梦想|心愿|愿望|立志|决心|立.{0,3}flag|争取|力争|这辈子|今年要|明年要|一定要|"
+    r"目标|梦想|心愿|愿望|立志|决心|立.{0,3}flag|争取|力争|这辈子|今年要|明年要|"
     r"年底前|年内|计划(?:在|于)?.{0,8}(?:内|前|之前|以前)|"
     r"希望(?:能)?在.{0,8}(?:内|前)|(?:[0-9一二两三四五六七八九十]+年)内",
     r"\bstarting (?:today|now|tomorrow|next week|this year),? i'?m going to\b|\bi'?ve decided to\b|"
