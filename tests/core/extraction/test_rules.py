@@ -202,7 +202,8 @@ def test_facts_about_other_people_are_not_the_users() -> None:
 def test_moving_city_updates_the_same_key() -> None:
     first = say("我住在武汉")
     (key,) = [k for k in first if first[k].memory_type == "fact"]
-    memories = converse(("user", "我住在武汉"), ("assistant", "好的"), ("user", "跟你说下，我上个月搬到大连了"))
+    memories = converse(("user", "我住在武汉"), ("assistant", "好的"),
+                        ("user", "跟你说下，我上个月搬到大连了"))
     assert key in memories and "大连" in memories[key].content
     assert not mentions(memories, "武汉")
 
