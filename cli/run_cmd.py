@@ -50,6 +50,15 @@ def _indexer(settings: Settings) -> None:
         raise SystemExit(3) from None
 
 
+def _relay(settings: Settings) -> None:
+    """Outbox relay + sweeper (the consistency backstop) in one process."""
+    from producers.outbox_relay import RelayService
+
+    service = RelayService(settings)
+    service.install_signal_handlers()
+    service.run()
+
+
 def _api(settings: Settings) -> None:
     from api.server import serve
 
@@ -60,6 +69,7 @@ PROCESSES: dict[str, Callable[[Settings], None]] = {
     "extractor": _extractor,
     "commands": _commands,
     "indexer": _indexer,
+    "relay": _relay,
     "api": _api,
 }
 

@@ -37,7 +37,6 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from pydantic import ValidationError
 from sqlalchemy import insert, text, update
@@ -48,7 +47,14 @@ from core.memory.outbox import enqueue_memory_dirty
 from core.storage.db import transaction
 from core.storage.models import Message, OutboxEvent
 from core.types import MemoryOperation, MessageRole, MessageStatus, VectorStatus
-from schemas import CHAT_MESSAGE_V1, MEMORY_DIRTY_V1, ChatMessageData, make_event, to_dict
+from schemas import (
+    CHAT_MESSAGE_V1,
+    MEMORY_DIRTY_V1,
+    ChatMessageData,
+    describe_validation_error,
+    make_event,
+    to_dict,
+)
 from schemas.errors import SchemaError
 
 log = logging.getLogger(__name__)
@@ -91,7 +97,7 @@ class MemoryRedrive:
 @dataclass
 class MessageScan:
     redriven: list[MessageRedrive] = field(default_factory=list)
-    invalid: list[int] = field(default_factory=list)  # stored rows that no longer make a valid event
+    invalid: list[int] = field(default_factory=list)  # rows that make no valid event: parked FAILED
 
 
 _MESSAGE_CANDIDATES = text("""
@@ -124,53 +130,103 @@ WHERE l.vector_status IN (:dirty, :failed)
       SELECT 1 FROM outbox o
       WHERE o.aggregate_id = l.id AND o.event_type = :dirty_type
         AND (o.published_at IS NULL
-             OR o.created_at >= CASE WHEN l.vector_status = :failed THEN :failed_before ELSE :grace_before END))
+             OR o.created_at >= CASE WHEN l.vector_status = :failed THEN :failed_before
+                                     ELSE :grace_before END))
 ORDER BY l.updated_at, l.id
 LIMIT :limit
 """)
 
 
 def _try_leader(session: Session, key: int) -> bool:
-    return bool(session.execute(text("SELECT pg_try_advisory_xact_lock(:ns, :key)"),
-                                {"ns": LOCK_NAMESPACE, "key": key}).scalar_one())
+    return bool(
+        session.execute(
+            text("SELECT pg_try_advisory_xact_lock(:ns, :key)"), {"ns": LOCK_NAMESPACE, "key": key}
+        ).scalar_one()
+    )
 
 
-def redrive_messages(session: Session, *, chat_topic: str, grace_sec: float, max_attempts: int,
-                     max_redrives: int, limit: int, now: datetime | None = None) -> MessageScan:
+def redrive_messages(
+    session: Session,
+    *,
+    chat_topic: str,
+    grace_sec: float,
+    max_attempts: int,
+    max_redrives: int,
+    limit: int,
+    now: datetime | None = None,
+) -> MessageScan:
     """Re-drive up to ``limit`` stuck user messages in the caller's transaction (see module doc).
 
     Each re-drive inserts one outbox row (topic ``chat_topic``, ``aggregate_id`` = message id,
-    payload = the ``ChatMessageEvent``) and sets the message's ``updated_at`` to ``now``. Rows that
-    cannot form a valid event (e.g. an id outside the event id pattern) are reported in ``invalid``
-    and left as they are.
+    payload = the ``ChatMessageEvent``) and sets the message's ``updated_at`` to ``now``. A row that
+    cannot form a valid event (e.g. an id outside the event id pattern) is marked ``FAILED`` with the
+    attempt cap reached and the reason, and reported in ``invalid``.
     """
     scan = MessageScan()
     if max_redrives <= 0:
         return scan
     now = now or datetime.now(UTC)
-    rows = session.execute(_MESSAGE_CANDIDATES, {
-        "user_role": MessageRole.USER.value, "pending": MessageStatus.PENDING.value,
-        "failed": MessageStatus.FAILED.value, "before": now - timedelta(seconds=grace_sec),
-        "attempt_cap": max_attempts + max_redrives, "chat_type": CHAT_MESSAGE_V1,
-        "max_redrives": max_redrives, "limit": limit,
-    }).mappings().all()
+    rows = (
+        session.execute(
+            _MESSAGE_CANDIDATES,
+            {
+                "user_role": MessageRole.USER.value,
+                "pending": MessageStatus.PENDING.value,
+                "failed": MessageStatus.FAILED.value,
+                "before": now - timedelta(seconds=grace_sec),
+                "attempt_cap": max_attempts + max_redrives,
+                "chat_type": CHAT_MESSAGE_V1,
+                "max_redrives": max_redrives,
+                "limit": limit,
+            },
+        )
+        .mappings()
+        .all()
+    )
     for row in rows:
         try:
-            data = ChatMessageData(message_id=row["upstream_message_id"], user_id=row["user_external_id"],
-                                   conversation_id=row["conversation_external_id"], role=MessageRole(row["role"]),
-                                   content=row["content"], created_at=row["created_at"])
+            data = ChatMessageData(
+                message_id=row["upstream_message_id"],
+                user_id=row["user_external_id"],
+                conversation_id=row["conversation_external_id"],
+                role=MessageRole(row["role"]),
+                content=row["content"],
+                created_at=row["created_at"],
+            )
             event = make_event(data, source=REDRIVE_SOURCE, time=now)
         except (ValidationError, SchemaError, ValueError) as exc:
-            log.warning("message %s cannot be re-driven as an event: %s", row["id"], exc)
+            # It can never be re-driven: park it FAILED with the attempt cap reached, so it neither
+            # blocks later scans nor is retried, and say why.
+            reason = describe_validation_error(exc) if isinstance(exc, ValidationError) else str(exc)
+            log.warning("message %s cannot be re-driven as an event: %s", row["id"], reason)
+            session.execute(
+                update(Message)
+                .where(Message.id == row["id"])
+                .values(
+                    memory_status=MessageStatus.FAILED.value,
+                    memory_attempts=max_attempts + max_redrives,
+                    memory_error=f"not re-drivable as an event: {reason}"[:2000],
+                    updated_at=now,
+                )
+            )
             scan.invalid.append(int(row["id"]))
             continue
-        outbox_id = session.execute(insert(OutboxEvent).values(
-            topic=chat_topic, message_key=row["user_external_id"], event_type=event.type,
-            aggregate_id=row["id"], payload=to_dict(event), created_at=now,
-        ).returning(OutboxEvent.id)).scalar_one()
+        outbox_id = session.execute(
+            insert(OutboxEvent)
+            .values(
+                topic=chat_topic,
+                message_key=row["user_external_id"],
+                event_type=event.type,
+                aggregate_id=row["id"],
+                payload=to_dict(event),
+                created_at=now,
+            )
+            .returning(OutboxEvent.id)
+        ).scalar_one()
         session.execute(update(Message).where(Message.id == row["id"]).values(updated_at=now))
-        scan.redriven.append(MessageRedrive(int(row["id"]), row["upstream_message_id"], row["memory_status"],
-                                            int(outbox_id)))
+        scan.redriven.append(
+            MessageRedrive(int(row["id"]), row["upstream_message_id"], row["memory_status"], int(outbox_id))
+        )
     return scan
 
 
@@ -182,23 +238,49 @@ def _operation(is_active: bool | None, expires_at: datetime | None, now: datetim
     return MemoryOperation.OVERWRITE
 
 
-def redrive_memories(session: Session, *, dirty_topic: str, grace_sec: float, failed_backoff_sec: float,
-                     limit: int, now: datetime | None = None) -> list[MemoryRedrive]:
+def redrive_memories(
+    session: Session,
+    *,
+    dirty_topic: str,
+    grace_sec: float,
+    failed_backoff_sec: float,
+    limit: int,
+    now: datetime | None = None,
+) -> list[MemoryRedrive]:
     """Enqueue a ``memory.dirty`` row for up to ``limit`` memories left DIRTY/FAILED (see module doc),
     in the caller's transaction."""
     now = now or datetime.now(UTC)
-    rows = session.execute(_MEMORY_CANDIDATES, {
-        "dirty": VectorStatus.DIRTY.value, "failed": VectorStatus.FAILED.value,
-        "grace_before": now - timedelta(seconds=grace_sec),
-        "failed_before": now - timedelta(seconds=max(failed_backoff_sec, grace_sec)),
-        "dirty_type": MEMORY_DIRTY_V1, "limit": limit,
-    }).mappings().all()
+    rows = (
+        session.execute(
+            _MEMORY_CANDIDATES,
+            {
+                "dirty": VectorStatus.DIRTY.value,
+                "failed": VectorStatus.FAILED.value,
+                "grace_before": now - timedelta(seconds=grace_sec),
+                "failed_before": now - timedelta(seconds=max(failed_backoff_sec, grace_sec)),
+                "dirty_type": MEMORY_DIRTY_V1,
+                "limit": limit,
+            },
+        )
+        .mappings()
+        .all()
+    )
     out: list[MemoryRedrive] = []
     for row in rows:
         op = _operation(row["is_active"], row["expires_at"], now)
-        outbox_id = enqueue_memory_dirty(session, topic=dirty_topic, user_external_id=row["user_external_id"],
-                                         user_pk=row["user_id"], memory_id=row["id"], memory_key=row["memory_key"],
-                                         operation=op)
+        try:
+            outbox_id = enqueue_memory_dirty(
+                session,
+                topic=dirty_topic,
+                user_external_id=row["user_external_id"],
+                user_pk=row["user_id"],
+                memory_id=row["id"],
+                memory_key=row["memory_key"],
+                operation=op,
+            )
+        except ValidationError as exc:  # the writer could not have stored it; never block the scan
+            log.error("memory %s cannot be announced: %s", row["id"], describe_validation_error(exc))
+            continue
         out.append(MemoryRedrive(int(row["id"]), op, outbox_id))
     return out
 
@@ -207,8 +289,14 @@ class Redriver:
     """Runs the two scans against the database of ``settings``, each in its own transaction under a
     leader lock. Methods return ``None`` when another sweeper holds the lock."""
 
-    def __init__(self, settings: Settings, sessions: sessionmaker[Session], *, batch_size: int = 500,
-                 clock: Callable[[], datetime] | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        sessions: sessionmaker[Session],
+        *,
+        batch_size: int = 500,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
         self.settings = settings
         self.sessions = sessions
         self.batch_size = batch_size
@@ -219,29 +307,45 @@ class Redriver:
         with transaction(self.sessions) as session:
             if not _try_leader(session, MESSAGE_SCAN_LOCK):
                 return None
-            return redrive_messages(session, chat_topic=s.TOPIC_CHAT_MESSAGES, grace_sec=message_redrive_grace(s),
-                                    max_attempts=s.MEMORY_MESSAGE_MAX_ATTEMPTS,
-                                    max_redrives=s.MEMORY_MESSAGE_MAX_REDRIVES, limit=self.batch_size,
-                                    now=self._now())
+            return redrive_messages(
+                session,
+                chat_topic=s.TOPIC_CHAT_MESSAGES,
+                grace_sec=message_redrive_grace(s),
+                max_attempts=s.MEMORY_MESSAGE_MAX_ATTEMPTS,
+                max_redrives=s.MEMORY_MESSAGE_MAX_REDRIVES,
+                limit=self.batch_size,
+                now=self._now(),
+            )
 
     def scan_memories(self) -> list[MemoryRedrive] | None:
         s = self.settings
         with transaction(self.sessions) as session:
             if not _try_leader(session, MEMORY_SCAN_LOCK):
                 return None
-            return redrive_memories(session, dirty_topic=s.TOPIC_MEMORY_DIRTY,
-                                    grace_sec=s.MEMORY_INDEX_REDRIVE_GRACE_SEC,
-                                    failed_backoff_sec=max(s.MEMORY_INDEX_WORKER_INTERVAL_SEC,
-                                                           s.LONG_TERM_MEMORY_SCAN_INTERVAL_SEC),
-                                    limit=self.batch_size, now=self._now())
+            return redrive_memories(
+                session,
+                dirty_topic=s.TOPIC_MEMORY_DIRTY,
+                grace_sec=s.MEMORY_INDEX_REDRIVE_GRACE_SEC,
+                failed_backoff_sec=max(
+                    s.MEMORY_INDEX_WORKER_INTERVAL_SEC, s.LONG_TERM_MEMORY_SCAN_INTERVAL_SEC
+                ),
+                limit=self.batch_size,
+                now=self._now(),
+            )
 
 
-def stuck_counts(session: Session) -> dict[str, Any]:
+def stuck_counts(session: Session) -> dict[str, dict[str, int]]:
     """Counts for health/metrics: messages PENDING/FAILED and memories DIRTY/FAILED."""
-    msgs = dict(session.execute(text(
-        "SELECT memory_status, count(*) FROM messages WHERE memory_status IN ('PENDING', 'FAILED') "
-        "GROUP BY memory_status")).tuples().all())
-    mems = dict(session.execute(text(
-        "SELECT vector_status, count(*) FROM long_term_memories WHERE vector_status IN ('DIRTY', 'FAILED') "
-        "GROUP BY vector_status")).tuples().all())
-    return {"messages": msgs, "memories": mems}
+    msgs = session.execute(
+        text(
+            "SELECT memory_status, count(*) FROM messages WHERE memory_status IN ('PENDING', 'FAILED') "
+            "GROUP BY memory_status"
+        )
+    ).all()
+    mems = session.execute(
+        text(
+            "SELECT vector_status, count(*) FROM long_term_memories "
+            "WHERE vector_status IN ('DIRTY', 'FAILED') GROUP BY vector_status"
+        )
+    ).all()
+    return {"messages": {str(k): int(v) for k, v in msgs}, "memories": {str(k): int(v) for k, v in mems}}
