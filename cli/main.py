@@ -25,6 +25,8 @@ COMMAND_MODULES = [
     "cli.publish_cmd",
     "cli.schemas_cmd",
     "cli.verify_cmd",
+    "cli.expire_cmd",
+    "cli.consolidate_cmd",
 ]
 
 

@@ -219,6 +219,19 @@ class MemoryWriter:
         self._record(session, ctx, row.id, key, operation, row.content, None, row.memory_type)
         return WriteResult(row.id, key, operation)
 
+    def deactivate_row(
+        self, session: Session, ctx: WriteContext, row: LongTermMemory, operation: MemoryOperation
+    ) -> WriteResult:
+        """Deactivate this (locked) row whatever its key looks like: lifecycle jobs use it for rows
+        whose stored key is not in normalised form, which ``deactivate`` cannot address by key."""
+        if not row.is_active:
+            return WriteResult(row.id, row.memory_key, None)
+        row.is_active = False
+        row.vector_status = VectorStatus.DIRTY.value
+        row.updated_at = datetime.now(UTC)
+        self._record(session, ctx, row.id, row.memory_key, operation, row.content, None, row.memory_type)
+        return WriteResult(row.id, row.memory_key, operation)
+
     def _record(
         self,
         session: Session,
