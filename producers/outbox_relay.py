@@ -54,8 +54,11 @@ from confluent_kafka import KafkaError, KafkaException, Producer
 from psycopg import sql
 from sqlalchemy import Connection, Engine, make_url, text
 from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session
 
+from core import metrics
 from core.config import Settings
+from core.memory.stats import sample
 from core.storage import db
 from producers.kafka_config import producer_config
 from producers.sweeper import Sweeper
@@ -63,6 +66,7 @@ from producers.sweeper import Sweeper
 log = logging.getLogger(__name__)
 
 NOTIFY_CHANNEL = "pai_memory_outbox"
+GAUGE_INTERVAL_SEC = 5.0
 USER_LOCK_NAMESPACE = 7413
 """Advisory-lock namespace of the relay's per-user claim locks (7411: writers, 7412: sweeper)."""
 OUTBOX_ID_HEADER = "pai-outbox-id"
@@ -232,6 +236,9 @@ class OutboxRelay:
         for oid in ok:
             topic = by_id[oid].topic
             self.published_by_topic[topic] = self.published_by_topic.get(topic, 0) + 1
+            metrics.OUTBOX_PUBLISHED.labels(topic).inc()
+        if failed:
+            metrics.OUTBOX_PUBLISH_FAILURES.inc(len(failed))
         until = self.clock() + self.failure_backoff_sec
         for oid, err in failed.items():
             self._backoff[by_id[oid].message_key] = until
@@ -455,7 +462,7 @@ class RelayService:
         retention cleanup and the sweeper's scans when due. Errors of one turn are logged and the
         loop goes on (the next sweep retries)."""
         sweep_every = self.settings.OUTBOX_SWEEP_INTERVAL_SEC
-        next_sweep = next_retention = 0.0
+        next_sweep = next_retention = next_gauges = 0.0
         woke = True
         log.info("outbox relay running (sweep every %gs, batch %d)", sweep_every, self.relay.batch_size)
         self.relay.open()
@@ -468,6 +475,9 @@ class RelayService:
                 if now >= next_retention:
                     self._guard("retention", self.relay.delete_published)
                     next_retention = now + self.retention_interval_sec
+                if now >= next_gauges:
+                    self._guard("gauges", self._sample_gauges)
+                    next_gauges = now + GAUGE_INTERVAL_SEC
                 due = [next_sweep, next_retention]
                 if self.sweeper is not None:
                     self._guard("sweep", self.sweeper.run_due)
@@ -479,6 +489,19 @@ class RelayService:
             self.listener.close()
             self.relay.close()
             log.info("outbox relay stopped")
+
+    def _sample_gauges(self) -> None:
+        """Backlog, oldest unpublished age, messages by status, memories by vector status."""
+        with Session(self.relay.engine) as session:
+            stats = sample(session)
+        metrics.OUTBOX_BACKLOG.set(stats.outbox_backlog)
+        metrics.OUTBOX_OLDEST_AGE.set(stats.outbox_oldest_age_seconds)
+        for status in ("PENDING", "PROCESSED", "FAILED", "SKIPPED"):
+            metrics.MESSAGES_BY_STATUS.labels(status).set(stats.messages_by_status.get(status, 0))
+        for vstatus in ("DIRTY", "SYNCED", "FAILED"):
+            for active in (True, False):
+                metrics.MEMORIES_BY_VECTOR_STATUS.labels(vstatus, str(active).lower()).set(
+                    stats.memories_by_vector_status.get((vstatus, active), 0))
 
     @staticmethod
     def _guard(what: str, fn: Callable[[], object]) -> None:

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
+from core import metrics
 from core.config import Settings
 from core.memory.redrive import Redriver
 from core.storage.db import session_factory
@@ -105,6 +106,7 @@ class Sweeper:
         if total:
             log.info("sweeper re-drove %d stuck message(s) to %s", total, self.settings.TOPIC_CHAT_MESSAGES)
         self.messages_redriven += total
+        metrics.REDRIVES.labels("message").inc(total)
         return total
 
     def scan_memories(self) -> int:
@@ -124,4 +126,5 @@ class Sweeper:
                 "sweeper re-enqueued %d unindexed memories to %s", total, self.settings.TOPIC_MEMORY_DIRTY
             )
         self.memories_redriven += total
+        metrics.REDRIVES.labels("memory").inc(total)
         return total
