@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from core.config import EmbeddingProvider, Settings
 from core.embedding.base import Embedder
+from core.embedding.instrumented import InstrumentedEmbedder
 from core.embedding.local import LocalE5Embedder
 from core.embedding.openai_embedder import OpenAIEmbedder
 
@@ -13,6 +14,10 @@ def build_embedder(settings: Settings) -> Embedder:
 
     Does no network or model loading (both embedders are lazy).
     """
+    return InstrumentedEmbedder(_build(settings), settings.embedding_provider.value)
+
+
+def _build(settings: Settings) -> Embedder:
     if settings.embedding_provider is EmbeddingProvider.OPENAI:
         if not settings.MEMORY_EMBEDDING_BASE_URL:  # Settings validation already refuses this
             raise ValueError("MEMORY_EMBEDDING_PROVIDER=openai needs MEMORY_EMBEDDING_BASE_URL")

@@ -4,14 +4,19 @@ from __future__ import annotations
 
 from core.config import ExtractorProvider, Settings
 from core.extraction.candidates import CandidateExtractor
+from core.extraction.instrumented import InstrumentedExtractor, record_tokens
 
 
 def build_extractor(settings: Settings) -> CandidateExtractor:
-    """``openai`` when configured (or an LLM endpoint is set), else the offline ``rules`` extractor."""
+    """``openai`` when configured (or an LLM endpoint is set), else the offline ``rules`` extractor;
+    either way wrapped with call/latency metrics."""
+    inner: CandidateExtractor
     if settings.extractor_provider is ExtractorProvider.OPENAI:
         from core.extraction.openai_provider import OpenAIExtractor
 
-        return OpenAIExtractor(settings)
-    from core.extraction.rules import RulesExtractor
+        inner = OpenAIExtractor.from_settings(settings, on_usage=record_tokens("openai"))
+    else:
+        from core.extraction.rules import RulesExtractor
 
-    return RulesExtractor()
+        inner = RulesExtractor()
+    return InstrumentedExtractor(inner)

@@ -10,6 +10,7 @@ import pytest
 from core.config import LOCAL_EMBEDDING_DIM, LOCAL_EMBEDDING_MODEL, load_settings
 from core.embedding.base import Embedder
 from core.embedding.factory import build_embedder
+from core.embedding.instrumented import InstrumentedEmbedder
 from core.embedding.local import LocalE5Embedder
 from core.embedding.openai_embedder import OpenAIEmbedder
 
@@ -87,10 +88,10 @@ def test_paraphrase_scores_above_unrelated(embedder: LocalE5Embedder) -> None:
 def test_factory_defaults_to_local_and_picks_openai_when_configured() -> None:
     local: Embedder = build_embedder(load_settings(MEMORY_EMBEDDING_PROVIDER=None,
                                                    MEMORY_EMBEDDING_BASE_URL=None))
-    assert isinstance(local, LocalE5Embedder)
+    assert isinstance(local, InstrumentedEmbedder) and isinstance(local.inner, LocalE5Embedder)
     settings = load_settings(MEMORY_EMBEDDING_BASE_URL="http://127.0.0.1:9/v1",
                              MEMORY_EMBEDDING_MODEL="bge-m3", MEMORY_EMBEDDING_DIM=1024)
     remote = build_embedder(settings)
-    assert isinstance(remote, OpenAIEmbedder)
+    assert isinstance(remote, InstrumentedEmbedder) and isinstance(remote.inner, OpenAIEmbedder)
     assert (remote.model, remote.dim) == ("bge-m3", 1024)
     assert (remote.model, remote.dim) == (settings.embedding_model, settings.embedding_dim)

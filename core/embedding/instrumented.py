@@ -1,0 +1,45 @@
+"""An ``Embedder`` decorator that exports calls, failures, latency and texts to Prometheus."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from core import metrics
+from core.embedding.base import Embedder, EmbeddingError, Vectors
+
+
+class InstrumentedEmbedder:
+    """Delegates to ``inner``; same contract, plus metrics labelled by ``provider``."""
+
+    def __init__(self, inner: Embedder, provider: str) -> None:
+        self.inner = inner
+        self.provider = provider
+        self.model = inner.model
+        self.dim = inner.dim
+
+    def embed_passages(self, texts: list[str]) -> Vectors:
+        return self._timed(self.inner.embed_passages, texts)
+
+    def embed_queries(self, texts: list[str]) -> Vectors:
+        return self._timed(self.inner.embed_queries, texts)
+
+    def warm_up(self) -> None:
+        """Load the model now when the inner embedder supports it (no-op otherwise)."""
+        warm = getattr(self.inner, "warm_up", None)
+        if callable(warm):
+            warm()
+
+    def _timed(self, fn: Callable[[list[str]], Vectors], texts: list[str]) -> Vectors:
+        if not texts:
+            return fn(texts)
+        started = time.perf_counter()
+        try:
+            out = fn(texts)
+        except EmbeddingError:
+            metrics.EMBEDDING_CALLS.labels(self.provider, "error").inc()
+            raise
+        metrics.EMBEDDING_CALLS.labels(self.provider, "ok").inc()
+        metrics.EMBEDDING_LATENCY.labels(self.provider).observe(time.perf_counter() - started)
+        metrics.EMBEDDED_TEXTS.labels(self.provider).inc(len(texts))
+        return out

@@ -1,0 +1,44 @@
+"""A ``CandidateExtractor`` decorator that exports calls, failures and latency to Prometheus."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from core import metrics
+from core.extraction.candidates import CandidateExtractor, ExtractionError, ExtractionInput, MemoryCandidate
+
+
+class InstrumentedExtractor:
+    """Delegates to ``inner``; counts each stage call as one LLM call for LLM providers."""
+
+    def __init__(self, inner: CandidateExtractor) -> None:
+        self.inner = inner
+        self.name = inner.name
+
+    def extract(self, data: ExtractionInput) -> list[MemoryCandidate]:
+        return self._timed(lambda: self.inner.extract(data))
+
+    def refine(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
+        return self._timed(lambda: self.inner.refine(data, candidates))
+
+    def _timed(self, call: Callable[[], list[MemoryCandidate]]) -> list[MemoryCandidate]:
+        started = time.perf_counter()
+        try:
+            out = call()
+        except ExtractionError:
+            metrics.LLM_CALLS.labels(self.name, "error").inc()
+            raise
+        metrics.LLM_CALLS.labels(self.name, "ok").inc()
+        metrics.LLM_LATENCY.labels(self.name).observe(time.perf_counter() - started)
+        return out
+
+
+def record_tokens(provider: str) -> Callable[[str, int, int], None]:
+    """An ``on_usage(stage, prompt_tokens, completion_tokens)`` callback feeding the token counter."""
+
+    def on_usage(stage: str, prompt: int, completion: int) -> None:
+        metrics.LLM_TOKENS.labels(provider, "prompt").inc(prompt)
+        metrics.LLM_TOKENS.labels(provider, "completion").inc(completion)
+
+    return on_usage
