@@ -27,6 +27,7 @@ COMMAND_MODULES = [
     "cli.verify_cmd",
     "cli.expire_cmd",
     "cli.consolidate_cmd",
+    "cli.forget_user_cmd",
 ]
 
 

@@ -2,7 +2,8 @@
 
 Contract of ``MessageProcessor``:
 - ``ingest`` stores a message once (idempotent by upstream id) and says whether it still needs
-  extraction: a user message not yet final for the current extractor version does;
+  extraction: a user message not yet final for the current extractor version does; a message of a
+  user erased (``core.erasure``) at or after its ``created_at`` is dropped, not stored;
 - ``process`` runs the three stages for a burst of one conversation's messages and commits, in
   ONE transaction, the memory rows, history rows, outbox rows and the messages' final status
   (``PROCESSED``, or ``SKIPPED`` when nothing was worth keeping). Messages already final for this
@@ -25,6 +26,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from core import metrics
 from core.config import Settings
+from core.erasure import erased_before
 from core.extraction.candidates import (
     CandidateExtractor,
     ContextMessage,
@@ -109,6 +111,10 @@ class MessageProcessor:
 
     def ingest(self, msg: IncomingMessage) -> IngestResult:
         with transaction(self.sessions) as session:
+            if erased_before(session, msg.user_id, msg.created_at):
+                # the user was erased (pai-memory forget-user) after this message was written: a
+                # replay or late redelivery must not bring their data back
+                return IngestResult(0, 0, 0, False, False)
             row, created = store_message(session, msg)
             needs = row.role == MessageRole.USER.value and not (
                 row.memory_status in FINAL and row.extractor_version == self.version

@@ -224,3 +224,20 @@ class VectorCollection(Base):
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), nullable=False, server_default=func.now()
     )
+
+
+class ErasedUser(Base):
+    """Users erased by ``pai-memory forget-user``: a suppression list, not a copy of the user.
+
+    Only a SHA-256 of the external id is kept (``core.erasure.user_hash``), plus the internal id the
+    user had (to prove later that no vector of it is left) and when it happened. Events of this user
+    created at or before ``erased_at`` (a replay, a late redelivery) are skipped at ingest.
+    """
+
+    __tablename__ = "erased_users"
+
+    user_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_pk: Mapped[int] = mapped_column(Integer, nullable=False)
+    erased_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, server_default=func.now()
+    )
