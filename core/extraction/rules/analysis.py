@@ -301,8 +301,9 @@ class _Analyser:
                 self.dropped[clause.index] = reason
                 active = []
                 continue
-            if hits and active and all(h.weak for h in hits) and not P.TOPIC_SHIFT.search(clause.norm):
-                hits = []
+            if hits and active and not P.TOPIC_SHIFT.search(clause.norm) and (
+                    all(h.weak for h in hits) or all(_same_kind(h, active) for h in hits)):
+                hits = []  # a detail of the preference/goal this sentence is already about
             if hits:
                 previous, active = active, []
                 for hit in hits:
@@ -618,6 +619,12 @@ class _Analyser:
             return f"misc_{short_hash(obj)}"
         slug = normalise_key("_".join(obj.split()[:3]))
         return slug if slug != "memory" else None
+
+
+def _same_kind(hit: Hit, active: list[Group]) -> bool:
+    kind = hit.key.split("-")[0]
+    return hit.op is CandidateOp.UPSERT and kind == "preference" and any(
+        g.key.split("-")[0] == kind for g in active)
 
 
 def NOT_JOB(role: str) -> bool:
