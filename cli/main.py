@@ -28,6 +28,7 @@ COMMAND_MODULES = [
     "cli.expire_cmd",
     "cli.consolidate_cmd",
     "cli.forget_user_cmd",
+    "cli.replay_cmd",
 ]
 
 
