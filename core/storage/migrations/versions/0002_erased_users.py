@@ -5,8 +5,8 @@ Revises: 0001
 Create Date: 2026-12-02 13:00:00
 """
 
-from alembic import op
 import sqlalchemy as sa
+from alembic import op
 
 revision = "0002"
 down_revision = "0001"
