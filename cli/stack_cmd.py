@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import TYPE_CHECKING
 
 from core.config import load_settings
-from localstack.base import ServiceStatus
-from localstack.manager import SERVICE_NAMES, LocalStack, StackUpError
-from localstack.process import StackError
+
+if TYPE_CHECKING:  # the stack's modules (Kafka, PostgreSQL, Milvus clients) load only when used
+    from localstack.base import ServiceStatus
+
+SERVICE_NAMES = ("kafka", "postgres", "milvus")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -42,6 +45,9 @@ def _print(statuses: list[ServiceStatus], timings: bool = False) -> None:
 
 
 def _up(args: argparse.Namespace) -> int:
+    from localstack.manager import LocalStack, StackUpError
+    from localstack.process import StackError
+
     stack = LocalStack(load_settings())
     t0 = time.monotonic()
     try:
@@ -59,6 +65,9 @@ def _up(args: argparse.Namespace) -> int:
 
 
 def _down(args: argparse.Namespace) -> int:
+    from localstack.manager import LocalStack
+    from localstack.process import StackError
+
     try:
         statuses = LocalStack(load_settings()).down(_names(args))
     except StackError as exc:
@@ -69,6 +78,8 @@ def _down(args: argparse.Namespace) -> int:
 
 
 def _status(args: argparse.Namespace) -> int:
+    from localstack.manager import LocalStack
+
     statuses = LocalStack(load_settings()).status(_names(args))
     _print(statuses)
     return 0 if all(s.ok for s in statuses) else 1

@@ -24,7 +24,7 @@ from localstack.milvus import MilvusService
 from localstack.postgres import PostgresService
 from localstack.process import StackError, port_open, wait_until
 
-SERVICE_NAMES = ("kafka", "postgres", "milvus")
+SERVICE_NAMES = ("kafka", "postgres", "milvus")  # also in cli/stack_cmd.py (kept import-light)
 
 
 class StackUpError(StackError):

@@ -144,3 +144,10 @@ def test_up_is_idempotent_crash_is_reported_and_down_stops_only_its_own(scratch_
     finally:
         foreign.terminate()
         foreign.wait(20)
+
+
+def test_cli_names_match_the_manager() -> None:
+    from cli.stack_cmd import SERVICE_NAMES as CLI_NAMES
+    from localstack.manager import SERVICE_NAMES
+
+    assert CLI_NAMES == SERVICE_NAMES
