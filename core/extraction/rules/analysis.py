@@ -170,6 +170,7 @@ class _Analyser:
         self.lang_zh = has_cjk(self.message)
         self.dropped: dict[int, str] = {}
         self._last_place = ""
+        self._payload_from = 1 << 30  # clauses after a "translate:"-style lead-in are the task's payload
         self.existing: tuple[ExistingMemory, ...] = data.existing
         self.sentences: dict[int, list[Clause]] = {}
         for clause in self.clauses:
@@ -202,6 +203,9 @@ class _Analyser:
         change_sentences: set[int] = set()
         kept: list[list[Clause]] = []
         for sentence, clauses in self.sentences.items():
+            clauses = [c for c in clauses if c.index <= self._payload_from]
+            if not clauses:
+                continue
             text = " ".join(c.norm for c in clauses)
             if P.CHANGE.search(text) or any(P.PAST_REF.search(c.norm) for c in clauses):
                 change_sentences.add(sentence)
@@ -216,7 +220,7 @@ class _Analyser:
                 for c in clauses:
                     self.dropped[c.index] = "forget"
                 continue
-            kept.append(clauses)
+            kept.append(self._without_payload(clauses))
         results = {id(clauses): self._sentence_results(clauses) for clauses in kept}
         self._drop_replaced_values(kept, results, change_sentences)
         groups: list[Group] = []
@@ -257,6 +261,24 @@ class _Analyser:
                     res.hits = [h for h in res.hits if h.op is CandidateOp.DELETE]
                     res.reason = "replaced-value" if not res.hits else None
 
+    def _without_payload(self, clauses: list[Clause]) -> list[Clause]:
+        """Text the user hands over for a task ("翻译：…", "write a bio saying I'm…") is not about
+        the user; an AI-persona instruction ("你叫小橘", "多用颜文字") taints its whole sentence."""
+        out: list[Clause] = []
+        for clause in clauses:
+            if P.PERSONA.search(clause.norm):
+                for c in clauses:
+                    self.dropped[c.index] = "profile"
+                return []
+            if P.TASK.search(clause.norm):
+                for c in clauses[clauses.index(clause):]:
+                    self.dropped[c.index] = "task-payload"
+                if clause.terminator in {":", "："}:
+                    self._payload_from = clause.index
+                break
+            out.append(clause)
+        return out
+
     @staticmethod
     def _forget_is_about_self(text: str) -> bool:
         """"我忘了带钥匙" / "I forgot my keys" is the user forgetting, not a request to forget."""
@@ -274,6 +296,7 @@ class _Analyser:
                     topic = re.sub(r"^(?:算了|对了|还有|哦|嗯|那|就|关于|"
                                    r"把|我的|我|你|about|the|my)+", "", m.group("t")).strip(
                         " 的,，")
+                    topic = P.FORGET_TOPIC_NOISE.sub("", topic).strip(" 的,，") if has_cjk(topic) else topic
                     if topic and topic.lower() not in P.FORGET_STOP and len(topic) >= 2:
                         topics.append(topic)
         if not topics:
@@ -349,7 +372,7 @@ class _Analyser:
             return retractions, ("time" if not retractions else None)
         if P.TIME_SOFT.search(body) and not P.HABIT.search(body):
             return [], "time"
-        if P.QUESTION.search(body):
+        if P.QUESTION.search(body) or clause.terminator in {"?", "？"}:
             return [], "question"
         if P.REQUEST.search(body) and not (P.DISLIKE.search(body) and topic_of("preference", body)):
             return [], "request"
@@ -379,8 +402,9 @@ class _Analyser:
     def _constraint(self, clauses: list[Clause], pos: int, body: str) -> Hit | None:
         """A standing rule for the assistant, possibly spanning the next clauses of the sentence
         ("以后只要有台风预警，就提醒我…", "whenever there's a storm warning, remind me to…")."""
+        style = P.STYLE_DIRECTIVE.search(body)
         if not (P.LONGTERM.search(body) or P.LONGTERM_WEAK.search(body) or P.CONDITION_START.search(body)
-                or P.RECURRING.search(body) or P.REPLY_WORD.search(body)):
+                or P.RECURRING.search(body) or P.REPLY_WORD.search(body) or style):
             return None
         joined = ""
         for extra, c in enumerate(clauses[pos: pos + 3]):
@@ -390,7 +414,8 @@ class _Analyser:
                     P.HABIT.search(joined) or P.RECURRING.search(joined))):
                 return None
             lasting = P.LONGTERM.search(joined) or P.CONDITION_REMIND.search(joined)
-            imperative = P.REPLY_WORD.search(joined) and P.IMPERATIVE.search(joined)
+            imperative = (P.REPLY_WORD.search(joined) and P.IMPERATIVE.search(joined)) or (
+                style and topic_of("constraint", joined) in _REPLY_TOPICS)
             weak = (P.RECURRING.search(joined) and re.search(r"提醒|remind", joined)) or (
                 P.LONGTERM_WEAK.search(joined) and P.ASSISTANT_STRONG.search(joined))
             if not (lasting or imperative or weak):
@@ -421,7 +446,7 @@ class _Analyser:
 
     def _facts(self, clause: Clause, body: str, pos: int) -> list[Hit]:
         hits: list[Hit] = []
-        third = P.THIRD_PARTY_START.search(body)
+        third = P.THIRD_PARTY_START.search(body) or re.match(r"(?:你|您)|(?:you|your)\b", body)
         family = self._family(body)
         if family is not None:
             hits.append(family)
@@ -528,29 +553,27 @@ class _Analyser:
         m = P.JOB_HISTORY_ZH.search(body)
         if m and not NOT_JOB(m.group("role")):
             return Hit("fact-work_history", 0.82)
-        for i, rx in enumerate(P.JOB_ZH):
+        for rx in P.JOB_ZH:
             m = rx.search(body)
             if not m:
                 continue
             groups = m.groupdict()
             role = groups.get("role") or ""
-            org = (groups.get("org") or "").strip()
             if role and NOT_JOB(role):
                 continue
-            if i == 2:  # 在X上班: a bare city is a place, not a job
-                stripped = re.sub(r"^(?:" + P.DEICTIC_ZH + r")", "", org)
+            if "workplace" in groups:  # 在X上班: a bare city is a place, not a job
+                stripped = re.sub(r"^(?:" + P.DEICTIC_ZH + r")", "", (groups["workplace"] or "").strip())
                 if not stripped or _valid_place_zh(stripped) or stripped in {"家", "这", "那"}:
                     continue
             return Hit("fact-job", 0.86)
-        for i, rx in enumerate(P.JOB_EN):
+        for rx in P.JOB_EN:
             m = rx.search(body)
             if not m:
                 continue
-            org = (m.groupdict().get("org") or "").strip()
-            if i == 2 and (_canon_place_en(org.title()) and org.lower() in _PLACE_EN_CANON):
-                continue
-            if i in (2, 3) and not org:
-                continue
+            groups = m.groupdict()
+            org = (groups.get("org") or "").strip()
+            if "org" in groups and (not org or org.lower() in _PLACE_EN_CANON):
+                continue  # "I work in London" is a place, not a job
             return Hit("fact-job", 0.85)
         return None
 
@@ -585,6 +608,8 @@ class _Analyser:
         weak = P.GOAL_WEAK.search(body)
         if not (strong or weak):
             return None
+        if P.HEDGE.search(body):
+            return Hit(f"goal-{topic_of('goal', body) or 'pending'}", 0.7)  # a passing thought
         topic = topic_of("goal", body)
         if strong:
             if topic:

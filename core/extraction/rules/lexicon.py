@@ -172,7 +172,8 @@ PARTNER_EN = words("boyfriend|girlfriend|fiance|fiancé|fiancee|fiancée|partner
 # --- health ----------------------------------------------------------------------------------
 HEALTH_ZH = words("""
 糖尿病|高血压|低血压|高血脂|低血糖|血糖偏高|血糖高|哮喘|痛风|胃病|胃炎|胃溃疡|胃不好|肠胃不好|心脏病|
-甲亢|甲减|贫血|抑郁症|焦虑症|抑郁|失眠|偏头痛|腰椎|颈椎|腰间盘|椎间盘|半月板|韧带|骨折|手术|怀孕|孕期|
+戒烟|戒酒|滴酒不沾|不抽烟|甲亢|甲减|贫血|抑郁症|焦虑症|抑郁|失眠|偏头痛|腰椎|颈椎|腰间盘|椎间盘|半月板|
+韧带|骨折|手术|怀孕|孕期|
 近视|散光|色盲|色弱|乙肝|湿疹|鼻炎|关节炎|痛经|多囊|脂肪肝|肾结石|胆结石|心律不齐|癫痫|过敏性鼻炎|
 高度近视|老花|听力|耳鸣|腱鞘炎|膝盖|腰不好|腰伤|旧伤|体检|控糖|血压|尿酸|ADHD|自闭|
 """)
@@ -181,7 +182,7 @@ diabetic|diabetes|type 1|type 2|hypertension|high blood pressure|asthma|gout|cel
 migraine|migraines|insomnia|ADHD|autism|autistic|depression|anxiety|bipolar|epilepsy|surgery|ACL|
 meniscus|knee|back pain|herniated disc|bad back|pregnant|colorblind|color blind|nearsighted|
 short-sighted|hearing loss|tinnitus|arthritis|eczema|cholesterol|heart condition|thyroid|PCOS|
-chronic pain|blood sugar|prediabetic|pre-diabetic|anemia|anemic
+chronic pain|blood sugar|prediabetic|pre-diabetic|anemia|anemic|quit smoking|sober|stopped drinking
 """)
 
 # --- diet / traits ---------------------------------------------------------------------------
@@ -257,6 +258,7 @@ PREF_TOPICS_EN: list[tuple[str, list[str]]] = [
     """)),
     ("music", words("""
         music|song|songs|band|bands|rock|jazz|hip hop|hip-hop|rap|classical|country music|k-pop|kpop|metal|
+        lo-fi|lofi|listen to|listening to|spotify|
         punk|indie|edm|techno|concert|concerts|album|albums|playlist|vinyl|opera
     """)),
     ("podcasts", words("podcast|podcasts|audiobook|audiobooks")),
@@ -326,7 +328,8 @@ GOAL_TOPICS_ZH: list[tuple[str, list[str]]] = [
         "re:转(?:行|岗|型|做|到|去|成)?(?:前端|后端|全栈|产品|数据|算法|运营|设计|管理|技术|开发|测试"
         "|销售|市场|ai|人工智能)",
         *words("""
-        转行|转岗|跳槽|升职|晋升|加薪|创业|找工作|offer|转型|转数据|转产品|转技术|做独立开发|当老板|开店|
+        转行|转岗|跳槽|升职|晋升|加薪|创业|找工作|换工作|换个工作|换份工作|找新工作|offer|转型|转数据|
+        转产品|转技术|做独立开发|当老板|开店|
         开一家|辞职创业|转做
     """)]),
     ("skill", ["re:(?:在|正在|开始|自)学(?:习)?\\s*[a-z][a-z+#.\\-]{1,15}", *words("""
@@ -334,7 +337,8 @@ GOAL_TOPICS_ZH: list[tuple[str, list[str]]] = [
         学英语
     """)]),
     ("reading", words("读完|读书|本书")),
-    ("travel", words("环游|旅行|旅游|去一趟|打卡")),
+    ("travel", ["re:去\\S{1,6}(?:看|玩|旅|度假|徒步|自驾)",
+                *words("环游|旅行|旅游|去一趟|打卡|极光|自由行|出国玩|环球")]),
 ]
 
 GOAL_TOPICS_EN: list[tuple[str, list[str]]] = [
@@ -359,7 +363,8 @@ GOAL_TOPICS_EN: list[tuple[str, list[str]]] = [
         down payment|buy a house|buy a home|buy a condo|buy an apartment|first home|mortgage
     """)),
     ("savings", words("""
-        save up|saving up|savings|emergency fund|pay off|debt|debt-free|retire early|financial independence|
+        retire|retirement|save up|saving up|savings|emergency fund|pay off|debt|debt-free|retire early|
+        financial independence|
         fire|invest|net worth|save $
     """)),
     ("career", words("""

@@ -115,6 +115,12 @@ ASSISTANT_WEAK = rx(
     r"\b(?:write|use|format|keep|include|add|list|convert|translate|summar\w*|code|copy|comments?|"
     r"bullet|output|label|mention|cite|stick to|suggest|recommend|offer|bring up|show|give)\b",
 )
+STYLE_DIRECTIVE = rx(
+    r"^(?:请)?(?:不要|别|少|不用|请不要|请别|不许|禁止)(?:再)?(?:用|加|给我|写|带)",
+    r"^(?:please |pls )?(?:don'?t|do not|never|stop|avoid|no more) (?:use|using|give|"
+    r"giving|add|adding|write|"
+    r"writing|include|including|send|sending)\b",
+)
 CONDITION_START = rx(
     r"^(?:只要|每当|一旦|如果|要是|遇到|碰到|逢|遇上|赶上)|(?:下雨|下雪|降温|升温|"
     r"大风|台风|暴雨|雾霾|高温|寒潮)(?:时|的时候|天|前)",
@@ -161,8 +167,9 @@ PAST_REF = rx(
     r"(?:已经)?辞职了|离职了|被裁了?|失业了|裸辞",
     r"\bi used to\b|\bpreviously\b|\bi (?:told|said to) you (?:before|earlier)\b|"
     r"\blast time i (?:said|told)\b|"
-    r"\bdropping\b|\bgiving up (?:on )?\b|\bgave up\b|\bi (?:finally |just )?(?:left|"
-    r"quit)\b|\bno longer doing\b|"
+    r"\bdropping\b|\bgiving up (?:on )?\b|\bgave up\b|\bi (?:finally |just )?left\b|"
+    r"\bi (?:finally |just )?quit (?:my|the|at|working|being)\b|\bi (?:finally |just )?quit\s*$|"
+    r"\bno longer doing\b|"
     r"\bi'?m done with\b|\bchange of plans?\b|\bscrap that\b",
 )
 CHANGE = rx(
@@ -198,6 +205,27 @@ FORGET_TOPIC_EN = re.compile(
     r"\.|$|from|pls|please|"
     r"we|i|because|since|and))"
 )
+FORGET_TOPIC_NOISE = re.compile(
+    r"^(?:不用记|别记|不要记)|我|你|喜欢|爱吃|爱喝|爱|说过|说的|提过|之前|刚才|刚刚|"
+    r"那个|这个|那件|这件|关于|的事|事情|这事|那事|"
+    r"这条|那条|帮|记"
+)
+PERSONA = rx(
+    r"你(?:就)?(?:叫|名字叫|的名字是|的名字叫|改名)|叫你|给你(?:起|取|改)(?:个)?名|"
+    r"你的名字|你的昵称|颜文字|"
+    r"你(?:以后)?(?:说话|讲话|回复|聊天)(?:的时候)?.{0,6}(?:可爱|温柔|萌|俏皮|嗲|"
+    r"傲娇|像个?|扮演)|扮演|人设",
+    r"\bcall you\b|\byour name (?:is|will be|should be)\b|\bi'?ll call you\b|\bname you\b|"
+    r"\brename yourself\b|\byou'?re (?:now )?called\b|\bkaomoji\b|\bpretend to be\b|\brole-?play\b|"
+    r"\bpersona\b|\bact (?:like|as) (?:a|my)\b",
+)
+TASK = rx(
+    r"^(?:帮我|请|麻烦你?|你)?(?:翻译|译成|改写|润色|校对|仿写|扩写|缩写|续写|写(?:一段|"
+    r"一篇|一封|段|篇|封|个|一个|首|一首)|"
+    r"拟(?:一段|一封|个)|生成(?:一段|一篇|一个)|起草)",
+    r"^(?:please |pls |can you |could you )?(?:translate|rewrite|rephrase|paraphrase|proofread|polish|"
+    r"write (?:a|an|me|up|my)|draft (?:a|an|me|my)|compose|generate (?:a|an))\b",
+)
 FORGET_STOP = {
     "it", "that", "this", "about", "everything", "all", "what", "i", "me", "你", "我", "它", "这", "那",
 }
@@ -214,7 +242,13 @@ THIRD_PARTY_START = rx(
     r"^(?:他|她|它|他们|她们|它们|我(?:的)?(?:朋友|同事|老板|领导|同学|室友|邻居|"
     r"哥们|闺蜜|客户)|朋友|同事|老板|领导|室友)",
     r"^(?:he|she|they|it|my (?:friend|colleague|coworker|boss|roommate|neighbou?r|client|manager))\b",
+    # a relative or partner as the subject: a fact about the family, never the user's own preference
+    r"^(?:我|我家|我们家)(?:的)?(?:大|小|二)?" + lx.alt(lx.FAMILY_ZH + lx.PARTNER_ZH),
+    r"^(?:my|our) (?:\w+ )?" + lx.alt([w.lower() for w in lx.FAMILY_EN + lx.PARTNER_EN]) + r"\b(?! and i)",
 )
+HEDGE = rx(r"也许|说不定|不一定|还没想好|还不确定|"
+           r"可能吧|随便想想", r"\bmaybe\b|\bnot sure\b|\bmight\b|\bperhaps\b|"
+           r"\bwho knows\b|\bjust an idea\b")
 
 # --- slot triggers ---------------------------------------------------------------------------
 PLACE_ZH_ALT = lx.alt(lx.PLACES_ZH)
@@ -258,6 +292,9 @@ LOC_EN = [
     re.compile(r"\b(?:moved|relocated|moved back|i moved)\s+(?:to|back to)\s+" + _EN_PLACE_TAIL),
     re.compile(r"\b(?:moved|relocated|moved back)\s+(?P<p>here|there)\b"),
     re.compile(r"\bmy (?:city|country|location|home city) is\s+" + _EN_PLACE_TAIL),
+    re.compile(r"\b(?:i'?m|i am) (?:now |currently )?(?:back )?(?:based |"
+               r"living )?in\s+(?P<p>" + PLACE_EN_ALT
+               + r")\b(?! for (?:a|the|an|two|three|\d|work|business|vacation|holiday))"),
     re.compile(r"\bi(?:'m| am) (?:currently |"
                r"now )?in\s+(?P<p>" + PLACE_EN_ALT + r")\b(?= for (?:good|work|the long))"),
     re.compile(r"\bi(?:'m| am) (?:a|an) (?:[\w-]+ ){"
@@ -274,11 +311,12 @@ ROLE_ZH = lx.alt(lx.ROLE_FIELDS_ZH + lx.OCCUPATIONS_ZH)
 SUBJECT_ZH = lx.alt(lx.TEACH_SUBJECTS_ZH)
 ACRONYM_ROLE = r"(?:sre|ui|ux|qa|pm|hr|dba|devops|ios|android|java|python|go|c\+\+|it|bd|ai|ml|nlp|cv|seo)"
 JOB_ZH = [
+    re.compile(rf"我(?:主要|目前|现在)?负责\s*(?P<role>[^,，。]{{0,8}}?(?:{ROLE_ZH}|{ACRONYM_ROLE}\b))"),
     re.compile(rf"(?:^|本人|我)(?:是)?\s*(?P<role>[^,，。]{{0,6}}?(?:{OCC_ZH}))\s*(?:一枚|一个|一名|一只)"),
     re.compile(rf"在(?P<org>[^,，。]{{1,20}}?)(?:做|当|干|负责|从事)\s*(?P<role>[^,，。]{{0,8}}?(?:{ROLE_ZH}"
                rf"|{ACRONYM_ROLE}\b))"),
     re.compile(rf"在(?P<org>[^,，。]{{1,20}}?)教\s*(?P<role>{SUBJECT_ZH})"),
-    re.compile(r"在(?P<org>[^,，。]{1,20}?)(?:上班|工作|实习|任职|就职|供职|打工)"),
+    re.compile(r"在(?P<workplace>[^,，。]{1,20}?)(?:上班|工作|实习|任职|就职|供职|打工)"),
     re.compile(rf"我(?:现在|目前|自己)?是(?:一名|一个|一位|个|名|位)?\s*(?P<role>[^,，。]{{0,12}}?(?:{OCC_ZH}"
                rf"))"),
     re.compile(rf"(?:^|我|还是|一直|目前|现在|主要)(?:是)?(?:做|干|从事|搞)\s*(?P<role>[^,，。]{{0,8}}?(?"
@@ -335,7 +373,7 @@ FAMILY_EN_RX = [
     re.compile(rf"\b(?:my|our)\s+(?:\w+\s+)?(?P<rel>{FAMILY_EN})\b\s*(?:is|are|was born|"
                rf"just turned|turned|goes to|"
                r"started|just started|has|have|works|lives|named|called|\(\d|\d|in (?:\w+ )?grade|"
-               r"who is|who's)"),
+               r"who is|who's|and i|and me)"),
     re.compile(rf"\bi have (?:a|an|one|two|three|four|\d|twin) (?:[\w-]+ )?(?:\d+[- ]year[- ]old )?(?P<"
                rf"rel>{FAMILY_EN})\b"),
     re.compile(r"\bi(?:'m| am) (?:a )?(?:mom|mum|dad|mother|father|parent|single mom|"
@@ -355,7 +393,8 @@ RELATION_EN = [
     re.compile(r"\bmy (?:boyfriend|girlfriend|bf|gf|fiance|fiancé|fiancee|fiancée|partner)\b(?: is|"
                r" and i|'s name| works|"
                r" lives| named| called)"),
-    re.compile(r"\bi(?:'m| am) (?:single|married|engaged|divorced|in a relationship)\b|"
+    re.compile(r"\b(?:i'?ve been|we'?ve been|i'?m|we'?re|i am|we are|been) (?:happily )?(?:single|married|"
+               r"engaged|divorced|in a relationship)\b|"
                r"\bi (?:just )?got (?:married|engaged)\b"),
 ]
 BREAKUP = rx(r"分手了|离婚了|分了", r"\bbroke up\b|\bsplit up\b|\bgot divorced\b|\bwe'?re (?:over|done)\b")
@@ -374,7 +413,7 @@ PETS_EN = lx.alt(lx.PETS_EN)
 PETS_EN_RX = [
     re.compile(rf"\b(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?"
                rf"(?P<pet>{PETS_EN})\b"),
-    re.compile(rf"\b(?:i|we) (?:have|got|adopted|own|rescued) (?:a|an|two|three|\d|one)?\s*"
+    re.compile(rf"(?:^|\bi |\bwe )(?:have|got|adopted|own|rescued) (?:a|an|two|three|\d|one)?\s*"
                rf"(?:[\w-]+\s+){{0,2}}?(?P<pet>{PETS_EN})\b"),
 ]
 
@@ -403,7 +442,8 @@ EDUCATION = rx(
 )
 
 # preferences
-_ADV = (r"(?:(?:really|absolutely|totally|just|honestly|also|still|do|genuinely|kinda|kind of|actually|truly|"
+_ADV = (r"(?:(?:really|absolutely|totally|just|honestly|also|still|do|genuinely|kinda|"
+        r"kind of|actually|truly|"
         r"seriously|definitely|personally|generally|usually|always) ){0,3}")
 LIKE = rx(
     r"(?:最|很|超|特别|非常|真的|比较|更|挺|蛮|巨|贼|太|也|超级)?(?:喜欢|热爱|偏爱|"
@@ -431,8 +471,9 @@ LIKE = rx(
 DISLIKE = rx(
     r"不(?:太|怎么|是很|大)?(?:喜欢|爱)|讨厌|受不了|接受不了|忍不了|不吃|不喝|不碰|"
     r"吃不了|喝不了|吃不惯|忌口|反感|"
-    r"怕(?:辣|甜|酸|腥|冷|热|吵|油)|最烦|不感冒|无感|别给我推荐|一点都不行|闻到就",
-    r"\bi " + _ADV + r"(?:hate|dislike|detest|can'?t stand|"
+    r"怕(?:辣|甜|酸|腥|冷|热|吵|油)|戒(?:了|掉)|最烦|不感冒|无感|别给我推荐|一点都不行|闻到就",
+    r"\bi " + _ADV + r"(?:hate|dislike|detest|can'?t stand|quit|gave up|cut out|stopped eating|"
+    r"stopped drinking|"
     r"can'?t do|can'?t handle|"
     r"can'?t eat|don'?t eat|don'?t drink|won'?t eat|avoid|don'?t (?:really )?like|"
     r"don'?t (?:really )?enjoy|never eat|"
@@ -468,7 +509,7 @@ GOAL_STRONG = rx(
     r"\beventually\b",
 )
 GOAL_WEAK = rx(
-    r"打算|准备|计划|希望|想要|想(?!说|问|知道|吃|喝|去看|听|哭|笑|睡)|要(?=考|学|"
+    r"打算|准备|计划|希望|想要|在攒|在存|攒钱|存钱|想(?!说|问|知道|吃|喝|去看|听|哭|笑|睡)|要(?=考|学|"
     r"攒|存|减|瘦|跑|买|转|拿|过|读|练)|在备考|备考|"
     r"正在考|在考|在学|学习|努力|冲刺|考(?!虑|察)|转行|上岸",
     r"\b(?:want|wanna|hope|hoping|plan|planning|trying|intend|intending|going|gonna|"

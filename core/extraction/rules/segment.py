@@ -36,6 +36,7 @@ class Clause:
     text: str  # original text, emoji removed, whitespace collapsed, outer punctuation stripped
     norm: str  # NFKC + lowercase, for matching
     had_emoji: bool
+    terminator: str = ""  # the boundary character after the clause ("" at the end of the message)
 
 
 def has_cjk(text: str) -> bool:
@@ -88,8 +89,9 @@ def split_clauses(message: str) -> list[Clause]:
         text = tidy(raw)
         if text:
             lead = len(raw) - len(raw.lstrip())
-            clauses.append(
-                Clause(len(clauses), sentence, start + lead, end, text, normalise(text), had_emoji))
+            terminator = message[end] if end < len(message) else ""
+            clauses.append(Clause(len(clauses), sentence, start + lead, end, text, normalise(text), had_emoji,
+                                  terminator))
         start = end + 1
 
     i = 0
@@ -108,6 +110,8 @@ def split_clauses(message: str) -> list[Clause]:
             pending_sentence_break = True
         elif depth == 0 and (_is_soft(message, i) or _EMOJI.match(ch)):
             flush(i)
+        elif depth == 0 and ch == " " and message[i:i + 5].lower() == " but " and i > start:
+            flush(i)  # English "..., but now I'm in Seattle" starts a new clause
         if pending_sentence_break:
             sentence += 1
             pending_sentence_break = False
