@@ -21,8 +21,8 @@ Invariants:
   truth itself) propagates.
 - Every result item belongs to the requested user: candidates are read from PostgreSQL with
   ``user_id = <the user's internal id>``, and every vector search carries that id as its scope.
-- Returned memories get ``last_accessed_at`` updated (best effort: a row locked by a writer is not
-  waited for, so a read is never stuck behind a write).
+- Returned memories get ``last_accessed_at`` updated off the request path (a background thread,
+  best effort: a row locked by a writer is not waited for, so a read never waits for a write).
 """
 
 from __future__ import annotations
@@ -43,7 +43,6 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 from sqlalchemy import text
-from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from core import metrics
@@ -280,6 +279,69 @@ def build_query(question: str, conversation_summary: str | None) -> str:
     return query[:QUERY_MAX_CHARS]
 
 
+class _Toucher:
+    """Writes ``last_accessed_at`` in a background thread, batching ids of many retrievals.
+
+    Best effort by design: a full queue drops updates, a row locked by a writer is skipped after
+    ``TOUCH_LOCK_TIMEOUT_MS`` instead of waited for, and pending updates are flushed on ``close``.
+    """
+
+    def __init__(self, sessions: sessionmaker[Session], max_pending: int = 10_000) -> None:
+        self._sessions = sessions
+        self._max_pending = max_pending
+        self._pending: set[int] = set()
+        self._cond = threading.Condition()
+        self._busy = False
+        self._closed = False
+        self._thread: threading.Thread | None = None
+
+    def submit(self, ids: Sequence[int]) -> None:
+        with self._cond:
+            if self._closed or len(self._pending) >= self._max_pending:
+                return
+            self._pending.update(ids)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="retrieval-touch", daemon=True)
+                self._thread.start()
+            self._cond.notify_all()
+
+    def flush(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._pending or self._busy:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                self._cond.wait(remaining)
+        return True
+
+    def close(self, timeout: float = 5.0) -> None:
+        self.flush(timeout)
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not self._pending and not self._closed:
+                    self._cond.wait()
+                if self._closed and not self._pending:
+                    return
+                batch, self._pending = sorted(self._pending), set()
+                self._busy = True
+            try:
+                with transaction(self._sessions) as session:
+                    session.execute(text(f"SET LOCAL lock_timeout = '{TOUCH_LOCK_TIMEOUT_MS}ms'"))
+                    touch(session, batch)
+            except Exception as exc:  # best effort: never let bookkeeping kill the thread
+                log.info("skipped last_accessed_at update of %d memories: %s", len(batch), _short(exc))
+            finally:
+                with self._cond:
+                    self._busy = False
+                    self._cond.notify_all()
+
+
 class _DenseFailure(Exception):
     """The dense stage could not answer; ``reason`` is what ``fallback_reason`` reports."""
 
@@ -311,6 +373,7 @@ class Retriever:
         self._paused_until = 0.0
         self._last_failure = ""
         self._query_cache: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
+        self._toucher = _Toucher(sessions)
 
     # --- public ---------------------------------------------------------------------------------
     def retrieve(self, user_id: str, question: str, conversation_summary: str | None = None,
@@ -368,6 +431,7 @@ class Retriever:
         return self._result(user_id, mode, ServedBy.LEXICAL_FALLBACK, items, started, timings, reason)
 
     def close(self) -> None:
+        self._toucher.close()
         self._pool.shutdown(wait=False, cancel_futures=True)
         closer = getattr(self.vector_search, "close", None)
         if callable(closer):
@@ -473,15 +537,13 @@ class Retriever:
 
     # --- shared ---------------------------------------------------------------------------------
     def _touch(self, items: Sequence[RetrievedMemory]) -> None:
-        """Best-effort ``last_accessed_at`` update that never waits long for a writer's row lock."""
-        if not items:
-            return
-        try:
-            with transaction(self.sessions) as session:
-                session.execute(text(f"SET LOCAL lock_timeout = '{TOUCH_LOCK_TIMEOUT_MS}ms'"))
-                touch(session, [i.memory.id for i in items])
-        except OperationalError as exc:
-            log.info("skipped last_accessed_at update: %s", _short(exc))
+        """Queue the ``last_accessed_at`` update of the returned memories (off the request path)."""
+        if items:
+            self._toucher.submit([i.memory.id for i in items])
+
+    def flush_touches(self, timeout: float = 10.0) -> bool:
+        """Wait until queued ``last_accessed_at`` updates are written; False on timeout."""
+        return self._toucher.flush(timeout)
 
     def _result(self, user_id: str, mode: RetrieveMode, served: ServedBy, items: list[RetrievedMemory],
                 started: float, timings: dict[str, float], reason: str | None = None) -> RetrievalResult:

@@ -183,7 +183,8 @@ def test_full_inject_returns_every_live_memory_and_nothing_dead(env: Env) -> Non
     profile = insert_raw(env, "u-full", "user_nickname", "小王", importance=5)
     other = save(env, "u-other", "tea", "Prefers green tea over coffee", "preference", 5)
 
-    result = env.retriever().retrieve("u-full", "anything", mode=RetrieveMode.FULL_INJECT)
+    retriever = env.retriever()
+    result = retriever.retrieve("u-full", "anything", mode=RetrieveMode.FULL_INJECT)
 
     assert result.served_by is ServedBy.FULL_INJECT and result.fallback_reason is None
     assert set(ids(result)) == set(live.values())
@@ -195,6 +196,7 @@ def test_full_inject_returns_every_live_memory_and_nothing_dead(env: Env) -> Non
         "- [preference] Prefers green tea over coffee",
         "- [fact] 住在成都高新区",
     ]
+    assert retriever.flush_touches()  # last_accessed_at is written off the request path
     with env.sessions() as session:
         accessed = dict(session.execute(select(LongTermMemory.id, LongTermMemory.last_accessed_at)).all())
     assert all(accessed[i] is not None for i in live.values())
@@ -462,3 +464,21 @@ def test_no_mode_or_tool_returns_another_users_memory(env: Env, users: list[list
             assert set(ids(full)) == owned
         else:
             assert len(full.items) == limit
+
+
+def test_retrieval_never_waits_for_a_writers_row_lock(env: Env) -> None:
+    alice = seed_alice(env)
+    retriever = env.retriever(MEMORY_MILVUS_ENABLED=False)
+    with env.sessions() as writer, writer.begin():  # a writer holding the row for a long transaction
+        writer.execute(select(LongTermMemory).where(LongTermMemory.id == alice["food"]).with_for_update())
+        started = time.monotonic()
+        result = retriever.retrieve("alice", "酸菜鱼", limit=1)
+        assert time.monotonic() - started < 2.0
+        assert ids(result) == [alice["food"]]
+        assert retriever.flush_touches(timeout=5.0)  # the touch gave up on the lock instead of waiting
+    with env.sessions() as session:
+        assert session.get(LongTermMemory, alice["food"]).last_accessed_at is None  # type: ignore[union-attr]
+    retriever.retrieve("alice", "酸菜鱼", limit=1)
+    assert retriever.flush_touches()
+    with env.sessions() as session:
+        assert session.get(LongTermMemory, alice["food"]).last_accessed_at is not None  # type: ignore[union-attr]
