@@ -8,6 +8,7 @@ ids or free text. ``deploy/grafana`` and ``deploy/prometheus/alerts.yml`` use on
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import threading
@@ -89,7 +90,14 @@ def serve_metrics(port: int | None, addr: str = "127.0.0.1") -> None:
 
 
 def record_librdkafka_stats(group: str, stats_json: str) -> None:
-    """Update consumer lag gauges from a librdkafka statistics JSON (``stats_cb``)."""
+    """Update consumer lag gauges from a librdkafka statistics JSON (``stats_cb``).
+
+    Lag is librdkafka's ``consumer_lag``: high watermark minus the group's committed offset (the
+    consumer loops commit explicit offsets and never use the offset store, so ``stored_offset`` is
+    unset and ``consumer_lag_stored`` is -1). A partition with nothing committed yet has no known
+    lag and no series. A partition this member no longer fetches (revoked, lost) loses its series,
+    so each partition is reported by its current owner only.
+    """
     try:
         stats: dict[str, Any] = json.loads(stats_json)
     except ValueError:
@@ -98,6 +106,12 @@ def record_librdkafka_stats(group: str, stats_json: str) -> None:
         for part, pdata in (tdata.get("partitions") or {}).items():
             if part == "-1" or not isinstance(pdata, dict):
                 continue
-            lag = pdata.get("consumer_lag_stored", pdata.get("consumer_lag", -1))
-            if isinstance(lag, int) and lag >= 0 and pdata.get("fetch_state") not in ("none", "stopped"):
+            if pdata.get("fetch_state") in ("none", "stopped") or pdata.get("desired") is False:
+                with contextlib.suppress(KeyError):
+                    CONSUMER_LAG.remove(group, topic, part)
+                continue
+            lag = pdata.get("consumer_lag", -1)
+            if not isinstance(lag, int) or lag < 0:
+                lag = pdata.get("consumer_lag_stored", -1)
+            if isinstance(lag, int) and lag >= 0:
                 CONSUMER_LAG.labels(group, topic, part).set(lag)
