@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -554,8 +555,12 @@ class Retriever:
                                round(took, 3), timings)
 
 
+_URL_CREDENTIALS = re.compile(r"(?<=://)[^/@\s]+@")
+
+
 def _short(exc: BaseException, limit: int = 300) -> str:
-    return " ".join(str(exc).split())[:limit]
+    """One line of the error for logs and ``fallback_reason``; credentials in URLs are masked."""
+    return _URL_CREDENTIALS.sub("***@", " ".join(str(exc).split()))[:limit]
 
 
 def build_retriever(settings: Settings, sessions: sessionmaker[Session] | None = None,
