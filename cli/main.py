@@ -29,6 +29,7 @@ COMMAND_MODULES = [
     "cli.consolidate_cmd",
     "cli.forget_user_cmd",
     "cli.replay_cmd",
+    "cli.reindex_cmd",
 ]
 
 

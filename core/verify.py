@@ -41,6 +41,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from core.filters import passes_read_filters
 from core.memory.outbox import enqueue_memory_dirty
+from core.memory.store import lock_user
 from core.memory.text import index_text, text_hash
 from core.storage.db import transaction
 from core.storage.models import LongTermMemory, User
@@ -49,6 +50,7 @@ from core.vectorstore import MilvusMemoryIndex, active_collection
 
 SAMPLE_SIZE = 10
 _CHUNK = 1000
+_USERS_PER_TX = 100
 
 UNSYNCED = "unsynced"
 ORPHANED = "orphaned"
@@ -210,20 +212,26 @@ class TruthIndexVerifier:
         no_row = [i for i in ids if i not in truth]
         with_row = [i for i in ids if i in truth]
         now = datetime.now(UTC)
-        for start in range(0, len(with_row), _CHUNK):
-            chunk = with_row[start:start + _CHUNK]
+        by_user: dict[int, list[int]] = {}
+        for mid in with_row:
+            by_user.setdefault(truth[mid].user_id, []).append(mid)
+        users = sorted(by_user)
+        for start in range(0, len(users), _USERS_PER_TX):
             with transaction(self.sessions) as session:
-                session.execute(update(LongTermMemory).where(LongTermMemory.id.in_(chunk))
-                                .values(vector_status=VectorStatus.DIRTY.value, vector_text_hash=None,
-                                        vector_error=None))
-                for mid in chunk:
-                    t = truth[mid]
-                    op = _operation(t, now)
-                    enqueue_memory_dirty(session, topic=dirty_topic, user_external_id=t.external_id,
-                                         user_pk=t.user_id, memory_id=mid, memory_key=t.memory_key,
-                                         operation=op)
-                    out.enqueued[op.value] = out.enqueued.get(op.value, 0) + 1
-                    out.enqueued_ids.append(mid)
+                for user_pk in users[start:start + _USERS_PER_TX]:
+                    ids = by_user[user_pk]
+                    lock_user(session, user_pk)  # the writers' lock order: user first, then rows
+                    session.execute(update(LongTermMemory).where(LongTermMemory.id.in_(ids))
+                                    .values(vector_status=VectorStatus.DIRTY.value, vector_text_hash=None,
+                                            vector_error=None))
+                    for mid in ids:
+                        t = truth[mid]
+                        op = _operation(t, now)
+                        enqueue_memory_dirty(session, topic=dirty_topic, user_external_id=t.external_id,
+                                             user_pk=t.user_id, memory_id=mid, memory_key=t.memory_key,
+                                             operation=op)
+                        out.enqueued[op.value] = out.enqueued.get(op.value, 0) + 1
+                        out.enqueued_ids.append(mid)
         if no_row and report.collection is not None:
             view = self.index.for_collection(report.collection)
             view.delete(no_row)
