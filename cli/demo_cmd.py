@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import signal
 import sys
@@ -51,7 +52,24 @@ def _step(text: str) -> None:
     print(f"\n== {text}", flush=True)
 
 
+def _quiet_logs() -> None:
+    for name in ("httpx", "alembic", "alembic.runtime.migration"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+
+
+def _warm_dense(api: str, user: str, timeout: float = 60.0) -> None:
+    """Wait until the API's embedder is loaded, so the printed answers show the dense path."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        resp = httpx.post(f"{api}/v1/retrieve", headers=_headers(), timeout=30,
+                          json={"user_id": user, "question": "warm-up", "mode": "dense", "limit": 1})
+        if resp.status_code == 200 and resp.json().get("served_by") == "dense":
+            return
+        time.sleep(1.0)
+
+
 def _demo(args: argparse.Namespace) -> int:
+    _quiet_logs()
     t0 = time.monotonic()
     service = LocalService.from_env(DEMO_ENV)
     settings = service.settings
@@ -95,6 +113,7 @@ def _demo(args: argparse.Namespace) -> int:
     print(f"  settled: {state.messages} messages, {state.memories} memories in {time.monotonic() - t0:.1f}s")
 
     _print_users(api, sorted(users))
+    _warm_dense(api, sorted(users)[0])
     _print_queries(api)
 
     _step("running")
@@ -161,3 +180,5 @@ def _print_queries(api: str) -> None:
             body = resp.json()
             top = "; ".join(f"{i['memory']['content']}" for i in body["items"][:3]) or "(none)"
             print(f"    {mode:<11} served by {body['served_by']:<16} -> {top}")
+            if body.get("fallback_reason"):
+                print(f"    {'':<11} (fallback: {body['fallback_reason']})")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import httpx
 
-from cli.demo_cmd import _headers
+from cli.demo_cmd import _headers, _quiet_logs, _warm_dense
 from core.evaluation import EvalCase, MemoryText, load_cases, result_json, score_case, totals
 from localstack.service import DEMO_ENV, LocalService
 from producers.client import MemoryEventProducer
@@ -62,6 +62,7 @@ def _eval(args: argparse.Namespace) -> int:
     if not args.file.exists():
         print(f"pai-memory eval: no such file: {args.file}", file=sys.stderr)
         return 2
+    _quiet_logs()
     cases = load_cases(args.file)
     run_id = datetime.now(UTC).strftime("%m%d%H%M%S") + uuid.uuid4().hex[:4]
     log = (lambda *a: print(*a, file=sys.stderr, flush=True)) if args.json else print
@@ -82,6 +83,8 @@ def _eval(args: argparse.Namespace) -> int:
     service.wait_settled(all_ids, users, timeout=args.timeout)
     log(f"pipeline settled in {time.monotonic() - t0:.1f}s")
 
+    if users:
+        _warm_dense(api, users[0])
     results = []
     with httpx.Client(base_url=api, headers=_headers(), timeout=60) as http:
         for case in cases:

@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# README command 1: install everything, then run the main job on the local stack of real services:
-# start Kafka/PostgreSQL/Milvus (`pai-memory stack up`), migrate the database, round-trip a smoke test.
+# README command 1: install everything, then run the main job: the whole pipeline on the local stack
+# of real services (`pai-memory demo`): Kafka/PostgreSQL/Milvus up, migrations, the five service
+# processes, the bundled sample conversations published, processed, indexed and retrieved.
+# The service keeps running until Ctrl-C. Extra arguments go to `pai-memory demo` (e.g. --no-wait).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-.venv/bin/pai-memory stack up
-.venv/bin/pai-memory db upgrade
-.venv/bin/pai-memory smoke
-.venv/bin/pai-memory stack status
+exec .venv/bin/pai-memory demo "$@"
