@@ -221,6 +221,9 @@ class ExtractorStrategy:
             result = "failed"
         else:
             result = "processed" if outcome.processed else "skipped" if outcome.skipped else "duplicate"
+            log.info("conversation %s: %d message(s) %s, %d memory change(s) [%s]", burst.conversation_pk,
+                     len(burst.message_pks), result, sum(w.changed for w in outcome.writes),
+                     " ".join(f"{k}={v * 1000:.0f}ms" for k, v in outcome.stage_seconds.items()))
             if self.on_outcome is not None:
                 self.on_outcome(outcome)
         self._bursts.pop(burst.conversation_pk, None)
