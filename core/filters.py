@@ -168,6 +168,15 @@ _NOISE_CONTENT = [
         r"\btemperature\s*(?:调|设|改|=|:|to\b|设为|调到|参数)|\btop[_-]?p\b|\bmax[_ ]tokens\b",
         r"上下文窗口|context window",
     ),
+    # display/UI settings of the chat client (system state, not facts about the user)
+    _alt(
+        r"(?:字体|字号|深色模式|暗色模式|夜间模式|浅色模式|主题色|界面语言|皮肤).{0,10}(?:改|调|换|切换|设置|设为|打开|关闭|开启)"
+        r"|(?:改|调|换|切换|设置|打开|关闭|开启).{0,10}(?:字体|字号|深色模式|暗色模式|夜间模式|浅色模式|主题色|皮肤)",
+        r"\b(?:font size|font|dark mode|light mode|night mode|theme|ui language)\b.{0,20}"
+        r"\b(?:to|on|off|bigger|smaller|larger)\b",
+        r"\b(?:switch|set|change|turn on|turn off|enable|disable)\b.{0,12}"
+        r"\b(?:font|dark mode|light mode|night mode|theme)\b",
+    ),
     # testing the memory feature itself
     _alt(r"(?:测试|试试|test(?:ing)?)\s*(?:一下|下)?\s*(?:the\s+)?(?:memory|记忆)(?:\s*功能| feature)?"),
     # daily/weekly/monthly summaries and short-term finance stats

@@ -86,7 +86,7 @@ def _topic_pattern(words: tuple[str, ...], english: bool) -> re.Pattern[str]:
     plain = [w.lower() for w in words if not w.startswith("re:")]
     raw = [w[3:] for w in words if w.startswith("re:")]
     alt = lx.alt(plain)
-    parts = [rf"(?<![a-z]){alt}(?![a-z])" if english else alt, *raw]
+    parts = [rf"(?<![a-z]){alt}(?:s|es|ing|d|ed)?(?![a-z])" if english else alt, *raw]
     return re.compile("|".join(parts))
 
 
@@ -402,6 +402,8 @@ class _Analyser:
     def _constraint(self, clauses: list[Clause], pos: int, body: str) -> Hit | None:
         """A standing rule for the assistant, possibly spanning the next clauses of the sentence
         ("以后只要有台风预警，就提醒我…", "whenever there's a storm warning, remind me to…")."""
+        if pos > 0 and P.TIME_HARD.search(clauses[pos - 1].norm) and not P.TOPIC_SHIFT.search(body):
+            return None  # "下个月出差期间，每天提醒我打卡": the window scopes the rule
         style = P.STYLE_DIRECTIVE.search(body)
         if not (P.LONGTERM.search(body) or P.LONGTERM_WEAK.search(body) or P.CONDITION_START.search(body)
                 or P.RECURRING.search(body) or P.REPLY_WORD.search(body) or style):
@@ -581,13 +583,13 @@ class _Analyser:
         """Goals, projects and preferences (mutually exclusive, in that order)."""
         if P.THIRD_PARTY_START.search(body):
             return []
-        project = self._project(body)
+        project = self._project(body, ahead)
         if project is not None:
             return [project]
         goal = self._goal(body)
         if goal is not None:
             return [goal]
-        pref = self._preference(body)
+        pref = self._preference(body, ahead)
         if pref is None and P.HABIT_STRONG.search(body) and P.FIRST_PERSON.search(body) \
                 and not re.search(r"你|\byou\b", body):
             topic = topic_of("preference", ahead or body)
@@ -595,8 +597,9 @@ class _Analyser:
                        weak=True)
         return [pref] if pref is not None else []
 
-    def _project(self, body: str) -> Hit | None:
-        if not (P.PROJECT_VERB.search(body) and P.PROJECT_NOUN.search(body)):
+    def _project(self, body: str, ahead: str = "") -> Hit | None:
+        noun = P.PROJECT_NOUN.search(body) or P.PROJECT_NOUN.search(ahead)
+        if not (P.PROJECT_VERB.search(body) and noun):
             return None
         if re.search(r"想(?:做|搞|写|开)|打算|准备|计划|\b(?:want|plan|planning|"
                      r"thinking about|hope) to\b", body):
@@ -619,13 +622,17 @@ class _Analyser:
             return Hit(f"goal-{topic}", 0.82)
         return None
 
-    def _preference(self, body: str) -> Hit | None:
+    def _preference(self, body: str, ahead: str = "") -> Hit | None:
         like = P.LIKE.search(body)
         dislike = P.DISLIKE.search(body)
         habit = P.HABIT.search(body)
         topic = topic_of("preference", body)
         if topic and (like or dislike or habit or re.search(r"以后|今后|from now on|these days", body)):
             return Hit(f"preference-{topic}", 0.85)
+        if (like or dislike) and ahead:
+            topic = topic_of("preference", ahead)
+            if topic:
+                return Hit(f"preference-{topic}", 0.82)
         if like or dislike:
             obj = self._object(body)
             if obj:
@@ -634,7 +641,7 @@ class _Analyser:
 
     @staticmethod
     def _object(body: str) -> str | None:
-        m = P.LIKE_OBJECT_ZH.search(body) or P.LIKE_OBJECT_EN.search(body)
+        m = P.LIKE_OBJECT_ZH.search(body) or P.LIKE_OBJECT_EN.search(body) or P.LIKE_OBJECT_FAN.search(body)
         if not m:
             return None
         obj = m.group("o").strip()
@@ -678,7 +685,8 @@ def topic_matches(topic: str, text: str) -> bool:
     if not words:
         return False
     hay = normalise(text)
-    hit = sum(1 for w in words if re.search(rf"\b{re.escape(w)}", hay))
+    # a shared stem is enough: "pregnancy" ~ "pregnant", "allergy" ~ "allergic"
+    hit = sum(1 for w in words if re.search(rf"\b{re.escape(w[:6] if len(w) > 6 else w)}", hay))
     return hit / len(words) >= 0.6
 
 

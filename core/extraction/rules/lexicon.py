@@ -148,12 +148,16 @@ statistician|mathematician|physicist|chemist|biologist|geologist|archaeologist|h
 PETS_ZH = words("""
 猫|猫咪|小猫|狗|狗狗|小狗|柯基|金毛|泰迪|柴犬|哈士奇|二哈|边牧|拉布拉多|萨摩耶|比熊|博美|法斗|柯基犬|雪纳瑞|
 英短|美短|布偶|橘猫|狸花|暹罗|蓝猫|加菲|兔子|兔兔|仓鼠|鹦鹉|乌龟|金鱼|龙猫|刺猬|蜥蜴|守宫|猫猫|狗子|
+缅因|无毛猫|德牧|金渐层|银渐层|马尔济斯|阿拉斯加|秋田|杜宾|巴哥|吉娃娃|腊肠|雪橇犬|八哥|羊驼|田园犬|中华田园|
 """)
 PETS_EN = words("""
 dog|dogs|cat|cats|puppy|kitten|kitty|corgi|golden retriever|retriever|labrador|lab|poodle|beagle|husky|
 terrier|bulldog|french bulldog|frenchie|german shepherd|shepherd|dachshund|chihuahua|pug|shiba|shiba inu|
 border collie|collie|parrot|budgie|rabbit|bunny|hamster|guinea pig|turtle|tortoise|goldfish|gecko|snake|
-ferret|horse|pony|cockatiel|chinchilla
+ferret|horse|pony|cockatiel|chinchilla|greyhound|whippet|maine coon|ragdoll|sphynx|bengal|siamese|tabby|
+persian cat|cockapoo|labradoodle|goldendoodle|doodle|pitbull|pit bull|rottweiler|doberman|great dane|
+schnauzer|shih tzu|maltese|yorkie|samoyed|akita|australian shepherd|aussie|cavalier|spaniel|pomeranian|
+lizard|bearded dragon|axolotl|hedgehog|pet rat|chickens|hens|tarantula|koi|rescue dog|rescue cat|mutt
 """)
 
 # --- family / relationship ---------------------------------------------------------------------
@@ -182,7 +186,9 @@ diabetic|diabetes|type 1|type 2|hypertension|high blood pressure|asthma|gout|cel
 migraine|migraines|insomnia|ADHD|autism|autistic|depression|anxiety|bipolar|epilepsy|surgery|ACL|
 meniscus|knee|back pain|herniated disc|bad back|pregnant|colorblind|color blind|nearsighted|
 short-sighted|hearing loss|tinnitus|arthritis|eczema|cholesterol|heart condition|thyroid|PCOS|
-chronic pain|blood sugar|prediabetic|pre-diabetic|anemia|anemic|quit smoking|sober|stopped drinking
+chronic pain|deaf|hard of hearing|hearing aid|hearing aids|blind|visually impaired|wheelchair|disabled|
+disability|dyslexia|dyslexic|ptsd|ocd|fibromyalgia|lupus|crohn|ulcerative colitis|kidney|heart surgery|
+blood sugar|prediabetic|pre-diabetic|anemia|anemic|quit smoking|sober|stopped drinking
 """)
 
 # --- diet / traits ---------------------------------------------------------------------------
@@ -276,7 +282,7 @@ PREF_TOPICS_EN: list[tuple[str, list[str]]] = [
         snowboarding|surf|surfing|tennis|basketball|soccer|football|volleyball|badminton|golf|boxing|
         crossfit|
         dance|dancing|walks|walking|rowing|martial arts|karate|judo|exercise|exercising|trail running|
-        camping
+        camping|cycle|climb|skate|skateboarding|paddleboarding|kayaking|sailing|fishing|pickleball
     """)),
     ("travel", words("""
         travel|traveling|travelling|trips|road trips|road trip|backpacking|beach vacations|cruises
@@ -436,7 +442,10 @@ PROJECT_NOUNS_ZH: dict[str, str] = {
     "saas": "saas", "项目": "project", "副业": "side_project", "工具": "tool", "cli": "cli", "脚本": "script",
     "视频号": "channel", "抖音号": "channel", "b站": "channel", "up主": "channel", "专栏": "column",
     "漫画": "comic", "绘本": "picture_book", "剧本": "script_writing", "书": "book",
-    "咖啡店": "cafe", "咖啡馆": "cafe", "奶茶店": "shop", "餐馆": "restaurant", "餐厅": "restaurant",
+    "模型": "model", "算法": "algorithm", "课题": "research", "研究项目": "research", "实验": "research",
+    "数据集": "dataset", "nas": "homelab", "服务器": "homelab", "树莓派": "homelab", "装修": "renovation",
+    "3d打印": "3d_printing", "咖啡店": "cafe", "咖啡馆": "cafe", "奶茶店": "shop", "餐馆": "restaurant",
+    "餐厅": "restaurant",
     "饭店": "restaurant", "民宿": "guesthouse", "书店": "bookstore", "花店": "shop", "面包店": "bakery",
     "公司": "company", "店": "shop", "乐队": "band", "社群": "community", "社团": "club",
 }
@@ -453,5 +462,7 @@ PROJECT_NOUNS_EN: dict[str, str] = {
     "company": "company", "studio": "studio", "webcomic": "comic", "comic": "comic", "mod": "mod",
     "server": "server", "homelab": "homelab", "garden": "garden", "restaurant": "restaurant", "cafe": "cafe",
     "bakery": "bakery", "clinic": "clinic", "agency": "agency", "nonprofit": "nonprofit", "band": "band",
-    "zine": "zine", "api": "api", "sdk": "sdk",
+    "zine": "zine", "api": "api", "sdk": "sdk", "model": "model", "research project": "research",
+    "experiment": "research", "dataset": "dataset", "home lab": "homelab",
+    "nas": "homelab", "raspberry pi": "homelab", "renovation": "renovation", "remodel": "renovation",
 }

@@ -48,10 +48,10 @@ HABIT_STRONG = rx(
 )
 HABIT = rx(
     r"每|一般|通常|平时|平常|经常|常常|总是|老是|基本上?|向来|一向|习惯|都会|天天|"
-    r"日常|雷打不动|一直|工作日|"
+    r"日常|雷打不动|一直|工作日|到哪都|"
     r"(?:周|星期)[一二三四五六日天][到至~\-](?:周|星期)[一二三四五六日天]",
     r"\b(?:every|usually|always|often|normally|typically|generally|tend to|each|most days|on weekends|"
-    r"weekends|weekdays|whenever)\b",
+    r"weekends|weekdays|whenever|everywhere|all the time|religiously)\b",
 )
 QUESTION = rx(
     r"吗[呀啊呢]?$|呢$|么$|(?<!不)什么(?![都也])|(?<![不])啥(?![都也])|(?<!哪怕)哪(?:个|"
@@ -184,12 +184,15 @@ FORGET = rx(
     r"(?:你|帮我|请|麻烦|就)?.{0,3}(?:忘掉|忘了吧|忘记吧|删掉|删了|删除|抹掉|清除|"
     r"去掉)(?:吧|它|这条|那条|哈)?|"
     r"(?:别|不要|不用|无需|不必)(?:再)?(?:记|记住|记着|存|保存|提)(?:了|它|这个|那个|这件事|那件事)?|"
-    r"别再提|不想(?:你|被)?(?:再)?(?:记|提起|被提起)|从(?:你的)?记忆(?:里|中)(?:删|去)",
+    r"别再提|不想(?:你|被)?(?:再)?(?:记|提起|被提起)|从(?:你的)?记忆(?:里|中)(?:删|"
+    r"去)|当(?:我)?没(?:听过|说过?|提过)|"
+    r"别往心里记|不用存|别存",
     r"\bforget (?:about )?(?:the|that|this|my|it|what|i)\b|\bforget [a-z]+\b|\bdelete (?:that|"
     r"the|my|it|this)\b|"
     r"\bremove (?:that|the|it|this)\b.{0,30}\b(?:memory|memories|from)\b|\bdon'?t (?:remember|"
-    r"keep|store|save) "
-    r"(?:that|this|it)\b|\berase (?:that|it|this)\b|\bwipe (?:that|it|this)\b|\bscratch that\b|"
+    r"keep|store|save|record) "
+    r"(?:that|this|it|the|my|anything about)\b|\berase (?:that|it|this)\b|\bwipe (?:that|"
+    r"it|this)\b|\bscratch that\b|"
     r"\bstrike that\b|"
     r"\bdon'?t want (?:that|it|this) in your memory\b|\bout of your memory\b",
 )
@@ -199,7 +202,9 @@ FORGET_TOPIC_ZH = re.compile(
 )
 FORGET_TOPIC_ZH_BA = re.compile(r"把(?P<t>[^，,。]{1,16}?)(?:的事|那条|这条)?(?:忘|删|去|抹|清)")
 FORGET_TOPIC_EN = re.compile(
-    r"\b(?:forget|delete|remove|erase|wipe)\s+(?:about\s+)?(?:the\s+|that\s+|this\s+|"
+    r"\b(?:forget|delete|remove|erase|wipe|don'?t keep|don'?t remember|don'?t store|"
+    r"don'?t save|don'?t record)"
+    r"\s+(?:about\s+)?(?:the\s+|that\s+|this\s+|"
     r"my\s+|what i said about\s+)?"
     r"(?P<t>[\w' -]{1,40}?)(?:\s+(?:thing|stuff|part|bit|info|one|memory|detail))?(?:\s*(?:,|"
     r"\.|$|from|pls|please|"
@@ -297,9 +302,8 @@ LOC_EN = [
                + r")\b(?! for (?:a|the|an|two|three|\d|work|business|vacation|holiday))"),
     re.compile(r"\bi(?:'m| am) (?:currently |"
                r"now )?in\s+(?P<p>" + PLACE_EN_ALT + r")\b(?= for (?:good|work|the long))"),
-    re.compile(r"\bi(?:'m| am) (?:a|an) (?:[\w-]+ ){"
-               r"0,3}?" + OCC_EN_FWD + r"s? (?:in|based in|out of)\s+(?P<p>"
-               + PLACE_EN_ALT + r")\b"),
+    re.compile(r"(?:\bi(?:'m| am) |^)(?:a|an) (?:[\w-]+ ){0,3}?" + OCC_EN_FWD
+               + r"s? (?:in|based in|out of)\s+(?P<p>" + PLACE_EN_ALT + r")\b"),
 ]
 HOMETOWN_EN = [
     re.compile(r"\bi(?:'m| am) (?:originally )?from\s+" + _EN_PLACE_TAIL),
@@ -332,6 +336,8 @@ NOT_JOB_ROLE = re.compile(r"^(?:饭|菜|作业|家务|运动|梦|手术|饭菜|�
 GOAL_NEAR = re.compile(r"(?:想|打算|准备|希望|要|转|计划|争取)(?:要)?(?:做|干|从事|转|当)")
 OCC_EN = lx.alt([o.lower() for o in lx.OCCUPATIONS_EN])
 JOB_EN = [
+    # an appositive in an introduction: "I'm Dana, a UX designer in Amsterdam"
+    re.compile(r"^(?:a|an) (?P<role>(?:[\w/&'+-]+\s+){0,4}?" + OCC_EN + r")s?\b"),
     re.compile(r"\bi(?:'m| am)\s+(?:now |currently |still |actually |just |also |a full-time |working as )*"
                r"(?:a|an|the)\s+(?P<role>(?:[\w/&'+-]+\s+){0,4}?" + OCC_EN + r")s?\b"),
     re.compile(r"\bi work as (?:a |an |the )?(?P<role>[\w' -]{2,40})"),
@@ -412,9 +418,10 @@ PETS_ZH_RX = [
 PETS_EN = lx.alt(lx.PETS_EN)
 PETS_EN_RX = [
     re.compile(rf"\b(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?"
-               rf"(?P<pet>{PETS_EN})\b"),
-    re.compile(rf"(?:^|\bi |\bwe )(?:have|got|adopted|own|rescued) (?:a|an|two|three|\d|one)?\s*"
-               rf"(?:[\w-]+\s+){{0,2}}?(?P<pet>{PETS_EN})\b"),
+               rf"(?P<pet>{PETS_EN})s?\b"),
+    re.compile(rf"(?:^|\bi |\bwe )(?:\w+ )?(?:have|got|adopted|own|rescued|foster|fostered) (?:a|"
+               rf"an|two|three|"
+               rf"four|\d|one|a second|another)?\s*(?:[\w-]+\s+){{0,2}}?(?P<pet>{PETS_EN})s?\b"),
 ]
 
 ALLERGY = rx(r"过敏(?!性鼻炎)|不耐受",
@@ -458,7 +465,10 @@ LIKE = rx(
     r"kinda |lowkey |low-key )?"
     r"(?:obsessed with|into|addicted to|hooked on|a (?:big |huge |massive )?fan of|"
     r"a sucker for|crazy about)\b|"
-    r"\bi'?m an? [\w-]+(?: [\w-]+)? (?:person|fan|lover|addict|junkie|nerd|geek|girl|guy|snob)\b|"
+    r"\bi'?m (?:an? |such an? |the biggest )?[\w-]+(?: [\w-]+){0,3} (?:person|fan|"
+    r"lover|addict|junkie|nerd|geek|"
+    r"girl|guy|snob|enthusiast|fanatic|buff|head)\b|没有?抵抗力|无法抗拒|抗拒不了|欲罢不能|爱死|迷恋|"
+    r"\b(?:switched to|moved on to|i now (?:prefer|drink|eat|use)|i'?m now into)\b|"
     r"\bmy (?:absolute |all-time )?(?:favou?rite|fave|fav|comfort|go-to|guilty pleasure)\b|"
     r"\bcan'?t live without\b|"
     r"\bthe (?:spicier|sweeter|cheesier|stronger|hotter|darker|crispier|more) the better\b|"
@@ -486,6 +496,11 @@ DISLIKE = rx(
 LIKE_OBJECT_ZH = re.compile(
     r"(?:喜欢|热爱|偏爱|钟爱|迷上|沉迷|爱上|离不开|讨厌|受不了|爱)(?:上)?(?P<o>[^,，。]{2,16})$"
 )
+LIKE_OBJECT_FAN = re.compile(
+    r"\bi'?m (?:an? |such an? |the biggest )?(?:(?:huge|big|massive|total|complete|"
+    r"real|true|die-hard|lifelong) )?"
+    r"(?P<o>[\w-]+(?: [\w-]+){0,2}) (?:person|fan|lover|addict|junkie|nerd|geek|enthusiast|fanatic|buff)\b"
+)
 LIKE_OBJECT_EN = re.compile(
     r"\bi " + _ADV + r"(?:love|like|"
     r"enjoy|adore|hate|prefer|can'?t stand)\s+"
@@ -501,7 +516,9 @@ GOAL_STRONG = rx(
     r"年底前|年内|计划(?:在|于)?.{0,8}(?:内|前|之前|以前)|"
     r"希望(?:能)?在.{0,8}(?:内|前)|(?:[0-9一二两三四五六七八九十]+年)内",
     r"\bstarting (?:today|now|tomorrow|next week|this year),? i'?m going to\b|\bi'?ve decided to\b|"
-    r"\bgoals?\b|\bdream (?:is|of)\b|\bmy dream\b|\bresolution\b|\bbucket list\b|"
+    r"\blong[- ]term (?:plan|goal)\b|\bplan is to\b|\bin the next (?:\d+|few|couple of|two|three|five) "
+    r"(?:years|months)\b|\bnext few years\b|\bgoals?\b|\bdream (?:is|of)\b|\bmy dream\b|"
+    r"\bresolution\b|\bbucket list\b|"
     r"\bdetermined to\b|\baiming (?:to|for)\b|"
     r"\baim to\b|\bmy target\b|\bworking (?:toward|towards)\b|\bby (?:the )?end of (?:the |"
     r"this |next )?year\b|"

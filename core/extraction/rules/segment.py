@@ -74,6 +74,18 @@ def _is_soft(text: str, i: int) -> bool:
     return not (ch in ":~～," and prev.isdigit() and nxt.isdigit())
 
 
+_JOINT = re.compile(r" (?:but|and i|and i'm|and i've|and i'd) ", re.IGNORECASE)
+_PAIR_SUBJECT = re.compile(r"\b(?:my|our|me) [\w-]+$|\b[A-Z][a-z]+$")
+
+
+def _english_joint(message: str, start: int, i: int) -> bool:
+    """`` but `` / `` and I `` between two English statements (not "my wife and I ...")."""
+    m = _JOINT.match(message, i)
+    if not m:
+        return False
+    return not (m.group(0).lower().startswith(" and") and _PAIR_SUBJECT.search(message[start:i]))
+
+
 def split_clauses(message: str) -> list[Clause]:
     """The clauses of ``message`` in order (empty pieces dropped)."""
     clauses: list[Clause] = []
@@ -110,8 +122,8 @@ def split_clauses(message: str) -> list[Clause]:
             pending_sentence_break = True
         elif depth == 0 and (_is_soft(message, i) or _EMOJI.match(ch)):
             flush(i)
-        elif depth == 0 and ch == " " and message[i:i + 5].lower() == " but " and i > start:
-            flush(i)  # English "..., but now I'm in Seattle" starts a new clause
+        elif depth == 0 and ch == " " and i > start and _english_joint(message, start, i):
+            flush(i)  # "I used to live in Boston but now I'm in Seattle": a new clause
         if pending_sentence_break:
             sentence += 1
             pending_sentence_break = False
