@@ -306,9 +306,11 @@ class _Analyser:
         return topics
 
     def _deletions_for(self, topics: list[str]) -> list[Deletion]:
+        slots = {slot for topic in topics for slot, rx in P.SLOT_NAMES.items() if rx.search(normalise(topic))}
         out: list[Deletion] = []
         for memory in self.existing:
-            if any(topic_matches(topic, memory.key + " " + memory.content) for topic in topics):
+            named = memory.key in slots
+            if named or any(topic_matches(topic, memory.key + " " + memory.content) for topic in topics):
                 out.append(Deletion(memory.key, memory.memory_type, memory.content))
         return out
 
@@ -411,6 +413,9 @@ class _Analyser:
         joined = ""
         for extra, c in enumerate(clauses[pos: pos + 3]):
             text = P.MEMORY_REQUEST_PREFIX.sub("", c.norm)
+            if P.PROFILE.search(text) or P.PERSONA.search(text) or is_noise_content(c.text) or (
+                    c.had_emoji and re.search(r"加|add|use|用|结尾|end", text)):
+                return None
             joined = f"{joined}，{text}" if joined else text
             if P.TIME_HARD.search(joined) or (P.TIME_SOFT.search(joined) and not (
                     P.HABIT.search(joined) or P.RECURRING.search(joined))):
@@ -527,6 +532,8 @@ class _Analyser:
             m = re.search(rx.pattern, nf, re.IGNORECASE)
             if m:
                 hometown = _canon_place_en(m.group("p"))
+        if place is not None and P.TRIP.search(body):
+            place = None  # on a trip / visiting: not where the user lives
         if place in _DEICTIC:
             place = self._context_place(clause.index)
         elif place is not None and zh and not _valid_place_zh(place):

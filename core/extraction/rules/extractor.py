@@ -55,6 +55,20 @@ def _join(message: str, clauses: list[Clause], zh: bool) -> str:
     return clean_content(out)
 
 
+_FROM_OLD = [
+    re.compile(r"从[^,，。从]{1,12}?(?=(?:搬|跳槽|换|转|调|改)[^,，。]{0,3}(?:到|去|成|为))"),
+    re.compile(r"\bfrom (?:a |an |the )?[\w .'&-]{1,30}? (?=to\b)", re.IGNORECASE),
+]
+
+
+def _without_old_value(content: str) -> str:
+    """"从北京搬到了上海" -> "搬到了上海", "moved from Boston to Denver" -> "moved to Denver": the
+    old value of a changed slot is not part of the new memory."""
+    for rx in _FROM_OLD:
+        content = rx.sub("", content)
+    return content
+
+
 def _project_key(text: str) -> str:
     nf = unicodedata.normalize("NFKC", text)
     for rx in P.PROJECT_NAME:
@@ -92,7 +106,7 @@ def build(data: ExtractionInput) -> _Built:
     for group in analysis.groups:
         hit = group.hit
         content = hit.content or _join(analysis.message, group.clauses, zh)
-        content = content[:MAX_CONTENT]
+        content = _without_old_value(content)[:MAX_CONTENT]
         if hit.op is CandidateOp.UPSERT and (len(content) < 2 or is_noise_content(content)):
             continue
         if any(topic_matches(t, content) for t in analysis.forget_topics):

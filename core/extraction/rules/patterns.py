@@ -216,7 +216,7 @@ FORGET_TOPIC_NOISE = re.compile(
     r"这条|那条|帮|记"
 )
 PERSONA = rx(
-    r"你(?:就)?(?:叫|名字叫|的名字是|的名字叫|改名)|叫你|给你(?:起|取|改)(?:个)?名|"
+    r"自称|称呼你自己|你(?:就)?(?:叫|名字叫|的名字是|的名字叫|改名)|叫你|给你(?:起|取|改)(?:个)?名|"
     r"你的名字|你的昵称|颜文字|"
     r"你(?:以后)?(?:说话|讲话|回复|聊天)(?:的时候)?.{0,6}(?:可爱|温柔|萌|俏皮|嗲|"
     r"傲娇|像个?|扮演)|扮演|人设",
@@ -231,6 +231,19 @@ TASK = rx(
     r"^(?:please |pls |can you |could you )?(?:translate|rewrite|rephrase|paraphrase|proofread|polish|"
     r"write (?:a|an|me|up|my)|draft (?:a|an|me|my)|compose|generate (?:a|an))\b",
 )
+# how a user names a slot when asking to forget it ("把我的地址删了", "forget where I work")
+SLOT_NAMES: dict[str, re.Pattern[str]] = {
+    "fact-home_city": rx(r"地址|住址|住在哪|住哪|所在城市|城市|位置",
+                         r"\b(?:address|where i live|my city|location)\b"),
+    "fact-job": rx(r"工作|职业|公司|单位", r"\b(?:job|work|where i work|employer|occupation)\b"),
+    "fact-allergy": rx(r"过敏", r"\ballerg"),
+    "fact-pets": rx(r"宠物|猫|狗", r"\b(?:pets?|dogs?|cats?)\b"),
+    "fact-relationship": rx(r"对象|男朋友|女朋友|前任|恋爱|感情",
+                            r"\b(?:boyfriend|girlfriend|partner|dating|ex|relationship)\b"),
+    "fact-family": rx(r"家人|家里人|孩子|老婆|老公", r"\b(?:family|kids|wife|husband)\b"),
+    "fact-age": rx(r"年龄|岁数|生日", r"\b(?:age|birthday)\b"),
+    "fact-health": rx(r"病|健康|身体", r"\b(?:health|medical|condition|diagnosis)\b"),
+}
 FORGET_STOP = {
     "it", "that", "this", "about", "everything", "all", "what", "i", "me", "你", "我", "它", "这", "那",
 }
@@ -251,6 +264,10 @@ THIRD_PARTY_START = rx(
     r"^(?:我|我家|我们家)(?:的)?(?:大|小|二)?" + lx.alt(lx.FAMILY_ZH + lx.PARTNER_ZH),
     r"^(?:my|our) (?:\w+ )?" + lx.alt([w.lower() for w in lx.FAMILY_EN + lx.PARTNER_EN]) + r"\b(?! and i)",
 )
+TRIP = rx(r"出差|旅游|旅行|度假|玩几天|玩两天|转转|探亲|路过|开会|参会|签证",
+          r"\b(?:on (?:a )?(?:vacation|holiday|trip|business trip)|visiting|traveling|"
+          r"travelling|for (?:a|the) "
+          r"(?:week|conference|trip|visit|few days)|until|layover|conference)\b")
 HEDGE = rx(r"也许|说不定|不一定|还没想好|还不确定|"
            r"可能吧|随便想想", r"\bmaybe\b|\bnot sure\b|\bmight\b|\bperhaps\b|"
            r"\bwho knows\b|\bjust an idea\b")
@@ -294,7 +311,8 @@ LOC_EN = [
     re.compile(r"\b(?:live|living|lives|reside|residing|based|settled|located|staying long-term)\s+(?:in|"
                r"at|out of|"
                r"near)\s+" + _EN_PLACE_TAIL),
-    re.compile(r"\b(?:moved|relocated|moved back|i moved)\s+(?:to|back to)\s+" + _EN_PLACE_TAIL),
+    re.compile(r"\b(?:moved|relocated|moved back|i moved)\s+(?:from [\w .'-]{2,30}? )?(?:to|back to)\s+"
+               + _EN_PLACE_TAIL),
     re.compile(r"\b(?:moved|relocated|moved back)\s+(?P<p>here|there)\b"),
     re.compile(r"\bmy (?:city|country|location|home city) is\s+" + _EN_PLACE_TAIL),
     re.compile(r"\b(?:i'?m|i am) (?:now |currently )?(?:back )?(?:based |"
