@@ -120,7 +120,13 @@ def stack(request: pytest.FixtureRequest) -> Iterator[Services]:
         missing = []
     local = LocalStack(load_settings(**services.overrides))
     if missing:
-        statuses = local.up(missing)
+        from localstack.process import StackError
+
+        try:
+            statuses = local.up(missing)
+        except StackError as exc:
+            pytest.exit(f"the local stack could not start (or set DATABASE_URL, KAFKA_BOOTSTRAP_SERVERS, "
+                        f"MEMORY_MILVUS_URI to use running services): {exc}", returncode=3)
         services.started = [s.name for s in statuses if s.started]
         for name in missing:
             services.source[name] = "local"
