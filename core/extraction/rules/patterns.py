@@ -206,9 +206,8 @@ FORGET_TOPIC_EN = re.compile(
     r"don'?t save|don'?t record)"
     r"\s+(?:about\s+)?(?:the\s+|that\s+|this\s+|"
     r"my\s+|what i said about\s+)?"
-    r"(?P<t>[\w' -]{1,40}?)(?:\s+(?:thing|stuff|part|bit|info|one|memory|detail))?(?:\s*(?:,|"
-    r"\.|$|from|pls|please|"
-    r"we|i|because|since|and))"
+    r"(?P<t>[\w' -]{1,40}?)(?:\s+(?:thing|stuff|part|bit|info|one|memory|detail))?"
+    r"(?:\s*(?:,|\.|$|\b(?:from|pls|please|we|because|since|and|i'm|i was|i got)\b))"
 )
 FORGET_TOPIC_NOISE = re.compile(
     r"^(?:不用记|别记|不要记)|我|你|喜欢|爱吃|爱喝|爱|说过|说的|提过|之前|刚才|刚刚|"
