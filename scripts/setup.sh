@@ -31,8 +31,9 @@ ensure_java_maven() {
     log "KAFKA_BOOTSTRAP_SERVERS is set: no local broker, Java/Maven not needed"
     return 0
   fi
-  local need=()
-  if ! command -v java >/dev/null 2>&1 || [ "$(java_major)" -lt 17 ] 2>/dev/null; then
+  local need=() major=""
+  command -v java >/dev/null 2>&1 && major="$(java_major)"
+  if [ -z "$major" ] || [ "$major" -lt 17 ]; then
     need+=(openjdk-17-jre-headless)
   fi
   command -v mvn >/dev/null 2>&1 || need+=(maven)
@@ -56,11 +57,15 @@ ensure_venv() {
     "$python" -m venv .venv
   fi
   stamp=.venv/.pai-memory-installed
-  want="$(cat pyproject.toml | sha256sum | cut -d' ' -f1)"
-  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || ! .venv/bin/python -c 'import cli.main' 2>/dev/null; then
+  want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || [ ! -x .venv/bin/pai-memory ]; then
     log "installing the project and test tools into .venv"
-    .venv/bin/python -m pip install -q --upgrade pip
-    .venv/bin/python -m pip install -q -e '.[test]'
+    if ! { .venv/bin/python -m pip install -q --upgrade pip \
+           && .venv/bin/python -m pip install -q -e '.[test]'; } > .venv/pip-install.log 2>&1; then
+      tail -n 40 .venv/pip-install.log >&2
+      log "pip install failed (full log: .venv/pip-install.log)"
+      exit 1
+    fi
     echo "$want" > "$stamp"
   fi
 }
