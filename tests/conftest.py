@@ -82,21 +82,21 @@ def docker_answers(timeout: float = 1.0) -> bool:
 def _start_containers(missing: list[str], services: Services) -> None:
     """Start the ``missing`` services with testcontainers (only called when Docker answers)."""
     if "postgres" in missing:
-        from testcontainers.postgres import PostgresContainer
+        from testcontainers.community.postgres import PostgresContainer
 
         pg = PostgresContainer("postgres:16", driver="psycopg").start()
         services.containers.append(pg)
         services.overrides["DATABASE_URL"] = pg.get_connection_url()
         services.source["postgres"] = "testcontainers"
     if "kafka" in missing:
-        from testcontainers.kafka import KafkaContainer
+        from testcontainers.community.kafka import KafkaContainer
 
         kafka = KafkaContainer().with_kraft().start()
         services.containers.append(kafka)
         services.overrides["KAFKA_BOOTSTRAP_SERVERS"] = kafka.get_bootstrap_server()
         services.source["kafka"] = "testcontainers"
     if "milvus" in missing:
-        from testcontainers.milvus import MilvusContainer
+        from testcontainers.community.milvus import MilvusContainer
 
         milvus = MilvusContainer().start()
         services.containers.append(milvus)
