@@ -1,0 +1,369 @@
+"""LoCoMo evidence recall@k through the whole pipeline, beside dense retrieval over the raw turns.
+
+Not a test. Reads ``../shared/benchmarks/locomo10.json`` (relative to the repo; ``--data`` to change)
+and skips cleanly (``{"skipped": ...}``) when it is absent.
+
+Publishing: each LoCoMo speaker is a pai-memory user. A turn is published twice: as a ``user``
+message of its speaker's user, and as an ``assistant`` message (context only, never a source of
+facts) of the other speaker's user; one conversation id per (user, LoCoMo session). Message ids
+encode the dia_id (``<user>:D3:7``), so ``long_term_memories.source_message_id`` ->
+``messages.upstream_message_id`` names the turn a memory came from. The extractor runs with
+``LONG_TERM_MEMORY_DEBOUNCE_SEC=0`` and a speaker's next turn is published once their previous
+one is final (speakers and conversations run in parallel): like a live chat where a user's turns
+are seconds apart, each extraction sees one turn (the report checks the burst size). Publishing
+everything at once would coalesce a whole session into one extraction (at most
+``LONG_TERM_MEMORY_MAX_WRITE_ITEMS`` memories), which is not how the service is fed.
+
+Scoring: every question except category 5 (adversarial), retrieve top 10 (dense ``Retriever``, the
+product's rerank) for each speaker its evidence turns belong to (lists merged by score), and count
+a hit at k when one of the first k memories has its source message among the evidence turns, or
+contains the answer text (both criteria are also reported alone). Baselines in the same run, same
+model: dense retrieval (cosine, e5 query/passage prefixes) over every raw turn of the conversation
+(both speakers), and over the evidence speaker's own turns only (the material the memories are
+extracted from).
+
+Stdout: one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from collections import defaultdict
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.common import REPO, Pipeline, install_sigterm, log
+
+DEFAULT_DATA = REPO.parent / "shared" / "benchmarks" / "locomo10.json"
+CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+KS = (1, 5, 10)
+_DIA = re.compile(r"D\d+:\d+")
+
+
+def slug(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "", name)[:20] or "spk"
+
+
+def load_turns(sample: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, str], list[str]]:
+    """Ordered turns ``{dia_id, speaker, text, session}``, dia_id -> speaker, the two speakers."""
+    conv = sample["conversation"]
+    speakers = [conv["speaker_a"], conv["speaker_b"]]
+    sessions = sorted(int(k.split("_")[1]) for k in conv if re.fullmatch(r"session_\d+", k))
+    turns = []
+    for s in sessions:
+        for t in conv[f"session_{s}"]:
+            text = (t.get("text") or "").strip()
+            if text and t.get("dia_id"):
+                turns.append({"dia_id": t["dia_id"], "speaker": t["speaker"], "text": text, "session": s})
+    return turns, {t["dia_id"]: t["speaker"] for t in turns}, speakers
+
+
+def answer_in(answer: Any, text: str) -> bool:
+    a = str(answer).strip().lower()
+    return len(a) >= 2 and a in text.lower()
+
+
+# --- publishing -----------------------------------------------------------------------------------
+def publish_paced(pipe: Pipeline, convs: list[dict[str, Any]], timeout: float) -> dict[str, Any]:
+    """Publish every conversation; a speaker's next turn waits until their previous one is final."""
+    from sqlalchemy import text
+
+    from producers.client import MemoryEventProducer
+    from schemas import ChatMessageData
+
+    t_base = datetime.now(UTC) - timedelta(days=1)
+    cursor = [0] * len(convs)
+    pending: dict[str, str] = {}  # user -> upstream id of their last user message not yet final
+    published = 0
+    user_msgs = 0
+    started = time.monotonic()
+    final_sql = text(
+        "SELECT upstream_message_id FROM messages WHERE upstream_message_id = ANY(:ids) "
+        "AND memory_status IN ('PROCESSED', 'SKIPPED', 'FAILED')"
+    )
+    with MemoryEventProducer(pipe.settings, source="bench/locomo") as producer:
+        while any(cursor[i] < len(c["turns"]) for i, c in enumerate(convs)) or pending:
+            if time.monotonic() - started > timeout:
+                raise TimeoutError(f"LoCoMo publishing did not finish in {timeout:.0f}s")
+            moved = False
+            for i, c in enumerate(convs):
+                # publish as many turns of this conversation as possible without waiting
+                while cursor[i] < len(c["turns"]):
+                    turn = c["turns"][cursor[i]]
+                    user = c["users"][turn["speaker"]]
+                    if user in pending:
+                        break
+                    other = c["users"][c["other"][turn["speaker"]]]
+                    created = t_base + timedelta(seconds=c["offset"] + cursor[i])
+                    for uid, role, mid in (
+                        (other, "assistant", f"{other}:ctx:{turn['dia_id']}"),
+                        (user, "user", f"{user}:{turn['dia_id']}"),
+                    ):
+                        producer.publish_message(
+                            ChatMessageData(
+                                message_id=mid,
+                                user_id=uid,
+                                conversation_id=f"{uid}-s{turn['session']}",
+                                role=role,
+                                content=turn["text"],
+                                created_at=created,
+                            )
+                        )
+                        published += 1
+                    pending[user] = f"{user}:{turn['dia_id']}"
+                    user_msgs += 1
+                    cursor[i] += 1
+                    moved = True
+            producer.flush(60)
+            if pending:
+                with pipe.engine().connect() as conn:
+                    done = set(conn.execute(final_sql, {"ids": list(pending.values())}).scalars())
+                for user in [u for u, mid in pending.items() if mid in done]:
+                    del pending[user]
+            if not moved:
+                pipe.check()
+                time.sleep(0.05)
+    return {
+        "messages_published": published,
+        "user_messages": user_msgs,
+        "publish_until_final_sec": round(time.monotonic() - started, 1),
+    }
+
+
+def wait_synced(pipe: Pipeline, timeout: float) -> float:
+    t0 = time.monotonic()
+    sql = (
+        "SELECT (SELECT count(*) FROM long_term_memories WHERE vector_status <> 'SYNCED' AND is_active) + "
+        "(SELECT count(*) FROM outbox WHERE published_at IS NULL)"
+    )
+    while pipe.scalar(sql) > 0:
+        if time.monotonic() - t0 > timeout:
+            raise TimeoutError("memories not all SYNCED in time")
+        pipe.check()
+        time.sleep(0.5)
+    return time.monotonic() - t0
+
+
+# --- scoring ----------------------------------------------------------------------------------------
+def new_tally() -> dict[str, Any]:
+    return {"n": 0, **{f"{crit}@{k}": 0 for crit in ("any", "evidence", "answer") for k in KS}}
+
+
+def score_list(
+    tally: dict[str, Any], ranked: list[tuple[set[str], str]], evidence: set[str], answer: Any
+) -> None:
+    """``ranked``: (source dia_ids, text) best first."""
+    tally["n"] += 1
+    for k in KS:
+        top = ranked[:k]
+        ev = any(src & evidence for src, _ in top)
+        an = any(answer_in(answer, txt) for _, txt in top)
+        tally[f"evidence@{k}"] += ev
+        tally[f"answer@{k}"] += an
+        tally[f"any@{k}"] += ev or an
+
+
+def finish(tally: dict[str, Any]) -> dict[str, Any]:
+    n = tally["n"]
+    return {"n": n, **{k: round(v / n, 4) if n else None for k, v in tally.items() if k != "n"}}
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--conversations", type=int, default=10)
+    parser.add_argument("--quick", action="store_true", help="2 conversations")
+    parser.add_argument("--max-turns", type=int, default=0, help="keep only the first N turns (smoke runs)")
+    parser.add_argument("--timeout", type=float, default=3600)
+    args = parser.parse_args(argv)
+    install_sigterm()
+    if not args.data.exists():
+        log(f"LoCoMo data not found at {args.data}: skipped")
+        return {"benchmark": "locomo", "skipped": f"{args.data} not found"}
+    data = json.loads(args.data.read_text())
+    n_conv = 2 if args.quick else min(args.conversations, len(data))
+    samples = data[:n_conv]
+    run = datetime.now(UTC).strftime("%H%M%S")
+
+    convs = []
+    offset = 0
+    for ci, sample in enumerate(samples):
+        turns, dia_speaker, speakers = load_turns(sample)
+        if args.max_turns:
+            turns = turns[: args.max_turns]
+            dia_speaker = {t["dia_id"]: t["speaker"] for t in turns}
+        users = {s: f"lc{run}-{ci}-{slug(s)}-{j}" for j, s in enumerate(speakers)}
+        convs.append(
+            {
+                "sample": sample,
+                "turns": turns,
+                "dia_speaker": dia_speaker,
+                "users": users,
+                "other": {speakers[0]: speakers[1], speakers[1]: speakers[0]},
+                "offset": offset,
+            }
+        )
+        offset += len(turns) + 10
+
+    result: dict[str, Any] = {"benchmark": "locomo", "conversations": n_conv, "data": str(args.data)}
+    overrides = {"LONG_TERM_MEMORY_DEBOUNCE_SEC": "0", "LONG_TERM_MEMORY_RETRIEVE_MODE": "dense"}
+    with Pipeline("locomo", overrides=overrides) as pipe:
+        for proc in ("extractor", "relay", "indexer"):
+            pipe.start(proc)
+        provider = pipe.settings.extractor_provider.value
+        result["extractor_provider"] = provider
+        log(
+            f"LoCoMo: {n_conv} conversations, {sum(len(c['turns']) for c in convs)} turns, "
+            f"provider {provider}"
+        )
+        t0 = time.monotonic()
+        pub = publish_paced(pipe, convs, args.timeout)
+        pub["wait_synced_after_sec"] = round(wait_synced(pipe, args.timeout), 1)
+        pub["total_sec"] = round(time.monotonic() - t0, 1)
+        result["ingest"] = pub
+        log(f"ingested: {pub}")
+
+        # --- what was stored ---------------------------------------------------------------------
+        from sqlalchemy import text
+
+        with pipe.engine().connect() as conn:
+            rows = conn.execute(
+                text(
+                    "SELECT u.external_id, m.id, m.memory_type, m.memory_key, m.content, "
+                    "s.upstream_message_id "
+                    "FROM long_term_memories m JOIN users u ON u.id = m.user_id "
+                    "LEFT JOIN messages s ON s.id = m.source_message_id WHERE m.is_active"
+                )
+            ).all()
+            statuses = dict(
+                conn.execute(
+                    text("SELECT memory_status, count(*) FROM messages WHERE role = 'user' GROUP BY 1")
+                ).all()
+            )
+            bursts = (
+                conn.execute(
+                    text(
+                        "SELECT count(*) FROM messages WHERE role = 'user' AND processed_at IS NOT NULL "
+                        "GROUP BY conversation_id, processed_at"
+                    )
+                )
+                .scalars()
+                .all()
+            )
+        source_of: dict[int, set[str]] = {}
+        per_user: dict[str, int] = defaultdict(int)
+        for ext, mid, _mt, _key, _content, upstream in rows:
+            source_of[mid] = set(_DIA.findall(upstream.split(":", 1)[1])) if upstream else set()
+            per_user[ext] += 1
+        n_turns = sum(len(c["turns"]) for c in convs)
+        result["stored"] = {
+            "memories": len(rows),
+            "turns": n_turns,
+            "memories_per_turn": round(len(rows) / n_turns, 4),
+            "user_message_status": statuses,
+            "mean_user_turns_per_extraction": round(sum(bursts) / len(bursts), 3) if bursts else None,
+            "memories_with_source": sum(1 for s in source_of.values() if s),
+            "by_type": dict(_count(r[2] for r in rows)),
+            "examples": [f"[{r[2]}] {r[3]}: {r[4]}" for r in rows[:: max(1, len(rows) // 12)][:12]],
+        }
+
+        # --- retrieval: ours -------------------------------------------------------------------
+        from core.config import RetrieveMode
+        from core.embedding.local import LocalE5Embedder
+        from core.retrieval import build_retriever
+
+        retriever = build_retriever(pipe.settings)
+        embedder = LocalE5Embedder()
+        ours = defaultdict(new_tally)
+        base_all = defaultdict(new_tally)
+        base_own = defaultdict(new_tally)
+        served: dict[str, int] = defaultdict(int)
+        skipped_q = 0
+        retrieval_ms: list[float] = []
+        t_base = time.monotonic()
+        import numpy as np
+
+        for c in convs:
+            turns = c["turns"]
+            vecs = embedder.embed_passages([t["text"] for t in turns])
+            speaker_idx = defaultdict(list)
+            for i, t in enumerate(turns):
+                speaker_idx[t["speaker"]].append(i)
+            questions = [q for q in c["sample"]["qa"] if q.get("category") != 5]
+            qvecs = embedder.embed_queries([q["question"] for q in questions]) if questions else None
+            for qi, q in enumerate(questions):
+                evidence = set()
+                for e in q.get("evidence") or []:
+                    evidence.update(_DIA.findall(str(e)))
+                evidence &= set(c["dia_speaker"])
+                answer = q.get("answer", "")
+                if not evidence:
+                    skipped_q += 1
+                    continue
+                cat = CATEGORY_NAMES.get(q["category"], str(q["category"]))
+                target = sorted({c["dia_speaker"][d] for d in evidence})
+                # ours: top 10 per target speaker, merged by rerank score
+                merged: list[tuple[float, set[str], str]] = []
+                for spk in target:
+                    t1 = time.perf_counter()
+                    res = retriever.retrieve(
+                        c["users"][spk], q["question"], mode=RetrieveMode.DENSE, limit=10
+                    )
+                    retrieval_ms.append((time.perf_counter() - t1) * 1000)
+                    served[res.served_by.value] += 1
+                    for item in res.items:
+                        mem = item.memory
+                        merged.append((item.score, source_of.get(mem.id, set()), f"{mem.key} {mem.content}"))
+                merged.sort(key=lambda x: -x[0])
+                ranked = [(s, t) for _, s, t in merged]
+                for tally in (ours[cat], ours["all"]):
+                    score_list(tally, ranked, evidence, answer)
+                # baselines: cosine over raw turns
+                assert qvecs is not None
+                sims = vecs @ qvecs[qi]
+                order_all = np.argsort(-sims)[:10]
+                ranked_all = [({turns[i]["dia_id"]}, turns[i]["text"]) for i in order_all]
+                own = [i for spk in target for i in speaker_idx[spk]]
+                order_own = sorted(own, key=lambda i: -sims[i])[:10]
+                ranked_own = [({turns[i]["dia_id"]}, turns[i]["text"]) for i in order_own]
+                for tally in (base_all[cat], base_all["all"]):
+                    score_list(tally, ranked_all, evidence, answer)
+                for tally in (base_own[cat], base_own["all"]):
+                    score_list(tally, ranked_own, evidence, answer)
+        retriever.close()
+        from bench.common import latency_summary
+
+        result["recall"] = {
+            "ours_memories": {k: finish(v) for k, v in ours.items()},
+            "baseline_raw_turns_all_speakers": {k: finish(v) for k, v in base_all.items()},
+            "baseline_raw_turns_evidence_speaker": {k: finish(v) for k, v in base_own.items()},
+        }
+        result["questions_without_valid_evidence"] = skipped_q
+        result["ours_served_by"] = dict(served)
+        result["ours_retrieval_ms"] = latency_summary(retrieval_ms)
+        result["scoring_sec"] = round(time.monotonic() - t_base, 1)
+        result["rss_mb"] = pipe.rss()
+        ra = result["recall"]
+        result["headline"] = {f"{name}_any@{k}": ra[name]["all"][f"any@{k}"] for name in ra for k in KS}
+        result["headline"]["memories_per_turn"] = result["stored"]["memories_per_turn"]
+    log(json.dumps(result["headline"]))
+    return result
+
+
+def _count(values: Any) -> dict[str, int]:
+    out: dict[str, int] = defaultdict(int)
+    for v in values:
+        out[str(v)] += 1
+    return out
+
+
+if __name__ == "__main__":
+    print(json.dumps(main(), ensure_ascii=False, default=str))

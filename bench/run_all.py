@@ -1,0 +1,176 @@
+"""The ONE command of the benchmark suite: runs every benchmark, writes bench/results/*.json, the plots
+bench/plots/*.png and bench/RESULTS.md.
+
+    .venv/bin/python bench/run_all.py            # full suite (about an hour on 2 cores)
+    .venv/bin/python bench/run_all.py --quick    # smaller sizes (about 15 minutes)
+    .venv/bin/python bench/run_all.py --only mem0,locomo   # a subset (others keep their last results)
+
+Benchmarks are not tests. Each runs as its own process (``bench/bench_*.py``) on the private
+benchmark stack (``bench.common``: Kafka, PostgreSQL, Milvus Lite on their own ports, started here
+and stopped at the end unless ``--keep-stack``). matplotlib (the ``bench`` extra) is installed into
+the running venv when missing; mem0 and the real Milvus server get their own venvs under
+``bench/.work``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.common import BENCH, REPO, RESULTS, log, machine_info, stack_down, stack_up, write_result
+
+FULL: dict[str, list[str]] = {
+    "mem0": [
+        "bench/bench_mem0.py",
+        "--memories",
+        "2000",
+        "--users",
+        "50",
+        "--big",
+        "20000",
+        "--queries",
+        "200",
+        "--repeats",
+        "3",
+    ],
+    "locomo": ["bench/bench_locomo.py"],
+    "pipeline": ["bench/bench_pipeline.py", "--messages", "2000", "--rates", "10,50,200", "--duration", "60"],
+    "indexer": ["bench/bench_indexer.py", "--memories", "2000", "--users", "50", "--repeats", "3"],
+    "scale": ["bench/bench_scale.py", "--sizes", "10000,100000,1000000", "--real-sizes", "10000,100000"],
+    "quality": ["bench/bench_quality.py"],
+}
+QUICK: dict[str, list[str]] = {
+    "mem0": [
+        "bench/bench_mem0.py",
+        "--memories",
+        "1000",
+        "--users",
+        "50",
+        "--big",
+        "0",
+        "--queries",
+        "60",
+        "--repeats",
+        "2",
+        "--serve-sample",
+        "150",
+    ],
+    "locomo": ["bench/bench_locomo.py", "--quick"],
+    "pipeline": ["bench/bench_pipeline.py", "--messages", "400", "--rates", "10,50,200", "--duration", "10"],
+    "indexer": [
+        "bench/bench_indexer.py",
+        "--memories",
+        "500",
+        "--users",
+        "50",
+        "--repeats",
+        "2",
+        "--no-kafka",
+    ],
+    "scale": ["bench/bench_scale.py", "--sizes", "10000", "--queries", "100", "--no-real-milvus"],
+    "quality": ["bench/bench_quality.py"],
+}
+ORDER = ("mem0", "locomo", "pipeline", "indexer", "scale", "quality")
+
+
+def ensure_matplotlib() -> None:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        log("installing matplotlib (the `bench` extra) into this venv")
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "matplotlib>=3.8"], check=True)
+
+
+def run_one(name: str, argv: list[str], env: dict[str, str], timeout: float) -> dict[str, Any]:
+    cmd = [sys.executable, *argv]
+    shown = ".venv/bin/python " + " ".join(shlex.quote(a) for a in argv)
+    log(f"== {name}: {shown}")
+    t0 = time.monotonic()
+    errlog = BENCH / ".work" / "logs" / f"{name}.stderr.log"
+    errlog.parent.mkdir(parents=True, exist_ok=True)
+    with open(errlog, "w") as err:
+        try:
+            proc = subprocess.run(
+                cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=err, text=True, timeout=timeout
+            )
+            code, out = proc.returncode, proc.stdout
+        except subprocess.TimeoutExpired as exc:
+            code, out = (
+                -1,
+                (exc.stdout or b"").decode() if isinstance(exc.stdout, bytes) else (exc.stdout or ""),
+            )
+    seconds = round(time.monotonic() - t0, 1)
+    data: dict[str, Any] | None = None
+    for line in reversed(out.strip().splitlines()):
+        try:
+            data = json.loads(line)
+            break
+        except ValueError:
+            continue
+    if code != 0 or not isinstance(data, dict):
+        tail = errlog.read_text(errors="replace")[-3000:]
+        data = {
+            "benchmark": name,
+            "error": f"exit code {code}" if code != -1 else f"timed out after {timeout:.0f}s",
+            "stderr_tail": tail,
+        }
+        log(f"   {name} FAILED ({data['error']}); see {errlog}")
+    data["command"] = shown
+    data["seconds"] = seconds
+    write_result(name, data)
+    log(f"   {name} done in {seconds:.0f}s")
+    return data
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller sizes (about 15 minutes)")
+    parser.add_argument("--only", default=",".join(ORDER), help=f"comma list of {', '.join(ORDER)}")
+    parser.add_argument("--keep-stack", action="store_true", help="leave the benchmark stack running")
+    parser.add_argument("--timeout", type=float, default=3600.0, help="per benchmark, seconds")
+    args = parser.parse_args(argv)
+    ensure_matplotlib()
+    chosen = [n for n in ORDER if n in args.only.split(",")]
+    plan = QUICK if args.quick else FULL
+    started = time.monotonic()
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    machine = machine_info()
+    machine["mode"] = "quick" if args.quick else "full"
+    machine["suite_command"] = (
+        ".venv/bin/python bench/run_all.py"
+        + (" --quick" if args.quick else "")
+        + (f" --only {args.only}" if args.only != ",".join(ORDER) else "")
+    )
+    log("bringing up the benchmark stack (Kafka, PostgreSQL, Milvus Lite on bench ports)")
+    conn = stack_up()
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1"}
+    # bench_indexer.py reads the services from the environment (it creates its own scratch db on this server)
+    env_indexer = {**env, **conn}
+    try:
+        for name in chosen:
+            run_one(name, plan[name], env_indexer if name == "indexer" else env, args.timeout)
+    finally:
+        machine["suite_seconds"] = round(time.monotonic() - started, 1)
+        machine["loadavg_at_end"] = list(os.getloadavg())
+        write_result("machine", machine)
+        if not args.keep_stack:
+            stack_down()
+    from bench.report import generate
+
+    path = generate()
+    log(f"wrote {path} and bench/plots/*.png in {time.monotonic() - started:.0f}s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
