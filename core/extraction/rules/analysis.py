@@ -75,6 +75,7 @@ class Analysis:
     message: str
     lang_zh: bool
     dropped: dict[int, str] = field(default_factory=dict)  # clause index -> reason (for debugging/tests)
+    forgotten_slots: set[str] = field(default_factory=set)  # slots the user named in a forget request
 
 
 def short_hash(text: str, n: int = 8) -> str:
@@ -170,6 +171,7 @@ class _Analyser:
         self.lang_zh = has_cjk(self.message)
         self.dropped: dict[int, str] = {}
         self._last_place = ""
+        self._constraint_keys: set[str] = set()  # constraints stated earlier in this message
         self._payload_from = 1 << 30  # clauses after a "translate:"-style lead-in are the task's payload
         self.existing: tuple[ExistingMemory, ...] = data.existing
         self.sentences: dict[int, list[Clause]] = {}
@@ -226,8 +228,10 @@ class _Analyser:
         groups: list[Group] = []
         for clauses in kept:
             groups.extend(self._sentence_groups(clauses, results[id(clauses)]))
+        forgotten = {slot for topic in forget_topics for slot, rx in P.SLOT_NAMES.items()
+                     if rx.search(normalise(topic))}
         return Analysis(groups, deletions, forget_topics, change_sentences, self.message, self.lang_zh,
-                        self.dropped)
+                        self.dropped, forgotten)
 
     def _sentence_results(self, clauses: list[Clause]) -> list[_Result]:
         """Per clause: its hits and drop reason; clauses swallowed by a multi-clause rule are marked."""
@@ -436,6 +440,7 @@ class _Analyser:
                 P.ASSISTANT_WEAK.search(joined) or topic in _REPLY_TOPICS))
             if directed:
                 key = f"constraint-{topic}" if topic else f"constraint-rule_{short_hash(joined)}"
+                self._constraint_keys.add(key)
                 return Hit(key, 0.85 if lasting else 0.8, span=extra)
         return None
 
@@ -447,7 +452,7 @@ class _Analyser:
         if topic is None:
             return None
         key = f"constraint-{topic}"
-        if any(m.key == key for m in self.existing):
+        if key in self._constraint_keys or any(m.key == key for m in self.existing):
             return Hit(key, 0.8, force_merge=not P.CHANGE.search(body))
         return None
 

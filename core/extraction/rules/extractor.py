@@ -98,10 +98,16 @@ def _final_key(group: Group, content: str) -> str:
 
 
 def build(data: ExtractionInput) -> _Built:
-    """Candidates for ``data.user_message`` plus, per key, what refine needs to know."""
+    """Candidates for ``data.user_message`` plus, per key, what refine needs to know.
+
+    One candidate per key. Statements are read in order: a later statement about the same slot
+    made with a change signal ("现在改成…", "update: I moved…") replaces the earlier one, a later
+    retraction cancels it, otherwise details accumulate. This matters when the pipeline coalesces
+    a burst of user messages into one extraction.
+    """
     analysis: Analysis = analyse(data)
     zh = analysis.lang_zh
-    by_key: dict[tuple[str, CandidateOp], MemoryCandidate] = {}
+    latest: dict[str, MemoryCandidate] = {}
     meta: dict[str, CandidateMeta] = {}
     for group in analysis.groups:
         hit = group.hit
@@ -112,39 +118,41 @@ def build(data: ExtractionInput) -> _Built:
         if any(topic_matches(t, content) for t in analysis.forget_topics):
             continue
         key = normalise_key(_final_key(group, content))
+        if key in analysis.forgotten_slots:
+            continue
         slot = spec(key)
-        memory_type: MemoryType = slot.memory_type
-        ident = (key, hit.op)
-        previous = by_key.get(ident)
-        if previous is not None and hit.op is CandidateOp.UPSERT:
-            sep = "；" if has_cjk(content) else "; "
-            if normalise(content) not in normalise(previous.content):
-                content = (previous.content + sep + content)[:MAX_CONTENT]
-            else:
-                content = previous.content
-        by_key[ident] = MemoryCandidate(
-            op=hit.op, memory_type=memory_type, key=key,
+        changed = bool({group.sentence, group.sentence - 1} & analysis.change_sentences)
+        previous = latest.get(key)
+        confidence = hit.confidence
+        if hit.op is CandidateOp.UPSERT and previous is not None and previous.op is CandidateOp.UPSERT:
+            confidence = max(confidence, previous.confidence)
+            if not (changed and not hit.force_merge):
+                if normalise(content) in normalise(previous.content):
+                    content = previous.content
+                else:
+                    sep = "；" if has_cjk(content) else "; "
+                    content = (previous.content + sep + content)[:MAX_CONTENT]
+        latest[key] = MemoryCandidate(
+            op=hit.op, memory_type=slot.memory_type, key=key,
             content=content if hit.op is CandidateOp.UPSERT else (content or key),
-            importance=slot.importance,
-            confidence=max(hit.confidence, previous.confidence if previous else 0.0),
-            ttl_days=slot.ttl_days,
+            importance=slot.importance, confidence=confidence, ttl_days=slot.ttl_days,
         )
         old = meta.get(key)
         meta[key] = CandidateMeta(
-            changed=(old.changed if old else False) or group.sentence in analysis.change_sentences
-            or (group.sentence - 1) in analysis.change_sentences,
+            changed=(old.changed if old else False) or changed,
             force_merge=(old.force_merge if old else False) or hit.force_merge,
         )
     for deletion in analysis.deletions:
+        key = normalise_key(deletion.key)
+        if key in latest and latest[key].op is CandidateOp.UPSERT:
+            continue
         try:
             memory_type = MemoryType(deletion.memory_type)
         except ValueError:
             memory_type = MemoryType.FACT
-        by_key[(deletion.key, CandidateOp.DELETE)] = MemoryCandidate(
-            op=CandidateOp.DELETE, memory_type=memory_type, key=normalise_key(deletion.key),
-            content=deletion.content[:MAX_CONTENT], importance=3, confidence=0.9)
-    upserts = {key for key, op in by_key if op is CandidateOp.UPSERT}
-    out = [c for (key, op), c in by_key.items() if not (op is CandidateOp.DELETE and key in upserts)]
+        latest[key] = MemoryCandidate(op=CandidateOp.DELETE, memory_type=memory_type, key=key,
+                                      content=deletion.content[:MAX_CONTENT], importance=3, confidence=0.9)
+    out = list(latest.values())
     out.sort(key=lambda c: (c.op is not CandidateOp.DELETE, -c.importance))
     return _Built(out, meta)
 

@@ -330,6 +330,16 @@ def test_chinese_project_name_gets_a_stable_ascii_key() -> None:
     assert a[0].memory_type is MemoryType.PROJECT and a[0].key.isascii()
 
 
+def test_a_coalesced_burst_keeps_only_the_latest_value() -> None:
+    """The pipeline may join several user messages of a conversation into one extraction."""
+    memories = say("I live in Tucson\nI'm vegan these days\nupdate: I moved to Raleigh in June\n"
+                   "actually I'm not vegan anymore")
+    assert has(memories, "fact", "Raleigh")
+    assert not mentions(memories, "Tucson") and not mentions(memories, "vegan")
+    memories = say("以后回答控制在400字以内\n还是太长了，以后改成100字以内")
+    assert has(memories, "constraint", "100") and not mentions(memories, "400")
+
+
 def test_burst_of_lines_is_read_as_separate_sentences() -> None:
     memories = say("我在杭州做前端开发\n明天提醒我交房租\n我特别喜欢打羽毛球")
     assert has(memories, "fact", "杭州") and has(memories, "preference", "羽毛球")
