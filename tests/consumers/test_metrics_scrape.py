@@ -1,9 +1,11 @@
 """A real consumer process serves Prometheus metrics that exist and move; SIGTERM drains it cleanly.
 
-``python -m cli.main run commands`` runs as a child process on private topics and groups, with
-``METRICS_PORT`` on a free port. The test scrapes ``/metrics`` (text exposition format, parsed
-with prometheus_client's parser), publishes tool commands, and watches the consumed-events and
-memory-writes counters and the consumer-lag gauge (from librdkafka statistics, every 5 s).
+``python -m cli.main run commands`` (and ``run extractor``) runs as a child process on private
+topics and groups, with ``METRICS_PORT`` on a free port. The tests scrape ``/metrics`` (text
+exposition format, parsed with prometheus_client's parser), publish events, and watch the
+consumed-events and memory-writes counters and the consumer-lag gauge (librdkafka statistics,
+every 5 s): it appears once the group has committed on a partition, rises while the extractor holds
+a debounced burst, and falls back to 0. Both processes must exit 0 on SIGTERM.
 """
 
 from __future__ import annotations
@@ -28,7 +30,6 @@ from producers.client import MemoryEventProducer
 from schemas import MemorySaveData
 from tests.support.pipeline import conversation, isolated_settings, wait_until
 
-ROOT = Path(__file__).resolve().parents[2]
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
 
@@ -121,7 +122,7 @@ def wait_assigned(child: Child, group: str) -> None:
         owned = total(scrape(port), "pai_memory_assigned_partitions", group=group)
         return owned == cfg.KAFKA_TOPIC_PARTITIONS
 
-    wait_until(assigned, 90, 0.5, "the process to serve /metrics and own every partition")
+    wait_until(assigned, 180, 0.5, "the process to serve /metrics and own every partition")
 
 
 def lag(child: Child, group: str, topic: str) -> dict[int, float]:
