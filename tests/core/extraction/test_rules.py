@@ -271,6 +271,21 @@ def test_forget_request_deletes_the_matching_memory(turns: tuple[tuple[str, str]
     assert mentions(memories, kept)
 
 
+def test_short_answer_to_the_assistants_question_is_read_with_the_question() -> None:
+    memories = converse(("user", "I'm really into puzzles"), ("assistant", "Nice! Favorite puzzle game?"),
+                        ("user", "Baba Is You"))
+    assert has(memories, "preference", "Baba Is You")
+    memories = converse(("user", "以后的回复"), ("assistant", "好的，所以以后你都希望我用繁体字回复你吗？"),
+                        ("user", "对"))
+    assert has(memories, "constraint", "繁体")
+
+
+def test_a_bare_yes_to_an_offer_is_not_a_memory() -> None:
+    assert converse(("user", "I need to plan meals"), ("assistant", "Want me to build a shopping list too?"),
+                    ("user", "yes")) == {}
+    assert converse(("user", "帮我看看"), ("assistant", "要我明天早上提醒你吗？"), ("user", "对")) == {}
+
+
 # --- refine against existing memories -------------------------------------------------------------
 def test_refine_drops_what_is_already_known() -> None:
     extractor = RulesExtractor()
