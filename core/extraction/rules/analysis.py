@@ -709,23 +709,30 @@ _EN_STOP = {
 
 
 _AFFIRM = re.compile(
-    r"^(?:对|对的|对对|对啊|是的|是啊|是滴|没错|嗯对|嗯嗯对|就是|确实|正是|yes|yep|yeah|yup|correct|exactly|right|"
+    r"^(?:对|对的|对对|对啊|是的|是啊|是滴|没错|嗯对|嗯嗯对|就是|确实|正是|yes|yep|"
+    r"yeah|yup|correct|exactly|right|"
     r"that'?s right|that'?s correct|true|indeed)(?:[,，!！。.~\s]|$)",
     re.IGNORECASE,
 )
-_FAV_Q_ZH = re.compile(r"(?:喜欢|爱)(?P<verb>看|听|吃|喝|玩|读|去)?的?(?:是)?(?:哪|什么|啥)(?:类|种|个|部|本|家|款|样的)?"
+_FAV_Q_ZH = re.compile(r"(?:喜欢|爱)(?P<verb>看|听|吃|喝|玩|读|去)?的?(?:是)?(?:哪|什么|"
+                       r"啥)(?:类|种|个|部|本|家|款|样的)?"
                        r"(?P<noun>[\u4e00-\u9fff]{0,4}?)[？?]")
 _FAV_Q_EN = re.compile(r"\b(?:favou?rite|fave|fav)\s*(?P<x>[a-z]+(?: [a-z]+)?)?\s*\?|"
                        r"\bwhat (?:kind|type|sort) of (?P<y>[a-z]+)", re.IGNORECASE)
-_YESNO_TAIL = re.compile(r"(?:对吗|是吗|对吧|是吧|吗|吧|呢|, right|, correct|, is that right|right)?\s*[？?]\s*$",
+_YESNO_TAIL = re.compile(r"(?:对吗|是吗|对吧|是吧|吗|吧|呢|, right|, correct|, is that right|"
+                         r"right)?\s*[？?]\s*$",
                          re.IGNORECASE)
-_YESNO_HEAD = re.compile(r"^(?:所以|那|那么|也就是说|你是说|您是说|意思是|确认一下|so|you mean|just to confirm|to confirm|"
+_YESNO_HEAD = re.compile(r"^(?:所以|那|那么|也就是说|你是说|您是说|意思是|确认一下|so|"
+                         r"you mean|just to confirm|to confirm|"
                          r"just checking)[,，:： ]*", re.IGNORECASE)
 # speaker swap (assistant's words -> the user's): both directions at once
-_SWAP = {"你们": "我们", "您": "我", "你": "我", "我们": "你们", "我": "你", "you're": "I'm", "you are": "I am",
-         "your": "my", "you've": "I've", "you": "I", "i'm": "you're", "i am": "you are", "my": "your",
-         "i've": "you've", "i": "you", "me": "you"}
-_SWAP_RX = re.compile(r"你们|我们|您|你|我|\b(?:you're|you are|your|you've|you|i'm|i am|my|i've|i|me)\b", re.IGNORECASE)
+_SWAP = {
+    "你们": "我们", "您": "我", "你": "我", "我们": "你们", "我": "你", "you're": "I'm", "you are": "I am",
+    "your": "my", "you've": "I've", "you": "I", "i'm": "you're", "i am": "you are", "my": "your",
+    "i've": "you've", "i": "you", "me": "you",
+}
+_SWAP_RX = re.compile(r"你们|我们|您|你|我|\b(?:you're|you are|your|you've|"
+                      r"you|i'm|i am|my|i've|i|me)\b", re.IGNORECASE)
 
 
 def _swap_speakers(text: str) -> str:
@@ -756,7 +763,8 @@ def _followup_statement(data: ExtractionInput) -> tuple[str, float] | None:
         body = _YESNO_HEAD.sub("", _YESNO_TAIL.sub("", question)).strip()
         if not body or _FAV_Q_ZH.search(question) or _FAV_Q_EN.search(question):
             return None
-        body = re.sub(r"^(?:should|shall|can|could|will|would|do|does|did|is|are|am)\s+", "", body, flags=re.I)
+        body = re.sub(r"^(?:should|shall|can|could|will|would|do|does|"
+                      r"did|is|are|am)\s+", "", body, flags=re.I)
         return _swap_speakers(body), 0.8
     zh = _FAV_Q_ZH.search(question)
     if zh:
