@@ -348,7 +348,7 @@ class _Analyser:
                     if hit.absorbs and hit.content is None and hit.op is CandidateOp.UPSERT:
                         active.append(group)
                 continue
-            if active and not P.TOPIC_SHIFT.search(clause.norm):
+            if active and not P.TOPIC_SHIFT.search(clause.norm) and not P.RECENT_PAST.search(clause.norm):
                 for group in active:
                     if len(group.clauses) < 6:
                         group.clauses.append(clause)
@@ -387,7 +387,8 @@ class _Analyser:
         if P.TRANSIENT.search(body):
             return [], "transient"
         ahead = " ".join(c.norm for c in clauses[pos: pos + 3])
-        hits = retractions + self._facts(clause, body, pos) + self._intent(clause, body, ahead)
+        intent = [] if P.RECENT_PAST.search(body) else self._intent(clause, body, ahead)
+        hits = retractions + self._facts(clause, body, pos) + intent
         if not hits:
             followup = self._followup_constraint(body)
             if followup is not None:

@@ -32,7 +32,7 @@ TIME_HARD = rx(
     rf"two|three|2|3) days|"
     rf"in (?:a|an|\d+|a few|a couple(?: of)?) (?:min|mins|minutes|hours?|hrs?)|on {_EN_DAY}|"
     r"by (?:\d{1,2}|noon|tonight|eod|end of (?:the )?day)|this time|for now|just now|"
-    r"right away|yesterday)\b",
+    r"right away)\b",
     r"\b\d+ ?(?:min|mins|minute|minutes)\b",
 )
 TIME_SOFT = rx(
@@ -153,9 +153,14 @@ TEST = rx(r"测试一下|测一下|试一下你?的?记忆|测试.{0,6}(?:记忆
 HYPOTHETICAL = rx(r"^(?:如果|假如|要是|假设|万一|倘若|假使)|"
                   r"^(?:我)?(?:在想|想象)", r"^if\b|\bsuppose\b|\bimagine\b|"
                   r"\bwhat if\b|\blet'?s say\b|\bhypothetically\b|\bin theory\b|\bpretend\b|\bwould you\b")
+# a recent one-off event: detail of nothing stable ("昨天加班到两点", "a kid threw up yesterday")
+RECENT_PAST = rx(r"昨天|昨晚|昨儿|前天|前两天|刚才|刚刚|刚被|刚吃|刚到|刚下班|刚起床|刚回|上周末|今早",
+                 r"\b(?:yesterday|last night|the other day|last weekend|earlier today|"
+                 r"this morning|just now|"
+                 r"last saturday|last sunday|last friday)\b")
 TRANSIENT = rx(
     r"饿(?:死|得|了|坏)|好饿|困(?:死|得)|好困|累(?:死|得|瘫)|好累|热死|冷死|烦死|"
-    r"好烦|无聊死|感冒了|发烧了|心情不好|"
+    r"好烦|无聊死|感冒了|发烧了|心情不好|心情很差|心情差|现在还在|"
     r"躺平|摸鱼|emo了|头好痛|头疼死",
     r"\bi'?m (?:so |really |super )?(?:hungry|starving|sleepy|tired|bored|exhausted|"
     r"stressed)\b(?! (?:of|with))",
