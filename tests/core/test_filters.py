@@ -97,6 +97,8 @@ def test_non_profile_keys(key: str) -> None:
         "这个月一共花了2300块",
         "weekly summary: 5 meetings, 2 reports",
         "spent $85 today on groceries, yesterday spent $20",
+        "把回答的字体调大一点",
+        "switch the app to dark mode",
     ],
 )
 def test_noise_contents(content: str) -> None:
@@ -116,6 +118,8 @@ def test_noise_contents(content: str) -> None:
         "每天早上喝一杯美式",
         "Lives in Denver",
         "计划三年内存够 30 万",
+        "I love the dark theme in VS Code",
+        "喜欢宋体字的书法",
     ],
 )
 def test_real_memories_are_not_noise(content: str) -> None:

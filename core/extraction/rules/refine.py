@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
 from core.extraction.rules.segment import has_cjk, normalise
-from core.extraction.rules.slots import SLOT_ALIASES, is_single, key_tokens
+from core.extraction.rules.slots import SLOT_ALIASES, is_known_slot, is_single, key_tokens
 
 MAX_CONTENT = 1000
 _STRIP = re.compile(r"[\s,，。.!！?？、:：;；\"'“”‘’「」《》()（）~～\-—]+")
@@ -80,6 +80,9 @@ def _same_slot(candidate: MemoryCandidate, existing: Sequence[ExistingMemory]) -
     for memory in same_type:
         if memory.key == candidate.key:
             return memory
+    if is_known_slot(candidate.key):
+        # never redirect a known slot into a different known slot (job vs work history...)
+        same_type = [m for m in same_type if not is_known_slot(m.key)]
     aliases = SLOT_ALIASES.get(candidate.key)
     if aliases:
         for memory in same_type:

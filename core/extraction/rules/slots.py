@@ -98,6 +98,20 @@ for _topic, _ in lx.PREF_TOPICS_EN:
 for _topic, _ in lx.GOAL_TOPICS_EN:
     SLOT_ALIASES.setdefault(f"goal-{_topic}", frozenset({_topic}))
 
+KNOWN_KEYS: frozenset[str] = frozenset(
+    set(_FIXED)
+    | {f"preference-{t}" for t, _ in lx.PREF_TOPICS_EN + lx.PREF_TOPICS_ZH}
+    | {f"goal-{t}" for t, _ in lx.GOAL_TOPICS_EN + lx.GOAL_TOPICS_ZH}
+    | {f"constraint-{t}" for t, _ in lx.CONSTRAINT_TOPICS}
+    | {"preference-routine"}
+)
+
+
+def is_known_slot(key: str) -> bool:
+    """A slot of the rules catalogue (not a per-statement fallback key, not another provider's key)."""
+    return key in KNOWN_KEYS
+
+
 _TOKEN_SPLIT = re.compile(r"[-_.]+")
 
 

@@ -303,6 +303,15 @@ def test_refine_reuses_another_providers_key_for_the_same_slot() -> None:
     assert "Boise" in refined[0].content
 
 
+def test_refine_never_moves_one_known_slot_into_another() -> None:
+    extractor = RulesExtractor()
+    existing = (ExistingMemory("fact-work_history", "fact", "之前在银行做了五年柜员"),
+                ExistingMemory("constraint-reply_length", "constraint", "以后回答尽量控制在三段以内"))
+    data = ExtractionInput("我现在是一名保险销售。以后回答尽量用繁体中文", existing=existing)
+    keys = {c.key for c in extractor.refine(data, extractor.extract(data))}
+    assert keys == {"fact-job", "constraint-language"}
+
+
 def test_refine_is_deterministic() -> None:
     extractor = RulesExtractor()
     existing = (ExistingMemory("preference-food", "preference", "爱吃火锅"),)
