@@ -121,7 +121,10 @@ def _alt(*parts: str) -> re.Pattern[str]:
     return re.compile("|".join(parts), re.IGNORECASE)
 
 
-_TEMPERATURE = r"-?\d+(?:\.\d+)?\s*(?:[~～\-到至]\s*-?\d+(?:\.\d+)?\s*)?(?:℃|°\s*[CF]|度|摄氏度|degrees?\b)"
+# digit runs are bounded ({1,4}): unbounded ``\d+`` next to optional parts backtracks cubically on a
+# long run of digits (a 32000-digit chat message took hours); a temperature never needs more
+_TEMPERATURE = (r"-?\d{1,4}(?:\.\d{1,3})?\s*(?:[~～\-到至]\s*-?\d{1,4}(?:\.\d{1,3})?\s*)?"
+                r"(?:℃|°\s*[CF]|度|摄氏度|degrees?\b)")
 _WEATHER_WORD = (
     r"(?:天气|气温|温度|多云|晴|阴天|小雨|中雨|大雨|暴雨|阵雨|雷阵雨|下雪|雾霾|湿度|风力|[东南西北]+风\d?级"
     r"|weather|sunny|cloudy|overcast|raining|rainy|pouring|snowing|humid|humidity|forecast|temperature)"
@@ -150,7 +153,7 @@ _NOISE_CONTENT = [
         rf"{_WEATHER_WORD}.{{0,24}}{_TEMPERATURE}",
         rf"{_NOW_WORD}.{{0,10}}(?:天气|气温|多云|晴|阴|小雨|大雨|阵雨|weather|sunny|cloudy|rainy)",
         rf"{_NOW_WORD}.{{0,12}}{_TEMPERATURE}",
-        r"-?\d+\s*[~～]\s*-?\d+\s*(?:℃|°\s*[CF])",
+        r"-?\d{1,4}\s*[~～]\s*-?\d{1,4}\s*(?:℃|°\s*[CF])",
     ),
     # streaming switches
     _alt(

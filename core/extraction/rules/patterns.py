@@ -38,7 +38,7 @@ TIME_HARD = rx(
 TIME_SOFT = rx(
     rf"(?<!每)(?<!每个)(?<![到至~\-]){_WEEKDAY}(?![到至~\-])|(?<![每个])周末(?![都一般才会通常])",
     rf"(?:上午|下午|中午|晚上|早上|凌晨|傍晚)\s*{_ZH_NUM}\s*点|[0-9]{{1,2}}\s*点(?:半|钟|[0-9]+分)?|"
-    r"[一二两三四五六七八九十]+点(?:半|钟|[一二三四五六七八九十]+分)",
+    r"[一二两三四五六七八九十]{1,6}点(?:半|钟|[一二三四五六七八九十]{1,6}分)",
     r"\bat \d{1,2}(?::\d\d)? ?(?:am|pm)?\b|\b\d{1,2}(?::\d\d)? ?(?:am|pm)\b",
 )
 HABIT_STRONG = rx(
@@ -536,7 +536,7 @@ GOAL_STRONG = rx(
     r"(?:从)?(?:今天|现在|明天|下周|今年|新的一年)(?:起|开始)(?:我)?(?:要|会|打算|决定|争取)|我决定|"
     r"目标|梦想|心愿|愿望|立志|决心|立.{0,3}flag|争取|力争|这辈子|今年要|明年要|"
     r"年底前|年内|计划(?:在|于)?.{0,8}(?:内|前|之前|以前)|"
-    r"希望(?:能)?在.{0,8}(?:内|前)|(?:[0-9一二两三四五六七八九十]+年)内",
+    r"希望(?:能)?在.{0,8}(?:内|前)|(?:[0-9一二两三四五六七八九十]{1,6}年)内",
     r"\bstarting (?:today|now|tomorrow|next week|this year),? i'?m going to\b|\bi'?ve decided to\b|"
     r"\blong[- ]term (?:plan|goal)\b|\bplan is to\b|\bin the next (?:\d+|few|couple of|two|three|five) "
     r"(?:years|months)\b|\bnext few years\b|\bgoals?\b|\bdream (?:is|of)\b|\bmy dream\b|"
