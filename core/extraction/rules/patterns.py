@@ -108,7 +108,8 @@ CONDITION_REMIND = rx(
 ASSISTANT_STRONG = rx(
     r"你|回答|回复|回我|答复|给我|帮我|提醒我|叫我|告诉我|跟我说|对我说|称呼我",
     r"\b(?:you|your|reply|replies|respond|response|responses|answer|answers|remind me|give me|tell me|"
-    r"show me|send me|explain|explanations|suggestions)\b",
+    r"show me|send me|explain|explanations|suggestions|answering|replying|responding|suggest|suggesting|"
+    r"recommend|recommending|mention|mentioning)\b",
 )
 ASSISTANT_WEAK = rx(
     r"写|用|列|输出|解释|翻译|推荐|换算|标注|加上|附上|总结|说明|举例|回",
@@ -118,8 +119,8 @@ ASSISTANT_WEAK = rx(
 STYLE_DIRECTIVE = rx(
     r"^(?:请)?(?:不要|别|少|不用|请不要|请别|不许|禁止)(?:再)?(?:用|加|给我|写|带)",
     r"^(?:please |pls )?(?:don'?t|do not|never|stop|avoid|no more) (?:use|using|give|"
-    r"giving|add|adding|write|"
-    r"writing|include|including|send|sending)\b",
+    r"giving|add|adding|write|writing|include|including|send|sending|suggest|suggesting|recommend|"
+    r"recommending|mention|mentioning|bring up|bringing up|ask|asking)\b",
 )
 CONDITION_START = rx(
     r"^(?:只要|每当|一旦|如果|要是|遇到|碰到|逢|遇上|赶上)|(?:下雨|下雪|降温|升温|"
@@ -127,7 +128,8 @@ CONDITION_START = rx(
     r"^(?:when|whenever|if|every time|each time|any ?time|on days when)\b",
 )
 REPLY_WORD = rx(r"回答|回复|答复|解答|回我|"
-                r"回消息|回信息", r"\b(?:reply|replies|answer|answers|respond|responses|explanations?)\b")
+                r"回消息|回信息", r"\b(?:reply|replies|answer|answers|answering|respond|responses|responding|"
+                r"explanations?)\b")
 IMPERATIVE = rx(
     r"尽量|不要|别|用|控制|请|只|不超过|以内|先|要|直接|必须|务必|需要|改成|换成|改为|都",
     r"\b(?:keep|use|don'?t|no more than|under|in|always|never|only|start with|lead with|be|make|give)\b",
@@ -394,7 +396,7 @@ FAMILY_ZH_RX = [
     re.compile(rf"我(?:有|家有|生了)(?:一个|两个|三个|个|俩|一对|一儿一女)?(?:[0-9]+岁的)?(?P<rel>{FAMILY_ZH}"
                rf")"),
     re.compile(r"我(?:已经)?(?:当|做)(?:了)?(?:爸爸|妈妈|爸|妈|父亲|母亲)|我是(?:.{0,4})(?:宝妈|"
-               r"宝爸|全职妈妈|全职爸爸)"),
+               r"宝爸|全职妈妈|全职爸爸|独生子|独生女|家里老大|家里老二|家里老小)"),
 ]
 FAMILY_EN = lx.alt(lx.FAMILY_EN)
 FAMILY_EN_RX = [
@@ -411,7 +413,8 @@ FAMILY_EN_RX = [
 PARTNER_ZH_ALT = lx.alt(lx.PARTNER_ZH)
 RELATION_ZH = [
     re.compile(rf"我(?:的)?(?P<rel>{PARTNER_ZH_ALT})(?:是|叫|在|做|住|今年|[0-9]+岁|也是)"),
-    re.compile(rf"我(?:有)?(?:{PARTNER_ZH_ALT})了|(?:在)?谈恋爱|我(?:是)?单身|我已婚|"
+    re.compile(rf"我(?:有)?(?:{PARTNER_ZH_ALT})了|(?:在)?谈恋爱|我(?:是)?单身|(?:目前|"
+               rf"现在|还是|一直)单身|母胎单身|我已婚|"
                rf"我(?:已经)?结婚了|我订婚了|我们订婚"),
 ]
 RELATION_EN = [
@@ -432,7 +435,7 @@ JOB_LOSS = rx(r"辞职了|离职了|被裁了?|失业了|"
 
 PETS_ZH = lx.alt(lx.PETS_ZH)
 PETS_ZH_RX = [
-    re.compile(rf"(?:我家|我养的?|养了|我的|我有|家里有|家里养了?|我们家)(?:一只|两只|"
+    re.compile(rf"(?:我家|我养的?|养了|我的|我有|家里有?|家里养了?|我们家)(?:一只|两只|"
                rf"三只|[0-9]+只|一条|两条|只|条|个|一个)?"
                rf".{{0,6}}?(?P<pet>{PETS_ZH})"),
     re.compile(rf"(?P<pet>{PETS_ZH})(?:叫|名叫|名字叫)"),
@@ -462,7 +465,7 @@ EDUCATION = rx(
     r"在(?P<school>[^,，。]{2,12}(?:大学|学院|中学|高中|大专))(?:读|上|念)|"
     r"在[^,，。]{1,10}(?:读|上|念)(?:大[一二三四]|研[一二三]?|博[一二三四五]?|大学|"
     r"本科|硕士|博士|高中|初中)|我(?:在)?(?:读|"
-    r"上)(?:大[一二三四]|研[一二三]|博[一二三四五]|"
+    r"上)(?:大[一二三四]|研[一二三]?|博[一二三四五]?|博士|研究生|硕士|本科|大学|"
     r"高[一二三]|初[一二三])|专业是|主修|毕业于|我是.{1,10}专业的",
     r"\bi(?:'m| am) (?:a )?(?:freshman|sophomore|junior|senior) (?:at|in)\b|\bi study (?!for)|"
     r"\bi'?m studying (?!for)|"
@@ -481,6 +484,9 @@ LIKE = rx(
     r"做|追|上|)|离不开|是.{0,6}(?:粉|迷|党|控|爱好者|发烧友|死忠)|(?:只|就|最常|"
     r"常|经常)(?:喝|吃|用|看|听|玩|穿|去|点)|真爱|"
     r"偏好|能吃(?:辣|甜|酸|苦)|改(?:喝|吃|用|听|看|玩|穿|成)|口味(?:偏|比较)|不\S{0,2}不欢|"
+    r"是(?:个|一个|一名|资深|重度)?(?:夜猫子|早起党|吃货|甜党|咸党|咖啡党|奶茶党|"
+    r"猫奴|狗奴|铲屎官|宅男|宅女|"
+    r"书虫|游戏宅|健身党|路痴|无辣不欢)|(?:吃|喝)\S{1,2}(?:完全|一点|都|绝对)?没问题|不怕辣|"
     r"上瘾|百吃不厌|必点|必吃|最爱|情有独钟|天天(?:吃|喝|听|看)|爱好|一定要|必须要?|非得|非要|离不了",
     r"\bi " + _ADV + r"(?:love|like|"
     r"enjoy|adore|prefer|dig|crave|live for)\b|\bi'?m (?:really |totally |so |kind of |"
@@ -502,7 +508,7 @@ LIKE = rx(
 )
 DISLIKE = rx(
     r"不(?:太|怎么|是很|大)?(?:喜欢|爱)|讨厌|受不了|接受不了|忍不了|不吃|不喝|不碰|"
-    r"吃不了|喝不了|吃不惯|忌口|反感|"
+    r"吃不了|喝不了|吃不惯|忌口|反感|不(?:太|怎么|大)?能(?:吃|喝)|"
     r"怕(?:辣|甜|酸|腥|冷|热|吵|油)|戒(?:了|掉)|最烦|不感冒|无感|别给我推荐|一点都不行|闻到就",
     r"\bi " + _ADV + r"(?:hate|dislike|detest|can'?t stand|quit|gave up|cut out|stopped eating|"
     r"stopped drinking|"
@@ -562,12 +568,14 @@ GOAL_WEAK = rx(
 PROJECT_VERB = rx(
     r"(?:在|正在|一直在|最近在|业余在|下班(?:后)?(?:都)?在|平时在|自己在|还在|同时在)(?:做|"
     r"搞|写|开发|维护|折腾|运营|经营|打造|筹备|弄|"
-    r"设计|创作|画|录|更新|捣鼓)|我(?:的|自己的)?(?:副业|个人项目|开源项目)|项目(?:代号|名字|名称|叫)|"
+    r"设计|创作|画|录|更新|捣鼓|装修|筹建)|我(?:的|自己的)?(?:副业|个人项目|开源项目)|"
+    r"项目(?:代号|名字|名称|叫)|"
     r"(?:我|自己|合伙|一起)(?:开了|做了|写了|建了|搭了|运营着|经营着|维护着|开着)(?:一个|个|家|一家)|"
     r"(?:我们|团队|公司|组里)(?:在|正在)(?:做|搞|开发)",
     r"\bi(?:'m| am)? ?(?:currently |also |still )?(?:maintain|maintaining|run|running|"
     r"own|built|build|building|"
-    r"develop|developing|work on|working on|started|launched|founded|co-founded|cofounded|"
+    r"develop|developing|work on|working on|started|launched|founded|co-founded|cofounded|co-host|co-run|"
+    r"co-own|"
     r"created|write|writing|"
     r"manage|managing|make|making|host|hosting|designing|running)\b|\bmy (?:side project|"
     r"startup|app|store|shop|"
