@@ -426,8 +426,9 @@ class _Analyser:
                     P.HABIT.search(joined) or P.RECURRING.search(joined))):
                 return None
             lasting = P.LONGTERM.search(joined) or P.CONDITION_REMIND.search(joined)
-            imperative = (P.REPLY_WORD.search(joined) and P.IMPERATIVE.search(joined)) or (
-                style and (topic_of("constraint", joined) in _REPLY_TOPICS or P.ASSISTANT_STRONG.search(joined)))
+            styled = style and (topic_of("constraint", joined) in _REPLY_TOPICS
+                                or P.ASSISTANT_STRONG.search(joined))
+            imperative = (P.REPLY_WORD.search(joined) and P.IMPERATIVE.search(joined)) or styled
             weak = (P.RECURRING.search(joined) and re.search(r"提醒|remind", joined)) or (
                 P.LONGTERM_WEAK.search(joined) and P.ASSISTANT_STRONG.search(joined))
             if not (lasting or imperative or weak):
