@@ -307,6 +307,12 @@ class OpenAIExtractor:
             except _Malformed as exc:
                 last_error = f"malformed reply: {exc}"
                 log.info("%s: malformed reply on attempt %d: %s", stage, attempt + 1, exc)
+            except ValueError as exc:
+                # HTTP 200 whose body is not JSON at all: the client raises json.JSONDecodeError, which
+                # is not an openai.OpenAIError. Same as a malformed reply: retried, then ExtractionError
+                # (it used to escape and crash the extractor process).
+                last_error = f"unreadable reply body: {type(exc).__name__}"
+                log.info("%s: unreadable reply body on attempt %d: %s", stage, attempt + 1, exc)
             if attempt >= self.max_retries:
                 raise ExtractionError(f"{stage}: failed after {attempt + 1} attempts: {last_error}")
             pause = min(self.backoff_max, self.backoff_base * (2 ** attempt)) * (0.8 + 0.4 * random.random())

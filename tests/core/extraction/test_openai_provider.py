@@ -106,6 +106,18 @@ def test_non_json_http_body_is_an_error_not_a_crash(fake_openai: FakeOpenAIServe
         _extractor(fake_openai, max_retries=1).extract(INPUT)
 
 
+def test_http_200_with_a_non_json_body_is_retried_not_a_crash(fake_openai: FakeOpenAIServer) -> None:
+    """Found by the fault suite: the client raises json.JSONDecodeError (not an OpenAIError) for a 200
+    whose body is not JSON; it must count as a malformed reply, be retried, then be ExtractionError."""
+    fake_openai.chat(raw=b"<html>upstream hiccup</html>", status=200, repeat=2)
+    with pytest.raises(ExtractionError, match="unreadable reply body"):
+        _extractor(fake_openai, max_retries=1).extract(INPUT)
+    assert fake_openai.chat_calls == 2
+    fake_openai.chat(raw=b"not json", status=200)
+    fake_openai.chat_json(GOOD)
+    assert len(_extractor(fake_openai, max_retries=1).extract(INPUT)) == 2
+
+
 def test_auth_error_fails_without_retrying(fake_openai: FakeOpenAIServer) -> None:
     fake_openai.chat(status=401, repeat=5)
     with pytest.raises(ExtractionError, match="401"):
