@@ -189,6 +189,9 @@ class MemoryEventProducer:
             if self._poller is not None:
                 self._poller.join(timeout=max(1.0, self.poll_interval * 10))
             producer.flush(1.0)  # serve the purged events' delivery reports
+            # release the librdkafka client now: a closed wrapper that is still referenced must not
+            # keep its broker connections (and reconnect attempts) alive until garbage collection
+            self._producer = None
         if remaining and raise_on_pending:
             raise FlushTimeout(remaining, timeout)
 
