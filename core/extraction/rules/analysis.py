@@ -127,6 +127,9 @@ _PLACE_ZH_SET = set(lx.PLACES_ZH)
 _PLACE_EN_SCAN = re.compile(rf"(?<![a-z]){P.PLACE_EN_ALT}(?![a-z])")
 _PLACE_ZH_SCAN = re.compile(P.PLACE_ZH_ALT)
 _REPLY_TOPICS = {"reply_length", "format", "language", "tone", "code_comments", "code_style", "shell"}
+# English place patterns run on case-preserving text (capitalised names are places)
+_LOC_EN_I = [re.compile(rx.pattern, re.IGNORECASE) for rx in P.LOC_EN]
+_HOMETOWN_EN_I = [re.compile(rx.pattern, re.IGNORECASE) for rx in P.HOMETOWN_EN]
 _AMBIGUOUS_PLACES = {"la", "dc", "rio", "uk"}
 _DEICTIC = set(lx.PLACE_DEICTIC_ZH) | set(lx.PLACE_DEICTIC_EN)
 
@@ -530,13 +533,13 @@ class _Analyser:
                 if m:
                     hometown = m.group("p")
         nf = unicodedata.normalize("NFKC", clause.text)
-        for rx in P.LOC_EN:
-            m = re.search(rx.pattern, nf, re.IGNORECASE)
+        for rx in _LOC_EN_I:
+            m = rx.search(nf)
             if m and place is None:
                 raw = m.group("p")
                 place = raw if raw.lower() in {"here", "there"} else _canon_place_en(raw)
-        for rx in P.HOMETOWN_EN:
-            m = re.search(rx.pattern, nf, re.IGNORECASE)
+        for rx in _HOMETOWN_EN_I:
+            m = rx.search(nf)
             if m:
                 hometown = _canon_place_en(m.group("p"))
         if place is not None and P.TRIP.search(body):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
 from core.extraction.rules import lexicon as lx
@@ -25,7 +26,10 @@ MAX_CONTENT = 1000
 
 @dataclass(frozen=True)
 class _Built:
-    candidates: list[MemoryCandidate]
+    """Memoised per input (``ExtractionInput`` is frozen and hashable), so refine does not redo
+    stage 1; callers get copies of the list."""
+
+    candidates: tuple[MemoryCandidate, ...]
     meta: dict[str, CandidateMeta]
 
 
@@ -69,10 +73,13 @@ def _without_old_value(content: str) -> str:
     return content
 
 
+_PROJECT_NAME_I = [re.compile(rx.pattern, re.IGNORECASE) for rx in P.PROJECT_NAME]
+
+
 def _project_key(text: str) -> str:
     nf = unicodedata.normalize("NFKC", text)
-    for rx in P.PROJECT_NAME:
-        m = re.search(rx.pattern, nf, re.IGNORECASE)
+    for rx in _PROJECT_NAME_I:
+        m = rx.search(nf)
         if m:
             name = m.group("n").strip()
             if name and name.lower() not in {"it", "this", "that", "a", "the"}:
@@ -97,6 +104,7 @@ def _final_key(group: Group, content: str) -> str:
     return key
 
 
+@lru_cache(maxsize=128)
 def build(data: ExtractionInput) -> _Built:
     """Candidates for ``data.user_message`` plus, per key, what refine needs to know.
 
@@ -154,7 +162,7 @@ def build(data: ExtractionInput) -> _Built:
                                       content=deletion.content[:MAX_CONTENT], importance=3, confidence=0.9)
     out = list(latest.values())
     out.sort(key=lambda c: (c.op is not CandidateOp.DELETE, -c.importance))
-    return _Built(out, meta)
+    return _Built(tuple(out), meta)
 
 
 class RulesExtractor:
@@ -164,7 +172,7 @@ class RulesExtractor:
 
     def extract(self, data: ExtractionInput) -> list[MemoryCandidate]:
         """Stage 1: long-term memory candidates from ``data.user_message`` (never from context)."""
-        return build(data).candidates
+        return list(build(data).candidates)
 
     def refine(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         """Stage 2: against ``data.existing``: drop what is already known, reuse the key of the same
