@@ -175,11 +175,17 @@ class MemoryTools:
             user_pk = get_or_create_user(session, user_id)
             lock_user(session, user_pk)
             if command_id is not None:
-                done = session.scalar(
-                    select(ProcessedCommand.result).where(ProcessedCommand.command_id == command_id)
-                )
-                if done is not None:
-                    return ToolResult(**{**done, "duplicate_command": True})
+                done = session.execute(
+                    select(ProcessedCommand.user_id, ProcessedCommand.result).where(
+                        ProcessedCommand.command_id == command_id
+                    )
+                ).first()
+                if done is not None and done.user_id != user_pk:
+                    # command ids are global: never answer with (or skip a write because of)
+                    # another user's command
+                    raise InvalidMemoryInput("command_id is already used by another user's command")
+                if done is not None and done.result is not None:
+                    return ToolResult(**{**done.result, "duplicate_command": True})
             conv_pk = (
                 get_or_create_conversation(session, user_pk, conversation_id, None)
                 if conversation_id
