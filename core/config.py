@@ -15,6 +15,7 @@ Invariant: ``load_settings()`` either returns a fully valid ``Settings`` or rais
 from __future__ import annotations
 
 import json
+import re
 from enum import StrEnum
 from functools import lru_cache
 from typing import Any
@@ -303,6 +304,8 @@ class Settings(BaseSettings):
                 value = "**********"
             elif isinstance(value, StrEnum):
                 value = value.value
+            elif isinstance(value, str) and "://" in value:
+                value = _mask_url(value)  # e.g. MEMORY_MILVUS_URI with user:password@
             elif name == "KAFKA_CLIENT_OPTIONS":
                 value = {
                     k: ("**********" if "password" in k or "secret" in k else v) for k, v in value.items()
@@ -315,16 +318,24 @@ class Settings(BaseSettings):
             "embedding_dim": self.embedding_dim,
             "dedup_thresholds": list(self.dedup_thresholds),
             "database_url": _mask_url(self.database_url),
-            "milvus_uri": self.milvus_uri,
+            "milvus_uri": _mask_url(self.milvus_uri),
         }
         return out
 
 
 def _mask_url(url: str) -> str:
-    parsed = urlparse(url)
-    if parsed.password:
-        return url.replace(f":{parsed.password}@", ":**********@")
+    try:
+        parsed = urlparse(url)
+        password = parsed.password
+    except ValueError:  # unparsable (e.g. a bad port): mask any user-info part
+        return _URL_CREDENTIALS.sub("**********@", url)
+    if password:
+        return url.replace(f":{password}@", ":**********@")
     return url
+
+
+_URL_CREDENTIALS = re.compile(r"(?<=://)[^/@\s]+@")
+_SECRET_FIELDS = frozenset(n for n, f in Settings.model_fields.items() if "SecretStr" in str(f.annotation))
 
 
 def load_settings(**overrides: Any) -> Settings:
@@ -335,12 +346,14 @@ def load_settings(**overrides: Any) -> Settings:
         first = exc.errors()[0]
         loc = ".".join(str(p) for p in first.get("loc", ())) or "configuration"
         value = first.get("input")
+        secret = loc.split(".")[0] in _SECRET_FIELDS or "KEY" in loc or "PASSWORD" in loc
         shown = (
             ""
-            if value is None or isinstance(value, dict) or "KEY" in loc or "PASSWORD" in loc
-            else (f" (got {json.dumps(value, default=str)[:80]})")
+            if value is None or isinstance(value, dict) or secret
+            else (f" (got {_URL_CREDENTIALS.sub('**********@', json.dumps(value, default=str)[:80])})")
         )
         msg = first.get("msg", "invalid value").removeprefix("Value error, ")
+        msg = _URL_CREDENTIALS.sub("**********@", msg)
         raise ConfigError(f"invalid configuration: {loc}: {msg}{shown}") from None
 
 
