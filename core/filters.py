@@ -21,6 +21,8 @@ import re
 import unicodedata
 
 MAX_KEY_LENGTH = 160
+MAX_CONTENT_SCAN = 4000
+MAX_KEY_INPUT = 1000  # longer raw keys are cut before normalising (the result is 160 chars at most)
 
 _MEMORY_TYPES = ("preference", "fact", "goal", "project", "constraint")
 _SEPARATORS = re.compile(r"[._-]+")
@@ -46,9 +48,9 @@ def normalise_key(raw: str) -> str:
     ASCII words are kept (spaces and other punctuation become ``_``, separator runs collapse).
     Text in other scripts (Chinese) cannot be transliterated offline, so it contributes a stable
     10-hex hash of the whitespace-normalised text: ``fact-居住城市`` -> ``fact-<hash>``; a key with
-    no ASCII at all becomes ``memory-<hash>``.
+    no ASCII at all becomes ``memory-<hash>``. Only the first 1000 characters of ``raw`` count.
     """
-    text = _WHITESPACE.sub(" ", _fold(raw or ""))
+    text = _WHITESPACE.sub(" ", _fold((raw or "")[:MAX_KEY_INPUT]))
     ascii_part = text.encode("ascii", "ignore").decode("ascii")
     slug = _DISALLOWED.sub("_", ascii_part)
     slug = _RUNS.sub(r"\1", slug).strip("._-")
@@ -200,7 +202,8 @@ def is_noise_content(content: str) -> bool:
     """True when ``content`` is internal or short-lived noise: a tool list, a weather snapshot, a
     streaming switch, system state/format notes or implementation details, a test of the memory
     feature, or a day/week/month summary or short-term finance statistic (Chinese and English)."""
-    text = unicodedata.normalize("NFKC", content or "")
+    # a memory's content is at most 1000 characters; bounding the input bounds the work
+    text = unicodedata.normalize("NFKC", (content or "")[:MAX_CONTENT_SCAN])
     return any(pattern.search(text) for pattern in _NOISE_CONTENT)
 
 

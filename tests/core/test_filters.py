@@ -126,6 +126,19 @@ def test_real_memories_are_not_noise(content: str) -> None:
     assert not is_noise_content(content)
 
 
+@pytest.mark.parametrize("text", ["9" * 32000, "今天" + "1" * 30000 + "度", "a~" * 20000, "流式" * 10000])
+def test_filters_are_fast_on_pathological_input(text: str) -> None:
+    import time
+
+    started = time.perf_counter()
+    is_noise_content(text)
+    normalise_key(text)
+    is_noise_key(text)
+    is_profile_key(text)
+    passes_read_filters(text, text)
+    assert time.perf_counter() - started < 2.0
+
+
 def test_normalise_key_examples() -> None:
     assert normalise_key("Fact-Home_City") == "fact-home_city"
     assert normalise_key("food favorite dish") == "food_favorite_dish"

@@ -29,6 +29,10 @@ from core.extraction.rules import patterns as P
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, split_clauses
 from core.filters import is_noise_content, normalise_key
 
+MAX_MESSAGE_CHARS = 8000
+MAX_CLAUSES = 120
+MAX_CLAUSE_CHARS = 400
+
 
 @dataclass
 class Hit:
@@ -170,7 +174,8 @@ class _Analyser:
     def __init__(self, data: ExtractionInput) -> None:
         self.data = data
         self.message = data.user_message or ""
-        self.clauses = split_clauses(self.message)
+        # bounded work on any input: the first clauses only; a huge clause is pasted text
+        self.clauses = split_clauses(self.message[:MAX_MESSAGE_CHARS], MAX_CLAUSES)
         self.lang_zh = has_cjk(self.message)
         self.dropped: dict[int, str] = {}
         self._last_place = ""
@@ -179,6 +184,9 @@ class _Analyser:
         self.existing: tuple[ExistingMemory, ...] = data.existing
         self.sentences: dict[int, list[Clause]] = {}
         for clause in self.clauses:
+            if len(clause.text) > MAX_CLAUSE_CHARS:
+                self.dropped[clause.index] = "too-long"
+                continue
             self.sentences.setdefault(clause.sentence, []).append(clause)
 
     # -- context --------------------------------------------------------------------------
@@ -362,6 +370,8 @@ class _Analyser:
 
     def _clause_hits(self, clauses: list[Clause], pos: int) -> tuple[list[Hit], str | None]:
         clause = clauses[pos]
+        if len(clause.text) > MAX_CLAUSE_CHARS:
+            return [], "too-long"
         body = normalise(clean_content(P.MEMORY_REQUEST_PREFIX.sub("", clause.norm))) or clause.norm
         if is_noise_content(clause.text):
             return [], "noise"

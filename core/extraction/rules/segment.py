@@ -86,8 +86,8 @@ def _english_joint(message: str, start: int, i: int) -> bool:
     return not (m.group(0).lower().startswith(" and") and _PAIR_SUBJECT.search(message[start:i]))
 
 
-def split_clauses(message: str) -> list[Clause]:
-    """The clauses of ``message`` in order (empty pieces dropped)."""
+def split_clauses(message: str, max_clauses: int | None = None) -> list[Clause]:
+    """The clauses of ``message`` in order (empty pieces dropped), at most ``max_clauses``."""
     clauses: list[Clause] = []
     sentence = 0
     depth = 0
@@ -109,6 +109,8 @@ def split_clauses(message: str) -> list[Clause]:
     i = 0
     n = len(message)
     while i < n:
+        if max_clauses is not None and len(clauses) >= max_clauses:
+            return clauses
         ch = message[i]
         if ch in _OPEN:
             depth += 1
@@ -129,7 +131,7 @@ def split_clauses(message: str) -> list[Clause]:
             pending_sentence_break = False
         i += 1
     flush(n)
-    return clauses
+    return clauses[:max_clauses] if max_clauses is not None else clauses
 
 
 _EDGE_PUNCT = " \t\r\n,，。.!！?？;；:：、~～—-–…\"'“”‘’"

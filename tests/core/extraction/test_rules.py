@@ -364,6 +364,21 @@ def test_a_coalesced_burst_keeps_only_the_latest_value() -> None:
     assert has(memories, "constraint", "100") and not mentions(memories, "400")
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["7" * 32000, "我喜欢" * 8000, "I like it " * 5000, "a:" * 15000, " but" * 8000, "1." * 15000,
+     "(" * 10000 + "x" + ")" * 10000, "以后回答" * 6000, "今天" + "3" * 9000 + "度"],
+)
+def test_pathological_input_is_processed_quickly(text: str) -> None:
+    import time
+
+    extractor = RulesExtractor()
+    started = time.perf_counter()
+    data = ExtractionInput(text)
+    extractor.refine(data, extractor.extract(data))
+    assert time.perf_counter() - started < 3.0
+
+
 def test_burst_of_lines_is_read_as_separate_sentences() -> None:
     memories = say("我在杭州做前端开发\n明天提醒我交房租\n我特别喜欢打羽毛球")
     assert has(memories, "fact", "杭州") and has(memories, "preference", "羽毛球")
