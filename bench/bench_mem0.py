@@ -181,8 +181,9 @@ def serve_one_by_one(texts: list[str]) -> list[float]:
 
 
 def ours_search_inproc(
-    retriever: Any, queries: list[tuple[str, str]], k: int
+    retriever: Any, queries: list[tuple[str, str]], k: int, stage_ms: list[float] | None = None
 ) -> tuple[list[float], dict[str, int]]:
+    """Latencies (ms) and served_by counts; ``stage_ms`` collects the dense stage (embed + Milvus) time."""
     from core.config import RetrieveMode
 
     lat, served = [], {}
@@ -191,6 +192,8 @@ def ours_search_inproc(
         res = retriever.retrieve(user, q, mode=RetrieveMode.DENSE, limit=k)
         lat.append((time.perf_counter() - t0) * 1000)
         served[res.served_by.value] = served.get(res.served_by.value, 0) + 1
+        if stage_ms is not None and "dense_ms" in res.timings:
+            stage_ms.append(res.timings["dense_ms"])
     return lat, served
 
 
@@ -328,7 +331,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     f"search round {rnd}: ours in process, ours HTTP, mem0, bare model ({len(qs)} "
                     "queries each)"
                 )
-                lat_in, served_in = ours_search_inproc(retriever, qs, args.top_k)
+                dense_stage: list[float] = []
+                lat_in, served_in = ours_search_inproc(retriever, qs, args.top_k, dense_stage)
                 qs_http = [(u, q + " ·") for u, q in qs]  # another process, but keep texts unseen anyway
                 lat_http, served_http = ours_search_http(api, qs_http, args.top_k)
                 job = mem0_job(
@@ -346,6 +350,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     {
                         "ours_inproc_ms": latency_summary(lat_in),
                         "ours_inproc_served_by": served_in,
+                        "ours_inproc_dense_stage_ms": latency_summary(dense_stage),
                         "ours_http_ms": latency_summary(lat_http),
                         "ours_http_served_by": served_http,
                         "mem0_ms": latency_summary(mem0_ms),

@@ -37,6 +37,7 @@ from bench.common import (
 )
 
 DEFAULT_CASES = REPO.parent / "shared" / "eval" / "dev_cases.jsonl"
+EVAL_METRICS_BASE = 39850  # 39850 + 10 * process index + replica
 
 
 def last_json(stdout: str) -> dict[str, Any] | None:
@@ -51,6 +52,7 @@ def last_json(stdout: str) -> dict[str, Any] | None:
 
 
 def run_eval(cases: Path, provider: str, timeout: float) -> dict[str, Any]:
+    """One ``pai-memory eval`` run on private topics/db/home; returns its summary and per-case lines."""
     conn = stack_up()
     tag = uuid.uuid4().hex[:6]
     url = create_database(conn["DATABASE_URL"], f"pai_bench_eval_{tag}")
@@ -70,10 +72,15 @@ def run_eval(cases: Path, provider: str, timeout: float) -> dict[str, Any]:
         "GROUP_INDEXER": f"bench-eval-{tag}-indexer",
         "MEMORY_MILVUS_COLLECTION": f"bench_eval_{tag}",
     }
-    cmd = [sys.executable, "-m", "cli.main", "eval", str(cases), "--json"]
+    # `pai-memory eval FILE --json`, with the supervisor's metrics ports moved off 391xx (the standard
+    # local stack's demo processes may hold those; a child that cannot bind its metrics port exits)
+    launcher = ("import sys, localstack.supervisor as s; s.METRICS_BASE_PORT = int(sys.argv[1]); "
+                "from cli.main import main; sys.exit(main(sys.argv[2:]))")
+    cmd = [sys.executable, "-c", launcher, str(EVAL_METRICS_BASE), "eval", str(cases), "--json",
+           "--timeout", str(int(timeout))]
     t0 = time.monotonic()
     try:
-        proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout)
+        proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout + 300)
         summary = last_json(proc.stdout)
         out: dict[str, Any] = {
             "provider": provider,
@@ -107,7 +114,7 @@ def run_eval(cases: Path, provider: str, timeout: float) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=Path, default=DEFAULT_CASES)
-    parser.add_argument("--timeout", type=float, default=1800)
+    parser.add_argument("--timeout", type=float, default=900)
     args = parser.parse_args(argv)
     install_sigterm()
     if not args.cases.exists():

