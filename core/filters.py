@@ -125,10 +125,12 @@ def _alt(*parts: str) -> re.Pattern[str]:
 
 # digit runs are bounded ({1,4}): unbounded ``\d+`` next to optional parts backtracks cubically on a
 # long run of digits (a 32000-digit chat message took hours); a temperature never needs more
-_TEMPERATURE = (r"-?\d{1,4}(?:\.\d{1,3})?\s*(?:[~～\-到至]\s*-?\d{1,4}(?:\.\d{1,3})?\s*)?"
-                r"(?:℃|°\s*[CF]|度|摄氏度|degrees?\b)")
+_TEMPERATURE = (r"(?:-?\d{1,4}(?:\.\d{1,3})?\s*(?:[~～\-到至]\s*-?\d{1,4}(?:\.\d{1,3})?\s*)?"
+                r"(?:℃|°\s*[CF]|摄氏度|degrees?\b)"
+                # bare 度 only for plausible readings ("近视600度" is not weather)
+                r"|(?<!\d)-?\d{1,2}(?:\.\d)?\s*(?:[~～\-到至]\s*-?\d{1,2}\s*)?度)")
 _WEATHER_WORD = (
-    r"(?:天气|气温|温度|多云|晴|阴天|小雨|中雨|大雨|暴雨|阵雨|雷阵雨|下雪|雾霾|湿度|风力|[东南西北]+风\d?级"
+    r"(?:天气|气温|多云|晴|阴天|小雨|中雨|大雨|暴雨|阵雨|雷阵雨|下雪|雾霾|湿度|风力|[东南西北]+风\d?级"
     r"|weather|sunny|cloudy|overcast|raining|rainy|pouring|snowing|humid|humidity|forecast|temperature)"
 )
 _NOW_WORD = r"(?:今天|今日|今早|今晚|现在|此刻|明天|这会儿?|today|tonight|right now|this morning|tomorrow)"
@@ -141,7 +143,8 @@ _RECENT = r"(?:今日|今天|本周|这周|本月|这个月|上周|上个月|昨
 _NOISE_CONTENT = [
     # tool lists / capabilities of the assistant
     _alt(
-        r"(?:可以|能够?|可)(?:调用|使用|用)的?(?:以下|这些|哪些)?(?:工具|插件)",
+        r"你.{0,4}(?:可以|能够?|可)(?:调用|使用|用)的?(?:以下|这些|哪些)?(?:工具|插件)",
+        r"(?:我|assistant)(?:目前|现在)?(?:可以|能够?)(?:调用|使用)(?:以下|这些)?(?:工具|插件)?[:：]",
         r"(?:工具|插件)(?:清单|列表)|(?:可用|支持)的?(?:工具|插件)",
         r"\bavailable tools\b|\btools? (?:list|available)\b",
         r"\bhave access to (?:the following |these )?tools\b",
@@ -159,18 +162,21 @@ _NOISE_CONTENT = [
     ),
     # streaming switches
     _alt(
-        r"流式(?:输出|回复|响应|返回|模式|传输)?|打字机效果",
+        r"流式(?:输出|回复|响应|返回|模式|传输)|打字机效果",
         r"\bstream(?:ing)?\s+(?:output|mode|responses?|on|off)\b",
         r"\b(?:enable|disable|turn (?:on|off)) (?:the )?stream(?:ing)?\b",
     ),
     # system state, format notes and implementation details of the assistant
     _alt(
-        r"系统(?:提示词?|状态|格式|配置|消息)|system (?:prompt|message|status|state|format)",
-        r"(?:记忆|memory|你们|你的|你).{0,12}(?:向量(?:数据库|库|检索|索引)|embedding)",
-        r"(?:记忆|memory|你们|你的|your).{0,12}vector (?:database|store|db|index)",
+        r"系统提示词?|系统消息|(?:你的|你们的|当前)系统(?:状态|格式|配置|设置)|system (?:prompt|message)",
+        r"(?:your|the assistant'?s) system (?:status|state|format)",
+        r"(?:记忆|memory).{0,16}(?:向量数据库|向量库|向量索引|vector (?:database|store|db|index)|embedding)",
+        r"(?:用的|使用的|调用的|用了)(?:是)?(?:啥|什么|哪个|哪种)?\s*(?:embedding|向量)(?:\s*模型)?",
+        r"\bwhat (?:embedding|vector) (?:model|database|db|store)\b",
         r"你.{0,6}(?:背后|底层|用的|使用的|调用的|基于)的?(?:是)?(?:哪个|什么)?\s*(?:大?模型|model)",
         r"\b(?:which|what) (?:llm|model) (?:are you|do you use|is behind)",
-        r"\btemperature\s*(?:调|设|改|=|:|to\b|设为|调到|参数)|\btop[_-]?p\b|\bmax[_ ]tokens\b",
+        r"\btemperature\s*(?:参数|调到|设为|设成|改成|改为|调成|=|:|to)\s*[0-2](?:\.\d{1,3})?(?![\d.])",
+        r"\btop[_-]p\b|\bmax[_ ]tokens\b",
         r"上下文窗口|context window",
     ),
     # display/UI settings of the chat client (system state, not facts about the user)
@@ -183,7 +189,8 @@ _NOISE_CONTENT = [
         r"\b(?:font|dark mode|light mode|night mode|theme)\b",
     ),
     # testing the memory feature itself
-    _alt(r"(?:测试|试试|test(?:ing)?)\s*(?:一下|下)?\s*(?:the\s+)?(?:memory|记忆)(?:\s*功能| feature)?"),
+    _alt(r"(?:测试|试试|test(?:ing)?)\s*(?:一下|下)?\s*(?:你的|你|the|your)?\s*(?:memory|记忆)\s*(?:功能|feature|function)",
+         r"\btest(?:ing)? (?:your|the) memory\b|(?:测试|试试)(?:一下|下)?你的记忆"),
     # daily/weekly/monthly summaries and short-term finance stats
     _alt(
         rf"{_RECENT}的?(?:总结|汇总|小结|复盘|账单|开销|支出|消费)",

@@ -120,6 +120,13 @@ def test_noise_contents(content: str) -> None:
         "计划三年内存够 30 万",
         "I love the dark theme in VS Code",
         "喜欢宋体字的书法",
+        "在一家券商做流式计算（Flink）",
+        "高度近视，左眼600度",
+        "负责公司的系统配置管理",
+        "I do memory testing at a chip company",
+        "keeps the thermostat temperature at 68",
+        "以后给我讲 embedding 的时候多举例",
+        "做设计常用的工具有 Figma 和 Sketch",
     ],
 )
 def test_real_memories_are_not_noise(content: str) -> None:
