@@ -106,6 +106,8 @@ def _diagnose(text: str, exc: ValidationError) -> SchemaError:
         return InvalidEvent(f"invalid JSON: {jexc.msg} at line {jexc.lineno} column {jexc.colno}")
     except RecursionError:
         return InvalidEvent("invalid JSON: nested too deeply")
+    except ValueError as vexc:  # e.g. an integer literal past sys.get_int_max_str_digits()
+        return InvalidEvent(f"invalid JSON: {str(vexc)[:200]}")
     if not isinstance(obj, dict):
         return InvalidEvent(f"event must be a JSON object, got {type(obj).__name__}")
     etype = obj.get("type")
