@@ -97,6 +97,7 @@ def is_noise_key(key: str) -> bool:
 _PROFILE_TOKENS = frozenset(
     {"nickname", "nicknames", "nick", "emoji", "emojis", "avatar", "persona", "username"}
 )
+_NAME_KEYS = frozenset({"name", "names", "full-name", "real-name", "first-name", "last-name", "given-name"})
 _PROFILE_PAIRS = re.compile(
     r"(?:^|-)(?:ai|assistant|bot|agent|model|user|display|preferred|call|my)-(?:name|nickname)(?:-|$)"
     r"|(?:^|-)call-(?:me|you)(?:-|$)"
@@ -114,6 +115,8 @@ def is_profile_key(key: str) -> bool:
     tokens = canonical.split("-")
     if tokens and tokens[0] == "profile":
         return True
+    if canonical in _NAME_KEYS:
+        return True  # the user's own name is an identity field like the nickname
     if _PROFILE_TOKENS.intersection(tokens):
         return True
     return bool(_PROFILE_PAIRS.search(canonical))

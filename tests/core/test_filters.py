@@ -65,7 +65,7 @@ def test_ordinary_keys_are_not_noise(key: str) -> None:
 @pytest.mark.parametrize(
     "key",
     ["profile-nickname", "user_nickname", "assistant-name", "AI_Name", "emoji", "call_me", "bot-name",
-     "preference-emoji", "fact-user-name"],
+     "preference-emoji", "fact-user-name", "fact-name", "fact-full_name"],
 )
 def test_profile_keys(key: str) -> None:
     assert is_profile_key(key)
