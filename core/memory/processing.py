@@ -10,7 +10,11 @@ Contract of ``MessageProcessor``:
   extractor version are left untouched, so redelivery and replay change nothing twice;
 - a failure of extraction raises ``TransientProcessingError`` after recording the attempt; once
   ``MEMORY_MESSAGE_MAX_ATTEMPTS`` is reached the messages are marked ``FAILED`` with the error
-  and ``PermanentProcessingError`` is raised instead (the sweeper re-drives FAILED later).
+  and ``PermanentProcessingError`` is raised instead (the sweeper re-drives FAILED later);
+- a later statement wins: a candidate for a memory key that was already changed from a *newer*
+  message (by ``created_at``, per the key's history) is superseded and not applied. A FAILED message
+  re-driven after the user's next messages were processed (or an out-of-order redelivery) therefore
+  never overwrites what the user said later; the message still ends ``PROCESSED``.
 """
 
 from __future__ import annotations
@@ -48,7 +52,7 @@ from core.memory.store import (
 from core.memory.upsert import CandidatePolicy, admissible, apply_candidates
 from core.memory.writer import MemoryWriter, WriteContext, WriteResult
 from core.storage.db import transaction
-from core.storage.models import Message
+from core.storage.models import MemoryHistory, Message
 from core.types import MessageRole, MessageStatus, WriteSource
 
 log = logging.getLogger(__name__)
@@ -219,13 +223,19 @@ class MessageProcessor:
                 source_message_pk=rows[-1].id,
                 reason=f"extracted by {self.version}",
             )
-            outcome.writes = apply_candidates(session, self.writer, self.deduper, ctx, kept)
+            stale = superseded_keys(session, user_pk, {c.key for c in kept}, max(m.created_at for m in rows))
+            if stale:
+                log.info("messages %s: %s superseded by newer statements, not applied",
+                         [m.id for m in rows], sorted(stale))
+            current = [c for c in kept if c.key not in stale]
+            outcome.writes = apply_candidates(session, self.writer, self.deduper, ctx, current)
             status = MessageStatus.PROCESSED if kept else MessageStatus.SKIPPED
+            note = f"superseded by newer statements: {', '.join(sorted(stale))}"[:2000] if stale else None
             for m in rows:
                 m.memory_status = status.value
                 m.extractor_version = self.version
                 m.memory_attempts = (m.memory_attempts or 0) + 1
-                m.memory_error = None if kept else "nothing worth keeping"
+                m.memory_error = note if kept else "nothing worth keeping"
                 m.processed_at = now
                 m.updated_at = now
             (outcome.processed if kept else outcome.skipped).extend(m.id for m in rows)
@@ -249,3 +259,22 @@ class MessageProcessor:
         if exhausted:
             raise PermanentProcessingError(error) from exc
         raise TransientProcessingError(error) from exc
+
+
+def superseded_keys(session: Session, user_pk: int, keys: set[str], newest: datetime) -> set[str]:
+    """The ``keys`` of ``user_pk`` whose history holds a change made from a message created after
+    ``newest`` (the newest message of the burst being applied): applying the burst would overwrite a
+    later statement with an earlier one. Writes without a source message (tools) do not count."""
+    if not keys:
+        return set()
+    rows = session.scalars(
+        select(MemoryHistory.memory_key)
+        .join(Message, Message.id == MemoryHistory.source_message_id)
+        .where(
+            MemoryHistory.user_id == user_pk,
+            MemoryHistory.memory_key.in_(sorted(keys)),
+            Message.created_at > newest,
+        )
+        .distinct()
+    ).all()
+    return set(rows)

@@ -1,0 +1,63 @@
+"""A later statement wins: an older message applied after a newer one (a FAILED message re-driven by
+the sweeper once the user's next messages were processed) never overwrites what the user said later.
+Found by the fault-injection suite (tests/reliability, LLM endpoint scenario)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import Engine, select
+from sqlalchemy.orm import Session
+
+from core.config import Settings
+from core.extraction.rules import RulesExtractor
+from core.memory.processing import MessageProcessor
+from core.memory.store import IncomingMessage
+from core.storage.db import session_factory
+from core.storage.models import LongTermMemory, MemoryHistory, Message
+
+pytestmark = pytest.mark.services
+
+T0 = datetime.now(UTC) - timedelta(hours=1)
+
+
+def _message(n: int, city: str) -> IncomingMessage:
+    return IncomingMessage(message_id=f"order-m{n}", user_id="order-user", conversation_id=f"order-c{n}",
+                           role="user", content=f"I live in {city} now.", created_at=T0 + timedelta(minutes=n))
+
+
+def _state(engine: Engine) -> tuple[list[str], list[str | None], dict[str, tuple[str, str | None]]]:
+    with Session(engine) as s:
+        live = s.scalars(select(LongTermMemory.content).where(LongTermMemory.is_active.is_(True))).all()
+        history = s.scalars(select(MemoryHistory.new_content).order_by(MemoryHistory.id)).all()
+        statuses = {m: (st, err) for m, st, err in s.execute(
+            select(Message.upstream_message_id, Message.memory_status, Message.memory_error))}
+    return [c or "" for c in live], list(history), statuses
+
+
+def test_an_older_message_applied_late_does_not_overwrite_a_newer_statement(
+    settings: Settings, clean_db: Engine
+) -> None:
+    processor = MessageProcessor(settings, session_factory(clean_db), RulesExtractor(), None)
+    old, new = processor.ingest(_message(1, "Tunis")), processor.ingest(_message(2, "Lima"))
+    processor.process([new.message_pk])  # the newer message first (the older one had failed)
+    outcome = processor.process([old.message_pk])  # then the re-driven older one
+
+    live, history, statuses = _state(clean_db)
+    assert live == ["I live in Lima now"], live
+    assert history == ["I live in Lima now"], "the superseded statement left a change"
+    assert outcome.writes == [] and outcome.processed == [old.message_pk]
+    assert statuses["order-m1"][0] == "PROCESSED" and "superseded" in (statuses["order-m1"][1] or "")
+    assert statuses["order-m2"] == ("PROCESSED", None)
+
+
+def test_messages_in_order_each_leave_their_change(settings: Settings, clean_db: Engine) -> None:
+    processor = MessageProcessor(settings, session_factory(clean_db), RulesExtractor(), None)
+    ids = [processor.ingest(_message(n, city)).message_pk for n, city in enumerate(["Oslo", "Riga", "Kyoto"])]
+    for pk in ids:
+        processor.process([pk])
+    live, history, statuses = _state(clean_db)
+    assert live == ["I live in Kyoto now"]
+    assert history == ["I live in Oslo now", "I live in Riga now", "I live in Kyoto now"]
+    assert {st for st, _ in statuses.values()} == {"PROCESSED"}
