@@ -502,6 +502,12 @@ class _Analyser:
                 place = self._last_place
                 hits[i] = Hit(hit.key, hit.confidence, content=(f"常住{place}" if has_cjk(body) else
                                                                   f"Lives in {place}"), absorbs=False)
+        for rx, key in ((P.VEHICLE, "fact-vehicle"), (P.LANGUAGES_SPOKEN, "fact-languages"),
+                        (P.ALMA_MATER, "fact-alma_mater"), (P.BIRTHDAY, "fact-birthday")):
+            taken = {h.key for h in hits}
+            duplicate = key in taken or (key == "fact-alma_mater" and "fact-education" in taken)
+            if rx.search(body) and not duplicate:
+                hits.append(Hit(key, 0.82))
         age = P.AGE_ZH.search(body) or P.AGE_EN.search(body)
         if age and family is None:
             hits.append(Hit("fact-age", 0.8))
@@ -617,6 +623,8 @@ class _Analyser:
         if goal is not None:
             return [goal]
         pref = self._preference(body, ahead)
+        if pref is None and P.TECH.search(body):
+            pref = Hit("preference-tech", 0.82)
         if pref is None and P.HABIT_STRONG.search(body) and P.FIRST_PERSON.search(body) \
                 and not re.search(r"你|\byou\b", body):
             topic = topic_of("preference", ahead or body)

@@ -237,6 +237,9 @@ PREF_TOPICS_ZH: list[tuple[str, list[str]]] = [
         摄影|拍照|画画|绘画|书法|手工|编织|烘焙|做饭|下厨|园艺|养花|种花|乐高|拼图|手办|集邮|追星|逛街|
         看展|博物馆|弹吉他|吉他|钢琴|尤克里里|架子鼓|写作|写东西|收藏|模型|cosplay|汉服|茶艺|插花|折纸
     """)),
+    ("tech", words("""
+        mac|macbook|windows|linux|iphone|安卓|android|ipad|vim|emacs|vscode|notion|obsidian|kindle
+    """)),
     ("schedule", words("早起|晚睡|熬夜|午睡|睡懒觉|作息|起床|睡觉|早睡|夜猫子|早起党|睡前|白噪音|冥想")),
     ("food", words("""
         菜|鱼|肉|饭|面|粉|粥|汤|火锅|烧烤|串|撸串|辣|甜|咸|酸|麻辣|香辣|清淡|重口|口味|香菜|葱|姜|蒜|

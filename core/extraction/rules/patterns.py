@@ -473,6 +473,34 @@ EDUCATION = rx(
     r"graduate|med|law) school\b",
 )
 
+# other stable facts
+VEHICLE = rx(
+    r"我(?:家)?(?:开|开的是|开着|有|买了)(?:一辆|辆|台)?[^,，。]{0,8}?(?:车|特斯拉|"
+    r"比亚迪|宝马|奔驰|奥迪|丰田|本田|大众|蔚来|理想|"
+    r"小鹏|问界|电动车|摩托|机车)",
+    r"\bi (?:drive|own|have) (?:a|an|two) (?:[\w-]+ ){0,3}?(?:car|truck|suv|van|motorcycle|bike|ev|tesla|"
+    r"subaru|toyota|honda|ford|jeep|prius|civic|corolla|model [3sxy])\b|\bmy (?:car|"
+    r"truck|suv|motorcycle) is\b",
+)
+LANGUAGES_SPOKEN = rx(
+    r"我(?:会|能)说[^,，。]{1,12}(?:话|语|文)|母语是|我的母语|我是(?:双语|母语者)",
+    r"\bi (?:speak|am fluent in|'m fluent in)\b|\bmy (?:native|first|mother) (?:language|tongue)\b|"
+    r"\bi'?m (?:a )?native (?:\w+ )?speaker\b|\bi'?m bilingual\b",
+)
+ALMA_MATER = rx(r"[^,，。]{2,10}(?:大学|学院|北大|清华|复旦|交大|浙大)(?:本科|硕士|"
+                r"研究生|博士)?毕业|毕业于|我是[^,，。]{2,8}毕业的",
+                r"\b(?:graduated from|went to (?:college|university|school) at|alum(?:na|"
+                r"nus)? of|i studied at)\b")
+BIRTHDAY = rx(r"我(?:的)?生日(?:是|在)", r"\bmy birthday is\b|\bi was born (?:on|in)\b")
+TECH = rx(
+    r"我(?:平时|一般|一直|主要)?(?:用|使用|用的是)[^,，。]{0,6}?(?:mac|macbook|windows|"
+    r"linux|ubuntu|iphone|安卓|android|"
+    r"华为|小米|苹果手机|ipad|vim|emacs|vscode|notion|obsidian|kindle|chrome|firefox)",
+    r"\bi (?:use|mostly use|'m on|am on|daily drive|run) (?:a |an |my )?(?:mac|macbook|"
+    r"windows|linux|arch|ubuntu|"
+    r"iphone|android|pixel|ipad|vim|neovim|emacs|vs ?code|notion|obsidian|kindle|chromebook|firefox)\b",
+)
+
 # preferences
 _ADV = (r"(?:(?:really|absolutely|totally|just|honestly|also|still|do|genuinely|kinda|"
         r"kind of|actually|truly|"

@@ -36,6 +36,10 @@ _FIXED: dict[str, SlotSpec] = {
     "fact-diet": SlotSpec(MemoryType.FACT, 4, 1825, True),
     "fact-traits": SlotSpec(MemoryType.FACT, 3, 3650, False),
     "fact-age": SlotSpec(MemoryType.FACT, 2, 365, True),
+    "fact-birthday": SlotSpec(MemoryType.FACT, 3, 3650, True),
+    "fact-vehicle": SlotSpec(MemoryType.FACT, 2, 1095, False),
+    "fact-languages": SlotSpec(MemoryType.FACT, 3, 3650, False),
+    "fact-alma_mater": SlotSpec(MemoryType.FACT, 3, 3650, True),
 }
 _SINGLE_CONSTRAINTS = {"reply_length", "language", "currency", "units", "tone"}
 _TYPE_DEFAULTS: dict[MemoryType, SlotSpec] = {
@@ -83,7 +87,11 @@ SLOT_ALIASES: dict[str, frozenset[str]] = {
     "fact-health": frozenset({"health", "medical", "condition", "injury", "surgery"}),
     "fact-diet": frozenset({"diet", "dietary", "vegetarian", "vegan"}),
     "fact-traits": frozenset({"trait", "traits", "personality", "handedness"}),
-    "fact-age": frozenset({"age", "birthday", "birth"}),
+    "fact-age": frozenset({"age"}),
+    "fact-birthday": frozenset({"birthday", "birthdate", "dob"}),
+    "fact-vehicle": frozenset({"car", "vehicle", "vehicles"}),
+    "fact-languages": frozenset({"languages", "language_spoken", "spoken_languages", "native_language"}),
+    "fact-alma_mater": frozenset({"alma_mater", "graduated", "university", "college"}),
     "constraint-reply_length": frozenset({"length", "reply_length", "brevity", "concise", "max_length",
                                           "word_limit", "words", "paragraphs"}),
     "constraint-language": frozenset({"language", "reply_language", "spelling", "locale"}),
