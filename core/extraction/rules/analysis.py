@@ -1,18 +1,27 @@
 """Stage 1 of the rules extractor: from one user message to slot groups.
 
-Pipeline of a message:
+Pipeline of a message (at most its first 8000 characters / 120 clauses; clauses over 400
+characters are pasted text and skipped, so any input is processed in bounded time):
 1. split into clauses (``segment``);
 2. per sentence: a *test* sentence ("测试一下记忆…") yields nothing; a *forget* sentence yields only
-   deletions of matching memories;
+   deletions of matching memories (by topic words or by slot name: "把我的地址删了"); an AI-persona
+   instruction ("你就叫小橘", "多用颜文字") taints its sentence; the payload of a task ("翻译：…",
+   "write a bio saying I'm…") is not about the user;
 3. per clause: a standing rule for the assistant becomes a constraint (it may span the next
-   clauses, "以后只要有台风预警，就提醒我…"); otherwise the clause is dropped when it is short-lived
-   (time window, reminder, todo, question, one-off request, hypothetical, passing mood, a profile
-   field, noise, an old state the user is correcting), else slot detectors fire;
+   clauses, "以后只要有台风预警，就提醒我…"; a preceding time window scopes it and kills it);
+   otherwise the clause is dropped when it is short-lived (time window, reminder, todo, question,
+   one-off request, hypothetical, passing mood, a profile field, noise, an old state the user is
+   correcting), else slot detectors fire (facts, then project / goal / preference);
 4. clauses without a trigger continue the previous group of the same sentence (detail such as
-   "越酸越好", "今年三岁了"), so content keeps the user's own words.
+   "越酸越好", "今年三岁了"), so content keeps the user's own words; a recent one-off event
+   ("昨天加班到两点") never does;
+5. when the user replaced a value ("现在不喝乌龙了，改喝普洱"), the clause negating the old value
+   is left out.
 
-Only ``user_message`` is a source of facts; ``context`` only resolves "here/这边" to a place the
-user named earlier and a bare "forget that" to the user's previous turn.
+Only ``user_message`` is a source of facts. ``context`` only resolves "here/这边" to a place the
+user named earlier, a bare "forget that" to the user's previous turn, and a short reply to the
+assistant's question ("Favorite game?" -> "Wingspan"; "所以以后都用中文？" -> "对"), where the
+fact is the user's answer and the question only its frame.
 """
 
 from __future__ import annotations
