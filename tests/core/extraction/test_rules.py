@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.extraction.candidates import (
     CandidateExtractor,
@@ -377,6 +379,28 @@ def test_pathological_input_is_processed_quickly(text: str) -> None:
     data = ExtractionInput(text)
     extractor.refine(data, extractor.extract(data))
     assert time.perf_counter() - started < 3.0
+
+
+_PIECES = [*"我你在做喜欢以后提醒明天住是的了吗", *"，。！？：、~ \n😂🐱()「」abcIim'.,?!:-0123456789",
+           "以后回答", "I live in ", "forget ", "我对", "过敏", "remind me ", "Seattle", "成都",
+           "I'm a nurse", "我的城市是", "别记了", "not vegan anymore", "update: "]
+_TEXT = st.lists(st.sampled_from(_PIECES), max_size=60).map("".join)
+_KEYS = st.sampled_from(["fact-home_city", "preference-food", "goal-x1", "project-a"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=_TEXT,
+       context=st.lists(st.tuples(st.sampled_from(["user", "assistant"]), _TEXT), max_size=3),
+       existing=st.lists(st.tuples(_KEYS, _TEXT), max_size=3))
+def test_any_input_yields_valid_candidates(text: str, context: list[tuple[str, str]],
+                                           existing: list[tuple[str, str]]) -> None:
+    extractor = RulesExtractor()
+    data = ExtractionInput(
+        text, tuple(ContextMessage(r, t) for r, t in context),
+        existing=tuple(ExistingMemory(k, k.split("-")[0], c) for k, c in existing))
+    for cand in extractor.refine(data, extractor.extract(data)):
+        assert normalise_key(cand.key) == cand.key
+        assert cand.op is CandidateOp.DELETE or cand.content.strip()
 
 
 def test_burst_of_lines_is_read_as_separate_sentences() -> None:
