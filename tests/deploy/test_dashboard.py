@@ -239,7 +239,36 @@ def test_prometheus_loads_the_rules_and_scrapes_pai_memory_jobs() -> None:
     assert jobs and all(re.fullmatch(r"pai-memory.*", j) for j in jobs)  # PaiMemoryProcessDown's selector
 
 
-@pytest.mark.skipif(shutil.which("promtool") is None, reason="promtool not installed")
-def test_promtool_accepts_the_rules_and_config() -> None:  # pragma: no cover - needs promtool
-    rules = subprocess.run(["promtool", "check", "rules", str(ALERTS)], capture_output=True, text=True)
-    assert rules.returncode == 0, rules.stdout + rules.stderr
+PROMTOOL = shutil.which("promtool")
+needs_promtool = pytest.mark.skipif(PROMTOOL is None, reason="promtool (Prometheus) not on PATH")
+
+
+@needs_promtool
+def test_promtool_accepts_config_and_rules() -> None:  # pragma: no cover - needs promtool
+    assert PROMTOOL is not None
+    out = subprocess.run([PROMTOOL, "check", "config", str(PROMETHEUS)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+@needs_promtool
+def test_alert_rules_fire_as_intended() -> None:  # pragma: no cover - needs promtool
+    """promtool unit tests (tests/deploy/alerts_test.yml): each alert fires on a synthetic series
+    history that breaks it, after its ``for`` delay, with its labels and rendered annotations, and
+    stays silent on healthy or too-short histories."""
+    assert PROMTOOL is not None
+    cases = Path(__file__).with_name("alerts_test.yml")
+    out = subprocess.run([PROMTOOL, "test", "rules", str(cases)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+@needs_promtool
+def test_dashboard_queries_parse_as_promql(dashboard: dict[str, Any], tmp_path: Path) -> None:
+    """Every panel query, with Grafana's ``$__rate_interval`` set to 5m, is valid PromQL (checked as
+    recording rules by promtool)."""
+    assert PROMTOOL is not None
+    rules = [{"record": f"dashboard:query_{i}", "expr": expr.replace("$__rate_interval", "5m")}
+             for i, (_, expr) in enumerate(dashboard_exprs(dashboard))]
+    path = tmp_path / "dashboard_rules.yml"
+    path.write_text(yaml.safe_dump({"groups": [{"name": "dashboard", "rules": rules}]}), encoding="utf-8")
+    out = subprocess.run([PROMTOOL, "check", "rules", str(path)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
