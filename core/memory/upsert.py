@@ -5,7 +5,8 @@ Rules, in order, for each candidate that survives the filters:
 - ``append``: append to the memory with that key;
 - ``upsert`` with an existing live key: overwrite it;
 - ``upsert`` with a new key: when a live memory of the same type is a semantic duplicate
-  (cosine >= reuse threshold) its key is reused and it is overwritten; else a new memory.
+  (cosine >= reuse threshold) its key is reused and it is overwritten; else a new memory. Two
+  different known slots of the rules catalogue are never treated as duplicates.
 Afterwards live copies at or above the merge threshold that this write touched are merged:
 the newer one is kept, the older one deactivated (operation ``dedupe``).
 """
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from core.extraction.candidates import CandidateOp, MemoryCandidate
+from core.extraction.rules.slots import is_known_slot
 from core.filters import is_noise_content, is_noise_key, is_profile_key, normalise_key
 from core.memory.dedup import DedupItem, SemanticDeduper
 from core.memory.errors import InvalidMemoryInput
@@ -99,7 +101,10 @@ def _apply_one(
     )
     live = list_live(session, ctx.user_pk)
     if deduper is not None and all(m.memory_key != cand.key for m in live):
-        existing = [DedupItem(m.memory_key, m.memory_type or "fact", m.content or "") for m in live]
+        # two distinct named slots (home city vs home town) are different memories however close
+        # their texts embed: semantic reuse is for paraphrased keys, never across known slots
+        existing = [DedupItem(m.memory_key, m.memory_type or "fact", m.content or "") for m in live
+                    if not (is_known_slot(cand.key) and is_known_slot(m.memory_key))]
         match = deduper.best_match(DedupItem(cand.key, cand.memory_type.value, cand.content), existing)
         if match is not None:
             twin, score = match
