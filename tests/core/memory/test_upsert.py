@@ -19,8 +19,9 @@ from core.types import MemoryType, WriteSource
 pytestmark = pytest.mark.services
 
 
-def _apply(engine: Engine, settings: Settings, deduper: SemanticDeduper, user: str,
-           cands: list[MemoryCandidate]) -> dict[str, str]:
+def _apply(
+    engine: Engine, settings: Settings, deduper: SemanticDeduper, user: str, cands: list[MemoryCandidate]
+) -> dict[str, str]:
     sessions = session_factory(engine)
     writer = MemoryWriter(dirty_topic="memory.dirty", default_ttl_days=180)
     with transaction(sessions) as s:
@@ -31,20 +32,36 @@ def _apply(engine: Engine, settings: Settings, deduper: SemanticDeduper, user: s
         return {m.memory_key: m.content or "" for m in list_live(s, pk)}
 
 
-def test_known_slots_are_never_semantic_duplicates_but_paraphrased_keys_are(settings: Settings,
-                                                                            clean_db: Engine) -> None:
+def test_known_slots_are_never_semantic_duplicates_but_paraphrased_keys_are(
+    settings: Settings, clean_db: Engine
+) -> None:
     # a permissive reuse threshold: anything of the same type would be a "duplicate"
     deduper = SemanticDeduper(build_embedder(settings), reuse=0.5, merge=0.999)
     fact = MemoryType.FACT
     first = [MemoryCandidate(memory_type=fact, key="fact-hometown", content="我老家是湖南的")]
     _apply(clean_db, settings, deduper, "slots", first)
-    live = _apply(clean_db, settings, deduper, "slots",
-                  [MemoryCandidate(memory_type=fact, key="fact-home_city", content="我常住长沙")])
+    live = _apply(
+        clean_db,
+        settings,
+        deduper,
+        "slots",
+        [MemoryCandidate(memory_type=fact, key="fact-home_city", content="我常住长沙")],
+    )
     assert live == {"fact-hometown": "我老家是湖南的", "fact-home_city": "我常住长沙"}
 
     # an unknown (e.g. LLM-made) key paraphrasing an existing memory reuses that memory's key
-    _apply(clean_db, settings, deduper, "para",
-           [MemoryCandidate(memory_type=fact, key="drink-tea", content="Loves oolong tea")])
-    live = _apply(clean_db, settings, deduper, "para",
-                  [MemoryCandidate(memory_type=fact, key="beverage-favourite", content="Really loves oolong tea")])
+    _apply(
+        clean_db,
+        settings,
+        deduper,
+        "para",
+        [MemoryCandidate(memory_type=fact, key="drink-tea", content="Loves oolong tea")],
+    )
+    live = _apply(
+        clean_db,
+        settings,
+        deduper,
+        "para",
+        [MemoryCandidate(memory_type=fact, key="beverage-favourite", content="Really loves oolong tea")],
+    )
     assert live == {"drink-tea": "Really loves oolong tea"}
