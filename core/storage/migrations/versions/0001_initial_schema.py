@@ -5,8 +5,8 @@ Revises:
 Create Date: 2026-12-02 11:36:08.050169
 """
 
-from alembic import op
 import sqlalchemy as sa
+from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision = "0001"
