@@ -652,6 +652,12 @@ def generate() -> Path:
         "",
         "**Versions:** " + ", ".join(f"{k} {v}" for k, v in pk.items()) + ".",
         "",
+        *[
+            f"**Later partial run:** `{r['suite_command']}` at {r['date_utc']} UTC, "
+            f"{fmt(r['suite_seconds'] / 60)} min, load average {r['loadavg_at_start']} -> {r['loadavg_at_end']} "
+            "(its benchmarks' sections below come from this run).\n"
+            for r in machine.get("later_partial_runs", [])
+        ],
         "## Headlines",
         "",
         *headlines(mem0, locomo, pipeline, indexer, scale, quality, embedder),

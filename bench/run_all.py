@@ -120,10 +120,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default=",".join(ORDER), help=f"comma list of {', '.join(ORDER)}")
     parser.add_argument("--keep-stack", action="store_true", help="leave the benchmark stack running")
     parser.add_argument("--timeout", type=float, default=3600.0, help="per benchmark, seconds")
+    parser.add_argument("--override", action="append", default=[], metavar="NAME=ARGS",
+                        help='replace one benchmark\'s arguments, e.g. mem0="--memories 2000 --big 0"')
     args = parser.parse_args(argv)
     ensure_matplotlib()
     chosen = [n for n in ORDER if n in args.only.split(",")]
-    plan = QUICK if args.quick else FULL
+    plan = dict(QUICK if args.quick else FULL)
+    for item in args.override:
+        name, _, rest = item.partition("=")
+        if name not in plan:
+            parser.error(f"--override: unknown benchmark {name!r}")
+        plan[name] = [plan[name][0], *shlex.split(rest)]
     started = time.monotonic()
     RESULTS.mkdir(parents=True, exist_ok=True)
     machine = machine_info()
