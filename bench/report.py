@@ -654,7 +654,8 @@ def generate() -> Path:
         "",
         *[
             f"**Later partial run:** `{r['suite_command']}` at {r['date_utc']} UTC, "
-            f"{fmt(r['suite_seconds'] / 60)} min, load average {r['loadavg_at_start']} -> {r['loadavg_at_end']} "
+            f"{fmt(r['suite_seconds'] / 60)} min, load average {r['loadavg_at_start']} -> "
+            f"{r['loadavg_at_end']} "
             "(its benchmarks' sections below come from this run).\n"
             for r in machine.get("later_partial_runs", [])
         ],
