@@ -108,6 +108,13 @@ class OpenAIEmbedder:
                                      f"{exc.message}") from exc
             except openai.OpenAIError as exc:
                 raise EmbeddingError(f"embeddings request failed: {type(exc).__name__}: {exc}") from exc
+            except ValueError as exc:
+                # HTTP 200 whose body is not JSON: the client raises json.JSONDecodeError, not an
+                # OpenAIError; retried like a connection failure, then EmbeddingError (it used to escape
+                # and crash the indexer and extractor processes)
+                if attempt >= self.max_retries:
+                    raise EmbeddingError(f"embeddings endpoint returned an unreadable body after "
+                                         f"{attempt + 1} attempts: {type(exc).__name__}") from exc
             time.sleep(min(self.backoff_max, self.backoff_base * (2 ** attempt)))
             attempt += 1
         return self._parse(resp, len(chunk))

@@ -11,6 +11,9 @@ Contract of ``MessageProcessor``:
 - a failure of extraction raises ``TransientProcessingError`` after recording the attempt; once
   ``MEMORY_MESSAGE_MAX_ATTEMPTS`` is reached the messages are marked ``FAILED`` with the error
   and ``PermanentProcessingError`` is raised instead (the sweeper re-drives FAILED later);
+- an embedding failure while applying (the semantic dedup embeds candidates) is handled like an
+  extraction failure: the attempt is recorded and ``TransientProcessingError`` (or, once attempts are
+  exhausted, ``PermanentProcessingError``) is raised, never the raw ``EmbeddingError``;
 - a later statement wins: a candidate for a memory key that was already changed from a *newer*
   message (by ``created_at``, per the key's history) is superseded and not applied. A FAILED message
   re-driven after the user's next messages were processed (or an out-of-order redelivery) therefore
@@ -30,6 +33,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from core import metrics
 from core.config import Settings
+from core.embedding.base import EmbeddingError
 from core.erasure import erased_before
 from core.extraction.candidates import (
     CandidateExtractor,
@@ -166,7 +170,11 @@ class MessageProcessor:
             raise  # unreachable: _record_failure raises
         kept = admissible(refined, self.policy)
         t3 = time.perf_counter()
-        self._commit(user_pk, conv_pk, [m.id for m in todo], kept, outcome)
+        try:
+            self._commit(user_pk, conv_pk, [m.id for m in todo], kept, outcome)
+        except EmbeddingError as exc:  # the dedup's embedder (e.g. an embeddings endpoint) failed
+            self._record_failure([m.id for m in todo], exc)
+            raise  # unreachable: _record_failure raises
         outcome.stage_seconds["upsert"] = time.perf_counter() - t3
         for stage, seconds in outcome.stage_seconds.items():
             metrics.STAGE_DURATION.labels(stage).observe(seconds)

@@ -55,6 +55,17 @@ def test_transient_errors_are_retried(fake_openai: FakeOpenAIServer) -> None:
     assert vecs.shape == (1, 16) and fake_openai.embedding_calls == 3
 
 
+def test_http_200_with_a_non_json_body_is_retried_then_an_embedding_error(
+        fake_openai: FakeOpenAIServer) -> None:
+    """Found by the fault suite: the client raises json.JSONDecodeError (not an OpenAIError) for a 200
+    whose body is not JSON; it used to escape and crash the indexer/extractor."""
+    fake_openai.embedding_fault(raw=b"<html>warming up</html>")
+    assert _embedder(fake_openai, max_retries=1).embed_passages(["x"]).shape == (1, 16)
+    fake_openai.embedding_fault(raw=b"<html>warming up</html>", repeat=2)
+    with pytest.raises(EmbeddingError, match="unreadable body after 2 attempts"):
+        _embedder(fake_openai, max_retries=1).embed_passages(["x"])
+
+
 def test_persistent_failure_and_client_errors(fake_openai: FakeOpenAIServer) -> None:
     fake_openai.embedding_fault(status=503, repeat=5)
     with pytest.raises(EmbeddingError, match="after 2 attempts"):

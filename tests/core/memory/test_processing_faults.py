@@ -1,6 +1,7 @@
-"""A later statement wins: an older message applied after a newer one (a FAILED message re-driven by
-the sweeper once the user's next messages were processed) never overwrites what the user said later.
-Found by the fault-injection suite (tests/reliability, LLM endpoint scenario)."""
+"""Message processing under faults found by the fault-injection suite (tests/reliability):
+- a later statement wins: an older message applied after a newer one (a FAILED message re-driven by
+  the sweeper once the user's next messages were processed) never overwrites what the user said later;
+- an embedding failure while applying is a recorded attempt (then FAILED for the sweeper), not a crash."""
 
 from __future__ import annotations
 
@@ -11,11 +12,14 @@ from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from core.config import Settings
+from core.embedding.openai_embedder import OpenAIEmbedder
 from core.extraction.rules import RulesExtractor
-from core.memory.processing import MessageProcessor
+from core.memory.dedup import SemanticDeduper
+from core.memory.processing import MessageProcessor, PermanentProcessingError, TransientProcessingError
 from core.memory.store import IncomingMessage
 from core.storage.db import session_factory
 from core.storage.models import LongTermMemory, MemoryHistory, Message
+from tests.support.fake_openai import FakeOpenAIServer  # the `fake_openai` fixture: tests/core/conftest.py
 
 pytestmark = pytest.mark.services
 
@@ -24,7 +28,8 @@ T0 = datetime.now(UTC) - timedelta(hours=1)
 
 def _message(n: int, city: str) -> IncomingMessage:
     return IncomingMessage(message_id=f"order-m{n}", user_id="order-user", conversation_id=f"order-c{n}",
-                           role="user", content=f"I live in {city} now.", created_at=T0 + timedelta(minutes=n))
+                           role="user", content=f"I live in {city} now.",
+                           created_at=T0 + timedelta(minutes=n))
 
 
 def _state(engine: Engine) -> tuple[list[str], list[str | None], dict[str, tuple[str, str | None]]]:
@@ -61,3 +66,31 @@ def test_messages_in_order_each_leave_their_change(settings: Settings, clean_db:
     assert live == ["I live in Kyoto now"]
     assert history == ["I live in Oslo now", "I live in Riga now", "I live in Kyoto now"]
     assert {st for st, _ in statuses.values()} == {"PROCESSED"}
+
+
+def test_an_embedding_failure_while_applying_is_a_recorded_attempt_not_a_crash(
+    settings: Settings, clean_db: Engine, fake_openai: FakeOpenAIServer
+) -> None:
+    """Found by the fault suite: the semantic dedup embeds while applying; an embeddings endpoint
+    failure used to escape as EmbeddingError and kill the extractor process."""
+    embedder = OpenAIEmbedder(base_url=fake_openai.base_url, model="fake-embed", dim=16, timeout=5.0,
+                              max_retries=0)
+    cfg = settings.model_copy(update={"MEMORY_MESSAGE_MAX_ATTEMPTS": 2})
+    processor = MessageProcessor(cfg, session_factory(clean_db), RulesExtractor(),
+                                 SemanticDeduper(embedder, 0.82, 0.90))
+    first = processor.ingest(_message(1, "Oslo"))
+    processor.process([first.message_pk])  # no other memory yet: nothing to embed
+    job = processor.ingest(IncomingMessage(message_id="order-job", user_id="order-user",
+                                           conversation_id="order-cj", role="user",
+                                           content="I work as a pilot.",
+                                           created_at=T0 + timedelta(minutes=5)))
+    fake_openai.embedding_fault(status=500, repeat=2)
+    with pytest.raises(TransientProcessingError):
+        processor.process([job.message_pk])
+    with pytest.raises(PermanentProcessingError):
+        processor.process([job.message_pk])
+    _, _, statuses = _state(clean_db)
+    assert statuses["order-job"][0] == "FAILED" and "EmbeddingError" in (statuses["order-job"][1] or "")
+    processor.process([job.message_pk])  # the endpoint is back (the sweeper's re-drive)
+    live, _, statuses = _state(clean_db)
+    assert statuses["order-job"] == ("PROCESSED", None) and "I work as a pilot" in live
