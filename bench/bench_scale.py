@@ -268,16 +268,20 @@ def measure(
         tag = uuid.uuid4().hex[:4]
         for user, q in queries[:10]:  # warm-up
             retriever.retrieve(user, f"{q} {tag}", mode=rmode)
-        lat, served, n_items = [], {}, []
+        lat, served, n_items, reasons = [], {}, [], {}
         for user, q in queries[10:]:
             t0 = time.perf_counter()
             res = retriever.retrieve(user, f"{q} {tag}", mode=rmode)
             lat.append((time.perf_counter() - t0) * 1000)
             served[res.served_by.value] = served.get(res.served_by.value, 0) + 1
             n_items.append(len(res.items))
+            if res.fallback_reason:
+                reason = res.fallback_reason[:120]
+                reasons[reason] = reasons.get(reason, 0) + 1
         entry: dict[str, Any] = {
             "retrieve_ms": latency_summary(lat),
             "served_by": served,
+            "fallback_reasons": reasons,
             "mean_items": round(sum(n_items) / max(1, len(n_items)), 2),
         }
         if mode == "dense" and index is not None:
@@ -402,10 +406,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             result["points"].append(point)
     finally:
         real.stop()
-        try:
-            MilvusMemoryIndex(conn["MEMORY_MILVUS_URI"], collection, LOCAL_EMBEDDING_DIM).drop_collection()
-        except Exception as exc:
-            log(f"could not drop {collection}: {exc}")
+        for attempt in range(3):
+            try:
+                index = MilvusMemoryIndex(conn["MEMORY_MILVUS_URI"], collection, LOCAL_EMBEDDING_DIM)
+                index.drop_collection()
+                break
+            except Exception as exc:
+                log(f"could not drop {collection} (attempt {attempt + 1}): {exc}")
+                time.sleep(2)
         drop_database(url)
     return result
 

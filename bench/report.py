@@ -469,6 +469,8 @@ def section_scale(d: dict[str, Any] | None) -> str:
         for p in d["points"]
     ]
     real = d.get("real_milvus", {})
+    reasons = [f"{p['memories']} / {b}: {p[b]['fallback_reasons']}" for p in d["points"]
+               for b in ("milvus_lite", "milvus_standalone") if p.get(b, {}).get("fallback_reasons")]
     return "\n".join(
         [
             f"10k users; **{d['vector_note']}** (synthetic vectors at every size). Queries are "
@@ -480,6 +482,8 @@ def section_scale(d: dict[str, Any] | None) -> str:
                 rows,
             ),
             "",
+            *(["Why dense queries were served by the fallback: " + "; ".join(reasons), ""]
+              if reasons else []),
             "Real Milvus standalone (PyPI `milvus` 2.3.x): "
             + (
                 f"started in {real['start_sec']} s at {real['uri']}."
