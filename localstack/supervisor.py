@@ -76,6 +76,18 @@ class ServiceSupervisor:
         """Names of children that were started and are no longer running."""
         return [n for n in self.children if not self.alive(n)]
 
+    def log_tails(self, lines: int = 15) -> str:
+        """The last lines of every child's log, dead ones marked (for failure messages)."""
+        out = []
+        for name, child in self.children.items():
+            try:
+                tail = child.log.read_text(errors="replace").splitlines()[-lines:]
+            except OSError:
+                tail = ["(no log)"]
+            state = "running" if self.alive(name) else "DEAD"
+            out.append(f"--- {name} ({state}, pid {child.pid}) {child.log}\n" + "\n".join(tail))
+        return "\n".join(out)
+
     def kill(self, name: str) -> None:
         """``kill -9`` a child (fault injection): no drain, no commit."""
         child = self.children[name]
