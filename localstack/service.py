@@ -166,7 +166,8 @@ class LocalService:
                 raise SettleTimeout(
                     f"not settled after {timeout:.0f}s: {state.messages}/{expected} messages stored, "
                     f"{state.messages_final} final, {state.memories_unsynced} memories not synced, "
-                    f"{state.outbox_backlog} outbox rows unpublished (see {self.supervisor.log_dir})"
+                    f"{state.outbox_backlog} outbox rows unpublished (see {self.supervisor.log_dir})\n"
+                    f"{self.supervisor.log_tails()}"
                 )
             time.sleep(0.5)
 
