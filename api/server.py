@@ -6,6 +6,7 @@ Start-up refuses (``InsecureBindError``) to bind a non-loopback address without 
 from __future__ import annotations
 
 import logging
+import re
 import signal
 from types import FrameType
 
@@ -16,6 +17,23 @@ from core.config import Settings
 
 log = logging.getLogger(__name__)
 
+# query parameters whose name says they carry a credential (access_token, api_key, password...)
+_CREDENTIAL_PARAM = re.compile(r"(?i)([?&;][^=&;#\s]*(?:token|key|secret|passw|auth)[^=&;#\s]*=)[^&;#\s]*")
+
+
+class RedactQueryCredentials(logging.Filter):
+    """Masks credential-like query parameters in uvicorn's access log lines.
+
+    The API never accepts a token in the query string (401), but a client that sends one anyway
+    must not get it written to the logs: ``?access_token=s3cr3t`` is logged as ``?access_token=***``.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and len(args) >= 3 and isinstance(args[2], str):
+            record.args = (*args[:2], _CREDENTIAL_PARAM.sub(r"\1***", args[2]), *args[3:])
+        return True
+
 
 def serve(settings: Settings) -> None:
     """Run the API in the foreground until SIGINT/SIGTERM (uvicorn handles the signals)."""
@@ -24,6 +42,7 @@ def serve(settings: Settings) -> None:
     token = settings.API_TOKEN.get_secret_value() if settings.API_TOKEN is not None else None
     check_bind(settings.API_HOST, token)
     app = create_app(settings)
+    logging.getLogger("uvicorn.access").addFilter(RedactQueryCredentials())
     config = uvicorn.Config(app, host=settings.API_HOST, port=settings.API_PORT, log_config=None,
                             access_log=True, server_header=False, proxy_headers=False,
                             timeout_graceful_shutdown=10)
