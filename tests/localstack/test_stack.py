@@ -57,7 +57,9 @@ def _unused_ports(tmp_path: Path) -> LocalPorts:
 
 
 def _all_local() -> Settings:
-    return load_settings(DATABASE_URL=None, KAFKA_BOOTSTRAP_SERVERS=f"127.0.0.1:{LOCAL_KAFKA_PORT}", MEMORY_MILVUS_URI=None)
+    return load_settings(
+        DATABASE_URL=None, KAFKA_BOOTSTRAP_SERVERS=f"127.0.0.1:{LOCAL_KAFKA_PORT}", MEMORY_MILVUS_URI=None
+    )
 
 
 def test_status_reports_a_crashed_service(tmp_path: Path) -> None:
