@@ -22,8 +22,7 @@ from core.storage.models import LongTermMemory, User
 from core.vectorstore import MilvusMemoryIndex
 from localstack.service import LocalService
 from producers.client import MemoryEventProducer
-from tests.consumers.test_scaling import service_env
-from tests.support.pipeline import conversation, isolated_settings, wait_until
+from tests.support.pipeline import conversation, isolated_settings, service_env, wait_until
 
 pytestmark = pytest.mark.services
 

@@ -19,40 +19,12 @@ from core.vectorstore import MilvusMemoryIndex
 from localstack.service import LocalService
 from producers.client import MemoryEventProducer
 from schemas import ChatMessageData
-from tests.support.pipeline import isolated_settings, wait_until
+from tests.support.pipeline import isolated_settings, service_env, wait_until
 
 pytestmark = pytest.mark.services
 
 CITIES = ["Wuhan", "Chengdu", "Lisbon", "Oslo", "Kyoto", "Quito", "Dakar", "Hanoi", "Perth", "Tunis"]
 USERS = 12
-
-
-def service_env(cfg: Settings, home: Path) -> dict[str, str]:
-    """Environment that points child processes at the test's services, topics and groups."""
-    names = [
-        "TOPIC_CHAT_MESSAGES",
-        "TOPIC_MEMORY_COMMANDS",
-        "TOPIC_MEMORY_DIRTY",
-        "GROUP_EXTRACTOR",
-        "GROUP_COMMANDS",
-        "GROUP_INDEXER",
-        "KAFKA_BOOTSTRAP_SERVERS",
-        "MEMORY_MILVUS_COLLECTION",
-        "KAFKA_TOPIC_PARTITIONS",
-    ]
-    env = {n: str(getattr(cfg, n)) for n in names}
-    env.update(
-        {
-            "DATABASE_URL": cfg.database_url,
-            "MEMORY_MILVUS_URI": cfg.milvus_uri,
-            "MEMORY_MILVUS_ENABLED": "true",
-            "MEMORY_INDEX_WORKER_ENABLED": "true",
-            "LONG_TERM_MEMORY_DEBOUNCE_SEC": "0.3",
-            "OUTBOX_SWEEP_INTERVAL_SEC": "1",
-            "PAI_MEMORY_HOME": str(home),
-        }
-    )
-    return env
 
 
 @pytest.fixture
