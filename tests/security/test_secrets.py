@@ -1,0 +1,293 @@
+"""Credentials come only from the environment and are never logged (issue 7, "Isolation and access").
+
+The whole service runs as real processes (``python -m cli.main -v run extractor|commands|relay|
+indexer|api``, DEBUG logging) on private topics with planted secrets in every credential setting:
+``API_TOKEN``, ``LLM_API_KEY``, ``MEMORY_EMBEDDING_API_KEY``, ``MILVUS_TOKEN`` (Milvus Lite accepts
+and ignores it) and a password inside ``DATABASE_URL`` (the test PostgreSQL trusts local
+connections, so the password is accepted and ignored). The LLM and embedding endpoints are the
+OpenAI-compatible TEST DOUBLE, scripted to fail first (401, 500, garbage) so error paths log too.
+
+Traffic: chat messages (one malformed), memory commands (one rejected), the whole HTTP corpus
+(bad tokens, a token in the query string, oversized bodies...) replayed against the real uvicorn
+server, dense retrieval once the indexer has caught up; then ``pai-memory config show`` and a
+configuration error that contains the database password. Every captured output is grepped for each
+secret (and for a distinctive fragment of it). The test also proves the secrets were *used*: the
+test double saw both API keys, the API accepted the token, PostgreSQL accepted the URL.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import Engine, make_url, select
+from sqlalchemy.orm import Session
+
+from core.config import Settings
+from core.storage.models import LongTermMemory, Message
+from core.vectorstore import MilvusMemoryIndex
+from producers.client import MemoryEventProducer
+from schemas import ChatMessageData, MemorySaveData
+from tests.hostile.cases import load_http_cases
+from tests.support.fake_openai import FakeOpenAIServer, Reply
+from tests.support.pipeline import isolated_settings, wait_until
+
+pytestmark = pytest.mark.services
+
+PROCESSES = ("extractor", "commands", "relay", "indexer", "api")
+EMBED_DIM = 16
+# protocol-level cases the HTTP server (uvicorn/h11) may answer before the application, without our
+# error body: they must still never be a 5xx
+PROTOCOL_LEVEL = {"headers_bad_content_length"}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def planted(name: str) -> str:
+    return f"planted{name}{uuid.uuid4().hex}"
+
+
+def fragments(secret: str) -> list[str]:
+    """The secret and distinctive 12-character pieces of it (catches truncated or partial prints)."""
+    core = secret[-32:]
+    return [secret, core[:12], core[10:22], core[20:]]
+
+
+def child_env(cfg: Settings, secrets: dict[str, str], fake: FakeOpenAIServer, api_port: int,
+              collection: str, home: Path) -> dict[str, str]:
+    url = make_url(cfg.database_url).set(password=secrets["db_password"])
+    env = {k: v for k, v in os.environ.items() if k not in Settings.model_fields}
+    env.update({
+        "DATABASE_URL": url.render_as_string(hide_password=False),
+        "KAFKA_BOOTSTRAP_SERVERS": cfg.KAFKA_BOOTSTRAP_SERVERS,
+        "MEMORY_MILVUS_URI": cfg.milvus_uri,
+        "MILVUS_TOKEN": secrets["milvus"],
+        "MEMORY_MILVUS_ENABLED": "true",
+        "MEMORY_MILVUS_COLLECTION": collection,
+        "LONG_TERM_MEMORY_RETRIEVE_MODE": "dense",
+        "RETRIEVAL_DENSE_TIMEOUT_SEC": "10",
+        "RETRIEVAL_DENSE_COOLDOWN_SEC": "0",
+        "MEMORY_EXTRACTOR_PROVIDER": "openai",
+        "LLM_BASE_URL": fake.base_url,
+        "LLM_API_KEY": secrets["llm"],
+        "LLM_MAX_RETRIES": "0",
+        "MEMORY_MESSAGE_MAX_ATTEMPTS": "10",
+        "MEMORY_EMBEDDING_PROVIDER": "openai",
+        "MEMORY_EMBEDDING_BASE_URL": fake.base_url,
+        "MEMORY_EMBEDDING_API_KEY": secrets["embedding"],
+        "MEMORY_EMBEDDING_MODEL": "fake-embed",
+        "MEMORY_EMBEDDING_DIM": str(EMBED_DIM),
+        "MEMORY_EMBEDDING_MAX_RETRIES": "0",
+        "MEMORY_INDEX_WORKER_ENABLED": "true",
+        "API_TOKEN": secrets["api"],
+        "API_PORT": str(api_port),
+        "KAFKA_TOPIC_PARTITIONS": str(cfg.KAFKA_TOPIC_PARTITIONS),
+        "TOPIC_CHAT_MESSAGES": cfg.TOPIC_CHAT_MESSAGES,
+        "TOPIC_MEMORY_COMMANDS": cfg.TOPIC_MEMORY_COMMANDS,
+        "TOPIC_MEMORY_DIRTY": cfg.TOPIC_MEMORY_DIRTY,
+        "GROUP_EXTRACTOR": cfg.GROUP_EXTRACTOR,
+        "GROUP_COMMANDS": cfg.GROUP_COMMANDS,
+        "GROUP_INDEXER": cfg.GROUP_INDEXER,
+        "LONG_TERM_MEMORY_DEBOUNCE_SEC": "0.3",
+        "OUTBOX_SWEEP_INTERVAL_SEC": "1",
+        "PAI_MEMORY_HOME": str(home),
+        "PYTHONUNBUFFERED": "1",
+    })
+    return env
+
+
+@pytest.fixture
+def children(tmp_path: Path) -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
+    """``start(args, env, log_name)``: ``python -m cli.main *args`` with stdout and stderr in
+    ``tmp_path/log_name``; killed at the end if the test left it running."""
+    procs: list[subprocess.Popen[bytes]] = []
+
+    def start(args: list[str], env: dict[str, str], log_name: str) -> subprocess.Popen[bytes]:
+        with (tmp_path / log_name).open("wb") as out:
+            proc = subprocess.Popen([sys.executable, "-m", "cli.main", *args], cwd=tmp_path, env=env,
+                                    stdout=out, stderr=subprocess.STDOUT)
+        procs.append(proc)
+        return proc
+
+    try:
+        yield start
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
+
+
+def raw_request(port: int, method: str, target: str, headers: list[tuple[bytes, bytes]],
+                body: bytes | None) -> tuple[int, bytes]:
+    """Send exactly these bytes over TCP (no client-side normalisation); return (status, body)."""
+    names = {k.lower() for k, _ in headers}
+    lines = [f"{method} {target} HTTP/1.1".encode(), b"host: 127.0.0.1", b"connection: close"]
+    lines += [k + b": " + v for k, v in headers]
+    if b"content-length" not in names and body is not None:
+        lines.append(b"content-length: " + str(len(body)).encode())
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(b"\r\n".join(lines) + b"\r\n\r\n")
+        chunks = []
+        if b"content-length" in names or len(body or b"") > 65536:
+            sock.settimeout(0.5)  # the server may answer from the headers alone (413): then stop there
+            try:
+                chunks.append(sock.recv(65536))
+            except TimeoutError:
+                sock.settimeout(30)
+                sock.sendall(body or b"")
+            sock.settimeout(30)
+        else:
+            sock.sendall(body or b"")
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    head, _, payload = b"".join(chunks).partition(b"\r\n\r\n")
+    return int(head.split(b" ", 2)[1]), payload
+
+
+def replay_http_corpus(port: int, token: str) -> dict[str, int]:
+    """Every HTTP corpus case, byte for byte, against the real server; returns name -> status."""
+    statuses: dict[str, int] = {}
+    for case in load_http_cases():
+        status, payload = raw_request(port, case.method, case.url(token), case.request_headers(token),
+                                      case.body)
+        statuses[case.name] = status
+        assert status < 500, (case.name, payload[:300])
+        assert token.encode() not in payload
+        if case.name not in PROTOCOL_LEVEL:
+            assert status == case.expect_status, (case.name, status, payload[:300])
+        if status >= 400 and case.name not in PROTOCOL_LEVEL:
+            assert set(json.loads(payload)) == {"error"}, (case.name, payload[:300])
+    return statuses
+
+
+def test_planted_secrets_never_appear_in_any_output(
+    settings: Settings, clean_db: Engine, unique_name: Callable[[str], str], tmp_path: Path,
+    children: Callable[..., subprocess.Popen[bytes]],
+) -> None:
+    secrets = {"api": planted("ApiToken"), "llm": "sk-" + planted("LlmKey"), "embedding": planted("EmbedKey"),
+               "milvus": planted("MilvusToken"), "db_password": planted("DbPw")}
+    fake = FakeOpenAIServer(embedding_dim=EMBED_DIM).start()
+    collection = unique_name("t_secrets")
+    try:
+        # the LLM fails first (bad key, server error, garbage), then answers; so does the embedder
+        fake.chat(status=401)
+        fake.chat(status=500)
+        fake.chat(raw=b"<html>not json</html>")
+        fake.default_chat = Reply(content=json.dumps({"candidates": [{
+            "op": "upsert", "memory_type": "fact", "key": "fact-home_city", "content": "Lives in Chengdu",
+            "importance": 4, "confidence": 0.95}]}))
+        fake.embedding_fault(status=401)
+        cfg = isolated_settings(settings, unique_name, KAFKA_TOPIC_PARTITIONS=1)
+        port = free_port()
+        env = child_env(cfg, secrets, fake, port, collection, tmp_path)
+        procs = {name: children(["-v", "run", name], env, f"{name}.log") for name in PROCESSES}
+        # the CLI's configuration output, and a configuration error that contains the DB password
+        bad_env = {**env, "DATABASE_URL": f"mysql://root:{secrets['db_password']}@127.0.0.1/x"}
+        shown = children(["config", "show"], env, "config-show.out")
+        broken = children(["config", "show"], bad_env, "config-error.out")
+        base = f"http://127.0.0.1:{port}"
+        auth = {"Authorization": f"Bearer {secrets['api']}"}
+
+        def api_up() -> bool:
+            assert procs["api"].poll() is None, (tmp_path / "api.log").read_text()
+            try:
+                ready = httpx.get(f"{base}/readyz", headers=auth, timeout=2, trust_env=False)
+                return ready.status_code == 200
+            except httpx.TransportError:
+                return False
+
+        marks = {"start": time.monotonic()}
+        wait_until(api_up, 60, what="the API answers")
+        marks["api up"] = time.monotonic()  # also: PostgreSQL accepted the URL with a password
+
+        # --- traffic, failures included ---------------------------------------------------------
+        with MemoryEventProducer(cfg) as producer:
+            producer.publish_message(ChatMessageData(
+                message_id="sec-m1", user_id="sec-user", conversation_id="sec-c", role="user",
+                content="I live in Chengdu.", created_at=time_now()))
+            producer.publish_command(MemorySaveData(command_id="sec-cmd-1", user_id="sec-user", key="drink",
+                                                    content="Prefers jasmine tea"))
+            producer.publish_command(MemorySaveData(command_id="sec-cmd-2", user_id="sec-user",
+                                                    key="weather-date_0601", content="Sunny"))  # dead letter
+            producer.flush(30)
+        from confluent_kafka import Producer
+
+        raw = Producer(cfg.kafka_client_config())
+        raw.produce(cfg.TOPIC_CHAT_MESSAGES, key=b"sec-user", value=b"{not json")
+        raw.flush(30)
+
+        marks["traffic published"] = time.monotonic()
+        statuses = replay_http_corpus(port, secrets["api"])
+        marks["http corpus"] = time.monotonic()
+        assert statuses["auth_token_in_query"] == 401 and statuses["auth_wrong_token"] == 401
+
+        def settled() -> bool:
+            with Session(clean_db) as s:
+                msg = s.scalar(select(Message.memory_status).where(Message.upstream_message_id == "sec-m1"))
+                rows = s.execute(select(LongTermMemory.memory_key, LongTermMemory.vector_status)
+                                 .where(LongTermMemory.memory_key.in_(["drink", "fact-home_city"]))).all()
+            return msg == "PROCESSED" and len(rows) == 2 and {v for _, v in rows} == {"SYNCED"}
+
+        wait_until(settled, 120, what="message extracted, command applied, both memories indexed")
+        marks["settled"] = time.monotonic()
+        dense = httpx.post(f"{base}/v1/retrieve", headers=auth, trust_env=False, timeout=30,
+                           json={"user_id": "sec-user", "question": "Where do I live?"}).json()
+        assert dense["served_by"] == "dense", dense  # Milvus answered (with the planted token configured)
+        assert {i["memory"]["key"] for i in dense["items"]} == {"drink", "fact-home_city"}
+
+        assert shown.wait(60) == 0 and broken.wait(60) == 2
+        shown_out = (tmp_path / "config-show.out").read_text()
+        assert json.loads(shown_out)["API_TOKEN"] == "**********"
+        assert "DATABASE_URL" in (tmp_path / "config-error.out").read_text()
+        for proc in procs.values():
+            proc.send_signal(signal.SIGTERM)
+        for name, proc in procs.items():
+            assert proc.wait(60) == 0, (name, (tmp_path / f"{name}.log").read_text()[-3000:])
+        marks["stopped"] = time.monotonic()
+        print("\n" + ", ".join(f"{k} +{v - marks['start']:.1f}s" for k, v in marks.items()))
+    finally:
+        fake.stop()
+        index = MilvusMemoryIndex(settings.milvus_uri, collection, EMBED_DIM)
+        try:
+            if index.has_collection():
+                index.drop_collection()
+        finally:
+            index.close()
+
+    # --- the secrets reached their destinations ---------------------------------------------------
+    seen = [(r.path, r.headers.get("authorization", "")) for r in fake.requests]
+    assert ("/v1/chat/completions", f"Bearer {secrets['llm']}") in seen
+    assert ("/v1/embeddings", f"Bearer {secrets['embedding']}") in seen
+
+    # --- and appear nowhere ---------------------------------------------------------------------
+    captured = [*tmp_path.glob("*.log"), *tmp_path.glob("*.out")]
+    outputs = {p.name: p.read_text("utf-8", "replace") for p in captured}
+    assert len(outputs) == len(PROCESSES) + 2
+    assert all(outputs[f"{name}.log"] for name in PROCESSES)
+    assert "401" in outputs["api.log"]  # the refused requests were logged...
+    assert "access_token=***" in outputs["api.log"]  # ...with the query-string token redacted
+    leaks = {(where, which): frag for where, text in outputs.items() for which, secret in secrets.items()
+             for frag in fragments(secret) if frag in text}
+    assert not leaks, leaks
+
+
+def time_now() -> Any:
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC)
