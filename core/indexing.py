@@ -173,7 +173,8 @@ def _first_line(exc: BaseException) -> str:
 
 
 def _error_text(stage: str, exc: BaseException) -> str:
-    return f"{stage}: {type(exc).__name__}: {exc}"[:MAX_ERROR_CHARS]
+    """The ``vector_error`` text: NUL escaped (PostgreSQL text cannot hold it), capped."""
+    return f"{stage}: {type(exc).__name__}: {exc}".replace("\x00", "\\0")[:MAX_ERROR_CHARS]
 
 
 class MemoryIndexer:

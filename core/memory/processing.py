@@ -249,7 +249,9 @@ class MessageProcessor:
             (outcome.processed if kept else outcome.skipped).extend(m.id for m in rows)
 
     def _record_failure(self, ids: list[int], exc: Exception) -> None:
-        error = f"{type(exc).__name__}: {exc}"[:2000]
+        # NUL cannot be stored in PostgreSQL text (an endpoint's error text may carry one): escaped, or
+        # recording the failure itself would fail forever and the burst would never finish
+        error = f"{type(exc).__name__}: {exc}".replace("\x00", "\\0")[:2000]
         with transaction(self.sessions) as session:
             rows = lock_messages(session, ids)
             attempts = max((m.memory_attempts or 0) for m in rows) + 1 if rows else 1
