@@ -259,7 +259,9 @@ def tools(settings: Settings, clean_db: Engine) -> MemoryTools:
 
 @pytest.mark.services
 @hsettings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(key=disguised_noise_keys(), content=st.text(min_size=1, max_size=40).filter(str.strip),
+@given(key=disguised_noise_keys(),  # PostgreSQL text cannot hold NUL, so neither can the planted row
+       content=st.text(st.characters(codec="utf-8", exclude_characters="\x00"), min_size=1, max_size=40)
+       .filter(str.strip),
        data=st.data())
 def test_noise_keys_are_refused_at_write_and_excluded_at_read(
         tools: MemoryTools, settings: Settings, key: str, content: str, data: st.DataObject) -> None:
