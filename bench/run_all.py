@@ -141,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
         ".venv/bin/python bench/run_all.py"
         + (" --quick" if args.quick else "")
         + (f" --only {args.only}" if args.only != ",".join(ORDER) else "")
+        + "".join(f" --override {shlex.quote(o)}" for o in args.override)
+        + (" --keep-stack" if args.keep_stack else "")
     )
     log("bringing up the benchmark stack (Kafka, PostgreSQL, Milvus Lite on bench ports)")
     conn = stack_up()
