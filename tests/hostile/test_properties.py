@@ -108,7 +108,7 @@ def test_any_json_text_only_raises_schema_errors(text: str) -> None:
     only_schema_errors(text.encode("utf-8"))
 
 
-@hsettings(max_examples=30, deadline=None)
+@hsettings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(depth=st.integers(900, 60000), opener=st.sampled_from(["[", '{"a":', '{"data":[']))
 def test_deep_nesting_only_raises_schema_errors(depth: int, opener: str) -> None:
     only_schema_errors(opener * depth)
@@ -176,7 +176,7 @@ optional_confidence = st.none() | st.floats(0.0, 1.0)
 optional_ttl = st.none() | st.integers(1, 36500)
 
 
-@hsettings(max_examples=100, deadline=None)
+@hsettings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(kind=st.sampled_from(["save", "append", "delete"]), command_id=ids, user_id=ids, key=keys,
        content=memory_texts, memory_type=st.sampled_from(MemoryType), importance=optional_importance,
        confidence=optional_confidence, ttl=optional_ttl, conversation=st.none() | ids)
@@ -201,7 +201,7 @@ def test_every_valid_command_round_trips(kind: str, command_id: str, user_id: st
     assert parse_event(raw.decode("utf-8")) == event
 
 
-@hsettings(max_examples=75, deadline=None)
+@hsettings(max_examples=75, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(memory_id=st.integers(1, 2**63 - 1), user_pk=st.integers(1, 2**63 - 1),
        outbox_id=st.integers(1, 2**63 - 1), user_id=ids, key=memory_texts.filter(lambda t: len(t) <= 160),
        op=st.sampled_from(MemoryOperation), reason=memory_texts, value=st.none() | st.binary(max_size=300),
@@ -243,7 +243,7 @@ def disguised_noise_keys(draw: st.DrawFn) -> str:
     return draw(st.sampled_from(["", "fact-", "Preference_", "goal."])) + key
 
 
-@hsettings(max_examples=150)
+@hsettings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(disguised_noise_keys())
 def test_disguised_noise_keys_are_still_noise(key: str) -> None:
     assert is_noise_key(key), (key, normalise_key(key))
@@ -258,7 +258,8 @@ def tools(settings: Settings, clean_db: Engine) -> MemoryTools:
 
 
 @pytest.mark.services
-@hsettings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@hsettings(max_examples=15, deadline=None,
+           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(key=disguised_noise_keys(),  # PostgreSQL text cannot hold NUL, so neither can the planted row
        content=st.text(st.characters(codec="utf-8", exclude_characters="\x00"), min_size=1, max_size=40)
        .filter(str.strip),
@@ -323,7 +324,7 @@ def unique_ids(cands: list[Candidate]) -> list[Candidate]:
     return [replace(c, memory=replace(c.memory, id=i + 1)) for i, c in enumerate(cands)]
 
 
-@hsettings(max_examples=150, deadline=None)
+@hsettings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cands=st.lists(st.builds(Candidate, memory_views(extreme=True), extreme_scores), max_size=12),
        weights=weights_strategy, normalise=normalisations, limit=st.integers(-3, 20),
        terms=st.sets(st.sampled_from(KEY_WORDS)))
@@ -342,7 +343,7 @@ def test_rerank_is_bounded_and_total_on_extreme_inputs(cands: list[Candidate], w
     assert [i.score for i in out] == sorted((i.score for i in out), reverse=True)
 
 
-@hsettings(max_examples=100, deadline=None)
+@hsettings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cands=st.lists(st.builds(Candidate, memory_views(), raw_scores), min_size=1, max_size=10),
        normalise=normalisations, permutation=st.randoms(use_true_random=False),
        terms=st.sets(st.sampled_from(KEY_WORDS)))
@@ -362,7 +363,7 @@ def _score_of(target: Candidate, others: list[Candidate], terms: set[str], norma
     return next(i.score for i in out if i.memory.id == target.memory.id)
 
 
-@hsettings(max_examples=150, deadline=None)
+@hsettings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(base=memory_views(), others=st.lists(st.builds(Candidate, memory_views(), raw_scores), max_size=5),
        raw=raw_scores, bump=st.floats(0.0, 1.0), normalise=normalisations,
        component=st.sampled_from(["importance", "confidence", "recency", "retrieval", "exact_key"]),
@@ -389,7 +390,7 @@ def test_rerank_score_is_monotone_in_each_component(base: MemoryView, others: li
     assert _score_of(high, others, terms, normalise) >= _score_of(low, others, terms, normalise) - 1e-9
 
 
-@hsettings(max_examples=100, deadline=None)
+@hsettings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cands=st.lists(st.builds(Candidate, memory_views(), raw_scores), min_size=2, max_size=10),
        dominant=st.sampled_from(["importance", "confidence", "recency"]))
 def test_rerank_order_follows_a_dominant_weight(cands: list[Candidate], dominant: str) -> None:
@@ -401,7 +402,7 @@ def test_rerank_order_follows_a_dominant_weight(cands: list[Candidate], dominant
     assert all(a >= b - 1e-6 for a, b in itertools.pairwise(values)), values
 
 
-@hsettings(max_examples=50, deadline=None)
+@hsettings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cands=st.lists(st.builds(Candidate, memory_views(), raw_scores), min_size=2, max_size=10))
 def test_rerank_best_match_gets_full_retrieval_component(cands: list[Candidate]) -> None:
     cands = unique_ids(cands)

@@ -94,7 +94,8 @@ def iso_engine(settings: Settings, clean_db: Engine) -> Engine:
     return clean_db
 
 
-@hsettings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@hsettings(max_examples=20, deadline=None,
+           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(ops=st.lists(operation, min_size=1, max_size=12))
 def test_write_tools_only_ever_touch_the_callers_memories(iso_engine: Engine,
                                                           ops: list[tuple[Any, ...]]) -> None:
@@ -120,7 +121,7 @@ def test_write_tools_only_ever_touch_the_callers_memories(iso_engine: Engine,
             assert cid is not None and owners.get(cid) not in (None, user), exc
             assert rows_by_user(iso_engine) == before
             continue
-        if cid is not None:
+        if cid is not None and result is not None:  # a failed delete registers no command id
             owners.setdefault(cid, user)
         with session_factory(iso_engine)() as s:
             pks[user] = find_user(s, user) or -1
@@ -317,6 +318,7 @@ HOSTILE_SCOPES: list[Any] = ["0 or user_id > 0", "1) || (user_id != 0", "1", b"1
                              np.float64(3.0), np.uint64(2**64 - 1), np.bool_(True)]
 
 
+@hsettings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(INT64_MIN, INT64_MAX))
 def test_scope_filter_is_exactly_one_int(user_id: int) -> None:
     text = user_scope_filter(user_id)
@@ -325,6 +327,7 @@ def test_scope_filter_is_exactly_one_int(user_id: int) -> None:
     assert user_scope_filter(np.int64(user_id)) == text  # type: ignore[arg-type]
 
 
+@hsettings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(st.text(), st.floats(), st.booleans(), st.none(), st.binary(),
                  st.integers().filter(lambda i: not INT64_MIN <= i <= INT64_MAX),
                  st.lists(st.integers(), max_size=2)))
