@@ -689,7 +689,12 @@ def headlines(
                 ]
                 for b, lab in (("milvus_lite", "dense/Lite"), ("milvus_standalone", "dense/Milvus")):
                     if b in p:
-                        parts.append(f"{lab} {fmt(p[b]['retrieve_ms']['p50'])}")
+                        served = p[b]["served_by"]
+                        note = "" if served.get("dense", 0) * 2 >= sum(served.values()) else (
+                            f" (only {served.get('dense', 0)}/{sum(served.values())} served dense, the rest "
+                            "by "
+                            f"the fallback; bare search {fmt(p[b]['bare_milvus_search_ms']['p50'])})")
+                        parts.append(f"{lab} {fmt(p[b]['retrieve_ms']['p50'])}{note}")
                 out.append(f"- **Scale {p['memories']}**: retrieve p50 ms " + ", ".join(parts) + ".")
         if quality and not failed(quality, ""):
             for name, q in quality["providers"].items():
