@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import DateTime, Integer, String, column, delete, select, text, update, values
+from sqlalchemy import DateTime, Engine, Integer, String, column, delete, select, text, update, values
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -270,19 +270,23 @@ class Reindexer:
 
     @contextmanager
     def _exclusive(self) -> Iterator[None]:
-        with self.sessions() as session:
-            got = session.scalar(text("SELECT pg_try_advisory_lock(:ns, :key)"),
-                                 {"ns": REINDEX_LOCK[0], "key": REINDEX_LOCK[1]})
-            session.commit()  # the lock is session-level; do not sit idle in a transaction
-            if not got:
+        """Hold the session-level advisory lock on ONE dedicated connection for the whole rebuild.
+
+        (A Session returns its connection to the pool at commit, so a lock taken through it would
+        stay with whichever pooled connection happened to run it and the unlock could run on
+        another one, leaving the lock held.)"""
+        with self.sessions() as probe:
+            bind = probe.get_bind()
+        engine = bind if isinstance(bind, Engine) else bind.engine
+        with engine.connect() as conn:
+            conn = conn.execution_options(isolation_level="AUTOCOMMIT")
+            params = {"ns": REINDEX_LOCK[0], "key": REINDEX_LOCK[1]}
+            if not conn.scalar(text("SELECT pg_try_advisory_lock(:ns, :key)"), params):
                 raise ReindexError("another reindex is running")
             try:
                 yield
             finally:
-                session.execute(text("SELECT pg_advisory_unlock(:ns, :key)"),
-                                {"ns": REINDEX_LOCK[0], "key": REINDEX_LOCK[1]})
-                session.commit()
-
+                conn.execute(text("SELECT pg_advisory_unlock(:ns, :key)"), params)
 
 def emit_dirty(sessions: sessionmaker[Session], *, dirty_topic: str, user: str | None = None,
                batch_size: int = 500) -> EmitReport:
