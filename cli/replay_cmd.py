@@ -34,6 +34,7 @@ from confluent_kafka import Consumer, ConsumerGroupTopicPartitions, KafkaExcepti
 from confluent_kafka.admin import AdminClient
 
 from core.config import Settings, load_settings
+from producers.kafka_retry import call_with_retry
 
 KAFKA_TIMEOUT = 15.0
 
@@ -139,7 +140,8 @@ def start_offsets(settings: Settings, topic: str, offset: int | None,
 def reset_group(settings: Settings, group: str, topic: str, starts: dict[int, int]) -> dict[int, int | None]:
     """Commit ``starts`` for ``group`` (which must have no active member); returns the previous commits."""
     admin = AdminClient(settings.kafka_client_config())
-    described = admin.describe_consumer_groups([group], request_timeout=KAFKA_TIMEOUT)[group].result()
+    described = call_with_retry(
+        lambda: admin.describe_consumer_groups([group], request_timeout=KAFKA_TIMEOUT)[group].result())
     if described.members:
         raise ReplayError(f"consumer group {group!r} has {len(described.members)} active member(s) "
                           f"(state {described.state.name}); stop the extractor processes first, or use "
@@ -147,16 +149,23 @@ def reset_group(settings: Settings, group: str, topic: str, starts: dict[int, in
     previous: dict[int, int | None] = {}
     consumer = Consumer({**settings.kafka_client_config(), "group.id": group, "enable.auto.commit": False})
     try:
-        for tp in consumer.committed([TopicPartition(topic, p) for p in starts], timeout=KAFKA_TIMEOUT):
+        committed = call_with_retry(
+            lambda: consumer.committed([TopicPartition(topic, p) for p in starts], timeout=KAFKA_TIMEOUT))
+        for tp in committed:
             previous[tp.partition] = tp.offset if tp.offset >= 0 else None
     finally:
         consumer.close()
     request = ConsumerGroupTopicPartitions(group, [TopicPartition(topic, p, o)
                                                    for p, o in sorted(starts.items())])
-    result = admin.alter_consumer_group_offsets([request], request_timeout=KAFKA_TIMEOUT)[group].result()
-    for tp in result.topic_partitions:
-        if tp.error is not None:
-            raise KafkaException(tp.error)
+
+    def alter() -> ConsumerGroupTopicPartitions:
+        done = admin.alter_consumer_group_offsets([request], request_timeout=KAFKA_TIMEOUT)[group].result()
+        for tp in done.topic_partitions:
+            if tp.error is not None:
+                raise KafkaException(tp.error)
+        return done
+
+    call_with_retry(alter)  # committing the same offsets again is idempotent
     return previous
 
 

@@ -10,6 +10,7 @@ from confluent_kafka import Consumer, Message, Producer, TopicPartition
 
 from core.config import Settings
 from localstack.topics import ensure_topics, service_topics
+from producers.kafka_retry import call_with_retry
 
 pytestmark = pytest.mark.services
 
@@ -56,7 +57,7 @@ def test_round_trip_with_manual_commits_resumes_from_committed_offset(
     got = _take(first, 6)
     assert [m.value() for m in got] == [f"m{i}".encode() for i in range(6)]
     first.commit(message=got[3], asynchronous=False)  # commits offset 4: m0..m3 are done, m4/m5 are not
-    committed = first.committed([TopicPartition(topic, 0)], timeout=10)
+    committed = call_with_retry(lambda: first.committed([TopicPartition(topic, 0)], timeout=10))
     assert committed[0].offset == 4
     first.close()
 
@@ -66,6 +67,6 @@ def test_round_trip_with_manual_commits_resumes_from_committed_offset(
     assert [m.value() for m in rest] == [f"m{i}".encode() for i in range(4, 10)]
     assert all(m.key() == b"user-1" for m in rest)
     second.commit(message=rest[-1], asynchronous=False)
-    assert second.committed([TopicPartition(topic, 0)], timeout=10)[0].offset == 10
+    assert call_with_retry(lambda: second.committed([TopicPartition(topic, 0)], timeout=10))[0].offset == 10
     assert second.poll(1.0) is None
     second.close()

@@ -19,6 +19,7 @@ from consumers.processes import build_tools, extractor_loop
 from core.config import ExtractorProvider, Settings
 from core.storage.models import LongTermMemory, MemoryHistory, Message, OutboxEvent, User
 from producers.client import MemoryEventProducer
+from producers.kafka_retry import call_with_retry
 from tests.support.fake_openai import FakeOpenAIServer, fake_openai
 from tests.support.ops import export_settings
 from tests.support.pipeline import conversation, group_caught_up, isolated_settings, running, wait_until
@@ -161,7 +162,8 @@ def test_timestamps_new_group_and_errors(settings: Settings, clean_db: Engine,
     assert out["records_to_replay"] == sum(max(0, e - 1) for e in ends.values())
     consumer = Consumer({**cfg.kafka_client_config(), "group.id": out["group"]})
     try:
-        committed = consumer.committed([TopicPartition(cfg.TOPIC_CHAT_MESSAGES, p) for p in ends], timeout=10)
+        committed = call_with_retry(lambda: consumer.committed(
+            [TopicPartition(cfg.TOPIC_CHAT_MESSAGES, p) for p in ends], timeout=10))
     finally:
         consumer.close()
     assert {tp.partition: tp.offset for tp in committed} == {p: min(1, e) for p, e in ends.items()}

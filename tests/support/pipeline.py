@@ -15,6 +15,7 @@ from confluent_kafka import Consumer
 from consumers.runtime import ConsumerLoop
 from core.config import Settings
 from localstack.topics import ensure_topics, service_topics
+from producers.kafka_retry import call_with_retry
 from schemas import ChatMessageData
 
 
@@ -120,7 +121,8 @@ def group_caught_up(settings: Settings, group: str, topic: str) -> bool:
     try:
         meta = consumer.list_topics(topic, timeout=10)
         parts = [TopicPartition(topic, p) for p in meta.topics[topic].partitions]
-        committed = {tp.partition: tp.offset for tp in consumer.committed(parts, timeout=10)}
+        committed = {tp.partition: tp.offset
+                     for tp in call_with_retry(lambda: consumer.committed(parts, timeout=10))}
         for tp in parts:
             _, high = consumer.get_watermark_offsets(tp, timeout=10)
             if high > 0 and committed.get(tp.partition, -1) < high:
