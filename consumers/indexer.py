@@ -4,7 +4,9 @@ Per record: parse (malformed -> dead-letter, done) -> buffer it under its memory
 memory collapse: only the id matters, the truth is re-read). ``poll`` flushes when the buffer holds
 ``batch_size`` distinct memories or its oldest record has waited ``max_wait_sec``; a flush syncs the
 buffered ids in chunks of ``batch_size`` (one embedding call per chunk) and marks a chunk's records
-done only after ``sync`` returned, i.e. after Milvus and PostgreSQL both hold the result.
+done only after ``sync`` returned, i.e. after Milvus and PostgreSQL both hold the result. Every
+``poll`` also lets the indexer seal its recent Milvus writes (``MemoryIndexer.seal_if_due``: a
+``flush`` at most every ``MEMORY_MILVUS_FLUSH_INTERVAL_SEC``), which keeps Milvus Lite searches fast.
 
 A failed sync (``IndexSyncFailed``) keeps the records buffered and retries with exponential backoff
 (``RetryPolicy``); after ``max_attempts`` failures in a row the records are marked done anyway and the
@@ -95,11 +97,11 @@ class IndexerStrategy:
         now = self.clock()
         if self._dlq_backlog and now >= self._dlq_not_before:
             self._drain_dlq()
-        if not self._buffer or now < self._not_before:
-            return
-        oldest = min(self._since.values())
-        if len(self._buffer) >= self.batch_size or now - oldest >= self.max_wait_sec:
-            self._flush(list(self._buffer))
+        if self._buffer and now >= self._not_before:
+            oldest = min(self._since.values())
+            if len(self._buffer) >= self.batch_size or now - oldest >= self.max_wait_sec:
+                self._flush(list(self._buffer))
+        self.indexer.seal_if_due()
 
     def revoke(self, partitions: list[tuple[str, int]]) -> None:
         revoked = set(partitions)

@@ -185,12 +185,18 @@ class MemoryIndexer:
     """
 
     def __init__(self, sessions: sessionmaker[Session], embedder: Embedder, index: MilvusMemoryIndex, *,
-                 clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+                 clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+                 seal_interval_sec: float = 0.0,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
         self.sessions = sessions
         self.embedder = embedder
         self.index = index
         self.clock = clock
+        self.seal_interval_sec = seal_interval_sec
+        self._monotonic = monotonic
         self._target: ActiveTarget | None = None
+        self._unsealed = 0  # entities written or deleted since the last successful flush
+        self._seal_not_before = 0.0
 
     # --- start-up -----------------------------------------------------------------------------
     def start(self) -> ActiveTarget:
@@ -227,6 +233,31 @@ class MemoryIndexer:
 
     def close(self) -> None:
         self.index.close()
+
+    @property
+    def unsealed(self) -> int:
+        """Entities written or deleted in Milvus since the last successful ``seal_if_due``."""
+        return self._unsealed
+
+    def seal_if_due(self) -> bool:
+        """Flush the active collection if it has unsealed writes and ``seal_interval_sec`` passed
+        since the last flush (0 disables). Best effort: a failed flush is logged and retried after
+        ten intervals; the rows stay searchable meanwhile. True when a flush ran and succeeded."""
+        if self.seal_interval_sec <= 0 or not self._unsealed or self._target is None:
+            return False
+        now = self._monotonic()
+        if now < self._seal_not_before:
+            return False
+        try:
+            self._target.view.flush()
+        except VectorStoreError as exc:
+            self._seal_not_before = now + 10 * self.seal_interval_sec
+            log.warning("Milvus flush of %r failed (retry in %.0fs): %s", self._target.name,
+                        10 * self.seal_interval_sec, exc)
+            return False
+        self._unsealed = 0
+        self._seal_not_before = self._monotonic() + self.seal_interval_sec
+        return True
 
     # --- the job ------------------------------------------------------------------------------
     def sync(self, memory_ids: Iterable[int]) -> SyncReport:
@@ -289,12 +320,14 @@ class MemoryIndexer:
             gone = plan.erase + [row.id for row in plan.delete]
             if gone:
                 target.view.delete(gone)
+                self._unsealed += len(gone)
             removed = plan.delete
             if vectors is not None:
                 target.view.upsert([
                     IndexRow(id=row.id, user_id=row.user_id, memory_type=row.memory_type or "fact",
                              vector=vectors[i]) for i, (row, _, _) in enumerate(plan.embed)])
                 written = [(row, digest) for row, _, digest in plan.embed]
+                self._unsealed += len(written)
         except IndexModelMismatch:
             raise
         except (VectorStoreError, ValueError) as exc:
@@ -426,4 +459,5 @@ def build_indexer(settings: Settings) -> MemoryIndexer:
     """A ``MemoryIndexer`` wired from settings (no network until ``start``/``sync``)."""
     sessions = session_factory(engine_for(settings.database_url, settings.DATABASE_POOL_SIZE))
     embedder = build_embedder(settings)
-    return MemoryIndexer(sessions, embedder, MilvusMemoryIndex.from_settings(settings, dim=embedder.dim))
+    return MemoryIndexer(sessions, embedder, MilvusMemoryIndex.from_settings(settings, dim=embedder.dim),
+                         seal_interval_sec=settings.MEMORY_MILVUS_FLUSH_INTERVAL_SEC)

@@ -153,6 +153,7 @@ class Reindexer:
                     target.drop_collection()
                 target.ensure_collection()
                 seen = self._fill(target, report, on_batch)
+                target.flush()  # serve from sealed, indexed segments from the first query on
                 self._switch(report, seen, started)
             except Exception as exc:
                 self._abandon(target, name)

@@ -2,7 +2,9 @@
 
 Milvus only recalls ids; content is always read back from PostgreSQL. One entity per memory:
 ``id`` INT64 primary key (= ``long_term_memories.id``), ``user_id`` INT64, ``memory_type`` VARCHAR,
-``vector`` FLOAT_VECTOR(dim), COSINE metric, AUTOINDEX, Strong consistency.
+``vector`` FLOAT_VECTOR(dim), COSINE metric, index ``index_type`` (FLAT by default: an exact scan of
+the one user's rows a search is scoped to), Strong consistency for reads and writes except
+retrieval searches (``search_consistency``, Bounded by default).
 
 Invariants:
 - Every filter this module sends to Milvus is built by ``user_scope_filter`` (or ``_id_filter``)
@@ -40,6 +42,7 @@ INT64_MAX = 2**63 - 1
 MEMORY_TYPE_MAX_LEN = 40
 MAX_SEARCH_LIMIT = 16384  # Milvus top-k ceiling
 _UPSERT_CHUNK = 512
+INDEX_TYPES = frozenset({"FLAT", "AUTOINDEX", "HNSW", "IVF_FLAT"})
 _COLLECTION_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,254}$")
 
 T = TypeVar("T")
@@ -128,10 +131,15 @@ class MilvusMemoryIndex:
     """The memory index in one Milvus collection (``collection``, dimension ``dim``)."""
 
     def __init__(self, uri: str, collection: str, dim: int, *, token: str | None = None,
-                 timeout: float = 10.0, _shared: _ClientHolder | None = None) -> None:
+                 timeout: float = 10.0, index_type: str = "FLAT", search_consistency: str = "Bounded",
+                 _shared: _ClientHolder | None = None) -> None:
         if dim < 1:
             raise ValueError("dim must be >= 1")
+        if index_type not in INDEX_TYPES:
+            raise ValueError(f"index_type must be one of {sorted(INDEX_TYPES)}, got {index_type!r}")
         self.uri = uri
+        self.index_type = index_type
+        self.search_consistency = search_consistency
         self.collection = _validated_collection(collection)
         self.dim = dim
         self.timeout = timeout
@@ -142,11 +150,14 @@ class MilvusMemoryIndex:
                       dim: int | None = None) -> MilvusMemoryIndex:
         token = settings.MILVUS_TOKEN.get_secret_value() if settings.MILVUS_TOKEN is not None else None
         return cls(settings.milvus_uri, collection or settings.MEMORY_MILVUS_COLLECTION,
-                   dim or settings.embedding_dim, token=token, timeout=settings.MILVUS_TIMEOUT_SEC)
+                   dim or settings.embedding_dim, token=token, timeout=settings.MILVUS_TIMEOUT_SEC,
+                   index_type=settings.MEMORY_MILVUS_INDEX_TYPE,
+                   search_consistency=settings.MEMORY_MILVUS_SEARCH_CONSISTENCY)
 
     def for_collection(self, collection: str, dim: int | None = None) -> MilvusMemoryIndex:
         """The same server connection, another collection (e.g. the target of a reindex)."""
         return MilvusMemoryIndex(self.uri, collection, dim or self.dim, timeout=self.timeout,
+                                 index_type=self.index_type, search_consistency=self.search_consistency,
                                  _shared=self._holder)
 
     # --- collections ----------------------------------------------------------------------------
@@ -177,7 +188,7 @@ class MilvusMemoryIndex:
             schema.add_field("memory_type", DataType.VARCHAR, max_length=MEMORY_TYPE_MAX_LEN)
             schema.add_field("vector", DataType.FLOAT_VECTOR, dim=dim)
             index_params = client.prepare_index_params()
-            index_params.add_index(field_name="vector", index_type="AUTOINDEX", metric_type="COSINE")
+            index_params.add_index(field_name="vector", index_type=self.index_type, metric_type="COSINE")
             client.create_collection(name, schema=schema, index_params=index_params,
                                      consistency_level="Strong", timeout=self.timeout)
 
@@ -243,6 +254,10 @@ class MilvusMemoryIndex:
         for start in range(0, len(clean), _UPSERT_CHUNK):
             self._call(functools.partial(self._delete_chunk, clean[start:start + _UPSERT_CHUNK]))
 
+    def flush(self) -> None:
+        """Seal the collection's growing segments (written rows become indexed segments)."""
+        self._call(lambda c: c.flush(self.collection, timeout=self.timeout))
+
     def search(self, user_id: int, vector: Sequence[float] | npt.NDArray[np.float32],
                limit: int) -> list[tuple[int, float]]:
         """Top ``limit`` ``(memory_id, cosine score)`` of this user only, best first."""
@@ -254,7 +269,8 @@ class MilvusMemoryIndex:
             raise ValueError(f"query vector has dimension {query.shape[0]}, index has {self.dim}")
         result = self._call(lambda c: c.search(
             self.collection, data=[query.tolist()], filter=scope, limit=limit, output_fields=["id"],
-            search_params={"metric_type": "COSINE"}, timeout=self.timeout))
+            search_params={"metric_type": "COSINE"}, consistency_level=self.search_consistency,
+            timeout=self.timeout))
         hits: list[tuple[int, float]] = []
         for hit in result[0] if result else []:
             score = float(hit.get("distance", 0.0))

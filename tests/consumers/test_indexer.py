@@ -164,6 +164,18 @@ def harness(cfg: Settings, engine: Engine, embedder: Embedder, *, batch_size: in
 
 
 # --- batching ------------------------------------------------------------------------------------------
+def test_poll_seals_what_a_sync_wrote(cfg: Settings, clean_db: Engine) -> None:
+    tools = build_tools(cfg)
+    h = harness(cfg, clean_db, CountingEmbedder())
+    h.strategy.indexer.seal_interval_sec = 0.001
+    tools.memory_save("ix-seal", "fact-city", "lives in Hefei", "fact")
+    for r in h.outbox_records():
+        h.strategy.submit(r)
+    h.clock.now += 0.3
+    h.strategy.poll()  # syncs the buffered memory, then seals the write
+    assert len(h.done) == 1 and h.strategy.indexer.unsealed == 0
+
+
 def test_flushes_after_the_wait_or_at_batch_size_and_collapses_events(cfg: Settings,
                                                                       clean_db: Engine) -> None:
     tools = build_tools(cfg)

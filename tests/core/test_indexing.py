@@ -16,7 +16,7 @@ from core.config import Settings
 from core.embedding.base import Embedder, Vectors
 from core.embedding.local import LocalE5Embedder
 from core.embedding.openai_embedder import OpenAIEmbedder
-from core.indexing import IndexSyncFailed, MemoryIndexer
+from core.indexing import ActiveTarget, IndexSyncFailed, MemoryIndexer
 from core.memory.text import index_text, text_hash
 from core.memory.tools import MemoryTools
 from core.storage.db import session_factory
@@ -332,6 +332,44 @@ def test_milvus_failure_marks_failed_and_the_collection_is_recreated(env: Env) -
     report = env.indexer.sync([res.memory_id])  # retry re-checks and re-creates the collection
     assert report.upserted == [res.memory_id] and env.view.count() == 1
     assert env.row(res.memory_id).vector_status == "SYNCED"
+
+
+# --- sealing (Milvus flush) ----------------------------------------------------------------------------
+def test_seal_flushes_written_rows_at_most_once_per_interval(env: Env) -> None:
+    clock = [100.0]
+    env.indexer.seal_interval_sec = 5.0
+    env.indexer._monotonic = lambda: clock[0]
+    saved = [env.tools.memory_save("idx-s", f"fact-s{i}", f"sealed fact number {i}", "fact")
+             for i in range(3)]
+    ids = [r.memory_id for r in saved if r.memory_id is not None]
+    assert env.indexer.unsealed == 0 and not env.indexer.seal_if_due()  # nothing written yet
+
+    env.indexer.sync(ids)
+
+    assert env.indexer.unsealed == 3
+    assert env.indexer.seal_if_due() and env.indexer.unsealed == 0
+    env.tools.memory_delete("idx-s", "fact-s0")
+    env.indexer.sync([ids[0]])
+    assert env.indexer.unsealed == 1 and not env.indexer.seal_if_due()  # within the interval
+    clock[0] += 5.0
+    assert env.indexer.seal_if_due() and env.indexer.unsealed == 0
+    assert sorted(env.view.list_ids(env.user_pk(ids[1]))) == sorted(ids[1:])
+
+
+def test_seal_is_off_at_interval_zero_and_a_failed_flush_keeps_the_count(env: Env) -> None:
+    res = env.tools.memory_save("idx-s0", "fact-s", "never sealed", "fact")
+    assert res.memory_id is not None
+    env.indexer.sync([res.memory_id])
+    assert env.indexer.seal_interval_sec == 0 and not env.indexer.seal_if_due()
+    assert env.indexer.unsealed == 1
+    env.indexer.seal_interval_sec = 0.01
+    target = env.indexer.target
+    assert target is not None
+    dead = MilvusMemoryIndex("http://127.0.0.1:9", target.name, target.view.dim, timeout=1)
+    env.indexer._target = ActiveTarget(target.name, target.version, dead)  # Milvus unreachable
+    assert not env.indexer.seal_if_due() and env.indexer.unsealed == 1  # logged, not raised
+    env.indexer._target = target
+    assert not env.indexer.seal_if_due()  # backs off for ten intervals after a failure
 
 
 # --- the collection registry ---------------------------------------------------------------------------

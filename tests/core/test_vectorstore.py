@@ -228,3 +228,35 @@ def test_registry_registers_activates_and_detects_mismatch(
             assert view.collection == target and view.describe_dim() == DIM * 2
         finally:
             view.drop_collection()
+
+
+# --- search completeness and sealing -----------------------------------------------------------
+def test_default_index_finds_every_row_of_a_selective_user_filter(
+        settings: Settings, unique_name: Callable[[str], str]) -> None:
+    """One memory per user among 3,000 near-duplicate vectors, top 80, a query far from them all:
+    each user's search returns exactly its row (Milvus Lite's HNSW returned nothing for most)."""
+    dim = 64
+    idx = MilvusMemoryIndex.from_settings(settings, collection=unique_name("t_vs_sel"), dim=dim)
+    assert idx.index_type == "FLAT"
+    rng = np.random.default_rng(3)
+    base = rng.normal(size=(30, dim)).astype(np.float32)
+    vecs = base[np.arange(3000) % 30] + rng.normal(0, 0.02, (3000, dim)).astype(np.float32)
+    idx.ensure_collection()
+    try:
+        idx.upsert([IndexRow(id=i + 1, user_id=i + 1, memory_type="fact", vector=vecs[i])
+                    for i in range(3000)])
+        idx.flush()
+        query = -base[0]
+        for user in range(1, 3001, 97):
+            assert [h[0] for h in idx.search(user, query, 80)] == [user]
+    finally:
+        idx.drop_collection()
+        idx.close()
+
+
+def test_flush_keeps_rows_searchable(index: MilvusMemoryIndex) -> None:
+    index.upsert(_rows(5, range(1, 40)))
+    before = index.search(5, _vec(7), 3)
+    index.flush()
+    assert index.search(5, _vec(7), 3) == before and before[0][0] == 7
+    assert index.count(5) == 39
