@@ -3,7 +3,7 @@ across 10k users, on Milvus Lite and on a real Milvus standalone server, with th
 
 Not a test. Data is bulk-loaded, not written through the pipeline: PostgreSQL with ``COPY`` into a
 scratch database, Milvus with batched inserts into a collection created by ``MilvusMemoryIndex``
-(same schema, COSINE, AUTOINDEX) and registered as active. Memory texts are the synthetic zh/en
+(same schema, COSINE, the default FLAT index) and registered as active. Memory texts are the synthetic zh/en
 memories of ``bench.common``; the VECTORS ARE SYNTHETIC at every size: ``BASE_TEXTS`` (300) distinct texts are
 embedded with the real model and every memory gets one of them plus Gaussian noise (sigma 0.02 per
 dimension, renormalised), so the cosine distribution resembles real e5 vectors without embedding
