@@ -120,6 +120,7 @@ class CommandStrategy:
                     cmd.ttl_days,
                     cmd.conversation_id,
                     command_id=cmd.command_id,
+                    origin_at=event.time,
                 )
             elif isinstance(cmd, MemoryAppendData):
                 result = self.tools.memory_append(
@@ -132,9 +133,11 @@ class CommandStrategy:
                     cmd.ttl_days,
                     cmd.conversation_id,
                     command_id=cmd.command_id,
+                    origin_at=event.time,
                 )
             elif isinstance(cmd, MemoryDeleteData):
-                result = self.tools.memory_delete(cmd.user_id, cmd.key, command_id=cmd.command_id)
+                result = self.tools.memory_delete(cmd.user_id, cmd.key, command_id=cmd.command_id,
+                                                  origin_at=event.time)
         except MemoryNotFound:
             log.info("command %s: nothing to delete for key %r", cmd.command_id, cmd.key)
         except InvalidMemoryInput as exc:

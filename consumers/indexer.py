@@ -65,7 +65,9 @@ class IndexerStrategy:
         self._done: DoneCallback | None = None
         self._buffer: dict[int, list[Record]] = {}  # memory id -> records, insertion = age order
         self._since: dict[int, float] = {}  # memory id -> when its oldest buffered record arrived
-        self._changed_at: dict[int, datetime] = {}  # memory id -> newest change announced (freshness)
+        # memory id -> origin of the newest change announced: when the message or command that caused
+        # it was created (``changed_at`` for events without one). Freshness is measured from it.
+        self._origin_at: dict[int, tuple[datetime, datetime]] = {}  # memory id -> (changed_at, origin)
         self._dlq_backlog: list[tuple[Record, str, str]] = []  # record, reason, error type
         self._dlq_not_before = 0.0
         self._attempts = 0
@@ -89,9 +91,10 @@ class IndexerStrategy:
         memory_id = event.data.memory_id
         self._buffer.setdefault(memory_id, []).append(record)
         self._since.setdefault(memory_id, self.clock())
-        changed = self._changed_at.get(memory_id)
-        if changed is None or event.data.changed_at > changed:
-            self._changed_at[memory_id] = event.data.changed_at
+        newest = self._origin_at.get(memory_id)
+        if newest is None or event.data.changed_at > newest[0]:
+            self._origin_at[memory_id] = (event.data.changed_at,
+                                          event.data.origin_at or event.data.changed_at)
 
     def poll(self) -> None:
         now = self.clock()
@@ -179,7 +182,7 @@ class IndexerStrategy:
     def _forget(self, memory_id: int) -> None:
         self._buffer.pop(memory_id, None)
         self._since.pop(memory_id, None)
-        self._changed_at.pop(memory_id, None)
+        self._origin_at.pop(memory_id, None)
 
     def _flush(self, memory_ids: list[int]) -> bool:
         """Sync ``memory_ids`` chunk by chunk; True when all their records are done."""
@@ -232,9 +235,9 @@ class IndexerStrategy:
         metrics.STAGE_DURATION.labels("index_milvus").observe(report.milvus_sec)
         now = datetime.now(UTC)
         for mid in (*report.upserted, *report.deleted):
-            changed = self._changed_at.get(mid)
-            if changed is not None:
-                metrics.FRESHNESS.observe(max(0.0, (now - changed).total_seconds()))
+            newest = self._origin_at.get(mid)
+            if newest is not None:
+                metrics.FRESHNESS.observe(max(0.0, (now - newest[1]).total_seconds()))
 
     def _release(self, memory_ids: list[int], outcome: str) -> None:
         for mid in memory_ids:

@@ -62,7 +62,10 @@ MEMORY_WRITES = Counter(
     "pai_memory_memory_writes_total", "Memory changes by operation and source", ["operation", "source"]
 )
 FRESHNESS = Histogram(
-    "pai_memory_freshness_seconds", "Message creation to memory synced in Milvus", buckets=_FRESHNESS
+    "pai_memory_freshness_seconds",
+    "Creation of the chat message or command that caused a memory change to the change synced in Milvus "
+    "(from the commit for lifecycle jobs and re-drives)",
+    buckets=_FRESHNESS,
 )
 INDEX_SYNCED = Counter("pai_memory_index_rows_total", "Indexer row results", ["result"])
 RETRIEVAL_DURATION = Histogram(

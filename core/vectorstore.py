@@ -341,6 +341,9 @@ class MilvusMemoryIndex:
             raise VectorStoreError(f"Milvus operation failed on {self.collection!r}: {exc}") from exc
 
 
+_GRPC_OPTIONS = {"grpc.keepalive_time_ms": 60_000, "grpc.keepalive_permit_without_calls": False}
+
+
 class _ClientHolder:
     """Lazily created ``MilvusClient`` shared by the views of one server."""
 
@@ -357,8 +360,12 @@ class _ClientHolder:
                 from pymilvus import MilvusClient
 
                 # A dedicated channel: a shared one may be a dead channel after a server restart.
+                # Keepalive pings only during calls, at most once a minute: pymilvus pings every 10 s
+                # even when idle, and Milvus Lite's gRPC server answers with GOAWAY "too_many_pings"
+                # (seen in benchmark logs). Every call has a timeout, so a dead connection is still
+                # noticed (and the client reset) without idle pings.
                 self._client = MilvusClient(uri=self.uri, token=self._token or "", timeout=self.timeout,
-                                            dedicated=True)
+                                            dedicated=True, grpc_options=_GRPC_OPTIONS)
             return self._client
 
     def reset(self) -> None:

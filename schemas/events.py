@@ -197,6 +197,10 @@ class MemoryDirtyData(_Payload):
     operation: MemoryOperation
     outbox_id: Annotated[StrictInt, Field(ge=1)]
     changed_at: Timestamp
+    origin_at: Timestamp | None = Field(
+        None, description="when the cause of this change was created: the chat message (the earliest of "
+        "its burst) or the memory command event; absent for lifecycle jobs and re-drives. Freshness is "
+        "measured from it")
 
 
 class KafkaHeader(_Payload):

@@ -28,6 +28,7 @@ def enqueue_memory_dirty(
     memory_id: int,
     memory_key: str,
     operation: MemoryOperation,
+    origin_at: datetime | None = None,
 ) -> int:
     """Add one unpublished ``memory.dirty`` row; returns its outbox id.
 
@@ -51,6 +52,7 @@ def enqueue_memory_dirty(
             operation=operation,
             outbox_id=outbox_id,
             changed_at=now,
+            origin_at=origin_at,
         ),
     )
     session.execute(

@@ -230,6 +230,7 @@ class MessageProcessor:
                 conversation_pk=conv_pk,
                 source_message_pk=rows[-1].id,
                 reason=f"extracted by {self.version}",
+                origin_at=min(m.created_at for m in rows),
             )
             stale = superseded_keys(session, user_pk, {c.key for c in kept}, max(m.created_at for m in rows))
             if stale:

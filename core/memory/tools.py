@@ -102,6 +102,7 @@ class MemoryTools:
         ttl_days: int | None = None,
         conversation_id: str | None = None,
         command_id: str | None = None,
+        origin_at: datetime | None = None,
     ) -> ToolResult:
         mtype = _memory_type(memory_type)
         _check_scores(importance, confidence, ttl_days)
@@ -111,6 +112,7 @@ class MemoryTools:
             key,
             conversation_id,
             command_id,
+            origin_at,
             lambda s, ctx: self.writer.save(
                 s, ctx, MemoryWrite(key, mtype, content, importance, confidence, ttl_days)
             ),
@@ -127,6 +129,7 @@ class MemoryTools:
         ttl_days: int | None = None,
         conversation_id: str | None = None,
         command_id: str | None = None,
+        origin_at: datetime | None = None,
     ) -> ToolResult:
         mtype = _memory_type(memory_type)
         _check_scores(importance, confidence, ttl_days)
@@ -136,10 +139,12 @@ class MemoryTools:
             key,
             conversation_id,
             command_id,
+            origin_at,
             lambda s, ctx: self.writer.append(s, ctx, key, content, mtype, importance, confidence, ttl_days),
         )
 
-    def memory_delete(self, user_id: str, key: str, command_id: str | None = None) -> ToolResult:
+    def memory_delete(self, user_id: str, key: str, command_id: str | None = None,
+                      origin_at: datetime | None = None) -> ToolResult:
         """Deactivate the memory; raises ``MemoryNotFound`` when there is no active one."""
         return self._write(
             "memory_delete",
@@ -147,6 +152,7 @@ class MemoryTools:
             key,
             None,
             command_id,
+            origin_at,
             lambda s, ctx: self.writer.deactivate(s, ctx, key),
         )
 
@@ -168,6 +174,7 @@ class MemoryTools:
         key: str,
         conversation_id: str | None,
         command_id: str | None,
+        origin_at: datetime | None,
         apply: Any,
     ) -> ToolResult:
         user_id = _validate_user(user_id)
@@ -197,6 +204,7 @@ class MemoryTools:
                 conversation_pk=conv_pk,
                 command_id=command_id,
                 reason=f"tool {tool}",
+                origin_at=origin_at,
             )
             res: WriteResult = apply(session, ctx)
             result = ToolResult(

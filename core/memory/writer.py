@@ -36,6 +36,7 @@ class WriteContext:
     source_message_pk: int | None = None
     command_id: str | None = None
     reason: str | None = None
+    origin_at: datetime | None = None  # creation time of the message/command that caused the write
 
 
 @dataclass(frozen=True)
@@ -266,4 +267,5 @@ class MemoryWriter:
             memory_id=memory_id,
             memory_key=key,
             operation=op,
+            origin_at=ctx.origin_at,
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 
 import pytest
 from confluent_kafka import Producer
@@ -40,6 +41,7 @@ def test_commands_apply_through_the_tool_service(
             command_id="c6", user_id="cmd-u", key="tool-list", content="search, calendar"
         ),  # noise
     ]
+    sent_at = datetime.now(UTC)
     with MemoryEventProducer(cfg) as producer:
         for cmd in commands:
             producer.publish_command(cmd)
@@ -68,6 +70,10 @@ def test_commands_apply_through_the_tool_service(
         assert ops == ["create", "append", "create", "delete"]
         assert s.scalar(select(func.count()).select_from(OutboxEvent)) == 4
         assert set(s.scalars(select(ProcessedCommand.command_id)).all()) == {"c1", "c2", "c3", "c4"}
+        # each change carries the command event's time (freshness origin)
+        for data in s.scalars(select(OutboxEvent.payload["data"])).all():
+            assert sent_at <= datetime.fromisoformat(data["origin_at"]) <= datetime.fromisoformat(
+                data["changed_at"])
 
     dead = [parse_dead_letter(m.value()) for m in read_topic(cfg, cfg.dlq_topic(cfg.GROUP_COMMANDS), 2)]
     assert len(dead) == 2

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -128,6 +129,14 @@ def test_conversations_become_memories_in_one_transaction(
         assert set(s.scalars(select(LongTermMemory.vector_status)).all()) == {"DIRTY"}
         payload = s.scalars(select(OutboxEvent.payload)).first()
         assert payload is not None and payload["type"] == "pai.memory.dirty.v1"
+        # each change carries the creation time of the message that caused it (freshness origin)
+        created = {m.id: m.created_at for m in s.scalars(select(Message))}
+        for memory_source, data in s.execute(
+                select(LongTermMemory.source_message_id, OutboxEvent.payload["data"])
+                .join(OutboxEvent, OutboxEvent.aggregate_id == LongTermMemory.id)).all():
+            origin = datetime.fromisoformat(data["origin_at"])
+            assert origin in created.values() and origin <= created[memory_source]
+            assert origin <= datetime.fromisoformat(data["changed_at"])
 
 
 def test_later_statement_supersedes_and_replay_changes_nothing(

@@ -13,6 +13,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -34,7 +35,7 @@ from core.memory.text import index_text, text_hash
 from core.storage.db import session_factory
 from core.storage.models import LongTermMemory, OutboxEvent, User, VectorCollection
 from core.vectorstore import IndexModelMismatch, MilvusMemoryIndex, register_collection
-from schemas import parse_dead_letter
+from schemas import parse_dead_letter, parse_memory_dirty
 from tests.support.fake_openai import FakeOpenAIServer
 from tests.support.pipeline import group_caught_up, isolated_settings, read_topic, running, wait_until
 
@@ -164,6 +165,30 @@ def harness(cfg: Settings, engine: Engine, embedder: Embedder, *, batch_size: in
 
 
 # --- batching ------------------------------------------------------------------------------------------
+def test_freshness_is_measured_from_the_origin_of_the_change(cfg: Settings, clean_db: Engine) -> None:
+    """The histogram observes now - origin_at (when the message/command was created), not the commit."""
+    from prometheus_client import REGISTRY
+
+    tools = build_tools(cfg)
+    h = harness(cfg, clean_db, CountingEmbedder())
+    origin = datetime.now(UTC) - timedelta(seconds=400)
+    tools.memory_save("ix-fresh", "fact-city", "lives in Dalian", "fact", origin_at=origin)
+    (record,) = h.outbox_records()
+    assert parse_memory_dirty(record.value or b"").data.origin_at == origin
+
+    def observed() -> tuple[float, float]:
+        return (REGISTRY.get_sample_value("pai_memory_freshness_seconds_count") or 0.0,
+                REGISTRY.get_sample_value("pai_memory_freshness_seconds_sum") or 0.0)
+
+    count0, sum0 = observed()
+    h.strategy.submit(record)
+    h.clock.now += 0.3
+    h.strategy.poll()
+    count1, sum1 = observed()
+    assert len(h.done) == 1 and count1 == count0 + 1
+    assert 400 <= sum1 - sum0 < 460  # from the origin 400 s ago, not from the commit a moment ago
+
+
 def test_poll_seals_what_a_sync_wrote(cfg: Settings, clean_db: Engine) -> None:
     tools = build_tools(cfg)
     h = harness(cfg, clean_db, CountingEmbedder())
