@@ -223,7 +223,11 @@ def load_milvus(
 ) -> float:
     from pymilvus import MilvusClient
 
-    client = MilvusClient(uri=uri, timeout=600)
+    from core.vectorstore import GRPC_OPTIONS
+
+    # the product's keepalive options: pymilvus' default 10 s pings during these long inserts drew
+    # GOAWAY "too many pings" from Milvus Lite and failed the 1M load
+    client = MilvusClient(uri=uri, timeout=600, grpc_options=GRPC_OPTIONS)
     t0 = time.perf_counter()
     for s in range(start, stop, batch):
         ids = range(s, min(stop, s + batch))

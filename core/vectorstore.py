@@ -341,7 +341,7 @@ class MilvusMemoryIndex:
             raise VectorStoreError(f"Milvus operation failed on {self.collection!r}: {exc}") from exc
 
 
-_GRPC_OPTIONS = {"grpc.keepalive_time_ms": 60_000, "grpc.keepalive_permit_without_calls": False}
+GRPC_OPTIONS = {"grpc.keepalive_time_ms": 60_000, "grpc.keepalive_permit_without_calls": False}
 
 
 class _ClientHolder:
@@ -365,7 +365,7 @@ class _ClientHolder:
                 # (seen in benchmark logs). Every call has a timeout, so a dead connection is still
                 # noticed (and the client reset) without idle pings.
                 self._client = MilvusClient(uri=self.uri, token=self._token or "", timeout=self.timeout,
-                                            dedicated=True, grpc_options=_GRPC_OPTIONS)
+                                            dedicated=True, grpc_options=GRPC_OPTIONS)
             return self._client
 
     def reset(self) -> None:
