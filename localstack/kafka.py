@@ -145,8 +145,16 @@ def resolve_jars(cache: Path, timeout: float = 900) -> Path:
 
 
 def new_cluster_id() -> str:
-    """A Kafka cluster id: a random UUID, URL-safe base64 without padding (22 chars)."""
-    return base64.urlsafe_b64encode(uuid.uuid4().bytes).rstrip(b"=").decode()
+    """A Kafka cluster id: a random UUID, URL-safe base64 without padding (22 chars).
+
+    Never starts with ``-`` (as Kafka's own ``Uuid.randomUuid``): the storage tool's
+    argument parser would read such an id as an option (1 in 64 ids did, and failed
+    ``stack up``).
+    """
+    while True:
+        cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).rstrip(b"=").decode()
+        if not cluster_id.startswith("-"):
+            return cluster_id
 
 
 class KafkaService(Service):
