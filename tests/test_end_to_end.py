@@ -22,7 +22,8 @@ from core.storage.models import LongTermMemory, User
 from core.vectorstore import MilvusMemoryIndex
 from localstack.service import LocalService
 from producers.client import MemoryEventProducer
-from tests.support.pipeline import conversation, isolated_settings, service_env, wait_until
+from tests.support.env import PIPELINE_ENV, service_env
+from tests.support.pipeline import conversation, isolated_settings, wait_until
 
 pytestmark = pytest.mark.services
 
@@ -44,7 +45,7 @@ def service(
     )
     port = _free_port()
     env = {
-        **service_env(cfg, tmp_path),
+        **service_env(cfg, tmp_path, **PIPELINE_ENV),
         "API_PORT": str(port),
         "API_TOKEN": TOKEN,
         "RETRIEVAL_DENSE_TIMEOUT_SEC": "20",

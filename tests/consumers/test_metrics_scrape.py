@@ -11,7 +11,6 @@ a debounced burst, and falls back to 0. Both processes must exit 0 on SIGTERM.
 from __future__ import annotations
 
 import json
-import os
 import signal
 import socket
 import subprocess
@@ -28,6 +27,7 @@ from core import metrics
 from core.config import Settings
 from producers.client import MemoryEventProducer
 from schemas import MemorySaveData
+from tests.support.env import clean_env, service_env
 from tests.support.pipeline import conversation, isolated_settings, wait_until
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
@@ -60,28 +60,6 @@ def total(samples: Samples, name: str, **labels: str) -> float:
     return sum(series(samples, name, **labels).values())
 
 
-def process_env(cfg: Settings, port: int, home: Path) -> dict[str, str]:
-    """The child's environment: the test's services and private topics/groups, nothing inherited
-    that could point it elsewhere."""
-    env = {k: v for k, v in os.environ.items() if k not in Settings.model_fields}
-    env.update({
-        "DATABASE_URL": cfg.database_url,
-        "KAFKA_BOOTSTRAP_SERVERS": cfg.KAFKA_BOOTSTRAP_SERVERS,
-        "MEMORY_MILVUS_URI": cfg.milvus_uri,
-        "KAFKA_TOPIC_PARTITIONS": str(cfg.KAFKA_TOPIC_PARTITIONS),
-        "TOPIC_CHAT_MESSAGES": cfg.TOPIC_CHAT_MESSAGES,
-        "TOPIC_MEMORY_COMMANDS": cfg.TOPIC_MEMORY_COMMANDS,
-        "TOPIC_MEMORY_DIRTY": cfg.TOPIC_MEMORY_DIRTY,
-        "GROUP_EXTRACTOR": cfg.GROUP_EXTRACTOR,
-        "GROUP_COMMANDS": cfg.GROUP_COMMANDS,
-        "GROUP_INDEXER": cfg.GROUP_INDEXER,
-        "METRICS_PORT": str(port),
-        "PAI_MEMORY_HOME": str(home),
-        "PYTHONUNBUFFERED": "1",
-    })
-    return env
-
-
 Child = tuple[subprocess.Popen[bytes], Settings, int, Path]
 
 
@@ -98,9 +76,9 @@ def start_process(
         cfg = isolated_settings(settings, unique_name, KAFKA_TOPIC_PARTITIONS=2)
         port = free_port()
         log = tmp_path / f"{name}.log"
+        env = clean_env(service_env(cfg, tmp_path, METRICS_PORT=str(port), **extra_env))
         with log.open("wb") as out:
-            proc = subprocess.Popen([sys.executable, "-m", "cli.main", "run", name], cwd=tmp_path,
-                                    env={**process_env(cfg, port, tmp_path), **extra_env},
+            proc = subprocess.Popen([sys.executable, "-m", "cli.main", "run", name], cwd=tmp_path, env=env,
                                     stdout=out, stderr=subprocess.STDOUT)
         children.append(proc)
         return proc, cfg, port, log

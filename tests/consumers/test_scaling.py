@@ -19,7 +19,8 @@ from core.vectorstore import MilvusMemoryIndex
 from localstack.service import LocalService
 from producers.client import MemoryEventProducer
 from schemas import ChatMessageData
-from tests.support.pipeline import isolated_settings, service_env, wait_until
+from tests.support.env import PIPELINE_ENV, service_env
+from tests.support.pipeline import isolated_settings, wait_until
 
 pytestmark = pytest.mark.services
 
@@ -38,7 +39,7 @@ def cluster(
         MEMORY_MILVUS_COLLECTION=unique_name("scale"),
         PAI_MEMORY_HOME=str(tmp_path),
     )
-    service = LocalService(cfg, service_env(cfg, tmp_path))
+    service = LocalService(cfg, service_env(cfg, tmp_path, **PIPELINE_ENV))
     try:
         yield cfg, service
     finally:

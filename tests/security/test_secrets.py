@@ -18,7 +18,6 @@ test double saw both API keys, the API accepted the token, PostgreSQL accepted t
 from __future__ import annotations
 
 import json
-import os
 import signal
 import socket
 import subprocess
@@ -40,6 +39,7 @@ from core.vectorstore import MilvusMemoryIndex
 from producers.client import MemoryEventProducer
 from schemas import ChatMessageData, MemorySaveData
 from tests.hostile.cases import load_http_cases
+from tests.support.env import PIPELINE_ENV, clean_env, service_env
 from tests.support.fake_openai import FakeOpenAIServer, Reply
 from tests.support.pipeline import isolated_settings, wait_until
 
@@ -70,14 +70,13 @@ def fragments(secret: str) -> list[str]:
 
 def child_env(cfg: Settings, secrets: dict[str, str], fake: FakeOpenAIServer, api_port: int,
               collection: str, home: Path) -> dict[str, str]:
+    """The children's environment: the test's services with the planted credentials, the LLM and
+    the embedder on the OpenAI-compatible test double."""
     url = make_url(cfg.database_url).set(password=secrets["db_password"])
-    env = {k: v for k, v in os.environ.items() if k not in Settings.model_fields}
-    env.update({
+    return clean_env(service_env(cfg, home, **{
+        **PIPELINE_ENV,
         "DATABASE_URL": url.render_as_string(hide_password=False),
-        "KAFKA_BOOTSTRAP_SERVERS": cfg.KAFKA_BOOTSTRAP_SERVERS,
-        "MEMORY_MILVUS_URI": cfg.milvus_uri,
         "MILVUS_TOKEN": secrets["milvus"],
-        "MEMORY_MILVUS_ENABLED": "true",
         "MEMORY_MILVUS_COLLECTION": collection,
         "LONG_TERM_MEMORY_RETRIEVE_MODE": "dense",
         "RETRIEVAL_DENSE_TIMEOUT_SEC": "10",
@@ -93,22 +92,9 @@ def child_env(cfg: Settings, secrets: dict[str, str], fake: FakeOpenAIServer, ap
         "MEMORY_EMBEDDING_MODEL": "fake-embed",
         "MEMORY_EMBEDDING_DIM": str(EMBED_DIM),
         "MEMORY_EMBEDDING_MAX_RETRIES": "0",
-        "MEMORY_INDEX_WORKER_ENABLED": "true",
         "API_TOKEN": secrets["api"],
         "API_PORT": str(api_port),
-        "KAFKA_TOPIC_PARTITIONS": str(cfg.KAFKA_TOPIC_PARTITIONS),
-        "TOPIC_CHAT_MESSAGES": cfg.TOPIC_CHAT_MESSAGES,
-        "TOPIC_MEMORY_COMMANDS": cfg.TOPIC_MEMORY_COMMANDS,
-        "TOPIC_MEMORY_DIRTY": cfg.TOPIC_MEMORY_DIRTY,
-        "GROUP_EXTRACTOR": cfg.GROUP_EXTRACTOR,
-        "GROUP_COMMANDS": cfg.GROUP_COMMANDS,
-        "GROUP_INDEXER": cfg.GROUP_INDEXER,
-        "LONG_TERM_MEMORY_DEBOUNCE_SEC": "0.3",
-        "OUTBOX_SWEEP_INTERVAL_SEC": "1",
-        "PAI_MEMORY_HOME": str(home),
-        "PYTHONUNBUFFERED": "1",
-    })
-    return env
+    }))
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 from confluent_kafka import Consumer
@@ -130,31 +129,3 @@ def group_caught_up(settings: Settings, group: str, topic: str) -> bool:
         return True
     finally:
         consumer.close()
-
-
-def service_env(cfg: Settings, home: Path) -> dict[str, str]:
-    """Environment that points child processes at the test's services, topics and groups."""
-    names = [
-        "TOPIC_CHAT_MESSAGES",
-        "TOPIC_MEMORY_COMMANDS",
-        "TOPIC_MEMORY_DIRTY",
-        "GROUP_EXTRACTOR",
-        "GROUP_COMMANDS",
-        "GROUP_INDEXER",
-        "KAFKA_BOOTSTRAP_SERVERS",
-        "MEMORY_MILVUS_COLLECTION",
-        "KAFKA_TOPIC_PARTITIONS",
-    ]
-    env = {n: str(getattr(cfg, n)) for n in names}
-    env.update(
-        {
-            "DATABASE_URL": cfg.database_url,
-            "MEMORY_MILVUS_URI": cfg.milvus_uri,
-            "MEMORY_MILVUS_ENABLED": "true",
-            "MEMORY_INDEX_WORKER_ENABLED": "true",
-            "LONG_TERM_MEMORY_DEBOUNCE_SEC": "0.3",
-            "OUTBOX_SWEEP_INTERVAL_SEC": "1",
-            "PAI_MEMORY_HOME": str(home),
-        }
-    )
-    return env
