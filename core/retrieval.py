@@ -9,7 +9,8 @@ Modes (``LONG_TERM_MEMORY_RETRIEVE_MODE``, overridable per call):
   for the top ``LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT`` ids *of this user only* -> the truth of those
   ids from PostgreSQL (``get_live_by_ids`` scoped by the user: ids of other users, dead or filtered
   rows are dropped even if the index returned them) -> rerank (``RerankWeights``) -> top
-  ``LONG_TERM_MEMORY_RETRIEVE_LIMIT``.
+  ``LONG_TERM_MEMORY_RETRIEVE_LIMIT``. The query embedding runs beside the user lookup (it does
+  not need the user); the search waits for the user's internal id.
 - lexical fallback: when ``MEMORY_MILVUS_ENABLED`` is false, or the embedder/vector search fails,
   is paused after a recent failure, is saturated, or misses the time budget
   (``RETRIEVAL_DENSE_TIMEOUT_SEC``), a BM25 scan (``core.lexical``, Chinese bigrams + English words)
@@ -400,22 +401,36 @@ class Retriever:
         limit = limit or self.settings.LONG_TERM_MEMORY_RETRIEVE_LIMIT
         query = build_query(question, conversation_summary)
         terms = set(tokenize(query))
-        with self.sessions() as session:
-            user_pk = find_user(session, user_id)
-        if user_pk is None:
-            served = ServedBy.DENSE if self._dense_possible() is None else ServedBy.LEXICAL_FALLBACK
-            return self._result(user_id, mode, served, [], started, timings, self._dense_possible())
-
+        # the query embedding starts before the user lookup (it does not need the user) and runs
+        # beside it; the vector search waits for the user's internal id
         reason = self._dense_possible()
-        dense_answered = False
+        user_slot: Future[int | None] = Future()
+        dense: Future[list[tuple[int, float]]] | None = None
+        dense_started = time.perf_counter()
         if reason is None:
-            t0 = time.perf_counter()
             try:
-                hits = self._dense_hits(user_pk, query)
+                dense = self._submit_dense(user_slot, query)
+            except _DenseFailure as failure:
+                reason = failure.reason
+        try:
+            with self.sessions() as session:
+                user_pk = find_user(session, user_id)
+        except BaseException as exc:
+            user_slot.set_exception(exc)
+            raise
+        user_slot.set_result(user_pk)
+        if user_pk is None:
+            served = ServedBy.DENSE if reason is None else ServedBy.LEXICAL_FALLBACK
+            return self._result(user_id, mode, served, [], started, timings, reason)
+
+        dense_answered = False
+        if dense is not None:
+            try:
+                hits = self._await_dense(dense, dense_started)
             except _DenseFailure as failure:
                 reason = failure.reason
             else:
-                timings["dense_ms"] = (time.perf_counter() - t0) * 1000
+                timings["dense_ms"] = (time.perf_counter() - dense_started) * 1000
                 items = self._dense_items(user_pk, hits, terms, limit)
                 if items:
                     self._touch(items)
@@ -465,26 +480,39 @@ class Retriever:
                 return f"dense path paused for {remaining:.1f}s after a failure: {self._last_failure}"
         return None
 
-    def _dense_hits(self, user_pk: int, query: str) -> list[tuple[int, float]]:
-        """Embed + vector search within the time budget, or ``_DenseFailure``."""
+    def _submit_dense(self, user_slot: Future[int | None], query: str) -> Future[list[tuple[int, float]]]:
+        """Start embed + vector search in the dense pool, or ``_DenseFailure`` if it is full or closed.
+
+        ``user_slot`` must always be resolved by the caller (the user's internal id, ``None`` for an
+        unknown user, or an exception): the search waits for it.
+        """
         if not self._slots.acquire(blocking=False):
             raise _DenseFailure("dense path saturated (too many concurrent vector searches)")
         try:
-            future: Future[list[tuple[int, float]]] = self._pool.submit(self._dense_search, user_pk, query)
+            future = self._pool.submit(self._dense_search, user_slot, query)
         except RuntimeError as exc:  # pool shut down
             self._slots.release()
             raise _DenseFailure(f"dense path closed: {exc}") from exc
         future.add_done_callback(lambda _f: self._slots.release())
+        return future
+
+    def _await_dense(self, future: Future[list[tuple[int, float]]],
+                     started: float) -> list[tuple[int, float]]:
+        """The hits of a submitted dense search within the time budget (counted from ``started``)."""
+        remaining = max(0.0, self._budget - (time.perf_counter() - started))
         try:
-            return future.result(timeout=self._budget)
+            return future.result(timeout=remaining)
         except FutureTimeout:
             raise self._failed(f"dense path exceeded its time budget of {self._budget:g}s") from None
         except Exception as exc:  # the fallback boundary: nothing from Milvus/the embedder may escape
             raise self._failed(f"{type(exc).__name__}: {_short(exc)}") from exc
 
-    def _dense_search(self, user_pk: int, query: str) -> list[tuple[int, float]]:
+    def _dense_search(self, user_slot: Future[int | None], query: str) -> list[tuple[int, float]]:
         assert self.embedder is not None and self.vector_search is not None
         vector = self._query_vector(query)
+        user_pk = user_slot.result()
+        if user_pk is None:
+            return []
         return self.vector_search.search(user_pk, vector, self.settings.LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT)
 
     def _query_vector(self, query: str) -> npt.NDArray[np.float32]:

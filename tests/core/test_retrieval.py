@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -394,6 +394,39 @@ def test_slow_embedder_is_cut_off_by_the_time_budget(env: Env, fake_openai: Fake
     assert result.served_by is ServedBy.LEXICAL_FALLBACK
     assert "time budget" in (result.fallback_reason or "")
     assert ids(result)[0] == alice["movies"]
+
+
+class TruthDown(Exception):
+    """Stands for PostgreSQL failing (the truth itself)."""
+
+
+def test_a_failed_user_lookup_propagates_and_frees_the_dense_path(env: Env) -> None:
+    """The dense search starts before the user lookup; when the lookup fails the error reaches the
+    caller and the started search ends without holding its slot (one slot here)."""
+    alice = seed_alice(env)
+    index_rows(env)
+    failures = [TruthDown("connection refused")]
+
+    def sessions() -> Session:
+        if failures:
+            raise failures.pop()
+        return env.sessions()
+
+    s = env.settings.model_copy(update={"RETRIEVAL_DENSE_CONCURRENCY": 1})
+    retriever = Retriever(s, cast(sessionmaker[Session], sessions), EMBEDDER, ActiveCollectionSearch(
+        MilvusMemoryIndex.from_settings(s), env.sessions, EMBEDDER.model, EMBEDDER.dim))
+    env.closers.append(retriever.close)
+    with pytest.raises(TruthDown):
+        retriever.retrieve("alice", "Recommend romantic comedies", limit=2)
+    # the abandoned search finishes its embedding, sees the failure and releases the slot
+    deadline = time.monotonic() + 30
+    while retriever.retrieve("alice", "warm-up", limit=1).served_by is not ServedBy.DENSE:
+        assert time.monotonic() < deadline, "the dense slot of the failed call was never released"
+        time.sleep(0.05)
+    for _ in range(3):
+        result = retriever.retrieve("alice", "Recommend romantic comedies", limit=2)
+        assert result.served_by is ServedBy.DENSE, result.fallback_reason
+        assert ids(result)[0] == alice["movies"]
 
 
 def test_failing_embedder_and_model_mismatch_fall_back(env: Env, fake_openai: FakeOpenAIServer) -> None:
