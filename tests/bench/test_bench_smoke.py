@@ -21,7 +21,7 @@ from bench import bench_locomo, common  # noqa: E402
 
 MODULES = ["bench.common", "bench.bench_mem0", "bench.bench_locomo", "bench.bench_pipeline",
            "bench.bench_embedder", "bench.bench_scale", "bench.bench_quality", "bench.run_all",
-           "bench.report", "bench.bench_milvus_segments"]
+           "bench.report", "bench.bench_milvus_segments", "bench.bench_openmp_wait"]
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -96,3 +96,18 @@ def test_report_renders_from_results(tmp_path: Path, monkeypatch: pytest.MonkeyP
     text = report.generate().read_text()
     assert "0.900" in text and "not available" in text and "scale FAILED" in text
     assert "not run in this suite run" in text  # mem0, locomo... absent
+
+
+def test_report_states_each_benchmarks_openmp_wait_setting() -> None:
+    from bench import report
+
+    note = report.openmp_note({"mem0": {"openmp_wait": {"GOMP_SPINCOUNT": "1000"}},
+                               "embedder": {"openmp_wait": {"GOMP_SPINCOUNT": "1000"}},
+                               "locomo": {}, "scale": None})
+    assert "mem0, embedder: `GOMP_SPINCOUNT=1000`" in note
+    assert "locomo: `OMP_WAIT_POLICY=passive` (not in the result" in note
+    assert "scale" not in note.split("per benchmark:")[1]
+    summary = {"idle_query_ms": {"p50": 11.5, "p95": 28.7}, "loaded_query_ms": {"p50": 25.8, "p95": 39.0},
+               "busy_batch_passages_per_sec": 69.5}
+    section = report.section_openmp({"queries": 100, "rounds": 3, "summary": {"GOMP_SPINCOUNT=1000": summary}})
+    assert "| GOMP_SPINCOUNT=1000 | 11.5 | 28.7 | 25.8 | 39.0 | 69.5 |" in section

@@ -11,7 +11,7 @@ from core.config import LOCAL_EMBEDDING_DIM, LOCAL_EMBEDDING_MODEL, load_setting
 from core.embedding.base import Embedder
 from core.embedding.factory import build_embedder
 from core.embedding.instrumented import InstrumentedEmbedder
-from core.embedding.local import LocalE5Embedder
+from core.embedding.local import OPENMP_SPIN_COUNT, LocalE5Embedder, configure_openmp_wait
 from core.embedding.openai_embedder import OpenAIEmbedder
 
 TEXTS = [
@@ -95,3 +95,19 @@ def test_factory_defaults_to_local_and_picks_openai_when_configured() -> None:
     assert isinstance(remote, InstrumentedEmbedder) and isinstance(remote.inner, OpenAIEmbedder)
     assert (remote.model, remote.dim) == ("bge-m3", 1024)
     assert (remote.model, remote.dim) == (settings.embedding_model, settings.embedding_dim)
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ({}, {"GOMP_SPINCOUNT": OPENMP_SPIN_COUNT}),
+        ({"OMP_WAIT_POLICY": "PASSIVE"}, {"OMP_WAIT_POLICY": "PASSIVE"}),
+        ({"GOMP_SPINCOUNT": "50"}, {"GOMP_SPINCOUNT": "50"}),
+    ],
+)
+def test_openmp_wait_defaults_to_a_short_spin_and_yields_to_explicit_settings(
+    given: dict[str, str], expected: dict[str, str]
+) -> None:
+    environ = {"PATH": "/bin", **given}
+    configure_openmp_wait(environ)
+    assert environ == {"PATH": "/bin", **expected}
