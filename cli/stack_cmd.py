@@ -20,7 +20,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cmds = parser.add_subparsers(dest="stack_command", required=True)
     for name, func, text in (
         ("up", _up, "start what is not running (idempotent), create topics, migrate the local database"),
-        ("down", _down, "stop the processes `stack up` started (by recorded pid)"),
+        ("down", _down, "stop the processes `stack up` started (by recorded pid), and with no SERVICE "
+                        "also the service processes `demo --no-wait` left running"),
         ("status", _status, "show each service, its address and whether it answers (exit 1 if not)"),
     ):
         cmd = cmds.add_parser(name, help=text)
@@ -65,11 +66,20 @@ def _up(args: argparse.Namespace) -> int:
 
 
 def _down(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from localstack.manager import LocalStack
     from localstack.process import StackError
+    from localstack.supervisor import stop_recorded_services
 
+    settings = load_settings()
+    names = _names(args)
+    if names is None:  # the whole stack: first the service processes left running (demo --no-wait)
+        for name, pid, running in stop_recorded_services(Path(settings.PAI_MEMORY_HOME)):
+            state = f"stopped pid {pid}" if running else f"recorded pid {pid} was not running"
+            print(f"{name:<13} service process: {state}")
     try:
-        statuses = LocalStack(load_settings()).down(_names(args))
+        statuses = LocalStack(settings).down(names)
     except StackError as exc:
         print(f"pai-memory stack down: {exc}", file=sys.stderr)
         return 1
