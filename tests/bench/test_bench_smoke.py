@@ -109,5 +109,6 @@ def test_report_states_each_benchmarks_openmp_wait_setting() -> None:
     assert "scale" not in note.split("per benchmark:")[1]
     summary = {"idle_query_ms": {"p50": 11.5, "p95": 28.7}, "loaded_query_ms": {"p50": 25.8, "p95": 39.0},
                "busy_batch_passages_per_sec": 69.5}
-    section = report.section_openmp({"queries": 100, "rounds": 3, "summary": {"GOMP_SPINCOUNT=1000": summary}})
+    result = {"queries": 100, "rounds": 3, "summary": {"GOMP_SPINCOUNT=1000": summary}}
+    section = report.section_openmp(result)
     assert "| GOMP_SPINCOUNT=1000 | 11.5 | 28.7 | 25.8 | 39.0 | 69.5 |" in section
