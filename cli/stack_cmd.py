@@ -70,12 +70,12 @@ def _down(args: argparse.Namespace) -> int:
 
     from localstack.manager import LocalStack
     from localstack.process import StackError
-    from localstack.supervisor import stop_recorded_services
+    from localstack.service import stop_recorded_processes
 
     settings = load_settings()
     names = _names(args)
     if names is None:  # the whole stack: first the service processes left running (demo --no-wait)
-        for name, pid, running in stop_recorded_services(Path(settings.PAI_MEMORY_HOME)):
+        for name, pid, running in stop_recorded_processes(Path(settings.PAI_MEMORY_HOME)):
             state = f"stopped pid {pid}" if running else f"recorded pid {pid} was not running"
             print(f"{name:<13} service process: {state}")
     try:

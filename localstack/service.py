@@ -2,7 +2,9 @@
 
 Used by ``pai-memory demo``, ``pai-memory eval``, the benchmarks and the reliability tests.
 Processes started here are recorded in ``<PAI_MEMORY_HOME>/services.json`` so a later command
-reuses them instead of starting a second set; ``stop`` stops only those.
+reuses them instead of starting a second set, and ``stop_recorded_processes`` (``LocalService.
+stop_processes``, ``pai-memory stack down``) stops only those: a recorded pid is signalled only
+while its command line is still a service process.
 """
 
 from __future__ import annotations
@@ -34,6 +36,36 @@ SERVICE_ENV = {
     "MEMORY_INDEX_WORKER_ENABLED": "true",
 }
 DEMO_ENV = {"LONG_TERM_MEMORY_DEBOUNCE_SEC": "2"}
+SERVICES_FILE = "services.json"
+_PROCESS_MARKER = "cli.main run"
+
+
+def _recorded(path: Path) -> dict[str, int]:
+    """``{name: pid}`` recorded in ``path``; empty when missing or unreadable."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {str(n): pid for n, pid in data.items() if isinstance(pid, int) and not isinstance(pid, bool)}
+
+
+def stop_recorded_processes(home: Path, timeout: float = 30.0) -> list[tuple[str, int, bool]]:
+    """Stop the service processes recorded under ``home`` and forget them.
+
+    Returns ``(name, pid, was_running)`` per record, by name. A pid whose command line is no
+    longer a service process (it exited, or the pid was reused) is not signalled.
+    """
+    path = home / SERVICES_FILE
+    out = []
+    for name, pid in sorted(_recorded(path).items()):
+        running = is_alive(pid, _PROCESS_MARKER)
+        if running:
+            stop_pid(pid, _PROCESS_MARKER, timeout)
+        out.append((name, pid, running))
+    path.unlink(missing_ok=True)
+    return out
 
 
 class SettleTimeout(TimeoutError):
@@ -75,7 +107,7 @@ class LocalService:
 
     @property
     def state_file(self) -> Path:
-        return Path(self.settings.PAI_MEMORY_HOME) / "services.json"
+        return Path(self.settings.PAI_MEMORY_HOME) / SERVICES_FILE
 
     # --- bring up -----------------------------------------------------------------------------
     def up_stack(self) -> None:
@@ -85,11 +117,7 @@ class LocalService:
 
     def running_processes(self) -> dict[str, int]:
         """Recorded service processes that are still alive (name -> pid)."""
-        try:
-            recorded: dict[str, int] = json.loads(self.state_file.read_text())
-        except (OSError, ValueError):
-            return {}
-        return {n: pid for n, pid in recorded.items() if is_alive(pid, "cli.main run")}
+        return {n: pid for n, pid in _recorded(self.state_file).items() if is_alive(pid, _PROCESS_MARKER)}
 
     def start_processes(self, processes: Sequence[str] = PROCESS_NAMES) -> dict[str, int]:
         """Start the processes not already running; returns what runs now (name -> pid)."""
@@ -103,9 +131,7 @@ class LocalService:
         return alive
 
     def stop_processes(self) -> None:
-        for pid in self.running_processes().values():
-            stop_pid(pid, "cli.main run", timeout=30)
-        self.state_file.unlink(missing_ok=True)
+        stop_recorded_processes(Path(self.settings.PAI_MEMORY_HOME))
 
     def wait_api(self, timeout: float = 60.0) -> str:
         url = f"http://{self.settings.API_HOST}:{self.settings.API_PORT}"

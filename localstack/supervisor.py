@@ -5,16 +5,11 @@ Each process is ``python -m cli.main run NAME`` with the supervisor's environmen
 own metrics port and a log file under ``<PAI_MEMORY_HOME>/logs``. Several replicas of one process
 are told apart by an index (``extractor-0``, ``extractor-1``...).
 
-Invariant: the supervisor only ever signals pids it started itself. It records their pids in
-``<PAI_MEMORY_HOME>/services.json`` so that ``pai-memory stack down`` can stop processes a
-supervisor left running (``pai-memory demo --no-wait``); a recorded pid is signalled only while its
-command line is still a service process (``cli.main run``).
+Invariant: the supervisor only ever signals pids it started itself.
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
 import signal
 import sys
@@ -27,46 +22,6 @@ from localstack.process import is_alive, spawn_detached, stop_pid
 PROCESS_NAMES = ("extractor", "commands", "relay", "indexer", "api")
 METRICS_BASE_PORT = 24100  # below the ephemeral port range, like the stack's ports
 _MARKER = "cli.main run"
-SERVICES_FILE = "services.json"
-
-
-def _read_records(path: Path) -> dict[int, str]:
-    """``{pid: name}`` recorded under ``path``; empty when missing or unreadable."""
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict):
-        return {}
-    return {int(pid): str(name) for pid, name in data.items() if str(pid).isdigit()}
-
-
-def _write_records(path: Path, records: dict[int, str]) -> None:
-    if not records:
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()
-        return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps({str(pid): name for pid, name in sorted(records.items())}, indent=1))
-    tmp.replace(path)
-
-
-def stop_recorded_services(home: Path, timeout: float = 30.0) -> list[tuple[str, int, bool]]:
-    """Stop the service processes supervisors recorded under ``home``; forget the records.
-
-    Returns ``(name, pid, was_running)`` for each record. A pid whose command line is no longer a
-    service process (exited, reused by something else) is not signalled.
-    """
-    path = home / SERVICES_FILE
-    out = []
-    for pid, name in sorted(_read_records(path).items(), key=lambda item: item[1]):
-        running = is_alive(pid, _MARKER)
-        if running:
-            stop_pid(pid, _MARKER, timeout)
-        out.append((name, pid, running))
-    _write_records(path, {})
-    return out
 
 
 @dataclass
@@ -108,7 +63,6 @@ class ServiceSupervisor:
         pid = spawn_detached([sys.executable, "-m", "cli.main", "run", process], log, env=env)
         child = Child(name, process, pid, log, port)
         self.children[name] = child
-        self._record()
         return child
 
     def start_all(self, processes: tuple[str, ...] = PROCESS_NAMES) -> list[Child]:
@@ -157,12 +111,3 @@ class ServiceSupervisor:
         for name in list(self.children):
             self.stop(name, timeout)
         self.children.clear()
-        self._record()
-
-    def _record(self) -> None:
-        """Keep ``services.json`` to the running service processes (other supervisors' stay)."""
-        path = Path(self.settings.PAI_MEMORY_HOME) / SERVICES_FILE
-        records = {pid: name for pid, name in _read_records(path).items() if is_alive(pid, _MARKER)}
-        records.update({c.pid: c.name for c in self.children.values() if is_alive(c.pid, _MARKER)})
-        with contextlib.suppress(OSError):
-            _write_records(path, records)
