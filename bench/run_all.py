@@ -1,7 +1,7 @@
 """The ONE command of the benchmark suite: runs every benchmark, writes bench/results/*.json, the plots
 bench/plots/*.png and bench/RESULTS.md.
 
-    .venv/bin/python bench/run_all.py            # full suite (about 90 minutes on an idle 2-core machine)
+    .venv/bin/python bench/run_all.py            # full suite (43-80 minutes measured on our 2-core machines)
     .venv/bin/python bench/run_all.py --quick    # smaller sizes (10-15 minutes idle; much longer when loaded)
     .venv/bin/python bench/run_all.py --only mem0,locomo   # a subset (others keep their last results)
 
