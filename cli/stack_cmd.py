@@ -70,7 +70,7 @@ def _down(args: argparse.Namespace) -> int:
 
     from localstack.manager import LocalStack
     from localstack.process import StackError
-    from localstack.service import stop_recorded_processes
+    from localstack.supervisor import stop_recorded_processes
 
     settings = load_settings()
     names = _names(args)

@@ -2,9 +2,8 @@
 
 Used by ``pai-memory demo``, ``pai-memory eval``, the benchmarks and the reliability tests.
 Processes started here are recorded in ``<PAI_MEMORY_HOME>/services.json`` so a later command
-reuses them instead of starting a second set, and ``stop_recorded_processes`` (``LocalService.
-stop_processes``, ``pai-memory stack down``) stops only those: a recorded pid is signalled only
-while its command line is still a service process.
+reuses them instead of starting a second set; ``stop_processes`` (and ``pai-memory stack down``,
+through ``localstack.supervisor.stop_recorded_processes``) stops only those.
 """
 
 from __future__ import annotations
@@ -25,8 +24,16 @@ from core.config import Settings, load_settings
 from core.storage import db
 from core.storage.models import LongTermMemory, Message, OutboxEvent, User
 from localstack.manager import LocalStack
-from localstack.process import is_alive, stop_pid
-from localstack.supervisor import PROCESS_NAMES, Child, ServiceSupervisor
+from localstack.process import is_alive
+from localstack.supervisor import (
+    PROCESS_MARKER,
+    PROCESS_NAMES,
+    SERVICES_FILE,
+    Child,
+    ServiceSupervisor,
+    recorded_processes,
+    stop_recorded_processes,
+)
 from localstack.topics import ensure_topics
 
 # What the demo and eval run with on top of the user's configuration: the index side on, and a
@@ -36,38 +43,6 @@ SERVICE_ENV = {
     "MEMORY_INDEX_WORKER_ENABLED": "true",
 }
 DEMO_ENV = {"LONG_TERM_MEMORY_DEBOUNCE_SEC": "2"}
-SERVICES_FILE = "services.json"
-_PROCESS_MARKER = "cli.main run"
-
-
-def _recorded(path: Path) -> dict[str, int]:
-    """``{name: pid}`` recorded in ``path``; empty when missing or unreadable."""
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict):
-        return {}
-    return {str(n): pid for n, pid in data.items() if isinstance(pid, int) and not isinstance(pid, bool)}
-
-
-def stop_recorded_processes(home: Path, timeout: float = 30.0) -> list[tuple[str, int, bool]]:
-    """Stop the service processes recorded under ``home`` and forget them.
-
-    Returns ``(name, pid, was_running)`` per record, by name. A pid whose command line is no
-    longer a service process (it exited, or the pid was reused) is not signalled.
-    """
-    path = home / SERVICES_FILE
-    out = []
-    for name, pid in sorted(_recorded(path).items()):
-        running = is_alive(pid, _PROCESS_MARKER)
-        if running:
-            stop_pid(pid, _PROCESS_MARKER, timeout)
-        out.append((name, pid, running))
-    path.unlink(missing_ok=True)
-    return out
-
-
 class SettleTimeout(TimeoutError):
     """The pipeline did not settle in time; the message says what is still pending."""
 
@@ -117,7 +92,8 @@ class LocalService:
 
     def running_processes(self) -> dict[str, int]:
         """Recorded service processes that are still alive (name -> pid)."""
-        return {n: pid for n, pid in _recorded(self.state_file).items() if is_alive(pid, _PROCESS_MARKER)}
+        recorded = recorded_processes(self.state_file)
+        return {name: pid for name, pid in recorded.items() if is_alive(pid, PROCESS_MARKER)}
 
     def start_processes(self, processes: Sequence[str] = PROCESS_NAMES) -> dict[str, int]:
         """Start the processes not already running; returns what runs now (name -> pid)."""

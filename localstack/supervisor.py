@@ -5,11 +5,14 @@ Each process is ``python -m cli.main run NAME`` with the supervisor's environmen
 own metrics port and a log file under ``<PAI_MEMORY_HOME>/logs``. Several replicas of one process
 are told apart by an index (``extractor-0``, ``extractor-1``...).
 
-Invariant: the supervisor only ever signals pids it started itself.
+Invariant: the supervisor only ever signals pids it started itself. ``LocalService`` records the
+pids of the processes it keeps running in ``<PAI_MEMORY_HOME>/services.json``;
+``stop_recorded_processes`` (``pai-memory stack down``, ``demo --stop``) stops them later.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sys
@@ -21,7 +24,36 @@ from localstack.process import is_alive, spawn_detached, stop_pid
 
 PROCESS_NAMES = ("extractor", "commands", "relay", "indexer", "api")
 METRICS_BASE_PORT = 24100  # below the ephemeral port range, like the stack's ports
-_MARKER = "cli.main run"
+PROCESS_MARKER = "cli.main run"  # in the command line of every service process
+SERVICES_FILE = "services.json"
+
+
+def recorded_processes(path: Path) -> dict[str, int]:
+    """``{name: pid}`` recorded in ``path``; empty when missing or unreadable."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {str(n): pid for n, pid in data.items() if isinstance(pid, int) and not isinstance(pid, bool)}
+
+
+def stop_recorded_processes(home: Path, timeout: float = 30.0) -> list[tuple[str, int, bool]]:
+    """Stop the service processes recorded under ``home`` and forget them.
+
+    Returns ``(name, pid, was_running)`` per record, by name. A pid whose command line is no
+    longer a service process (it exited, or the pid was reused) is not signalled.
+    """
+    path = home / SERVICES_FILE
+    out = []
+    for name, pid in sorted(recorded_processes(path).items()):
+        running = is_alive(pid, PROCESS_MARKER)
+        if running:
+            stop_pid(pid, PROCESS_MARKER, timeout)
+        out.append((name, pid, running))
+    path.unlink(missing_ok=True)
+    return out
 
 
 @dataclass
@@ -70,7 +102,7 @@ class ServiceSupervisor:
 
     def alive(self, name: str) -> bool:
         child = self.children.get(name)
-        return child is not None and is_alive(child.pid, _MARKER)
+        return child is not None and is_alive(child.pid, PROCESS_MARKER)
 
     def dead(self) -> list[str]:
         """Names of children that were started and are no longer running."""
@@ -91,14 +123,14 @@ class ServiceSupervisor:
     def kill(self, name: str) -> None:
         """``kill -9`` a child (fault injection): no drain, no commit."""
         child = self.children[name]
-        if is_alive(child.pid, _MARKER):
+        if is_alive(child.pid, PROCESS_MARKER):
             os.kill(child.pid, signal.SIGKILL)
 
     def stop(self, name: str, timeout: float = 30.0) -> None:
         """SIGTERM (graceful drain), then SIGKILL after ``timeout``."""
         child = self.children.get(name)
         if child is not None:
-            stop_pid(child.pid, _MARKER, timeout)
+            stop_pid(child.pid, PROCESS_MARKER, timeout)
 
     def restart(self, name: str) -> Child:
         child = self.children[name]

@@ -46,6 +46,8 @@ def _load_model() -> Any:
 
 
 OPENMP_SPIN_COUNT = "1000"
+OPENMP_WAIT_VARS = ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")
+"""The variables that set how OpenMP threads wait; any of them set means "configured"."""
 
 
 def configure_openmp_wait(environ: MutableMapping[str, str]) -> None:
@@ -58,7 +60,7 @@ def configure_openmp_wait(environ: MutableMapping[str, str]) -> None:
     beside a busy indexing process (measured; see README). So: a short spin. An explicit
     ``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT`` wins. OpenMP reads these when the engine loads.
     """
-    if "OMP_WAIT_POLICY" not in environ and "GOMP_SPINCOUNT" not in environ:
+    if not any(name in environ for name in OPENMP_WAIT_VARS):
         environ["GOMP_SPINCOUNT"] = OPENMP_SPIN_COUNT
 
 

@@ -12,7 +12,8 @@ import pytest
 
 from core.config import Settings
 from localstack.process import is_alive
-from localstack.service import SERVICES_FILE, LocalService, stop_recorded_processes
+from localstack.service import LocalService
+from localstack.supervisor import SERVICES_FILE, stop_recorded_processes
 from tests.support.env import service_env
 from tests.support.pipeline import isolated_settings
 

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 from core.config import Settings
+from localstack.service import SERVICE_ENV
 
 ROUTING_FIELDS = (
     "KAFKA_BOOTSTRAP_SERVERS",
@@ -50,9 +51,8 @@ def clean_env(overrides: dict[str, str]) -> dict[str, str]:
 
 
 PIPELINE_ENV: dict[str, str] = {
-    "MEMORY_MILVUS_ENABLED": "true",
-    "MEMORY_INDEX_WORKER_ENABLED": "true",
+    **SERVICE_ENV,
     "LONG_TERM_MEMORY_DEBOUNCE_SEC": "0.3",
     "OUTBOX_SWEEP_INTERVAL_SEC": "1",
 }
-"""The whole pipeline (indexing on) with intervals short enough for a test."""
+"""The whole pipeline as the demo runs it (``SERVICE_ENV``: indexing on) with test-short intervals."""
