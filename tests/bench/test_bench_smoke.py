@@ -63,6 +63,37 @@ def test_stage_sums_parses_prometheus_histogram() -> None:
     assert common.stage_sums(text) == {"extract": 1.25, "upsert": 0.5}
 
 
+def test_cpu_accounting_counts_the_work_of_a_process_and_of_the_children_it_reaped() -> None:
+    import subprocess
+    import time
+
+    # the child waits for a go, runs a grandchild to completion (reaped), then burns 0.2 s itself
+    script = ("import subprocess, sys, time\n"
+              "sys.stdin.readline()\n"
+              "subprocess.run([sys.executable, '-c', "
+              "'import time\\nt = time.process_time()\\nwhile time.process_time() - t < 0.4: pass'])\n"
+              "t = time.process_time()\n"
+              "while time.process_time() - t < 0.2: pass\n"
+              "print('done', flush=True)\n"
+              "time.sleep(30)\n")
+    child = subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        time.sleep(0.5)  # interpreter start-up is not part of the measured window
+        before = common.cpu_snapshot({"child": child.pid})
+        assert before["child"] is not None
+        assert child.stdin is not None and child.stdout is not None
+        child.stdin.write("go\n")
+        child.stdin.flush()
+        assert child.stdout.readline().strip() == "done"
+        used = common.cpu_since(before, {"child": child.pid, "gone": 2**22 + 1})
+        assert "gone" not in used  # a process that does not exist is left out, not counted as 0
+        assert used["child"] >= 0.55  # 0.4 s of the reaped grandchild + 0.2 s of its own
+    finally:
+        child.kill()
+        child.wait()
+
+
 def test_locomo_helpers() -> None:
     sample = {"conversation": {"speaker_a": "Ann", "speaker_b": "Bo", "session_1_date_time": "x",
                                "session_1": [{"speaker": "Ann", "dia_id": "D1:1", "text": "I adopted a cat."},
