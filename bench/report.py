@@ -820,7 +820,9 @@ def generate() -> Path:
         "**Versions:** " + ", ".join(f"{k} {v}" for k, v in pk.items()) + ".",
         "",
         *[
-            f"**Later partial run:** `{r['suite_command']}` at {r['date_utc']} UTC, "
+            f"**Later partial run:** `{r['suite_command']}` at {r['date_utc']} UTC"
+            + (f", commit `{r['git_commit']}`" if r.get("git_commit") else "")
+            + ", "
             f"{fmt(r['suite_seconds'] / 60)} min, load average {r['loadavg_at_start']} -> "
             f"{r['loadavg_at_end']} "
             "(its benchmarks' sections below come from this run).\n"
