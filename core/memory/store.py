@@ -39,10 +39,14 @@ def lock_user(session: Session, user_pk: int) -> None:
 
 
 def get_or_create_user(session: Session, external_id: str) -> int:
-    """Internal id of the user with this upstream id, created on first sight."""
+    """Internal id of the user with this upstream id, created on first sight (one round trip for a
+    known user; the insert, which draws a sequence value even when it conflicts, only for a new one)."""
+    user_pk = find_user(session, external_id)
+    if user_pk is not None:
+        return user_pk
     stmt = insert(User).values(external_id=external_id).on_conflict_do_nothing(index_elements=["external_id"])
     session.execute(stmt)
-    user_pk = session.scalar(select(User.id).where(User.external_id == external_id))
+    user_pk = find_user(session, external_id)
     assert user_pk is not None
     return user_pk
 
