@@ -482,7 +482,8 @@ class _Analyser:
 
     def _facts(self, clause: Clause, body: str, pos: int) -> list[Hit]:
         hits: list[Hit] = []
-        third = P.THIRD_PARTY_START.search(body) or re.match(r"(?:你|您)|(?:you|your)\b", body)
+        third = (P.THIRD_PARTY_START.search(body) or re.match(r"(?:你|您)|(?:you|your)\b", body)
+                 or (P.NAMED_SUBJECT_EN.match(clause.text) and not P.FIRST_PERSON.search(body)))
         family = self._family(body)
         if family is not None:
             hits.append(family)

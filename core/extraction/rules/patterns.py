@@ -261,6 +261,15 @@ WRONG_SLOT = rx(
     r"\b(?:live|living|based) in \d{2,}\b",
 )
 
+# A clause whose subject is a person named by a capitalised name ("Anna lives in Paris", "Tom is
+# allergic to peanuts"): matched on the original text (case matters), only when the clause never
+# speaks of the user (FIRST_PERSON), so "Berlin is where I live" stays the user's own fact.
+NAMED_SUBJECT_EN = re.compile(
+    r"^(?!I\b)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s+"
+    r"(?:is|was|has|had|lives|lived|moved|works|worked|loves|likes|hates|eats|drinks|speaks|"
+    r"can't|cannot|can|doesn't|does|did|got|gets|became|keeps|owns|drives|studies|studied|"
+    r"just|still|also|never|always|now)\b"
+)
 FIRST_PERSON = rx(r"我|本人|咱", r"\b(?:i|i'm|i've|i'd|i'll|im|ive|me|my|mine|we|we're|our)\b")
 THIRD_PARTY_START = rx(
     r"^(?:他|她|它|他们|她们|它们|我(?:的)?(?:朋友|同事|老板|领导|同学|室友|邻居|"

@@ -200,6 +200,22 @@ def test_facts_about_other_people_are_not_the_users() -> None:
     assert not has(memories, "fact", "nurse")
 
 
+@pytest.mark.parametrize("text", ["Tom is allergic to peanuts.", "Anna lives in Paris.",
+                                  "Peter is vegetarian.", "Anna moved to Tokyo.",
+                                  "Mary Jones works as a nurse."])
+def test_a_named_person_as_the_subject_is_not_the_user(text: str) -> None:
+    assert say(text) == {}
+
+
+@pytest.mark.parametrize(("text", "memory_type", "term"), [
+    ("Mandarin is my native language.", "fact", "mandarin"),
+    ("Allergic to shellfish.", "fact", "shellfish"),
+])
+def test_a_capitalised_first_word_does_not_hide_the_users_own_fact(text: str, memory_type: str,
+                                                                   term: str) -> None:
+    assert has(say(text), memory_type, term)
+
+
 # --- updates, retraction, forgetting --------------------------------------------------------------
 def test_moving_city_updates_the_same_key() -> None:
     first = say("我住在武汉")
