@@ -42,6 +42,9 @@ def _reap(pid: int) -> None:
         _CHILDREN.pop(pid, None)
 
 
+_EXEC_GRACE_SEC = 1.0
+
+
 def cmdline(pid: int) -> str:
     """The process's command line joined by spaces, or '' when it is gone or unreadable."""
     try:
@@ -68,7 +71,16 @@ def is_alive(pid: int | None, marker: str | None = None) -> bool:
             return False
     except (OSError, IndexError):
         pass
-    return marker is None or marker in cmdline(pid)
+    if marker is None:
+        return True
+    line = cmdline(pid)
+    deadline = time.monotonic() + _EXEC_GRACE_SEC
+    while not line and time.monotonic() < deadline:
+        # an empty command line is a process inside execve (its arguments are not set up yet; a
+        # parent's Popen can return in that window) or one that just exited: look again shortly
+        time.sleep(0.01)
+        line = cmdline(pid)
+    return marker in line
 
 
 def stop_pid(pid: int, marker: str | None = None, timeout: float = 30.0) -> bool:

