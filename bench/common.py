@@ -200,6 +200,11 @@ def cpu_sec(pid: int) -> float | None:
     return total
 
 
+def cpu_snapshot(pids: dict[str, int]) -> dict[str, float | None]:
+    """``cpu_sec`` of each named process now (None for one that is gone)."""
+    return {name: cpu_sec(pid) for name, pid in pids.items()}
+
+
 def cpu_since(before: dict[str, float | None], pids: dict[str, int]) -> dict[str, float]:
     """CPU seconds each named process used since ``before`` (a dict from ``cpu_snapshot``)."""
     out = {}
@@ -208,10 +213,6 @@ def cpu_since(before: dict[str, float | None], pids: dict[str, int]) -> dict[str
         if now is not None and then is not None:
             out[name] = round(now - then, 2)
     return out
-
-
-def cpu_snapshot(pids: dict[str, int]) -> dict[str, float | None]:
-    return {name: cpu_sec(pid) for name, pid in pids.items()}
 
 
 def port_free(port: int) -> bool:

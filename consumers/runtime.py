@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 from confluent_kafka import OFFSET_INVALID, Consumer, KafkaError, KafkaException, TopicPartition
 
+from consumers.lag import record_librdkafka_stats
 from consumers.offsets import OffsetTracker, TopicPartitionKey
 from core import metrics
 from core.config import Settings
@@ -93,7 +94,7 @@ class LoopHooks:
                 metrics.ASSIGNED_PARTITIONS.labels(group).dec(count)
 
         return cls(
-            on_stats=lambda stats: metrics.record_librdkafka_stats(group, stats), on_rebalance=on_rebalance
+            on_stats=lambda stats: record_librdkafka_stats(group, stats), on_rebalance=on_rebalance
         )
 
 

@@ -8,11 +8,8 @@ ids or free text. ``deploy/grafana`` and ``deploy/prometheus/alerts.yml`` use on
 
 from __future__ import annotations
 
-import contextlib
-import json
 import logging
 import threading
-from typing import Any
 
 from prometheus_client import REGISTRY, Counter, Gauge, Histogram, start_http_server
 
@@ -90,31 +87,3 @@ def serve_metrics(port: int | None, addr: str = "127.0.0.1") -> None:
         start_http_server(port, addr=addr, registry=REGISTRY)
         _served.add(port)
     log.info("metrics on http://%s:%d/metrics", addr, port)
-
-
-def record_librdkafka_stats(group: str, stats_json: str) -> None:
-    """Update consumer lag gauges from a librdkafka statistics JSON (``stats_cb``).
-
-    Lag is librdkafka's ``consumer_lag``: high watermark minus the group's committed offset (the
-    consumer loops commit explicit offsets and never use the offset store, so ``stored_offset`` is
-    unset and ``consumer_lag_stored`` is -1). A partition with nothing committed yet has no known
-    lag and no series. A partition this member no longer fetches (revoked, lost) loses its series,
-    so each partition is reported by its current owner only.
-    """
-    try:
-        stats: dict[str, Any] = json.loads(stats_json)
-    except ValueError:
-        return
-    for topic, tdata in (stats.get("topics") or {}).items():
-        for part, pdata in (tdata.get("partitions") or {}).items():
-            if part == "-1" or not isinstance(pdata, dict):
-                continue
-            if pdata.get("fetch_state") in ("none", "stopped") or pdata.get("desired") is False:
-                with contextlib.suppress(KeyError):
-                    CONSUMER_LAG.remove(group, topic, part)
-                continue
-            lag = pdata.get("consumer_lag", -1)
-            if not isinstance(lag, int) or lag < 0:
-                lag = pdata.get("consumer_lag_stored", -1)
-            if isinstance(lag, int) and lag >= 0:
-                CONSUMER_LAG.labels(group, topic, part).set(lag)

@@ -43,6 +43,8 @@ SERVICE_ENV = {
     "MEMORY_INDEX_WORKER_ENABLED": "true",
 }
 DEMO_ENV = {"LONG_TERM_MEMORY_DEBOUNCE_SEC": "2"}
+
+
 class SettleTimeout(TimeoutError):
     """The pipeline did not settle in time; the message says what is still pending."""
 

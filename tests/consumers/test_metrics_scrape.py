@@ -10,7 +10,6 @@ a debounced burst, and falls back to 0. Both processes must exit 0 on SIGTERM.
 
 from __future__ import annotations
 
-import json
 import signal
 import socket
 import subprocess
@@ -23,7 +22,6 @@ from pathlib import Path
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from core import metrics
 from core.config import Settings
 from producers.client import MemoryEventProducer
 from schemas import MemorySaveData
@@ -229,27 +227,3 @@ def test_extractor_lag_rises_while_a_burst_is_held_and_falls_once_processed(
     wait_until(lambda: lag(child, group, topic) == {part: 0}, 30, 1.0, "lag back to 0")
 
     terminate_gracefully(child)
-
-
-def _stats(partitions: dict[str, dict[str, object]]) -> str:
-    return json.dumps({"topics": {"t-unit": {"partitions": {"-1": {"consumer_lag": -1}, **partitions}}}})
-
-
-def test_lag_comes_from_committed_offsets_and_leaves_with_the_partition() -> None:
-    """Unit check of the stats parser with librdkafka's shape for explicitly committed offsets
-    (offset store unused: ``stored_offset`` -1001, ``consumer_lag_stored`` -1)."""
-    group = "g-unit-lag"
-    active = {"fetch_state": "active", "desired": True, "hi_offset": 5, "stored_offset": -1001,
-              "committed_offset": 3, "consumer_lag": 2, "consumer_lag_stored": -1}
-    fresh = {**active, "committed_offset": -1001, "consumer_lag": -1}  # nothing committed yet
-    metrics.record_librdkafka_stats(group, _stats({"0": active, "1": fresh}))
-    assert metrics.CONSUMER_LAG.labels(group, "t-unit", "0")._value.get() == 2
-    collected = {s.labels["partition"] for fam in metrics.CONSUMER_LAG.collect() for s in fam.samples
-                 if s.labels["group"] == group}
-    assert collected == {"0"}
-    revoked = {**active, "fetch_state": "none", "desired": False}
-    metrics.record_librdkafka_stats(group, _stats({"0": revoked}))
-    collected = {s.labels["partition"] for fam in metrics.CONSUMER_LAG.collect() for s in fam.samples
-                 if s.labels["group"] == group}
-    assert collected == set(), "a revoked partition must stop reporting lag from this member"
-    metrics.record_librdkafka_stats(group, "not json")  # ignored

@@ -263,7 +263,7 @@ WRONG_SLOT = rx(
 
 # A clause whose subject is a person named by a capitalised name ("Anna lives in Paris", "Tom is
 # allergic to peanuts"): matched on the original text (case matters), only when the clause never
-# speaks of the user (FIRST_PERSON), so "Berlin is where I live" stays the user's own fact.
+# speaks of the user (FIRST_PERSON), so "Mandarin is my native language" stays the user's fact.
 NAMED_SUBJECT_EN = re.compile(
     r"^(?!I\b)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s+"
     r"(?:is|was|has|had|lives|lived|moved|works|worked|loves|likes|hates|eats|drinks|speaks|"
