@@ -115,6 +115,8 @@ class Settings(BaseSettings):
     # --- providers ----------------------------------------------------------------------------
     MEMORY_EXTRACTOR_PROVIDER: ExtractorProvider | None = None
     MEMORY_EXTRACTOR_VERSION: str = "rules-1"
+    # the rules extractor asks the offline keep/drop + type classifier (core/extraction/classifier.py)
+    MEMORY_RULES_CLASSIFIER: bool = True
     LLM_BASE_URL: str | None = None
     LLM_API_KEY: SecretStr | None = None
     LLM_MODEL: str = "gpt-4o-mini"

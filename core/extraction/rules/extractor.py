@@ -6,10 +6,12 @@ No model, no network: patterns and lexicons decide what is a long-term memory (s
 
 from __future__ import annotations
 
+import logging
 import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
 from core.extraction.rules import lexicon as lx
@@ -21,6 +23,10 @@ from core.extraction.rules.slots import spec
 from core.filters import is_noise_content, normalise_key
 from core.types import MemoryType
 
+if TYPE_CHECKING:
+    from core.extraction.classifier import MemoryClassifier
+
+log = logging.getLogger(__name__)
 MAX_CONTENT = 1000
 
 
@@ -31,6 +37,7 @@ class _Built:
 
     candidates: tuple[MemoryCandidate, ...]
     meta: dict[str, CandidateMeta]
+    analysis: Analysis | None = None
 
 
 def _join(message: str, clauses: list[Clause], zh: bool) -> str:
@@ -162,19 +169,50 @@ def build(data: ExtractionInput) -> _Built:
                                       content=deletion.content[:MAX_CONTENT], importance=3, confidence=0.9)
     out = list(latest.values())
     out.sort(key=lambda c: (c.op is not CandidateOp.DELETE, -c.importance))
-    return _Built(tuple(out), meta)
+    return _Built(tuple(out), meta, analysis)
 
 
 class RulesExtractor:
-    """Offline rule-based ``CandidateExtractor`` for Chinese and English (name ``rules``)."""
+    """Offline rule-based ``CandidateExtractor`` for Chinese and English (name ``rules``).
+
+    With a ``classifier`` (``MEMORY_RULES_CLASSIFIER=on``, the factory's default) the rules
+    propose and the classifier gates, types and rescues (``core.extraction.rules.gate``); without
+    one, rules only. Either way deterministic and memoised per input.
+    """
 
     name = "rules"
 
+    def __init__(self, classifier: MemoryClassifier | None = None) -> None:
+        self.classifier = classifier
+        self._gated = lru_cache(maxsize=128)(self._apply_classifier)
+        if classifier is not None:
+            from core.extraction.rules.gate import ClassifierGate
+
+            self._gate: ClassifierGate | None = ClassifierGate(classifier)
+        else:
+            self._gate = None
+
+    def _apply_classifier(self, data: ExtractionInput) -> _Built:
+        built = build(data)
+        if self._gate is None or built.analysis is None:
+            return built
+        from core.embedding.base import EmbeddingError
+
+        try:
+            candidates, meta = self._gate.apply(built.analysis, list(built.candidates), built.meta)
+        except EmbeddingError as exc:  # the rules' answer is still a sound answer
+            log.warning("memory classifier unavailable, rules only for this input: %s", exc)
+            return built
+        return _Built(tuple(candidates), meta, built.analysis)
+
+    def _built(self, data: ExtractionInput) -> _Built:
+        return self._gated(data) if self._gate is not None else build(data)
+
     def extract(self, data: ExtractionInput) -> list[MemoryCandidate]:
         """Stage 1: long-term memory candidates from ``data.user_message`` (never from context)."""
-        return list(build(data).candidates)
+        return list(self._built(data).candidates)
 
     def refine(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         """Stage 2: against ``data.existing``: drop what is already known, reuse the key of the same
         slot, overwrite single slots and changed values, merge new detail into multi slots."""
-        return refine_candidates(data.existing, candidates, build(data).meta)
+        return refine_candidates(data.existing, candidates, self._built(data).meta)
