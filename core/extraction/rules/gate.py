@@ -11,7 +11,10 @@ embedding batch:
    catalogue slots (``fact-job``, ``constraint-language``...) need a higher probability;
 2. *types*: a rule candidate under a per-statement fallback key (no catalogue slot) whose type
    the classifier contradicts with high probability is re-keyed under the classifier's type;
-3. *rescues*: a sentence in which no rule fired and nothing was hard-dropped becomes a candidate
+3. *third parties*: a preference or goal clause with no first person that follows a family or
+   relationship fact in the same sentence ("我儿子今年五岁，特别喜欢恐龙") is that person's, so it
+   joins the relationship fact instead of becoming the user's preference;
+4. *rescues*: a sentence in which no rule fired and nothing was hard-dropped becomes a candidate
    when the classifier keeps it with high probability ("I train racehorses", "I like to cross
    stitch"), under a readable key: the rules' topic words when they match, else the nearest
    topic of its type by embedding (``preference-crafts``, ``fact-job``), never a hash.
@@ -38,7 +41,7 @@ from core.extraction.rules.slots import is_known_slot, spec
 from core.filters import is_noise_content, normalise_key
 from core.types import MemoryType
 
-GATE_DROP = 0.80  # p(drop) at which a rule candidate under a fallback key is removed
+GATE_DROP = 0.50  # p(drop) at which a rule candidate under a fallback key is removed (drop is the likeliest)
 GATE_DROP_SLOT = 0.95  # ... under a catalogue slot (the rules' slot detectors are precise)
 RETYPE = 0.85  # p(type | keep) at which a fallback-keyed candidate changes type
 RESCUE_KEEP = 0.85  # p(keep) at which a sentence no rule fired on becomes a candidate
@@ -141,6 +144,7 @@ class ClassifierGate:
     def apply(self, analysis: Analysis, candidates: list[MemoryCandidate],
               meta: dict[str, CandidateMeta]) -> tuple[list[MemoryCandidate], dict[str, CandidateMeta]]:
         """Gated, re-typed and rescued candidates (deletes pass untouched) and their refine metadata."""
+        candidates = _fold_third_party(analysis, candidates)
         upserts = [c for c in candidates if c.op is CandidateOp.UPSERT]
         units = self._rescue_units(analysis)
         texts = [c.content for c in upserts] + [u.text for u in units]
@@ -241,6 +245,46 @@ class ClassifierGate:
                     return f"project-{slug}"
         names, topic_vectors = self._topics()[memory_type]
         return f"{memory_type.value}-{names[int(np.argmax(topic_vectors @ vector))]}"
+
+
+_FIRST_PERSON = re.compile(r"我|\b(?:i|i'm|i've|i'd|my|me|mine|myself)\b")
+_RELATION_KEYS = ("fact-family", "fact-relationship")
+
+
+def _fold_third_party(analysis: Analysis, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
+    """Preference/goal clauses about the family member or partner named earlier in the sentence
+    become detail of that relationship fact (see module doc, step 3)."""
+    by_key = {c.key: c for c in candidates if c.op is CandidateOp.UPSERT}
+    groups_per_key: dict[str, int] = {}
+    for group in analysis.groups:
+        groups_per_key[group.key] = groups_per_key.get(group.key, 0) + 1
+    folded: dict[str, str] = {}
+    for group in analysis.groups:
+        kind = group.key.split("-")[0]
+        if kind not in ("preference", "goal") or group.hit.op is not CandidateOp.UPSERT:
+            continue
+        if groups_per_key[group.key] != 1 or group.key not in by_key or not group.clauses:
+            continue
+        first = min(c.index for c in group.clauses)
+        owner = next((g for g in analysis.groups if g.key in _RELATION_KEYS and g.sentence == group.sentence
+                      and g.clauses and max(c.index for c in g.clauses) < first), None)
+        if owner is None or owner.key not in by_key:
+            continue
+        if any(_FIRST_PERSON.search(c.norm) for c in group.clauses):
+            continue
+        folded[group.key] = owner.key
+    if not folded:
+        return candidates
+    out: list[MemoryCandidate] = []
+    for cand in candidates:
+        if cand.op is CandidateOp.UPSERT and cand.key in folded:
+            continue
+        extra = [by_key[k].content for k, owner in folded.items() if owner == cand.key]
+        if extra and cand.op is CandidateOp.UPSERT:
+            sep = "，" if has_cjk(cand.content) else ", "
+            cand = cand.model_copy(update={"content": sep.join([cand.content, *extra])[:1000]})
+        out.append(cand)
+    return out
 
 
 def _long_enough(text: str) -> bool:
