@@ -10,7 +10,8 @@ embedding batch:
    threshold is removed (support talk with "always", pleasantries, settings, snapshots);
    catalogue slots (``fact-job``, ``constraint-language``...) need a higher probability;
 2. *types*: a rule candidate under a per-statement fallback key (no catalogue slot) whose type
-   the classifier contradicts with high probability is re-keyed under the classifier's type;
+   the classifier contradicts with high probability (or finds implausible) is re-keyed under the
+   classifier's type;
 3. *third parties*: a preference or goal clause with no first person that follows a family or
    relationship fact in the same sentence ("我儿子今年五岁，特别喜欢恐龙") is that person's, so it
    joins the relationship fact instead of becoming the user's preference;
@@ -44,6 +45,7 @@ from core.types import MemoryType
 GATE_DROP = 0.50  # p(drop) at which a rule candidate under a fallback key is removed (drop is the likeliest)
 GATE_DROP_SLOT = 0.95  # ... under a catalogue slot (the rules' slot detectors are precise)
 RETYPE = 0.85  # p(type | keep) at which a fallback-keyed candidate changes type
+RETYPE_IMPLAUSIBLE = 0.10  # ... or below which the rules' type is implausible (it then takes the likeliest)
 RESCUE_KEEP = 0.85  # p(keep) at which a sentence no rule fired on becomes a candidate
 RESCUE_TYPE = 0.60  # ... and p(type | keep) its type needs
 RESCUE_MIN_CHARS_ZH = 5
@@ -190,7 +192,8 @@ class ClassifierGate:
         if slot or pred.p_keep < 0.5:
             return cand
         memory_type = pred.memory_type
-        if memory_type is cand.memory_type or pred.p_type(memory_type) < RETYPE:
+        if memory_type is cand.memory_type or (pred.p_type(memory_type) < RETYPE
+                                               and pred.p_type(cand.memory_type) >= RETYPE_IMPLAUSIBLE):
             return cand
         key = normalise_key(self._key(memory_type, cand.content, vector))
         target = spec(key)
