@@ -7,7 +7,12 @@ of the first upsert. Reported per configuration: keep/drop accuracy, keep precis
 type accuracy on rows both keep, and per-family keep/drop accuracy (a retraction is right when
 nothing is stored).
 
+``--locomo-turns N`` also counts upsert candidates per turn on the first N turns of LoCoMo
+(``../shared/benchmarks/locomo10.json``, skipped when absent): each turn extracted alone, no
+refine or dedup, so an upper bound of what the pipeline would store per turn.
+
     .venv/bin/python bench/ablation_memory_classifier.py [--split test|train|all] [--json PATH]
+        [--locomo-turns 400]
 """
 
 from __future__ import annotations
@@ -24,6 +29,25 @@ from core.extraction.candidates import CandidateOp, ExtractionInput
 from core.extraction.rules import RulesExtractor
 
 CORPUS = Path(__file__).resolve().parent / "data" / "memory_utterances" / "utterances.jsonl"
+LOCOMO = Path(__file__).resolve().parents[1] / ".." / "shared" / "benchmarks" / "locomo10.json"
+
+
+def locomo_turns(path: Path, limit: int) -> list[str]:
+    """The first ``limit`` turns of LoCoMo's conversations, sessions in order."""
+    turns: list[str] = []
+    for sample in json.loads(path.read_text(encoding="utf-8")):
+        conv = sample["conversation"]
+        sessions = sorted((k for k in conv if k.startswith("session_") and isinstance(conv[k], list)),
+                          key=lambda k: int(k.split("_")[1]))
+        turns += [t["text"] for k in sessions for t in conv[k]]
+        if len(turns) >= limit:
+            break
+    return turns[:limit]
+
+
+def per_turn(extractor: RulesExtractor, turns: list[str]) -> float:
+    n = sum(1 for t in turns for c in extractor.extract(ExtractionInput(t)) if c.op is CandidateOp.UPSERT)
+    return round(n / len(turns), 4) if turns else 0.0
 
 
 def load_corpus(path: Path = CORPUS) -> list[dict[str, Any]]:
@@ -78,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", choices=("test", "train", "all"), default="test")
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--errors", action="store_true", help="print the misclassified utterances")
+    parser.add_argument("--locomo", type=Path, default=LOCOMO)
+    parser.add_argument("--locomo-turns", type=int, default=0)
     args = parser.parse_args(argv)
     from core.extraction.classifier import MemoryClassifier
 
@@ -86,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     classifier.predict(["warm-up"])  # load the model outside the timings
     with_classifier = RulesExtractor(classifier=classifier)
     with_classifier.extract(ExtractionInput("我喜欢在周末做点手工"))  # and the topic vectors
-    report = {"split": args.split,
+    report: dict[str, Any] = {"split": args.split,
               "rules_only": score(RulesExtractor(), rows),
               "rules_classifier": score(with_classifier, rows)}
     for name in ("rules_only", "rules_classifier"):
@@ -95,6 +121,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.errors:
             for line in report[name]["errors"]:
                 print("   ", line)
+    if args.locomo_turns and args.locomo.exists():
+        turns = locomo_turns(args.locomo, args.locomo_turns)
+        report["locomo_upserts_per_turn"] = {
+            "turns": len(turns), "rules_only": per_turn(RulesExtractor(), turns),
+            "rules_classifier": per_turn(with_classifier, turns)}
+        print("locomo", json.dumps(report["locomo_upserts_per_turn"]))
+    elif args.locomo_turns:
+        print(f"no LoCoMo at {args.locomo}; skipping the per-turn count")
     families = sorted(report["rules_only"]["by_family"])
     print(f"{'family':<34} {'rules':>6} {'+clf':>6}")
     for fam in families:
