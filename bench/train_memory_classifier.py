@@ -9,6 +9,10 @@ prints held-out (test split) accuracy, keep/drop F1 and per-family accuracy; ``-
 the same report to a file.
 
     .venv/bin/python bench/train_memory_classifier.py [--out PATH] [--json PATH] [--cache PATH]
+
+To add utterances, append lines with ``text``, ``keep``, ``type``, ``family`` and ``relation``
+and run ``--normalise-corpus`` once: it derives ``id``, ``lang`` and ``split`` from the text,
+refuses duplicates and rewrites the file sorted by id (then retrain).
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import sys
+import unicodedata
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -39,6 +45,32 @@ def load_corpus(path: Path = CORPUS) -> list[dict[str, Any]]:
     """The corpus rows sorted by id (a hash of the text), so order never depends on the file."""
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     return sorted(rows, key=lambda r: str(r["id"]))
+
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def derive_fields(row: dict[str, Any]) -> dict[str, Any]:
+    """``id`` (hash of the NFKC-lowercased text), ``lang`` and the deterministic ``split``."""
+    norm = re.sub(r"\s+", " ", unicodedata.normalize("NFKC", row["text"])).strip().lower()
+    digest = hashlib.sha1(norm.encode("utf-8")).hexdigest()
+    cjk, latin = bool(_CJK.search(row["text"])), len(re.findall(r"[A-Za-z]", row["text"]))
+    lang = "mixed" if cjk and latin >= 4 else ("zh" if cjk else "en")
+    return {"id": "u-" + digest[:10], "text": row["text"], "lang": lang, "keep": bool(row["keep"]),
+            "type": row["type"] if row["keep"] else None, "family": row["family"],
+            "relation": row.get("relation"), "split": "test" if int(digest[:8], 16) % 5 == 0 else "train"}
+
+
+def normalise_corpus(path: Path) -> int:
+    rows = [derive_fields(json.loads(line)) for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip()]
+    ids = [r["id"] for r in rows]
+    duplicates = sorted({i for i in ids if ids.count(i) > 1})
+    if duplicates:
+        raise SystemExit(f"duplicate utterances: {duplicates}")
+    rows.sort(key=lambda r: str(r["id"]))
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    return len(rows)
 
 
 def label_of(row: dict[str, Any]) -> int:
@@ -160,7 +192,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=WEIGHTS_PATH)
     parser.add_argument("--json", type=Path, default=None, help="also write the report here")
     parser.add_argument("--cache", type=Path, default=None, help="reuse/save the corpus vectors here")
+    parser.add_argument("--normalise-corpus", action="store_true",
+                        help="derive id/lang/split, check duplicates, sort the corpus file; no training")
     args = parser.parse_args(argv)
+    if args.normalise_corpus:
+        print(f"{normalise_corpus(args.corpus)} utterances in {args.corpus}")
+        return 0
     model, report = train(args.corpus, args.cache)
     model.save(args.out, corpus_sha1=report["corpus_sha1"], l2=str(report["l2"]))
     text = json.dumps(report, ensure_ascii=False, indent=1)
