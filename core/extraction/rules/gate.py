@@ -49,14 +49,16 @@ RETYPE = 0.85  # p(type | keep) at which a fallback-keyed candidate changes type
 RETYPE_IMPLAUSIBLE = 0.10  # ... or below which the rules' type is implausible (it then takes the likeliest)
 RESCUE_KEEP = 0.90  # p(keep) at which a sentence no rule fired on becomes a candidate
 RESCUE_TYPE = 0.60  # ... and p(type | keep) its type needs
+FACT_MARGIN = 0.02  # cosine lead a single fact slot needs over the next topic, else fact-personal
 RESCUE_MIN_CHARS_ZH = 5
 RESCUE_MIN_WORDS_EN = 3
 # reasons the rules give for dropping a clause that rule out a rescue of its sentence
 _SOFT_REASONS = {"no-trigger"}
 
-# Topics a rescued memory may be filed under, per type: key suffix -> a bilingual description
-# embedded once per process. Suffixes that are catalogue slots reuse the slot (so a new job
-# statement overwrites the old job, a pet joins the pets).
+# Topics a rescued memory may be filed under, per type: key suffix -> bilingual descriptions or
+# example sentences ("|"-separated, each embedded once per process; the nearest one names the
+# topic). Suffixes that are catalogue slots reuse the slot (a new job statement overwrites the old
+# job, a pet joins the pets); a single slot is only chosen with a clear margin (FACT_MARGIN).
 TOPICS: dict[MemoryType, dict[str, str]] = {
     MemoryType.PREFERENCE: {
         "food": "喜欢吃的菜 口味 美食 food cuisine dishes taste eating",
@@ -78,14 +80,18 @@ TOPICS: dict[MemoryType, dict[str, str]] = {
         "animals": "猫 狗 宠物 动物 cats dogs pets animals",
     },
     MemoryType.FACT: {
-        "job": "职业 工作 上班 从事 occupation job profession works as",
-        "health": "健康 疾病 过敏 身体状况 health illness allergy medical condition",
-        "family": "家人 孩子 父母 伴侣 family children parents spouse partner relatives",
-        "pets": "养的宠物 猫 狗 pets a cat a dog",
-        "home_city": "住在 城市 居住地 lives in city where I live",
-        "education": "学校 专业 学历 读书 school university major degree studies",
-        "background": "老家 成长 出身 民族 信仰 hometown grew up origin background religion",
-        "personal": "年龄 身高 性格 习惯 age height personality traits",
+        "job": "我是一名护士，在医院上班|我在工厂做技术员，干了五年了|I work as a nurse at a hospital|"
+               "I'm a carpenter, I build furniture for a living",
+        "health": "我有高血压，一直在吃药|我腰不好，不能久坐|I have asthma and a bad knee|"
+                  "I'm allergic to penicillin",
+        "family": "我有两个孩子，老大上小学|我老婆是做设计的|I have two kids and a husband|"
+                  "my mom lives with us",
+        "pets": "我养了一只猫，叫年糕|我家有条金毛|I have a dog named Max|we have two cats at home",
+        "home_city": "我住在上海浦东|我现在定居在成都|I live in Denver|home is Seattle for me",
+        "education": "我在读大学，学计算机|我研究生学的是化学|I studied biology in college|"
+                     "I'm a grad student",
+        "background": "我老家是四川的|我是在海边长大的|I grew up in Texas|I'm originally from Lagos",
+        "personal": "我今年三十岁|我是左撇子，性格比较内向|I'm left-handed and pretty shy|I'm 41 years old",
     },
     MemoryType.GOAL: {
         "career": "职业发展 升职 转行 创业 career promotion job change start a company",
@@ -135,7 +141,8 @@ class ClassifierGate:
 
     def _topics(self) -> dict[MemoryType, tuple[list[str], npt.NDArray[np.float32]]]:
         if self._topic_vectors is None:
-            order = [(t, name, text) for t, names in TOPICS.items() for name, text in names.items()]
+            order = [(t, name, part) for t, names in TOPICS.items() for name, text in names.items()
+                     for part in text.split("|")]
             vectors = self.classifier.embedder.embed_queries([text for _, _, text in order])
             out: dict[MemoryType, tuple[list[str], npt.NDArray[np.float32]]] = {}
             for memory_type in TOPICS:
@@ -248,7 +255,15 @@ class ClassifierGate:
                 if (noun in norm) if has_cjk(noun) else re.search(rf"\b{re.escape(noun)}s?\b", norm):
                     return f"project-{slug}"
         names, topic_vectors = self._topics()[memory_type]
-        return f"{memory_type.value}-{names[int(np.argmax(topic_vectors @ vector))]}"
+        sims = topic_vectors @ vector
+        best = int(np.argmax(sims))
+        key = f"{memory_type.value}-{names[best]}"
+        if spec(key).single:
+            others = [float(v) for n, v in zip(names, sims, strict=True) if n != names[best]]
+            runner_up = max(others, default=-1.0)
+            if float(sims[best]) - runner_up < FACT_MARGIN:
+                return f"{memory_type.value}-personal"
+        return key
 
 
 _FIRST_PERSON = re.compile(r"我|\b(?:i|i'm|i've|i'd|my|me|mine|myself)\b")

@@ -207,3 +207,12 @@ def test_classifier_off_is_the_rules_alone() -> None:
     assert isinstance(inner, RulesExtractor) and inner.classifier is None
     on = build_extractor(Settings()).inner  # type: ignore[attr-defined]
     assert isinstance(on, RulesExtractor) and on.classifier is not None
+
+
+def test_rescued_fact_never_guesses_a_single_slot(extractor: RulesExtractor) -> None:
+    """A rescued fact whose topic is unclear goes to a multi-valued key, so it can never overwrite
+    the user's home city or job by a wrong nearest-topic guess."""
+    (cand,) = _upserts(extractor, "I train racehorses at a stable upstate")
+    assert cand.memory_type is MemoryType.FACT
+    assert cand.key not in {"fact-home_city", "fact-education"}
+    assert not re.search(r"[0-9a-f]{8}", cand.key)
