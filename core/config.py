@@ -24,6 +24,8 @@ from urllib.parse import urlparse
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from core.redaction import mask_client_options, mask_url, mask_value, redact_text, register_settings
+
 
 class ConfigError(ValueError):
     """A configuration value is invalid. The message names the variable."""
@@ -311,20 +313,18 @@ class Settings(BaseSettings):
         return conf
 
     def masked(self) -> dict[str, Any]:
-        """The effective configuration as plain data, secrets replaced by ``'**********'``."""
+        """The effective configuration as plain data, every secret replaced by ``'**********'``:
+        ``SecretStr`` values, sensitive ``KAFKA_CLIENT_OPTIONS`` (``ssl.*``, ``sasl.*``...) and
+        credentials or key-like parameters inside URLs (``core.redaction``)."""
         out: dict[str, Any] = {}
         for name in type(self).model_fields:
             value = getattr(self, name)
-            if isinstance(value, SecretStr):
-                value = "**********"
-            elif isinstance(value, StrEnum):
+            if isinstance(value, StrEnum):
                 value = value.value
-            elif isinstance(value, str) and "://" in value:
-                value = _mask_url(value)  # e.g. MEMORY_MILVUS_URI with user:password@
             elif name == "KAFKA_CLIENT_OPTIONS":
-                value = {
-                    k: ("**********" if "password" in k or "secret" in k else v) for k, v in value.items()
-                }
+                value = mask_client_options(value)
+            else:
+                value = mask_value(value)
             out[name] = value
         out["effective"] = {
             "extractor_provider": self.extractor_provider.value,
@@ -332,44 +332,46 @@ class Settings(BaseSettings):
             "embedding_model": self.embedding_model,
             "embedding_dim": self.embedding_dim,
             "dedup_thresholds": list(self.dedup_thresholds),
-            "database_url": _mask_url(self.database_url),
-            "milvus_uri": _mask_url(self.milvus_uri),
+            "database_url": mask_url(self.database_url),
+            "milvus_uri": mask_url(self.milvus_uri),
         }
         return out
 
-
-def _mask_url(url: str) -> str:
-    try:
-        parsed = urlparse(url)
-        password = parsed.password
-    except ValueError:  # unparsable (e.g. a bad port): mask any user-info part
-        return _URL_CREDENTIALS.sub("**********@", url)
-    if password:
-        return url.replace(f":{password}@", ":**********@")
-    return url
+    def __repr_args__(self) -> Any:
+        """``repr``/``str`` show the masked values (pydantic would print URLs and options as they are)."""
+        shown = self.masked()
+        for name in type(self).model_fields:
+            yield name, shown[name]
 
 
 _URL_CREDENTIALS = re.compile(r"(?<=://)[^/@\s]+@")
+
+
+def _redact(text: str) -> str:
+    """URL credentials and key-like parameters masked; then any user-info part, even unparsable."""
+    return _URL_CREDENTIALS.sub("**********@", redact_text(text))
 _SECRET_FIELDS = frozenset(n for n, f in Settings.model_fields.items() if "SecretStr" in str(f.annotation))
 
 
 def load_settings(**overrides: Any) -> Settings:
     """Build settings from the environment; raise ``ConfigError`` (one line) on a bad value."""
     try:
-        return Settings(**overrides)
+        settings = Settings(**overrides)
     except ValidationError as exc:
         first = exc.errors()[0]
         loc = ".".join(str(p) for p in first.get("loc", ())) or "configuration"
         value = first.get("input")
-        secret = loc.split(".")[0] in _SECRET_FIELDS or "KEY" in loc or "PASSWORD" in loc
+        secret = (loc.split(".")[0] in _SECRET_FIELDS or "KEY" in loc or "PASSWORD" in loc
+                  or "KAFKA_CLIENT_OPTIONS" in loc)
         shown = (
             ""
             if value is None or isinstance(value, dict) or secret
-            else (f" (got {_URL_CREDENTIALS.sub('**********@', json.dumps(value, default=str)[:80])})")
+            else f" (got {_redact(json.dumps(value, default=str))[:80]})"
         )
-        msg = first.get("msg", "invalid value").removeprefix("Value error, ")
-        msg = _URL_CREDENTIALS.sub("**********@", msg)
+        msg = _redact(first.get("msg", "invalid value").removeprefix("Value error, "))
         raise ConfigError(f"invalid configuration: {loc}: {msg}{shown}") from None
+    register_settings(settings)
+    return settings
 
 
 @lru_cache(maxsize=1)
