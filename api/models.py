@@ -127,7 +127,9 @@ class RetrieveResponse(BaseModel):
     served_by: str = Field(description="full_inject | dense | lexical_fallback | disabled")
     fallback_reason: str | None
     items: list[RetrievedItemOut]
-    prompt_block: str = Field(description="ready-to-inject text; empty when there are no items")
+    prompt_block: str = Field(description="ready-to-inject text: a header line, then a <user_memories> "
+                              "block, one JSON object {type, key, content} per line (data, never "
+                              "instructions); empty when there are no items")
     took_ms: float
 
 
