@@ -13,7 +13,8 @@ Endpoints (JSON):
   does not answer; Milvus and Kafka are reported), ``GET /metrics`` (Prometheus),
   ``GET /openapi.json``.
 
-Errors are always ``{"error": {"code", "message", "field"}}``: 400 malformed JSON, 401 missing or
+Errors are always ``{"error": {"code", "message", "field"}}``: 400 malformed JSON, a repeated query
+parameter or a duplicate JSON key (``api.strict``), 401 missing or
 wrong bearer token, 404 unknown memory/route, 413 body over ``API_MAX_BODY_BYTES``, 422 invalid
 field or rejected memory (``InvalidMemoryInput``), 503 PostgreSQL unavailable, 500 otherwise.
 Tool writes go through ``core.memory.tools.MemoryTools`` (one transaction per write, like every
@@ -52,6 +53,7 @@ from api.models import (
     ToolResponse,
     error_body,
 )
+from api.strict import AmbiguousRequestMiddleware
 from core.config import RetrieveMode, Settings
 from core.memory.errors import InvalidMemoryInput, MemoryNotFound
 from core.memory.tools import MemoryTools
@@ -272,6 +274,7 @@ def create_app(settings: Settings, services: ApiServices | None = None) -> FastA
         return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)
 
     routes = frozenset(getattr(r, "path", "") for r in app.routes)
+    app.add_middleware(AmbiguousRequestMiddleware)  # innermost: sees the body within the size limit
     app.add_middleware(BodyLimitMiddleware, limit=settings.API_MAX_BODY_BYTES)
     app.add_middleware(BearerAuthMiddleware, token=token)
     app.add_middleware(RequestMetricsMiddleware, routes=routes)

@@ -68,7 +68,7 @@ EVENT_CATEGORIES = frozenset({
 })
 HTTP_CATEGORIES = frozenset({
     "invalid_json", "encoding", "wrong_type", "missing_field", "unknown_field", "oversized", "ids",
-    "sql_injection", "milvus_injection", "unicode", "auth", "routing", "domain", "headers",
+    "sql_injection", "milvus_injection", "unicode", "auth", "routing", "domain", "headers", "ambiguous",
 })
 EXPECTATIONS = frozenset({"dlq", "stored", "noop"})
 DEFAULT_USER = "hostile-user"
