@@ -221,3 +221,28 @@ def passes_read_filters(key: str, content: str) -> bool:
     """True when a stored memory may be returned by list, recall or consolidation: not a noise
     key, not a profile field, not noise content."""
     return not (is_noise_key(key) or is_profile_key(key) or is_noise_content(content))
+
+
+# --- the key filters as one PostgreSQL regular expression (reads filter in SQL first) --------------
+_SQL_WORDS = re.compile(r"^[a-z-]+$")
+
+
+def _sql_alternation(words: frozenset[str] | tuple[str, ...]) -> str:
+    assert all(_SQL_WORDS.match(w) for w in words), "only [a-z-] words need no escaping"
+    return "|".join(sorted(words))
+
+
+_SQL_TYPE_PREFIX = f"(?:(?:{_sql_alternation(_MEMORY_TYPES)})-)?"
+SQL_FILTERED_KEY_PATTERN = (
+    # is_noise_key: the noise pattern on the canonical key, with or without one memory-type prefix
+    f"^{_SQL_TYPE_PREFIX}{_NOISE_KEY.pattern.removeprefix('^')}"
+    # is_profile_key: anchored parts after an optional type prefix, then the tokens and pairs anywhere
+    f"|^{_SQL_TYPE_PREFIX}(?:profile(?:-|$)|(?:{_sql_alternation(_NAME_KEYS)})$)"
+    f"|(?:^|-)(?:{_sql_alternation(_PROFILE_TOKENS)})(?:-|$)"
+    f"|{_PROFILE_PAIRS.pattern}"
+)
+"""PostgreSQL (ARE) pattern that matches the canonical form of a key (separator runs -> ``-``,
+trimmed) exactly when ``is_noise_key(key) or is_profile_key(key)``, for keys already in normalised
+form (``[a-z0-9._-]``); built from the same patterns as the Python filters. Reads use it to drop
+those rows in SQL (``core.memory.reader``) and still re-check every row in Python."""
+SQL_NORMALISED_KEY_PATTERN = r"^[a-z0-9._-]+$"
