@@ -114,6 +114,16 @@ class Settings(BaseSettings):
     MEMORY_MILVUS_URI: str | None = None
     MEMORY_MILVUS_COLLECTION: str = Field("memory_text_v1", pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,254}$")
 
+    # --- per-user bounds (README "Per-user bounds") ----------------------------------------------
+    # live memories a user may hold; the write that would exceed it retires the lowest-importance,
+    # then least recently used one (core/memory/writer.py). 0 = no cap
+    LONG_TERM_MEMORY_MAX_ACTIVE_PER_USER: int = Field(1000, ge=0, le=1_000_000)
+    # user messages of one extraction; a longer burst is split into several extractions, in order
+    LONG_TERM_MEMORY_MAX_BURST_MESSAGES: int = Field(50, ge=1, le=10_000)
+    # characters of joined user text given to one extraction (bursts split to fit; a longer message
+    # is cut with a marker for extraction only, the stored message stays whole)
+    LONG_TERM_MEMORY_MAX_PROMPT_CHARS: int = Field(16_000, ge=500, le=1_000_000)
+
     # --- providers ----------------------------------------------------------------------------
     MEMORY_EXTRACTOR_PROVIDER: ExtractorProvider | None = None
     MEMORY_EXTRACTOR_VERSION: str = "rules-1"
@@ -179,6 +189,11 @@ class Settings(BaseSettings):
     API_PORT: int = Field(8080, ge=1, le=65535)
     API_TOKEN: SecretStr | None = None
     API_MAX_BODY_BYTES: int = Field(64 * 1024, ge=1024)
+    # HTTP rate limits, token buckets in each API process (requests/s and bucket size; 0 = off)
+    API_RATE_LIMIT_PER_USER: float = Field(10, ge=0)
+    API_RATE_LIMIT_PER_USER_BURST: int = Field(30, ge=1)
+    API_RATE_LIMIT_PER_TOKEN: float = Field(500, ge=0)
+    API_RATE_LIMIT_PER_TOKEN_BURST: int = Field(1000, ge=1)
     # retrieval: the dense path (embed + Milvus) must answer within this budget or the lexical
     # fallback serves; after a dense failure the dense path is skipped for the cooldown.
     RETRIEVAL_DENSE_TIMEOUT_SEC: float = Field(2.0, gt=0)

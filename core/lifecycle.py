@@ -194,12 +194,16 @@ class LifecycleJobs:
                 select(LongTermMemory)
                 .where(LongTermMemory.user_id == user_pk, LongTermMemory.is_active.is_(True))
                 .order_by(LongTermMemory.id).with_for_update()).all())
-            survivors = [row for row in rows if not self._delete_if_dead(session, user_pk, row, report, now)]
-            for row in survivors:
-                self._normalise(session, user_pk, row, report, now)
-            self._merge_exact(session, user_pk, report)
-            if self.deduper is not None:
-                self._merge_semantic(session, user_pk, report)
+            # a key normalised into a new row and its old row deactivated is no net growth: the
+            # per-user cap is checked once at the end
+            with self.writer.capped_batch(session, self._ctx(user_pk, "consolidate")):
+                survivors = [row for row in rows
+                             if not self._delete_if_dead(session, user_pk, row, report, now)]
+                for row in survivors:
+                    self._normalise(session, user_pk, row, report, now)
+                self._merge_exact(session, user_pk, report)
+                if self.deduper is not None:
+                    self._merge_semantic(session, user_pk, report)
             touched = {c.memory_id for c in report.changes}
             original = {row.id for row in rows}
             report.kept = sum(1 for m in list_live(session, user_pk)

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import Engine, event, func, insert, literal, select, text
+from sqlalchemy import Engine, event, func, insert, select, text
 from sqlalchemy.orm import Session
 
 from core.filters import (
@@ -90,7 +90,7 @@ def mixed_user(clean_db: Engine) -> Iterator[int]:
                 "preference-food", "goal-run", "project-x", "constraint-diet", "sys", "system-prompt",
                 "fact-name"]
         keys += [f"fact-item_{i}" for i in range(60)]
-        for i, key in enumerate(keys):
+        for key in keys:
             content = rng.choice(["Lives in Paris", "今天天气晴 25℃", "Likes tea", "可用工具列表: 计算器",
                                   "Runs marathons"])
             rows.append({
@@ -117,7 +117,8 @@ def _reference(s: Session, user_pk: int, memory_type: str | None, limit: int | N
         (LongTermMemory.expires_at.is_(None)) | (LongTermMemory.expires_at > now))
     if memory_type:
         stmt = stmt.where(LongTermMemory.memory_type == memory_type)
-    stmt = stmt.order_by(LongTermMemory.importance.desc(), LongTermMemory.updated_at.desc(), LongTermMemory.id)
+    stmt = stmt.order_by(LongTermMemory.importance.desc(), LongTermMemory.updated_at.desc(),
+                         LongTermMemory.id)
     rows = [r.id for r in s.scalars(stmt).all() if passes_read_filters(r.memory_key, r.content or "")]
     return rows[:limit] if limit is not None else rows
 
