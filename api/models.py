@@ -151,5 +151,5 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorResponse, "description": text}
     for status, text in ((400, "malformed request"), (401, "missing or wrong bearer token"),
                          (413, "request body too large"), (422, "invalid field"),
-                         (503, "storage unavailable"))
+                         (429, "rate limit exceeded (Retry-After header)"), (503, "storage unavailable"))
 }
