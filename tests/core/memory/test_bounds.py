@@ -246,3 +246,26 @@ def test_a_part_that_fails_leaves_earlier_parts_committed_and_the_retry_resumes(
     processor.process(ids)  # what the consumer does on retry: the whole burst again
     assert _statuses(clean_db, ids) == ["PROCESSED"] * 3
     assert extractor.seen == ["I live in Oslo.", "I live in Riga.", "I live in Riga.", "I live in Kyoto."]
+
+
+def test_every_door_is_built_with_the_configured_cap(settings: Settings, clean_db: Engine) -> None:
+    """The command consumer's tools, the HTTP API and the extractor read the cap from the settings."""
+    from fastapi.testclient import TestClient
+
+    from api.app import create_app
+    from consumers.processes import build_tools
+
+    cfg = settings.model_copy(update={"LONG_TERM_MEMORY_MAX_ACTIVE_PER_USER": 2,
+                                      "MEMORY_MILVUS_ENABLED": False})
+    tools = build_tools(cfg)
+    for key in ("fact-a", "fact-b", "fact-c"):
+        tools.memory_save("door-commands", key, f"Memory {key}", command_id=f"cmd-{key}")
+    assert len(_live(clean_db, "door-commands")) == 2
+    with TestClient(create_app(cfg)) as client:
+        for key in ("fact-a", "fact-b", "fact-c"):
+            body = {"user_id": "door-http", "key": key, "content": f"Memory {key}"}
+            assert client.post("/v1/memories/save", json=body).status_code == 200
+        listed = client.get("/v1/memories", params={"user_id": "door-http"}).json()["memories"]
+    assert len(listed) == 2 and len(_live(clean_db, "door-http")) == 2
+    processor = MessageProcessor(cfg, session_factory(clean_db), RulesExtractor(), None)
+    assert processor.writer.max_active_per_user == 2
