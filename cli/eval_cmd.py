@@ -19,6 +19,7 @@ from pathlib import Path
 import httpx
 
 from cli.demo_cmd import _headers, _quiet_logs, _warm_dense
+from cli.http_retry import RetryAfterTransport
 from core.evaluation import EvalCase, MemoryText, load_cases, result_json, score_case, totals
 from localstack.service import DEMO_ENV, LocalService
 from producers.client import MemoryEventProducer
@@ -86,7 +87,7 @@ def _eval(args: argparse.Namespace) -> int:
     if users:
         _warm_dense(api, users[0])
     results = []
-    with httpx.Client(base_url=api, headers=_headers(), timeout=60) as http:
+    with httpx.Client(base_url=api, headers=_headers(), timeout=60, transport=RetryAfterTransport()) as http:
         for case in cases:
             user = messages[case.id][0].user_id
             listed = http.get("/v1/memories", params={"user_id": user})
