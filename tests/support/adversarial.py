@@ -7,7 +7,11 @@ Deterministic: the same ``max_chars`` always gives the same list, so a failure n
 
 from __future__ import annotations
 
+import multiprocessing as mp
+from collections.abc import Callable
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any
 
 # the unit texts repeated into runs: one family per character class the patterns care about
 UNITS: dict[str, str] = {
@@ -107,3 +111,29 @@ def large_inputs(chars: int = 65536) -> list[Adversarial]:
         Adversarial(f"word_i_am-{chars}", run("i am ", chars)),
         Adversarial(f"punct-{chars}", run("！？。…~,.", chars)),
     ]
+
+
+def in_child(fn: Callable[[Connection], None], timeout: float, label: str) -> list[Any]:
+    """Run ``fn(conn)`` in a forked child that sends progress items on ``conn`` and ends with
+    ``None``. Returns the items; raises ``AssertionError`` naming the last item when nothing arrives
+    for ``timeout`` seconds (the child is killed): a catastrophic pattern cannot hang the test run."""
+    ctx = mp.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=fn, args=(child,), daemon=True)
+    proc.start()
+    child.close()
+    items: list[Any] = []
+    try:
+        while True:
+            if not parent.poll(timeout):
+                raise AssertionError(f"{label}: no answer within {timeout} s after {items[-1:]!r} (killed)")
+            try:
+                item = parent.recv()
+            except EOFError as exc:
+                raise AssertionError(f"{label}: the child died after {items[-1:]!r}") from exc
+            if item is None:
+                return items
+            items.append(item)
+    finally:
+        proc.kill()
+        proc.join()
