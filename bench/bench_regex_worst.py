@@ -4,8 +4,10 @@ Runs ``RulesExtractor().extract`` on every input of ``tests/support/adversarial.
 character class, fillers, punctuation, mixed scripts; 24/64/4096 characters under statement prefixes
 and breaking suffixes, plus 64K-character messages), each in a forked child killed after
 ``--timeout`` seconds, and the laugh series ``"我住在上海" + "哈" * n + "x"`` (the input of issue 11)
-until one call exceeds ``--series-timeout``. Prints one JSON object: the worst input and its time
-(``timed_out`` when it was killed), how many inputs exceeded the timeout / 0.1 s, and the series.
+until one call exceeds ``--series-timeout``. Prints one JSON object: the worst input by CPU time
+(killed ones first; ``timed_out`` when killed) and by wall time, how many inputs exceeded the timeout
+and 0.1 s of CPU, and the series. The parent warms the pattern caches before forking, and CPU time
+is reported beside wall time because a loaded machine stretches the wall time of small inputs.
 
     .venv/bin/python bench/bench_regex_worst.py [--timeout 2] [--series-timeout 60] [--quick]
 
@@ -32,13 +34,19 @@ from tests.support.adversarial import Adversarial, adversarial_inputs, large_inp
 
 
 def _child(text: str, conn: Connection) -> None:
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     RulesExtractor().extract(ExtractionInput(user_message=text))
-    conn.send(time.perf_counter() - started)
+    conn.send((time.perf_counter() - started, time.process_time() - cpu))
 
 
-def time_extract(text: str, timeout: float) -> tuple[float, bool]:
-    """Seconds ``extract`` took on ``text`` in a forked child, or (timeout, True) when killed."""
+WARM_UP = ["我住在上海，喜欢吃辣，周末常去爬山。以后回答简短一点", "我想在三年内考上研究生",
+           "别再提我的前任了", "I live in Boston, I love sushi and I'm learning Spanish.", "I'm a nurse and my daughter is 5",
+           "forget my address"]
+
+
+def time_extract(text: str, timeout: float) -> tuple[float, float, bool]:
+    """Wall and CPU seconds ``extract`` took on ``text`` in a forked child (the parent warmed the
+    pattern caches first), or (timeout, timeout, True) when it was killed."""
     ctx = mp.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_child, args=(text, child), daemon=True)
@@ -48,10 +56,10 @@ def time_extract(text: str, timeout: float) -> tuple[float, bool]:
     if not ready:
         proc.kill()
         proc.join()
-        return timeout, True
-    seconds = float(parent.recv())
+        return timeout, timeout, True
+    seconds, cpu = parent.recv()
     proc.join()
-    return seconds, False
+    return float(seconds), float(cpu), False
 
 
 def main() -> None:
@@ -64,27 +72,35 @@ def main() -> None:
     inputs: list[Adversarial] = adversarial_inputs((24, 64) if args.quick else (24, 64, 4096))
     if not args.quick:
         inputs += large_inputs(65536)
-    results: list[tuple[str, int, float, bool]] = []
+    for text in WARM_UP:  # compile the lazily built patterns once, before forking
+        RulesExtractor().extract(ExtractionInput(user_message=text))
+    results: list[tuple[str, int, float, float, bool]] = []
     started = time.perf_counter()
     for case in inputs:
-        seconds, killed = time_extract(case.text, args.timeout)
-        results.append((case.name, len(case.text), seconds, killed))
-    results.sort(key=lambda r: -r[2])
+        seconds, cpu, killed = time_extract(case.text, args.timeout)
+        results.append((case.name, len(case.text), seconds, cpu, killed))
     series: list[dict[str, object]] = []
     for n in range(16, 42, 2):
-        seconds, killed = time_extract("我住在上海" + "哈" * n + "x", args.series_timeout)
-        series.append({"n": n, "seconds": round(seconds, 4), "timed_out": killed})
+        seconds, cpu, killed = time_extract("我住在上海" + "哈" * n + "x", args.series_timeout)
+        series.append({"n": n, "seconds": round(seconds, 4), "cpu_seconds": round(cpu, 4),
+                       "timed_out": killed})
         if killed:
             break
-    worst = results[0]
+
+    def row(r: tuple[str, int, float, float, bool]) -> dict[str, object]:
+        return {"name": r[0], "chars": r[1], "seconds": round(r[2], 4), "cpu_seconds": round(r[3], 4),
+                "timed_out": r[4]}
+
+    by_cpu = sorted(results, key=lambda r: -r[3])
+    by_wall = sorted(results, key=lambda r: -r[2])
     print(json.dumps({
         "inputs": len(results),
         "timeout_sec": args.timeout,
-        "worst": {"name": worst[0], "chars": worst[1], "seconds": round(worst[2], 4), "timed_out": worst[3]},
-        "top10": [{"name": r[0], "chars": r[1], "seconds": round(r[2], 4), "timed_out": r[3]}
-                  for r in results[:10]],
-        "over_timeout": sum(1 for r in results if r[3]),
-        "over_0_1s": sum(1 for r in results if r[2] > 0.1),
+        "worst": row(by_cpu[0]),
+        "worst_wall": row(by_wall[0]),
+        "top10": [row(r) for r in by_cpu[:10]],
+        "over_timeout": sum(1 for r in results if r[4]),
+        "over_0_1s_cpu": sum(1 for r in results if r[3] > 0.1),
         "laugh_series": series,
         "wall_sec": round(time.perf_counter() - started, 1),
         "python": platform.python_version(),

@@ -207,8 +207,9 @@ CHANGE = rx(
     r"\bupdate\b|\bnow\b|\bchanged?\b|change of plans?|\bswitched\b|\binstead\b|\bno longer\b|\banymore\b|"
     r"\bany more\b|\bmoved\b|\bnew job\b|\bthese days\b|\bactually\b|\bnot .{1,30} anymore\b",
 )
+# "...\b" after Chinese words needs re's Unicode boundary: here "not followed by a letter" (consumed)
 TOPIC_SHIFT = rx(r"^(?:另外|还有|对了|然后|顺便|此外|btw|also|anyway|"
-                 r"by the way|oh and|p\.?s)\b", r"^(?:另外|还有|对了)")
+                 r"by the way|oh and|p\.?s)(?:$|[^\w])", r"^(?:另外|还有|对了)")
 FORGET = rx(
     r"(?:你|帮我|请|麻烦|就)?.{0,3}(?:忘掉|忘了吧|忘记吧|删掉|删了|删除|抹掉|清除|"
     r"去掉)(?:吧|它|这条|那条|哈)?|"
