@@ -40,8 +40,8 @@ def _child(text: str, conn: Connection) -> None:
 
 
 WARM_UP = ["我住在上海，喜欢吃辣，周末常去爬山。以后回答简短一点", "我想在三年内考上研究生",
-           "别再提我的前任了", "I live in Boston, I love sushi and I'm learning Spanish.", "I'm a nurse and my daughter is 5",
-           "forget my address"]
+           "别再提我的前任了", "I live in Boston, I love sushi and I'm learning Spanish.",
+           "I'm a nurse and my daughter is 5", "forget my address"]
 
 
 def time_extract(text: str, timeout: float) -> tuple[float, float, bool]:
