@@ -143,6 +143,9 @@ class Settings(BaseSettings):
     MEMORY_INDEX_FLUSH_WAIT_SEC: float = Field(0.2, ge=0, le=60)  # indexer: longest wait to fill a batch
     MEMORY_INDEX_MAX_ATTEMPTS: int = Field(8, ge=1, le=1000)  # indexer: tries of a batch before the sweeper
     MEMORY_MESSAGE_MAX_REDRIVES: int = Field(3, ge=0, le=100)  # sweeper re-publishes of a stuck message
+    # wall-clock budget of one burst's extraction (both stages); None: 20 s for rules, for openai
+    # 2 * LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC + 10 (the provider's own per-stage timeouts come first)
+    EXTRACTION_BURST_BUDGET_SEC: float | None = Field(None, gt=0, le=3600)
     MEMORY_MESSAGE_REDRIVE_GRACE_SEC: float | None = Field(None, gt=0)  # None: max(2 * debounce, 60)
     MEMORY_INDEX_REDRIVE_GRACE_SEC: float = Field(60, gt=0)  # DIRTY/FAILED memory age before re-enqueue
 
@@ -254,6 +257,15 @@ class Settings(BaseSettings):
         return self
 
     # --- effective values ---------------------------------------------------------------------
+    @property
+    def extraction_burst_budget_sec(self) -> float:
+        """The effective per-burst extraction budget (see ``EXTRACTION_BURST_BUDGET_SEC``)."""
+        if self.EXTRACTION_BURST_BUDGET_SEC is not None:
+            return self.EXTRACTION_BURST_BUDGET_SEC
+        if self.extractor_provider is ExtractorProvider.OPENAI:
+            return 2 * self.LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC + 10
+        return 20.0
+
     @property
     def extractor_provider(self) -> ExtractorProvider:
         """``openai`` when an LLM endpoint is configured, else the offline ``rules`` extractor."""

@@ -17,8 +17,9 @@ Invariants:
 from __future__ import annotations
 
 import hashlib
-import re
 import unicodedata
+
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 
 MAX_KEY_LENGTH = 160
 MAX_CONTENT_SCAN = 4000
@@ -128,10 +129,17 @@ def _alt(*parts: str) -> re.Pattern[str]:
 
 # digit runs are bounded ({1,4}): unbounded ``\d+`` next to optional parts backtracks cubically on a
 # long run of digits (a 32000-digit chat message took hours); a temperature never needs more
-_TEMPERATURE = (r"(?:-?\d{1,4}(?:\.\d{1,3})?\s*(?:[~～\-到至]\s*-?\d{1,4}(?:\.\d{1,3})?\s*)?"
-                r"(?:℃|°\s*[CF]|摄氏度|degrees?\b)"
-                # bare 度 only for plausible readings ("近视600度" is not weather)
-                r"|(?<!\d)-?\d{1,2}(?:\.\d)?\s*(?:[~～\-到至]\s*-?\d{1,2}\s*)?度)")
+_TEMP_UNIT = (r"-?\d{1,4}(?:\.\d{1,3})?\s*(?:[~～\-到至]\s*-?\d{1,4}(?:\.\d{1,3})?\s*)?"
+              r"(?:℃|°\s*[CF]|摄氏度|degrees?\b)")
+# bare 度 only for plausible readings ("近视600度" is not weather), so never right after a digit
+_TEMP_DU = r"-?\d{1,2}(?:\.\d)?\s*(?:[~～\-到至]\s*-?\d{1,2}\s*)?度"
+_TEMPERATURE = rf"(?:{_TEMP_UNIT}|(?:^|[^\d]){_TEMP_DU})"  # "no digit before" consumed: yes/no searches only
+
+
+def _gap_then_temperature(most: int) -> str:
+    """Up to ``most`` characters, then a temperature: ``re`` wrote ``.{0,most}(?<!\\d)...``; the
+    character checked before a bare 度 reading is the gap's last one (the word before has no digit)."""
+    return rf"(?:.{{0,{most}}}{_TEMP_UNIT}|(?:.{{0,{most - 1}}}[^\d\n])?{_TEMP_DU})"
 _WEATHER_WORD = (
     r"(?:天气|气温|多云|晴|阴天|小雨|中雨|大雨|暴雨|阵雨|雷阵雨|下雪|雾霾|湿度|风力|[东南西北]+风\d?级"
     r"|weather|sunny|cloudy|overcast|raining|rainy|pouring|snowing|humid|humidity|forecast|temperature)"
@@ -158,9 +166,9 @@ _NOISE_CONTENT = [
     # weather, or a temperature range
     _alt(
         rf"{_TEMPERATURE}.{{0,24}}{_WEATHER_WORD}",
-        rf"{_WEATHER_WORD}.{{0,24}}{_TEMPERATURE}",
+        _WEATHER_WORD + _gap_then_temperature(24),
         rf"{_NOW_WORD}.{{0,10}}(?:天气|气温|多云|晴|阴|小雨|大雨|阵雨|weather|sunny|cloudy|rainy)",
-        rf"{_NOW_WORD}.{{0,12}}{_TEMPERATURE}",
+        _NOW_WORD + _gap_then_temperature(12),
         r"-?\d{1,4}\s*[~～]\s*-?\d{1,4}\s*(?:℃|°\s*[CF])",
     ),
     # streaming switches
@@ -178,7 +186,7 @@ _NOISE_CONTENT = [
         r"\bwhat (?:embedding|vector) (?:model|database|db|store)\b",
         r"你.{0,6}(?:背后|底层|用的|使用的|调用的|基于)的?(?:是)?(?:哪个|什么)?\s*(?:大?模型|model)",
         r"\b(?:which|what) (?:llm|model) (?:are you|do you use|is behind)",
-        r"\btemperature\s*(?:参数|调到|设为|设成|改成|改为|调成|=|:|to)\s*[0-2](?:\.\d{1,3})?(?![\d.])",
+        r"\btemperature\s*(?:参数|调到|设为|设成|改成|改为|调成|=|:|to)\s*[0-2](?:\.\d{1,3})?(?:[^\d.]|$)",
         r"\btop[_-]p\b|\bmax[_ ]tokens\b",
         r"上下文窗口|context window",
     ),

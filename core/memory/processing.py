@@ -11,6 +11,9 @@ Contract of ``MessageProcessor``:
 - a failure of extraction raises ``TransientProcessingError`` after recording the attempt; once
   ``MEMORY_MESSAGE_MAX_ATTEMPTS`` is reached the messages are marked ``FAILED`` with the error
   and ``PermanentProcessingError`` is raised instead (the sweeper re-drives FAILED later);
+- an extraction that exceeds its budget (``ExtractionTimeout``, ``core.extraction.budget``) is
+  permanent for this burst: the messages are marked ``FAILED`` with the reason at once and
+  ``PermanentProcessingError`` is raised, so the partition moves on; the sweeper re-drives them later;
 - an embedding failure while applying (the semantic dedup embeds candidates) is handled like an
   extraction failure: the attempt is recorded and ``TransientProcessingError`` (or, once attempts are
   exhausted, ``PermanentProcessingError``) is raised, never the raw ``EmbeddingError``;
@@ -42,6 +45,7 @@ from core import metrics
 from core.config import Settings
 from core.embedding.base import EmbeddingError
 from core.erasure import erased_before
+from core.extraction.budget import ExtractionTimeout, run_burst
 from core.extraction.candidates import (
     CandidateExtractor,
     ContextMessage,
@@ -200,12 +204,13 @@ class MessageProcessor:
             return self._process_parts(parts, outcome)
         outcome.stage_seconds["load"] = time.perf_counter() - t0
         try:
-            t1 = time.perf_counter()
-            candidates = self.extractor.extract(data)
-            outcome.stage_seconds["extract"] = time.perf_counter() - t1
-            t2 = time.perf_counter()
-            refined = self.extractor.refine(data, candidates) if candidates else []
-            outcome.stage_seconds["refine"] = time.perf_counter() - t2
+            burst = run_burst(self.extractor, data)
+            outcome.stage_seconds["extract"] = burst.extract_sec
+            outcome.stage_seconds["refine"] = burst.refine_sec
+            refined = burst.refined
+        except ExtractionTimeout as exc:
+            self._record_failure([m.id for m in todo], exc, permanent=True)
+            raise  # unreachable: _record_failure raises
         except ExtractionError as exc:
             self._record_failure([m.id for m in todo], exc)
             raise  # unreachable: _record_failure raises
@@ -318,14 +323,14 @@ class MessageProcessor:
                 m.updated_at = now
             (outcome.processed if kept else outcome.skipped).extend(m.id for m in rows)
 
-    def _record_failure(self, ids: list[int], exc: Exception) -> None:
+    def _record_failure(self, ids: list[int], exc: Exception, permanent: bool = False) -> None:
         # NUL cannot be stored in PostgreSQL text (an endpoint's error text may carry one): escaped, or
         # recording the failure itself would fail forever and the burst would never finish
         error = f"{type(exc).__name__}: {exc}".replace("\x00", "\\0")[:2000]
         with transaction(self.sessions) as session:
             rows = lock_messages(session, ids)
             attempts = max((m.memory_attempts or 0) for m in rows) + 1 if rows else 1
-            exhausted = attempts >= self.settings.MEMORY_MESSAGE_MAX_ATTEMPTS
+            exhausted = permanent or attempts >= self.settings.MEMORY_MESSAGE_MAX_ATTEMPTS
             session.execute(
                 update(Message)
                 .where(Message.id.in_(ids))

@@ -6,7 +6,6 @@ No model, no network: patterns and lexicons decide what is a long-term memory (s
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -19,6 +18,7 @@ from core.extraction.rules.refine import CandidateMeta, refine_candidates
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, strip_emoji
 from core.extraction.rules.slots import spec
 from core.filters import is_noise_content, normalise_key
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
 
 MAX_CONTENT = 1000
@@ -59,9 +59,10 @@ def _join(message: str, clauses: list[Clause], zh: bool) -> str:
     return clean_content(out)
 
 
+# the old value, then (group "keep", put back) the change it was followed by
 _FROM_OLD = [
-    re.compile(r"从[^,，。从]{1,12}?(?=(?:搬|跳槽|换|转|调|改)[^,，。]{0,3}(?:到|去|成|为))"),
-    re.compile(r"\bfrom (?:a |an |the )?[\w .'&-]{1,30}? (?=to\b)", re.IGNORECASE),
+    re.compile(r"从[^,，。从]{1,12}?(?P<keep>(?:搬|跳槽|换|转|调|改)[^,，。]{0,3}(?:到|去|成|为))"),
+    re.compile(r"\bfrom (?:a |an |the )?[\w .'&-]{1,30}? (?P<keep>to\b)", re.IGNORECASE),
 ]
 
 
@@ -69,7 +70,7 @@ def _without_old_value(content: str) -> str:
     """"从北京搬到了上海" -> "搬到了上海", "moved from Boston to Denver" -> "moved to Denver": the
     old value of a changed slot is not part of the new memory."""
     for rx in _FROM_OLD:
-        content = rx.sub("", content)
+        content = rx.sub(r"\g<keep>", content)
     return content
 
 
