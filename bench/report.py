@@ -690,6 +690,56 @@ def section_quality(d: dict[str, Any] | None) -> str:
     )
 
 
+def _public_row(label: str, r: dict[str, Any]) -> list[Any]:
+    return [
+        label,
+        fmt(r.get("cases_scored")),
+        fmt(r.get("expected_items")),
+        fmt(r.get("expect_recall"), 3),
+        fmt(r.get("expect_recall_any_type"), 3),
+        fmt(r.get("query_hit_at_k"), 3),
+        f"{r.get('users_with_forbidden')} of {r.get('cases_scored')} "
+        f"({r.get('forbidden_terms_found')} of {r.get('forbidden_terms')} terms)",
+        fmt(r.get("memories_per_user"), 2),
+    ]
+
+
+def section_public(memorybank: dict[str, Any] | None, persona: dict[str, Any] | None) -> str:
+    """MemoryBank and Synthetic-Persona-Chat through ``pai-memory eval`` (bench/bench_public.py)."""
+    rows: list[list[Any]] = []
+    notes: list[str] = []
+    header = ["set", "users", "expected", "recall", "recall (any type)", "query hit@k",
+              "users with forbidden", "memories/user"]
+    for name, d in (("memorybank", memorybank), ("persona", persona)):
+        msg = failed(d, name)
+        if msg or d is None:
+            notes.append(str(msg))
+            continue
+        if name == "memorybank":
+            for lang, r in d.get("langs", {}).items():
+                c = r.get("converted", {})
+                rows.append(_public_row(f"MemoryBank {lang}", r))
+                notes.append(
+                    f"MemoryBank {lang}: {c.get('user_turns')} user turns; {c.get('hobbies_mentioned')} of "
+                    f"{c.get('hobbies')} persona hobbies are mentioned by their user (the others are not "
+                    f"expected); publishing {r.get('eval_summary', {}).get('publishing')}; stored by type "
+                    f"{r.get('memories_by_type')}; command `{d.get('command', '')}`."
+                )
+        else:
+            c = d.get("converted", {})
+            rows.append(_public_row("Synthetic-Persona-Chat", d))
+            notes.append(
+                f"Synthetic-Persona-Chat: {c.get('conversations')} conversations ({c.get('user_turns')} "
+                f"user turns), {c.get('expected_said')} of {c.get('persona_sentences')} speaker-1 persona "
+                f"sentences said (expected), {c.get('forbidden_terms')} forbidden terms from speaker 2's "
+                f"persona; "
+                f"publishing {d.get('eval_summary', {}).get('publishing')}; stored by type "
+                f"{d.get('memories_by_type')}; command `{d.get('command', '')}`."
+            )
+    out = [table(header, rows)] if rows else []
+    return "\n\n".join([*out, *("- " + n for n in notes)])
+
+
 def headlines(
     mem0: Any, locomo: Any, pipeline: Any, indexer: Any, scale: Any, quality: Any, embedder: Any
 ) -> list[str]:
@@ -781,6 +831,7 @@ def generate() -> Path:
     embedder = load("embedder")
     segments = load("segments")
     openmp = load("openmp_wait")
+    memorybank, persona = load("memorybank"), load("persona")
     for data, fn in (
         (mem0, plot_mem0),
         (locomo, plot_locomo),
@@ -794,7 +845,8 @@ def generate() -> Path:
                 print(f"plot {fn.__name__} failed: {exc}", file=sys.stderr)
     cmds = [
         d.get("command")
-        for d in (mem0, locomo, pipeline, indexer, scale, quality, embedder, openmp, segments)
+        for d in (mem0, locomo, pipeline, indexer, scale, quality, embedder, openmp, segments, memorybank,
+                  persona)
         if d
     ]
     pk = machine.get("packages", {})
@@ -863,6 +915,16 @@ def generate() -> Path:
         "## 5. Quality (dev eval cases)",
         "",
         section_quality(quality),
+        "",
+        "## 6. Public dialogue sets (MemoryBank, Synthetic-Persona-Chat)",
+        "",
+        "Converted by `bench/convert_public.py` (its docstring states the rules: what is expected, the "
+        "terms, the queries, what is forbidden) and run through `pai-memory eval` turn by turn with the "
+        "`rules` extractor. Recall: an expected item holds when a live memory of its type contains one of "
+        "its terms; \"any type\" ignores the type. Users with forbidden: users with a forbidden term "
+        "(Persona-Chat: the other speaker's persona) in a live memory.",
+        "",
+        section_public(memorybank, persona),
         "",
         "## Exact commands",
         "",

@@ -55,6 +55,8 @@ FULL: dict[str, list[str]] = {
     "embedder": ["bench/bench_embedder.py", "--texts", "64", "--repeats", "3"],
     "openmp_wait": ["bench/bench_openmp_wait.py", "--rounds", "3", "--queries", "100"],
     "segments": ["bench/bench_milvus_segments.py", "--sizes", "500,2000,8000"],
+    "memorybank": ["bench/bench_public.py", "memorybank"],
+    "persona": ["bench/bench_public.py", "persona", "--conversations", "50"],
 }
 QUICK: dict[str, list[str]] = {
     "mem0": ["bench/bench_mem0.py", "--memories", "200", "--users", "50", "--big", "0", "--queries", "40",
@@ -69,8 +71,11 @@ QUICK: dict[str, list[str]] = {
     "embedder": ["bench/bench_embedder.py", "--texts", "64", "--repeats", "3"],
     "openmp_wait": ["bench/bench_openmp_wait.py", "--rounds", "2", "--queries", "50"],
     "segments": ["bench/bench_milvus_segments.py", "--sizes", "500,2000"],
+    "memorybank": ["bench/bench_public.py", "memorybank", "--langs", "en"],
+    "persona": ["bench/bench_public.py", "persona", "--conversations", "20"],
 }
-ORDER = ("mem0", "locomo", "pipeline", "indexer", "scale", "quality", "embedder", "openmp_wait", "segments")
+ORDER = ("mem0", "locomo", "pipeline", "indexer", "scale", "quality", "embedder", "openmp_wait", "segments",
+         "memorybank", "persona")
 
 
 def ensure_matplotlib() -> None:
