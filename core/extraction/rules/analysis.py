@@ -35,6 +35,7 @@ from functools import lru_cache
 from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput
 from core.extraction.rules import lexicon as lx
 from core.extraction.rules import patterns as P
+from core.extraction.rules.keys import content_slug
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, split_clauses
 from core.filters import is_noise_content, normalise_key
 
@@ -463,7 +464,7 @@ class _Analyser:
             directed = P.ASSISTANT_STRONG.search(joined) or ((lasting or imperative) and (
                 P.ASSISTANT_WEAK.search(joined) or topic in _REPLY_TOPICS))
             if directed:
-                key = f"constraint-{topic}" if topic else f"constraint-rule_{short_hash(joined)}"
+                key = f"constraint-{topic}" if topic else f"constraint-{content_slug(joined)}"
                 self._constraint_keys.add(key)
                 return Hit(key, 0.85 if lasting else 0.8, span=extra)
         return None
@@ -693,7 +694,7 @@ class _Analyser:
         if P.OBJECT_STOP.search(obj) or len(obj) < 2:
             return None
         if has_cjk(obj):
-            return f"misc_{short_hash(obj)}"
+            return content_slug(obj)
         slug = normalise_key("_".join(obj.split()[:3]))
         return slug if slug != "memory" else None
 
