@@ -69,3 +69,29 @@ def content_slug(text: str) -> str:
             break
     slug = "_".join(parts)[:MAX_SLUG].strip("_")
     return slug or _fallback(norm)
+
+
+def salient_tokens(text: str) -> set[str]:
+    """Salient tokens of ``text`` for comparing two memories' wording: English words without
+    function words (a plural ``s`` folded), Chinese character bigrams without function characters
+    (a lone character stays a token)."""
+    norm = unicodedata.normalize("NFKC", text or "").lower().replace("’", "'")
+    out: set[str] = set()
+    for token in _TOKEN.findall(norm):
+        if _CJK.match(token):
+            for run in _ZH_STOP_RX.split(token):
+                if len(run) == 1:
+                    out.add(run)
+                out.update(run[i: i + 2] for i in range(len(run) - 1))
+        elif token in _EN_KEEP or (token not in _EN_STOP and len(token) > 1):
+            word = token.replace("'", "")
+            out.add(word[:-1] if word.endswith("s") and not word.endswith("ss") and len(word) > 3 else word)
+    return out
+
+
+def overlap(a: str, b: str) -> float:
+    """Overlap coefficient of the salient tokens of ``a`` and ``b`` (0 when either has none)."""
+    ta, tb = salient_tokens(a), salient_tokens(b)
+    if not ta or not tb:
+        return 0.0
+    return len(ta & tb) / min(len(ta), len(tb))
