@@ -458,6 +458,8 @@ class _Analyser:
                 continue
             if P.SELF_RULE.search(joined):
                 return None
+            if P.GOAL_STRONG.search(joined) and not P.ASSISTANT_STRONG.search(joined):
+                return None  # the user's own long-term plan ("我的长期计划是写一本书") is a goal, not a rule
             if P.HYPOTHETICAL.search(joined) and not P.CONDITION_REMIND.search(joined):
                 return None
             topic = topic_of("constraint", joined)

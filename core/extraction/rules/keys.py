@@ -29,6 +29,7 @@ most much many lot lots please pls kindly always now going gonna want wants want
 loves let let's make makes made get gets got give gives tell tells use uses using say says said know
 think thing things stuff something anything everything one ones time times when whenever while what
 which who whom whose why how ok okay yes yeah hey hi hello thanks thank sure well oh
+long term goal goals plan plans dream dreams
 """
 _EN_STOP = frozenset(_EN_STOP_WORDS.split())
 _EN_KEEP = frozenset({"no", "not", "never", "don't", "dont", "nothing", "without"})
@@ -37,6 +38,7 @@ _ZH_STOP_WORDS = """
 以后 今后 往后 从今以后 总是 一直 每次 所有 我们 你们 他们 她们 自己 时候 的话 一下 一点 有点
 这个 那个 这些 那些 什么 怎么 因为 所以 但是 还是 或者 而且 就是 可以 能够 需要 记得 记住
 帮我 给我 请你 麻烦 以及 然后 喜欢 想要 绝对 千万 一定 特别 非常 比较 真的
+长期 目标 计划 打算 规划 梦想
 我 你 您 他 她 它 的 地 得 了 着 过 是 在 就 都 也 很 还 又 再 把 被 让 给 对 和 与 跟 或 而 但
 吧 呢 吗 啊 呀 哦 嘛 哈 请 要 会 能 想 这 那 个 些 一 有
 """
