@@ -740,6 +740,27 @@ def section_public(memorybank: dict[str, Any] | None, persona: dict[str, Any] | 
     return "\n\n".join([*out, *("- " + n for n in notes)])
 
 
+def public_headlines(memorybank: dict[str, Any] | None, persona: dict[str, Any] | None) -> list[str]:
+    """Headline lines of the public dialogue sets that produced results."""
+    out = []
+
+    def figures(r: dict[str, Any]) -> str:
+        return (f"recall {fmt(r.get('expect_recall'), 2)} "
+                f"(any type {fmt(r.get('expect_recall_any_type'), 2)}), "
+                f"query hit {fmt(r.get('query_hit_at_k'), 2)}")
+
+    if memorybank and not failed(memorybank, ""):
+        parts = [f"{lang} {figures(r)}" for lang, r in memorybank.get("langs", {}).items()]
+        out.append("- **MemoryBank** (15 users per language, ten days, hobbies as ground truth, `rules`): "
+                   + "; ".join(parts) + ".")
+    if persona and not failed(persona, ""):
+        out.append(
+            f"- **Synthetic-Persona-Chat** ({persona.get('cases_scored')} conversations, `rules`): speaker "
+            f"1's said persona {figures(persona)}, users with the other speaker's facts "
+            f"{pct(persona.get('users_with_forbidden_rate'))}.")
+    return out
+
+
 def headlines(
     mem0: Any, locomo: Any, pipeline: Any, indexer: Any, scale: Any, quality: Any, embedder: Any
 ) -> list[str]:
@@ -883,6 +904,7 @@ def generate() -> Path:
         "## Headlines",
         "",
         *headlines(mem0, locomo, pipeline, indexer, scale, quality, embedder),
+        *public_headlines(memorybank, persona),
         "",
         "## 1. Against mem0",
         "",
