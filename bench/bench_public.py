@@ -101,10 +101,10 @@ def _write_cases(name: str, cases: list[dict[str, Any]]) -> Path:
     return path
 
 
-def run_set(name: str, cases: list[dict[str, Any]], timeout: float) -> dict[str, Any]:
+def run_set(name: str, cases: list[dict[str, Any]], timeout: float, publish: str = "turns") -> dict[str, Any]:
     path = _write_cases(name, cases)
-    log(f"{name}: {len(cases)} cases -> pai-memory eval {path}")
-    run = run_eval(path, "rules", timeout)
+    log(f"{name}: {len(cases)} cases -> pai-memory eval {path} --publish {publish}")
+    run = run_eval(path, "rules", timeout, ("--publish", publish))
     out = score_run(cases, run)
     out["cases_file"] = str(path.relative_to(REPO))
     out["command"] = run.get("command")
@@ -121,9 +121,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--conversations", type=int, default=50, help="Persona-Chat conversations")
     parser.add_argument("--users", type=int, default=0, help="MemoryBank: only the first N users (smoke)")
     parser.add_argument("--timeout", type=float, default=1800)
+    parser.add_argument("--publish", choices=("turns", "block"), default="turns",
+                        help="how pai-memory eval publishes the cases (block: all at once, for comparison)")
     args = parser.parse_args(argv)
     install_sigterm()
-    result: dict[str, Any] = {"benchmark": args.set, "data": str(args.data), "extractor_provider": "rules"}
+    result: dict[str, Any] = {"benchmark": args.set, "data": str(args.data), "extractor_provider": "rules",
+                              "publish": args.publish}
     if args.set == "memorybank":
         files = {lang: args.data / "memorybank" / "eval_data" / lang / f"memory_bank_{lang}.json"
                  for lang in args.langs.split(",")}
@@ -136,7 +139,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             if args.users:
                 data = dict(list(data.items())[: args.users])
             cases, counts = memorybank_cases(data, lang)
-            run = run_set(f"memorybank-{lang}", cases, args.timeout)
+            run = run_set(f"memorybank-{lang}", cases, args.timeout, args.publish)
             result["langs"][lang] = {"converted": counts, **run}
         return result
     path = args.data / PERSONA_FILE
@@ -145,7 +148,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     cases, counts = persona_cases(read_persona_csv(path), args.conversations)
     result["file"] = PERSONA_FILE
     result["converted"] = counts
-    result.update(run_set("persona", cases, args.timeout))
+    result.update(run_set("persona", cases, args.timeout, args.publish))
     return result
 
 
