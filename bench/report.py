@@ -704,8 +704,10 @@ def _public_row(label: str, r: dict[str, Any]) -> list[Any]:
     ]
 
 
-def section_public(memorybank: dict[str, Any] | None, persona: dict[str, Any] | None) -> str:
-    """MemoryBank and Synthetic-Persona-Chat through ``pai-memory eval`` (bench/bench_public.py)."""
+def section_public(memorybank: dict[str, Any] | None, persona: dict[str, Any] | None,
+                   block: dict[str, Any] | None = None) -> str:
+    """MemoryBank and Synthetic-Persona-Chat through ``pai-memory eval`` (bench/bench_public.py);
+    ``block``: MemoryBank published the former way, each case as one block (for comparison)."""
     rows: list[list[Any]] = []
     notes: list[str] = []
     header = ["set", "users", "expected", "recall", "recall (any type)", "query hit@k",
@@ -736,6 +738,13 @@ def section_public(memorybank: dict[str, Any] | None, persona: dict[str, Any] | 
                 f"publishing {d.get('eval_summary', {}).get('publishing')}; stored by type "
                 f"{d.get('memories_by_type')}; command `{d.get('command', '')}`."
             )
+    if block and not failed(block, ""):
+        for lang, r in block.get("langs", {}).items():
+            rows.append(_public_row(f"MemoryBank {lang}, published as one block", r))
+        notes.append(
+            "\"published as one block\": `pai-memory eval --publish block`, the harness's former way (a "
+            "user's ten days reach the extractor as one burst, at most `LONG_TERM_MEMORY_MAX_WRITE_ITEMS` "
+            f"memories); command `{block.get('command', '')}`.")
     out = [table(header, rows)] if rows else []
     return "\n\n".join([*out, *("- " + n for n in notes)])
 
@@ -852,7 +861,7 @@ def generate() -> Path:
     embedder = load("embedder")
     segments = load("segments")
     openmp = load("openmp_wait")
-    memorybank, persona = load("memorybank"), load("persona")
+    memorybank, persona, memorybank_block = load("memorybank"), load("persona"), load("memorybank_block")
     for data, fn in (
         (mem0, plot_mem0),
         (locomo, plot_locomo),
@@ -867,7 +876,7 @@ def generate() -> Path:
     cmds = [
         d.get("command")
         for d in (mem0, locomo, pipeline, indexer, scale, quality, embedder, openmp, segments, memorybank,
-                  persona)
+                  persona, memorybank_block)
         if d
     ]
     pk = machine.get("packages", {})
@@ -946,7 +955,7 @@ def generate() -> Path:
         "its terms; \"any type\" ignores the type. Users with forbidden: users with a forbidden term "
         "(Persona-Chat: the other speaker's persona) in a live memory.",
         "",
-        section_public(memorybank, persona),
+        section_public(memorybank, persona, memorybank_block),
         "",
         "## Exact commands",
         "",
