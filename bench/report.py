@@ -705,9 +705,9 @@ def _public_row(label: str, r: dict[str, Any]) -> list[Any]:
 
 
 def section_public(memorybank: dict[str, Any] | None, persona: dict[str, Any] | None,
-                   block: dict[str, Any] | None = None) -> str:
+                   block: dict[str, Any] | None = None, persona_block: dict[str, Any] | None = None) -> str:
     """MemoryBank and Synthetic-Persona-Chat through ``pai-memory eval`` (bench/bench_public.py);
-    ``block``: MemoryBank published the former way, each case as one block (for comparison)."""
+    ``block``/``persona_block``: published the former way, each case as one block (for comparison)."""
     rows: list[list[Any]] = []
     notes: list[str] = []
     header = ["set", "users", "expected", "recall", "recall (any type)", "query hit@k",
@@ -738,13 +738,20 @@ def section_public(memorybank: dict[str, Any] | None, persona: dict[str, Any] | 
                 f"publishing {d.get('eval_summary', {}).get('publishing')}; stored by type "
                 f"{d.get('memories_by_type')}; command `{d.get('command', '')}`."
             )
+    commands = []
     if block and not failed(block, ""):
         for lang, r in block.get("langs", {}).items():
             rows.append(_public_row(f"MemoryBank {lang}, published as one block", r))
+        commands.append(f"`{block.get('command', '')}`")
+    if persona_block and not failed(persona_block, ""):
+        rows.append(_public_row("Synthetic-Persona-Chat, published as one block", persona_block))
+        commands.append(f"`{persona_block.get('command', '')}`")
+    if commands:
         notes.append(
-            "\"published as one block\": `pai-memory eval --publish block`, the harness's former way (a "
-            "user's ten days reach the extractor as one burst, at most `LONG_TERM_MEMORY_MAX_WRITE_ITEMS` "
-            f"memories); command `{block.get('command', '')}`.")
+            "\"published as one block\": `pai-memory eval --publish block`, the harness's former way: a "
+            "conversation's turns arrive together, so each conversation is one extraction of at most "
+            "`LONG_TERM_MEMORY_MAX_WRITE_ITEMS` memories (MemoryBank has one conversation per day, so its "
+            "bursts stay small); " + ", ".join(commands) + ".")
     out = [table(header, rows)] if rows else []
     return "\n\n".join([*out, *("- " + n for n in notes)])
 
@@ -862,6 +869,7 @@ def generate() -> Path:
     segments = load("segments")
     openmp = load("openmp_wait")
     memorybank, persona, memorybank_block = load("memorybank"), load("persona"), load("memorybank_block")
+    persona_block = load("persona_block")
     for data, fn in (
         (mem0, plot_mem0),
         (locomo, plot_locomo),
@@ -876,7 +884,7 @@ def generate() -> Path:
     cmds = [
         d.get("command")
         for d in (mem0, locomo, pipeline, indexer, scale, quality, embedder, openmp, segments, memorybank,
-                  persona, memorybank_block)
+                  persona, memorybank_block, persona_block)
         if d
     ]
     pk = machine.get("packages", {})
@@ -955,7 +963,7 @@ def generate() -> Path:
         "its terms; \"any type\" ignores the type. Users with forbidden: users with a forbidden term "
         "(Persona-Chat: the other speaker's persona) in a live memory.",
         "",
-        section_public(memorybank, persona, memorybank_block),
+        section_public(memorybank, persona, memorybank_block, persona_block),
         "",
         "## Exact commands",
         "",

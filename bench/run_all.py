@@ -59,6 +59,7 @@ FULL: dict[str, list[str]] = {
     "persona": ["bench/bench_public.py", "persona", "--conversations", "50"],
     # the evaluation harness's former publishing (each case as one block), for comparison
     "memorybank_block": ["bench/bench_public.py", "memorybank", "--langs", "en", "--publish", "block"],
+    "persona_block": ["bench/bench_public.py", "persona", "--conversations", "50", "--publish", "block"],
 }
 QUICK: dict[str, list[str]] = {
     "mem0": ["bench/bench_mem0.py", "--memories", "200", "--users", "50", "--big", "0", "--queries", "40",
@@ -76,9 +77,10 @@ QUICK: dict[str, list[str]] = {
     "memorybank": ["bench/bench_public.py", "memorybank", "--langs", "en"],
     "persona": ["bench/bench_public.py", "persona", "--conversations", "20"],
     "memorybank_block": ["bench/bench_public.py", "memorybank", "--langs", "en", "--publish", "block"],
+    "persona_block": ["bench/bench_public.py", "persona", "--conversations", "20", "--publish", "block"],
 }
 ORDER = ("mem0", "locomo", "pipeline", "indexer", "scale", "quality", "embedder", "openmp_wait", "segments",
-         "memorybank", "persona", "memorybank_block")
+         "memorybank", "persona", "memorybank_block", "persona_block")
 
 
 def ensure_matplotlib() -> None:
