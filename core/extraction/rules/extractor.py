@@ -13,7 +13,8 @@ from functools import lru_cache
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
 from core.extraction.rules import lexicon as lx
 from core.extraction.rules import patterns as P
-from core.extraction.rules.analysis import Analysis, Group, analyse, short_hash, topic_matches, topic_of
+from core.extraction.rules.analysis import Analysis, Group, analyse, topic_matches, topic_of
+from core.extraction.rules.keys import content_slug
 from core.extraction.rules.refine import CandidateMeta, refine_candidates
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, strip_emoji
 from core.extraction.rules.slots import spec
@@ -84,7 +85,7 @@ def _project_key(text: str) -> str:
         if m:
             name = m.group("n").strip()
             if name and name.lower() not in {"it", "this", "that", "a", "the"}:
-                return normalise_key(f"project-{name}")
+                return normalise_key(f"project-{name if name.isascii() else content_slug(name)}")
     norm = normalise(text)
     for noun, slug in sorted(lx.PROJECT_NOUNS_ZH.items(), key=lambda kv: -len(kv[0])):
         if noun in norm:
@@ -92,7 +93,7 @@ def _project_key(text: str) -> str:
     for noun, slug in sorted(lx.PROJECT_NOUNS_EN.items(), key=lambda kv: -len(kv[0])):
         if re.search(rf"\b{re.escape(noun)}s?\b", norm):
             return f"project-{slug}"
-    return f"project-{short_hash(text)}"
+    return f"project-{content_slug(text)}"
 
 
 def _final_key(group: Group, content: str) -> str:
@@ -101,7 +102,7 @@ def _final_key(group: Group, content: str) -> str:
         return _project_key(content)
     if key == "goal-pending":
         topic = topic_of("goal", normalise(content))
-        return f"goal-{topic}" if topic else f"goal-{short_hash(content)}"
+        return f"goal-{topic}" if topic else f"goal-{content_slug(content)}"
     return key
 
 
