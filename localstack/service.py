@@ -30,7 +30,9 @@ from localstack.supervisor import (
     PROCESS_NAMES,
     SERVICES_FILE,
     Child,
+    PortAllocator,
     ServiceSupervisor,
+    fixed_metrics_port,
     recorded_processes,
     stop_recorded_processes,
 )
@@ -66,14 +68,19 @@ class PipelineState:
 
 @dataclass
 class LocalService:
-    """Brings the service up on the local stack (idempotently) and observes it."""
+    """Brings the service up on the local stack (idempotently) and observes it.
+
+    ``metrics_port`` chooses each process's metrics port (the demo's fixed ports by default)."""
 
     settings: Settings
     env: dict[str, str] = field(default_factory=dict)
+    metrics_port: PortAllocator = fixed_metrics_port
     supervisor: ServiceSupervisor = field(init=False)
 
     def __post_init__(self) -> None:
-        self.supervisor = ServiceSupervisor(self.settings, {**SERVICE_ENV, **self.env})
+        self.supervisor = ServiceSupervisor(
+            self.settings, {**SERVICE_ENV, **self.env}, metrics_port=self.metrics_port
+        )
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> LocalService:

@@ -5,12 +5,16 @@ Services come from, in this order:
    given is used as is and only probed);
 2. testcontainers, for the services not given, when a Docker engine answers;
 3. the local stack (``localstack.LocalStack``, the code behind ``pai-memory stack up``).
-With ``--stack-down`` the session stops at its end what it started itself; by default the local
-stack is left running so the next session starts warm.
+With ``--stack-down`` the session stops at its end what it started itself, unless a demo started
+meanwhile uses it (service processes recorded in ``<PAI_MEMORY_HOME>/services.json`` still run); by
+default the local stack is left running so the next session starts warm.
 
 Fixtures (contract used by every test module):
 - ``settings`` (session): Settings pointing at the services, with ``DATABASE_URL`` set to a fresh
-  database ``pai_memory_test_<random>`` migrated to head (dropped at the end of the session).
+  database ``pai_memory_test_<random>`` migrated to head (dropped at the end of the session), and
+  nothing a demo or a deployment on the same services uses: session-private topics, consumer
+  groups and Milvus collection, ``PAI_MEMORY_HOME`` in a temporary directory, a free ``API_PORT``
+  (``session_names``). Every port a test binds comes from ``tests.support.ports``.
 - ``engine`` (session): SQLAlchemy engine for ``settings.database_url``.
 - ``clean_db`` (function): truncates all application tables (RESTART IDENTITY CASCADE) first.
 - ``unique_name`` (function): ``unique_name(prefix) -> f"{prefix}_{uuid8}"``.
@@ -26,6 +30,7 @@ import socket
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -104,6 +109,15 @@ def _start_containers(missing: list[str], services: Services) -> None:
         services.source["milvus"] = "testcontainers"
 
 
+def demo_processes(home: Path) -> list[str]:
+    """Service processes recorded under ``home`` (by ``pai-memory demo``) that still run."""
+    from localstack.process import is_alive
+    from localstack.supervisor import PROCESS_MARKER, SERVICES_FILE, recorded_processes
+
+    recorded = recorded_processes(home / SERVICES_FILE)
+    return sorted(name for name, pid in recorded.items() if is_alive(pid, PROCESS_MARKER))
+
+
 @pytest.fixture(scope="session")
 def stack(request: pytest.FixtureRequest) -> Iterator[Services]:
     """Bring the real services up once per session (see module docstring for the order)."""
@@ -146,7 +160,14 @@ def stack(request: pytest.FixtureRequest) -> Iterator[Services]:
             with contextlib.suppress(Exception):
                 container.stop()
         if services.started and request.config.getoption("--stack-down"):
-            local.down(services.started)
+            users = demo_processes(local.paths.home)
+            if users:  # a demo started meanwhile runs on these services: stopping them would break it
+                reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+                if reporter is not None:
+                    reporter.write_line(f"--stack-down: left {', '.join(services.started)} running: "
+                                        f"service processes {', '.join(users)} use them")
+            else:
+                local.down(services.started)
 
 
 @pytest.fixture(autouse=True)
@@ -156,14 +177,37 @@ def _services_marker(request: pytest.FixtureRequest) -> None:
         request.getfixturevalue("settings")
 
 
+def session_names(tag: str, home: str) -> dict[str, Any]:
+    """Settings of a test session that keep it apart from a demo or deployment on the same services:
+    its own topics, consumer groups (no other group's consumer takes its records, and its consumers
+    take no one else's), Milvus collection, home directory and API port."""
+    from tests.support.ports import free_port
+
+    return {
+        "TOPIC_CHAT_MESSAGES": f"test.{tag}.chat",
+        "TOPIC_MEMORY_COMMANDS": f"test.{tag}.commands",
+        "TOPIC_MEMORY_DIRTY": f"test.{tag}.dirty",
+        "GROUP_EXTRACTOR": f"test-{tag}-extractor",
+        "GROUP_COMMANDS": f"test-{tag}-commands",
+        "GROUP_INDEXER": f"test-{tag}-indexer",
+        "MEMORY_MILVUS_COLLECTION": f"test_{tag}_memories",
+        "PAI_MEMORY_HOME": home,
+        "API_PORT": free_port(),
+        "METRICS_PORT": None,
+    }
+
+
 @pytest.fixture(scope="session")
-def settings(stack: Services) -> Iterator[Settings]:
-    """Settings pointing at the session's services and a fresh migrated database."""
+def settings(stack: Services, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
+    """Settings pointing at the session's services, a fresh migrated database and private names."""
     from core.storage import db
+    from localstack.topics import ensure_topics, service_topics
 
     base = load_settings(**stack.overrides)
     server_url = make_url(base.database_url)
-    name = f"pai_memory_test_{uuid.uuid4().hex[:8]}"
+    tag = uuid.uuid4().hex[:8]
+    name = f"pai_memory_test_{tag}"
+    private = session_names(tag, str(tmp_path_factory.mktemp("pai_memory_home")))
     admin = db.make_engine(server_url.set(database="postgres").render_as_string(hide_password=False))
     admin = admin.execution_options(isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
@@ -171,7 +215,9 @@ def settings(stack: Services) -> Iterator[Settings]:
     test_url = server_url.set(database=name).render_as_string(hide_password=False)
     try:
         db.upgrade(test_url)
-        yield load_settings(**{**stack.overrides, "DATABASE_URL": test_url})
+        session_settings = load_settings(**{**stack.overrides, **private, "DATABASE_URL": test_url})
+        ensure_topics(session_settings, service_topics(session_settings))
+        yield session_settings
     finally:
         db.engine_for.cache_clear()
         with admin.connect() as conn:

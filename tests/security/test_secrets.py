@@ -42,6 +42,7 @@ from tests.hostile.cases import load_http_cases
 from tests.support.env import PIPELINE_ENV, clean_env, service_env
 from tests.support.fake_openai import FakeOpenAIServer, Reply
 from tests.support.pipeline import isolated_settings, wait_until
+from tests.support.ports import free_port
 
 pytestmark = pytest.mark.services
 
@@ -50,12 +51,6 @@ EMBED_DIM = 16
 # protocol-level cases the HTTP server (uvicorn/h11) may answer before the application, without our
 # error body: they must still never be a 5xx
 PROTOCOL_LEVEL = {"headers_bad_content_length"}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def planted(name: str) -> str:
