@@ -24,16 +24,14 @@ from core.config import Settings, load_settings
 from core.storage import db
 from core.storage.models import LongTermMemory, Message, OutboxEvent, User
 from localstack.manager import LocalStack
-from localstack.process import is_alive
 from localstack.supervisor import (
-    PROCESS_MARKER,
     PROCESS_NAMES,
     SERVICES_FILE,
     Child,
     PortAllocator,
     ServiceSupervisor,
     fixed_metrics_port,
-    recorded_processes,
+    running_recorded_processes,
     stop_recorded_processes,
 )
 from localstack.topics import ensure_topics
@@ -101,8 +99,7 @@ class LocalService:
 
     def running_processes(self) -> dict[str, int]:
         """Recorded service processes that are still alive (name -> pid)."""
-        recorded = recorded_processes(self.state_file)
-        return {name: pid for name, pid in recorded.items() if is_alive(pid, PROCESS_MARKER)}
+        return running_recorded_processes(self.state_file.parent)
 
     def start_processes(self, processes: Sequence[str] = PROCESS_NAMES) -> dict[str, int]:
         """Start the processes not already running; returns what runs now (name -> pid)."""

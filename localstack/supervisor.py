@@ -50,6 +50,12 @@ def recorded_processes(path: Path) -> dict[str, int]:
     return {str(n): pid for n, pid in data.items() if isinstance(pid, int) and not isinstance(pid, bool)}
 
 
+def running_recorded_processes(home: Path) -> dict[str, int]:
+    """The service processes recorded under ``home`` that still run (name -> pid)."""
+    recorded = recorded_processes(home / SERVICES_FILE)
+    return {name: pid for name, pid in recorded.items() if is_alive(pid, PROCESS_MARKER)}
+
+
 def stop_recorded_processes(home: Path, timeout: float = 30.0) -> list[tuple[str, int, bool]]:
     """Stop the service processes recorded under ``home`` and forget them.
 

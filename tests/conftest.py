@@ -30,7 +30,6 @@ import socket
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -109,15 +108,6 @@ def _start_containers(missing: list[str], services: Services) -> None:
         services.source["milvus"] = "testcontainers"
 
 
-def demo_processes(home: Path) -> list[str]:
-    """Service processes recorded under ``home`` (by ``pai-memory demo``) that still run."""
-    from localstack.process import is_alive
-    from localstack.supervisor import PROCESS_MARKER, SERVICES_FILE, recorded_processes
-
-    recorded = recorded_processes(home / SERVICES_FILE)
-    return sorted(name for name, pid in recorded.items() if is_alive(pid, PROCESS_MARKER))
-
-
 @pytest.fixture(scope="session")
 def stack(request: pytest.FixtureRequest) -> Iterator[Services]:
     """Bring the real services up once per session (see module docstring for the order)."""
@@ -160,7 +150,9 @@ def stack(request: pytest.FixtureRequest) -> Iterator[Services]:
             with contextlib.suppress(Exception):
                 container.stop()
         if services.started and request.config.getoption("--stack-down"):
-            users = demo_processes(local.paths.home)
+            from localstack.supervisor import running_recorded_processes
+
+            users = sorted(running_recorded_processes(local.paths.home))
             if users:  # a demo started meanwhile runs on these services: stopping them would break it
                 reporter = request.config.pluginmanager.get_plugin("terminalreporter")
                 if reporter is not None:

@@ -10,6 +10,7 @@ on the session's services, then the tests that start service processes in a nest
 from __future__ import annotations
 
 import contextlib
+import json
 import socket
 import subprocess
 import sys
@@ -40,6 +41,7 @@ from localstack.supervisor import (
     SERVICES_FILE,
     fixed_metrics_port,
     recorded_processes,
+    running_recorded_processes,
     stop_recorded_processes,
 )
 from producers.publish import read_events
@@ -121,6 +123,20 @@ def test_a_service_process_started_by_a_test_runs_while_the_demo_ports_are_taken
             wait_until(up, 90, 0.5, "the relay to serve /metrics on its own port")
         finally:
             service.supervisor.stop_all(timeout=20)
+
+
+def test_a_stack_a_demo_uses_is_recognised_so_stack_down_leaves_it_running(tmp_path: Path) -> None:
+    """``--stack-down`` asks ``running_recorded_processes`` whether a demo's processes still run."""
+    # a process whose command line carries the service marker, recorded the way the demo records
+    demo_like = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", PROCESS_MARKER])
+    try:
+        (tmp_path / SERVICES_FILE).write_text(json.dumps({"relay-0": demo_like.pid, "api-0": 2**22 + 1}))
+        wait_until(lambda: running_recorded_processes(tmp_path) == {"relay-0": demo_like.pid}, 10,
+                   what="the demo-like process to be seen")
+    finally:
+        demo_like.kill()
+        demo_like.wait(10)
+    assert running_recorded_processes(tmp_path) == {}
 
 
 # --- the real situation: the demo running, the tests that start processes beside it ---------------------
