@@ -189,6 +189,19 @@ def session_names(tag: str, home: str) -> dict[str, Any]:
     }
 
 
+def _drop_collection(settings: Settings, name: str) -> None:
+    """Drop the session's Milvus collection if a test created it (best effort: Milvus may be down)."""
+    from core.vectorstore import MilvusMemoryIndex
+
+    with contextlib.suppress(Exception):
+        index = MilvusMemoryIndex.from_settings(settings, collection=name, dim=8)
+        try:
+            if index.has_collection(name):
+                index.drop_collection(name)
+        finally:
+            index.close()
+
+
 @pytest.fixture(scope="session")
 def settings(stack: Services, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
     """Settings pointing at the session's services, a fresh migrated database and private names."""
@@ -211,6 +224,7 @@ def settings(stack: Services, tmp_path_factory: pytest.TempPathFactory) -> Itera
         ensure_topics(session_settings, service_topics(session_settings))
         yield session_settings
     finally:
+        _drop_collection(base, private["MEMORY_MILVUS_COLLECTION"])
         db.engine_for.cache_clear()
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))

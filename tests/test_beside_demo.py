@@ -211,7 +211,7 @@ def test_process_tests_pass_while_the_demo_runs(settings: Settings, tmp_path: Pa
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{demo_db}" WITH (FORCE)'))
         admin.dispose()
-        index = MilvusMemoryIndex(settings.milvus_uri, collection, 8)
+        index = MilvusMemoryIndex.from_settings(settings, collection=collection, dim=8)
         try:
             if index.has_collection(collection):
                 index.drop_collection(collection)
