@@ -197,7 +197,9 @@ def test_process_tests_pass_while_the_demo_runs(settings: Settings, tmp_path: Pa
             [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", *PROCESS_TESTS],
             cwd=REPO, env=nested_env, capture_output=True, text=True, timeout=1800)
         assert nested.returncode == 0, nested.stdout[-6000:] + nested.stderr[-3000:]
-        assert " passed" in nested.stdout.splitlines()[-1], nested.stdout[-3000:]
+        summary = nested.stdout.splitlines()[-1]
+        assert " passed" in summary, nested.stdout[-3000:]
+        print(f"beside the demo: {summary}")  # shown with -s
 
         assert all(is_alive(pid, PROCESS_MARKER) for pid in running.values()), "a demo process died"
         demo_engine = db.make_engine(demo_url)
