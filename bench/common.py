@@ -473,7 +473,7 @@ class Pipeline:
             port += 1
         self._metrics_next = port - BENCH_METRICS_BASE + 1
         child = self.supervisor.start(process, index, {"METRICS_PORT": str(port), **(extra or {})})
-        self.metrics_ports[child.name] = port  # the supervisor's Child.metrics_port is its default, not ours
+        self.metrics_ports[child.name] = port
         return child
 
     def check(self) -> None:

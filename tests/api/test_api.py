@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -31,17 +30,12 @@ from core.retrieval import read_prompt_block
 from core.storage.db import session_factory, transaction
 from core.storage.models import LongTermMemory
 from core.vectorstore import IndexRow, MilvusMemoryIndex, ensure_active_collection
+from tests.support.ports import free_port
 
 pytestmark = pytest.mark.services
 
 TOKEN = "tok-5f1c9a7e-planted-secret-0b2d"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ expired or filtered) and check that the PostgreSQL truth still decides what is r
 
 from __future__ import annotations
 
-import socket
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -43,6 +42,7 @@ from core.storage.db import session_factory, transaction
 from core.storage.models import LongTermMemory, VectorCollection
 from core.vectorstore import IndexRow, MilvusMemoryIndex, ensure_active_collection
 from tests.support.fake_openai import FakeOpenAIServer  # the `fake_openai` fixture: tests/core/conftest.py
+from tests.support.ports import free_port  # a port nobody listens on
 
 pytestmark = pytest.mark.services
 
@@ -339,12 +339,6 @@ def test_foreign_ids_from_the_index_are_never_returned(env: Env) -> None:
 
 
 # --- fallback -----------------------------------------------------------------------------------
-def closed_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.mark.parametrize(("question", "expected"), [
     ("我想做一道酸菜鱼", "food"),
     ("杭州有什么好玩的地方", "home_city"),
@@ -354,7 +348,7 @@ def closed_port() -> int:
 def test_milvus_unavailable_serves_lexical_fallback(env: Env, question: str, expected: str) -> None:
     alice = seed_alice(env)
     seed_alice(env, "bob")
-    retriever = env.retriever(MEMORY_MILVUS_URI=f"http://127.0.0.1:{closed_port()}", MILVUS_TIMEOUT_SEC=1.0,
+    retriever = env.retriever(MEMORY_MILVUS_URI=f"http://127.0.0.1:{free_port()}", MILVUS_TIMEOUT_SEC=1.0,
                               RETRIEVAL_DENSE_TIMEOUT_SEC=5.0, RETRIEVAL_DENSE_COOLDOWN_SEC=30.0)
     started = time.monotonic()
     result = retriever.retrieve("alice", question, mode=RetrieveMode.DENSE, limit=3)

@@ -53,6 +53,7 @@ from tests.hostile.cases import load_http_cases
 from tests.support.env import PIPELINE_ENV, clean_env, service_env
 from tests.support.fake_openai import FakeOpenAIServer, Reply
 from tests.support.pipeline import isolated_settings, wait_until
+from tests.support.ports import free_port
 
 pytestmark = pytest.mark.services
 
@@ -65,12 +66,6 @@ KAFKA_SECRET_OPTIONS = ("ssl.key.pem", "ssl.key.password", "ssl.keystore.passwor
                         "sasl.oauthbearer.config", "sasl.oauthbearer.client.secret")
 URL_PARAMS = ("api-key", "api_key", "key", "token", "access_token", "sig", "signature", "password", "secret")
 DIARY_MARKER = "sec-diary-entry"  # the CHECK constraint refuses contents holding it
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def planted(name: str) -> str:
