@@ -230,7 +230,7 @@ def test_planted_secrets_never_appear_in_any_output(
                 return False
 
         marks = {"start": time.monotonic()}
-        wait_until(api_up, 60, what="the API answers")
+        wait_until(api_up, 180, what="the API answers")
         marks["api up"] = time.monotonic()  # also: PostgreSQL accepted the URL with a password
 
         # --- traffic, failures included ---------------------------------------------------------
