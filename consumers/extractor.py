@@ -133,6 +133,8 @@ class ExtractorStrategy:
         self._dlq_backoff = Backoff()
         self._pressed = False
         self.max_running_seen = 0
+        self.max_buffered_seen = 0  # observed at each poll (bounded by max_buffered + one poll batch)
+        self.abandoned = 0  # records given up on revoke (redelivered to the next owner)
 
     # --- strategy contract --------------------------------------------------------------------
     def bind(self, done: DoneCallback) -> None:
@@ -156,8 +158,10 @@ class ExtractorStrategy:
         if self._ingest_backlog and self._ingest_backoff.ready(now):
             self._drain_ingest_backlog()
         self._dispatch(force=False)
+        held = self.buffered
+        self.max_buffered_seen = max(self.max_buffered_seen, held)
         metrics.CONSUMER_IN_FLIGHT.labels(self.group).set(self._running)
-        metrics.CONSUMER_BUFFERED.labels(self.group).set(self.buffered)
+        metrics.CONSUMER_BUFFERED.labels(self.group).set(held)
 
     def backpressure(self) -> bool:
         held = self.buffered
@@ -188,6 +192,7 @@ class ExtractorStrategy:
             burst.items = kept
             if not kept and not burst.running:
                 self._remove(burst)
+        self.abandoned += abandoned
         if abandoned:
             log.warning("revoke: %d record(s) of %s abandoned uncommitted (the next owner redelivers them)",
                         abandoned, sorted(revoked))

@@ -162,6 +162,7 @@ class ConsumerLoop:
         self._fatal: FatalConsumerError | None = None
         self._sync_commit = False
         self.commit_failures = 0
+        self.pauses = 0  # times backpressure paused the assignment
         self.turns = 0  # loop turns (each one polls the broker): evidence the loop is not blocked
 
     # --- lifecycle ----------------------------------------------------------------------------
@@ -274,6 +275,7 @@ class ConsumerLoop:
                     log.debug("pause failed (will retry): %s", exc)
                     return
                 if not self._paused:
+                    self.pauses += 1
                     log.info("backpressure: pausing %d partition(s)", len(todo))
                 self._paused |= todo
         elif self._paused:
