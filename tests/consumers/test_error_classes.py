@@ -7,33 +7,41 @@ raises for messages that carry a marker; ``FaultyTools`` does the same for tool 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
-from confluent_kafka import Producer
-from sqlalchemy import Engine
+from confluent_kafka import Consumer, Producer
+from sqlalchemy import Engine, select
 from sqlalchemy.exc import DataError, IntegrityError, OperationalError
+from sqlalchemy.orm import Session
 
 from consumers.commands import CommandStrategy
 from consumers.dlq import DeadLetterPublisher
 from consumers.errors import FatalConsumerError
 from consumers.extractor import ExtractorStrategy
+from consumers.indexer import IndexerStrategy
 from consumers.policies import RetryPolicy
 from consumers.processes import build_tools, commands_loop, extractor_loop
+from consumers.runtime import Record
 from core.config import Settings
+from core.embedding.local import LocalE5Embedder
 from core.extraction.candidates import ExtractionInput, MemoryCandidate
 from core.extraction.rules import RulesExtractor
+from core.indexing import MemoryIndexer, SyncReport
 from core.memory.processing import MessageProcessor
 from core.memory.tools import MemoryTools, ToolResult
 from core.storage.db import engine_for, session_factory
+from core.storage.models import LongTermMemory, OutboxEvent
+from core.vectorstore import MilvusMemoryIndex
 from producers.client import MemoryEventProducer
 from schemas import MemorySaveData, parse_dead_letter
 from tests.consumers.test_extractor import live, publish
@@ -190,7 +198,7 @@ def test_a_dead_letter_topic_that_cannot_be_written_stops_the_loop_without_skipp
                    what="the loop to stop by itself")
     assert time.monotonic() - started < 60
     assert any("Hanoi" in c for _, c in live(clean_db, "ec-fatal").values())
-    from confluent_kafka import Consumer, TopicPartition
+    from confluent_kafka import TopicPartition
 
     check = Consumer({**cfg.kafka_client_config(), "group.id": cfg.GROUP_EXTRACTOR})
     try:
@@ -219,3 +227,92 @@ def test_cli_exits_with_code_4_and_one_line_on_a_broker_authentication_failure(
     ours = [line for line in done.stderr.splitlines() if "stops:" in line]
     assert len(ours) == 1 and "_AUTHENTICATION" in ours[0], done.stderr[-2000:]
     assert "wrong" not in done.stderr
+
+
+class FaultyIndexer(MemoryIndexer):
+    """The real indexer, except that a batch holding ``poison`` raises ``DataError``."""
+
+    poison: int = -1
+    calls: list[list[int]]
+
+    def sync(self, memory_ids: Sequence[int]) -> SyncReport:
+        self.calls.append(list(memory_ids))
+        if self.poison in memory_ids:
+            raise DataError("UPDATE", {}, psycopg.errors.NumericValueOutOfRange("out of range"))
+        return super().sync(memory_ids)
+
+
+def test_indexer_isolates_a_poison_memory_dead_letters_its_record_and_syncs_the_rest(
+    settings: Settings, clean_db: Engine, unique_name: Callable[[str], str]
+) -> None:
+    cfg = isolated_settings(settings, unique_name, MEMORY_MILVUS_COLLECTION=unique_name("t_ec"),
+                            MEMORY_INDEX_WORKER_ENABLED=True)
+    tools = build_tools(cfg)
+    ids = [tools.memory_save("ec-ix", f"fact-k{i}", f"fact number {i}: likes kite surfing", "fact").memory_id
+           for i in range(3)]
+    index = MilvusMemoryIndex.from_settings(cfg)
+    indexer = FaultyIndexer(session_factory(clean_db), LocalE5Embedder(), index)
+    indexer.calls = []
+    indexer.poison = int(ids[1] or 0)
+    now = [1000.0]
+    strategy = IndexerStrategy(indexer, DeadLetterPublisher(cfg, cfg.GROUP_INDEXER), batch_size=3,
+                               max_wait_sec=0.1, clock=lambda: now[0], group=cfg.GROUP_INDEXER)
+    done: list[Record] = []
+    strategy.bind(done.append)
+    try:
+        with Session(clean_db) as s:
+            rows = s.execute(select(OutboxEvent.message_key, OutboxEvent.payload)
+                             .order_by(OutboxEvent.id)).all()
+        for offset, (key, payload) in enumerate(rows):
+            strategy.submit(Record(cfg.TOPIC_MEMORY_DIRTY, 0, offset, key.encode(),
+                                   json.dumps(payload).encode(), (), None))
+        strategy.poll()  # a full batch: synced at once, fails for good, isolated memory by memory
+        assert sorted(r.offset for r in done) == [0, 1, 2] and strategy.buffered == 0
+        assert indexer.calls == [ids, [ids[0]], [ids[1]], [ids[2]]]
+        with Session(clean_db) as s:
+            status = dict(s.execute(select(LongTermMemory.id, LongTermMemory.vector_status)).all())
+        assert status[ids[0]] == status[ids[2]] == "SYNCED" and status[ids[1]] != "SYNCED"
+        (letter,) = [parse_dead_letter(m.value())
+                     for m in read_topic(cfg, cfg.dlq_topic(cfg.GROUP_INDEXER), 1)]
+        assert letter.data.error_type == "DataError" and letter.data.source_offset == 1
+        assert letter.data.reason == "DataError: NumericValueOutOfRange: out of range"
+    finally:
+        strategy.close()
+        index.drop_collection(cfg.MEMORY_MILVUS_COLLECTION)
+
+
+def test_every_offset_commit_is_checked(settings: Settings, unique_name: Callable[[str], str]) -> None:
+    """A commit the broker rejects is counted and logged, and the offsets are offered again."""
+    from prometheus_client import REGISTRY
+
+    cfg = isolated_settings(settings, unique_name)
+    loop = commands_loop(cfg)
+    group = cfg.GROUP_COMMANDS
+
+    def failures() -> float:
+        return REGISTRY.get_sample_value("pai_memory_offset_commit_failures_total", {"group": group}) or 0.0
+
+    consumer = Consumer(loop._config())
+    loop._consumer = consumer
+    try:
+        missing = (unique_name("no_such_topic"), 0)
+        real = (cfg.TOPIC_MEMORY_COMMANDS, 0)
+        for topic, partition in (missing, real):
+            loop._assigned.add((topic, partition))
+            loop.tracker.started(topic, partition, 4)
+            loop.tracker.done(topic, partition, 4)
+        loop._commit(asynchronous=True, only={missing})  # the result comes back through on_commit
+        wait_until(lambda: consumer.poll(0.2) is None and loop.commit_failures == 1, 20,
+                   what="the failed async commit reported")
+        assert failures() == 1.0
+        assert loop.tracker.committable() == {missing: 5, real: 5}  # not marked committed
+        loop._commit(asynchronous=False, only={missing})
+        assert loop.commit_failures == 2 and failures() == 2.0
+        loop._commit(asynchronous=False, only={real})
+        assert loop.commit_failures == 2 and loop.tracker.committable() == {missing: 5}
+        loop._commit(asynchronous=True, only={real})  # nothing left to commit for it: no call at all
+        assert loop.tracker.committable() == {missing: 5}
+    finally:
+        loop._consumer = None
+        consumer.close()
+        loop.strategy.close()
