@@ -8,7 +8,9 @@ the extraction transaction committed.
 
 Concurrency (key-level parallelism, as in Confluent's Parallel Consumer):
 - bursts of different users run concurrently, at most ``max_in_flight``
-  (``EXTRACTOR_MAX_IN_FLIGHT``) at a time, in a thread pool; the loop thread never waits for one;
+  (``EXTRACTOR_MAX_IN_FLIGHT``) at a time, each in a worker (daemon) thread; the loop thread never
+  waits for one. ``MessageProcessor.process`` is safe to call from several threads (one
+  SQLAlchemy session per call; the per-user advisory lock serialises one user's writes);
 - bursts of one user run strictly one after another, oldest first (a user's bursts are queued in
   the order they were opened, i.e. offset order; an older burst is started early when a newer
   one of the same user is due), so a later statement always lands after an earlier one;
@@ -38,9 +40,9 @@ from __future__ import annotations
 import contextlib
 import logging
 import queue
+import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from consumers.dlq import DeadLetterPublisher
@@ -126,7 +128,7 @@ class ExtractorStrategy:
         self._users: dict[int, list[_Burst]] = {}  # user_pk -> bursts in the order they were opened
         self._running = 0
         self._completions: queue.SimpleQueue[_Completion] = queue.SimpleQueue()
-        self._pool: ThreadPoolExecutor | None = None
+        self._bound = False
         self._ingest_backlog: list[Record] = []
         self._ingest_backoff = Backoff()
         self._dlq_backlog: list[tuple[Record, str, str]] = []  # record, reason, error type
@@ -139,8 +141,7 @@ class ExtractorStrategy:
     # --- strategy contract --------------------------------------------------------------------
     def bind(self, done: DoneCallback) -> None:
         self.steps.bind(done)
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=self.max_in_flight, thread_name_prefix="extract")
+        self._bound = True
 
     def submit(self, record: Record) -> None:
         if self._ingest_backlog and any(r.tp == record.tp for r in self._ingest_backlog):
@@ -214,9 +215,7 @@ class ExtractorStrategy:
         log.warning("join: leaving %d record(s) unprocessed (their offsets stay uncommitted)", self.buffered)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self._bound = False  # running workers are daemon threads: they never hold the process open
         self.dlq.close()
 
     @property
@@ -308,7 +307,7 @@ class ExtractorStrategy:
 
     def _dispatch(self, force: bool) -> None:
         """Start the head burst of every idle user whose head (or a later burst) is due."""
-        if self._pool is None or self._running >= self.max_in_flight:
+        if not self._bound or self._running >= self.max_in_flight:
             return
         now = self.clock()
         for bursts in list(self._users.values()):
@@ -325,7 +324,6 @@ class ExtractorStrategy:
                 return
 
     def _start(self, burst: _Burst) -> None:
-        assert self._pool is not None
         if burst.open:
             burst.open = False
             if self._open.get(burst.conversation_pk) is burst:
@@ -333,8 +331,10 @@ class ExtractorStrategy:
         burst.running = True
         self._running += 1
         self.max_running_seen = max(self.max_running_seen, self._running)
-        message_pks = burst.message_pks
-        self._pool.submit(self._work, burst, message_pks)
+        # one daemon thread per running burst (at most max_in_flight): a model call that outlives
+        # shutdown dies with the process; its transaction either committed or never happened
+        threading.Thread(target=self._work, args=(burst, burst.message_pks), daemon=True,
+                         name=f"extract-{burst.user_pk}").start()
 
     def _work(self, burst: _Burst, message_pks: list[int]) -> None:
         """Worker thread: extract one burst, hand the result back to the loop thread."""

@@ -17,7 +17,10 @@ Contract of ``MessageProcessor``:
 - a later statement wins: a candidate for a memory key that was already changed from a *newer*
   message (by ``created_at``, per the key's history) is superseded and not applied. A FAILED message
   re-driven after the user's next messages were processed (or an out-of-order redelivery) therefore
-  never overwrites what the user said later; the message still ends ``PROCESSED``.
+  never overwrites what the user said later; the message still ends ``PROCESSED``;
+- thread-safe: ``ingest`` and ``process`` may run concurrently from several threads (the extractor
+  runs bursts of different users in workers): each call opens its own sessions, the writer, policy
+  and extractors keep no per-call state, and the per-user advisory lock serialises one user's commits.
 """
 
 from __future__ import annotations
