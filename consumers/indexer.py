@@ -36,7 +36,7 @@ from consumers.dlq import DeadLetterPublisher
 from consumers.errors import describe
 from consumers.policies import RetryPolicy
 from consumers.runtime import DoneCallback, Record
-from consumers.steps import Action, RecordSteps
+from consumers.steps import Action, Backoff, RecordSteps
 from core import metrics
 from core.indexing import IndexSyncFailed, MemoryIndexer, SyncReport
 from core.vectorstore import IndexModelMismatch, VectorStoreError
@@ -79,9 +79,8 @@ class IndexerStrategy:
         # it was created (``changed_at`` for events without one). Freshness is measured from it.
         self._origin_at: dict[int, tuple[datetime, datetime]] = {}  # memory id -> (changed_at, origin)
         self._dlq_backlog: list[tuple[Record, str, str]] = []  # record, reason, error type
-        self._dlq_not_before = 0.0
-        self._attempts = 0
-        self._not_before = 0.0
+        self._dlq_backoff = Backoff()
+        self._backoff = Backoff()  # attempts and next try of the buffered batch
         self._fatal: BaseException | None = None
         self.given_up = 0
 
@@ -111,9 +110,9 @@ class IndexerStrategy:
 
     def poll(self) -> None:
         now = self.clock()
-        if self._dlq_backlog and now >= self._dlq_not_before:
+        if self._dlq_backlog and self._dlq_backoff.ready(now):
             self._drain_dlq()
-        if self._buffer and now >= self._not_before:
+        if self._buffer and self._backoff.ready(now):
             oldest = min(self._since.values())
             if len(self._buffer) >= self.batch_size or now - oldest >= self.max_wait_sec:
                 self._flush(list(self._buffer))
@@ -146,16 +145,16 @@ class IndexerStrategy:
                 log.warning("join: leaving %d memories unindexed (their offsets stay uncommitted)",
                             len(self._buffer))
                 return
-            if self._dlq_backlog and now >= self._dlq_not_before:
+            if self._dlq_backlog and self._dlq_backoff.ready(now):
                 self._drain_dlq()
-            if self._buffer and now >= self._not_before:
+            if self._buffer and self._backoff.ready(now):
                 try:
                     self._flush(list(self._buffer))
                 except IndexModelMismatch:
                     return  # already raised once from poll/revoke; nothing more to do here
             if self._buffer or self._dlq_backlog:
-                timers = ((self._not_before, bool(self._buffer)),
-                          (self._dlq_not_before, bool(self._dlq_backlog)))
+                timers = ((self._backoff.not_before, bool(self._buffer)),
+                          (self._dlq_backoff.not_before, bool(self._dlq_backlog)))
                 waits = [t for t, busy in timers if busy and t > now]
                 self.sleep(max(0.0, min(min(waits, default=now + 0.05), deadline) - now))
 
@@ -217,31 +216,28 @@ class IndexerStrategy:
             metrics.INDEX_SYNCED.labels("failed").inc(max(1, len(exc.failed_ids)))
             if self.on_failure is not None:
                 self.on_failure(exc)
-            self._attempts += 1
-            if self.max_attempts is not None and self._attempts >= self.max_attempts:
+            attempts = self._backoff.attempts + 1
+            if self.max_attempts is not None and attempts >= self.max_attempts:
                 log.error("giving up on %d memories after %d attempts (left %s in PostgreSQL for the "
-                          "sweeper): %s", len(memory_ids), self._attempts,
+                          "sweeper): %s", len(memory_ids), attempts,
                           "FAILED" if exc.failed_ids else "unsynced", exc)
                 self.given_up += len(memory_ids)
-                self._attempts = 0
+                self._backoff.reset()
                 self._release(memory_ids, "given_up")
                 return True
-            delay = self.retry.delay(self._attempts)
-            self._not_before = self.clock() + delay
-            log.warning("indexing attempt %d failed, retry in %.1fs: %s", self._attempts, delay, exc)
+            delay = self._backoff.failed(self.retry, self.clock())
+            metrics.CONSUMER_RETRIES.labels(self.group).inc()
+            log.warning("indexing attempt %d failed, retry in %.1fs: %s", attempts, delay, exc)
             return False
         except Exception as exc:
             what = f"indexing {len(memory_ids)} memories"
-            if self.steps.decide(exc, self._attempts + 1, what) is Action.RETRY:
-                self._attempts += 1
-                self._not_before = self.clock() + self.retry.delay(self._attempts)
+            if self.steps.decide(exc, self._backoff.attempts + 1, what) is Action.RETRY:
+                self._backoff.failed(self.retry, self.clock())
                 return False
-            self._attempts = 0
-            self._not_before = 0.0
+            self._backoff.reset()
             self._isolate(memory_ids, exc)
             return True
-        self._attempts = 0
-        self._not_before = 0.0
+        self._backoff.reset()
         self._observe(report, self.clock() - started)
         self._release(memory_ids, "processed")
         if self.on_report is not None:
@@ -290,7 +286,7 @@ class IndexerStrategy:
             for record in self._buffer.get(mid, []):
                 if not self.steps.dead_letter(record, error):
                     self._dlq_backlog.append((record, describe(error), type(error).__name__))
-                    self._dlq_not_before = self.clock() + self.retry.delay(2)
+                    self._dlq_backoff.failed(self.retry, self.clock())
             self._forget(mid)
 
     def _dead_letter(self, record: Record, reason: str, error_type: str) -> bool:
@@ -300,6 +296,7 @@ class IndexerStrategy:
         while self._dlq_backlog:
             record, reason, error_type = self._dlq_backlog[0]
             if not self._dead_letter(record, reason, error_type):
-                self._dlq_not_before = self.clock() + self.retry.delay(2)
+                self._dlq_backoff.failed(self.retry, self.clock())
                 return
             self._dlq_backlog.pop(0)
+        self._dlq_backoff.reset()
