@@ -24,7 +24,6 @@ from consumers.steps import Action, Backoff, RecordSteps
 from core.memory.errors import MemoryNotFound
 from core.memory.tools import MemoryTools, ToolResult
 from schemas import MemoryAppendData, MemoryDeleteData, MemorySaveData, parse_memory_command
-from schemas.errors import SchemaError
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +109,7 @@ class CommandStrategy:
         """True when the record is finished (applied, no-op or dead-lettered)."""
         try:
             event = parse_memory_command(record.value or b"")
-        except SchemaError as exc:
+        except Exception as exc:  # SchemaError, or anything else parsing raises: this record never parses
             return self._dead_letter(record, exc)
         cmd = event.data
         result: ToolResult | None = None

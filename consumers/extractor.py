@@ -54,7 +54,6 @@ from core import metrics
 from core.memory.processing import MessageProcessor, PermanentProcessingError, ProcessOutcome
 from core.memory.store import IncomingMessage
 from schemas import parse_chat_message
-from schemas.errors import SchemaError
 
 log = logging.getLogger(__name__)
 
@@ -237,7 +236,7 @@ class ExtractorStrategy:
         """Store the record's message; False when it must be retried later (backlog)."""
         try:
             event = parse_chat_message(record.value or b"")
-        except SchemaError as exc:
+        except Exception as exc:  # SchemaError, or anything else parsing raises: this record never parses
             self._dead_letter(record, exc)
             return True
         data = event.data

@@ -41,7 +41,6 @@ from core import metrics
 from core.indexing import IndexSyncFailed, MemoryIndexer, SyncReport
 from core.vectorstore import IndexModelMismatch, VectorStoreError
 from schemas import parse_memory_dirty
-from schemas.errors import SchemaError
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +95,7 @@ class IndexerStrategy:
     def submit(self, record: Record) -> None:
         try:
             event = parse_memory_dirty(record.value or b"")
-        except SchemaError as exc:
+        except Exception as exc:  # SchemaError, or anything else parsing raises: this record never parses
             if not self._dead_letter(record, str(exc), type(exc).__name__):
                 self._dlq_backlog.append((record, str(exc), type(exc).__name__))
             return
