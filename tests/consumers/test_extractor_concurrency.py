@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 from consumers.dlq import DeadLetterPublisher
 from consumers.extractor import ExtractorStrategy
 from consumers.processes import extractor_loop
-from consumers.runtime import ConsumerLoop
+from consumers.runtime import ConsumerLoop, Record
 from core.config import Settings
 from core.extraction.candidates import ExtractionInput, MemoryCandidate
 from core.extraction.rules import RulesExtractor
@@ -35,6 +35,7 @@ from core.storage.db import engine_for, session_factory
 from core.storage.models import LongTermMemory, MemoryHistory, Message, User
 from localstack.service import LocalService
 from schemas import ChatMessageData
+from schemas.codec import make_event
 from tests.consumers.test_extractor import publish
 from tests.support.env import PIPELINE_ENV, service_env
 from tests.support.fake_openai import FakeOpenAIServer, Reply
@@ -297,3 +298,44 @@ def test_backpressure_pauses_the_partitions_and_bounds_what_is_held(
     assert loop.pauses >= 1, "never paused"
     assert strategy.max_buffered_seen <= max_buffered + batch, strategy.max_buffered_seen
     assert slow.max_in_flight <= 4
+
+
+def chat_record(cfg: Settings, msg: ChatMessageData, offset: int) -> Record:
+    event = make_event(msg, source="test")
+    return Record(cfg.TOPIC_CHAT_MESSAGES, 0, offset, msg.user_id.encode(),
+                  event.model_dump_json().encode(), (), None)
+
+
+@pytest.mark.parametrize(("latency", "revoke_timeout", "finished"), [(0.5, 10.0, True), (3.0, 0.2, False)],
+                         ids=["finishes-within-the-timeout", "abandoned-after-the-timeout"])
+def test_revoke_finishes_running_bursts_within_its_timeout_or_abandons_them(
+    settings: Settings, clean_db: Engine, unique_name: Callable[[str], str],
+    latency: float, revoke_timeout: float, finished: bool
+) -> None:
+    cfg = isolated_settings(settings, unique_name)
+    slow = SlowExtractor(lambda: latency)
+    processor = MessageProcessor(cfg, session_factory(engine_for(cfg.database_url, 10)), slow, None)
+    strategy = ExtractorStrategy(processor, DeadLetterPublisher(cfg, cfg.GROUP_EXTRACTOR), debounce_sec=0.0,
+                                 group=cfg.GROUP_EXTRACTOR, revoke_timeout_sec=revoke_timeout)
+    done: list[Record] = []
+    strategy.bind(done.append)
+    try:
+        records = [chat_record(cfg, m, i) for i, m in enumerate(city_messages(2, 1, "rv"))]
+        for r in records:
+            strategy.submit(r)
+        strategy.poll()
+        wait_until(lambda: slow.in_flight == 2, 10, what="both bursts running")
+        started = time.monotonic()
+        strategy.revoke([(cfg.TOPIC_CHAT_MESSAGES, 0)])
+        took = time.monotonic() - started
+        if finished:
+            assert sorted(r.offset for r in done) == [0, 1] and strategy.abandoned == 0
+        else:
+            assert took < latency and done == [] and strategy.abandoned == 2
+            wait_until(lambda: slow.finished == 2, 10, what="the abandoned calls to end")
+            time.sleep(0.3)
+            strategy.poll()
+            assert done == [], "an abandoned record was marked done after its partition was revoked"
+        assert took < revoke_timeout + 1.0 and strategy.buffered == 0 and strategy.in_flight == 0
+    finally:
+        strategy.close()
