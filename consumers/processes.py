@@ -30,10 +30,7 @@ def build_processor(settings: Settings) -> MessageProcessor:
 
 def build_tools(settings: Settings) -> MemoryTools:
     sessions = session_factory(engine_for(settings.database_url, settings.DATABASE_POOL_SIZE))
-    writer = MemoryWriter(
-        dirty_topic=settings.TOPIC_MEMORY_DIRTY, default_ttl_days=settings.LONG_TERM_MEMORY_DEFAULT_TTL_DAYS
-    )
-    return MemoryTools(sessions, writer)
+    return MemoryTools(sessions, MemoryWriter.from_settings(settings))
 
 
 def dead_letter_publisher(settings: Settings, group: str) -> DeadLetterPublisher:

@@ -81,6 +81,11 @@ EMBEDDED_TEXTS = Counter("pai_memory_embedded_texts_total", "Texts embedded", ["
 MEMORY_WRITES = Counter(
     "pai_memory_memory_writes_total", "Memory changes by operation and source", ["operation", "source"]
 )
+MEMORIES_RETIRED = Counter(
+    "pai_memory_memories_retired_total",
+    "Memories deactivated because their user reached LONG_TERM_MEMORY_MAX_ACTIVE_PER_USER",
+    ["source"],
+)
 FRESHNESS = Histogram(
     "pai_memory_freshness_seconds",
     "Creation of the chat message or command that caused a memory change to the change synced in Milvus "
@@ -95,6 +100,7 @@ RETRIEVAL_DURATION = Histogram(
     buckets=_LATENCY,
 )
 API_REQUESTS = Counter("pai_memory_api_requests_total", "HTTP API requests", ["route", "status"])
+API_RATE_LIMITED = Counter("pai_memory_api_rate_limited_total", "HTTP requests refused with 429", ["scope"])
 
 _server_lock = threading.Lock()
 _served: set[int] = set()

@@ -27,6 +27,7 @@ from api.auth import InsecureBindError, check_bind, is_loopback_host
 from core.config import RetrieveMode, Settings
 from core.embedding.local import LocalE5Embedder
 from core.memory.text import index_text
+from core.retrieval import read_prompt_block
 from core.storage.db import session_factory, transaction
 from core.storage.models import LongTermMemory
 from core.vectorstore import IndexRow, MilvusMemoryIndex, ensure_active_collection
@@ -235,7 +236,8 @@ def test_save_list_retrieve_delete_round_trip(client: TestClient) -> None:
     assert lexical["served_by"] == "lexical_fallback"
     assert "MEMORY_MILVUS_ENABLED" in lexical["fallback_reason"]
     assert [i["memory"]["key"] for i in lexical["items"]] == ["favorite_food"]
-    assert lexical["prompt_block"].endswith("- [preference] 喜欢吃老坛酸菜鱼")
+    assert read_prompt_block(lexical["prompt_block"]) == [
+        {"type": "preference", "key": "favorite_food", "content": "喜欢吃老坛酸菜鱼"}]
     assert set(lexical["items"][0]["components"]) >= {"retrieval", "importance", "confidence", "recency",
                                                        "exact_key"}
 

@@ -37,6 +37,7 @@ from core.retrieval import (
     ServedBy,
     VectorSearch,
     build_retriever,
+    read_prompt_block,
 )
 from core.storage.db import session_factory, transaction
 from core.storage.models import LongTermMemory, VectorCollection
@@ -190,11 +191,11 @@ def test_full_inject_returns_every_live_memory_and_nothing_dead(env: Env) -> Non
     assert set(ids(result)) == set(live.values())
     assert not {expired, deleted, noise_key, noise_content, profile, other} & set(ids(result))
     assert ids(result) == [live["goal"], live["pref"], live["fact"]]  # importance first
-    assert result.prompt_block.splitlines() == [
-        PROMPT_HEADER,
-        "- [goal] Wants to run a full marathon under four hours",
-        "- [preference] Prefers green tea over coffee",
-        "- [fact] 住在成都高新区",
+    assert result.prompt_block.splitlines()[0] == PROMPT_HEADER
+    assert [(m["type"], m["content"]) for m in read_prompt_block(result.prompt_block)] == [
+        ("goal", "Wants to run a full marathon under four hours"),
+        ("preference", "Prefers green tea over coffee"),
+        ("fact", "住在成都高新区"),
     ]
     assert retriever.flush_touches()  # last_accessed_at is written off the request path
     with env.sessions() as session:
@@ -238,7 +239,7 @@ def test_dense_ranks_the_relevant_memory_first(env: Env, question: str, expected
     assert [i.score for i in result.items] == sorted((i.score for i in result.items), reverse=True)
     top = result.items[0].components
     assert top.retrieval == 1.0 and 0.0 < top.raw_retrieval <= 1.0
-    assert result.prompt_block.splitlines()[1].endswith(result.items[0].memory.content)
+    assert read_prompt_block(result.prompt_block)[0]["content"] == result.items[0].memory.content
 
 
 def test_dense_uses_the_truth_not_the_index(env: Env) -> None:
