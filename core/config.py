@@ -197,6 +197,15 @@ class Settings(BaseSettings):
     GROUP_COMMANDS: str = "pai-memory-commands"
     GROUP_INDEXER: str = "pai-memory-indexer"
 
+    # --- consumers (see README "Concurrency model") -------------------------------------------
+    EXTRACTOR_MAX_IN_FLIGHT: int = Field(32, ge=1, le=1024)  # bursts extracted at once (distinct users)
+    EXTRACTOR_MAX_BUFFERED_RECORDS: int = Field(2000, ge=1, le=1_000_000)  # pause partitions at this many
+    CONSUMER_REVOKE_TIMEOUT_SEC: float = Field(10, ge=0, le=600)  # in-flight work's grace on revoke
+    CONSUMER_SHUTDOWN_TIMEOUT_SEC: float = Field(30, ge=0, le=3600)  # drain on SIGTERM
+    CONSUMER_MAX_RECORD_ATTEMPTS: int = Field(3, ge=1, le=100)  # unexpected errors before the DLQ
+    CONSUMER_DLQ_MAX_ATTEMPTS: int = Field(5, ge=1, le=100)  # failed dead-letter publishes -> exit
+    CONSUMER_DLQ_TIMEOUT_SEC: float = Field(30, gt=0, le=600)  # broker confirmation of one dead letter
+
     # --- processes ----------------------------------------------------------------------------
     API_HOST: str = "127.0.0.1"
     API_PORT: int = Field(8080, ge=1, le=65535)

@@ -32,6 +32,29 @@ CONSUMER_LAG = Gauge(
 REBALANCES = Counter("pai_memory_rebalances_total", "Consumer group rebalance callbacks", ["group", "kind"])
 ASSIGNED_PARTITIONS = Gauge("pai_memory_assigned_partitions", "Partitions assigned to this member", ["group"])
 DLQ_EVENTS = Counter("pai_memory_dlq_events_total", "Records sent to a dead-letter topic", ["group"])
+# consumers (consumers/runtime.py, consumers/steps.py, consumers/extractor.py)
+CONSUMER_ERRORS = Counter(
+    "pai_memory_consumer_errors_total",
+    "Processing errors by class (transient, permanent, fatal, unknown; dlq = a failed dead-letter publish)",
+    ["group", "class"],
+)
+CONSUMER_RETRIES = Counter("pai_memory_consumer_retries_total", "Work retried with backoff", ["group"])
+OFFSET_COMMIT_FAILURES = Counter(
+    "pai_memory_offset_commit_failures_total", "Offset commits the broker did not confirm", ["group"]
+)
+CONSUMER_LAST_POLL = Gauge(
+    "pai_memory_consumer_last_poll_timestamp_seconds", "Unix time of the consumer loop's latest poll",
+    ["group"],
+)
+CONSUMER_IN_FLIGHT = Gauge(
+    "pai_memory_consumer_in_flight", "Units of work (bursts) running in workers", ["group"]
+)
+CONSUMER_BUFFERED = Gauge(
+    "pai_memory_consumer_buffered_records", "Records held by the strategy and not yet done", ["group"]
+)
+PAUSED_PARTITIONS = Gauge(
+    "pai_memory_consumer_paused_partitions", "Partitions paused for backpressure", ["group"]
+)
 OUTBOX_BACKLOG = Gauge("pai_memory_outbox_backlog", "Unpublished outbox rows")
 OUTBOX_OLDEST_AGE = Gauge("pai_memory_outbox_oldest_age_seconds", "Age of the oldest unpublished outbox row")
 OUTBOX_PUBLISHED = Counter(

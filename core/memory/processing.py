@@ -27,7 +27,10 @@ Contract of ``MessageProcessor``:
   order; a single longer message is cut to the limit for extraction with ``TRUNCATION_MARKER`` (the
   stored message stays whole). A part that fails transiently stops the burst (the parts already
   committed are final, so the retry resumes after them); a part that fails for good does not stop
-  the later parts, and its ``PermanentProcessingError`` is raised after they ran.
+  the later parts, and its ``PermanentProcessingError`` is raised after they ran;
+- thread-safe: ``ingest`` and ``process`` may run concurrently from several threads (the extractor
+  runs bursts of different users in workers): each call opens its own sessions, the writer, policy
+  and extractors keep no per-call state, and the per-user advisory lock serialises one user's commits.
 """
 
 from __future__ import annotations
