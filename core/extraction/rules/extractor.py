@@ -7,7 +7,6 @@ No model, no network: patterns and lexicons decide what is a long-term memory (s
 from __future__ import annotations
 
 import logging
-import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -16,11 +15,13 @@ from typing import TYPE_CHECKING
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
 from core.extraction.rules import lexicon as lx
 from core.extraction.rules import patterns as P
-from core.extraction.rules.analysis import Analysis, Group, analyse, short_hash, topic_matches, topic_of
+from core.extraction.rules.analysis import Analysis, Group, analyse, topic_matches, topic_of
+from core.extraction.rules.keys import content_slug
 from core.extraction.rules.refine import CandidateMeta, refine_candidates
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, strip_emoji
 from core.extraction.rules.slots import spec
 from core.filters import is_noise_content, normalise_key
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
 
 if TYPE_CHECKING:
@@ -66,9 +67,10 @@ def _join(message: str, clauses: list[Clause], zh: bool) -> str:
     return clean_content(out)
 
 
+# the old value, then (group "keep", put back) the change it was followed by
 _FROM_OLD = [
-    re.compile(r"从[^,，。从]{1,12}?(?=(?:搬|跳槽|换|转|调|改)[^,，。]{0,3}(?:到|去|成|为))"),
-    re.compile(r"\bfrom (?:a |an |the )?[\w .'&-]{1,30}? (?=to\b)", re.IGNORECASE),
+    re.compile(r"从[^,，。从]{1,12}?(?P<keep>(?:搬|跳槽|换|转|调|改)[^,，。]{0,3}(?:到|去|成|为))"),
+    re.compile(r"\bfrom (?:a |an |the )?[\w .'&-]{1,30}? (?P<keep>to\b)", re.IGNORECASE),
 ]
 
 
@@ -76,7 +78,7 @@ def _without_old_value(content: str) -> str:
     """"从北京搬到了上海" -> "搬到了上海", "moved from Boston to Denver" -> "moved to Denver": the
     old value of a changed slot is not part of the new memory."""
     for rx in _FROM_OLD:
-        content = rx.sub("", content)
+        content = rx.sub(r"\g<keep>", content)
     return content
 
 
@@ -90,7 +92,7 @@ def _project_key(text: str) -> str:
         if m:
             name = m.group("n").strip()
             if name and name.lower() not in {"it", "this", "that", "a", "the"}:
-                return normalise_key(f"project-{name}")
+                return normalise_key(f"project-{name if name.isascii() else content_slug(name)}")
     norm = normalise(text)
     for noun, slug in sorted(lx.PROJECT_NOUNS_ZH.items(), key=lambda kv: -len(kv[0])):
         if noun in norm:
@@ -98,7 +100,7 @@ def _project_key(text: str) -> str:
     for noun, slug in sorted(lx.PROJECT_NOUNS_EN.items(), key=lambda kv: -len(kv[0])):
         if re.search(rf"\b{re.escape(noun)}s?\b", norm):
             return f"project-{slug}"
-    return f"project-{short_hash(text)}"
+    return f"project-{content_slug(text)}"
 
 
 def _final_key(group: Group, content: str) -> str:
@@ -107,7 +109,7 @@ def _final_key(group: Group, content: str) -> str:
         return _project_key(content)
     if key == "goal-pending":
         topic = topic_of("goal", normalise(content))
-        return f"goal-{topic}" if topic else f"goal-{short_hash(content)}"
+        return f"goal-{topic}" if topic else f"goal-{content_slug(content)}"
     return key
 
 

@@ -27,7 +27,6 @@ between 0.85 and 0.90 was a 400-turn LoCoMo sample (``bench/RESULTS.md`` section
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,6 +40,7 @@ from core.extraction.rules.refine import CandidateMeta
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, split_clauses
 from core.extraction.rules.slots import is_known_slot, spec
 from core.filters import is_noise_content, normalise_key
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
 
 GATE_DROP = 0.50  # p(drop) at which a rule candidate under a fallback key is removed (drop is the likeliest)
