@@ -11,10 +11,11 @@ is left (emoji, stop words only) a short hash of the text is the slug, still sta
 from __future__ import annotations
 
 import hashlib
-import re
 import unicodedata
 
 from pypinyin import lazy_pinyin
+
+from core.text import regex as re
 
 MAX_WORDS = 4  # English words in a slug
 MAX_SYLLABLES = 8  # Chinese characters (syllables) in a slug
