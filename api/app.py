@@ -45,6 +45,8 @@ from api.health import Readiness
 from api.models import (
     ERROR_RESPONSES,
     ID_PATTERN,
+    LIST_LIMIT_DEFAULT,
+    LIST_LIMIT_MAX,
     AppendRequest,
     DeleteRequest,
     MemoryListResponse,
@@ -276,7 +278,8 @@ def create_app(settings: Settings, services: ApiServices | None = None) -> FastA
     @app.get("/v1/memories", response_model=MemoryListResponse, tags=["tools"], responses=ERROR_RESPONSES)
     def memory_list(user_id: Annotated[str, Query(pattern=ID_PATTERN)],
                     memory_type: Annotated[MemoryType | None, Query()] = None,
-                    limit: Annotated[int, Query(ge=1, le=1000)] = 200) -> dict[str, Any]:
+                    limit: Annotated[int, Query(ge=1, le=LIST_LIMIT_MAX)] = LIST_LIMIT_DEFAULT,
+                    ) -> dict[str, Any]:
         """``memory_list``: the user's live memories, most important and most recent first."""
         per_user.check(user_id)
         items = svc.tools.memory_list(user_id, memory_type, limit)

@@ -78,6 +78,18 @@ class DeleteRequest(_Strict):
     command_id: OptionalId = None
 
 
+LIST_LIMIT_DEFAULT = 200
+LIST_LIMIT_MAX = 1000
+
+
+class ListRequest(_Strict):
+    """``memory_list``: the user's live memories (``GET /v1/memories`` takes these as query parameters)."""
+
+    user_id: UserId
+    memory_type: MemoryType | None = Field(None, strict=False)
+    limit: int = Field(LIST_LIMIT_DEFAULT, ge=1, le=LIST_LIMIT_MAX)
+
+
 class ToolResponse(BaseModel):
     tool: str
     user_id: str

@@ -31,6 +31,7 @@ COMMAND_MODULES = [
     "cli.forget_user_cmd",
     "cli.replay_cmd",
     "cli.reindex_cmd",
+    "cli.mcp_cmd",
 ]
 
 

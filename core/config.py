@@ -218,6 +218,11 @@ class Settings(BaseSettings):
     API_RATE_LIMIT_PER_USER_BURST: int = Field(30, ge=1)
     API_RATE_LIMIT_PER_TOKEN: float = Field(500, ge=0)
     API_RATE_LIMIT_PER_TOKEN_BURST: int = Field(1000, ge=1)
+    # MCP server (api/mcp_server.py): HTTP transport address; MCP_USER_ID fixes the user every tool
+    # acts for (the principal): tools then take no user_id argument (one given is an error)
+    MCP_HOST: str = "127.0.0.1"
+    MCP_PORT: int = Field(8090, ge=1, le=65535)
+    MCP_USER_ID: str | None = Field(None, pattern=r"^[A-Za-z0-9._:@-]{1,128}$")
     # retrieval: the dense path (embed + Milvus) must answer within this budget or the lexical
     # fallback serves; after a dense failure the dense path is skipped for the cooldown.
     RETRIEVAL_DENSE_TIMEOUT_SEC: float = Field(2.0, gt=0)
