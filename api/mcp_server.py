@@ -24,7 +24,6 @@ API's constant-time check) and applies the API's body limit and per-token rate l
 
 from __future__ import annotations
 
-import copy
 import json
 import logging
 from collections.abc import Callable
@@ -54,6 +53,7 @@ from api.models import (
 from api.ratelimit import KeyedRateLimiter, RateLimited
 from core.config import ConfigError, Settings
 from core.memory.errors import InvalidMemoryInput, MemoryNotFound
+from schemas.asyncapi import inline_refs
 
 log = logging.getLogger(__name__)
 
@@ -92,29 +92,9 @@ TOOLS: tuple[ToolSpec, ...] = (
 )
 
 
-def _inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
-    """The schema with local ``$ref``s to ``$defs`` replaced by the definitions (clients differ on $ref)."""
-    defs = schema.get("$defs", {})
-
-    def walk(node: Any) -> Any:
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str) and ref.startswith("#/$defs/"):
-                merged = {**copy.deepcopy(defs[ref.removeprefix("#/$defs/")]),
-                          **{k: v for k, v in node.items() if k != "$ref"}}
-                return walk(merged)
-            return {k: walk(v) for k, v in node.items() if k != "$defs"}
-        if isinstance(node, list):
-            return [walk(v) for v in node]
-        return node
-
-    out: dict[str, Any] = walk(schema)
-    return out
-
-
 def input_schema(model: type[BaseModel], principal: str | None) -> dict[str, Any]:
     """The tool's input schema: the request model's JSON Schema (without ``user_id`` under a principal)."""
-    schema = _inline_refs(model.model_json_schema(mode="validation"))
+    schema = inline_refs(model.model_json_schema(mode="validation"))
     schema.pop("title", None)
     if principal is not None:
         schema["properties"].pop("user_id", None)

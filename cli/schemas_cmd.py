@@ -1,11 +1,12 @@
-"""``pai-memory schemas list|show|generate|check``: the event contract's JSON Schema files."""
+"""``pai-memory schemas list|show|generate|check``: the event contract's JSON Schema files and its
+AsyncAPI document (``schemas/asyncapi.yaml``)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from schemas import EVENT_TYPES
+from schemas import EVENT_TYPES, asyncapi
 from schemas.generate import render, stale_files, write_files
 
 
@@ -16,9 +17,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     show = cmds.add_parser("show", help="print the JSON Schema of one event type")
     show.add_argument("type", choices=sorted(EVENT_TYPES))
     show.set_defaults(func=_show)
-    cmds.add_parser("generate", help="rewrite schemas/json/*.json from the models (in a source checkout)"
+    cmds.add_parser("generate", help="rewrite schemas/json/*.json and schemas/asyncapi.yaml from the code "
+                    "(in a source checkout)"
                     ).set_defaults(func=_generate)
-    cmds.add_parser("check", help="exit 1 if schemas/json/*.json differ from the models"
+    cmds.add_parser("check",
+                    help="exit 1 if schemas/json/*.json or schemas/asyncapi.yaml differ from the code"
                     ).set_defaults(func=_check)
 
 
@@ -36,11 +39,12 @@ def _show(args: argparse.Namespace) -> int:
 def _generate(args: argparse.Namespace) -> int:
     for path in write_files():
         print(path)
+    print(asyncapi.write())
     return 0
 
 
 def _check(args: argparse.Namespace) -> int:
-    problems = stale_files()
+    problems = stale_files() + asyncapi.stale()
     for line in problems:
         print(line, file=sys.stderr)
     return 1 if problems else 0
