@@ -99,6 +99,7 @@ class RecordedRequest:
     path: str
     body: dict[str, Any]
     headers: dict[str, str]  # lower-cased names
+    at: float = field(default_factory=time.monotonic)  # when it arrived
 
 
 class FakeOpenAIServer:
