@@ -352,37 +352,39 @@ class OpenAIExtractor:
                     with self._lock:
                         self.dropped_candidates += dropped
                 return candidates
-            except openai.BadRequestError as exc:
-                if response_format is not None and self._mode_index < len(_RESPONSE_MODES) - 1:
+            except openai.APIStatusError as exc:
+                if _rejects_format(exc, response_format) and self._mode_index < len(_RESPONSE_MODES) - 1:
                     with self._lock:
-                        if _RESPONSE_MODES[self._mode_index] == response_format["type"]:
+                        if _RESPONSE_MODES[self._mode_index] == response_format["type"]:  # type: ignore[index]
                             self._mode_index += 1
-                    log.warning("endpoint rejected response_format %s (%s); falling back to %s",
-                                response_format["type"], exc.message, _RESPONSE_MODES[self._mode_index])
+                    log.warning("endpoint rejected response_format %s (HTTP %d: %s); falling back to %s",
+                                response_format["type"], exc.status_code,  # type: ignore[index]
+                                exc.message[:300], _RESPONSE_MODES[self._mode_index])
                     continue  # not counted as an attempt
-                raise ExtractionError(f"{stage}: endpoint rejected the request: {exc.message}") from exc
-            except openai.RateLimitError as exc:
-                signal, outcome, counted = Signal.OVERLOAD, "rate_limited", False
-                wait = retry_after_seconds(_headers(exc))
-                last_error = "rate limited (HTTP 429)"
+                if isinstance(exc, openai.BadRequestError):
+                    raise ExtractionError(f"{stage}: endpoint rejected the request: {exc.message}") from exc
+                if isinstance(exc, openai.RateLimitError):
+                    signal, outcome, counted = Signal.OVERLOAD, "rate_limited", False
+                    wait = retry_after_seconds(_headers(exc))
+                    last_error = "rate limited (HTTP 429)"
+                elif isinstance(exc, openai.InternalServerError):
+                    if exc.status_code == 503:
+                        signal = Signal.OVERLOAD
+                        wait = retry_after_seconds(_headers(exc))
+                    last_error = f"HTTP {exc.status_code}: {exc.message}"
+                elif exc.status_code in (408, 409):
+                    signal = Signal.OVERLOAD if exc.status_code == 408 else Signal.NEUTRAL
+                    last_error = f"HTTP {exc.status_code}"
+                else:
+                    raise ExtractionError(f"{stage}: endpoint answered HTTP {exc.status_code}: "
+                                          f"{exc.message}") from exc
             except openai.APITimeoutError as exc:
                 signal, outcome = Signal.OVERLOAD, "timeout"
                 last_error = "timeout"
                 if deadline - time.monotonic() <= 0.05:
                     raise ExtractionError(f"{stage}: timed out after {budget:g}s") from exc
-            except openai.InternalServerError as exc:
-                if exc.status_code == 503:
-                    signal = Signal.OVERLOAD
-                    wait = retry_after_seconds(_headers(exc))
-                last_error = f"HTTP {exc.status_code}: {exc.message}"
             except openai.APIConnectionError as exc:
                 last_error = f"{type(exc).__name__}: {exc}"
-            except openai.APIStatusError as exc:
-                if exc.status_code not in (408, 409):
-                    raise ExtractionError(f"{stage}: endpoint answered HTTP {exc.status_code}: "
-                                          f"{exc.message}") from exc
-                signal = Signal.OVERLOAD if exc.status_code == 408 else Signal.NEUTRAL
-                last_error = f"HTTP {exc.status_code}"
             except openai.OpenAIError as exc:
                 raise ExtractionError(f"{stage}: request failed: {type(exc).__name__}: {exc}") from exc
             except _Malformed as exc:
@@ -445,6 +447,18 @@ class OpenAIExtractor:
             scope.add_usage(prompt, completion)
         if self.on_usage is not None:
             self.on_usage(stage, prompt, completion)
+
+
+def _rejects_format(exc: Any, response_format: dict[str, Any] | None) -> bool:
+    """Did the endpoint refuse the request because of ``response_format``? A 400 always counts (as
+    before); a 422 or 500 counts when its message names ``response_format`` (llama-cpp-python's
+    server answers a ``json_schema`` format with a 500 validation error)."""
+    if response_format is None:
+        return False
+    status = getattr(exc, "status_code", None)
+    if status == 400:
+        return True
+    return status in (422, 500) and "response_format" in str(getattr(exc, "message", "") or exc)
 
 
 def _headers(exc: Any) -> dict[str, str]:

@@ -162,3 +162,19 @@ def test_many_calls_in_flight_at_once(fake_openai: FakeOpenAIServer) -> None:
     assert len(out) == 64 and fake_openai.max_in_flight_seen >= 24
     assert elapsed < 64 * 0.5 / 4  # far from one call at a time (32 s)
     assert all(x == [] for x in out)
+
+
+def test_a_500_naming_response_format_falls_back_to_json_object(fake_openai: FakeOpenAIServer) -> None:
+    """Found against llama-cpp-python's server: it answers ``response_format: json_schema`` with an
+    HTTP 500 validation error naming ``response_format``; that is a rejected format, not an outage."""
+    fake_openai.chat(raw=b'{"error": {"message": "1 validation error: body.response_format.type: Input '
+                         b'should be \'text\' or \'json_object\'"}}', status=500)
+    fake_openai.chat_json(GOOD)
+    fake_openai.chat(status=500)  # a plain 500 is an ordinary failed attempt
+    fake_openai.chat_json(GOOD)
+    extractor = _extractor(fake_openai, max_retries=0)
+    assert len(extractor.extract(INPUT)) == 1
+    with pytest.raises(ExtractionError, match="HTTP 500"):
+        extractor.extract(INPUT)
+    formats = [r.get("response_format", {}).get("type") for r in fake_openai.chat_requests()]
+    assert formats == ["json_schema", "json_object", "json_object"]
