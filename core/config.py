@@ -125,6 +125,7 @@ class Settings(BaseSettings):
     LLM_MAX_CONCURRENCY: int = Field(32, ge=1, le=1024)
     LLM_CALL_TIMEOUT_SEC: float = Field(30, gt=0)
     LLM_RETRY_AFTER_MAX_SEC: float = Field(30, ge=0, le=3600)
+    LLM_MAX_OUTPUT_TOKENS: int = Field(1024, ge=16, le=65536)  # max_tokens of every chat request
     MEMORY_EMBEDDING_PROVIDER: EmbeddingProvider | None = None
     MEMORY_EMBEDDING_BASE_URL: str | None = None
     MEMORY_EMBEDDING_API_KEY: SecretStr | None = None

@@ -5,7 +5,8 @@ Contract (``core.extraction.candidates.CandidateExtractor``):
   burst with ``LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC``) every request, retry, back-off and wait of
   ``extract`` and ``refine`` together ends by the burst's deadline; outside one, each stage has its
   own deadline of ``timeout`` seconds. Each HTTP request is also bounded by ``call_timeout``
-  (``LLM_CALL_TIMEOUT_SEC``).
+  (``LLM_CALL_TIMEOUT_SEC``) and its reply by ``max_tokens`` (``LLM_MAX_OUTPUT_TOKENS``): a small
+  model that keeps generating inside a JSON grammar cannot hold a request for minutes.
 - Retries: a stage makes at most ``max_retries + 1`` failed attempts (malformed reply, timeout,
   connection failure, HTTP 5xx/408/409), with exponential back-off between them. ``429`` replies are
   not counted as attempts: they wait their ``Retry-After`` (capped at ``retry_after_max``; the pause
@@ -192,6 +193,7 @@ class OpenAIExtractor:
         max_context_chars: int | None = None,
         max_concurrency: int | None = None,
         retry_after_max: float | None = None,
+        max_output_tokens: int | None = None,
         backoff_base: float = 0.5,
         backoff_max: float = 8.0,
         temperature: float | None = 0.0,
@@ -212,6 +214,8 @@ class OpenAIExtractor:
                 max_concurrency = settings.LLM_MAX_CONCURRENCY
             if retry_after_max is None:
                 retry_after_max = settings.LLM_RETRY_AFTER_MAX_SEC
+            if max_output_tokens is None:
+                max_output_tokens = settings.LLM_MAX_OUTPUT_TOKENS
         if not base_url or not model:
             raise ValueError("the openai extraction provider needs LLM_BASE_URL and LLM_MODEL")
         timeout = 90.0 if timeout is None else timeout
@@ -229,6 +233,7 @@ class OpenAIExtractor:
         self.backoff_base = backoff_base
         self.backoff_max = backoff_max
         self.temperature = temperature
+        self.max_output_tokens = max_output_tokens  # None: the endpoint's default
         self.on_usage = on_usage
         self.usage = TokenUsage()
         self.dropped_candidates = 0  # invalid items removed from otherwise valid replies
@@ -334,6 +339,8 @@ class OpenAIExtractor:
             }
             if self.temperature is not None:
                 kwargs["temperature"] = self.temperature
+            if self.max_output_tokens is not None:  # a reply cut at the limit is malformed: retried
+                kwargs["max_tokens"] = self.max_output_tokens
             response_format = self._response_format()
             if response_format is not None:
                 kwargs["response_format"] = response_format

@@ -47,6 +47,7 @@ pytestmark = [
 T0 = datetime(2026, 12, 3, 10, 0, tzinfo=UTC)
 LLM_PYTHON = os.environ.get("PAI_MEMORY_LLM_PYTHON", sys.executable)
 MODEL_ALIAS = "gemma3-270m"
+MAX_TOKENS = 512  # a 270M model inside a JSON grammar may otherwise generate until the context is full
 START_TIMEOUT_SEC = 300.0
 MESSAGES = [
     "我住在杭州，平时最爱吃川菜。",
@@ -112,8 +113,8 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def test_provider_structured_output_end_to_end(llama_server: str) -> None:
-    extractor = OpenAIExtractor(base_url=llama_server, model=MODEL_ALIAS, timeout=600.0, call_timeout=300.0,
-                                max_retries=1, max_concurrency=1)
+    extractor = OpenAIExtractor(base_url=llama_server, model=MODEL_ALIAS, timeout=300.0, call_timeout=120.0,
+                                max_retries=1, max_concurrency=1, max_output_tokens=MAX_TOKENS)
     outcomes: list[tuple[str, str]] = []
     for text in MESSAGES:
         started = time.monotonic()
@@ -128,6 +129,7 @@ def test_provider_structured_output_end_to_end(llama_server: str) -> None:
             outcomes.append(("used", json.dumps(dumped, ensure_ascii=False)))
         print(f"[llm_real] {time.monotonic() - started:.1f}s {text!r} -> {outcomes[-1]}")
     assert extractor.usage.calls >= len(MESSAGES)  # the server answered every request (HTTP 200)
+    assert all(kind in ("used", "error") for kind, _ in outcomes)
     assert extractor.usage.prompt_tokens > 0 and extractor.usage.completion_tokens > 0
     # llama-cpp-python's server refuses response_format json_schema (HTTP 500 naming it): the provider
     # fell back to json_object (its JSON grammar), still structured output, and remembers it
@@ -139,8 +141,8 @@ def test_processor_end_to_end_never_crashes(llama_server: str, settings: Setting
     cfg = settings.model_copy(update={
         "LLM_BASE_URL": llama_server, "LLM_MODEL": MODEL_ALIAS,
         "MEMORY_EXTRACTOR_PROVIDER": ExtractorProvider.OPENAI,
-        "MEMORY_MESSAGE_MAX_ATTEMPTS": 2, "LLM_MAX_RETRIES": 1, "LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC": 600.0,
-        "LLM_CALL_TIMEOUT_SEC": 300.0, "LLM_MAX_CONCURRENCY": 1})
+        "MEMORY_MESSAGE_MAX_ATTEMPTS": 2, "LLM_MAX_RETRIES": 1, "LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC": 300.0,
+        "LLM_CALL_TIMEOUT_SEC": 120.0, "LLM_MAX_CONCURRENCY": 1, "LLM_MAX_OUTPUT_TOKENS": MAX_TOKENS})
     processor = MessageProcessor(cfg, session_factory(clean_db), build_extractor(cfg), None)
     assert processor.extractor.name == "openai"
     for n, text in enumerate(MESSAGES):
