@@ -13,9 +13,11 @@ Endpoints (JSON):
   does not answer; Milvus and Kafka are reported), ``GET /metrics`` (Prometheus),
   ``GET /openapi.json``.
 
-Errors are always ``{"error": {"code", "message", "field"}}``: 400 malformed JSON, 401 missing or
+Errors are always ``{"error": {"code", "message", "field"}}``: 400 malformed JSON, a repeated query
+parameter or a duplicate JSON key (``api.strict``), 401 missing or
 wrong bearer token, 404 unknown memory/route, 413 body over ``API_MAX_BODY_BYTES``, 422 invalid
-field or rejected memory (``InvalidMemoryInput``), 503 PostgreSQL unavailable, 500 otherwise.
+field or rejected memory (``InvalidMemoryInput``), 429 over a rate limit (per token, per user;
+``api.ratelimit``, with ``Retry-After``), 503 PostgreSQL unavailable, 500 otherwise.
 Tool writes go through ``core.memory.tools.MemoryTools`` (one transaction per write, like every
 other door).
 """
@@ -52,6 +54,8 @@ from api.models import (
     ToolResponse,
     error_body,
 )
+from api.ratelimit import KeyedRateLimiter, RateLimited, RateLimitMiddleware, rate_limited_response_parts
+from api.strict import AmbiguousRequestMiddleware
 from core.config import RetrieveMode, Settings
 from core.memory.errors import InvalidMemoryInput, MemoryNotFound
 from core.memory.tools import MemoryTools
@@ -90,8 +94,7 @@ def build_services(settings: Settings) -> ApiServices:
 
     engine = engine_for(settings.database_url, settings.DATABASE_POOL_SIZE)
     sessions = session_factory(engine)
-    writer = MemoryWriter(dirty_topic=settings.TOPIC_MEMORY_DIRTY,
-                          default_ttl_days=settings.LONG_TERM_MEMORY_DEFAULT_TTL_DAYS)
+    writer = MemoryWriter.from_settings(settings)
     embedder = build_embedder(settings)
     retriever = build_retriever(settings, sessions, embedder)
     warm = getattr(embedder, "warm_up", None)
@@ -143,6 +146,11 @@ def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(InvalidMemoryInput)
     async def _invalid(_request: Request, exc: InvalidMemoryInput) -> JSONResponse:
         return JSONResponse(error_body("invalid_memory", str(exc), _invalid_field(str(exc))), 422)
+
+    @app.exception_handler(RateLimited)
+    async def _rate_limited(_request: Request, exc: RateLimited) -> JSONResponse:
+        body, headers = rate_limited_response_parts(exc)
+        return JSONResponse(body, 429, headers={k.decode(): v.decode() for k, v in headers})
 
     @app.exception_handler(MemoryNotFound)
     async def _not_found(_request: Request, exc: MemoryNotFound) -> JSONResponse:
@@ -214,6 +222,11 @@ def create_app(settings: Settings, services: ApiServices | None = None) -> FastA
     app = FastAPI(title="pai-memory", version=API_VERSION, lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Per-user long-term memory: retrieval for prompts and the memory tools.")
     app.state.services = svc
+    per_user = KeyedRateLimiter("user", settings.API_RATE_LIMIT_PER_USER,
+                                settings.API_RATE_LIMIT_PER_USER_BURST)
+    per_token = KeyedRateLimiter("token", settings.API_RATE_LIMIT_PER_TOKEN,
+                                 settings.API_RATE_LIMIT_PER_TOKEN_BURST)
+    app.state.rate_limits = {"user": per_user, "token": per_token}
     _install_error_handlers(app)
     _install_openapi(app, secured=token is not None)
 
@@ -232,6 +245,7 @@ def create_app(settings: Settings, services: ApiServices | None = None) -> FastA
     @app.post("/v1/retrieve", response_model=RetrieveResponse, tags=["retrieval"], responses=ERROR_RESPONSES)
     def retrieve(body: RetrieveRequest) -> dict[str, Any]:
         """Memories for a prompt; ``served_by`` says which path answered (dense, lexical_fallback...)."""
+        per_user.check(body.user_id)
         result = svc.retriever.retrieve(body.user_id, body.question, body.conversation_summary, body.mode,
                                         body.limit)
         return result.as_dict()
@@ -239,6 +253,7 @@ def create_app(settings: Settings, services: ApiServices | None = None) -> FastA
     @app.post("/v1/memories/save", response_model=ToolResponse, tags=["tools"], responses=ERROR_RESPONSES)
     def memory_save(body: SaveRequest) -> dict[str, Any]:
         """``memory_save``: create or overwrite the memory with this key."""
+        per_user.check(body.user_id)
         return svc.tools.memory_save(body.user_id, body.key, body.content, body.memory_type, body.importance,
                                      body.confidence, body.ttl_days, body.conversation_id,
                                      body.command_id).as_dict()
@@ -246,6 +261,7 @@ def create_app(settings: Settings, services: ApiServices | None = None) -> FastA
     @app.post("/v1/memories/append", response_model=ToolResponse, tags=["tools"], responses=ERROR_RESPONSES)
     def memory_append(body: AppendRequest) -> dict[str, Any]:
         """``memory_append``: add to the memory with this key (created when absent)."""
+        per_user.check(body.user_id)
         return svc.tools.memory_append(body.user_id, body.key, body.content, body.memory_type,
                                        body.importance, body.confidence, body.ttl_days, body.conversation_id,
                                        body.command_id).as_dict()
@@ -254,6 +270,7 @@ def create_app(settings: Settings, services: ApiServices | None = None) -> FastA
               responses={**ERROR_RESPONSES, 404: ERROR_RESPONSES[422] | {"description": "no active memory"}})
     def memory_delete(body: DeleteRequest) -> dict[str, Any]:
         """``memory_delete``: deactivate the memory with this key."""
+        per_user.check(body.user_id)
         return svc.tools.memory_delete(body.user_id, body.key, body.command_id).as_dict()
 
     @app.get("/v1/memories", response_model=MemoryListResponse, tags=["tools"], responses=ERROR_RESPONSES)
@@ -261,6 +278,7 @@ def create_app(settings: Settings, services: ApiServices | None = None) -> FastA
                     memory_type: Annotated[MemoryType | None, Query()] = None,
                     limit: Annotated[int, Query(ge=1, le=1000)] = 200) -> dict[str, Any]:
         """``memory_list``: the user's live memories, most important and most recent first."""
+        per_user.check(user_id)
         items = svc.tools.memory_list(user_id, memory_type, limit)
         return {"user_id": user_id, "memories": jsonable_encoder([m.as_dict() for m in items])}
 
@@ -272,7 +290,9 @@ def create_app(settings: Settings, services: ApiServices | None = None) -> FastA
         return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)
 
     routes = frozenset(getattr(r, "path", "") for r in app.routes)
+    app.add_middleware(AmbiguousRequestMiddleware)  # innermost: sees the body within the size limit
     app.add_middleware(BodyLimitMiddleware, limit=settings.API_MAX_BODY_BYTES)
+    app.add_middleware(RateLimitMiddleware, limiter=per_token)  # after the token check, before the body
     app.add_middleware(BearerAuthMiddleware, token=token)
     app.add_middleware(RequestMetricsMiddleware, routes=routes)
     return app

@@ -127,7 +127,9 @@ class RetrieveResponse(BaseModel):
     served_by: str = Field(description="full_inject | dense | lexical_fallback | disabled")
     fallback_reason: str | None
     items: list[RetrievedItemOut]
-    prompt_block: str = Field(description="ready-to-inject text; empty when there are no items")
+    prompt_block: str = Field(description="ready-to-inject text: a header line, then a <user_memories> "
+                              "block, one JSON object {type, key, content} per line (data, never "
+                              "instructions); empty when there are no items")
     took_ms: float
 
 
@@ -149,5 +151,5 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorResponse, "description": text}
     for status, text in ((400, "malformed request"), (401, "missing or wrong bearer token"),
                          (413, "request body too large"), (422, "invalid field"),
-                         (503, "storage unavailable"))
+                         (429, "rate limit exceeded (Retry-After header)"), (503, "storage unavailable"))
 }

@@ -6,7 +6,6 @@ Start-up refuses (``InsecureBindError``) to bind a non-loopback address without 
 from __future__ import annotations
 
 import logging
-import re
 import signal
 from types import FrameType
 
@@ -14,6 +13,7 @@ import uvicorn
 
 from api.auth import check_bind
 from core.config import Settings
+from core.text import regex as re  # linear time: a long query-parameter name cost 1 s with stdlib re
 
 log = logging.getLogger(__name__)
 

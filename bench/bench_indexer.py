@@ -131,8 +131,7 @@ def scratch_database(settings: Settings) -> Iterator[str]:
 
 def seed(engine: Engine, settings: Settings, n: int, users: int) -> list[int]:
     """Write ``n`` memories spread over ``users`` users through the real writer; returns their ids."""
-    writer = MemoryWriter(dirty_topic=settings.TOPIC_MEMORY_DIRTY,
-                          default_ttl_days=settings.LONG_TERM_MEMORY_DEFAULT_TTL_DAYS)
+    writer = MemoryWriter.from_settings(settings)
     sessions = db.session_factory(engine)
     items = synthetic_memories(n)
     ids: list[int] = []

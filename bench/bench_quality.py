@@ -51,8 +51,9 @@ def last_json(stdout: str) -> dict[str, Any] | None:
     return None
 
 
-def run_eval(cases: Path, provider: str, timeout: float) -> dict[str, Any]:
-    """One ``pai-memory eval`` run on private topics/db/home; returns its summary and per-case lines."""
+def run_eval(cases: Path, provider: str, timeout: float, extra_args: tuple[str, ...] = ()) -> dict[str, Any]:
+    """One ``pai-memory eval`` run on private topics/db/home; returns its summary and per-case lines.
+    ``extra_args`` go to ``pai-memory eval`` (e.g. ``("--publish", "block")``)."""
     conn = stack_up()
     tag = uuid.uuid4().hex[:6]
     url = create_database(conn["DATABASE_URL"], f"pai_bench_eval_{tag}")
@@ -77,7 +78,7 @@ def run_eval(cases: Path, provider: str, timeout: float) -> dict[str, Any]:
     launcher = ("import sys, localstack.supervisor as s; s.METRICS_BASE_PORT = int(sys.argv[1]); "
                 "from cli.main import main; sys.exit(main(sys.argv[2:]))")
     cmd = [sys.executable, "-c", launcher, str(EVAL_METRICS_BASE), "eval", str(cases), "--json",
-           "--timeout", str(int(timeout))]
+           "--timeout", str(int(timeout)), *extra_args]
     t0 = time.monotonic()
     try:
         proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout + 300)
@@ -87,7 +88,8 @@ def run_eval(cases: Path, provider: str, timeout: float) -> dict[str, Any]:
             "exit_code": proc.returncode,
             "seconds": round(time.monotonic() - t0, 1),
             "summary": summary,
-            "command": f"MEMORY_EXTRACTOR_PROVIDER={provider} pai-memory eval {cases} --json",
+            "command": f"MEMORY_EXTRACTOR_PROVIDER={provider} pai-memory eval {cases} --json"
+            + "".join(f" {a}" for a in extra_args),
         }
         if proc.returncode != 0 or summary is None:
             out["stderr_tail"] = proc.stderr[-1500:]

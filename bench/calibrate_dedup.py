@@ -13,6 +13,12 @@ Pairs:
   compares memories of the same type, so only same-type pairs are scored.
 - ``update`` pairs (same slot, new value, e.g. moved city) are reported, not used to choose.
 
+Lexical gate (``core.config.DEDUP_LEXICAL_REUSE``): beside the cosine-only reuse threshold of the
+model, a pair also counts as a duplicate when its cosine is at least ``c`` and at least ``o`` of
+the salient words of the shorter content are shared (``core.extraction.rules.keys.overlap``); the
+output's ``lexical_gate`` gives recall and same-user false positives over a grid of (c, o) beside
+the model's shipped reuse threshold, and the shipped gate's row.
+
 Choice (dedup only ever compares memories of one user, of the same type, with different keys):
 ``reuse`` = the threshold with the best F1 of dup pairs vs same-user negatives; ``merge`` = the
 lowest threshold >= reuse with no same-user false positive (merging deactivates a memory, so it
@@ -210,6 +216,39 @@ def bootstrap_thresholds(scores: dict[str, np.ndarray], rounds: int = 200, seed:
             for name, vals in (("reuse", reuse), ("merge", merge))}
 
 
+def _overlap(a: str, b: str) -> float:
+    from core.extraction.rules.keys import overlap
+
+    ca, cb = (_content_of(t) if _TEXT.match(t) else t for t in (a, b))
+    return overlap(ca, cb)
+
+
+def lexical_gate(rows: list[tuple[str, float, float]], model: str) -> dict[str, Any]:
+    """Recall and false positives of "cosine >= shipped reuse OR (cosine >= c AND overlap >= o)"."""
+    from core.config import DEDUP_LEXICAL_REUSE, DEDUP_THRESHOLDS
+
+    reuse = DEDUP_THRESHOLDS.get(model, (0.82, 0.90))[0]
+    pos = [(c, o) for k, c, o in rows if k in ("dup", "dup_verbatim")]
+    same = [(c, o) for k, c, o in rows if k == "neg_same_user"]
+    other = [(c, o) for k, c, o in rows if k == "neg_other_user"]
+
+    def row(cos: float, ov: float) -> dict[str, float]:
+        def rate(xs: list[tuple[float, float]]) -> float:
+            hit = sum(c >= reuse or (c >= cos and o >= ov) for c, o in xs)
+            return round(hit / len(xs), 4) if xs else 0.0
+
+        return {"cosine": cos, "overlap": ov, "recall": rate(pos), "fpr_same_user": rate(same),
+                "fpr_other_user": rate(other)}
+
+    shipped = DEDUP_LEXICAL_REUSE.get(model)
+    return {
+        "shipped_reuse": reuse,
+        "without_gate": row(2.0, 2.0),
+        "grid": [row(c, o) for c in (0.91, 0.92, 0.93, 0.94, 0.95) for o in (0.3, 0.4, 0.5, 0.6, 0.75)],
+        "shipped_gate": row(*shipped) if shipped else None,
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pairs", type=Path, default=DEFAULT_PAIRS)
@@ -230,8 +269,10 @@ def main(argv: list[str] | None = None) -> int:
     vectors, model, elapsed = _embed(texts, args.provider)
 
     by_kind: dict[str, list[float]] = {}
+    lexical_rows: list[tuple[str, float, float]] = []
     for p in pairs:
         by_kind.setdefault(p.kind, []).append(float(vectors[p.a] @ vectors[p.b]))
+        lexical_rows.append((p.kind, float(vectors[p.a] @ vectors[p.b]), _overlap(p.a, p.b)))
     scores = {k: np.asarray(v) for k, v in by_kind.items()}
     result = calibrate(scores)
     reuse, merge = result["reuse"]["threshold"], result["merge"]["threshold"]
@@ -256,6 +297,7 @@ def main(argv: list[str] | None = None) -> int:
         "update_pairs_at_or_above": {"reuse": int((upd >= reuse).sum()), "merge": int((upd >= merge).sum()),
                                      "of": len(upd)},
         "reference_thresholds": reference,
+        "lexical_gate": lexical_gate(lexical_rows, model),
         "source": info,
     }
     if not args.quiet:
@@ -267,6 +309,13 @@ def main(argv: list[str] | None = None) -> int:
         for row in result["curve"]:
             print(f"  {row['threshold']:.2f}       {row['recall']:.3f}   {row['precision']:.3f}      "
                   f"{row['f1']:.3f}  {row['fpr_same_user']:.3f}     {row['fpr_other_user']:.3f}")
+        gate = out["lexical_gate"]
+        print(f"lexical gate beside the shipped reuse {gate['shipped_reuse']}: (cosine, overlap) -> "
+              "recall / same-user FP rate / other-user FP rate")
+        for row in gate["grid"]:
+            print(f"  ({row['cosine']:.2f}, {row['overlap']:.2f})  {row['recall']:.3f}  "
+                  f"{row['fpr_same_user']:.3f}  {row['fpr_other_user']:.4f}")
+        print(f"  shipped gate {gate['shipped_gate']}")
         print(f"chosen: reuse={reuse} (best F1 {result['reuse']['f1']}), merge={merge} "
               f"(recall {result['merge']['recall']}, no same-user false positive); "
               f"bootstrap {out['bootstrap']}")

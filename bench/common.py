@@ -451,6 +451,10 @@ class Pipeline:
             "KAFKA_TOPIC_PARTITIONS": str(self.partitions),
             "API_HOST": "127.0.0.1",
             "API_PORT": str(self.api_port),
+            # benchmarks measure latency and throughput: the per-process HTTP rate limits would
+            # answer 429 to a client that sends back-to-back queries for the same users
+            "API_RATE_LIMIT_PER_USER": "0",
+            "API_RATE_LIMIT_PER_TOKEN": "0",
             "PAI_MEMORY_HOME": str(home),
             # the sweeper's re-drive of "stuck" rows is a backstop; a benchmark backlog older than
             # the default grace would be re-published on top of the real work
@@ -469,7 +473,7 @@ class Pipeline:
             port += 1
         self._metrics_next = port - BENCH_METRICS_BASE + 1
         child = self.supervisor.start(process, index, {"METRICS_PORT": str(port), **(extra or {})})
-        self.metrics_ports[child.name] = port  # the supervisor's Child.metrics_port is its default, not ours
+        self.metrics_ports[child.name] = port
         return child
 
     def check(self) -> None:

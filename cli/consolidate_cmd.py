@@ -47,8 +47,7 @@ def build_jobs(settings: Settings, semantic: bool = True) -> Any:
     from core.storage.db import engine_for, session_factory
 
     sessions = session_factory(engine_for(settings.database_url, settings.DATABASE_POOL_SIZE))
-    writer = MemoryWriter(dirty_topic=settings.TOPIC_MEMORY_DIRTY,
-                          default_ttl_days=settings.LONG_TERM_MEMORY_DEFAULT_TTL_DAYS)
+    writer = MemoryWriter.from_settings(settings)
     deduper = None
     if semantic:
         from core.embedding.factory import build_embedder

@@ -13,6 +13,7 @@ import logging
 import sys
 
 from core.config import ConfigError
+from core.redaction import install_log_redaction
 
 COMMAND_MODULES = [
     "cli.config_cmd",
@@ -51,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
         level=logging.DEBUG if args.verbose else logging.INFO,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    install_log_redaction()  # every record: URLs' credentials, secrets and DB error details masked
     try:
         code: int = args.func(args)
     except ConfigError as exc:

@@ -5,26 +5,41 @@ from __future__ import annotations
 import argparse
 import logging
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from core.config import Settings, load_settings
 
+if TYPE_CHECKING:
+    from consumers.runtime import ConsumerLoop
+
 log = logging.getLogger(__name__)
+
+
+FATAL_EXIT_CODE = 4
+"""Exit code of a consumer process stopped by a fatal error (``consumers.errors``)."""
+
+
+def _run_loop(loop: ConsumerLoop) -> None:
+    """Run a consumer loop; a fatal error (already logged by the loop, one line) exits with code 4."""
+    from consumers.errors import FatalConsumerError
+
+    loop.install_signal_handlers()
+    try:
+        loop.run()
+    except FatalConsumerError:
+        raise SystemExit(FATAL_EXIT_CODE) from None
 
 
 def _extractor(settings: Settings) -> None:
     from consumers.processes import extractor_loop
 
-    loop = extractor_loop(settings)
-    loop.install_signal_handlers()
-    loop.run()
+    _run_loop(extractor_loop(settings))
 
 
 def _commands(settings: Settings) -> None:
     from consumers.processes import commands_loop
 
-    loop = commands_loop(settings)
-    loop.install_signal_handlers()
-    loop.run()
+    _run_loop(commands_loop(settings))
 
 
 def _indexer(settings: Settings) -> None:
@@ -41,10 +56,8 @@ def _indexer(settings: Settings) -> None:
         )
     from consumers.processes import indexer_loop
 
-    loop = indexer_loop(settings)
-    loop.install_signal_handlers()
     try:
-        loop.run()
+        _run_loop(indexer_loop(settings))
     except IndexModelMismatch as exc:
         print(f"pai-memory: indexer cannot start: {exc}", file=sys.stderr)
         raise SystemExit(3) from None

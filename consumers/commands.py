@@ -2,9 +2,13 @@
 
 Per record: parse (malformed -> dead-letter) -> apply through ``MemoryTools`` with the event's
 ``command_id`` (a redelivered command returns its first result and writes nothing) -> done.
-A command the domain rejects (noise key, profile key, bad value) is dead-lettered with the reason;
-deleting a memory that does not exist is a no-op. A database failure keeps the record (and every
-later record of its partition) pending and retries with backoff.
+Errors are classified by ``consumers.errors`` through the shared ``consumers.steps``: a command the
+domain rejects (noise key, profile key, bad value), an integrity/data error, or an unexpected error
+after ``max_record_attempts`` tries is dead-lettered with the reason and the partition moves on;
+deleting a memory that does not exist is a no-op; a transient failure (the database unreachable)
+keeps the record (and every later record of its partition) pending and retries with backoff; a
+fatal one stops the process. While ``max_buffered`` records wait behind a failure the loop pauses
+the partitions.
 """
 
 from __future__ import annotations
@@ -13,16 +17,13 @@ import logging
 import time
 from collections.abc import Callable
 
-from sqlalchemy.exc import DBAPIError, OperationalError
-
-from consumers.dlq import DeadLetterError, DeadLetterPublisher
+from consumers.dlq import DeadLetterPublisher
 from consumers.policies import RetryPolicy
 from consumers.runtime import DoneCallback, Record
-from core import metrics
-from core.memory.errors import InvalidMemoryInput, MemoryNotFound
+from consumers.steps import Action, Backoff, RecordSteps
+from core.memory.errors import MemoryNotFound
 from core.memory.tools import MemoryTools, ToolResult
 from schemas import MemoryAppendData, MemoryDeleteData, MemorySaveData, parse_memory_command
-from schemas.errors import SchemaError
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,9 @@ class CommandStrategy:
         retry: RetryPolicy | None = None,
         clock: Callable[[], float] = time.monotonic,
         on_result: Callable[[ToolResult | None], None] | None = None,
+        max_buffered: int = 2000,
+        max_record_attempts: int = 3,
+        dlq_max_attempts: int = 5,
     ) -> None:
         self.tools = tools
         self.dlq = dlq
@@ -46,31 +50,44 @@ class CommandStrategy:
         self.retry = retry or RetryPolicy()
         self.clock = clock
         self.on_result = on_result
-        self._done: DoneCallback | None = None
+        self.max_buffered = max_buffered
+        self.steps = RecordSteps(group, dlq, retry=self.retry, max_record_attempts=max_record_attempts,
+                                 dlq_max_attempts=dlq_max_attempts, clock=clock)
         self._backlog: list[Record] = []
-        self._attempts = 0
-        self._not_before = 0.0
-        self.dead_lettered = 0
+        self._backoff = Backoff()
+
+    @property
+    def dead_lettered(self) -> int:
+        return self.steps.dead_lettered
 
     def bind(self, done: DoneCallback) -> None:
-        self._done = done
+        self.steps.bind(done)
 
     def submit(self, record: Record) -> None:
-        if self._backlog or not self._apply(record):
+        if self._backlog:
+            self._backlog.append(record)  # keep partition order behind the failed record
+        elif not self._apply(record):
             self._backlog.append(record)
+            self._backoff.failed(self.retry, self.clock())
 
     def poll(self) -> None:
-        if self._backlog and self.clock() >= self._not_before:
+        if self._backlog and self._backoff.ready(self.clock()):
             self._drain()
 
-    def revoke(self, partitions: list[tuple[str, int]]) -> None:
+    def backpressure(self) -> bool:
+        return len(self._backlog) >= self.max_buffered
+
+    def revoke(self, partitions: list[tuple[str, int]], lost: bool = False) -> None:
         revoked = set(partitions)
         self._backlog = [r for r in self._backlog if r.tp not in revoked]
+        if not self._backlog:
+            self._backoff.reset()
 
     def join(self, timeout: float) -> None:
         deadline = self.clock() + timeout
         while self._backlog and self.clock() < deadline:
-            self._drain()
+            if self._backoff.ready(self.clock()):
+                self._drain()
             if self._backlog:
                 time.sleep(0.2)
 
@@ -80,31 +97,19 @@ class CommandStrategy:
     def _drain(self) -> None:
         while self._backlog:
             if not self._apply(self._backlog[0]):
-                self._attempts += 1
-                self._not_before = self.clock() + self.retry.delay(self._attempts)
+                self._backoff.failed(self.retry, self.clock())
                 return
             self._backlog.pop(0)
-        self._attempts = 0
+            self._backoff.reset()
 
-    def _dead_letter(self, record: Record, exc: Exception) -> bool:
-        try:
-            self.dlq.send(record, reason=str(exc), error_type=type(exc).__name__)
-        except DeadLetterError as dlq_exc:
-            log.warning("dead-lettering failed (will retry): %s", dlq_exc)
-            return False
-        self.dead_lettered += 1
-        metrics.DLQ_EVENTS.labels(self.group).inc()
-        metrics.EVENTS_CONSUMED.labels(self.group, record.topic, "dead_lettered").inc()
-        assert self._done is not None
-        self._done(record)
-        return True
+    def _dead_letter(self, record: Record, exc: BaseException) -> bool:
+        return self.steps.dead_letter(record, exc, attempts=self._backoff.attempts + 1)
 
     def _apply(self, record: Record) -> bool:
         """True when the record is finished (applied, no-op or dead-lettered)."""
-        assert self._done is not None, "strategy not bound"
         try:
             event = parse_memory_command(record.value or b"")
-        except SchemaError as exc:
+        except Exception as exc:  # SchemaError, or anything else parsing raises: this record never parses
             return self._dead_letter(record, exc)
         cmd = event.data
         result: ToolResult | None = None
@@ -140,14 +145,13 @@ class CommandStrategy:
                                                   origin_at=event.time)
         except MemoryNotFound:
             log.info("command %s: nothing to delete for key %r", cmd.command_id, cmd.key)
-        except InvalidMemoryInput as exc:
+        except Exception as exc:
+            what = f"command {cmd.command_id} ({record.topic}:{record.partition}@{record.offset})"
+            if self.steps.decide(exc, self._backoff.attempts + 1, what) is Action.RETRY:
+                return False
             return self._dead_letter(record, exc)
-        except (OperationalError, DBAPIError) as exc:
-            log.warning("command %s failed on the database (will retry): %s", cmd.command_id, exc)
-            return False
         if self.on_result is not None:
             self.on_result(result)
         outcome = "processed" if result is not None and result.changed else "duplicate" if result else "noop"
-        metrics.EVENTS_CONSUMED.labels(self.group, record.topic, outcome).inc()
-        self._done(record)
+        self.steps.mark(record, outcome)
         return True

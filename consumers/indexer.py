@@ -11,7 +11,12 @@ done only after ``sync`` returned, i.e. after Milvus and PostgreSQL both hold th
 A failed sync (``IndexSyncFailed``) keeps the records buffered and retries with exponential backoff
 (``RetryPolicy``); after ``max_attempts`` failures in a row the records are marked done anyway and the
 rows are left ``FAILED``/``DIRTY`` in PostgreSQL for the sweeper, so one poisonous memory cannot block
-its partition forever. ``IndexModelMismatch`` is fatal: it propagates and stops the process.
+its partition forever. ``IndexModelMismatch`` is fatal: it propagates and stops the process. Any other
+exception from ``sync`` is classified (``consumers.errors``, shared steps in ``consumers.steps``):
+transient ones retry like ``IndexSyncFailed``; a fatal one stops the process; a permanent one (or an
+unexpected one after ``max_record_attempts`` tries) syncs the batch's memories one by one and
+dead-letters the records of those that still fail, with the reason, so the partition moves on.
+While ``max_buffered`` records are held the loop pauses the partitions.
 
 Start-up (``bind``, called by ``ConsumerLoop.run`` before it consumes) checks the collection registry
 and creates the active collection (``MemoryIndexer.start``), retrying while Milvus or PostgreSQL are
@@ -27,14 +32,15 @@ from datetime import UTC, datetime
 
 from sqlalchemy.exc import DBAPIError
 
-from consumers.dlq import DeadLetterError, DeadLetterPublisher
+from consumers.dlq import DeadLetterPublisher
+from consumers.errors import describe
 from consumers.policies import RetryPolicy
 from consumers.runtime import DoneCallback, Record
+from consumers.steps import Action, Backoff, RecordSteps
 from core import metrics
 from core.indexing import IndexSyncFailed, MemoryIndexer, SyncReport
 from core.vectorstore import IndexModelMismatch, VectorStoreError
 from schemas import parse_memory_dirty
-from schemas.errors import SchemaError
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +53,8 @@ class IndexerStrategy:
                  start_timeout_sec: float = 60.0, clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], None] = time.sleep,
                  on_report: Callable[[SyncReport, float], None] | None = None,
-                 on_failure: Callable[[IndexSyncFailed], None] | None = None, group: str = "indexer") -> None:
+                 on_failure: Callable[[IndexSyncFailed], None] | None = None, group: str = "indexer",
+                 max_buffered: int = 10000, max_record_attempts: int = 3, dlq_max_attempts: int = 5) -> None:
         if batch_size < 1:
             raise ValueError("batch_size must be >= 1")
         self.indexer = indexer
@@ -62,29 +69,33 @@ class IndexerStrategy:
         self.on_report = on_report  # (report, seconds the sync took)
         self.on_failure = on_failure
         self.group = group
-        self._done: DoneCallback | None = None
+        self.max_buffered = max_buffered
+        self.steps = RecordSteps(group, dlq, retry=self.retry, max_record_attempts=max_record_attempts,
+                                 dlq_max_attempts=dlq_max_attempts, clock=clock)
         self._buffer: dict[int, list[Record]] = {}  # memory id -> records, insertion = age order
         self._since: dict[int, float] = {}  # memory id -> when its oldest buffered record arrived
         # memory id -> origin of the newest change announced: when the message or command that caused
         # it was created (``changed_at`` for events without one). Freshness is measured from it.
         self._origin_at: dict[int, tuple[datetime, datetime]] = {}  # memory id -> (changed_at, origin)
         self._dlq_backlog: list[tuple[Record, str, str]] = []  # record, reason, error type
-        self._dlq_not_before = 0.0
-        self._attempts = 0
-        self._not_before = 0.0
+        self._dlq_backoff = Backoff()
+        self._backoff = Backoff()  # attempts and next try of the buffered batch
         self._fatal: BaseException | None = None
-        self.dead_lettered = 0
         self.given_up = 0
 
     # --- strategy contract --------------------------------------------------------------------
+    @property
+    def dead_lettered(self) -> int:
+        return self.steps.dead_lettered
+
     def bind(self, done: DoneCallback) -> None:
-        self._done = done
+        self.steps.bind(done)
         self._start()
 
     def submit(self, record: Record) -> None:
         try:
             event = parse_memory_dirty(record.value or b"")
-        except SchemaError as exc:
+        except Exception as exc:  # SchemaError, or anything else parsing raises: this record never parses
             if not self._dead_letter(record, str(exc), type(exc).__name__):
                 self._dlq_backlog.append((record, str(exc), type(exc).__name__))
             return
@@ -98,19 +109,22 @@ class IndexerStrategy:
 
     def poll(self) -> None:
         now = self.clock()
-        if self._dlq_backlog and now >= self._dlq_not_before:
+        if self._dlq_backlog and self._dlq_backoff.ready(now):
             self._drain_dlq()
-        if self._buffer and now >= self._not_before:
+        if self._buffer and self._backoff.ready(now):
             oldest = min(self._since.values())
             if len(self._buffer) >= self.batch_size or now - oldest >= self.max_wait_sec:
                 self._flush(list(self._buffer))
         self.indexer.seal_if_due()
 
-    def revoke(self, partitions: list[tuple[str, int]]) -> None:
+    def backpressure(self) -> bool:
+        return self.buffered >= self.max_buffered
+
+    def revoke(self, partitions: list[tuple[str, int]], lost: bool = False) -> None:
         revoked = set(partitions)
         self._dlq_backlog = [item for item in self._dlq_backlog if item[0].tp not in revoked]
         affected = [mid for mid, records in self._buffer.items() if any(r.tp in revoked for r in records)]
-        if not affected or self._flush(affected):
+        if not affected or (not lost and self._flush(affected)):
             return
         # abandon: the revoked partitions' records stay uncommitted and go to the next owner
         for mid in affected:
@@ -130,16 +144,16 @@ class IndexerStrategy:
                 log.warning("join: leaving %d memories unindexed (their offsets stay uncommitted)",
                             len(self._buffer))
                 return
-            if self._dlq_backlog and now >= self._dlq_not_before:
+            if self._dlq_backlog and self._dlq_backoff.ready(now):
                 self._drain_dlq()
-            if self._buffer and now >= self._not_before:
+            if self._buffer and self._backoff.ready(now):
                 try:
                     self._flush(list(self._buffer))
                 except IndexModelMismatch:
                     return  # already raised once from poll/revoke; nothing more to do here
             if self._buffer or self._dlq_backlog:
-                timers = ((self._not_before, bool(self._buffer)),
-                          (self._dlq_not_before, bool(self._dlq_backlog)))
+                timers = ((self._backoff.not_before, bool(self._buffer)),
+                          (self._dlq_backoff.not_before, bool(self._dlq_backlog)))
                 waits = [t for t, busy in timers if busy and t > now]
                 self.sleep(max(0.0, min(min(waits, default=now + 0.05), deadline) - now))
 
@@ -175,9 +189,7 @@ class IndexerStrategy:
                 self.sleep(delay)
 
     def _mark(self, record: Record, outcome: str) -> None:
-        assert self._done is not None, "strategy not bound"
-        self._done(record)
-        metrics.EVENTS_CONSUMED.labels(self.group, record.topic, outcome).inc()
+        self.steps.mark(record, outcome)
 
     def _forget(self, memory_id: int) -> None:
         self._buffer.pop(memory_id, None)
@@ -203,21 +215,28 @@ class IndexerStrategy:
             metrics.INDEX_SYNCED.labels("failed").inc(max(1, len(exc.failed_ids)))
             if self.on_failure is not None:
                 self.on_failure(exc)
-            self._attempts += 1
-            if self.max_attempts is not None and self._attempts >= self.max_attempts:
+            attempts = self._backoff.attempts + 1
+            if self.max_attempts is not None and attempts >= self.max_attempts:
                 log.error("giving up on %d memories after %d attempts (left %s in PostgreSQL for the "
-                          "sweeper): %s", len(memory_ids), self._attempts,
+                          "sweeper): %s", len(memory_ids), attempts,
                           "FAILED" if exc.failed_ids else "unsynced", exc)
                 self.given_up += len(memory_ids)
-                self._attempts = 0
+                self._backoff.reset()
                 self._release(memory_ids, "given_up")
                 return True
-            delay = self.retry.delay(self._attempts)
-            self._not_before = self.clock() + delay
-            log.warning("indexing attempt %d failed, retry in %.1fs: %s", self._attempts, delay, exc)
+            delay = self._backoff.failed(self.retry, self.clock())
+            metrics.CONSUMER_RETRIES.labels(self.group).inc()
+            log.warning("indexing attempt %d failed, retry in %.1fs: %s", attempts, delay, exc)
             return False
-        self._attempts = 0
-        self._not_before = 0.0
+        except Exception as exc:
+            what = f"indexing {len(memory_ids)} memories"
+            if self.steps.decide(exc, self._backoff.attempts + 1, what) is Action.RETRY:
+                self._backoff.failed(self.retry, self.clock())
+                return False
+            self._backoff.reset()
+            self._isolate(memory_ids, exc)
+            return True
+        self._backoff.reset()
         self._observe(report, self.clock() - started)
         self._release(memory_ids, "processed")
         if self.on_report is not None:
@@ -245,22 +264,38 @@ class IndexerStrategy:
                 self._mark(record, outcome)
             self._forget(mid)
 
+    def _isolate(self, memory_ids: list[int], exc: BaseException) -> None:
+        """A batch failed for good: sync its memories one by one, dead-letter the records of those
+        that still fail (the rows stay for the sweeper), release the others."""
+        for mid in memory_ids:
+            error: BaseException = exc
+            if len(memory_ids) > 1:
+                try:
+                    report = self.indexer.sync([mid])
+                except IndexModelMismatch as mismatch:
+                    self._fatal = mismatch
+                    raise
+                except Exception as single:
+                    error = single
+                else:
+                    self._observe(report, 0.0)
+                    self._release([mid], "processed")
+                    continue
+            log.error("memory %s cannot be indexed, dead-lettering its records: %s", mid, describe(error))
+            for record in self._buffer.get(mid, []):
+                if not self.steps.dead_letter(record, error):
+                    self._dlq_backlog.append((record, describe(error), type(error).__name__))
+                    self._dlq_backoff.failed(self.retry, self.clock())
+            self._forget(mid)
+
     def _dead_letter(self, record: Record, reason: str, error_type: str) -> bool:
-        try:
-            self.dlq.send(record, reason=reason, error_type=error_type)
-        except DeadLetterError as exc:
-            log.warning("dead-lettering %s:%s@%s failed (will retry): %s", record.topic, record.partition,
-                        record.offset, exc)
-            return False
-        self.dead_lettered += 1
-        metrics.DLQ_EVENTS.labels(self.group).inc()
-        self._mark(record, "dead_lettered")
-        return True
+        return self.steps.dead_letter(record, reason, error_type=error_type)
 
     def _drain_dlq(self) -> None:
         while self._dlq_backlog:
             record, reason, error_type = self._dlq_backlog[0]
             if not self._dead_letter(record, reason, error_type):
-                self._dlq_not_before = self.clock() + self.retry.delay(2)
+                self._dlq_backoff.failed(self.retry, self.clock())
                 return
             self._dlq_backlog.pop(0)
+        self._dlq_backoff.reset()

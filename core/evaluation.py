@@ -1,7 +1,8 @@
 """The evaluation-case format (MISSION.md) and its scoring, independent of how memories were made.
 
 A case: ``{"id", "lang", "conversation": [{"role","content"}...], "expect": [{"type","any_of"}],
-"forbid": [...], "queries": [{"query","expect_any_of","k"}]}``.
+"forbid": [...], "queries": [{"query","expect_any_of","k"}]}``. A turn may also carry ``created_at``
+(when it was sent) and ``session`` (turns of another session are another conversation).
 - an ``expect`` item holds when a live memory of that type contains one of ``any_of``
   (case-insensitive, in key or content);
 - a ``forbid`` term must be in no live memory of the user;
@@ -13,16 +14,20 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
+from datetime import datetime, timedelta
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
 
 
 class Turn(BaseModel):
     model_config = ConfigDict(extra="ignore")
     role: str
     content: str
+    created_at: AwareDatetime | None = None  # when it was sent; absent: the default chat pacing
+    session: str = ""  # another session = another conversation of the same user
 
 
 class Expectation(BaseModel):
@@ -46,6 +51,89 @@ class EvalCase(BaseModel):
     expect: list[Expectation] = Field(default_factory=list)
     forbid: list[str] = Field(default_factory=list)
     queries: list[Query] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _timestamps_in_order(self) -> EvalCase:
+        stamps = [t.created_at for t in self.conversation if t.created_at is not None]
+        if any(b < a for a, b in pairwise(stamps)):
+            raise ValueError("conversation turns' created_at must not go back in time")
+        return self
+
+
+# --- timing: how a chat service would have sent the case ------------------------------------------
+# Default pacing of a conversation without timestamps: the assistant answers 8 s after a user
+# message, the user writes again 40 s after a reply; two user messages in a row come 6 s apart.
+GAP_AFTER_USER_SEC = {"assistant": 8.0, "user": 6.0}
+GAP_AFTER_ASSISTANT_SEC = {"assistant": 3.0, "user": 40.0}
+
+
+@dataclass(frozen=True)
+class TimedTurn:
+    index: int  # position in ``case.conversation``
+    role: str
+    content: str
+    created_at: datetime
+    session: str
+
+
+def timeline(case: EvalCase, start: datetime) -> list[TimedTurn]:
+    """Each turn with the time it was sent: its own ``created_at`` when given, else the previous
+    turn's time plus the default pacing (``GAP_AFTER_*``); the first untimed turn is at ``start``.
+
+    Order is kept: a timestamp earlier than the previous turn's (after defaults) is moved up to it.
+    """
+    out: list[TimedTurn] = []
+    prev: TimedTurn | None = None
+    for i, turn in enumerate(case.conversation):
+        if turn.created_at is not None:
+            at = turn.created_at
+        elif prev is None:
+            at = start
+        else:
+            gaps = GAP_AFTER_USER_SEC if prev.role == "user" else GAP_AFTER_ASSISTANT_SEC
+            at = prev.created_at + timedelta(seconds=gaps.get(turn.role, gaps["assistant"]))
+        if prev is not None and at < prev.created_at:
+            at = prev.created_at
+        prev = TimedTurn(i, turn.role, turn.content, at, turn.session)
+        out.append(prev)
+    return out
+
+
+def extraction_bursts(
+    turns: Sequence[TimedTurn], debounce_sec: float, max_wait_sec: float | None = None
+) -> list[list[TimedTurn]]:
+    """Split a timed conversation where the extractor's debounce would: the segments a chat service
+    feeding the extractor live would have had extracted one by one.
+
+    Mirrors the extractor group (``consumers/extractor.py``): a burst opens with a user message,
+    every later message of the same conversation (assistant replies too) extends it, and it is
+    extracted once the conversation has been quiet for ``debounce_sec`` or it has waited
+    ``max_wait_sec`` (default ``max(4 * debounce, 30)``) since it opened. A new segment starts at
+    each user message that opens a new burst; replies inside a burst stay in its segment, replies
+    after it (it was extracted already) go to the start of the next segment, as context.
+    """
+    max_wait = max_wait_sec if max_wait_sec is not None else max(debounce_sec * 4, 30.0)
+    segments: list[list[TimedTurn]] = []
+    opened: datetime | None = None  # when the open burst started, None when no burst is open
+    last: datetime | None = None
+    session: str | None = None
+    context_only = False  # the last segment holds replies only so far
+    for turn in turns:
+        if opened is not None and last is not None and (
+            turn.session != session
+            or (turn.created_at - last).total_seconds() >= debounce_sec
+            or (turn.created_at - opened).total_seconds() >= max_wait
+        ):
+            opened = None
+        if opened is None:
+            if not context_only:
+                segments.append([])
+            context_only = turn.role != "user"
+            if turn.role == "user":
+                opened = turn.created_at
+        segments[-1].append(turn)
+        session, last = turn.session, turn.created_at
+    return segments
 
 
 @dataclass(frozen=True)

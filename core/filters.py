@@ -17,8 +17,9 @@ Invariants:
 from __future__ import annotations
 
 import hashlib
-import re
 import unicodedata
+
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 
 MAX_KEY_LENGTH = 160
 MAX_CONTENT_SCAN = 4000
@@ -128,10 +129,17 @@ def _alt(*parts: str) -> re.Pattern[str]:
 
 # digit runs are bounded ({1,4}): unbounded ``\d+`` next to optional parts backtracks cubically on a
 # long run of digits (a 32000-digit chat message took hours); a temperature never needs more
-_TEMPERATURE = (r"(?:-?\d{1,4}(?:\.\d{1,3})?\s*(?:[~～\-到至]\s*-?\d{1,4}(?:\.\d{1,3})?\s*)?"
-                r"(?:℃|°\s*[CF]|摄氏度|degrees?\b)"
-                # bare 度 only for plausible readings ("近视600度" is not weather)
-                r"|(?<!\d)-?\d{1,2}(?:\.\d)?\s*(?:[~～\-到至]\s*-?\d{1,2}\s*)?度)")
+_TEMP_UNIT = (r"-?\d{1,4}(?:\.\d{1,3})?\s*(?:[~～\-到至]\s*-?\d{1,4}(?:\.\d{1,3})?\s*)?"
+              r"(?:℃|°\s*[CF]|摄氏度|degrees?\b)")
+# bare 度 only for plausible readings ("近视600度" is not weather), so never right after a digit
+_TEMP_DU = r"-?\d{1,2}(?:\.\d)?\s*(?:[~～\-到至]\s*-?\d{1,2}\s*)?度"
+_TEMPERATURE = rf"(?:{_TEMP_UNIT}|(?:^|[^\d]){_TEMP_DU})"  # "no digit before" consumed: yes/no searches only
+
+
+def _gap_then_temperature(most: int) -> str:
+    """Up to ``most`` characters, then a temperature: ``re`` wrote ``.{0,most}(?<!\\d)...``; the
+    character checked before a bare 度 reading is the gap's last one (the word before has no digit)."""
+    return rf"(?:.{{0,{most}}}{_TEMP_UNIT}|(?:.{{0,{most - 1}}}[^\d\n])?{_TEMP_DU})"
 _WEATHER_WORD = (
     r"(?:天气|气温|多云|晴|阴天|小雨|中雨|大雨|暴雨|阵雨|雷阵雨|下雪|雾霾|湿度|风力|[东南西北]+风\d?级"
     r"|weather|sunny|cloudy|overcast|raining|rainy|pouring|snowing|humid|humidity|forecast|temperature)"
@@ -158,9 +166,9 @@ _NOISE_CONTENT = [
     # weather, or a temperature range
     _alt(
         rf"{_TEMPERATURE}.{{0,24}}{_WEATHER_WORD}",
-        rf"{_WEATHER_WORD}.{{0,24}}{_TEMPERATURE}",
+        _WEATHER_WORD + _gap_then_temperature(24),
         rf"{_NOW_WORD}.{{0,10}}(?:天气|气温|多云|晴|阴|小雨|大雨|阵雨|weather|sunny|cloudy|rainy)",
-        rf"{_NOW_WORD}.{{0,12}}{_TEMPERATURE}",
+        _NOW_WORD + _gap_then_temperature(12),
         r"-?\d{1,4}\s*[~～]\s*-?\d{1,4}\s*(?:℃|°\s*[CF])",
     ),
     # streaming switches
@@ -178,7 +186,7 @@ _NOISE_CONTENT = [
         r"\bwhat (?:embedding|vector) (?:model|database|db|store)\b",
         r"你.{0,6}(?:背后|底层|用的|使用的|调用的|基于)的?(?:是)?(?:哪个|什么)?\s*(?:大?模型|model)",
         r"\b(?:which|what) (?:llm|model) (?:are you|do you use|is behind)",
-        r"\btemperature\s*(?:参数|调到|设为|设成|改成|改为|调成|=|:|to)\s*[0-2](?:\.\d{1,3})?(?![\d.])",
+        r"\btemperature\s*(?:参数|调到|设为|设成|改成|改为|调成|=|:|to)\s*[0-2](?:\.\d{1,3})?(?:[^\d.]|$)",
         r"\btop[_-]p\b|\bmax[_ ]tokens\b",
         r"上下文窗口|context window",
     ),
@@ -221,3 +229,28 @@ def passes_read_filters(key: str, content: str) -> bool:
     """True when a stored memory may be returned by list, recall or consolidation: not a noise
     key, not a profile field, not noise content."""
     return not (is_noise_key(key) or is_profile_key(key) or is_noise_content(content))
+
+
+# --- the key filters as one PostgreSQL regular expression (reads filter in SQL first) --------------
+_SQL_WORDS = re.compile(r"^[a-z-]+$")
+
+
+def _sql_alternation(words: frozenset[str] | tuple[str, ...]) -> str:
+    assert all(_SQL_WORDS.match(w) for w in words), "only [a-z-] words need no escaping"
+    return "|".join(sorted(words))
+
+
+_SQL_TYPE_PREFIX = f"(?:(?:{_sql_alternation(_MEMORY_TYPES)})-)?"
+SQL_FILTERED_KEY_PATTERN = (
+    # is_noise_key: the noise pattern on the canonical key, with or without one memory-type prefix
+    f"^{_SQL_TYPE_PREFIX}{_NOISE_KEY.pattern.removeprefix('^')}"
+    # is_profile_key: anchored parts after an optional type prefix, then the tokens and pairs anywhere
+    f"|^{_SQL_TYPE_PREFIX}(?:profile(?:-|$)|(?:{_sql_alternation(_NAME_KEYS)})$)"
+    f"|(?:^|-)(?:{_sql_alternation(_PROFILE_TOKENS)})(?:-|$)"
+    f"|{_PROFILE_PAIRS.pattern}"
+)
+"""PostgreSQL (ARE) pattern that matches the canonical form of a key (separator runs -> ``-``,
+trimmed) exactly when ``is_noise_key(key) or is_profile_key(key)``, for keys already in normalised
+form (``[a-z0-9._-]``); built from the same patterns as the Python filters. Reads use it to drop
+those rows in SQL (``core.memory.reader``) and still re-check every row in Python."""
+SQL_NORMALISED_KEY_PATTERN = r"^[a-z0-9._-]+$"

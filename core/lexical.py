@@ -16,10 +16,11 @@ BM25 scores are finite and ``>= 0``, and a document sharing no term with the que
 from __future__ import annotations
 
 import math
-import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
+
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _RUN = re.compile(rf"([{_CJK}]+)|([a-z0-9]+)")

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -51,12 +50,14 @@ from core.memory.store import lock_user
 from core.memory.upsert import merge_redundant
 from core.memory.writer import MemoryWrite, MemoryWriter, WriteContext, WriteResult
 from core.storage.models import LongTermMemory, MemoryHistory, User
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryOperation, MemoryType, WriteSource
 
 log = logging.getLogger(__name__)
 
 _WHITESPACE = re.compile(r"\s+")
-_REPEATED_PUNCT = re.compile(r"([!?,;:！？，。；：、])\1+")
+# a run of one repeated mark ("!!!", "。。"): an alternation per mark (``re`` used a backreference)
+_REPEATED_PUNCT = re.compile("|".join(re.escape(mark) + "{2,}" for mark in "!?,;:！？，。；：、"))
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,;:!?，。；：！？、])")
 _MEMORY_TYPES = {t.value for t in MemoryType}
 
@@ -64,7 +65,7 @@ _MEMORY_TYPES = {t.value for t in MemoryType}
 def normalise_content(content: str) -> str:
     """Whitespace collapsed, repeated punctuation reduced to one mark, no space before a mark."""
     text = _WHITESPACE.sub(" ", content.replace("\x00", "")).strip()
-    text = _REPEATED_PUNCT.sub(r"\1", text)
+    text = _REPEATED_PUNCT.sub(lambda m: m.group(0)[0], text)
     return _SPACE_BEFORE_PUNCT.sub(r"\1", text)
 
 
@@ -194,12 +195,16 @@ class LifecycleJobs:
                 select(LongTermMemory)
                 .where(LongTermMemory.user_id == user_pk, LongTermMemory.is_active.is_(True))
                 .order_by(LongTermMemory.id).with_for_update()).all())
-            survivors = [row for row in rows if not self._delete_if_dead(session, user_pk, row, report, now)]
-            for row in survivors:
-                self._normalise(session, user_pk, row, report, now)
-            self._merge_exact(session, user_pk, report)
-            if self.deduper is not None:
-                self._merge_semantic(session, user_pk, report)
+            # a key normalised into a new row and its old row deactivated is no net growth: the
+            # per-user cap is checked once at the end
+            with self.writer.capped_batch(session, self._ctx(user_pk, "consolidate")):
+                survivors = [row for row in rows
+                             if not self._delete_if_dead(session, user_pk, row, report, now)]
+                for row in survivors:
+                    self._normalise(session, user_pk, row, report, now)
+                self._merge_exact(session, user_pk, report)
+                if self.deduper is not None:
+                    self._merge_semantic(session, user_pk, report)
             touched = {c.memory_id for c in report.changes}
             original = {row.id for row in rows}
             report.kept = sum(1 for m in list_live(session, user_pk)

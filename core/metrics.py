@@ -32,6 +32,29 @@ CONSUMER_LAG = Gauge(
 REBALANCES = Counter("pai_memory_rebalances_total", "Consumer group rebalance callbacks", ["group", "kind"])
 ASSIGNED_PARTITIONS = Gauge("pai_memory_assigned_partitions", "Partitions assigned to this member", ["group"])
 DLQ_EVENTS = Counter("pai_memory_dlq_events_total", "Records sent to a dead-letter topic", ["group"])
+# consumers (consumers/runtime.py, consumers/steps.py, consumers/extractor.py)
+CONSUMER_ERRORS = Counter(
+    "pai_memory_consumer_errors_total",
+    "Processing errors by class (transient, permanent, fatal, unknown; dlq = a failed dead-letter publish)",
+    ["group", "class"],
+)
+CONSUMER_RETRIES = Counter("pai_memory_consumer_retries_total", "Work retried with backoff", ["group"])
+OFFSET_COMMIT_FAILURES = Counter(
+    "pai_memory_offset_commit_failures_total", "Offset commits the broker did not confirm", ["group"]
+)
+CONSUMER_LAST_POLL = Gauge(
+    "pai_memory_consumer_last_poll_timestamp_seconds", "Unix time of the consumer loop's latest poll",
+    ["group"],
+)
+CONSUMER_IN_FLIGHT = Gauge(
+    "pai_memory_consumer_in_flight", "Units of work (bursts) running in workers", ["group"]
+)
+CONSUMER_BUFFERED = Gauge(
+    "pai_memory_consumer_buffered_records", "Records held by the strategy and not yet done", ["group"]
+)
+PAUSED_PARTITIONS = Gauge(
+    "pai_memory_consumer_paused_partitions", "Partitions paused for backpressure", ["group"]
+)
 OUTBOX_BACKLOG = Gauge("pai_memory_outbox_backlog", "Unpublished outbox rows")
 OUTBOX_OLDEST_AGE = Gauge("pai_memory_outbox_oldest_age_seconds", "Age of the oldest unpublished outbox row")
 OUTBOX_PUBLISHED = Counter(
@@ -97,6 +120,11 @@ EMBEDDED_TEXTS = Counter("pai_memory_embedded_texts_total", "Texts embedded", ["
 MEMORY_WRITES = Counter(
     "pai_memory_memory_writes_total", "Memory changes by operation and source", ["operation", "source"]
 )
+MEMORIES_RETIRED = Counter(
+    "pai_memory_memories_retired_total",
+    "Memories deactivated because their user reached LONG_TERM_MEMORY_MAX_ACTIVE_PER_USER",
+    ["source"],
+)
 FRESHNESS = Histogram(
     "pai_memory_freshness_seconds",
     "Creation of the chat message or command that caused a memory change to the change synced in Milvus "
@@ -111,6 +139,7 @@ RETRIEVAL_DURATION = Histogram(
     buckets=_LATENCY,
 )
 API_REQUESTS = Counter("pai_memory_api_requests_total", "HTTP API requests", ["route", "status"])
+API_RATE_LIMITED = Counter("pai_memory_api_rate_limited_total", "HTTP requests refused with 429", ["scope"])
 
 _server_lock = threading.Lock()
 _served: set[int] = set()

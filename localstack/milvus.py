@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from urllib.parse import urlparse
 
+from core.redaction import mask_url
 from localstack.base import LOOPBACK, Service
 from localstack.process import (
     StackError,
@@ -64,8 +65,12 @@ class MilvusService(Service):
         return not self.settings.milvus_is_local
 
     @property
-    def address(self) -> str:
+    def uri(self) -> str:
         return self.settings.milvus_uri if self.external else f"http://{LOOPBACK}:{self.ports.milvus}"
+
+    @property
+    def address(self) -> str:
+        return mask_url(self.uri)  # printed by `stack status`: a token in the URI stays hidden
 
     @property
     def local_port(self) -> int:
@@ -81,7 +86,7 @@ class MilvusService(Service):
 
     def probe(self, timeout: float = 3.0) -> str | None:
         token = self.settings.MILVUS_TOKEN.get_secret_value() if self.settings.MILVUS_TOKEN else ""
-        return milvus_probe(self.address, token if self.external else "", timeout)
+        return milvus_probe(self.uri, token if self.external else "", timeout)
 
     def start(self) -> int:
         ensure_port_free(LOOPBACK, self.ports.milvus, "Milvus", "set MEMORY_MILVUS_URI")

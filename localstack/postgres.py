@@ -19,6 +19,7 @@ from pathlib import Path
 import psycopg
 from sqlalchemy.engine import make_url
 
+from core.redaction import mask_url
 from localstack.base import LOOPBACK, Service
 from localstack.process import StackError, ensure_port_free, is_alive, log_hint, wait_until
 
@@ -86,7 +87,7 @@ class PostgresService(Service):
 
     @property
     def address(self) -> str:
-        return make_url(self.url).render_as_string(hide_password=True)
+        return mask_url(self.url)  # printed by `stack status`: password and key-like parameters hidden
 
     @property
     def dir(self) -> Path:

@@ -24,14 +24,14 @@ from core.config import Settings, load_settings
 from core.storage import db
 from core.storage.models import LongTermMemory, Message, OutboxEvent, User
 from localstack.manager import LocalStack
-from localstack.process import is_alive
 from localstack.supervisor import (
-    PROCESS_MARKER,
     PROCESS_NAMES,
     SERVICES_FILE,
     Child,
+    PortAllocator,
     ServiceSupervisor,
-    recorded_processes,
+    fixed_metrics_port,
+    running_recorded_processes,
     stop_recorded_processes,
 )
 from localstack.topics import ensure_topics
@@ -66,14 +66,19 @@ class PipelineState:
 
 @dataclass
 class LocalService:
-    """Brings the service up on the local stack (idempotently) and observes it."""
+    """Brings the service up on the local stack (idempotently) and observes it.
+
+    ``metrics_port`` chooses each process's metrics port (the demo's fixed ports by default)."""
 
     settings: Settings
     env: dict[str, str] = field(default_factory=dict)
+    metrics_port: PortAllocator = fixed_metrics_port
     supervisor: ServiceSupervisor = field(init=False)
 
     def __post_init__(self) -> None:
-        self.supervisor = ServiceSupervisor(self.settings, {**SERVICE_ENV, **self.env})
+        self.supervisor = ServiceSupervisor(
+            self.settings, {**SERVICE_ENV, **self.env}, metrics_port=self.metrics_port
+        )
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> LocalService:
@@ -94,8 +99,7 @@ class LocalService:
 
     def running_processes(self) -> dict[str, int]:
         """Recorded service processes that are still alive (name -> pid)."""
-        recorded = recorded_processes(self.state_file)
-        return {name: pid for name, pid in recorded.items() if is_alive(pid, PROCESS_MARKER)}
+        return running_recorded_processes(self.state_file.parent)
 
     def start_processes(self, processes: Sequence[str] = PROCESS_NAMES) -> dict[str, int]:
         """Start the processes not already running; returns what runs now (name -> pid)."""

@@ -3,7 +3,9 @@
 Used by ``pai-memory demo``/``eval``, the benchmarks and the scaling and fault-injection tests.
 Each process is ``python -m cli.main run NAME`` with the supervisor's environment overrides, its
 own metrics port and a log file under ``<PAI_MEMORY_HOME>/logs``. Several replicas of one process
-are told apart by an index (``extractor-0``, ``extractor-1``...).
+are told apart by an index (``extractor-0``, ``extractor-1``...). Metrics ports come from the
+supervisor's ``metrics_port`` allocator: by default the demo's fixed ports (``fixed_metrics_port``,
+documented in the README); tests pass one that hands out free ports, so they run beside the demo.
 
 Invariant: the supervisor only ever signals pids it started itself. ``LocalService`` records the
 pids of the processes it keeps running in ``<PAI_MEMORY_HOME>/services.json``;
@@ -16,6 +18,7 @@ import json
 import os
 import signal
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +30,14 @@ METRICS_BASE_PORT = 24100  # below the ephemeral port range, like the stack's po
 PROCESS_MARKER = "cli.main run"  # in the command line of every service process
 SERVICES_FILE = "services.json"
 
+PortAllocator = Callable[[str, int], int]
+"""``(process, replica index) -> metrics port`` for the replica about to start."""
+
+
+def fixed_metrics_port(process: str, index: int) -> int:
+    """The demo's metrics port of a replica: ``METRICS_BASE_PORT + 10 * position + index``."""
+    return METRICS_BASE_PORT + PROCESS_NAMES.index(process) * 10 + index
+
 
 def recorded_processes(path: Path) -> dict[str, int]:
     """``{name: pid}`` recorded in ``path``; empty when missing or unreadable."""
@@ -37,6 +48,12 @@ def recorded_processes(path: Path) -> dict[str, int]:
     if not isinstance(data, dict):
         return {}
     return {str(n): pid for n, pid in data.items() if isinstance(pid, int) and not isinstance(pid, bool)}
+
+
+def running_recorded_processes(home: Path) -> dict[str, int]:
+    """The service processes recorded under ``home`` that still run (name -> pid)."""
+    recorded = recorded_processes(home / SERVICES_FILE)
+    return {name: pid for name, pid in recorded.items() if is_alive(pid, PROCESS_MARKER)}
 
 
 def stop_recorded_processes(home: Path, timeout: float = 30.0) -> list[tuple[str, int, bool]]:
@@ -62,7 +79,7 @@ class Child:
     process: str  # e.g. "extractor"
     pid: int
     log: Path
-    metrics_port: int
+    metrics_port: int  # the METRICS_PORT the child was started with
 
 
 @dataclass
@@ -72,13 +89,11 @@ class ServiceSupervisor:
     settings: Settings
     env_overrides: dict[str, str] = field(default_factory=dict)
     children: dict[str, Child] = field(default_factory=dict)
+    metrics_port: PortAllocator = fixed_metrics_port
 
     @property
     def log_dir(self) -> Path:
         return Path(self.settings.PAI_MEMORY_HOME) / "logs"
-
-    def _metrics_port(self, process: str, index: int) -> int:
-        return METRICS_BASE_PORT + PROCESS_NAMES.index(process) * 10 + index
 
     def start(self, process: str, index: int = 0, extra_env: dict[str, str] | None = None) -> Child:
         """Start one replica (no-op when that replica already runs)."""
@@ -88,12 +103,13 @@ class ServiceSupervisor:
         current = self.children.get(name)
         if current is not None and self.alive(name):
             return current
-        port = self._metrics_port(process, index)
-        env = {**os.environ, **self.env_overrides, "METRICS_PORT": str(port), **(extra_env or {})}
+        env = {**os.environ, **self.env_overrides, **(extra_env or {})}
+        if "METRICS_PORT" not in (extra_env or {}):  # ``extra_env`` may choose the port itself
+            env["METRICS_PORT"] = str(self.metrics_port(process, index))
         env.setdefault("PYTHONUNBUFFERED", "1")
         log = self.log_dir / f"{name}.log"
         pid = spawn_detached([sys.executable, "-m", "cli.main", "run", process], log, env=env)
-        child = Child(name, process, pid, log, port)
+        child = Child(name, process, pid, log, int(env["METRICS_PORT"]))
         self.children[name] = child
         return child
 

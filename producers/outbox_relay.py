@@ -514,8 +514,10 @@ class RelayService:
 def main() -> int:
     """``python -m producers.outbox_relay``: same as ``pai-memory run relay``."""
     from core.config import load_settings
+    from core.redaction import install_log_redaction
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    install_log_redaction()
     service = RelayService(load_settings())
     service.install_signal_handlers()
     service.run()

@@ -5,12 +5,16 @@ Services come from, in this order:
    given is used as is and only probed);
 2. testcontainers, for the services not given, when a Docker engine answers;
 3. the local stack (``localstack.LocalStack``, the code behind ``pai-memory stack up``).
-With ``--stack-down`` the session stops at its end what it started itself; by default the local
-stack is left running so the next session starts warm.
+With ``--stack-down`` the session stops at its end what it started itself, unless a demo started
+meanwhile uses it (service processes recorded in ``<PAI_MEMORY_HOME>/services.json`` still run); by
+default the local stack is left running so the next session starts warm.
 
 Fixtures (contract used by every test module):
 - ``settings`` (session): Settings pointing at the services, with ``DATABASE_URL`` set to a fresh
-  database ``pai_memory_test_<random>`` migrated to head (dropped at the end of the session).
+  database ``pai_memory_test_<random>`` migrated to head (dropped at the end of the session), and
+  nothing a demo or a deployment on the same services uses: session-private topics, consumer
+  groups and Milvus collection, ``PAI_MEMORY_HOME`` in a temporary directory, a free ``API_PORT``
+  (``session_names``). Every port a test binds comes from ``tests.support.ports``.
 - ``engine`` (session): SQLAlchemy engine for ``settings.database_url``.
 - ``clean_db`` (function): truncates all application tables (RESTART IDENTITY CASCADE) first.
 - ``unique_name`` (function): ``unique_name(prefix) -> f"{prefix}_{uuid8}"``.
@@ -146,7 +150,16 @@ def stack(request: pytest.FixtureRequest) -> Iterator[Services]:
             with contextlib.suppress(Exception):
                 container.stop()
         if services.started and request.config.getoption("--stack-down"):
-            local.down(services.started)
+            from localstack.supervisor import running_recorded_processes
+
+            users = sorted(running_recorded_processes(local.paths.home))
+            if users:  # a demo started meanwhile runs on these services: stopping them would break it
+                reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+                if reporter is not None:
+                    reporter.write_line(f"--stack-down: left {', '.join(services.started)} running: "
+                                        f"service processes {', '.join(users)} use them")
+            else:
+                local.down(services.started)
 
 
 @pytest.fixture(autouse=True)
@@ -156,14 +169,50 @@ def _services_marker(request: pytest.FixtureRequest) -> None:
         request.getfixturevalue("settings")
 
 
+def session_names(tag: str, home: str) -> dict[str, Any]:
+    """Settings of a test session that keep it apart from a demo or deployment on the same services:
+    its own topics, consumer groups (no other group's consumer takes its records, and its consumers
+    take no one else's), Milvus collection, home directory and API port."""
+    from tests.support.ports import free_port
+
+    return {
+        "TOPIC_CHAT_MESSAGES": f"test.{tag}.chat",
+        "TOPIC_MEMORY_COMMANDS": f"test.{tag}.commands",
+        "TOPIC_MEMORY_DIRTY": f"test.{tag}.dirty",
+        "GROUP_EXTRACTOR": f"test-{tag}-extractor",
+        "GROUP_COMMANDS": f"test-{tag}-commands",
+        "GROUP_INDEXER": f"test-{tag}-indexer",
+        "MEMORY_MILVUS_COLLECTION": f"test_{tag}_memories",
+        "PAI_MEMORY_HOME": home,
+        "API_PORT": free_port(),
+        "METRICS_PORT": None,
+    }
+
+
+def _drop_collection(settings: Settings, name: str) -> None:
+    """Drop the session's Milvus collection if a test created it (best effort: Milvus may be down)."""
+    from core.vectorstore import MilvusMemoryIndex
+
+    with contextlib.suppress(Exception):
+        index = MilvusMemoryIndex.from_settings(settings, collection=name, dim=8)
+        try:
+            if index.has_collection(name):
+                index.drop_collection(name)
+        finally:
+            index.close()
+
+
 @pytest.fixture(scope="session")
-def settings(stack: Services) -> Iterator[Settings]:
-    """Settings pointing at the session's services and a fresh migrated database."""
+def settings(stack: Services, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
+    """Settings pointing at the session's services, a fresh migrated database and private names."""
     from core.storage import db
+    from localstack.topics import ensure_topics, service_topics
 
     base = load_settings(**stack.overrides)
     server_url = make_url(base.database_url)
-    name = f"pai_memory_test_{uuid.uuid4().hex[:8]}"
+    tag = uuid.uuid4().hex[:8]
+    name = f"pai_memory_test_{tag}"
+    private = session_names(tag, str(tmp_path_factory.mktemp("pai_memory_home")))
     admin = db.make_engine(server_url.set(database="postgres").render_as_string(hide_password=False))
     admin = admin.execution_options(isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
@@ -171,8 +220,11 @@ def settings(stack: Services) -> Iterator[Settings]:
     test_url = server_url.set(database=name).render_as_string(hide_password=False)
     try:
         db.upgrade(test_url)
-        yield load_settings(**{**stack.overrides, "DATABASE_URL": test_url})
+        session_settings = load_settings(**{**stack.overrides, **private, "DATABASE_URL": test_url})
+        ensure_topics(session_settings, service_topics(session_settings))
+        yield session_settings
     finally:
+        _drop_collection(base, private["MEMORY_MILVUS_COLLECTION"])
         db.engine_for.cache_clear()
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))

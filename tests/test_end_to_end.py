@@ -7,7 +7,6 @@ an update's new text is what retrieval returns; a delete through the API disappe
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -22,18 +21,12 @@ from core.storage.models import LongTermMemory, User
 from core.vectorstore import MilvusMemoryIndex
 from localstack.service import LocalService
 from producers.client import MemoryEventProducer
-from tests.support.env import PIPELINE_ENV, service_env
+from tests.support.env import PIPELINE_ENV, private_service
 from tests.support.pipeline import conversation, isolated_settings, wait_until
 
 pytestmark = pytest.mark.services
 
 TOKEN = "e2e-test-token-0123456789"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture
@@ -43,14 +36,9 @@ def service(
     cfg = isolated_settings(
         settings, unique_name, MEMORY_MILVUS_COLLECTION=unique_name("e2e"), PAI_MEMORY_HOME=str(tmp_path)
     )
-    port = _free_port()
-    env = {
-        **service_env(cfg, tmp_path, **PIPELINE_ENV),
-        "API_PORT": str(port),
-        "API_TOKEN": TOKEN,
-        "RETRIEVAL_DENSE_TIMEOUT_SEC": "20",
-    }
-    svc = LocalService(cfg, env)
+    # free API and metrics ports: runs beside the demo
+    svc = private_service(cfg, tmp_path, **PIPELINE_ENV, API_TOKEN=TOKEN, RETRIEVAL_DENSE_TIMEOUT_SEC="20")
+    port = int(svc.env["API_PORT"])
     for process in ("extractor", "relay", "indexer", "api"):
         svc.supervisor.start(process)
     client = httpx.Client(

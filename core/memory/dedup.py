@@ -3,6 +3,8 @@
 ``reuse`` (seed: 0.82 for text-embedding-3-small): a new candidate this close to an existing
 memory of the same type is treated as the same memory and reuses its key.
 ``merge`` (seed: 0.90): after a write, live copies this close are redundant and are merged.
+``lexical`` (per model, ``core.config.DEDUP_LEXICAL_REUSE``): a lower cosine also counts as the same
+memory when the two contents share most of their salient words (``(cosine, overlap)``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from core.config import DEDUP_LEXICAL_REUSE
 from core.embedding.base import Embedder, Vectors
+from core.extraction.rules.keys import overlap
 from core.memory.text import index_text, text_hash
 
 
@@ -32,10 +36,25 @@ class DedupItem:
 class SemanticDeduper:
     """Finds semantic duplicates with an embedder; caches passage vectors by text hash."""
 
-    def __init__(self, embedder: Embedder, reuse: float, merge: float, cache_size: int = 20000) -> None:
+    def __init__(
+        self,
+        embedder: Embedder,
+        reuse: float,
+        merge: float,
+        cache_size: int = 20000,
+        lexical: tuple[float, float] | str | None = "model",
+    ) -> None:
+        """``lexical``: the gated reuse rule ``(cosine, overlap)``, ``None`` for none, or ``"model"``
+        for the embedder model's calibrated one (``DEDUP_LEXICAL_REUSE``)."""
         self.embedder = embedder
         self.reuse = reuse
         self.merge = merge
+        if isinstance(lexical, str):
+            if lexical != "model":
+                raise ValueError(f"lexical must be (cosine, overlap), None or 'model', got {lexical!r}")
+            self.lexical = DEDUP_LEXICAL_REUSE.get(getattr(embedder, "model", ""))
+        else:
+            self.lexical = lexical
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
@@ -61,15 +80,27 @@ class SemanticDeduper:
         return out.astype(np.float32)
 
     def best_match(self, item: DedupItem, existing: Sequence[DedupItem]) -> tuple[DedupItem, float] | None:
-        """The most similar existing memory of the same type at or above ``reuse``, if any."""
+        """The existing memory of the same type that ``item`` duplicates, with its cosine, if any:
+        the most similar one at or above ``reuse``, else the most similar one that passes the
+        lexical gate (cosine at or above its threshold and enough salient words shared)."""
         same_type = [e for e in existing if e.memory_type == item.memory_type and e.key != item.key]
         if not same_type:
             return None
         vecs = self.vectors([item.text] + [e.text for e in same_type])
         scores = vecs[1:] @ vecs[0]
-        best = int(np.argmax(scores))
-        score = float(scores[best])
-        return (same_type[best], score) if score >= self.reuse else None
+        order = np.argsort(-scores)
+        best = int(order[0])
+        if float(scores[best]) >= self.reuse:
+            return same_type[best], float(scores[best])
+        if self.lexical is not None:
+            cosine, shared = self.lexical
+            for i in order:
+                score = float(scores[int(i)])
+                if score < cosine:
+                    break
+                if overlap(item.content, same_type[int(i)].content) >= shared:
+                    return same_type[int(i)], score
+        return None
 
     def redundant_pairs(self, items: Sequence[DedupItem]) -> list[tuple[DedupItem, DedupItem, float]]:
         """Pairs (a, b) of the same type with cosine >= ``merge``; each item appears at most once."""

@@ -14,13 +14,26 @@ Contract of ``MessageProcessor``:
 - a failure of extraction raises ``TransientProcessingError`` after recording the attempt; once
   ``MEMORY_MESSAGE_MAX_ATTEMPTS`` is reached the messages are marked ``FAILED`` with the error
   and ``PermanentProcessingError`` is raised instead (the sweeper re-drives FAILED later);
+- an extraction that exceeds its budget (``ExtractionTimeout``, ``core.extraction.budget``) is
+  permanent for this burst: the messages are marked ``FAILED`` with the reason at once and
+  ``PermanentProcessingError`` is raised, so the partition moves on; the sweeper re-drives them later;
 - an embedding failure while applying (the semantic dedup embeds candidates) is handled like an
   extraction failure: the attempt is recorded and ``TransientProcessingError`` (or, once attempts are
   exhausted, ``PermanentProcessingError``) is raised, never the raw ``EmbeddingError``;
 - a later statement wins: a candidate for a memory key that was already changed from a *newer*
   message (by ``created_at``, per the key's history) is superseded and not applied. A FAILED message
   re-driven after the user's next messages were processed (or an out-of-order redelivery) therefore
-  never overwrites what the user said later; the message still ends ``PROCESSED``.
+  never overwrites what the user said later; the message still ends ``PROCESSED``;
+- bounded input (``split_burst``): one extraction gets at most ``LONG_TERM_MEMORY_MAX_BURST_MESSAGES``
+  user messages whose joined text is at most ``LONG_TERM_MEMORY_MAX_PROMPT_CHARS`` characters. A
+  larger burst is split into consecutive parts, extracted and committed one after another in message
+  order; a single longer message is cut to the limit for extraction with ``TRUNCATION_MARKER`` (the
+  stored message stays whole). A part that fails transiently stops the burst (the parts already
+  committed are final, so the retry resumes after them); a part that fails for good does not stop
+  the later parts, and its ``PermanentProcessingError`` is raised after they ran;
+- thread-safe: ``ingest`` and ``process`` may run concurrently from several threads (the extractor
+  runs bursts of different users in workers): each call opens its own sessions, the writer, policy
+  and extractors keep no per-call state, and the per-user advisory lock serialises one user's commits.
 """
 
 from __future__ import annotations
@@ -38,6 +51,7 @@ from core import metrics
 from core.config import Settings
 from core.embedding.base import EmbeddingError
 from core.erasure import erased_before
+from core.extraction.budget import ExtractionTimeout, run_burst
 from core.extraction.burst import burst_scope
 from core.extraction.candidates import (
     CandidateExtractor,
@@ -67,6 +81,36 @@ from core.types import MessageRole, MessageStatus, WriteSource
 log = logging.getLogger(__name__)
 
 FINAL = (MessageStatus.PROCESSED.value, MessageStatus.SKIPPED.value)
+TRUNCATION_MARKER = "…[truncated for extraction: {kept} of {total} characters]"
+
+
+def split_burst(sizes: Sequence[int], max_messages: int, max_chars: int) -> list[range]:
+    """Consecutive groups of message positions covering ``sizes`` in order: each group has at most
+    ``max_messages`` messages whose joined length (one separator between messages, a message counted
+    at most ``max_chars``) is at most ``max_chars``; a message of ``max_chars`` or more is alone."""
+    groups: list[range] = []
+    start, used = 0, 0
+    for i, raw in enumerate(sizes):
+        size = min(raw, max_chars)
+        if i == start:
+            used = size
+        elif i - start >= max_messages or used + 1 + size > max_chars:
+            groups.append(range(start, i))
+            start, used = i, size
+        else:
+            used += 1 + size
+    if sizes:
+        groups.append(range(start, len(sizes)))
+    return groups
+
+
+def cut_for_extraction(text: str, max_chars: int) -> str:
+    """``text`` if it fits ``max_chars``, else its head and ``TRUNCATION_MARKER``, ``max_chars`` in all."""
+    if len(text) <= max_chars:
+        return text
+    longest = TRUNCATION_MARKER.format(kept=max_chars, total=len(text))  # kept <= max_chars: no longer
+    kept = max(0, max_chars - len(longest))
+    return text[:kept] + TRUNCATION_MARKER.format(kept=kept, total=len(text))
 
 
 class ProcessingError(RuntimeError):
@@ -114,10 +158,7 @@ class MessageProcessor:
         self.extractor = extractor
         self.deduper = deduper
         self.version = f"{extractor.name}:{settings.MEMORY_EXTRACTOR_VERSION}"
-        self.writer = MemoryWriter(
-            dirty_topic=settings.TOPIC_MEMORY_DIRTY,
-            default_ttl_days=settings.LONG_TERM_MEMORY_DEFAULT_TTL_DAYS,
-        )
+        self.writer = MemoryWriter.from_settings(settings)
         self.policy = CandidatePolicy(
             settings.LONG_TERM_MEMORY_MIN_CONFIDENCE, settings.LONG_TERM_MEMORY_MAX_WRITE_ITEMS
         )
@@ -160,18 +201,26 @@ class MessageProcessor:
             if not todo:
                 outcome.already_final = [m.id for m in msgs]
                 return outcome
-            data = self._input(session, todo)
-            user_pk, conv_pk = todo[0].user_id, todo[0].conversation_id
+            cfg = self.settings
+            groups = split_burst([len(m.content) for m in todo], cfg.LONG_TERM_MEMORY_MAX_BURST_MESSAGES,
+                                 cfg.LONG_TERM_MEMORY_MAX_PROMPT_CHARS)
+            parts = [[todo[i].id for i in group] for group in groups]
+            if len(parts) == 1:
+                data = self._input(session, todo)
+                user_pk, conv_pk = todo[0].user_id, todo[0].conversation_id
+        if len(parts) > 1:
+            return self._process_parts(parts, outcome)
         outcome.stage_seconds["load"] = time.perf_counter() - t0
         try:
             # one deadline for every model call of this burst (core.extraction.burst)
             with burst_scope(self.settings.LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC) as scope:
-                t1 = time.perf_counter()
-                candidates = self.extractor.extract(data)
-                outcome.stage_seconds["extract"] = time.perf_counter() - t1
-                t2 = time.perf_counter()
-                refined = self.extractor.refine(data, candidates) if candidates else []
-                outcome.stage_seconds["refine"] = time.perf_counter() - t2
+                burst = run_burst(self.extractor, data)
+            outcome.stage_seconds["extract"] = burst.extract_sec
+            outcome.stage_seconds["refine"] = burst.refine_sec
+            refined = burst.refined
+        except ExtractionTimeout as exc:
+            self._record_failure([m.id for m in todo], exc, permanent=True)
+            raise  # unreachable: _record_failure raises
         except ExtractionCancelled as exc:  # shutdown: not the burst's fault, no attempt recorded
             raise TransientProcessingError(str(exc)) from exc
         except ExtractionError as exc:
@@ -197,6 +246,29 @@ class MessageProcessor:
         return outcome
 
     # --- internals ----------------------------------------------------------------------------
+    def _process_parts(self, parts: list[list[int]], outcome: ProcessOutcome) -> ProcessOutcome:
+        """A burst over the input bounds: each part in order (see module docstring)."""
+        cfg = self.settings
+        log.info("burst of %d messages split into %d extractions (LONG_TERM_MEMORY_MAX_BURST_MESSAGES=%d, "
+                 "LONG_TERM_MEMORY_MAX_PROMPT_CHARS=%d)", sum(map(len, parts)), len(parts),
+                 cfg.LONG_TERM_MEMORY_MAX_BURST_MESSAGES, cfg.LONG_TERM_MEMORY_MAX_PROMPT_CHARS)
+        failed: PermanentProcessingError | None = None
+        for ids in parts:
+            try:
+                part = self.process(ids)
+            except PermanentProcessingError as exc:
+                failed = failed or exc
+                continue
+            outcome.processed.extend(part.processed)
+            outcome.skipped.extend(part.skipped)
+            outcome.already_final.extend(part.already_final)
+            outcome.writes.extend(part.writes)
+            for stage, seconds in part.stage_seconds.items():
+                outcome.stage_seconds[stage] = outcome.stage_seconds.get(stage, 0.0) + seconds
+        if failed is not None:
+            raise failed
+        return outcome
+
     def _input(self, session: Session, todo: list[Message]) -> ExtractionInput:
         first = todo[0]
         budget = self.settings.LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS
@@ -216,8 +288,13 @@ class MessageProcessor:
             ExistingMemory(m.memory_key, m.memory_type or "fact", m.content or "")
             for m in list_live(session, first.user_id)
         )
+        max_chars = self.settings.LONG_TERM_MEMORY_MAX_PROMPT_CHARS
+        for m in todo:
+            if len(m.content) > max_chars:
+                log.warning("message %d: %d characters, extraction sees the first part only "
+                            "(LONG_TERM_MEMORY_MAX_PROMPT_CHARS=%d)", m.id, len(m.content), max_chars)
         return ExtractionInput(
-            user_message="\n".join(m.content for m in todo),
+            user_message="\n".join(cut_for_extraction(m.content, max_chars) for m in todo),
             context=context,
             summary=conversation_summary(session, first.conversation_id),
             existing=existing,
@@ -262,14 +339,14 @@ class MessageProcessor:
                 m.updated_at = now
             (outcome.processed if kept else outcome.skipped).extend(m.id for m in rows)
 
-    def _record_failure(self, ids: list[int], exc: Exception) -> None:
+    def _record_failure(self, ids: list[int], exc: Exception, permanent: bool = False) -> None:
         # NUL cannot be stored in PostgreSQL text (an endpoint's error text may carry one): escaped, or
         # recording the failure itself would fail forever and the burst would never finish
         error = f"{type(exc).__name__}: {exc}".replace("\x00", "\\0")[:2000]
         with transaction(self.sessions) as session:
             rows = lock_messages(session, ids)
             attempts = max((m.memory_attempts or 0) for m in rows) + 1 if rows else 1
-            exhausted = attempts >= self.settings.MEMORY_MESSAGE_MAX_ATTEMPTS
+            exhausted = permanent or attempts >= self.settings.MEMORY_MESSAGE_MAX_ATTEMPTS
             session.execute(
                 update(Message)
                 .where(Message.id.in_(ids))

@@ -2,6 +2,13 @@
 
 Old dirty rows written before a filter existed are excluded here too, so every read path
 (``memory_list``, recall, consolidation) sees the same clean set.
+
+The filtering, ordering and limit run in SQL (``live_clause`` + ``filtered_key_clause``, ORDER BY
+importance, recency, id, LIMIT; served by the partial index ``ix_ltm_user_live_order``), so a read
+of the top N never loads the user's other rows. Every row is re-checked in Python
+(``passes_read_filters``: noise content and keys not in normalised form cannot be judged in SQL);
+when the re-check drops rows the next rows are fetched, so the result is exactly the first N rows
+that pass the filters, the same as filtering everything in Python before the limit.
 """
 
 from __future__ import annotations
@@ -9,11 +16,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from sqlalchemy import ColumnElement, or_, select, update
+from sqlalchemy import ColumnElement, and_, func, not_, or_, select, update
 from sqlalchemy.orm import Session
 
-from core.filters import passes_read_filters
+from core.filters import SQL_FILTERED_KEY_PATTERN, SQL_NORMALISED_KEY_PATTERN, passes_read_filters
 from core.storage.models import LongTermMemory
+
+# rows fetched per round when no limit is given to a paged read; any size gives the same result
+_MIN_PAGE = 64
 
 
 def live_clause(now: datetime) -> list[ColumnElement[bool]]:
@@ -23,19 +33,50 @@ def live_clause(now: datetime) -> list[ColumnElement[bool]]:
     ]
 
 
+def filtered_key_clause() -> ColumnElement[bool]:
+    """True for rows whose key the hard filters drop (noise or profile key), decided in SQL for keys
+    in normalised form only; other keys are left to the Python re-check (never dropped wrongly)."""
+    canonical = func.btrim(func.regexp_replace(LongTermMemory.memory_key, "[._-]+", "-", "g"), "-")
+    return and_(
+        LongTermMemory.memory_key.regexp_match(SQL_NORMALISED_KEY_PATTERN),
+        canonical.regexp_match(SQL_FILTERED_KEY_PATTERN),
+    )
+
+
 def list_live(
     session: Session, user_pk: int, memory_type: str | None = None, limit: int | None = None
 ) -> list[LongTermMemory]:
-    """The user's live memories, most important and most recent first."""
+    """The user's live memories, most important and most recent first (at most ``limit``)."""
     now = datetime.now(UTC)
-    stmt = select(LongTermMemory).where(LongTermMemory.user_id == user_pk, *live_clause(now))
+    stmt = select(LongTermMemory).where(
+        LongTermMemory.user_id == user_pk, *live_clause(now), not_(filtered_key_clause())
+    )
     if memory_type:
         stmt = stmt.where(LongTermMemory.memory_type == memory_type)
     stmt = stmt.order_by(
         LongTermMemory.importance.desc(), LongTermMemory.updated_at.desc(), LongTermMemory.id
     )
-    rows = [r for r in session.scalars(stmt).all() if passes_read_filters(r.memory_key, r.content or "")]
-    return rows[:limit] if limit is not None else rows
+    if limit is None:
+        return [r for r in session.scalars(stmt).all() if passes_read_filters(r.memory_key, r.content or "")]
+    if limit <= 0:
+        return []
+    kept: list[LongTermMemory] = []
+    seen: set[int] = set()
+    offset = 0
+    page = limit
+    while len(kept) < limit:
+        rows = session.scalars(stmt.offset(offset).limit(page)).all()
+        for row in rows:
+            if row.id not in seen and passes_read_filters(row.memory_key, row.content or ""):
+                seen.add(row.id)
+                kept.append(row)
+                if len(kept) == limit:
+                    break
+        if len(rows) < page:
+            break
+        offset += page
+        page = max(page, _MIN_PAGE)  # rows were dropped: read on in bigger steps
+    return kept
 
 
 def get_live_by_ids(session: Session, user_pk: int, ids: Sequence[int]) -> list[LongTermMemory]:
@@ -45,7 +86,10 @@ def get_live_by_ids(session: Session, user_pk: int, ids: Sequence[int]) -> list[
     now = datetime.now(UTC)
     rows = session.scalars(
         select(LongTermMemory).where(
-            LongTermMemory.user_id == user_pk, LongTermMemory.id.in_(list(ids)), *live_clause(now)
+            LongTermMemory.user_id == user_pk,
+            LongTermMemory.id.in_(list(ids)),
+            *live_clause(now),
+            not_(filtered_key_clause()),
         )
     ).all()
     return [r for r in rows if passes_read_filters(r.memory_key, r.content or "")]

@@ -64,15 +64,16 @@ def apply_candidates(
 ) -> list[WriteResult]:
     """Apply admissible candidates for ``ctx.user_pk``; returns one result per candidate."""
     results: list[WriteResult] = []
-    for cand in candidates:
-        try:
-            results.append(_apply_one(session, writer, deduper, ctx, cand))
-        except InvalidMemoryInput:
-            continue
-    if deduper is not None and any(r.changed for r in results):
-        results.extend(
-            merge_redundant(session, writer, deduper, ctx, {r.memory_key for r in results if r.changed})
-        )
+    with writer.capped_batch(session, ctx):  # the per-user cap is checked once, after the merges
+        for cand in candidates:
+            try:
+                results.append(_apply_one(session, writer, deduper, ctx, cand))
+            except InvalidMemoryInput:
+                continue
+        if deduper is not None and any(r.changed for r in results):
+            results.extend(
+                merge_redundant(session, writer, deduper, ctx, {r.memory_key for r in results if r.changed})
+            )
     return results
 
 

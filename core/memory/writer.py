@@ -5,25 +5,42 @@ Invariants:
   writes nothing: no history, no outbox row; this is what makes redelivery and replay harmless;
 - every effective write sets ``vector_status = DIRTY`` and enqueues one ``memory.dirty`` row;
 - keys and content pass the hard filters before anything is written;
-- the caller holds the user's advisory lock (``store.lock_user``) for the transaction.
+- the caller holds the user's advisory lock (``store.lock_user``) for the transaction;
+- per-user cap (``max_active_per_user``, LONG_TERM_MEMORY_MAX_ACTIVE_PER_USER, 0 = none): after a
+  write that makes a memory live (create or reactivate), if the user holds more live memories
+  (active, unexpired) than the cap, the excess is retired in the same transaction: deactivated
+  with operation ``delete``, a history row whose reason says so, and an outbox row, lowest
+  importance first, then least recently used (``max(updated_at, last_accessed_at)``), then oldest
+  id. The memories written by this write are retired last, so a write always lands unless it
+  alone exceeds the cap. Inside ``capped_batch`` the check runs once, at the end of the batch.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import insert, select
+from sqlalchemy import case, func, insert, select
 from sqlalchemy.orm import Session
 
+from core import metrics
+from core.config import Settings
 from core.filters import is_noise_content, is_noise_key, is_profile_key, normalise_key
 from core.memory.errors import InvalidMemoryInput, MemoryNotFound
 from core.memory.outbox import enqueue_memory_dirty
+from core.memory.reader import live_clause
 from core.memory.store import user_external_id
 from core.storage.models import LongTermMemory, MemoryHistory
 from core.types import MemoryOperation, MemoryType, VectorStatus, WriteSource
 
 MAX_CONTENT_CHARS = 1000
+DEFAULT_MAX_ACTIVE_PER_USER: int = Settings.model_fields["LONG_TERM_MEMORY_MAX_ACTIVE_PER_USER"].default
+
+# Session.info keys of a capped batch (per session, so one writer may serve many threads)
+_BATCH_DEPTH = "pai_memory.cap_batch_depth"
+_BATCH_WRITTEN = "pai_memory.cap_batch_written"
 
 
 @dataclass(frozen=True)
@@ -84,9 +101,19 @@ def _clean_content(content: str) -> str:
 class MemoryWriter:
     """Applies resolved writes to one user's memories."""
 
-    def __init__(self, *, dirty_topic: str, default_ttl_days: int) -> None:
+    def __init__(self, *, dirty_topic: str, default_ttl_days: int,
+                 max_active_per_user: int = DEFAULT_MAX_ACTIVE_PER_USER) -> None:
         self._topic = dirty_topic
         self._default_ttl_days = default_ttl_days
+        self.max_active_per_user = max_active_per_user
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> MemoryWriter:
+        return cls(
+            dirty_topic=settings.TOPIC_MEMORY_DIRTY,
+            default_ttl_days=settings.LONG_TERM_MEMORY_DEFAULT_TTL_DAYS,
+            max_active_per_user=settings.LONG_TERM_MEMORY_MAX_ACTIVE_PER_USER,
+        )
 
     # --- reads used by writers ----------------------------------------------------------------
     @staticmethod
@@ -136,6 +163,7 @@ class MemoryWriter:
             ).scalar_one()
             op = operation or MemoryOperation.CREATE
             self._record(session, ctx, memory_id, key, op, None, content, write.memory_type.value)
+            self._became_live(session, ctx, memory_id)
             return WriteResult(memory_id, key, op)
 
         live = bool(row.is_active) and (row.expires_at is None or row.expires_at > now)
@@ -162,6 +190,8 @@ class MemoryWriter:
         row.updated_at = now
         op = operation or (MemoryOperation.OVERWRITE if live else MemoryOperation.CREATE)
         self._record(session, ctx, row.id, key, op, old, content, row.memory_type)
+        if not live:
+            self._became_live(session, ctx, row.id)
         return WriteResult(row.id, key, op)
 
     def append(
@@ -232,6 +262,65 @@ class MemoryWriter:
         row.updated_at = datetime.now(UTC)
         self._record(session, ctx, row.id, row.memory_key, operation, row.content, None, row.memory_type)
         return WriteResult(row.id, row.memory_key, operation)
+
+    # --- the per-user cap ---------------------------------------------------------------------
+    @contextmanager
+    def capped_batch(self, session: Session, ctx: WriteContext) -> Iterator[None]:
+        """Check the per-user cap once when the block ends without error, instead of after each write
+        inside it (a batch that creates one memory and then merges away another must not retire a
+        third). Nested batches check at the end of the outermost one."""
+        depth = session.info.get(_BATCH_DEPTH, 0)
+        session.info[_BATCH_DEPTH] = depth + 1
+        if depth == 0:
+            session.info[_BATCH_WRITTEN] = set()
+        try:
+            yield
+        finally:
+            session.info[_BATCH_DEPTH] = depth
+            written: set[int] = session.info.pop(_BATCH_WRITTEN, set()) if depth == 0 else set()
+        if written:
+            self.enforce_cap(session, ctx, written)
+
+    def _became_live(self, session: Session, ctx: WriteContext, memory_id: int) -> None:
+        if self.max_active_per_user <= 0:
+            return
+        if session.info.get(_BATCH_DEPTH, 0) > 0:
+            session.info.setdefault(_BATCH_WRITTEN, set()).add(memory_id)
+            return
+        self.enforce_cap(session, ctx, {memory_id})
+
+    def enforce_cap(self, session: Session, ctx: WriteContext, written: set[int]) -> list[WriteResult]:
+        """Retire the user's live memories beyond ``max_active_per_user`` (see module docstring);
+        ``written`` are the ids this write made live, retired last."""
+        cap = self.max_active_per_user
+        if cap <= 0:
+            return []
+        live = [LongTermMemory.user_id == ctx.user_pk, *live_clause(datetime.now(UTC))]
+        count = session.scalar(select(func.count()).select_from(LongTermMemory).where(*live)) or 0
+        if count <= cap:
+            return []
+        victims = session.scalars(
+            select(LongTermMemory)
+            .where(*live)
+            .order_by(
+                case((LongTermMemory.id.in_(sorted(written)), 1), else_=0),
+                func.coalesce(LongTermMemory.importance, 3),
+                func.greatest(LongTermMemory.updated_at, LongTermMemory.last_accessed_at),
+                LongTermMemory.id,
+            )
+            .limit(count - cap)
+            .with_for_update()
+        ).all()
+        retire_ctx = replace(
+            ctx,
+            reason=(
+                f"retired: the user holds more than {cap} active memories "
+                "(LONG_TERM_MEMORY_MAX_ACTIVE_PER_USER); lowest importance, least recently used first"
+            ),
+        )
+        results = [self.deactivate_row(session, retire_ctx, row, MemoryOperation.DELETE) for row in victims]
+        metrics.MEMORIES_RETIRED.labels(ctx.source.value).inc(len(results))
+        return results
 
     def _record(
         self,

@@ -16,9 +16,14 @@ MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 
 
 def make_engine(url: str, pool_size: int = 5) -> Engine:
-    """A pooled engine; connections are checked before use so a restarted server is survived."""
+    """A pooled engine; connections are checked before use so a restarted server is survived.
+
+    ``hide_parameters``: errors never carry the bound parameters (users' message content); the
+    logging filter of ``core.redaction`` also drops the server's DETAIL, which can quote a row.
+    """
     return create_engine(
-        url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True, pool_recycle=1800, future=True
+        url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True, pool_recycle=1800, future=True,
+        hide_parameters=True,
     )
 
 

@@ -108,6 +108,16 @@ class LongTermMemory(Base):
     __table_args__ = (
         UniqueConstraint("user_id", "memory_key"),
         Index("ix_ltm_user_active", "user_id", "is_active"),
+        # the order of list_live (importance, recency, id) among a user's active rows: a read of the
+        # top N and the per-user cap's count need not touch the user's other rows
+        Index(
+            "ix_ltm_user_live_order",
+            "user_id",
+            text("importance DESC"),
+            text("updated_at DESC"),
+            "id",
+            postgresql_where=text("is_active IS TRUE"),
+        ),
         Index(
             "ix_ltm_vector_status",
             "vector_status",

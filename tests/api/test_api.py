@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -27,20 +26,16 @@ from api.auth import InsecureBindError, check_bind, is_loopback_host
 from core.config import RetrieveMode, Settings
 from core.embedding.local import LocalE5Embedder
 from core.memory.text import index_text
+from core.retrieval import read_prompt_block
 from core.storage.db import session_factory, transaction
 from core.storage.models import LongTermMemory
 from core.vectorstore import IndexRow, MilvusMemoryIndex, ensure_active_collection
+from tests.support.ports import free_port
 
 pytestmark = pytest.mark.services
 
 TOKEN = "tok-5f1c9a7e-planted-secret-0b2d"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture
@@ -235,7 +230,8 @@ def test_save_list_retrieve_delete_round_trip(client: TestClient) -> None:
     assert lexical["served_by"] == "lexical_fallback"
     assert "MEMORY_MILVUS_ENABLED" in lexical["fallback_reason"]
     assert [i["memory"]["key"] for i in lexical["items"]] == ["favorite_food"]
-    assert lexical["prompt_block"].endswith("- [preference] 喜欢吃老坛酸菜鱼")
+    assert read_prompt_block(lexical["prompt_block"]) == [
+        {"type": "preference", "key": "favorite_food", "content": "喜欢吃老坛酸菜鱼"}]
     assert set(lexical["items"][0]["components"]) >= {"retrieval", "importance", "confidence", "recency",
                                                        "exact_key"}
 

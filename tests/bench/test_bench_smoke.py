@@ -21,7 +21,8 @@ from bench import bench_locomo, common  # noqa: E402
 
 MODULES = ["bench.common", "bench.bench_mem0", "bench.bench_locomo", "bench.bench_pipeline",
            "bench.bench_embedder", "bench.bench_scale", "bench.bench_quality", "bench.run_all",
-           "bench.report", "bench.bench_milvus_segments", "bench.bench_openmp_wait"]
+           "bench.report", "bench.bench_milvus_segments", "bench.bench_openmp_wait", "bench.bench_public",
+           "bench.convert_public"]
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -121,12 +122,19 @@ def test_report_renders_from_results(tmp_path: Path, monkeypatch: pytest.MonkeyP
                   "command": "pai-memory eval f --json"},
         "openai": {"available": False, "reason": "no endpoint"}}, "offline_rules_scorer": {}}))
     (results / "scale.json").write_text(json.dumps({"error": "exit code 1", "stderr_tail": "boom"}))
+    public = {"cases_scored": 15, "expected_items": 60, "expect_recall": 0.65, "expect_recall_any_type": 0.7,
+              "query_hit_at_k": 0.68, "users_with_forbidden": 0, "forbidden_terms_found": 0,
+              "forbidden_terms": 0, "memories_per_user": 7.5, "converted": {"hobbies": 75}}
+    (results / "memorybank.json").write_text(json.dumps({"langs": {"cn": public}, "command": "x"}))
+    (results / "persona.json").write_text(json.dumps({"skipped": "data not found"}))
     monkeypatch.setattr(report, "RESULTS", results)
     monkeypatch.setattr(report, "PLOTS", plots)
     monkeypatch.setattr(report, "BENCH", tmp_path)
     text = report.generate().read_text()
     assert "0.900" in text and "not available" in text and "scale FAILED" in text
     assert "not run in this suite run" in text  # mem0, locomo... absent
+    assert "| MemoryBank cn | 15 | 60 | 0.650 | 0.700 | 0.680 | 0 of 15 (0 of 0 terms) | 7.50 |" in text
+    assert "persona skipped: data not found" in text
 
 
 def test_report_states_each_benchmarks_openmp_wait_setting() -> None:

@@ -11,7 +11,6 @@ a debounced burst, and falls back to 0. Both processes must exit 0 on SIGTERM.
 from __future__ import annotations
 
 import signal
-import socket
 import subprocess
 import sys
 import urllib.error
@@ -27,14 +26,9 @@ from producers.client import MemoryEventProducer
 from schemas import MemorySaveData
 from tests.support.env import clean_env, service_env
 from tests.support.pipeline import conversation, isolated_settings, wait_until
+from tests.support.ports import free_port
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def scrape(port: int) -> Samples:

@@ -19,7 +19,7 @@ from core.vectorstore import MilvusMemoryIndex
 from localstack.service import LocalService
 from producers.client import MemoryEventProducer
 from schemas import ChatMessageData
-from tests.support.env import PIPELINE_ENV, service_env
+from tests.support.env import PIPELINE_ENV, private_service
 from tests.support.pipeline import isolated_settings, wait_until
 
 pytestmark = pytest.mark.services
@@ -39,7 +39,7 @@ def cluster(
         MEMORY_MILVUS_COLLECTION=unique_name("scale"),
         PAI_MEMORY_HOME=str(tmp_path),
     )
-    service = LocalService(cfg, service_env(cfg, tmp_path, **PIPELINE_ENV))
+    service = private_service(cfg, tmp_path, **PIPELINE_ENV)  # free metrics ports: runs beside the demo
     try:
         yield cfg, service
     finally:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from core.evaluation import EvalCase, MemoryText, score_case, totals
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from core.evaluation import EvalCase, MemoryText, extraction_bursts, score_case, timeline, totals
 
 CASE = EvalCase.model_validate(
     {
@@ -36,3 +40,52 @@ def test_type_must_match_and_forbid_and_rank_cutoff() -> None:
     assert r.query_hits == [False]  # the hit is at rank 2 but k = 1
     t = totals([r])
     assert t["expect_recall"] == 0.0 and t["forbid_violation_rate"] == 1.0 and t["query_hit_at_k"] == 0.0
+
+
+# --- timing: turn-by-turn publishing ----------------------------------------------------------------
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def _case(turns: list[dict[str, object]]) -> EvalCase:
+    return EvalCase.model_validate({"id": "c", "conversation": turns})
+
+
+def test_default_pacing_separates_exchanges_and_coalesces_consecutive_user_messages() -> None:
+    case = _case([{"role": "user", "content": "u1"}, {"role": "assistant", "content": "a1"},
+                  {"role": "user", "content": "u2"}, {"role": "user", "content": "u3"},
+                  {"role": "assistant", "content": "a2"}, {"role": "user", "content": "u4"}])
+    turns = timeline(case, T0)
+    assert [(t.created_at - T0).total_seconds() for t in turns] == [0, 8, 48, 54, 62, 102]
+    bursts = extraction_bursts(turns, debounce_sec=12)
+    assert [[t.content for t in b] for b in bursts] == [["u1", "a1"], ["u2", "u3", "a2"], ["u4"]]
+    # a debounce longer than the pacing coalesces everything into one extraction, as live
+    assert len(extraction_bursts(turns, debounce_sec=60)) == 1
+
+
+def test_timestamps_and_sessions_cut_bursts_and_late_replies_go_with_the_next_segment() -> None:
+    day2 = T0 + timedelta(days=1)
+    case = _case([
+        {"role": "user", "content": "u1", "created_at": T0.isoformat()},
+        {"role": "assistant", "content": "a1", "created_at": (T0 + timedelta(seconds=30)).isoformat()},
+        {"role": "user", "content": "u2", "created_at": (T0 + timedelta(seconds=35)).isoformat()},
+        {"role": "user", "content": "u3", "created_at": day2.isoformat(), "session": "d2"},
+    ])
+    bursts = extraction_bursts(timeline(case, T0), debounce_sec=12)
+    # the reply 30 s later comes after u1 was extracted: it is context of the next segment
+    assert [[t.content for t in b] for b in bursts] == [["u1"], ["a1", "u2"], ["u3"]]
+    assert bursts[2][0].session == "d2"
+
+
+def test_a_long_typing_streak_is_cut_at_the_max_wait() -> None:
+    at = [(T0 + timedelta(seconds=10 * i)).isoformat() for i in range(7)]
+    case = _case([{"role": "user", "content": f"u{i}", "created_at": at[i]} for i in range(7)])
+    bursts = extraction_bursts(timeline(case, T0), debounce_sec=12, max_wait_sec=30)
+    assert [[t.content for t in b] for b in bursts] == [["u0", "u1", "u2"], ["u3", "u4", "u5"], ["u6"]]
+
+
+def test_timestamps_going_back_in_time_are_refused() -> None:
+    with pytest.raises(ValueError, match="back in time"):
+        _case([{"role": "user", "content": "a", "created_at": "2026-01-02T00:00:00Z"},
+               {"role": "user", "content": "b", "created_at": "2026-01-01T00:00:00Z"}])
+    with pytest.raises(ValueError):
+        _case([{"role": "user", "content": "a", "created_at": "2026-01-02T00:00:00"}])  # no zone

@@ -148,7 +148,8 @@ def test_a_better_retrieval_score_never_lowers_a_candidate(cands: list[Candidate
 def test_prompt_block_and_query() -> None:
     cand = Candidate(view(1, content="住在\n杭州", memory_type="fact"), 0.9)
     ranked = rerank([cand], set(), RerankWeights(), NOW, 3, normalise="window")
-    assert prompt_block(ranked).splitlines()[1] == "- [fact] 住在 杭州"  # one line per memory
+    one_line = '{"type": "fact", "key": "k", "content": "住在\\n杭州"}'
+    assert prompt_block(ranked).splitlines()[2] == one_line  # one line per memory, JSON-encoded
     assert prompt_block([]) == ""
     assert build_query(" 问题 ", " 摘要 ") == "问题\n摘要"
     assert build_query("q", None) == "q"

@@ -7,7 +7,6 @@ expired or filtered) and check that the PostgreSQL truth still decides what is r
 
 from __future__ import annotations
 
-import socket
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -37,11 +36,13 @@ from core.retrieval import (
     ServedBy,
     VectorSearch,
     build_retriever,
+    read_prompt_block,
 )
 from core.storage.db import session_factory, transaction
 from core.storage.models import LongTermMemory, VectorCollection
 from core.vectorstore import IndexRow, MilvusMemoryIndex, ensure_active_collection
 from tests.support.fake_openai import FakeOpenAIServer  # the `fake_openai` fixture: tests/core/conftest.py
+from tests.support.ports import free_port  # a port nobody listens on
 
 pytestmark = pytest.mark.services
 
@@ -190,11 +191,11 @@ def test_full_inject_returns_every_live_memory_and_nothing_dead(env: Env) -> Non
     assert set(ids(result)) == set(live.values())
     assert not {expired, deleted, noise_key, noise_content, profile, other} & set(ids(result))
     assert ids(result) == [live["goal"], live["pref"], live["fact"]]  # importance first
-    assert result.prompt_block.splitlines() == [
-        PROMPT_HEADER,
-        "- [goal] Wants to run a full marathon under four hours",
-        "- [preference] Prefers green tea over coffee",
-        "- [fact] 住在成都高新区",
+    assert result.prompt_block.splitlines()[0] == PROMPT_HEADER
+    assert [(m["type"], m["content"]) for m in read_prompt_block(result.prompt_block)] == [
+        ("goal", "Wants to run a full marathon under four hours"),
+        ("preference", "Prefers green tea over coffee"),
+        ("fact", "住在成都高新区"),
     ]
     assert retriever.flush_touches()  # last_accessed_at is written off the request path
     with env.sessions() as session:
@@ -238,7 +239,7 @@ def test_dense_ranks_the_relevant_memory_first(env: Env, question: str, expected
     assert [i.score for i in result.items] == sorted((i.score for i in result.items), reverse=True)
     top = result.items[0].components
     assert top.retrieval == 1.0 and 0.0 < top.raw_retrieval <= 1.0
-    assert result.prompt_block.splitlines()[1].endswith(result.items[0].memory.content)
+    assert read_prompt_block(result.prompt_block)[0]["content"] == result.items[0].memory.content
 
 
 def test_dense_uses_the_truth_not_the_index(env: Env) -> None:
@@ -338,12 +339,6 @@ def test_foreign_ids_from_the_index_are_never_returned(env: Env) -> None:
 
 
 # --- fallback -----------------------------------------------------------------------------------
-def closed_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.mark.parametrize(("question", "expected"), [
     ("我想做一道酸菜鱼", "food"),
     ("杭州有什么好玩的地方", "home_city"),
@@ -353,7 +348,7 @@ def closed_port() -> int:
 def test_milvus_unavailable_serves_lexical_fallback(env: Env, question: str, expected: str) -> None:
     alice = seed_alice(env)
     seed_alice(env, "bob")
-    retriever = env.retriever(MEMORY_MILVUS_URI=f"http://127.0.0.1:{closed_port()}", MILVUS_TIMEOUT_SEC=1.0,
+    retriever = env.retriever(MEMORY_MILVUS_URI=f"http://127.0.0.1:{free_port()}", MILVUS_TIMEOUT_SEC=1.0,
                               RETRIEVAL_DENSE_TIMEOUT_SEC=5.0, RETRIEVAL_DENSE_COOLDOWN_SEC=30.0)
     started = time.monotonic()
     result = retriever.retrieve("alice", question, mode=RetrieveMode.DENSE, limit=3)

@@ -27,6 +27,7 @@ from core.vectorstore import (
     register_collection,
     user_scope_filter,
 )
+from tests.support.ports import free_port
 
 pytestmark = pytest.mark.services
 
@@ -111,9 +112,7 @@ def test_existing_collection_with_other_dim_is_a_mismatch(index: MilvusMemoryInd
 
 
 def test_unreachable_server_raises_unavailable_quickly() -> None:
-    with socket.socket() as sock:  # a port nobody listens on
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = free_port()  # a port nobody listens on
     idx = MilvusMemoryIndex(f"http://127.0.0.1:{port}", "memory_x", DIM, timeout=1.0)
     started = time.monotonic()
     with pytest.raises(VectorStoreUnavailable):
@@ -121,12 +120,6 @@ def test_unreachable_server_raises_unavailable_quickly() -> None:
     with pytest.raises(VectorStoreUnavailable):
         idx.ensure_collection()
     assert time.monotonic() - started < 5.0
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _start_milvus_lite(data: Path, port: int) -> subprocess.Popen[bytes]:
@@ -172,7 +165,7 @@ def _retry(fn: Callable[[], object], seconds: float = 60) -> object:
 def test_server_going_away_is_unavailable_and_a_restart_recovers(tmp_path: Path) -> None:
     """A private Milvus Lite server: stopped mid-session, calls raise VectorStoreUnavailable fast;
     restarted (collections come back released), the same index object works again."""
-    port = _free_port()
+    port = free_port()
     proc = _start_milvus_lite(tmp_path, port)
     try:
         idx = MilvusMemoryIndex(f"http://127.0.0.1:{port}", "restart_probe", DIM, timeout=2.0)

@@ -29,7 +29,7 @@ CORE_KINDS = {"Namespace", "ConfigMap", "Secret", "Deployment", "Service", "PodD
 CRD_KINDS = {"ScaledObject", "TriggerAuthentication"}
 SCALED = {"extractor": ("TOPIC_CHAT_MESSAGES", "GROUP_EXTRACTOR"),
           "indexer": ("TOPIC_MEMORY_DIRTY", "GROUP_INDEXER")}
-LOOP_JOIN_TIMEOUT_SEC = 30  # consumers.runtime.ConsumerLoop.run drains with join(timeout=30.0)
+LOOP_JOIN_TIMEOUT_SEC = Settings.model_fields["CONSUMER_SHUTDOWN_TIMEOUT_SEC"].default  # the drain on SIGTERM
 PLACEHOLDER = "CHANGE_ME"
 
 

@@ -11,12 +11,14 @@ Event lines (one JSON object each)::
        "value_generate": [[text, repeat], ...] (concatenated; large raw values built at test time) |
        "base": "chat" | "save" | "append" | "delete" | "dirty" (a valid event of that type, named after
                the case) changed by "set" {dotted.path: value}, "unset" [dotted.path],
-               "generate" {"path", "text", "repeat"} (large values are built at test time),
+               "generate" {"path", "text", "repeat", optional "prefix"/"suffix"} (large values are built
+               at test time),
                "splice" [[find, replace], ...] on the serialised text, "ascii": escape non-ASCII
                (so lone surrogates become \\uXXXX escapes), "encoding" (default utf-8),
      "key": Kafka key (default: the event's user id, else "hostile"),
      "expect_memory": {"user", "key", "content"} for stored commands (content stored byte-exact),
-     "forbid_in_memories": [strings no memory of any user may contain afterwards]}
+     "forbid_in_memories": [strings no memory of any user may contain afterwards],
+     "expect_status": for stored chat cases, the final status ("PROCESSED" | "SKIPPED") when it matters}
 
 A ``stored`` chat case must be stored with its ``data.content`` byte-exact in ``messages.content`` and
 reach a final status; ``noop`` commands are consumed without dead letter and change nothing.
@@ -64,11 +66,11 @@ HTTP_FILE = CORPUS_DIR / "http.jsonl"
 EVENT_CATEGORIES = frozenset({
     "invalid_json", "encoding", "wrong_type", "missing_field", "unknown_version", "unknown_type",
     "oversized", "ids", "sql_injection", "milvus_injection", "unicode", "prompt_injection", "domain",
-    "isolation",
+    "isolation", "redos",
 })
 HTTP_CATEGORIES = frozenset({
     "invalid_json", "encoding", "wrong_type", "missing_field", "unknown_field", "oversized", "ids",
-    "sql_injection", "milvus_injection", "unicode", "auth", "routing", "domain", "headers",
+    "sql_injection", "milvus_injection", "unicode", "auth", "routing", "domain", "headers", "ambiguous",
 })
 EXPECTATIONS = frozenset({"dlq", "stored", "noop"})
 DEFAULT_USER = "hostile-user"
@@ -181,7 +183,8 @@ def _materialise_value(spec: dict[str, Any]) -> bytes | None:
     gen = spec.get("generate")
     if gen:
         parent, last = _walk(obj, gen["path"])
-        parent[last] = str(gen["text"]) * int(gen["repeat"])
+        run = str(gen["text"]) * int(gen["repeat"])
+        parent[last] = str(gen.get("prefix", "")) + run + str(gen.get("suffix", ""))
     text = json.dumps(obj, ensure_ascii=bool(spec.get("ascii")), separators=(",", ":"))
     for find, replace in spec.get("splice") or ():
         if find not in text:

@@ -285,6 +285,9 @@ def test_hostile_events_interleaved_with_valid_traffic(
         row = rows[case.data["message_id"]]
         assert row.content == case.data["content"], case.name  # byte-exact, Unicode untouched
         assert row.memory_status in FINAL and owners[row.user_id] == case.data["user_id"], case.name
+        if case.spec.get("expect_status"):
+            assert row.memory_status == case.spec["expect_status"], (case.name, row.memory_status,
+                                                                     row.memory_error)
         if case.data.get("role", "user") != "user":
             assert row.memory_status == "SKIPPED", case.name  # context only
     for case in cmd_cases:

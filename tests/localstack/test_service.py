@@ -12,9 +12,8 @@ import pytest
 
 from core.config import Settings
 from localstack.process import is_alive
-from localstack.service import LocalService
 from localstack.supervisor import SERVICES_FILE, stop_recorded_processes
-from tests.support.env import service_env
+from tests.support.env import private_service
 from tests.support.pipeline import isolated_settings
 
 
@@ -23,7 +22,7 @@ def test_recorded_processes_are_reused_then_stopped_by_a_later_command(
     settings: Settings, unique_name: Callable[[str], str], tmp_path: Path
 ) -> None:
     cfg = isolated_settings(settings, unique_name, PAI_MEMORY_HOME=str(tmp_path))
-    first = LocalService(cfg, service_env(cfg, tmp_path))
+    first = private_service(cfg, tmp_path)
     started = first.start_processes(["relay"])
     # a pid recorded by an earlier run and since reused by an unrelated process
     bystander = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
@@ -31,7 +30,7 @@ def test_recorded_processes_are_reused_then_stopped_by_a_later_command(
         assert json.loads((tmp_path / SERVICES_FILE).read_text()) == started
         relay = started["relay-0"]
         # `demo --no-wait` exits without stopping; the next demo/eval reuses what runs
-        again = LocalService(cfg, service_env(cfg, tmp_path)).start_processes(["relay"])
+        again = private_service(cfg, tmp_path).start_processes(["relay"])
         assert again == {"relay-0": relay}
         (tmp_path / SERVICES_FILE).write_text(json.dumps({**again, "extractor-0": bystander.pid}))
 

@@ -20,6 +20,7 @@ from localstack.base import LocalPorts, ServiceStatus, StackPaths, StackState
 from localstack.manager import LocalStack
 from localstack.milvus import milvus_lite_command
 from localstack.process import is_alive, wait_until
+from tests.support.ports import free_ports
 
 
 def _stack_env(settings: Settings) -> dict[str, str]:
@@ -42,18 +43,8 @@ def test_status_reports_every_service_answering(settings: Settings) -> None:
 
 
 def _unused_ports(tmp_path: Path) -> LocalPorts:
-    import socket
-
-    ports = []
-    socks = []
-    for _ in range(4):
-        s = socket.socket()
-        s.bind(("127.0.0.1", 0))
-        socks.append(s)
-        ports.append(s.getsockname()[1])
-    for s in socks:
-        s.close()
-    return LocalPorts(kafka=ports[0], kafka_controller=ports[1], postgres=ports[2], milvus=ports[3])
+    kafka, controller, postgres, milvus = free_ports(4)
+    return LocalPorts(kafka=kafka, kafka_controller=controller, postgres=postgres, milvus=milvus)
 
 
 def _all_local() -> Settings:

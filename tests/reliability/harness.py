@@ -23,7 +23,6 @@ import os
 import random
 import shutil
 import signal
-import socket
 import threading
 import time
 import uuid
@@ -47,11 +46,11 @@ from core.verify import TruthIndexVerifier, VerifyReport
 from localstack.base import LocalPorts, StackPaths, StackState
 from localstack.manager import LocalStack
 from localstack.process import is_alive
-from localstack.service import SERVICE_ENV, LocalService
-from localstack.supervisor import ServiceSupervisor
+from localstack.service import LocalService
 from localstack.topics import ensure_topics, service_topics
 from producers.client import DeliveryFuture, MemoryEventProducer
 from schemas import ChatMessageData
+from tests.support.ports import FreePorts, free_ports
 
 REPO = Path(__file__).resolve().parents[2]
 RESULTS_DIR = REPO / "var" / "reliability"
@@ -89,20 +88,6 @@ FAST_ENV: dict[str, str] = {
     # passive is the setting least sensitive to the load of a shared CI machine.
     "OMP_WAIT_POLICY": "passive",
 }
-
-
-def free_ports(n: int) -> list[int]:
-    """``n`` distinct loopback ports that were free a moment ago."""
-    socks = []
-    try:
-        for _ in range(n):
-            s = socket.socket()
-            s.bind(("127.0.0.1", 0))
-            socks.append(s)
-        return [s.getsockname()[1] for s in socks]
-    finally:
-        for s in socks:
-            s.close()
 
 
 # --- the private stack ---------------------------------------------------------------------------------
@@ -207,20 +192,6 @@ def pipeline_env(stack: PrivateStack, tag: str, **extra: str) -> dict[str, str]:
     }
     env.update(extra)
     return env
-
-
-@dataclass
-class PrivateSupervisor(ServiceSupervisor):
-    """``ServiceSupervisor`` whose metrics ports are free ports (the fixed 391xx range may be taken by
-    another test session's processes)."""
-
-    metrics_ports: dict[str, int] = field(default_factory=dict)
-
-    def _metrics_port(self, process: str, index: int) -> int:
-        name = f"{process}-{index}"
-        if name not in self.metrics_ports:
-            self.metrics_ports[name] = free_ports(1)[0]
-        return self.metrics_ports[name]
 
 
 # --- traffic --------------------------------------------------------------------------------------------
@@ -660,9 +631,9 @@ class Pipeline:
         self.seed = seed
         self.env = pipeline_env(stack, tag, **(env or {}))
         self.settings = load_settings(**self.env)
-        self.service = LocalService(self.settings, self.env)
-        self.supervisor = PrivateSupervisor(self.settings, {**SERVICE_ENV, **self.env})
-        self.service.supervisor = self.supervisor
+        # metrics on free ports, kept per replica across restarts (the demo's fixed ports may be taken)
+        self.service = LocalService(self.settings, self.env, metrics_port=FreePorts())
+        self.supervisor = self.service.supervisor
         self.extractors = extractors
         self.indexers = indexers
         self.extra_env: dict[str, dict[str, str]] = {}  # per child name, kept across restarts

@@ -25,11 +25,10 @@ import time
 from typing import Any
 
 from core.extraction.candidates import ExtractionInput
+from core.extraction.prompts import CANDIDATES_BLOCK, CURRENT_BLOCK
 from core.extraction.rules import RulesExtractor
+from core.prompt_data import read_block
 from tests.support.fake_openai import FakeOpenAIServer
-
-_CURRENT = "### 当前用户消息 (current user message: the only source)\n"
-_CANDIDATES = "### 新候选 (candidates to judge)\n"
 
 _EMBEDDING_GARBAGE: list[tuple[int, bytes | None, int | None]] = [  # status, raw body, dimension
     (200, None, 7),
@@ -94,9 +93,9 @@ class SwitchableLLM(FakeOpenAIServer):
     def _answer(self, body: dict[str, Any]) -> list[dict[str, Any]]:
         messages = body.get("messages") or []
         prompt = str(messages[-1].get("content", "")) if messages else ""
-        if _CANDIDATES in prompt:  # refine: keep what stage 1 proposed
-            return list(json.loads(prompt.split(_CANDIDATES, 1)[1]))
-        user_message = prompt.split(_CURRENT, 1)[1] if _CURRENT in prompt else prompt
+        if f"<{CANDIDATES_BLOCK}>" in prompt:  # refine: keep what stage 1 proposed
+            return list(read_block(prompt, CANDIDATES_BLOCK))
+        user_message = read_block(prompt, CURRENT_BLOCK)[0]["content"]
         found = self._rules.extract(ExtractionInput(user_message=user_message))
         return [c.model_dump(mode="json") for c in found]
 

@@ -7,12 +7,22 @@ and ignores it) and a password inside ``DATABASE_URL`` (the test PostgreSQL trus
 connections, so the password is accepted and ignored). The LLM and embedding endpoints are the
 OpenAI-compatible TEST DOUBLE, scripted to fail first (401, 500, garbage) so error paths log too.
 
+Every process also gets ``KAFKA_CLIENT_OPTIONS`` with each sensitive librdkafka option planted
+(``ssl.key.pem``, ``ssl.key.password``, ``ssl.keystore.password``, ``sasl.password``,
+``sasl.oauthbearer.config``, ``sasl.oauthbearer.client.secret``: the PLAINTEXT broker ignores them,
+but every Kafka client is created with them).
+
 Traffic: chat messages (one malformed), memory commands (one rejected), the whole HTTP corpus
 (bad tokens, a token in the query string, oversized bodies...) replayed against the real uvicorn
-server, dense retrieval once the indexer has caught up; then ``pai-memory config show`` and a
-configuration error that contains the database password. Every captured output is grepped for each
-secret (and for a distinctive fragment of it). The test also proves the secrets were *used*: the
-test double saw both API keys, the API accepted the token, PostgreSQL accepted the URL.
+server, dense retrieval once the indexer has caught up, and a memory save whose content (personal
+data, planted) makes PostgreSQL fail (a CHECK constraint added for the test): the API logs the
+database error, which must name neither the bound parameter nor the row. Then
+``pai-memory config show`` (also with tokens as URL user-info and key-like query parameters in
+every URL setting), a configuration error that contains the database password, and
+``pai-memory stack status`` against a Milvus URI with credentials that does not answer. Every
+captured output is grepped for each secret (and for a distinctive fragment of it). The test also
+proves the secrets were *used*: the test double saw both API keys, the API accepted the token,
+PostgreSQL accepted the URL, the database refused the planted content.
 """
 
 from __future__ import annotations
@@ -31,6 +41,7 @@ from typing import Any
 import httpx
 import pytest
 from sqlalchemy import Engine, make_url, select
+from sqlalchemy import text as sql_text
 from sqlalchemy.orm import Session
 
 from core.config import Settings
@@ -42,6 +53,7 @@ from tests.hostile.cases import load_http_cases
 from tests.support.env import PIPELINE_ENV, clean_env, service_env
 from tests.support.fake_openai import FakeOpenAIServer, Reply
 from tests.support.pipeline import isolated_settings, wait_until
+from tests.support.ports import free_port
 
 pytestmark = pytest.mark.services
 
@@ -50,12 +62,10 @@ EMBED_DIM = 16
 # protocol-level cases the HTTP server (uvicorn/h11) may answer before the application, without our
 # error body: they must still never be a 5xx
 PROTOCOL_LEVEL = {"headers_bad_content_length"}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+KAFKA_SECRET_OPTIONS = ("ssl.key.pem", "ssl.key.password", "ssl.keystore.password", "sasl.password",
+                        "sasl.oauthbearer.config", "sasl.oauthbearer.client.secret")
+URL_PARAMS = ("api-key", "api_key", "key", "token", "access_token", "sig", "signature", "password", "secret")
+DIARY_MARKER = "sec-diary-entry"  # the CHECK constraint refuses contents holding it
 
 
 def planted(name: str) -> str:
@@ -94,7 +104,21 @@ def child_env(cfg: Settings, secrets: dict[str, str], fake: FakeOpenAIServer, ap
         "MEMORY_EMBEDDING_MAX_RETRIES": "0",
         "API_TOKEN": secrets["api"],
         "API_PORT": str(api_port),
+        "KAFKA_CLIENT_OPTIONS": json.dumps({o: secrets[o] for o in KAFKA_SECRET_OPTIONS}),
     }))
+
+
+def url_secret_env(env: dict[str, str], secrets: dict[str, str], dead_port: int) -> dict[str, str]:
+    """``env`` with tokens as URL user-info and key-like query parameters in every URL setting
+    (Milvus at a port nothing listens on, so `stack status` reports it as not answering)."""
+    params = "&".join(f"{p}={secrets['param:' + p]}" for p in URL_PARAMS)
+    db = make_url(env["DATABASE_URL"]).render_as_string(hide_password=False)
+    return {**env,
+            "LLM_BASE_URL": f"https://{secrets['llm_url_token']}@llm.example/v1?{params}",
+            "MEMORY_EMBEDDING_BASE_URL": f"https://u:{secrets['embed_url_password']}@embed.example/v1?{params}",
+            "DATABASE_URL": f"{db}?password={secrets['param:password']}",
+            "MEMORY_MILVUS_URI": f"http://root:{secrets['milvus_url_password']}@127.0.0.1:{dead_port}"
+                                 f"?token={secrets['param:token']}"}
 
 
 @pytest.fixture
@@ -167,7 +191,11 @@ def test_planted_secrets_never_appear_in_any_output(
     children: Callable[..., subprocess.Popen[bytes]],
 ) -> None:
     secrets = {"api": planted("ApiToken"), "llm": "sk-" + planted("LlmKey"), "embedding": planted("EmbedKey"),
-               "milvus": planted("MilvusToken"), "db_password": planted("DbPw")}
+               "milvus": planted("MilvusToken"), "db_password": planted("DbPw"),
+               "llm_url_token": planted("LlmUrlToken"), "embed_url_password": planted("EmbedUrlPw"),
+               "milvus_url_password": planted("MilvusUrlPw"), "user_content": planted("UserDiary"),
+               **{o: planted(o.replace(".", "")) for o in KAFKA_SECRET_OPTIONS},
+               **{f"param:{p}": planted(p.replace("-", "").replace("_", "")) for p in URL_PARAMS}}
     fake = FakeOpenAIServer(embedding_dim=EMBED_DIM).start()
     collection = unique_name("t_secrets")
     try:
@@ -187,6 +215,9 @@ def test_planted_secrets_never_appear_in_any_output(
         bad_env = {**env, "DATABASE_URL": f"mysql://root:{secrets['db_password']}@127.0.0.1/x"}
         shown = children(["config", "show"], env, "config-show.out")
         broken = children(["config", "show"], bad_env, "config-error.out")
+        url_env = url_secret_env(env, secrets, free_port())
+        shown_urls = children(["config", "show"], url_env, "config-url-secrets.out")
+        status = children(["-v", "stack", "status"], url_env, "stack-status.out")
         base = f"http://127.0.0.1:{port}"
         auth = {"Authorization": f"Bearer {secrets['api']}"}
 
@@ -199,7 +230,7 @@ def test_planted_secrets_never_appear_in_any_output(
                 return False
 
         marks = {"start": time.monotonic()}
-        wait_until(api_up, 60, what="the API answers")
+        wait_until(api_up, 180, what="the API answers")
         marks["api up"] = time.monotonic()  # also: PostgreSQL accepted the URL with a password
 
         # --- traffic, failures included ---------------------------------------------------------
@@ -232,14 +263,33 @@ def test_planted_secrets_never_appear_in_any_output(
 
         wait_until(settled, 120, what="message extracted, command applied, both memories indexed")
         marks["settled"] = time.monotonic()
+
+        # personal data that makes PostgreSQL fail: the API logs the error without it
+        diary = f"My {DIARY_MARKER}: {secrets['user_content']}"
+        with clean_db.begin() as conn:
+            conn.execute(sql_text("ALTER TABLE long_term_memories ADD CONSTRAINT sec_planted_check "
+                              f"CHECK (content NOT LIKE '%{DIARY_MARKER}%')"))
+        try:
+            refused = httpx.post(f"{base}/v1/memories/save", headers=auth, trust_env=False, timeout=30,
+                                 json={"user_id": "sec-user", "key": "diary", "content": diary})
+        finally:
+            with clean_db.begin() as conn:
+                conn.execute(sql_text("ALTER TABLE long_term_memories DROP CONSTRAINT sec_planted_check"))
+        assert refused.status_code == 500, refused.text
+        assert refused.json()["error"]["code"] == "internal_error"
         dense = httpx.post(f"{base}/v1/retrieve", headers=auth, trust_env=False, timeout=30,
                            json={"user_id": "sec-user", "question": "Where do I live?"}).json()
         assert dense["served_by"] == "dense", dense  # Milvus answered (with the planted token configured)
         assert {i["memory"]["key"] for i in dense["items"]} == {"drink", "fact-home_city"}
 
-        assert shown.wait(60) == 0 and broken.wait(60) == 2
-        shown_out = (tmp_path / "config-show.out").read_text()
-        assert json.loads(shown_out)["API_TOKEN"] == "**********"
+        assert shown.wait(60) == 0 and broken.wait(60) == 2 and shown_urls.wait(60) == 0
+        assert status.wait(120) == 1  # Milvus does not answer
+        shown_out = json.loads((tmp_path / "config-show.out").read_text())
+        assert shown_out["API_TOKEN"] == "**********"
+        assert set(shown_out["KAFKA_CLIENT_OPTIONS"]) == set(KAFKA_SECRET_OPTIONS)
+        shown_urls_out = json.loads((tmp_path / "config-url-secrets.out").read_text())
+        assert shown_urls_out["LLM_BASE_URL"].startswith("https://**********@llm.example/v1?api-key=")
+        assert "milvus" in (tmp_path / "stack-status.out").read_text()
         assert "DATABASE_URL" in (tmp_path / "config-error.out").read_text()
         for proc in procs.values():
             proc.send_signal(signal.SIGTERM)
@@ -264,10 +314,12 @@ def test_planted_secrets_never_appear_in_any_output(
     # --- and appear nowhere ---------------------------------------------------------------------
     captured = [*tmp_path.glob("*.log"), *tmp_path.glob("*.out")]
     outputs = {p.name: p.read_text("utf-8", "replace") for p in captured}
-    assert len(outputs) == len(PROCESSES) + 2
+    assert len(outputs) == len(PROCESSES) + 4
     assert all(outputs[f"{name}.log"] for name in PROCESSES)
     assert "401" in outputs["api.log"]  # the refused requests were logged...
     assert "access_token=***" in outputs["api.log"]  # ...with the query-string token redacted
+    assert "IntegrityError" in outputs["api.log"]  # the database error was logged...
+    assert "sec_planted_check" in outputs["api.log"]  # ...with its constraint
     leaks = {(where, which): frag for where, text in outputs.items() for which, secret in secrets.items()
              for frag in fragments(secret) if frag in text}
     assert not leaks, leaks

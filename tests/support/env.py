@@ -6,7 +6,8 @@ import os
 from pathlib import Path
 
 from core.config import Settings
-from localstack.service import SERVICE_ENV
+from localstack.service import SERVICE_ENV, LocalService
+from tests.support.ports import FreePorts, free_port
 
 ROUTING_FIELDS = (
     "KAFKA_BOOTSTRAP_SERVERS",
@@ -25,8 +26,9 @@ ROUTING_FIELDS = (
 def service_env(cfg: Settings, home: Path, **overrides: str) -> dict[str, str]:
     """Variables that point a child process at ``cfg``'s services, topics, groups and collection.
 
-    ``PAI_MEMORY_HOME`` is ``home`` (the child's logs and state); ``overrides`` are applied last.
-    Only these variables: the caller merges them over a base environment (see ``clean_env``).
+    ``PAI_MEMORY_HOME`` is ``home`` (the child's logs and state); ``API_PORT`` a free port (never the
+    demo's 8080); ``overrides`` are applied last. Only these variables: the caller merges them over
+    a base environment (see ``clean_env``).
     """
     env = {name: str(getattr(cfg, name)) for name in ROUTING_FIELDS}
     env.update(
@@ -34,11 +36,18 @@ def service_env(cfg: Settings, home: Path, **overrides: str) -> dict[str, str]:
             "DATABASE_URL": cfg.database_url,
             "MEMORY_MILVUS_URI": cfg.milvus_uri,
             "PAI_MEMORY_HOME": str(home),
+            "API_PORT": str(free_port()),
             "PYTHONUNBUFFERED": "1",
         }
     )
     env.update(overrides)
     return env
+
+
+def private_service(cfg: Settings, home: Path, **overrides: str) -> LocalService:
+    """``LocalService`` for ``cfg`` whose processes bind only free ports (API and metrics), with
+    ``service_env(cfg, home, **overrides)``: it runs beside the demo and a default deployment."""
+    return LocalService(cfg, service_env(cfg, home, **overrides), metrics_port=FreePorts())
 
 
 def clean_env(overrides: dict[str, str]) -> dict[str, str]:

@@ -27,7 +27,6 @@ fact is the user's answer and the question only its frame.
 from __future__ import annotations
 
 import hashlib
-import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -35,8 +34,10 @@ from functools import lru_cache
 from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput
 from core.extraction.rules import lexicon as lx
 from core.extraction.rules import patterns as P
+from core.extraction.rules.keys import content_slug
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, split_clauses
 from core.filters import is_noise_content, normalise_key
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 
 MAX_MESSAGE_CHARS = 8000
 MAX_CLAUSES = 120
@@ -100,7 +101,10 @@ def _topic_pattern(words: tuple[str, ...], english: bool) -> re.Pattern[str]:
     plain = [w.lower() for w in words if not w.startswith("re:")]
     raw = [w[3:] for w in words if w.startswith("re:")]
     alt = lx.alt(plain)
-    parts = [rf"(?<![a-z]){alt}(?:s|es|ing|d|ed)?(?![a-z])" if english else alt, *raw]
+    if english and raw:
+        raise ValueError("English topic tables take plain words only")
+    # not inside a longer word: the letters around the word are consumed, the span is group "core"
+    parts = [rf"(?:^|[^a-z])(?P<core>{alt}(?:s|es|ing|d|ed)?)(?:[^a-z]|$)" if english else alt, *raw]
     return re.compile("|".join(parts))
 
 
@@ -111,7 +115,7 @@ def _topic(topics: list[tuple[str, list[str]]], text: str, english: bool, last: 
     that starts earliest (Chinese objects: "喝咖啡一定要加糖" is about coffee)."""
     best: tuple[int, int, str] | None = None
     for rank, (name, words) in enumerate(topics):
-        spans = [(m.start(), m.end()) for m in _topic_pattern(tuple(words), english).finditer(text)]
+        spans = list(re.finditer_core(_topic_pattern(tuple(words), english), text))
         if not spans:
             continue
         if not (last or first):
@@ -137,7 +141,7 @@ def topic_of(kind: str, text: str) -> str | None:
 # --- places ----------------------------------------------------------------------------------
 _PLACE_EN_CANON = {p.lower(): p for p in lx.PLACES_EN}
 _PLACE_ZH_SET = set(lx.PLACES_ZH)
-_PLACE_EN_SCAN = re.compile(rf"(?<![a-z]){P.PLACE_EN_ALT}(?![a-z])")
+_PLACE_EN_SCAN = re.compile(rf"(?:^|[^a-z])(?P<core>{P.PLACE_EN_ALT})(?:[^a-z]|$)")  # not inside a word
 _PLACE_ZH_SCAN = re.compile(P.PLACE_ZH_ALT)
 _REPLY_TOPICS = {"reply_length", "format", "language", "tone", "code_comments", "code_style", "shell"}
 # English place patterns run on case-preserving text (capitalised names are places)
@@ -150,8 +154,8 @@ _DEICTIC = set(lx.PLACE_DEICTIC_ZH) | set(lx.PLACE_DEICTIC_EN)
 def _places_in(text: str) -> list[str]:
     norm = normalise(text)
     found = [m.group(0) for m in _PLACE_ZH_SCAN.finditer(norm)]
-    found += [_PLACE_EN_CANON.get(m.group(0), m.group(0)) for m in _PLACE_EN_SCAN.finditer(norm)
-              if m.group(0) not in _AMBIGUOUS_PLACES]
+    scanned = [norm[b:e] for b, e in re.finditer_core(_PLACE_EN_SCAN, norm)]
+    found += [_PLACE_EN_CANON.get(p, p) for p in scanned if p not in _AMBIGUOUS_PLACES]
     return found
 
 
@@ -163,9 +167,9 @@ def _canon_place_en(raw: str) -> str | None:
     """A gazetteer or capitalised place name from ``raw`` (original case), else None."""
     text = raw.strip(" .,'-")
     low = text.lower()
-    m = re.match(rf"{P.PLACE_EN_ALT}(?![a-z])", low)
+    m = re.match(rf"(?P<p>{P.PLACE_EN_ALT})(?:[^a-z]|$)", low)
     if m:
-        return _PLACE_EN_CANON.get(m.group(0), text[: m.end()])
+        return _PLACE_EN_CANON.get(m.group("p"), text[: m.end("p")])
     words = text.split()
     caps: list[str] = []
     for word in words[:3]:
@@ -306,7 +310,8 @@ class _Analyser:
     @staticmethod
     def _forget_is_about_self(text: str) -> bool:
         """"我忘了带钥匙" / "I forgot my keys" is the user forgetting, not a request to forget."""
-        return bool(re.search(r"我(?:又|总|老|经常|差点)?忘(?:了|记)(?!吧)|\bi (?:always |"
+        return bool(re.search(r"我(?:又|总|老|经常|差点)?忘(?:了|记)" + re.not_followed_by("吧")
+                              + r"|\bi (?:always |"
                               r"often |keep )?forg[eo]t\b", text)) \
             and not re.search(r"你|帮我|别记|不要记|删|memory|记忆|please|pls|forget (?:about )?(?:the|"
                               r"that|this|it)\b",
@@ -400,7 +405,7 @@ class _Analyser:
             return retractions, ("time" if not retractions else None)
         if P.TIME_SOFT.search(body) and not P.HABIT.search(body):
             return [], "time"
-        if P.QUESTION.search(body) or clause.terminator in {"?", "？"}:
+        if P.is_question(body) or clause.terminator in {"?", "？"}:
             return [], "question"
         if P.REQUEST.search(body) and not (P.DISLIKE.search(body) and topic_of("preference", body)):
             return [], "request"
@@ -457,13 +462,15 @@ class _Analyser:
                 continue
             if P.SELF_RULE.search(joined):
                 return None
+            if P.GOAL_STRONG.search(joined) and not P.ASSISTANT_STRONG.search(joined):
+                return None  # the user's own long-term plan ("我的长期计划是写一本书") is a goal, not a rule
             if P.HYPOTHETICAL.search(joined) and not P.CONDITION_REMIND.search(joined):
                 return None
             topic = topic_of("constraint", joined)
             directed = P.ASSISTANT_STRONG.search(joined) or ((lasting or imperative) and (
                 P.ASSISTANT_WEAK.search(joined) or topic in _REPLY_TOPICS))
             if directed:
-                key = f"constraint-{topic}" if topic else f"constraint-rule_{short_hash(joined)}"
+                key = f"constraint-{topic}" if topic else f"constraint-{content_slug(joined)}"
                 self._constraint_keys.add(key)
                 return Hit(key, 0.85 if lasting else 0.8, span=extra)
         return None
@@ -611,8 +618,8 @@ class _Analyser:
                 if not stripped or _valid_place_zh(stripped) or stripped in {"家", "这", "那"}:
                     continue
             return Hit("fact-job", 0.86)
-        for rx in P.JOB_EN:
-            m = rx.search(body)
+        for job_rx in P.JOB_EN:
+            m = job_rx.search(body)
             if not m:
                 continue
             groups = m.groupdict()
@@ -693,7 +700,7 @@ class _Analyser:
         if P.OBJECT_STOP.search(obj) or len(obj) < 2:
             return None
         if has_cjk(obj):
-            return f"misc_{short_hash(obj)}"
+            return content_slug(obj)
         slug = normalise_key("_".join(obj.split()[:3]))
         return slug if slug != "memory" else None
 
@@ -776,7 +783,8 @@ def _last_assistant_question(data: ExtractionInput) -> str | None:
     for msg in reversed(data.context):
         if msg.role == "assistant":
             text = msg.content.strip()
-            tail = re.split(r"(?<=[。！!.])\s*", text)[-1] if text else ""
+            stop = max(text.rfind(c) for c in "。！!.")  # the last sentence of the reply
+            tail = text[stop + 1:].lstrip() if stop >= 0 else text
             return tail if tail.endswith(("?", "？")) else None
         if msg.role == "user":
             return None

@@ -6,21 +6,28 @@ No model, no network: patterns and lexicons decide what is a long-term memory (s
 
 from __future__ import annotations
 
-import re
+import logging
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
 from core.extraction.rules import lexicon as lx
 from core.extraction.rules import patterns as P
-from core.extraction.rules.analysis import Analysis, Group, analyse, short_hash, topic_matches, topic_of
+from core.extraction.rules.analysis import Analysis, Group, analyse, topic_matches, topic_of
+from core.extraction.rules.keys import content_slug
 from core.extraction.rules.refine import CandidateMeta, refine_candidates
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, strip_emoji
 from core.extraction.rules.slots import spec
 from core.filters import is_noise_content, normalise_key
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
 
+if TYPE_CHECKING:
+    from core.extraction.classifier import MemoryClassifier
+
+log = logging.getLogger(__name__)
 MAX_CONTENT = 1000
 
 
@@ -31,6 +38,7 @@ class _Built:
 
     candidates: tuple[MemoryCandidate, ...]
     meta: dict[str, CandidateMeta]
+    analysis: Analysis | None = None
 
 
 def _join(message: str, clauses: list[Clause], zh: bool) -> str:
@@ -59,9 +67,10 @@ def _join(message: str, clauses: list[Clause], zh: bool) -> str:
     return clean_content(out)
 
 
+# the old value, then (group "keep", put back) the change it was followed by
 _FROM_OLD = [
-    re.compile(r"从[^,，。从]{1,12}?(?=(?:搬|跳槽|换|转|调|改)[^,，。]{0,3}(?:到|去|成|为))"),
-    re.compile(r"\bfrom (?:a |an |the )?[\w .'&-]{1,30}? (?=to\b)", re.IGNORECASE),
+    re.compile(r"从[^,，。从]{1,12}?(?P<keep>(?:搬|跳槽|换|转|调|改)[^,，。]{0,3}(?:到|去|成|为))"),
+    re.compile(r"\bfrom (?:a |an |the )?[\w .'&-]{1,30}? (?P<keep>to\b)", re.IGNORECASE),
 ]
 
 
@@ -69,7 +78,7 @@ def _without_old_value(content: str) -> str:
     """"从北京搬到了上海" -> "搬到了上海", "moved from Boston to Denver" -> "moved to Denver": the
     old value of a changed slot is not part of the new memory."""
     for rx in _FROM_OLD:
-        content = rx.sub("", content)
+        content = rx.sub(r"\g<keep>", content)
     return content
 
 
@@ -83,7 +92,7 @@ def _project_key(text: str) -> str:
         if m:
             name = m.group("n").strip()
             if name and name.lower() not in {"it", "this", "that", "a", "the"}:
-                return normalise_key(f"project-{name}")
+                return normalise_key(f"project-{name if name.isascii() else content_slug(name)}")
     norm = normalise(text)
     for noun, slug in sorted(lx.PROJECT_NOUNS_ZH.items(), key=lambda kv: -len(kv[0])):
         if noun in norm:
@@ -91,7 +100,7 @@ def _project_key(text: str) -> str:
     for noun, slug in sorted(lx.PROJECT_NOUNS_EN.items(), key=lambda kv: -len(kv[0])):
         if re.search(rf"\b{re.escape(noun)}s?\b", norm):
             return f"project-{slug}"
-    return f"project-{short_hash(text)}"
+    return f"project-{content_slug(text)}"
 
 
 def _final_key(group: Group, content: str) -> str:
@@ -100,7 +109,7 @@ def _final_key(group: Group, content: str) -> str:
         return _project_key(content)
     if key == "goal-pending":
         topic = topic_of("goal", normalise(content))
-        return f"goal-{topic}" if topic else f"goal-{short_hash(content)}"
+        return f"goal-{topic}" if topic else f"goal-{content_slug(content)}"
     return key
 
 
@@ -162,19 +171,50 @@ def build(data: ExtractionInput) -> _Built:
                                       content=deletion.content[:MAX_CONTENT], importance=3, confidence=0.9)
     out = list(latest.values())
     out.sort(key=lambda c: (c.op is not CandidateOp.DELETE, -c.importance))
-    return _Built(tuple(out), meta)
+    return _Built(tuple(out), meta, analysis)
 
 
 class RulesExtractor:
-    """Offline rule-based ``CandidateExtractor`` for Chinese and English (name ``rules``)."""
+    """Offline rule-based ``CandidateExtractor`` for Chinese and English (name ``rules``).
+
+    With a ``classifier`` (``MEMORY_RULES_CLASSIFIER=on``, the factory's default) the rules
+    propose and the classifier gates, types and rescues (``core.extraction.rules.gate``); without
+    one, rules only. Either way deterministic and memoised per input.
+    """
 
     name = "rules"
 
+    def __init__(self, classifier: MemoryClassifier | None = None) -> None:
+        self.classifier = classifier
+        self._gated = lru_cache(maxsize=128)(self._apply_classifier)
+        if classifier is not None:
+            from core.extraction.rules.gate import ClassifierGate
+
+            self._gate: ClassifierGate | None = ClassifierGate(classifier)
+        else:
+            self._gate = None
+
+    def _apply_classifier(self, data: ExtractionInput) -> _Built:
+        built = build(data)
+        if self._gate is None or built.analysis is None:
+            return built
+        from core.embedding.base import EmbeddingError
+
+        try:
+            candidates, meta = self._gate.apply(built.analysis, list(built.candidates), built.meta)
+        except EmbeddingError as exc:  # the rules' answer is still a sound answer
+            log.warning("memory classifier unavailable, rules only for this input: %s", exc)
+            return built
+        return _Built(tuple(candidates), meta, built.analysis)
+
+    def _built(self, data: ExtractionInput) -> _Built:
+        return self._gated(data) if self._gate is not None else build(data)
+
     def extract(self, data: ExtractionInput) -> list[MemoryCandidate]:
         """Stage 1: long-term memory candidates from ``data.user_message`` (never from context)."""
-        return list(build(data).candidates)
+        return list(self._built(data).candidates)
 
     def refine(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         """Stage 2: against ``data.existing``: drop what is already known, reuse the key of the same
         slot, overwrite single slots and changed values, merge new detail into multi slots."""
-        return refine_candidates(data.existing, candidates, build(data).meta)
+        return refine_candidates(data.existing, candidates, self._built(data).meta)

@@ -6,8 +6,9 @@ Topic tables map a slot suffix to the words that identify it; order matters (fir
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
+
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 
 
 def alt(words: Iterable[str]) -> str:

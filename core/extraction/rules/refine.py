@@ -12,13 +12,13 @@ Deletes survive only for keys the user has. Deterministic; never reads anything 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
 from core.extraction.rules.segment import has_cjk, normalise
 from core.extraction.rules.slots import SLOT_ALIASES, is_known_slot, is_single, key_tokens
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 
 MAX_CONTENT = 1000
 _STRIP = re.compile(r"[\s,，。.!！?？、:：;；\"'“”‘’「」《》()（）~～\-—]+")

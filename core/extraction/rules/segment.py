@@ -8,9 +8,10 @@ clauses can be joined back with the user's own punctuation.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from dataclasses import dataclass
+
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 
 _EMOJI = re.compile(
     "[\U0001f000-\U0001faff\U00002600-\U000027bf\U00002b00-\U00002bff\U0000fe0f\U0000200d"
@@ -80,7 +81,7 @@ _PAIR_SUBJECT = re.compile(r"\b(?:my|our|me) [\w-]+$|\b[A-Z][a-z]+$")
 
 def _english_joint(message: str, start: int, i: int) -> bool:
     """`` but `` / `` and I `` between two English statements (not "my wife and I ...")."""
-    m = _JOINT.match(message, i)
+    m = _JOINT.match(message[i:i + 12])  # a bounded window: the longest joint is 10 characters
     if not m:
         return False
     return not (m.group(0).lower().startswith(" and") and _PAIR_SUBJECT.search(message[start:i]))
@@ -141,14 +142,32 @@ _TRAIL_FILLERS = re.compile(
     r"\(笑\)|\[笑\]))+\s*$",
     re.IGNORECASE,
 )
-_LEAD_FILLERS = re.compile(
-    r"^(?:(?:emm+|em+|额|呃|嗯嗯|嗯|哦|噢|哎|唉|诶|欸|好吧|好的|那么|然后|还有|另外|"
+# one leading filler word and what separates it from the rest: punctuation, spaces, or nothing
+# when a Chinese character follows (group "cjk" is that character, not part of the filler)
+_LEAD_FILLER = re.compile(
+    r"(?:emm+|em+|额|呃|嗯嗯|嗯|哦|噢|哎|唉|诶|欸|好吧|好的|那么|然后|还有|另外|"
     r"对了|其实|话说|顺便说一下|顺便|而且|"
     r"不过|但是|但|就是|总之|反正|跟你说个事|跟你说|说一下|ok|okay|so|also|and|but|anyway|anyways|btw|"
     r"by the way|oh|well|yeah|yes|hi|hey|hello|lol|haha|plus|actually|honestly|fyi|ps|real talk)"
-    r"(?:\s*[,，:：!！~～]\s*|\s+|(?=[\u4e00-\u9fff])))+",
+    r"(?:\s*[,，:：!！~～]\s*|\s+|(?P<cjk>[\u4e00-\u9fff]))",
     re.IGNORECASE,
 )
+
+
+def _strip_lead_fillers(text: str) -> str:
+    """``text`` without its run of leading fillers (as many as follow each other from the start)."""
+    pos = 0
+    while True:
+        # a short window: RE2's binding pays O(pos) to start a match at pos, and a filler with its
+        # separator is short (a match reaching the window's end is redone on the whole rest)
+        window = text[pos:pos + 48]
+        m = _LEAD_FILLER.match(window)
+        if m is not None and m.end() == len(window) and pos + len(window) < len(text):
+            window = text[pos:]
+            m = _LEAD_FILLER.match(window)
+        if m is None:
+            return text[pos:]
+        pos += m.start("cjk") if m.start("cjk") != -1 else m.end()
 
 
 def tidy(raw: str) -> str:
@@ -162,7 +181,7 @@ def clean_content(text: str) -> str:
     out = _SPACES.sub(" ", strip_emoji(text)).strip(_EDGE_PUNCT)
     for _ in range(3):
         before = out
-        out = _LEAD_FILLERS.sub("", out).strip(_EDGE_PUNCT)
+        out = _strip_lead_fillers(out).strip(_EDGE_PUNCT)
         out = _TRAIL_FILLERS.sub("", out).strip(_EDGE_PUNCT)
         if out == before:
             break

@@ -7,10 +7,10 @@ the user signals a change ("现在改成…", "change of plans", "no longer").
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from core.extraction.rules import lexicon as lx
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
 
 

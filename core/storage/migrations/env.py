@@ -12,7 +12,7 @@ target_metadata = Base.metadata
 def run_migrations_online() -> None:
     url = config.get_main_option("sqlalchemy.url")
     assert url, "sqlalchemy.url is not set"
-    engine = create_engine(url, poolclass=pool.NullPool)
+    engine = create_engine(url, poolclass=pool.NullPool, hide_parameters=True)
     with engine.connect() as connection:
         context.configure(connection=connection, target_metadata=target_metadata, compare_type=True)
         with context.begin_transaction():

@@ -19,6 +19,7 @@ from core.extraction.candidates import (
     MemoryCandidate,
 )
 from core.extraction.openai_provider import OpenAIExtractor, parse_candidates
+from core.prompt_data import read_block
 from core.types import MemoryType
 from tests.support.fake_openai import FakeOpenAIServer  # the `fake_openai` fixture: tests/core/conftest.py
 
@@ -61,7 +62,9 @@ def test_valid_structured_reply_gives_candidates(fake_openai: FakeOpenAIServer) 
     assert fake_openai.requests[0].headers.get("authorization") == "Bearer sk-test"
     system, user = req["messages"][0]["content"], req["messages"][1]["content"]
     assert "助手回复只是上下文" in system and "昵称" in system  # the seed's boundaries are stated
-    assert user.rstrip().endswith(INPUT.user_message)  # the user message is the final, marked block
+    # the user message is the final block, JSON-encoded (core.prompt_data)
+    assert user.rstrip().endswith("</current_user_message>")
+    assert read_block(user, "current_user_message") == [{"content": INPUT.user_message}]
     assert "assistant（仅上下文）" in user
     assert usage == [("extract", 11, 7)] and isinstance(extractor, OpenAIExtractor)
     assert extractor.usage.total_tokens == 18 and extractor.usage.calls == 1

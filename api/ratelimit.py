@@ -1,0 +1,135 @@
+"""HTTP rate limiting: token buckets per caller token and per user, in this process.
+
+- ``RateLimitMiddleware`` (pure ASGI, inside the bearer check): one bucket per presented bearer
+  token (a SHA-256 of it; ``anonymous`` when the API runs without a token), for every path but the
+  probes ``/healthz`` and ``/readyz``. ``API_RATE_LIMIT_PER_TOKEN`` requests/s refill a bucket of
+  ``API_RATE_LIMIT_PER_TOKEN_BURST``.
+- ``KeyedRateLimiter.check(user_id)``: the endpoints call it once the request is valid, one bucket
+  per ``user_id`` (``API_RATE_LIMIT_PER_USER`` / ``_BURST``); an invalid request costs no user tokens.
+- Over a limit: ``429`` with ``Retry-After`` (whole seconds until a token is back, at least 1) and
+  the API's error body ``{"error": {"code": "rate_limited", "message", "field"}}``. A rate of 0
+  turns that limit off.
+
+Per process: each API replica keeps its own buckets, so N replicas admit up to N times the
+configured rate in total (set the per-replica rate to the total / N, or enforce a global limit at
+the gateway). The buckets guard one process's database and embedder capacity, which is per process
+too; sharing state between replicas would put a network round trip on every request.
+
+Memory is bounded: at most ``max_keys`` buckets, the least recently used dropped first. A dropped
+bucket had been idle for the longest time, and a bucket idle for ``burst / rate`` seconds (3 s per
+user by default) is full again, which is what a new bucket is: with the per-token limit in front,
+churning through 100,000 user ids faster than that is not possible, so eviction loses no state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+
+from api.auth import ASGIApp, Receive, Scope, Send, send_json
+from api.models import error_body
+from core import metrics
+
+EXEMPT_PATHS = frozenset({"/healthz", "/readyz"})
+MAX_KEYS = 100_000
+
+
+class RateLimited(Exception):
+    """The caller exceeded a rate limit; retry after ``retry_after`` seconds."""
+
+    def __init__(self, scope: str, retry_after: float) -> None:
+        super().__init__(f"rate limit exceeded ({scope}), retry after {retry_after_header(retry_after)} s")
+        self.scope = scope
+        self.retry_after = retry_after
+
+
+def retry_after_header(seconds: float) -> str:
+    return str(max(1, math.ceil(seconds)))
+
+
+class KeyedRateLimiter:
+    """Token buckets by key: ``rate`` tokens/s up to ``burst``; thread-safe; ``rate <= 0`` is off."""
+
+    def __init__(self, scope: str, rate: float, burst: int, *, max_keys: int = MAX_KEYS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.scope = scope
+        self.rate = rate
+        self.burst = max(1, burst)
+        self.max_keys = max_keys
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # key -> (tokens, at)
+
+    @property
+    def enabled(self) -> bool:
+        return self.rate > 0
+
+    def acquire(self, key: str) -> float:
+        """Take one token for ``key``: 0.0 when granted, else the seconds until one is available."""
+        if not self.enabled:
+            return 0.0
+        with self._lock:
+            now = self._clock()
+            tokens, at = self._buckets.pop(key, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - at) * self.rate)
+            if tokens >= 1.0:
+                tokens -= 1.0
+                wait = 0.0
+            else:
+                wait = (1.0 - tokens) / self.rate
+            self._buckets[key] = (tokens, now)  # most recently used last
+            while len(self._buckets) > self.max_keys:
+                self._buckets.popitem(last=False)
+            return wait
+
+    def check(self, key: str) -> None:
+        """Raise ``RateLimited`` when ``key`` is over the limit (a token is taken otherwise)."""
+        wait = self.acquire(key)
+        if wait > 0:
+            metrics.API_RATE_LIMITED.labels(self.scope).inc()
+            raise RateLimited(self.scope, wait)
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+
+def rate_limited_response_parts(exc: RateLimited) -> tuple[dict[str, object], list[tuple[bytes, bytes]]]:
+    body = error_body("rate_limited", str(exc))
+    return body, [(b"retry-after", retry_after_header(exc.retry_after).encode())]
+
+
+class RateLimitMiddleware:
+    """429 for callers over the per-token rate (see module docstring)."""
+
+    def __init__(self, app: ASGIApp, limiter: KeyedRateLimiter,
+                 exempt: frozenset[str] = EXEMPT_PATHS) -> None:
+        self.app = app
+        self.limiter = limiter
+        self.exempt = exempt
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not self.limiter.enabled or scope.get("path") in self.exempt:
+            await self.app(scope, receive, send)
+            return
+        try:
+            self.limiter.check(_token_key(scope))
+        except RateLimited as exc:
+            body, headers = rate_limited_response_parts(exc)
+            await send_json(send, 429, body, headers)
+            return
+        await self.app(scope, receive, send)
+
+
+def _token_key(scope: Scope) -> str:
+    """A digest of the bearer credential (never the token itself), or ``anonymous``."""
+    values = [v for k, v in scope.get("headers", []) if k.lower() == b"authorization"]
+    if len(values) != 1:
+        return "anonymous"
+    scheme, _, credentials = values[0].partition(b" ")
+    if scheme.lower() != b"bearer":
+        return "anonymous"
+    return hashlib.sha256(credentials.strip()).hexdigest()

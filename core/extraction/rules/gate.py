@@ -1,0 +1,312 @@
+"""The classifier's part in the rules extractor: rules propose, the classifier gates and types.
+
+Rules stay in charge of what rules do well: clause segmentation, the hard filters (time windows,
+questions, requests, profile fields, AI names, hypotheticals, tests, task payloads: a sentence
+with any such clause is never rescued), slots and their keys, content cleaning, updates and
+retractions. The classifier (``core.extraction.classifier``) then, for one burst, in one
+embedding batch:
+
+1. *gates*: a rule candidate the classifier calls ``drop`` with probability >= the gate
+   threshold is removed (support talk with "always", pleasantries, settings, snapshots);
+   catalogue slots (``fact-job``, ``constraint-language``...) need a higher probability;
+2. *types*: a rule candidate under a per-statement fallback key (no catalogue slot) whose type
+   the classifier contradicts with high probability (or finds implausible) is re-keyed under the
+   classifier's type;
+3. *third parties*: a preference or goal clause with no first person that follows a family or
+   relationship fact in the same sentence ("我儿子今年五岁，特别喜欢恐龙") is that person's, so it
+   joins the relationship fact instead of becoming the user's preference;
+4. *rescues*: a sentence in which no rule fired and nothing was hard-dropped becomes a candidate
+   when the classifier keeps it with high probability ("I train racehorses", "I like to cross
+   stitch"), under a readable key: the rules' topic words when they match, else the nearest
+   topic of its type by embedding (``preference-crafts``, ``fact-job``), never a hash.
+
+Deterministic: same input, same output. Thresholds are module constants, checked against the
+corpus's held-out split and the dev cases (no change there); the rescue threshold's tiebreak
+between 0.85 and 0.90 was a 400-turn LoCoMo sample (``bench/RESULTS.md`` section 5).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from core.extraction.candidates import CandidateOp, MemoryCandidate
+from core.extraction.classifier import MemoryClassifier, Prediction
+from core.extraction.rules import lexicon as lx
+from core.extraction.rules.analysis import MAX_CLAUSES, MAX_MESSAGE_CHARS, Analysis, topic_of
+from core.extraction.rules.refine import CandidateMeta
+from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, split_clauses
+from core.extraction.rules.slots import is_known_slot, spec
+from core.filters import is_noise_content, normalise_key
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
+from core.types import MemoryType
+
+GATE_DROP = 0.50  # p(drop) at which a rule candidate under a fallback key is removed (drop is the likeliest)
+GATE_DROP_SLOT = 0.95  # ... under a catalogue slot (the rules' slot detectors are precise)
+RETYPE = 0.85  # p(type | keep) at which a fallback-keyed candidate changes type
+RETYPE_IMPLAUSIBLE = 0.10  # ... or below which the rules' type is implausible (it then takes the likeliest)
+RESCUE_KEEP = 0.90  # p(keep) at which a sentence no rule fired on becomes a candidate
+RESCUE_TYPE = 0.60  # ... and p(type | keep) its type needs
+FACT_MARGIN = 0.02  # cosine lead a single fact slot needs over the next topic, else fact-personal
+RESCUE_MIN_CHARS_ZH = 5
+RESCUE_MIN_WORDS_EN = 3
+# reasons the rules give for dropping a clause that rule out a rescue of its sentence
+_SOFT_REASONS = {"no-trigger"}
+
+# Topics a rescued memory may be filed under, per type: key suffix -> bilingual descriptions or
+# example sentences ("|"-separated, each embedded once per process; the nearest one names the
+# topic). Suffixes that are catalogue slots reuse the slot (a new job statement overwrites the old
+# job, a pet joins the pets); a single slot is only chosen with a clear margin (FACT_MARGIN).
+TOPICS: dict[MemoryType, dict[str, str]] = {
+    MemoryType.PREFERENCE: {
+        "food": "喜欢吃的菜 口味 美食 food cuisine dishes taste eating",
+        "drink": "咖啡 茶 奶茶 饮料 coffee tea drinks beverages",
+        "music": "音乐 歌手 乐器 吉他 钢琴 music songs bands instruments guitar piano",
+        "movies": "电影 电视剧 动画 综艺 movies films tv shows anime",
+        "books": "书 小说 阅读 books novels reading",
+        "games": "游戏 桌游 电竞 video games board games",
+        "exercise": "运动 健身 跑步 游泳 球类 瑜伽 sports exercise running swimming fitness yoga",
+        "outdoors": "户外 爬山 露营 钓鱼 观鸟 骑行 hiking camping fishing birdwatching outdoors",
+        "crafts": "手工 编织 十字绣 陶艺 木工 折纸 crafts knitting sewing quilting pottery woodworking",
+        "art": "绘画 书法 摄影 写作 painting drawing calligraphy photography writing poetry",
+        "collecting": "收藏 邮票 乐高 模型 collecting stamps lego models",
+        "travel": "旅行 旅游 景点 出行方式 travel trips destinations seats",
+        "schedule": "作息 早起 熬夜 睡觉 sleep schedule mornings night owl",
+        "style": "穿搭 衣服 颜色 家居 风格 clothes fashion colors home decor style",
+        "social": "安静 独处 聚会 社交 quiet alone socializing parties crowds",
+        "tech": "手机 电脑 软件 数码 phones computers software gadgets apps",
+        "animals": "猫 狗 宠物 动物 cats dogs pets animals",
+    },
+    MemoryType.FACT: {
+        "job": "我是一名护士，在医院上班|我在工厂做技术员，干了五年了|I work as a nurse at a hospital|"
+               "I'm a carpenter, I build furniture for a living",
+        "health": "我有高血压，一直在吃药|我腰不好，不能久坐|I have asthma and a bad knee|"
+                  "I'm allergic to penicillin",
+        "family": "我有两个孩子，老大上小学|我老婆是做设计的|I have two kids and a husband|"
+                  "my mom lives with us",
+        "pets": "我养了一只猫，叫年糕|我家有条金毛|I have a dog named Max|we have two cats at home",
+        "home_city": "我住在上海浦东|我现在定居在成都|I live in Denver|home is Seattle for me",
+        "education": "我在读大学，学计算机|我研究生学的是化学|I studied biology in college|"
+                     "I'm a grad student",
+        "background": "我老家是四川的|我是在海边长大的|I grew up in Texas|I'm originally from Lagos",
+        "personal": "我今年三十岁|我是左撇子，性格比较内向|I'm left-handed and pretty shy|I'm 41 years old",
+    },
+    MemoryType.GOAL: {
+        "career": "职业发展 升职 转行 创业 career promotion job change start a company",
+        "education": "考试 考研 留学 学位 exams graduate school degree study abroad",
+        "language": "学外语 英语 日语 learn a language English Japanese Spanish",
+        "fitness": "减肥 健身 跑马拉松 lose weight fitness marathon",
+        "savings": "存钱 还贷 理财 save money pay off debt financial",
+        "home_purchase": "买房 首付 buy a house down payment",
+        "travel": "去旅行 环游世界 travel the world visit places",
+        "skill": "学会 技能 乐器 游泳 learn a skill instrument swimming cooking",
+        "habit": "习惯 早睡 戒烟 habits sleep early quit smoking",
+    },
+    MemoryType.PROJECT: {
+        "software": "开发 应用 程序 网站 代码 building an app website software code",
+        "writing": "写书 小说 论文 播客 写作 writing a book novel thesis podcast",
+        "renovation": "装修 翻新 改造 renovating restoring a house car boat",
+        "research": "研究 课题 实验 research study experiment",
+        "business": "开店 创业 网店 business shop startup store",
+        "event": "筹备 婚礼 活动 organizing a wedding event club",
+        "media": "拍摄 纪录片 视频 账号 filming documentary videos channel",
+    },
+    MemoryType.CONSTRAINT: {
+        "reply_length": "回答简短 字数 short answers length",
+        "format": "格式 列表 编号 format bullet points lists tables",
+        "language": "用中文 用英文回答 reply language Chinese English",
+        "tone": "语气 正式 随意 tone formal casual",
+        "recommendations": "推荐的时候 避开 不要推荐 recommendations avoid suggest",
+        "reminder": "提醒我 每次 每天 remind me every time whenever",
+        "units": "单位 货币 时间格式 units currency date format",
+        "code_style": "代码 注释 编程语言 code comments programming language",
+    },
+}
+
+
+@dataclass(frozen=True)
+class _Unit:
+    text: str
+    sentence: int
+
+
+class ClassifierGate:
+    """Applies one ``MemoryClassifier`` to the rules' candidates of a burst (see module doc)."""
+
+    def __init__(self, classifier: MemoryClassifier) -> None:
+        self.classifier = classifier
+        self._topic_vectors: dict[MemoryType, tuple[list[str], npt.NDArray[np.float32]]] | None = None
+
+    def _topics(self) -> dict[MemoryType, tuple[list[str], npt.NDArray[np.float32]]]:
+        if self._topic_vectors is None:
+            order = [(t, name, part) for t, names in TOPICS.items() for name, text in names.items()
+                     for part in text.split("|")]
+            vectors = self.classifier.embedder.embed_queries([text for _, _, text in order])
+            out: dict[MemoryType, tuple[list[str], npt.NDArray[np.float32]]] = {}
+            for memory_type in TOPICS:
+                rows = [i for i, (t, _, _) in enumerate(order) if t is memory_type]
+                out[memory_type] = ([order[i][1] for i in rows], vectors[rows])
+            self._topic_vectors = out
+        return self._topic_vectors
+
+    def apply(self, analysis: Analysis, candidates: list[MemoryCandidate],
+              meta: dict[str, CandidateMeta]) -> tuple[list[MemoryCandidate], dict[str, CandidateMeta]]:
+        """Gated, re-typed and rescued candidates (deletes pass untouched) and their refine metadata."""
+        candidates = _fold_third_party(analysis, candidates)
+        upserts = [c for c in candidates if c.op is CandidateOp.UPSERT]
+        units = self._rescue_units(analysis)
+        texts = [c.content for c in upserts] + [u.text for u in units]
+        if not texts:
+            return candidates, meta
+        vectors = self.classifier.embed(texts)
+        predictions = self.classifier.predict_vectors(vectors)
+        gated: dict[int, MemoryCandidate | None] = {}
+        for i, (cand, pred) in enumerate(zip(upserts, predictions[:len(upserts)], strict=True)):
+            gated[id(cand)] = self._gate(cand, pred, vectors[i])
+        out: list[MemoryCandidate] = []
+        new_meta = dict(meta)
+        for cand in candidates:
+            if cand.op is not CandidateOp.UPSERT:
+                out.append(cand)
+                continue
+            kept = gated[id(cand)]
+            if kept is None:
+                continue
+            if kept.key != cand.key:
+                new_meta[kept.key] = meta.get(cand.key, CandidateMeta())
+            out.append(kept)
+        taken = {c.key for c in out}
+        for j, (unit, pred) in enumerate(zip(units, predictions[len(upserts):], strict=True)):
+            if pred.p_keep < RESCUE_KEEP or pred.p_type(pred.memory_type) < RESCUE_TYPE:
+                continue
+            rescued = self._rescue(unit, pred, taken, vectors[len(upserts) + j])
+            if rescued is None:
+                continue
+            taken.add(rescued.key)
+            out.append(rescued)
+            changed = unit.sentence in analysis.change_sentences
+            new_meta.setdefault(rescued.key, CandidateMeta(changed=changed))
+        out.sort(key=lambda c: (c.op is not CandidateOp.DELETE, -c.importance))
+        return out, new_meta
+
+    # -- gate and type --------------------------------------------------------------------------
+    def _gate(self, cand: MemoryCandidate, pred: Prediction, vector: npt.NDArray[np.float32]
+              ) -> MemoryCandidate | None:
+        slot = is_known_slot(cand.key)
+        if pred.probs[0] >= (GATE_DROP_SLOT if slot else GATE_DROP):
+            return None
+        if slot or pred.p_keep < 0.5:
+            return cand
+        memory_type = pred.memory_type
+        if memory_type is cand.memory_type or (pred.p_type(memory_type) < RETYPE
+                                               and pred.p_type(cand.memory_type) >= RETYPE_IMPLAUSIBLE):
+            return cand
+        key = normalise_key(self._key(memory_type, cand.content, vector))
+        target = spec(key)
+        return cand.model_copy(update={"key": key, "memory_type": target.memory_type,
+                                       "importance": target.importance, "ttl_days": target.ttl_days})
+
+    # -- rescue ---------------------------------------------------------------------------------
+    @staticmethod
+    def _rescue_units(analysis: Analysis) -> list[_Unit]:
+        """Sentences where no rule fired and every clause was dropped only for lack of a trigger."""
+        clauses = split_clauses(analysis.message[:MAX_MESSAGE_CHARS], MAX_CLAUSES)
+        covered = {c.index for g in analysis.groups for c in g.clauses}
+        by_sentence: dict[int, list[Clause]] = {}
+        for clause in clauses:
+            by_sentence.setdefault(clause.sentence, []).append(clause)
+        units: list[_Unit] = []
+        for sentence, members in by_sentence.items():
+            if any(c.index in covered for c in members):
+                continue
+            if any(analysis.dropped.get(c.index, "no-trigger") not in _SOFT_REASONS for c in members):
+                continue
+            text = clean_content(analysis.message[members[0].start:members[-1].end])
+            if not _long_enough(text) or is_noise_content(text):
+                continue
+            units.append(_Unit(text, sentence))
+        return units
+
+    def _rescue(self, unit: _Unit, pred: Prediction, taken: set[str], vector: npt.NDArray[np.float32]
+                ) -> MemoryCandidate | None:
+        memory_type = pred.memory_type
+        key = normalise_key(self._key(memory_type, unit.text, vector))
+        target = spec(key)
+        if target.memory_type is not memory_type:
+            return None
+        if key in taken and target.single:
+            return None  # the rules already filled this single slot from the same burst
+        confidence = round(min(0.9, 0.75 + 0.15 * (pred.p_keep - RESCUE_KEEP) / (1.0 - RESCUE_KEEP)), 3)
+        return MemoryCandidate(op=CandidateOp.UPSERT, memory_type=memory_type, key=key, content=unit.text,
+                               importance=target.importance, confidence=confidence, ttl_days=target.ttl_days)
+
+    def _key(self, memory_type: MemoryType, text: str, vector: npt.NDArray[np.float32]) -> str:
+        """``{type}-{topic}``: the rules' topic words first, else the nearest topic by embedding."""
+        norm = normalise(text)
+        if memory_type in (MemoryType.PREFERENCE, MemoryType.GOAL, MemoryType.CONSTRAINT):
+            topic = topic_of(memory_type.value, norm)
+            if topic:
+                return f"{memory_type.value}-{topic}"
+        if memory_type is MemoryType.PROJECT:
+            for noun, slug in sorted({**lx.PROJECT_NOUNS_ZH, **lx.PROJECT_NOUNS_EN}.items(),
+                                     key=lambda kv: (-len(kv[0]), kv[0])):
+                if (noun in norm) if has_cjk(noun) else re.search(rf"\b{re.escape(noun)}s?\b", norm):
+                    return f"project-{slug}"
+        names, topic_vectors = self._topics()[memory_type]
+        sims = topic_vectors @ vector
+        best = int(np.argmax(sims))
+        key = f"{memory_type.value}-{names[best]}"
+        if spec(key).single:
+            others = [float(v) for n, v in zip(names, sims, strict=True) if n != names[best]]
+            runner_up = max(others, default=-1.0)
+            if float(sims[best]) - runner_up < FACT_MARGIN:
+                return f"{memory_type.value}-personal"
+        return key
+
+
+_FIRST_PERSON = re.compile(r"我|\b(?:i|i'm|i've|i'd|my|me|mine|myself)\b")
+_RELATION_KEYS = ("fact-family", "fact-relationship")
+
+
+def _fold_third_party(analysis: Analysis, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
+    """Preference/goal clauses about the family member or partner named earlier in the sentence
+    become detail of that relationship fact (see module doc, step 3)."""
+    by_key = {c.key: c for c in candidates if c.op is CandidateOp.UPSERT}
+    groups_per_key: dict[str, int] = {}
+    for group in analysis.groups:
+        groups_per_key[group.key] = groups_per_key.get(group.key, 0) + 1
+    folded: dict[str, str] = {}
+    for group in analysis.groups:
+        kind = group.key.split("-")[0]
+        if kind not in ("preference", "goal") or group.hit.op is not CandidateOp.UPSERT:
+            continue
+        if groups_per_key[group.key] != 1 or group.key not in by_key or not group.clauses:
+            continue
+        first = min(c.index for c in group.clauses)
+        owner = next((g for g in analysis.groups if g.key in _RELATION_KEYS and g.sentence == group.sentence
+                      and g.clauses and max(c.index for c in g.clauses) < first), None)
+        if owner is None or owner.key not in by_key:
+            continue
+        if any(_FIRST_PERSON.search(c.norm) for c in group.clauses):
+            continue
+        folded[group.key] = owner.key
+    if not folded:
+        return candidates
+    out: list[MemoryCandidate] = []
+    for cand in candidates:
+        if cand.op is CandidateOp.UPSERT and cand.key in folded:
+            continue
+        extra = [by_key[k].content for k, owner in folded.items() if owner == cand.key]
+        if extra and cand.op is CandidateOp.UPSERT:
+            sep = "，" if has_cjk(cand.content) else ", "
+            cand = cand.model_copy(update={"content": sep.join([cand.content, *extra])[:1000]})
+        out.append(cand)
+    return out
+
+
+def _long_enough(text: str) -> bool:
+    if has_cjk(text):
+        return len(re.findall(r"[\u3400-\u9fff]", text)) >= RESCUE_MIN_CHARS_ZH
+    return len(re.findall(r"[A-Za-z']+", text)) >= RESCUE_MIN_WORDS_EN

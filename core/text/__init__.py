@@ -1,0 +1,1 @@
+"""Text matching helpers: linear-time regular expressions (``core.text.regex``)."""

@@ -1,0 +1,92 @@
+"""Ambiguous requests get 400 on every endpoint (issue 11 item 6): repeated query parameters and
+JSON bodies with a duplicate key at any depth. The hostile HTTP corpus (category ``ambiguous``)
+holds the same attacks as bytes on the wire; this file checks every route of the app and the
+helpers' edge cases."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+from pydantic import SecretStr
+from starlette.routing import Route
+
+from api.app import create_app
+from api.strict import duplicate_json_key, repeated_query_parameter
+from core.config import Settings
+
+TOKEN = "strict-token"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+
+
+@pytest.fixture(scope="module")
+def client(settings: Settings) -> Iterator[TestClient]:
+    cfg = settings.model_copy(update={"API_TOKEN": SecretStr(TOKEN), "MEMORY_MILVUS_ENABLED": False})
+    with TestClient(create_app(cfg), raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+def routes(client: TestClient) -> list[tuple[str, str]]:
+    app = client.app
+    found = sorted({(method, route.path) for route in app.routes  # type: ignore[attr-defined]
+                    if isinstance(route, Route) for method in (route.methods or ()) if method != "HEAD"})
+    assert ("GET", "/v1/memories") in found and ("POST", "/v1/retrieve") in found
+    return found
+
+
+def test_every_endpoint_refuses_a_repeated_query_parameter(client: TestClient) -> None:
+    for method, path in routes(client):
+        response = client.request(method, f"{path}?user_id=u1&user_id=victim", headers=AUTH,
+                                  json={"user_id": "u1"} if method == "POST" else None)
+        assert response.status_code == 400, (method, path, response.text)
+        assert response.json() == {"error": {"code": "repeated_query_parameter", "field": "user_id",
+                                             "message": "query parameter 'user_id' is given more than once"}}
+
+
+def test_every_json_endpoint_refuses_a_duplicate_key(client: TestClient) -> None:
+    posts = [path for method, path in routes(client) if method == "POST"]
+    assert len(posts) == 4
+    for path in posts:
+        body = b'{"user_id": "u1", "key": "k", "content": "c", "question": "q", "user_id": "victim"}'
+        response = client.post(path, headers={**AUTH, "content-type": "application/json"}, content=body)
+        assert response.status_code == 400, (path, response.text)
+        assert response.json()["error"]["code"] == "duplicate_json_key"
+        assert response.json()["error"]["field"] == "user_id"
+
+
+def test_unambiguous_requests_still_work(client: TestClient) -> None:
+    saved = client.post("/v1/memories/save", headers=AUTH, json={
+        "user_id": "strict-user", "key": "tea", "content": "Likes tea", "note": {"a": 1}, "notes": {"a": 2}})
+    assert saved.status_code == 422  # unknown fields are the model's business, not an ambiguity
+    saved = client.post("/v1/memories/save", headers=AUTH, json={
+        "user_id": "strict-user", "key": "tea", "content": "Likes tea with {\"a\": 1, \"a\": 2} in it"})
+    assert saved.status_code == 200, saved.text  # duplicate keys inside a string are just text
+    listed = client.get("/v1/memories?user_id=strict-user&limit=5&memory_type=fact", headers=AUTH)
+    assert listed.status_code == 200 and [m["key"] for m in listed.json()["memories"]] == ["tea"]
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    (b'{"a": 1, "a": 2}', "a"),
+    (b'{"a": {"b": [{"c": 1, "c": 1}]}}', "c"),
+    (b'[{"x": 1}, {"x": 2}]', None),  # the same key in two objects is fine
+    (b'{"a": 1, "A": 2}', None),
+    (b'{"a\\u0062": 1, "ab": 2}', "ab"),
+    (b'{"a": 1', None),  # not JSON: the application answers it
+    (b"[" * 100_000, None),
+    (b"", None),
+])
+def test_duplicate_json_key(body: bytes, expected: str | None) -> None:
+    assert duplicate_json_key(body) == expected
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    (b"user_id=a&user_id=b", "user_id"),
+    (b"user_id=a&user%5fid=b", "user_id"),
+    (b"a=1&b=2&a", "a"),  # a bare name is a blank value for the app's parser too
+    (b"a=1&b=2&a=", "a"),
+    (b"user_id=a&User_id=b", None),
+    (b"", None),
+])
+def test_repeated_query_parameter(query: bytes, expected: str | None) -> None:
+    assert repeated_query_parameter(query) == expected
