@@ -17,6 +17,7 @@ Invariants:
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import threading
 import time
@@ -67,6 +68,12 @@ class BudgetedExtractor:
     def refine(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         return self._within(lambda: self.inner.refine(data, candidates), "refine")
 
+    def close(self) -> None:
+        """Cancel the inner provider's waiting and retrying calls (``ExtractionCancelled``), if it can."""
+        close = getattr(self.inner, "close", None)
+        if callable(close):
+            close()
+
     def run_burst(self, data: ExtractionInput) -> BurstResult:
         """Both stages of one burst under one budget."""
         return self._within(lambda: _both(self.inner, data), "burst")
@@ -86,7 +93,9 @@ class BudgetedExtractor:
                         self._abandoned -= 1
                 done.set()
 
-        worker = threading.Thread(target=work, name=f"extraction-{what}", daemon=True)
+        # the caller's context (core.extraction.burst: the burst's deadline and token bill) goes along
+        worker = threading.Thread(target=contextvars.copy_context().run, args=(work,),
+                                  name=f"extraction-{what}", daemon=True)
         worker.start()
         if not done.wait(self.budget_sec):
             with self._lock:
