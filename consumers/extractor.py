@@ -214,7 +214,18 @@ class ExtractorStrategy:
         log.warning("join: leaving %d record(s) unprocessed (their offsets stay uncommitted)", self.buffered)
 
     def close(self) -> None:
+        """After ``join``: cancel the provider's waiting and retrying model calls, close the DLQ.
+
+        Bursts still running are abandoned uncommitted; their calls end with ``ExtractionCancelled``
+        (a request already on the wire ends by itself or at its per-request timeout).
+        """
         self._bound = False  # running workers are daemon threads: they never hold the process open
+        cancel = getattr(self.processor.extractor, "close", None)
+        if callable(cancel):
+            try:
+                cancel()
+            except Exception:  # shutdown goes on whatever the provider does
+                log.exception("closing the extraction provider failed")
         self.dlq.close()
 
     @property

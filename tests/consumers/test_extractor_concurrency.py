@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-import socket
 import threading
 import time
 from collections import defaultdict
@@ -40,6 +39,7 @@ from tests.consumers.test_extractor import publish
 from tests.support.env import PIPELINE_ENV, service_env
 from tests.support.fake_openai import FakeOpenAIServer, Reply
 from tests.support.pipeline import group_caught_up, isolated_settings, running, wait_until
+from tests.support.ports import free_port
 
 pytestmark = pytest.mark.services
 
@@ -226,12 +226,6 @@ def test_a_rebalance_with_32_calls_in_flight_loses_and_doubles_nothing(
         assert len(history[user]) == 1, (user, history[user])
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture
 def fake_llm(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAIServer]:
     """The OpenAI-compatible TEST DOUBLE, with a listen backlog for 32+ simultaneous connections
@@ -354,3 +348,24 @@ def test_revoke_finishes_running_bursts_within_its_timeout_or_abandons_them(
         assert took < revoke_timeout + 1.0 and strategy.buffered == 0 and strategy.in_flight == 0
     finally:
         strategy.close()
+
+
+class ClosableExtractor(SlowExtractor):
+    """TEST DOUBLE: records that the strategy cancelled its calls on shutdown."""
+
+    def __init__(self) -> None:
+        super().__init__(lambda: 0.0)
+        self.closed = 0
+
+    def close(self) -> None:
+        self.closed += 1
+
+
+def test_close_cancels_the_providers_waiting_calls(settings: Settings) -> None:
+    extractor = ClosableExtractor()
+    sessions = session_factory(engine_for(settings.database_url, 2))
+    processor = MessageProcessor(settings, sessions, extractor, None)
+    strategy = ExtractorStrategy(processor, DeadLetterPublisher(settings, settings.GROUP_EXTRACTOR),
+                                 debounce_sec=0.0, group=settings.GROUP_EXTRACTOR)
+    strategy.close()
+    assert extractor.closed == 1

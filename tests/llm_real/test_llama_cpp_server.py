@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -36,6 +35,7 @@ from core.memory.processing import MessageProcessor, PermanentProcessingError, T
 from core.memory.store import IncomingMessage
 from core.storage.db import session_factory
 from core.storage.models import LongTermMemory, Message
+from tests.support.ports import free_port
 
 pytestmark = [
     pytest.mark.llm_real,
@@ -69,17 +69,11 @@ def _find_gguf() -> str:
     return done.stdout.strip().splitlines()[-1]
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A llama-cpp-python OpenAI-compatible server on a free loopback port; its base URL."""
     gguf = _find_gguf()
-    port = _free_port()
+    port = free_port()
     log_path = Path(tmp_path_factory.mktemp("llama")) / "server.log"
     with log_path.open("wb") as log:
         proc = subprocess.Popen(
