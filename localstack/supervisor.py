@@ -113,9 +113,6 @@ class ServiceSupervisor:
         self.children[name] = child
         return child
 
-    def start_all(self, processes: tuple[str, ...] = PROCESS_NAMES) -> list[Child]:
-        return [self.start(p) for p in processes]
-
     def alive(self, name: str) -> bool:
         child = self.children.get(name)
         return child is not None and is_alive(child.pid, PROCESS_MARKER)

@@ -332,20 +332,3 @@ class Redriver:
                 limit=self.batch_size,
                 now=self._now(),
             )
-
-
-def stuck_counts(session: Session) -> dict[str, dict[str, int]]:
-    """Counts for health/metrics: messages PENDING/FAILED and memories DIRTY/FAILED."""
-    msgs = session.execute(
-        text(
-            "SELECT memory_status, count(*) FROM messages WHERE memory_status IN ('PENDING', 'FAILED') "
-            "GROUP BY memory_status"
-        )
-    ).all()
-    mems = session.execute(
-        text(
-            "SELECT vector_status, count(*) FROM long_term_memories "
-            "WHERE vector_status IN ('DIRTY', 'FAILED') GROUP BY vector_status"
-        )
-    ).all()
-    return {"messages": {str(k): int(v) for k, v in msgs}, "memories": {str(k): int(v) for k, v in mems}}
