@@ -1,8 +1,10 @@
 """Stage 3 of the seed's pipeline: apply refined candidates to the truth.
 
 Rules, in order, for each candidate that survives the filters:
-- ``delete``: deactivate the memory with that key (absent is fine); its history row names the
-  retracting message (``retracted by message N``) and the one the memory came from;
+- ``delete``: deactivate the memory with that key (absent is fine; a key the user does not have
+  falls back to the live same-type memory the candidate's content semantically duplicates, under the
+  reuse thresholds); its history row names the retracting message (``retracted by message N``) and
+  the one the memory came from;
 - ``supersedes`` K on an ``upsert``: the user replaced K. Same key: K is overwritten; another key: the
   new memory is written and K deactivated. Either way K's history row says ``superseded by message N``
   (and which message K came from), so both statements stay linked;
@@ -102,7 +104,17 @@ def _apply_one(
     cand: MemoryCandidate,
 ) -> list[WriteResult]:
     if cand.op is CandidateOp.DELETE:
-        return [writer.deactivate(session, _linked(session, writer, ctx, cand.key, "retracted"), cand.key,
+        key = cand.key
+        if deduper is not None and cand.content.strip():
+            live = list_live(session, ctx.user_pk)
+            if all(m.memory_key != key for m in live):
+                # a retraction under a key the user does not have (an LLM's guess): the live memory of
+                # the same type it semantically duplicates, under the dedup's thresholds, is the one meant
+                match = deduper.best_match(
+                    DedupItem(key, cand.memory_type.value, cand.content),
+                    [DedupItem(m.memory_key, m.memory_type or "fact", m.content or "") for m in live])
+                key = match[0].key if match is not None else key
+        return [writer.deactivate(session, _linked(session, writer, ctx, key, "retracted"), key,
                                   missing_ok=True)]
     old = normalise_key(cand.supersedes) if cand.supersedes and cand.op is CandidateOp.UPSERT else ""
     if old and old != cand.key:

@@ -379,6 +379,8 @@ JOB_ZH = [
                rf"|{ACRONYM_ROLE}\b))"),
     re.compile(rf"在(?P<org>[^,，。]{{1,20}}?)教\s*(?P<role>{SUBJECT_ZH})"),
     re.compile(r"在(?P<workplace>[^,，。]{1,20}?)(?:上班|工作|实习|任职|就职|供职|打工)"),
+    # a job change names the new employer: "我跳槽去字节了", "换工作到了华为"
+    re.compile(r"(?:跳槽|换工作|入职)(?:去|到|进)了?(?P<workplace>[^,，。]{2,20}?)(?:了|上班|工作)?$"),
     re.compile(rf"我(?:现在|目前|自己)?是(?:一名|一个|一位|个|名|位)?\s*(?P<role>[^,，。]{{0,12}}?(?:{OCC_ZH}"
                rf"))"),
     re.compile(rf"(?:^|我|还是|一直|目前|现在|主要)(?:是)?(?:做|干|从事|搞)\s*(?P<role>[^,，。]{{0,8}}?(?"

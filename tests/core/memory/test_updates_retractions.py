@@ -13,12 +13,16 @@ from sqlalchemy.orm import Session
 
 from core.config import Settings
 from core.embedding.factory import build_embedder
+from core.extraction.candidates import CandidateOp, MemoryCandidate
 from core.extraction.factory import build_extractor
 from core.memory.dedup import SemanticDeduper
 from core.memory.processing import MessageProcessor
-from core.memory.store import IncomingMessage
-from core.storage.db import session_factory
+from core.memory.store import IncomingMessage, get_or_create_user, lock_user
+from core.memory.upsert import apply_candidates
+from core.memory.writer import MemoryWriter, WriteContext
+from core.storage.db import session_factory, transaction
 from core.storage.models import LongTermMemory, MemoryHistory, User
+from core.types import MemoryType, WriteSource
 
 pytestmark = pytest.mark.services
 T0 = datetime.now(UTC) - timedelta(hours=1)
@@ -29,6 +33,8 @@ CHANGES = [
     ("I live in Seattle.", "I used to live in Seattle, now I live in Denver.", "superseded", "Denver"),
     ("我喜欢喝乌龙茶。", "我不喝乌龙茶了，改喝普洱。", "superseded", "普洱"),
     ("I work as a nurse at a hospital.", "I changed jobs, I'm a teacher now.", "superseded", "teacher"),
+    ("我在腾讯上班。", "我跳槽去字节了。", "superseded", "字节"),
+    ("我住在北京。", "我搬到上海了。", "superseded", "上海"),
     ("My long-term goal is to run a marathon.", "Scratch that goal about the marathon.", "retracted", None),
     ("My goal is to learn French.", "Scratch that goal.", "retracted", None),
     ("我的目标是明年考研。", "算了，不考研了。", "retracted", None),
@@ -107,3 +113,38 @@ def test_an_unrelated_new_statement_retracts_nothing(
     assert all(active for k, active, _ in mems if k in first_keys), mems
     assert not any(h[1] in ("delete", "overwrite") for h in hist), hist
     assert not any("superseded" in h[3] or "retracted" in h[3] for h in hist), hist
+
+
+def _apply(engine: Engine, settings: Settings, cands: list[MemoryCandidate], message_pk: int | None) -> None:
+    reuse, merge = settings.dedup_thresholds
+    deduper = SemanticDeduper(build_embedder(settings), reuse, merge)
+    sessions = session_factory(engine)
+    with transaction(sessions) as s:
+        pk = get_or_create_user(s, "llm")
+        lock_user(s, pk)
+        apply_candidates(s, MemoryWriter(dirty_topic="memory.dirty", default_ttl_days=180), deduper,
+                         WriteContext(user_pk=pk, source=WriteSource.EXTRACTOR, source_message_pk=message_pk),
+                         cands)
+
+
+def test_candidates_with_supersedes_or_a_guessed_delete_key_as_an_llm_writes_them(
+    settings: Settings, clean_db: Engine
+) -> None:
+    fact, goal = MemoryType.FACT, MemoryType.GOAL
+    _apply(clean_db, settings, [
+        MemoryCandidate(memory_type=fact, key="location-home_city", content="The user lives in Seattle"),
+        MemoryCandidate(memory_type=goal, key="goal-marathon", content="Run a marathon next spring"),
+        MemoryCandidate(memory_type=fact, key="pet-dog", content="Has a dog named Max")], None)
+    # an update under a new key retires the superseded one; a delete under a guessed key finds its twin
+    _apply(clean_db, settings, [
+        MemoryCandidate(memory_type=fact, key="fact-home_city", content="The user lives in Denver",
+                        supersedes="location-home_city"),
+        MemoryCandidate(op=CandidateOp.DELETE, memory_type=goal, key="goal-running",
+                        content="Run a marathon next spring"),
+        MemoryCandidate(op=CandidateOp.DELETE, memory_type=fact, key="fact-cat",
+                        content="Has a cat called Luna")], None)
+    mems, hist = _state(clean_db, "llm")
+    assert {k for k, active, _ in mems if active} == {"fact-home_city", "pet-dog"}, mems
+    reasons = {(k, op): r for k, op, _, r in hist}
+    assert reasons[("location-home_city", "delete")].startswith("superseded by extractor; now fact-home_city")
+    assert reasons[("goal-marathon", "delete")].startswith("retracted by extractor"), reasons
