@@ -426,7 +426,9 @@ FAMILY_PRED_ZH = (r"(?:今年|已经|刚)?(?:[0-9]{1,2}|[一二两三四五六�
                   r"读书|上学|念书)|是" + _nf("不是") + r"|过敏|出生|怀孕|刚生|结婚|退休|住在|身体|"
                   r"做.{1,6}的|当.{1,6}|跟不上|成绩|"
                   r"上学|幼儿园|小学|初中|高中|大学|[初高][一二三]|大[一二三四]|研[一二三]|毕业|工作了|"
-                  r"上班了|考上|读研|读博")
+                  r"上班了|考上|读研|读博|"
+                  # a relative's taste is a fact about the user's family, never the user's preference
+                  r"(?:特别|很|最|超|非常)?(?:喜欢|爱吃|爱喝|爱看|爱玩|爱听|讨厌|不吃|不喝|不能吃|吃不了)")
 FAMILY_ZH_RX = [
     re.compile(rf"(?:我|我家|我们家|家里)(?:的)?(?:大|小|二)?(?P<rel>{FAMILY_ZH}).{{0,6}}?(?:{FAMILY_PRED_ZH}"
                rf")"),
@@ -440,7 +442,12 @@ FAMILY_EN_RX = [
     re.compile(rf"\b(?:my|our)\s+(?:\w+\s+)?(?P<rel>{FAMILY_EN})\b\s*(?:is|are|was born|"
                rf"just turned|turned|goes to|"
                r"started|just started|has|have|works|lives|named|called|\(\d|\d|in (?:\w+ )?grade|"
+               r"(?:really |absolutely )?(?:loves|likes|hates|enjoys|adores)|"
+               r"(?:can't|cannot|doesn't|won't) eat|"
                r"who is|who's|and i|and me)"),
+    # a named relative's taste: "my sister Ana loves jazz"
+    re.compile(rf"\b(?:my|our)\s+(?P<rel>{FAMILY_EN})\s+[a-z]+\s+(?:really )?"
+               r"(?:loves|likes|hates|enjoys|adores)\b"),
     re.compile(rf"\bi have (?:a|an|one|two|three|four|\d|twin) (?:[\w-]+ )?(?:\d+[- ]year[- ]old )?(?P<"
                rf"rel>{FAMILY_EN})\b"),
     re.compile(r"\bi(?:'m| am) (?:a )?(?:mom|mum|dad|mother|father|parent|single mom|"
