@@ -226,6 +226,8 @@ FORGET = rx(
     r"\bstrike that\b|"
     r"\bdon'?t want (?:that|it|this) in your memory\b|\bout of your memory\b",
 )
+# a reminder to keep something is never a request to forget it ("don't forget I'm allergic", "别忘了…")
+KEEP_REMINDER = rx(r"别忘|不要忘", r"\b(?:don'?t|do not|never) forget\b")
 FORGET_TOPIC_ZH = re.compile(
     r"(?:关于|把)?(?P<t>[^，,。]{1,16}?)(?:的)?(?:那条|这条|那件事|这件事|那个事|"
     r"那事|这事|的事情?|那些|这个|那个)"

@@ -16,7 +16,8 @@ replaces it ("我不喝乌龙茶了，改喝普洱", "I no longer run, now I swi
 memory whose content holds its topic (most of its words / character bigrams; a bare "scratch that
 goal" names the user's only goal). A withdrawal deletes that memory; a replacement overwrites it with
 the new value when the same message states one of the same type, else deletes it. Sentences about a
-time window ("今天不去健身房了") and questions never retract anything.
+time window ("今天不去健身房了"), questions and reminders to keep something ("don't forget I'm
+allergic to peanuts") never retract anything.
 Deterministic; never reads anything but its inputs.
 """
 
@@ -213,7 +214,8 @@ def resolve_retractions(message: str, existing: Sequence[ExistingMemory],
     out = list(candidates)
     for sentence in _SENTENCE.split(message):
         norm = normalise(sentence)
-        if not norm or P.TIME_HARD.search(norm) or P.is_question(norm) or P.HYPOTHETICAL.search(norm):
+        if not norm or P.TIME_HARD.search(norm) or P.is_question(norm) or P.HYPOTHETICAL.search(norm) \
+                or P.KEEP_REMINDER.search(norm):
             continue
         clauses = [c for c in _CLAUSE.split(norm) if c.strip()]
         withdrawn = [c for c in clauses if _RETRACT.search(c)]

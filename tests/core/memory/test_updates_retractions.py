@@ -48,6 +48,8 @@ UNRELATED = [
     ("我在学吉他。", "我住在杭州。"),
     ("我的目标是明年考研。", "今天不去图书馆了。"),
     ("My goal is to run a marathon.", "I love spicy food."),
+    ("I'm allergic to peanuts.", "Don't forget I'm allergic to peanuts."),
+    ("我对花生过敏。", "别忘了我对花生过敏，不能吃了。"),
 ]
 
 
@@ -111,7 +113,7 @@ def test_an_unrelated_new_statement_retracts_nothing(
     first_keys = {h[0] for h in hist if h[2] == old_pk}
     assert first_keys, hist
     assert all(active for k, active, _ in mems if k in first_keys), mems
-    assert not any(h[1] in ("delete", "overwrite") for h in hist), hist
+    assert not any(h[1] == "delete" for h in hist), hist  # a detail may still be merged in
     assert not any("superseded" in h[3] or "retracted" in h[3] for h in hist), hist
 
 
