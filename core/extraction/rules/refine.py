@@ -88,6 +88,20 @@ def merge_content(old: str, new: str) -> str:
     return merged[:MAX_CONTENT]
 
 
+# a clause about the value the user had before ("我以前喜欢跑步", "I used to love coffee")
+_PAST_CLAUSE = re.compile(r"^(?:我)?(?:以前|之前|原来|过去|曾经)|\bi used to\b|\bpreviously\b|\bformerly\b")
+
+
+def without_past(content: str) -> str:
+    """An update's content without its clauses about the old value, when a clause about the new one
+    remains: "我以前喜欢跑步，现在更喜欢游泳" -> "现在更喜欢游泳"."""
+    parts = [p.strip() for p in re.split(r"[，,；;]", content) if p.strip()]
+    kept = [p for p in parts if not _PAST_CLAUSE.search(normalise(p))]
+    if not kept or len(kept) == len(parts):
+        return content
+    return ("，" if has_cjk(content) else ", ").join(kept)
+
+
 def _same_slot(candidate: MemoryCandidate, existing: Sequence[ExistingMemory]) -> ExistingMemory | None:
     same_type = [m for m in existing if m.memory_type == candidate.memory_type.value]
     for memory in same_type:
@@ -136,7 +150,9 @@ def refine_candidates(existing: Sequence[ExistingMemory], candidates: Sequence[M
         if contained(cand.content, target.content):
             continue
         replaced = (is_single(cand.key) and not info.force_merge) or (info.changed and not info.force_merge)
-        if replaced or contained(target.content, cand.content):
+        if replaced:
+            content = without_past(cand.content)
+        elif contained(target.content, cand.content):
             content = cand.content
         else:
             content = merge_content(target.content, cand.content)

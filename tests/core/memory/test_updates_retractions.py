@@ -35,6 +35,8 @@ CHANGES = [
     ("I work as a nurse at a hospital.", "I changed jobs, I'm a teacher now.", "superseded", "teacher"),
     ("我在腾讯上班。", "我跳槽去字节了。", "superseded", "字节"),
     ("我住在北京。", "我搬到上海了。", "superseded", "上海"),
+    ("我喜欢跑步。", "我以前喜欢跑步，现在更喜欢游泳。", "superseded", "游泳"),
+    ("I love coffee.", "I used to love coffee, now I prefer tea.", "superseded", "tea"),
     ("My long-term goal is to run a marathon.", "Scratch that goal about the marathon.", "retracted", None),
     ("My goal is to learn French.", "Scratch that goal.", "retracted", None),
     ("我的目标是明年考研。", "算了，不考研了。", "retracted", None),
