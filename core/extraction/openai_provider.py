@@ -225,11 +225,12 @@ class OpenAIExtractor:
     def refine(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         """Stage 2: keep / merge / reuse key / drop each candidate against ``data.existing``.
 
-        With no existing memories to judge against, returns ``candidates`` unchanged without a call
-        (stage 1 already applied the boundaries). With existing memories it calls even without
-        candidates: a bare retraction ("算了，不考研了") withdraws an existing memory (op ``delete``).
+        With no candidates, or no existing memories to judge against, returns ``candidates``
+        unchanged without a call (stage 1 already applied the boundaries). A bare retraction
+        ("算了，不考研了") is a stage-1 ``delete`` candidate (the extraction prompt's retraction family),
+        which refine maps to the existing key (and the upsert falls back to its semantic twin).
         """
-        if not data.existing:
+        if not candidates or not data.existing:
             return list(candidates)
         return self._complete("refine", REFINE_SYSTEM_PROMPT,
                               refine_user_prompt(data, candidates, self.max_context_chars))

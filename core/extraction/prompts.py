@@ -161,7 +161,7 @@ You refine freshly extracted memory candidates against the user's existing memor
 - 取代 supersede：当前用户消息用新值取代了某条已有记忆（更新）—— op "upsert"，supersedes 填那条已有
   记忆的 key（沿用同一 key 时覆盖它；换用新 key 时旧记忆被停用），content 只写新值。
 - 用户撤回某条已有记忆时（放弃、否认、要求忘掉），输出 op "delete"，key 与 supersedes 都是那条已有记忆的
-  key —— 即使没有新候选，也要根据当前用户消息找出被撤回的已有记忆。
+  key —— 第一阶段给出的 delete 候选 key 可能只是猜测，请根据当前用户消息找出真正被撤回的已有记忆。
 - 无关的新事实绝不撤回或取代任何已有记忆。
 不要编造候选中没有的信息；不要改写已有记忆以外的内容；content 保持用户的语言。
 

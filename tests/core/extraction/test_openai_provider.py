@@ -187,15 +187,16 @@ def test_refine_sends_existing_and_candidates(fake_openai: FakeOpenAIServer) -> 
     user = req["messages"][1]["content"]
     assert "用户住在上海" in user and "location-city" in user
     assert "复用 key" in req["messages"][0]["content"]
-    # Nothing existing to judge against: no call.
+    # Nothing existing to judge against, or nothing to judge: no call.
     assert extractor.refine(ExtractionInput(user_message="x"), cands) == cands
-    assert extractor.refine(ExtractionInput(user_message="x"), []) == []
+    assert extractor.refine(data, []) == []
     assert fake_openai.chat_calls == 1
-    # No candidate but existing memories: a bare retraction is judged (one call), op delete + supersedes.
+    # a stage-1 retraction under a guessed key is mapped to the existing key, with supersedes
     fake_openai.chat_json({"candidates": [
         {"op": "delete", "memory_type": "fact", "key": "location-home_city", "content": "",
          "supersedes": "location-home_city"}]})
-    got = extractor.refine(ExtractionInput(user_message="忘掉我住在上海这件事", existing=existing), [])
+    guess = [MemoryCandidate(op=CandidateOp.DELETE, memory_type=MemoryType.FACT, key="location-shanghai")]
+    got = extractor.refine(ExtractionInput(user_message="忘掉我住在上海这件事", existing=existing), guess)
     assert [(c.op.value, c.key, c.supersedes) for c in got] == [
         ("delete", "location-home_city", "location-home_city")]
     assert fake_openai.chat_calls == 2
