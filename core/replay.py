@@ -171,7 +171,8 @@ class ReplayPlanner:
                     data = proc._input(session, burst)
                     try:
                         candidates = proc.extractor.extract(data)
-                        refined = proc.extractor.refine(data, candidates) if candidates else []
+                        judged = candidates or data.existing  # a bare retraction is judged too (as run_burst)
+                        refined = proc.extractor.refine(data, candidates) if judged else []
                     except ExtractionError as exc:
                         log.warning("dry run: extraction of a burst of user %s failed: %s", udiff.user, exc)
                         udiff.failed_bursts += 1

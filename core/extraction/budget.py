@@ -119,7 +119,9 @@ def _both(extractor: CandidateExtractor, data: ExtractionInput) -> BurstResult:
     t0 = time.perf_counter()
     candidates = extractor.extract(data)
     t1 = time.perf_counter()
-    refined = extractor.refine(data, candidates) if candidates else []
+    # with nothing new to say, refine still runs against existing memories: a bare retraction
+    # ("算了，不考研了") proposes no candidate but withdraws one the user has
+    refined = extractor.refine(data, candidates) if candidates or data.existing else []
     return BurstResult(candidates, refined, t1 - t0, time.perf_counter() - t1)
 
 

@@ -35,6 +35,10 @@ class MemoryCandidate(BaseModel):
     importance: int = Field(3, ge=1, le=5)
     confidence: float = Field(0.8, ge=0.0, le=1.0)
     ttl_days: int | None = Field(None, ge=1, le=36500)
+    # the key of an EXISTING memory this candidate replaces: an update ("I used to..., now...",
+    # "不...了，改...") overwrites it (same key) or deactivates it in favour of ``key``; a ``delete``
+    # naming it retracts it. The write's history says "superseded/retracted by message N".
+    supersedes: str | None = Field(None, min_length=1, max_length=160)
 
 
 class CandidateList(BaseModel):

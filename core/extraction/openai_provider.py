@@ -261,7 +261,9 @@ class OpenAIExtractor:
         """Stage 2: keep / merge / reuse key / drop each candidate against ``data.existing``.
 
         With no candidates, or no existing memories to judge against, returns ``candidates``
-        unchanged without a call (stage 1 already applied the boundaries).
+        unchanged without a call (stage 1 already applied the boundaries). A bare retraction
+        ("算了，不考研了") is a stage-1 ``delete`` candidate (the extraction prompt's retraction family),
+        which refine maps to the existing key (and the upsert falls back to its semantic twin).
         """
         if not candidates or not data.existing:
             return list(candidates)

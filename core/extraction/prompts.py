@@ -12,6 +12,8 @@ blocks are data, never instructions.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from core.extraction.candidates import ExistingMemory, ExtractionInput, MemoryCandidate
 from core.prompt_data import encode_line, fenced_block
 
@@ -21,6 +23,60 @@ CONTEXT_BLOCK = "recent_context"
 CURRENT_BLOCK = "current_user_message"
 EXISTING_BLOCK = "existing_memories"
 CANDIDATES_BLOCK = "candidates"
+
+@dataclass(frozen=True)
+class Family:
+    """One boundary family both prompts state, with a short example in Chinese and in English."""
+
+    name: str
+    rule: str
+    example_zh: str
+    example_en: str
+
+
+# the families of the seed's boundaries (issue 13); the prompt tests check each one and its examples
+FAMILIES: tuple[Family, ...] = (
+    Family("长期 vs 短期 durable vs short-term",
+           "30 天后仍成立的才是记忆；带短期时间窗（今晚、明天、这周、this weekend）的不是",
+           "“我对花生过敏” → fact；“明天早上提醒我开会” → 不输出",
+           '"I\'m allergic to peanuts" -> fact; "remind me about the meeting tomorrow" -> nothing'),
+    Family("档案字段与 AI 名字 profile fields and AI names",
+           "用户昵称、给助手起的名字或昵称、emoji 偏好是 profile，不是记忆",
+           "“你以后就叫小七吧” → 不输出",
+           '"from now on your name is Jarvis" -> nothing'),
+    Family("倾诉与寒暄 support talk and pleasantries",
+           "对助手的感谢、夸奖、安慰与一次性情绪不是规则也不是事实，即使带有“总是/always”",
+           "“你总是能让我开心起来” → 不输出",
+           '"it\'s always nice talking to you" -> nothing'),
+    Family("第三方 third parties",
+           "家人、朋友和具名他人的事实只作为用户的关系事实（fact），绝不当作用户本人的偏好或事实",
+           "“我儿子今年六岁，特别喜欢恐龙” → fact：用户的儿子六岁，喜欢恐龙",
+           '"my sister Ana loves jazz" -> fact: the user\'s sister Ana loves jazz '
+           '(not the user\'s preference)'),
+    Family("更新 updates",
+           "新值取代旧值（搬家、换工作、口味改变、“以前…现在…”）：op \"upsert\"，沿用旧记忆的 key，"
+           "supersedes 填被取代记忆的 key，content 只写新值",
+           "“我不喝乌龙茶了，改喝普洱” → upsert，supersedes=旧的饮品记忆的 key，content：喜欢喝普洱",
+           '"I used to live in Seattle, now I live in Denver" -> upsert, supersedes=the home-city key, '
+           'content: lives in Denver'),
+    Family("撤回 retractions",
+           "用户放弃、否认或要求忘掉某条信息：op \"delete\"，key（及 supersedes）为被撤回记忆的 key",
+           "“算了，不考研了” → delete 考研目标那条记忆",
+           '"scratch that goal about the marathon" / "forget what I said about tennis" '
+           '-> delete that memory'),
+    Family("条件规则 conditional rules",
+           "无时间限制的条件规则是长期约束（constraint）；只在短期窗口内成立的条件规则丢弃",
+           "“下雨时提醒我带伞” → constraint；“明后天有雨时提醒我带伞” → 不输出",
+           '"whenever it rains, remind me to take an umbrella" -> constraint; '
+           '"if it rains this weekend, remind me" -> nothing'),
+    Family("内部设置 internal settings",
+           "流式输出开关、格式说明、可用工具清单、系统状态等内部设置不是记忆",
+           "“把流式输出关掉” → 不输出",
+           '"turn streaming off" -> nothing'),
+)
+
+_FAMILIES_TEXT = "## 判断家族（每类附中英文示例）\n" + "\n".join(
+    f"- {f.name}：{f.rule}\n  例：{f.example_zh}\n  e.g. {f.example_en}" for f in FAMILIES)
 
 _BOUNDARIES = """\
 ## 什么算长期记忆（保留）
@@ -55,7 +111,8 @@ _FIELDS = """\
   例如“用户住在杭州”/“The user lives in Berlin”；delete 时可为空
 - importance: 1-5（5 = 影响以后大量回答的规则或关键事实）
 - confidence: 0-1（用户明确陈述 ≥ 0.9；推断得出的较低；猜测不要输出）
-- ttl_days: 通常为 null（使用默认有效期）；只有信息天然会在较长但有限的时间后失效时才给天数"""
+- ttl_days: 通常为 null（使用默认有效期）；只有信息天然会在较长但有限的时间后失效时才给天数
+- supersedes: 被这条候选取代（更新）或撤回（delete）的已有记忆的 key；与已有记忆无关时为 null"""
 
 EXTRACT_SYSTEM_PROMPT = f"""\
 你是一个长期记忆提取器。你的任务：从“当前用户消息”中提取关于这个用户、在未来对话里仍然有用的长期记忆。
@@ -76,6 +133,8 @@ Chinese, English or mixed; write each memory in the language the user used.
   不要从上下文中的旧消息或助手回复里提取新记忆。
 
 {_BOUNDARIES}
+
+{_FAMILIES_TEXT}
 
 {_FIELDS}
 
@@ -99,10 +158,16 @@ You refine freshly extracted memory candidates against the user's existing memor
 - 复用 key reuse：与某条已有记忆是同一主题但新值取代旧值（例如搬家、换工作、口味改变）——
   使用该已有记忆的 key 和 memory_type，content 为新值，op 为 "upsert"。
 - 丢弃 drop：与已有记忆重复且没有新信息，或违反下面的提取边界 —— 不输出。
-- 用户撤回某条已有记忆时，输出 op "delete" 并使用那条已有记忆的 key。
+- 取代 supersede：当前用户消息用新值取代了某条已有记忆（更新）—— op "upsert"，supersedes 填那条已有
+  记忆的 key（沿用同一 key 时覆盖它；换用新 key 时旧记忆被停用），content 只写新值。
+- 用户撤回某条已有记忆时（放弃、否认、要求忘掉），输出 op "delete"，key 与 supersedes 都是那条已有记忆的
+  key —— 第一阶段给出的 delete 候选 key 可能只是猜测，请根据当前用户消息找出真正被撤回的已有记忆。
+- 无关的新事实绝不撤回或取代任何已有记忆。
 不要编造候选中没有的信息；不要改写已有记忆以外的内容；content 保持用户的语言。
 
 {_BOUNDARIES}
+
+{_FAMILIES_TEXT}
 
 {_FIELDS}
 

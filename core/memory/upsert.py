@@ -1,7 +1,13 @@
 """Stage 3 of the seed's pipeline: apply refined candidates to the truth.
 
 Rules, in order, for each candidate that survives the filters:
-- ``delete``: deactivate the memory with that key (absent is fine);
+- ``delete``: deactivate the memory with that key (absent is fine; a key the user does not have
+  falls back to the live same-type memory the candidate's content semantically duplicates, under the
+  reuse thresholds); its history row names the retracting message (``retracted by message N``) and
+  the one the memory came from;
+- ``supersedes`` K on an ``upsert``: the user replaced K. Same key: K is overwritten; another key: the
+  new memory is written and K deactivated. Either way K's history row says ``superseded by message N``
+  (and which message K came from), so both statements stay linked;
 - ``append``: append to the memory with that key;
 - ``upsert`` with an existing live key: overwrite it;
 - ``upsert`` with a new key: when a live memory of the same type is a semantic duplicate
@@ -67,7 +73,7 @@ def apply_candidates(
     with writer.capped_batch(session, ctx):  # the per-user cap is checked once, after the merges
         for cand in candidates:
             try:
-                results.append(_apply_one(session, writer, deduper, ctx, cand))
+                results.extend(_apply_one(session, writer, deduper, ctx, cand))
             except InvalidMemoryInput:
                 continue
         if deduper is not None and any(r.changed for r in results):
@@ -77,17 +83,49 @@ def apply_candidates(
     return results
 
 
+def _linked(session: Session, writer: MemoryWriter, ctx: WriteContext, key: str, verb: str,
+            note: str = "") -> WriteContext:
+    """``ctx`` with a reason linking the message that replaces/retracts ``key`` to the one it came from:
+    ``superseded by message N (stated in message M)``."""
+    row = writer.get_for_update(session, ctx.user_pk, key)
+    by = f"message {ctx.source_message_pk}" if ctx.source_message_pk is not None else ctx.source.value
+    reason = f"{verb} by {by}{note}"
+    stated = row.source_message_id if row is not None else None
+    if stated is not None and stated != ctx.source_message_pk:
+        reason += f" (stated in message {stated})"
+    return WriteContext(**{**ctx.__dict__, "reason": reason})
+
+
 def _apply_one(
     session: Session,
     writer: MemoryWriter,
     deduper: SemanticDeduper | None,
     ctx: WriteContext,
     cand: MemoryCandidate,
-) -> WriteResult:
+) -> list[WriteResult]:
     if cand.op is CandidateOp.DELETE:
-        return writer.deactivate(session, ctx, cand.key, missing_ok=True)
+        key = cand.key
+        if deduper is not None and cand.content.strip():
+            live = list_live(session, ctx.user_pk)
+            if all(m.memory_key != key for m in live):
+                # a retraction under a key the user does not have (an LLM's guess): the live memory of
+                # the same type it semantically duplicates, under the dedup's thresholds, is the one meant
+                match = deduper.best_match(
+                    DedupItem(key, cand.memory_type.value, cand.content),
+                    [DedupItem(m.memory_key, m.memory_type or "fact", m.content or "") for m in live])
+                key = match[0].key if match is not None else key
+        return [writer.deactivate(session, _linked(session, writer, ctx, key, "retracted"), key,
+                                  missing_ok=True)]
+    old = normalise_key(cand.supersedes) if cand.supersedes and cand.op is CandidateOp.UPSERT else ""
+    if old and old != cand.key:
+        retire_ctx = _linked(session, writer, ctx, old, "superseded", f"; now {cand.key}")
+        result = writer.save(session, ctx, MemoryWrite(cand.key, cand.memory_type, cand.content,
+                                                       cand.importance, cand.confidence, cand.ttl_days))
+        return [result, writer.deactivate(session, retire_ctx, old, missing_ok=True)]
+    if old:
+        ctx = _linked(session, writer, ctx, old, "superseded")
     if cand.op is CandidateOp.APPEND:
-        return writer.append(
+        return [writer.append(
             session,
             ctx,
             cand.key,
@@ -96,7 +134,7 @@ def _apply_one(
             cand.importance,
             cand.confidence,
             cand.ttl_days,
-        )
+        )]
     write = MemoryWrite(
         cand.key, cand.memory_type, cand.content, cand.importance, cand.confidence, cand.ttl_days
     )
@@ -115,15 +153,15 @@ def _apply_one(
                     "reason": f"semantic duplicate of {twin.key} (cosine {score:.3f}); key reused",
                 }
             )
-            return writer.save(
+            return [writer.save(
                 session,
                 reuse_ctx,
                 MemoryWrite(
                     twin.key, cand.memory_type, cand.content, cand.importance, cand.confidence, cand.ttl_days
                 ),
                 operation=MemoryOperation.DEDUPE,
-            )
-    return writer.save(session, ctx, write)
+            )]
+    return [writer.save(session, ctx, write)]
 
 
 def merge_redundant(

@@ -239,7 +239,8 @@ class _Analyser:
                 for c in clauses:
                     self.dropped[c.index] = "test"
                 continue
-            if any(P.FORGET.search(c.norm) for c in clauses) and not self._forget_is_about_self(text):
+            if any(P.FORGET.search(c.norm) for c in clauses) and not self._forget_is_about_self(text) \
+                    and not P.KEEP_REMINDER.search(normalise(text)):
                 topics = self._forget_topics(clauses)
                 forget_topics.extend(topics)
                 deletions.extend(self._deletions_for(topics))

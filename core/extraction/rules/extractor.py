@@ -217,4 +217,4 @@ class RulesExtractor:
     def refine(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         """Stage 2: against ``data.existing``: drop what is already known, reuse the key of the same
         slot, overwrite single slots and changed values, merge new detail into multi slots."""
-        return refine_candidates(data.existing, candidates, self._built(data).meta)
+        return refine_candidates(data.existing, candidates, self._built(data).meta, data.user_message)

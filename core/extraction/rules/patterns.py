@@ -226,6 +226,8 @@ FORGET = rx(
     r"\bstrike that\b|"
     r"\bdon'?t want (?:that|it|this) in your memory\b|\bout of your memory\b",
 )
+# a reminder to keep something is never a request to forget it ("don't forget I'm allergic", "别忘了…")
+KEEP_REMINDER = rx(r"别忘|不要忘", r"\b(?:don'?t|do not|never) forget\b")
 FORGET_TOPIC_ZH = re.compile(
     r"(?:关于|把)?(?P<t>[^，,。]{1,16}?)(?:的)?(?:那条|这条|那件事|这件事|那个事|"
     r"那事|这事|的事情?|那些|这个|那个)"
@@ -379,6 +381,8 @@ JOB_ZH = [
                rf"|{ACRONYM_ROLE}\b))"),
     re.compile(rf"在(?P<org>[^,，。]{{1,20}}?)教\s*(?P<role>{SUBJECT_ZH})"),
     re.compile(r"在(?P<workplace>[^,，。]{1,20}?)(?:上班|工作|实习|任职|就职|供职|打工)"),
+    # a job change names the new employer: "我跳槽去字节了", "换工作到了华为"
+    re.compile(r"(?:跳槽|换工作|入职)(?:去|到|进)了?(?P<workplace>[^,，。]{2,20}?)(?:了|上班|工作)?$"),
     re.compile(rf"我(?:现在|目前|自己)?是(?:一名|一个|一位|个|名|位)?\s*(?P<role>[^,，。]{{0,12}}?(?:{OCC_ZH}"
                rf"))"),
     re.compile(rf"(?:^|我|还是|一直|目前|现在|主要)(?:是)?(?:做|干|从事|搞)\s*(?P<role>[^,，。]{{0,8}}?(?"
@@ -424,7 +428,9 @@ FAMILY_PRED_ZH = (r"(?:今年|已经|刚)?(?:[0-9]{1,2}|[一二两三四五六�
                   r"读书|上学|念书)|是" + _nf("不是") + r"|过敏|出生|怀孕|刚生|结婚|退休|住在|身体|"
                   r"做.{1,6}的|当.{1,6}|跟不上|成绩|"
                   r"上学|幼儿园|小学|初中|高中|大学|[初高][一二三]|大[一二三四]|研[一二三]|毕业|工作了|"
-                  r"上班了|考上|读研|读博")
+                  r"上班了|考上|读研|读博|"
+                  # a relative's taste is a fact about the user's family, never the user's preference
+                  r"(?:特别|很|最|超|非常)?(?:喜欢|爱吃|爱喝|爱看|爱玩|爱听|讨厌|不吃|不喝|不能吃|吃不了)")
 FAMILY_ZH_RX = [
     re.compile(rf"(?:我|我家|我们家|家里)(?:的)?(?:大|小|二)?(?P<rel>{FAMILY_ZH}).{{0,6}}?(?:{FAMILY_PRED_ZH}"
                rf")"),
@@ -438,7 +444,12 @@ FAMILY_EN_RX = [
     re.compile(rf"\b(?:my|our)\s+(?:\w+\s+)?(?P<rel>{FAMILY_EN})\b\s*(?:is|are|was born|"
                rf"just turned|turned|goes to|"
                r"started|just started|has|have|works|lives|named|called|\(\d|\d|in (?:\w+ )?grade|"
+               r"(?:really |absolutely )?(?:loves|likes|hates|enjoys|adores)|"
+               r"(?:can't|cannot|doesn't|won't) eat|"
                r"who is|who's|and i|and me)"),
+    # a named relative's taste: "my sister Ana loves jazz"
+    re.compile(rf"\b(?:my|our)\s+(?P<rel>{FAMILY_EN})\s+[a-z]+\s+(?:really )?"
+               r"(?:loves|likes|hates|enjoys|adores)\b"),
     re.compile(rf"\bi have (?:a|an|one|two|three|four|\d|twin) (?:[\w-]+ )?(?:\d+[- ]year[- ]old )?(?P<"
                rf"rel>{FAMILY_EN})\b"),
     re.compile(r"\bi(?:'m| am) (?:a )?(?:mom|mum|dad|mother|father|parent|single mom|"

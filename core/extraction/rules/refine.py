@@ -7,7 +7,18 @@ a same-type memory whose content overlaps strongly. Then:
 - a single slot, or the user signalled a change -> overwrite under the existing key;
 - the candidate contains the old content -> overwrite;
 - otherwise -> merge: old content + new detail under the existing key.
-Deletes survive only for keys the user has. Deterministic; never reads anything but its inputs.
+Deletes survive only for keys the user has. An overwrite of a changed value names the memory it
+supersedes (``supersedes``), so the write links both messages in its history.
+
+Updates and retractions (``resolve_retractions``): a sentence that withdraws something ("算了，不考研了",
+"scratch that goal about the marathon", "I gave up on Spanish", "forget what I said about tennis") or
+replaces it ("我不喝乌龙茶了，改喝普洱", "I no longer run, now I swim") is matched to the user's live
+memory whose content holds its topic (most of its words / character bigrams; a bare "scratch that
+goal" names the user's only goal). A withdrawal deletes that memory; a replacement overwrites it with
+the new value when the same message states one of the same type, else deletes it. Sentences about a
+time window ("今天不去健身房了"), questions and reminders to keep something ("don't forget I'm
+allergic to peanuts") never retract anything.
+Deterministic; never reads anything but its inputs.
 """
 
 from __future__ import annotations
@@ -16,9 +27,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
+from core.extraction.rules import patterns as P
 from core.extraction.rules.segment import has_cjk, normalise
 from core.extraction.rules.slots import SLOT_ALIASES, is_known_slot, is_single, key_tokens
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
+from core.types import MemoryType
 
 MAX_CONTENT = 1000
 _STRIP = re.compile(r"[\s,，。.!！?？、:：;；\"'“”‘’「」《》()（）~～\-—]+")
@@ -75,6 +88,20 @@ def merge_content(old: str, new: str) -> str:
     return merged[:MAX_CONTENT]
 
 
+# a clause about the value the user had before ("我以前喜欢跑步", "I used to love coffee")
+_PAST_CLAUSE = re.compile(r"^(?:我)?(?:以前|之前|原来|过去|曾经)|\bi used to\b|\bpreviously\b|\bformerly\b")
+
+
+def without_past(content: str) -> str:
+    """An update's content without its clauses about the old value, when a clause about the new one
+    remains: "我以前喜欢跑步，现在更喜欢游泳" -> "现在更喜欢游泳"."""
+    parts = [p.strip() for p in re.split(r"[，,；;]", content) if p.strip()]
+    kept = [p for p in parts if not _PAST_CLAUSE.search(normalise(p))]
+    if not kept or len(kept) == len(parts):
+        return content
+    return ("，" if has_cjk(content) else ", ").join(kept)
+
+
 def _same_slot(candidate: MemoryCandidate, existing: Sequence[ExistingMemory]) -> ExistingMemory | None:
     same_type = [m for m in existing if m.memory_type == candidate.memory_type.value]
     for memory in same_type:
@@ -97,7 +124,9 @@ def _same_slot(candidate: MemoryCandidate, existing: Sequence[ExistingMemory]) -
 
 
 def refine_candidates(existing: Sequence[ExistingMemory], candidates: Sequence[MemoryCandidate],
-                      meta: dict[str, CandidateMeta]) -> list[MemoryCandidate]:
+                      meta: dict[str, CandidateMeta], message: str = "") -> list[MemoryCandidate]:
+    """Candidates judged against ``existing``; with ``message`` (the user's text) its updates and
+    retractions are resolved against ``existing`` too."""
     keys = {m.key for m in existing}
     out: dict[tuple[str, CandidateOp], MemoryCandidate] = {}
     for cand in candidates:
@@ -120,8 +149,10 @@ def refine_candidates(existing: Sequence[ExistingMemory], candidates: Sequence[M
             continue
         if contained(cand.content, target.content):
             continue
-        if (is_single(cand.key) and not info.force_merge) or (info.changed and not info.force_merge) \
-                or contained(target.content, cand.content):
+        replaced = (is_single(cand.key) and not info.force_merge) or (info.changed and not info.force_merge)
+        if replaced:
+            content = without_past(cand.content)
+        elif contained(target.content, cand.content):
             content = cand.content
         else:
             content = merge_content(target.content, cand.content)
@@ -129,8 +160,104 @@ def refine_candidates(existing: Sequence[ExistingMemory], candidates: Sequence[M
         if prior is not None:
             content = merge_content(prior.content, content)
         out[(target.key, CandidateOp.UPSERT)] = cand.model_copy(
-            update={"key": target.key, "content": content, "op": CandidateOp.UPSERT})
+            update={"key": target.key, "content": content, "op": CandidateOp.UPSERT,
+                    "supersedes": target.key if replaced else cand.supersedes})
     upserts = {key for key, op in out if op is CandidateOp.UPSERT}
     result = [c for (key, op), c in out.items() if not (op is CandidateOp.DELETE and key in upserts)]
+    if message:
+        result = resolve_retractions(message, existing, result)
     result.sort(key=lambda c: (c.op is not CandidateOp.DELETE, -c.importance))
     return result
+
+
+# a clause that withdraws something; group "x" of "不…了" is its topic
+_RETRACT = re.compile(
+    r"算了|放弃|取消|不想再|别再|不(?:再)?[^，,。；;！!？?]{1,12}了|"
+    r"\bscratch (?:that|the|my)\b|\bforget (?:about |what i said about )?(?:that|the|my|it)?\b|"
+    r"\bgave up\b|\bgiving up\b|\bno longer\b|\bnot [^,.;]{1,30} any ?more\b|\bi'?m done with\b|"
+    r"\bnever mind\b|\bcancel(?:led)? (?:that|the|my)\b|\bdrop(?:ped)? (?:that|the|my)\b|\bquit\b")
+# the same sentence states the replacement value
+_REPLACE = re.compile(r"改|换成|换了|现在|而是|\bnow\b|\binstead\b|\bswitched\b|\bchanged\b|\bthese days\b")
+_SENTENCE = re.compile(r"[。！!？?\n；;]+|\.(?:\s|$)")
+_CLAUSE = re.compile(r"[，,、：:]+")
+# words that carry no topic in a retraction ("scratch that goal about the...")
+_MARKERS_ZH = re.compile(r"算了|放弃了?|取消了?|不想再|别再|不再|不|了|吧|啊|呢|我的|我|你|那个|这个|"
+                         r"那条|这条|之前|说的|说过|的|目标|计划|打算|想法|还是|就")
+_STOP_EN = frozenset((
+    "scratch", "that", "the", "my", "about", "forget", "what", "said", "gave", "give", "giving",
+    "up", "longer", "anymore", "any", "more", "done", "with", "never", "mind", "cancel",
+    "cancelled", "drop", "dropped", "quit", "goal", "goals", "plan", "plans", "idea", "this", "it",
+    "was", "were", "have", "been", "i'm", "not", "and", "actually", "please", "okay", "just",
+))
+_TYPE_WORDS = (("goal", re.compile(r"目标|计划|打算|\bgoals?\b|\bplans?\b")),)
+
+
+def _type(name: str) -> MemoryType:
+    try:
+        return MemoryType(name)
+    except ValueError:
+        return MemoryType.FACT
+
+
+def _topic_grams(clause: str) -> set[str]:
+    if has_cjk(clause):
+        bare = _MARKERS_ZH.sub(" ", _flat(clause))
+        return {part[i:i + 2] for part in bare.split() for i in range(len(part) - 1)} or {
+            part for part in bare.split() if part}
+    return {w for w in re.findall(r"[a-z0-9']+", normalise(clause)) if len(w) > 2 and w not in _STOP_EN}
+
+
+def _target(clause: str, existing: Sequence[ExistingMemory]) -> ExistingMemory | None:
+    """The one live memory ``clause`` withdraws: most of its topic grams in the memory's content
+    (best score, ties refused), or, when it names only a type ("scratch that goal"), the only one."""
+    hint = next((t for t, rx_ in _TYPE_WORDS if rx_.search(normalise(clause))), None)
+    pool = [m for m in existing if hint is None or m.memory_type == hint]
+    grams = _topic_grams(clause)
+    if not grams:
+        return pool[0] if hint is not None and len(pool) == 1 else None
+    scored = sorted(((sum(1 for g in grams if g in _grams(m.content) or g in _flat(m.content))
+                      / len(grams), i) for i, m in enumerate(pool)), reverse=True)
+    if not scored or scored[0][0] < 0.5 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return None
+    return pool[scored[0][1]]
+
+
+def resolve_retractions(message: str, existing: Sequence[ExistingMemory],
+                        candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
+    """``candidates`` with the updates and retractions of ``message`` applied (see module docstring)."""
+    if not existing:
+        return candidates
+    out = list(candidates)
+    for sentence in _SENTENCE.split(message):
+        norm = normalise(sentence)
+        if not norm or P.TIME_HARD.search(norm) or P.is_question(norm) or P.HYPOTHETICAL.search(norm) \
+                or P.KEEP_REMINDER.search(norm):
+            continue
+        clauses = [c for c in _CLAUSE.split(norm) if c.strip()]
+        withdrawn = [c for c in clauses if _RETRACT.search(c)]
+        if not withdrawn:
+            continue
+        target = _target(" ".join(withdrawn), existing) or next(
+            (t for t in (_target(c, existing) for c in withdrawn) if t is not None), None)
+        if target is None:
+            continue
+        replaced = any(_REPLACE.search(c) for c in clauses)
+        rest = [c for c in clauses if c not in withdrawn] if replaced else []
+        gone = _flat("".join(withdrawn))
+        # the candidates this sentence produced about the withdrawn value are void
+        kept = [c for c in out if not (c.op is not CandidateOp.DELETE and (
+            (c.key == target.key and not rest) or (_flat(c.content) and _flat(c.content) in gone)))]
+        update = next((c for c in kept if c.op is CandidateOp.UPSERT and rest and (
+            c.key == target.key or c.memory_type.value == target.memory_type) and any(
+                contained(r, c.content) or contained(c.content, r) for r in rest)), None)
+        if update is not None:
+            content = "，".join(rest) if has_cjk(message) else ", ".join(rest)
+            new = update.model_copy(update={"supersedes": target.key, "content": content or update.content})
+            kept = [new if c is update else c for c in kept]
+        else:
+            kept = [c for c in kept if c.key != target.key]
+            kept.append(MemoryCandidate(op=CandidateOp.DELETE, memory_type=_type(target.memory_type),
+                                        key=target.key, content=target.content, importance=3,
+                                        confidence=0.9, supersedes=target.key))
+        out = kept
+    return out

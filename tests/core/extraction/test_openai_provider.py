@@ -191,6 +191,15 @@ def test_refine_sends_existing_and_candidates(fake_openai: FakeOpenAIServer) -> 
     assert extractor.refine(ExtractionInput(user_message="x"), cands) == cands
     assert extractor.refine(data, []) == []
     assert fake_openai.chat_calls == 1
+    # a stage-1 retraction under a guessed key is mapped to the existing key, with supersedes
+    fake_openai.chat_json({"candidates": [
+        {"op": "delete", "memory_type": "fact", "key": "location-home_city", "content": "",
+         "supersedes": "location-home_city"}]})
+    guess = [MemoryCandidate(op=CandidateOp.DELETE, memory_type=MemoryType.FACT, key="location-shanghai")]
+    got = extractor.refine(ExtractionInput(user_message="忘掉我住在上海这件事", existing=existing), guess)
+    assert [(c.op.value, c.key, c.supersedes) for c in got] == [
+        ("delete", "location-home_city", "location-home_city")]
+    assert fake_openai.chat_calls == 2
 
 
 def test_context_is_bounded(fake_openai: FakeOpenAIServer) -> None:
