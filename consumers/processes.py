@@ -90,10 +90,12 @@ def indexer_loop(
     starts (``IndexerStrategy.bind``), before anything is consumed.
     """
     if strategy is None:
+        indexer = build_indexer(settings)
         strategy = IndexerStrategy(
-            build_indexer(settings),
+            indexer,
             dead_letter_publisher(settings, settings.GROUP_INDEXER),
-            batch_size=settings.MEMORY_INDEX_WORKER_BATCH_SIZE,
+            # one sync = INDEXER_MAX_IN_FLIGHT_BATCHES embedding batches in flight (openai embedder)
+            batch_size=indexer.sync_batch_size or settings.MEMORY_INDEX_WORKER_BATCH_SIZE,
             max_wait_sec=settings.MEMORY_INDEX_FLUSH_WAIT_SEC,
             max_attempts=settings.MEMORY_INDEX_MAX_ATTEMPTS,
             group=settings.GROUP_INDEXER,
@@ -105,6 +107,6 @@ def indexer_loop(
         settings.GROUP_INDEXER,
         [settings.TOPIC_MEMORY_DIRTY],
         strategy,
-        batch_size=max(100, settings.MEMORY_INDEX_WORKER_BATCH_SIZE),
+        batch_size=max(100, strategy.batch_size),
         hooks=hooks,
     )

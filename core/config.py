@@ -143,12 +143,23 @@ class Settings(BaseSettings):
     LLM_API_KEY: SecretStr | None = None
     LLM_MODEL: str = "gpt-4o-mini"
     LLM_MAX_RETRIES: int = Field(3, ge=0, le=20)
+    # endpoint etiquette (core.concurrency): hard cap of the adaptive concurrency limit per process,
+    # per-request timeout (the per-burst deadline is LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC), longest
+    # Retry-After honoured at once
+    LLM_MAX_CONCURRENCY: int = Field(32, ge=1, le=1024)
+    LLM_CALL_TIMEOUT_SEC: float = Field(30, gt=0)
+    LLM_RETRY_AFTER_MAX_SEC: float = Field(30, ge=0, le=3600)
+    LLM_MAX_OUTPUT_TOKENS: int = Field(1024, ge=16, le=65536)  # max_tokens of every chat request
     MEMORY_EMBEDDING_PROVIDER: EmbeddingProvider | None = None
     MEMORY_EMBEDDING_BASE_URL: str | None = None
     MEMORY_EMBEDDING_API_KEY: SecretStr | None = None
     MEMORY_EMBEDDING_TIMEOUT_SEC: float = Field(30, gt=0)
     MEMORY_EMBEDDING_MAX_RETRIES: int = Field(3, ge=0, le=20)
     MEMORY_EMBEDDING_BATCH_SIZE: int = Field(64, ge=1, le=2048)
+    MEMORY_EMBEDDING_MAX_CONCURRENCY: int = Field(8, ge=1, le=1024)  # openai embedder: hard cap per process
+    # indexer: embedding batches (of MEMORY_INDEX_WORKER_BATCH_SIZE) in flight at once with the openai
+    # embedding provider (the local embedder always runs one: it is CPU-bound)
+    INDEXER_MAX_IN_FLIGHT_BATCHES: int = Field(4, ge=1, le=256)
     MEMORY_DEDUP_REUSE_THRESHOLD: float | None = Field(None, ge=0.0, le=1.0)
     MEMORY_DEDUP_MERGE_THRESHOLD: float | None = Field(None, ge=0.0, le=1.0)
     MEMORY_MESSAGE_MAX_ATTEMPTS: int = Field(5, ge=1, le=100)

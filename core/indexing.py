@@ -7,7 +7,9 @@
    ``[{memory_type}] {memory_key}: {content}`` hashes to ``vector_text_hash`` with the same model and
    collection version is *skipped* when ``SYNCED`` (no work at all) or *refreshed* otherwise (marked
    ``SYNCED`` without embedding: the vector in Milvus is already that text's); other live rows are
-   embedded, all in one ``embed_passages`` call, and upserted; rows that are not live are deleted
+   embedded (in batches of ``embed_batch_size``, up to ``max_in_flight_batches`` calls at once: the
+   ``openai`` provider's ``INDEXER_MAX_IN_FLIGHT_BATCHES``) and upserted; a failed batch fails only its
+   rows, the others are written; rows that are not live are deleted
    from Milvus; ids missing from PostgreSQL (erased) are deleted from Milvus;
 3. mark the rows in one transaction: ``SYNCED`` with ``vector_synced_at``/``vector_model``/
    ``vector_version``/``vector_text_hash`` (``vector_text_hash`` NULL for rows removed from the index),
@@ -33,6 +35,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -42,7 +45,7 @@ from sqlalchemy import DateTime, Integer, String, column, select, update, values
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from core.config import Settings
+from core.config import EmbeddingProvider, Settings
 from core.embedding.base import Embedder, EmbeddingError, Vectors
 from core.embedding.factory import build_embedder
 from core.filters import passes_read_filters
@@ -187,7 +190,13 @@ class MemoryIndexer:
     def __init__(self, sessions: sessionmaker[Session], embedder: Embedder, index: MilvusMemoryIndex, *,
                  clock: Callable[[], datetime] = lambda: datetime.now(UTC),
                  seal_interval_sec: float = 0.0,
-                 monotonic: Callable[[], float] = time.monotonic) -> None:
+                 monotonic: Callable[[], float] = time.monotonic,
+                 embed_batch_size: int | None = None, max_in_flight_batches: int = 1) -> None:
+        if (embed_batch_size is not None and embed_batch_size < 1) or max_in_flight_batches < 1:
+            raise ValueError("embed_batch_size and max_in_flight_batches must be >= 1")
+        self.embed_batch_size = embed_batch_size
+        self.max_in_flight_batches = max_in_flight_batches
+        self._pool: ThreadPoolExecutor | None = None
         self.sessions = sessions
         self.embedder = embedder
         self.index = index
@@ -232,7 +241,20 @@ class MemoryIndexer:
         return self._target
 
     def close(self) -> None:
+        close = getattr(self.embedder, "close", None)
+        if callable(close):
+            close()  # stops embedding retries still waiting
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
         self.index.close()
+
+    @property
+    def sync_batch_size(self) -> int | None:
+        """Memories worth handing to one ``sync``: ``embed_batch_size x max_in_flight_batches``."""
+        if self.embed_batch_size is None:
+            return None
+        return self.embed_batch_size * self.max_in_flight_batches
 
     @property
     def unsealed(self) -> int:
@@ -303,15 +325,22 @@ class MemoryIndexer:
         vectors: Vectors | None = None
         if plan.embed:
             started = time.perf_counter()
-            try:
-                vectors = self._embed([text for _, text, _ in plan.embed])
-                report.embedded_texts += len(plan.embed)
-            except EmbeddingError as exc:
-                failure = ("embed", exc)
-                failed.extend(row for row, _, _ in plan.embed)
-            finally:
-                report.embed_calls += 1
-                report.embed_sec += time.perf_counter() - started
+            chunks = self._chunks(plan.embed)
+            embedded: list[tuple[_Row, str, str]] = []
+            parts: list[Vectors] = []
+            for chunk, got in zip(chunks, self._embed_chunks(chunks), strict=True):
+                if isinstance(got, EmbeddingError):
+                    failure = failure or ("embed", got)
+                    failed.extend(row for row, _, _ in chunk)
+                else:
+                    embedded.extend(chunk)
+                    parts.append(got)
+            report.embed_calls += len(chunks)
+            report.embedded_texts += len(embedded)
+            report.embed_sec += time.perf_counter() - started
+            plan.embed = embedded  # rows of failed batches are marked FAILED below, never written
+            if embedded:
+                vectors = np.concatenate(parts, axis=0)
 
         started = time.perf_counter()
         removed: list[_Row] = []
@@ -389,6 +418,25 @@ class MemoryIndexer:
                 plan.embed.append((row, text, digest))
         return plan
 
+    def _chunks(self, items: list[tuple[_Row, str, str]]) -> list[list[tuple[_Row, str, str]]]:
+        size = self.embed_batch_size or len(items)
+        return [items[i:i + size] for i in range(0, len(items), size)]
+
+    def _embed_chunks(self, chunks: list[list[tuple[_Row, str, str]]]) -> list[Vectors | EmbeddingError]:
+        """Vectors (or the error) per chunk; up to ``max_in_flight_batches`` embedding calls at once."""
+
+        def one(chunk: list[tuple[_Row, str, str]]) -> Vectors | EmbeddingError:
+            try:
+                return self._embed([text for _, text, _ in chunk])
+            except EmbeddingError as exc:
+                return exc
+
+        if len(chunks) == 1 or self.max_in_flight_batches == 1:
+            return [one(chunk) for chunk in chunks]
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self.max_in_flight_batches, thread_name_prefix="index-embed")
+        return list(self._pool.map(one, chunks))
+
     def _embed(self, texts: list[str]) -> Vectors:
         vectors = np.asarray(self.embedder.embed_passages(texts), dtype=np.float32)
         if vectors.ndim != 2 or vectors.shape != (len(texts), self.embedder.dim):
@@ -459,5 +507,9 @@ def build_indexer(settings: Settings) -> MemoryIndexer:
     """A ``MemoryIndexer`` wired from settings (no network until ``start``/``sync``)."""
     sessions = session_factory(engine_for(settings.database_url, settings.DATABASE_POOL_SIZE))
     embedder = build_embedder(settings)
+    in_flight = (settings.INDEXER_MAX_IN_FLIGHT_BATCHES
+                 if settings.embedding_provider is EmbeddingProvider.OPENAI else 1)  # local: CPU-bound
     return MemoryIndexer(sessions, embedder, MilvusMemoryIndex.from_settings(settings, dim=embedder.dim),
-                         seal_interval_sec=settings.MEMORY_MILVUS_FLUSH_INTERVAL_SEC)
+                         seal_interval_sec=settings.MEMORY_MILVUS_FLUSH_INTERVAL_SEC,
+                         embed_batch_size=settings.MEMORY_INDEX_WORKER_BATCH_SIZE,
+                         max_in_flight_batches=in_flight)

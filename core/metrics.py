@@ -66,11 +66,50 @@ MESSAGES_BY_STATUS = Gauge("pai_memory_messages", "Stored messages by memory sta
 MEMORIES_BY_VECTOR_STATUS = Gauge(
     "pai_memory_memories", "Memory rows by vector status and activity", ["vector_status", "active"]
 )
-LLM_CALLS = Counter("pai_memory_llm_calls_total", "LLM calls by outcome", ["provider", "outcome"])
-LLM_LATENCY = Histogram(
-    "pai_memory_llm_call_duration_seconds", "LLM call latency", ["provider"], buckets=_LATENCY
+# One "call" is one extraction stage (extract/refine) of one burst, retries included; one "request"
+# is one HTTP request to the endpoint.
+LLM_CALLS = Counter(
+    "pai_memory_llm_calls_total", "LLM stage calls by outcome", ["provider", "stage", "outcome"]
 )
-LLM_TOKENS = Counter("pai_memory_llm_tokens_total", "LLM tokens", ["provider", "kind"])
+LLM_LATENCY = Histogram(
+    "pai_memory_llm_call_duration_seconds", "LLM stage call latency (retries and waits included)",
+    ["provider", "stage"], buckets=_LATENCY
+)
+LLM_TOKENS = Counter(
+    "pai_memory_llm_tokens_total", "LLM tokens by stage and kind", ["provider", "stage", "kind"]
+)
+LLM_REQUESTS = Counter(
+    "pai_memory_llm_requests_total",
+    "LLM HTTP requests by stage and outcome (ok, malformed, rate_limited, timeout, error, cancelled)",
+    ["provider", "stage", "outcome"],
+)
+LLM_REQUEST_DURATION = Histogram(
+    "pai_memory_llm_request_duration_seconds", "One LLM HTTP request's latency", ["provider", "stage"],
+    buckets=_LATENCY
+)
+LLM_TOKENS_PER_MESSAGE = Histogram(
+    "pai_memory_llm_tokens_per_message",
+    "LLM tokens (prompt + completion) spent per processed user message (a burst's tokens / its messages)",
+    ["provider"], buckets=(0, 100, 250, 500, 1000, 2000, 4000, 8000, 16000, 32000, 64000),
+)
+# Endpoint etiquette (core.concurrency), label client = "llm" or "embedding"
+MODEL_IN_FLIGHT = Gauge(
+    "pai_memory_model_requests_in_flight", "Model endpoint requests in flight", ["client"]
+)
+MODEL_CONCURRENCY_LIMIT = Gauge(
+    "pai_memory_model_concurrency_limit", "Current adaptive concurrency limit (AIMD, hard cap in config)",
+    ["client"]
+)
+MODEL_RETRIES = Counter(
+    "pai_memory_model_retries_total", "Model requests retried, by reason", ["client", "reason"]
+)
+MODEL_RATE_LIMIT_PAUSES = Counter(
+    "pai_memory_model_rate_limit_pauses_total", "Retry-After pauses applied to all requests", ["client"]
+)
+MODEL_RATE_LIMIT_WAIT_SECONDS = Counter(
+    "pai_memory_model_rate_limit_wait_seconds_total", "Seconds requests waited for rate-limit pauses",
+    ["client"]
+)
 EMBEDDING_CALLS = Counter(
     "pai_memory_embedding_calls_total", "Embedding calls by outcome", ["provider", "outcome"]
 )

@@ -29,5 +29,7 @@ def _build(settings: Settings) -> Embedder:
             timeout=settings.MEMORY_EMBEDDING_TIMEOUT_SEC,
             max_retries=settings.MEMORY_EMBEDDING_MAX_RETRIES,
             batch_size=settings.MEMORY_EMBEDDING_BATCH_SIZE,
+            max_concurrency=settings.MEMORY_EMBEDDING_MAX_CONCURRENCY,
+            retry_after_max=settings.LLM_RETRY_AFTER_MAX_SEC,
         )
     return LocalE5Embedder()

@@ -30,6 +30,12 @@ class InstrumentedEmbedder:
         if callable(warm):
             warm()
 
+    def close(self) -> None:
+        """Stop the inner embedder's waiting and retrying calls when it supports it (no-op otherwise)."""
+        close = getattr(self.inner, "close", None)
+        if callable(close):
+            close()
+
     def _timed(self, fn: Callable[[list[str]], Vectors], texts: list[str]) -> Vectors:
         if not texts:
             return fn(texts)

@@ -17,6 +17,7 @@ Invariants:
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import threading
 import time
@@ -67,6 +68,12 @@ class BudgetedExtractor:
     def refine(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         return self._within(lambda: self.inner.refine(data, candidates), "refine")
 
+    def close(self) -> None:
+        """Cancel the inner provider's waiting and retrying calls, if it can (shutdown)."""
+        close = getattr(self.inner, "close", None)
+        if callable(close):
+            close()
+
     def run_burst(self, data: ExtractionInput) -> BurstResult:
         """Both stages of one burst under one budget."""
         return self._within(lambda: _both(self.inner, data), "burst")
@@ -74,10 +81,12 @@ class BudgetedExtractor:
     def _within(self, call: Callable[[], T], what: str) -> T:
         box: dict[str, object] = {}
         done = threading.Event()
+        # the worker sees the caller's context (the burst's deadline and token bill, core.extraction.burst)
+        context = contextvars.copy_context()
 
         def work() -> None:
             try:
-                box["value"] = call()
+                box["value"] = context.run(call)
             except BaseException as exc:  # handed to the caller, who decides
                 box["error"] = exc
             finally:

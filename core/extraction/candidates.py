@@ -76,6 +76,11 @@ class ExtractionError(RuntimeError):
     """Extraction failed in a way that may succeed on retry (timeout, bad reply, endpoint down)."""
 
 
+class ExtractionCancelled(ExtractionError):
+    """The provider was closed (shutdown) before or during the burst's calls: not the burst's fault,
+    so it is not counted as a failed attempt; its offsets stay uncommitted and it runs again later."""
+
+
 class CandidateExtractor(Protocol):
     """Stage 1 and 2 of the seed's pipeline, as one provider implements them."""
 

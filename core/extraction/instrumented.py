@@ -10,27 +10,33 @@ from core.extraction.candidates import CandidateExtractor, ExtractionError, Extr
 
 
 class InstrumentedExtractor:
-    """Delegates to ``inner``; counts each stage call as one LLM call for LLM providers."""
+    """Delegates to ``inner``; counts each stage call (retries included) by stage and outcome."""
 
     def __init__(self, inner: CandidateExtractor) -> None:
         self.inner = inner
         self.name = inner.name
 
     def extract(self, data: ExtractionInput) -> list[MemoryCandidate]:
-        return self._timed(lambda: self.inner.extract(data))
+        return self._timed("extract", lambda: self.inner.extract(data))
 
     def refine(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
-        return self._timed(lambda: self.inner.refine(data, candidates))
+        return self._timed("refine", lambda: self.inner.refine(data, candidates))
 
-    def _timed(self, call: Callable[[], list[MemoryCandidate]]) -> list[MemoryCandidate]:
+    def close(self) -> None:
+        """Cancel the inner provider's waiting and retrying calls (``ExtractionCancelled``), if it can."""
+        close = getattr(self.inner, "close", None)
+        if callable(close):
+            close()
+
+    def _timed(self, stage: str, call: Callable[[], list[MemoryCandidate]]) -> list[MemoryCandidate]:
         started = time.perf_counter()
         try:
             out = call()
         except ExtractionError:
-            metrics.LLM_CALLS.labels(self.name, "error").inc()
+            metrics.LLM_CALLS.labels(self.name, stage, "error").inc()
             raise
-        metrics.LLM_CALLS.labels(self.name, "ok").inc()
-        metrics.LLM_LATENCY.labels(self.name).observe(time.perf_counter() - started)
+        metrics.LLM_CALLS.labels(self.name, stage, "ok").inc()
+        metrics.LLM_LATENCY.labels(self.name, stage).observe(time.perf_counter() - started)
         return out
 
 
@@ -38,7 +44,7 @@ def record_tokens(provider: str) -> Callable[[str, int, int], None]:
     """An ``on_usage(stage, prompt_tokens, completion_tokens)`` callback feeding the token counter."""
 
     def on_usage(stage: str, prompt: int, completion: int) -> None:
-        metrics.LLM_TOKENS.labels(provider, "prompt").inc(prompt)
-        metrics.LLM_TOKENS.labels(provider, "completion").inc(completion)
+        metrics.LLM_TOKENS.labels(provider, stage, "prompt").inc(prompt)
+        metrics.LLM_TOKENS.labels(provider, stage, "completion").inc(completion)
 
     return on_usage

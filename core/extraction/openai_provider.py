@@ -1,19 +1,31 @@
 """LLM extraction provider over any OpenAI-compatible chat endpoint (name ``"openai"``).
 
 Contract (``core.extraction.candidates.CandidateExtractor``):
-- ``extract`` (stage 1) and ``refine`` (stage 2) each make at most ``max_retries + 1`` chat calls,
-  all within one deadline of ``timeout`` seconds (``LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC``); each
-  attempt's HTTP timeout is the time left. Between attempts: exponential backoff (never past the
-  deadline).
+- Deadlines: inside a ``core.extraction.burst.burst_scope`` (``MessageProcessor`` opens one per
+  burst with ``LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC``) every request, retry, back-off and wait of
+  ``extract`` and ``refine`` together ends by the burst's deadline; outside one, each stage has its
+  own deadline of ``timeout`` seconds. Each HTTP request is also bounded by ``call_timeout``
+  (``LLM_CALL_TIMEOUT_SEC``) and its reply by ``max_tokens`` (``LLM_MAX_OUTPUT_TOKENS``): a small
+  model that keeps generating inside a JSON grammar cannot hold a request for minutes.
+- Retries: a stage makes at most ``max_retries + 1`` failed attempts (malformed reply, timeout,
+  connection failure, HTTP 5xx/408/409), with exponential back-off between them. ``429`` replies are
+  not counted as attempts: they wait their ``Retry-After`` (capped at ``retry_after_max``; the pause
+  applies to every thread of the process) or a back-off, and fail with the reason when the wait would
+  pass the deadline.
+- Concurrency: every request holds a slot of the provider's ``AdaptiveLimiter`` (``core.concurrency``:
+  AIMD between 1 and ``LLM_MAX_CONCURRENCY``, cut on 429/timeouts/503, grown slowly on success), so
+  the worker threads that share this provider never exceed what the endpoint accepts.
 - Replies are structured output: ``response_format`` ``json_schema`` derived from
   ``CandidateList.model_json_schema()``; an endpoint that rejects it (HTTP 400) is asked again with
   ``json_object`` and then with no ``response_format`` (remembered for later calls).
 - A reply that is not a JSON object/list of candidates is malformed and retried; after the last
-  attempt, or on timeout, connection failure or an HTTP error, ``ExtractionError`` is raised.
+  attempt, or on timeout or another HTTP error, ``ExtractionError`` is raised (with the reason).
   Individual candidates that fail validation (e.g. an unknown memory type) are dropped, not retried.
-- Token usage of every call is added to ``usage`` and passed to ``on_usage`` if given.
+- ``close()`` cancels: waiting or retrying calls raise ``ExtractionCancelled`` at once.
+- Token usage of every request is added to ``usage``, to the current burst's scope and passed to
+  ``on_usage`` if given. Requests are counted in ``pai_memory_llm_requests_total{stage,outcome}``.
 
-No network in the constructor.
+Thread-safe; no network in the constructor.
 """
 
 from __future__ import annotations
@@ -31,9 +43,13 @@ from typing import Any
 
 from pydantic import SecretStr, ValidationError
 
+from core import metrics
+from core.concurrency import AdaptiveLimiter, DeadlineExceeded, LimiterClosed, Signal, retry_after_seconds
 from core.config import Settings
+from core.extraction.burst import current_burst
 from core.extraction.candidates import (
     CandidateList,
+    ExtractionCancelled,
     ExtractionError,
     ExtractionInput,
     MemoryCandidate,
@@ -159,7 +175,8 @@ def parse_candidates(text: str | None) -> tuple[list[MemoryCandidate], int]:
 
 
 class OpenAIExtractor:
-    """Stage 1 and 2 over an OpenAI-compatible chat completions endpoint."""
+    """Stage 1 and 2 over an OpenAI-compatible chat completions endpoint (thread-safe: build one per
+    process and share it between worker threads, so they share one ``AdaptiveLimiter``)."""
 
     name = "openai"
 
@@ -171,12 +188,17 @@ class OpenAIExtractor:
         model: str | None = None,
         api_key: SecretStr | None = None,
         timeout: float | None = None,
+        call_timeout: float | None = None,
         max_retries: int | None = None,
         max_context_chars: int | None = None,
+        max_concurrency: int | None = None,
+        retry_after_max: float | None = None,
+        max_output_tokens: int | None = None,
         backoff_base: float = 0.5,
         backoff_max: float = 8.0,
         temperature: float | None = 0.0,
         on_usage: UsageCallback | None = None,
+        limiter: AdaptiveLimiter | None = None,
     ) -> None:
         """From ``settings`` (``LLM_*``, ``LONG_TERM_MEMORY_EXTRACT_*``), keyword arguments overriding."""
         if settings is not None:
@@ -184,24 +206,34 @@ class OpenAIExtractor:
             model = model or settings.LLM_MODEL
             api_key = api_key if api_key is not None else settings.LLM_API_KEY
             timeout = timeout if timeout is not None else settings.LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC
+            call_timeout = call_timeout if call_timeout is not None else settings.LLM_CALL_TIMEOUT_SEC
             max_retries = max_retries if max_retries is not None else settings.LLM_MAX_RETRIES
             if max_context_chars is None:
                 max_context_chars = settings.LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS
+            if max_concurrency is None:
+                max_concurrency = settings.LLM_MAX_CONCURRENCY
+            if retry_after_max is None:
+                retry_after_max = settings.LLM_RETRY_AFTER_MAX_SEC
+            if max_output_tokens is None:
+                max_output_tokens = settings.LLM_MAX_OUTPUT_TOKENS
         if not base_url or not model:
             raise ValueError("the openai extraction provider needs LLM_BASE_URL and LLM_MODEL")
         timeout = 90.0 if timeout is None else timeout
+        call_timeout = timeout if call_timeout is None else call_timeout
         max_retries = 3 if max_retries is None else max_retries
-        if timeout <= 0 or max_retries < 0:
-            raise ValueError("timeout must be > 0 and max_retries >= 0")
+        if timeout <= 0 or call_timeout <= 0 or max_retries < 0:
+            raise ValueError("timeout and call_timeout must be > 0, max_retries >= 0")
         self.base_url = base_url
         self.model = model
         self._api_key = api_key
         self.timeout = timeout
+        self.call_timeout = call_timeout
         self.max_retries = max_retries
         self.max_context_chars = 8000 if max_context_chars is None else max_context_chars
         self.backoff_base = backoff_base
         self.backoff_max = backoff_max
         self.temperature = temperature
+        self.max_output_tokens = max_output_tokens  # None: the endpoint's default
         self.on_usage = on_usage
         self.usage = TokenUsage()
         self.dropped_candidates = 0  # invalid items removed from otherwise valid replies
@@ -209,6 +241,9 @@ class OpenAIExtractor:
         self._lock = threading.Lock()
         self._client: Any = None
         self._schema = strict_json_schema(CandidateList.model_json_schema())
+        self.limiter = limiter or AdaptiveLimiter(
+            32 if max_concurrency is None else max_concurrency, client="llm",
+            max_pause=60.0 if retry_after_max is None else retry_after_max)
 
     @classmethod
     def from_settings(cls, settings: Settings, on_usage: UsageCallback | None = None) -> OpenAIExtractor:
@@ -233,15 +268,30 @@ class OpenAIExtractor:
         return self._complete("refine", REFINE_SYSTEM_PROMPT,
                               refine_user_prompt(data, candidates, self.max_context_chars))
 
+    def close(self) -> None:
+        """Cancel: calls waiting for a slot, a pause or a back-off raise ``ExtractionCancelled`` at once,
+        no new request starts, and a request in flight ends with ``ExtractionCancelled`` when it
+        returns (at the latest after ``call_timeout``). Idempotent."""
+        self.limiter.close()
+        with self._lock:
+            client, self._client = self._client, None
+        if client is not None:
+            try:
+                client.close()
+            except Exception as exc:  # best effort at shutdown: never raise from close
+                log.debug("closing the LLM client: %s", exc)
+
     # --- plumbing --------------------------------------------------------------------------------
     def _get_client(self) -> Any:
         with self._lock:
+            if self.limiter.closed:
+                raise ExtractionCancelled("the LLM provider was closed")
             if self._client is None:
                 import openai
 
                 key = self._api_key.get_secret_value() if self._api_key is not None else _NO_KEY
                 self._client = openai.OpenAI(base_url=self.base_url, api_key=key or _NO_KEY,
-                                             timeout=self.timeout, max_retries=0)
+                                             timeout=self.call_timeout, max_retries=0)
             return self._client
 
     def _response_format(self) -> dict[str, Any] | None:
@@ -253,71 +303,143 @@ class OpenAIExtractor:
             return {"type": "json_object"}
         return None
 
+    def _backoff(self, attempt: int) -> float:
+        return min(self.backoff_max, self.backoff_base * (2 ** attempt)) * (0.8 + 0.4 * random.random())
+
     def _complete(self, stage: str, system: str, user: str) -> list[MemoryCandidate]:
+        """One stage: requests until a readable reply, within the burst's (or this stage's) deadline.
+
+        Failed attempts (malformed reply, timeout, connection error, 5xx) count toward ``max_retries``;
+        ``429`` replies do not: they wait their ``Retry-After`` (capped, shared with every thread)
+        or a back-off, as long as the deadline allows.
+        """
         import openai
 
         client = self._get_client()
-        deadline = time.monotonic() + self.timeout
-        attempt = 0
+        scope = current_burst()
+        deadline = scope.deadline if scope is not None else time.monotonic() + self.timeout
+        budget = scope.timeout if scope is not None else self.timeout
+        attempt = 0  # failed attempts so far (429s excluded)
+        rate_limited = 0
         last_error = "no attempt made"
         while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise ExtractionError(f"{stage}: timed out after {self.timeout:g}s ({last_error})")
+            if deadline - time.monotonic() <= 0:
+                raise ExtractionError(f"{stage}: timed out after {budget:g}s ({last_error})")
+            try:
+                permit = self.limiter.acquire(deadline)
+            except DeadlineExceeded:
+                raise ExtractionError(f"{stage}: timed out after {budget:g}s waiting for the endpoint "
+                                      f"({last_error})") from None
+            except LimiterClosed:
+                raise ExtractionCancelled(f"{stage}: cancelled (the provider was closed)") from None
             kwargs: dict[str, Any] = {
                 "model": self.model,
                 "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
-                "timeout": remaining,
+                "timeout": max(0.01, min(self.call_timeout, deadline - time.monotonic())),
             }
             if self.temperature is not None:
                 kwargs["temperature"] = self.temperature
+            if self.max_output_tokens is not None:  # a reply cut at the limit is malformed: retried
+                kwargs["max_tokens"] = self.max_output_tokens
             response_format = self._response_format()
             if response_format is not None:
                 kwargs["response_format"] = response_format
+            signal, outcome = Signal.NEUTRAL, "error"
+            wait: float | None = None  # a Retry-After the endpoint asked for
+            counted = True  # does this failure count toward max_retries?
+            started = time.perf_counter()
             try:
                 resp = client.chat.completions.create(**kwargs)
+                signal = Signal.OK
                 self._record_usage(stage, resp)
                 content = resp.choices[0].message.content if resp.choices else None
                 candidates, dropped = parse_candidates(content)
+                outcome = "ok"
                 if dropped:
                     with self._lock:
                         self.dropped_candidates += dropped
                 return candidates
-            except openai.BadRequestError as exc:
-                if response_format is not None and self._mode_index < len(_RESPONSE_MODES) - 1:
-                    with self._lock:
-                        self._mode_index += 1
-                    log.warning("endpoint rejected response_format %s (%s); falling back to %s",
-                                response_format["type"], exc.message, _RESPONSE_MODES[self._mode_index])
-                    continue  # not counted as an attempt
-                raise ExtractionError(f"{stage}: endpoint rejected the request: {exc.message}") from exc
-            except openai.APITimeoutError as exc:
-                last_error = "timeout"
-                if deadline - time.monotonic() <= 0.05:
-                    raise ExtractionError(f"{stage}: timed out after {self.timeout:g}s") from exc
-            except (openai.APIConnectionError, openai.RateLimitError, openai.InternalServerError) as exc:
-                last_error = f"{type(exc).__name__}: {exc}"
             except openai.APIStatusError as exc:
-                if exc.status_code not in (408, 409):
+                if _rejects_format(exc, response_format) and self._mode_index < len(_RESPONSE_MODES) - 1:
+                    with self._lock:
+                        if _RESPONSE_MODES[self._mode_index] == response_format["type"]:  # type: ignore[index]
+                            self._mode_index += 1
+                    log.warning("endpoint rejected response_format %s (HTTP %d: %s); falling back to %s",
+                                response_format["type"], exc.status_code,  # type: ignore[index]
+                                exc.message[:300], _RESPONSE_MODES[self._mode_index])
+                    continue  # not counted as an attempt
+                if isinstance(exc, openai.BadRequestError):
+                    raise ExtractionError(f"{stage}: endpoint rejected the request: {exc.message}") from exc
+                if isinstance(exc, openai.RateLimitError):
+                    signal, outcome, counted = Signal.OVERLOAD, "rate_limited", False
+                    wait = retry_after_seconds(_headers(exc))
+                    last_error = "rate limited (HTTP 429)"
+                elif isinstance(exc, openai.InternalServerError):
+                    if exc.status_code == 503:
+                        signal = Signal.OVERLOAD
+                        wait = retry_after_seconds(_headers(exc))
+                    last_error = f"HTTP {exc.status_code}: {exc.message}"
+                elif exc.status_code in (408, 409):
+                    signal = Signal.OVERLOAD if exc.status_code == 408 else Signal.NEUTRAL
+                    last_error = f"HTTP {exc.status_code}"
+                else:
                     raise ExtractionError(f"{stage}: endpoint answered HTTP {exc.status_code}: "
                                           f"{exc.message}") from exc
-                last_error = f"HTTP {exc.status_code}"
+            except openai.APITimeoutError as exc:
+                signal, outcome = Signal.OVERLOAD, "timeout"
+                last_error = "timeout"
+                if deadline - time.monotonic() <= 0.05:
+                    raise ExtractionError(f"{stage}: timed out after {budget:g}s") from exc
+            except openai.APIConnectionError as exc:
+                last_error = f"{type(exc).__name__}: {exc}"
             except openai.OpenAIError as exc:
                 raise ExtractionError(f"{stage}: request failed: {type(exc).__name__}: {exc}") from exc
             except _Malformed as exc:
+                outcome = "malformed"
                 last_error = f"malformed reply: {exc}"
                 log.info("%s: malformed reply on attempt %d: %s", stage, attempt + 1, exc)
             except ValueError as exc:
                 # HTTP 200 whose body is not JSON at all: the client raises json.JSONDecodeError, which
                 # is not an openai.OpenAIError. Same as a malformed reply: retried, then ExtractionError
                 # (it used to escape and crash the extractor process).
+                outcome = "malformed"
                 last_error = f"unreadable reply body: {type(exc).__name__}"
                 log.info("%s: unreadable reply body on attempt %d: %s", stage, attempt + 1, exc)
-            if attempt >= self.max_retries:
-                raise ExtractionError(f"{stage}: failed after {attempt + 1} attempts: {last_error}")
-            pause = min(self.backoff_max, self.backoff_base * (2 ** attempt)) * (0.8 + 0.4 * random.random())
-            time.sleep(max(0.0, min(pause, deadline - time.monotonic())))
-            attempt += 1
+            except RuntimeError as exc:  # httpx, when close() closed the client under this request
+                if not self.limiter.closed:
+                    raise ExtractionError(f"{stage}: request failed: {type(exc).__name__}: {exc}") from exc
+                last_error = "cancelled"
+            finally:
+                self.limiter.release(permit, signal)
+                if self.limiter.closed and outcome != "ok":
+                    outcome = "cancelled"
+                metrics.LLM_REQUESTS.labels(self.name, stage, outcome).inc()
+                if signal is Signal.OK:
+                    elapsed = time.perf_counter() - started
+                    metrics.LLM_REQUEST_DURATION.labels(self.name, stage).observe(elapsed)
+            if self.limiter.closed:
+                raise ExtractionCancelled(f"{stage}: cancelled (the provider was closed); last: {last_error}")
+            if counted:
+                if attempt >= self.max_retries:
+                    raise ExtractionError(f"{stage}: failed after {attempt + 1} attempts: {last_error}")
+                attempt += 1
+                pause = self._backoff(attempt - 1)
+            else:
+                rate_limited += 1
+                pause = self._backoff(min(rate_limited - 1, 6))
+            if wait is not None:  # the endpoint said when: honour it for every thread of the process
+                pause = min(max(wait, 0.05), self.limiter.max_pause)
+                if time.monotonic() + pause >= deadline:
+                    raise ExtractionError(f"{stage}: {last_error}: the endpoint asks to retry after "
+                                          f"{wait:g}s, past the deadline ({budget:g}s)")
+                self.limiter.pause(pause)
+                pause = 0.0  # acquire() waits for the pause
+            metrics.MODEL_RETRIES.labels("llm", outcome).inc()
+            try:
+                self.limiter.sleep(max(0.0, min(pause, deadline - time.monotonic())))
+            except LimiterClosed:
+                raise ExtractionCancelled(f"{stage}: cancelled (the provider was closed); "
+                                          f"last: {last_error}") from None
 
     def _record_usage(self, stage: str, resp: Any) -> None:
         usage = getattr(resp, "usage", None)
@@ -327,5 +449,26 @@ class OpenAIExtractor:
             self.usage.calls += 1
             self.usage.prompt_tokens += prompt
             self.usage.completion_tokens += completion
+        scope = current_burst()
+        if scope is not None:
+            scope.add_usage(prompt, completion)
         if self.on_usage is not None:
             self.on_usage(stage, prompt, completion)
+
+
+def _rejects_format(exc: Any, response_format: dict[str, Any] | None) -> bool:
+    """Did the endpoint refuse the request because of ``response_format``? A 400 always counts (as
+    before); a 422 or 500 counts when its message names ``response_format`` (llama-cpp-python's
+    server answers a ``json_schema`` format with a 500 validation error)."""
+    if response_format is None:
+        return False
+    status = getattr(exc, "status_code", None)
+    if status == 400:
+        return True
+    return status in (422, 500) and "response_format" in str(getattr(exc, "message", "") or exc)
+
+
+def _headers(exc: Any) -> dict[str, str]:
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    return dict(headers.items()) if headers is not None else {}

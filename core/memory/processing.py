@@ -8,6 +8,9 @@ Contract of ``MessageProcessor``:
   ONE transaction, the memory rows, history rows, outbox rows and the messages' final status
   (``PROCESSED``, or ``SKIPPED`` when nothing was worth keeping). Messages already final for this
   extractor version are left untouched, so redelivery and replay change nothing twice;
+- the extract and refine calls of one burst share one deadline,
+  ``LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC`` (``core.extraction.burst``); a provider closed at shutdown
+  (``ExtractionCancelled``) raises ``TransientProcessingError`` without recording an attempt;
 - a failure of extraction raises ``TransientProcessingError`` after recording the attempt; once
   ``MEMORY_MESSAGE_MAX_ATTEMPTS`` is reached the messages are marked ``FAILED`` with the error
   and ``PermanentProcessingError`` is raised instead (the sweeper re-drives FAILED later);
@@ -49,10 +52,12 @@ from core.config import Settings
 from core.embedding.base import EmbeddingError
 from core.erasure import erased_before
 from core.extraction.budget import ExtractionTimeout, run_burst
+from core.extraction.burst import burst_scope
 from core.extraction.candidates import (
     CandidateExtractor,
     ContextMessage,
     ExistingMemory,
+    ExtractionCancelled,
     ExtractionError,
     ExtractionInput,
     MemoryCandidate,
@@ -207,16 +212,24 @@ class MessageProcessor:
             return self._process_parts(parts, outcome)
         outcome.stage_seconds["load"] = time.perf_counter() - t0
         try:
-            burst = run_burst(self.extractor, data)
+            # one deadline for every model call of this burst (core.extraction.burst)
+            with burst_scope(self.settings.LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC) as scope:
+                burst = run_burst(self.extractor, data)
             outcome.stage_seconds["extract"] = burst.extract_sec
             outcome.stage_seconds["refine"] = burst.refine_sec
             refined = burst.refined
         except ExtractionTimeout as exc:
             self._record_failure([m.id for m in todo], exc, permanent=True)
             raise  # unreachable: _record_failure raises
+        except ExtractionCancelled as exc:  # shutdown: not the burst's fault, no attempt recorded
+            raise TransientProcessingError(str(exc)) from exc
         except ExtractionError as exc:
             self._record_failure([m.id for m in todo], exc)
             raise  # unreachable: _record_failure raises
+        if scope.requests:
+            per_message = scope.total_tokens / len(todo)
+            for _ in todo:
+                metrics.LLM_TOKENS_PER_MESSAGE.labels(self.extractor.name).observe(per_message)
         kept = admissible(refined, self.policy)
         t3 = time.perf_counter()
         try:

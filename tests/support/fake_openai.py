@@ -12,6 +12,15 @@ providers are exercised over real HTTP. Each test scripts it:
   (so equal texts give equal vectors); ``embedding_fault(status=..., delay=..., dim=...)`` queues
   a one-off fault or a reply of another dimension.
 - ``requests``: every request body received, in order (``chat_calls``/``embedding_calls`` count them).
+- load behaviour (``configure``), applied to every request of the chosen endpoints before its reply:
+  ``latency`` (``Latency.fixed(s)`` or ``Latency.lognormal(p50, p99)``), ``error_rate`` (HTTP 500),
+  ``rate_limit_rate`` (HTTP 429 with ``Retry-After: retry_after`` when set), ``max_in_flight``
+  (a request arriving while that many are being served gets a 429: a load-dependent limit) and
+  ``rate_limit_until`` (a 429 storm until that ``time.monotonic()``). Seeded (``seed``).
+  ``chat(..., status=429, retry_after=2)`` scripts a single 429. ``chat_handler(body) -> Reply``
+  computes each chat reply from the request (used when no scripted reply is queued).
+- concurrency: a threaded server with a deep accept backlog; ``in_flight`` and ``max_in_flight_seen``
+  (the peak of concurrent requests being served), ``reset_counters()``.
 
 Use the ``fake_openai`` fixture, which starts a server per test and stops it afterwards.
 """
@@ -20,11 +29,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+import random
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -43,6 +54,44 @@ class Reply:
     dim: int | None = None  # embeddings: reply with this dimension instead of the configured one
     prompt_tokens: int = 11
     completion_tokens: int = 7
+    retry_after: float | None = None  # sent as a Retry-After header (seconds)
+
+
+@dataclass(frozen=True)
+class Latency:
+    """How long the double takes per request: fixed, or lognormal given its median and 99th percentile."""
+
+    p50: float = 0.0
+    p99: float | None = None  # None: fixed at p50
+
+    @classmethod
+    def fixed(cls, seconds: float) -> Latency:
+        return cls(seconds, None)
+
+    @classmethod
+    def lognormal(cls, p50: float, p99: float) -> Latency:
+        if p50 <= 0 or p99 < p50:
+            raise ValueError("need 0 < p50 <= p99")
+        return cls(p50, p99)
+
+    def sample(self, rng: random.Random) -> float:
+        if self.p99 is None or self.p99 == self.p50 or self.p50 <= 0:
+            return max(0.0, self.p50)
+        sigma = (math.log(self.p99) - math.log(self.p50)) / 2.3263478740408408  # z of the 99th percentile
+        return rng.lognormvariate(math.log(self.p50), sigma)
+
+
+@dataclass
+class LoadProfile:
+    """Faults and latency applied to every request of ``endpoints`` (see ``configure``)."""
+
+    latency: Latency = field(default_factory=Latency)
+    error_rate: float = 0.0
+    rate_limit_rate: float = 0.0
+    retry_after: float | None = None
+    max_in_flight: int | None = None
+    rate_limit_until: float = 0.0
+    endpoints: frozenset[str] = frozenset({"chat", "embeddings"})
 
 
 @dataclass
@@ -50,6 +99,7 @@ class RecordedRequest:
     path: str
     body: dict[str, Any]
     headers: dict[str, str]  # lower-cased names
+    at: float = field(default_factory=time.monotonic)  # when it arrived
 
 
 class FakeOpenAIServer:
@@ -61,16 +111,46 @@ class FakeOpenAIServer:
         self._chat: deque[Reply] = deque()
         self._embedding_faults: deque[Reply] = deque()
         self.requests: list[RecordedRequest] = []
+        self.chat_handler: Callable[[dict[str, Any]], Reply] | None = None
+        self.load = LoadProfile()
+        self.in_flight = 0
+        self.max_in_flight_seen = 0
+        self.rate_limited = 0  # 429s sent by the load profile or scripted
+        self.errors_injected = 0  # 500s sent by the load profile
+        self._rng = random.Random(0)
         self._lock = threading.Lock()
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
     # --- scripting ------------------------------------------------------------------------------
     def chat(self, content: str | None = None, *, status: int = 200, delay: float = 0.0,
-             raw: bytes | None = None, repeat: int = 1) -> None:
+             raw: bytes | None = None, repeat: int = 1, retry_after: float | None = None) -> None:
         with self._lock:
             for _ in range(repeat):
-                self._chat.append(Reply(content=content, status=status, delay=delay, raw=raw))
+                self._chat.append(Reply(content=content, status=status, delay=delay, raw=raw,
+                                        retry_after=retry_after))
+
+    def configure(self, *, latency: Latency | float | None = None, error_rate: float = 0.0,
+                  rate_limit_rate: float = 0.0, retry_after: float | None = None,
+                  max_in_flight: int | None = None, rate_limit_until: float = 0.0,
+                  endpoints: tuple[str, ...] = ("chat", "embeddings"), seed: int | None = None) -> None:
+        """Set the load profile (replaces the previous one); see the module docstring."""
+        if not (0.0 <= error_rate <= 1.0 and 0.0 <= rate_limit_rate <= 1.0):
+            raise ValueError("rates must be in [0, 1]")
+        if isinstance(latency, int | float):
+            latency = Latency.fixed(float(latency))
+        with self._lock:
+            self.load = LoadProfile(latency or Latency(), error_rate, rate_limit_rate, retry_after,
+                                    max_in_flight, rate_limit_until, frozenset(endpoints))
+            if seed is not None:
+                self._rng = random.Random(seed)
+
+    def reset_counters(self) -> None:
+        with self._lock:
+            self.requests.clear()
+            self.max_in_flight_seen = self.in_flight
+            self.rate_limited = 0
+            self.errors_injected = 0
 
     def chat_json(self, obj: Any, **kwargs: Any) -> None:
         self.chat(json.dumps(obj, ensure_ascii=False), **kwargs)
@@ -123,27 +203,50 @@ class FakeOpenAIServer:
                     body = json.loads(raw_body or b"{}")
                 except ValueError:
                     body = {"_unparsed": raw_body.decode("utf-8", "replace")}
+                path = self.path.rstrip("/")
+                endpoint = ("chat" if path.endswith("/chat/completions")
+                            else "embeddings" if path.endswith("/embeddings") else "other")
                 with server._lock:
                     server.requests.append(RecordedRequest(
                         self.path, body, {k.lower(): v for k, v in self.headers.items()}))
-                if self.path.rstrip("/").endswith("/chat/completions"):
-                    status, payload, delay = server._chat_reply(body)
-                elif self.path.rstrip("/").endswith("/embeddings"):
-                    status, payload, delay = server._embedding_reply(body)
-                else:
-                    status, payload, delay = 404, b'{"error": {"message": "not found"}}', 0.0
-                if delay:
-                    time.sleep(delay)
+                    server.in_flight += 1
+                    server.max_in_flight_seen = max(server.max_in_flight_seen, server.in_flight)
+                    fault, latency = server._load_fault(endpoint)
                 try:
-                    self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(payload)))
-                    self.end_headers()
-                    self.wfile.write(payload)
-                except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout)
-                    pass
+                    if latency:
+                        time.sleep(latency)
+                    headers: dict[str, str] = {}
+                    if fault is not None:
+                        status, payload, delay, headers = fault
+                    elif endpoint == "chat":
+                        status, payload, delay, headers = _with_headers(server._chat_reply(body))
+                    elif endpoint == "embeddings":
+                        status, payload, delay, headers = _with_headers(server._embedding_reply(body))
+                    else:
+                        status, payload, delay = 404, b'{"error": {"message": "not found"}}', 0.0
+                    if status == 429:
+                        with server._lock:
+                            server.rate_limited += fault is None
+                    if delay:
+                        time.sleep(delay)
+                    try:
+                        self.send_response(status)
+                        self.send_header("Content-Type", "application/json")
+                        self.send_header("Content-Length", str(len(payload)))
+                        for name, value in headers.items():
+                            self.send_header(name, value)
+                        self.end_headers()
+                        self.wfile.write(payload)
+                    except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout)
+                        pass
+                finally:
+                    with server._lock:
+                        server.in_flight -= 1
 
-        httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        class Server(ThreadingHTTPServer):
+            request_queue_size = 1024  # many clients connect at once (socketserver's default is 5)
+
+        httpd = Server(("127.0.0.1", 0), Handler)
         httpd.daemon_threads = True
         httpd.block_on_close = False
         self._httpd = httpd
@@ -162,16 +265,42 @@ class FakeOpenAIServer:
             self._thread = None
 
     # --- replies --------------------------------------------------------------------------------
-    def _chat_reply(self, body: dict[str, Any]) -> tuple[int, bytes, float]:
+    def _load_fault(self, endpoint: str) -> tuple[tuple[int, bytes, float, dict[str, str]] | None, float]:
+        """Under ``_lock``: the load profile's fault for this request (or None) and its latency."""
+        load = self.load
+        if endpoint not in load.endpoints:
+            return None, 0.0
+        latency = load.latency.sample(self._rng)
+        headers = {"Retry-After": f"{load.retry_after:g}"} if load.retry_after is not None else {}
+        limited = (time.monotonic() < load.rate_limit_until
+                   or (load.max_in_flight is not None and self.in_flight > load.max_in_flight)
+                   or (load.rate_limit_rate > 0 and self._rng.random() < load.rate_limit_rate))
+        if limited:
+            self.rate_limited += 1
+            err = {"error": {"message": "test double: rate limit reached", "type": "rate_limit_exceeded"}}
+            return (429, json.dumps(err).encode(), 0.0, headers), min(latency, 0.05)
+        if load.error_rate > 0 and self._rng.random() < load.error_rate:
+            self.errors_injected += 1
+            err = {"error": {"message": "test double: injected server error", "type": "server_error"}}
+            return (500, json.dumps(err).encode(), 0.0, {}), latency
+        return None, latency
+
+    def _chat_reply(self, body: dict[str, Any]) -> tuple[int, bytes, float] | tuple[
+            int, bytes, float, dict[str, str]]:
         with self._lock:
-            reply = self._chat.popleft() if self._chat else self.default_chat
+            reply = self._chat.popleft() if self._chat else None
+        if reply is None and self.chat_handler is not None:
+            reply = self.chat_handler(body)
+        if reply is None:
+            reply = self.default_chat
         if reply is None:
             return 500, b'{"error": {"message": "test double: no chat reply scripted"}}', 0.0
         if reply.raw is not None:
             return reply.status, reply.raw, reply.delay
         if reply.status != 200:
             err = {"error": {"message": f"test double error {reply.status}", "type": "server_error"}}
-            return reply.status, json.dumps(err).encode(), reply.delay
+            headers = {"Retry-After": f"{reply.retry_after:g}"} if reply.retry_after is not None else {}
+            return reply.status, json.dumps(err).encode(), reply.delay, headers
         payload = {
             "id": f"chatcmpl-fake-{len(self.requests)}",
             "object": "chat.completion",
@@ -204,6 +333,12 @@ class FakeOpenAIServer:
         payload = {"object": "list", "data": data, "model": body.get("model", "fake-embed"),
                    "usage": {"prompt_tokens": tokens, "total_tokens": tokens}}
         return 200, json.dumps(payload).encode(), fault.delay if fault is not None else 0.0
+
+
+def _with_headers(reply: tuple[int, bytes, float] | tuple[int, bytes, float, dict[str, str]]
+                  ) -> tuple[int, bytes, float, dict[str, str]]:
+    headers: dict[str, str] = reply[3] if len(reply) == 4 else {}
+    return reply[0], reply[1], reply[2], headers
 
 
 @pytest.fixture
