@@ -21,7 +21,9 @@ the real ``pai-memory run extractor|relay|indexer`` on private topics, groups, d
    CPU: seconds used by each extractor process (and the double) in the window, per message, as a share
    of one core over the window, and the whole machine's busy share (``/proc/stat``): with the extractor
    near one core (one Python process) or the machine near all cores, the CPU is the limit.
-   Also the peak of PostgreSQL connections to the run's database (``pg_stat_activity``, sampled).
+   Also the peak of PostgreSQL connections to the run's database (``pg_stat_activity``, sampled twice a
+   second; it includes up to two of the benchmark's own). Each process's pool holds at most
+   2 x ``DATABASE_POOL_SIZE`` (``--db-pool-size``; pool plus overflow).
 2. Freshness: extractor (``--fresh-in-flight``), relay and indexer running; user messages of distinct
    users published at ``--fresh-rate``/s for ``--fresh-duration`` s (``bench.bench_pipeline.freshness``):
    publish to searchable (``vector_synced_at``) p50/p99, against the goal model p99 + 2 s.
@@ -269,9 +271,12 @@ def size_for(in_flight: int, processes: int, args: argparse.Namespace) -> int:
     return int(min(args.max_messages, max(args.min_messages, in_flight * processes * args.per_slot)))
 
 
-def model_overrides(double: Double) -> dict[str, str]:
-    return {"LONG_TERM_MEMORY_DEBOUNCE_SEC": "0", "MEMORY_EXTRACTOR_PROVIDER": "openai",
-            "LLM_BASE_URL": double.base_url, "LLM_MODEL": "openai-test-double", "LLM_API_KEY": "test-double"}
+def model_overrides(double: Double, args: argparse.Namespace) -> dict[str, str]:
+    out = {"LONG_TERM_MEMORY_DEBOUNCE_SEC": "0", "MEMORY_EXTRACTOR_PROVIDER": "openai",
+           "LLM_BASE_URL": double.base_url, "LLM_MODEL": "openai-test-double", "LLM_API_KEY": "test-double"}
+    if args.db_pool_size:
+        out["DATABASE_POOL_SIZE"] = str(args.db_pool_size)
+    return out
 
 
 def freshness_run(args: argparse.Namespace) -> dict[str, Any]:
@@ -279,7 +284,7 @@ def freshness_run(args: argparse.Namespace) -> dict[str, Any]:
     try:
         extra = {"EXTRACTOR_MAX_IN_FLIGHT": str(args.fresh_in_flight),
                  "LLM_MAX_CONCURRENCY": str(max(32, args.fresh_in_flight))}
-        with Pipeline("xcfresh", overrides={**model_overrides(double), **extra}) as pipe:
+        with Pipeline("xcfresh", overrides={**model_overrides(double, args), **extra}) as pipe:
             for proc in ("extractor", "relay", "indexer"):
                 pipe.start(proc)
             wait_assigned(pipe, ["extractor-0"], pipe.partitions, timeout=120)
@@ -322,6 +327,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--fresh-duration", type=float, default=30.0)
     parser.add_argument("--fresh-in-flight", type=int, default=32)
     parser.add_argument("--drain-timeout", type=float, default=240.0)
+    parser.add_argument("--db-pool-size", type=int, default=None,
+                        help="DATABASE_POOL_SIZE of the service processes (unset: the product default)")
     parser.add_argument("--skip-freshness", action="store_true")
     parser.add_argument("--skip-throughput", action="store_true")
     args = parser.parse_args(argv)
@@ -344,7 +351,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             double = Double(args.latency_p50, args.latency_p99, share, args.retry_after,
                             seed=int(share * 1000) + 1)
             try:
-                with Pipeline(f"xc{int(share * 100)}", overrides=model_overrides(double)) as pipe:
+                with Pipeline(f"xc{int(share * 100)}", overrides=model_overrides(double, args)) as pipe:
                     log(f"429 share {share}: model double at {double.base_url}")
                     for processes in (int(p) for p in args.processes.split(",")):
                         for in_flight in (int(k) for k in args.in_flight.split(",")):
