@@ -69,7 +69,7 @@ class BudgetedExtractor:
         return self._within(lambda: self.inner.refine(data, candidates), "refine")
 
     def close(self) -> None:
-        """Cancel the inner provider's waiting and retrying calls, if it can (shutdown)."""
+        """Cancel the inner provider's waiting and retrying calls (``ExtractionCancelled``), if it can."""
         close = getattr(self.inner, "close", None)
         if callable(close):
             close()
@@ -81,12 +81,10 @@ class BudgetedExtractor:
     def _within(self, call: Callable[[], T], what: str) -> T:
         box: dict[str, object] = {}
         done = threading.Event()
-        # the worker sees the caller's context (the burst's deadline and token bill, core.extraction.burst)
-        context = contextvars.copy_context()
 
         def work() -> None:
             try:
-                box["value"] = context.run(call)
+                box["value"] = call()
             except BaseException as exc:  # handed to the caller, who decides
                 box["error"] = exc
             finally:
@@ -95,7 +93,9 @@ class BudgetedExtractor:
                         self._abandoned -= 1
                 done.set()
 
-        worker = threading.Thread(target=work, name=f"extraction-{what}", daemon=True)
+        # the caller's context (core.extraction.burst: the burst's deadline and token bill) goes along
+        worker = threading.Thread(target=contextvars.copy_context().run, args=(work,),
+                                  name=f"extraction-{what}", daemon=True)
         worker.start()
         if not done.wait(self.budget_sec):
             with self._lock:
