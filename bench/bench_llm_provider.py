@@ -25,7 +25,7 @@ if __package__ in (None, ""):
 
 from core.extraction.candidates import ExtractionError, ExtractionInput
 from core.extraction.openai_provider import OpenAIExtractor
-from tests.support.fake_openai import FakeOpenAIServer, Latency, Reply
+from localstack.openai_double import FakeOpenAIServer, Latency, Reply
 
 
 def run_one(threads: int, seconds: float, p50: float, p99: float, share_429: float, retry_after: float,

@@ -204,15 +204,17 @@ def extractor_throughput(n: int, processes: int, timeout: float) -> dict[str, An
 
 
 def freshness(
-    pipe: Pipeline, rate: float, duration: float, seed: int, drain_timeout: float
+    pipe: Pipeline, rate: float, duration: float, seed: int, drain_timeout: float, users: int | None = None
 ) -> dict[str, Any]:
+    """Publish at ``rate``/s for ``duration`` s and measure publish-to-searchable per memory; the turns
+    go round-robin to ``users`` users (default: a third of the turns, so most users speak 3 times)."""
     from sqlalchemy import text
 
     from producers.client import MemoryEventProducer
 
     n = int(rate * duration)
     prefix = f"f{int(rate)}-{uuid.uuid4().hex[:4]}-"
-    pairs = chat_pairs(n, max(1, n // 3), seed=seed, prefix=prefix, durable_only=True)
+    pairs = chat_pairs(n, users or max(1, n // 3), seed=seed, prefix=prefix, durable_only=True)
     before = {name: stage_sums(pipe.metrics_text(name)) for name in ("extractor-0", "indexer-0")}
     published_at: dict[str, float] = {}
     with MemoryEventProducer(pipe.settings, source="bench/freshness") as producer:

@@ -508,6 +508,60 @@ def section_pipeline(d: dict[str, Any] | None, idx: dict[str, Any] | None) -> st
     return "\n".join(parts)
 
 
+def section_extractor_concurrency(d: dict[str, Any] | None) -> str:
+    msg = failed(d, "extractor concurrency")
+    if msg or d is None:
+        return str(msg)
+    m = d.get("model", {})
+    out = [
+        f"`openai` provider against the OpenAI-compatible TEST DOUBLE as its own process (latency lognormal "
+        f"p50 {fmt(m.get('p50_sec'))} s, p99 {fmt(m.get('p99_sec'))} s, mean {fmt(m.get('mean_sec'), 2)} s; "
+        "one call per message: N distinct users, debounce 0). msgs/s = finalised between the first and the "
+        "last final status; ideal = min(N, in flight x processes) / mean latency; CPU = the extractor "
+        "processes' CPU per message; core share = each extractor's CPU seconds / the window (one Python "
+        "process tops out near 1.0); machine busy = all CPUs over the window (the machine is shared).",
+        "",
+    ]
+    rows = []
+    for r in d.get("throughput", []):
+        shares = r.get("extractor_core_share", {})
+        failed_n = r.get("statuses", {}).get("FAILED", 0)
+        rows.append([pct(r["rate_limit_share"]), r["processes"], r["in_flight"], r["messages"],
+                     fmt(r["msgs_per_sec"], 2), fmt(r["ideal_msgs_per_sec"], 2), fmt(r["cpu_ms_per_message"]),
+                     " / ".join(fmt(v, 2) for v in shares.values()), pct(r.get("machine_busy_share")),
+                     r["model_peak_in_flight"], r["model_429s"], failed_n, r["db_connections_peak"]])
+    if rows:
+        out.append(table(["429s", "processes", "in flight", "N", "msgs/s", "ideal msgs/s", "CPU ms/msg",
+                          "core share", "machine busy", "peak calls in flight", "429s sent", "FAILED",
+                          "peak DB conns"], rows))
+    goal = d.get("goal_one_process_32")
+    if goal:
+        verdict = "met" if goal["met"] else "not met"
+        where = (f"extractor at {fmt(goal['extractor_core_share'], 2)} of a core, machine "
+                 f"{pct(goal['machine_busy_share'])} busy")
+        cpu = f"the CPU was {'' if goal['cpu_bound'] else 'not '}the limit ({where})"
+        out += ["", f"**Goal, one process at 32 in flight >= {fmt(goal['goal_msgs_per_sec'])} msgs/s:** "
+                f"{fmt(goal['measured'], 2)} msgs/s, {verdict}; {cpu}."]
+    fr = d.get("freshness")
+    if fr:
+        f = fr["freshness_ms"]
+        header = ["achieved publish/s", "processing/s", "backlog at end of publishing", "p50 ms", "p99 ms",
+                  "goal p99 ms", "goal", "CPU s by process"]
+        row = [fmt(fr["achieved_publish_rate"]), fmt(fr["processing_rate"]),
+               fr["backlog_at_end_of_publishing"], fmt(f.get("p50")), fmt(f.get("p99")), fr["goal_p99_ms"],
+               "met" if fr["goal_met"] else "not met",
+               ", ".join(f"{k} {fmt(v)}" for k, v in fr.get("cpu_sec_by_process", {}).items())]
+        out += ["", f"**Freshness** at {fmt(fr['target_rate'])} user messages/s for "
+                f"{fmt(fr['duration_sec'])} s (distinct users, {fr['in_flight']} in flight; extractor, "
+                "relay, indexer), publish to searchable:",
+                "",
+                table(header, [row]),
+                "",
+                "Split (p50 ms): " + ", ".join(f"{k} {fmt(v)}" for k, v in fr.get("split_ms_p50", {}).items())
+                + f"; machine busy {pct(fr.get('machine_busy_share'))}."]
+    return "\n".join(out)
+
+
 def section_scale(d: dict[str, Any] | None) -> str:
     msg = failed(d, "scale")
     if msg or d is None:
@@ -929,6 +983,7 @@ def generate() -> Path:
     openmp = load("openmp_wait")
     memorybank, persona, memorybank_block = load("memorybank"), load("persona"), load("memorybank_block")
     persona_block = load("persona_block")
+    extractor_concurrency = load("extractor_concurrency")
     for data, fn in (
         (mem0, plot_mem0),
         (locomo, plot_locomo),
@@ -943,7 +998,7 @@ def generate() -> Path:
     cmds = [
         d.get("command")
         for d in (mem0, locomo, pipeline, indexer, scale, quality, embedder, openmp, segments, memorybank,
-                  persona, memorybank_block, persona_block)
+                  persona, memorybank_block, persona_block, extractor_concurrency)
         if d
     ]
     pk = machine.get("packages", {})
@@ -993,6 +1048,10 @@ def generate() -> Path:
         "## 3. Throughput and freshness",
         "",
         section_pipeline(pipeline, indexer),
+        "",
+        "### Extractor concurrency with a slow model",
+        "",
+        section_extractor_concurrency(extractor_concurrency),
         "",
         "### The bare embedder by batch size",
         "",

@@ -60,6 +60,8 @@ FULL: dict[str, list[str]] = {
     # the evaluation harness's former publishing (each case as one block), for comparison
     "memorybank_block": ["bench/bench_public.py", "memorybank", "--langs", "en", "--publish", "block"],
     "persona_block": ["bench/bench_public.py", "persona", "--conversations", "50", "--publish", "block"],
+    # the model is the OpenAI-compatible test double (lognormal 1.0/3.0 s); ~10-12 min on 2 cores
+    "extractor_concurrency": ["bench/bench_extractor_concurrency.py"],
 }
 QUICK: dict[str, list[str]] = {
     "mem0": ["bench/bench_mem0.py", "--memories", "200", "--users", "50", "--big", "0", "--queries", "40",
@@ -78,9 +80,11 @@ QUICK: dict[str, list[str]] = {
     "persona": ["bench/bench_public.py", "persona", "--conversations", "20"],
     "memorybank_block": ["bench/bench_public.py", "memorybank", "--langs", "en", "--publish", "block"],
     "persona_block": ["bench/bench_public.py", "persona", "--conversations", "20", "--publish", "block"],
+    "extractor_concurrency": ["bench/bench_extractor_concurrency.py", "--in-flight", "1,32",
+                              "--processes", "1", "--fresh-duration", "10"],
 }
 ORDER = ("mem0", "locomo", "pipeline", "indexer", "scale", "quality", "embedder", "openmp_wait", "segments",
-         "memorybank", "persona", "memorybank_block", "persona_block")
+         "memorybank", "persona", "memorybank_block", "persona_block", "extractor_concurrency")
 
 
 def ensure_matplotlib() -> None:

@@ -22,7 +22,7 @@ from bench import bench_locomo, common  # noqa: E402
 MODULES = ["bench.common", "bench.bench_mem0", "bench.bench_locomo", "bench.bench_pipeline",
            "bench.bench_embedder", "bench.bench_scale", "bench.bench_quality", "bench.run_all",
            "bench.report", "bench.bench_milvus_segments", "bench.bench_openmp_wait", "bench.bench_public",
-           "bench.convert_public"]
+           "bench.convert_public", "bench.bench_extractor_concurrency"]
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -182,3 +182,68 @@ def test_nodelay_server_answers_like_the_stock_one() -> None:
         assert [len(e["embedding"]) for e in data] == [384, 384]
     finally:
         helper.stop()
+
+
+def test_extractor_concurrency_helpers_and_report_section() -> None:
+    import argparse
+
+    from bench import bench_extractor_concurrency as xc
+    from bench import report
+
+    text = 'pai_memory_assigned_partitions{group="g"} 3.0\npai_memory_assigned_partitionsX 9\n'
+    assert xc.metric_values(text, "pai_memory_assigned_partitions") == [3.0]
+    assert xc.busy_share((10.0, 100.0), (55.0, 150.0)) == 0.9
+    assert xc.busy_share((1.0, 5.0), (1.0, 5.0)) is None
+    busy, total = xc.machine_busy()
+    assert 0 < busy <= total
+    args = argparse.Namespace(per_slot=4.0, min_messages=16, max_messages=320)
+    assert [xc.size_for(k, p, args) for k, p in ((1, 1), (8, 2), (64, 2))] == [16, 64, 320]
+    row = {"rate_limit_share": 0.1, "processes": 1, "in_flight": 32, "messages": 128, "msgs_per_sec": 20.5,
+           "ideal_msgs_per_sec": 28.6, "cpu_ms_per_message": 31.0,
+           "extractor_core_share": {"extractor-0": 0.91},
+           "machine_busy_share": 0.97, "model_peak_in_flight": 32, "model_429s": 13,
+           "statuses": {"PROCESSED": 127, "FAILED": 1}, "db_connections_peak": 9}
+    fresh = {"freshness_ms": {"p50": 2100.0, "p99": 4900.0}, "target_rate": 20.0, "duration_sec": 30.0,
+             "in_flight": 32, "achieved_publish_rate": 20.0, "processing_rate": 19.5,
+             "backlog_at_end_of_publishing": 12, "goal_p99_ms": 5000, "goal_met": True,
+             "cpu_sec_by_process": {"extractor-0": 20.0}, "split_ms_p50": {"outbox_relay": 100.0},
+             "machine_busy_share": 0.8}
+    goal = {"goal_msgs_per_sec": 25.6, "measured": 20.5, "met": False, "extractor_core_share": 0.91,
+            "machine_busy_share": 0.97, "cpu_bound": True}
+    model = {"p50_sec": 1.0, "p99_sec": 3.0, "mean_sec": 1.118}
+    section = report.section_extractor_concurrency({"model": model, "throughput": [row], "freshness": fresh,
+                                                    "goal_one_process_32": goal})
+    assert "| 10.0% | 1 | 32 | 128 | 20.50 | 28.60 | 31.0 | 0.91 | 97.0% | 32 | 13 | 1 | 9 |" in section
+    assert "20.50 msgs/s, not met; the CPU was the limit" in section
+    assert "| 20.0 | 19.5 | 12 | 2100.0 | 4900.0 | 5000 | met | extractor-0 20.0 |" in section
+    assert "not run" in report.section_extractor_concurrency(None)
+
+
+def test_openai_double_runs_as_its_own_process_and_answers_like_a_model() -> None:
+    """The benchmark's model, ``python -m localstack.openai_double`` (TEST DOUBLE), via the provider."""
+    import subprocess
+
+    import httpx
+
+    from core.extraction.candidates import ExtractionInput
+    from core.extraction.openai_provider import OpenAIExtractor
+
+    proc = subprocess.Popen([sys.executable, "-m", "localstack.openai_double", "--latency-p50", "0.01",
+                             "--latency-p99", "0.05", "--chat", "echo-candidates"], cwd=REPO,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        base_url = json.loads(proc.stdout.readline())["base_url"]
+        provider = OpenAIExtractor(base_url=base_url, model="double", timeout=30.0, call_timeout=10.0,
+                                   max_retries=1, max_concurrency=4)
+        found = provider.extract(ExtractionInput(user_message="I live in Lisbon with my partner."))
+        said = "I live in Lisbon with my partner."
+        assert [(c.key, c.content) for c in found] == [("bench-statement", said)]
+        stats = httpx.get(base_url.removesuffix("/v1") + "/_double/stats", timeout=5).json()
+        assert stats["served"] == {"chat": 1} and stats["rate_limited"] == 0
+        httpx.post(base_url.removesuffix("/v1") + "/_double/reset", timeout=5)
+        assert httpx.get(base_url.removesuffix("/v1") + "/_double/stats", timeout=5).json()["served"] == {}
+        provider.close()
+    finally:
+        proc.terminate()
+        assert proc.wait(10) == 0  # SIGTERM stops it cleanly

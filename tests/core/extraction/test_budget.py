@@ -98,3 +98,23 @@ def test_rules_extraction_of_the_issue_input_is_well_inside_the_budget() -> None
     started = time.perf_counter()
     run_burst(budgeted, ExtractionInput("我住在上海" + "哈" * 24 + "x"))
     assert time.perf_counter() - started < 2.0
+
+
+def test_the_budget_worker_sees_the_callers_burst_scope() -> None:
+    """The provider runs in the budget's worker thread; the burst's deadline and token bill
+    (``core.extraction.burst``, a context variable) must reach it there."""
+    from core.extraction.burst import burst_scope, current_burst
+
+    seen: list[object] = []
+
+    class ScopeReader(Sleeper):
+        def extract(self, data: ExtractionInput) -> list[MemoryCandidate]:
+            scope = current_burst()
+            seen.append(scope)
+            if scope is not None:
+                scope.add_usage(5, 3)
+            return [CANDIDATE]
+
+    with burst_scope(30.0) as scope:
+        run_burst(BudgetedExtractor(ScopeReader(), 5.0), ExtractionInput("hi"))
+    assert seen == [scope] and scope.requests == 1 and scope.total_tokens == 8
