@@ -1073,6 +1073,7 @@ def generate() -> Path:
         "",
         section_quality(quality),
         "",
+        *classifier_section(),
         "## 6. Public dialogue sets (MemoryBank, Synthetic-Persona-Chat)",
         "",
         "Converted by `bench/convert_public.py` (its docstring states the rules: what is expected, the "
@@ -1089,6 +1090,7 @@ def generate() -> Path:
         machine.get("suite_command", ""),
         *[r["suite_command"] + "   # later, partial" for r in machine.get("later_partial_runs", [])],
         *[c for c in cmds if c],
+        *CLASSIFIER_COMMANDS,
         "```",
         "",
         "Each command prints one JSON object (kept in `bench/results/NAME.json`); progress goes to stderr "
@@ -1098,6 +1100,24 @@ def generate() -> Path:
     path = BENCH / "RESULTS.md"
     path.write_text("\n".join(md))
     return path
+
+
+CLASSIFIER_COMMANDS = [
+    "OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/train_memory_classifier.py "
+    "--json bench/results/memory_classifier.json",
+    "OMP_NUM_THREADS=2 .venv/bin/python bench/ablation_memory_classifier.py --locomo-turns 400 "
+    "--json bench/results/memory_classifier_ablation.json",
+    ".venv/bin/python bench/eval_rules_offline.py --queries --classifier off|on   "
+    "# cases: ../shared/eval/dev_cases.jsonl",
+]
+
+
+def classifier_section() -> list[str]:
+    """The classifier ablation's section, written by hand from its JSON results (not run by run_all)."""
+    path = BENCH / "results" / "memory_classifier_section.md"
+    if not path.exists():
+        return []
+    return [path.read_text(encoding="utf-8").rstrip("\n"), ""]
 
 
 if __name__ == "__main__":
