@@ -41,6 +41,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api.auth import BearerAuthMiddleware, BodyLimitMiddleware, RequestMetricsMiddleware
+from api.errors import field_of, invalid_field, validation_message
 from api.health import Readiness
 from api.models import (
     ERROR_RESPONSES,
@@ -105,32 +106,6 @@ def build_services(settings: Settings) -> ApiServices:
                        warm_up=warm if dense and callable(warm) else None)
 
 
-def _field_of(loc: Any) -> str | None:
-    parts = [str(p) for p in loc if p not in ("body", "query", "path", "header")]
-    return ".".join(parts) or None
-
-
-def _validation_message(error: Any) -> str:
-    """The pydantic message, with regular-expression mismatches said in words."""
-    if error.get("type") == "string_pattern_mismatch":
-        pattern = (error.get("ctx") or {}).get("pattern")
-        if pattern == ID_PATTERN:
-            return "must be 1-128 characters from A-Z a-z 0-9 . _ : @ -"
-        return "contains characters that are not allowed (control characters)"
-    return str(error.get("msg", "invalid value"))
-
-
-def _invalid_field(message: str) -> str | None:
-    """Best guess at the field a domain ``InvalidMemoryInput`` message is about."""
-    lowered = message.lower()
-    for name, marker in (("key", "memory key"), ("content", "memory content"), ("memory_type", "memory_type"),
-                         ("importance", "importance"), ("confidence", "confidence"), ("ttl_days", "ttl_days"),
-                         ("user_id", "user_id")):
-        if lowered.startswith(marker) or f" {marker}" in lowered:
-            return name
-    return None
-
-
 def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _validation(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -140,14 +115,14 @@ def _install_error_handlers(app: FastAPI) -> None:
         if kind == "json_invalid":
             return JSONResponse(error_body("malformed_json", "request body is not valid JSON"), 400)
         code = {"missing": "missing_field", "extra_forbidden": "unknown_field"}.get(kind, "invalid_field")
-        message = _validation_message(first)
+        message = validation_message(first)
         if len(errors) > 1:
             message += f" (and {len(errors) - 1} more error(s))"
-        return JSONResponse(error_body(code, message, _field_of(first.get("loc", ()))), 422)
+        return JSONResponse(error_body(code, message, field_of(first.get("loc", ()))), 422)
 
     @app.exception_handler(InvalidMemoryInput)
     async def _invalid(_request: Request, exc: InvalidMemoryInput) -> JSONResponse:
-        return JSONResponse(error_body("invalid_memory", str(exc), _invalid_field(str(exc))), 422)
+        return JSONResponse(error_body("invalid_memory", str(exc), invalid_field(str(exc))), 422)
 
     @app.exception_handler(RateLimited)
     async def _rate_limited(_request: Request, exc: RateLimited) -> JSONResponse:

@@ -37,7 +37,8 @@ from pydantic import BaseModel, ValidationError
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from api.app import ApiServices, _field_of, _invalid_field, _validation_message, build_services
+from api.app import ApiServices, build_services
+from api.errors import field_of, invalid_field, validation_message
 from api.models import (
     AppendRequest,
     DeleteRequest,
@@ -150,7 +151,7 @@ class MemoryToolServer:
         except ValidationError as exc:
             raise _validation_error(exc) from None
         except InvalidMemoryInput as exc:
-            raise ToolCallError("invalid_memory", str(exc), _invalid_field(str(exc))) from None
+            raise ToolCallError("invalid_memory", str(exc), invalid_field(str(exc))) from None
         except MemoryNotFound as exc:
             raise ToolCallError("memory_not_found", str(exc), "key") from None
         except RateLimited as exc:
@@ -221,10 +222,10 @@ def _validation_error(exc: ValidationError) -> ToolCallError:
     first: Any = errors[0] if errors else {"type": "invalid", "loc": (), "msg": "invalid request"}
     kind = str(first.get("type", ""))
     code = {"missing": "missing_field", "extra_forbidden": "unknown_field"}.get(kind, "invalid_field")
-    message = _validation_message(first)
+    message = validation_message(first)
     if len(errors) > 1:
         message += f" (and {len(errors) - 1} more error(s))"
-    return ToolCallError(code, message, _field_of(first.get("loc", ())))
+    return ToolCallError(code, message, field_of(first.get("loc", ())))
 
 
 def _storage_unavailable(exc: Exception) -> ToolCallError:
