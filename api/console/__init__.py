@@ -57,7 +57,7 @@ SECURITY_HEADERS = {
                                "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     "x-frame-options": "DENY",
     "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
+    "referrer-policy": "same-origin",  # "no-referrer" makes browsers send "Origin: null" on POST
     "cache-control": "no-store",
 }
 
@@ -313,9 +313,8 @@ def install_console(app: FastAPI, settings: Settings, services: ApiServices, tok
                 ("lexical", await run_in_threadpool(retriever.retrieve_lexical, q.user_id, q.question, None,
                                                     q.limit)),
             ]
-        elif q.user_id or q.question:
-            missing = "question" if q.user_id else "user_id"
-            raise InputError("missing_field", "Field required", missing)
+        elif q.question:  # a user id alone only fills in the form (links from the user pages)
+            raise InputError("missing_field", "Field required", "user_id")
         return render(request, "search.html", session=session, q=q, results=results)
 
     app.include_router(router)

@@ -111,7 +111,7 @@ def test_inputs_are_validated_like_the_rest_api_and_posts_need_csrf(client: Test
         ("/console/users/alice/memories", {"key": "a\x00b"}, "invalid_field", "key", "control characters"),
         ("/console/users/alice/memories", {"colour": "red"}, "unknown_field", "colour", "Extra inputs"),
         ("/console/users/alice/messages", {"status": "DONE"}, "invalid_field", "status", "Input"),
-        ("/console/search", {"user_id": "alice"}, "missing_field", "question", "Field required"),
+        ("/console/search", {"question": "where do I live"}, "missing_field", "user_id", "Field required"),
         ("/console/search", {"user_id": "alice", "question": "q", "limit": "99"}, "invalid_field", "limit",
          "less than or equal to 50"),
         ("/console/memories/abc", {}, "invalid_field", "memory_id", "positive integer"),
