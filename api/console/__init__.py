@@ -321,6 +321,6 @@ def install_console(app: FastAPI, settings: Settings, services: ApiServices, tok
 
 
 def _link(path: str, **params: Any) -> str:
-    kept = {k: v for k, v in params.items() if v not in (None, "", "all") and not (k == "page" and v == 1)}
+    kept = {k: v for k, v in params.items() if v not in (None, "") and not (k == "page" and v == 1)}
     return path + ("?" + urlencode(kept) if kept else "")
 

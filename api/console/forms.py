@@ -55,7 +55,7 @@ class UsersQuery(_Form):
 
 class MemoriesQuery(_Form):
     memory_type: MemoryType | None = None
-    active: Literal["all", "active", "inactive"] = "all"
+    active: Literal["all", "active", "inactive"] = "active"  # the live set (what retrieval sees) by default
     vector_status: VectorStatus | None = None
     key: Annotated[str | None, Field(max_length=KEY_MAX_CHARS, pattern=_ONE_LINE)] = None
     page: Page = 1

@@ -164,7 +164,9 @@ def test_memory_pages_are_paged_and_filtered_in_sql(client: TestClient, clean_db
     resp = client.get("/console/users/bob/memories", params={"memory_type": "goal", "active": "active",
                                                              "vector_status": "FAILED"})
     assert resp.status_code == 200 and f"({len(expected)} in all)" in resp.text
-    resp = client.get("/console/users/bob/memories", params={"page": "3"})
+    live = client.get("/console/users/bob/memories")  # the default view: live memories
+    assert live.status_code == 200 and "page 1 of 2 (90 in all)" in live.text
+    resp = client.get("/console/users/bob/memories", params={"page": "3", "active": "all"})
     assert resp.status_code == 200 and "page 3 of 3 (120 in all)" in resp.text
     assert 'id="next"' not in resp.text
     assert resp.text.count('<tr><td><a href="/console/memories/') == 20
