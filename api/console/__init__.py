@@ -186,7 +186,7 @@ def install_console(app: FastAPI, settings: Settings, services: ApiServices, tok
     async def users(request: Request, session: ConsoleSession) -> Response:
         q = validate(UsersQuery, request.query_params.multi_items())
         page = await db(browse.list_users, prefix=q.q, page=q.page, page_size=PAGE_SIZE)
-        return render(request, "users.html", session=session, page=page, q=q,
+        return render(request, "users.html", session=session, page=page, q=q, cap=browse.COUNT_CAP,
                       link=lambda p: _link(PREFIX + "/users", q=q.q, page=p))
 
     @router.get("/users/{user_id}/memories")
@@ -202,16 +202,14 @@ def install_console(app: FastAPI, settings: Settings, services: ApiServices, tok
             pk = browse.find_user_pk(s, user_id)
             if pk is None:
                 return None
-            return (browse.list_memories(s, pk, user_id, flt, page=q.page, page_size=PAGE_SIZE),
-                    browse.vector_status_counts(s, pk))
-        loaded = await db(load)
-        if loaded is None:
+            return browse.list_memories(s, pk, user_id, flt, page=q.page, page_size=PAGE_SIZE)
+        page = await db(load)
+        if page is None:
             return unknown_user(request, session, user_id)
-        page, vector_counts = loaded
         params = {"memory_type": q.memory_type.value if q.memory_type else None, "active": q.active,
                   "vector_status": q.vector_status.value if q.vector_status else None, "key": q.key}
         return render(request, "memories.html", session=session, user_id=user_id, page=page, q=q,
-                      vector_counts=vector_counts, memory_types=list(MemoryType),
+                      memory_types=list(MemoryType),
                       vector_statuses=list(VectorStatus),
                       link=lambda p: _link(f"{PREFIX}/users/{user_id}/memories", **params, page=p))
 
@@ -244,14 +242,12 @@ def install_console(app: FastAPI, settings: Settings, services: ApiServices, tok
             if pk is None:
                 return None
             status = q.status.value if q.status else None
-            return (browse.list_messages(s, pk, status=status, page=q.page, page_size=PAGE_SIZE),
-                    browse.message_status_counts(s, pk))
-        loaded = await db(load)
-        if loaded is None:
+            return browse.list_messages(s, pk, status=status, page=q.page, page_size=PAGE_SIZE)
+        page = await db(load)
+        if page is None:
             return unknown_user(request, session, user_id)
-        page, counts = loaded
         return render(request, "messages.html", session=session, user_id=user_id, page=page, q=q,
-                      counts=counts, statuses=list(MessageStatus),
+                      statuses=list(MessageStatus),
                       link=lambda p: _link(f"{PREFIX}/users/{user_id}/messages",
                                            status=q.status.value if q.status else None, page=p))
 

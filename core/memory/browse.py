@@ -2,40 +2,61 @@
 
 Every list is paged in SQL (``LIMIT``/``OFFSET`` over a deterministic order, at most ``MAX_PAGE_SIZE``
 rows and ``MAX_PAGE`` pages) and filtered in SQL; nothing here loads a user's rows into Python to
-filter them. A user's memories are ordered like ``memory_list`` (importance, then most recently
-updated, then id), which the ``ix_ltm_user_live_order`` index serves for the active ones. Nothing in
-this module writes.
+filter them. Counts stop at ``COUNT_CAP`` (``Page.capped``), so a page costs the same for a user with
+100k rows as for one with 10k. A user's memories are ordered like ``memory_list`` (importance, then
+most recently updated, then id), which the ``ix_ltm_user_live_order`` index serves for the active
+ones. Nothing in this module writes.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
-from sqlalchemy import ColumnElement, func, select
+from sqlalchemy import ColumnElement, ScalarSelect, Select, and_, func, literal, select
 from sqlalchemy.orm import Session
 
 from core.storage.models import Conversation, LongTermMemory, MemoryHistory, Message, OutboxEvent, User
 
 MAX_PAGE_SIZE = 200
 MAX_PAGE = 10_000
+COUNT_CAP = 10_000
 
 T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class Page(Generic[T]):
-    """One page of a list: ``items``, the 1-based ``page`` number, ``page_size`` and the ``total`` count."""
+    """One page of a list: ``items``, the 1-based ``page`` number, ``page_size`` and the ``total`` count
+    (counted up to ``COUNT_CAP``; beyond it ``capped`` is true and ``total`` is the cap)."""
 
     items: list[T]
     page: int
     page_size: int
     total: int
+    capped: bool = False
 
     @property
     def pages(self) -> int:
         return max(1, -(-self.total // self.page_size))
+
+    @property
+    def has_next(self) -> bool:
+        return self.page < self.pages or (self.capped and len(self.items) == self.page_size)
+
+
+def _count(session: Session, stmt: Select[Any]) -> tuple[int, bool]:
+    """Rows of ``stmt`` counted up to ``COUNT_CAP`` (and whether there are more)."""
+    n = int(session.execute(select(func.count()).select_from(stmt.limit(COUNT_CAP + 1).subquery()))
+            .scalar_one())
+    return min(n, COUNT_CAP), n > COUNT_CAP
+
+
+def _capped_count(where: ColumnElement[bool]) -> ScalarSelect[Any]:
+    """A correlated count of memories matching ``where``, stopping at ``COUNT_CAP + 1``."""
+    inner = select(literal(1)).where(where).limit(COUNT_CAP + 1).correlate(User).subquery()
+    return select(func.count()).select_from(inner).scalar_subquery()
 
 
 def _check_page(page: int, page_size: int) -> int:
@@ -61,15 +82,13 @@ def list_users(session: Session, *, prefix: str | None = None, page: int = 1,
     where: list[ColumnElement[bool]] = []
     if prefix:
         where.append(User.external_id.startswith(prefix, autoescape=True))
-    total = session.execute(select(func.count()).select_from(User).where(*where)).scalar_one()
-    active = (select(func.count())
-              .where(LongTermMemory.user_id == User.id, LongTermMemory.is_active.is_(True))
-              .correlate(User).scalar_subquery())
-    every = select(func.count()).where(LongTermMemory.user_id == User.id).correlate(User).scalar_subquery()
+    total, capped = _count(session, select(User.id).where(*where))
+    active = _capped_count(and_(LongTermMemory.user_id == User.id, LongTermMemory.is_active.is_(True)))
+    every = _capped_count(LongTermMemory.user_id == User.id)
     rows = session.execute(
         select(User.external_id, User.created_at, active, every).where(*where)
         .order_by(User.external_id).limit(page_size).offset(offset)).all()
-    return Page([UserRow(r[0], r[1], int(r[2]), int(r[3])) for r in rows], page, page_size, int(total))
+    return Page([UserRow(r[0], r[1], int(r[2]), int(r[3])) for r in rows], page, page_size, total, capped)
 
 
 def find_user_pk(session: Session, external_id: str) -> int | None:
@@ -141,12 +160,12 @@ def list_memories(session: Session, user_pk: int, user_external_id: str, flt: Me
     """One page of a user's memories matching ``flt``, by importance, recency, id (like ``memory_list``)."""
     offset = _check_page(page, page_size)
     where = [LongTermMemory.user_id == user_pk, *(flt or MemoryFilter()).clauses()]
-    total = session.execute(select(func.count()).select_from(LongTermMemory).where(*where)).scalar_one()
+    total, capped = _count(session, select(LongTermMemory.id).where(*where))
     rows = session.execute(
         select(LongTermMemory).where(*where)
         .order_by(LongTermMemory.importance.desc(), LongTermMemory.updated_at.desc(), LongTermMemory.id)
         .limit(page_size).offset(offset)).scalars().all()
-    return Page([_memory_row(m, user_external_id) for m in rows], page, page_size, int(total))
+    return Page([_memory_row(m, user_external_id) for m in rows], page, page_size, total, capped)
 
 
 def get_memory(session: Session, memory_id: int) -> MemoryRow | None:
@@ -221,7 +240,7 @@ def list_messages(session: Session, user_pk: int, *, status: str | None = None, 
     where: list[ColumnElement[bool]] = [Message.user_id == user_pk]
     if status is not None:
         where.append(Message.memory_status == status)
-    total = session.execute(select(func.count()).select_from(Message).where(*where)).scalar_one()
+    total, capped = _count(session, select(Message.id).where(*where))
     rows = session.execute(
         select(Message, Conversation.external_id)
         .join(Conversation, Conversation.id == Message.conversation_id)
@@ -237,13 +256,8 @@ def list_messages(session: Session, user_pk: int, *, status: str | None = None, 
     items = [MessageRow(m.id, m.upstream_message_id, conv, m.role, m.content, m.memory_status,
                         m.memory_attempts, m.memory_error, m.created_at, m.processed_at, changes.get(m.id, 0))
              for m, conv in rows]
-    return Page(items, page, page_size, int(total))
+    return Page(items, page, page_size, total, capped)
 
-
-def message_status_counts(session: Session, user_pk: int) -> dict[str, int]:
-    rows = session.execute(select(Message.memory_status, func.count()).where(Message.user_id == user_pk)
-                           .group_by(Message.memory_status)).all()
-    return {str(s): int(n) for s, n in rows}
 
 
 @dataclass(frozen=True)
@@ -263,11 +277,3 @@ def outbox_backlog(session: Session) -> list[OutboxBacklog]:
         .where(OutboxEvent.published_at.is_(None))
         .group_by(OutboxEvent.topic).order_by(OutboxEvent.topic)).all()
     return [OutboxBacklog(str(t), int(n), oldest, int(att or 0), err) for t, n, oldest, att, err in rows]
-
-
-def vector_status_counts(session: Session, user_pk: int) -> dict[str, int]:
-    rows = session.execute(select(LongTermMemory.vector_status, func.count())
-                           .where(LongTermMemory.user_id == user_pk)
-                           .group_by(LongTermMemory.vector_status)).all()
-    return {str(s): int(n) for s, n in rows}
-

@@ -135,7 +135,8 @@ def test_inputs_are_validated_like_the_rest_api_and_posts_need_csrf(client: Test
     assert out.status_code == 422 and client.get("/console/users").status_code == 200  # still logged in
 
 
-def test_memory_pages_are_paged_and_filtered_in_sql(client: TestClient, clean_db: Engine) -> None:
+def test_memory_pages_are_paged_and_filtered_in_sql(client: TestClient, clean_db: Engine,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     pk = seed_memories(clean_db, "bob", 120)
     with Session(clean_db) as s:
         first = browse.list_memories(s, pk, "bob", page=1, page_size=50)
@@ -170,6 +171,13 @@ def test_memory_pages_are_paged_and_filtered_in_sql(client: TestClient, clean_db
     assert resp.status_code == 200 and "page 3 of 3 (120 in all)" in resp.text
     assert 'id="next"' not in resp.text
     assert resp.text.count('<tr><td><a href="/console/memories/') == 20
+    monkeypatch.setattr(browse, "COUNT_CAP", 100)  # counts stop at the cap; paging goes on
+    capped = client.get("/console/users/bob/memories", params={"page": "2", "active": "all"})
+    assert "page 2 (more than 100 in all)" in capped.text and 'id="next"' in capped.text
+    assert "(more than 100 in all)" in client.get("/console/users/bob/memories",
+                                                  params={"page": "3", "active": "all"}).text
+    assert '<td class="num">90</td><td class="num">more than 100</td>' in client.get("/console/users").text
+    monkeypatch.undo()
     users = client.get("/console/users", params={"q": "bo"})
     assert users.status_code == 200 and "/console/users/bob/memories" in users.text
     assert '<td class="num">90</td><td class="num">120</td>' in users.text  # active / all
