@@ -181,3 +181,17 @@ def test_memory_pages_are_paged_and_filtered_in_sql(client: TestClient, clean_db
     users = client.get("/console/users", params={"q": "bo"})
     assert users.status_code == 200 and "/console/users/bob/memories" in users.text
     assert '<td class="num">90</td><td class="num">120</td>' in users.text  # active / all
+
+
+def test_stored_text_is_escaped(client: TestClient, clean_db: Engine) -> None:
+    pk = seed_memories(clean_db, "mallory", 1)
+    now = datetime.now(UTC)
+    with Session(clean_db) as s, s.begin():
+        s.execute(insert(LongTermMemory).values(
+            user_id=pk, memory_key="fact-x", memory_type="fact", content='<script>alert("x")</script><b>',
+            importance=3, confidence=0.9, is_active=True, created_at=now, updated_at=now))
+    login(client)
+    page = client.get("/console/users/mallory/memories")
+    assert page.status_code == 200
+    assert "<script>alert" not in page.text
+    assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;&lt;b&gt;" in page.text
