@@ -469,8 +469,10 @@ class Retriever:
         items = ([] if user_pk is None else
                  self._lexical(user_pk, query, set(tokenize(query)),
                                limit or self.settings.LONG_TERM_MEMORY_RETRIEVE_LIMIT))
-        return self._result(user_id, RetrieveMode.DENSE, ServedBy.LEXICAL_FALLBACK, items, started, {},
-                            "lexical path requested")
+        # not through ``_result``: a comparison is no fallback and must not count in the retrieval metrics
+        took = round((time.perf_counter() - started) * 1000, 3)
+        return RetrievalResult(user_id, RetrieveMode.DENSE, ServedBy.LEXICAL_FALLBACK, items,
+                               prompt_block(items), "lexical path requested", took)
 
     def close(self) -> None:
         self._toucher.close()
