@@ -32,7 +32,7 @@ from api.console.forms import (
     LoginForm,
     MemoriesQuery,
     MessagesQuery,
-    NoQuery,
+    OpsQuery,
     RedriveForm,
     SearchQuery,
     UserPath,
@@ -269,8 +269,12 @@ def install_console(app: FastAPI, settings: Settings, services: ApiServices, tok
     @router.get("/ops")
     @guarded
     async def operations(request: Request, session: ConsoleSession) -> Response:
-        validate(NoQuery, request.query_params.multi_items())
-        return await ops_page(request, session)
+        q = validate(OpsQuery, request.query_params.multi_items())
+        notice = None
+        if q.redriven_from and q.redriven_to:
+            (src, sp, so), (dst, dp, do) = (ref.rsplit(":", 2) for ref in (q.redriven_from, q.redriven_to))
+            notice = f"re-drove {src} partition {sp} offset {so} to {dst} partition {dp} offset {do}"
+        return await ops_page(request, session, notice=notice)
 
     @router.post("/ops/redrive")
     @guarded
@@ -289,9 +293,12 @@ def install_console(app: FastAPI, settings: Settings, services: ApiServices, tok
         except ops.OpsError as exc:
             return await ops_page(request, session, 503,
                                   error={"code": "kafka_unavailable", "message": str(exc), "field": None})
-        return await ops_page(request, session, notice=(
-            f"re-drove {done.dead_letter.topic} partition {done.dead_letter.partition} offset "
-            f"{done.dead_letter.offset} to {done.topic} partition {done.partition} offset {done.offset}"))
+        # Post/redirect/get: reloading the result page must not re-drive the record again.
+        dead = done.dead_letter
+        return RedirectResponse(_link(f"{PREFIX}/ops",
+                                      redriven_from=f"{dead.topic}:{dead.partition}:{dead.offset}",
+                                      redriven_to=f"{done.topic}:{done.partition}:{done.offset}"),
+                                status_code=303)
 
     @router.get("/search")
     @guarded

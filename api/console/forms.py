@@ -40,8 +40,19 @@ class _Form(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+RECORD_REF_PATTERN = r"^[A-Za-z0-9._-]{1,255}:[0-9]{1,6}:[0-9]{1,19}$"
+"""``topic:partition:offset`` of one Kafka record."""
+
+
 class NoQuery(_Form):
     """A page that takes no parameters."""
+
+
+class OpsQuery(_Form):
+    """The operations page; after a re-drive (POST, then 303) it names what moved where."""
+
+    redriven_from: Annotated[str | None, Field(default=None, pattern=RECORD_REF_PATTERN)] = None
+    redriven_to: Annotated[str | None, Field(default=None, pattern=RECORD_REF_PATTERN)] = None
 
 
 class UserPath(_Form):
