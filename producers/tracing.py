@@ -3,11 +3,11 @@
 - ``setup_tracing(settings, process)``: with ``OTEL_ENABLED`` off it does nothing (tracing stays a
   no-op, no header is read or written). On, it installs an SDK tracer provider named
   ``OTEL_SERVICE_NAME`` (default ``pai-memory-<process>``) exporting in batches over OTLP/HTTP to
-  ``OTEL_EXPORTER_OTLP_ENDPOINT`` (or to the ``exporter`` given, synchronously: tests), sets it as the
-  global provider when none is set and hands it to ``core.tracing``. An application that already set
-  up its own SDK provider keeps it: its provider is used. Idempotent per process;
+  ``OTEL_EXPORTER_OTLP_ENDPOINT``, sets it as the global provider when none is set and hands it to
+  ``core.tracing`` (with an ``exporter`` given, tests: exported synchronously, not made global). An
+  application that already set up its own SDK provider keeps it: its provider is used. Idempotent;
 - ``kafka_headers(carrier)`` / ``context_from_headers(headers)``: the Kafka header form of the trace
-  context (``traceparent``, ``tracestate``: UTF-8 values). A missing, non-UTF-8 or malformed
+  context (``traceparent``, ``tracestate``: ASCII values). A missing, non-ASCII or malformed
   ``traceparent`` gives ``None`` (new root), never an error: a bad header never sends a record to a DLQ;
 - ``outbox_publish(payload, topic)``: the relay's step for one outbox row: the row's payload carries
   the trace context of the write that enqueued it (``core.memory.outbox``); it is taken out of the
@@ -64,8 +64,8 @@ def setup_tracing(settings: Settings, process: str, exporter: Any = None) -> boo
             otlp = OTLPSpanExporter(endpoint=f"{base.rstrip('/')}/v1/traces") if base else OTLPSpanExporter()
             provider.add_span_processor(BatchSpanProcessor(otlp))
             atexit.register(provider.shutdown)
-        if not isinstance(current, TracerProvider):
-            trace.set_tracer_provider(provider)
+        if exporter is None and not isinstance(current, TracerProvider):
+            trace.set_tracer_provider(provider)  # once per process: libraries' own spans join ours
         tracing.install(provider)
         _installed = provider
         log.info("tracing on: service %s, OTLP endpoint %s", name,
@@ -98,8 +98,8 @@ def context_from_headers(headers: Iterable[tuple[str, bytes | str | None]] | Non
         if key in tracing.TRACE_KEYS and value is not None and key not in values:
             try:
                 values[key] = value.decode("ascii") if isinstance(value, bytes) else value
-            except UnicodeDecodeError:
-                return None
+            except UnicodeDecodeError:  # unreadable: as if absent (no traceparent: a new root)
+                continue
     return tracing.context_of(values)
 
 
