@@ -245,15 +245,15 @@ class MemoryEventProducer:
             headers += kafka_headers(tracing.carrier_of(span))
 
         def on_delivery(err: KafkaError | None, msg: Message) -> None:
+            if span is not None:  # ended before the future resolves: a caller's result() sees it finished
+                if err is not None:
+                    span.set_status(StatusCode.ERROR, f"{err.name()}: {err.str()}")
+                span.end()
             if err is not None:
                 future.set_exception(DeliveryError.from_kafka(err, target, key))
             else:
                 future.set_result(DeliveryReport(msg.topic() or target, msg.partition() or 0,
                                                  msg.offset() or 0))
-            if span is not None:
-                if err is not None:
-                    span.set_status(StatusCode.ERROR, f"{err.name()}: {err.str()}")
-                span.end()
 
         deadline = monotonic() + self.queue_full_timeout
         while True:

@@ -191,3 +191,23 @@ def test_a_bad_traceparent_header_starts_a_new_root_and_never_dead_letters(
         assert s.scalars(select(Message.memory_status)).one() == "PROCESSED"
     [burst] = by_name(list(exporter.get_finished_spans()), f"{cfg.TOPIC_CHAT_MESSAGES} process")
     assert burst.parent is None and not burst.links
+
+
+def test_a_publish_continues_the_callers_trace_in_the_record_headers(
+    settings: Settings, unique_name: Callable[[str], str], exporter: InMemorySpanExporter
+) -> None:
+    cfg = traced(settings, unique_name, exporter)
+    message = conversation("tr-pub", "c-tr-pub", [("user", FACT)])[0]
+    with tracing.stage("chat request") as caller, MemoryEventProducer(cfg) as producer:
+        producer.publish_message(message).result(30)
+    [record] = read_topic(cfg, cfg.TOPIC_CHAT_MESSAGES, 1)
+    [publish] = by_name(exporter.get_finished_spans(), f"{cfg.TOPIC_CHAT_MESSAGES} publish")
+    assert publish.context is not None and publish.parent is not None
+    assert publish.parent.span_id == caller.get_span_context().span_id
+    assert publish.attributes is not None
+    assert publish.attributes["messaging.destination.name"] == cfg.TOPIC_CHAT_MESSAGES
+    headers = dict(record.headers() or [])
+    version, trace_id, span_id, flags = headers["traceparent"].decode().split("-")
+    assert (version, trace_id, span_id) == ("00", f"{publish.context.trace_id:032x}",
+                                            f"{publish.context.span_id:016x}")
+    assert int(flags, 16) & 1  # sampled
