@@ -45,8 +45,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from opentelemetry import trace
-
 from consumers.dlq import DeadLetterPublisher
 from consumers.errors import describe
 from consumers.policies import RetryPolicy
@@ -361,7 +359,7 @@ class ExtractorStrategy:
                                     {"messaging.system": "kafka", "messaging.operation.type": "process",
                                      "messaging.batch.message_count": len(message_pks)})
         try:
-            with trace.use_span(span, end_on_exit=True):
+            with tracing.current(span):
                 outcome = self.processor.process(message_pks)
         except BaseException as exc:  # every failure goes back to the loop thread to be classified
             self._completions.put(_Completion(burst, None, exc, time.perf_counter() - started))

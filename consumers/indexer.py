@@ -30,7 +30,6 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from opentelemetry import trace
 from sqlalchemy.exc import DBAPIError
 
 from consumers.dlq import DeadLetterPublisher
@@ -215,7 +214,7 @@ class IndexerStrategy:
                                         "messaging.batch.message_count": len(records),
                                         "pai.memories": len(memory_ids)})
         try:
-            with trace.use_span(span, end_on_exit=True):
+            with tracing.current(span):
                 report = self.indexer.sync(memory_ids)
         except IndexModelMismatch as exc:
             self._fatal = exc

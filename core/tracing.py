@@ -2,8 +2,9 @@
 
 Contract:
 - tracing is off until an adapter installs a tracer provider (``producers.tracing.setup_tracing``
-  when ``OTEL_ENABLED``); off, ``tracer()`` is the API's no-op tracer, ``enabled()`` is False and
-  ``carrier()`` is empty, so a stage costs one no-op span and nothing is exported or propagated;
+  when ``OTEL_ENABLED``); off, ``tracer()`` is the API's no-op tracer, ``enabled()`` is False,
+  ``carrier()`` is empty and ``stage``/``current``/``consume_span`` return at once with the invalid
+  span (no context switch), so nothing is recorded, exported or propagated;
 - ``stage(name)`` is a span of one stage, child of the current span, current while the block runs
   (exceptions are recorded on it); ``start_stage(name)`` is the same span for code that ends it
   itself and makes nothing current;
@@ -51,7 +52,20 @@ def tracer() -> trace.Tracer:
 @contextmanager
 def stage(name: str, attributes: Mapping[str, AttributeValue] | None = None) -> Iterator[Span]:
     """A span of one stage, current for the block (child of the current span)."""
+    if _provider is None:  # off: not even the no-op span's context switch
+        yield trace.INVALID_SPAN
+        return
     with _tracer.start_as_current_span(name, attributes=attributes) as span:
+        yield span
+
+
+@contextmanager
+def current(span: Span) -> Iterator[Span]:
+    """``span`` current for the block and ended after it (an exception is recorded on it)."""
+    if _provider is None:
+        yield span
+        return
+    with trace.use_span(span, end_on_exit=True):
         yield span
 
 
@@ -89,6 +103,8 @@ def consume_span(name: str, contexts: list[Context | None],
     context, so a burst or batch that folds several messages points at each of them. No valid
     context: a new root.
     """
+    if _provider is None:
+        return trace.INVALID_SPAN
     valid = [c for c in contexts if c is not None]
     links = [Link(trace.get_current_span(c).get_span_context()) for c in valid]
     parent = valid[0] if valid else Context()
