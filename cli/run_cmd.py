@@ -112,5 +112,8 @@ def _run(args: argparse.Namespace) -> int:
     from core.metrics import serve_metrics
 
     serve_metrics(settings.METRICS_PORT, settings.METRICS_HOST)
+    from producers.tracing import setup_tracing
+
+    setup_tracing(settings, args.process)  # OTEL_ENABLED: spans over OTLP, trace context in Kafka headers
     PROCESSES[args.process](settings)
     return 0

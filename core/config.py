@@ -244,10 +244,17 @@ class Settings(BaseSettings):
     OUTBOX_RETENTION_HOURS: float = Field(24, ge=0)
     OUTBOX_SWEEP_INTERVAL_SEC: float = Field(5, gt=0)
     OUTBOX_RELAY_BATCH_SIZE: int = Field(500, ge=1, le=100000)
+    # traces (OpenTelemetry, README "Traces"): off by default; on, each process exports its spans over
+    # OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT (unset: the SDK's http://localhost:4318) as
+    # OTEL_SERVICE_NAME (unset: pai-memory-<process>) and W3C trace context rides in Kafka headers
+    OTEL_ENABLED: bool = False
+    OTEL_EXPORTER_OTLP_ENDPOINT: str | None = None
+    OTEL_SERVICE_NAME: str | None = Field(None, min_length=1, max_length=255)
     PAI_MEMORY_HOME: str = Field("var", validation_alias=AliasChoices("PAI_MEMORY_HOME"))
     PAI_MEMORY_CACHE_DIR: str | None = None  # downloaded Kafka jars; default $XDG_CACHE_HOME/pai-memory
 
-    @field_validator("MEMORY_MILVUS_URI", "LLM_BASE_URL", "MEMORY_EMBEDDING_BASE_URL")
+    @field_validator("MEMORY_MILVUS_URI", "LLM_BASE_URL", "MEMORY_EMBEDDING_BASE_URL",
+                     "OTEL_EXPORTER_OTLP_ENDPOINT")
     @classmethod
     def _http_url(cls, value: str | None, info: Any) -> str | None:
         if value is None or value == "" or value == "-":

@@ -45,6 +45,7 @@ from sqlalchemy import DateTime, Integer, String, column, select, update, values
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from core import tracing
 from core.config import EmbeddingProvider, Settings
 from core.embedding.base import Embedder, EmbeddingError, Vectors
 from core.embedding.factory import build_embedder
@@ -328,7 +329,9 @@ class MemoryIndexer:
             chunks = self._chunks(plan.embed)
             embedded: list[tuple[_Row, str, str]] = []
             parts: list[Vectors] = []
-            for chunk, got in zip(chunks, self._embed_chunks(chunks), strict=True):
+            with tracing.stage("embed", {"pai.texts": len(plan.embed), "pai.embed_calls": len(chunks)}):
+                results = self._embed_chunks(chunks)
+            for chunk, got in zip(chunks, results, strict=True):
                 if isinstance(got, EmbeddingError):
                     failure = failure or ("embed", got)
                     failed.extend(row for row, _, _ in chunk)
@@ -345,6 +348,8 @@ class MemoryIndexer:
         started = time.perf_counter()
         removed: list[_Row] = []
         written: list[tuple[_Row, str]] = []
+        span = tracing.start_stage("milvus", {"pai.upserts": len(plan.embed) if vectors is not None else 0,
+                                              "pai.deletes": len(plan.erase) + len(plan.delete)})
         try:
             gone = plan.erase + [row.id for row in plan.delete]
             if gone:
@@ -360,13 +365,17 @@ class MemoryIndexer:
         except IndexModelMismatch:
             raise
         except (VectorStoreError, ValueError) as exc:
+            tracing.failed(span, exc)
             failure = failure or ("milvus", exc)
             failed.extend(row for row in plan.delete if not removed)
             failed.extend(row for row, _, _ in plan.embed if vectors is not None)
             self._target = None  # re-check the collection (it may have been dropped) before the next try
+        finally:
+            span.end()
         report.milvus_sec += time.perf_counter() - started
 
         started = time.perf_counter()
+        span = tracing.start_stage("mark synced", {"pai.synced": len(written) + len(plan.refresh)})
         try:
             with transaction(self.sessions) as session:
                 now = self.clock()
@@ -377,6 +386,7 @@ class MemoryIndexer:
         except DBAPIError as exc:
             raise IndexSyncFailed("database", ids, [], _first_line(exc)) from exc
         finally:
+            span.end()
             report.db_sec += time.perf_counter() - started
         if failure is not None:
             stage, cause = failure

@@ -2,7 +2,8 @@
 
 Guarantees (at least once, per-user order):
 - a row is published to ``row.topic`` with key = ``row.message_key`` (the external user id), value =
-  the compact UTF-8 JSON of ``row.payload`` and header ``pai-outbox-id``; the producer is idempotent
+  the compact UTF-8 JSON of ``row.payload`` and header ``pai-outbox-id`` (a stored trace context moves
+  to headers, ``producers.tracing``); the producer is idempotent
   with ``acks=all`` (``producers.kafka_config``);
 - ``published_at`` is set only after the broker confirmed the delivery. A failed delivery increments
   ``attempts`` and records ``last_error``; the row is retried at the next sweep. A crash anywhere
@@ -51,6 +52,7 @@ from typing import Any
 
 import psycopg
 from confluent_kafka import KafkaError, KafkaException, Producer
+from opentelemetry.trace import Span
 from psycopg import sql
 from sqlalchemy import Connection, Engine, make_url, text
 from sqlalchemy.exc import SQLAlchemyError
@@ -62,6 +64,7 @@ from core.memory.stats import sample
 from core.storage import db
 from producers.kafka_config import producer_config
 from producers.sweeper import Sweeper
+from producers.tracing import end_publish_spans, outbox_publish
 
 log = logging.getLogger(__name__)
 
@@ -300,15 +303,19 @@ class OutboxRelay:
 
             return on_delivery
 
+        spans: dict[int, Span | None] = {}
         for row in rows:
+            # the row's trace context (if any) leaves the value and continues in a span and headers
+            payload, trace_headers, spans[row.id] = outbox_publish(row.payload, row.topic)
             try:
-                value = encode_payload(row.payload)
+                value = encode_payload(payload)
             except (TypeError, ValueError) as exc:
                 outcome[row.id] = f"payload not serialisable: {exc}"
                 continue
             headers: list[tuple[str, str | bytes | None]] = [
                 (OUTBOX_ID_HEADER, str(row.id).encode()),
                 ("content-type", CONTENT_TYPE),
+                *trace_headers,
             ]
             deadline = self.clock() + self.flush_timeout
             while True:
@@ -335,6 +342,7 @@ class OutboxRelay:
             producer.poll(0)
         for row in rows:
             outcome.setdefault(row.id, f"delivery not confirmed within {self.flush_timeout:g}s")
+        end_publish_spans(spans, outcome)
         return outcome
 
     # --- maintenance and gauges ---------------------------------------------------------------

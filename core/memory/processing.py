@@ -47,7 +47,7 @@ from datetime import UTC, datetime
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from core import metrics
+from core import metrics, tracing
 from core.config import Settings
 from core.embedding.base import EmbeddingError
 from core.erasure import erased_before
@@ -233,7 +233,8 @@ class MessageProcessor:
         kept = admissible(refined, self.policy)
         t3 = time.perf_counter()
         try:
-            self._commit(user_pk, conv_pk, [m.id for m in todo], kept, outcome)
+            with tracing.stage("upsert", {"pai.candidates": len(kept)}):
+                self._commit(user_pk, conv_pk, [m.id for m in todo], kept, outcome)
         except EmbeddingError as exc:  # the dedup's embedder (e.g. an embeddings endpoint) failed
             self._record_failure([m.id for m in todo], exc)
             raise  # unreachable: _record_failure raises
