@@ -34,7 +34,7 @@ from functools import lru_cache
 from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput
 from core.extraction.rules import lexicon as lx
 from core.extraction.rules import patterns as P
-from core.extraction.rules.keys import content_slug
+from core.extraction.rules.keys import content_slug, salient_tokens
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, split_clauses
 from core.filters import is_noise_content, normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
@@ -42,6 +42,9 @@ from core.text import regex as re  # linear time (RE2), never the backtracking s
 MAX_MESSAGE_CHARS = 8000
 MAX_CLAUSES = 120
 MAX_CLAUSE_CHARS = 400
+# discourse lead-ins that carry no topic ("also", "对了")
+_LEAD_IN = re.compile(r"^(?:also|and|oh|ok(?:ay)?|so|well|by the way|btw|"
+                      r"还有|对了|另外|哦|嗯|那|然后)[,，\s]*")
 
 
 @dataclass
@@ -253,6 +256,7 @@ class _Analyser:
         groups: list[Group] = []
         for clauses in kept:
             groups.extend(self._sentence_groups(clauses, results[id(clauses)]))
+        groups = _fold_grounds(groups)
         forgotten = {slot for topic in forget_topics for slot, rx in P.SLOT_NAMES.items()
                      if rx.search(normalise(topic))}
         return Analysis(groups, deletions, forget_topics, change_sentences, self.message, self.lang_zh,
@@ -330,6 +334,12 @@ class _Analyser:
                     if topic and topic.lower() not in P.FORGET_STOP and len(topic) >= 2:
                         topics.append(topic)
         if not topics:
+            # a bare "forget that" after a statement in the same sentence ("I don't watch horror
+            # movies anymore, please forget that") is about that statement, not the previous turn
+            own = [c.text for c in clauses if not P.FORGET.search(c.norm)
+                   and salient_tokens(_LEAD_IN.sub("", c.norm))]
+            if own:
+                return [" ".join(own)]
             prev = self._previous_user_turn()
             if prev:
                 topics.append(prev)
@@ -439,6 +449,8 @@ class _Analyser:
         ("以后只要有台风预警，就提醒我…", "whenever there's a storm warning, remind me to…")."""
         if pos > 0 and P.TIME_HARD.search(clauses[pos - 1].norm) and not P.TOPIC_SHIFT.search(body):
             return None  # "下个月出差期间，每天提醒我打卡": the window scopes the rule
+        if _NEVER_MIND.search(body):
+            return None  # "never mind the Rust rewrite" withdraws something, it is no rule
         style = P.STYLE_DIRECTIVE.search(body)
         if not (P.LONGTERM.search(body) or P.LONGTERM_WEAK.search(body) or P.CONDITION_START.search(body)
                 or P.RECURRING.search(body) or P.REPLY_WORD.search(body) or style):
@@ -599,6 +611,9 @@ class _Analyser:
         return hits
 
     def _job(self, body: str, nf: str) -> Hit | None:
+        doing = P.JOB_AS_ZH.search(body)
+        if doing and not NOT_JOB(doing.group("role")) and not P.GOAL_NEAR.search(body):
+            return Hit("fact-job", 0.86)
         if P.PROJECT_VERB.search(body) and P.PROJECT_NOUN.search(body):
             return None
         if P.GOAL_NEAR.search(body):
@@ -654,6 +669,9 @@ class _Analyser:
         noun = P.PROJECT_NOUN.search(body) or P.PROJECT_NOUN.search(ahead)
         if not (P.PROJECT_VERB.search(body) and noun):
             return None
+        doing = P.JOB_AS_ZH.search(body)
+        if doing and not NOT_JOB(doing.group("role")):
+            return None  # "现在做算法工程师" is a job
         if re.search(r"想(?:做|搞|写|开)|打算|准备|计划|\b(?:want|plan|planning|"
                      r"thinking about|hope) to\b", body):
             return None
@@ -704,6 +722,32 @@ class _Analyser:
             return content_slug(obj)
         slug = normalise_key("_".join(obj.split()[:3]))
         return slug if slug != "memory" else None
+
+
+_NEVER_MIND = re.compile(r"\bnever ?mind\b|\bnvm\b")
+_GROUNDS = ("fact-diet", "fact-allergy")
+_BECAUSE = re.compile(r"\bso\b|\btherefore\b|\bthat'?s why\b|所以|因此|因为|就")
+
+
+def _fold_grounds(groups: list[Group]) -> list[Group]:
+    """A diet or allergy fact stated as the reason of a rule in the same sentence ("I'm vegetarian,
+    so never suggest meat", "我对花生过敏，以后推荐菜谱要避开花生") is one memory: the rule, its
+    content keeping the fact, so the fact and the rule are not two near-duplicates."""
+    out = list(groups)
+    for rule in groups:
+        if not rule.key.startswith("constraint-") or rule.hit.op is not CandidateOp.UPSERT:
+            continue
+        rule_text = " ".join(c.norm for c in rule.clauses)
+        for ground in groups:
+            if ground.key not in _GROUNDS or ground.sentence != rule.sentence or ground not in out \
+                    or ground.hit.op is not CandidateOp.UPSERT or ground.hit.content is not None:
+                continue
+            ground_text = " ".join(c.norm for c in ground.clauses)
+            if rule.key == "constraint-food" or _BECAUSE.search(rule_text) \
+                    or salient_tokens(ground_text) & salient_tokens(rule_text):
+                rule.clauses = sorted(ground.clauses + rule.clauses, key=lambda c: c.index)
+                out.remove(ground)
+    return out
 
 
 def _same_kind(hit: Hit, active: list[Group]) -> bool:

@@ -15,7 +15,8 @@ embedding batch:
 3. *third parties*: a preference or goal clause with no first person that follows a family or
    relationship fact in the same sentence ("我儿子今年五岁，特别喜欢恐龙") is that person's, so it
    joins the relationship fact instead of becoming the user's preference;
-4. *rescues*: a sentence in which no rule fired and nothing was hard-dropped becomes a candidate
+4. *rescues*: a sentence in which no rule fired, nothing was hard-dropped and whose subject is not
+   someone else ("我朋友小李特别喜欢爬山", "My roommate Jake plays guitar") becomes a candidate
    when the classifier keeps it with high probability ("I train racehorses", "I like to cross
    stitch"), under a readable key: the rules' topic words when they match, else the nearest
    topic of its type by embedding (``preference-crafts``, ``fact-job``), never a hash.
@@ -35,6 +36,7 @@ import numpy.typing as npt
 from core.extraction.candidates import CandidateOp, MemoryCandidate
 from core.extraction.classifier import MemoryClassifier, Prediction
 from core.extraction.rules import lexicon as lx
+from core.extraction.rules import patterns as P
 from core.extraction.rules.analysis import MAX_CLAUSES, MAX_MESSAGE_CHARS, Analysis, topic_of
 from core.extraction.rules.refine import CandidateMeta
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, split_clauses
@@ -223,6 +225,8 @@ class ClassifierGate:
                 continue
             if any(analysis.dropped.get(c.index, "no-trigger") not in _SOFT_REASONS for c in members):
                 continue
+            if _about_someone_else(members[0]):
+                continue  # "我朋友小李特别喜欢爬山", "My roommate Jake plays guitar": not the user's
             text = clean_content(analysis.message[members[0].start:members[-1].end])
             if not _long_enough(text) or is_noise_content(text):
                 continue
@@ -304,6 +308,14 @@ def _fold_third_party(analysis: Analysis, candidates: list[MemoryCandidate]) -> 
             cand = cand.model_copy(update={"content": sep.join([cand.content, *extra])[:1000]})
         out.append(cand)
     return out
+
+
+def _about_someone_else(clause: Clause) -> bool:
+    """The sentence's subject is another person (a friend, a colleague, "he", a named person) and
+    the user is not in it: whatever it says is that person's, never the user's memory."""
+    body = normalise(clause.text)
+    return bool(P.THIRD_PARTY_START.search(body) or (
+        P.NAMED_SUBJECT_EN.match(clause.text) and not P.FIRST_PERSON.search(body)))
 
 
 def _long_enough(text: str) -> bool:

@@ -101,14 +101,15 @@ REQUEST = rx(
 )
 MEMORY_REQUEST_PREFIX = re.compile(
     r"^(?:(?:你|请|麻烦)?(?:帮我)?(?:记住|记一下|记下|记着|记好)(?:了|哈|哦)?[,，:： ]*|"
+    r"(?:你)?(?:别|不要)忘了[,，:： ]*|(?:please )?(?:don'?t|do not) forget(?: that)?[,:]? |"
     r"(?:please )?(?:remember|note|keep in mind|for the record|fyi)(?: that)?[,:]? )"
 )
 LONGTERM = rx(
     r"以后|今后|往后|之后都|从现在(?:开始|起)|从今(?:天|往后|以后)?(?:起|开始)|一律|"
     r"永远|始终|凡是|默认|长期|一直(?:都)?(?:用|按)",
-    r"\b(?:always|from now on|going forward|in (?:the )?future|never|by default|as a rule|moving forward|"
-    r"from here on|all future|each reply|every reply|every answer|no matter what|one rule|house rule|"
-    r"ground rule|standing rule)\b",
+    r"\b(?:always|from now on|going forward|in (?:the )?future|never|don'?t ever|do not ever|by default|"
+    r"as a rule|moving forward|from here on|all future|each reply|every reply|every answer|no matter what|"
+    r"one rule|house rule|ground rule|standing rule)\b",
 )
 # weaker markers of a standing rule: they need an explicit address to the assistant
 LONGTERM_WEAK = rx(r"每次|每回|只要|一旦|每当", r"\b(?:every time|whenever|each time|any ?time)\b")
@@ -374,6 +375,9 @@ OCC_ZH = lx.alt(lx.OCCUPATIONS_ZH)
 ROLE_ZH = lx.alt(lx.ROLE_FIELDS_ZH + lx.OCCUPATIONS_ZH)
 SUBJECT_ZH = lx.alt(lx.TEACH_SUBJECTS_ZH)
 ACRONYM_ROLE = r"(?:sre|ui|ux|qa|pm|hr|dba|devops|ios|android|java|python|go|c\+\+|it|bd|ai|ml|nlp|cv|seo)"
+# "现在做算法工程师", "当了一名护士": doing a job, not a project ("在做" inside "现在做")
+JOB_AS_ZH = re.compile(rf"(?:做|当|干)(?:了)?(?:一名|一个|名|个)?\s*"
+                       rf"(?P<role>[^,，。做当干]{{0,8}}?(?:{OCC_ZH}))(?:$|[,，。；;！!了的吧啊呢])")
 JOB_ZH = [
     re.compile(rf"我(?:主要|目前|现在)?负责\s*(?P<role>[^,，。]{{0,8}}?(?:{ROLE_ZH}|{ACRONYM_ROLE}\b))"),
     re.compile(rf"(?:^|本人|我)(?:是)?\s*(?P<role>[^,，。]{{0,6}}?(?:{OCC_ZH}))\s*(?:一枚|一个|一名|一只)"),
@@ -428,7 +432,7 @@ FAMILY_PRED_ZH = (r"(?:今年|已经|刚)?(?:[0-9]{1,2}|[一二两三四五六�
                   r"读书|上学|念书)|是" + _nf("不是") + r"|过敏|出生|怀孕|刚生|结婚|退休|住在|身体|"
                   r"做.{1,6}的|当.{1,6}|跟不上|成绩|"
                   r"上学|幼儿园|小学|初中|高中|大学|[初高][一二三]|大[一二三四]|研[一二三]|毕业|工作了|"
-                  r"上班了|考上|读研|读博|"
+                  r"上班了|考上|读研|读博|在学|正在学|在练|学了.{1,6}年|"
                   # a relative's taste is a fact about the user's family, never the user's preference
                   r"(?:特别|很|最|超|非常)?(?:喜欢|爱吃|爱喝|爱看|爱玩|爱听|讨厌|不吃|不喝|不能吃|吃不了)")
 FAMILY_ZH_RX = [
