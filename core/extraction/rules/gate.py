@@ -15,11 +15,13 @@ embedding batch:
 3. *third parties*: a preference or goal clause with no first person that follows a family or
    relationship fact in the same sentence ("我儿子今年五岁，特别喜欢恐龙") is that person's, so it
    joins the relationship fact instead of becoming the user's preference;
-4. *rescues*: a sentence in which no rule fired, nothing was hard-dropped and whose subject is not
-   someone else ("我朋友小李特别喜欢爬山", "My roommate Jake plays guitar") becomes a candidate
+4. *rescues*: a sentence in which no rule fired and nothing was hard-dropped becomes a candidate
    when the classifier keeps it with high probability ("I train racehorses", "I like to cross
    stitch"), under a readable key: the rules' topic words when they match, else the nearest
-   topic of its type by embedding (``preference-crafts``, ``fact-job``), never a hash.
+   topic of its type by embedding (``preference-crafts``, ``fact-job``), never a hash. A sentence
+   whose subject is a relative or partner, or a friend or colleague, is filed as a fact about the
+   user's relationships (``fact-family``, ``fact-friends``: "my roommate is a night owl"), never as
+   the user's preference; one about someone unnamed ("he loves sushi") is not rescued.
 
 Deterministic: same input, same output. Thresholds are module constants, checked against the
 corpus's held-out split and the dev cases (no change there); the rescue threshold's tiebreak
@@ -132,6 +134,7 @@ TOPICS: dict[MemoryType, dict[str, str]] = {
 class _Unit:
     text: str
     sentence: int
+    owner: str | None = None  # the relationship fact a sentence about someone else is filed under
 
 
 class ClassifierGate:
@@ -181,9 +184,15 @@ class ClassifierGate:
             out.append(kept)
         taken = {c.key for c in out}
         for j, (unit, pred) in enumerate(zip(units, predictions[len(upserts):], strict=True)):
-            if pred.p_keep < RESCUE_KEEP or pred.p_type(pred.memory_type) < RESCUE_TYPE:
+            if pred.p_keep < RESCUE_KEEP:
                 continue
-            rescued = self._rescue(unit, pred, taken, vectors[len(upserts) + j])
+            rescued: MemoryCandidate | None
+            if unit.owner is not None:
+                rescued = _relationship_fact(unit, pred)
+            elif pred.p_type(pred.memory_type) < RESCUE_TYPE:
+                continue
+            else:
+                rescued = self._rescue(unit, pred, taken, vectors[len(upserts) + j])
             if rescued is None:
                 continue
             taken.add(rescued.key)
@@ -225,12 +234,13 @@ class ClassifierGate:
                 continue
             if any(analysis.dropped.get(c.index, "no-trigger") not in _SOFT_REASONS for c in members):
                 continue
-            if _about_someone_else(members[0]):
-                continue  # "我朋友小李特别喜欢爬山", "My roommate Jake plays guitar": not the user's
+            owner = _owner(members[0])
+            if owner == "":
+                continue  # "he loves sushi", "Jenny plays guitar": someone else's, and who is unclear
             text = clean_content(analysis.message[members[0].start:members[-1].end])
             if not _long_enough(text) or is_noise_content(text):
                 continue
-            units.append(_Unit(text, sentence))
+            units.append(_Unit(text, sentence, owner))
         return units
 
     def _rescue(self, unit: _Unit, pred: Prediction, taken: set[str], vector: npt.NDArray[np.float32]
@@ -310,12 +320,30 @@ def _fold_third_party(analysis: Analysis, candidates: list[MemoryCandidate]) -> 
     return out
 
 
-def _about_someone_else(clause: Clause) -> bool:
-    """The sentence's subject is another person (a friend, a colleague, "he", a named person) and
-    the user is not in it: whatever it says is that person's, never the user's memory."""
+def _owner(clause: Clause) -> str | None:
+    """Whose the sentence starting with ``clause`` is: ``None`` the user's; ``fact-family`` /
+    ``fact-friends`` a relative's or partner's / a friend's or colleague's, a fact about the user's
+    relationships; ``""`` someone else's with no relation named ("he...", "Jenny..."), not kept."""
     body = normalise(clause.text)
-    return bool(P.THIRD_PARTY_START.search(body) or (
-        P.NAMED_SUBJECT_EN.match(clause.text) and not P.FIRST_PERSON.search(body)))
+    if P.FAMILY_SUBJECT.search(body):
+        return "fact-family"
+    if P.FRIEND_SUBJECT.search(body):
+        return "fact-friends"
+    if P.THIRD_PARTY_START.search(body) or (P.NAMED_SUBJECT_EN.match(clause.text)
+                                            and not P.FIRST_PERSON.search(body)):
+        return ""
+    return None
+
+
+def _relationship_fact(unit: _Unit, pred: Prediction) -> MemoryCandidate:
+    """A kept sentence about a relative or friend, as a fact about the user's relationships (never the
+    user's own preference or fact, whatever type the classifier gives it)."""
+    assert unit.owner
+    target = spec(unit.owner)
+    confidence = round(min(0.9, 0.75 + 0.15 * (pred.p_keep - RESCUE_KEEP) / (1.0 - RESCUE_KEEP)), 3)
+    return MemoryCandidate(op=CandidateOp.UPSERT, memory_type=MemoryType.FACT, key=unit.owner,
+                           content=unit.text, importance=target.importance, confidence=confidence,
+                           ttl_days=target.ttl_days)
 
 
 def _long_enough(text: str) -> bool:

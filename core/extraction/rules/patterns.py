@@ -296,6 +296,14 @@ NAMED_SUBJECT_EN = re.compile(
     r"can't|cannot|can|doesn't|does|did|got|gets|became|keeps|owns|drives|studies|studied|"
     r"just|still|also|never|always|now)\b"
 )
+# the subject of a sentence is a relative or partner / a friend, colleague or other acquaintance
+FAMILY_SUBJECT = rx(r"^(?:我|我家|我们家)(?:的)?(?:大|小|二)?" + lx.alt(lx.FAMILY_ZH + lx.PARTNER_ZH),
+                    r"^(?:my|our) (?:\w+ )?" + lx.alt([w.lower() for w in lx.FAMILY_EN + lx.PARTNER_EN])
+                    + r"(?:'s)?\b")
+FRIEND_SUBJECT = rx(r"^我(?:的)?(?:最好的|一个|一位|好)?(?:朋友|同事|老板|领导|同学|室友|邻居|哥们|闺蜜|"
+                    r"客户|发小)",
+                    r"^my (?:best |close |old |good )?(?:friend|colleague|coworker|co-worker|boss|roommate|"
+                    r"flatmate|housemate|neighbou?r|client|manager|buddy|mate|classmate)s?\b")
 FIRST_PERSON = rx(r"我|本人|咱", r"\b(?:i|i'm|i've|i'd|i'll|im|ive|me|my|mine|we|we're|our)\b")
 THIRD_PARTY_START = rx(
     r"^(?:他|她|它|他们|她们|它们|我(?:的)?(?:朋友|同事|老板|领导|同学|室友|邻居|"

@@ -38,7 +38,7 @@ def test_naming_the_assistant_is_never_stored(ex: RulesExtractor, text: str) -> 
 ])
 def test_someone_elses_taste_is_never_the_users_memory(ex: RulesExtractor, text: str) -> None:
     got = _run(ex, text)
-    relationship = {"fact-family", "fact-relationship"}
+    relationship = {"fact-family", "fact-relationship", "fact-friends"}
     assert all(c.memory_type.value == "fact" and c.key in relationship for c in got), got
 
 
