@@ -462,7 +462,8 @@ class _Analyser:
                     c.had_emoji and re.search(r"加|add|use|用|结尾|end", text)):
                 return None
             joined = f"{joined}，{text}" if joined else text
-            if P.TIME_HARD.search(joined) or (P.TIME_SOFT.search(joined) and not (
+            windowless = _OFFSET.sub(" ", joined)  # "20 minutes earlier" shifts the reminder, no window
+            if P.TIME_HARD.search(windowless) or (P.TIME_SOFT.search(windowless) and not (
                     P.HABIT.search(joined) or P.RECURRING.search(joined))):
                 return None
             lasting = P.LONGTERM.search(joined) or P.CONDITION_REMIND.search(joined)
@@ -724,6 +725,10 @@ class _Analyser:
         return slug if slug != "memory" else None
 
 
+# a relative offset of a standing reminder ("20 minutes earlier", "提前半小时"), not a time window
+_OFFSET = re.compile(r"\b(?:\d+|a few|an?|half an?)\s*(?:minutes?|mins?|hours?|hrs?)\s+(?:earlier|early|"
+                     r"later|before|ahead|in advance)\b|"
+                     r"(?:提前|早|晚)(?:\d+|[一二三四五六七八九十半两]+)(?:分钟|个?小时|个?钟头?)")
 _NEVER_MIND = re.compile(r"\bnever ?mind\b|\bnvm\b")
 _GROUNDS = ("fact-diet", "fact-allergy")
 _BECAUSE = re.compile(r"\bso\b|\btherefore\b|\bthat'?s why\b|所以|因此|因为|就")

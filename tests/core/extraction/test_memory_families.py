@@ -136,3 +136,22 @@ def test_keys_are_readable_words_never_hashes(ex: RulesExtractor, text: str) -> 
     assert got, text
     for cand in got:
         assert re.fullmatch(r"[a-z]+-[a-z_]+", cand.key), cand.key  # words only: no hex digests
+
+
+@pytest.mark.parametrize("text", [
+    "Whenever the forecast says snow, remind me to leave for work 20 minutes earlier.",
+    "每次下雨都提前半小时提醒我出门。", "Remind me an hour early whenever I have a dentist appointment.",
+    "以后只要有台风预警，就提醒我把阳台的花收进来。",
+    "Whenever there is a storm warning, remind me to bring the plants inside.",
+])
+def test_a_conditional_standing_reminder_is_a_rule(ex: RulesExtractor, text: str) -> None:
+    assert [c.memory_type.value for c in _run(ex, text)] == ["constraint"]
+
+
+@pytest.mark.parametrize("text", [
+    "明天早上提前十分钟叫我。", "Remind me tomorrow 20 minutes earlier than usual.",
+    "And if it rains in the next two days, let me know.", "今晚七点提醒我开周会。",
+    "Can you remind me tomorrow at 9 to call the dentist?",
+])
+def test_a_one_off_reminder_is_not(ex: RulesExtractor, text: str) -> None:
+    assert _run(ex, text) == []
