@@ -32,8 +32,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput
-from core.extraction.rules import lexicon as lx
-from core.extraction.rules import patterns as P
+from core.extraction.rules import lexicon, patterns
 from core.extraction.rules.keys import content_slug, salient_tokens
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, split_clauses
 from core.filters import is_noise_content, normalise_key
@@ -103,7 +102,7 @@ def short_hash(text: str, n: int = 8) -> str:
 def _topic_pattern(words: tuple[str, ...], english: bool) -> re.Pattern[str]:
     plain = [w.lower() for w in words if not w.startswith("re:")]
     raw = [w[3:] for w in words if w.startswith("re:")]
-    alt = lx.alt(plain)
+    alt = lexicon.alt(plain)
     if english and raw:
         raise ValueError("English topic tables take plain words only")
     # not inside a longer word: the letters around the word are consumed, the span is group "core"
@@ -133,25 +132,26 @@ def _topic(topics: list[tuple[str, list[str]]], text: str, english: bool, last: 
 def topic_of(kind: str, text: str) -> str | None:
     """Topic suffix for ``kind`` (preference/goal/constraint) found in normalised ``text``."""
     if kind == "preference":
-        zh = _topic(lx.PREF_TOPICS_ZH, text, False, first=True) if has_cjk(text) else None
-        en = _topic(lx.PREF_TOPICS_EN, text, True, last=True)
-        return zh or en or _topic(lx.PREF_TOPICS_ZH, text, False)
+        zh = _topic(lexicon.PREF_TOPICS_ZH, text, False, first=True) if has_cjk(text) else None
+        en = _topic(lexicon.PREF_TOPICS_EN, text, True, last=True)
+        return zh or en or _topic(lexicon.PREF_TOPICS_ZH, text, False)
     if kind == "goal":
-        return _topic(lx.GOAL_TOPICS_ZH, text, False) or _topic(lx.GOAL_TOPICS_EN, text, True)
-    return _topic(lx.CONSTRAINT_TOPICS, text, True) or _topic(lx.CONSTRAINT_TOPICS, text, False)
+        return _topic(lexicon.GOAL_TOPICS_ZH, text, False) or _topic(lexicon.GOAL_TOPICS_EN, text, True)
+    return _topic(lexicon.CONSTRAINT_TOPICS, text, True) or _topic(lexicon.CONSTRAINT_TOPICS, text, False)
 
 
 # --- places ----------------------------------------------------------------------------------
-_PLACE_EN_CANON = {p.lower(): p for p in lx.PLACES_EN}
-_PLACE_ZH_SET = set(lx.PLACES_ZH)
-_PLACE_EN_SCAN = re.compile(rf"(?:^|[^a-z])(?P<core>{P.PLACE_EN_ALT})(?:[^a-z]|$)")  # not inside a word
-_PLACE_ZH_SCAN = re.compile(P.PLACE_ZH_ALT)
+_PLACE_EN_CANON = {p.lower(): p for p in lexicon.PLACES_EN}
+_PLACE_ZH_SET = set(lexicon.PLACES_ZH)
+# not inside a word
+_PLACE_EN_SCAN = re.compile(rf"(?:^|[^a-z])(?P<core>{patterns.PLACE_EN_ALT})(?:[^a-z]|$)")
+_PLACE_ZH_SCAN = re.compile(patterns.PLACE_ZH_ALT)
 _REPLY_TOPICS = {"reply_length", "format", "language", "tone", "code_comments", "code_style", "shell"}
 # English place patterns run on case-preserving text (capitalised names are places)
-_LOC_EN_I = [re.compile(rx.pattern, re.IGNORECASE) for rx in P.LOC_EN]
-_HOMETOWN_EN_I = [re.compile(rx.pattern, re.IGNORECASE) for rx in P.HOMETOWN_EN]
+_LOC_EN_I = [re.compile(rx.pattern, re.IGNORECASE) for rx in patterns.LOC_EN]
+_HOMETOWN_EN_I = [re.compile(rx.pattern, re.IGNORECASE) for rx in patterns.HOMETOWN_EN]
 _AMBIGUOUS_PLACES = {"la", "dc", "rio", "uk"}
-_DEICTIC = set(lx.PLACE_DEICTIC_ZH) | set(lx.PLACE_DEICTIC_EN)
+_DEICTIC = set(lexicon.PLACE_DEICTIC_ZH) | set(lexicon.PLACE_DEICTIC_EN)
 
 
 def _places_in(text: str) -> list[str]:
@@ -163,14 +163,14 @@ def _places_in(text: str) -> list[str]:
 
 
 def _valid_place_zh(place: str) -> bool:
-    return place in _PLACE_ZH_SET or bool(re.fullmatch(P.PLACE_ZH_GENERIC, place))
+    return place in _PLACE_ZH_SET or bool(re.fullmatch(patterns.PLACE_ZH_GENERIC, place))
 
 
 def _canon_place_en(raw: str) -> str | None:
     """A gazetteer or capitalised place name from ``raw`` (original case), else None."""
     text = raw.strip(" .,'-")
     low = text.lower()
-    m = re.match(rf"(?P<p>{P.PLACE_EN_ALT})(?:[^a-z]|$)", low)
+    m = re.match(rf"(?P<p>{patterns.PLACE_EN_ALT})(?:[^a-z]|$)", low)
     if m:
         return _PLACE_EN_CANON.get(m.group("p"), text[: m.end("p")])
     words = text.split()
@@ -236,14 +236,14 @@ class _Analyser:
             if not clauses:
                 continue
             text = " ".join(c.norm for c in clauses)
-            if P.CHANGE.search(text) or any(P.PAST_REF.search(c.norm) for c in clauses):
+            if patterns.CHANGE.search(text) or any(patterns.PAST_REF.search(c.norm) for c in clauses):
                 change_sentences.add(sentence)
-            if P.TEST.search(text):
+            if patterns.TEST.search(text):
                 for c in clauses:
                     self.dropped[c.index] = "test"
                 continue
-            if any(P.FORGET.search(c.norm) for c in clauses) and not self._forget_is_about_self(text) \
-                    and not P.KEEP_REMINDER.search(normalise(text)):
+            if any(patterns.FORGET.search(c.norm) for c in clauses) and not self._forget_is_about_self(text) \
+                    and not patterns.KEEP_REMINDER.search(normalise(text)):
                 topics = self._forget_topics(clauses)
                 forget_topics.extend(topics)
                 deletions.extend(self._deletions_for(topics))
@@ -257,7 +257,7 @@ class _Analyser:
         for clauses in kept:
             groups.extend(self._sentence_groups(clauses, results[id(clauses)]))
         groups = _fold_grounds(groups)
-        forgotten = {slot for topic in forget_topics for slot, rx in P.SLOT_NAMES.items()
+        forgotten = {slot for topic in forget_topics for slot, rx in patterns.SLOT_NAMES.items()
                      if rx.search(normalise(topic))}
         return Analysis(groups, deletions, forget_topics, change_sentences, self.message, self.lang_zh,
                         self.dropped, forgotten)
@@ -286,7 +286,7 @@ class _Analyser:
                 keys_by_clause[clause.index] = {h.key for h in res.hits if h.op is CandidateOp.UPSERT}
         for clauses in kept:
             for clause, res in zip(clauses, results[id(clauses)], strict=True):
-                if clause.sentence not in change_sentences or not P.NEGATED_OLD.search(clause.norm):
+                if clause.sentence not in change_sentences or not patterns.NEGATED_OLD.search(clause.norm):
                     continue
                 mine = keys_by_clause.get(clause.index, set())
                 others = set().union(*(k for i, k in keys_by_clause.items() if i != clause.index))
@@ -299,11 +299,11 @@ class _Analyser:
         the user; an AI-persona instruction ("你叫小橘", "多用颜文字") taints its whole sentence."""
         out: list[Clause] = []
         for clause in clauses:
-            if P.PERSONA.search(clause.norm):
+            if patterns.PERSONA.search(clause.norm):
                 for c in clauses:
                     self.dropped[c.index] = "profile"
                 return []
-            if P.TASK.search(clause.norm):
+            if patterns.TASK.search(clause.norm):
                 for c in clauses[clauses.index(clause):]:
                     self.dropped[c.index] = "task-payload"
                 if clause.terminator in {":", "："}:
@@ -325,18 +325,19 @@ class _Analyser:
     def _forget_topics(self, clauses: list[Clause]) -> list[str]:
         topics: list[str] = []
         for c in clauses:
-            for rx in (P.FORGET_TOPIC_ZH_BA, P.FORGET_TOPIC_ZH, P.FORGET_TOPIC_EN):
+            for rx in (patterns.FORGET_TOPIC_ZH_BA, patterns.FORGET_TOPIC_ZH, patterns.FORGET_TOPIC_EN):
                 for m in rx.finditer(c.norm):
                     topic = re.sub(r"^(?:算了|对了|还有|哦|嗯|那|就|关于|"
                                    r"把|我的|我|你|about|the|my)+", "", m.group("t")).strip(
                         " 的,，")
-                    topic = P.FORGET_TOPIC_NOISE.sub("", topic).strip(" 的,，") if has_cjk(topic) else topic
-                    if topic and topic.lower() not in P.FORGET_STOP and len(topic) >= 2:
+                    if has_cjk(topic):
+                        topic = patterns.FORGET_TOPIC_NOISE.sub("", topic).strip(" 的,，")
+                    if topic and topic.lower() not in patterns.FORGET_STOP and len(topic) >= 2:
                         topics.append(topic)
         if not topics:
             # a bare "forget that" after a statement in the same sentence ("I don't watch horror
             # movies anymore, please forget that") is about that statement, not the previous turn
-            own = [c.text for c in clauses if not P.FORGET.search(c.norm)
+            own = [c.text for c in clauses if not patterns.FORGET.search(c.norm)
                    and salient_tokens(_LEAD_IN.sub("", c.norm))]
             if own:
                 return [" ".join(own)]
@@ -346,7 +347,8 @@ class _Analyser:
         return topics
 
     def _deletions_for(self, topics: list[str]) -> list[Deletion]:
-        slots = {slot for topic in topics for slot, rx in P.SLOT_NAMES.items() if rx.search(normalise(topic))}
+        slots = {slot for topic in topics for slot, rx in patterns.SLOT_NAMES.items()
+                 if rx.search(normalise(topic))}
         out: list[Deletion] = []
         for memory in self.existing:
             named = memory.key in slots
@@ -366,7 +368,7 @@ class _Analyser:
                 self.dropped[clause.index] = reason
                 active = []
                 continue
-            if hits and active and not P.TOPIC_SHIFT.search(clause.norm) and (
+            if hits and active and not patterns.TOPIC_SHIFT.search(clause.norm) and (
                     all(h.weak for h in hits) or all(_same_kind(h, active) for h in hits)):
                 hits = []  # a detail of the preference/goal this sentence is already about
             if hits:
@@ -384,7 +386,8 @@ class _Analyser:
                     if hit.absorbs and hit.content is None and hit.op is CandidateOp.UPSERT:
                         active.append(group)
                 continue
-            if active and not P.TOPIC_SHIFT.search(clause.norm) and not P.RECENT_PAST.search(clause.norm):
+            if active and not patterns.TOPIC_SHIFT.search(clause.norm) \
+                    and not patterns.RECENT_PAST.search(clause.norm):
                 for group in active:
                     if len(group.clauses) < 6:
                         group.clauses.append(clause)
@@ -397,35 +400,36 @@ class _Analyser:
         clause = clauses[pos]
         if len(clause.text) > MAX_CLAUSE_CHARS:
             return [], "too-long"
-        body = normalise(clean_content(P.MEMORY_REQUEST_PREFIX.sub("", clause.norm))) or clause.norm
+        body = normalise(clean_content(patterns.MEMORY_REQUEST_PREFIX.sub("", clause.norm))) or clause.norm
         if is_noise_content(clause.text):
             return [], "noise"
-        emoji_rule = clause.had_emoji and P.ASSISTANT_STRONG.search(body) and re.search(
+        emoji_rule = clause.had_emoji and patterns.ASSISTANT_STRONG.search(body) and re.search(
             r"加|add|use|用|结尾|end", body)
-        if P.PROFILE.search(body) or emoji_rule:
+        if patterns.PROFILE.search(body) or emoji_rule:
             return [], "profile"
-        if P.WRONG_SLOT.search(body):
+        if patterns.WRONG_SLOT.search(body):
             return [], "wrong-slot"
         retractions = self._retractions(body)
-        if P.PAST_REF.search(body):
+        if patterns.PAST_REF.search(body):
             return retractions, ("past" if not retractions else None)
         constraint = self._constraint(clauses, pos, body)
         if constraint is not None:
             return [constraint], None
-        if P.TIME_HARD.search(body):
+        if patterns.TIME_HARD.search(body):
             return retractions, ("time" if not retractions else None)
-        if P.TIME_SOFT.search(body) and not P.HABIT.search(body):
+        if patterns.TIME_SOFT.search(body) and not patterns.HABIT.search(body):
             return [], "time"
-        if P.is_question(body) or clause.terminator in {"?", "？"}:
+        if patterns.is_question(body) or clause.terminator in {"?", "？"}:
             return [], "question"
-        if P.REQUEST.search(body) and not (P.DISLIKE.search(body) and topic_of("preference", body)):
+        if patterns.REQUEST.search(body) and not (
+                patterns.DISLIKE.search(body) and topic_of("preference", body)):
             return [], "request"
-        if P.HYPOTHETICAL.search(body):
+        if patterns.HYPOTHETICAL.search(body):
             return [], "hypothetical"
-        if P.TRANSIENT.search(body):
+        if patterns.TRANSIENT.search(body):
             return [], "transient"
         ahead = " ".join(c.norm for c in clauses[pos: pos + 3])
-        intent = [] if P.RECENT_PAST.search(body) else self._intent(clause, body, ahead)
+        intent = [] if patterns.RECENT_PAST.search(body) else self._intent(clause, body, ahead)
         hits = retractions + self._facts(clause, body, pos) + intent
         if not hits:
             followup = self._followup_constraint(body)
@@ -436,53 +440,55 @@ class _Analyser:
     # -- detectors ----------------------------------------------------------------------------
     def _retractions(self, body: str) -> list[Hit]:
         hits: list[Hit] = []
-        if P.DIET_RETRACT.search(body):
+        if patterns.DIET_RETRACT.search(body):
             hits.append(Hit("fact-diet", 0.85, op=CandidateOp.DELETE, absorbs=False))
-        if P.BREAKUP.search(body):
+        if patterns.BREAKUP.search(body):
             hits.append(Hit("fact-relationship", 0.85, op=CandidateOp.DELETE, absorbs=False))
-        if P.JOB_LOSS.search(body):
+        if patterns.JOB_LOSS.search(body):
             hits.append(Hit("fact-job", 0.8, op=CandidateOp.DELETE, absorbs=False))
         return hits
 
     def _constraint(self, clauses: list[Clause], pos: int, body: str) -> Hit | None:
         """A standing rule for the assistant, possibly spanning the next clauses of the sentence
         ("以后只要有台风预警，就提醒我…", "whenever there's a storm warning, remind me to…")."""
-        if pos > 0 and P.TIME_HARD.search(clauses[pos - 1].norm) and not P.TOPIC_SHIFT.search(body):
+        if pos > 0 and patterns.TIME_HARD.search(clauses[pos - 1].norm) \
+                and not patterns.TOPIC_SHIFT.search(body):
             return None  # "下个月出差期间，每天提醒我打卡": the window scopes the rule
         if _NEVER_MIND.search(body):
             return None  # "never mind the Rust rewrite" withdraws something, it is no rule
-        style = P.STYLE_DIRECTIVE.search(body)
-        if not (P.LONGTERM.search(body) or P.LONGTERM_WEAK.search(body) or P.CONDITION_START.search(body)
-                or P.RECURRING.search(body) or P.REPLY_WORD.search(body) or style):
+        style = patterns.STYLE_DIRECTIVE.search(body)
+        if not (patterns.LONGTERM.search(body) or patterns.LONGTERM_WEAK.search(body)
+                or patterns.CONDITION_START.search(body) or patterns.RECURRING.search(body)
+                or patterns.REPLY_WORD.search(body) or style):
             return None
         joined = ""
         for extra, c in enumerate(clauses[pos: pos + 3]):
-            text = P.MEMORY_REQUEST_PREFIX.sub("", c.norm)
-            if P.PROFILE.search(text) or P.PERSONA.search(text) or is_noise_content(c.text) or (
+            text = patterns.MEMORY_REQUEST_PREFIX.sub("", c.norm)
+            if patterns.PROFILE.search(text) or patterns.PERSONA.search(text) or is_noise_content(c.text) or (
                     c.had_emoji and re.search(r"加|add|use|用|结尾|end", text)):
                 return None
             joined = f"{joined}，{text}" if joined else text
             windowless = _OFFSET.sub(" ", joined)  # "20 minutes earlier" shifts the reminder, no window
-            if P.TIME_HARD.search(windowless) or (P.TIME_SOFT.search(windowless) and not (
-                    P.HABIT.search(joined) or P.RECURRING.search(joined))):
+            if patterns.TIME_HARD.search(windowless) or (patterns.TIME_SOFT.search(windowless) and not (
+                    patterns.HABIT.search(joined) or patterns.RECURRING.search(joined))):
                 return None
-            lasting = P.LONGTERM.search(joined) or P.CONDITION_REMIND.search(joined)
+            lasting = patterns.LONGTERM.search(joined) or patterns.CONDITION_REMIND.search(joined)
             styled = style and (topic_of("constraint", joined) in _REPLY_TOPICS
-                                or P.ASSISTANT_STRONG.search(joined))
-            imperative = (P.REPLY_WORD.search(joined) and P.IMPERATIVE.search(joined)) or styled
-            weak = (P.RECURRING.search(joined) and re.search(r"提醒|remind", joined)) or (
-                P.LONGTERM_WEAK.search(joined) and P.ASSISTANT_STRONG.search(joined))
+                                or patterns.ASSISTANT_STRONG.search(joined))
+            imperative = (patterns.REPLY_WORD.search(joined) and patterns.IMPERATIVE.search(joined)) or styled
+            weak = (patterns.RECURRING.search(joined) and re.search(r"提醒|remind", joined)) or (
+                patterns.LONGTERM_WEAK.search(joined) and patterns.ASSISTANT_STRONG.search(joined))
             if not (lasting or imperative or weak):
                 continue
-            if P.SELF_RULE.search(joined):
+            if patterns.SELF_RULE.search(joined):
                 return None
-            if P.GOAL_STRONG.search(joined) and not P.ASSISTANT_STRONG.search(joined):
+            if patterns.GOAL_STRONG.search(joined) and not patterns.ASSISTANT_STRONG.search(joined):
                 return None  # the user's own long-term plan ("我的长期计划是写一本书") is a goal, not a rule
-            if P.HYPOTHETICAL.search(joined) and not P.CONDITION_REMIND.search(joined):
+            if patterns.HYPOTHETICAL.search(joined) and not patterns.CONDITION_REMIND.search(joined):
                 return None
             topic = topic_of("constraint", joined)
-            directed = P.ASSISTANT_STRONG.search(joined) or ((lasting or imperative) and (
-                P.ASSISTANT_WEAK.search(joined) or topic in _REPLY_TOPICS))
+            directed = patterns.ASSISTANT_STRONG.search(joined) or ((lasting or imperative) and (
+                patterns.ASSISTANT_WEAK.search(joined) or topic in _REPLY_TOPICS))
             if directed:
                 key = f"constraint-{topic}" if topic else f"constraint-{content_slug(joined)}"
                 self._constraint_keys.add(key)
@@ -491,20 +497,20 @@ class _Analyser:
 
     def _followup_constraint(self, body: str) -> Hit | None:
         """A detail for a constraint the user already has ("汇率用个大概就行")."""
-        if not P.FOLLOWUP_INSTRUCTION.search(body):
+        if not patterns.FOLLOWUP_INSTRUCTION.search(body):
             return None
         topic = topic_of("constraint", body)
         if topic is None:
             return None
         key = f"constraint-{topic}"
         if key in self._constraint_keys or any(m.key == key for m in self.existing):
-            return Hit(key, 0.8, force_merge=not P.CHANGE.search(body))
+            return Hit(key, 0.8, force_merge=not patterns.CHANGE.search(body))
         return None
 
     def _facts(self, clause: Clause, body: str, pos: int) -> list[Hit]:
         hits: list[Hit] = []
-        third = (P.THIRD_PARTY_START.search(body) or re.match(r"(?:你|您)|(?:you|your)\b", body)
-                 or (P.NAMED_SUBJECT_EN.match(clause.text) and not P.FIRST_PERSON.search(body)))
+        third = (patterns.THIRD_PARTY_START.search(body) or re.match(r"(?:你|您)|(?:you|your)\b", body)
+                 or (patterns.NAMED_SUBJECT_EN.match(clause.text) and not patterns.FIRST_PERSON.search(body)))
         family = self._family(body)
         if family is not None:
             hits.append(family)
@@ -517,47 +523,47 @@ class _Analyser:
         if pets is not None:
             hits.append(pets)
         if family is None and relation is None:
-            if P.ALLERGY.search(body):
+            if patterns.ALLERGY.search(body):
                 hits.append(Hit("fact-allergy", 0.88))
-            elif P.HEALTH.search(body) and not re.search(r"过敏", body):
+            elif patterns.HEALTH.search(body) and not re.search(r"过敏", body):
                 hits.append(Hit("fact-health", 0.82))
-            if P.DIET.search(body) and not P.DIET_RETRACT.search(body):
+            if patterns.DIET.search(body) and not patterns.DIET_RETRACT.search(body):
                 hits.append(Hit("fact-diet", 0.85))
-            if P.TRAITS.search(body):
+            if patterns.TRAITS.search(body):
                 hits.append(Hit("fact-traits", 0.85))
         hits.extend(self._place_and_job(clause, body, pos))
-        if P.EDUCATION.search(body) and not any(h.key == "fact-job" for h in hits):
+        if patterns.EDUCATION.search(body) and not any(h.key == "fact-job" for h in hits):
             hits.append(Hit("fact-education", 0.8))
         for i, hit in enumerate(hits):
             if hit.key == "fact-home_city" and hit.content is None and len(hits) > 1:
                 place = self._last_place
                 hits[i] = Hit(hit.key, hit.confidence, content=(f"常住{place}" if has_cjk(body) else
                                                                   f"Lives in {place}"), absorbs=False)
-        for rx, key in ((P.VEHICLE, "fact-vehicle"), (P.LANGUAGES_SPOKEN, "fact-languages"),
-                        (P.ALMA_MATER, "fact-alma_mater"), (P.BIRTHDAY, "fact-birthday")):
+        for rx, key in ((patterns.VEHICLE, "fact-vehicle"), (patterns.LANGUAGES_SPOKEN, "fact-languages"),
+                        (patterns.ALMA_MATER, "fact-alma_mater"), (patterns.BIRTHDAY, "fact-birthday")):
             taken = {h.key for h in hits}
             duplicate = key in taken or (key == "fact-alma_mater" and "fact-education" in taken)
             if rx.search(body) and not duplicate:
                 hits.append(Hit(key, 0.82))
-        age = P.AGE_ZH.search(body) or P.AGE_EN.search(body)
+        age = patterns.AGE_ZH.search(body) or patterns.AGE_EN.search(body)
         if age and family is None:
             hits.append(Hit("fact-age", 0.8))
         return hits
 
     def _family(self, body: str) -> Hit | None:
-        if any(rx.search(body) for rx in P.FAMILY_ZH_RX) or any(rx.search(body) for rx in P.FAMILY_EN_RX):
+        if any(rx.search(body) for rx in (*patterns.FAMILY_ZH_RX, *patterns.FAMILY_EN_RX)):
             return Hit("fact-family", 0.82)
         return None
 
     def _relationship(self, body: str) -> Hit | None:
-        if P.BREAKUP.search(body):
+        if patterns.BREAKUP.search(body):
             return None
-        if any(rx.search(body) for rx in P.RELATION_ZH) or any(rx.search(body) for rx in P.RELATION_EN):
+        if any(rx.search(body) for rx in (*patterns.RELATION_ZH, *patterns.RELATION_EN)):
             return Hit("fact-relationship", 0.8)
         return None
 
     def _pets(self, body: str) -> Hit | None:
-        if any(rx.search(body) for rx in P.PETS_ZH_RX) or any(rx.search(body) for rx in P.PETS_EN_RX):
+        if any(rx.search(body) for rx in (*patterns.PETS_ZH_RX, *patterns.PETS_EN_RX)):
             if re.search(r"想养|打算养|want a (?:dog|cat)|thinking (?:about|of) getting", body):
                 return None
             return Hit("fact-pets", 0.85)
@@ -568,14 +574,14 @@ class _Analyser:
         place: str | None = None
         hometown: str | None = None
         zh = has_cjk(body)
-        future = P.FUTURE_MOVE.search(body)
+        future = patterns.FUTURE_MOVE.search(body)
         if zh:
-            for rx in P.LOC_ZH:
+            for rx in patterns.LOC_ZH:
                 m = rx.search(body)
                 if m:
                     place = m.group("p")
                     break
-            for rx in P.HOMETOWN_ZH:
+            for rx in patterns.HOMETOWN_ZH:
                 m = rx.search(body)
                 if m:
                     hometown = m.group("p")
@@ -589,7 +595,7 @@ class _Analyser:
             m = rx.search(nf)
             if m:
                 hometown = _canon_place_en(m.group("p"))
-        if place is not None and P.TRIP.search(body):
+        if place is not None and patterns.TRIP.search(body):
             place = None  # on a trip / visiting: not where the user lives
         if place in _DEICTIC:
             place = self._context_place(clause.index)
@@ -612,30 +618,31 @@ class _Analyser:
         return hits
 
     def _job(self, body: str, nf: str) -> Hit | None:
-        doing = P.JOB_AS_ZH.search(body)
-        if doing and not NOT_JOB(doing.group("role")) and not P.GOAL_NEAR.search(body):
+        doing = patterns.JOB_AS_ZH.search(body)
+        if doing and not is_not_a_job_role(doing.group("role")) and not patterns.GOAL_NEAR.search(body):
             return Hit("fact-job", 0.86)
-        if P.PROJECT_VERB.search(body) and P.PROJECT_NOUN.search(body):
+        if patterns.PROJECT_VERB.search(body) and patterns.PROJECT_NOUN.search(body):
             return None
-        if P.GOAL_NEAR.search(body):
+        if patterns.GOAL_NEAR.search(body):
             return None
-        m = P.JOB_HISTORY_ZH.search(body)
-        if m and not NOT_JOB(m.group("role")):
+        m = patterns.JOB_HISTORY_ZH.search(body)
+        if m and not is_not_a_job_role(m.group("role")):
             return Hit("fact-work_history", 0.82)
-        for rx in P.JOB_ZH:
+        for rx in patterns.JOB_ZH:
             m = rx.search(body)
             if not m:
                 continue
             groups = m.groupdict()
             role = groups.get("role") or ""
-            if role and NOT_JOB(role):
+            if role and is_not_a_job_role(role):
                 continue
             if "workplace" in groups:  # 在X上班: a bare city is a place, not a job
-                stripped = re.sub(r"^(?:" + P.DEICTIC_ZH + r")", "", (groups["workplace"] or "").strip())
+                workplace = (groups["workplace"] or "").strip()
+                stripped = re.sub(r"^(?:" + patterns.DEICTIC_ZH + r")", "", workplace)
                 if not stripped or _valid_place_zh(stripped) or stripped in {"家", "这", "那"}:
                     continue
             return Hit("fact-job", 0.86)
-        for job_rx in P.JOB_EN:
+        for job_rx in patterns.JOB_EN:
             m = job_rx.search(body)
             if not m:
                 continue
@@ -648,7 +655,7 @@ class _Analyser:
 
     def _intent(self, clause: Clause, body: str, ahead: str = "") -> list[Hit]:
         """Goals, projects and preferences (mutually exclusive, in that order)."""
-        if P.THIRD_PARTY_START.search(body):
+        if patterns.THIRD_PARTY_START.search(body):
             return []
         project = self._project(body, ahead)
         if project is not None:
@@ -657,9 +664,9 @@ class _Analyser:
         if goal is not None:
             return [goal]
         pref = self._preference(body, ahead)
-        if pref is None and P.TECH.search(body):
+        if pref is None and patterns.TECH.search(body):
             pref = Hit("preference-tech", 0.82)
-        if pref is None and P.HABIT_STRONG.search(body) and P.FIRST_PERSON.search(body) \
+        if pref is None and patterns.HABIT_STRONG.search(body) and patterns.FIRST_PERSON.search(body) \
                 and not re.search(r"你|\byou\b", body):
             topic = topic_of("preference", ahead or body)
             pref = Hit(f"preference-{topic}" if topic else "preference-routine", 0.8 if topic else 0.78,
@@ -667,11 +674,11 @@ class _Analyser:
         return [pref] if pref is not None else []
 
     def _project(self, body: str, ahead: str = "") -> Hit | None:
-        noun = P.PROJECT_NOUN.search(body) or P.PROJECT_NOUN.search(ahead)
-        if not (P.PROJECT_VERB.search(body) and noun):
+        noun = patterns.PROJECT_NOUN.search(body) or patterns.PROJECT_NOUN.search(ahead)
+        if not (patterns.PROJECT_VERB.search(body) and noun):
             return None
-        doing = P.JOB_AS_ZH.search(body)
-        if doing and not NOT_JOB(doing.group("role")):
+        doing = patterns.JOB_AS_ZH.search(body)
+        if doing and not is_not_a_job_role(doing.group("role")):
             return None  # "现在做算法工程师" is a job
         if re.search(r"想(?:做|搞|写|开)|打算|准备|计划|\b(?:want|plan|planning|"
                      r"thinking about|hope) to\b", body):
@@ -679,11 +686,11 @@ class _Analyser:
         return Hit("project-pending", 0.85)  # key fixed once the group's text (name) is known
 
     def _goal(self, body: str) -> Hit | None:
-        strong = P.GOAL_STRONG.search(body)
-        weak = P.GOAL_WEAK.search(body)
+        strong = patterns.GOAL_STRONG.search(body)
+        weak = patterns.GOAL_WEAK.search(body)
         if not (strong or weak):
             return None
-        if P.HEDGE.search(body):
+        if patterns.HEDGE.search(body):
             return Hit(f"goal-{topic_of('goal', body) or 'pending'}", 0.7)  # a passing thought
         topic = topic_of("goal", body)
         if strong:
@@ -695,9 +702,9 @@ class _Analyser:
         return None
 
     def _preference(self, body: str, ahead: str = "") -> Hit | None:
-        like = P.LIKE.search(body)
-        dislike = P.DISLIKE.search(body)
-        habit = P.HABIT.search(body)
+        like = patterns.LIKE.search(body)
+        dislike = patterns.DISLIKE.search(body)
+        habit = patterns.HABIT.search(body)
         topic = topic_of("preference", body)
         if topic and (like or dislike or habit or re.search(r"以后|今后|from now on|these days", body)):
             return Hit(f"preference-{topic}", 0.85)
@@ -713,11 +720,12 @@ class _Analyser:
 
     @staticmethod
     def _object(body: str) -> str | None:
-        m = P.LIKE_OBJECT_ZH.search(body) or P.LIKE_OBJECT_EN.search(body) or P.LIKE_OBJECT_FAN.search(body)
+        m = (patterns.LIKE_OBJECT_ZH.search(body) or patterns.LIKE_OBJECT_EN.search(body)
+             or patterns.LIKE_OBJECT_FAN.search(body))
         if not m:
             return None
         obj = m.group("o").strip()
-        if P.OBJECT_STOP.search(obj) or len(obj) < 2:
+        if patterns.OBJECT_STOP.search(obj) or len(obj) < 2:
             return None
         if has_cjk(obj):
             return content_slug(obj)
@@ -761,8 +769,8 @@ def _same_kind(hit: Hit, active: list[Group]) -> bool:
         g.key.split("-")[0] == kind for g in active)
 
 
-def NOT_JOB(role: str) -> bool:
-    return bool(P.NOT_JOB_ROLE.search(role.strip()))
+def is_not_a_job_role(role: str) -> bool:
+    return bool(patterns.NOT_JOB_ROLE.search(role.strip()))
 
 
 _STRIP_TOPIC = re.compile(r"[\s,，。.!！?？、:：;；\"'“”‘’「」《》()（）]+")

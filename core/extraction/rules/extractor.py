@@ -13,8 +13,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
-from core.extraction.rules import lexicon as lx
-from core.extraction.rules import patterns as P
+from core.extraction.rules import lexicon, patterns
 from core.extraction.rules.analysis import Analysis, Group, analyse, topic_matches, topic_of
 from core.extraction.rules.keys import content_slug
 from core.extraction.rules.refine import CandidateMeta, refine_candidates
@@ -82,7 +81,7 @@ def _without_old_value(content: str) -> str:
     return content
 
 
-_PROJECT_NAME_I = [re.compile(rx.pattern, re.IGNORECASE) for rx in P.PROJECT_NAME]
+_PROJECT_NAME_I = [re.compile(rx.pattern, re.IGNORECASE) for rx in patterns.PROJECT_NAME]
 
 
 def _project_key(text: str) -> str:
@@ -94,10 +93,10 @@ def _project_key(text: str) -> str:
             if name and name.lower() not in {"it", "this", "that", "a", "the"}:
                 return normalise_key(f"project-{name if name.isascii() else content_slug(name)}")
     norm = normalise(text)
-    for noun, slug in sorted(lx.PROJECT_NOUNS_ZH.items(), key=lambda kv: -len(kv[0])):
+    for noun, slug in sorted(lexicon.PROJECT_NOUNS_ZH.items(), key=lambda kv: -len(kv[0])):
         if noun in norm:
             return f"project-{slug}"
-    for noun, slug in sorted(lx.PROJECT_NOUNS_EN.items(), key=lambda kv: -len(kv[0])):
+    for noun, slug in sorted(lexicon.PROJECT_NOUNS_EN.items(), key=lambda kv: -len(kv[0])):
         if re.search(rf"\b{re.escape(noun)}s?\b", norm):
             return f"project-{slug}"
     return f"project-{content_slug(text)}"

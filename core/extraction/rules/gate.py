@@ -37,8 +37,7 @@ import numpy.typing as npt
 
 from core.extraction.candidates import CandidateOp, MemoryCandidate
 from core.extraction.classifier import MemoryClassifier, Prediction
-from core.extraction.rules import lexicon as lx
-from core.extraction.rules import patterns as P
+from core.extraction.rules import lexicon, patterns
 from core.extraction.rules.analysis import MAX_CLAUSES, MAX_MESSAGE_CHARS, Analysis, topic_of
 from core.extraction.rules.refine import CandidateMeta
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, split_clauses
@@ -264,7 +263,7 @@ class ClassifierGate:
             if topic:
                 return f"{memory_type.value}-{topic}"
         if memory_type is MemoryType.PROJECT:
-            for noun, slug in sorted({**lx.PROJECT_NOUNS_ZH, **lx.PROJECT_NOUNS_EN}.items(),
+            for noun, slug in sorted({**lexicon.PROJECT_NOUNS_ZH, **lexicon.PROJECT_NOUNS_EN}.items(),
                                      key=lambda kv: (-len(kv[0]), kv[0])):
                 if (noun in norm) if has_cjk(noun) else re.search(rf"\b{re.escape(noun)}s?\b", norm):
                     return f"project-{slug}"
@@ -325,12 +324,12 @@ def _owner(clause: Clause) -> str | None:
     ``fact-friends`` a relative's or partner's / a friend's or colleague's, a fact about the user's
     relationships; ``""`` someone else's with no relation named ("he...", "Jenny..."), not kept."""
     body = normalise(clause.text)
-    if P.FAMILY_SUBJECT.search(body):
+    if patterns.FAMILY_SUBJECT.search(body):
         return "fact-family"
-    if P.FRIEND_SUBJECT.search(body):
+    if patterns.FRIEND_SUBJECT.search(body):
         return "fact-friends"
-    if P.THIRD_PARTY_START.search(body) or (P.NAMED_SUBJECT_EN.match(clause.text)
-                                            and not P.FIRST_PERSON.search(body)):
+    if patterns.THIRD_PARTY_START.search(body) or (patterns.NAMED_SUBJECT_EN.match(clause.text)
+                                            and not patterns.FIRST_PERSON.search(body)):
         return ""
     return None
 

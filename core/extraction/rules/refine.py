@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
-from core.extraction.rules import patterns as P
+from core.extraction.rules import patterns
 from core.extraction.rules.keys import salient_tokens
 from core.extraction.rules.segment import clean_content, has_cjk, normalise
 from core.extraction.rules.slots import SLOT_ALIASES, is_known_slot, is_single, key_tokens
@@ -253,8 +253,8 @@ def resolve_retractions(message: str, existing: Sequence[ExistingMemory],
     out = list(candidates)
     for sentence in _SENTENCE.split(message):
         norm = normalise(sentence)
-        if not norm or P.TIME_HARD.search(norm) or P.is_question(norm) or P.HYPOTHETICAL.search(norm) \
-                or P.KEEP_REMINDER.search(norm):
+        if not norm or patterns.TIME_HARD.search(norm) or patterns.is_question(norm) \
+                or patterns.HYPOTHETICAL.search(norm) or patterns.KEEP_REMINDER.search(norm):
             continue
         clauses = [c for c in _CLAUSE.split(norm) if c.strip()]
         withdrawn = [c for c in clauses if _RETRACT.search(c) or _FORGET_THAT.search(c)]

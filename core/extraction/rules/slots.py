@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.extraction.rules import lexicon as lx
+from core.extraction.rules import lexicon
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
 
@@ -103,16 +103,16 @@ SLOT_ALIASES: dict[str, frozenset[str]] = {
     "constraint-shell": frozenset({"shell", "bash", "terminal"}),
     "constraint-tone": frozenset({"tone", "style"}),
 }
-for _topic, _ in lx.PREF_TOPICS_EN:
+for _topic, _ in lexicon.PREF_TOPICS_EN:
     SLOT_ALIASES.setdefault(f"preference-{_topic}", frozenset({_topic}))
-for _topic, _ in lx.GOAL_TOPICS_EN:
+for _topic, _ in lexicon.GOAL_TOPICS_EN:
     SLOT_ALIASES.setdefault(f"goal-{_topic}", frozenset({_topic}))
 
 KNOWN_KEYS: frozenset[str] = frozenset(
     set(_FIXED)
-    | {f"preference-{t}" for t, _ in lx.PREF_TOPICS_EN + lx.PREF_TOPICS_ZH}
-    | {f"goal-{t}" for t, _ in lx.GOAL_TOPICS_EN + lx.GOAL_TOPICS_ZH}
-    | {f"constraint-{t}" for t, _ in lx.CONSTRAINT_TOPICS}
+    | {f"preference-{t}" for t, _ in lexicon.PREF_TOPICS_EN + lexicon.PREF_TOPICS_ZH}
+    | {f"goal-{t}" for t, _ in lexicon.GOAL_TOPICS_EN + lexicon.GOAL_TOPICS_ZH}
+    | {f"constraint-{t}" for t, _ in lexicon.CONSTRAINT_TOPICS}
     | {"preference-routine"}
 )
 
