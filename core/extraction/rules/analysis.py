@@ -22,19 +22,32 @@ Only ``user_message`` is a source of facts. ``context`` only resolves "here/这�
 user named earlier, a bare "forget that" to the user's previous turn, and a short reply to the
 assistant's question ("Favorite game?" -> "Wingspan"; "所以以后都用中文？" -> "对"), where the
 fact is the user's answer and the question only its frame.
+
+Helpers by responsibility: ``topics`` (topic words, forget-topic matching), ``places`` (place
+names), ``followup`` (short replies to the assistant's question), ``patterns`` and ``lexicon``
+(the compiled patterns and word lists), ``segment`` (clauses).
 """
 
 from __future__ import annotations
 
-import hashlib
 import unicodedata
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput
-from core.extraction.rules import lexicon, patterns
+from core.extraction.rules import patterns
+from core.extraction.rules.followup import followup_statement
 from core.extraction.rules.keys import content_slug, salient_tokens
+from core.extraction.rules.places import (
+    DEICTIC_PLACES,
+    HOMETOWN_EN_I,
+    LOC_EN_I,
+    PLACE_EN_CANON,
+    canon_place_en,
+    places_in,
+    valid_place_zh,
+)
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, split_clauses
+from core.extraction.rules.topics import topic_matches, topic_of
 from core.filters import is_noise_content, normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 
@@ -94,95 +107,7 @@ class Analysis:
     forgotten_slots: set[str] = field(default_factory=set)  # slots the user named in a forget request
 
 
-def short_hash(text: str, n: int = 8) -> str:
-    return hashlib.sha1(normalise(text).encode("utf-8")).hexdigest()[:n]
-
-
-@lru_cache(maxsize=256)
-def _topic_pattern(words: tuple[str, ...], english: bool) -> re.Pattern[str]:
-    plain = [w.lower() for w in words if not w.startswith("re:")]
-    raw = [w[3:] for w in words if w.startswith("re:")]
-    alt = lexicon.alt(plain)
-    if english and raw:
-        raise ValueError("English topic tables take plain words only")
-    # not inside a longer word: the letters around the word are consumed, the span is group "core"
-    parts = [rf"(?:^|[^a-z])(?P<core>{alt}(?:s|es|ing|d|ed)?)(?:[^a-z]|$)" if english else alt, *raw]
-    return re.compile("|".join(parts))
-
-
-def _topic(topics: list[tuple[str, list[str]]], text: str, english: bool, last: bool = False,
-           first: bool = False) -> str | None:
-    """First topic (in table order) found in ``text``. With ``last``, the topic of the match that
-    ends latest (English head nouns: "sci-fi novels" is about books); with ``first``, of the match
-    that starts earliest (Chinese objects: "喝咖啡一定要加糖" is about coffee)."""
-    best: tuple[int, int, str] | None = None
-    for rank, (name, words) in enumerate(topics):
-        spans = list(re.finditer_core(_topic_pattern(tuple(words), english), text))
-        if not spans:
-            continue
-        if not (last or first):
-            return name
-        pos = max(e for _, e in spans) if last else -min(b for b, _ in spans)
-        score = (pos, -rank, name)
-        if best is None or score[:2] > best[:2]:
-            best = score
-    return best[2] if best else None
-
-
-def topic_of(kind: str, text: str) -> str | None:
-    """Topic suffix for ``kind`` (preference/goal/constraint) found in normalised ``text``."""
-    if kind == "preference":
-        zh = _topic(lexicon.PREF_TOPICS_ZH, text, False, first=True) if has_cjk(text) else None
-        en = _topic(lexicon.PREF_TOPICS_EN, text, True, last=True)
-        return zh or en or _topic(lexicon.PREF_TOPICS_ZH, text, False)
-    if kind == "goal":
-        return _topic(lexicon.GOAL_TOPICS_ZH, text, False) or _topic(lexicon.GOAL_TOPICS_EN, text, True)
-    return _topic(lexicon.CONSTRAINT_TOPICS, text, True) or _topic(lexicon.CONSTRAINT_TOPICS, text, False)
-
-
-# --- places ----------------------------------------------------------------------------------
-_PLACE_EN_CANON = {p.lower(): p for p in lexicon.PLACES_EN}
-_PLACE_ZH_SET = set(lexicon.PLACES_ZH)
-# not inside a word
-_PLACE_EN_SCAN = re.compile(rf"(?:^|[^a-z])(?P<core>{patterns.PLACE_EN_ALT})(?:[^a-z]|$)")
-_PLACE_ZH_SCAN = re.compile(patterns.PLACE_ZH_ALT)
 _REPLY_TOPICS = {"reply_length", "format", "language", "tone", "code_comments", "code_style", "shell"}
-# English place patterns run on case-preserving text (capitalised names are places)
-_LOC_EN_I = [re.compile(rx.pattern, re.IGNORECASE) for rx in patterns.LOC_EN]
-_HOMETOWN_EN_I = [re.compile(rx.pattern, re.IGNORECASE) for rx in patterns.HOMETOWN_EN]
-_AMBIGUOUS_PLACES = {"la", "dc", "rio", "uk"}
-_DEICTIC = set(lexicon.PLACE_DEICTIC_ZH) | set(lexicon.PLACE_DEICTIC_EN)
-
-
-def _places_in(text: str) -> list[str]:
-    norm = normalise(text)
-    found = [m.group(0) for m in _PLACE_ZH_SCAN.finditer(norm)]
-    scanned = [norm[b:e] for b, e in re.finditer_core(_PLACE_EN_SCAN, norm)]
-    found += [_PLACE_EN_CANON.get(p, p) for p in scanned if p not in _AMBIGUOUS_PLACES]
-    return found
-
-
-def _valid_place_zh(place: str) -> bool:
-    return place in _PLACE_ZH_SET or bool(re.fullmatch(patterns.PLACE_ZH_GENERIC, place))
-
-
-def _canon_place_en(raw: str) -> str | None:
-    """A gazetteer or capitalised place name from ``raw`` (original case), else None."""
-    text = raw.strip(" .,'-")
-    low = text.lower()
-    m = re.match(rf"(?P<p>{patterns.PLACE_EN_ALT})(?:[^a-z]|$)", low)
-    if m:
-        return _PLACE_EN_CANON.get(m.group("p"), text[: m.end("p")])
-    words = text.split()
-    caps: list[str] = []
-    for word in words[:3]:
-        if word[:1].isupper() and word.isalpha():
-            caps.append(word)
-        else:
-            break
-    if caps and caps[0].lower() not in {"the", "a", "an", "my", "our", "i"}:
-        return " ".join(caps)
-    return None
 
 
 # --- the analyser ----------------------------------------------------------------------------
@@ -208,13 +133,13 @@ class _Analyser:
     # -- context --------------------------------------------------------------------------
     def _context_place(self, before: int) -> str | None:
         for clause in reversed(self.clauses[:before]):
-            places = _places_in(clause.text)
+            places = places_in(clause.text)
             if places:
                 return places[-1]
         for msg in reversed(self.data.context):
             if msg.role != "user":
                 continue
-            places = _places_in(msg.content)
+            places = places_in(msg.content)
             if places:
                 return places[-1]
         return None
@@ -586,20 +511,20 @@ class _Analyser:
                 if m:
                     hometown = m.group("p")
         nf = unicodedata.normalize("NFKC", clause.text)
-        for rx in _LOC_EN_I:
+        for rx in LOC_EN_I:
             m = rx.search(nf)
             if m and place is None:
                 raw = m.group("p")
-                place = raw if raw.lower() in {"here", "there"} else _canon_place_en(raw)
-        for rx in _HOMETOWN_EN_I:
+                place = raw if raw.lower() in {"here", "there"} else canon_place_en(raw)
+        for rx in HOMETOWN_EN_I:
             m = rx.search(nf)
             if m:
-                hometown = _canon_place_en(m.group("p"))
+                hometown = canon_place_en(m.group("p"))
         if place is not None and patterns.TRIP.search(body):
             place = None  # on a trip / visiting: not where the user lives
-        if place in _DEICTIC:
+        if place in DEICTIC_PLACES:
             place = self._context_place(clause.index)
-        elif place is not None and zh and not _valid_place_zh(place):
+        elif place is not None and zh and not valid_place_zh(place):
             place = None
         job = self._job(body, nf)
         self._last_place = place or ""
@@ -639,7 +564,7 @@ class _Analyser:
             if "workplace" in groups:  # 在X上班: a bare city is a place, not a job
                 workplace = (groups["workplace"] or "").strip()
                 stripped = re.sub(r"^(?:" + patterns.DEICTIC_ZH + r")", "", workplace)
-                if not stripped or _valid_place_zh(stripped) or stripped in {"家", "这", "那"}:
+                if not stripped or valid_place_zh(stripped) or stripped in {"家", "这", "那"}:
                     continue
             return Hit("fact-job", 0.86)
         for job_rx in patterns.JOB_EN:
@@ -648,7 +573,7 @@ class _Analyser:
                 continue
             groups = m.groupdict()
             org = (groups.get("org") or "").strip()
-            if "org" in groups and (not org or org.lower() in _PLACE_EN_CANON):
+            if "org" in groups and (not org or org.lower() in PLACE_EN_CANON):
                 continue  # "I work in London" is a place, not a job
             return Hit("fact-job", 0.85)
         return None
@@ -773,114 +698,11 @@ def is_not_a_job_role(role: str) -> bool:
     return bool(patterns.NOT_JOB_ROLE.search(role.strip()))
 
 
-_STRIP_TOPIC = re.compile(r"[\s,，。.!！?？、:：;；\"'“”‘’「」《》()（）]+")
-
-
-def topic_matches(topic: str, text: str) -> bool:
-    """``topic`` (a phrase the user wants forgotten) is in ``text``: substring, or most of its
-    character bigrams (Chinese) / words (English) appear."""
-    t = _STRIP_TOPIC.sub("", normalise(topic))
-    s = _STRIP_TOPIC.sub("", normalise(text))
-    if not t:
-        return False
-    if t in s:
-        return True
-    if has_cjk(t):
-        grams = {t[i:i + 2] for i in range(len(t) - 1)}
-        if len(grams) < 2:
-            return False
-        hit = sum(1 for g in grams if g in s)
-        return hit / len(grams) >= 0.6
-    words = [w for w in re.findall(r"[a-z0-9']+", normalise(topic)) if len(w) > 2 and w not in _EN_STOP]
-    if not words:
-        return False
-    hay = normalise(text)
-    # a shared stem is enough: "pregnancy" ~ "pregnant", "allergy" ~ "allergic"
-    hit = sum(1 for w in words if re.search(rf"\b{re.escape(w[:6] if len(w) > 6 else w)}", hay))
-    return hit / len(words) >= 0.6
-
-
-_EN_STOP = {
-    "the", "and", "that", "this", "with", "about", "thing", "stuff", "was", "were", "for", "you", "your",
-    "have", "has", "had", "not", "but", "are", "just", "really", "pls", "please", "forget", "memory",
-}
-
-
-_AFFIRM = re.compile(
-    r"^(?:对|对的|对对|对啊|是的|是啊|是滴|没错|嗯对|嗯嗯对|就是|确实|正是|yes|yep|"
-    r"yeah|yup|correct|exactly|right|"
-    r"that'?s right|that'?s correct|true|indeed)(?:[,，!！。.~\s]|$)",
-    re.IGNORECASE,
-)
-_FAV_Q_ZH = re.compile(r"(?:喜欢|爱)(?P<verb>看|听|吃|喝|玩|读|去)?的?(?:是)?(?:哪|什么|"
-                       r"啥)(?:类|种|个|部|本|家|款|样的)?"
-                       r"(?P<noun>[\u4e00-\u9fff]{0,4}?)[？?]")
-_FAV_Q_EN = re.compile(r"\b(?:favou?rite|fave|fav)\s*(?P<x>[a-z]+(?: [a-z]+)?)?\s*\?|"
-                       r"\bwhat (?:kind|type|sort) of (?P<y>[a-z]+)", re.IGNORECASE)
-_YESNO_TAIL = re.compile(r"(?:对吗|是吗|对吧|是吧|吗|吧|呢|, right|, correct|, is that right|"
-                         r"right)?\s*[？?]\s*$",
-                         re.IGNORECASE)
-_YESNO_HEAD = re.compile(r"^(?:所以|那|那么|也就是说|你是说|您是说|意思是|确认一下|so|"
-                         r"you mean|just to confirm|to confirm|"
-                         r"just checking)[,，:： ]*", re.IGNORECASE)
-# speaker swap (assistant's words -> the user's): both directions at once
-_SWAP = {
-    "你们": "我们", "您": "我", "你": "我", "我们": "你们", "我": "你", "you're": "I'm", "you are": "I am",
-    "your": "my", "you've": "I've", "you": "I", "i'm": "you're", "i am": "you are", "my": "your",
-    "i've": "you've", "i": "you", "me": "you",
-}
-_SWAP_RX = re.compile(r"你们|我们|您|你|我|\b(?:you're|you are|your|you've|"
-                      r"you|i'm|i am|my|i've|i|me)\b", re.IGNORECASE)
-
-
-def _swap_speakers(text: str) -> str:
-    return _SWAP_RX.sub(lambda m: _SWAP.get(m.group(0).lower(), m.group(0)), text)
-
-
-def _last_assistant_question(data: ExtractionInput) -> str | None:
-    for msg in reversed(data.context):
-        if msg.role == "assistant":
-            text = msg.content.strip()
-            stop = max(text.rfind(c) for c in "。！!.")  # the last sentence of the reply
-            tail = text[stop + 1:].lstrip() if stop >= 0 else text
-            return tail if tail.endswith(("?", "？")) else None
-        if msg.role == "user":
-            return None
-    return None
-
-
-def _followup_statement(data: ExtractionInput) -> tuple[str, float] | None:
-    """A short reply that only makes sense with the assistant's question before it, restated as
-    the user's own statement: "Favorite game?" -> "Wingspan" becomes "My favorite game is Wingspan";
-    "所以以后都用中文回复你？" -> "对" becomes "所以以后都用中文回复我". The facts are the user's
-    (their answer or confirmation); the question only supplies the frame."""
-    reply = clean_content(data.user_message or "")
-    question = _last_assistant_question(data)
-    if not question or not reply or len(reply) > 40 or len(reply.split()) > 8:
-        return None
-    if _AFFIRM.match(reply):
-        body = _YESNO_HEAD.sub("", _YESNO_TAIL.sub("", question)).strip()
-        if not body or _FAV_Q_ZH.search(question) or _FAV_Q_EN.search(question):
-            return None
-        body = re.sub(r"^(?:should|shall|can|could|will|would|do|does|"
-                      r"did|is|are|am)\s+", "", body, flags=re.I)
-        return _swap_speakers(body), 0.8
-    zh = _FAV_Q_ZH.search(question)
-    if zh:
-        verb, noun = zh.group("verb") or "", zh.group("noun") or ""
-        return (f"我最喜欢{verb}的{noun}是{reply}" if noun else f"我最喜欢{verb}{reply}"), 0.8
-    en = _FAV_Q_EN.search(question)
-    if en:
-        thing = en.group("x") or en.group("y") or ""
-        return f"My favorite {thing} is {reply}".replace("  ", " "), 0.8
-    return None
-
-
 def analyse(data: ExtractionInput) -> Analysis:
     analysis = _Analyser(data).run()
     if analysis.groups or analysis.deletions:
         return analysis
-    restated = _followup_statement(data)
+    restated = followup_statement(data)
     if restated is None:
         return analysis
     text, cap = restated

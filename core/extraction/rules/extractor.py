@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING
 
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
 from core.extraction.rules import lexicon, patterns
-from core.extraction.rules.analysis import Analysis, Group, analyse, topic_matches, topic_of
+from core.extraction.rules.analysis import Analysis, Group, analyse
 from core.extraction.rules.keys import content_slug
 from core.extraction.rules.refine import CandidateMeta, refine_candidates
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, strip_emoji
 from core.extraction.rules.slots import spec
+from core.extraction.rules.topics import topic_matches, topic_of
 from core.filters import is_noise_content, normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
