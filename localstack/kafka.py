@@ -24,7 +24,7 @@ from localstack.process import (
     log_hint,
     spawn_detached,
     stop_pid,
-    wait_until,
+    wait_ready,
 )
 from localstack.topics import ensure_topics, kafka_probe
 
@@ -245,7 +245,7 @@ class KafkaService(Service):
             log_size = self.log_path.stat().st_size if self.log_path.exists() else 0
             pid = spawn_detached(cmd, self.log_path, cwd=self.dir)
             try:
-                wait_until(lambda: self.probe(2.0), 90, "Kafka", alive=lambda: is_alive(pid),  # noqa: B023
+                wait_ready(lambda: self.probe(2.0), 90, "Kafka", alive=lambda: is_alive(pid),  # noqa: B023
                            log_path=self.log_path)
                 return pid
             except StackError:

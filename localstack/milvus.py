@@ -18,7 +18,7 @@ from localstack.process import (
     port_open,
     spawn_detached,
     stop_pid,
-    wait_until,
+    wait_ready,
 )
 
 
@@ -95,7 +95,7 @@ class MilvusService(Service):
         pid = spawn_detached([*milvus_lite_command(), "server", "--data-dir", str(data), "--host", LOOPBACK,
                               "--port", str(self.ports.milvus)], self.log_path, cwd=self.dir)
         try:
-            wait_until(lambda: self.probe(2.0), 60, "Milvus Lite", alive=lambda: is_alive(pid),
+            wait_ready(lambda: self.probe(2.0), 60, "Milvus Lite", alive=lambda: is_alive(pid),
                        log_path=self.log_path)
         except StackError:
             stop_pid(pid, self.marker, 10)
