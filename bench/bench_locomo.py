@@ -40,7 +40,8 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import REPO, Pipeline, install_sigterm, log
+from bench.common import REPO, log
+from bench.stack import Pipeline, install_sigterm
 
 DEFAULT_DATA = REPO.parent / "shared" / "benchmarks" / "locomo10.json"
 CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
@@ -325,7 +326,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 for tally in (base_own[cat], base_own["all"]):
                     score_list(tally, ranked_own, evidence, answer)
         retriever.close()
-        from bench.common import latency_summary
+        from bench.stats import latency_summary
 
         result["recall"] = {
             "ours_memories": {k: finish(v) for k, v in ours.items()},
