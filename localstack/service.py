@@ -33,7 +33,7 @@ from localstack.supervisor import (
 from localstack.topics import ensure_topics
 
 # What the demo and eval run with on top of the user's configuration: the index side on, and a
-# short debounce so a demo does not sit idle for the seed's 12 s after each conversation.
+# short debounce so a demo does not sit idle for the default 12 s after each conversation.
 SERVICE_ENV = {
     "MEMORY_MILVUS_ENABLED": "true",
     "MEMORY_INDEX_WORKER_ENABLED": "true",

@@ -1,6 +1,7 @@
 """The SQL side of the sweeper: find stuck messages and memories and enqueue outbox rows for them.
 
-This replaces the seed's polling workers (``memory_worker``, ``memory_index_worker``). Nothing is
+This is the sweep of ``docs/design.md#sweep``, in place of polling workers (``memory_worker``,
+``memory_index_worker``: ``docs/design.md#where-this-differs-from-the-original-design``). Nothing is
 published from here: every re-drive is an outbox row committed in the same transaction as its
 bookkeeping, and the outbox relay delivers it like any other row (so a re-drive is as reliable as a
 write). Core never imports Kafka.

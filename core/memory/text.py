@@ -1,4 +1,5 @@
-"""The index text of a memory and its hash: the seed's ``[{memory_type}] {memory_key}: {content}``."""
+"""The index text of a memory and its hash: ``[{memory_type}] {memory_key}: {content}``
+(``docs/design.md#indexer``)."""
 
 from __future__ import annotations
 

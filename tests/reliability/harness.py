@@ -63,7 +63,7 @@ JOBS = ["nurse", "teacher", "pilot", "carpenter", "chemist", "lawyer", "baker", 
 ALLERGENS = ["peanuts", "shellfish", "penicillin", "cats", "pollen", "gluten", "latex", "eggs"]
 SLOT_KEYS = {"job": "fact-job", "allergy": "fact-allergy", "city": "fact-home_city"}
 
-# Short intervals so the backstops act within seconds (the seed's defaults are minutes).
+# Short intervals so the backstops act within seconds (the defaults are minutes).
 FAST_ENV: dict[str, str] = {
     "LONG_TERM_MEMORY_DEBOUNCE_SEC": "0.3",
     "OUTBOX_SWEEP_INTERVAL_SEC": "1",
