@@ -177,14 +177,6 @@ class KafkaService(Service):
     def local_port(self) -> int:
         return self.ports.kafka
 
-    @property
-    def dir(self) -> Path:
-        return self.paths.home / "kafka"
-
-    @property
-    def log_path(self) -> Path:
-        return self.dir / "kafka.log"
-
     def _client_settings(self) -> Settings:
         return self.settings.model_copy(update={"KAFKA_BOOTSTRAP_SERVERS": self.address})
 

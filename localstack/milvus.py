@@ -76,14 +76,6 @@ class MilvusService(Service):
     def local_port(self) -> int:
         return self.ports.milvus
 
-    @property
-    def dir(self) -> Path:
-        return self.paths.home / "milvus"
-
-    @property
-    def log_path(self) -> Path:
-        return self.dir / "milvus.log"
-
     def probe(self, timeout: float = 3.0) -> str | None:
         token = self.settings.MILVUS_TOKEN.get_secret_value() if self.settings.MILVUS_TOKEN else ""
         return milvus_probe(self.uri, token if self.external else "", timeout)

@@ -90,16 +90,8 @@ class PostgresService(Service):
         return mask_url(self.url)  # printed by `stack status`: password and key-like parameters hidden
 
     @property
-    def dir(self) -> Path:
-        return self.paths.home / "postgres"
-
-    @property
     def data(self) -> Path:
         return self.dir / "data"
-
-    @property
-    def log_path(self) -> Path:
-        return self.dir / "postgres.log"
 
     def probe(self, timeout: float = 3.0) -> str | None:
         return pg_probe(self.admin_url if not self.external else self.url, timeout)
