@@ -244,7 +244,7 @@ class KafkaService(Service):
                 stop_pid(pid, self.marker, 10)
                 if attempt == BIND_ATTEMPTS or not self._bind_failed(log_size):
                     raise
-        raise AssertionError("unreachable")
+        raise StackError(f"Kafka did not start in {BIND_ATTEMPTS} attempts")  # BIND_ATTEMPTS < 1
 
     def _bind_failed(self, offset: int) -> bool:
         """Whether the broker's log since ``offset`` shows a lost race for a port."""
