@@ -26,7 +26,8 @@ from typing import Any
 
 import httpx
 
-from localstack.service import DEMO_ENV, LocalService, PipelineState
+from localstack.service import DEMO_ENV, LocalService
+from localstack.settle import PipelineProgress
 from localstack.supervisor import PROCESS_NAMES, fixed_metrics_port
 from producers.client import MemoryEventProducer
 from producers.publish import publish_lines, read_events
@@ -140,10 +141,10 @@ def _demo(args: argparse.Namespace) -> int:
 
     _step("waiting for every message to be processed and every memory synced")
 
-    def progress(state: PipelineState, expected: int) -> None:
+    def progress(state: PipelineProgress) -> None:
         print(
-            f"  messages {state.messages_final}/{expected} final, "
-            f"memories {state.memories - state.memories_unsynced}/{state.memories} synced, "
+            f"  messages {state.final}/{state.messages} final, "
+            f"memories {state.memories - state.unsynced}/{state.memories} synced, "
             f"outbox backlog {state.outbox_backlog}",
             flush=True,
         )

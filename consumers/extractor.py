@@ -288,12 +288,7 @@ class ExtractorStrategy:
         return True
 
     def _drain_ingest_backlog(self) -> None:
-        while self._ingest_backlog:
-            if not self._ingest(self._ingest_backlog[0]):
-                self._ingest_backoff.failed(self.retry, self.clock())
-                return
-            self._ingest_backlog.pop(0)
-            self._ingest_backoff.reset()
+        self._ingest_backoff.drain(self._ingest_backlog, self._ingest, self.retry, self.clock)
 
     def _dead_letter(self, record: Record, exc: BaseException, attempts: int = 1) -> None:
         if not self.steps.dead_letter(record, exc, attempts=attempts):

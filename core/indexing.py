@@ -49,8 +49,7 @@ from core import tracing
 from core.config import EmbeddingProvider, Settings
 from core.embedding.base import Embedder, EmbeddingError, Vectors
 from core.embedding.factory import build_embedder
-from core.filters import passes_read_filters
-from core.memory.text import index_text, text_hash
+from core.memory.text import INDEX_STATE_COLUMNS, IndexState, index_text, is_indexable, text_hash
 from core.storage.db import engine_for, session_factory, transaction
 from core.storage.models import LongTermMemory
 from core.types import VectorStatus
@@ -132,18 +131,7 @@ class SyncReport:
 
 
 @dataclass(frozen=True)
-class _Row:
-    id: int
-    user_id: int
-    memory_key: str
-    memory_type: str | None
-    content: str | None
-    is_active: bool | None
-    expires_at: datetime | None
-    vector_status: str | None
-    vector_model: str | None
-    vector_version: int | None
-    vector_text_hash: str | None
+class _Row(IndexState):
     updated_at: datetime
 
 
@@ -156,19 +144,7 @@ class _Plan:
     skip: list[int] = field(default_factory=list)
 
 
-_COLUMNS = (LongTermMemory.id, LongTermMemory.user_id, LongTermMemory.memory_key, LongTermMemory.memory_type,
-            LongTermMemory.content, LongTermMemory.is_active, LongTermMemory.expires_at,
-            LongTermMemory.vector_status, LongTermMemory.vector_model, LongTermMemory.vector_version,
-            LongTermMemory.vector_text_hash, LongTermMemory.updated_at)
-
-
-def is_indexable(row: _Row | LongTermMemory, now: datetime) -> bool:
-    """Should this row have an index entry? Active, unexpired and past the read-side hard filters."""
-    if not row.is_active:
-        return False
-    if row.expires_at is not None and row.expires_at <= now:
-        return False
-    return passes_read_filters(row.memory_key, row.content or "")
+_COLUMNS = (*INDEX_STATE_COLUMNS, LongTermMemory.updated_at)
 
 
 def _first_line(exc: BaseException) -> str:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.config import Settings
-from localstack.process import is_alive, spawn_detached, stop_pid
+from localstack.process import free_port, is_alive, spawn_detached, stop_pid
 
 PROCESS_NAMES = ("extractor", "commands", "relay", "indexer", "api")
 OPTIONAL_PROCESSES = ("mcp",)
@@ -39,6 +39,20 @@ PortAllocator = Callable[[str, int], int]
 def fixed_metrics_port(process: str, index: int) -> int:
     """The demo's metrics port of a replica: ``METRICS_BASE_PORT + 10 * position + index``."""
     return METRICS_BASE_PORT + (*PROCESS_NAMES, *OPTIONAL_PROCESSES).index(process) * 10 + index
+
+
+@dataclass
+class FreePorts:
+    """A ``PortAllocator`` for tests and benchmarks: a free port per replica name, kept for that name
+    so a restarted replica serves where it served before (runs beside the demo's fixed ports)."""
+
+    ports: dict[str, int] = field(default_factory=dict)
+
+    def __call__(self, process: str, index: int) -> int:
+        name = f"{process}-{index}"
+        if name not in self.ports:
+            self.ports[name] = free_port()
+        return self.ports[name]
 
 
 def recorded_processes(path: Path) -> dict[str, int]:

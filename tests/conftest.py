@@ -14,7 +14,7 @@ Fixtures (contract used by every test module):
   database ``pai_memory_test_<random>`` migrated to head (dropped at the end of the session), and
   nothing a demo or a deployment on the same services uses: session-private topics, consumer
   groups and Milvus collection, ``PAI_MEMORY_HOME`` in a temporary directory, a free ``API_PORT``
-  (``session_names``). Every port a test binds comes from ``tests.support.ports``.
+  (``session_names``). Every port a test binds comes from ``localstack.process.free_ports``.
 - ``engine`` (session): SQLAlchemy engine for ``settings.database_url``.
 - ``clean_db`` (function): truncates all application tables (RESTART IDENTITY CASCADE) first.
 - ``unique_name`` (function): ``unique_name(prefix) -> f"{prefix}_{uuid8}"``.
@@ -173,7 +173,7 @@ def session_names(tag: str, home: str) -> dict[str, Any]:
     """Settings of a test session that keep it apart from a demo or deployment on the same services:
     its own topics, consumer groups (no other group's consumer takes its records, and its consumers
     take no one else's), Milvus collection, home directory and API port."""
-    from tests.support.ports import free_port
+    from localstack.process import free_port
 
     return {
         "TOPIC_CHAT_MESSAGES": f"test.{tag}.chat",

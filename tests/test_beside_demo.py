@@ -2,8 +2,8 @@
 
 ``bash scripts/run.sh`` keeps the demo's processes running on fixed ports (metrics 24100-24140, API
 8080) with the default topics, consumer groups and Milvus collection. A test never uses any of them:
-its service processes get free ports (``tests.support.ports``) and the session's settings private
-names (``tests/conftest.py``). The slow test runs that exact situation: ``pai-memory demo --no-wait``
+its service processes get free ports (``localstack.process.free_ports``) and the session's settings
+private names (``tests/conftest.py``). The slow test runs that exact situation: ``pai-memory demo --no-wait``
 on the session's services, then the tests that start service processes in a nested pytest session.
 """
 
@@ -34,7 +34,7 @@ from core.config import (
 from core.storage import db
 from core.storage.models import User
 from core.vectorstore import MilvusMemoryIndex
-from localstack.process import is_alive
+from localstack.process import is_alive, port_bindable, wait_until
 from localstack.supervisor import (
     OPTIONAL_PROCESSES,
     PROCESS_MARKER,
@@ -48,7 +48,7 @@ from localstack.supervisor import (
 from producers.publish import read_events
 from schemas import ChatMessageEvent
 from tests.support.env import clean_env, private_service
-from tests.support.pipeline import isolated_settings, wait_until
+from tests.support.pipeline import isolated_settings
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULTS = Settings.model_construct()
@@ -152,12 +152,7 @@ def sample_users() -> set[str]:
 
 
 def port_taken(port: int) -> bool:
-    with socket.socket() as sock:
-        try:
-            sock.bind(("127.0.0.1", port))
-        except OSError:
-            return True
-    return False
+    return not port_bindable("127.0.0.1", port)
 
 
 @pytest.mark.slow

@@ -1,8 +1,8 @@
 """Semantic dedup: cosine similarity of index texts under per-model thresholds.
 
-``reuse`` (seed: 0.82 for text-embedding-3-small): a new candidate this close to an existing
-memory of the same type is treated as the same memory and reuses its key.
-``merge`` (seed: 0.90): after a write, live copies this close are redundant and are merged.
+``reuse`` (0.82 for text-embedding-3-small; ``docs/design.md#semantic-dedup``): a new candidate this
+close to an existing memory of the same type is treated as the same memory and reuses its key.
+``merge`` (0.90 for that model): after a write, live copies this close are redundant and are merged.
 ``lexical`` (per model, ``core.config.DEDUP_LEXICAL_REUSE``): a lower cosine also counts as the same
 memory when the two contents share most of their salient words (``(cosine, overlap)``).
 ``merge_overlap`` (per model, ``core.config.DEDUP_LEXICAL_MERGE``): a merge also needs that share of
