@@ -285,9 +285,9 @@ def _delete_session_topics(settings: Settings, tag: str) -> None:
     with contextlib.suppress(Exception):
         admin = admin_client(settings, 10.0)
         existing = set(admin.list_topics(timeout=10).topics)
-        ours = sorted(t for t in existing
-                      if t.startswith((f"test.{tag}.", f"test-{tag}-"))  # session topics, its groups' DLQs
-                      or t in _UNIQUE_NAMES or t.removesuffix(".dlq") in _UNIQUE_NAMES)
+        prefixes = (f"test.{tag}.", f"test-{tag}-", *(f"{n}{sep}" for n in _UNIQUE_NAMES for sep in ".-"))
+        # the session's topics, names built on a unique name (private_names) and their groups' DLQs
+        ours = sorted(t for t in existing if t in _UNIQUE_NAMES or t.startswith(prefixes))
         for start in range(0, len(ours), 200):
             futures = admin.delete_topics(ours[start:start + 200], operation_timeout=30)
             for future in futures.values():

@@ -21,11 +21,12 @@ from consumers.processes import extractor_loop
 from core import tracing
 from core.config import Settings
 from core.storage.models import LongTermMemory, Message, OutboxEvent
+from localstack.process import wait_until
 from producers.client import MemoryEventProducer
 from producers.tracing import setup_tracing, shutdown_tracing
 from schemas import make_event, parse_memory_dirty, to_bytes
 from tests.support.ops import drop_collections, index_pipeline, wait_settled
-from tests.support.pipeline import conversation, isolated_settings, read_topic, running, wait_until
+from tests.support.pipeline import conversation, isolated_settings, read_topic, running
 
 pytestmark = pytest.mark.services
 

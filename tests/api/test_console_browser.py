@@ -44,7 +44,7 @@ from core.memory.store import IncomingMessage
 from core.storage.db import session_factory
 from core.storage.models import LongTermMemory
 from core.vectorstore import MilvusMemoryIndex
-from tests.support.ports import free_port
+from localstack.process import free_port
 
 pytestmark = pytest.mark.services
 
