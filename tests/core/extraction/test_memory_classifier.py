@@ -244,7 +244,7 @@ def test_concurrent_bursts_share_model_calls_with_the_same_vectors() -> None:
             assert gate.wait(30)
         return embedder.embed_queries(texts)
 
-    batcher = CoalescingEmbed(slow_first)
+    batcher = CoalescingEmbed(slow_first, max_texts=3)  # queued requests span several model calls
     got: dict[int, Any] = {}
     threads = [threading.Thread(target=lambda i=i: got.__setitem__(i, batcher(groups[i]))) for i in range(12)]
     threads[0].start()
@@ -256,6 +256,7 @@ def test_concurrent_bursts_share_model_calls_with_the_same_vectors() -> None:
     for t in threads:
         t.join(60)
     assert len(got) == 12 and batcher.calls == len(model_calls) < 12 and sum(model_calls) == batcher.texts
+    assert max(model_calls) <= 3
     for i, vectors in got.items():
         assert np.array_equal(vectors, alone[i])
 
