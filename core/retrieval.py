@@ -14,7 +14,8 @@ Modes (``LONG_TERM_MEMORY_RETRIEVE_MODE``, overridable per call):
   share one in-flight embedding, and recent query vectors are kept in a bounded LRU. A user's
   internal id is remembered (bounded LRU) after the first lookup: then the truth read is the only
   SQL statement of a dense retrieval, and it re-checks the id against the external id itself; an
-  empty answer re-verifies the user before it is trusted.
+  empty answer re-verifies the user before it is trusted. Reads run in autocommit (no BEGIN or
+  ROLLBACK round trips).
   ``RetrievalResult.timings`` gives the stages in ms: ``embed`` (the model, or 0 for a reused
   vector), ``user_lookup``, ``milvus``, ``truth_read``, ``rerank`` (ours), ``dense`` (submit to
   hits).
@@ -41,9 +42,10 @@ import re
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -488,7 +490,7 @@ class Retriever:
 
     # --- full_inject ----------------------------------------------------------------------------
     def _full_inject(self, user_id: str, limit: int) -> list[RetrievedMemory]:
-        with self.sessions() as session:
+        with self._reading() as session:
             user_pk = find_user(session, user_id)
             if user_pk is None:
                 return []
@@ -598,7 +600,7 @@ class Retriever:
     def _lookup_user(self, user_id: str, timings: dict[str, float]) -> int | None:
         """The user's internal id from PostgreSQL (remembered when found, forgotten when not)."""
         t0 = time.perf_counter()
-        with self.sessions() as session:
+        with self._reading() as session:
             user_pk = find_user(session, user_id)
         timings["user_lookup_ms"] = timings.get("user_lookup_ms", 0.0) + (time.perf_counter() - t0) * 1000
         with self._state_lock:
@@ -626,7 +628,7 @@ class Retriever:
         for memory_id, score in hits:
             scores[memory_id] = max(score, scores.get(memory_id, -math.inf))
         t0 = time.perf_counter()
-        with self.sessions() as session:  # one statement: the truth, checked against the external id
+        with self._reading() as session:  # one statement: the truth, checked against the external id
             rows = get_live_by_ids(session, user_pk, list(scores), external_id=user_id)
             views = [MemoryView.of(r) for r in rows if r.user_id == user_pk]
         t1 = time.perf_counter()
@@ -639,7 +641,7 @@ class Retriever:
 
     # --- lexical --------------------------------------------------------------------------------
     def _lexical(self, user_pk: int, query: str, terms: set[str], limit: int) -> list[RetrievedMemory]:
-        with self.sessions() as session:
+        with self._reading() as session:
             rows = list_live(session, user_pk, None, LEXICAL_SCAN_MAX)
             views = [MemoryView.of(r) for r in rows]
         if not views:
@@ -651,6 +653,14 @@ class Retriever:
                       limit, normalise="max")
 
     # --- shared ---------------------------------------------------------------------------------
+    @contextmanager
+    def _reading(self) -> Iterator[Session]:
+        """A session for reads only, in autocommit: no BEGIN and no ROLLBACK round trips around its
+        statements (each statement sees committed data, as under READ COMMITTED)."""
+        with self.sessions() as session:
+            session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+            yield session
+
     def _touch(self, items: Sequence[RetrievedMemory]) -> None:
         """Queue the ``last_accessed_at`` update of the returned memories (off the request path)."""
         if items:
