@@ -265,10 +265,13 @@ def measure(
         for user, q in queries[:10]:  # warm-up
             retriever.retrieve(user, f"{q} {tag}", mode=rmode)
         lat, served, n_items, reasons = [], {}, [], {}
+        stages: dict[str, list[float]] = {}
         for user, q in queries[10:]:
             t0 = time.perf_counter()
             res = retriever.retrieve(user, f"{q} {tag}", mode=rmode)
             lat.append((time.perf_counter() - t0) * 1000)
+            for stage, ms in res.timings.items():  # embed (the model), user_lookup, milvus, truth_read, ...
+                stages.setdefault(stage, []).append(ms)
             served[res.served_by.value] = served.get(res.served_by.value, 0) + 1
             n_items.append(len(res.items))
             if res.fallback_reason:
@@ -279,6 +282,7 @@ def measure(
             "served_by": served,
             "fallback_reasons": reasons,
             "mean_items": round(sum(n_items) / max(1, len(n_items)), 2),
+            "stage_ms": {stage: latency_summary(v) for stage, v in sorted(stages.items())},
         }
         if mode == "dense" and index is not None:
             from core.memory.store import find_user

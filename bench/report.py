@@ -24,6 +24,7 @@ from bench.reporting.mem0 import section_mem0
 from bench.reporting.pipeline import (
     section_embedder,
     section_extractor_concurrency,
+    section_freshness_cpu_read,
     section_openmp,
     section_pipeline,
 )
@@ -56,6 +57,7 @@ def generate() -> Path:
     memorybank, persona, memorybank_block = load("memorybank"), load("persona"), load("memorybank_block")
     persona_block = load("persona_block")
     extractor_concurrency = load("extractor_concurrency")
+    freshness_cpu_read = [load("freshness_50"), load("extractor_cpu"), load("read_path_stages")]
     for data, fn in (
         (mem0, plot_mem0),
         (locomo, plot_locomo),
@@ -70,7 +72,7 @@ def generate() -> Path:
     cmds = [
         d.get("command")
         for d in (mem0, locomo, pipeline, indexer, scale, quality, embedder, openmp, segments, memorybank,
-                  persona, memorybank_block, persona_block, extractor_concurrency)
+                  persona, memorybank_block, persona_block, extractor_concurrency, *freshness_cpu_read)
         if d
     ]
     pk = machine.get("packages", {})
@@ -124,6 +126,10 @@ def generate() -> Path:
         "### Extractor concurrency with a slow model",
         "",
         section_extractor_concurrency(extractor_concurrency),
+        "",
+        "### Freshness at 50 msgs/s, extractor CPU, read-path stages",
+        "",
+        section_freshness_cpu_read(*freshness_cpu_read),
         "",
         "### The bare embedder by batch size",
         "",

@@ -51,7 +51,7 @@ from consumers.policies import RetryPolicy
 from consumers.runtime import DoneCallback, Record
 from consumers.steps import Action, Backoff, RecordSteps
 from core import metrics, tracing
-from core.memory.processing import MessageProcessor, PermanentProcessingError, ProcessOutcome
+from core.memory.processing import IngestResult, MessageProcessor, PermanentProcessingError, ProcessOutcome
 from core.memory.store import IncomingMessage
 from producers.tracing import contexts_of
 from schemas import parse_chat_message
@@ -130,6 +130,7 @@ class ExtractorStrategy:
         self._completions: queue.SimpleQueue[_Completion] = queue.SimpleQueue()
         self._bound = False
         self._ingest_backlog: list[Record] = []
+        self._to_ingest: list[Record] = []  # submitted this loop turn, stored together at the next poll
         self._ingest_backoff = Backoff()
         self._dlq_backlog: list[tuple[Record, str, str]] = []  # record, reason, error type
         self._dlq_backoff = Backoff()
@@ -144,14 +145,10 @@ class ExtractorStrategy:
         self._bound = True
 
     def submit(self, record: Record) -> None:
-        if self._ingest_backlog and any(r.tp == record.tp for r in self._ingest_backlog):
-            self._ingest_backlog.append(record)  # keep partition order behind a failed store
-            return
-        if not self._ingest(record):
-            self._ingest_backlog.append(record)
-            self._ingest_backoff.failed(self.retry, self.clock())
+        self._to_ingest.append(record)  # the loop calls ``poll`` after each turn's records
 
     def poll(self) -> None:
+        self._ingest_submitted()
         self._drain_completions()
         now = self.clock()
         if self._dlq_backlog and self._dlq_backoff.ready(now):
@@ -174,6 +171,7 @@ class ExtractorStrategy:
 
     def revoke(self, partitions: list[TopicPartitionKey], lost: bool = False) -> None:
         revoked = set(partitions)
+        self._ingest_submitted()
         self._ingest_backlog = [r for r in self._ingest_backlog if r.tp not in revoked]
         self._dlq_backlog = [item for item in self._dlq_backlog if item[0].tp not in revoked]
         if not lost:
@@ -201,6 +199,7 @@ class ExtractorStrategy:
     def join(self, timeout: float) -> None:
         """Extract everything held (debounce ignored, per-user order kept) until done or ``timeout``."""
         deadline = time.monotonic() + timeout
+        self._ingest_submitted()
         while time.monotonic() < deadline:
             self._drain_completions()
             if self._dlq_backlog and self._dlq_backoff.ready(self.clock()):
@@ -233,7 +232,7 @@ class ExtractorStrategy:
     def buffered(self) -> int:
         """Records held and not yet done (bursts open, waiting or running; retry backlogs)."""
         return (sum(len(b.items) for b in self._all_bursts()) + len(self._ingest_backlog)
-                + len(self._dlq_backlog))
+                + len(self._dlq_backlog) + len(self._to_ingest))
 
     @property
     def in_flight(self) -> int:
@@ -244,15 +243,53 @@ class ExtractorStrategy:
         return self.steps.dead_lettered
 
     # --- ingest (loop thread) -----------------------------------------------------------------
+    def _ingest_submitted(self) -> None:
+        """Store the records submitted since the last call: one transaction for all of them
+        (``MessageProcessor.ingest_many``); if that fails, one by one as before (retry backlog, DLQ),
+        so one bad record costs the batch only its speed. Records of a partition with a backlog
+        queue behind it (partition order)."""
+        records, self._to_ingest = self._to_ingest, []
+        batch: list[tuple[Record, IncomingMessage]] = []
+        for record in records:
+            if self._ingest_backlog and any(r.tp == record.tp for r in self._ingest_backlog):
+                self._ingest_backlog.append(record)  # keep partition order behind a failed store
+                continue
+            msg = self._parse(record)
+            if msg is not None:
+                batch.append((record, msg))
+        if not batch:
+            return
+        if len(batch) > 1:
+            try:
+                results = self.processor.ingest_many([msg for _, msg in batch])
+            except Exception as exc:
+                log.info("storing %d messages together failed, storing them one by one: %s",
+                         len(batch), type(exc).__name__)
+            else:
+                for (record, msg), res in zip(batch, results, strict=True):
+                    self._place(record, msg, res)
+                return
+        for record, msg in batch:
+            if self._ingest_backlog and any(r.tp == record.tp for r in self._ingest_backlog):
+                self._ingest_backlog.append(record)
+            elif not self._store(record, msg):
+                self._ingest_backlog.append(record)
+                self._ingest_backoff.failed(self.retry, self.clock())
+
     def _ingest(self, record: Record) -> bool:
         """Store the record's message; False when it must be retried later (backlog)."""
+        msg = self._parse(record)
+        return True if msg is None else self._store(record, msg)
+
+    def _parse(self, record: Record) -> IncomingMessage | None:
+        """The record's message, or None after dead-lettering a record that never parses."""
         try:
             event = parse_chat_message(record.value or b"")
         except Exception as exc:  # SchemaError, or anything else parsing raises: this record never parses
             self._dead_letter(record, exc)
-            return True
+            return None
         data = event.data
-        msg = IncomingMessage(
+        return IncomingMessage(
             message_id=data.message_id,
             user_id=data.user_id,
             conversation_id=data.conversation_id,
@@ -264,28 +301,35 @@ class ExtractorStrategy:
             source_partition=record.partition,
             source_offset=record.offset,
         )
+
+    def _store(self, record: Record, msg: IncomingMessage) -> bool:
+        """Store one message; False when it must be retried later (backlog)."""
         try:
             res = self.processor.ingest(msg)
         except Exception as exc:
-            what = f"storing message {data.message_id} ({record.topic}:{record.partition}@{record.offset})"
+            what = f"storing message {msg.message_id} ({record.topic}:{record.partition}@{record.offset})"
             if self.steps.decide(exc, self._ingest_backoff.attempts + 1, what) is Action.RETRY:
                 return False
             self._dead_letter(record, exc, attempts=self._ingest_backoff.attempts + 1)
             return True
+        self._place(record, msg, res)
+        return True
+
+    def _place(self, record: Record, msg: IncomingMessage, res: IngestResult) -> None:
+        """Mark a stored record done (context, duplicate) or add it to its conversation's burst."""
         now = self.clock()
         burst = self._open.get(res.conversation_pk)
         if not res.needs_processing:
             if burst is not None:
                 burst.last_seen = now
             self.steps.mark(record, "context" if msg.role != "user" else "duplicate")
-            return True
+            return
         if burst is None:
             burst = _Burst(res.user_pk, res.conversation_pk, now, now)
             self._open[res.conversation_pk] = burst
             self._users.setdefault(res.user_pk, []).append(burst)
         burst.last_seen = now
         burst.items.append((record, res.message_pk))
-        return True
 
     def _drain_ingest_backlog(self) -> None:
         self._ingest_backoff.drain(self._ingest_backlog, self._ingest, self.retry, self.clock)

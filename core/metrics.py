@@ -138,6 +138,10 @@ RETRIEVAL_DURATION = Histogram(
     ["mode", "path"],
     buckets=_LATENCY,
 )
+RETRIEVAL_EMBED_COALESCED = Counter(
+    "pai_memory_retrieval_embed_coalesced_total",
+    "Dense retrievals that waited for an identical query's in-flight embedding instead of a model call",
+)
 API_REQUESTS = Counter("pai_memory_api_requests_total", "HTTP API requests", ["route", "status"])
 API_RATE_LIMITED = Counter("pai_memory_api_rate_limited_total", "HTTP requests refused with 429", ["scope"])
 

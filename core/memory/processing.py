@@ -50,7 +50,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from core import metrics, tracing
 from core.config import Settings
 from core.embedding.base import EmbeddingError
-from core.erasure import erased_before
+from core.erasure import erased_before, user_hash
 from core.extraction.budget import ExtractionTimeout, run_burst
 from core.extraction.burst import burst_scope
 from core.extraction.candidates import (
@@ -68,6 +68,9 @@ from core.memory.store import (
     IncomingMessage,
     conversation_context,
     conversation_summary,
+    get_or_create_conversation,
+    get_or_create_user,
+    insert_message,
     lock_messages,
     lock_user,
     store_message,
@@ -75,7 +78,7 @@ from core.memory.store import (
 from core.memory.upsert import CandidatePolicy, admissible, apply_candidates
 from core.memory.writer import MemoryWriter, WriteContext, WriteResult
 from core.storage.db import transaction
-from core.storage.models import MemoryHistory, Message
+from core.storage.models import ErasedUser, MemoryHistory, Message, User
 from core.types import MessageRole, MessageStatus, WriteSource
 
 log = logging.getLogger(__name__)
@@ -177,6 +180,59 @@ class MessageProcessor:
                 # replay under a new extractor version: extract again on purpose
                 row.memory_status = MessageStatus.PENDING.value
             return IngestResult(row.id, row.user_id, row.conversation_id, created, needs)
+
+    def ingest_many(self, msgs: Sequence[IncomingMessage]) -> list[IngestResult]:
+        """``ingest`` of several messages in ONE transaction: the same results, in order, with the
+        erased-user, known-message and user lookups done once for the batch (a few statements per
+        new message instead of a transaction of about ten). All or nothing: on an error nothing is
+        stored and the exception propagates (the caller then stores the messages one by one)."""
+        if not msgs:
+            return []
+        with transaction(self.sessions) as session:
+            hashes = {m.user_id: user_hash(m.user_id) for m in msgs}
+            erased: dict[str, datetime] = {
+                h: at for h, at in session.execute(
+                    select(ErasedUser.user_hash, ErasedUser.erased_at)
+                    .where(ErasedUser.user_hash.in_(sorted(set(hashes.values())))))
+            }
+            known = {row.upstream_message_id: row for row in session.scalars(
+                select(Message).where(Message.upstream_message_id.in_(sorted({m.message_id for m in msgs}))))}
+            users: dict[str, int] = {
+                ext: pk for ext, pk in session.execute(
+                    select(User.external_id, User.id).where(User.external_id.in_(sorted(hashes))))
+            }
+            conversations: dict[tuple[int, str], int] = {}
+            out: list[IngestResult] = []
+            for msg in msgs:
+                erased_at = erased.get(hashes[msg.user_id])
+                if erased_at is not None and msg.created_at <= erased_at:
+                    out.append(IngestResult(0, 0, 0, False, False))  # see ``ingest``
+                    continue
+                row = known.get(msg.message_id)
+                if row is None:
+                    user_pk = users.get(msg.user_id)
+                    if user_pk is None:
+                        user_pk = users[msg.user_id] = get_or_create_user(session, msg.user_id)
+                    conv_key = (user_pk, msg.conversation_id)
+                    conv_pk = conversations.get(conv_key)
+                    if conv_pk is None or msg.conversation_summary:  # a summary replaces the stored one
+                        conv_pk = conversations[conv_key] = get_or_create_conversation(
+                            session, user_pk, msg.conversation_id, msg.conversation_summary)
+                    new_pk = insert_message(session, msg, user_pk, conv_pk)
+                    if new_pk is not None:
+                        is_user = msg.role == MessageRole.USER.value
+                        out.append(IngestResult(new_pk, user_pk, conv_pk, True, is_user))
+                        continue
+                    row = session.scalar(select(Message).where(Message.upstream_message_id == msg.message_id))
+                    assert row is not None
+                    known[msg.message_id] = row
+                needs = row.role == MessageRole.USER.value and not (
+                    row.memory_status in FINAL and row.extractor_version == self.version
+                )
+                if needs and row.memory_status in FINAL:
+                    row.memory_status = MessageStatus.PENDING.value  # replay under a new extractor version
+                out.append(IngestResult(row.id, row.user_id, row.conversation_id, False, needs))
+            return out
 
     def process(self, message_pks: Sequence[int]) -> ProcessOutcome:
         """Extract and apply one burst (message ids of ONE conversation)."""

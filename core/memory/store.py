@@ -92,6 +92,15 @@ def store_message(session: Session, msg: IncomingMessage) -> tuple[Message, bool
         return existing, False
     user_pk = get_or_create_user(session, msg.user_id)
     conv_pk = get_or_create_conversation(session, user_pk, msg.conversation_id, msg.conversation_summary)
+    new_id = insert_message(session, msg, user_pk, conv_pk)
+    row = session.scalar(select(Message).where(Message.upstream_message_id == msg.message_id))
+    assert row is not None
+    return row, new_id is not None
+
+
+def insert_message(session: Session, msg: IncomingMessage, user_pk: int, conv_pk: int) -> int | None:
+    """Insert ``msg`` (user messages ``PENDING``, others ``SKIPPED`` as context); its new id, or None
+    when a message with the same upstream id already exists (nothing is changed then)."""
     is_user = msg.role == MessageRole.USER
     stmt = (
         insert(Message)
@@ -111,10 +120,8 @@ def store_message(session: Session, msg: IncomingMessage) -> tuple[Message, bool
         .on_conflict_do_nothing(index_elements=["upstream_message_id"])
         .returning(Message.id)
     )
-    new_id = session.scalar(stmt)
-    row = session.scalar(select(Message).where(Message.upstream_message_id == msg.message_id))
-    assert row is not None
-    return row, new_id is not None
+    new_id: int | None = session.scalar(stmt)
+    return new_id
 
 
 def conversation_context(
