@@ -24,6 +24,8 @@ from urllib.parse import urlparse
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from schemas import topics
+
 from core.redaction import mask_client_options, mask_url, mask_value, redact_text, register_settings
 
 
@@ -181,7 +183,7 @@ class Settings(BaseSettings):
     KAFKA_SASL_USERNAME: str | None = None
     KAFKA_SASL_PASSWORD: SecretStr | None = None
     KAFKA_CLIENT_OPTIONS: dict[str, Any] = Field(default_factory=dict)
-    KAFKA_TOPIC_PARTITIONS: int = Field(6, ge=1, le=1000)
+    KAFKA_TOPIC_PARTITIONS: int = Field(topics.TOPIC_PARTITIONS, ge=1, le=1000)
     KAFKA_TOPIC_REPLICATION: int = Field(1, ge=1, le=10)
     KAFKA_GROUP_INSTANCE_ID: str | None = None
     MILVUS_TOKEN: SecretStr | None = None
@@ -202,13 +204,13 @@ class Settings(BaseSettings):
     MEMORY_MILVUS_SEARCH_CONSISTENCY: Literal["Strong", "Bounded", "Session", "Eventually"] = "Bounded"
 
     # --- topics and groups --------------------------------------------------------------------
-    TOPIC_CHAT_MESSAGES: str = Field("pai.chat.messages", pattern=r"^[A-Za-z0-9._-]{1,249}$")
-    TOPIC_MEMORY_COMMANDS: str = Field("pai.memory.commands", pattern=r"^[A-Za-z0-9._-]{1,249}$")
-    TOPIC_MEMORY_DIRTY: str = Field("memory.dirty", pattern=r"^[A-Za-z0-9._-]{1,249}$")
-    DLQ_TOPIC_SUFFIX: str = Field(".dlq", pattern=r"^[A-Za-z0-9._-]{1,40}$")
-    GROUP_EXTRACTOR: str = "pai-memory-extractor"
-    GROUP_COMMANDS: str = "pai-memory-commands"
-    GROUP_INDEXER: str = "pai-memory-indexer"
+    TOPIC_CHAT_MESSAGES: str = Field(topics.TOPIC_CHAT_MESSAGES, pattern=r"^[A-Za-z0-9._-]{1,249}$")
+    TOPIC_MEMORY_COMMANDS: str = Field(topics.TOPIC_MEMORY_COMMANDS, pattern=r"^[A-Za-z0-9._-]{1,249}$")
+    TOPIC_MEMORY_DIRTY: str = Field(topics.TOPIC_MEMORY_DIRTY, pattern=r"^[A-Za-z0-9._-]{1,249}$")
+    DLQ_TOPIC_SUFFIX: str = Field(topics.DLQ_TOPIC_SUFFIX, pattern=r"^[A-Za-z0-9._-]{1,40}$")
+    GROUP_EXTRACTOR: str = topics.GROUP_EXTRACTOR
+    GROUP_COMMANDS: str = topics.GROUP_COMMANDS
+    GROUP_INDEXER: str = topics.GROUP_INDEXER
 
     # --- consumers (see README "Concurrency model") -------------------------------------------
     EXTRACTOR_MAX_IN_FLIGHT: int = Field(32, ge=1, le=1024)  # bursts extracted at once (distinct users)

@@ -38,7 +38,7 @@ from pydantic import (
     model_validator,
 )
 
-from core.types import MemoryOperation, MemoryType, MessageRole
+from schemas.vocabulary import MemoryOperation, MemoryType, MessageRole
 
 # --- limits ---------------------------------------------------------------------------------------
 MAX_CONTENT_CHARS = 32000

@@ -45,6 +45,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from core.config import Settings
 from core.memory.outbox import enqueue_memory_dirty
 from core.storage.db import transaction
+from core.storage.locks import AdvisoryLock
 from core.storage.models import Message, OutboxEvent
 from core.types import MemoryOperation, MessageRole, MessageStatus, VectorStatus
 from schemas import (
@@ -60,8 +61,8 @@ from schemas.errors import SchemaError
 log = logging.getLogger(__name__)
 
 REDRIVE_SOURCE = "pai-memory/sweeper"
-LOCK_NAMESPACE = 7412
-"""Advisory-lock namespace of the sweeper's leader locks (``core.memory.store.lock_user`` uses 7411)."""
+LOCK_NAMESPACE = int(AdvisoryLock.SWEEPER_LEADER)
+"""Advisory-lock namespace of the sweeper's leader locks (``core.storage.locks``)."""
 MESSAGE_SCAN_LOCK = 1
 MEMORY_SCAN_LOCK = 2
 

@@ -13,6 +13,7 @@ from sqlalchemy import func, select, text
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
+from core.storage.locks import AdvisoryLock
 from core.storage.models import Conversation, Message, User
 from core.types import MessageRole, MessageStatus
 
@@ -35,7 +36,7 @@ class IncomingMessage:
 
 def lock_user(session: Session, user_pk: int) -> None:
     """Serialise writers of one user's memories for the rest of the transaction."""
-    session.execute(text("SELECT pg_advisory_xact_lock(:ns, :uid)"), {"ns": 7411, "uid": user_pk})
+    session.execute(text("SELECT pg_advisory_xact_lock(:ns, :uid)"), {"ns": int(AdvisoryLock.USER_WRITES), "uid": user_pk})
 
 
 def get_or_create_user(session: Session, external_id: str) -> int:
