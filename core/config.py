@@ -24,9 +24,8 @@ from urllib.parse import urlparse
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from schemas import topics
-
 from core.redaction import mask_client_options, mask_url, mask_value, redact_text, register_settings
+from schemas import topics
 
 
 class ConfigError(ValueError):

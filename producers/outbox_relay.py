@@ -14,9 +14,9 @@ Guarantees (at least once, per-user order):
 
 Claiming and per-user order. A relay looks at the oldest ``claim_window`` unpublished rows of users
 no other relay holds right now (their per-user advisory locks are visible in ``pg_locks``), tries a
-transaction-scoped advisory lock ``pg_try_advisory_xact_lock(RELAY_USER_CLAIM, hashtext(message_key))``
-(``core.storage.locks``) for each of those users, and then locks (``FOR UPDATE``) the oldest
-``batch_size`` unpublished rows of the users it got, in id order. Users held by another relay are skipped (SKIP LOCKED at the level of
+transaction-scoped advisory lock ``pg_try_advisory_xact_lock(ns, hashtext(message_key))`` for each
+of those users, and then locks (``FOR UPDATE``) the oldest ``batch_size`` unpublished rows of the
+users it got, in id order. Users held by another relay are skipped (SKIP LOCKED at the level of
 users), so relays share the backlog by user and a second relay looks past the first one's users.
 Because a claimed user's rows are taken in id order under a global ``LIMIT``, every batch holds a
 *prefix* of each claimed user's unpublished rows, and the batch is flushed before the transaction

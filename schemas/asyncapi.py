@@ -67,7 +67,8 @@ def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
 
 def _defaults() -> dict[str, Any]:
     return {
-        "TOPIC_CHAT_MESSAGES": topics.TOPIC_CHAT_MESSAGES, "TOPIC_MEMORY_COMMANDS": topics.TOPIC_MEMORY_COMMANDS,
+        "TOPIC_CHAT_MESSAGES": topics.TOPIC_CHAT_MESSAGES,
+        "TOPIC_MEMORY_COMMANDS": topics.TOPIC_MEMORY_COMMANDS,
         "TOPIC_MEMORY_DIRTY": topics.TOPIC_MEMORY_DIRTY, "DLQ_TOPIC_SUFFIX": topics.DLQ_TOPIC_SUFFIX,
         "GROUP_EXTRACTOR": topics.GROUP_EXTRACTOR, "GROUP_COMMANDS": topics.GROUP_COMMANDS,
         "GROUP_INDEXER": topics.GROUP_INDEXER, "KAFKA_TOPIC_PARTITIONS": topics.TOPIC_PARTITIONS,

@@ -50,7 +50,6 @@ from sqlalchemy.orm import Session, sessionmaker
 from core import metrics
 from core.config import Settings
 from core.embedding.base import EmbeddingError
-from core.erasure import erased_before
 from core.extraction.budget import ExtractionTimeout, run_burst
 from core.extraction.burst import burst_scope
 from core.extraction.candidates import (
@@ -68,6 +67,7 @@ from core.memory.store import (
     IncomingMessage,
     conversation_context,
     conversation_summary,
+    erased_before,
     lock_messages,
     lock_user,
     store_message,

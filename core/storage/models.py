@@ -239,7 +239,7 @@ class VectorCollection(Base):
 class ErasedUser(Base):
     """Users erased by ``pai-memory forget-user``: a suppression list, not a copy of the user.
 
-    Only a SHA-256 of the external id is kept (``core.erasure.user_hash``), plus the internal id the
+    Only a SHA-256 of the external id is kept (``core.memory.store.user_hash``), plus the internal id the
     user had (to prove later that no vector of it is left) and when it happened. Events of this user
     created at or before ``erased_at`` (a replay, a late redelivery) are skipped at ingest.
     """
