@@ -17,12 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
 
 from core.config import Settings, load_settings
+from core.memory.stats import PipelineState, pipeline_progress
 from core.storage import db
-from core.storage.models import LongTermMemory, Message, OutboxEvent, User
 from localstack.manager import LocalStack
 from localstack.supervisor import (
     PROCESS_NAMES,
@@ -47,21 +45,6 @@ DEMO_ENV = {"LONG_TERM_MEMORY_DEBOUNCE_SEC": "2"}
 
 class SettleTimeout(TimeoutError):
     """The pipeline did not settle in time; the message says what is still pending."""
-
-
-@dataclass
-class PipelineState:
-    messages: int = 0
-    messages_final: int = 0
-    memories: int = 0
-    memories_unsynced: int = 0
-    outbox_backlog: int = 0
-
-    @property
-    def settled(self) -> bool:
-        return (
-            self.messages_final == self.messages and self.memories_unsynced == 0 and self.outbox_backlog == 0
-        )
 
 
 @dataclass
@@ -131,27 +114,10 @@ class LocalService:
     def pipeline_state(
         self, message_ids: Iterable[str] | None = None, user_ids: Iterable[str] | None = None
     ) -> PipelineState:
+        """Progress of the given messages and users' memories (all of them when ``None``)."""
         sessions = db.session_factory(db.engine_for(self.settings.database_url))
-        state = PipelineState()
         with sessions() as s:
-            mq = select(Message.memory_status)
-            if message_ids is not None:
-                mq = mq.where(Message.upstream_message_id.in_(list(message_ids)))
-            statuses = s.scalars(mq).all()
-            state.messages = len(statuses)
-            state.messages_final = sum(st in ("PROCESSED", "SKIPPED", "FAILED") for st in statuses)
-            lq = select(LongTermMemory.vector_status)
-            if user_ids is not None:
-                lq = lq.join(User, User.id == LongTermMemory.user_id).where(
-                    User.external_id.in_(list(user_ids))
-                )
-            vstatuses = s.scalars(lq).all()
-            state.memories = len(vstatuses)
-            state.memories_unsynced = sum(v != "SYNCED" for v in vstatuses)
-            state.outbox_backlog = _count(
-                s, select(func.count()).select_from(OutboxEvent).where(OutboxEvent.published_at.is_(None))
-            )
-        return state
+            return pipeline_progress(s, message_ids, user_ids)
 
     def wait_settled(
         self,
@@ -179,7 +145,3 @@ class LocalService:
                 )
             time.sleep(0.5)
 
-
-def _count(session: Session, stmt: object) -> int:
-    value = session.scalar(stmt)  # type: ignore[call-overload]
-    return int(value or 0)

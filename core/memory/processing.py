@@ -72,7 +72,7 @@ from core.memory.store import (
     lock_user,
     store_message,
 )
-from core.memory.upsert import CandidatePolicy, admissible, apply_candidates
+from core.memory.upsert import CandidatePolicy, NamedSlot, admissible, apply_candidates, no_named_slots
 from core.memory.writer import MemoryWriter, WriteContext, WriteResult
 from core.storage.db import transaction
 from core.storage.models import MemoryHistory, Message
@@ -159,6 +159,8 @@ class MessageProcessor:
         self.deduper = deduper
         self.version = f"{extractor.name}:{settings.MEMORY_EXTRACTOR_VERSION}"
         self.writer = MemoryWriter.from_settings(settings)
+        # the provider's named slots (optional on CandidateExtractor, like ``close``)
+        self.named_slot: NamedSlot = getattr(extractor, "named_slot", no_named_slots)
         self.policy = CandidatePolicy(
             settings.LONG_TERM_MEMORY_MIN_CONFIDENCE, settings.LONG_TERM_MEMORY_MAX_WRITE_ITEMS
         )
@@ -327,7 +329,8 @@ class MessageProcessor:
                 log.info("messages %s: %s superseded by newer statements, not applied",
                          [m.id for m in rows], sorted(stale))
             current = [c for c in kept if c.key not in stale]
-            outcome.writes = apply_candidates(session, self.writer, self.deduper, ctx, current)
+            outcome.writes = apply_candidates(session, self.writer, self.deduper, ctx, current,
+                                              self.named_slot)
             status = MessageStatus.PROCESSED if kept else MessageStatus.SKIPPED
             note = f"superseded by newer statements: {', '.join(sorted(stale))}"[:2000] if stale else None
             for m in rows:

@@ -19,7 +19,7 @@ from core.extraction.rules.analysis import Analysis, Group, analyse, topic_match
 from core.extraction.rules.keys import content_slug
 from core.extraction.rules.refine import CandidateMeta, refine_candidates
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, strip_emoji
-from core.extraction.rules.slots import spec
+from core.extraction.rules.slots import is_known_slot, spec
 from core.filters import is_noise_content, normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
@@ -218,3 +218,7 @@ class RulesExtractor:
         """Stage 2: against ``data.existing``: drop what is already known, reuse the key of the same
         slot, overwrite single slots and changed values, merge new detail into multi slots."""
         return refine_candidates(data.existing, candidates, self._built(data).meta, data.user_message)
+
+    def named_slot(self, key: str) -> bool:
+        """A slot of this extractor's catalogue: the upsert never merges two of them semantically."""
+        return is_known_slot(key)
