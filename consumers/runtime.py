@@ -39,11 +39,12 @@ from typing import Any, Protocol
 
 from confluent_kafka import OFFSET_INVALID, Consumer, KafkaError, KafkaException, TopicPartition
 
+from consumers import metrics as consumer_metrics
 from consumers.errors import FatalConsumerError, kafka_error_is_fatal
 from consumers.lag import record_librdkafka_stats
 from consumers.offsets import OffsetTracker, TopicPartitionKey
-from core import metrics
 from core.config import Settings
+from producers.kafka_config import client_config
 
 log = logging.getLogger(__name__)
 
@@ -104,11 +105,11 @@ class LoopHooks:
         """Hooks that export lag (librdkafka statistics) and rebalances to Prometheus."""
 
         def on_rebalance(kind: str, count: int) -> None:
-            metrics.REBALANCES.labels(group, kind).inc()
+            consumer_metrics.REBALANCES.labels(group, kind).inc()
             if kind == "assign":
-                metrics.ASSIGNED_PARTITIONS.labels(group).inc(count)
+                consumer_metrics.ASSIGNED_PARTITIONS.labels(group).inc(count)
             else:
-                metrics.ASSIGNED_PARTITIONS.labels(group).dec(count)
+                consumer_metrics.ASSIGNED_PARTITIONS.labels(group).dec(count)
 
         return cls(
             on_stats=lambda stats: record_librdkafka_stats(group, stats), on_rebalance=on_rebalance
@@ -186,7 +187,7 @@ class ConsumerLoop:
         return set(self._paused)
 
     def _config(self) -> dict[str, Any]:
-        conf = self.settings.kafka_client_config()
+        conf = client_config(self.settings)
         conf.update(
             {
                 "group.id": self.group_id,
@@ -226,7 +227,7 @@ class ConsumerLoop:
             while not self._stop.is_set():
                 msgs = consumer.consume(self.batch_size, timeout=0.2)
                 self.turns += 1
-                metrics.CONSUMER_LAST_POLL.labels(self.group_id).set(time.time())
+                consumer_metrics.CONSUMER_LAST_POLL.labels(self.group_id).set(time.time())
                 if self._fatal is not None:
                     raise self._fatal
                 good = 0
@@ -288,7 +289,7 @@ class ConsumerLoop:
                 return
             log.info("backpressure over: resuming %d partition(s)", len(todo))
             self._paused.clear()
-        metrics.PAUSED_PARTITIONS.labels(self.group_id).set(len(self._paused))
+        consumer_metrics.PAUSED_PARTITIONS.labels(self.group_id).set(len(self._paused))
 
     # --- offsets ------------------------------------------------------------------------------
     def _done(self, record: Record) -> None:
@@ -343,7 +344,7 @@ class ConsumerLoop:
 
     def _commit_failed(self, detail: str) -> None:
         self.commit_failures += 1
-        metrics.OFFSET_COMMIT_FAILURES.labels(self.group_id).inc()
+        consumer_metrics.OFFSET_COMMIT_FAILURES.labels(self.group_id).inc()
         log.warning("offset commit failed (the same offsets are committed again later): %s", detail)
 
     def _on_error(self, err: KafkaError) -> None:

@@ -362,21 +362,6 @@ class Settings(BaseSettings):
     def dlq_topic(self, group: str) -> str:
         return f"{group}{self.DLQ_TOPIC_SUFFIX}"
 
-    def kafka_client_config(self) -> dict[str, Any]:
-        """Base librdkafka configuration shared by producers, consumers and admin clients."""
-        conf: dict[str, Any] = {
-            "bootstrap.servers": self.KAFKA_BOOTSTRAP_SERVERS,
-            "security.protocol": self.KAFKA_SECURITY_PROTOCOL,
-        }
-        if self.KAFKA_SASL_MECHANISM:
-            conf["sasl.mechanism"] = self.KAFKA_SASL_MECHANISM
-        if self.KAFKA_SASL_USERNAME:
-            conf["sasl.username"] = self.KAFKA_SASL_USERNAME
-        if self.KAFKA_SASL_PASSWORD is not None:
-            conf["sasl.password"] = self.KAFKA_SASL_PASSWORD.get_secret_value()
-        conf.update(self.KAFKA_CLIENT_OPTIONS)
-        return conf
-
     def masked(self) -> dict[str, Any]:
         """The effective configuration as plain data, every secret replaced by ``'**********'``:
         ``SecretStr`` values, sensitive ``KAFKA_CLIENT_OPTIONS`` (``ssl.*``, ``sasl.*``...) and

@@ -19,6 +19,7 @@ from consumers.processes import build_tools, extractor_loop
 from core.config import ExtractorProvider, Settings
 from core.storage.models import LongTermMemory, MemoryHistory, Message, OutboxEvent, User
 from producers.client import MemoryEventProducer
+from producers.kafka_config import client_config
 from producers.kafka_retry import call_with_retry
 from tests.support.fake_openai import FakeOpenAIServer, fake_openai
 from tests.support.ops import export_settings
@@ -160,7 +161,7 @@ def test_timestamps_new_group_and_errors(settings: Settings, clean_db: Engine,
     out = out_json(capsys)
     ends = {p["partition"]: p["end"] for p in out["partitions"]}
     assert out["records_to_replay"] == sum(max(0, e - 1) for e in ends.values())
-    consumer = Consumer({**cfg.kafka_client_config(), "group.id": out["group"]})
+    consumer = Consumer({**client_config(cfg), "group.id": out["group"]})
     try:
         committed = call_with_retry(lambda: consumer.committed(
             [TopicPartition(cfg.TOPIC_CHAT_MESSAGES, p) for p in ends], timeout=10))

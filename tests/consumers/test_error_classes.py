@@ -43,6 +43,7 @@ from core.storage.db import engine_for, session_factory
 from core.storage.models import LongTermMemory, OutboxEvent
 from core.vectorstore import MilvusMemoryIndex
 from producers.client import MemoryEventProducer
+from producers.kafka_config import client_config
 from schemas import MemorySaveData, parse_dead_letter
 from tests.consumers.test_extractor import live, publish
 from tests.support.pipeline import (
@@ -188,7 +189,7 @@ def test_a_dead_letter_topic_that_cannot_be_written_stops_the_loop_without_skipp
     cfg = base.model_copy(update={"DLQ_TOPIC_SUFFIX": ".missing-dlq", "CONSUMER_DLQ_TIMEOUT_SEC": 1.5,
                                   "CONSUMER_DLQ_MAX_ATTEMPTS": 2})
     publish(cfg, conversation("ec-fatal", "c-fatal", [("user", "I live in Hanoi.")]))
-    raw = Producer(cfg.kafka_client_config())
+    raw = Producer(client_config(cfg))
     raw.produce(cfg.TOPIC_CHAT_MESSAGES, key=b"ec-fatal", value=b"not json")
     raw.flush(10)
     loop = extractor_loop(cfg)
@@ -200,7 +201,7 @@ def test_a_dead_letter_topic_that_cannot_be_written_stops_the_loop_without_skipp
     assert any("Hanoi" in c for _, c in live(clean_db, "ec-fatal").values())
     from confluent_kafka import TopicPartition
 
-    check = Consumer({**cfg.kafka_client_config(), "group.id": cfg.GROUP_EXTRACTOR})
+    check = Consumer({**client_config(cfg), "group.id": cfg.GROUP_EXTRACTOR})
     try:
         (committed,) = check.committed([TopicPartition(cfg.TOPIC_CHAT_MESSAGES, 0)], timeout=10)
     finally:

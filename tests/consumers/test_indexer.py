@@ -35,6 +35,7 @@ from core.memory.text import index_text, text_hash
 from core.storage.db import session_factory
 from core.storage.models import LongTermMemory, OutboxEvent, User, VectorCollection
 from core.vectorstore import IndexModelMismatch, MilvusMemoryIndex, register_collection
+from producers.kafka_config import client_config
 from schemas import parse_dead_letter, parse_memory_dirty
 from tests.support.fake_openai import FakeOpenAIServer
 from tests.support.pipeline import group_caught_up, isolated_settings, read_topic, running, wait_until
@@ -372,7 +373,7 @@ def test_cli_refuses_to_run_when_disabled_or_mismatched(cfg: Settings, clean_db:
 
 # --- the real consumer loop --------------------------------------------------------------------------------
 def publish(cfg: Settings, items: list[tuple[bytes, bytes]]) -> None:
-    producer = Producer({**cfg.kafka_client_config(), "enable.idempotence": True, "acks": "all"})
+    producer = Producer({**client_config(cfg), "enable.idempotence": True, "acks": "all"})
     for key, value in items:
         producer.produce(cfg.TOPIC_MEMORY_DIRTY, key=key, value=value)
     assert producer.flush(30) == 0

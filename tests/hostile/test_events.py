@@ -42,6 +42,7 @@ from core.retrieval import PROMPT_HEADER
 from core.storage.models import LongTermMemory, Message, User
 from core.types import MessageRole
 from producers.client import MemoryEventProducer
+from producers.kafka_config import client_config
 from schemas import (
     MAX_DLQ_VALUE_BYTES,
     ChatMessageData,
@@ -85,7 +86,7 @@ class Outgoing:
 
 def produce_all(cfg: Settings, records: Iterable[Outgoing]) -> None:
     """Produce raw records (any bytes, null values, 1 MB values) and wait for every ack."""
-    producer = Producer({**cfg.kafka_client_config(), "message.max.bytes": 2 * 1024 * 1024,
+    producer = Producer({**client_config(cfg), "message.max.bytes": 2 * 1024 * 1024,
                          "enable.idempotence": True, "linger.ms": 5})
     errors: list[Any] = []
 
@@ -103,7 +104,7 @@ def produce_all(cfg: Settings, records: Iterable[Outgoing]) -> None:
 
 def topic_size(cfg: Settings, topic: str) -> int:
     """Number of records in ``topic`` (sum of high watermarks; topics here are never compacted)."""
-    consumer = Consumer({**cfg.kafka_client_config(), "group.id": "size-probe", "enable.auto.commit": False})
+    consumer = Consumer({**client_config(cfg), "group.id": "size-probe", "enable.auto.commit": False})
     try:
         meta = consumer.list_topics(topic, timeout=10)
         return sum(consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=10)[1]

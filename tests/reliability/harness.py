@@ -49,6 +49,7 @@ from localstack.process import is_alive
 from localstack.service import LocalService
 from localstack.topics import ensure_topics, service_topics
 from producers.client import DeliveryFuture, MemoryEventProducer
+from producers.kafka_config import client_config
 from schemas import ChatMessageData
 from tests.support.ports import FreePorts, free_ports
 
@@ -527,7 +528,7 @@ def verify_index(settings: Settings, sessions: sessionmaker[Session]) -> VerifyR
 
 def dead_letters(settings: Settings) -> dict[str, int]:
     """Records in each consumer group's dead-letter topic (high watermarks)."""
-    consumer = Consumer({**settings.kafka_client_config(), "group.id": f"dlq-check-{uuid.uuid4().hex[:6]}",
+    consumer = Consumer({**client_config(settings), "group.id": f"dlq-check-{uuid.uuid4().hex[:6]}",
                          "enable.auto.commit": False})
     out: dict[str, int] = {}
     try:
