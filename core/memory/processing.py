@@ -221,13 +221,11 @@ class MessageProcessor:
             outcome.stage_seconds["refine"] = burst.refine_sec
             refined = burst.refined
         except ExtractionTimeout as exc:
-            self._record_failure([m.id for m in todo], exc, permanent=True)
-            raise  # unreachable: _record_failure raises
+            raise self._record_failure([m.id for m in todo], exc, permanent=True) from exc
         except ExtractionCancelled as exc:  # shutdown: not the burst's fault, no attempt recorded
             raise TransientProcessingError(str(exc)) from exc
         except ExtractionError as exc:
-            self._record_failure([m.id for m in todo], exc)
-            raise  # unreachable: _record_failure raises
+            raise self._record_failure([m.id for m in todo], exc) from exc
         if scope.requests:
             per_message = scope.total_tokens / len(todo)
             for _ in todo:
@@ -237,8 +235,7 @@ class MessageProcessor:
         try:
             self._commit(user_pk, conv_pk, [m.id for m in todo], kept, outcome)
         except EmbeddingError as exc:  # the dedup's embedder (e.g. an embeddings endpoint) failed
-            self._record_failure([m.id for m in todo], exc)
-            raise  # unreachable: _record_failure raises
+            raise self._record_failure([m.id for m in todo], exc) from exc
         outcome.stage_seconds["upsert"] = time.perf_counter() - t3
         for stage, seconds in outcome.stage_seconds.items():
             metrics.STAGE_DURATION.labels(stage).observe(seconds)
@@ -342,7 +339,9 @@ class MessageProcessor:
                 m.updated_at = now
             (outcome.processed if kept else outcome.skipped).extend(m.id for m in rows)
 
-    def _record_failure(self, ids: list[int], exc: Exception, permanent: bool = False) -> None:
+    def _record_failure(self, ids: list[int], exc: Exception, permanent: bool = False) -> ProcessingError:
+        """Record a failed attempt of the burst ``ids``; returns the error for the caller to raise:
+        ``PermanentProcessingError`` once the attempts are used up (or ``permanent``), else transient."""
         # NUL cannot be stored in PostgreSQL text (an endpoint's error text may carry one): escaped, or
         # recording the failure itself would fail forever and the burst would never finish
         error = f"{type(exc).__name__}: {exc}".replace("\x00", "\\0")[:2000]
@@ -361,8 +360,8 @@ class MessageProcessor:
                 )
             )
         if exhausted:
-            raise PermanentProcessingError(error) from exc
-        raise TransientProcessingError(error) from exc
+            return PermanentProcessingError(error)
+        return TransientProcessingError(error)
 
 
 def superseded_keys(session: Session, user_pk: int, keys: set[str], newest: datetime) -> set[str]:
