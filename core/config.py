@@ -116,6 +116,7 @@ class Settings(BaseSettings):
     LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS: int = Field(8000, ge=200)
     LONG_TERM_MEMORY_SCAN_ENABLED: bool = True
     LONG_TERM_MEMORY_SCAN_INTERVAL_SEC: float = Field(120, gt=0)
+    # deprecated alias: sets both MEMORY_INDEXER_ENABLED and MEMORY_INDEX_SWEEP_ENABLED when they are unset
     MEMORY_INDEX_WORKER_ENABLED: bool = False
     MEMORY_INDEX_WORKER_INTERVAL_SEC: float = Field(30, gt=0)
     MEMORY_INDEX_WORKER_BATCH_SIZE: int = Field(32, ge=1, le=10000)
@@ -124,6 +125,11 @@ class Settings(BaseSettings):
     MEMORY_MILVUS_ENABLED: bool = False
     MEMORY_MILVUS_URI: str | None = None
     MEMORY_MILVUS_COLLECTION: str = Field("memory_text_v1", pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,254}$")
+
+    # the index side, one switch per thing (unset: MEMORY_INDEX_WORKER_ENABLED): the indexer process may
+    # run; the sweeper re-drives memories left DIRTY/FAILED
+    MEMORY_INDEXER_ENABLED: bool | None = None
+    MEMORY_INDEX_SWEEP_ENABLED: bool | None = None
 
     # --- per-user bounds (README "Per-user bounds") ----------------------------------------------
     # live memories a user may hold; the write that would exceed it retires the lowest-importance,
@@ -305,6 +311,22 @@ class Settings(BaseSettings):
         return 20.0
 
     @property
+    def indexer_enabled(self) -> bool:
+        """The indexer may run: ``MEMORY_INDEXER_ENABLED``, else the deprecated
+        ``MEMORY_INDEX_WORKER_ENABLED``."""
+        if self.MEMORY_INDEXER_ENABLED is not None:
+            return self.MEMORY_INDEXER_ENABLED
+        return self.MEMORY_INDEX_WORKER_ENABLED
+
+    @property
+    def index_sweep_enabled(self) -> bool:
+        """The sweeper re-drives DIRTY/FAILED memories: ``MEMORY_INDEX_SWEEP_ENABLED``, else the deprecated
+        ``MEMORY_INDEX_WORKER_ENABLED``."""
+        if self.MEMORY_INDEX_SWEEP_ENABLED is not None:
+            return self.MEMORY_INDEX_SWEEP_ENABLED
+        return self.MEMORY_INDEX_WORKER_ENABLED
+
+    @property
     def extractor_provider(self) -> ExtractorProvider:
         """``openai`` when an LLM endpoint is configured, else the offline ``rules`` extractor."""
         if self.MEMORY_EXTRACTOR_PROVIDER is not None:
@@ -379,6 +401,8 @@ class Settings(BaseSettings):
         out["effective"] = {
             "extractor_provider": self.extractor_provider.value,
             "embedding_provider": self.embedding_provider.value,
+            "indexer_enabled": self.indexer_enabled,
+            "index_sweep_enabled": self.index_sweep_enabled,
             "embedding_model": self.embedding_model,
             "embedding_dim": self.embedding_dim,
             "dedup_thresholds": list(self.dedup_thresholds),
