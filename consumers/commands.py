@@ -24,6 +24,7 @@ from consumers.steps import Action, Backoff, RecordSteps
 from core.memory.errors import MemoryNotFound
 from core.memory.tools import MemoryTools, ToolResult
 from schemas import MemoryAppendData, MemoryDeleteData, MemorySaveData, parse_memory_command
+from schemas.events import DEFAULT_MEMORY_CONFIDENCE
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +122,7 @@ class CommandStrategy:
                     cmd.content,
                     cmd.memory_type,
                     cmd.importance or 3,
-                    cmd.confidence if cmd.confidence is not None else 0.9,
+                    cmd.confidence if cmd.confidence is not None else DEFAULT_MEMORY_CONFIDENCE,
                     cmd.ttl_days,
                     cmd.conversation_id,
                     command_id=cmd.command_id,
@@ -134,7 +135,7 @@ class CommandStrategy:
                     cmd.content,
                     cmd.memory_type or "fact",
                     cmd.importance or 3,
-                    cmd.confidence if cmd.confidence is not None else 0.9,
+                    cmd.confidence if cmd.confidence is not None else DEFAULT_MEMORY_CONFIDENCE,
                     cmd.ttl_days,
                     cmd.conversation_id,
                     command_id=cmd.command_id,

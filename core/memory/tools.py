@@ -23,6 +23,7 @@ from core.memory.writer import MemoryWrite, MemoryWriter, WriteContext, WriteRes
 from core.storage.db import transaction
 from core.storage.models import LongTermMemory, ProcessedCommand
 from core.types import MemoryType, WriteSource
+from schemas.events import DEFAULT_MEMORY_CONFIDENCE
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class MemoryView:
             row.memory_type or "fact",
             row.content or "",
             row.importance or 3,
-            float(row.confidence if row.confidence is not None else 0.8),
+            float(row.confidence if row.confidence is not None else DEFAULT_MEMORY_CONFIDENCE),
             row.created_at,
             row.updated_at,
             row.expires_at,
@@ -98,7 +99,7 @@ class MemoryTools:
         content: str,
         memory_type: MemoryType | str = MemoryType.FACT,
         importance: int = 3,
-        confidence: float = 0.9,
+        confidence: float = DEFAULT_MEMORY_CONFIDENCE,
         ttl_days: int | None = None,
         conversation_id: str | None = None,
         command_id: str | None = None,
@@ -125,7 +126,7 @@ class MemoryTools:
         content: str,
         memory_type: MemoryType | str = MemoryType.FACT,
         importance: int = 3,
-        confidence: float = 0.9,
+        confidence: float = DEFAULT_MEMORY_CONFIDENCE,
         ttl_days: int | None = None,
         conversation_id: str | None = None,
         command_id: str | None = None,

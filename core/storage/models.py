@@ -32,6 +32,8 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from schemas.events import DEFAULT_MEMORY_CONFIDENCE, MAX_MEMORY_CONTENT_CHARS
+
 
 class Base(DeclarativeBase):
     pass
@@ -136,9 +138,9 @@ class LongTermMemory(Base):
 
     memory_key: Mapped[str] = mapped_column(String(160), nullable=False)
     memory_type: Mapped[str | None] = mapped_column(String(40), server_default="fact")
-    content: Mapped[str | None] = mapped_column(String(1000))
+    content: Mapped[str | None] = mapped_column(String(MAX_MEMORY_CONTENT_CHARS))
     importance: Mapped[int | None] = mapped_column(Integer, server_default="3")
-    confidence: Mapped[float | None] = mapped_column(Float, server_default="0.8")
+    confidence: Mapped[float | None] = mapped_column(Float, server_default=str(DEFAULT_MEMORY_CONFIDENCE))
 
     is_active: Mapped[bool | None] = mapped_column(Boolean, server_default=text("true"))
     last_accessed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -172,8 +174,8 @@ class MemoryHistory(Base):
     source: Mapped[str] = mapped_column(String(20), nullable=False)
     source_message_id: Mapped[int | None] = mapped_column(Integer)
     command_id: Mapped[str | None] = mapped_column(String(128))
-    old_content: Mapped[str | None] = mapped_column(String(1000))
-    new_content: Mapped[str | None] = mapped_column(String(1000))
+    old_content: Mapped[str | None] = mapped_column(String(MAX_MEMORY_CONTENT_CHARS))
+    new_content: Mapped[str | None] = mapped_column(String(MAX_MEMORY_CONTENT_CHARS))
     memory_type: Mapped[str | None] = mapped_column(String(40))
     reason: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(

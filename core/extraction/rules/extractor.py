@@ -23,12 +23,13 @@ from core.extraction.rules.slots import is_known_slot, spec
 from core.filters import is_noise_content, normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
+from schemas.events import MAX_MEMORY_CONTENT_CHARS
 
 if TYPE_CHECKING:
     from core.extraction.classifier import MemoryClassifier
 
 log = logging.getLogger(__name__)
-MAX_CONTENT = 1000
+MAX_CONTENT = MAX_MEMORY_CONTENT_CHARS
 
 
 @dataclass(frozen=True)
