@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.config import RetrieveMode
+from core.memory.tools import ToolWrite
 from core.types import MemoryType
 from schemas.events import DEFAULT_MEMORY_CONFIDENCE, MAX_MEMORY_CONTENT_CHARS, MAX_MEMORY_KEY_CHARS
 
@@ -61,6 +62,11 @@ class _WriteFields(_Strict):
     conversation_id: OptionalId = None
     command_id: OptionalId = Field(None,
                                    description="idempotency key: a repeated id returns the first result")
+
+    def tool_write(self) -> ToolWrite:
+        """The tool service's request for this body."""
+        return ToolWrite(self.user_id, self.key, self.content, self.memory_type, self.importance,
+                         self.confidence, self.ttl_days, self.conversation_id, self.command_id)
 
 
 class SaveRequest(_WriteFields):

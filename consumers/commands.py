@@ -22,7 +22,7 @@ from consumers.policies import RetryPolicy
 from consumers.runtime import DoneCallback, Record
 from consumers.steps import Action, Backoff, RecordSteps
 from core.memory.errors import MemoryNotFound
-from core.memory.tools import MemoryTools, ToolResult
+from core.memory.tools import MemoryTools, ToolResult, ToolWrite
 from schemas import MemoryAppendData, MemoryDeleteData, MemorySaveData, parse_memory_command
 from schemas.events import DEFAULT_MEMORY_CONFIDENCE
 
@@ -116,7 +116,7 @@ class CommandStrategy:
         result: ToolResult | None = None
         try:
             if isinstance(cmd, MemorySaveData):
-                result = self.tools.memory_save(
+                result = self.tools.memory_save(ToolWrite(
                     cmd.user_id,
                     cmd.key,
                     cmd.content,
@@ -127,9 +127,9 @@ class CommandStrategy:
                     cmd.conversation_id,
                     command_id=cmd.command_id,
                     origin_at=event.time,
-                )
+                ))
             elif isinstance(cmd, MemoryAppendData):
-                result = self.tools.memory_append(
+                result = self.tools.memory_append(ToolWrite(
                     cmd.user_id,
                     cmd.key,
                     cmd.content,
@@ -140,7 +140,7 @@ class CommandStrategy:
                     cmd.conversation_id,
                     command_id=cmd.command_id,
                     origin_at=event.time,
-                )
+                ))
             elif isinstance(cmd, MemoryDeleteData):
                 result = self.tools.memory_delete(cmd.user_id, cmd.key, command_id=cmd.command_id,
                                                   origin_at=event.time)

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from cli.main import main as cli_main
 from consumers.processes import build_tools, extractor_loop
 from core.config import ExtractorProvider, Settings
+from core.memory.tools import ToolWrite
 from core.storage.models import LongTermMemory, MemoryHistory, Message, OutboxEvent, User
 from producers.client import MemoryEventProducer
 from producers.kafka_config import client_config
@@ -78,8 +79,8 @@ def test_dry_run_predicts_the_real_replay_after_a_provider_change(
     with running(extractor_loop(cfg)):
         wait_until(lambda: group_caught_up(cfg, cfg.GROUP_EXTRACTOR, cfg.TOPIC_CHAT_MESSAGES), 90)
     tools = build_tools(cfg)
-    tools.memory_save("rp-a", "home_city", "Lives in Wuhan")
-    tools.memory_save("rp-a", "old_phone", "Uses an old Nokia phone")
+    tools.memory_save(ToolWrite("rp-a", "home_city", "Lives in Wuhan"))
+    tools.memory_save(ToolWrite("rp-a", "old_phone", "Uses an old Nokia phone"))
     rules_a = live(clean_db, "rp-a")
 
     # same extractor version: a replay would extract nothing again

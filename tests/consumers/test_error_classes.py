@@ -38,7 +38,7 @@ from core.extraction.candidates import ExtractionInput, MemoryCandidate
 from core.extraction.rules import RulesExtractor
 from core.indexing import MemoryIndexer, SyncReport
 from core.memory.processing import MessageProcessor
-from core.memory.tools import MemoryTools, ToolResult
+from core.memory.tools import MemoryTools, ToolResult, ToolWrite
 from core.storage.db import engine_for, session_factory
 from core.storage.models import LongTermMemory, OutboxEvent
 from core.vectorstore import MilvusMemoryIndex
@@ -144,13 +144,13 @@ class FaultyTools(MemoryTools):
         self.faults = faults
         self.calls: dict[str, int] = {k: 0 for k in faults}
 
-    def memory_save(self, user_id: str, key: str, *args: Any, **kwargs: Any) -> ToolResult:
-        if key in self.faults:
-            self.calls[key] += 1
-            exc = self.faults[key](self.calls[key])
+    def memory_save(self, request: ToolWrite) -> ToolResult:
+        if request.key in self.faults:
+            self.calls[request.key] += 1
+            exc = self.faults[request.key](self.calls[request.key])
             if exc is not None:
                 raise exc
-        return super().memory_save(user_id, key, *args, **kwargs)
+        return super().memory_save(request)
 
 
 def test_commands_retry_transient_dead_letter_data_errors_and_move_on(
@@ -249,7 +249,8 @@ def test_indexer_isolates_a_poison_memory_dead_letters_its_record_and_syncs_the_
     cfg = isolated_settings(settings, unique_name, MEMORY_MILVUS_COLLECTION=unique_name("t_ec"),
                             MEMORY_INDEX_WORKER_ENABLED=True)
     tools = build_tools(cfg)
-    ids = [tools.memory_save("ec-ix", f"fact-k{i}", f"fact number {i}: likes kite surfing", "fact").memory_id
+    ids = [tools.memory_save(ToolWrite("ec-ix", f"fact-k{i}", f"fact number {i}: likes kite surfing",
+                                       "fact")).memory_id
            for i in range(3)]
     index = MilvusMemoryIndex.from_settings(cfg)
     indexer = FaultyIndexer(session_factory(clean_db), LocalE5Embedder(), index)

@@ -38,6 +38,7 @@ from sqlalchemy.orm import Session
 from consumers.processes import build_tools, commands_loop, extractor_loop
 from core.config import Settings
 from core.extraction.prompts import EXTRACT_SYSTEM_PROMPT, REFINE_SYSTEM_PROMPT
+from core.memory.tools import ToolWrite
 from core.retrieval import PROMPT_HEADER
 from core.storage.models import LongTermMemory, Message, User
 from core.types import MessageRole
@@ -198,7 +199,7 @@ def test_hostile_events_interleaved_with_valid_traffic(
     cfg = isolated_settings(settings, unique_name)
     tools = build_tools(cfg)
     for user, (key, content, command_id) in VICTIMS.items():
-        tools.memory_save(user, key, content, "fact", 5, 0.95, None, None, command_id=command_id)
+        tools.memory_save(ToolWrite(user, key, content, "fact", 5, 0.95, None, None, command_id=command_id))
     victims_before = victim_snapshot(clean_db)
 
     chat_cases = [c for c in CASES if c.kind == "chat"]
