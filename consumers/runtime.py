@@ -70,19 +70,60 @@ DoneCallback = Callable[[Record], None]
 
 
 class ProcessingStrategy(Protocol):
-    def bind(self, done: DoneCallback) -> None: ...
+    """What a consumer group does with its records; the ``ConsumerLoop`` drives it (after Arroyo's
+    ``ProcessingStrategy``). Every method is called on the loop thread only, never concurrently.
 
-    def submit(self, record: Record) -> None: ...
+    Lifecycle: ``bind`` once, then any number of ``submit``/``poll``/``backpressure`` turns with
+    ``revoke`` from rebalances in between, then ``join`` (skipped after a fatal error) and ``close``.
+    """
 
-    def poll(self) -> None: ...
+    def bind(self, done: DoneCallback) -> None:
+        """Receive the callback that marks a record done; called once, before the first ``submit``.
 
-    def revoke(self, partitions: list[TopicPartitionKey], lost: bool = False) -> None: ...
+        ``done(record)`` must be called exactly once per submitted record, on the loop thread, and only
+        once the record's effects are durable (or it was dead-lettered): offsets are committed up to
+        the lowest record not yet done, so a record never marked done is consumed again later."""
+        ...
 
-    def backpressure(self) -> bool: ...
+    def submit(self, record: Record) -> None:
+        """Take one record (in partition offset order). Must not block on slow work (a model call,
+        a long retry): hold the record and do the work in ``poll`` or in workers. May raise
+        ``FatalConsumerError`` to stop the group; any other error of a record is the strategy's to
+        classify and handle (``consumers.steps``), never the loop's."""
+        ...
 
-    def join(self, timeout: float) -> None: ...
+    def poll(self) -> None:
+        """Called on every loop turn (about every 0.2 s, records or not): time-based work such as
+        debounce deadlines, due retries, and handing back completions of worker threads (calling
+        ``done`` for them). Must return quickly; may raise ``FatalConsumerError``."""
+        ...
 
-    def close(self) -> None: ...
+    def revoke(self, partitions: list[TopicPartitionKey], lost: bool = False) -> None:
+        """The partitions are leaving this member. Called from the rebalance callback, before the
+        loop commits their done offsets and forgets them.
+
+        ``lost=False`` (revoked, we still own them until this returns): finish their in-flight work
+        within a bounded time (``CONSUMER_REVOKE_TIMEOUT_SEC``), calling ``done`` for what completed,
+        and abandon the rest. ``lost=True`` (already owned by another member): abandon at once, commit
+        nothing. Abandoning means dropping the records without ``done``; the next owner gets them
+        again. Afterwards the strategy holds nothing of these partitions."""
+        ...
+
+    def backpressure(self) -> bool:
+        """True while the strategy holds as much work as it may: the loop pauses every assigned
+        partition (fetching stops, heartbeats and rebalances go on) and resumes them once this returns
+        False. Called every turn; must be cheap."""
+        ...
+
+    def join(self, timeout: float) -> None:
+        """Shutdown: finish in-flight work within ``timeout`` seconds, calling ``done`` for what
+        completes, then return (what is left stays uncommitted). Not called after a fatal error."""
+        ...
+
+    def close(self) -> None:
+        """Release resources (threads, producers, connections). Called exactly once, last, also
+        after a fatal error; must not raise."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -356,7 +397,12 @@ class ConsumerLoop:
             log.warning("kafka client error: %s", err)
 
     # --- rebalance callbacks --------------------------------------------------------------------
+    # librdkafka calls these from inside ``consume()``, on the loop thread (after aiokafka's
+    # ``ConsumerRebalanceListener``). A revoke completes before the partitions are reassigned, so
+    # whatever it commits is what the next owner starts from.
     def _on_assign(self, consumer: Consumer, partitions: list[TopicPartition]) -> None:
+        """New partitions: remember them (for pausing under backpressure) and count the rebalance.
+        Nothing to seek: consumption starts at the group's committed offsets."""
         keys = [(tp.topic, tp.partition) for tp in partitions]
         self._assigned.update(keys)
         log.info("assigned %s", keys)
@@ -364,6 +410,10 @@ class ConsumerLoop:
             self.hooks.on_rebalance("assign", len(keys))
 
     def _on_revoke(self, consumer: Consumer, partitions: list[TopicPartition]) -> None:
+        """Partitions leave in an orderly rebalance. In this order: the strategy finishes or abandons
+        their in-flight work (``revoke``, bounded), then their done offsets are committed
+        synchronously (so the next owner does not redo finished work), then their offset tracking,
+        assignment and pause state are forgotten. Must not return before the commit."""
         keys = [(tp.topic, tp.partition) for tp in partitions]
         log.info("revoking %s", keys)
         self.strategy.revoke(keys)
@@ -375,6 +425,9 @@ class ConsumerLoop:
             self.hooks.on_rebalance("revoke", len(keys))
 
     def _on_lost(self, consumer: Consumer, partitions: list[TopicPartition]) -> None:
+        """Partitions already belong to another member (session timeout, fenced): abandon their
+        in-flight work at once (``revoke(lost=True)``) and forget them WITHOUT committing: a commit
+        now would fail or, worse, move the new owner's offsets."""
         keys = [(tp.topic, tp.partition) for tp in partitions]
         log.warning("partitions lost %s: abandoning their in-flight work", keys)
         self.strategy.revoke(keys, lost=True)
