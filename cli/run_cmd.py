@@ -80,17 +80,26 @@ def _api(settings: Settings) -> None:
     serve(settings)
 
 
+def _mcp(settings: Settings) -> None:
+    """The MCP server over streamable HTTP (``pai-memory mcp --transport http``); needs ``API_TOKEN``."""
+    from api.mcp_server import serve_http
+
+    serve_http(settings)
+
+
 PROCESSES: dict[str, Callable[[Settings], None]] = {
     "extractor": _extractor,
     "commands": _commands,
     "indexer": _indexer,
     "relay": _relay,
     "api": _api,
+    "mcp": _mcp,
 }
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg,unused-ignore]
-    parser = sub.add_parser("run", help="run one service process (extractor, commands, relay, indexer, api)")
+    parser = sub.add_parser("run",
+                            help="run one service process (extractor, commands, relay, indexer, api, mcp)")
     parser.add_argument("process", choices=sorted(PROCESSES))
     parser.add_argument("--instance-id", help="static group membership id (group.instance.id)")
     parser.set_defaults(func=_run)

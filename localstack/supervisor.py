@@ -26,6 +26,8 @@ from core.config import Settings
 from localstack.process import is_alive, spawn_detached, stop_pid
 
 PROCESS_NAMES = ("extractor", "commands", "relay", "indexer", "api")
+OPTIONAL_PROCESSES = ("mcp",)
+"""Processes a caller may start by name (the demo starts ``mcp``) but ``start_processes`` does not start."""
 METRICS_BASE_PORT = 24100  # below the ephemeral port range, like the stack's ports
 PROCESS_MARKER = "cli.main run"  # in the command line of every service process
 SERVICES_FILE = "services.json"
@@ -36,7 +38,7 @@ PortAllocator = Callable[[str, int], int]
 
 def fixed_metrics_port(process: str, index: int) -> int:
     """The demo's metrics port of a replica: ``METRICS_BASE_PORT + 10 * position + index``."""
-    return METRICS_BASE_PORT + PROCESS_NAMES.index(process) * 10 + index
+    return METRICS_BASE_PORT + (*PROCESS_NAMES, *OPTIONAL_PROCESSES).index(process) * 10 + index
 
 
 def recorded_processes(path: Path) -> dict[str, int]:
@@ -97,8 +99,9 @@ class ServiceSupervisor:
 
     def start(self, process: str, index: int = 0, extra_env: dict[str, str] | None = None) -> Child:
         """Start one replica (no-op when that replica already runs)."""
-        if process not in PROCESS_NAMES:
-            raise ValueError(f"unknown process {process!r}; one of {', '.join(PROCESS_NAMES)}")
+        if process not in (*PROCESS_NAMES, *OPTIONAL_PROCESSES):
+            known = ", ".join(PROCESS_NAMES + OPTIONAL_PROCESSES)
+            raise ValueError(f"unknown process {process!r}; one of {known}")
         name = f"{process}-{index}"
         current = self.children.get(name)
         if current is not None and self.alive(name):

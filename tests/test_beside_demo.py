@@ -36,6 +36,7 @@ from core.storage.models import User
 from core.vectorstore import MilvusMemoryIndex
 from localstack.process import is_alive
 from localstack.supervisor import (
+    OPTIONAL_PROCESSES,
     PROCESS_MARKER,
     PROCESS_NAMES,
     SERVICES_FILE,
@@ -51,9 +52,9 @@ from tests.support.pipeline import isolated_settings, wait_until
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULTS = Settings.model_construct()
-DEMO_METRICS_PORTS = [fixed_metrics_port(p, 0) for p in PROCESS_NAMES]
-DEMO_PORTS = {*DEMO_METRICS_PORTS, DEFAULTS.API_PORT}
-"""What ``pai-memory demo`` binds: a metrics port per process and the API."""
+DEMO_METRICS_PORTS = [fixed_metrics_port(p, 0) for p in (*PROCESS_NAMES, *OPTIONAL_PROCESSES)]
+DEMO_PORTS = {*DEMO_METRICS_PORTS, DEFAULTS.API_PORT, DEFAULTS.MCP_PORT}
+"""What ``pai-memory demo`` binds: a metrics port per process, the API and the MCP endpoint."""
 STACK_PORTS = {LOCAL_KAFKA_PORT, LOCAL_KAFKA_CONTROLLER_PORT, LOCAL_POSTGRES_PORT, LOCAL_MILVUS_PORT}
 NAMES = ("TOPIC_CHAT_MESSAGES", "TOPIC_MEMORY_COMMANDS", "TOPIC_MEMORY_DIRTY", "GROUP_EXTRACTOR",
          "GROUP_COMMANDS", "GROUP_INDEXER", "MEMORY_MILVUS_COLLECTION", "PAI_MEMORY_HOME")
@@ -187,7 +188,7 @@ def test_process_tests_pass_while_the_demo_runs(settings: Settings, tmp_path: Pa
         assert demo.returncode == 0, demo.stdout[-3000:] + demo.stderr[-3000:]
         recorded = recorded_processes(home / SERVICES_FILE)
         running = {n: pid for n, pid in recorded.items() if is_alive(pid, PROCESS_MARKER)}
-        assert set(running) == {f"{p}-0" for p in PROCESS_NAMES}, running
+        assert set(running) == {f"{p}-0" for p in (*PROCESS_NAMES, "mcp")}, running
         assert all(port_taken(p) for p in DEMO_PORTS), "the demo does not hold its ports"
 
         # the nested session gets the same services and picks its own database, names and ports
