@@ -234,17 +234,13 @@ def create_app(settings: Settings, services: ApiServices | None = None) -> FastA
     def memory_save(body: SaveRequest) -> dict[str, Any]:
         """``memory_save``: create or overwrite the memory with this key."""
         per_user.check(body.user_id)
-        return svc.tools.memory_save(body.user_id, body.key, body.content, body.memory_type, body.importance,
-                                     body.confidence, body.ttl_days, body.conversation_id,
-                                     body.command_id).as_dict()
+        return svc.tools.memory_save(body.tool_write()).as_dict()
 
     @app.post("/v1/memories/append", response_model=ToolResponse, tags=["tools"], responses=ERROR_RESPONSES)
     def memory_append(body: AppendRequest) -> dict[str, Any]:
         """``memory_append``: add to the memory with this key (created when absent)."""
         per_user.check(body.user_id)
-        return svc.tools.memory_append(body.user_id, body.key, body.content, body.memory_type,
-                                       body.importance, body.confidence, body.ttl_days, body.conversation_id,
-                                       body.command_id).as_dict()
+        return svc.tools.memory_append(body.tool_write()).as_dict()
 
     @app.post("/v1/memories/delete", response_model=ToolResponse, tags=["tools"],
               responses={**ERROR_RESPONSES, 404: ERROR_RESPONSES[422] | {"description": "no active memory"}})

@@ -43,16 +43,18 @@ def _commands(settings: Settings) -> None:
 
 
 def _indexer(settings: Settings) -> None:
-    """The indexer group member; refuses to start unless ``MEMORY_INDEX_WORKER_ENABLED`` is true."""
+    """The indexer group member; refuses to start unless ``Settings.indexer_enabled``
+    (``MEMORY_INDEXER_ENABLED``, or the deprecated ``MEMORY_INDEX_WORKER_ENABLED`` when that is unset)."""
     import sys
 
     from core.config import ConfigError
     from core.vectorstore import IndexModelMismatch
 
-    if not settings.MEMORY_INDEX_WORKER_ENABLED:
+    if not settings.indexer_enabled:
         raise ConfigError(
-            "the indexer is disabled (MEMORY_INDEX_WORKER_ENABLED=false); "
-            "set MEMORY_INDEX_WORKER_ENABLED=true in the environment or .env to run it"
+            "the indexer is disabled (MEMORY_INDEXER_ENABLED, or the deprecated MEMORY_INDEX_WORKER_ENABLED, "
+            "is false); set MEMORY_INDEXER_ENABLED=true (or MEMORY_INDEX_WORKER_ENABLED=true) in the "
+            "environment or .env to run it"
         )
     from consumers.processes import indexer_loop
 

@@ -45,12 +45,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from consumers import metrics as consumer_metrics
 from consumers.dlq import DeadLetterPublisher
 from consumers.errors import describe
 from consumers.policies import RetryPolicy
 from consumers.runtime import DoneCallback, Record
 from consumers.steps import Action, Backoff, RecordSteps
-from core import metrics, tracing
+from core import tracing
 from core.memory.processing import IngestResult, MessageProcessor, PermanentProcessingError, ProcessOutcome
 from core.memory.store import IncomingMessage
 from producers.tracing import contexts_of
@@ -158,8 +159,8 @@ class ExtractorStrategy:
         self._dispatch(force=False)
         held = self.buffered
         self.max_buffered_seen = max(self.max_buffered_seen, held)
-        metrics.CONSUMER_IN_FLIGHT.labels(self.group).set(self._running)
-        metrics.CONSUMER_BUFFERED.labels(self.group).set(held)
+        consumer_metrics.CONSUMER_IN_FLIGHT.labels(self.group).set(self._running)
+        consumer_metrics.CONSUMER_BUFFERED.labels(self.group).set(held)
 
     def backpressure(self) -> bool:
         held = self.buffered
@@ -431,7 +432,7 @@ class ExtractorStrategy:
             return
         if isinstance(c.error, PermanentProcessingError):
             # attempts exhausted: the core marked the messages FAILED (the sweeper re-drives them)
-            metrics.CONSUMER_ERRORS.labels(self.group, "permanent").inc()
+            consumer_metrics.CONSUMER_ERRORS.labels(self.group, "permanent").inc()
             log.error("burst of conversation %s failed for good: %s", burst.conversation_pk, c.error)
             self._finish(burst, "failed")
             return

@@ -32,6 +32,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy.exc import DBAPIError
 
+from consumers import metrics as consumer_metrics
 from consumers.dlq import DeadLetterPublisher
 from consumers.errors import describe
 from consumers.policies import RetryPolicy
@@ -234,7 +235,7 @@ class IndexerStrategy:
                 self._release(memory_ids, "given_up")
                 return True
             delay = self._backoff.failed(self.retry, self.clock())
-            metrics.CONSUMER_RETRIES.labels(self.group).inc()
+            consumer_metrics.CONSUMER_RETRIES.labels(self.group).inc()
             log.warning("indexing attempt %d failed, retry in %.1fs: %s", attempts, delay, exc)
             return False
         except Exception as exc:

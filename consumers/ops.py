@@ -27,6 +27,7 @@ from typing import Any
 from confluent_kafka import OFFSET_INVALID, Consumer, KafkaError, KafkaException, Producer, TopicPartition
 
 from core.config import Settings
+from producers.kafka_config import client_config
 from producers.kafka_retry import call_with_retry
 from schemas import DeadLetterEvent
 from schemas.codec import parse_dead_letter
@@ -59,7 +60,7 @@ def _source_topic(settings: Settings, group: str) -> str:
 
 
 def _consumer(settings: Settings, group: str | None = None) -> Consumer:
-    conf: dict[str, Any] = settings.kafka_client_config()
+    conf: dict[str, Any] = client_config(settings)
     conf.update({"group.id": group or f"pai-memory-ops-{uuid.uuid4().hex[:12]}", "enable.auto.commit": False,
                  "enable.partition.eof": True, "auto.offset.reset": "earliest"})
     return Consumer(conf)
@@ -255,7 +256,7 @@ def redrive_dead_letter(settings: Settings, group: str, partition: int, offset: 
         (h.key, None if h.value_b64 is None else base64.b64decode(h.value_b64)) for h in data.headers
         if h.key != REDRIVE_HEADER]
     headers.append((REDRIVE_HEADER, f"{letter.topic}:{letter.partition}:{letter.offset}".encode()))
-    conf: dict[str, Any] = settings.kafka_client_config()
+    conf: dict[str, Any] = client_config(settings)
     conf.update({"enable.idempotence": True, "acks": "all", "linger.ms": 0,
                  "message.max.bytes": 2 * 1024 * 1024})
     producer = Producer(conf)

@@ -49,14 +49,15 @@ from core.memory.outbox import enqueue_memory_dirty
 from core.memory.store import lock_user
 from core.memory.text import dirty_operation, index_text, text_hash
 from core.storage.db import transaction
+from core.storage.locks import AdvisoryLock
 from core.storage.models import LongTermMemory, User, VectorCollection
 from core.types import VectorStatus
 from core.vectorstore import IndexRow, MilvusMemoryIndex, active_collection, register_collection
 
 log = logging.getLogger(__name__)
 
-REINDEX_LOCK = (7414, 1)
-"""Advisory lock (namespace, key) held for a whole rebuild (7411 writers, 7412 sweeper, 7413 relay)."""
+REINDEX_LOCK = (int(AdvisoryLock.REINDEX), 1)
+"""Advisory lock (namespace, key) held for a whole rebuild (``core.storage.locks``)."""
 CLOCK_SKEW = timedelta(seconds=5)
 """Rows updated this long before the rebuild began are re-emitted too (clocks of writer hosts differ)."""
 _VERSION_SUFFIX = re.compile(r"_v\d+$")

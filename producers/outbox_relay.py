@@ -15,7 +15,7 @@ Guarantees (at least once, per-user order):
 
 Claiming and per-user order. A relay looks at the oldest ``claim_window`` unpublished rows of users
 no other relay holds right now (their per-user advisory locks are visible in ``pg_locks``), tries a
-transaction-scoped advisory lock ``pg_try_advisory_xact_lock(7413, hashtext(message_key))`` for each
+transaction-scoped advisory lock ``pg_try_advisory_xact_lock(ns, hashtext(message_key))`` for each
 of those users, and then locks (``FOR UPDATE``) the oldest ``batch_size`` unpublished rows of the
 users it got, in id order. Users held by another relay are skipped (SKIP LOCKED at the level of
 users), so relays share the backlog by user and a second relay looks past the first one's users.
@@ -62,6 +62,7 @@ from core import metrics
 from core.config import Settings
 from core.memory.stats import sample
 from core.storage import db
+from core.storage.locks import AdvisoryLock
 from producers.kafka_config import producer_config
 from producers.sweeper import Sweeper
 from producers.tracing import end_publish_spans, outbox_publish
@@ -70,8 +71,8 @@ log = logging.getLogger(__name__)
 
 NOTIFY_CHANNEL = "pai_memory_outbox"
 GAUGE_INTERVAL_SEC = 5.0
-USER_LOCK_NAMESPACE = 7413
-"""Advisory-lock namespace of the relay's per-user claim locks (7411: writers, 7412: sweeper)."""
+USER_LOCK_NAMESPACE = int(AdvisoryLock.RELAY_USER_CLAIM)
+"""Advisory-lock namespace of the relay's per-user claim locks (``core.storage.locks``)."""
 OUTBOX_ID_HEADER = "pai-outbox-id"
 CONTENT_TYPE = b"application/cloudevents+json; charset=utf-8"
 

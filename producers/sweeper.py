@@ -7,8 +7,8 @@ both in one process):
 - ``memory_worker``: when ``LONG_TERM_MEMORY_SCAN_ENABLED``, every
   ``LONG_TERM_MEMORY_SCAN_INTERVAL_SEC``, user messages stuck ``PENDING``/``FAILED`` are re-published
   to the chat topic;
-- ``memory_index_worker``: when ``MEMORY_INDEX_WORKER_ENABLED``, every
-  ``MEMORY_INDEX_WORKER_INTERVAL_SEC`` (that worker's original interval variable), memories left
+- ``memory_index_worker``: when ``MEMORY_INDEX_SWEEP_ENABLED`` (unset: ``MEMORY_INDEX_WORKER_ENABLED``), every
+  ``MEMORY_INDEX_WORKER_INTERVAL_SEC`` (the seed's interval of that worker), memories left
   ``DIRTY``/``FAILED`` without a pending ``memory.dirty`` row get one.
 
 Both scans run at start-up, then on their interval; each scan enqueues at most
@@ -52,7 +52,7 @@ class Sweeper:
         self.batches_per_scan = batches_per_scan
         self.clock = clock
         self.messages_enabled = settings.LONG_TERM_MEMORY_SCAN_ENABLED
-        self.memories_enabled = settings.MEMORY_INDEX_WORKER_ENABLED
+        self.memories_enabled = settings.index_sweep_enabled
         self._next_messages = 0.0
         self._next_memories = 0.0
         self.messages_redriven = 0

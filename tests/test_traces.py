@@ -23,6 +23,7 @@ from core.config import Settings
 from core.storage.models import LongTermMemory, Message, OutboxEvent
 from localstack.process import wait_until
 from producers.client import MemoryEventProducer
+from producers.kafka_config import client_config
 from producers.tracing import setup_tracing, shutdown_tracing
 from schemas import make_event, parse_memory_dirty, to_bytes
 from tests.support.ops import drop_collections, index_pipeline, wait_settled
@@ -179,7 +180,7 @@ def test_a_bad_traceparent_header_starts_a_new_root_and_never_dead_letters(
 ) -> None:
     cfg = traced(settings, unique_name, exporter, KAFKA_TOPIC_PARTITIONS=1)
     event = make_event(conversation("tr-bad", "c-tr-bad", [("user", FACT)])[0], source="test")
-    raw = Producer(cfg.kafka_client_config())
+    raw = Producer(client_config(cfg))
     raw.produce(cfg.TOPIC_CHAT_MESSAGES, key=b"tr-bad", value=to_bytes(event),
                 headers=[("traceparent", garbage), ("tracestate", b"\x00\xff=,,")])
     assert raw.flush(30) == 0

@@ -69,6 +69,11 @@ class BudgetedExtractor:
     def refine(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         return self._within(lambda: self.inner.refine(data, candidates), "refine")
 
+    def named_slot(self, key: str) -> bool:
+        """The inner provider's named slots (``core.memory.upsert.NamedSlot``), none if it declares none."""
+        inner = getattr(self.inner, "named_slot", None)
+        return bool(inner(key)) if inner is not None else False
+
     def close(self) -> None:
         """Cancel the inner provider's waiting and retrying calls (``ExtractionCancelled``), if it can."""
         close = getattr(self.inner, "close", None)

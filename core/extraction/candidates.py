@@ -9,6 +9,7 @@ from typing import Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.types import MemoryType
+from schemas.events import DEFAULT_MEMORY_CONFIDENCE, MAX_MEMORY_CONTENT_CHARS, MAX_MEMORY_KEY_CHARS
 
 
 class CandidateOp(StrEnum):
@@ -30,10 +31,10 @@ class MemoryCandidate(BaseModel):
 
     op: CandidateOp = CandidateOp.UPSERT
     memory_type: MemoryType
-    key: str = Field(min_length=1, max_length=160)
-    content: str = Field(default="", max_length=1000)
+    key: str = Field(min_length=1, max_length=MAX_MEMORY_KEY_CHARS)
+    content: str = Field(default="", max_length=MAX_MEMORY_CONTENT_CHARS)
     importance: int = Field(3, ge=1, le=5)
-    confidence: float = Field(0.8, ge=0.0, le=1.0)
+    confidence: float = Field(DEFAULT_MEMORY_CONFIDENCE, ge=0.0, le=1.0)
     ttl_days: int | None = Field(None, ge=1, le=36500)
     # the key of an EXISTING memory this candidate replaces: an update ("I used to..., now...",
     # "不...了，改...") overwrites it (same key) or deactivates it in favour of ``key``; a ``delete``

@@ -50,7 +50,6 @@ from sqlalchemy.orm import Session, sessionmaker
 from core import metrics, tracing
 from core.config import Settings
 from core.embedding.base import EmbeddingError
-from core.erasure import erased_before, user_hash
 from core.extraction.budget import ExtractionTimeout, run_burst
 from core.extraction.burst import burst_scope
 from core.extraction.candidates import (
@@ -68,14 +67,16 @@ from core.memory.store import (
     IncomingMessage,
     conversation_context,
     conversation_summary,
+    erased_before,
     get_or_create_conversation,
     get_or_create_user,
     insert_message,
     lock_messages,
     lock_user,
     store_message,
+    user_hash,
 )
-from core.memory.upsert import CandidatePolicy, admissible, apply_candidates
+from core.memory.upsert import CandidatePolicy, NamedSlot, admissible, apply_candidates, no_named_slots
 from core.memory.writer import MemoryWriter, WriteContext, WriteResult
 from core.storage.db import transaction
 from core.storage.models import ErasedUser, MemoryHistory, Message, User
@@ -162,6 +163,8 @@ class MessageProcessor:
         self.deduper = deduper
         self.version = f"{extractor.name}:{settings.MEMORY_EXTRACTOR_VERSION}"
         self.writer = MemoryWriter.from_settings(settings)
+        # the provider's named slots (optional on CandidateExtractor, like ``close``)
+        self.named_slot: NamedSlot = getattr(extractor, "named_slot", no_named_slots)
         self.policy = CandidatePolicy(
             settings.LONG_TERM_MEMORY_MIN_CONFIDENCE, settings.LONG_TERM_MEMORY_MAX_WRITE_ITEMS
         )
@@ -381,7 +384,8 @@ class MessageProcessor:
                 log.info("messages %s: %s superseded by newer statements, not applied",
                          [m.id for m in rows], sorted(stale))
             current = [c for c in kept if c.key not in stale]
-            outcome.writes = apply_candidates(session, self.writer, self.deduper, ctx, current)
+            outcome.writes = apply_candidates(session, self.writer, self.deduper, ctx, current,
+                                              self.named_slot)
             status = MessageStatus.PROCESSED if kept else MessageStatus.SKIPPED
             note = f"superseded by newer statements: {', '.join(sorted(stale))}"[:2000] if stale else None
             for m in rows:
@@ -394,8 +398,8 @@ class MessageProcessor:
             (outcome.processed if kept else outcome.skipped).extend(m.id for m in rows)
 
     def _record_failure(self, ids: list[int], exc: Exception, permanent: bool = False) -> ProcessingError:
-        """Record a failed attempt on the messages; returns the error to raise: permanent once attempts
-        are exhausted (the messages are ``FAILED``), else transient (they stay ``PENDING``)."""
+        """Record a failed attempt of the burst ``ids``; returns the error for the caller to raise:
+        ``PermanentProcessingError`` once the attempts are used up (or ``permanent``), else transient."""
         # NUL cannot be stored in PostgreSQL text (an endpoint's error text may carry one): escaped, or
         # recording the failure itself would fail forever and the burst would never finish
         error = f"{type(exc).__name__}: {exc}".replace("\x00", "\\0")[:2000]

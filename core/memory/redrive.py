@@ -47,6 +47,7 @@ from core.config import Settings
 from core.memory.outbox import enqueue_memory_dirty
 from core.memory.text import dirty_operation
 from core.storage.db import transaction
+from core.storage.locks import AdvisoryLock
 from core.storage.models import Message, OutboxEvent
 from core.types import MemoryOperation, MessageRole, MessageStatus, VectorStatus
 from schemas import (
@@ -62,8 +63,8 @@ from schemas.errors import SchemaError
 log = logging.getLogger(__name__)
 
 REDRIVE_SOURCE = "pai-memory/sweeper"
-LOCK_NAMESPACE = 7412
-"""Advisory-lock namespace of the sweeper's leader locks (``core.memory.store.lock_user`` uses 7411)."""
+LOCK_NAMESPACE = int(AdvisoryLock.SWEEPER_LEADER)
+"""Advisory-lock namespace of the sweeper's leader locks (``core.storage.locks``)."""
 MESSAGE_SCAN_LOCK = 1
 MEMORY_SCAN_LOCK = 2
 

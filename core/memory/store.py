@@ -5,6 +5,7 @@ Every function takes an open ``Session`` inside the caller's transaction; none c
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -13,7 +14,8 @@ from sqlalchemy import func, select, text
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
-from core.storage.models import Conversation, Message, User
+from core.storage.locks import AdvisoryLock
+from core.storage.models import Conversation, ErasedUser, Message, User
 from core.types import MessageRole, MessageStatus
 
 
@@ -33,9 +35,22 @@ class IncomingMessage:
     source_offset: int | None = None
 
 
+def user_hash(external_id: str) -> str:
+    """The key of ``erased_users``: SHA-256 hex of the external id (the id itself is not kept)."""
+    return hashlib.sha256(f"pai-memory/erased-user:{external_id}".encode()).hexdigest()
+
+
+def erased_before(session: Session, external_id: str, at: datetime) -> bool:
+    """True when ``external_id`` was erased at or after ``at`` (so an event from ``at`` is suppressed)."""
+    erased_at = session.scalar(
+        select(ErasedUser.erased_at).where(ErasedUser.user_hash == user_hash(external_id)))
+    return erased_at is not None and at <= erased_at
+
+
 def lock_user(session: Session, user_pk: int) -> None:
     """Serialise writers of one user's memories for the rest of the transaction."""
-    session.execute(text("SELECT pg_advisory_xact_lock(:ns, :uid)"), {"ns": 7411, "uid": user_pk})
+    session.execute(text("SELECT pg_advisory_xact_lock(:ns, :uid)"),
+                    {"ns": int(AdvisoryLock.USER_WRITES), "uid": user_pk})
 
 
 def get_or_create_user(session: Session, external_id: str) -> int:

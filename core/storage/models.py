@@ -33,6 +33,8 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from schemas.events import DEFAULT_MEMORY_CONFIDENCE, MAX_MEMORY_CONTENT_CHARS
+
 
 class Base(DeclarativeBase):
     pass
@@ -138,9 +140,9 @@ class LongTermMemory(Base):
 
     memory_key: Mapped[str] = mapped_column(String(160), nullable=False)
     memory_type: Mapped[str | None] = mapped_column(String(40), server_default="fact")
-    content: Mapped[str | None] = mapped_column(String(1000))
+    content: Mapped[str | None] = mapped_column(String(MAX_MEMORY_CONTENT_CHARS))
     importance: Mapped[int | None] = mapped_column(Integer, server_default="3")
-    confidence: Mapped[float | None] = mapped_column(Float, server_default="0.8")
+    confidence: Mapped[float | None] = mapped_column(Float, server_default=str(DEFAULT_MEMORY_CONFIDENCE))
 
     is_active: Mapped[bool | None] = mapped_column(Boolean, server_default=text("true"))
     last_accessed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -174,8 +176,8 @@ class MemoryHistory(Base):
     source: Mapped[str] = mapped_column(String(20), nullable=False)
     source_message_id: Mapped[int | None] = mapped_column(Integer)
     command_id: Mapped[str | None] = mapped_column(String(128))
-    old_content: Mapped[str | None] = mapped_column(String(1000))
-    new_content: Mapped[str | None] = mapped_column(String(1000))
+    old_content: Mapped[str | None] = mapped_column(String(MAX_MEMORY_CONTENT_CHARS))
+    new_content: Mapped[str | None] = mapped_column(String(MAX_MEMORY_CONTENT_CHARS))
     memory_type: Mapped[str | None] = mapped_column(String(40))
     reason: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(
@@ -241,7 +243,7 @@ class VectorCollection(Base):
 class ErasedUser(Base):
     """Users erased by ``pai-memory forget-user``: a suppression list, not a copy of the user.
 
-    Only a SHA-256 of the external id is kept (``core.erasure.user_hash``), plus the internal id the
+    Only a SHA-256 of the external id is kept (``core.memory.store.user_hash``), plus the internal id the
     user had (to prove later that no vector of it is left) and when it happened. Events of this user
     created at or before ``erased_at`` (a replay, a late redelivery) are skipped at ingest.
     """

@@ -41,10 +41,12 @@ from core.extraction.rules import RulesExtractor
 from core.indexing import MemoryIndexer
 from core.memory.processing import MessageProcessor
 from core.memory.store import IncomingMessage
+from core.memory.tools import ToolWrite
 from core.storage.db import session_factory
 from core.storage.models import LongTermMemory
 from core.vectorstore import MilvusMemoryIndex
 from localstack.process import free_port
+from producers.kafka_config import client_config
 
 pytestmark = pytest.mark.services
 
@@ -92,8 +94,8 @@ def console(settings: Settings, clean_db: Engine, unique_name: Callable[[str], s
         msg = processor.ingest(IncomingMessage("console-m1", USER, "console-c1", "user",
                                                "I live in Lisbon. I love jazz music.", datetime.now(UTC)))
         processor.process([msg.message_pk])
-        services.tools.memory_save(USER, "movies", "Loves romantic comedies", "preference", 4, 0.95, None,
-                                   None, None)
+        services.tools.memory_save(ToolWrite(USER, "movies", "Loves romantic comedies", "preference", 4,
+                                             0.95, None, None, None))
         with Session(clean_db) as s:
             ids = list(s.scalars(select(LongTermMemory.id)))
         assert len(ids) >= 2
@@ -210,7 +212,7 @@ def test_login_browse_history_redrive_and_search(console: Console, browser: WebD
 
 def redriven(cfg: Settings, partition: int, offset: int) -> tuple[Any, Any, Any]:
     """Key, value and ``trace`` header of the record at ``partition``/``offset`` of the commands topic."""
-    consumer = Consumer({**cfg.kafka_client_config(), "group.id": f"console-test-{time.time_ns()}",
+    consumer = Consumer({**client_config(cfg), "group.id": f"console-test-{time.time_ns()}",
                          "enable.auto.commit": False})
     try:
         consumer.assign([TopicPartition(cfg.TOPIC_MEMORY_COMMANDS, partition, offset)])

@@ -13,6 +13,7 @@ from consumers import ops
 from consumers.dlq import DeadLetterPublisher
 from consumers.runtime import Record
 from core.config import Settings
+from producers.kafka_config import client_config
 from schemas.codec import MAX_DLQ_VALUE_BYTES
 from tests.support.env import service_env
 
@@ -31,7 +32,7 @@ def plant(settings: Settings, value: bytes, topic: str | None = None,
 
 def read_at(settings: Settings, topic: str, partition: int,
             offset: int) -> tuple[bytes, bytes, dict[str, bytes]]:
-    consumer = Consumer({**settings.kafka_client_config(), "group.id": f"t-ops-{time.time_ns()}",
+    consumer = Consumer({**client_config(settings), "group.id": f"t-ops-{time.time_ns()}",
                          "enable.auto.commit": False})
     try:
         consumer.assign([TopicPartition(topic, partition, offset)])
@@ -60,10 +61,10 @@ def test_refusals_publish_nothing(settings: Settings) -> None:
     truncated = plant(settings, b"x" * (MAX_DLQ_VALUE_BYTES + 10), reason=f"big-{time.time_ns()}")
     assert not truncated.redrivable
     elsewhere = plant(settings, b"{}", topic="some.other.topic", reason=f"other-{time.time_ns()}")
-    producer = Producer(settings.kafka_client_config())
+    producer = Producer(client_config(settings))
     producer.produce(settings.dlq_topic(group), key=b"k", value=b"not json", partition=0)
     producer.flush(30)
-    consumer = Consumer({**settings.kafka_client_config(), "group.id": "t-ops-probe"})
+    consumer = Consumer({**client_config(settings), "group.id": "t-ops-probe"})
     high_before = {p: consumer.get_watermark_offsets(TopicPartition(settings.TOPIC_MEMORY_COMMANDS, p), 10)[1]
                    for p in range(settings.KAFKA_TOPIC_PARTITIONS)}
     garbage = next(d for d in ops.read_dead_letters(settings, group, 1000) if d.event is None)
@@ -87,7 +88,7 @@ def test_refusals_publish_nothing(settings: Settings) -> None:
 
 def test_lag_counts_uncommitted_records(settings: Settings) -> None:
     before = {g.group: g for g in ops.consumer_lag(settings)}
-    producer = Producer(settings.kafka_client_config())
+    producer = Producer(client_config(settings))
     for i in range(3):
         producer.produce(settings.TOPIC_MEMORY_DIRTY, key=f"k{i}".encode(), value=b"{}")
     producer.flush(30)

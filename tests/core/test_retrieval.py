@@ -28,7 +28,7 @@ from core.embedding.local import LocalE5Embedder
 from core.embedding.openai_embedder import OpenAIEmbedder
 from core.memory.store import find_user, get_or_create_user
 from core.memory.text import index_text
-from core.memory.tools import MemoryTools
+from core.memory.tools import MemoryTools, ToolWrite
 from core.memory.writer import MemoryWriter
 from core.retrieval import (
     PROMPT_HEADER,
@@ -143,7 +143,7 @@ def insert_raw(env: Env, user_id: str, key: str, content: str, **values: Any) ->
 
 def save(env: Env, user_id: str, key: str, content: str, memory_type: str = "fact", importance: int = 3,
          **kwargs: Any) -> int:
-    result = env.tools.memory_save(user_id, key, content, memory_type, importance, **kwargs)
+    result = env.tools.memory_save(ToolWrite(user_id, key, content, memory_type, importance, **kwargs))
     assert result.memory_id is not None
     return result.memory_id
 
@@ -252,7 +252,8 @@ def test_dense_uses_the_truth_not_the_index(env: Env) -> None:
     with transaction(env.sessions) as session:
         session.execute(update(LongTermMemory).where(LongTermMemory.id == alice["exercise"])
                         .values(expires_at=datetime.now(UTC) - timedelta(seconds=1)))
-    env.tools.memory_save("alice", "movies", "Now into documentaries about the ocean", "preference")
+    env.tools.memory_save(ToolWrite("alice", "movies", "Now into documentaries about the ocean",
+                                    "preference"))
 
     retriever = env.retriever()
     food = retriever.retrieve("alice", "今晚想吃鱼，有什么推荐的菜吗", limit=10)

@@ -51,6 +51,7 @@ from localstack.settle import PipelineProgress, pipeline_progress, private_names
 from localstack.supervisor import FreePorts
 from localstack.topics import ensure_topics, service_topics
 from producers.client import DeliveryFuture, MemoryEventProducer
+from producers.kafka_config import client_config
 from schemas import ChatMessageData
 
 REPO = Path(__file__).resolve().parents[2]
@@ -484,7 +485,7 @@ def verify_index(settings: Settings, sessions: sessionmaker[Session]) -> VerifyR
 
 def dead_letters(settings: Settings) -> dict[str, int]:
     """Records in each consumer group's dead-letter topic (high watermarks)."""
-    consumer = Consumer({**settings.kafka_client_config(), "group.id": f"dlq-check-{uuid.uuid4().hex[:6]}",
+    consumer = Consumer({**client_config(settings), "group.id": f"dlq-check-{uuid.uuid4().hex[:6]}",
                          "enable.auto.commit": False})
     out: dict[str, int] = {}
     try:

@@ -15,6 +15,7 @@ from consumers.runtime import ConsumerLoop
 from core.config import Settings
 from localstack.settle import private_names
 from localstack.topics import ensure_topics, service_topics
+from producers.kafka_config import client_config
 from producers.kafka_retry import call_with_retry
 from schemas import ChatMessageData
 
@@ -78,7 +79,7 @@ def read_topic(settings: Settings, topic: str, expected: int, timeout: float = 2
 
     consumer = Consumer(
         {
-            **settings.kafka_client_config(),
+            **client_config(settings),
             "group.id": f"reader-{uuid.uuid4().hex[:8]}",
             "auto.offset.reset": "earliest",
             "enable.auto.commit": False,
@@ -101,7 +102,7 @@ def group_caught_up(settings: Settings, group: str, topic: str) -> bool:
     """True when ``group`` has committed every partition of ``topic`` up to its high watermark."""
     from confluent_kafka import TopicPartition
 
-    consumer = Consumer({**settings.kafka_client_config(), "group.id": group, "enable.auto.commit": False})
+    consumer = Consumer({**client_config(settings), "group.id": group, "enable.auto.commit": False})
     try:
         meta = consumer.list_topics(topic, timeout=10)
         parts = [TopicPartition(topic, p) for p in meta.topics[topic].partitions]

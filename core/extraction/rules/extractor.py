@@ -18,17 +18,18 @@ from core.extraction.rules.analysis import Analysis, Group, analyse
 from core.extraction.rules.keys import content_slug
 from core.extraction.rules.refine import CandidateMeta, refine_candidates
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, strip_emoji
-from core.extraction.rules.slots import spec
+from core.extraction.rules.slots import is_known_slot, spec
 from core.extraction.rules.topics import topic_matches, topic_of
 from core.filters import is_noise_content, normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
+from schemas.events import MAX_MEMORY_CONTENT_CHARS
 
 if TYPE_CHECKING:
     from core.extraction.classifier import MemoryClassifier
 
 log = logging.getLogger(__name__)
-MAX_CONTENT = 1000
+MAX_CONTENT = MAX_MEMORY_CONTENT_CHARS
 
 
 @dataclass(frozen=True)
@@ -218,3 +219,7 @@ class RulesExtractor:
         """Stage 2: against ``data.existing``: drop what is already known, reuse the key of the same
         slot, overwrite single slots and changed values, merge new detail into multi slots."""
         return refine_candidates(data.existing, candidates, self._built(data).meta, data.user_message)
+
+    def named_slot(self, key: str) -> bool:
+        """A slot of this extractor's catalogue: the upsert never merges two of them semantically."""
+        return is_known_slot(key)

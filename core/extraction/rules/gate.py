@@ -46,6 +46,7 @@ from core.extraction.rules.topics import topic_of
 from core.filters import is_noise_content, normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
+from schemas.events import MAX_MEMORY_CONTENT_CHARS
 
 GATE_DROP = 0.50  # p(drop) at which a rule candidate under a fallback key is removed (drop is the likeliest)
 GATE_DROP_SLOT = 0.95  # ... under a catalogue slot (the rules' slot detectors are precise)
@@ -315,7 +316,8 @@ def _fold_third_party(analysis: Analysis, candidates: list[MemoryCandidate]) -> 
         extra = [by_key[k].content for k, owner in folded.items() if owner == cand.key]
         if extra and cand.op is CandidateOp.UPSERT:
             sep = "，" if has_cjk(cand.content) else ", "
-            cand = cand.model_copy(update={"content": sep.join([cand.content, *extra])[:1000]})
+            joined = sep.join([cand.content, *extra])[:MAX_MEMORY_CONTENT_CHARS]
+            cand = cand.model_copy(update={"content": joined})
         out.append(cand)
     return out
 

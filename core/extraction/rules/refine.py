@@ -36,8 +36,9 @@ from core.extraction.rules.segment import clean_content, has_cjk, normalise
 from core.extraction.rules.slots import SLOT_ALIASES, is_known_slot, is_single, key_tokens
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
+from schemas.events import MAX_MEMORY_CONTENT_CHARS
 
-MAX_CONTENT = 1000
+MAX_CONTENT = MAX_MEMORY_CONTENT_CHARS
 _STRIP = re.compile(r"[\s,，。.!！?？、:：;；\"'“”‘’「」《》()（）~～\-—]+")
 
 
