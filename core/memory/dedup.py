@@ -20,8 +20,8 @@ import numpy as np
 
 from core.config import DEDUP_LEXICAL_MERGE, DEDUP_LEXICAL_REUSE
 from core.embedding.base import Embedder, Vectors
-from core.extraction.rules.keys import overlap
 from core.memory.text import index_text, text_hash
+from core.text.salient import overlap
 
 
 @dataclass(frozen=True)

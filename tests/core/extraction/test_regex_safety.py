@@ -34,6 +34,7 @@ from core.extraction.rules import (
     topics,
 )
 from core.text import regex as lre
+from core.text import salient
 from schemas import MAX_CONTENT_CHARS
 
 REPO = Path(__file__).resolve().parents[3]
@@ -44,7 +45,7 @@ from bench.adversarial import UNITS, adversarial_inputs, in_child, large_inputs,
 
 MODULES: list[ModuleType] = [
     patterns, segment, analysis, detectors, places, topics, followup, extractor, refine, slots, filters,
-    lexical, lifecycle,
+    lexical, lifecycle, salient,
 ]
 PER_SEARCH_GUARD_SEC = 0.5  # a hang guard, not a benchmark: a linear search of 64K chars takes ~ms
 PER_EXTRACTION_GUARD_SEC = 3.0

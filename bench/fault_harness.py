@@ -54,7 +54,7 @@ from producers.client import DeliveryFuture, MemoryEventProducer
 from producers.kafka_config import client_config
 from schemas import ChatMessageData
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 RESULTS_DIR = REPO / "var" / "reliability"
 RUN_RESULTS: list[ScenarioResult] = []  # every scenario of this process, for the results file
 
