@@ -26,7 +26,13 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from core import tracing
-from core.extraction.candidates import CandidateExtractor, ExtractionError, ExtractionInput, MemoryCandidate
+from core.extraction.candidates import (
+    CandidateExtractor,
+    DelegatingExtractor,
+    ExtractionError,
+    ExtractionInput,
+    MemoryCandidate,
+)
 
 log = logging.getLogger(__name__)
 
@@ -45,14 +51,13 @@ class BurstResult:
     refine_sec: float
 
 
-class BudgetedExtractor:
+class BudgetedExtractor(DelegatingExtractor):
     """Delegates to ``inner`` within ``budget_sec`` of wall time (see the module docstring)."""
 
     def __init__(self, inner: CandidateExtractor, budget_sec: float) -> None:
         if budget_sec <= 0:
             raise ValueError("budget_sec must be positive")
-        self.inner = inner
-        self.name = inner.name
+        super().__init__(inner)
         self.budget_sec = budget_sec
         self._lock = threading.Lock()
         self._abandoned = 0
@@ -68,17 +73,6 @@ class BudgetedExtractor:
 
     def refine(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         return self._within(lambda: self.inner.refine(data, candidates), "refine")
-
-    def named_slot(self, key: str) -> bool:
-        """The inner provider's named slots (``core.memory.upsert.NamedSlot``), none if it declares none."""
-        inner = getattr(self.inner, "named_slot", None)
-        return bool(inner(key)) if inner is not None else False
-
-    def close(self) -> None:
-        """Cancel the inner provider's waiting and retrying calls (``ExtractionCancelled``), if it can."""
-        close = getattr(self.inner, "close", None)
-        if callable(close):
-            close()
 
     def run_burst(self, data: ExtractionInput) -> BurstResult:
         """Both stages of one burst under one budget."""

@@ -100,3 +100,24 @@ class CandidateExtractor(Protocol):
         """Stage 2: judge each candidate against ``data.existing``: keep it, merge it into an
         existing memory (same key, combined content), reuse an existing key, or drop it."""
         ...
+
+
+
+class DelegatingExtractor:
+    """Base of the provider decorators (budget, metrics): the provider's name, its named slots and
+    its ``close`` pass through to ``inner``; a subclass wraps ``extract``/``refine``."""
+
+    def __init__(self, inner: CandidateExtractor) -> None:
+        self.inner = inner
+        self.name = inner.name
+
+    def named_slot(self, key: str) -> bool:
+        """The inner provider's named slots (``core.memory.upsert.NamedSlot``), none if it declares none."""
+        inner = getattr(self.inner, "named_slot", None)
+        return bool(inner(key)) if inner is not None else False
+
+    def close(self) -> None:
+        """Cancel the inner provider's waiting and retrying calls (``ExtractionCancelled``), if it can."""
+        close = getattr(self.inner, "close", None)
+        if callable(close):
+            close()
