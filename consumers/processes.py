@@ -24,7 +24,7 @@ from core.storage.db import engine_for, session_factory
 def build_processor(settings: Settings) -> MessageProcessor:
     sessions = session_factory(engine_for(settings.database_url, settings.DATABASE_POOL_SIZE))
     reuse, merge = settings.dedup_thresholds
-    deduper = SemanticDeduper(build_embedder(settings), reuse, merge)
+    deduper = SemanticDeduper(build_embedder(settings, "dedup"), reuse, merge)
     return MessageProcessor(settings, sessions, build_extractor(settings), deduper)
 
 

@@ -164,6 +164,9 @@ class Settings(BaseSettings):
     MEMORY_DEDUP_MERGE_THRESHOLD: float | None = Field(None, ge=0.0, le=1.0)
     MEMORY_MESSAGE_MAX_ATTEMPTS: int = Field(5, ge=1, le=100)
     MEMORY_INDEX_FLUSH_WAIT_SEC: float = Field(0.2, ge=0, le=60)  # indexer: longest wait to fill a batch
+    # the extractor stores the vector its semantic dedup computed for a memory's index text with the row,
+    # and the indexer reuses it (same model, dimension and text) instead of calling the model again
+    MEMORY_INDEX_REUSE_WRITE_VECTORS: bool = True
     MEMORY_INDEX_MAX_ATTEMPTS: int = Field(8, ge=1, le=1000)  # indexer: tries of a batch before the sweeper
     MEMORY_MESSAGE_MAX_REDRIVES: int = Field(3, ge=0, le=100)  # sweeper re-publishes of a stuck message
     # wall-clock budget of one burst's extraction (both stages); None: 20 s for rules, for openai

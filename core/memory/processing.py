@@ -158,7 +158,7 @@ class MessageProcessor:
         self.extractor = extractor
         self.deduper = deduper
         self.version = f"{extractor.name}:{settings.MEMORY_EXTRACTOR_VERSION}"
-        self.writer = MemoryWriter.from_settings(settings)
+        self.writer = MemoryWriter.from_settings(settings, vectors=deduper)
         self.policy = CandidatePolicy(
             settings.LONG_TERM_MEMORY_MIN_CONFIDENCE, settings.LONG_TERM_MEMORY_MAX_WRITE_ITEMS
         )
