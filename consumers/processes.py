@@ -75,9 +75,11 @@ def commands_loop(settings: Settings, *, hooks: LoopHooks | None = None) -> Cons
         group=settings.GROUP_COMMANDS,
         max_record_attempts=settings.CONSUMER_MAX_RECORD_ATTEMPTS,
         dlq_max_attempts=settings.CONSUMER_DLQ_MAX_ATTEMPTS,
+        max_batch=settings.COMMANDS_MAX_BATCH,
     )
     return ConsumerLoop(
-        settings, settings.GROUP_COMMANDS, [settings.TOPIC_MEMORY_COMMANDS], strategy, hooks=hooks
+        settings, settings.GROUP_COMMANDS, [settings.TOPIC_MEMORY_COMMANDS], strategy, hooks=hooks,
+        batch_size=max(100, settings.COMMANDS_MAX_BATCH),
     )
 
 

@@ -211,6 +211,8 @@ class Settings(BaseSettings):
     DLQ_TOPIC_SUFFIX: str = Field(".dlq", pattern=r"^[A-Za-z0-9._-]{1,40}$")
     GROUP_EXTRACTOR: str = "pai-memory-extractor"
     GROUP_COMMANDS: str = "pai-memory-commands"
+    # commands applied per transaction by the command group (one commit for the lot; 1: one each)
+    COMMANDS_MAX_BATCH: int = Field(100, ge=1, le=10000)
     GROUP_INDEXER: str = "pai-memory-indexer"
 
     # --- consumers (see README "Concurrency model") -------------------------------------------
@@ -247,6 +249,9 @@ class Settings(BaseSettings):
     OUTBOX_RETENTION_HOURS: float = Field(24, ge=0)
     OUTBOX_SWEEP_INTERVAL_SEC: float = Field(5, gt=0)
     OUTBOX_RELAY_BATCH_SIZE: int = Field(500, ge=1, le=100000)
+    # after a wake-up the relay waits this long before claiming, so rows committed close together go out
+    # in one claim/publish/mark transaction instead of one each (0: claim at once)
+    OUTBOX_RELAY_LINGER_SEC: float = Field(0.02, ge=0, le=5)
     PAI_MEMORY_HOME: str = Field("var", validation_alias=AliasChoices("PAI_MEMORY_HOME"))
     PAI_MEMORY_CACHE_DIR: str | None = None  # downloaded Kafka jars; default $XDG_CACHE_HOME/pai-memory
 

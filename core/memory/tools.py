@@ -7,18 +7,26 @@ redelivered command changes nothing twice and returns its first result).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session, sessionmaker
 
 from core import metrics
-from core.memory.errors import InvalidMemoryInput
+from core.memory.errors import InvalidMemoryInput, MemoryNotFound
 from core.memory.reader import list_live
-from core.memory.store import find_user, get_or_create_conversation, get_or_create_user, lock_user
+from core.memory.store import (
+    find_user,
+    get_or_create_conversation,
+    get_or_create_user,
+    get_or_create_users,
+    lock_user,
+    lock_users,
+)
 from core.memory.writer import MemoryWrite, MemoryWriter, WriteContext, WriteResult
 from core.storage.db import transaction
 from core.storage.models import LongTermMemory, ProcessedCommand
@@ -76,6 +84,27 @@ class ToolResult:
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+ToolName = Literal["memory_save", "memory_append", "memory_delete"]
+_Apply = Callable[[Session, WriteContext], WriteResult]
+
+
+@dataclass(frozen=True)
+class ToolCommand:
+    """One tool write as data (what a ``pai.memory.command.v1`` event asks for), for ``apply_batch``."""
+
+    tool: ToolName
+    user_id: str
+    key: str
+    content: str = ""
+    memory_type: MemoryType | str = MemoryType.FACT
+    importance: int = 3
+    confidence: float = 0.9
+    ttl_days: int | None = None
+    conversation_id: str | None = None
+    command_id: str | None = None
+    origin_at: datetime | None = None
 
 
 def _validate_user(user_id: str) -> str:
@@ -156,6 +185,88 @@ class MemoryTools:
             lambda s, ctx: self.writer.deactivate(s, ctx, key),
         )
 
+    def apply_batch(self, commands: Sequence[ToolCommand]) -> list[ToolResult | None]:
+        """Apply ``commands`` in ONE transaction (one commit for the lot); one result per command, in
+        order, ``None`` for a delete of a memory that does not exist (a no-op, as ``memory_delete``'s
+        ``MemoryNotFound``).
+
+        Same effects as applying them one by one in list order (a user's commands keep their order;
+        a command id seen earlier, stored or in this batch, returns its first result), with fewer
+        statements: users resolved, locked (ascending id) and command ids looked up once per batch,
+        the per-user cap checked once per user at the end of its commands, the command ids stored in
+        one INSERT. Any other error rolls the whole batch back and propagates: the caller then applies
+        the commands one by one, so one bad command never fails the others.
+        """
+        appliers = [self._applier(c) for c in commands]  # validation first: nothing written on a bad one
+        if not commands:
+            return []
+        results: list[ToolResult | None] = [None] * len(commands)
+        written: list[ToolResult] = []
+        with transaction(self.sessions) as session:
+            users = get_or_create_users(session, [c.user_id for c in commands])
+            lock_users(session, list(users.values()))
+            ids = [c.command_id for c in commands if c.command_id is not None]
+            seen: dict[str, tuple[int, dict[str, Any] | None]] = {}
+            if ids:
+                for cid, upk, res in session.execute(
+                        select(ProcessedCommand.command_id, ProcessedCommand.user_id, ProcessedCommand.result)
+                        .where(ProcessedCommand.command_id.in_(ids))):
+                    seen[cid] = (upk, res)
+            by_user: dict[int, list[int]] = {}
+            for i, c in enumerate(commands):
+                by_user.setdefault(users[c.user_id], []).append(i)
+            fresh: list[dict[str, Any]] = []
+            for user_pk, indices in by_user.items():
+                first = commands[indices[0]]
+                cap_ctx = WriteContext(user_pk=user_pk, source=WriteSource.TOOL, command_id=first.command_id,
+                                       reason=f"tool {first.tool}", origin_at=first.origin_at)
+                with self.writer.capped_batch(session, cap_ctx):
+                    for i in indices:
+                        results[i] = self._batch_one(session, user_pk, commands[i], appliers[i], seen, fresh,
+                                                     written)
+            if fresh:
+                session.execute(insert(ProcessedCommand).values(fresh))
+        for result in written:
+            metrics.MEMORY_WRITES.labels(str(result.operation), WriteSource.TOOL.value).inc()
+        return results
+
+    def _batch_one(self, session: Session, user_pk: int, c: ToolCommand, apply: _Apply,
+                   seen: dict[str, tuple[int, dict[str, Any] | None]], fresh: list[dict[str, Any]],
+                   written: list[ToolResult]) -> ToolResult | None:
+        """One command of ``apply_batch`` (its user locked); ``seen``/``fresh``/``written`` accumulate."""
+        if c.command_id is not None and c.command_id in seen:
+            owner, stored = seen[c.command_id]
+            if owner != user_pk:
+                raise InvalidMemoryInput("command_id is already used by another user's command")
+            if stored is not None:
+                return ToolResult(**{**stored, "duplicate_command": True})
+        try:
+            result, res = self._apply(session, c.tool, c.user_id, user_pk, c.conversation_id, c.command_id,
+                                      c.origin_at, apply)
+        except MemoryNotFound:
+            return None  # nothing was written for it (the lookup found no active memory)
+        if res.operation is not None:
+            written.append(result)
+        if c.command_id is not None:
+            seen[c.command_id] = (user_pk, result.as_dict())
+            fresh.append({"command_id": c.command_id, "user_id": user_pk, "result": result.as_dict()})
+        return result
+
+    def _applier(self, c: ToolCommand) -> _Apply:
+        """The write ``c`` asks for, validated (``InvalidMemoryInput`` before anything is written)."""
+        _validate_user(c.user_id)
+        if c.tool == "memory_delete":
+            return lambda s, ctx: self.writer.deactivate(s, ctx, c.key)
+        mtype = _memory_type(c.memory_type)
+        _check_scores(c.importance, c.confidence, c.ttl_days)
+        if c.tool == "memory_save":
+            write = MemoryWrite(c.key, mtype, c.content, c.importance, c.confidence, c.ttl_days)
+            return lambda s, ctx: self.writer.save(s, ctx, write)
+        if c.tool == "memory_append":
+            return lambda s, ctx: self.writer.append(s, ctx, c.key, c.content, mtype, c.importance,
+                                                     c.confidence, c.ttl_days)
+        raise InvalidMemoryInput(f"unknown tool {c.tool!r}")
+
     def memory_list(
         self, user_id: str, memory_type: MemoryType | str | None = None, limit: int = 200
     ) -> list[MemoryView]:
@@ -193,28 +304,8 @@ class MemoryTools:
                     raise InvalidMemoryInput("command_id is already used by another user's command")
                 if done is not None and done.result is not None:
                     return ToolResult(**{**done.result, "duplicate_command": True})
-            conv_pk = (
-                get_or_create_conversation(session, user_pk, conversation_id, None)
-                if conversation_id
-                else None
-            )
-            ctx = WriteContext(
-                user_pk=user_pk,
-                source=WriteSource.TOOL,
-                conversation_pk=conv_pk,
-                command_id=command_id,
-                reason=f"tool {tool}",
-                origin_at=origin_at,
-            )
-            res: WriteResult = apply(session, ctx)
-            result = ToolResult(
-                tool,
-                user_id,
-                res.memory_key,
-                res.memory_id,
-                res.operation.value if res.operation else None,
-                res.changed,
-            )
+            result, res = self._apply(session, tool, user_id, user_pk, conversation_id, command_id, origin_at,
+                                      apply)
             if command_id is not None:
                 session.execute(
                     insert(ProcessedCommand).values(
@@ -224,6 +315,35 @@ class MemoryTools:
         if res.operation is not None:
             metrics.MEMORY_WRITES.labels(res.operation.value, WriteSource.TOOL.value).inc()
         return result
+
+    @staticmethod
+    def _apply(session: Session, tool: str, user_id: str, user_pk: int, conversation_id: str | None,
+               command_id: str | None, origin_at: datetime | None,
+               apply: _Apply) -> tuple[ToolResult, WriteResult]:
+        """One write for a locked user inside the caller's transaction."""
+        conv_pk = (
+            get_or_create_conversation(session, user_pk, conversation_id, None)
+            if conversation_id
+            else None
+        )
+        ctx = WriteContext(
+            user_pk=user_pk,
+            source=WriteSource.TOOL,
+            conversation_pk=conv_pk,
+            command_id=command_id,
+            reason=f"tool {tool}",
+            origin_at=origin_at,
+        )
+        res: WriteResult = apply(session, ctx)
+        result = ToolResult(
+            tool,
+            user_id,
+            res.memory_key,
+            res.memory_id,
+            res.operation.value if res.operation else None,
+            res.changed,
+        )
+        return result, res
 
 
 def _memory_type(value: MemoryType | str) -> MemoryType:
