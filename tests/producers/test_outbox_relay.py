@@ -32,16 +32,11 @@ from core.memory.store import IncomingMessage, store_message
 from core.storage.db import make_engine, session_factory, transaction
 from core.storage.models import Message, OutboxEvent
 from core.types import MemoryOperation
-from producers.outbox_relay import (
-    OUTBOX_ID_HEADER,
-    TEST_CRASH_ENV,
-    TEST_CRASH_EXIT_CODE,
-    OutboxRelay,
-    RelayService,
-    encode_payload,
-)
+from producers.outbox_relay import OUTBOX_ID_HEADER, OutboxRelay, encode_payload
+from producers.relay_service import RelayService
 from producers.sweeper import Sweeper
 from schemas import parse_chat_message, parse_memory_dirty
+from tests.support.crashing_relay import CRASH_EXIT_CODE
 
 pytestmark = pytest.mark.services
 
@@ -252,12 +247,11 @@ def _relay_process(conf: Settings, log_path: Path, crash: str | None = None) -> 
         "MEMORY_INDEX_WORKER_ENABLED": "false",
     }
     env.pop("METRICS_PORT", None)
-    env.pop(TEST_CRASH_ENV, None)
-    if crash:
-        env[TEST_CRASH_ENV] = crash
+    # the crashing relay is the real relay with an injected checkpoint that exits at ``crash``
+    command = ["tests.support.crashing_relay", crash] if crash else ["cli.main", "run", "relay"]
     with log_path.open("ab") as log_file:
         return subprocess.Popen(
-            [sys.executable, "-m", "cli.main", "run", "relay"],
+            [sys.executable, "-m", *command],
             cwd=REPO,
             env=env,
             stdout=log_file,
@@ -283,7 +277,7 @@ def test_event_survives_a_relay_crash_between_commit_and_publish(
     log_path = tmp_path / "relay.log"
     doomed = _relay_process(conf, log_path, crash)
     try:
-        assert doomed.wait(timeout=60) == TEST_CRASH_EXIT_CODE, log_path.read_text()
+        assert doomed.wait(timeout=60) == CRASH_EXIT_CODE, log_path.read_text()
     finally:
         if doomed.poll() is None:
             doomed.kill()
