@@ -65,6 +65,6 @@ def enqueue_memory_dirty(
         ),
     )
     payload = json.dumps(event.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
-    return int(session.execute(_ENQUEUE, {
+    return int(session.connection().execute(_ENQUEUE, {
         "topic": topic, "message_key": user_external_id, "event_type": event.type,
         "aggregate_id": memory_id, "payload": payload, "created_at": now}).scalar_one())

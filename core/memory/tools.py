@@ -225,7 +225,7 @@ class MemoryTools:
                         results[i] = self._batch_one(session, user_pk, commands[i], appliers[i], seen, fresh,
                                                      written)
             if fresh:
-                session.execute(insert(ProcessedCommand).values(fresh))
+                session.connection().execute(insert(ProcessedCommand).values(fresh))
         for result in written:
             metrics.MEMORY_WRITES.labels(str(result.operation), WriteSource.TOOL.value).inc()
         return results

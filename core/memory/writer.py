@@ -172,7 +172,8 @@ class MemoryWriter:
         expires_at = now + timedelta(days=ttl)
         row = self.get_for_update(session, ctx.user_pk, key)
         if row is None:
-            memory_id = session.execute(
+            # Core statements on the session's connection (no ORM bulk layer) on the hot path
+            memory_id = session.connection().execute(
                 insert(LongTermMemory)
                 .values(
                     user_id=ctx.user_pk,
@@ -366,7 +367,7 @@ class MemoryWriter:
         new: str | None,
         memory_type: str | None,
     ) -> None:
-        session.execute(
+        session.connection().execute(
             insert(MemoryHistory).values(
                 memory_id=memory_id,
                 user_id=ctx.user_pk,
