@@ -411,6 +411,29 @@ def test_notify_wakes_the_relay_long_before_the_sweep(
     assert service.listener.notifications >= 5
 
 
+def test_rows_committed_while_the_relay_lingers_go_out_in_one_batch(
+    conf: Settings, sessions: sessionmaker[Session], service_factory: Callable[[Settings], RelayService]
+) -> None:
+    lingering = conf.model_copy(update={"OUTBOX_SWEEP_INTERVAL_SEC": 120.0, "OUTBOX_RELAY_LINGER_SEC": 1.5,
+                                        "LONG_TERM_MEMORY_SCAN_ENABLED": False,
+                                        "MEMORY_INDEX_WORKER_ENABLED": False})
+    service = service_factory(lingering)
+    reader = Reader(conf, conf.TOPIC_MEMORY_DIRTY)
+    try:
+        _wait_idle(service)
+        time.sleep(lingering.OUTBOX_RELAY_LINGER_SEC + 0.5)  # the start-up drain (and its linger) is over
+        batches = service.relay.batches_total
+        ids: list[int] = []
+        for i in range(8):  # eight writer transactions in quick succession, each NOTIFYing
+            ids += _enqueue(sessions, conf.TOPIC_MEMORY_DIRTY, [(f"u-linger-{i % 3}", i + 1)])
+        got = reader.read(8, timeout=20)
+    finally:
+        reader.close()
+    assert sorted(g.outbox_id for g in got) == sorted(ids)
+    _assert_per_user_order(got)
+    assert service.relay.batches_total - batches <= 2  # one claim took (nearly) all, not one per commit
+
+
 def test_a_lost_notification_only_delays_the_event_until_the_sweep(
     conf: Settings,
     sessions: sessionmaker[Session],
