@@ -12,6 +12,7 @@ Endpoints (JSON):
 - ``GET  /healthz`` liveness (never needs the token), ``GET /readyz`` readiness (503 if PostgreSQL
   does not answer; Milvus and Kafka are reported), ``GET /metrics`` (Prometheus),
   ``GET /openapi.json``.
+- ``/console/...``: the operator console (HTML, ``api.console``; its own login with the same token).
 
 Errors are always ``{"error": {"code", "message", "field"}}``: 400 malformed JSON, a repeated query
 parameter or a duplicate JSON key (``api.strict``), 401 missing or
@@ -41,6 +42,8 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api.auth import BearerAuthMiddleware, BodyLimitMiddleware, RequestMetricsMiddleware
+from api.console import PREFIX as CONSOLE_PREFIX
+from api.console import install_console
 from api.errors import field_of, invalid_field, validation_message
 from api.health import Readiness
 from api.models import (
@@ -267,11 +270,12 @@ def create_app(settings: Settings, services: ApiServices | None = None) -> FastA
 
         return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)
 
+    install_console(app, settings, svc, token)
     routes = frozenset(getattr(r, "path", "") for r in app.routes)
     app.add_middleware(AmbiguousRequestMiddleware)  # innermost: sees the body within the size limit
     app.add_middleware(BodyLimitMiddleware, limit=settings.API_MAX_BODY_BYTES)
     app.add_middleware(RateLimitMiddleware, limiter=per_token)  # after the token check, before the body
-    app.add_middleware(BearerAuthMiddleware, token=token)
+    app.add_middleware(BearerAuthMiddleware, token=token, exempt_prefixes=(CONSOLE_PREFIX,))
     app.add_middleware(RequestMetricsMiddleware, routes=routes)
     return app
 

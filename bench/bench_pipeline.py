@@ -2,7 +2,7 @@
 publish rates, and where each stage's time goes.
 
 Not a test. Runs the real processes (``pai-memory run extractor|relay|indexer``) on the benchmark
-stack with private topics, groups, database and collection (``bench.common.Pipeline``).
+stack with private topics, groups, database and collection (``bench.stack.Pipeline``).
 
 1. Extractor throughput: ``--messages`` chat messages (each user turn in its own conversation,
    after an assistant turn that is stored as context) are published to Kafka first; then 1 (and
@@ -36,7 +36,10 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import Pipeline, install_sigterm, latency_summary, log, median, stage_sums
+from bench.common import log
+from bench.machine import stage_sums
+from bench.stack import Pipeline, install_sigterm
+from bench.stats import latency_summary, median
 
 _EN = [
     "I live in {city} with my partner and our two kids.",

@@ -38,19 +38,11 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import (
-    WORK,
-    create_database,
-    drop_database,
-    install_sigterm,
-    latency_summary,
-    log,
-    rss_mb,
-    stack_pids,
-    stack_up,
-    synthetic_memories,
-    synthetic_queries,
-)
+from bench.common import WORK, log
+from bench.machine import rss_mb
+from bench.stack import create_database, drop_database, install_sigterm, stack_pids, stack_up
+from bench.stats import latency_summary
+from bench.synthetic import synthetic_memories, synthetic_queries
 
 MILVUS_VENV = WORK / "milvus-venv"
 REAL_MILVUS_PORT = 39750

@@ -37,7 +37,10 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import Pipeline, install_sigterm, log, median, stack_pids, synthetic_memories
+from bench.common import log
+from bench.stack import Pipeline, install_sigterm, stack_pids
+from bench.stats import median
+from bench.synthetic import synthetic_memories
 
 EMBED_MODES: dict[str, dict[str, str]] = {
     "reuse_off": {"MEMORY_INDEX_REUSE_WRITE_VECTORS": "false"},
@@ -55,7 +58,7 @@ def attach_only() -> None:
     them (``Pipeline`` would otherwise call ``stack_up``)."""
     if os.environ.get("BENCH_USE_LOCAL_STACK") != "1":
         return
-    import bench.common as common
+    import bench.stack as stack
 
     def connect_only() -> dict[str, str]:
         from sqlalchemy import make_url
@@ -67,7 +70,7 @@ def attach_only() -> None:
         return {"KAFKA_BOOTSTRAP_SERVERS": s.KAFKA_BOOTSTRAP_SERVERS, "DATABASE_URL": server,
                 "MEMORY_MILVUS_URI": s.milvus_uri}
 
-    common.stack_up = connect_only
+    stack.stack_up = connect_only
 
 
 def counter(metrics_text: str, name: str, **labels: str) -> float:

@@ -78,17 +78,26 @@ def _api(settings: Settings) -> None:
     serve(settings)
 
 
+def _mcp(settings: Settings) -> None:
+    """The MCP server over streamable HTTP (``pai-memory mcp --transport http``); needs ``API_TOKEN``."""
+    from api.mcp_server import serve_http
+
+    serve_http(settings)
+
+
 PROCESSES: dict[str, Callable[[Settings], None]] = {
     "extractor": _extractor,
     "commands": _commands,
     "indexer": _indexer,
     "relay": _relay,
     "api": _api,
+    "mcp": _mcp,
 }
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg,unused-ignore]
-    parser = sub.add_parser("run", help="run one service process (extractor, commands, relay, indexer, api)")
+    parser = sub.add_parser("run",
+                            help="run one service process (extractor, commands, relay, indexer, api, mcp)")
     parser.add_argument("process", choices=sorted(PROCESSES))
     parser.add_argument("--instance-id", help="static group membership id (group.instance.id)")
     parser.set_defaults(func=_run)
@@ -103,5 +112,8 @@ def _run(args: argparse.Namespace) -> int:
     from core.metrics import serve_metrics
 
     serve_metrics(settings.METRICS_PORT, settings.METRICS_HOST)
+    from producers.tracing import setup_tracing
+
+    setup_tracing(settings, args.process)  # OTEL_ENABLED: spans over OTLP, trace context in Kafka headers
     PROCESSES[args.process](settings)
     return 0

@@ -156,12 +156,7 @@ class CommandStrategy:
         return True
 
     def _drain(self) -> None:
-        while self._backlog:
-            if not self._apply(self._backlog[0]):
-                self._backoff.failed(self.retry, self.clock())
-                return
-            self._backlog.pop(0)
-            self._backoff.reset()
+        self._backoff.drain(self._backlog, self._apply, self.retry, self.clock)
 
     def _dead_letter(self, record: Record, exc: BaseException) -> bool:
         return self.steps.dead_letter(record, exc, attempts=self._backoff.attempts + 1)

@@ -50,9 +50,10 @@ from consumers.errors import describe
 from consumers.policies import RetryPolicy
 from consumers.runtime import DoneCallback, Record
 from consumers.steps import Action, Backoff, RecordSteps
-from core import metrics
+from core import metrics, tracing
 from core.memory.processing import MessageProcessor, PermanentProcessingError, ProcessOutcome
 from core.memory.store import IncomingMessage
+from producers.tracing import contexts_of
 from schemas import parse_chat_message
 
 log = logging.getLogger(__name__)
@@ -287,12 +288,7 @@ class ExtractorStrategy:
         return True
 
     def _drain_ingest_backlog(self) -> None:
-        while self._ingest_backlog:
-            if not self._ingest(self._ingest_backlog[0]):
-                self._ingest_backoff.failed(self.retry, self.clock())
-                return
-            self._ingest_backlog.pop(0)
-            self._ingest_backoff.reset()
+        self._ingest_backoff.drain(self._ingest_backlog, self._ingest, self.retry, self.clock)
 
     def _dead_letter(self, record: Record, exc: BaseException, attempts: int = 1) -> None:
         if not self.steps.dead_letter(record, exc, attempts=attempts):
@@ -347,10 +343,19 @@ class ExtractorStrategy:
                          name=f"extract-{burst.user_pk}").start()
 
     def _work(self, burst: _Burst, message_pks: list[int]) -> None:
-        """Worker thread: extract one burst, hand the result back to the loop thread."""
+        """Worker thread: extract one burst, hand the result back to the loop thread.
+
+        Traced as one CONSUMER span continuing the first message's trace, linked to every message's
+        (``core.tracing.consume_span``); a no-op span when tracing is off."""
         started = time.perf_counter()
+        records = burst.records if tracing.enabled() else []
+        span = tracing.consume_span(f"{records[0].topic if records else 'burst'} process",
+                                    contexts_of(records),
+                                    {"messaging.system": "kafka", "messaging.operation.type": "process",
+                                     "messaging.batch.message_count": len(message_pks)})
         try:
-            outcome = self.processor.process(message_pks)
+            with tracing.current(span):
+                outcome = self.processor.process(message_pks)
         except BaseException as exc:  # every failure goes back to the loop thread to be classified
             self._completions.put(_Completion(burst, None, exc, time.perf_counter() - started))
         else:

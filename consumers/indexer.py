@@ -37,9 +37,10 @@ from consumers.errors import describe
 from consumers.policies import RetryPolicy
 from consumers.runtime import DoneCallback, Record
 from consumers.steps import Action, Backoff, RecordSteps
-from core import metrics
+from core import metrics, tracing
 from core.indexing import IndexSyncFailed, MemoryIndexer, SyncReport
 from core.vectorstore import IndexModelMismatch, VectorStoreError
+from producers.tracing import contexts_of
 from schemas import parse_memory_dirty
 
 log = logging.getLogger(__name__)
@@ -205,8 +206,16 @@ class IndexerStrategy:
 
     def _sync(self, memory_ids: list[int]) -> bool:
         started = self.clock()
+        # one CONSUMER span per sync, continuing the first event's trace and linked to every event's
+        records = [r for mid in memory_ids for r in self._buffer.get(mid, [])] if tracing.enabled() else []
+        span = tracing.consume_span(f"{records[0].topic if records else 'memory.dirty'} process",
+                                    contexts_of(records), {
+                                        "messaging.system": "kafka", "messaging.operation.type": "process",
+                                        "messaging.batch.message_count": len(records),
+                                        "pai.memories": len(memory_ids)})
         try:
-            report = self.indexer.sync(memory_ids)
+            with tracing.current(span):
+                report = self.indexer.sync(memory_ids)
         except IndexModelMismatch as exc:
             self._fatal = exc
             log.error("indexer stops: %s", exc)

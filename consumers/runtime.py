@@ -69,19 +69,52 @@ DoneCallback = Callable[[Record], None]
 
 
 class ProcessingStrategy(Protocol):
-    def bind(self, done: DoneCallback) -> None: ...
+    """What one consumer group does with its records (see the module docstring for the whole contract).
 
-    def submit(self, record: Record) -> None: ...
+    Every method is called on the loop thread only, in this life cycle: ``bind`` once, then any
+    number of ``submit``/``poll``/``backpressure`` calls interleaved with ``revoke`` from rebalances,
+    then ``join`` and ``close`` once at shutdown.
+    """
 
-    def poll(self) -> None: ...
+    def bind(self, done: DoneCallback) -> None:
+        """Receive the ``done`` callback before the first record. ``done(record)`` must be called exactly
+        once per submitted record, on the loop thread, only after the record's effects are durable or
+        it was dead-lettered; the loop commits offsets up to the lowest record not yet done."""
+        ...
 
-    def revoke(self, partitions: list[TopicPartitionKey], lost: bool = False) -> None: ...
+    def submit(self, record: Record) -> None:
+        """Take one record, in partition order. Must not block on slow work (a model call, a retry
+        back-off): queue it and finish it in ``poll`` or a worker, so heartbeats and rebalances go on.
+        A malformed or permanently failing record is dead-lettered and marked done, never dropped."""
+        ...
 
-    def backpressure(self) -> bool: ...
+    def poll(self) -> None:
+        """Called on every loop turn (about every poll timeout, records or not): time-based work such as
+        closing debounced bursts, retrying after back-off, flushing batches, handing finished work back
+        through ``done``. Must return quickly."""
+        ...
 
-    def join(self, timeout: float) -> None: ...
+    def revoke(self, partitions: list[TopicPartitionKey], lost: bool = False) -> None:
+        """Called from the rebalance callback before ``partitions`` leave this member, before the loop
+        commits their offsets. Finish their in-flight work within a bounded time or abandon it, and call
+        ``done`` for whatever finished; abandoned records are simply not marked done, so the next owner
+        receives them again. ``lost=True``: they already belong to another member; abandon at once and
+        commit nothing for them. Records of other partitions are untouched."""
+        ...
 
-    def close(self) -> None: ...
+    def backpressure(self) -> bool:
+        """True while the strategy holds as much work as it may: the loop pauses every assigned partition
+        until this returns False again (it keeps polling, so heartbeats and callbacks go on)."""
+        ...
+
+    def join(self, timeout: float) -> None:
+        """At shutdown, finish in-flight work for at most ``timeout`` seconds, calling ``done`` for what
+        completes; what does not complete stays uncommitted and is redelivered."""
+        ...
+
+    def close(self) -> None:
+        """Release resources (worker pools, producers, connections). Called once, after ``join``."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -355,7 +388,12 @@ class ConsumerLoop:
             log.warning("kafka client error: %s", err)
 
     # --- rebalance callbacks --------------------------------------------------------------------
+    # librdkafka calls these from inside ``consumer.poll`` on the loop thread, so they never race with
+    # ``submit``/``poll``/``done``. The group's next generation waits until they return: they must be
+    # bounded (``CONSUMER_REVOKE_TIMEOUT_SEC`` inside the strategy's ``revoke``).
     def _on_assign(self, consumer: Consumer, partitions: list[TopicPartition]) -> None:
+        """New partitions: start tracking them. Fetching resumes from their committed offsets; nothing
+        else to do (their offset state starts with their first record)."""
         keys = [(tp.topic, tp.partition) for tp in partitions]
         self._assigned.update(keys)
         log.info("assigned %s", keys)
@@ -363,6 +401,9 @@ class ConsumerLoop:
             self.hooks.on_rebalance("assign", len(keys))
 
     def _on_revoke(self, consumer: Consumer, partitions: list[TopicPartition]) -> None:
+        """Partitions leave in an orderly rebalance. In this order: the strategy finishes or abandons their
+        work (``revoke``), then their done offsets are committed synchronously (the next owner starts
+        exactly there), then their offset state and pause marks are forgotten."""
         keys = [(tp.topic, tp.partition) for tp in partitions]
         log.info("revoking %s", keys)
         self.strategy.revoke(keys)
@@ -374,6 +415,9 @@ class ConsumerLoop:
             self.hooks.on_rebalance("revoke", len(keys))
 
     def _on_lost(self, consumer: Consumer, partitions: list[TopicPartition]) -> None:
+        """Partitions were taken away (session timeout): another member may already process them, so
+        nothing is committed. The strategy abandons their work at once (``revoke(lost=True)``), then their
+        offset state and pause marks are forgotten."""
         keys = [(tp.topic, tp.partition) for tp in partitions]
         log.warning("partitions lost %s: abandoning their in-flight work", keys)
         self.strategy.revoke(keys, lost=True)

@@ -20,12 +20,15 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from consumers.dlq import DeadLetterError, DeadLetterPublisher
 from consumers.errors import ErrorClass, FatalConsumerError, classify, describe
 from consumers.policies import RetryPolicy
 from consumers.runtime import DoneCallback, Record
 from core import metrics
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +58,18 @@ class Backoff:
     def reset(self) -> None:
         self.attempts = 0
         self.not_before = 0.0
+
+    def drain(self, backlog: list[T], apply: Callable[[T], bool], policy: RetryPolicy,
+              clock: Callable[[], float]) -> None:
+        """Apply ``backlog`` from its head, popping each item ``apply`` succeeded on and resetting the
+        attempts; at the first failure count it (``failed``) and stop, so that item, still at the head,
+        is tried first once ``ready`` (the partition's order is kept behind it)."""
+        while backlog:
+            if not apply(backlog[0]):
+                self.failed(policy, clock())
+                return
+            backlog.pop(0)
+            self.reset()
 
 
 class RecordSteps:

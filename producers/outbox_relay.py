@@ -2,8 +2,9 @@
 
 Guarantees (at least once, per-user order):
 - a row is published to ``row.topic`` with key = ``row.message_key`` (the external user id), value =
-  the compact UTF-8 JSON of ``row.payload`` and header ``pai-outbox-id``; the producer is idempotent
-  with ``acks=all`` (``producers.kafka_config``);
+  the compact UTF-8 JSON of ``row.payload`` and header ``pai-outbox-id`` (a stored trace context moves
+  to headers, ``producers.tracing``); the producer is idempotent with ``acks=all``
+  (``producers.kafka_config``);
 - ``published_at`` is set only after the broker confirmed the delivery. A failed delivery increments
   ``attempts`` and records ``last_error``; the row is retried at the next sweep. A crash anywhere
   between commit and marking leaves the row unpublished, so it is published (again) later:

@@ -1,4 +1,4 @@
-"""The sweeper: the consistency backstop that replaces the seed's polling workers.
+"""The sweeper: the consistency backstop in place of polling workers (``docs/design.md#sweep``).
 
 Scheduling and switches only; the queries live in ``core.memory.redrive`` and every re-drive is an
 outbox row, published by the relay like any other (``producers.relay_service.RelayService`` runs
@@ -8,7 +8,7 @@ both in one process):
   ``LONG_TERM_MEMORY_SCAN_INTERVAL_SEC``, user messages stuck ``PENDING``/``FAILED`` are re-published
   to the chat topic;
 - ``memory_index_worker``: when ``MEMORY_INDEX_WORKER_ENABLED``, every
-  ``MEMORY_INDEX_WORKER_INTERVAL_SEC`` (the seed's interval of that worker), memories left
+  ``MEMORY_INDEX_WORKER_INTERVAL_SEC`` (that worker's original interval variable), memories left
   ``DIRTY``/``FAILED`` without a pending ``memory.dirty`` row get one.
 
 Both scans run at start-up, then on their interval; each scan enqueues at most

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
+from core import tracing
 from core.extraction.candidates import CandidateExtractor, ExtractionError, ExtractionInput, MemoryCandidate
 
 log = logging.getLogger(__name__)
@@ -117,11 +118,15 @@ class BudgetedExtractor:
 
 def _both(extractor: CandidateExtractor, data: ExtractionInput) -> BurstResult:
     t0 = time.perf_counter()
-    candidates = extractor.extract(data)
+    with tracing.stage("extract", {"pai.extractor": extractor.name}) as span:
+        candidates = extractor.extract(data)
+        span.set_attribute("pai.candidates", len(candidates))
     t1 = time.perf_counter()
     # with nothing new to say, refine still runs against existing memories: a bare retraction
     # ("算了，不考研了") proposes no candidate but withdraws one the user has
-    refined = extractor.refine(data, candidates) if candidates or data.existing else []
+    with tracing.stage("refine", {"pai.extractor": extractor.name}) as span:
+        refined = extractor.refine(data, candidates) if candidates or data.existing else []
+        span.set_attribute("pai.refined", len(refined))
     return BurstResult(candidates, refined, t1 - t0, time.perf_counter() - t1)
 
 

@@ -86,7 +86,8 @@ class ExtractionCancelled(ExtractionError):
 
 
 class CandidateExtractor(Protocol):
-    """Stage 1 and 2 of the seed's pipeline, as one provider implements them."""
+    """Stages 1 (extract) and 2 (refine) of the write pipeline (``docs/design.md#the-write-pipeline``),
+    as one provider implements them."""
 
     name: str
 

@@ -47,7 +47,7 @@ from datetime import UTC, datetime
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from core import metrics
+from core import metrics, tracing
 from core.config import Settings
 from core.embedding.base import EmbeddingError
 from core.erasure import erased_before
@@ -219,13 +219,11 @@ class MessageProcessor:
             outcome.stage_seconds["refine"] = burst.refine_sec
             refined = burst.refined
         except ExtractionTimeout as exc:
-            self._record_failure([m.id for m in todo], exc, permanent=True)
-            raise  # unreachable: _record_failure raises
+            raise self._record_failure([m.id for m in todo], exc, permanent=True) from exc
         except ExtractionCancelled as exc:  # shutdown: not the burst's fault, no attempt recorded
             raise TransientProcessingError(str(exc)) from exc
         except ExtractionError as exc:
-            self._record_failure([m.id for m in todo], exc)
-            raise  # unreachable: _record_failure raises
+            raise self._record_failure([m.id for m in todo], exc) from exc
         if scope.requests:
             per_message = scope.total_tokens / len(todo)
             for _ in todo:
@@ -233,10 +231,10 @@ class MessageProcessor:
         kept = admissible(refined, self.policy)
         t3 = time.perf_counter()
         try:
-            self._commit(user_pk, conv_pk, [m.id for m in todo], kept, outcome)
+            with tracing.stage("upsert", {"pai.candidates": len(kept)}):
+                self._commit(user_pk, conv_pk, [m.id for m in todo], kept, outcome)
         except EmbeddingError as exc:  # the dedup's embedder (e.g. an embeddings endpoint) failed
-            self._record_failure([m.id for m in todo], exc)
-            raise  # unreachable: _record_failure raises
+            raise self._record_failure([m.id for m in todo], exc) from exc
         outcome.stage_seconds["upsert"] = time.perf_counter() - t3
         for stage, seconds in outcome.stage_seconds.items():
             metrics.STAGE_DURATION.labels(stage).observe(seconds)
@@ -339,7 +337,9 @@ class MessageProcessor:
                 m.updated_at = now
             (outcome.processed if kept else outcome.skipped).extend(m.id for m in rows)
 
-    def _record_failure(self, ids: list[int], exc: Exception, permanent: bool = False) -> None:
+    def _record_failure(self, ids: list[int], exc: Exception, permanent: bool = False) -> ProcessingError:
+        """Record a failed attempt on the messages; returns the error to raise: permanent once attempts
+        are exhausted (the messages are ``FAILED``), else transient (they stay ``PENDING``)."""
         # NUL cannot be stored in PostgreSQL text (an endpoint's error text may carry one): escaped, or
         # recording the failure itself would fail forever and the burst would never finish
         error = f"{type(exc).__name__}: {exc}".replace("\x00", "\\0")[:2000]
@@ -357,9 +357,7 @@ class MessageProcessor:
                     memory_status=MessageStatus.FAILED.value if exhausted else MessageStatus.PENDING.value,
                 )
             )
-        if exhausted:
-            raise PermanentProcessingError(error) from exc
-        raise TransientProcessingError(error) from exc
+        return PermanentProcessingError(error) if exhausted else TransientProcessingError(error)
 
 
 def superseded_keys(session: Session, user_pk: int, keys: set[str], newest: datetime) -> set[str]:

@@ -1,10 +1,11 @@
 """PostgreSQL truth: table definitions (SQLAlchemy 2 declarative).
 
-``long_term_memories`` is exactly the seed's table (every column, default and
-``UNIQUE(user_id, memory_key)``). The other tables are what the event design needs: users and
-conversations keyed by the upstream ids, messages with their memory status, an audit history of
-every memory change, the transactional outbox, processed command ids (idempotent tool commands),
-and the registry of vector collections (model and dimension of each, which one serves).
+``long_term_memories`` keeps the original design's table as it was (every column, default and
+``UNIQUE(user_id, memory_key)``; ``docs/design.md#keys``), so data and tools written for it still fit.
+The other tables are what the event design needs: users and conversations keyed by the upstream ids,
+messages with their memory status, an audit history of every memory change, the transactional outbox,
+processed command ids (idempotent tool commands), and the registry of vector collections (model and
+dimension of each, which one serves).
 
 The Alembic migrations under ``migrations/`` are the source of the schema in a database; a test
 checks they agree with these models.
@@ -103,7 +104,8 @@ class Message(Base):
 
 
 class LongTermMemory(Base):
-    """The seed's ``long_term_memories`` table, column for column."""
+    """A user's long-term memory, the truth (``docs/design.md#behaviour``): one row per
+    ``(user_id, memory_key)``."""
 
     __tablename__ = "long_term_memories"
     __table_args__ = (

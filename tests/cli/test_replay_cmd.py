@@ -18,11 +18,12 @@ from cli.main import main as cli_main
 from consumers.processes import build_tools, extractor_loop
 from core.config import ExtractorProvider, Settings
 from core.storage.models import LongTermMemory, MemoryHistory, Message, OutboxEvent, User
+from localstack.process import wait_until
 from producers.client import MemoryEventProducer
 from producers.kafka_retry import call_with_retry
 from tests.support.fake_openai import FakeOpenAIServer, fake_openai
 from tests.support.ops import export_settings
-from tests.support.pipeline import conversation, group_caught_up, isolated_settings, running, wait_until
+from tests.support.pipeline import conversation, group_caught_up, isolated_settings, running
 
 pytestmark = pytest.mark.services
 __all__ = ["fake_openai"]

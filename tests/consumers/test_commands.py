@@ -13,9 +13,10 @@ from sqlalchemy.orm import Session
 from consumers.processes import commands_loop
 from core.config import Settings
 from core.storage.models import LongTermMemory, MemoryHistory, OutboxEvent, ProcessedCommand
+from localstack.process import wait_until
 from producers.client import MemoryEventProducer
 from schemas import MemoryAppendData, MemoryDeleteData, MemorySaveData, parse_dead_letter
-from tests.support.pipeline import group_caught_up, isolated_settings, read_topic, running, wait_until
+from tests.support.pipeline import group_caught_up, isolated_settings, read_topic, running
 
 pytestmark = pytest.mark.services
 

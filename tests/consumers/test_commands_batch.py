@@ -15,9 +15,10 @@ from consumers.processes import build_tools, dead_letter_publisher
 from consumers.runtime import ConsumerLoop
 from core.config import Settings
 from core.storage.models import LongTermMemory, OutboxEvent, ProcessedCommand
+from localstack.process import wait_until
 from producers.client import MemoryEventProducer
 from schemas import MemorySaveData, parse_dead_letter
-from tests.support.pipeline import group_caught_up, isolated_settings, read_topic, running, wait_until
+from tests.support.pipeline import group_caught_up, isolated_settings, read_topic, running
 
 pytestmark = pytest.mark.services
 

@@ -42,6 +42,7 @@ from core.memory.tools import MemoryTools, ToolResult
 from core.storage.db import engine_for, session_factory
 from core.storage.models import LongTermMemory, OutboxEvent
 from core.vectorstore import MilvusMemoryIndex
+from localstack.process import wait_until
 from producers.client import MemoryEventProducer
 from schemas import MemorySaveData, parse_dead_letter
 from tests.consumers.test_extractor import live, publish
@@ -51,7 +52,6 @@ from tests.support.pipeline import (
     isolated_settings,
     read_topic,
     running,
-    wait_until,
 )
 
 pytestmark = pytest.mark.services

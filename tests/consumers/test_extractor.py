@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from consumers.processes import extractor_loop
 from core.config import Settings
 from core.storage.models import LongTermMemory, MemoryHistory, Message, OutboxEvent, User
+from localstack.process import wait_until
 from producers.client import MemoryEventProducer
 from schemas import ChatMessageData, parse_dead_letter
 from tests.support.pipeline import (
@@ -22,7 +23,6 @@ from tests.support.pipeline import (
     isolated_settings,
     read_topic,
     running,
-    wait_until,
 )
 
 pytestmark = pytest.mark.services

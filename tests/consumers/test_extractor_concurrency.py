@@ -32,14 +32,14 @@ from core.extraction.rules import RulesExtractor
 from core.memory.processing import MessageProcessor
 from core.storage.db import engine_for, session_factory
 from core.storage.models import LongTermMemory, MemoryHistory, Message, User
+from localstack.process import free_port, wait_until
 from localstack.service import LocalService
 from schemas import ChatMessageData
 from schemas.codec import make_event
 from tests.consumers.test_extractor import publish
 from tests.support.env import PIPELINE_ENV, service_env
 from tests.support.fake_openai import FakeOpenAIServer, Reply
-from tests.support.pipeline import group_caught_up, isolated_settings, running, wait_until
-from tests.support.ports import free_port
+from tests.support.pipeline import group_caught_up, isolated_settings, running
 
 pytestmark = pytest.mark.services
 

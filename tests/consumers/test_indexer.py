@@ -35,9 +35,10 @@ from core.memory.text import index_text, text_hash
 from core.storage.db import session_factory
 from core.storage.models import LongTermMemory, OutboxEvent, User, VectorCollection
 from core.vectorstore import IndexModelMismatch, MilvusMemoryIndex, register_collection
+from localstack.process import wait_until
 from schemas import parse_dead_letter, parse_memory_dirty
 from tests.support.fake_openai import FakeOpenAIServer
-from tests.support.pipeline import group_caught_up, isolated_settings, read_topic, running, wait_until
+from tests.support.pipeline import group_caught_up, isolated_settings, read_topic, running
 
 pytestmark = pytest.mark.services
 

@@ -21,10 +21,11 @@ from core.storage.db import session_factory
 from core.storage.models import ErasedUser, LongTermMemory, Message
 from core.vectorstore import IndexRow, MilvusMemoryIndex, register_collection
 from core.verify import TruthIndexVerifier
+from localstack.process import wait_until
 from producers.client import MemoryEventProducer
 from schemas import ChatMessageData
 from tests.support.ops import drop_collections, export_settings, index_pipeline, wait_settled
-from tests.support.pipeline import conversation, group_caught_up, isolated_settings, running, wait_until
+from tests.support.pipeline import conversation, group_caught_up, isolated_settings, running
 
 pytestmark = pytest.mark.services
 

@@ -23,8 +23,9 @@ from core.storage.db import session_factory
 from core.storage.models import LongTermMemory, MemoryHistory, OutboxEvent
 from core.vectorstore import MilvusMemoryIndex, active_collection
 from core.verify import TruthIndexVerifier
+from localstack.process import wait_until
 from tests.support.ops import drop_collections, index_pipeline, wait_settled
-from tests.support.pipeline import isolated_settings, wait_until
+from tests.support.pipeline import isolated_settings
 
 pytestmark = pytest.mark.services
 

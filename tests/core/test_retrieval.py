@@ -41,8 +41,8 @@ from core.retrieval import (
 from core.storage.db import session_factory, transaction
 from core.storage.models import LongTermMemory, VectorCollection
 from core.vectorstore import IndexRow, MilvusMemoryIndex, ensure_active_collection
+from localstack.process import free_port  # a port nobody listens on
 from tests.support.fake_openai import FakeOpenAIServer  # the `fake_openai` fixture: tests/core/conftest.py
-from tests.support.ports import free_port  # a port nobody listens on
 
 pytestmark = pytest.mark.services
 

@@ -41,6 +41,7 @@ from core.extraction.prompts import EXTRACT_SYSTEM_PROMPT, REFINE_SYSTEM_PROMPT
 from core.retrieval import PROMPT_HEADER
 from core.storage.models import LongTermMemory, Message, User
 from core.types import MessageRole
+from localstack.process import wait_until
 from producers.client import MemoryEventProducer
 from schemas import (
     MAX_DLQ_VALUE_BYTES,
@@ -52,7 +53,7 @@ from schemas import (
     to_bytes,
 )
 from tests.hostile.cases import EVENT_CATEGORIES, EXPECTATIONS, load_event_cases
-from tests.support.pipeline import group_caught_up, isolated_settings, read_topic, running, wait_until
+from tests.support.pipeline import group_caught_up, isolated_settings, read_topic, running
 
 pytestmark = pytest.mark.services
 

@@ -47,13 +47,13 @@ from sqlalchemy.orm import Session
 from core.config import Settings
 from core.storage.models import LongTermMemory, Message
 from core.vectorstore import MilvusMemoryIndex
+from localstack.process import free_port, wait_until
 from producers.client import MemoryEventProducer
 from schemas import ChatMessageData, MemorySaveData
 from tests.hostile.cases import load_http_cases
 from tests.support.env import PIPELINE_ENV, clean_env, service_env
 from tests.support.fake_openai import FakeOpenAIServer, Reply
-from tests.support.pipeline import isolated_settings, wait_until
-from tests.support.ports import free_port
+from tests.support.pipeline import isolated_settings
 
 pytestmark = pytest.mark.services
 

@@ -13,6 +13,7 @@ from confluent_kafka import Consumer
 
 from consumers.runtime import ConsumerLoop
 from core.config import Settings
+from localstack.settle import private_names
 from localstack.topics import ensure_topics, service_topics
 from producers.kafka_retry import call_with_retry
 from schemas import ChatMessageData
@@ -21,12 +22,7 @@ from schemas import ChatMessageData
 def isolated_settings(settings: Settings, unique_name: Callable[[str], str], **extra: Any) -> Settings:
     """Settings with private topics and groups (created on the broker) for one test."""
     update: dict[str, Any] = {
-        "TOPIC_CHAT_MESSAGES": unique_name("chat"),
-        "TOPIC_MEMORY_COMMANDS": unique_name("commands"),
-        "TOPIC_MEMORY_DIRTY": unique_name("dirty"),
-        "GROUP_EXTRACTOR": unique_name("extractor"),
-        "GROUP_COMMANDS": unique_name("commands-g"),
-        "GROUP_INDEXER": unique_name("indexer"),
+        **private_names(unique_name("t"), collection=False),
         "KAFKA_TOPIC_PARTITIONS": 3,
         "LONG_TERM_MEMORY_DEBOUNCE_SEC": 0.3,
     }
@@ -56,17 +52,6 @@ def running(loop: ConsumerLoop) -> Iterator[ConsumerLoop]:
         thread.join(60)
         if errors:
             raise errors[0]
-
-
-def wait_until(
-    predicate: Callable[[], bool], timeout: float = 60.0, interval: float = 0.2, what: str = "condition"
-) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(interval)
-    raise AssertionError(f"timed out after {timeout}s waiting for {what}")
 
 
 def conversation(

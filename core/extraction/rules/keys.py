@@ -29,7 +29,7 @@ or but if then than so such also too very really just only even still again all 
 most much many lot lots please pls kindly always now going gonna want wants wanted like likes liked love
 loves let let's make makes made get gets got give gives tell tells use uses using say says said know
 think thing things stuff something anything everything one ones time times when whenever while what
-which who whom whose why how ok okay yes yeah hey hi hello thanks thank sure well oh
+which who whom whose why how ok okay yes yeah hey hi hello thanks thank sure well oh btw fyi actually
 long term goal goals plan plans dream dreams
 """
 _EN_STOP = frozenset(_EN_STOP_WORDS.split())

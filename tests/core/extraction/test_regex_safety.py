@@ -18,13 +18,26 @@ import pytest
 
 from core import filters, lexical, lifecycle
 from core.extraction.candidates import ExtractionInput
-from core.extraction.rules import RulesExtractor, analysis, extractor, patterns, refine, segment, slots
+from core.extraction.rules import (
+    RulesExtractor,
+    analysis,
+    detectors,
+    extractor,
+    followup,
+    patterns,
+    places,
+    refine,
+    segment,
+    slots,
+    topics,
+)
 from core.text import regex as lre
 from schemas import MAX_CONTENT_CHARS
 from tests.support.adversarial import UNITS, adversarial_inputs, in_child, large_inputs, run
 
 MODULES: list[ModuleType] = [
-    patterns, segment, analysis, extractor, refine, slots, filters, lexical, lifecycle,
+    patterns, segment, analysis, detectors, places, topics, followup, extractor, refine, slots, filters,
+    lexical, lifecycle,
 ]
 PER_SEARCH_GUARD_SEC = 0.5  # a hang guard, not a benchmark: a linear search of 64K chars takes ~ms
 PER_EXTRACTION_GUARD_SEC = 3.0
