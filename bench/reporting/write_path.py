@@ -24,13 +24,13 @@ def section_write_path(d: dict[str, Any] | None) -> str:
                                fmt(r["model_calls_per_stored_memory"], 2)])
         for r in run.get("cpu", []):
             p, st = r["by_process_ms_per_write"], r.get("statements") or {}
-            batched = st.get("batched") or {}
+            # the statements of the way this mode applies commands: batches only where it batches
+            way = st.get("batched") if r["mode"] == "batched" else st.get("one_by_one")
             cpu_rows.append([f"{label}: {r['mode']}", r["memories"], fmt(r["write"]["per_sec"]),
                              fmt(p["commands"], 2), fmt(p["relay"], 2), fmt(p["postgres_backends"], 2),
                              f"**{fmt(r['non_embedding_cpu_ms_per_write'], 2)}**",
                              fmt(p["indexer (model + ours)"], 1),
-                             fmt(batched.get("statements_per_write") or st.get("one_by_one", {}).get(
-                                 "statements_per_write"), 2)])
+                             fmt((way or {}).get("statements_per_write"), 2)])
     return "\n".join([
         d.get("note", ""),
         "",
@@ -43,8 +43,8 @@ def section_write_path(d: dict[str, Any] | None) -> str:
         "**Non-embedding CPU per write** (tool writes: `memory_save` commands -> commands consumer -> relay "
         "-> indexer -> SYNCED; CPU core-seconds per process / writes, ms; PostgreSQL = the server processes "
         "serving the run's database; the indexer holds the model and is not in the sum; statements = SQL "
-        "statements per write of the same commands applied in process, in batches of 100 where the code "
-        "batches; budget 2.5 ms):",
+        "statements per write of the same kind of commands applied in process the way the mode applies them "
+        "(one transaction each, or batches of 100); budget 2.5 ms):",
         "",
         table(["code: mode", "writes", "writes/s", "commands ms", "relay ms", "PostgreSQL ms",
                "non-embedding ms / write", "indexer ms / write", "statements / write"], cpu_rows),
