@@ -414,7 +414,7 @@ def test_notify_wakes_the_relay_long_before_the_sweep(
 def test_rows_committed_while_the_relay_lingers_go_out_in_one_batch(
     conf: Settings, sessions: sessionmaker[Session], service_factory: Callable[[Settings], RelayService]
 ) -> None:
-    lingering = conf.model_copy(update={"OUTBOX_SWEEP_INTERVAL_SEC": 120.0, "OUTBOX_RELAY_LINGER_SEC": 1.5,
+    lingering = conf.model_copy(update={"OUTBOX_SWEEP_INTERVAL_SEC": 120.0, "OUTBOX_RELAY_LINGER_SEC": 2.0,
                                         "LONG_TERM_MEMORY_SCAN_ENABLED": False,
                                         "MEMORY_INDEX_WORKER_ENABLED": False})
     service = service_factory(lingering)
@@ -431,7 +431,9 @@ def test_rows_committed_while_the_relay_lingers_go_out_in_one_batch(
         reader.close()
     assert sorted(g.outbox_id for g in got) == sorted(ids)
     _assert_per_user_order(got)
-    assert service.relay.batches_total - batches <= 2  # one claim took (nearly) all, not one per commit
+    # one claim takes what was committed during the linger: far fewer batches than commits (a loaded
+    # machine may spread the eight commits over more than one linger)
+    assert service.relay.batches_total - batches <= 3
 
 
 def test_a_lost_notification_only_delays_the_event_until_the_sweep(
