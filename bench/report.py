@@ -39,6 +39,7 @@ from bench.reporting.quality import (
     section_quality,
 )
 from bench.reporting.scale import section_scale, section_segments
+from bench.reporting.write_path import section_write_path
 
 __all__ = ["generate", "openmp_note", "section_extractor_concurrency", "section_mem0", "section_openmp"]
 
@@ -130,6 +131,10 @@ def generate() -> Path:
         "### Freshness at 50 msgs/s, extractor CPU, read-path stages",
         "",
         section_freshness_cpu_read(*freshness_cpu_read),
+        "",
+        "### Write path: model calls and CPU per write",
+        "",
+        section_write_path(load("write_path")),
         "",
         "### The bare embedder by batch size",
         "",

@@ -67,7 +67,7 @@ def _indexer(settings: Settings) -> None:
 
 def _relay(settings: Settings) -> None:
     """Outbox relay + sweeper (the consistency backstop) in one process."""
-    from producers.outbox_relay import RelayService
+    from producers.relay_service import RelayService
 
     service = RelayService(settings)
     service.install_signal_handlers()

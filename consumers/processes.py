@@ -24,7 +24,7 @@ from core.storage.db import engine_for, session_factory
 def build_processor(settings: Settings) -> MessageProcessor:
     sessions = session_factory(engine_for(settings.database_url, settings.DATABASE_POOL_SIZE))
     reuse, merge = settings.dedup_thresholds
-    deduper = SemanticDeduper(build_embedder(settings), reuse, merge)
+    deduper = SemanticDeduper(build_embedder(settings, "dedup"), reuse, merge)
     return MessageProcessor(settings, sessions, build_extractor(settings), deduper)
 
 
@@ -75,9 +75,11 @@ def commands_loop(settings: Settings, *, hooks: LoopHooks | None = None) -> Cons
         group=settings.GROUP_COMMANDS,
         max_record_attempts=settings.CONSUMER_MAX_RECORD_ATTEMPTS,
         dlq_max_attempts=settings.CONSUMER_DLQ_MAX_ATTEMPTS,
+        max_batch=settings.COMMANDS_MAX_BATCH,
     )
     return ConsumerLoop(
-        settings, settings.GROUP_COMMANDS, [settings.TOPIC_MEMORY_COMMANDS], strategy, hooks=hooks
+        settings, settings.GROUP_COMMANDS, [settings.TOPIC_MEMORY_COMMANDS], strategy, hooks=hooks,
+        batch_size=max(100, settings.COMMANDS_MAX_BATCH),
     )
 
 

@@ -123,6 +123,8 @@ class KafkaSettings(BaseSettings):
     DLQ_TOPIC_SUFFIX: str = Field(topics.DLQ_TOPIC_SUFFIX, pattern=r"^[A-Za-z0-9._-]{1,40}$")
     GROUP_EXTRACTOR: str = topics.GROUP_EXTRACTOR
     GROUP_COMMANDS: str = topics.GROUP_COMMANDS
+    # commands applied per transaction by the command group (one commit for the lot; 1: one each)
+    COMMANDS_MAX_BATCH: int = Field(100, ge=1, le=10000)
     GROUP_INDEXER: str = topics.GROUP_INDEXER
     EXTRACTOR_MAX_IN_FLIGHT: int = Field(32, ge=1, le=1024)  # bursts extracted at once (distinct users)
     EXTRACTOR_MAX_BUFFERED_RECORDS: int = Field(2000, ge=1, le=1_000_000)  # pause partitions at this many
@@ -228,6 +230,9 @@ class IndexingSettings(BaseSettings):
     # embedding provider (the local embedder always runs one: it is CPU-bound)
     INDEXER_MAX_IN_FLIGHT_BATCHES: int = Field(4, ge=1, le=256)
     MEMORY_INDEX_FLUSH_WAIT_SEC: float = Field(0.2, ge=0, le=60)  # indexer: longest wait to fill a batch
+    # the extractor stores the vector its semantic dedup computed for a memory's index text with the row,
+    # and the indexer reuses it (same model, dimension and text) instead of calling the model again
+    MEMORY_INDEX_REUSE_WRITE_VECTORS: bool = True
     MEMORY_INDEX_MAX_ATTEMPTS: int = Field(8, ge=1, le=1000)  # indexer: tries of a batch before the sweeper
     LONG_TERM_MEMORY_SCAN_ENABLED: bool = True
     LONG_TERM_MEMORY_SCAN_INTERVAL_SEC: float = Field(120, gt=0)
@@ -237,6 +242,9 @@ class IndexingSettings(BaseSettings):
     OUTBOX_RETENTION_HOURS: float = Field(24, ge=0)
     OUTBOX_SWEEP_INTERVAL_SEC: float = Field(5, gt=0)
     OUTBOX_RELAY_BATCH_SIZE: int = Field(500, ge=1, le=100000)
+    # after a wake-up the relay waits this long before claiming, so rows committed close together go out
+    # in one claim/publish/mark transaction instead of one each (0: claim at once)
+    OUTBOX_RELAY_LINGER_SEC: float = Field(0.02, ge=0, le=5)
 
 
 class RetrievalSettings(BaseSettings):

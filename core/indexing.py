@@ -45,7 +45,7 @@ from sqlalchemy import DateTime, Integer, String, column, select, update, values
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from core import tracing
+from core import metrics, tracing
 from core.config import EmbeddingProvider, Settings
 from core.embedding.base import Embedder, EmbeddingError, Vectors
 from core.embedding.factory import build_embedder
@@ -112,6 +112,7 @@ class SyncReport:
     superseded: list[int] = field(default_factory=list)  # kept changing: left DIRTY for the newer event
     embedded_texts: int = 0
     embed_calls: int = 0
+    reused_vectors: int = 0  # texts whose vector came with the row (``write_vector``): no model call
     passes: int = 0
     embed_sec: float = 0.0
     milvus_sec: float = 0.0
@@ -126,13 +127,18 @@ class SyncReport:
         return {"requested": self.requested, "upserted": len(self.upserted), "refreshed": len(self.refreshed),
                 "skipped": len(self.skipped), "deleted": len(self.deleted), "erased": len(self.erased),
                 "superseded": len(self.superseded), "embedded_texts": self.embedded_texts,
-                "embed_calls": self.embed_calls, "passes": self.passes, "embed_sec": round(self.embed_sec, 6),
+                "embed_calls": self.embed_calls,
+                "reused_vectors": self.reused_vectors, "passes": self.passes,
+                "embed_sec": round(self.embed_sec, 6),
                 "milvus_sec": round(self.milvus_sec, 6), "db_sec": round(self.db_sec, 6)}
 
 
 @dataclass(frozen=True)
 class _Row(IndexState):
     updated_at: datetime
+    write_vector: bytes | None
+    write_vector_model: str | None
+    write_vector_hash: str | None
 
 
 @dataclass
@@ -144,7 +150,8 @@ class _Plan:
     skip: list[int] = field(default_factory=list)
 
 
-_COLUMNS = (*INDEX_STATE_COLUMNS, LongTermMemory.updated_at)
+_COLUMNS = (*INDEX_STATE_COLUMNS, LongTermMemory.updated_at, LongTermMemory.write_vector,
+            LongTermMemory.write_vector_model, LongTermMemory.write_vector_hash)
 
 
 def _first_line(exc: BaseException) -> str:
@@ -302,10 +309,17 @@ class MemoryIndexer:
         vectors: Vectors | None = None
         if plan.embed:
             started = time.perf_counter()
-            chunks = self._chunks(plan.embed)
             embedded: list[tuple[_Row, str, str]] = []
             parts: list[Vectors] = []
-            with tracing.stage("embed", {"pai.texts": len(plan.embed), "pai.embed_calls": len(chunks)}):
+            carried, to_embed = self._carried(plan.embed)
+            if carried:
+                embedded.extend(row for row, _ in carried)
+                parts.append(np.stack([vec for _, vec in carried]))
+                report.reused_vectors += len(carried)
+                metrics.EMBEDDING_VECTORS_REUSED.labels("indexer").inc(len(carried))
+            chunks = self._chunks(to_embed)
+            with tracing.stage("embed", {"pai.texts": len(to_embed), "pai.embed_calls": len(chunks),
+                                         "pai.vectors_reused": len(carried)}):
                 results = self._embed_chunks(chunks)
             for chunk, got in zip(chunks, results, strict=True):
                 if isinstance(got, EmbeddingError):
@@ -315,7 +329,7 @@ class MemoryIndexer:
                     embedded.extend(chunk)
                     parts.append(got)
             report.embed_calls += len(chunks)
-            report.embedded_texts += len(embedded)
+            report.embedded_texts += len(embedded) - len(carried)
             report.embed_sec += time.perf_counter() - started
             plan.embed = embedded  # rows of failed batches are marked FAILED below, never written
             if embedded:
@@ -404,7 +418,25 @@ class MemoryIndexer:
                 plan.embed.append((row, text, digest))
         return plan
 
+    def _carried(self, items: list[tuple[_Row, str, str]]
+                 ) -> tuple[list[tuple[tuple[_Row, str, str], Vectors]], list[tuple[_Row, str, str]]]:
+        """Split ``items`` into those whose row carries the vector of exactly this text from this model
+        and dimension (written by the extractor, ``write_vector*``) and those still to embed."""
+        carried: list[tuple[tuple[_Row, str, str], Vectors]] = []
+        rest: list[tuple[_Row, str, str]] = []
+        model, size = self.embedder.model, self.embedder.dim * 4
+        for item in items:
+            row, _, digest = item
+            if (row.write_vector is not None and len(row.write_vector) == size
+                    and row.write_vector_model == model and row.write_vector_hash == digest):
+                carried.append((item, np.frombuffer(row.write_vector, dtype=np.float32)))
+            else:
+                rest.append(item)
+        return carried, rest
+
     def _chunks(self, items: list[tuple[_Row, str, str]]) -> list[list[tuple[_Row, str, str]]]:
+        if not items:
+            return []
         size = self.embed_batch_size or len(items)
         return [items[i:i + size] for i in range(0, len(items), size)]
 
@@ -460,7 +492,8 @@ class MemoryIndexer:
                 .where(LongTermMemory.id == v.c.id, LongTermMemory.updated_at == v.c.read_at)
                 .values(vector_status=VectorStatus.SYNCED.value, vector_synced_at=now,
                         vector_model=self.embedder.model, vector_version=target.version,
-                        vector_text_hash=v.c.digest, vector_error=None)
+                        vector_text_hash=v.c.digest, vector_error=None, write_vector=None,
+                        write_vector_model=None, write_vector_hash=None)
                 .returning(LongTermMemory.id))
         return set(session.scalars(stmt).all())
 
@@ -473,7 +506,8 @@ class MemoryIndexer:
         stmt = (update(LongTermMemory)
                 .where(LongTermMemory.id == v.c.id, LongTermMemory.updated_at == v.c.read_at)
                 .values(vector_status=VectorStatus.SYNCED.value, vector_synced_at=now,
-                        vector_text_hash=None, vector_error=None)
+                        vector_text_hash=None, vector_error=None, write_vector=None,
+                        write_vector_model=None, write_vector_hash=None)
                 .returning(LongTermMemory.id))
         return set(session.scalars(stmt).all())
 
@@ -492,7 +526,7 @@ class MemoryIndexer:
 def build_indexer(settings: Settings) -> MemoryIndexer:
     """A ``MemoryIndexer`` wired from settings (no network until ``start``/``sync``)."""
     sessions = session_factory(engine_for(settings.database_url, settings.DATABASE_POOL_SIZE))
-    embedder = build_embedder(settings)
+    embedder = build_embedder(settings, "indexer")
     in_flight = (settings.INDEXER_MAX_IN_FLIGHT_BATCHES
                  if settings.embedding_provider is EmbeddingProvider.OPENAI else 1)  # local: CPU-bound
     return MemoryIndexer(sessions, embedder, MilvusMemoryIndex.from_settings(settings, dim=embedder.dim),

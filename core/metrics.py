@@ -85,6 +85,17 @@ EMBEDDING_LATENCY = Histogram(
     "pai_memory_embedding_call_duration_seconds", "Embedding call latency", ["provider"], buckets=_LATENCY
 )
 EMBEDDED_TEXTS = Counter("pai_memory_embedded_texts_total", "Texts embedded", ["provider"])
+EMBEDDING_CALLS_BY_CALLER = Counter(
+    "pai_memory_embedding_caller_calls_total",
+    "Successful embedding calls (one model call each) by the component that made them", ["caller"]
+)
+EMBEDDED_TEXTS_BY_CALLER = Counter(
+    "pai_memory_embedding_caller_texts_total", "Texts embedded by the component that asked", ["caller"]
+)
+EMBEDDING_VECTORS_REUSED = Counter(
+    "pai_memory_embedding_vectors_reused_total",
+    "Index vectors taken from the write side's vector instead of a model call", ["caller"]
+)
 MEMORY_WRITES = Counter(
     "pai_memory_memory_writes_total", "Memory changes by operation and source", ["operation", "source"]
 )

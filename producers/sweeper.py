@@ -1,7 +1,7 @@
 """The sweeper: the consistency backstop in place of polling workers (``docs/design.md#sweep``).
 
 Scheduling and switches only; the queries live in ``core.memory.redrive`` and every re-drive is an
-outbox row, published by the relay like any other (``producers.outbox_relay.RelayService`` runs
+outbox row, published by the relay like any other (``producers.relay_service.RelayService`` runs
 both in one process):
 
 - ``memory_worker``: when ``LONG_TERM_MEMORY_SCAN_ENABLED``, every

@@ -9,12 +9,13 @@ from core.embedding.local import LocalE5Embedder
 from core.embedding.openai_embedder import OpenAIEmbedder
 
 
-def build_embedder(settings: Settings) -> Embedder:
+def build_embedder(settings: Settings, caller: str = "other") -> Embedder:
     """The configured embedder; its ``model``/``dim`` equal ``settings.embedding_model``/``embedding_dim``.
 
-    Does no network or model loading (both embedders are lazy).
+    ``caller`` labels its metrics (``pai_memory_embedding_caller_*``). Does no network or model loading
+    (both embedders are lazy).
     """
-    return InstrumentedEmbedder(_build(settings), settings.embedding_provider.value)
+    return InstrumentedEmbedder(_build(settings), settings.embedding_provider.value, caller)
 
 
 def _build(settings: Settings) -> Embedder:

@@ -10,11 +10,14 @@ from core.embedding.base import Embedder, EmbeddingError, Vectors
 
 
 class InstrumentedEmbedder:
-    """Delegates to ``inner``; same contract, plus metrics labelled by ``provider``."""
+    """Delegates to ``inner``; same contract, plus metrics labelled by ``provider`` and by ``caller``
+    (the component that owns this instance: ``dedup``, ``indexer``, ``retrieval``...), so the model
+    calls per stored memory can be counted per side of the pipeline."""
 
-    def __init__(self, inner: Embedder, provider: str) -> None:
+    def __init__(self, inner: Embedder, provider: str, caller: str = "other") -> None:
         self.inner = inner
         self.provider = provider
+        self.caller = caller
         self.model = inner.model
         self.dim = inner.dim
 
@@ -48,4 +51,6 @@ class InstrumentedEmbedder:
         metrics.EMBEDDING_CALLS.labels(self.provider, "ok").inc()
         metrics.EMBEDDING_LATENCY.labels(self.provider).observe(time.perf_counter() - started)
         metrics.EMBEDDED_TEXTS.labels(self.provider).inc(len(texts))
+        metrics.EMBEDDING_CALLS_BY_CALLER.labels(self.caller).inc()
+        metrics.EMBEDDED_TEXTS_BY_CALLER.labels(self.caller).inc(len(texts))
         return out

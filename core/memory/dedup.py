@@ -69,6 +69,14 @@ class SemanticDeduper:
         self._cache_size = cache_size
         self._lock = threading.Lock()
 
+    @property
+    def model(self) -> str:
+        return self.embedder.model
+
+    def vector(self, text: str) -> np.ndarray:
+        """The vector of one text (from the cache, else one model call)."""
+        return self.vectors([text])[0]
+
     def vectors(self, texts: Sequence[str]) -> Vectors:
         hashes = [text_hash(t) for t in texts]
         with self._lock:

@@ -9,17 +9,28 @@ attribute names); the relay moves them from the value to Kafka headers (``produc
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 
-from sqlalchemy import insert, text
+from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from core import tracing
-from core.storage.models import OutboxEvent
 from core.types import MemoryOperation
 from schemas.events import MemoryDirtyData, MemoryDirtyEvent
 
 OUTBOX_SOURCE = "pai-memory/outbox"
+
+
+_ENQUEUE = text("""
+INSERT INTO outbox (id, topic, message_key, event_type, aggregate_id, payload, created_at)
+SELECT s.id, :topic, :message_key, :event_type, :aggregate_id,
+       jsonb_set(jsonb_set(CAST(:payload AS jsonb), '{id}', to_jsonb('outbox-' || s.id)),
+                 '{data,outbox_id}', to_jsonb(s.id)),
+       :created_at
+FROM (SELECT nextval(pg_get_serial_sequence('outbox', 'id')) AS id) AS s
+RETURNING id
+""")
 
 
 def enqueue_memory_dirty(
@@ -35,15 +46,13 @@ def enqueue_memory_dirty(
 ) -> int:
     """Add one unpublished ``memory.dirty`` row; returns its outbox id.
 
-    The event id is derived from the outbox id, so a re-publish of the same row is recognisably
-    the same event.
+    The event id is derived from the outbox id (``outbox-<id>``, and ``data.outbox_id``), so a
+    re-publish of the same row is recognisably the same event. One statement: the id is drawn from
+    the sequence and written into the payload by the INSERT itself.
     """
-    outbox_id = int(
-        session.execute(text("SELECT nextval(pg_get_serial_sequence('outbox', 'id'))")).scalar_one()
-    )
     now = datetime.now(UTC)
     event = MemoryDirtyEvent(
-        id=f"outbox-{outbox_id}",
+        id="outbox-0",  # both ids are replaced by the row's id in the INSERT
         source=OUTBOX_SOURCE,
         time=now,
         subject=user_external_id,
@@ -53,21 +62,14 @@ def enqueue_memory_dirty(
             user_pk=user_pk,
             memory_key=memory_key,
             operation=operation,
-            outbox_id=outbox_id,
+            outbox_id=1,
             changed_at=now,
             origin_at=origin_at,
         ),
     )
-    session.execute(
-        insert(OutboxEvent).values(
-            id=outbox_id,
-            topic=topic,
-            message_key=user_external_id,
-            event_type=event.type,
-            aggregate_id=memory_id,
-            # the W3C trace context of the write (when traced) goes along for the relay to continue
-            payload={**event.model_dump(mode="json"), **tracing.carrier()},
-            created_at=now,
-        )
-    )
-    return outbox_id
+    # the W3C trace context of the write (when traced) goes along for the relay to continue
+    payload = json.dumps({**event.model_dump(mode="json"), **tracing.carrier()}, ensure_ascii=False,
+                         separators=(",", ":"))
+    return int(session.connection().execute(_ENQUEUE, {
+        "topic": topic, "message_key": user_external_id, "event_type": event.type,
+        "aggregate_id": memory_id, "payload": payload, "created_at": now}).scalar_one())

@@ -162,7 +162,7 @@ class MessageProcessor:
         self.extractor = extractor
         self.deduper = deduper
         self.version = f"{extractor.name}:{settings.MEMORY_EXTRACTOR_VERSION}"
-        self.writer = MemoryWriter.from_settings(settings)
+        self.writer = MemoryWriter.from_settings(settings, vectors=deduper)
         # the provider's named slots (optional on CandidateExtractor, like ``close``)
         self.named_slot: NamedSlot = getattr(extractor, "named_slot", no_named_slots)
         self.policy = CandidatePolicy(

@@ -47,22 +47,57 @@ def erased_before(session: Session, external_id: str, at: datetime) -> bool:
     return erased_at is not None and at <= erased_at
 
 
+_EXTERNAL_IDS = "pai_memory.user_external_ids"  # Session.info: user pk -> external id (never changes)
+
+
 def lock_user(session: Session, user_pk: int) -> None:
     """Serialise writers of one user's memories for the rest of the transaction."""
     session.execute(text("SELECT pg_advisory_xact_lock(:ns, :uid)"),
                     {"ns": int(AdvisoryLock.USER_WRITES), "uid": user_pk})
 
 
+def lock_users(session: Session, user_pks: Sequence[int]) -> None:
+    """``lock_user`` for several users in one round trip, always in ascending id order, so two
+    transactions that lock overlapping sets of users cannot deadlock on each other."""
+    ordered = sorted(set(user_pks))
+    if len(ordered) == 1:
+        lock_user(session, ordered[0])
+    elif ordered:
+        session.execute(
+            text("SELECT count(pg_advisory_xact_lock(:ns, u)) FROM "
+                 "(SELECT unnest(CAST(:uids AS integer[])) AS u ORDER BY 1) AS o"),
+            {"ns": int(AdvisoryLock.USER_WRITES), "uids": ordered},
+        )
+
+
+def get_or_create_users(session: Session, external_ids: Sequence[str]) -> dict[str, int]:
+    """``get_or_create_user`` for several users: one round trip when all are known."""
+    wanted = sorted(set(external_ids))
+    found: dict[str, int] = {ext: pk for ext, pk in session.execute(
+        select(User.external_id, User.id).where(User.external_id.in_(wanted)))}
+    missing = [e for e in wanted if e not in found]
+    if missing:
+        session.execute(insert(User).values([{"external_id": e} for e in missing])
+                        .on_conflict_do_nothing(index_elements=["external_id"]))
+        found.update({ext: pk for ext, pk in session.execute(
+            select(User.external_id, User.id).where(User.external_id.in_(missing)))})
+    cache = session.info.setdefault(_EXTERNAL_IDS, {})
+    for ext, pk in found.items():
+        cache[pk] = ext
+    return found
+
+
 def get_or_create_user(session: Session, external_id: str) -> int:
     """Internal id of the user with this upstream id, created on first sight (one round trip for a
     known user; the insert, which draws a sequence value even when it conflicts, only for a new one)."""
     user_pk = find_user(session, external_id)
-    if user_pk is not None:
-        return user_pk
-    stmt = insert(User).values(external_id=external_id).on_conflict_do_nothing(index_elements=["external_id"])
-    session.execute(stmt)
-    user_pk = find_user(session, external_id)
-    assert user_pk is not None
+    if user_pk is None:
+        stmt = insert(User).values(external_id=external_id).on_conflict_do_nothing(
+            index_elements=["external_id"])
+        session.execute(stmt)
+        user_pk = find_user(session, external_id)
+        assert user_pk is not None
+    session.info.setdefault(_EXTERNAL_IDS, {})[user_pk] = external_id
     return user_pk
 
 
@@ -71,9 +106,14 @@ def find_user(session: Session, external_id: str) -> int | None:
 
 
 def user_external_id(session: Session, user_pk: int) -> str:
-    ext = session.scalar(select(User.external_id).where(User.id == user_pk))
+    """The upstream id of a user (read once per session: it never changes for an id)."""
+    cache: dict[int, str] = session.info.setdefault(_EXTERNAL_IDS, {})
+    ext = cache.get(user_pk)
     if ext is None:
-        raise LookupError(f"no user with id {user_pk}")
+        ext = session.scalar(select(User.external_id).where(User.id == user_pk))
+        if ext is None:
+            raise LookupError(f"no user with id {user_pk}")
+        cache[user_pk] = ext
     return ext
 
 

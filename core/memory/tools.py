@@ -7,18 +7,26 @@ redelivered command changes nothing twice and returns its first result).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session, sessionmaker
 
 from core import metrics
-from core.memory.errors import InvalidMemoryInput
+from core.memory.errors import InvalidMemoryInput, MemoryNotFound
 from core.memory.reader import list_live
-from core.memory.store import find_user, get_or_create_conversation, get_or_create_user, lock_user
+from core.memory.store import (
+    find_user,
+    get_or_create_conversation,
+    get_or_create_user,
+    get_or_create_users,
+    lock_user,
+    lock_users,
+)
 from core.memory.writer import MemoryWrite, MemoryWriter, WriteContext, WriteResult
 from core.storage.db import transaction
 from core.storage.models import LongTermMemory, ProcessedCommand
@@ -79,6 +87,10 @@ class ToolResult:
         return asdict(self)
 
 
+ToolName = Literal["memory_save", "memory_append", "memory_delete"]
+_Apply = Callable[[Session, WriteContext], WriteResult]
+
+
 @dataclass(frozen=True)
 class ToolWrite:
     """One ``memory_save`` / ``memory_append`` request, whichever door it came through.
@@ -100,6 +112,20 @@ class ToolWrite:
     origin_at: datetime | None = None
 
 
+@dataclass(frozen=True)
+class ToolCommand:
+    """One tool call as data (what a ``pai.memory.command.v1`` event asks for), for ``apply_batch``;
+    a delete uses only the request's user, key, command id and origin time."""
+
+    tool: ToolName
+    request: ToolWrite
+
+    @classmethod
+    def of(cls, tool: ToolName, user_id: str, key: str, content: str = "", **fields: Any) -> ToolCommand:
+        """``ToolCommand(tool, ToolWrite(user_id, key, content, **fields))``."""
+        return cls(tool, ToolWrite(user_id, key, content, **fields))
+
+
 def _validate_user(user_id: str) -> str:
     if not user_id or len(user_id) > 128 or any(c.isspace() or ord(c) < 32 for c in user_id):
         raise InvalidMemoryInput("user_id must be 1-128 printable characters without spaces")
@@ -115,37 +141,112 @@ class MemoryTools:
 
     def memory_save(self, request: ToolWrite) -> ToolResult:
         """Create the memory with this key, or overwrite it."""
-        mtype = _memory_type(request.memory_type)
-        _check_scores(request.importance, request.confidence, request.ttl_days)
-        write = MemoryWrite(request.key, mtype, request.content, request.importance, request.confidence,
-                            request.ttl_days)
-        return self._write("memory_save", request.user_id, request.key, request.conversation_id,
-                           request.command_id, request.origin_at,
-                           lambda s, ctx: self.writer.save(s, ctx, write))
+        return self._run(ToolCommand("memory_save", request))
 
     def memory_append(self, request: ToolWrite) -> ToolResult:
         """Append to the memory with this key (created when absent)."""
-        mtype = _memory_type(request.memory_type)
-        _check_scores(request.importance, request.confidence, request.ttl_days)
-        return self._write(
-            "memory_append", request.user_id, request.key, request.conversation_id, request.command_id,
-            request.origin_at,
-            lambda s, ctx: self.writer.append(s, ctx, request.key, request.content, mtype, request.importance,
-                                              request.confidence, request.ttl_days),
-        )
+        return self._run(ToolCommand("memory_append", request))
+
+    def apply(self, c: ToolCommand) -> ToolResult:
+        """One command in its own transaction: ``memory_save``, ``memory_append`` or ``memory_delete``
+        as ``c.tool`` says (a delete of nothing raises ``MemoryNotFound``)."""
+        return self._run(c)
+
+    def _run(self, c: ToolCommand) -> ToolResult:
+        """One command in its own transaction (``_write``)."""
+        apply, r = self._applier(c), c.request
+        return self._write(c.tool, r.user_id, r.key, r.conversation_id, r.command_id, r.origin_at, apply)
 
     def memory_delete(self, user_id: str, key: str, command_id: str | None = None,
                       origin_at: datetime | None = None) -> ToolResult:
         """Deactivate the memory; raises ``MemoryNotFound`` when there is no active one."""
-        return self._write(
-            "memory_delete",
-            user_id,
-            key,
-            None,
-            command_id,
-            origin_at,
-            lambda s, ctx: self.writer.deactivate(s, ctx, key),
-        )
+        return self._run(ToolCommand.of("memory_delete", user_id, key, command_id=command_id,
+                                        origin_at=origin_at))
+
+    def apply_batch(self, commands: Sequence[ToolCommand]) -> list[ToolResult | None]:
+        """Apply ``commands`` in ONE transaction (one commit for the lot); one result per command, in
+        order, ``None`` for a delete of a memory that does not exist (a no-op, as ``memory_delete``'s
+        ``MemoryNotFound``).
+
+        Same effects as applying them one by one in list order (a user's commands keep their order;
+        a command id seen earlier, stored or in this batch, returns its first result), with fewer
+        statements: users resolved, locked (ascending id) and command ids looked up once per batch,
+        the per-user cap checked once per user at the end of its commands, the command ids stored in
+        one INSERT. Any other error rolls the whole batch back and propagates: the caller then applies
+        the commands one by one, so one bad command never fails the others.
+        """
+        appliers = [self._applier(c) for c in commands]  # validation first: nothing written on a bad one
+        if not commands:
+            return []
+        results: list[ToolResult | None] = [None] * len(commands)
+        written: list[ToolResult] = []
+        with transaction(self.sessions) as session:
+            users = get_or_create_users(session, [c.request.user_id for c in commands])
+            lock_users(session, list(users.values()))
+            ids = [c.request.command_id for c in commands if c.request.command_id is not None]
+            seen: dict[str, tuple[int, dict[str, Any] | None]] = {}
+            if ids:
+                for cid, upk, res in session.execute(
+                        select(ProcessedCommand.command_id, ProcessedCommand.user_id, ProcessedCommand.result)
+                        .where(ProcessedCommand.command_id.in_(ids))):
+                    seen[cid] = (upk, res)
+            by_user: dict[int, list[int]] = {}
+            for i, c in enumerate(commands):
+                by_user.setdefault(users[c.request.user_id], []).append(i)
+            fresh: list[dict[str, Any]] = []
+            for user_pk, indices in by_user.items():
+                first = commands[indices[0]]
+                cap_ctx = WriteContext(user_pk=user_pk, source=WriteSource.TOOL,
+                                       command_id=first.request.command_id, reason=f"tool {first.tool}",
+                                       origin_at=first.request.origin_at)
+                with self.writer.capped_batch(session, cap_ctx):
+                    for i in indices:
+                        results[i] = self._batch_one(session, user_pk, commands[i], appliers[i], seen, fresh,
+                                                     written)
+            if fresh:
+                session.connection().execute(insert(ProcessedCommand).values(fresh))
+        for result in written:
+            metrics.MEMORY_WRITES.labels(str(result.operation), WriteSource.TOOL.value).inc()
+        return results
+
+    def _batch_one(self, session: Session, user_pk: int, c: ToolCommand, apply: _Apply,
+                   seen: dict[str, tuple[int, dict[str, Any] | None]], fresh: list[dict[str, Any]],
+                   written: list[ToolResult]) -> ToolResult | None:
+        """One command of ``apply_batch`` (its user locked); ``seen``/``fresh``/``written`` accumulate."""
+        r = c.request
+        if r.command_id is not None and r.command_id in seen:
+            owner, stored = seen[r.command_id]
+            if owner != user_pk:
+                raise InvalidMemoryInput("command_id is already used by another user's command")
+            if stored is not None:
+                return ToolResult(**{**stored, "duplicate_command": True})
+        try:
+            result, res = self._apply(session, c.tool, r.user_id, user_pk, r.conversation_id, r.command_id,
+                                      r.origin_at, apply)
+        except MemoryNotFound:
+            return None  # nothing was written for it (the lookup found no active memory)
+        if res.operation is not None:
+            written.append(result)
+        if r.command_id is not None:
+            seen[r.command_id] = (user_pk, result.as_dict())
+            fresh.append({"command_id": r.command_id, "user_id": user_pk, "result": result.as_dict()})
+        return result
+
+    def _applier(self, c: ToolCommand) -> _Apply:
+        """The write ``c`` asks for, validated (``InvalidMemoryInput`` before anything is written)."""
+        r = c.request
+        _validate_user(r.user_id)
+        if c.tool == "memory_delete":
+            return lambda s, ctx: self.writer.deactivate(s, ctx, r.key)
+        mtype = _memory_type(r.memory_type)
+        _check_scores(r.importance, r.confidence, r.ttl_days)
+        if c.tool == "memory_save":
+            write = MemoryWrite(r.key, mtype, r.content, r.importance, r.confidence, r.ttl_days)
+            return lambda s, ctx: self.writer.save(s, ctx, write)
+        if c.tool == "memory_append":
+            return lambda s, ctx: self.writer.append(s, ctx, r.key, r.content, mtype, r.importance,
+                                                     r.confidence, r.ttl_days)
+        raise InvalidMemoryInput(f"unknown tool {c.tool!r}")
 
     def memory_list(
         self, user_id: str, memory_type: MemoryType | str | None = None, limit: int = 200
@@ -184,28 +285,8 @@ class MemoryTools:
                     raise InvalidMemoryInput("command_id is already used by another user's command")
                 if done is not None and done.result is not None:
                     return ToolResult(**{**done.result, "duplicate_command": True})
-            conv_pk = (
-                get_or_create_conversation(session, user_pk, conversation_id, None)
-                if conversation_id
-                else None
-            )
-            ctx = WriteContext(
-                user_pk=user_pk,
-                source=WriteSource.TOOL,
-                conversation_pk=conv_pk,
-                command_id=command_id,
-                reason=f"tool {tool}",
-                origin_at=origin_at,
-            )
-            res: WriteResult = apply(session, ctx)
-            result = ToolResult(
-                tool,
-                user_id,
-                res.memory_key,
-                res.memory_id,
-                res.operation.value if res.operation else None,
-                res.changed,
-            )
+            result, res = self._apply(session, tool, user_id, user_pk, conversation_id, command_id, origin_at,
+                                      apply)
             if command_id is not None:
                 session.execute(
                     insert(ProcessedCommand).values(
@@ -215,6 +296,35 @@ class MemoryTools:
         if res.operation is not None:
             metrics.MEMORY_WRITES.labels(res.operation.value, WriteSource.TOOL.value).inc()
         return result
+
+    @staticmethod
+    def _apply(session: Session, tool: str, user_id: str, user_pk: int, conversation_id: str | None,
+               command_id: str | None, origin_at: datetime | None,
+               apply: _Apply) -> tuple[ToolResult, WriteResult]:
+        """One write for a locked user inside the caller's transaction."""
+        conv_pk = (
+            get_or_create_conversation(session, user_pk, conversation_id, None)
+            if conversation_id
+            else None
+        )
+        ctx = WriteContext(
+            user_pk=user_pk,
+            source=WriteSource.TOOL,
+            conversation_pk=conv_pk,
+            command_id=command_id,
+            reason=f"tool {tool}",
+            origin_at=origin_at,
+        )
+        res: WriteResult = apply(session, ctx)
+        result = ToolResult(
+            tool,
+            user_id,
+            res.memory_key,
+            res.memory_id,
+            res.operation.value if res.operation else None,
+            res.changed,
+        )
+        return result, res
 
 
 def _memory_type(value: MemoryType | str) -> MemoryType:

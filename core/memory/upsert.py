@@ -81,6 +81,13 @@ def apply_candidates(
 ) -> list[WriteResult]:
     """Apply admissible candidates for ``ctx.user_pk``; returns one result per candidate."""
     results: list[WriteResult] = []
+    if deduper is not None:
+        # one model call for the texts the writes below will store (and the post-write merge compare):
+        # they land in the deduper's cache, the writer carries each to the indexer with its row
+        texts = [DedupItem(c.key, c.memory_type.value, c.content).text for c in candidates
+                 if c.op is CandidateOp.UPSERT and c.content.strip()]
+        if texts:
+            deduper.vectors(texts)
     with writer.capped_batch(session, ctx):  # the per-user cap is checked once, after the merges
         for cand in candidates:
             try:

@@ -21,7 +21,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
+from typing import Protocol
 
+import numpy as np
 from sqlalchemy import case, func, insert, select
 from sqlalchemy.orm import Session
 
@@ -32,6 +34,7 @@ from core.memory.errors import InvalidMemoryInput, MemoryNotFound
 from core.memory.outbox import enqueue_memory_dirty
 from core.memory.reader import live_clause
 from core.memory.store import user_external_id
+from core.memory.text import index_text, text_hash
 from core.storage.models import LongTermMemory, MemoryHistory
 from core.types import MemoryOperation, MemoryType, VectorStatus, WriteSource
 from schemas.events import DEFAULT_MEMORY_CONFIDENCE, MAX_MEMORY_CONTENT_CHARS
@@ -79,6 +82,17 @@ class MemoryWrite:
     ttl_days: int | None = None
 
 
+class KnownVectors(Protocol):
+    """The write side's passage vectors (``SemanticDeduper``, cached by text hash). Used only where the
+    write side embeds every written text anyway (the extractor's post-write merge), so asking for one
+    costs no model call that would not happen otherwise."""
+
+    @property
+    def model(self) -> str: ...
+
+    def vector(self, text: str) -> np.ndarray: ...
+
+
 def validate_key(raw: str) -> str:
     """The normalised key, or ``InvalidMemoryInput`` for empty, noise and profile keys."""
     key = normalise_key(raw)
@@ -102,18 +116,34 @@ class MemoryWriter:
     """Applies resolved writes to one user's memories."""
 
     def __init__(self, *, dirty_topic: str, default_ttl_days: int,
-                 max_active_per_user: int = DEFAULT_MAX_ACTIVE_PER_USER) -> None:
+                 max_active_per_user: int = DEFAULT_MAX_ACTIVE_PER_USER,
+                 vectors: KnownVectors | None = None) -> None:
+        """``vectors``: where a write finds the vector of its index text already computed (the
+        extractor's deduper); the row then carries it (``write_vector*``) and the indexer reuses it."""
         self._topic = dirty_topic
         self._default_ttl_days = default_ttl_days
         self.max_active_per_user = max_active_per_user
+        self.vectors = vectors
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> MemoryWriter:
+    def from_settings(cls, settings: Settings, vectors: KnownVectors | None = None) -> MemoryWriter:
+        """``vectors`` is dropped when ``MEMORY_INDEX_REUSE_WRITE_VECTORS`` is off."""
         return cls(
             dirty_topic=settings.TOPIC_MEMORY_DIRTY,
             default_ttl_days=settings.LONG_TERM_MEMORY_DEFAULT_TTL_DAYS,
             max_active_per_user=settings.LONG_TERM_MEMORY_MAX_ACTIVE_PER_USER,
+            vectors=vectors if settings.MEMORY_INDEX_REUSE_WRITE_VECTORS else None,
         )
+
+    def _write_vector(self, memory_type: str, key: str, content: str) -> dict[str, object]:
+        """The ``write_vector*`` column values for this index text: its vector, or NULLs without
+        ``vectors`` (a stale vector of an older text must never survive an update)."""
+        if self.vectors is not None:
+            text = index_text(memory_type, key, content)
+            vec = self.vectors.vector(text)
+            return {"write_vector": np.asarray(vec, dtype=np.float32).tobytes(),
+                    "write_vector_model": self.vectors.model, "write_vector_hash": text_hash(text)}
+        return {"write_vector": None, "write_vector_model": None, "write_vector_hash": None}
 
     # --- reads used by writers ----------------------------------------------------------------
     @staticmethod
@@ -142,7 +172,8 @@ class MemoryWriter:
         expires_at = now + timedelta(days=ttl)
         row = self.get_for_update(session, ctx.user_pk, key)
         if row is None:
-            memory_id = session.execute(
+            # Core statements on the session's connection (no ORM bulk layer) on the hot path
+            memory_id = session.connection().execute(
                 insert(LongTermMemory)
                 .values(
                     user_id=ctx.user_pk,
@@ -158,6 +189,7 @@ class MemoryWriter:
                     vector_status=VectorStatus.DIRTY.value,
                     created_at=now,
                     updated_at=now,
+                    **self._write_vector(write.memory_type.value, key, content),
                 )
                 .returning(LongTermMemory.id)
             ).scalar_one()
@@ -188,6 +220,8 @@ class MemoryWriter:
         row.vector_status = VectorStatus.DIRTY.value
         row.vector_error = None
         row.updated_at = now
+        for column, value in self._write_vector(row.memory_type, key, content).items():
+            setattr(row, column, value)
         op = operation or (MemoryOperation.OVERWRITE if live else MemoryOperation.CREATE)
         self._record(session, ctx, row.id, key, op, old, content, row.memory_type)
         if not live:
@@ -333,7 +367,7 @@ class MemoryWriter:
         new: str | None,
         memory_type: str | None,
     ) -> None:
-        session.execute(
+        session.connection().execute(
             insert(MemoryHistory).values(
                 memory_id=memory_id,
                 user_id=ctx.user_pk,

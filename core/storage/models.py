@@ -24,6 +24,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -154,6 +155,12 @@ class LongTermMemory(Base):
     vector_model: Mapped[str | None] = mapped_column(String(120))
     vector_version: Mapped[int | None] = mapped_column(Integer)
     vector_text_hash: Mapped[str | None] = mapped_column(String(64))
+    # the vector the write side already computed for this index text (semantic dedup), so the indexer
+    # need not call the model again: float32 bytes, the model that made them and the text's hash. The
+    # indexer uses it only when model, dimension and hash match, and clears it when it marks the row.
+    write_vector: Mapped[bytes | None] = mapped_column(LargeBinary)
+    write_vector_model: Mapped[str | None] = mapped_column(String(120))
+    write_vector_hash: Mapped[str | None] = mapped_column(String(64))
 
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)

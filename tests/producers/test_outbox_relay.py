@@ -33,16 +33,11 @@ from core.storage.db import make_engine, session_factory, transaction
 from core.storage.models import Message, OutboxEvent
 from core.types import MemoryOperation
 from producers.kafka_config import client_config
-from producers.outbox_relay import (
-    OUTBOX_ID_HEADER,
-    TEST_CRASH_ENV,
-    TEST_CRASH_EXIT_CODE,
-    OutboxRelay,
-    RelayService,
-    encode_payload,
-)
+from producers.outbox_relay import OUTBOX_ID_HEADER, OutboxRelay, encode_payload
+from producers.relay_service import RelayService
 from producers.sweeper import Sweeper
 from schemas import parse_chat_message, parse_memory_dirty
+from tests.support.crashing_relay import CRASH_EXIT_CODE
 
 pytestmark = pytest.mark.services
 
@@ -253,12 +248,11 @@ def _relay_process(conf: Settings, log_path: Path, crash: str | None = None) -> 
         "MEMORY_INDEX_WORKER_ENABLED": "false",
     }
     env.pop("METRICS_PORT", None)
-    env.pop(TEST_CRASH_ENV, None)
-    if crash:
-        env[TEST_CRASH_ENV] = crash
+    # the crashing relay is the real relay with an injected checkpoint that exits at ``crash``
+    command = ["tests.support.crashing_relay", crash] if crash else ["cli.main", "run", "relay"]
     with log_path.open("ab") as log_file:
         return subprocess.Popen(
-            [sys.executable, "-m", "cli.main", "run", "relay"],
+            [sys.executable, "-m", *command],
             cwd=REPO,
             env=env,
             stdout=log_file,
@@ -284,7 +278,7 @@ def test_event_survives_a_relay_crash_between_commit_and_publish(
     log_path = tmp_path / "relay.log"
     doomed = _relay_process(conf, log_path, crash)
     try:
-        assert doomed.wait(timeout=60) == TEST_CRASH_EXIT_CODE, log_path.read_text()
+        assert doomed.wait(timeout=60) == CRASH_EXIT_CODE, log_path.read_text()
     finally:
         if doomed.poll() is None:
             doomed.kill()
@@ -416,6 +410,31 @@ def test_notify_wakes_the_relay_long_before_the_sweep(
     )
     assert max(latencies) < 5.0  # the sweep would take 120 s
     assert service.listener.notifications >= 5
+
+
+def test_rows_committed_while_the_relay_lingers_go_out_in_one_batch(
+    conf: Settings, sessions: sessionmaker[Session], service_factory: Callable[[Settings], RelayService]
+) -> None:
+    lingering = conf.model_copy(update={"OUTBOX_SWEEP_INTERVAL_SEC": 120.0, "OUTBOX_RELAY_LINGER_SEC": 2.0,
+                                        "LONG_TERM_MEMORY_SCAN_ENABLED": False,
+                                        "MEMORY_INDEX_WORKER_ENABLED": False})
+    service = service_factory(lingering)
+    reader = Reader(conf, conf.TOPIC_MEMORY_DIRTY)
+    try:
+        _wait_idle(service)
+        time.sleep(lingering.OUTBOX_RELAY_LINGER_SEC + 0.5)  # the start-up drain (and its linger) is over
+        batches = service.relay.batches_total
+        ids: list[int] = []
+        for i in range(8):  # eight writer transactions in quick succession, each NOTIFYing
+            ids += _enqueue(sessions, conf.TOPIC_MEMORY_DIRTY, [(f"u-linger-{i % 3}", i + 1)])
+        got = reader.read(8, timeout=20)
+    finally:
+        reader.close()
+    assert sorted(g.outbox_id for g in got) == sorted(ids)
+    _assert_per_user_order(got)
+    # one claim takes what was committed during the linger: far fewer batches than commits (a loaded
+    # machine may spread the eight commits over more than one linger)
+    assert service.relay.batches_total - batches <= 3
 
 
 def test_a_lost_notification_only_delays_the_event_until_the_sweep(
