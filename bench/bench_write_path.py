@@ -201,7 +201,8 @@ def statements_per_write(pipe: Pipeline, n: int, batch: int) -> dict[str, Any]:
     try:
         t0 = time.process_time()
         for m in mems[:n]:
-            tools.memory_save(m.user, m.key, m.content, m.memory_type, 3, 0.9, command_id=uuid.uuid4().hex)
+            tools.memory_save(tools_mod.ToolWrite(m.user, m.key, m.content, m.memory_type, 3, 0.9,
+                                                 command_id=uuid.uuid4().hex))
         single_cpu = time.process_time() - t0
         single = list(seen)
         seen.clear()

@@ -17,6 +17,7 @@ from core.config import Settings
 from core.storage.models import LongTermMemory, OutboxEvent, ProcessedCommand
 from localstack.process import wait_until
 from producers.client import MemoryEventProducer
+from producers.kafka_config import client_config
 from schemas import MemorySaveData, parse_dead_letter
 from tests.support.pipeline import group_caught_up, isolated_settings, read_topic, running
 
@@ -39,7 +40,7 @@ def test_one_bad_command_in_a_batch_fails_only_itself(
             if i == len(good) // 2:
                 producer.publish_command(noise)  # a rejected command in the middle of the backlog
         producer.flush(30)
-    raw = Producer(cfg.kafka_client_config())
+    raw = Producer(client_config(cfg))
     raw.produce(cfg.TOPIC_MEMORY_COMMANDS, key=b"batch-u2", value=b"not json")  # and one that never parses
     raw.flush(10)
 

@@ -22,6 +22,7 @@ from core.indexing import MemoryIndexer
 from core.memory.dedup import SemanticDeduper
 from core.memory.store import get_or_create_user, lock_user
 from core.memory.text import index_text, text_hash
+from core.memory.tools import ToolWrite
 from core.memory.upsert import apply_candidates
 from core.memory.writer import MemoryWrite, MemoryWriter, WriteContext
 from core.storage.db import session_factory, transaction
@@ -138,7 +139,8 @@ def test_another_model_or_dimension_is_embedded_again(env: Env) -> None:
 def test_a_write_without_a_vector_clears_the_stale_one(env: Env) -> None:
     deduper = SemanticDeduper(Counting(), 0.82, 0.9)
     mid = env.save(env.writer(deduper), "once-s", "fact-job", "works as a backend engineer")
-    build_tools(env.settings).memory_save("once-s", "fact-job", "teaches at a primary school", "fact")
+    build_tools(env.settings).memory_save(
+        ToolWrite("once-s", "fact-job", "teaches at a primary school", "fact"))
     row = env.row(mid)
     assert row.write_vector is None and row.write_vector_hash is None and row.write_vector_model is None
 

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from core.config import Settings
 from core.memory.errors import InvalidMemoryInput
-from core.memory.tools import MemoryTools, ToolCommand
+from core.memory.tools import MemoryTools, ToolCommand, ToolWrite
 from core.memory.writer import MemoryWriter
 from core.storage.db import session_factory
 from core.storage.models import LongTermMemory, MemoryHistory, OutboxEvent, ProcessedCommand
@@ -54,13 +54,13 @@ def test_a_batch_writes_what_one_by_one_writes_with_fewer_statements(tools: Memo
     single = _saves(4, 3, "one")
     with counting(clean_db) as one_by_one:
         for c in single:
-            tools.memory_save(c.user_id, c.key, c.content, command_id=c.command_id)
+            tools.memory_save(c.request)
     batch = _saves(4, 3, "bat")
     with counting(clean_db) as batched:
         results = tools.apply_batch(batch)
 
     assert [r.operation if r else None for r in results] == ["create"] * 12
-    assert [(r.user_id, r.key) for r in results if r] == [(c.user_id, c.key) for c in batch]
+    assert [(r.user_id, r.key) for r in results if r] == [(c.request.user_id, c.request.key) for c in batch]
     with Session(clean_db) as s:
         for tag in ("one", "bat"):
             live = select(func.count()).select_from(LongTermMemory).where(
@@ -86,7 +86,7 @@ def test_a_batch_writes_what_one_by_one_writes_with_fewer_statements(tools: Memo
 
 def test_redelivered_and_repeated_command_ids_return_the_first_result(tools: MemoryTools,
                                                                       clean_db: Engine) -> None:
-    first = tools.memory_save("dup-a", "fact-city", "lives in Wuhan", command_id="d1")
+    first = tools.memory_save(ToolWrite("dup-a", "fact-city", "lives in Wuhan", command_id="d1"))
     results = tools.apply_batch([
         ToolCommand.of("memory_save", "dup-a", "fact-city", "lives in Xi'an", command_id="d1"),  # redelivered
         ToolCommand.of("memory_save", "dup-b", "fact-pet", "has a dog", command_id="d2"),
