@@ -47,7 +47,7 @@ def _arm_env(arm: str) -> dict[str, str]:
             "PYTHONUNBUFFERED": "1"}
 
 
-RETRIES = 2  # a loaded machine can miss the stack probe of ``pai-memory eval`` (StackUpError): run again
+RETRIES = 3  # a loaded machine can miss the stack probe of ``pai-memory eval`` (StackUpError): run again
 
 
 def _transient(result: dict[str, Any]) -> bool:
@@ -58,14 +58,22 @@ def _transient(result: dict[str, Any]) -> bool:
 
 
 def _retrying(run: Any, *args: Any) -> dict[str, Any]:
-    result: dict[str, Any] = run(*args)
-    for attempt in range(RETRIES):
+    """``run(*args)``, again (up to ``RETRIES`` times) when the stack did not answer its probe in time."""
+    from localstack.manager import StackUpError
+
+    result: dict[str, Any] = {}
+    for attempt in range(RETRIES + 1):
+        if attempt:
+            log(f"  the stack did not answer in time; retry {attempt} of {RETRIES}")
+            time.sleep(20)
+        try:
+            result = run(*args)
+        except StackUpError as exc:  # raised here by bench.common.stack_up's probe
+            result = {"error": f"StackUpError: {exc}", "stderr_tail": f"StackUpError: {exc}"}
+        if attempt:
+            result["retries"] = attempt
         if not _transient(result):
             break
-        log(f"  the stack did not answer in time; retry {attempt + 1} of {RETRIES}")
-        time.sleep(10)
-        result = run(*args)
-        result["retries"] = attempt + 1
     return result
 
 
@@ -143,6 +151,100 @@ def headline(name: str, result: dict[str, Any]) -> dict[str, Any]:
             "memories_by_type": result["stored"]["by_type"]}
 
 
+GOALS = {"expect_recall": ">= 0.90", "users_with_forbidden_rate": "<= 5%", "query_hit_at_k": ">= 0.90",
+         "public_recall": ">= 0.80", "public_leak": "<= 5%", "recall_at_10": ">= 50%",
+         "memories_per_turn": "<= 0.3"}
+
+
+def _cell(value: Any, pct: bool = False) -> str:
+    if value is None:
+        return "n/a"
+    if isinstance(value, float):
+        return f"{value * 100:.1f}%" if pct else f"{value:.3f}"
+    return str(value)
+
+
+def section(d: dict[str, Any] | None) -> str:
+    """Markdown for ``bench/RESULTS.md``: one row per figure, rules alone beside rules + classifier."""
+    if not d:
+        return "_Not run yet: `.venv/bin/python bench/bench_ablation13.py`._"
+    if "error" in d or "skipped" in d:
+        return f"_Failed or skipped: {d.get('error') or d.get('skipped')}._"
+    table = d.get("table", {})
+
+    def arm(name: str, which: str, *path: str) -> Any:
+        value: Any = table.get(name, {}).get(which, {})
+        for key in path:
+            value = value.get(key) if isinstance(value, dict) else None
+        return value
+
+    rows: list[tuple[str, str, tuple[str, ...], bool, str]] = [
+        ("held-out cases", "expect_recall", ("expect_recall",), False, GOALS["expect_recall"]),
+        ("held-out cases", "cases with a forbidden term", ("users_with_forbidden_rate",), True,
+         GOALS["users_with_forbidden_rate"]),
+        ("held-out cases", "query hit@k", ("query_hit_at_k",), False, GOALS["query_hit_at_k"]),
+        ("held-out cases", "memories per case", ("memories_per_user",), False, ""),
+    ]
+    for lang in ("cn", "en"):
+        rows += [
+            (f"MemoryBank {lang}", "expected hobbies recalled (type must match)", (lang, "expect_recall"),
+             False, GOALS["public_recall"]),
+            (f"MemoryBank {lang}", "... ignoring the type", (lang, "expect_recall_any_type"), False, ""),
+            (f"MemoryBank {lang}", "query hit@k", (lang, "query_hit_at_k"), False, ""),
+            (f"MemoryBank {lang}", "users with another speaker's facts", (lang, "users_with_forbidden_rate"),
+             True, GOALS["public_leak"]),
+            (f"MemoryBank {lang}", "memories per user", (lang, "memories_per_user"), False, ""),
+        ]
+    rows += [
+        ("Persona-Chat", "speaker 1's said persona recalled (type must match)", ("expect_recall",), False,
+         GOALS["public_recall"]),
+        ("Persona-Chat", "... ignoring the type", ("expect_recall_any_type",), False, ""),
+        ("Persona-Chat", "query hit@k", ("query_hit_at_k",), False, ""),
+        ("Persona-Chat", "users with speaker 2's facts", ("users_with_forbidden_rate",), True,
+         GOALS["public_leak"]),
+        ("Persona-Chat", "memories per user", ("memories_per_user",), False, ""),
+        ("LoCoMo", "recall@5 (memories)", ("recall_at_5",), True, ""),
+        ("LoCoMo", "recall@10 (memories)", ("recall_at_10",), True, GOALS["recall_at_10"]),
+        ("LoCoMo", "memories per turn", ("memories_per_turn",), False, GOALS["memories_per_turn"]),
+        ("LoCoMo", "reference: evidence speaker's raw turns, recall@10",
+         ("evidence_speaker_turns_recall_at_10",), True, ""),
+    ]
+    set_of = {"held-out cases": "heldout", "MemoryBank cn": "memorybank", "MemoryBank en": "memorybank",
+              "Persona-Chat": "persona", "LoCoMo": "locomo"}
+    out = ["| set | figure | rules only | rules + classifier | goal |", "|---|---|---|---|---|"]
+    for label, figure, path, pct, goal in rows:
+        name = set_of[label]
+        if name not in table:
+            continue
+        off, on = (arm(name, which, *path) for which in ("off", "on"))
+        errors = [str(arm(name, w, "error") or arm(name, w, "skipped") or "") for w in ("off", "on")]
+        if any(errors) and off is None and on is None:
+            if figure.startswith(("expect", "expected", "speaker", "recall@5")):
+                out.append(f"| {label} | not measured: {'; '.join(e for e in errors if e)[:120]} |  |  |  |")
+            continue
+        out.append(f"| {label} | {figure} | {_cell(off, pct)} | {_cell(on, pct)} | {goal} |")
+    notes = [
+        "",
+        f"Held-out cases: `{d.get('cases_file')}` (68 team-written conversations, datasheet "
+        "`bench/data/HELDOUT_DATASHEET.md`); Persona-Chat: the first "
+        f"{d.get('persona_conversations')} test conversations; LoCoMo: the first "
+        f"{d.get('locomo_conversations')} of its 10 conversations"
+        + (" (a fixed subset, to keep both arms inside one run on the shared machine)"
+           if d.get("locomo_conversations", 10) < 10 else "")
+        + ". MemoryBank defines no other speaker's facts, so its leak rate is n/a. Every arm runs the real "
+        "pipeline (`pai-memory eval` turn by turn, or LoCoMo's paced publishing) on a scratch database "
+        "with private topics; the arms differ only in `MEMORY_RULES_CLASSIFIER`.",
+    ]
+    misses = d.get("sets", {}).get("heldout", {}).get("on", {}).get("misses")
+    if misses:
+        notes += ["", "Held-out cases not fully passed with the classifier on: "
+                  + ", ".join(f"`{m['id']}`" for m in misses) + "."]
+    commands = sorted({str(r.get("command")).replace(f"{REPO}/", "") for arms in d.get("sets", {}).values()
+                       for r in arms.values() if isinstance(r, dict) and r.get("command")})
+    notes += ["", "Commands of the arms:", "", *[f"- `{c}`" for c in commands]]
+    return "\n".join(out + notes)
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the public benchmarks folder")
@@ -180,9 +282,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                                                  str(args.persona_conversations), "--data", str(args.data)],
                               arm, args.timeout)
             else:
-                r = _subprocess_json(["bench/bench_locomo.py", "--conversations",
-                                      str(args.locomo_conversations), "--data",
-                                      str(args.data / "locomo10.json")], arm, args.timeout)
+                r = _retrying(_subprocess_json, ["bench/bench_locomo.py", "--conversations",
+                                                 str(args.locomo_conversations), "--data",
+                                                 str(args.data / "locomo10.json")], arm, args.timeout)
             r["arm_seconds"] = round(time.monotonic() - t0, 1)
             result["sets"].setdefault(name, {})[arm] = r
             result["table"].setdefault(name, {})[arm] = headline(name, r)

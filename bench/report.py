@@ -984,6 +984,7 @@ def generate() -> Path:
     memorybank, persona, memorybank_block = load("memorybank"), load("persona"), load("memorybank_block")
     persona_block = load("persona_block")
     extractor_concurrency = load("extractor_concurrency")
+    ablation13 = load("ablation13")
     for data, fn in (
         (mem0, plot_mem0),
         (locomo, plot_locomo),
@@ -998,7 +999,7 @@ def generate() -> Path:
     cmds = [
         d.get("command")
         for d in (mem0, locomo, pipeline, indexer, scale, quality, embedder, openmp, segments, memorybank,
-                  persona, memorybank_block, persona_block, extractor_concurrency)
+                  persona, memorybank_block, persona_block, extractor_concurrency, ablation13)
         if d
     ]
     pk = machine.get("packages", {})
@@ -1084,6 +1085,10 @@ def generate() -> Path:
         "",
         section_public(memorybank, persona, memorybank_block, persona_block),
         "",
+        "### Rules alone vs rules + classifier on every quality benchmark (issue 13)",
+        "",
+        section_ablation13(ablation13),
+        "",
         "## Exact commands",
         "",
         "```",
@@ -1110,6 +1115,13 @@ CLASSIFIER_COMMANDS = [
     ".venv/bin/python bench/eval_rules_offline.py --queries --classifier off|on   "
     "# cases: ../shared/eval/dev_cases.jsonl",
 ]
+
+
+def section_ablation13(d: dict[str, Any] | None) -> str:
+    """``bench/bench_ablation13.py``'s table (rendered by that module, next to the code that measures it)."""
+    from bench.bench_ablation13 import section
+
+    return section(d)
 
 
 def classifier_section() -> list[str]:
