@@ -47,14 +47,14 @@ def _arm_env(arm: str) -> dict[str, str]:
             "PYTHONUNBUFFERED": "1"}
 
 
-RETRIES = 3  # a loaded machine can miss the stack probe of ``pai-memory eval`` (StackUpError): run again
-
-
-def _transient(result: dict[str, Any]) -> bool:
-    """True when a run failed before measuring anything because the stack did not answer in time."""
+def _transient_failure(result: dict[str, Any]) -> bool:
+    """A run that measured nothing because a service child died or the stack did not answer."""
     texts = [str(result.get("stderr_tail", ""))]
     texts += [str(r.get("stderr_tail", "")) for r in result.get("langs", {}).values() if isinstance(r, dict)]
-    return any("StackUpError" in t for t in texts)
+    return any(m in t for t in texts for m in ("StackUpError", "Address already in use", "died"))
+
+
+RETRIES = 3  # a loaded machine can miss the stack probe of ``pai-memory eval`` (StackUpError): run again
 
 
 def _retrying(run: Any, *args: Any) -> dict[str, Any]:
@@ -72,7 +72,7 @@ def _retrying(run: Any, *args: Any) -> dict[str, Any]:
             result = {"error": f"StackUpError: {exc}", "stderr_tail": f"StackUpError: {exc}"}
         if attempt:
             result["retries"] = attempt
-        if not _transient(result):
+        if not _transient_failure(result):
             break
     return result
 
@@ -253,7 +253,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--arms", default="off,on", help="classifier arms to run: off, on")
     parser.add_argument("--persona-conversations", type=int, default=50)
     parser.add_argument("--locomo-conversations", type=int, default=10, help="the first N of LoCoMo's 10")
-    parser.add_argument("--timeout", type=float, default=3600, help="per set and arm, seconds")
+    parser.add_argument("--timeout", type=float, default=1800,
+                        help="per set and arm, seconds (the held-out cases: at most 900)")
     parser.add_argument("--out", type=Path, default=None, help="also write the result here after every arm")
     args = parser.parse_args(argv)
     install_sigterm()
@@ -273,14 +274,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             log(f"ablation13: {name}, classifier {arm}")
             t0 = time.monotonic()
             if name == "heldout":
-                r = _retrying(heldout, args.cases, arm, args.timeout)
+                r = _retrying(heldout, args.cases, arm, min(args.timeout, 900.0))
             elif name == "memorybank":
                 r = _retrying(_subprocess_json, ["bench/bench_public.py", "memorybank", "--data",
-                                                 str(args.data)], arm, args.timeout)
+                                                 str(args.data), "--timeout", str(int(args.timeout))],
+                              arm, args.timeout + 300)
             elif name == "persona":
                 r = _retrying(_subprocess_json, ["bench/bench_public.py", "persona", "--conversations",
-                                                 str(args.persona_conversations), "--data", str(args.data)],
-                              arm, args.timeout)
+                                                 str(args.persona_conversations), "--data", str(args.data),
+                                                 "--timeout", str(int(args.timeout))],
+                              arm, args.timeout + 300)
             else:
                 r = _retrying(_subprocess_json, ["bench/bench_locomo.py", "--conversations",
                                                  str(args.locomo_conversations), "--data",
