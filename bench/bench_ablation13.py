@@ -42,9 +42,15 @@ SETS = ("heldout", "persona", "memorybank", "locomo")
 ARMS = {"off": "false", "on": "true"}
 
 
+# Both arms get the same per-burst extraction budget. The default (20 s for rules) is a hang guard; on
+# the shared, loaded 2-core machine the classifier's first bursts (model load, first batch) overran it
+# and those messages ended FAILED, which measured the machine's load, not the extractor.
+BURST_BUDGET_SEC = "120"
+
+
 def _arm_env(arm: str) -> dict[str, str]:
-    return {**os.environ, "MEMORY_RULES_CLASSIFIER": ARMS[arm], "PYTHONPATH": str(REPO),
-            "PYTHONUNBUFFERED": "1"}
+    return {**os.environ, "MEMORY_RULES_CLASSIFIER": ARMS[arm],
+            "EXTRACTION_BURST_BUDGET_SEC": BURST_BUDGET_SEC, "PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1"}
 
 
 def _transient_failure(result: dict[str, Any]) -> bool:
@@ -80,7 +86,8 @@ def _retrying(run: Any, *args: Any) -> dict[str, Any]:
 def _subprocess_json(argv: list[str], arm: str, timeout: float) -> dict[str, Any]:
     """Run ``python argv`` with the arm's environment; its last stdout JSON line (or an error record)."""
     cmd = [sys.executable, *argv]
-    shown = f"MEMORY_RULES_CLASSIFIER={ARMS[arm]} .venv/bin/python " + " ".join(argv)
+    shown = (f"MEMORY_RULES_CLASSIFIER={ARMS[arm]} EXTRACTION_BURST_BUDGET_SEC={BURST_BUDGET_SEC} "
+             ".venv/bin/python " + " ".join(argv))
     log(f"  {shown}")
     t0 = time.monotonic()
     try:
@@ -100,17 +107,20 @@ def heldout(cases_path: Path, arm: str, timeout: float) -> dict[str, Any]:
     if not cases_path.exists():
         return {"skipped": f"{cases_path} not found"}
     cases = [json.loads(line) for line in cases_path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    previous = os.environ.get("MEMORY_RULES_CLASSIFIER")
-    os.environ["MEMORY_RULES_CLASSIFIER"] = ARMS[arm]  # run_eval's children inherit this process's env
+    overrides = {"MEMORY_RULES_CLASSIFIER": ARMS[arm], "EXTRACTION_BURST_BUDGET_SEC": BURST_BUDGET_SEC}
+    previous = {k: os.environ.get(k) for k in overrides}
+    os.environ.update(overrides)  # run_eval's children inherit this process's environment
     try:
         run = run_eval(cases_path, "rules", timeout)
     finally:
-        if previous is None:
-            os.environ.pop("MEMORY_RULES_CLASSIFIER", None)
-        else:
-            os.environ["MEMORY_RULES_CLASSIFIER"] = previous
+        for key, value in previous.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
     out = score_run(cases, run)
-    out["command"] = f"MEMORY_RULES_CLASSIFIER={ARMS[arm]} " + str(run.get("command"))
+    out["command"] = (f"MEMORY_RULES_CLASSIFIER={ARMS[arm]} EXTRACTION_BURST_BUDGET_SEC={BURST_BUDGET_SEC} "
+                      + str(run.get("command")))
     # per-case detail for the miss analysis: which expectations/queries failed, what leaked
     out["misses"] = [
         {"id": line["id"], "expect_hits": line["expect_hits"], "query_hits": line["query_hits"],
@@ -233,7 +243,9 @@ def section(d: dict[str, Any] | None) -> str:
            if d.get("locomo_conversations", 10) < 10 else "")
         + ". MemoryBank defines no other speaker's facts, so its leak rate is n/a. Every arm runs the real "
         "pipeline (`pai-memory eval` turn by turn, or LoCoMo's paced publishing) on a scratch database "
-        "with private topics; the arms differ only in `MEMORY_RULES_CLASSIFIER`.",
+        "with private topics; the arms differ only in `MEMORY_RULES_CLASSIFIER`; both run with "
+        f"`EXTRACTION_BURST_BUDGET_SEC={BURST_BUDGET_SEC}` (the 20 s default made the classifier's cold "
+        "first bursts fail on the loaded shared machine).",
     ]
     misses = d.get("sets", {}).get("heldout", {}).get("on", {}).get("misses")
     if misses:
