@@ -241,6 +241,8 @@ def section(d: dict[str, Any] | None) -> str:
         f"{d.get('locomo_conversations')} of its 10 conversations"
         + (" (a fixed subset, to keep both arms inside one run on the shared machine)"
            if d.get("locomo_conversations", 10) < 10 else "")
+        + (f"; measured at commit `{d['git_commit']}` (the classifier weights of that commit)"
+           if d.get("git_commit") else "")
         + ". MemoryBank defines no other speaker's facts, so its leak rate is n/a. Every arm runs the real "
         "pipeline (`pai-memory eval` turn by turn, or LoCoMo's paced publishing) on a scratch database "
         "with private topics; the arms differ only in `MEMORY_RULES_CLASSIFIER`; both run with "
@@ -280,6 +282,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "data": str(args.data), "cases_file": str(cases_file),
         "locomo_conversations": args.locomo_conversations,
         "persona_conversations": args.persona_conversations, "sets": {}, "table": {},
+        "git_commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
+                                     text=True).stdout.strip() or None,
     }
     for name in (s for s in SETS if s in args.only.split(",")):
         for arm in arms:
