@@ -12,6 +12,7 @@ Endpoints (JSON):
 - ``GET  /healthz`` liveness (never needs the token), ``GET /readyz`` readiness (503 if PostgreSQL
   does not answer; Milvus and Kafka are reported), ``GET /metrics`` (Prometheus),
   ``GET /openapi.json``.
+- ``/console/...``: the operator console (HTML, ``api.console``; its own login with the same token).
 
 Errors are always ``{"error": {"code", "message", "field"}}``: 400 malformed JSON, a repeated query
 parameter or a duplicate JSON key (``api.strict``), 401 missing or
@@ -41,6 +42,8 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api.auth import BearerAuthMiddleware, BodyLimitMiddleware, RequestMetricsMiddleware
+from api.console import PREFIX as CONSOLE_PREFIX
+from api.console import install_console
 from api.errors import field_of, invalid_field, validation_message
 from api.health import Readiness
 from api.models import (
@@ -231,17 +234,13 @@ def create_app(settings: Settings, services: ApiServices | None = None) -> FastA
     def memory_save(body: SaveRequest) -> dict[str, Any]:
         """``memory_save``: create or overwrite the memory with this key."""
         per_user.check(body.user_id)
-        return svc.tools.memory_save(body.user_id, body.key, body.content, body.memory_type, body.importance,
-                                     body.confidence, body.ttl_days, body.conversation_id,
-                                     body.command_id).as_dict()
+        return svc.tools.memory_save(body.tool_write()).as_dict()
 
     @app.post("/v1/memories/append", response_model=ToolResponse, tags=["tools"], responses=ERROR_RESPONSES)
     def memory_append(body: AppendRequest) -> dict[str, Any]:
         """``memory_append``: add to the memory with this key (created when absent)."""
         per_user.check(body.user_id)
-        return svc.tools.memory_append(body.user_id, body.key, body.content, body.memory_type,
-                                       body.importance, body.confidence, body.ttl_days, body.conversation_id,
-                                       body.command_id).as_dict()
+        return svc.tools.memory_append(body.tool_write()).as_dict()
 
     @app.post("/v1/memories/delete", response_model=ToolResponse, tags=["tools"],
               responses={**ERROR_RESPONSES, 404: ERROR_RESPONSES[422] | {"description": "no active memory"}})
@@ -267,11 +266,12 @@ def create_app(settings: Settings, services: ApiServices | None = None) -> FastA
 
         return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)
 
+    install_console(app, settings, svc, token)
     routes = frozenset(getattr(r, "path", "") for r in app.routes)
     app.add_middleware(AmbiguousRequestMiddleware)  # innermost: sees the body within the size limit
     app.add_middleware(BodyLimitMiddleware, limit=settings.API_MAX_BODY_BYTES)
     app.add_middleware(RateLimitMiddleware, limiter=per_token)  # after the token check, before the body
-    app.add_middleware(BearerAuthMiddleware, token=token)
+    app.add_middleware(BearerAuthMiddleware, token=token, exempt_prefixes=(CONSOLE_PREFIX,))
     app.add_middleware(RequestMetricsMiddleware, routes=routes)
     return app
 

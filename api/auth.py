@@ -2,7 +2,8 @@
 
 - ``BearerAuthMiddleware``: when a token is configured (``API_TOKEN``), every HTTP request except
   the exempt paths (``/healthz``) must carry ``Authorization: Bearer <token>``; the comparison is
-  constant-time (``hmac.compare_digest``). Otherwise 401 with ``WWW-Authenticate: Bearer``.
+  constant-time (``hmac.compare_digest``). Otherwise 401 with ``WWW-Authenticate: Bearer``. Paths
+  under ``exempt_prefixes`` (the operator console, ``/console``) do their own check of the same token.
 - ``BodyLimitMiddleware``: a request whose ``Content-Length`` exceeds the limit, or whose streamed
   body grows past it, gets 413 before the application sees it (the body, at most ``limit`` bytes,
   is buffered and replayed to the app).
@@ -70,13 +71,19 @@ async def send_json(send: Send, status: int, body: dict[str, Any],
 class BearerAuthMiddleware:
     """401 for HTTP requests without the configured bearer token (exempt paths excepted)."""
 
-    def __init__(self, app: ASGIApp, token: str | None, exempt: frozenset[str] = EXEMPT_PATHS) -> None:
+    def __init__(self, app: ASGIApp, token: str | None, exempt: frozenset[str] = EXEMPT_PATHS,
+                 exempt_prefixes: tuple[str, ...] = ()) -> None:
         self.app = app
         self._token = token.encode("utf-8") if token else None
         self._exempt = exempt
+        self._exempt_prefixes = exempt_prefixes
+
+    def _is_exempt(self, path: str) -> bool:
+        return path in self._exempt or any(path == p or path.startswith(p + "/")
+                                           for p in self._exempt_prefixes)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or self._token is None or scope.get("path") in self._exempt:
+        if scope["type"] != "http" or self._token is None or self._is_exempt(scope.get("path", "")):
             await self.app(scope, receive, send)
             return
         if not self._authorised(scope):

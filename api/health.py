@@ -18,6 +18,7 @@ from sqlalchemy import Engine, text
 
 from core.config import Settings
 from core.vectorstore import MilvusMemoryIndex
+from producers.kafka_config import client_config
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,7 @@ class Readiness:
         from confluent_kafka.admin import AdminClient
 
         if self._admin is None:
-            conf = {**self.settings.kafka_client_config(), "socket.timeout.ms": int(self.timeout * 1000),
+            conf = {**client_config(self.settings), "socket.timeout.ms": int(self.timeout * 1000),
                     "logger": _SilentLogger()}
             self._admin = AdminClient(conf)
         metadata = self._admin.list_topics(timeout=self.timeout)

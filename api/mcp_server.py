@@ -180,14 +180,10 @@ class MemoryToolServer:
         tools, svc = self.services.tools, self.services
         self.per_user.check(request.user_id)  # type: ignore[attr-defined]  # every request model has it
         if isinstance(request, SaveRequest):
-            out = tools.memory_save(request.user_id, request.key, request.content, request.memory_type,
-                                    request.importance, request.confidence, request.ttl_days,
-                                    request.conversation_id, request.command_id).as_dict()
+            out = tools.memory_save(request.tool_write()).as_dict()
             return _dump(ToolResponse, out)
         if isinstance(request, AppendRequest):
-            out = tools.memory_append(request.user_id, request.key, request.content, request.memory_type,
-                                      request.importance, request.confidence, request.ttl_days,
-                                      request.conversation_id, request.command_id).as_dict()
+            out = tools.memory_append(request.tool_write()).as_dict()
             return _dump(ToolResponse, out)
         if isinstance(request, DeleteRequest):
             return _dump(ToolResponse, tools.memory_delete(request.user_id, request.key,

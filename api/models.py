@@ -13,15 +13,17 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.config import RetrieveMode
+from core.memory.tools import ToolWrite
 from core.types import MemoryType
+from schemas.events import DEFAULT_MEMORY_CONFIDENCE, MAX_MEMORY_CONTENT_CHARS, MAX_MEMORY_KEY_CHARS
 
 ID_PATTERN = r"^[A-Za-z0-9._:@-]{1,128}$"
 # no C0/C1 control characters except tab/newline/carriage return; no noncharacters
 _TEXT = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]*$"
 _ONE_LINE = r"^[^\x00-\x1f\x7f-\x9f\ufffe\uffff]*$"
 
-KEY_MAX_CHARS = 160
-CONTENT_MAX_CHARS = 1000
+KEY_MAX_CHARS = MAX_MEMORY_KEY_CHARS
+CONTENT_MAX_CHARS = MAX_MEMORY_CONTENT_CHARS
 QUESTION_MAX_CHARS = 4000
 SUMMARY_MAX_CHARS = 8000
 MAX_TTL_DAYS = 36500
@@ -54,12 +56,17 @@ class _WriteFields(_Strict):
     content: Content
     memory_type: MemoryType = Field(MemoryType.FACT, strict=False)  # enum value as a JSON string
     importance: int = Field(3, ge=1, le=5)
-    confidence: float = Field(0.9, ge=0.0, le=1.0)
+    confidence: float = Field(DEFAULT_MEMORY_CONFIDENCE, ge=0.0, le=1.0)
     ttl_days: int | None = Field(None, ge=1, le=MAX_TTL_DAYS,
                                  description="default: LONG_TERM_MEMORY_DEFAULT_TTL_DAYS")
     conversation_id: OptionalId = None
     command_id: OptionalId = Field(None,
                                    description="idempotency key: a repeated id returns the first result")
+
+    def tool_write(self) -> ToolWrite:
+        """The tool service's request for this body."""
+        return ToolWrite(self.user_id, self.key, self.content, self.memory_type, self.importance,
+                         self.confidence, self.ttl_days, self.conversation_id, self.command_id)
 
 
 class SaveRequest(_WriteFields):

@@ -34,7 +34,8 @@ if __package__ in (None, ""):
 
 from bench.bench_public import score_run
 from bench.bench_quality import last_json, run_eval
-from bench.common import REPO, install_sigterm, log
+from bench.common import REPO, log
+from bench.stack import install_sigterm
 
 DEFAULT_DATA = REPO.parent / "shared" / "benchmarks"
 DEFAULT_CASES = REPO / "bench" / "data" / "heldout_cases.jsonl"

@@ -21,15 +21,10 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import (
-    install_sigterm,
-    latency_summary,
-    log,
-    median,
-    openmp_wait,
-    synthetic_memories,
-    synthetic_queries,
-)
+from bench.common import log, openmp_wait
+from bench.stack import install_sigterm
+from bench.stats import latency_summary, median
+from bench.synthetic import synthetic_memories, synthetic_queries
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

@@ -7,7 +7,7 @@ process, latency lognormal (default p50 1.0 s, p99 3.0 s, mean ~1.12 s), answeri
 user message (``--chat echo-candidates``); ``--rate-limit-shares 0,0.1`` runs every cell without and
 with 10 % of the requests answered ``429`` + ``Retry-After: --retry-after``. The service processes are
 the real ``pai-memory run extractor|relay|indexer`` on private topics, groups, database and collection
-(``bench.common.Pipeline``), ``MEMORY_EXTRACTOR_PROVIDER=openai``, debounce 0.
+(``bench.stack.Pipeline``), ``MEMORY_EXTRACTOR_PROVIDER=openai``, debounce 0.
 
 1. Throughput, per (429 share, processes, in flight): the extractor process(es) start with
    ``EXTRACTOR_MAX_IN_FLIGHT`` = in flight (and ``LLM_MAX_CONCURRENCY`` = max(32, in flight), so the
@@ -59,7 +59,9 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_pipeline import freshness, user_turn
-from bench.common import WORK, Pipeline, cpu_since, cpu_snapshot, install_sigterm, log, machine_info
+from bench.common import WORK, log
+from bench.machine import cpu_since, cpu_snapshot, machine_info
+from bench.stack import Pipeline, install_sigterm
 
 LOGNORMAL_Z99 = 2.3263478740408408
 

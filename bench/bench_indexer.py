@@ -54,6 +54,7 @@ from core.storage import db
 from core.storage.models import LongTermMemory
 from core.types import MemoryType, VectorStatus, WriteSource
 from core.vectorstore import MilvusMemoryIndex
+from producers.kafka_config import client_config
 
 log = logging.getLogger("bench_indexer")
 
@@ -216,7 +217,7 @@ def kafka_run(settings: Settings, engine: Engine, ids: list[int], batch: int) ->
     with Session(engine) as s:
         rows = s.execute(select(LongTermMemory.id, LongTermMemory.user_id, LongTermMemory.memory_key)
                          .order_by(LongTermMemory.id)).all()
-    producer = Producer({**cfg.kafka_client_config(), "enable.idempotence": True, "acks": "all",
+    producer = Producer({**client_config(cfg), "enable.idempotence": True, "acks": "all",
                          "linger.ms": 5})
     now = datetime.now(UTC)
     for i, (mid, user_pk, key) in enumerate(rows, start=1):

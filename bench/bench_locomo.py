@@ -40,7 +40,8 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import REPO, Pipeline, install_sigterm, log
+from bench.common import REPO, log
+from bench.stack import Pipeline, install_sigterm
 
 DEFAULT_DATA = REPO.parent / "shared" / "benchmarks" / "locomo10.json"
 CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
@@ -138,20 +139,6 @@ def publish_paced(pipe: Pipeline, convs: list[dict[str, Any]], timeout: float) -
     }
 
 
-def wait_synced(pipe: Pipeline, timeout: float) -> float:
-    t0 = time.monotonic()
-    sql = (
-        "SELECT (SELECT count(*) FROM long_term_memories WHERE vector_status <> 'SYNCED' AND is_active) + "
-        "(SELECT count(*) FROM outbox WHERE published_at IS NULL)"
-    )
-    while pipe.scalar(sql) > 0:
-        if time.monotonic() - t0 > timeout:
-            raise TimeoutError("memories not all SYNCED in time")
-        pipe.check()
-        time.sleep(0.5)
-    return time.monotonic() - t0
-
-
 # --- scoring ----------------------------------------------------------------------------------------
 def new_tally() -> dict[str, Any]:
     return {"n": 0, **{f"{crit}@{k}": 0 for crit in ("any", "evidence", "answer") for k in KS}}
@@ -226,7 +213,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         )
         t0 = time.monotonic()
         pub = publish_paced(pipe, convs, args.timeout)
-        pub["wait_synced_after_sec"] = round(wait_synced(pipe, args.timeout), 1)
+        pub["wait_synced_after_sec"] = round(pipe.wait_indexed(args.timeout), 1)
         pub["total_sec"] = round(time.monotonic() - t0, 1)
         result["ingest"] = pub
         log(f"ingested: {pub}")
@@ -339,7 +326,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 for tally in (base_own[cat], base_own["all"]):
                     score_list(tally, ranked_own, evidence, answer)
         retriever.close()
-        from bench.common import latency_summary
+        from bench.stats import latency_summary
 
         result["recall"] = {
             "ours_memories": {k: finish(v) for k, v in ours.items()},

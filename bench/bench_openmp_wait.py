@@ -25,7 +25,10 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import install_sigterm, latency_summary, log, median, synthetic_memories, synthetic_queries
+from bench.common import log
+from bench.stack import install_sigterm
+from bench.stats import latency_summary, median
+from bench.synthetic import synthetic_memories, synthetic_queries
 from core.embedding.local import OPENMP_WAIT_VARS
 
 SETTINGS: dict[str, dict[str, str]] = {

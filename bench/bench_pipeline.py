@@ -2,7 +2,7 @@
 publish rates, and where each stage's time goes.
 
 Not a test. Runs the real processes (``pai-memory run extractor|relay|indexer``) on the benchmark
-stack with private topics, groups, database and collection (``bench.common.Pipeline``).
+stack with private topics, groups, database and collection (``bench.stack.Pipeline``).
 
 1. Extractor throughput: ``--messages`` chat messages (each user turn in its own conversation,
    after an assistant turn that is stored as context) are published to Kafka first; then 1 (and
@@ -36,7 +36,10 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import Pipeline, install_sigterm, latency_summary, log, median, stage_sums
+from bench.common import log
+from bench.machine import cpu_since, cpu_snapshot, stage_sums
+from bench.stack import Pipeline, install_sigterm, stack_pids
+from bench.stats import latency_summary, median
 
 _EN = [
     "I live in {city} with my partner and our two kids.",
@@ -303,6 +306,18 @@ def freshness(
     }
 
 
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) jiffies of all CPUs so far (``/proc/stat``; idle and iowait are not busy)."""
+    fields = [float(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    total = sum(fields[:8])
+    return total - fields[3] - fields[4], total
+
+
+def busy_share(before: tuple[float, float], after: tuple[float, float]) -> float | None:
+    total = after[1] - before[1]
+    return round((after[0] - before[0]) / total, 3) if total > 0 else None
+
+
 def _final_count(pipe: Pipeline, prefix: str) -> tuple[int, int, int]:
     from sqlalchemy import text
 
@@ -347,10 +362,22 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             pipe.start(proc)
         # warm up: model loads, group joins
         freshness(pipe, 5, 4, seed=0, drain_timeout=300)
+        pids = {name: pipe.supervisor.children[name].pid for name in ("extractor-0", "relay-0", "indexer-0")}
+        pids.update(stack_pids())
         runs = []
         for i, rate in enumerate(float(r) for r in args.rates.split(",")):
-            runs.append(freshness(pipe, rate, args.duration, seed=10 + i, drain_timeout=args.drain_timeout))
-            log(f"  -> {json.dumps(runs[-1]['freshness_ms'])}")
+            cpu0, busy0 = cpu_snapshot(pids), machine_busy()
+            run = freshness(pipe, rate, args.duration, seed=10 + i, drain_timeout=args.drain_timeout)
+            # CPU seconds of each process from the first publish to the end of the drain (the stack's
+            # servers are shared: other work on them in that window counts too)
+            run["cpu_sec_by_process"] = cpu_since(cpu0, pids)
+            seconds = run["drain_sec_from_start"]
+            run["core_share_by_process"] = {
+                k: round(v / seconds, 3) for k, v in run["cpu_sec_by_process"].items() if seconds
+            }
+            run["machine_busy_share"] = busy_share(busy0, machine_busy())
+            runs.append(run)
+            log(f"  -> {json.dumps(run['freshness_ms'])}; CPU {run['cpu_sec_by_process']}")
         result["freshness"] = runs
         result["rss_mb"] = pipe.rss()
     return result

@@ -28,8 +28,9 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_quality import run_eval
-from bench.common import REPO, WORK, install_sigterm, log
+from bench.common import REPO, WORK, log
 from bench.convert_public import memorybank_cases, persona_cases, read_persona_csv
+from bench.stack import install_sigterm
 
 DEFAULT_DATA = REPO.parent / "shared" / "benchmarks"
 PERSONA_FILE = "synthetic_persona_chat/data/Synthetic-Persona-Chat_test.csv"

@@ -25,16 +25,8 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import (
-    BENCH_API_PORT,
-    REPO,
-    WORK,
-    create_database,
-    drop_database,
-    install_sigterm,
-    log,
-    stack_up,
-)
+from bench.common import BENCH_API_PORT, REPO, WORK, log
+from bench.stack import create_database, drop_database, install_sigterm, stack_up
 
 DEFAULT_CASES = REPO.parent / "shared" / "eval" / "dev_cases.jsonl"
 # 39850 + 10 * process index + replica; BENCH_EVAL_METRICS_BASE / BENCH_EVAL_API_PORT move a run off the

@@ -38,19 +38,11 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import (
-    WORK,
-    create_database,
-    drop_database,
-    install_sigterm,
-    latency_summary,
-    log,
-    rss_mb,
-    stack_pids,
-    stack_up,
-    synthetic_memories,
-    synthetic_queries,
-)
+from bench.common import WORK, log
+from bench.machine import rss_mb
+from bench.stack import create_database, drop_database, install_sigterm, stack_pids, stack_up
+from bench.stats import latency_summary
+from bench.synthetic import synthetic_memories, synthetic_queries
 
 MILVUS_VENV = WORK / "milvus-venv"
 REAL_MILVUS_PORT = 39750
@@ -273,10 +265,13 @@ def measure(
         for user, q in queries[:10]:  # warm-up
             retriever.retrieve(user, f"{q} {tag}", mode=rmode)
         lat, served, n_items, reasons = [], {}, [], {}
+        stages: dict[str, list[float]] = {}
         for user, q in queries[10:]:
             t0 = time.perf_counter()
             res = retriever.retrieve(user, f"{q} {tag}", mode=rmode)
             lat.append((time.perf_counter() - t0) * 1000)
+            for stage, ms in res.timings.items():  # embed (the model), user_lookup, milvus, truth_read, ...
+                stages.setdefault(stage, []).append(ms)
             served[res.served_by.value] = served.get(res.served_by.value, 0) + 1
             n_items.append(len(res.items))
             if res.fallback_reason:
@@ -287,6 +282,7 @@ def measure(
             "served_by": served,
             "fallback_reasons": reasons,
             "mean_items": round(sum(n_items) / max(1, len(n_items)), 2),
+            "stage_ms": {stage: latency_summary(v) for stage, v in sorted(stages.items())},
         }
         if mode == "dense" and index is not None:
             from core.memory.store import find_user

@@ -25,7 +25,13 @@ lowest threshold >= reuse with no same-user false positive (merging deactivates 
 must be near-certain). Other-user pairs (same-key pairs excluded) are reported as the false
 positive rate on unrelated memories, not used to choose: two users can hold the same memory.
 
-Usage: ``python bench/calibrate_dedup.py [--dev PATH] [--pairs PATH] [--provider local|openai]``.
+Team-written pair groups carry a ``family`` (diet_rule, allergy, family, home_job, preference,
+goal_project, constraint): near-duplicates that must merge and must-not-merge pairs of one user.
+The output's ``shipped`` block gives precision/recall of the thresholds and gate that ship for the
+model (``core.config``), over all pairs and per family.
+
+Usage: ``python bench/calibrate_dedup.py [--dev PATH] [--pairs PATH] [--provider local|openai]
+[--json bench/results/dedup_calibration.json]``.
 The dev cases file defaults to ``$PAI_MEMORY_DEV_CASES`` or ``/work/shared/eval/dev_cases.jsonl``
 and is skipped cleanly when absent.
 """
@@ -57,6 +63,7 @@ class Pair:
     a: str
     b: str
     kind: str  # dup | dup_verbatim | neg_same_user | neg_other_user | update
+    family: str = ""  # the behaviour family of a team-written pair group (row "family"), if any
 
 
 def _type_of(text: str) -> str:
@@ -92,20 +99,22 @@ def load_pairs(pairs_path: Path, dev_path: Path | None) -> tuple[list[Pair], dic
         return identity[text]
 
     update_texts: set[str] = set()
+    family_of = {row["group"]: row["family"] for row in rows if row.get("family")}
     for row in rows:
         kind, a, b, group = row["kind"], row["a"], row["b"], row["group"]
         _type_of(a), _type_of(b)
+        family = family_of.get(group, "")
         if kind == "dup":
             shared = ident(a, group)
             ident(b, group, shared)
-            pairs.append(Pair(a, b, "dup"))
+            pairs.append(Pair(a, b, "dup", family))
         elif kind == "distinct":
             ident(a, group)
             ident(b, group)
-            pairs.append(Pair(a, b, "neg_same_user"))
+            pairs.append(Pair(a, b, "neg_same_user", family))
         elif kind == "update":
             update_texts.update((a, b))
-            pairs.append(Pair(a, b, "update"))
+            pairs.append(Pair(a, b, "update", family))
         else:
             raise ValueError(f"unknown kind {kind!r}")
 
@@ -117,8 +126,9 @@ def load_pairs(pairs_path: Path, dev_path: Path | None) -> tuple[list[Pair], dic
             continue
         if _key_of(x) == _key_of(y):  # dedup never compares same-key memories (key match handles them)
             continue
-        kind = "neg_same_user" if group_of[x] == group_of[y] else "neg_other_user"
-        pairs.append(Pair(x, y, kind))
+        same = group_of[x] == group_of[y]
+        pairs.append(Pair(x, y, "neg_same_user" if same else "neg_other_user",
+                          family_of.get(group_of[x], "") if same else ""))
 
     info: dict[str, Any] = {"pairs_file": str(pairs_path), "dev_cases": None}
     if dev_path is not None and dev_path.is_file():
@@ -249,6 +259,41 @@ def lexical_gate(rows: list[tuple[str, float, float]], model: str) -> dict[str, 
     }
 
 
+def shipped_rule(rows: list[tuple[Pair, float, float]], model: str) -> dict[str, Any]:
+    """Precision and recall of what ships for ``model`` (``core.config``): *reuse* = cosine >= reuse
+    or the lexical gate, *merge* = cosine >= merge with the merge overlap; duplicates (``dup``,
+    ``dup_verbatim``) against different memories of the same user, over all pairs and per family of
+    the team-written groups."""
+    from core.config import DEDUP_LEXICAL_MERGE, DEDUP_LEXICAL_REUSE, DEDUP_THRESHOLDS
+
+    reuse, merge = DEDUP_THRESHOLDS.get(model, (0.82, 0.90))
+    gate = DEDUP_LEXICAL_REUSE.get(model)
+    merge_overlap = DEDUP_LEXICAL_MERGE.get(model)
+
+    def reused(c: float, o: float) -> bool:
+        return c >= reuse or (gate is not None and c >= gate[0] and o >= gate[1])
+
+    def score(selected: list[tuple[Pair, float, float]], rule: str) -> dict[str, Any]:
+        hit = (lambda c, o: reused(c, o)) if rule == "reuse" else (
+            lambda c, o: c >= merge and (merge_overlap is None or o >= merge_overlap))
+        pos = [hit(c, o) for p, c, o in selected if p.kind in ("dup", "dup_verbatim")]
+        neg = [hit(c, o) for p, c, o in selected if p.kind == "neg_same_user"]
+        tp, fp = sum(pos), sum(neg)
+        return {"duplicates": len(pos), "must_not_merge": len(neg), "recall": round(tp / len(pos), 4) if pos
+                else None, "precision": round(tp / (tp + fp), 4) if tp + fp else None, "false_merges": fp}
+
+    families = sorted({p.family for p, _, _ in rows if p.family})
+    return {
+        "reuse": reuse, "merge": merge, "lexical_gate": list(gate) if gate else None,
+        "merge_overlap": merge_overlap,
+        "all": {rule: score(rows, rule) for rule in ("reuse", "merge")},
+        "by_family": {f: {rule: score([r for r in rows if r[0].family == f], rule)
+                          for rule in ("reuse", "merge")} for f in families},
+        "updates_reused": sum(reused(c, o) for p, c, o in rows if p.kind == "update"),
+        "updates": sum(1 for p, _, _ in rows if p.kind == "update"),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pairs", type=Path, default=DEFAULT_PAIRS)
@@ -257,6 +302,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--form", choices=["index", "content"], default="index",
                         help="embed the index text (what dedup uses) or the content alone (diagnostic)")
     parser.add_argument("--quiet", action="store_true", help="print only the JSON line")
+    parser.add_argument("--json", type=Path, default=None,
+                        help="also write the result here (bench/results/dedup_calibration.json)")
     args = parser.parse_args(argv)
 
     dev = args.dev if args.dev.is_file() else None
@@ -270,9 +317,11 @@ def main(argv: list[str] | None = None) -> int:
 
     by_kind: dict[str, list[float]] = {}
     lexical_rows: list[tuple[str, float, float]] = []
+    scored: list[tuple[Pair, float, float]] = []
     for p in pairs:
         by_kind.setdefault(p.kind, []).append(float(vectors[p.a] @ vectors[p.b]))
         lexical_rows.append((p.kind, float(vectors[p.a] @ vectors[p.b]), _overlap(p.a, p.b)))
+        scored.append((p, lexical_rows[-1][1], lexical_rows[-1][2]))
     scores = {k: np.asarray(v) for k, v in by_kind.items()}
     result = calibrate(scores)
     reuse, merge = result["reuse"]["threshold"], result["merge"]["threshold"]
@@ -298,6 +347,7 @@ def main(argv: list[str] | None = None) -> int:
                                      "of": len(upd)},
         "reference_thresholds": reference,
         "lexical_gate": lexical_gate(lexical_rows, model),
+        "shipped": shipped_rule(scored, model),
         "source": info,
     }
     if not args.quiet:
@@ -319,7 +369,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"chosen: reuse={reuse} (best F1 {result['reuse']['f1']}), merge={merge} "
               f"(recall {result['merge']['recall']}, no same-user false positive); "
               f"bootstrap {out['bootstrap']}")
+        shipped = out["shipped"]
+        print(f"shipped for {model}: reuse {shipped['all']['reuse']}, merge {shipped['all']['merge']}")
+        for family, rules in shipped["by_family"].items():
+            print(f"  {family:13s} reuse {rules['reuse']}  merge {rules['merge']}")
     print(json.dumps(out, ensure_ascii=False))
+    if args.json is not None:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(out, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     return 0
 
 

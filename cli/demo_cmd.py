@@ -1,9 +1,13 @@
 """``pai-memory demo``: the whole service on the local stack with the bundled sample conversations.
 
 Brings up Kafka, PostgreSQL and Milvus, migrates, starts extractor, commands, relay/sweeper,
-indexer and API as separate processes, publishes the samples, waits until every message is
-processed and every memory synced, prints each user's memories and the answers of a few
-retrieval queries in both modes, then keeps running until Ctrl-C (``--no-wait`` to exit at once).
+indexer, API (with the operator console) and the MCP server (streamable HTTP) as separate processes,
+publishes the samples, waits until every message is processed and every memory synced, prints each
+user's memories and the answers of a few retrieval queries in both modes, then where the API, the
+console and the MCP endpoint are, and keeps running until Ctrl-C (``--no-wait`` to exit at once).
+
+The API, the console and the MCP endpoint need a token: ``API_TOKEN`` when set, otherwise the demo's
+own, generated once and kept in ``<PAI_MEMORY_HOME>/api_token`` (mode 0600; never printed).
 """
 
 from __future__ import annotations
@@ -12,16 +16,19 @@ import argparse
 import json
 import logging
 import os
+import secrets
 import signal
 import sys
 import time
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import httpx
 
-from localstack.service import DEMO_ENV, LocalService, PipelineState
-from localstack.supervisor import METRICS_BASE_PORT, PROCESS_NAMES
+from localstack.service import DEMO_ENV, LocalService
+from localstack.settle import PipelineProgress
+from localstack.supervisor import PROCESS_NAMES, fixed_metrics_port
 from producers.client import MemoryEventProducer
 from producers.publish import publish_lines, read_events
 from schemas import ChatMessageEvent
@@ -46,6 +53,40 @@ def _sample(name: str) -> bytes:
 def _headers() -> dict[str, str]:
     token = os.environ.get("API_TOKEN")
     return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+TOKEN_FILE = "api_token"
+DEMO_PROCESSES = (*PROCESS_NAMES, "mcp")
+
+
+def ensure_token(home: Path) -> str:
+    """Where the token of the demo's API/console/MCP comes from; sets ``API_TOKEN`` for the children.
+
+    ``API_TOKEN`` from the environment wins; otherwise the token in ``home/api_token`` (created once with
+    a random value, mode 0600), so a later demo talks to processes an earlier ``--no-wait`` left running.
+    """
+    if os.environ.get("API_TOKEN"):
+        return "API_TOKEN"
+    path = home / TOKEN_FILE
+    if not path.exists():
+        home.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as fh:
+            fh.write(secrets.token_urlsafe(24) + "\n")
+    os.environ["API_TOKEN"] = path.read_text().strip()
+    return str(path)
+
+
+def _wait_mcp(url: str, timeout: float = 60.0) -> bool:
+    """True once the MCP endpoint answers HTTP at all (any status: it is listening)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(url, headers=_headers(), timeout=2)
+            return True
+        except httpx.HTTPError:
+            time.sleep(0.5)
+    return False
 
 
 def _step(text: str) -> None:
@@ -73,10 +114,11 @@ def _demo(args: argparse.Namespace) -> int:
     t0 = time.monotonic()
     service = LocalService.from_env(DEMO_ENV)
     settings = service.settings
+    token_source = ensure_token(Path(settings.PAI_MEMORY_HOME))
     _step("local stack: Kafka, PostgreSQL, Milvus (+ migrations, topics)")
     service.up_stack()
-    _step("service processes: " + ", ".join(PROCESS_NAMES))
-    running = service.start_processes()
+    _step("service processes: " + ", ".join(DEMO_PROCESSES))
+    running = service.start_processes(DEMO_PROCESSES)
     for name, pid in sorted(running.items()):
         print(f"  {name:<12} pid {pid}")
     api = service.wait_api()
@@ -99,10 +141,10 @@ def _demo(args: argparse.Namespace) -> int:
 
     _step("waiting for every message to be processed and every memory synced")
 
-    def progress(state: PipelineState, expected: int) -> None:
+    def progress(state: PipelineProgress) -> None:
         print(
-            f"  messages {state.messages_final}/{expected} final, "
-            f"memories {state.memories - state.memories_unsynced}/{state.memories} synced, "
+            f"  messages {state.final}/{state.messages} final, "
+            f"memories {state.memories - state.unsynced}/{state.memories} synced, "
             f"outbox backlog {state.outbox_backlog}",
             flush=True,
         )
@@ -116,11 +158,16 @@ def _demo(args: argparse.Namespace) -> int:
     _warm_dense(api, sorted(users)[0])
     _print_queries(api)
 
+    mcp = f"http://{settings.MCP_HOST}:{settings.MCP_PORT}/mcp"
+    mcp_up = _wait_mcp(mcp)
     _step("running")
-    print(f"  HTTP API   {api}   (OpenAPI: {api}/docs)")
-    for i, name in enumerate(PROCESS_NAMES):
+    print(f"  token      {token_source}   (Authorization: Bearer <token>; the console's login)")
+    print(f"  HTTP API   {api}   (OpenAPI: {api}/openapi.json)")
+    print(f"  console    {api}/console   (operator console: log in with the token)")
+    print(f"  MCP        {mcp}   (streamable HTTP, bearer token{'' if mcp_up else '; NOT answering yet'})")
+    for name in DEMO_PROCESSES:
         if name != "api":
-            print(f"  metrics    http://127.0.0.1:{METRICS_BASE_PORT + i * 10}/metrics   ({name})")
+            print(f"  metrics    http://127.0.0.1:{fixed_metrics_port(name, 0)}/metrics   ({name})")
     print(f"  metrics    {api}/metrics   (api)")
     print(f"  logs       {service.supervisor.log_dir}")
     if args.no_wait:

@@ -1,14 +1,14 @@
 """``pai-memory eval FILE [--json]``: evaluation cases through the whole pipeline.
 
-Each case is published as a fresh user's conversation (ids carry a run id, so repeated runs
-never mix), turn by turn as a chat service would send it: every turn gets the time it was sent
-(its ``created_at``, else a default chat pacing, ``core.evaluation.timeline``), the conversation is
-cut where the production debounce (``--debounce``, default the seed's 12 s) would separate
-extractions, and each case publishes its next segment only once the previous one's user messages
-are final (cases run side by side). So a ten-day history is extracted turn by turn, not as one
-burst capped at ``LONG_TERM_MEMORY_MAX_WRITE_ITEMS``, without waiting real minutes: the service
-processes run with a short debounce that only coalesces the messages of one segment.
-``--publish block`` publishes every case at once instead (the old behaviour, for comparison).
+Each case is published as a fresh user's conversation (ids carry a run id, so repeated runs never mix),
+turn by turn as a chat service would send it: every turn gets the time it was sent (its ``created_at``,
+else a default chat pacing, ``core.evaluation.timeline``), the conversation is cut where the production
+debounce (``--debounce``, default ``LONG_TERM_MEMORY_DEBOUNCE_SEC``'s 12 s) would separate extractions,
+and each case publishes its next segment only once the previous one's user messages are final (cases run
+side by side). So a ten-day history is extracted turn by turn, not as one burst capped at
+``LONG_TERM_MEMORY_MAX_WRITE_ITEMS``, without waiting real minutes: the service processes run with a
+short debounce that only coalesces the messages of one segment. ``--publish block`` publishes every case
+at once instead, to compare with extracting a whole history as one burst.
 
 Then the pipeline settles, and the user's memories (GET /v1/memories) and the queries'
 retrievals (POST /v1/retrieve) are scored as MISSION.md defines. With ``--json`` the last line is

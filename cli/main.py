@@ -32,6 +32,7 @@ COMMAND_MODULES = [
     "cli.replay_cmd",
     "cli.reindex_cmd",
     "cli.mcp_cmd",
+    "cli.dlq_cmd",
 ]
 
 

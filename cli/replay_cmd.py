@@ -34,6 +34,7 @@ from confluent_kafka import Consumer, ConsumerGroupTopicPartitions, KafkaExcepti
 from confluent_kafka.admin import AdminClient
 
 from core.config import Settings, load_settings
+from producers.kafka_config import client_config
 from producers.kafka_retry import call_with_retry
 
 KAFKA_TIMEOUT = 15.0
@@ -104,7 +105,7 @@ def _parse_time(value: str) -> datetime:
 
 
 def _consumer(settings: Settings) -> Consumer:
-    return Consumer({**settings.kafka_client_config(), "group.id": "pai-memory-replay-tool",
+    return Consumer({**client_config(settings), "group.id": "pai-memory-replay-tool",
                      "enable.auto.commit": False})
 
 
@@ -139,7 +140,7 @@ def start_offsets(settings: Settings, topic: str, offset: int | None,
 
 def reset_group(settings: Settings, group: str, topic: str, starts: dict[int, int]) -> dict[int, int | None]:
     """Commit ``starts`` for ``group`` (which must have no active member); returns the previous commits."""
-    admin = AdminClient(settings.kafka_client_config())
+    admin = AdminClient(client_config(settings))
     described = call_with_retry(
         lambda: admin.describe_consumer_groups([group], request_timeout=KAFKA_TIMEOUT)[group].result())
     if described.members:
@@ -147,7 +148,7 @@ def reset_group(settings: Settings, group: str, topic: str, starts: dict[int, in
                           f"(state {described.state.name}); stop the extractor processes first, or use "
                           f"--new-group")
     previous: dict[int, int | None] = {}
-    consumer = Consumer({**settings.kafka_client_config(), "group.id": group, "enable.auto.commit": False})
+    consumer = Consumer({**client_config(settings), "group.id": group, "enable.auto.commit": False})
     try:
         committed = call_with_retry(
             lambda: consumer.committed([TopicPartition(topic, p) for p in starts], timeout=KAFKA_TIMEOUT))

@@ -43,16 +43,18 @@ def _commands(settings: Settings) -> None:
 
 
 def _indexer(settings: Settings) -> None:
-    """The indexer group member; refuses to start unless ``MEMORY_INDEX_WORKER_ENABLED`` is true."""
+    """The indexer group member; refuses to start unless ``Settings.indexer_enabled``
+    (``MEMORY_INDEXER_ENABLED``, or the deprecated ``MEMORY_INDEX_WORKER_ENABLED`` when that is unset)."""
     import sys
 
     from core.config import ConfigError
     from core.vectorstore import IndexModelMismatch
 
-    if not settings.MEMORY_INDEX_WORKER_ENABLED:
+    if not settings.indexer_enabled:
         raise ConfigError(
-            "the indexer is disabled (MEMORY_INDEX_WORKER_ENABLED=false); "
-            "set MEMORY_INDEX_WORKER_ENABLED=true in the environment or .env to run it"
+            "the indexer is disabled (MEMORY_INDEXER_ENABLED, or the deprecated MEMORY_INDEX_WORKER_ENABLED, "
+            "is false); set MEMORY_INDEXER_ENABLED=true (or MEMORY_INDEX_WORKER_ENABLED=true) in the "
+            "environment or .env to run it"
         )
     from consumers.processes import indexer_loop
 
@@ -78,17 +80,26 @@ def _api(settings: Settings) -> None:
     serve(settings)
 
 
+def _mcp(settings: Settings) -> None:
+    """The MCP server over streamable HTTP (``pai-memory mcp --transport http``); needs ``API_TOKEN``."""
+    from api.mcp_server import serve_http
+
+    serve_http(settings)
+
+
 PROCESSES: dict[str, Callable[[Settings], None]] = {
     "extractor": _extractor,
     "commands": _commands,
     "indexer": _indexer,
     "relay": _relay,
     "api": _api,
+    "mcp": _mcp,
 }
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg,unused-ignore]
-    parser = sub.add_parser("run", help="run one service process (extractor, commands, relay, indexer, api)")
+    parser = sub.add_parser("run",
+                            help="run one service process (extractor, commands, relay, indexer, api, mcp)")
     parser.add_argument("process", choices=sorted(PROCESSES))
     parser.add_argument("--instance-id", help="static group membership id (group.instance.id)")
     parser.set_defaults(func=_run)
@@ -103,5 +114,8 @@ def _run(args: argparse.Namespace) -> int:
     from core.metrics import serve_metrics
 
     serve_metrics(settings.METRICS_PORT, settings.METRICS_HOST)
+    from producers.tracing import setup_tracing
+
+    setup_tracing(settings, args.process)  # OTEL_ENABLED: spans over OTLP, trace context in Kafka headers
     PROCESSES[args.process](settings)
     return 0

@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Callable
 
 from core.config import Settings, load_settings
+from producers.kafka_config import client_config
 
 SMOKE_TOPIC = "pai-memory.smoke"
 
@@ -41,14 +42,14 @@ def kafka_round_trip(settings: Settings, timeout: float = 30.0) -> str:
             raise SmokeError(f"delivery failed: {err}")
         delivered.append(msg)
 
-    producer = Producer({**settings.kafka_client_config(), "enable.idempotence": True})
+    producer = Producer({**client_config(settings), "enable.idempotence": True})
     producer.produce(SMOKE_TOPIC, key=b"smoke", value=token, on_delivery=on_delivery)
     if producer.flush(timeout) != 0 or not delivered:
         raise SmokeError(f"message not delivered to {SMOKE_TOPIC} within {timeout:.0f} s")
     offset = delivered[0].offset()
     if offset is None:
         raise SmokeError("delivery report without an offset")
-    consumer = Consumer({**settings.kafka_client_config(), "group.id": "pai-memory-smoke",
+    consumer = Consumer({**client_config(settings), "group.id": "pai-memory-smoke",
                          "enable.auto.commit": False})
     try:
         consumer.assign([TopicPartition(SMOKE_TOPIC, 0, offset)])

@@ -22,8 +22,9 @@ from consumers.policies import RetryPolicy
 from consumers.runtime import DoneCallback, Record
 from consumers.steps import Action, Backoff, RecordSteps
 from core.memory.errors import MemoryNotFound
-from core.memory.tools import MemoryTools, ToolResult
+from core.memory.tools import MemoryTools, ToolResult, ToolWrite
 from schemas import MemoryAppendData, MemoryDeleteData, MemorySaveData, parse_memory_command
+from schemas.events import DEFAULT_MEMORY_CONFIDENCE
 
 log = logging.getLogger(__name__)
 
@@ -95,12 +96,7 @@ class CommandStrategy:
         self.dlq.close()
 
     def _drain(self) -> None:
-        while self._backlog:
-            if not self._apply(self._backlog[0]):
-                self._backoff.failed(self.retry, self.clock())
-                return
-            self._backlog.pop(0)
-            self._backoff.reset()
+        self._backoff.drain(self._backlog, self._apply, self.retry, self.clock)
 
     def _dead_letter(self, record: Record, exc: BaseException) -> bool:
         return self.steps.dead_letter(record, exc, attempts=self._backoff.attempts + 1)
@@ -115,31 +111,31 @@ class CommandStrategy:
         result: ToolResult | None = None
         try:
             if isinstance(cmd, MemorySaveData):
-                result = self.tools.memory_save(
+                result = self.tools.memory_save(ToolWrite(
                     cmd.user_id,
                     cmd.key,
                     cmd.content,
                     cmd.memory_type,
                     cmd.importance or 3,
-                    cmd.confidence if cmd.confidence is not None else 0.9,
+                    cmd.confidence if cmd.confidence is not None else DEFAULT_MEMORY_CONFIDENCE,
                     cmd.ttl_days,
                     cmd.conversation_id,
                     command_id=cmd.command_id,
                     origin_at=event.time,
-                )
+                ))
             elif isinstance(cmd, MemoryAppendData):
-                result = self.tools.memory_append(
+                result = self.tools.memory_append(ToolWrite(
                     cmd.user_id,
                     cmd.key,
                     cmd.content,
                     cmd.memory_type or "fact",
                     cmd.importance or 3,
-                    cmd.confidence if cmd.confidence is not None else 0.9,
+                    cmd.confidence if cmd.confidence is not None else DEFAULT_MEMORY_CONFIDENCE,
                     cmd.ttl_days,
                     cmd.conversation_id,
                     command_id=cmd.command_id,
                     origin_at=event.time,
-                )
+                ))
             elif isinstance(cmd, MemoryDeleteData):
                 result = self.tools.memory_delete(cmd.user_id, cmd.key, command_id=cmd.command_id,
                                                   origin_at=event.time)

@@ -14,6 +14,7 @@ from confluent_kafka import KafkaError, Producer
 
 from consumers.runtime import Record
 from core.config import Settings
+from producers.kafka_config import client_config
 from schemas import DeadLetterEvent, make_dead_letter
 
 DLQ_SOURCE = "pai-memory/dlq"
@@ -57,7 +58,7 @@ class DeadLetterPublisher:
 
     def _get(self) -> Producer:
         if self._producer is None:
-            conf: dict[str, Any] = self.settings.kafka_client_config()
+            conf: dict[str, Any] = client_config(self.settings)
             conf.update(
                 {
                     "enable.idempotence": True,

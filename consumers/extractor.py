@@ -45,14 +45,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from consumers import metrics as consumer_metrics
 from consumers.dlq import DeadLetterPublisher
 from consumers.errors import describe
 from consumers.policies import RetryPolicy
 from consumers.runtime import DoneCallback, Record
 from consumers.steps import Action, Backoff, RecordSteps
-from core import metrics
-from core.memory.processing import MessageProcessor, PermanentProcessingError, ProcessOutcome
+from core import tracing
+from core.memory.processing import IngestResult, MessageProcessor, PermanentProcessingError, ProcessOutcome
 from core.memory.store import IncomingMessage
+from producers.tracing import contexts_of
 from schemas import parse_chat_message
 
 log = logging.getLogger(__name__)
@@ -129,6 +131,7 @@ class ExtractorStrategy:
         self._completions: queue.SimpleQueue[_Completion] = queue.SimpleQueue()
         self._bound = False
         self._ingest_backlog: list[Record] = []
+        self._to_ingest: list[Record] = []  # submitted this loop turn, stored together at the next poll
         self._ingest_backoff = Backoff()
         self._dlq_backlog: list[tuple[Record, str, str]] = []  # record, reason, error type
         self._dlq_backoff = Backoff()
@@ -143,14 +146,10 @@ class ExtractorStrategy:
         self._bound = True
 
     def submit(self, record: Record) -> None:
-        if self._ingest_backlog and any(r.tp == record.tp for r in self._ingest_backlog):
-            self._ingest_backlog.append(record)  # keep partition order behind a failed store
-            return
-        if not self._ingest(record):
-            self._ingest_backlog.append(record)
-            self._ingest_backoff.failed(self.retry, self.clock())
+        self._to_ingest.append(record)  # the loop calls ``poll`` after each turn's records
 
     def poll(self) -> None:
+        self._ingest_submitted()
         self._drain_completions()
         now = self.clock()
         if self._dlq_backlog and self._dlq_backoff.ready(now):
@@ -160,8 +159,8 @@ class ExtractorStrategy:
         self._dispatch(force=False)
         held = self.buffered
         self.max_buffered_seen = max(self.max_buffered_seen, held)
-        metrics.CONSUMER_IN_FLIGHT.labels(self.group).set(self._running)
-        metrics.CONSUMER_BUFFERED.labels(self.group).set(held)
+        consumer_metrics.CONSUMER_IN_FLIGHT.labels(self.group).set(self._running)
+        consumer_metrics.CONSUMER_BUFFERED.labels(self.group).set(held)
 
     def backpressure(self) -> bool:
         held = self.buffered
@@ -173,6 +172,7 @@ class ExtractorStrategy:
 
     def revoke(self, partitions: list[TopicPartitionKey], lost: bool = False) -> None:
         revoked = set(partitions)
+        self._ingest_submitted()
         self._ingest_backlog = [r for r in self._ingest_backlog if r.tp not in revoked]
         self._dlq_backlog = [item for item in self._dlq_backlog if item[0].tp not in revoked]
         if not lost:
@@ -200,6 +200,7 @@ class ExtractorStrategy:
     def join(self, timeout: float) -> None:
         """Extract everything held (debounce ignored, per-user order kept) until done or ``timeout``."""
         deadline = time.monotonic() + timeout
+        self._ingest_submitted()
         while time.monotonic() < deadline:
             self._drain_completions()
             if self._dlq_backlog and self._dlq_backoff.ready(self.clock()):
@@ -232,7 +233,7 @@ class ExtractorStrategy:
     def buffered(self) -> int:
         """Records held and not yet done (bursts open, waiting or running; retry backlogs)."""
         return (sum(len(b.items) for b in self._all_bursts()) + len(self._ingest_backlog)
-                + len(self._dlq_backlog))
+                + len(self._dlq_backlog) + len(self._to_ingest))
 
     @property
     def in_flight(self) -> int:
@@ -243,15 +244,53 @@ class ExtractorStrategy:
         return self.steps.dead_lettered
 
     # --- ingest (loop thread) -----------------------------------------------------------------
+    def _ingest_submitted(self) -> None:
+        """Store the records submitted since the last call: one transaction for all of them
+        (``MessageProcessor.ingest_many``); if that fails, one by one as before (retry backlog, DLQ),
+        so one bad record costs the batch only its speed. Records of a partition with a backlog
+        queue behind it (partition order)."""
+        records, self._to_ingest = self._to_ingest, []
+        batch: list[tuple[Record, IncomingMessage]] = []
+        for record in records:
+            if self._ingest_backlog and any(r.tp == record.tp for r in self._ingest_backlog):
+                self._ingest_backlog.append(record)  # keep partition order behind a failed store
+                continue
+            msg = self._parse(record)
+            if msg is not None:
+                batch.append((record, msg))
+        if not batch:
+            return
+        if len(batch) > 1:
+            try:
+                results = self.processor.ingest_many([msg for _, msg in batch])
+            except Exception as exc:
+                log.info("storing %d messages together failed, storing them one by one: %s",
+                         len(batch), type(exc).__name__)
+            else:
+                for (record, msg), res in zip(batch, results, strict=True):
+                    self._place(record, msg, res)
+                return
+        for record, msg in batch:
+            if self._ingest_backlog and any(r.tp == record.tp for r in self._ingest_backlog):
+                self._ingest_backlog.append(record)
+            elif not self._store(record, msg):
+                self._ingest_backlog.append(record)
+                self._ingest_backoff.failed(self.retry, self.clock())
+
     def _ingest(self, record: Record) -> bool:
         """Store the record's message; False when it must be retried later (backlog)."""
+        msg = self._parse(record)
+        return True if msg is None else self._store(record, msg)
+
+    def _parse(self, record: Record) -> IncomingMessage | None:
+        """The record's message, or None after dead-lettering a record that never parses."""
         try:
             event = parse_chat_message(record.value or b"")
         except Exception as exc:  # SchemaError, or anything else parsing raises: this record never parses
             self._dead_letter(record, exc)
-            return True
+            return None
         data = event.data
-        msg = IncomingMessage(
+        return IncomingMessage(
             message_id=data.message_id,
             user_id=data.user_id,
             conversation_id=data.conversation_id,
@@ -263,36 +302,38 @@ class ExtractorStrategy:
             source_partition=record.partition,
             source_offset=record.offset,
         )
+
+    def _store(self, record: Record, msg: IncomingMessage) -> bool:
+        """Store one message; False when it must be retried later (backlog)."""
         try:
             res = self.processor.ingest(msg)
         except Exception as exc:
-            what = f"storing message {data.message_id} ({record.topic}:{record.partition}@{record.offset})"
+            what = f"storing message {msg.message_id} ({record.topic}:{record.partition}@{record.offset})"
             if self.steps.decide(exc, self._ingest_backoff.attempts + 1, what) is Action.RETRY:
                 return False
             self._dead_letter(record, exc, attempts=self._ingest_backoff.attempts + 1)
             return True
+        self._place(record, msg, res)
+        return True
+
+    def _place(self, record: Record, msg: IncomingMessage, res: IngestResult) -> None:
+        """Mark a stored record done (context, duplicate) or add it to its conversation's burst."""
         now = self.clock()
         burst = self._open.get(res.conversation_pk)
         if not res.needs_processing:
             if burst is not None:
                 burst.last_seen = now
             self.steps.mark(record, "context" if msg.role != "user" else "duplicate")
-            return True
+            return
         if burst is None:
             burst = _Burst(res.user_pk, res.conversation_pk, now, now)
             self._open[res.conversation_pk] = burst
             self._users.setdefault(res.user_pk, []).append(burst)
         burst.last_seen = now
         burst.items.append((record, res.message_pk))
-        return True
 
     def _drain_ingest_backlog(self) -> None:
-        while self._ingest_backlog:
-            if not self._ingest(self._ingest_backlog[0]):
-                self._ingest_backoff.failed(self.retry, self.clock())
-                return
-            self._ingest_backlog.pop(0)
-            self._ingest_backoff.reset()
+        self._ingest_backoff.drain(self._ingest_backlog, self._ingest, self.retry, self.clock)
 
     def _dead_letter(self, record: Record, exc: BaseException, attempts: int = 1) -> None:
         if not self.steps.dead_letter(record, exc, attempts=attempts):
@@ -347,10 +388,19 @@ class ExtractorStrategy:
                          name=f"extract-{burst.user_pk}").start()
 
     def _work(self, burst: _Burst, message_pks: list[int]) -> None:
-        """Worker thread: extract one burst, hand the result back to the loop thread."""
+        """Worker thread: extract one burst, hand the result back to the loop thread.
+
+        Traced as one CONSUMER span continuing the first message's trace, linked to every message's
+        (``core.tracing.consume_span``); a no-op span when tracing is off."""
         started = time.perf_counter()
+        records = burst.records if tracing.enabled() else []
+        span = tracing.consume_span(f"{records[0].topic if records else 'burst'} process",
+                                    contexts_of(records),
+                                    {"messaging.system": "kafka", "messaging.operation.type": "process",
+                                     "messaging.batch.message_count": len(message_pks)})
         try:
-            outcome = self.processor.process(message_pks)
+            with tracing.current(span):
+                outcome = self.processor.process(message_pks)
         except BaseException as exc:  # every failure goes back to the loop thread to be classified
             self._completions.put(_Completion(burst, None, exc, time.perf_counter() - started))
         else:
@@ -382,7 +432,7 @@ class ExtractorStrategy:
             return
         if isinstance(c.error, PermanentProcessingError):
             # attempts exhausted: the core marked the messages FAILED (the sweeper re-drives them)
-            metrics.CONSUMER_ERRORS.labels(self.group, "permanent").inc()
+            consumer_metrics.CONSUMER_ERRORS.labels(self.group, "permanent").inc()
             log.error("burst of conversation %s failed for good: %s", burst.conversation_pk, c.error)
             self._finish(burst, "failed")
             return

@@ -32,14 +32,16 @@ from datetime import UTC, datetime
 
 from sqlalchemy.exc import DBAPIError
 
+from consumers import metrics as consumer_metrics
 from consumers.dlq import DeadLetterPublisher
 from consumers.errors import describe
 from consumers.policies import RetryPolicy
 from consumers.runtime import DoneCallback, Record
 from consumers.steps import Action, Backoff, RecordSteps
-from core import metrics
+from core import metrics, tracing
 from core.indexing import IndexSyncFailed, MemoryIndexer, SyncReport
 from core.vectorstore import IndexModelMismatch, VectorStoreError
+from producers.tracing import contexts_of
 from schemas import parse_memory_dirty
 
 log = logging.getLogger(__name__)
@@ -205,8 +207,16 @@ class IndexerStrategy:
 
     def _sync(self, memory_ids: list[int]) -> bool:
         started = self.clock()
+        # one CONSUMER span per sync, continuing the first event's trace and linked to every event's
+        records = [r for mid in memory_ids for r in self._buffer.get(mid, [])] if tracing.enabled() else []
+        span = tracing.consume_span(f"{records[0].topic if records else 'memory.dirty'} process",
+                                    contexts_of(records), {
+                                        "messaging.system": "kafka", "messaging.operation.type": "process",
+                                        "messaging.batch.message_count": len(records),
+                                        "pai.memories": len(memory_ids)})
         try:
-            report = self.indexer.sync(memory_ids)
+            with tracing.current(span):
+                report = self.indexer.sync(memory_ids)
         except IndexModelMismatch as exc:
             self._fatal = exc
             log.error("indexer stops: %s", exc)
@@ -225,7 +235,7 @@ class IndexerStrategy:
                 self._release(memory_ids, "given_up")
                 return True
             delay = self._backoff.failed(self.retry, self.clock())
-            metrics.CONSUMER_RETRIES.labels(self.group).inc()
+            consumer_metrics.CONSUMER_RETRIES.labels(self.group).inc()
             log.warning("indexing attempt %d failed, retry in %.1fs: %s", attempts, delay, exc)
             return False
         except Exception as exc:

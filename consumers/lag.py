@@ -6,7 +6,7 @@ import contextlib
 import json
 from typing import Any
 
-from core.metrics import CONSUMER_LAG
+from consumers.metrics import CONSUMER_LAG
 
 
 def record_librdkafka_stats(group: str, stats_json: str) -> None:

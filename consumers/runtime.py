@@ -39,11 +39,12 @@ from typing import Any, Protocol
 
 from confluent_kafka import OFFSET_INVALID, Consumer, KafkaError, KafkaException, TopicPartition
 
+from consumers import metrics as consumer_metrics
 from consumers.errors import FatalConsumerError, kafka_error_is_fatal
 from consumers.lag import record_librdkafka_stats
 from consumers.offsets import OffsetTracker, TopicPartitionKey
-from core import metrics
 from core.config import Settings
+from producers.kafka_config import client_config
 
 log = logging.getLogger(__name__)
 
@@ -69,19 +70,60 @@ DoneCallback = Callable[[Record], None]
 
 
 class ProcessingStrategy(Protocol):
-    def bind(self, done: DoneCallback) -> None: ...
+    """What a consumer group does with its records; the ``ConsumerLoop`` drives it (after Arroyo's
+    ``ProcessingStrategy``). Every method is called on the loop thread only, never concurrently.
 
-    def submit(self, record: Record) -> None: ...
+    Lifecycle: ``bind`` once, then any number of ``submit``/``poll``/``backpressure`` turns with
+    ``revoke`` from rebalances in between, then ``join`` (skipped after a fatal error) and ``close``.
+    """
 
-    def poll(self) -> None: ...
+    def bind(self, done: DoneCallback) -> None:
+        """Receive the callback that marks a record done; called once, before the first ``submit``.
 
-    def revoke(self, partitions: list[TopicPartitionKey], lost: bool = False) -> None: ...
+        ``done(record)`` must be called exactly once per submitted record, on the loop thread, and only
+        once the record's effects are durable (or it was dead-lettered): offsets are committed up to
+        the lowest record not yet done, so a record never marked done is consumed again later."""
+        ...
 
-    def backpressure(self) -> bool: ...
+    def submit(self, record: Record) -> None:
+        """Take one record (in partition offset order). Must not block on slow work (a model call,
+        a long retry): hold the record and do the work in ``poll`` or in workers. May raise
+        ``FatalConsumerError`` to stop the group; any other error of a record is the strategy's to
+        classify and handle (``consumers.steps``), never the loop's."""
+        ...
 
-    def join(self, timeout: float) -> None: ...
+    def poll(self) -> None:
+        """Called on every loop turn (about every 0.2 s, records or not): time-based work such as
+        debounce deadlines, due retries, and handing back completions of worker threads (calling
+        ``done`` for them). Must return quickly; may raise ``FatalConsumerError``."""
+        ...
 
-    def close(self) -> None: ...
+    def revoke(self, partitions: list[TopicPartitionKey], lost: bool = False) -> None:
+        """The partitions are leaving this member. Called from the rebalance callback, before the
+        loop commits their done offsets and forgets them.
+
+        ``lost=False`` (revoked, we still own them until this returns): finish their in-flight work
+        within a bounded time (``CONSUMER_REVOKE_TIMEOUT_SEC``), calling ``done`` for what completed,
+        and abandon the rest. ``lost=True`` (already owned by another member): abandon at once, commit
+        nothing. Abandoning means dropping the records without ``done``; the next owner gets them
+        again. Afterwards the strategy holds nothing of these partitions."""
+        ...
+
+    def backpressure(self) -> bool:
+        """True while the strategy holds as much work as it may: the loop pauses every assigned
+        partition (fetching stops, heartbeats and rebalances go on) and resumes them once this returns
+        False. Called every turn; must be cheap."""
+        ...
+
+    def join(self, timeout: float) -> None:
+        """Shutdown: finish in-flight work within ``timeout`` seconds, calling ``done`` for what
+        completes, then return (what is left stays uncommitted). Not called after a fatal error."""
+        ...
+
+    def close(self) -> None:
+        """Release resources (threads, producers, connections). Called exactly once, last, also
+        after a fatal error; must not raise."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -104,11 +146,11 @@ class LoopHooks:
         """Hooks that export lag (librdkafka statistics) and rebalances to Prometheus."""
 
         def on_rebalance(kind: str, count: int) -> None:
-            metrics.REBALANCES.labels(group, kind).inc()
+            consumer_metrics.REBALANCES.labels(group, kind).inc()
             if kind == "assign":
-                metrics.ASSIGNED_PARTITIONS.labels(group).inc(count)
+                consumer_metrics.ASSIGNED_PARTITIONS.labels(group).inc(count)
             else:
-                metrics.ASSIGNED_PARTITIONS.labels(group).dec(count)
+                consumer_metrics.ASSIGNED_PARTITIONS.labels(group).dec(count)
 
         return cls(
             on_stats=lambda stats: record_librdkafka_stats(group, stats), on_rebalance=on_rebalance
@@ -186,7 +228,7 @@ class ConsumerLoop:
         return set(self._paused)
 
     def _config(self) -> dict[str, Any]:
-        conf = self.settings.kafka_client_config()
+        conf = client_config(self.settings)
         conf.update(
             {
                 "group.id": self.group_id,
@@ -226,7 +268,7 @@ class ConsumerLoop:
             while not self._stop.is_set():
                 msgs = consumer.consume(self.batch_size, timeout=0.2)
                 self.turns += 1
-                metrics.CONSUMER_LAST_POLL.labels(self.group_id).set(time.time())
+                consumer_metrics.CONSUMER_LAST_POLL.labels(self.group_id).set(time.time())
                 if self._fatal is not None:
                     raise self._fatal
                 good = 0
@@ -288,7 +330,7 @@ class ConsumerLoop:
                 return
             log.info("backpressure over: resuming %d partition(s)", len(todo))
             self._paused.clear()
-        metrics.PAUSED_PARTITIONS.labels(self.group_id).set(len(self._paused))
+        consumer_metrics.PAUSED_PARTITIONS.labels(self.group_id).set(len(self._paused))
 
     # --- offsets ------------------------------------------------------------------------------
     def _done(self, record: Record) -> None:
@@ -343,7 +385,7 @@ class ConsumerLoop:
 
     def _commit_failed(self, detail: str) -> None:
         self.commit_failures += 1
-        metrics.OFFSET_COMMIT_FAILURES.labels(self.group_id).inc()
+        consumer_metrics.OFFSET_COMMIT_FAILURES.labels(self.group_id).inc()
         log.warning("offset commit failed (the same offsets are committed again later): %s", detail)
 
     def _on_error(self, err: KafkaError) -> None:
@@ -355,7 +397,12 @@ class ConsumerLoop:
             log.warning("kafka client error: %s", err)
 
     # --- rebalance callbacks --------------------------------------------------------------------
+    # librdkafka calls these from inside ``consume()``, on the loop thread (after aiokafka's
+    # ``ConsumerRebalanceListener``). A revoke completes before the partitions are reassigned, so
+    # whatever it commits is what the next owner starts from.
     def _on_assign(self, consumer: Consumer, partitions: list[TopicPartition]) -> None:
+        """New partitions: remember them (for pausing under backpressure) and count the rebalance.
+        Nothing to seek: consumption starts at the group's committed offsets."""
         keys = [(tp.topic, tp.partition) for tp in partitions]
         self._assigned.update(keys)
         log.info("assigned %s", keys)
@@ -363,6 +410,10 @@ class ConsumerLoop:
             self.hooks.on_rebalance("assign", len(keys))
 
     def _on_revoke(self, consumer: Consumer, partitions: list[TopicPartition]) -> None:
+        """Partitions leave in an orderly rebalance. In this order: the strategy finishes or abandons
+        their in-flight work (``revoke``, bounded), then their done offsets are committed
+        synchronously (so the next owner does not redo finished work), then their offset tracking,
+        assignment and pause state are forgotten. Must not return before the commit."""
         keys = [(tp.topic, tp.partition) for tp in partitions]
         log.info("revoking %s", keys)
         self.strategy.revoke(keys)
@@ -374,6 +425,9 @@ class ConsumerLoop:
             self.hooks.on_rebalance("revoke", len(keys))
 
     def _on_lost(self, consumer: Consumer, partitions: list[TopicPartition]) -> None:
+        """Partitions already belong to another member (session timeout, fenced): abandon their
+        in-flight work at once (``revoke(lost=True)``) and forget them WITHOUT committing: a commit
+        now would fail or, worse, move the new owner's offsets."""
         keys = [(tp.topic, tp.partition) for tp in partitions]
         log.warning("partitions lost %s: abandoning their in-flight work", keys)
         self.strategy.revoke(keys, lost=True)

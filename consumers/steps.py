@@ -20,12 +20,15 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
+from consumers import metrics as consumer_metrics
 from consumers.dlq import DeadLetterError, DeadLetterPublisher
 from consumers.errors import ErrorClass, FatalConsumerError, classify, describe
 from consumers.policies import RetryPolicy
 from consumers.runtime import DoneCallback, Record
-from core import metrics
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +58,18 @@ class Backoff:
     def reset(self) -> None:
         self.attempts = 0
         self.not_before = 0.0
+
+    def drain(self, backlog: list[T], apply: Callable[[T], bool], policy: RetryPolicy,
+              clock: Callable[[], float]) -> None:
+        """Apply ``backlog`` from its head, popping each item ``apply`` succeeded on and resetting the
+        attempts; at the first failure count it (``failed``) and stop, so that item, still at the head,
+        is tried first once ``ready`` (the partition's order is kept behind it)."""
+        while backlog:
+            if not apply(backlog[0]):
+                self.failed(policy, clock())
+                return
+            backlog.pop(0)
+            self.reset()
 
 
 class RecordSteps:
@@ -89,7 +104,7 @@ class RecordSteps:
         """Count ``outcome`` and mark ``record`` done (its effects are durable or it was dead-lettered)."""
         if self._done is None:
             raise RuntimeError("strategy not bound to a consumer loop")
-        metrics.EVENTS_CONSUMED.labels(self.group, record.topic, outcome).inc()
+        consumer_metrics.EVENTS_CONSUMED.labels(self.group, record.topic, outcome).inc()
         self._done(record)
 
     def decide(self, exc: BaseException, attempts: int, what: str) -> Action:
@@ -97,7 +112,7 @@ class RecordSteps:
 
         Raises ``FatalConsumerError`` for a fatal error."""
         kind = classify(exc)
-        metrics.CONSUMER_ERRORS.labels(self.group, kind.value).inc()
+        consumer_metrics.CONSUMER_ERRORS.labels(self.group, kind.value).inc()
         if kind is ErrorClass.FATAL:
             raise FatalConsumerError(f"{what}: {describe(exc)}") from exc
         if kind is ErrorClass.PERMANENT:
@@ -107,7 +122,7 @@ class RecordSteps:
             log.error("%s failed %d times with an unexpected error, giving up: %s", what, attempts,
                       describe(exc), exc_info=exc)
             return Action.DEAD_LETTER
-        metrics.CONSUMER_RETRIES.labels(self.group).inc()
+        consumer_metrics.CONSUMER_RETRIES.labels(self.group).inc()
         log.warning("%s: attempt %d failed (%s), will retry: %s", what, attempts, kind.value, describe(exc))
         return Action.RETRY
 
@@ -120,7 +135,7 @@ class RecordSteps:
             self.dlq.send(record, reason=reason, error_type=etype, attempts=attempts)
         except DeadLetterError as dlq_exc:
             self._dlq_failures += 1
-            metrics.CONSUMER_ERRORS.labels(self.group, "dlq").inc()
+            consumer_metrics.CONSUMER_ERRORS.labels(self.group, "dlq").inc()
             if self._dlq_failures >= self.dlq_max_attempts:
                 raise FatalConsumerError(
                     f"cannot dead-letter to {self.dlq.topic} ({self._dlq_failures} attempts): {dlq_exc}"
@@ -130,6 +145,6 @@ class RecordSteps:
             return False
         self._dlq_failures = 0
         self.dead_lettered += 1
-        metrics.DLQ_EVENTS.labels(self.group).inc()
+        consumer_metrics.DLQ_EVENTS.labels(self.group).inc()
         self.mark(record, "dead_lettered")
         return True

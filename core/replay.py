@@ -181,7 +181,7 @@ class ReplayPlanner:
                     ctx = WriteContext(user_pk=user_pk, source=WriteSource.EXTRACTOR,
                                        conversation_pk=conv_pk, source_message_pk=burst[-1].id,
                                        reason=f"replay dry run ({proc.version})")
-                    apply_candidates(session, proc.writer, proc.deduper, ctx, kept)
+                    apply_candidates(session, proc.writer, proc.deduper, ctx, kept, proc.named_slot)
                     session.flush()
                 after = _live(session, user_pk)
             finally:

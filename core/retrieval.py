@@ -10,7 +10,15 @@ Modes (``LONG_TERM_MEMORY_RETRIEVE_MODE``, overridable per call):
   ids from PostgreSQL (``get_live_by_ids`` scoped by the user: ids of other users, dead or filtered
   rows are dropped even if the index returned them) -> rerank (``RerankWeights``) -> top
   ``LONG_TERM_MEMORY_RETRIEVE_LIMIT``. The query embedding runs beside the user lookup (it does
-  not need the user); the search waits for the user's internal id.
+  not need the user); the search waits for the user's internal id. Identical concurrent queries
+  share one in-flight embedding, and recent query vectors are kept in a bounded LRU. A user's
+  internal id is remembered (bounded LRU) after the first lookup: then the truth read is the only
+  SQL statement of a dense retrieval, and it re-checks the id against the external id itself; an
+  empty answer re-verifies the user before it is trusted. Reads run in autocommit (no BEGIN or
+  ROLLBACK round trips).
+  ``RetrievalResult.timings`` gives the stages in ms: ``embed`` (the model, or 0 for a reused
+  vector), ``user_lookup``, ``milvus``, ``truth_read``, ``rerank`` (ours), ``dense`` (submit to
+  hits).
 - lexical fallback: when ``MEMORY_MILVUS_ENABLED`` is false, or the embedder/vector search fails,
   is paused after a recent failure, is saturated, or misses the time budget
   (``RETRIEVAL_DENSE_TIMEOUT_SEC``), a BM25 scan (``core.lexical``, Chinese bigrams + English words)
@@ -34,9 +42,10 @@ import re
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -70,6 +79,7 @@ QUERY_MAX_CHARS = 2000  # question + summary sent to the embedder (e5 reads ~512
 LEXICAL_SCAN_MAX = 5000  # live memories scanned by the lexical fallback (most important first)
 TOUCH_LOCK_TIMEOUT_MS = 200
 _QUERY_CACHE_SIZE = 1024
+_USER_CACHE_SIZE = 10_000
 
 
 class ServedBy(StrEnum):
@@ -385,6 +395,8 @@ class Retriever:
         self._paused_until = 0.0
         self._last_failure = ""
         self._query_cache: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
+        self._embedding: dict[str, Future[npt.NDArray[np.float32]]] = {}  # in-flight, by cache key
+        self._user_pks: OrderedDict[str, int] = OrderedDict()
         self._toucher = _Toucher(sessions)
 
     # --- public ---------------------------------------------------------------------------------
@@ -419,16 +431,20 @@ class Retriever:
         dense_started = time.perf_counter()
         if reason is None:
             try:
-                dense = self._submit_dense(user_slot, query)
+                dense = self._submit_dense(user_slot, query, timings)
             except _DenseFailure as failure:
                 reason = failure.reason
-        try:
-            with self.sessions() as session:
-                user_pk = find_user(session, user_id)
-        except BaseException as exc:
-            user_slot.set_exception(exc)
-            raise
-        user_slot.set_result(user_pk)
+        remembered = self._remembered_user(user_id)
+        if remembered is not None:
+            user_pk: int | None = remembered
+            user_slot.set_result(remembered)
+        else:
+            try:
+                user_pk = self._lookup_user(user_id, timings)
+            except BaseException as exc:
+                user_slot.set_exception(exc)
+                raise
+            user_slot.set_result(user_pk)
         if user_pk is None:
             served = ServedBy.DENSE if reason is None else ServedBy.LEXICAL_FALLBACK
             return self._result(user_id, mode, served, [], started, timings, reason)
@@ -441,13 +457,22 @@ class Retriever:
                 reason = failure.reason
             else:
                 timings["dense_ms"] = (time.perf_counter() - dense_started) * 1000
-                items = self._dense_items(user_pk, hits, terms, limit)
+                items = self._dense_items(user_id, user_pk, hits, terms, limit, timings)
                 if items:
                     self._touch(items)
                     return self._result(user_id, mode, ServedBy.DENSE, items, started, timings)
                 dense_answered = True
                 reason = ("the vector index returned no live memory of this user" if hits
                           else "the vector index has no entries for this user yet")
+        if remembered is not None:  # an empty or failed answer: make sure the remembered id still holds
+            user_pk = self._lookup_user(user_id, timings)
+            if user_pk is None:
+                served = ServedBy.DENSE if reason is None or dense_answered else ServedBy.LEXICAL_FALLBACK
+                return self._result(user_id, mode, served, [], started, timings,
+                                    None if served is ServedBy.DENSE else reason)
+            if user_pk != remembered:  # the user was erased and came back: the search used the old id
+                dense_answered = False
+                reason = reason or "the user's internal id changed since the last retrieval"
         t0 = time.perf_counter()
         items = self._lexical(user_pk, query, terms, limit)
         timings["lexical_ms"] = (time.perf_counter() - t0) * 1000
@@ -455,6 +480,24 @@ class Retriever:
             return self._result(user_id, mode, ServedBy.DENSE, [], started, timings)
         self._touch(items)
         return self._result(user_id, mode, ServedBy.LEXICAL_FALLBACK, items, started, timings, reason)
+
+    def retrieve_lexical(self, user_id: str, question: str, conversation_summary: str | None = None,
+                         limit: int | None = None) -> RetrievalResult:
+        """The lexical path alone (BM25 + the same rerank) for this question, as the fallback would serve
+        it; for comparing modes (operator console). Does not update ``last_accessed_at``."""
+        started = time.perf_counter()
+        if limit is not None and limit < 1:
+            raise ValueError("limit must be >= 1")
+        query = build_query(question, conversation_summary)
+        with self.sessions() as session:
+            user_pk = find_user(session, user_id)
+        items = ([] if user_pk is None else
+                 self._lexical(user_pk, query, set(tokenize(query)),
+                               limit or self.settings.LONG_TERM_MEMORY_RETRIEVE_LIMIT))
+        # not through ``_result``: a comparison is no fallback and must not count in the retrieval metrics
+        took = round((time.perf_counter() - started) * 1000, 3)
+        return RetrievalResult(user_id, RetrieveMode.DENSE, ServedBy.LEXICAL_FALLBACK, items,
+                               prompt_block(items), "lexical path requested", took)
 
     def close(self) -> None:
         self._toucher.close()
@@ -465,7 +508,7 @@ class Retriever:
 
     # --- full_inject ----------------------------------------------------------------------------
     def _full_inject(self, user_id: str, limit: int) -> list[RetrievedMemory]:
-        with self.sessions() as session:
+        with self._reading() as session:
             user_pk = find_user(session, user_id)
             if user_pk is None:
                 return []
@@ -490,16 +533,18 @@ class Retriever:
                 return f"dense path paused for {remaining:.1f}s after a failure: {self._last_failure}"
         return None
 
-    def _submit_dense(self, user_slot: Future[int | None], query: str) -> Future[list[tuple[int, float]]]:
+    def _submit_dense(self, user_slot: Future[int | None], query: str,
+                      timings: dict[str, float]) -> Future[list[tuple[int, float]]]:
         """Start embed + vector search in the dense pool, or ``_DenseFailure`` if it is full or closed.
 
         ``user_slot`` must always be resolved by the caller (the user's internal id, ``None`` for an
-        unknown user, or an exception): the search waits for it.
+        unknown user, or an exception): the search waits for it. The search writes its stage times
+        (``embed_ms``, ``milvus_ms``) into ``timings`` before its future resolves.
         """
         if not self._slots.acquire(blocking=False):
             raise _DenseFailure("dense path saturated (too many concurrent vector searches)")
         try:
-            future = self._pool.submit(self._dense_search, user_slot, query)
+            future = self._pool.submit(self._dense_search, user_slot, query, timings)
         except RuntimeError as exc:  # pool shut down
             self._slots.release()
             raise _DenseFailure(f"dense path closed: {exc}") from exc
@@ -517,15 +562,23 @@ class Retriever:
         except Exception as exc:  # the fallback boundary: nothing from Milvus/the embedder may escape
             raise self._failed(f"{type(exc).__name__}: {_short(exc)}") from exc
 
-    def _dense_search(self, user_slot: Future[int | None], query: str) -> list[tuple[int, float]]:
+    def _dense_search(self, user_slot: Future[int | None], query: str,
+                      timings: dict[str, float]) -> list[tuple[int, float]]:
         assert self.embedder is not None and self.vector_search is not None
+        t0 = time.perf_counter()
         vector = self._query_vector(query)
+        timings["embed_ms"] = (time.perf_counter() - t0) * 1000
         user_pk = user_slot.result()
         if user_pk is None:
             return []
-        return self.vector_search.search(user_pk, vector, self.settings.LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT)
+        t0 = time.perf_counter()
+        hits = self.vector_search.search(user_pk, vector, self.settings.LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT)
+        timings["milvus_ms"] = (time.perf_counter() - t0) * 1000
+        return hits
 
     def _query_vector(self, query: str) -> npt.NDArray[np.float32]:
+        """The query's vector: from the LRU, from an identical query's in-flight embedding, or a
+        new model call whose result the identical queries arriving meanwhile share."""
         assert self.embedder is not None
         cache_key = f"{self.embedder.model}\x00{query}"
         with self._state_lock:
@@ -533,12 +586,50 @@ class Retriever:
             if cached is not None:
                 self._query_cache.move_to_end(cache_key)
                 return cached
-        vector = np.asarray(self.embedder.embed_queries([query])[0], dtype=np.float32)
+            pending = self._embedding.get(cache_key)
+            if pending is None:
+                mine: Future[npt.NDArray[np.float32]] = Future()
+                self._embedding[cache_key] = mine
+        if pending is not None:
+            metrics.RETRIEVAL_EMBED_COALESCED.inc()
+            return pending.result()  # the caller's time budget bounds the wait (``_await_dense``)
+        try:
+            vector = np.asarray(self.embedder.embed_queries([query])[0], dtype=np.float32)
+        except BaseException as exc:
+            with self._state_lock:
+                del self._embedding[cache_key]
+            mine.set_exception(exc)
+            raise
         with self._state_lock:
+            del self._embedding[cache_key]
             self._query_cache[cache_key] = vector
             while len(self._query_cache) > _QUERY_CACHE_SIZE:
                 self._query_cache.popitem(last=False)
+        mine.set_result(vector)
         return vector
+
+    def _remembered_user(self, user_id: str) -> int | None:
+        with self._state_lock:
+            user_pk = self._user_pks.get(user_id)
+            if user_pk is not None:
+                self._user_pks.move_to_end(user_id)
+            return user_pk
+
+    def _lookup_user(self, user_id: str, timings: dict[str, float]) -> int | None:
+        """The user's internal id from PostgreSQL (remembered when found, forgotten when not)."""
+        t0 = time.perf_counter()
+        with self._reading() as session:
+            user_pk = find_user(session, user_id)
+        timings["user_lookup_ms"] = timings.get("user_lookup_ms", 0.0) + (time.perf_counter() - t0) * 1000
+        with self._state_lock:
+            if user_pk is None:
+                self._user_pks.pop(user_id, None)
+            else:
+                self._user_pks[user_id] = user_pk
+                self._user_pks.move_to_end(user_id)
+                while len(self._user_pks) > _USER_CACHE_SIZE:
+                    self._user_pks.popitem(last=False)
+        return user_pk
 
     def _failed(self, reason: str) -> _DenseFailure:
         log.warning("dense retrieval failed, serving lexical fallback: %s", reason)
@@ -547,23 +638,28 @@ class Retriever:
             self._paused_until = time.monotonic() + self._cooldown
         return _DenseFailure(reason)
 
-    def _dense_items(self, user_pk: int, hits: list[tuple[int, float]], terms: set[str],
-                     limit: int) -> list[RetrievedMemory]:
+    def _dense_items(self, user_id: str, user_pk: int, hits: list[tuple[int, float]], terms: set[str],
+                     limit: int, timings: dict[str, float]) -> list[RetrievedMemory]:
         if not hits:
             return []
         scores: dict[int, float] = {}
         for memory_id, score in hits:
             scores[memory_id] = max(score, scores.get(memory_id, -math.inf))
-        with self.sessions() as session:
-            rows = get_live_by_ids(session, user_pk, list(scores))
+        t0 = time.perf_counter()
+        with self._reading() as session:  # one statement: the truth, checked against the external id
+            rows = get_live_by_ids(session, user_pk, list(scores), external_id=user_id)
             views = [MemoryView.of(r) for r in rows if r.user_id == user_pk]
+        t1 = time.perf_counter()
         now = datetime.now(UTC)
-        return rerank([Candidate(v, scores[v.id]) for v in views], terms, self.weights, now, limit,
-                      normalise="window")
+        ranked = rerank([Candidate(v, scores[v.id]) for v in views], terms, self.weights, now, limit,
+                        normalise="window")
+        timings["truth_read_ms"] = (t1 - t0) * 1000
+        timings["rerank_ms"] = (time.perf_counter() - t1) * 1000
+        return ranked
 
     # --- lexical --------------------------------------------------------------------------------
     def _lexical(self, user_pk: int, query: str, terms: set[str], limit: int) -> list[RetrievedMemory]:
-        with self.sessions() as session:
+        with self._reading() as session:
             rows = list_live(session, user_pk, None, LEXICAL_SCAN_MAX)
             views = [MemoryView.of(r) for r in rows]
         if not views:
@@ -575,6 +671,14 @@ class Retriever:
                       limit, normalise="max")
 
     # --- shared ---------------------------------------------------------------------------------
+    @contextmanager
+    def _reading(self) -> Iterator[Session]:
+        """A session for reads only, in autocommit: no BEGIN and no ROLLBACK round trips around its
+        statements (each statement sees committed data, as under READ COMMITTED)."""
+        with self.sessions() as session:
+            session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+            yield session
+
     def _touch(self, items: Sequence[RetrievedMemory]) -> None:
         """Queue the ``last_accessed_at`` update of the returned memories (off the request path)."""
         if items:

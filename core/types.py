@@ -1,25 +1,24 @@
-"""Domain vocabulary shared by every layer: memory types, statuses, operations."""
+"""Domain vocabulary shared by every layer: memory types, statuses, operations.
+
+The enums the wire contract carries (``MemoryType``, ``MessageRole``, ``MemoryOperation``) are defined in
+``schemas.vocabulary`` (the contract depends on nothing of ours) and re-exported here; the rest are
+domain-only.
+"""
 
 from __future__ import annotations
 
 from enum import StrEnum
 
+from schemas.vocabulary import MemoryOperation, MemoryType, MessageRole
 
-class MemoryType(StrEnum):
-    """The five long-term memory types of the seed. Profile fields are never memories."""
-
-    PREFERENCE = "preference"
-    FACT = "fact"
-    GOAL = "goal"
-    PROJECT = "project"
-    CONSTRAINT = "constraint"
-
-
-class MessageRole(StrEnum):
-    USER = "user"
-    ASSISTANT = "assistant"
-    SYSTEM = "system"
-    TOOL = "tool"
+__all__ = [
+    "MemoryOperation",
+    "MemoryType",
+    "MessageRole",
+    "MessageStatus",
+    "VectorStatus",
+    "WriteSource",
+]
 
 
 class MessageStatus(StrEnum):
@@ -37,20 +36,6 @@ class VectorStatus(StrEnum):
     DIRTY = "DIRTY"
     SYNCED = "SYNCED"
     FAILED = "FAILED"
-
-
-class MemoryOperation(StrEnum):
-    """What a write did to a memory; recorded in history and counted in metrics."""
-
-    CREATE = "create"
-    OVERWRITE = "overwrite"
-    MERGE = "merge"
-    APPEND = "append"
-    DELETE = "delete"
-    EXPIRE = "expire"
-    DEDUPE = "dedupe"
-    NORMALISE = "normalise"
-    ERASE = "erase"
 
 
 class WriteSource(StrEnum):

@@ -39,10 +39,16 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from core.filters import passes_read_filters
 from core.memory.outbox import enqueue_memory_dirty
 from core.memory.store import lock_user
-from core.memory.text import index_text, text_hash
+from core.memory.text import (
+    INDEX_STATE_COLUMNS,
+    IndexState,
+    index_text,
+    is_indexable,
+    not_indexable_reason,
+    text_hash,
+)
 from core.storage.db import transaction
 from core.storage.models import LongTermMemory, User
 from core.types import MemoryOperation, VectorStatus
@@ -64,33 +70,8 @@ class VerifyError(RuntimeError):
 
 
 @dataclass(frozen=True)
-class _Truth:
-    id: int
-    user_id: int
+class _Truth(IndexState):
     external_id: str
-    memory_key: str
-    memory_type: str | None
-    content: str | None
-    is_active: bool | None
-    expires_at: datetime | None
-    vector_status: str | None
-    vector_model: str | None
-    vector_version: int | None
-    vector_text_hash: str | None
-
-    def indexable(self, now: datetime) -> bool:
-        if not self.is_active:
-            return False
-        if self.expires_at is not None and self.expires_at <= now:
-            return False
-        return passes_read_filters(self.memory_key, self.content or "")
-
-    def not_indexable_reason(self, now: datetime) -> str:
-        if not self.is_active:
-            return "inactive"
-        if self.expires_at is not None and self.expires_at <= now:
-            return "expired"
-        return "filtered"
 
 
 @dataclass
@@ -186,7 +167,7 @@ class TruthIndexVerifier:
         now = datetime.now(UTC)
         report.rows = sum(1 for t in truth.values() if user_pk is None or t.user_id == user_pk)
         report.indexable = sum(1 for t in truth.values()
-                               if (user_pk is None or t.user_id == user_pk) and t.indexable(now))
+                               if (user_pk is None or t.user_id == user_pk) and is_indexable(t, now))
         report.entries = len(entries)
         flagged = _classify(report, truth, entries, sorted(set(truth) | set(entries)), now)
         if confirm and flagged:
@@ -272,11 +253,7 @@ class TruthIndexVerifier:
         return int(pk)
 
     def _select(self) -> Any:
-        return (select(LongTermMemory.id, LongTermMemory.user_id, User.external_id, LongTermMemory.memory_key,
-                       LongTermMemory.memory_type, LongTermMemory.content, LongTermMemory.is_active,
-                       LongTermMemory.expires_at, LongTermMemory.vector_status, LongTermMemory.vector_model,
-                       LongTermMemory.vector_version, LongTermMemory.vector_text_hash)
-                .join(User, User.id == LongTermMemory.user_id))
+        return select(*INDEX_STATE_COLUMNS, User.external_id).join(User, User.id == LongTermMemory.user_id)
 
     def _truth_in_scope(self, user_pk: int | None) -> dict[int, _Truth]:
         stmt = self._select()
@@ -322,7 +299,7 @@ class TruthIndexVerifier:
 
 def _operation(row: _Truth, now: datetime) -> MemoryOperation:
     """The ``memory.dirty`` operation that re-drives ``row`` (as the sweeper chooses it)."""
-    if row.indexable(now):
+    if is_indexable(row, now):
         return MemoryOperation.OVERWRITE
     if row.is_active and row.expires_at is not None and row.expires_at <= now:
         return MemoryOperation.EXPIRE
@@ -341,9 +318,9 @@ def _classify(report: VerifyReport, truth: dict[int, _Truth], entries: dict[int,
                 flagged[mid] = (ORPHANED, "no_row")
         elif row.vector_status != VectorStatus.SYNCED.value:
             flagged[mid] = (UNSYNCED, "")
-        elif not row.indexable(now):
+        elif not is_indexable(row, now):
             if entry_user is not None:
-                flagged[mid] = (ORPHANED, row.not_indexable_reason(now))
+                flagged[mid] = (ORPHANED, not_indexable_reason(row, now) or "")
         elif entry_user is None:
             flagged[mid] = (MISSING, "")
         elif entry_user != row.user_id:

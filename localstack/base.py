@@ -157,8 +157,13 @@ class Service(ABC):
         """The loopback port the local process listens on."""
 
     @property
-    def log_path(self) -> Path | None:
-        return None
+    def dir(self) -> Path:
+        """The local process's own directory under the stack's home (data, configuration, log)."""
+        return self.paths.home / self.name
+
+    @property
+    def log_path(self) -> Path:
+        return self.dir / f"{self.name}.log"
 
     @abstractmethod
     def probe(self, timeout: float = 3.0) -> str | None:

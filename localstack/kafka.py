@@ -24,7 +24,7 @@ from localstack.process import (
     log_hint,
     spawn_detached,
     stop_pid,
-    wait_until,
+    wait_ready,
 )
 from localstack.topics import ensure_topics, kafka_probe
 
@@ -177,14 +177,6 @@ class KafkaService(Service):
     def local_port(self) -> int:
         return self.ports.kafka
 
-    @property
-    def dir(self) -> Path:
-        return self.paths.home / "kafka"
-
-    @property
-    def log_path(self) -> Path:
-        return self.dir / "kafka.log"
-
     def _client_settings(self) -> Settings:
         return self.settings.model_copy(update={"KAFKA_BOOTSTRAP_SERVERS": self.address})
 
@@ -245,14 +237,14 @@ class KafkaService(Service):
             log_size = self.log_path.stat().st_size if self.log_path.exists() else 0
             pid = spawn_detached(cmd, self.log_path, cwd=self.dir)
             try:
-                wait_until(lambda: self.probe(2.0), 90, "Kafka", alive=lambda: is_alive(pid),  # noqa: B023
+                wait_ready(lambda: self.probe(2.0), 90, "Kafka", alive=lambda: is_alive(pid),  # noqa: B023
                            log_path=self.log_path)
                 return pid
             except StackError:
                 stop_pid(pid, self.marker, 10)
                 if attempt == BIND_ATTEMPTS or not self._bind_failed(log_size):
                     raise
-        raise AssertionError("unreachable")
+        raise StackError(f"Kafka did not start in {BIND_ATTEMPTS} attempts")  # BIND_ATTEMPTS < 1
 
     def _bind_failed(self, offset: int) -> bool:
         """Whether the broker's log since ``offset`` shows a lost race for a port."""

@@ -22,7 +22,7 @@ from localstack.base import LOOPBACK, LocalPorts, Service, ServiceStatus, StackP
 from localstack.kafka import KafkaService
 from localstack.milvus import MilvusService
 from localstack.postgres import PostgresService
-from localstack.process import StackError, port_open, wait_until
+from localstack.process import StackError, port_open, wait_ready
 
 SERVICE_NAMES = ("kafka", "postgres", "milvus")  # also in cli/stack_cmd.py (kept import-light)
 
@@ -97,7 +97,7 @@ class LocalStack:
         pid = state.pid(svc.name)
         if pid is not None and svc.alive(pid):
             status.pid = pid
-            wait_until(lambda: svc.probe(2.0), 30, f"{svc.name} (pid {pid})", log_path=svc.log_path)
+            wait_ready(lambda: svc.probe(2.0), 30, f"{svc.name} (pid {pid})", log_path=svc.log_path)
             return "already running"
         note = ""
         if pid is not None:

@@ -18,7 +18,7 @@ from localstack.process import (
     port_open,
     spawn_detached,
     stop_pid,
-    wait_until,
+    wait_ready,
 )
 
 
@@ -76,14 +76,6 @@ class MilvusService(Service):
     def local_port(self) -> int:
         return self.ports.milvus
 
-    @property
-    def dir(self) -> Path:
-        return self.paths.home / "milvus"
-
-    @property
-    def log_path(self) -> Path:
-        return self.dir / "milvus.log"
-
     def probe(self, timeout: float = 3.0) -> str | None:
         token = self.settings.MILVUS_TOKEN.get_secret_value() if self.settings.MILVUS_TOKEN else ""
         return milvus_probe(self.uri, token if self.external else "", timeout)
@@ -95,7 +87,7 @@ class MilvusService(Service):
         pid = spawn_detached([*milvus_lite_command(), "server", "--data-dir", str(data), "--host", LOOPBACK,
                               "--port", str(self.ports.milvus)], self.log_path, cwd=self.dir)
         try:
-            wait_until(lambda: self.probe(2.0), 60, "Milvus Lite", alive=lambda: is_alive(pid),
+            wait_ready(lambda: self.probe(2.0), 60, "Milvus Lite", alive=lambda: is_alive(pid),
                        log_path=self.log_path)
         except StackError:
             stop_pid(pid, self.marker, 10)

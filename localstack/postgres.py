@@ -21,7 +21,7 @@ from sqlalchemy.engine import make_url
 
 from core.redaction import mask_url
 from localstack.base import LOOPBACK, Service
-from localstack.process import StackError, ensure_port_free, is_alive, log_hint, wait_until
+from localstack.process import StackError, ensure_port_free, is_alive, log_hint, wait_ready
 
 PG_SYSTEM_USER = "pai_pg"
 LOCAL_DATABASE = "pai_memory"
@@ -90,16 +90,8 @@ class PostgresService(Service):
         return mask_url(self.url)  # printed by `stack status`: password and key-like parameters hidden
 
     @property
-    def dir(self) -> Path:
-        return self.paths.home / "postgres"
-
-    @property
     def data(self) -> Path:
         return self.dir / "data"
-
-    @property
-    def log_path(self) -> Path:
-        return self.dir / "postgres.log"
 
     def probe(self, timeout: float = 3.0) -> str | None:
         return pg_probe(self.admin_url if not self.external else self.url, timeout)
@@ -186,7 +178,7 @@ class PostgresService(Service):
         pid = self._postmaster_pid()
         if pid is None:
             raise StackError(f"PostgreSQL started but {self.data}/postmaster.pid is missing")
-        wait_until(lambda: self.probe(2.0), 30, "PostgreSQL", alive=lambda: is_alive(pid),
+        wait_ready(lambda: self.probe(2.0), 30, "PostgreSQL", alive=lambda: is_alive(pid),
                    log_path=self.log_path)
         return pid
 

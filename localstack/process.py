@@ -1,4 +1,5 @@
-"""Process helpers for the local stack: detached start, liveness by pid, stop by pid, port checks.
+"""Process helpers for the local stack: detached start, liveness by pid, stop by pid, port checks,
+free ports, and the one polling loop (``wait_until``) used by the stack, the tests and the benchmarks.
 
 Invariant: nothing here ever signals a process that the caller did not name by pid, and a pid is
 only treated as "ours" when its command line still contains the expected marker (guards against
@@ -12,6 +13,7 @@ import os
 import signal
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -123,6 +125,32 @@ def port_bindable(host: str, port: int) -> bool:
     return True
 
 
+_PORTS_LOCK = threading.Lock()
+_PORTS_HANDED_OUT: set[int] = set()
+
+
+def free_ports(n: int, host: str = "127.0.0.1") -> list[int]:
+    """``n`` distinct ports on ``host`` that were free a moment ago and never handed out before by this
+    process. A port comes from the kernel (``bind(port 0)``: only ports nobody listens on); remembering
+    the ones handed out keeps two children started back to back from getting the same port before the
+    first has bound it. For everything a test or benchmark binds beside the demo's fixed ports."""
+    out: list[int] = []
+    with _PORTS_LOCK:
+        while len(out) < n:
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+                sock.bind((host, 0))
+                port = int(sock.getsockname()[1])
+            if port not in _PORTS_HANDED_OUT:
+                _PORTS_HANDED_OUT.add(port)
+                out.append(port)
+    return out
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """One port on ``host`` that was free a moment ago (see ``free_ports``)."""
+    return free_ports(1, host)[0]
+
+
 def ensure_port_free(host: str, port: int, service: str, hint: str, timeout: float = 30.0) -> None:
     """Raise ``StackError`` if something listens on host:port; wait (up to ``timeout`` s) while the
     port is only held by another socket. The local ports lie in Linux's ephemeral range, so a busy
@@ -137,19 +165,43 @@ def ensure_port_free(host: str, port: int, service: str, hint: str, timeout: flo
         time.sleep(0.5)
 
 
-def wait_until(check: Callable[[], str | None], timeout: float, what: str, interval: float = 0.25,
-               alive: Callable[[], bool] | None = None, log_path: Path | None = None) -> None:
-    """Poll ``check`` (None = ready, else a reason) until ready; raise ``StackError`` on timeout or death."""
+class WaitTimeout(TimeoutError):
+    """``wait_until`` gave up: the condition did not hold within the time budget."""
+
+
+def wait_until(predicate: Callable[[], bool], timeout: float = 60.0, interval: float = 0.2,
+               what: str = "condition") -> float:
+    """Poll ``predicate`` every ``interval`` s until it is true; return the monotonic time it became
+    true. Raise ``WaitTimeout`` naming ``what`` after ``timeout`` s. An exception from ``predicate``
+    propagates (a check that can fail for good raises instead of returning False)."""
     deadline = time.monotonic() + timeout
-    reason: str | None = "not checked"
-    while time.monotonic() < deadline:
-        reason = check()
-        if reason is None:
-            return
+    while True:
+        if predicate():
+            return time.monotonic()
+        if time.monotonic() > deadline:
+            raise WaitTimeout(f"timed out after {timeout:.0f}s waiting for {what}")
+        time.sleep(interval)
+
+
+def wait_ready(check: Callable[[], str | None], timeout: float, what: str, interval: float = 0.25,
+               alive: Callable[[], bool] | None = None, log_path: Path | None = None) -> None:
+    """Wait for a starting service: ``check`` returns None when it answers, else the reason it does not.
+    Raise ``StackError`` (with the log's last lines) when ``alive`` says it died or on timeout."""
+    reason: list[str | None] = ["not checked"]
+
+    def ready() -> bool:
+        reason[0] = check()
+        if reason[0] is None:
+            return True
         if alive is not None and not alive():
             raise StackError(f"{what} exited during start-up{log_hint(log_path)}")
-        time.sleep(interval)
-    raise StackError(f"{what} did not answer within {timeout:.0f} s: {reason}{log_hint(log_path)}")
+        return False
+
+    try:
+        wait_until(ready, timeout, interval, what)
+    except WaitTimeout:
+        raise StackError(
+            f"{what} did not answer within {timeout:.0f} s: {reason[0]}{log_hint(log_path)}") from None
 
 
 def log_hint(log_path: Path | None, lines: int = 15) -> str:

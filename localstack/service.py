@@ -10,20 +10,16 @@ from __future__ import annotations
 
 import json
 import os
-import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-import httpx
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, sessionmaker
 
 from core.config import Settings, load_settings
 from core.storage import db
-from core.storage.models import LongTermMemory, Message, OutboxEvent, User
 from localstack.manager import LocalStack
+from localstack.settle import PipelineProgress, pipeline_progress, wait_healthy, wait_settled
 from localstack.supervisor import (
     PROCESS_NAMES,
     SERVICES_FILE,
@@ -37,7 +33,7 @@ from localstack.supervisor import (
 from localstack.topics import ensure_topics
 
 # What the demo and eval run with on top of the user's configuration: the index side on, and a
-# short debounce so a demo does not sit idle for the seed's 12 s after each conversation.
+# short debounce so a demo does not sit idle for the default 12 s after each conversation.
 SERVICE_ENV = {
     "MEMORY_MILVUS_ENABLED": "true",
     "MEMORY_INDEX_WORKER_ENABLED": "true",
@@ -47,21 +43,6 @@ DEMO_ENV = {"LONG_TERM_MEMORY_DEBOUNCE_SEC": "2"}
 
 class SettleTimeout(TimeoutError):
     """The pipeline did not settle in time; the message says what is still pending."""
-
-
-@dataclass
-class PipelineState:
-    messages: int = 0
-    messages_final: int = 0
-    memories: int = 0
-    memories_unsynced: int = 0
-    outbox_backlog: int = 0
-
-    @property
-    def settled(self) -> bool:
-        return (
-            self.messages_final == self.messages and self.memories_unsynced == 0 and self.outbox_backlog == 0
-        )
 
 
 @dataclass
@@ -116,70 +97,37 @@ class LocalService:
         stop_recorded_processes(Path(self.settings.PAI_MEMORY_HOME))
 
     def wait_api(self, timeout: float = 60.0) -> str:
+        """The API's base URL once ``/healthz`` answers; ``SettleTimeout`` after ``timeout`` s."""
         url = f"http://{self.settings.API_HOST}:{self.settings.API_PORT}"
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
-                    return url
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.3)
-        raise SettleTimeout(f"API did not answer on {url} within {timeout:.0f}s")
+        if not wait_healthy(url, timeout):
+            raise SettleTimeout(f"API did not answer on {url} within {timeout:.0f}s")
+        return url
 
     # --- observe ------------------------------------------------------------------------------
+    def sessions(self) -> sessionmaker[Session]:
+        return db.session_factory(db.engine_for(self.settings.database_url))
+
     def pipeline_state(
         self, message_ids: Iterable[str] | None = None, user_ids: Iterable[str] | None = None
-    ) -> PipelineState:
-        sessions = db.session_factory(db.engine_for(self.settings.database_url))
-        state = PipelineState()
-        with sessions() as s:
-            mq = select(Message.memory_status)
-            if message_ids is not None:
-                mq = mq.where(Message.upstream_message_id.in_(list(message_ids)))
-            statuses = s.scalars(mq).all()
-            state.messages = len(statuses)
-            state.messages_final = sum(st in ("PROCESSED", "SKIPPED", "FAILED") for st in statuses)
-            lq = select(LongTermMemory.vector_status)
-            if user_ids is not None:
-                lq = lq.join(User, User.id == LongTermMemory.user_id).where(
-                    User.external_id.in_(list(user_ids))
-                )
-            vstatuses = s.scalars(lq).all()
-            state.memories = len(vstatuses)
-            state.memories_unsynced = sum(v != "SYNCED" for v in vstatuses)
-            state.outbox_backlog = _count(
-                s, select(func.count()).select_from(OutboxEvent).where(OutboxEvent.published_at.is_(None))
-            )
-        return state
+    ) -> PipelineProgress:
+        return pipeline_progress(self.sessions(), message_ids, user_ids)
 
     def wait_settled(
         self,
         message_ids: Sequence[str],
         user_ids: Sequence[str],
         timeout: float = 300.0,
-        on_progress: Any = None,
-    ) -> PipelineState:
+        on_progress: Callable[[PipelineProgress], None] | None = None,
+    ) -> PipelineProgress:
         """Wait until the messages are all stored and final, the users' memories all SYNCED and
-        the outbox drained. Raises ``SettleTimeout`` naming what is left."""
-        deadline = time.monotonic() + timeout
-        expected = len(set(message_ids))
-        while True:
-            state = self.pipeline_state(message_ids, user_ids)
-            if state.messages == expected and state.settled:
-                return state
-            if on_progress is not None:
-                on_progress(state, expected)
-            if time.monotonic() > deadline:
-                raise SettleTimeout(
-                    f"not settled after {timeout:.0f}s: {state.messages}/{expected} messages stored, "
-                    f"{state.messages_final} final, {state.memories_unsynced} memories not synced, "
-                    f"{state.outbox_backlog} outbox rows unpublished (see {self.supervisor.log_dir})\n"
-                    f"{self.supervisor.log_tails()}"
-                )
-            time.sleep(0.5)
-
-
-def _count(session: Session, stmt: object) -> int:
-    value = session.scalar(stmt)  # type: ignore[call-overload]
-    return int(value or 0)
+        the outbox drained (``localstack.settle``). Raises ``SettleTimeout`` naming what is left."""
+        result = wait_settled(self.sessions(), message_ids, user_ids, timeout, on_progress=on_progress)
+        if result.ok:
+            return result.progress
+        state = result.progress
+        raise SettleTimeout(
+            f"not settled after {timeout:.0f}s: {state.stored}/{state.messages} messages stored, "
+            f"{state.final} final, {state.unsynced} memories not synced, "
+            f"{state.outbox_backlog} outbox rows unpublished (see {self.supervisor.log_dir})\n"
+            f"{self.supervisor.log_tails()}"
+        )

@@ -23,9 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.config import Settings
-from localstack.process import is_alive, spawn_detached, stop_pid
+from localstack.process import free_port, is_alive, spawn_detached, stop_pid
 
 PROCESS_NAMES = ("extractor", "commands", "relay", "indexer", "api")
+OPTIONAL_PROCESSES = ("mcp",)
+"""Processes a caller may start by name (the demo starts ``mcp``) but ``start_processes`` does not start."""
 METRICS_BASE_PORT = 24100  # below the ephemeral port range, like the stack's ports
 PROCESS_MARKER = "cli.main run"  # in the command line of every service process
 SERVICES_FILE = "services.json"
@@ -36,7 +38,21 @@ PortAllocator = Callable[[str, int], int]
 
 def fixed_metrics_port(process: str, index: int) -> int:
     """The demo's metrics port of a replica: ``METRICS_BASE_PORT + 10 * position + index``."""
-    return METRICS_BASE_PORT + PROCESS_NAMES.index(process) * 10 + index
+    return METRICS_BASE_PORT + (*PROCESS_NAMES, *OPTIONAL_PROCESSES).index(process) * 10 + index
+
+
+@dataclass
+class FreePorts:
+    """A ``PortAllocator`` for tests and benchmarks: a free port per replica name, kept for that name
+    so a restarted replica serves where it served before (runs beside the demo's fixed ports)."""
+
+    ports: dict[str, int] = field(default_factory=dict)
+
+    def __call__(self, process: str, index: int) -> int:
+        name = f"{process}-{index}"
+        if name not in self.ports:
+            self.ports[name] = free_port()
+        return self.ports[name]
 
 
 def recorded_processes(path: Path) -> dict[str, int]:
@@ -97,8 +113,9 @@ class ServiceSupervisor:
 
     def start(self, process: str, index: int = 0, extra_env: dict[str, str] | None = None) -> Child:
         """Start one replica (no-op when that replica already runs)."""
-        if process not in PROCESS_NAMES:
-            raise ValueError(f"unknown process {process!r}; one of {', '.join(PROCESS_NAMES)}")
+        if process not in (*PROCESS_NAMES, *OPTIONAL_PROCESSES):
+            known = ", ".join(PROCESS_NAMES + OPTIONAL_PROCESSES)
+            raise ValueError(f"unknown process {process!r}; one of {known}")
         name = f"{process}-{index}"
         current = self.children.get(name)
         if current is not None and self.alive(name):

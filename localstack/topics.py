@@ -13,6 +13,7 @@ from confluent_kafka.admin import AdminClient, NewTopic
 
 from core.config import Settings
 from localstack.process import StackError
+from producers.kafka_config import client_config
 
 
 def service_topics(settings: Settings) -> dict[str, int]:
@@ -29,14 +30,14 @@ def service_topics(settings: Settings) -> dict[str, int]:
 
 
 def admin_client(settings: Settings, timeout: float = 10.0) -> AdminClient:
-    conf = settings.kafka_client_config()
+    conf = client_config(settings)
     conf.setdefault("socket.timeout.ms", int(timeout * 1000))
     return AdminClient(conf)
 
 
 def kafka_probe(settings: Settings, timeout: float = 3.0) -> str | None:
     """None when a broker answers a metadata request within ``timeout`` s, else the reason."""
-    admin = AdminClient({**settings.kafka_client_config(), "socket.connection.setup.timeout.ms": 2000,
+    admin = AdminClient({**client_config(settings), "socket.connection.setup.timeout.ms": 2000,
                          "reconnect.backoff.max.ms": 500, "log_level": 0})
     try:
         metadata = admin.list_topics(timeout=timeout)

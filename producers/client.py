@@ -10,6 +10,9 @@ A thin typed wrapper over ``confluent_kafka.Producer``:
   ``DeliveryReport(topic, partition, offset)`` once the broker acknowledged the write, or fails
   with ``DeliveryError``. Kafka errors never raise from ``publish``; caller errors (not an event,
   closed producer, no topic for the event type) do;
+- with ``OTEL_ENABLED`` every publish is a PRODUCER span (child of the caller's current span) whose
+  W3C trace context goes in the ``traceparent``/``tracestate`` headers (``producers.tracing``); off,
+  no span and no header;
 - no network activity in the constructor: the Kafka client and its background poll thread are
   created by ``open()`` / ``__enter__`` / the first publish; ``close()`` flushes and stops them.
 
@@ -32,9 +35,12 @@ from types import TracebackType
 from typing import Any, NamedTuple, Self
 
 from confluent_kafka import KafkaError, KafkaException, Message, Producer
+from opentelemetry.trace import StatusCode
 
+from core import tracing
 from core.config import Settings, get_settings
 from producers.kafka_config import producer_config
+from producers.tracing import kafka_headers, setup_tracing
 from schemas import (
     ChatMessageData,
     ChatMessageEvent,
@@ -151,6 +157,7 @@ class MemoryEventProducer:
             if self._closed:
                 raise ProducerClosed("producer is closed")
             if self._producer is None:
+                setup_tracing(self.settings, "client")
                 conf = dict(self.config)
                 conf["error_cb"] = self._on_error
                 self._producer = Producer(conf)
@@ -229,7 +236,19 @@ class MemoryEventProducer:
             future.set_exception(DeliveryError.from_kafka(self._fatal, target, key))
             return future
 
+        headers: list[tuple[str, str | bytes | None]] = [("content-type", CLOUDEVENTS_CONTENT_TYPE)]
+        span = None
+        if tracing.enabled():
+            span = tracing.produce_span(f"{target} publish", attributes={
+                "messaging.system": "kafka", "messaging.destination.name": target,
+                "messaging.operation.type": "publish", "messaging.message.id": event.id})
+            headers += kafka_headers(tracing.carrier_of(span))
+
         def on_delivery(err: KafkaError | None, msg: Message) -> None:
+            if span is not None:  # ended before the future resolves: a caller's result() sees it finished
+                if err is not None:
+                    span.set_status(StatusCode.ERROR, f"{err.name()}: {err.str()}")
+                span.end()
             if err is not None:
                 future.set_exception(DeliveryError.from_kafka(err, target, key))
             else:
@@ -239,14 +258,15 @@ class MemoryEventProducer:
         deadline = monotonic() + self.queue_full_timeout
         while True:
             try:
-                producer.produce(target, value=value, key=key, on_delivery=on_delivery,
-                                 headers=[("content-type", CLOUDEVENTS_CONTENT_TYPE)])
+                producer.produce(target, value=value, key=key, on_delivery=on_delivery, headers=headers)
                 return future
             except BufferError:
                 if monotonic() >= deadline:
                     future.set_exception(DeliveryError(
                         f"local producer queue still full after {self.queue_full_timeout:g}s",
                         topic=target, key=key, name="_QUEUE_FULL", retriable=True))
+                    if span is not None:
+                        span.end()
                     return future
                 producer.poll(0.05)
             except KafkaException as exc:
@@ -256,6 +276,8 @@ class MemoryEventProducer:
                 else:
                     future.set_exception(DeliveryError(f"produce to {target} failed: {exc}", topic=target,
                                                        key=key))
+                if span is not None:
+                    span.end()
                 return future
 
     def publish_message(self, message: ChatMessageData | ChatMessageEvent, topic: str | None = None, *,

@@ -1,4 +1,8 @@
-"""librdkafka configuration of pai-memory producers, derived from ``core.config.Settings``.
+"""librdkafka configuration of every pai-memory Kafka client, derived from ``core.config.Settings``.
+
+``client_config`` is the base all clients share (producers, consumers, admin clients: brokers,
+security, ``KAFKA_CLIENT_OPTIONS``); ``producer_config`` adds the producer defaults and invariants.
+The domain (``core``) knows the variables, never the librdkafka property names: those live here.
 
 Invariants every producer built here satisfies, whatever ``KAFKA_CLIENT_OPTIONS`` says:
 ``enable.idempotence=true`` and ``acks=all`` (no loss or duplication from producer retries, and
@@ -29,10 +33,26 @@ PRODUCER_DEFAULTS: dict[str, Any] = {
 ENFORCED: dict[str, Any] = {"enable.idempotence": True, "acks": "all"}
 
 
+def client_config(settings: Settings) -> dict[str, Any]:
+    """Base librdkafka configuration shared by producers, consumers and admin clients."""
+    conf: dict[str, Any] = {
+        "bootstrap.servers": settings.KAFKA_BOOTSTRAP_SERVERS,
+        "security.protocol": settings.KAFKA_SECURITY_PROTOCOL,
+    }
+    if settings.KAFKA_SASL_MECHANISM:
+        conf["sasl.mechanism"] = settings.KAFKA_SASL_MECHANISM
+    if settings.KAFKA_SASL_USERNAME:
+        conf["sasl.username"] = settings.KAFKA_SASL_USERNAME
+    if settings.KAFKA_SASL_PASSWORD is not None:
+        conf["sasl.password"] = settings.KAFKA_SASL_PASSWORD.get_secret_value()
+    conf.update(settings.KAFKA_CLIENT_OPTIONS)
+    return conf
+
+
 def producer_config(settings: Settings, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Full librdkafka producer config: defaults < KAFKA_CLIENT_OPTIONS < ``overrides`` < enforced."""
     conf: dict[str, Any] = dict(PRODUCER_DEFAULTS)
-    conf.update(settings.kafka_client_config())
+    conf.update(client_config(settings))
     conf.update(overrides or {})
     conf.update(ENFORCED)
     return conf

@@ -2,7 +2,8 @@
 
 Guarantees (at least once, per-user order):
 - a row is published to ``row.topic`` with key = ``row.message_key`` (the external user id), value =
-  the compact UTF-8 JSON of ``row.payload`` and header ``pai-outbox-id``; the producer is idempotent
+  the compact UTF-8 JSON of ``row.payload`` and header ``pai-outbox-id`` (a stored trace context moves
+  to headers, ``producers.tracing``); the producer is idempotent
   with ``acks=all`` (``producers.kafka_config``);
 - ``published_at`` is set only after the broker confirmed the delivery. A failed delivery increments
   ``attempts`` and records ``last_error``; the row is retried at the next sweep. A crash anywhere
@@ -14,7 +15,7 @@ Guarantees (at least once, per-user order):
 
 Claiming and per-user order. A relay looks at the oldest ``claim_window`` unpublished rows of users
 no other relay holds right now (their per-user advisory locks are visible in ``pg_locks``), tries a
-transaction-scoped advisory lock ``pg_try_advisory_xact_lock(7413, hashtext(message_key))`` for each
+transaction-scoped advisory lock ``pg_try_advisory_xact_lock(ns, hashtext(message_key))`` for each
 of those users, and then locks (``FOR UPDATE``) the oldest ``batch_size`` unpublished rows of the
 users it got, in id order. Users held by another relay are skipped (SKIP LOCKED at the level of
 users), so relays share the backlog by user and a second relay looks past the first one's users.
@@ -51,6 +52,7 @@ from typing import Any
 
 import psycopg
 from confluent_kafka import KafkaError, KafkaException, Producer
+from opentelemetry.trace import Span
 from psycopg import sql
 from sqlalchemy import Connection, Engine, make_url, text
 from sqlalchemy.exc import SQLAlchemyError
@@ -60,15 +62,17 @@ from core import metrics
 from core.config import Settings
 from core.memory.stats import sample
 from core.storage import db
+from core.storage.locks import AdvisoryLock
 from producers.kafka_config import producer_config
 from producers.sweeper import Sweeper
+from producers.tracing import end_publish_spans, outbox_publish
 
 log = logging.getLogger(__name__)
 
 NOTIFY_CHANNEL = "pai_memory_outbox"
 GAUGE_INTERVAL_SEC = 5.0
-USER_LOCK_NAMESPACE = 7413
-"""Advisory-lock namespace of the relay's per-user claim locks (7411: writers, 7412: sweeper)."""
+USER_LOCK_NAMESPACE = int(AdvisoryLock.RELAY_USER_CLAIM)
+"""Advisory-lock namespace of the relay's per-user claim locks (``core.storage.locks``)."""
 OUTBOX_ID_HEADER = "pai-outbox-id"
 CONTENT_TYPE = b"application/cloudevents+json; charset=utf-8"
 
@@ -300,15 +304,19 @@ class OutboxRelay:
 
             return on_delivery
 
+        spans: dict[int, Span | None] = {}
         for row in rows:
+            # the row's trace context (if any) leaves the value and continues in a span and headers
+            payload, trace_headers, spans[row.id] = outbox_publish(row.payload, row.topic)
             try:
-                value = encode_payload(row.payload)
+                value = encode_payload(payload)
             except (TypeError, ValueError) as exc:
                 outcome[row.id] = f"payload not serialisable: {exc}"
                 continue
             headers: list[tuple[str, str | bytes | None]] = [
                 (OUTBOX_ID_HEADER, str(row.id).encode()),
                 ("content-type", CONTENT_TYPE),
+                *trace_headers,
             ]
             deadline = self.clock() + self.flush_timeout
             while True:
@@ -335,6 +343,7 @@ class OutboxRelay:
             producer.poll(0)
         for row in rows:
             outcome.setdefault(row.id, f"delivery not confirmed within {self.flush_timeout:g}s")
+        end_publish_spans(spans, outcome)
         return outcome
 
     # --- maintenance and gauges ---------------------------------------------------------------

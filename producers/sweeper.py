@@ -1,4 +1,4 @@
-"""The sweeper: the consistency backstop that replaces the seed's polling workers.
+"""The sweeper: the consistency backstop in place of polling workers (``docs/design.md#sweep``).
 
 Scheduling and switches only; the queries live in ``core.memory.redrive`` and every re-drive is an
 outbox row, published by the relay like any other (``producers.outbox_relay.RelayService`` runs
@@ -7,7 +7,7 @@ both in one process):
 - ``memory_worker``: when ``LONG_TERM_MEMORY_SCAN_ENABLED``, every
   ``LONG_TERM_MEMORY_SCAN_INTERVAL_SEC``, user messages stuck ``PENDING``/``FAILED`` are re-published
   to the chat topic;
-- ``memory_index_worker``: when ``MEMORY_INDEX_WORKER_ENABLED``, every
+- ``memory_index_worker``: when ``MEMORY_INDEX_SWEEP_ENABLED`` (unset: ``MEMORY_INDEX_WORKER_ENABLED``), every
   ``MEMORY_INDEX_WORKER_INTERVAL_SEC`` (the seed's interval of that worker), memories left
   ``DIRTY``/``FAILED`` without a pending ``memory.dirty`` row get one.
 
@@ -52,7 +52,7 @@ class Sweeper:
         self.batches_per_scan = batches_per_scan
         self.clock = clock
         self.messages_enabled = settings.LONG_TERM_MEMORY_SCAN_ENABLED
-        self.memories_enabled = settings.MEMORY_INDEX_WORKER_ENABLED
+        self.memories_enabled = settings.index_sweep_enabled
         self._next_messages = 0.0
         self._next_memories = 0.0
         self.messages_redriven = 0

@@ -38,10 +38,12 @@ from schemas.errors import (
 from schemas.events import (
     CHAT_MESSAGE_V1,
     DEAD_LETTER_V1,
+    DEFAULT_MEMORY_CONFIDENCE,
     EVENT_CLASSES,
     ID_PATTERN,
     MAX_CONTENT_CHARS,
     MAX_MEMORY_CONTENT_CHARS,
+    MAX_MEMORY_KEY_CHARS,
     MEMORY_COMMAND_V1,
     MEMORY_DIRTY_V1,
     AnyEvent,
@@ -65,6 +67,7 @@ from schemas.events import (
 __all__ = [
     "CHAT_MESSAGE_V1",
     "DEAD_LETTER_V1",
+    "DEFAULT_MEMORY_CONFIDENCE",
     "EVENT_CLASSES",
     "EVENT_TYPES",
     "ID_PATTERN",
@@ -72,6 +75,7 @@ __all__ = [
     "MAX_DLQ_VALUE_BYTES",
     "MAX_EVENT_BYTES",
     "MAX_MEMORY_CONTENT_CHARS",
+    "MAX_MEMORY_KEY_CHARS",
     "MEMORY_COMMAND_V1",
     "MEMORY_DIRTY_V1",
     "SUPPORTED_VERSIONS",

@@ -3,7 +3,7 @@
     python -m schemas.asyncapi            # write schemas/asyncapi.yaml
     python -m schemas.asyncapi --check    # exit 1 if the file differs from the code
 
-Channels are the default topic names of ``core.config.Settings`` (``TOPIC_*``, and ``<group><suffix>``
+Channels are the default topic names (``schemas.topics``, the defaults of ``TOPIC_*``, and ``<group><suffix>``
 for each consumer group's DLQ); message payloads are the event models' JSON Schemas (the same as
 ``schemas/json/``, with ``$ref``s inlined so each payload stands alone); keys are the user id (the
 DLQ keeps the failed record's key); headers are those the producers set (``PRODUCER_HEADERS``, checked
@@ -20,6 +20,7 @@ from typing import Any
 
 import yaml
 
+from schemas import topics
 from schemas.events import (
     CHAT_MESSAGE_V1,
     DEAD_LETTER_V1,
@@ -65,12 +66,13 @@ def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def _defaults() -> dict[str, Any]:
-    from core.config import Settings
-
-    fields = Settings.model_fields
-    return {name: fields[name].default for name in (
-        "TOPIC_CHAT_MESSAGES", "TOPIC_MEMORY_COMMANDS", "TOPIC_MEMORY_DIRTY", "DLQ_TOPIC_SUFFIX",
-        "GROUP_EXTRACTOR", "GROUP_COMMANDS", "GROUP_INDEXER", "KAFKA_TOPIC_PARTITIONS")}
+    return {
+        "TOPIC_CHAT_MESSAGES": topics.TOPIC_CHAT_MESSAGES,
+        "TOPIC_MEMORY_COMMANDS": topics.TOPIC_MEMORY_COMMANDS,
+        "TOPIC_MEMORY_DIRTY": topics.TOPIC_MEMORY_DIRTY, "DLQ_TOPIC_SUFFIX": topics.DLQ_TOPIC_SUFFIX,
+        "GROUP_EXTRACTOR": topics.GROUP_EXTRACTOR, "GROUP_COMMANDS": topics.GROUP_COMMANDS,
+        "GROUP_INDEXER": topics.GROUP_INDEXER, "KAFKA_TOPIC_PARTITIONS": topics.TOPIC_PARTITIONS,
+    }
 
 
 def _headers(producer: str) -> dict[str, Any] | None:

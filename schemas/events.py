@@ -38,7 +38,7 @@ from pydantic import (
     model_validator,
 )
 
-from core.types import MemoryOperation, MemoryType, MessageRole
+from schemas.vocabulary import MemoryOperation, MemoryType, MessageRole
 
 # --- limits ---------------------------------------------------------------------------------------
 MAX_CONTENT_CHARS = 32000
@@ -47,6 +47,8 @@ MAX_MEMORY_CONTENT_CHARS = 1000
 """Largest memory content a command may carry (``long_term_memories.content`` is VARCHAR(1000))."""
 MAX_MEMORY_KEY_CHARS = 160
 """``long_term_memories.memory_key`` is VARCHAR(160)."""
+DEFAULT_MEMORY_CONFIDENCE = 0.8
+"""Confidence of a memory written without one (a command, a tool call, a candidate): the column's DEFAULT."""
 MAX_DLQ_REASON_CHARS = 4000
 ID_PATTERN = r"^[A-Za-z0-9._:@-]{1,128}$"
 """User, conversation, message and command ids: 1-128 chars of ``A-Za-z0-9._:@-``."""

@@ -3,6 +3,8 @@
 #   - a Python >= 3.11 virtualenv in .venv with the project and its test tools (pip install -e '.[test]')
 #   - Java 17+ and Maven for the local Kafka broker (apt-get when missing and running as root),
 #     unless KAFKA_BOOTSTRAP_SERVERS points at an external Kafka.
+#   - chromium and chromium-driver for the operator console's browser tests (apt-get when missing and
+#     running as root; never fatal: without a browser those tests skip and say why).
 # Environment: PYTHON=/path/to/python3.11+ to choose the interpreter.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,6 +51,24 @@ ensure_java_maven() {
   fi
 }
 
+ensure_browser() {
+  command -v chromedriver >/dev/null 2>&1 && { command -v chromium >/dev/null 2>&1 \
+    || command -v chromium-browser >/dev/null 2>&1; } && return 0
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+    log "installing chromium chromium-driver with apt-get (console browser tests)"
+    if ! { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium \
+           chromium-driver >/dev/null 2>&1 \
+         || { DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null 2>&1 \
+              && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium \
+                 chromium-driver >/dev/null 2>&1; }; }; then
+      log "could not install chromium: the console browser tests will skip"
+    fi
+  else
+    log "no chromium/chromedriver (apt-get install chromium chromium-driver): the console browser tests will skip"
+  fi
+  return 0
+}
+
 ensure_venv() {
   local python stamp want
   if [ ! -x .venv/bin/python ]; then
@@ -71,5 +91,6 @@ ensure_venv() {
 }
 
 ensure_java_maven
+ensure_browser
 ensure_venv
 log "ready"

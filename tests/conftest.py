@@ -14,7 +14,7 @@ Fixtures (contract used by every test module):
   database ``pai_memory_test_<random>`` migrated to head (dropped at the end of the session), and
   nothing a demo or a deployment on the same services uses: session-private topics, consumer
   groups and Milvus collection, ``PAI_MEMORY_HOME`` in a temporary directory, a free ``API_PORT``
-  (``session_names``). Every port a test binds comes from ``tests.support.ports``.
+  (``session_names``). Every port a test binds comes from ``localstack.process.free_ports``.
 - ``engine`` (session): SQLAlchemy engine for ``settings.database_url``.
 - ``clean_db`` (function): truncates all application tables (RESTART IDENTITY CASCADE) first.
 - ``unique_name`` (function): ``unique_name(prefix) -> f"{prefix}_{uuid8}"``.
@@ -173,7 +173,7 @@ def session_names(tag: str, home: str) -> dict[str, Any]:
     """Settings of a test session that keep it apart from a demo or deployment on the same services:
     its own topics, consumer groups (no other group's consumer takes its records, and its consumers
     take no one else's), Milvus collection, home directory and API port."""
-    from tests.support.ports import free_port
+    from localstack.process import free_port
 
     return {
         "TOPIC_CHAT_MESSAGES": f"test.{tag}.chat",
@@ -224,6 +224,7 @@ def settings(stack: Services, tmp_path_factory: pytest.TempPathFactory) -> Itera
         ensure_topics(session_settings, service_topics(session_settings))
         yield session_settings
     finally:
+        _delete_session_topics(base, tag)
         _drop_collection(base, private["MEMORY_MILVUS_COLLECTION"])
         db.engine_for.cache_clear()
         with admin.connect() as conn:
@@ -255,11 +256,40 @@ def clean_db(engine: Engine) -> Engine:
     return engine
 
 
+_UNIQUE_NAMES: set[str] = set()
+"""Every name ``unique_name`` handed out in this session: the session deletes those that became topics."""
+
+
 @pytest.fixture
 def unique_name() -> Callable[[str], str]:
     """``unique_name(prefix)`` -> ``f"{prefix}_{uuid8}"`` for topics, groups, collections."""
 
     def make(prefix: str) -> str:
-        return f"{prefix}_{uuid.uuid4().hex[:8]}"
+        name = f"{prefix}_{uuid.uuid4().hex[:8]}"
+        _UNIQUE_NAMES.add(name)
+        return name
 
     return make
+
+
+def _delete_session_topics(settings: Settings, tag: str) -> None:
+    """Delete the topics this session created (its ``test.<tag>.*`` names and the ``unique_name`` ones).
+
+    Without it every run leaves its topics on a long-lived broker (a demo's, a developer's), and a
+    few thousand runs' worth of partitions exhaust the local broker's heap. Only this session's own
+    names are touched: other sessions on the same broker keep theirs. Best effort: a broker that is
+    down is not a test failure.
+    """
+    from localstack.topics import admin_client
+
+    with contextlib.suppress(Exception):
+        admin = admin_client(settings, 10.0)
+        existing = set(admin.list_topics(timeout=10).topics)
+        prefixes = (f"test.{tag}.", f"test-{tag}-", *(f"{n}{sep}" for n in _UNIQUE_NAMES for sep in ".-"))
+        # the session's topics, names built on a unique name (private_names) and their groups' DLQs
+        ours = sorted(t for t in existing if t in _UNIQUE_NAMES or t.startswith(prefixes))
+        for start in range(0, len(ours), 200):
+            futures = admin.delete_topics(ours[start:start + 200], operation_timeout=30)
+            for future in futures.values():
+                with contextlib.suppress(Exception):
+                    future.result(timeout=30)

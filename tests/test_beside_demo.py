@@ -2,8 +2,8 @@
 
 ``bash scripts/run.sh`` keeps the demo's processes running on fixed ports (metrics 24100-24140, API
 8080) with the default topics, consumer groups and Milvus collection. A test never uses any of them:
-its service processes get free ports (``tests.support.ports``) and the session's settings private
-names (``tests/conftest.py``). The slow test runs that exact situation: ``pai-memory demo --no-wait``
+its service processes get free ports (``localstack.process.free_ports``) and the session's settings
+private names (``tests/conftest.py``). The slow test runs that exact situation: ``pai-memory demo --no-wait``
 on the session's services, then the tests that start service processes in a nested pytest session.
 """
 
@@ -34,8 +34,9 @@ from core.config import (
 from core.storage import db
 from core.storage.models import User
 from core.vectorstore import MilvusMemoryIndex
-from localstack.process import is_alive
+from localstack.process import is_alive, port_bindable, wait_until
 from localstack.supervisor import (
+    OPTIONAL_PROCESSES,
     PROCESS_MARKER,
     PROCESS_NAMES,
     SERVICES_FILE,
@@ -47,13 +48,13 @@ from localstack.supervisor import (
 from producers.publish import read_events
 from schemas import ChatMessageEvent
 from tests.support.env import clean_env, private_service
-from tests.support.pipeline import isolated_settings, wait_until
+from tests.support.pipeline import isolated_settings
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULTS = Settings.model_construct()
-DEMO_METRICS_PORTS = [fixed_metrics_port(p, 0) for p in PROCESS_NAMES]
-DEMO_PORTS = {*DEMO_METRICS_PORTS, DEFAULTS.API_PORT}
-"""What ``pai-memory demo`` binds: a metrics port per process and the API."""
+DEMO_METRICS_PORTS = [fixed_metrics_port(p, 0) for p in (*PROCESS_NAMES, *OPTIONAL_PROCESSES)]
+DEMO_PORTS = {*DEMO_METRICS_PORTS, DEFAULTS.API_PORT, DEFAULTS.MCP_PORT}
+"""What ``pai-memory demo`` binds: a metrics port per process, the API and the MCP endpoint."""
 STACK_PORTS = {LOCAL_KAFKA_PORT, LOCAL_KAFKA_CONTROLLER_PORT, LOCAL_POSTGRES_PORT, LOCAL_MILVUS_PORT}
 NAMES = ("TOPIC_CHAT_MESSAGES", "TOPIC_MEMORY_COMMANDS", "TOPIC_MEMORY_DIRTY", "GROUP_EXTRACTOR",
          "GROUP_COMMANDS", "GROUP_INDEXER", "MEMORY_MILVUS_COLLECTION", "PAI_MEMORY_HOME")
@@ -151,12 +152,7 @@ def sample_users() -> set[str]:
 
 
 def port_taken(port: int) -> bool:
-    with socket.socket() as sock:
-        try:
-            sock.bind(("127.0.0.1", port))
-        except OSError:
-            return True
-    return False
+    return not port_bindable("127.0.0.1", port)
 
 
 @pytest.mark.slow
@@ -187,7 +183,7 @@ def test_process_tests_pass_while_the_demo_runs(settings: Settings, tmp_path: Pa
         assert demo.returncode == 0, demo.stdout[-3000:] + demo.stderr[-3000:]
         recorded = recorded_processes(home / SERVICES_FILE)
         running = {n: pid for n, pid in recorded.items() if is_alive(pid, PROCESS_MARKER)}
-        assert set(running) == {f"{p}-0" for p in PROCESS_NAMES}, running
+        assert set(running) == {f"{p}-0" for p in (*PROCESS_NAMES, "mcp")}, running
         assert all(port_taken(p) for p in DEMO_PORTS), "the demo does not hold its ports"
 
         # the nested session gets the same services and picks its own database, names and ports

@@ -19,10 +19,11 @@ from sqlalchemy.orm import Session
 from core.config import Settings
 from core.storage.models import LongTermMemory, User
 from core.vectorstore import MilvusMemoryIndex
+from localstack.process import wait_until
 from localstack.service import LocalService
 from producers.client import MemoryEventProducer
 from tests.support.env import PIPELINE_ENV, private_service
-from tests.support.pipeline import conversation, isolated_settings, wait_until
+from tests.support.pipeline import conversation, isolated_settings
 
 pytestmark = pytest.mark.services
 

@@ -10,13 +10,14 @@ from confluent_kafka import Consumer, Message, Producer, TopicPartition
 
 from core.config import Settings
 from localstack.topics import ensure_topics, service_topics
+from producers.kafka_config import client_config
 from producers.kafka_retry import call_with_retry
 
 pytestmark = pytest.mark.services
 
 
 def _consumer(settings: Settings, group: str) -> Consumer:
-    return Consumer({**settings.kafka_client_config(), "group.id": group, "enable.auto.commit": False,
+    return Consumer({**client_config(settings), "group.id": group, "enable.auto.commit": False,
                      "auto.offset.reset": "earliest", "session.timeout.ms": 6000})
 
 
@@ -47,7 +48,7 @@ def test_round_trip_with_manual_commits_resumes_from_committed_offset(
         settings: Settings, unique_name: Callable[[str], str]) -> None:
     topic, group = unique_name("found_rt"), unique_name("found_grp")
     assert ensure_topics(settings, {topic: 1}) == [topic]
-    producer = Producer({**settings.kafka_client_config(), "enable.idempotence": True, "acks": "all"})
+    producer = Producer({**client_config(settings), "enable.idempotence": True, "acks": "all"})
     for i in range(10):
         producer.produce(topic, key=b"user-1", value=f"m{i}".encode())
     assert producer.flush(30) == 0

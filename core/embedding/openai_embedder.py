@@ -153,8 +153,8 @@ class OpenAIEmbedder:
                 raise EmbeddingError(f"embeddings request failed: {type(exc).__name__}: {exc}") from exc
             except ValueError as exc:
                 # HTTP 200 whose body is not JSON: the client raises json.JSONDecodeError, not an
-                # OpenAIError; retried like a connection failure, then EmbeddingError (it used to escape
-                # and crash the indexer and extractor processes)
+                # OpenAIError; retried like a connection failure, then EmbeddingError, which the indexer
+                # and the extractor handle (an unhandled ValueError would end their processes)
                 if attempt >= self.max_retries:
                     raise EmbeddingError(f"embeddings endpoint returned an unreadable body after "
                                          f"{attempt + 1} attempts: {type(exc).__name__}") from exc

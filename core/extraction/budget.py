@@ -25,7 +25,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from core.extraction.candidates import CandidateExtractor, ExtractionError, ExtractionInput, MemoryCandidate
+from core import tracing
+from core.extraction.candidates import (
+    CandidateExtractor,
+    DelegatingExtractor,
+    ExtractionError,
+    ExtractionInput,
+    MemoryCandidate,
+)
 
 log = logging.getLogger(__name__)
 
@@ -44,14 +51,13 @@ class BurstResult:
     refine_sec: float
 
 
-class BudgetedExtractor:
+class BudgetedExtractor(DelegatingExtractor):
     """Delegates to ``inner`` within ``budget_sec`` of wall time (see the module docstring)."""
 
     def __init__(self, inner: CandidateExtractor, budget_sec: float) -> None:
         if budget_sec <= 0:
             raise ValueError("budget_sec must be positive")
-        self.inner = inner
-        self.name = inner.name
+        super().__init__(inner)
         self.budget_sec = budget_sec
         self._lock = threading.Lock()
         self._abandoned = 0
@@ -67,12 +73,6 @@ class BudgetedExtractor:
 
     def refine(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         return self._within(lambda: self.inner.refine(data, candidates), "refine")
-
-    def close(self) -> None:
-        """Cancel the inner provider's waiting and retrying calls (``ExtractionCancelled``), if it can."""
-        close = getattr(self.inner, "close", None)
-        if callable(close):
-            close()
 
     def run_burst(self, data: ExtractionInput) -> BurstResult:
         """Both stages of one burst under one budget."""
@@ -117,11 +117,15 @@ class BudgetedExtractor:
 
 def _both(extractor: CandidateExtractor, data: ExtractionInput) -> BurstResult:
     t0 = time.perf_counter()
-    candidates = extractor.extract(data)
+    with tracing.stage("extract", {"pai.extractor": extractor.name}) as span:
+        candidates = extractor.extract(data)
+        span.set_attribute("pai.candidates", len(candidates))
     t1 = time.perf_counter()
     # with nothing new to say, refine still runs against existing memories: a bare retraction
     # ("算了，不考研了") proposes no candidate but withdraws one the user has
-    refined = extractor.refine(data, candidates) if candidates or data.existing else []
+    with tracing.stage("refine", {"pai.extractor": extractor.name}) as span:
+        refined = extractor.refine(data, candidates) if candidates or data.existing else []
+        span.set_attribute("pai.refined", len(refined))
     return BurstResult(candidates, refined, t1 - t0, time.perf_counter() - t1)
 
 

@@ -9,6 +9,7 @@ from typing import Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.types import MemoryType
+from schemas.events import DEFAULT_MEMORY_CONFIDENCE, MAX_MEMORY_CONTENT_CHARS, MAX_MEMORY_KEY_CHARS
 
 
 class CandidateOp(StrEnum):
@@ -30,10 +31,10 @@ class MemoryCandidate(BaseModel):
 
     op: CandidateOp = CandidateOp.UPSERT
     memory_type: MemoryType
-    key: str = Field(min_length=1, max_length=160)
-    content: str = Field(default="", max_length=1000)
+    key: str = Field(min_length=1, max_length=MAX_MEMORY_KEY_CHARS)
+    content: str = Field(default="", max_length=MAX_MEMORY_CONTENT_CHARS)
     importance: int = Field(3, ge=1, le=5)
-    confidence: float = Field(0.8, ge=0.0, le=1.0)
+    confidence: float = Field(DEFAULT_MEMORY_CONFIDENCE, ge=0.0, le=1.0)
     ttl_days: int | None = Field(None, ge=1, le=36500)
     # the key of an EXISTING memory this candidate replaces: an update ("I used to..., now...",
     # "不...了，改...") overwrites it (same key) or deactivates it in favour of ``key``; a ``delete``
@@ -86,7 +87,8 @@ class ExtractionCancelled(ExtractionError):
 
 
 class CandidateExtractor(Protocol):
-    """Stage 1 and 2 of the seed's pipeline, as one provider implements them."""
+    """Stages 1 (extract) and 2 (refine) of the write pipeline (``docs/design.md#the-write-pipeline``),
+    as one provider implements them."""
 
     name: str
 
@@ -98,3 +100,24 @@ class CandidateExtractor(Protocol):
         """Stage 2: judge each candidate against ``data.existing``: keep it, merge it into an
         existing memory (same key, combined content), reuse an existing key, or drop it."""
         ...
+
+
+
+class DelegatingExtractor:
+    """Base of the provider decorators (budget, metrics): the provider's name, its named slots and
+    its ``close`` pass through to ``inner``; a subclass wraps ``extract``/``refine``."""
+
+    def __init__(self, inner: CandidateExtractor) -> None:
+        self.inner = inner
+        self.name = inner.name
+
+    def named_slot(self, key: str) -> bool:
+        """The inner provider's named slots (``core.memory.upsert.NamedSlot``), none if it declares none."""
+        inner = getattr(self.inner, "named_slot", None)
+        return bool(inner(key)) if inner is not None else False
+
+    def close(self) -> None:
+        """Cancel the inner provider's waiting and retrying calls (``ExtractionCancelled``), if it can."""
+        close = getattr(self.inner, "close", None)
+        if callable(close):
+            close()

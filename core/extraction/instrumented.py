@@ -6,27 +6,26 @@ import time
 from collections.abc import Callable
 
 from core import metrics
-from core.extraction.candidates import CandidateExtractor, ExtractionError, ExtractionInput, MemoryCandidate
+from core.extraction.candidates import (
+    CandidateExtractor,
+    DelegatingExtractor,
+    ExtractionError,
+    ExtractionInput,
+    MemoryCandidate,
+)
 
 
-class InstrumentedExtractor:
+class InstrumentedExtractor(DelegatingExtractor):
     """Delegates to ``inner``; counts each stage call (retries included) by stage and outcome."""
 
     def __init__(self, inner: CandidateExtractor) -> None:
-        self.inner = inner
-        self.name = inner.name
+        super().__init__(inner)
 
     def extract(self, data: ExtractionInput) -> list[MemoryCandidate]:
         return self._timed("extract", lambda: self.inner.extract(data))
 
     def refine(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         return self._timed("refine", lambda: self.inner.refine(data, candidates))
-
-    def close(self) -> None:
-        """Cancel the inner provider's waiting and retrying calls (``ExtractionCancelled``), if it can."""
-        close = getattr(self.inner, "close", None)
-        if callable(close):
-            close()
 
     def _timed(self, stage: str, call: Callable[[], list[MemoryCandidate]]) -> list[MemoryCandidate]:
         started = time.perf_counter()

@@ -402,8 +402,8 @@ class OpenAIExtractor:
                 log.info("%s: malformed reply on attempt %d: %s", stage, attempt + 1, exc)
             except ValueError as exc:
                 # HTTP 200 whose body is not JSON at all: the client raises json.JSONDecodeError, which
-                # is not an openai.OpenAIError. Same as a malformed reply: retried, then ExtractionError
-                # (it used to escape and crash the extractor process).
+                # is not an openai.OpenAIError. Same as a malformed reply: retried, then ExtractionError,
+                # so a broken endpoint fails one burst instead of escaping and ending the extractor process.
                 outcome = "malformed"
                 last_error = f"unreadable reply body: {type(exc).__name__}"
                 log.info("%s: unreadable reply body on attempt %d: %s", stage, attempt + 1, exc)

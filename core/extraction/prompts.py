@@ -1,6 +1,7 @@
 """Prompts of the LLM extraction provider (stage 1 extract, stage 2 refine).
 
-They state the seed's extraction boundaries (提取边界): what is a long-term memory and what is not,
+They state the extraction boundaries (提取边界, ``docs/design.md#what-is-kept-and-what-is-not``): what
+is a long-term memory and what is not,
 that only the user's own message is a source of facts (assistant replies and summaries are
 context), that profile fields are never memories, and that a memory is written in the language
 the user used. The conversation data is passed as a separate user message made only of labelled
@@ -34,7 +35,8 @@ class Family:
     example_en: str
 
 
-# the families of the seed's boundaries (issue 13); the prompt tests check each one and its examples
+# the families of the boundaries (docs/design.md#what-is-kept-and-what-is-not), each with a Chinese and an
+# English example, so the model sees every family; the prompt tests check each one and its examples
 FAMILIES: tuple[Family, ...] = (
     Family("长期 vs 短期 durable vs short-term",
            "30 天后仍成立的才是记忆；带短期时间窗（今晚、明天、这周、this weekend）的不是",

@@ -1,10 +1,12 @@
 """Semantic dedup: cosine similarity of index texts under per-model thresholds.
 
-``reuse`` (seed: 0.82 for text-embedding-3-small): a new candidate this close to an existing
-memory of the same type is treated as the same memory and reuses its key.
-``merge`` (seed: 0.90): after a write, live copies this close are redundant and are merged.
+``reuse`` (0.82 for text-embedding-3-small; ``docs/design.md#semantic-dedup``): a new candidate this
+close to an existing memory of the same type is treated as the same memory and reuses its key.
+``merge`` (0.90 for that model): after a write, live copies this close are redundant and are merged.
 ``lexical`` (per model, ``core.config.DEDUP_LEXICAL_REUSE``): a lower cosine also counts as the same
 memory when the two contents share most of their salient words (``(cosine, overlap)``).
+``merge_overlap`` (per model, ``core.config.DEDUP_LEXICAL_MERGE``): a merge also needs that share of
+salient words, so two different rules that embed alike are never merged.
 """
 
 from __future__ import annotations
@@ -16,10 +18,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.config import DEDUP_LEXICAL_REUSE
+from core.config import DEDUP_LEXICAL_MERGE, DEDUP_LEXICAL_REUSE
 from core.embedding.base import Embedder, Vectors
-from core.extraction.rules.keys import overlap
 from core.memory.text import index_text, text_hash
+from core.text.salient import overlap
 
 
 @dataclass(frozen=True)
@@ -43,9 +45,11 @@ class SemanticDeduper:
         merge: float,
         cache_size: int = 20000,
         lexical: tuple[float, float] | str | None = "model",
+        merge_overlap: float | str | None = "model",
     ) -> None:
         """``lexical``: the gated reuse rule ``(cosine, overlap)``, ``None`` for none, or ``"model"``
-        for the embedder model's calibrated one (``DEDUP_LEXICAL_REUSE``)."""
+        for the embedder model's calibrated one (``DEDUP_LEXICAL_REUSE``); ``merge_overlap`` likewise
+        (``DEDUP_LEXICAL_MERGE``, ``None``: cosine alone merges)."""
         self.embedder = embedder
         self.reuse = reuse
         self.merge = merge
@@ -55,6 +59,12 @@ class SemanticDeduper:
             self.lexical = DEDUP_LEXICAL_REUSE.get(getattr(embedder, "model", ""))
         else:
             self.lexical = lexical
+        if isinstance(merge_overlap, str):
+            if merge_overlap != "model":
+                raise ValueError(f"merge_overlap must be a number, None or 'model', got {merge_overlap!r}")
+            self.merge_overlap = DEDUP_LEXICAL_MERGE.get(getattr(embedder, "model", ""))
+        else:
+            self.merge_overlap = merge_overlap
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
@@ -103,7 +113,8 @@ class SemanticDeduper:
         return None
 
     def redundant_pairs(self, items: Sequence[DedupItem]) -> list[tuple[DedupItem, DedupItem, float]]:
-        """Pairs (a, b) of the same type with cosine >= ``merge``; each item appears at most once."""
+        """Pairs (a, b) of the same type with cosine >= ``merge`` (and, when the model has one, at least
+        ``merge_overlap`` of their salient words shared); each item appears at most once."""
         if len(items) < 2:
             return []
         vecs = self.vectors([i.text for i in items])
@@ -118,6 +129,9 @@ class SemanticDeduper:
             if a >= b:
                 continue
             if a in used or b in used or items[a].memory_type != items[b].memory_type:
+                continue
+            shared = self.merge_overlap
+            if shared is not None and overlap(items[a].content, items[b].content) < shared:
                 continue
             used.update((a, b))
             pairs.append((items[a], items[b], float(sims[a, b])))

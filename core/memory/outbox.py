@@ -2,7 +2,9 @@
 
 The relay publishes rows in id order per user and marks them only on delivery confirmation; the
 payload is the complete ``memory.dirty`` event (schemas.MemoryDirty), so the relay never has to
-re-read or re-build anything.
+re-read or re-build anything. When tracing is on (``core.tracing``) the payload also holds the W3C
+trace context of the write (``traceparent``/``tracestate``, the CloudEvents distributed-tracing
+attribute names); the relay moves them from the value to Kafka headers (``producers.tracing``).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from datetime import UTC, datetime
 from sqlalchemy import insert, text
 from sqlalchemy.orm import Session
 
+from core import tracing
 from core.storage.models import OutboxEvent
 from core.types import MemoryOperation
 from schemas.events import MemoryDirtyData, MemoryDirtyEvent
@@ -62,7 +65,8 @@ def enqueue_memory_dirty(
             message_key=user_external_id,
             event_type=event.type,
             aggregate_id=memory_id,
-            payload=event.model_dump(mode="json"),
+            # the W3C trace context of the write (when traced) goes along for the relay to continue
+            payload={**event.model_dump(mode="json"), **tracing.carrier()},
             created_at=now,
         )
     )

@@ -20,7 +20,7 @@ from sqlalchemy import ColumnElement, and_, func, not_, or_, select, update
 from sqlalchemy.orm import Session
 
 from core.filters import SQL_FILTERED_KEY_PATTERN, SQL_NORMALISED_KEY_PATTERN, passes_read_filters
-from core.storage.models import LongTermMemory
+from core.storage.models import LongTermMemory, User
 
 # rows fetched per round when no limit is given to a paged read; any size gives the same result
 _MIN_PAGE = 64
@@ -79,19 +79,25 @@ def list_live(
     return kept
 
 
-def get_live_by_ids(session: Session, user_pk: int, ids: Sequence[int]) -> list[LongTermMemory]:
-    """Live memories among ``ids`` that belong to ``user_pk`` (never another user's)."""
+def get_live_by_ids(session: Session, user_pk: int, ids: Sequence[int],
+                    external_id: str | None = None) -> list[LongTermMemory]:
+    """Live memories among ``ids`` that belong to ``user_pk`` (never another user's).
+
+    With ``external_id`` the same statement also requires that ``user_pk`` is that user's internal
+    id (a join on ``users``), so a caller holding a remembered id needs no separate user lookup.
+    """
     if not ids:
         return []
     now = datetime.now(UTC)
-    rows = session.scalars(
-        select(LongTermMemory).where(
-            LongTermMemory.user_id == user_pk,
-            LongTermMemory.id.in_(list(ids)),
-            *live_clause(now),
-            not_(filtered_key_clause()),
-        )
-    ).all()
+    stmt = select(LongTermMemory).where(
+        LongTermMemory.user_id == user_pk,
+        LongTermMemory.id.in_(list(ids)),
+        *live_clause(now),
+        not_(filtered_key_clause()),
+    )
+    if external_id is not None:
+        stmt = stmt.join(User, User.id == LongTermMemory.user_id).where(User.external_id == external_id)
+    rows = session.scalars(stmt).all()
     return [r for r in rows if passes_read_filters(r.memory_key, r.content or "")]
 
 

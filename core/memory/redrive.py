@@ -1,6 +1,7 @@
 """The SQL side of the sweeper: find stuck messages and memories and enqueue outbox rows for them.
 
-This replaces the seed's polling workers (``memory_worker``, ``memory_index_worker``). Nothing is
+This is the sweep of ``docs/design.md#sweep``, in place of polling workers (``memory_worker``,
+``memory_index_worker``: ``docs/design.md#where-this-differs-from-the-original-design``). Nothing is
 published from here: every re-drive is an outbox row committed in the same transaction as its
 bookkeeping, and the outbox relay delivers it like any other row (so a re-drive is as reliable as a
 write). Core never imports Kafka.
@@ -44,7 +45,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from core.config import Settings
 from core.memory.outbox import enqueue_memory_dirty
+from core.memory.text import dirty_operation
 from core.storage.db import transaction
+from core.storage.locks import AdvisoryLock
 from core.storage.models import Message, OutboxEvent
 from core.types import MemoryOperation, MessageRole, MessageStatus, VectorStatus
 from schemas import (
@@ -60,8 +63,8 @@ from schemas.errors import SchemaError
 log = logging.getLogger(__name__)
 
 REDRIVE_SOURCE = "pai-memory/sweeper"
-LOCK_NAMESPACE = 7412
-"""Advisory-lock namespace of the sweeper's leader locks (``core.memory.store.lock_user`` uses 7411)."""
+LOCK_NAMESPACE = int(AdvisoryLock.SWEEPER_LEADER)
+"""Advisory-lock namespace of the sweeper's leader locks (``core.storage.locks``)."""
 MESSAGE_SCAN_LOCK = 1
 MEMORY_SCAN_LOCK = 2
 
@@ -230,14 +233,6 @@ def redrive_messages(
     return scan
 
 
-def _operation(is_active: bool | None, expires_at: datetime | None, now: datetime) -> MemoryOperation:
-    if not is_active:
-        return MemoryOperation.DELETE
-    if expires_at is not None and expires_at <= now:
-        return MemoryOperation.EXPIRE
-    return MemoryOperation.OVERWRITE
-
-
 def redrive_memories(
     session: Session,
     *,
@@ -267,7 +262,7 @@ def redrive_memories(
     )
     out: list[MemoryRedrive] = []
     for row in rows:
-        op = _operation(row["is_active"], row["expires_at"], now)
+        op = dirty_operation(row["is_active"], row["expires_at"], now)
         try:
             outbox_id = enqueue_memory_dirty(
                 session,

@@ -5,6 +5,7 @@ Every function takes an open ``Session`` inside the caller's transaction; none c
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -13,7 +14,8 @@ from sqlalchemy import func, select, text
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
-from core.storage.models import Conversation, Message, User
+from core.storage.locks import AdvisoryLock
+from core.storage.models import Conversation, ErasedUser, Message, User
 from core.types import MessageRole, MessageStatus
 
 
@@ -33,9 +35,22 @@ class IncomingMessage:
     source_offset: int | None = None
 
 
+def user_hash(external_id: str) -> str:
+    """The key of ``erased_users``: SHA-256 hex of the external id (the id itself is not kept)."""
+    return hashlib.sha256(f"pai-memory/erased-user:{external_id}".encode()).hexdigest()
+
+
+def erased_before(session: Session, external_id: str, at: datetime) -> bool:
+    """True when ``external_id`` was erased at or after ``at`` (so an event from ``at`` is suppressed)."""
+    erased_at = session.scalar(
+        select(ErasedUser.erased_at).where(ErasedUser.user_hash == user_hash(external_id)))
+    return erased_at is not None and at <= erased_at
+
+
 def lock_user(session: Session, user_pk: int) -> None:
     """Serialise writers of one user's memories for the rest of the transaction."""
-    session.execute(text("SELECT pg_advisory_xact_lock(:ns, :uid)"), {"ns": 7411, "uid": user_pk})
+    session.execute(text("SELECT pg_advisory_xact_lock(:ns, :uid)"),
+                    {"ns": int(AdvisoryLock.USER_WRITES), "uid": user_pk})
 
 
 def get_or_create_user(session: Session, external_id: str) -> int:
@@ -92,6 +107,15 @@ def store_message(session: Session, msg: IncomingMessage) -> tuple[Message, bool
         return existing, False
     user_pk = get_or_create_user(session, msg.user_id)
     conv_pk = get_or_create_conversation(session, user_pk, msg.conversation_id, msg.conversation_summary)
+    new_id = insert_message(session, msg, user_pk, conv_pk)
+    row = session.scalar(select(Message).where(Message.upstream_message_id == msg.message_id))
+    assert row is not None
+    return row, new_id is not None
+
+
+def insert_message(session: Session, msg: IncomingMessage, user_pk: int, conv_pk: int) -> int | None:
+    """Insert ``msg`` (user messages ``PENDING``, others ``SKIPPED`` as context); its new id, or None
+    when a message with the same upstream id already exists (nothing is changed then)."""
     is_user = msg.role == MessageRole.USER
     stmt = (
         insert(Message)
@@ -111,10 +135,8 @@ def store_message(session: Session, msg: IncomingMessage) -> tuple[Message, bool
         .on_conflict_do_nothing(index_elements=["upstream_message_id"])
         .returning(Message.id)
     )
-    new_id = session.scalar(stmt)
-    row = session.scalar(select(Message).where(Message.upstream_message_id == msg.message_id))
-    assert row is not None
-    return row, new_id is not None
+    new_id: int | None = session.scalar(stmt)
+    return new_id
 
 
 def conversation_context(

@@ -23,6 +23,7 @@ from core.memory.writer import MemoryWrite, MemoryWriter, WriteContext, WriteRes
 from core.storage.db import transaction
 from core.storage.models import LongTermMemory, ProcessedCommand
 from core.types import MemoryType, WriteSource
+from schemas.events import DEFAULT_MEMORY_CONFIDENCE
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class MemoryView:
             row.memory_type or "fact",
             row.content or "",
             row.importance or 3,
-            float(row.confidence if row.confidence is not None else 0.8),
+            float(row.confidence if row.confidence is not None else DEFAULT_MEMORY_CONFIDENCE),
             row.created_at,
             row.updated_at,
             row.expires_at,
@@ -78,6 +79,27 @@ class ToolResult:
         return asdict(self)
 
 
+@dataclass(frozen=True)
+class ToolWrite:
+    """One ``memory_save`` / ``memory_append`` request, whichever door it came through.
+
+    ``command_id`` makes the write idempotent (a repeated command returns its first result and changes
+    nothing); ``origin_at`` is when the upstream event was written (for the freshness metric).
+    Validation happens in the tool (``InvalidMemoryInput``), not here.
+    """
+
+    user_id: str
+    key: str
+    content: str
+    memory_type: MemoryType | str = MemoryType.FACT
+    importance: int = 3
+    confidence: float = DEFAULT_MEMORY_CONFIDENCE
+    ttl_days: int | None = None
+    conversation_id: str | None = None
+    command_id: str | None = None
+    origin_at: datetime | None = None
+
+
 def _validate_user(user_id: str) -> str:
     if not user_id or len(user_id) > 128 or any(c.isspace() or ord(c) < 32 for c in user_id):
         raise InvalidMemoryInput("user_id must be 1-128 printable characters without spaces")
@@ -91,56 +113,25 @@ class MemoryTools:
         self.sessions = sessions
         self.writer = writer
 
-    def memory_save(
-        self,
-        user_id: str,
-        key: str,
-        content: str,
-        memory_type: MemoryType | str = MemoryType.FACT,
-        importance: int = 3,
-        confidence: float = 0.9,
-        ttl_days: int | None = None,
-        conversation_id: str | None = None,
-        command_id: str | None = None,
-        origin_at: datetime | None = None,
-    ) -> ToolResult:
-        mtype = _memory_type(memory_type)
-        _check_scores(importance, confidence, ttl_days)
-        return self._write(
-            "memory_save",
-            user_id,
-            key,
-            conversation_id,
-            command_id,
-            origin_at,
-            lambda s, ctx: self.writer.save(
-                s, ctx, MemoryWrite(key, mtype, content, importance, confidence, ttl_days)
-            ),
-        )
+    def memory_save(self, request: ToolWrite) -> ToolResult:
+        """Create the memory with this key, or overwrite it."""
+        mtype = _memory_type(request.memory_type)
+        _check_scores(request.importance, request.confidence, request.ttl_days)
+        write = MemoryWrite(request.key, mtype, request.content, request.importance, request.confidence,
+                            request.ttl_days)
+        return self._write("memory_save", request.user_id, request.key, request.conversation_id,
+                           request.command_id, request.origin_at,
+                           lambda s, ctx: self.writer.save(s, ctx, write))
 
-    def memory_append(
-        self,
-        user_id: str,
-        key: str,
-        content: str,
-        memory_type: MemoryType | str = MemoryType.FACT,
-        importance: int = 3,
-        confidence: float = 0.9,
-        ttl_days: int | None = None,
-        conversation_id: str | None = None,
-        command_id: str | None = None,
-        origin_at: datetime | None = None,
-    ) -> ToolResult:
-        mtype = _memory_type(memory_type)
-        _check_scores(importance, confidence, ttl_days)
+    def memory_append(self, request: ToolWrite) -> ToolResult:
+        """Append to the memory with this key (created when absent)."""
+        mtype = _memory_type(request.memory_type)
+        _check_scores(request.importance, request.confidence, request.ttl_days)
         return self._write(
-            "memory_append",
-            user_id,
-            key,
-            conversation_id,
-            command_id,
-            origin_at,
-            lambda s, ctx: self.writer.append(s, ctx, key, content, mtype, importance, confidence, ttl_days),
+            "memory_append", request.user_id, request.key, request.conversation_id, request.command_id,
+            request.origin_at,
+            lambda s, ctx: self.writer.append(s, ctx, request.key, request.content, mtype, request.importance,
+                                              request.confidence, request.ttl_days),
         )
 
     def memory_delete(self, user_id: str, key: str, command_id: str | None = None,

@@ -12,20 +12,20 @@ Rules, in order, for each candidate that survives the filters:
 - ``upsert`` with an existing live key: overwrite it;
 - ``upsert`` with a new key: when a live memory of the same type is a semantic duplicate
   (cosine >= reuse threshold) its key is reused and it is overwritten; else a new memory. Two
-  different known slots of the rules catalogue are never treated as duplicates.
+  different named slots (keys the provider declares distinct, ``named_slot``: the rules extractor's
+  catalogue) are never treated as duplicates.
 Afterwards live copies at or above the merge threshold that this write touched are merged:
 the newer one is kept, the older one deactivated (operation ``dedupe``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
 from core.extraction.candidates import CandidateOp, MemoryCandidate
-from core.extraction.rules.slots import is_known_slot
 from core.filters import is_noise_content, is_noise_key, is_profile_key, normalise_key
 from core.memory.dedup import DedupItem, SemanticDeduper
 from core.memory.errors import InvalidMemoryInput
@@ -40,6 +40,16 @@ class CandidatePolicy:
 
     min_confidence: float
     max_write_items: int
+
+
+NamedSlot = Callable[[str], bool]
+"""True for a key that names one distinct attribute (home city, hometown...): semantic reuse never maps
+one named slot onto another. Declared by the extraction provider (``named_slot``), never by this module."""
+
+
+def no_named_slots(key: str) -> bool:
+    """The ``NamedSlot`` of a provider that declares none."""
+    return False
 
 
 def admissible(candidates: Sequence[MemoryCandidate], policy: CandidatePolicy) -> list[MemoryCandidate]:
@@ -67,13 +77,14 @@ def apply_candidates(
     deduper: SemanticDeduper | None,
     ctx: WriteContext,
     candidates: Sequence[MemoryCandidate],
+    named_slot: NamedSlot = no_named_slots,
 ) -> list[WriteResult]:
     """Apply admissible candidates for ``ctx.user_pk``; returns one result per candidate."""
     results: list[WriteResult] = []
     with writer.capped_batch(session, ctx):  # the per-user cap is checked once, after the merges
         for cand in candidates:
             try:
-                results.extend(_apply_one(session, writer, deduper, ctx, cand))
+                results.extend(_apply_one(session, writer, deduper, ctx, cand, named_slot))
             except InvalidMemoryInput:
                 continue
         if deduper is not None and any(r.changed for r in results):
@@ -102,6 +113,7 @@ def _apply_one(
     deduper: SemanticDeduper | None,
     ctx: WriteContext,
     cand: MemoryCandidate,
+    named_slot: NamedSlot,
 ) -> list[WriteResult]:
     if cand.op is CandidateOp.DELETE:
         key = cand.key
@@ -143,7 +155,7 @@ def _apply_one(
         # two distinct named slots (home city vs home town) are different memories however close
         # their texts embed: semantic reuse is for paraphrased keys, never across known slots
         existing = [DedupItem(m.memory_key, m.memory_type or "fact", m.content or "") for m in live
-                    if not (is_known_slot(cand.key) and is_known_slot(m.memory_key))]
+                    if not (named_slot(cand.key) and named_slot(m.memory_key))]
         match = deduper.best_match(DedupItem(cand.key, cand.memory_type.value, cand.content), existing)
         if match is not None:
             twin, score = match

@@ -34,8 +34,8 @@ from core.memory.reader import live_clause
 from core.memory.store import user_external_id
 from core.storage.models import LongTermMemory, MemoryHistory
 from core.types import MemoryOperation, MemoryType, VectorStatus, WriteSource
+from schemas.events import DEFAULT_MEMORY_CONFIDENCE, MAX_MEMORY_CONTENT_CHARS
 
-MAX_CONTENT_CHARS = 1000
 DEFAULT_MAX_ACTIVE_PER_USER: int = Settings.model_fields["LONG_TERM_MEMORY_MAX_ACTIVE_PER_USER"].default
 
 # Session.info keys of a capped batch (per session, so one writer may serve many threads)
@@ -75,7 +75,7 @@ class MemoryWrite:
     memory_type: MemoryType
     content: str
     importance: int = 3
-    confidence: float = 0.8
+    confidence: float = DEFAULT_MEMORY_CONFIDENCE
     ttl_days: int | None = None
 
 
@@ -95,7 +95,7 @@ def _clean_content(content: str) -> str:
     content = " ".join(content.replace("\x00", "").split())
     if not content:
         raise InvalidMemoryInput("memory content is empty")
-    return content[:MAX_CONTENT_CHARS]
+    return content[:MAX_MEMORY_CONTENT_CHARS]
 
 
 class MemoryWriter:
@@ -202,7 +202,7 @@ class MemoryWriter:
         addition: str,
         memory_type: MemoryType = MemoryType.FACT,
         importance: int = 3,
-        confidence: float = 0.8,
+        confidence: float = DEFAULT_MEMORY_CONFIDENCE,
         ttl_days: int | None = None,
     ) -> WriteResult:
         """Append ``addition`` to the memory with this key (created when absent). An addition
@@ -222,7 +222,7 @@ class MemoryWriter:
         merged = MemoryWrite(
             key,
             MemoryType(row.memory_type or "fact"),
-            joined[:MAX_CONTENT_CHARS],
+            joined[:MAX_MEMORY_CONTENT_CHARS],
             max(row.importance or 3, importance),
             max(row.confidence or 0.0, confidence),
             ttl_days,

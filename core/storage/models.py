@@ -1,10 +1,11 @@
 """PostgreSQL truth: table definitions (SQLAlchemy 2 declarative).
 
-``long_term_memories`` is exactly the seed's table (every column, default and
-``UNIQUE(user_id, memory_key)``). The other tables are what the event design needs: users and
-conversations keyed by the upstream ids, messages with their memory status, an audit history of
-every memory change, the transactional outbox, processed command ids (idempotent tool commands),
-and the registry of vector collections (model and dimension of each, which one serves).
+``long_term_memories`` keeps the original design's table as it was (every column, default and
+``UNIQUE(user_id, memory_key)``; ``docs/design.md#keys``), so data and tools written for it still fit.
+The other tables are what the event design needs: users and conversations keyed by the upstream ids,
+messages with their memory status, an audit history of every memory change, the transactional outbox,
+processed command ids (idempotent tool commands), and the registry of vector collections (model and
+dimension of each, which one serves).
 
 The Alembic migrations under ``migrations/`` are the source of the schema in a database; a test
 checks they agree with these models.
@@ -31,6 +32,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from schemas.events import DEFAULT_MEMORY_CONFIDENCE, MAX_MEMORY_CONTENT_CHARS
 
 
 class Base(DeclarativeBase):
@@ -102,7 +105,8 @@ class Message(Base):
 
 
 class LongTermMemory(Base):
-    """The seed's ``long_term_memories`` table, column for column."""
+    """A user's long-term memory, the truth (``docs/design.md#behaviour``): one row per
+    ``(user_id, memory_key)``."""
 
     __tablename__ = "long_term_memories"
     __table_args__ = (
@@ -136,9 +140,9 @@ class LongTermMemory(Base):
 
     memory_key: Mapped[str] = mapped_column(String(160), nullable=False)
     memory_type: Mapped[str | None] = mapped_column(String(40), server_default="fact")
-    content: Mapped[str | None] = mapped_column(String(1000))
+    content: Mapped[str | None] = mapped_column(String(MAX_MEMORY_CONTENT_CHARS))
     importance: Mapped[int | None] = mapped_column(Integer, server_default="3")
-    confidence: Mapped[float | None] = mapped_column(Float, server_default="0.8")
+    confidence: Mapped[float | None] = mapped_column(Float, server_default=str(DEFAULT_MEMORY_CONFIDENCE))
 
     is_active: Mapped[bool | None] = mapped_column(Boolean, server_default=text("true"))
     last_accessed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -172,8 +176,8 @@ class MemoryHistory(Base):
     source: Mapped[str] = mapped_column(String(20), nullable=False)
     source_message_id: Mapped[int | None] = mapped_column(Integer)
     command_id: Mapped[str | None] = mapped_column(String(128))
-    old_content: Mapped[str | None] = mapped_column(String(1000))
-    new_content: Mapped[str | None] = mapped_column(String(1000))
+    old_content: Mapped[str | None] = mapped_column(String(MAX_MEMORY_CONTENT_CHARS))
+    new_content: Mapped[str | None] = mapped_column(String(MAX_MEMORY_CONTENT_CHARS))
     memory_type: Mapped[str | None] = mapped_column(String(40))
     reason: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(
@@ -239,7 +243,7 @@ class VectorCollection(Base):
 class ErasedUser(Base):
     """Users erased by ``pai-memory forget-user``: a suppression list, not a copy of the user.
 
-    Only a SHA-256 of the external id is kept (``core.erasure.user_hash``), plus the internal id the
+    Only a SHA-256 of the external id is kept (``core.memory.store.user_hash``), plus the internal id the
     user had (to prove later that no vector of it is left) and when it happened. Events of this user
     created at or before ``erased_at`` (a replay, a late redelivery) are skipped at ingest.
     """

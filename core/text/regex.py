@@ -1,7 +1,7 @@
 """Linear-time regular expressions for every pattern that runs over user text or memory content.
 
 Python's ``re`` backtracks: a pattern with overlapping alternatives under a repetition takes time
-exponential in the input (issue 11: ``"我住在上海" + "哈" * 24 + "x"`` took 10.6 s in the rules
+exponential in the input (with ``re``, ``"我住在上海" + "哈" * 24 + "x"`` took 10.6 s in the rules
 extractor). This module runs patterns on RE2 (PyPI ``google-re2``), whose matching time is linear
 in the input for every pattern, behind the subset of the ``re`` API the code uses, so modules import
 it in place of ``re`` (``from core.text import regex as re``) and keep their pattern syntax.

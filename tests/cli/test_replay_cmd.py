@@ -17,12 +17,15 @@ from sqlalchemy.orm import Session
 from cli.main import main as cli_main
 from consumers.processes import build_tools, extractor_loop
 from core.config import ExtractorProvider, Settings
+from core.memory.tools import ToolWrite
 from core.storage.models import LongTermMemory, MemoryHistory, Message, OutboxEvent, User
+from localstack.process import wait_until
 from producers.client import MemoryEventProducer
+from producers.kafka_config import client_config
 from producers.kafka_retry import call_with_retry
 from tests.support.fake_openai import FakeOpenAIServer, fake_openai
 from tests.support.ops import export_settings
-from tests.support.pipeline import conversation, group_caught_up, isolated_settings, running, wait_until
+from tests.support.pipeline import conversation, group_caught_up, isolated_settings, running
 
 pytestmark = pytest.mark.services
 __all__ = ["fake_openai"]
@@ -77,8 +80,8 @@ def test_dry_run_predicts_the_real_replay_after_a_provider_change(
     with running(extractor_loop(cfg)):
         wait_until(lambda: group_caught_up(cfg, cfg.GROUP_EXTRACTOR, cfg.TOPIC_CHAT_MESSAGES), 90)
     tools = build_tools(cfg)
-    tools.memory_save("rp-a", "home_city", "Lives in Wuhan")
-    tools.memory_save("rp-a", "old_phone", "Uses an old Nokia phone")
+    tools.memory_save(ToolWrite("rp-a", "home_city", "Lives in Wuhan"))
+    tools.memory_save(ToolWrite("rp-a", "old_phone", "Uses an old Nokia phone"))
     rules_a = live(clean_db, "rp-a")
 
     # same extractor version: a replay would extract nothing again
@@ -160,7 +163,7 @@ def test_timestamps_new_group_and_errors(settings: Settings, clean_db: Engine,
     out = out_json(capsys)
     ends = {p["partition"]: p["end"] for p in out["partitions"]}
     assert out["records_to_replay"] == sum(max(0, e - 1) for e in ends.values())
-    consumer = Consumer({**cfg.kafka_client_config(), "group.id": out["group"]})
+    consumer = Consumer({**client_config(cfg), "group.id": out["group"]})
     try:
         committed = call_with_retry(lambda: consumer.committed(
             [TopicPartition(cfg.TOPIC_CHAT_MESSAGES, p) for p in ends], timeout=10))

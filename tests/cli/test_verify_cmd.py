@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from cli.main import main as cli_main
 from consumers.processes import build_tools
 from core.config import Settings
+from core.memory.tools import ToolWrite
 from core.storage.models import LongTermMemory
 from tests.support.ops import drop_collections, export_settings, index_pipeline, wait_settled
 from tests.support.pipeline import isolated_settings
@@ -39,7 +40,7 @@ def test_verify_reports_drift_and_repair_fixes_it(cfg: Settings, clean_db: Engin
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     tools = build_tools(cfg)
     for key, content in [("city", "Lives in Hangzhou"), ("tea", "Drinks green tea every morning")]:
-        tools.memory_save("vcli-u", key, content)
+        tools.memory_save(ToolWrite("vcli-u", key, content))
     with index_pipeline(cfg):
         wait_settled(clean_db)
     assert cli_main(["verify"]) == 0

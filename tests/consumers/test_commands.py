@@ -13,9 +13,11 @@ from sqlalchemy.orm import Session
 from consumers.processes import commands_loop
 from core.config import Settings
 from core.storage.models import LongTermMemory, MemoryHistory, OutboxEvent, ProcessedCommand
+from localstack.process import wait_until
 from producers.client import MemoryEventProducer
+from producers.kafka_config import client_config
 from schemas import MemoryAppendData, MemoryDeleteData, MemorySaveData, parse_dead_letter
-from tests.support.pipeline import group_caught_up, isolated_settings, read_topic, running, wait_until
+from tests.support.pipeline import group_caught_up, isolated_settings, read_topic, running
 
 pytestmark = pytest.mark.services
 
@@ -47,7 +49,7 @@ def test_commands_apply_through_the_tool_service(
             producer.publish_command(cmd)
         producer.publish_command(commands[0])  # a redelivered command
         producer.flush(30)
-    raw = Producer(cfg.kafka_client_config())
+    raw = Producer(client_config(cfg))
     raw.produce(cfg.TOPIC_MEMORY_COMMANDS, key=b"cmd-u", value=b'{"type": "pai.memory.command.v1"}')
     raw.flush(10)
 

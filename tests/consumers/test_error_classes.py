@@ -38,11 +38,13 @@ from core.extraction.candidates import ExtractionInput, MemoryCandidate
 from core.extraction.rules import RulesExtractor
 from core.indexing import MemoryIndexer, SyncReport
 from core.memory.processing import MessageProcessor
-from core.memory.tools import MemoryTools, ToolResult
+from core.memory.tools import MemoryTools, ToolResult, ToolWrite
 from core.storage.db import engine_for, session_factory
 from core.storage.models import LongTermMemory, OutboxEvent
 from core.vectorstore import MilvusMemoryIndex
+from localstack.process import wait_until
 from producers.client import MemoryEventProducer
+from producers.kafka_config import client_config
 from schemas import MemorySaveData, parse_dead_letter
 from tests.consumers.test_extractor import live, publish
 from tests.support.pipeline import (
@@ -51,7 +53,6 @@ from tests.support.pipeline import (
     isolated_settings,
     read_topic,
     running,
-    wait_until,
 )
 
 pytestmark = pytest.mark.services
@@ -143,13 +144,13 @@ class FaultyTools(MemoryTools):
         self.faults = faults
         self.calls: dict[str, int] = {k: 0 for k in faults}
 
-    def memory_save(self, user_id: str, key: str, *args: Any, **kwargs: Any) -> ToolResult:
-        if key in self.faults:
-            self.calls[key] += 1
-            exc = self.faults[key](self.calls[key])
+    def memory_save(self, request: ToolWrite) -> ToolResult:
+        if request.key in self.faults:
+            self.calls[request.key] += 1
+            exc = self.faults[request.key](self.calls[request.key])
             if exc is not None:
                 raise exc
-        return super().memory_save(user_id, key, *args, **kwargs)
+        return super().memory_save(request)
 
 
 def test_commands_retry_transient_dead_letter_data_errors_and_move_on(
@@ -188,7 +189,7 @@ def test_a_dead_letter_topic_that_cannot_be_written_stops_the_loop_without_skipp
     cfg = base.model_copy(update={"DLQ_TOPIC_SUFFIX": ".missing-dlq", "CONSUMER_DLQ_TIMEOUT_SEC": 1.5,
                                   "CONSUMER_DLQ_MAX_ATTEMPTS": 2})
     publish(cfg, conversation("ec-fatal", "c-fatal", [("user", "I live in Hanoi.")]))
-    raw = Producer(cfg.kafka_client_config())
+    raw = Producer(client_config(cfg))
     raw.produce(cfg.TOPIC_CHAT_MESSAGES, key=b"ec-fatal", value=b"not json")
     raw.flush(10)
     loop = extractor_loop(cfg)
@@ -200,7 +201,7 @@ def test_a_dead_letter_topic_that_cannot_be_written_stops_the_loop_without_skipp
     assert any("Hanoi" in c for _, c in live(clean_db, "ec-fatal").values())
     from confluent_kafka import TopicPartition
 
-    check = Consumer({**cfg.kafka_client_config(), "group.id": cfg.GROUP_EXTRACTOR})
+    check = Consumer({**client_config(cfg), "group.id": cfg.GROUP_EXTRACTOR})
     try:
         (committed,) = check.committed([TopicPartition(cfg.TOPIC_CHAT_MESSAGES, 0)], timeout=10)
     finally:
@@ -248,7 +249,8 @@ def test_indexer_isolates_a_poison_memory_dead_letters_its_record_and_syncs_the_
     cfg = isolated_settings(settings, unique_name, MEMORY_MILVUS_COLLECTION=unique_name("t_ec"),
                             MEMORY_INDEX_WORKER_ENABLED=True)
     tools = build_tools(cfg)
-    ids = [tools.memory_save("ec-ix", f"fact-k{i}", f"fact number {i}: likes kite surfing", "fact").memory_id
+    ids = [tools.memory_save(ToolWrite("ec-ix", f"fact-k{i}", f"fact number {i}: likes kite surfing",
+                                       "fact")).memory_id
            for i in range(3)]
     index = MilvusMemoryIndex.from_settings(cfg)
     indexer = FaultyIndexer(session_factory(clean_db), LocalE5Embedder(), index)

@@ -19,8 +19,9 @@ from core.extraction.budget import BudgetedExtractor
 from core.extraction.candidates import CandidateExtractor, ExtractionInput, MemoryCandidate
 from core.extraction.rules import RulesExtractor
 from core.storage.models import Message
+from localstack.process import wait_until
 from producers.client import MemoryEventProducer
-from tests.support.pipeline import conversation, group_caught_up, isolated_settings, running, wait_until
+from tests.support.pipeline import conversation, group_caught_up, isolated_settings, running
 
 pytestmark = pytest.mark.services
 

@@ -14,7 +14,9 @@ from sqlalchemy.orm import Session
 from consumers.processes import extractor_loop
 from core.config import Settings
 from core.storage.models import LongTermMemory, MemoryHistory, Message, OutboxEvent, User
+from localstack.process import wait_until
 from producers.client import MemoryEventProducer
+from producers.kafka_config import client_config
 from schemas import ChatMessageData, parse_dead_letter
 from tests.support.pipeline import (
     conversation,
@@ -22,7 +24,6 @@ from tests.support.pipeline import (
     isolated_settings,
     read_topic,
     running,
-    wait_until,
 )
 
 pytestmark = pytest.mark.services
@@ -222,7 +223,7 @@ def test_malformed_events_go_to_dead_letter_topic_and_the_partition_keeps_flowin
     with MemoryEventProducer(cfg) as producer:
         producer.publish_message(good[0])
         producer.flush(30)
-    raw = Producer(cfg.kafka_client_config())
+    raw = Producer(client_config(cfg))
     for value in bad_values:
         raw.produce(cfg.TOPIC_CHAT_MESSAGES, key=b"e2e-dlq", value=value)
     raw.flush(30)

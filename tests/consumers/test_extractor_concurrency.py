@@ -13,33 +13,38 @@ import random
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
+import psycopg
 import pytest
 from prometheus_client import REGISTRY
 from sqlalchemy import Engine, func, select
+from sqlalchemy.exc import DataError
 from sqlalchemy.orm import Session
 
 from consumers.dlq import DeadLetterPublisher
 from consumers.extractor import ExtractorStrategy
+from consumers.policies import RetryPolicy
 from consumers.processes import extractor_loop
 from consumers.runtime import ConsumerLoop, Record
 from core.config import Settings
 from core.extraction.candidates import ExtractionInput, MemoryCandidate
 from core.extraction.rules import RulesExtractor
-from core.memory.processing import MessageProcessor
+from core.memory.processing import IngestResult, MessageProcessor
+from core.memory.store import IncomingMessage
 from core.storage.db import engine_for, session_factory
 from core.storage.models import LongTermMemory, MemoryHistory, Message, User
+from localstack.process import free_port, wait_until
 from localstack.service import LocalService
 from schemas import ChatMessageData
 from schemas.codec import make_event
 from tests.consumers.test_extractor import publish
 from tests.support.env import PIPELINE_ENV, service_env
 from tests.support.fake_openai import FakeOpenAIServer, Reply
-from tests.support.pipeline import group_caught_up, isolated_settings, running, wait_until
-from tests.support.ports import free_port
+from tests.support.pipeline import group_caught_up, isolated_settings, running
 
 pytestmark = pytest.mark.services
 
@@ -369,3 +374,61 @@ def test_close_cancels_the_providers_waiting_calls(settings: Settings) -> None:
                                  debounce_sec=0.0, group=settings.GROUP_EXTRACTOR)
     strategy.close()
     assert extractor.closed == 1
+
+
+class OneBadMessage(MessageProcessor):
+    """The real processor, except that storing message ``bad`` raises ``DataError`` (alone or in a batch)."""
+
+    def __init__(self, *args: Any, bad: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.bad = bad
+        self.batches: list[int] = []
+
+    def _check(self, msgs: list[IncomingMessage]) -> None:
+        if any(m.message_id == self.bad for m in msgs):
+            raise DataError("INSERT", {}, psycopg.errors.StringDataRightTruncation("too long"))
+
+    def ingest(self, msg: IncomingMessage) -> IngestResult:
+        self._check([msg])
+        return super().ingest(msg)
+
+    def ingest_many(self, msgs: Sequence[IncomingMessage]) -> list[IngestResult]:
+        self.batches.append(len(msgs))
+        self._check(list(msgs))
+        return super().ingest_many(msgs)
+
+
+FAST_RETRY = RetryPolicy(initial_sec=0.05, max_sec=0.2)
+
+
+def test_a_poll_is_stored_in_one_transaction_and_a_bad_record_only_costs_it_its_speed(
+    settings: Settings, clean_db: Engine, unique_name: Callable[[str], str]
+) -> None:
+    cfg = isolated_settings(settings, unique_name)
+    sessions = session_factory(engine_for(cfg.database_url, 10))
+    messages = city_messages(3, 2, "batch")
+    processor = OneBadMessage(cfg, sessions, RulesExtractor(), None, bad=messages[2].message_id)
+    strategy = ExtractorStrategy(processor, DeadLetterPublisher(cfg, cfg.GROUP_EXTRACTOR), debounce_sec=0.0,
+                                 group=cfg.GROUP_EXTRACTOR, retry=FAST_RETRY)
+    done: list[Record] = []
+    strategy.bind(done.append)
+    try:
+        good = [chat_record(cfg, m, i) for i, m in enumerate(messages[:2])]
+        for r in good:
+            strategy.submit(r)
+        assert strategy.buffered == 2 and processor.batches == []  # stored at the turn's poll
+        strategy.poll()
+        assert processor.batches == [2]
+        rest = [chat_record(cfg, m, i) for i, m in enumerate(messages[2:], start=2)]
+        for r in rest:
+            strategy.submit(r)
+        strategy.poll()  # the batch fails on the bad record: stored one by one, the bad one dead-lettered
+        assert processor.batches == [2, 4]
+        wait_until(lambda: (strategy.poll(), len(done) == len(messages))[1], 60, what="every record done")
+        assert strategy.dead_lettered == 1
+        assert sorted(r.offset for r in done) == list(range(len(messages)))
+        with sessions() as s:
+            stored = set(s.scalars(select(Message.upstream_message_id)).all())
+        assert stored == {m.message_id for m in messages} - {messages[2].message_id}
+    finally:
+        strategy.close()

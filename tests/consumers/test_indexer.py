@@ -32,12 +32,15 @@ from core.embedding.local import LocalE5Embedder
 from core.embedding.openai_embedder import OpenAIEmbedder
 from core.indexing import MemoryIndexer
 from core.memory.text import index_text, text_hash
+from core.memory.tools import ToolWrite
 from core.storage.db import session_factory
 from core.storage.models import LongTermMemory, OutboxEvent, User, VectorCollection
 from core.vectorstore import IndexModelMismatch, MilvusMemoryIndex, register_collection
+from localstack.process import wait_until
+from producers.kafka_config import client_config
 from schemas import parse_dead_letter, parse_memory_dirty
 from tests.support.fake_openai import FakeOpenAIServer
-from tests.support.pipeline import group_caught_up, isolated_settings, read_topic, running, wait_until
+from tests.support.pipeline import group_caught_up, isolated_settings, read_topic, running
 
 pytestmark = pytest.mark.services
 
@@ -172,7 +175,7 @@ def test_freshness_is_measured_from_the_origin_of_the_change(cfg: Settings, clea
     tools = build_tools(cfg)
     h = harness(cfg, clean_db, CountingEmbedder())
     origin = datetime.now(UTC) - timedelta(seconds=400)
-    tools.memory_save("ix-fresh", "fact-city", "lives in Dalian", "fact", origin_at=origin)
+    tools.memory_save(ToolWrite("ix-fresh", "fact-city", "lives in Dalian", "fact", origin_at=origin))
     (record,) = h.outbox_records()
     assert parse_memory_dirty(record.value or b"").data.origin_at == origin
 
@@ -193,7 +196,7 @@ def test_poll_seals_what_a_sync_wrote(cfg: Settings, clean_db: Engine) -> None:
     tools = build_tools(cfg)
     h = harness(cfg, clean_db, CountingEmbedder())
     h.strategy.indexer.seal_interval_sec = 0.001
-    tools.memory_save("ix-seal", "fact-city", "lives in Hefei", "fact")
+    tools.memory_save(ToolWrite("ix-seal", "fact-city", "lives in Hefei", "fact"))
     for r in h.outbox_records():
         h.strategy.submit(r)
     h.clock.now += 0.3
@@ -206,9 +209,10 @@ def test_flushes_after_the_wait_or_at_batch_size_and_collapses_events(cfg: Setti
     tools = build_tools(cfg)
     embedder = CountingEmbedder()
     h = harness(cfg, clean_db, embedder, batch_size=3)
-    a = tools.memory_save("ix-b", "fact-city", "lives in Nanjing", "fact")
-    tools.memory_save("ix-b", "fact-city", "lives in Suzhou now", "fact")  # same memory, second event
-    b = tools.memory_save("ix-b", "preference-food", "loves spicy hotpot", "preference")
+    a = tools.memory_save(ToolWrite("ix-b", "fact-city", "lives in Nanjing", "fact"))
+    # same memory, second event
+    tools.memory_save(ToolWrite("ix-b", "fact-city", "lives in Suzhou now", "fact"))
+    b = tools.memory_save(ToolWrite("ix-b", "preference-food", "loves spicy hotpot", "preference"))
     records = h.outbox_records()
     assert len(records) == 3
     for r in records:
@@ -234,7 +238,8 @@ def test_flushes_after_the_wait_or_at_batch_size_and_collapses_events(cfg: Setti
     # a full batch flushes at once, without waiting
     since = last_outbox_id(clean_db)
     for i in range(3):
-        tools.memory_save("ix-b", f"project-p{i}", f"side project number {i}: a garden planner", "project")
+        tools.memory_save(ToolWrite("ix-b", f"project-p{i}", f"side project number {i}: a garden planner",
+                                    "project"))
     for r in h.outbox_records(since):
         h.strategy.submit(r)
     h.strategy.poll()
@@ -266,7 +271,7 @@ def test_failed_sync_is_retried_with_backoff_and_only_then_done(cfg: Settings, c
                                                                 fake: FakeOpenAIServer) -> None:
     tools = build_tools(cfg)
     h = harness(cfg, clean_db, fake_embedder(fake))
-    res = tools.memory_save("ix-f", "goal-swim", "learn to swim butterfly stroke", "goal")
+    res = tools.memory_save(ToolWrite("ix-f", "goal-swim", "learn to swim butterfly stroke", "goal"))
     fake.embedding_fault(status=400)
     for r in h.outbox_records():
         h.strategy.submit(r)
@@ -291,7 +296,7 @@ def test_gives_up_after_max_attempts_leaving_failed_rows_for_the_sweeper(cfg: Se
                                                                         fake: FakeOpenAIServer) -> None:
     tools = build_tools(cfg)
     h = harness(cfg, clean_db, fake_embedder(fake), max_attempts=2)
-    res = tools.memory_save("ix-g", "fact-team", "plays in an amateur football team", "fact")
+    res = tools.memory_save(ToolWrite("ix-g", "fact-team", "plays in an amateur football team", "fact"))
     fake.embedding_fault(status=400, repeat=2)
     for r in h.outbox_records():
         h.strategy.submit(r)
@@ -307,7 +312,7 @@ def test_gives_up_after_max_attempts_leaving_failed_rows_for_the_sweeper(cfg: Se
 def test_join_retries_until_the_deadline(cfg: Settings, clean_db: Engine, fake: FakeOpenAIServer) -> None:
     tools = build_tools(cfg)
     h = harness(cfg, clean_db, fake_embedder(fake))
-    tools.memory_save("ix-j", "fact-bike", "commutes by bicycle", "fact")
+    tools.memory_save(ToolWrite("ix-j", "fact-bike", "commutes by bicycle", "fact"))
     fake.embedding_fault(status=400)
     for r in h.outbox_records():
         h.strategy.submit(r)
@@ -321,10 +326,10 @@ def test_revoke_finishes_the_revoked_partitions_or_abandons_them(cfg: Settings, 
     tools = build_tools(cfg)
     h = harness(cfg, clean_db, fake_embedder(fake), batch_size=10)
     topic = cfg.TOPIC_MEMORY_DIRTY
-    tools.memory_save("ix-r0", "fact-a", "collects vinyl records", "fact")
+    tools.memory_save(ToolWrite("ix-r0", "fact-a", "collects vinyl records", "fact"))
     p0 = h.outbox_records(partition=0)
     since = last_outbox_id(clean_db)
-    tools.memory_save("ix-r1", "fact-b", "studies cello on weekends", "fact")
+    tools.memory_save(ToolWrite("ix-r1", "fact-b", "studies cello on weekends", "fact"))
     p1 = h.outbox_records(since, partition=1)
     for r in p0 + p1:
         h.strategy.submit(r)
@@ -372,7 +377,7 @@ def test_cli_refuses_to_run_when_disabled_or_mismatched(cfg: Settings, clean_db:
 
 # --- the real consumer loop --------------------------------------------------------------------------------
 def publish(cfg: Settings, items: list[tuple[bytes, bytes]]) -> None:
-    producer = Producer({**cfg.kafka_client_config(), "enable.idempotence": True, "acks": "all"})
+    producer = Producer({**client_config(cfg), "enable.idempotence": True, "acks": "all"})
     for key, value in items:
         producer.produce(cfg.TOPIC_MEMORY_DIRTY, key=key, value=value)
     assert producer.flush(30) == 0
@@ -391,12 +396,12 @@ def all_synced(engine: Engine) -> bool:
 
 def test_indexer_group_end_to_end_with_duplicates_and_reordering(cfg: Settings, clean_db: Engine) -> None:
     tools = build_tools(cfg)
-    tools.memory_save("ix-e1", "fact-city", "lives in Qingdao by the sea", "fact")
-    tools.memory_save("ix-e1", "preference-tea", "drinks green tea every morning", "preference")
-    tools.memory_save("ix-e1", "fact-city", "moved to Harbin last year", "fact")  # update
-    tools.memory_save("ix-e1", "goal-lang", "learn Spanish to B2 level", "goal")
+    tools.memory_save(ToolWrite("ix-e1", "fact-city", "lives in Qingdao by the sea", "fact"))
+    tools.memory_save(ToolWrite("ix-e1", "preference-tea", "drinks green tea every morning", "preference"))
+    tools.memory_save(ToolWrite("ix-e1", "fact-city", "moved to Harbin last year", "fact"))  # update
+    tools.memory_save(ToolWrite("ix-e1", "goal-lang", "learn Spanish to B2 level", "goal"))
     tools.memory_delete("ix-e1", "goal-lang")  # delete
-    tools.memory_save("ix-e2", "fact-city", "lives in Kunming", "fact")
+    tools.memory_save(ToolWrite("ix-e2", "fact-city", "lives in Kunming", "fact"))
     events = outbox_payloads(clean_db)
     # duplicates and reordering: everything twice, the second copy newest first
     publish(cfg, events + events[::-1])
@@ -424,7 +429,7 @@ def test_indexer_group_end_to_end_with_duplicates_and_reordering(cfg: Settings, 
 
         # a later update while running: the new text is what the index returns
         since = last_outbox_id(clean_db)
-        res = tools.memory_save("ix-e2", "fact-city", "relocated to Dali to open a cafe", "fact")
+        res = tools.memory_save(ToolWrite("ix-e2", "fact-city", "relocated to Dali to open a cafe", "fact"))
         publish(cfg, outbox_payloads(clean_db, since))
         new_hash = text_hash(index_text("fact", "fact-city", "relocated to Dali to open a cafe"))
         wait_until(lambda: memory(clean_db, res.memory_id).vector_text_hash == new_hash, 30,

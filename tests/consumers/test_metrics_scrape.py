@@ -22,11 +22,11 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from core.config import Settings
+from localstack.process import free_port, wait_until
 from producers.client import MemoryEventProducer
 from schemas import MemorySaveData
 from tests.support.env import clean_env, service_env
-from tests.support.pipeline import conversation, isolated_settings, wait_until
-from tests.support.ports import free_port
+from tests.support.pipeline import conversation, isolated_settings
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 

@@ -16,11 +16,12 @@ from sqlalchemy.orm import Session
 from core.config import Settings
 from core.storage.models import LongTermMemory, MemoryHistory, Message, User
 from core.vectorstore import MilvusMemoryIndex
+from localstack.process import wait_until
 from localstack.service import LocalService
 from producers.client import MemoryEventProducer
 from schemas import ChatMessageData
 from tests.support.env import PIPELINE_ENV, private_service
-from tests.support.pipeline import isolated_settings, wait_until
+from tests.support.pipeline import isolated_settings
 
 pytestmark = pytest.mark.services
 

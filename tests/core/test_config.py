@@ -114,3 +114,22 @@ def test_config_show_masks_secrets(clean_env: dict[str, str]) -> None:
     assert shown["KAFKA_CLIENT_OPTIONS"]["client.id"] == "x"
     assert shown["effective"]["database_url"].startswith("postgresql+psycopg://app:")
     assert shown["LONG_TERM_MEMORY_DEFAULT_TTL_DAYS"] == 180
+
+
+@pytest.mark.parametrize(("env", "indexer", "sweep"), [
+    ({}, False, False),
+    ({"MEMORY_INDEX_WORKER_ENABLED": "true"}, True, True),  # the deprecated alias sets both
+    ({"MEMORY_INDEXER_ENABLED": "true"}, True, False),
+    ({"MEMORY_INDEX_SWEEP_ENABLED": "true"}, False, True),
+    ({"MEMORY_INDEX_WORKER_ENABLED": "true", "MEMORY_INDEX_SWEEP_ENABLED": "false"}, True, False),
+    ({"MEMORY_INDEX_WORKER_ENABLED": "false", "MEMORY_INDEXER_ENABLED": "true"}, True, False),
+])
+def test_one_switch_for_the_indexer_and_one_for_the_sweep(
+    clean_env: dict[str, str], monkeypatch: pytest.MonkeyPatch, env: dict[str, str], indexer: bool,
+    sweep: bool,
+) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    settings = load_settings()
+    assert (settings.indexer_enabled, settings.index_sweep_enabled) == (indexer, sweep)
+    assert settings.masked()["effective"]["indexer_enabled"] is indexer

@@ -17,14 +17,16 @@ from consumers.processes import build_tools, extractor_loop
 from core.config import Settings
 from core.erasure import UnknownUser, UserEraser, user_hash
 from core.memory.store import find_user
+from core.memory.tools import ToolWrite
 from core.storage.db import session_factory
 from core.storage.models import ErasedUser, LongTermMemory, Message
 from core.vectorstore import IndexRow, MilvusMemoryIndex, register_collection
 from core.verify import TruthIndexVerifier
+from localstack.process import wait_until
 from producers.client import MemoryEventProducer
 from schemas import ChatMessageData
 from tests.support.ops import drop_collections, export_settings, index_pipeline, wait_settled
-from tests.support.pipeline import conversation, group_caught_up, isolated_settings, running, wait_until
+from tests.support.pipeline import conversation, group_caught_up, isolated_settings, running
 
 pytestmark = pytest.mark.services
 
@@ -80,7 +82,7 @@ def test_forget_user_erases_everywhere_proves_it_and_survives_a_replay(cfg: Sett
     publish(cfg, old)
     extract(cfg, clean_db)
     tools = build_tools(cfg)
-    tools.memory_save("erase-me", "pet", "Has a cat called Mochi", command_id="erase-cmd-1")
+    tools.memory_save(ToolWrite("erase-me", "pet", "Has a cat called Mochi", command_id="erase-cmd-1"))
     with index_pipeline(cfg):
         wait_settled(clean_db)
     assert memories_of(clean_db, "erase-me") >= 2 and memories_of(clean_db, "keep-me") >= 1
@@ -139,8 +141,8 @@ def test_cli_forget_user(cfg: Settings, clean_db: Engine, monkeypatch: pytest.Mo
                          capsys: pytest.CaptureFixture[str]) -> None:
     export_settings(cfg, monkeypatch)
     tools = build_tools(cfg)
-    tools.memory_save("cli-erase", "city", "Lives in Nanjing")
-    tools.memory_save("cli-stay", "city", "Lives in Suzhou")
+    tools.memory_save(ToolWrite("cli-erase", "city", "Lives in Nanjing"))
+    tools.memory_save(ToolWrite("cli-stay", "city", "Lives in Suzhou"))
     with index_pipeline(cfg):
         wait_settled(clean_db)
 

@@ -18,7 +18,7 @@ from core.embedding.local import LocalE5Embedder
 from core.embedding.openai_embedder import OpenAIEmbedder
 from core.indexing import ActiveTarget, IndexSyncFailed, MemoryIndexer
 from core.memory.text import index_text, text_hash
-from core.memory.tools import MemoryTools
+from core.memory.tools import MemoryTools, ToolWrite
 from core.storage.db import session_factory
 from core.storage.models import LongTermMemory, VectorCollection
 from core.vectorstore import IndexModelMismatch, MilvusMemoryIndex, register_collection
@@ -106,9 +106,10 @@ def expected_hash(row: LongTermMemory) -> str:
 
 # --- the happy path -------------------------------------------------------------------------------
 def test_sync_embeds_upserts_and_marks_synced(env: Env) -> None:
-    a1 = env.tools.memory_save("idx-a", "fact-city", "I live in Wuhan", "fact")
-    a2 = env.tools.memory_save("idx-a", "preference-drink", "likes oolong tea, never coffee", "preference")
-    b1 = env.tools.memory_save("idx-b", "fact-city", "lives in Lisbon", "fact")
+    a1 = env.tools.memory_save(ToolWrite("idx-a", "fact-city", "I live in Wuhan", "fact"))
+    a2 = env.tools.memory_save(ToolWrite("idx-a", "preference-drink", "likes oolong tea, never coffee",
+                                         "preference"))
+    b1 = env.tools.memory_save(ToolWrite("idx-b", "fact-city", "lives in Lisbon", "fact"))
     ids = [i for i in (a1.memory_id, a2.memory_id, b1.memory_id) if i is not None]
     assert len(ids) == 3
     assert env.row(ids[0]).vector_status == "DIRTY"
@@ -135,10 +136,11 @@ def test_sync_embeds_upserts_and_marks_synced(env: Env) -> None:
 
 
 def test_update_replaces_the_vector(env: Env) -> None:
-    first = env.tools.memory_save("idx-u", "fact-job", "works as a backend engineer", "fact")
+    first = env.tools.memory_save(ToolWrite("idx-u", "fact-job", "works as a backend engineer", "fact"))
     assert first.memory_id is not None
     env.indexer.sync([first.memory_id])
-    env.tools.memory_save("idx-u", "fact-job", "became a primary school teacher in Chengdu", "fact")
+    env.tools.memory_save(ToolWrite("idx-u", "fact-job", "became a primary school teacher in Chengdu",
+                                    "fact"))
     assert env.row(first.memory_id).vector_status == "DIRTY"
 
     report = env.indexer.sync([first.memory_id])
@@ -154,8 +156,8 @@ def test_update_replaces_the_vector(env: Env) -> None:
 
 
 def test_delete_removes_the_entry_and_is_idempotent(env: Env) -> None:
-    keep = env.tools.memory_save("idx-d", "fact-pet", "has a cat named Mochi", "fact")
-    gone = env.tools.memory_save("idx-d", "goal-exam", "pass the JLPT N1 exam", "goal")
+    keep = env.tools.memory_save(ToolWrite("idx-d", "fact-pet", "has a cat named Mochi", "fact"))
+    gone = env.tools.memory_save(ToolWrite("idx-d", "goal-exam", "pass the JLPT N1 exam", "goal"))
     assert keep.memory_id is not None and gone.memory_id is not None
     env.indexer.sync([keep.memory_id, gone.memory_id])
     env.tools.memory_delete("idx-d", "goal-exam")
@@ -169,13 +171,14 @@ def test_delete_removes_the_entry_and_is_idempotent(env: Env) -> None:
     again = env.indexer.sync([gone.memory_id])  # duplicate event: nothing to do
     assert again.skipped == [gone.memory_id] and env.view.list_ids(row.user_id) == [keep.memory_id]
     # re-creating the same key with the same text must index it again (the hash was cleared)
-    env.tools.memory_save("idx-d", "goal-exam", "pass the JLPT N1 exam", "goal")
+    env.tools.memory_save(ToolWrite("idx-d", "goal-exam", "pass the JLPT N1 exam", "goal"))
     assert env.indexer.sync([gone.memory_id]).upserted == [gone.memory_id]
     assert sorted(env.view.list_ids(row.user_id)) == sorted([keep.memory_id, gone.memory_id])
 
 
 def test_unchanged_text_is_not_embedded_again(env: Env) -> None:
-    res = env.tools.memory_save("idx-s", "preference-music", "enjoys jazz piano", "preference", importance=3)
+    res = env.tools.memory_save(ToolWrite("idx-s", "preference-music", "enjoys jazz piano", "preference",
+                                          importance=3))
     assert res.memory_id is not None
     env.indexer.sync([res.memory_id])
     calls, synced_at = env.embedder.calls, env.row(res.memory_id).vector_synced_at
@@ -185,7 +188,8 @@ def test_unchanged_text_is_not_embedded_again(env: Env) -> None:
     assert env.row(res.memory_id).vector_synced_at == synced_at  # no write at all
 
     # importance changes the row (DIRTY) but not the index text: re-marked without embedding
-    env.tools.memory_save("idx-s", "preference-music", "enjoys jazz piano", "preference", importance=5)
+    env.tools.memory_save(ToolWrite("idx-s", "preference-music", "enjoys jazz piano", "preference",
+                                    importance=5))
     assert env.row(res.memory_id).vector_status == "DIRTY"
     refresh = env.indexer.sync([res.memory_id])
     assert refresh.refreshed == [res.memory_id] and env.embedder.calls == calls
@@ -196,9 +200,9 @@ def test_unchanged_text_is_not_embedded_again(env: Env) -> None:
 
 # --- truth that is not indexable ----------------------------------------------------------------
 def test_erased_expired_and_filtered_rows_leave_the_index(env: Env) -> None:
-    erased = env.tools.memory_save("idx-x", "fact-car", "drives a red Tesla", "fact")
-    expired = env.tools.memory_save("idx-x", "project-app", "building a budgeting app", "project")
-    noisy = env.tools.memory_save("idx-x", "fact-plant", "keeps a fern on the desk", "fact")
+    erased = env.tools.memory_save(ToolWrite("idx-x", "fact-car", "drives a red Tesla", "fact"))
+    expired = env.tools.memory_save(ToolWrite("idx-x", "project-app", "building a budgeting app", "project"))
+    noisy = env.tools.memory_save(ToolWrite("idx-x", "fact-plant", "keeps a fern on the desk", "fact"))
     ids = [erased.memory_id, expired.memory_id, noisy.memory_id]
     assert None not in ids
     env.indexer.sync([i for i in ids if i is not None])
@@ -227,14 +231,14 @@ def test_erased_expired_and_filtered_rows_leave_the_index(env: Env) -> None:
 
 # --- races: a write between the read and the mark ---------------------------------------------------
 def test_concurrent_update_is_never_marked_with_the_older_vector(env: Env) -> None:
-    res = env.tools.memory_save("idx-r", "fact-home", "lives in Hangzhou", "fact")
+    res = env.tools.memory_save(ToolWrite("idx-r", "fact-home", "lives in Hangzhou", "fact"))
     assert res.memory_id is not None
     writes = iter(["moved to Shenzhen for a new job"])
 
     def concurrent_writer() -> None:  # the user's next write lands while the first batch embeds
         text = next(writes, None)
         if text is not None:
-            env.tools.memory_save("idx-r", "fact-home", text, "fact")
+            env.tools.memory_save(ToolWrite("idx-r", "fact-home", text, "fact"))
 
     env.embedder.before_call = concurrent_writer
 
@@ -249,12 +253,12 @@ def test_concurrent_update_is_never_marked_with_the_older_vector(env: Env) -> No
 
 
 def test_row_that_keeps_changing_is_left_dirty_not_synced(env: Env) -> None:
-    res = env.tools.memory_save("idx-r2", "fact-score", "score 0", "fact")
+    res = env.tools.memory_save(ToolWrite("idx-r2", "fact-score", "score 0", "fact"))
     assert res.memory_id is not None
     counter = iter(range(1, 100))
 
     def another_write() -> None:  # every pass's embedding races with a newer write
-        env.tools.memory_save("idx-r2", "fact-score", f"score {next(counter)}", "fact")
+        env.tools.memory_save(ToolWrite("idx-r2", "fact-score", f"score {next(counter)}", "fact"))
 
     env.embedder.before_call = another_write
 
@@ -287,8 +291,8 @@ def test_embedder_failure_marks_failed_and_a_retry_recovers(settings: Settings, 
     indexer = _fake_indexer(cfg, clean_db, fake_openai, cfg.MEMORY_MILVUS_COLLECTION)
     try:
         indexer.start()
-        r1 = tools.memory_save("idx-f", "fact-city", "lives in Xi'an", "fact")
-        r2 = tools.memory_save("idx-f", "goal-run", "run a marathon under 4 hours", "goal")
+        r1 = tools.memory_save(ToolWrite("idx-f", "fact-city", "lives in Xi'an", "fact"))
+        r2 = tools.memory_save(ToolWrite("idx-f", "goal-run", "run a marathon under 4 hours", "goal"))
         ids = [i for i in (r1.memory_id, r2.memory_id) if i is not None]
         fake_openai.embedding_fault(status=400)  # rejected: the OpenAI embedder does not retry a 400
 
@@ -319,7 +323,7 @@ def test_embedder_failure_marks_failed_and_a_retry_recovers(settings: Settings, 
 
 
 def test_milvus_failure_marks_failed_and_the_collection_is_recreated(env: Env) -> None:
-    res = env.tools.memory_save("idx-m", "fact-lang", "speaks Cantonese and Mandarin", "fact")
+    res = env.tools.memory_save(ToolWrite("idx-m", "fact-lang", "speaks Cantonese and Mandarin", "fact"))
     assert res.memory_id is not None
     env.view.drop_collection()  # Milvus lost the collection under us
 
@@ -339,7 +343,7 @@ def test_seal_flushes_written_rows_at_most_once_per_interval(env: Env) -> None:
     clock = [100.0]
     env.indexer.seal_interval_sec = 5.0
     env.indexer._monotonic = lambda: clock[0]
-    saved = [env.tools.memory_save("idx-s", f"fact-s{i}", f"sealed fact number {i}", "fact")
+    saved = [env.tools.memory_save(ToolWrite("idx-s", f"fact-s{i}", f"sealed fact number {i}", "fact"))
              for i in range(3)]
     ids = [r.memory_id for r in saved if r.memory_id is not None]
     assert env.indexer.unsealed == 0 and not env.indexer.seal_if_due()  # nothing written yet
@@ -357,7 +361,7 @@ def test_seal_flushes_written_rows_at_most_once_per_interval(env: Env) -> None:
 
 
 def test_seal_is_off_at_interval_zero_and_a_failed_flush_keeps_the_count(env: Env) -> None:
-    res = env.tools.memory_save("idx-s0", "fact-s", "never sealed", "fact")
+    res = env.tools.memory_save(ToolWrite("idx-s0", "fact-s", "never sealed", "fact"))
     assert res.memory_id is not None
     env.indexer.sync([res.memory_id])
     assert env.indexer.seal_interval_sec == 0 and not env.indexer.seal_if_due()
@@ -385,7 +389,7 @@ def test_model_mismatch_is_a_start_up_error(env: Env, fake_openai: FakeOpenAISer
 
 def test_switching_the_active_collection_reindexes_into_it(env: Env,
                                                            unique_name: Callable[[str], str]) -> None:
-    res = env.tools.memory_save("idx-v", "constraint-food", "allergic to peanuts", "constraint")
+    res = env.tools.memory_save(ToolWrite("idx-v", "constraint-food", "allergic to peanuts", "constraint"))
     assert res.memory_id is not None
     env.indexer.sync([res.memory_id])
     old_view = env.view

@@ -19,7 +19,7 @@ from core.config import Settings
 from core.embedding.openai_embedder import OpenAIEmbedder
 from core.indexing import IndexSyncFailed, MemoryIndexer
 from core.memory.text import index_text, text_hash
-from core.memory.tools import MemoryTools
+from core.memory.tools import MemoryTools, ToolWrite
 from core.storage.db import session_factory
 from core.storage.models import LongTermMemory
 from core.vectorstore import MilvusMemoryIndex
@@ -73,7 +73,8 @@ def _save(env: Env, n_users: int, per_user: int, version: int) -> list[int]:
     ids = []
     for u in range(n_users):
         for k in range(per_user):
-            r = env.tools.memory_save(f"fl-u{u}", f"fact-item_{k}", _content(u, k, version), "fact")
+            r = env.tools.memory_save(ToolWrite(f"fl-u{u}", f"fact-item_{k}", _content(u, k, version),
+                                                "fact"))
             assert r.memory_id is not None
             ids.append(r.memory_id)
     return ids
@@ -115,7 +116,7 @@ def test_concurrent_writes_never_leave_an_older_vector_marked_synced(env: Env) -
         version = 1
         while not stop.is_set():
             u, k = rng.randrange(3), rng.randrange(6)
-            env.tools.memory_save(f"fl-u{u}", f"fact-item_{k}", _content(u, k, version), "fact")
+            env.tools.memory_save(ToolWrite(f"fl-u{u}", f"fact-item_{k}", _content(u, k, version), "fact"))
             version += 1
             writes += 1
             time.sleep(rng.uniform(0.0, 0.03))

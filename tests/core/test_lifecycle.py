@@ -18,13 +18,15 @@ from core.embedding.factory import build_embedder
 from core.lifecycle import LifecycleJobs, normalise_content
 from core.memory.dedup import SemanticDeduper
 from core.memory.store import get_or_create_user
+from core.memory.tools import ToolWrite
 from core.memory.writer import MemoryWriter
 from core.storage.db import session_factory
 from core.storage.models import LongTermMemory, MemoryHistory, OutboxEvent
 from core.vectorstore import MilvusMemoryIndex, active_collection
 from core.verify import TruthIndexVerifier
+from localstack.process import wait_until
 from tests.support.ops import drop_collections, index_pipeline, wait_settled
-from tests.support.pipeline import isolated_settings, wait_until
+from tests.support.pipeline import isolated_settings
 
 pytestmark = pytest.mark.services
 
@@ -90,9 +92,9 @@ def test_normalise_content_rules() -> None:
 def test_expire_deactivates_through_the_writer_and_the_indexer_removes_the_entries(
         cfg: Settings, clean_db: Engine) -> None:
     tools = build_tools(cfg)
-    keep = tools.memory_save("life-exp", "city", "Lives in Xiamen")
-    old = tools.memory_save("life-exp", "gym", "Goes to the gym on Mondays", ttl_days=30)
-    other = tools.memory_save("life-exp2", "book", "Reading The Three-Body Problem", ttl_days=30)
+    keep = tools.memory_save(ToolWrite("life-exp", "city", "Lives in Xiamen"))
+    old = tools.memory_save(ToolWrite("life-exp", "gym", "Goes to the gym on Mondays", ttl_days=30))
+    other = tools.memory_save(ToolWrite("life-exp2", "book", "Reading The Three-Body Problem", ttl_days=30))
     with index_pipeline(cfg):
         wait_settled(clean_db)
     past = datetime.now(UTC) - timedelta(minutes=1)

@@ -23,6 +23,7 @@ from sqlalchemy import Engine, text
 from core.config import ConfigError, Settings, load_settings
 from core.redaction import MASK, RedactingFilter, describe_db_error, mask_url, redact_text
 from core.storage.db import make_engine
+from producers.kafka_config import client_config
 
 ROOT = Path(__file__).resolve().parents[2]
 KAFKA_SECRET_OPTIONS = ("ssl.key.pem", "ssl.key.password", "ssl.keystore.password", "sasl.password",
@@ -100,7 +101,7 @@ def test_repr_and_str_of_settings_mask_every_kind_of_secret(
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     settings = load_settings(_env_file=None)
-    assert settings.kafka_client_config()["sasl.oauthbearer.config"] == secrets["sasl.oauthbearer.config"]
+    assert client_config(settings)["sasl.oauthbearer.config"] == secrets["sasl.oauthbearer.config"]
     for shown in (repr(settings), str(settings), f"{settings!r}", repr({"cfg": settings})):
         assert not leaks(shown, secrets), shown
     assert "client.id" in repr(settings) and "cid" in repr(settings)

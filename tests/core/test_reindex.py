@@ -17,6 +17,7 @@ from consumers.processes import build_tools
 from core.config import EmbeddingProvider, Settings
 from core.embedding.factory import build_embedder
 from core.memory.text import index_text
+from core.memory.tools import ToolWrite
 from core.reindex import Reindexer, ReindexError, emit_dirty
 from core.retrieval import ActiveCollectionSearch
 from core.storage.db import session_factory
@@ -48,7 +49,7 @@ def seed(cfg: Settings, engine: Engine) -> dict[str, int]:
     ids = {}
     for user, key, content in [("rx-a", "city", "Lives in Qingdao"), ("rx-a", "sport", "Swims every morning"),
                                ("rx-b", "lang", "Learning Korean"), ("rx-b", "pet", "Has two cats")]:
-        res = tools.memory_save(user, key, content)
+        res = tools.memory_save(ToolWrite(user, key, content))
         assert res.memory_id is not None
         ids[key] = res.memory_id
     tools.memory_delete("rx-b", "pet")  # inactive: must not be in the new collection
@@ -81,8 +82,9 @@ def test_model_change_rebuilds_switches_atomically_and_loses_no_write(
             with Session(clean_db) as s:
                 during["active"] = active_collection(s).name  # type: ignore[union-attr]
             during["old_entries"] = index.for_collection(old_name, 384).count()
-            during["updated"] = tools.memory_save("rx-a", "city", "Moved to Dalian").memory_id
-            during["created"] = tools.memory_save("rx-b", "book", "Reads Dream of the Red Chamber").memory_id
+            during["updated"] = tools.memory_save(ToolWrite("rx-a", "city", "Moved to Dalian")).memory_id
+            during["created"] = tools.memory_save(ToolWrite("rx-b", "book",
+                                                            "Reads Dream of the Red Chamber")).memory_id
 
     reindexer = Reindexer(sessions, build_embedder(new_cfg), index, dirty_topic=cfg.TOPIC_MEMORY_DIRTY,
                           batch_size=2)

@@ -7,6 +7,7 @@ expired or filtered) and check that the PostgreSQL truth still decides what is r
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
-from sqlalchemy import Engine, delete, insert, select, update
+from sqlalchemy import Engine, delete, event, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from core.config import RetrieveMode, Settings
@@ -27,7 +28,7 @@ from core.embedding.local import LocalE5Embedder
 from core.embedding.openai_embedder import OpenAIEmbedder
 from core.memory.store import find_user, get_or_create_user
 from core.memory.text import index_text
-from core.memory.tools import MemoryTools
+from core.memory.tools import MemoryTools, ToolWrite
 from core.memory.writer import MemoryWriter
 from core.retrieval import (
     PROMPT_HEADER,
@@ -41,8 +42,8 @@ from core.retrieval import (
 from core.storage.db import session_factory, transaction
 from core.storage.models import LongTermMemory, VectorCollection
 from core.vectorstore import IndexRow, MilvusMemoryIndex, ensure_active_collection
+from localstack.process import free_port  # a port nobody listens on
 from tests.support.fake_openai import FakeOpenAIServer  # the `fake_openai` fixture: tests/core/conftest.py
-from tests.support.ports import free_port  # a port nobody listens on
 
 pytestmark = pytest.mark.services
 
@@ -142,7 +143,7 @@ def insert_raw(env: Env, user_id: str, key: str, content: str, **values: Any) ->
 
 def save(env: Env, user_id: str, key: str, content: str, memory_type: str = "fact", importance: int = 3,
          **kwargs: Any) -> int:
-    result = env.tools.memory_save(user_id, key, content, memory_type, importance, **kwargs)
+    result = env.tools.memory_save(ToolWrite(user_id, key, content, memory_type, importance, **kwargs))
     assert result.memory_id is not None
     return result.memory_id
 
@@ -251,7 +252,8 @@ def test_dense_uses_the_truth_not_the_index(env: Env) -> None:
     with transaction(env.sessions) as session:
         session.execute(update(LongTermMemory).where(LongTermMemory.id == alice["exercise"])
                         .values(expires_at=datetime.now(UTC) - timedelta(seconds=1)))
-    env.tools.memory_save("alice", "movies", "Now into documentaries about the ocean", "preference")
+    env.tools.memory_save(ToolWrite("alice", "movies", "Now into documentaries about the ocean",
+                                    "preference"))
 
     retriever = env.retriever()
     food = retriever.retrieve("alice", "今晚想吃鱼，有什么推荐的菜吗", limit=10)
@@ -510,3 +512,116 @@ def test_retrieval_never_waits_for_a_writers_row_lock(env: Env) -> None:
     assert retriever.flush_touches()
     with env.sessions() as session:
         assert session.get(LongTermMemory, alice["food"]).last_accessed_at is not None  # type: ignore[union-attr]
+
+
+# --- read-path economy: one embedding for identical questions, one statement for a known user ------
+@dataclass
+class GatedEmbedder:
+    """The real local embedder behind a gate: query calls are counted and wait for ``release``."""
+
+    inner: LocalE5Embedder
+    calls: list[list[str]] = field(default_factory=list)
+    entered: threading.Event = field(default_factory=threading.Event)
+    release: threading.Event = field(default_factory=threading.Event)
+    model: str = EMBEDDER.model
+    dim: int = EMBEDDER.dim
+
+    def embed_passages(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        return self.inner.embed_passages(texts)
+
+    def embed_queries(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        self.calls.append(list(texts))
+        self.entered.set()
+        assert self.release.wait(30), "the test never released the embedder"
+        return self.inner.embed_queries(texts)
+
+
+def test_identical_concurrent_questions_share_one_embedding(env: Env) -> None:
+    alice = seed_alice(env)
+    index_rows(env)
+    gated = GatedEmbedder(EMBEDDER)
+    retriever = build_retriever(env.settings, env.sessions, gated)
+    env.closers.append(retriever.close)
+    results: list[Any] = []
+    first = threading.Thread(target=lambda: results.append(
+        retriever.retrieve("alice", "Recommend romantic comedies", limit=2)))
+    first.start()
+    assert gated.entered.wait(30)  # the first question's embedding is in flight ...
+    others = [threading.Thread(target=lambda: results.append(
+        retriever.retrieve("alice", "Recommend romantic comedies", limit=2))) for _ in range(2)]
+    for t in others:
+        t.start()
+    time.sleep(0.3)  # ... and the identical ones arrive while it runs
+    gated.release.set()
+    for t in [first, *others]:
+        t.join(60)
+    assert len(results) == 3 and len(gated.calls) == 1
+    for result in results:
+        assert result.served_by is ServedBy.DENSE, result.fallback_reason
+        assert ids(result)[0] == alice["movies"]
+    retriever.retrieve("alice", "Which exam is she preparing for?", limit=1)
+    assert len(gated.calls) == 2  # another question is another model call
+
+
+def test_a_failed_embedding_is_not_shared_with_later_questions(env: Env,
+                                                               fake_openai: FakeOpenAIServer) -> None:
+    seed_alice(env)
+    index_rows(env)
+    fake_openai.embedding_dim = EMBEDDER.dim
+    fake_openai.embedding_fault(status=400)
+    embedder = OpenAIEmbedder(base_url=fake_openai.base_url, model=EMBEDDER.model, dim=EMBEDDER.dim,
+                              timeout=5.0, max_retries=0)
+    failing = build_retriever(env.settings, env.sessions, embedder)
+    env.closers.append(failing.close)
+    result = failing.retrieve("alice", "酸菜鱼", limit=1)  # the double fails this one call
+    assert result.served_by is ServedBy.LEXICAL_FALLBACK
+    assert "EmbeddingError" in (result.fallback_reason or "")
+    assert failing._embedding == {}  # nothing left in flight
+    # the identical question again makes its own call (cool-down 0 here) and is served
+    assert failing.retrieve("alice", "酸菜鱼", limit=1).served_by is ServedBy.DENSE
+
+
+def test_a_known_user_costs_one_sql_statement(env: Env) -> None:
+    alice = seed_alice(env)
+    index_rows(env)
+    retriever = env.retriever()
+    statements: list[str] = []
+    me = threading.get_ident()
+
+    def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if threading.get_ident() == me:  # the request thread (not the background touches)
+            statements.append(statement)
+
+    engine = env.sessions.kw["bind"]
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        first = retriever.retrieve("alice", "Recommend romantic comedies", limit=2)
+        statements.clear()
+        again = retriever.retrieve("alice", "Which exam is she preparing for?", limit=2)
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+    assert first.served_by is again.served_by is ServedBy.DENSE
+    assert ids(again)[0] == alice["jlpt"]
+    assert len(statements) == 1 and "users" in statements[0] and "long_term_memories" in statements[0]
+    for stage in ("embed_ms", "milvus_ms", "truth_read_ms", "rerank_ms", "dense_ms"):
+        assert again.timings[stage] >= 0.0, stage
+    assert "user_lookup_ms" in first.timings and "user_lookup_ms" not in again.timings
+
+
+def test_a_wrong_remembered_user_id_is_caught_by_the_truth_read(env: Env) -> None:
+    """A remembered internal id that no longer is the user's (erased and re-created, or worse another
+    user's) never serves another user's memory: the truth read checks the external id, and the empty
+    answer makes the retriever look the user up again."""
+    alice = seed_alice(env)
+    seed_alice(env, "bob")
+    index_rows(env)
+    retriever = env.retriever()
+    retriever._user_pks["alice"] = env.user_pk("bob")
+    result = retriever.retrieve("alice", "Recommend romantic comedies", limit=3)
+    assert result.items and set(ids(result)) <= set(alice.values())
+    assert retriever._user_pks["alice"] == env.user_pk("alice")
+    again = retriever.retrieve("alice", "Recommend romantic comedies", limit=3)
+    assert again.served_by is ServedBy.DENSE and ids(again)[0] == alice["movies"]
+    retriever._user_pks["ghost"] = env.user_pk("bob")  # a user that no longer exists
+    assert retriever.retrieve("ghost", "Recommend romantic comedies", limit=3).items == []
+    assert "ghost" not in retriever._user_pks

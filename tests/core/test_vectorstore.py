@@ -27,7 +27,7 @@ from core.vectorstore import (
     register_collection,
     user_scope_filter,
 )
-from tests.support.ports import free_port
+from localstack.process import free_port
 
 pytestmark = pytest.mark.services
 

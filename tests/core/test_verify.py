@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from consumers.processes import build_tools
 from core.config import Settings
+from core.memory.tools import ToolWrite
 from core.storage.db import session_factory
 from core.storage.models import LongTermMemory
 from core.vectorstore import IndexRow, MilvusMemoryIndex
@@ -44,7 +45,7 @@ def seed(cfg: Settings, engine: Engine) -> dict[str, int]:
         ("ver-b", "goal", "Passing the JLPT N1 exam"),
         ("ver-b", "sport", "Plays badminton on weekends"),
     ]:
-        res = tools.memory_save(user, key, content)
+        res = tools.memory_save(ToolWrite(user, key, content))
         assert res.memory_id is not None
         ids[key] = res.memory_id
     with index_pipeline(cfg):
@@ -121,7 +122,7 @@ def test_clean_index_verifies_and_every_kind_of_drift_is_found_then_repaired(cfg
 def test_in_flight_write_is_not_reported_once_the_indexer_caught_up(cfg: Settings, clean_db: Engine) -> None:
     seed(cfg, clean_db)
     tools = build_tools(cfg)
-    tools.memory_save("ver-a", "home_city", "Moved to Chengdu")  # DIRTY until the pipeline runs
+    tools.memory_save(ToolWrite("ver-a", "home_city", "Moved to Chengdu"))  # DIRTY until the pipeline runs
     verifier = TruthIndexVerifier(session_factory(clean_db), MilvusMemoryIndex.from_settings(cfg))
     assert len(verifier.verify(confirm=False).ids[UNSYNCED]) == 1
     with index_pipeline(cfg):

@@ -1,7 +1,7 @@
 """The Grafana dashboard and the Prometheus alert rules use only metrics the code exports.
 
 The names the code exports are read from ``prometheus_client.REGISTRY`` after importing
-``core.metrics`` (the single place metrics are defined), with the sample suffixes Prometheus
+``core.metrics`` and ``consumers.metrics`` (where metrics are defined), with the sample suffixes Prometheus
 exposes per type: counters ``_total`` (``_created``), histograms ``_bucket``/``_sum``/``_count``,
 gauges the bare name. Metric names are taken out of every PromQL expression (``expr`` fields of
 dashboard targets, ``expr`` of alert rules) and must all be known.
@@ -21,7 +21,8 @@ import pytest
 import yaml
 from prometheus_client import REGISTRY
 
-import core.metrics  # noqa: F401  (registers every pai-memory metric in REGISTRY)
+import consumers.metrics  # noqa: F401  (registers the consumer groups' metrics in REGISTRY)
+import core.metrics  # noqa: F401  (registers every other pai-memory metric in REGISTRY)
 
 ROOT = Path(__file__).resolve().parents[2]
 DASHBOARD = ROOT / "deploy" / "grafana" / "pai-memory-dashboard.json"

@@ -23,7 +23,7 @@ from core.embedding.openai_embedder import OpenAIEmbedder
 from core.indexing import IndexSyncFailed, MemoryIndexer
 from core.memory.processing import PermanentProcessingError, TransientProcessingError
 from core.memory.store import IncomingMessage
-from core.memory.tools import MemoryTools
+from core.memory.tools import MemoryTools, ToolWrite
 from core.memory.writer import MemoryWriter
 from core.storage.db import session_factory
 from core.storage.models import LongTermMemory, Message
@@ -104,7 +104,7 @@ def test_an_embedding_error_with_nul_is_recorded_on_the_memory(settings: Setting
                                                                unique_name: Callable[[str], str]) -> None:
     writer = MemoryWriter(dirty_topic="memory.dirty", default_ttl_days=30)
     tools = MemoryTools(session_factory(clean_db), writer)
-    memory_id = tools.memory_save("endpoint-user", "drink", "Prefers jasmine tea").memory_id
+    memory_id = tools.memory_save(ToolWrite("endpoint-user", "drink", "Prefers jasmine tea")).memory_id
     assert memory_id is not None
     embedder = OpenAIEmbedder(base_url=fake.base_url, model="fake-embed", dim=16, max_retries=0, timeout=5.0)
     index = MilvusMemoryIndex(settings.milvus_uri, unique_name("t_nul"), 16)

@@ -38,10 +38,13 @@ from sqlalchemy.orm import Session
 from consumers.processes import build_tools, commands_loop, extractor_loop
 from core.config import Settings
 from core.extraction.prompts import EXTRACT_SYSTEM_PROMPT, REFINE_SYSTEM_PROMPT
+from core.memory.tools import ToolWrite
 from core.retrieval import PROMPT_HEADER
 from core.storage.models import LongTermMemory, Message, User
 from core.types import MessageRole
+from localstack.process import wait_until
 from producers.client import MemoryEventProducer
+from producers.kafka_config import client_config
 from schemas import (
     MAX_DLQ_VALUE_BYTES,
     ChatMessageData,
@@ -52,7 +55,7 @@ from schemas import (
     to_bytes,
 )
 from tests.hostile.cases import EVENT_CATEGORIES, EXPECTATIONS, load_event_cases
-from tests.support.pipeline import group_caught_up, isolated_settings, read_topic, running, wait_until
+from tests.support.pipeline import group_caught_up, isolated_settings, read_topic, running
 
 pytestmark = pytest.mark.services
 
@@ -85,7 +88,7 @@ class Outgoing:
 
 def produce_all(cfg: Settings, records: Iterable[Outgoing]) -> None:
     """Produce raw records (any bytes, null values, 1 MB values) and wait for every ack."""
-    producer = Producer({**cfg.kafka_client_config(), "message.max.bytes": 2 * 1024 * 1024,
+    producer = Producer({**client_config(cfg), "message.max.bytes": 2 * 1024 * 1024,
                          "enable.idempotence": True, "linger.ms": 5})
     errors: list[Any] = []
 
@@ -103,7 +106,7 @@ def produce_all(cfg: Settings, records: Iterable[Outgoing]) -> None:
 
 def topic_size(cfg: Settings, topic: str) -> int:
     """Number of records in ``topic`` (sum of high watermarks; topics here are never compacted)."""
-    consumer = Consumer({**cfg.kafka_client_config(), "group.id": "size-probe", "enable.auto.commit": False})
+    consumer = Consumer({**client_config(cfg), "group.id": "size-probe", "enable.auto.commit": False})
     try:
         meta = consumer.list_topics(topic, timeout=10)
         return sum(consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=10)[1]
@@ -197,7 +200,7 @@ def test_hostile_events_interleaved_with_valid_traffic(
     cfg = isolated_settings(settings, unique_name)
     tools = build_tools(cfg)
     for user, (key, content, command_id) in VICTIMS.items():
-        tools.memory_save(user, key, content, "fact", 5, 0.95, None, None, command_id=command_id)
+        tools.memory_save(ToolWrite(user, key, content, "fact", 5, 0.95, None, None, command_id=command_id))
     victims_before = victim_snapshot(clean_db)
 
     chat_cases = [c for c in CASES if c.kind == "chat"]

@@ -38,7 +38,7 @@ from core.filters import is_noise_key, normalise_key, passes_read_filters
 from core.lexical import key_terms, tokenize
 from core.memory.errors import InvalidMemoryInput
 from core.memory.store import get_or_create_user
-from core.memory.tools import MemoryTools, MemoryView
+from core.memory.tools import MemoryTools, MemoryView, ToolWrite
 from core.memory.writer import MemoryWriter
 from core.retrieval import Candidate, RerankWeights, Retriever, rerank
 from core.storage.db import session_factory, transaction
@@ -268,10 +268,10 @@ def test_noise_keys_are_refused_at_write_and_excluded_at_read(
         tools: MemoryTools, settings: Settings, key: str, content: str, data: st.DataObject) -> None:
     user = f"noise-{time.monotonic_ns()}"  # examples share the database
     with pytest.raises(InvalidMemoryInput):
-        tools.memory_save(user, key, content)
+        tools.memory_save(ToolWrite(user, key, content))
     with pytest.raises(InvalidMemoryInput):
-        tools.memory_append(user, key, content)
-    keep = tools.memory_save(user, "favourite_tea", "Prefers oolong tea", "preference")
+        tools.memory_append(ToolWrite(user, key, content))
+    keep = tools.memory_save(ToolWrite(user, "favourite_tea", "Prefers oolong tea", "preference"))
     now = datetime.now(UTC)
     with transaction(tools.sessions) as session:  # an old dirty row written before the filter existed
         pk = get_or_create_user(session, user)

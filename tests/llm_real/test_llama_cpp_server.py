@@ -35,7 +35,7 @@ from core.memory.processing import MessageProcessor, PermanentProcessingError, T
 from core.memory.store import IncomingMessage
 from core.storage.db import session_factory
 from core.storage.models import LongTermMemory, Message
-from tests.support.ports import free_port
+from localstack.process import free_port
 
 pytestmark = [
     pytest.mark.llm_real,

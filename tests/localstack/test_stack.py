@@ -19,8 +19,7 @@ from core.storage import db
 from localstack.base import LocalPorts, ServiceStatus, StackPaths, StackState
 from localstack.manager import LocalStack
 from localstack.milvus import milvus_lite_command
-from localstack.process import is_alive, wait_until
-from tests.support.ports import free_ports
+from localstack.process import free_ports, is_alive, wait_ready, wait_until
 
 
 def _stack_env(settings: Settings) -> dict[str, str]:
@@ -97,7 +96,7 @@ def test_up_is_idempotent_crash_is_reported_and_down_stops_only_its_own(scratch_
                                 "--port", str(stack.ports.milvus)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        wait_until(lambda: milvus.probe(2.0), 60, "foreign milvus")
+        wait_ready(lambda: milvus.probe(2.0), 60, "foreign milvus")
         first = _by_name(stack.up())
         assert first["kafka"].started and first["postgres"].started
         assert not first["milvus"].started and "not started by this stack" in first["milvus"].detail
@@ -116,7 +115,7 @@ def test_up_is_idempotent_crash_is_reported_and_down_stops_only_its_own(scratch_
         pg_pid = first["postgres"].pid
         assert pg_pid is not None
         os.kill(pg_pid, signal.SIGKILL)
-        wait_until(lambda: None if not is_alive(pg_pid) else "alive", 10, "postgres to die")
+        wait_until(lambda: not is_alive(pg_pid), 10, what="postgres to die")
         crashed = _by_name(stack.status())
         assert crashed["postgres"].state == "crashed" and str(pg_pid) in crashed["postgres"].detail
         assert crashed["kafka"].ok and crashed["milvus"].ok

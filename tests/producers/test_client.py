@@ -23,7 +23,7 @@ from producers.client import (
     MemoryEventProducer,
     ProducerClosed,
 )
-from producers.kafka_config import producer_config
+from producers.kafka_config import client_config, producer_config
 from schemas import (
     ChatMessageData,
     ChatMessageEvent,
@@ -49,7 +49,7 @@ def message(user: str, i: int, content: str = "") -> ChatMessageData:
 
 
 def consume(settings: Settings, topic: str, n: int, timeout: float = 30.0) -> list[Message]:
-    consumer = Consumer({**settings.kafka_client_config(), "group.id": f"reader-{topic}",
+    consumer = Consumer({**client_config(settings), "group.id": f"reader-{topic}",
                          "auto.offset.reset": "earliest", "enable.auto.commit": False})
     consumer.subscribe([topic])
     out: list[Message] = []

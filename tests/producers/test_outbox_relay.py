@@ -32,6 +32,7 @@ from core.memory.store import IncomingMessage, store_message
 from core.storage.db import make_engine, session_factory, transaction
 from core.storage.models import Message, OutboxEvent
 from core.types import MemoryOperation
+from producers.kafka_config import client_config
 from producers.outbox_relay import (
     OUTBOX_ID_HEADER,
     TEST_CRASH_ENV,
@@ -59,7 +60,7 @@ class Got:
 
 
 def _admin(settings: Settings) -> AdminClient:
-    return AdminClient(settings.kafka_client_config())
+    return AdminClient(client_config(settings))
 
 
 def _create_topics(settings: Settings, names: list[str], partitions: int = 3) -> None:
@@ -90,7 +91,7 @@ class Reader:
     def __init__(self, settings: Settings, topic: str) -> None:
         self.consumer = Consumer(
             {
-                **settings.kafka_client_config(),
+                **client_config(settings),
                 "group.id": f"t-{topic}",
                 "enable.auto.commit": False,
                 "auto.offset.reset": "earliest",

@@ -19,6 +19,7 @@ from cli.publish_cmd import open_input, sample_names
 from core.config import Settings, load_settings
 from core.types import MessageRole
 from localstack.topics import ensure_topics
+from producers.kafka_config import client_config
 from producers.publish import InputKind, InvalidLine, events_from_line, publish_lines
 from schemas import (
     MAX_CONTENT_CHARS,
@@ -129,7 +130,7 @@ def test_dry_run_needs_no_broker(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
 # --- real delivery ------------------------------------------------------------------------------------
 def _read_all(settings: Settings, topic: str, n: int, timeout: float = 30.0) -> list[Any]:
-    consumer = Consumer({**settings.kafka_client_config(), "group.id": f"r-{topic}-{time.time_ns()}",
+    consumer = Consumer({**client_config(settings), "group.id": f"r-{topic}-{time.time_ns()}",
                          "auto.offset.reset": "earliest", "enable.auto.commit": False})
     consumer.subscribe([topic])
     out = []

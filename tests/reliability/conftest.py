@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from tests.reliability.harness import RESULTS_DIR, RUN_RESULTS, Pipeline, PrivateStack, write_results
+from bench.fault_harness import RESULTS_DIR, RUN_RESULTS, Pipeline, PrivateStack, write_results
 
 _SUMMARY: dict[str, Any] = {}
 

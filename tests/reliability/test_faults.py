@@ -28,7 +28,7 @@ from itertools import combinations
 
 import pytest
 
-from tests.reliability.harness import (
+from bench.fault_harness import (
     Pipeline,
     PrivateStack,
     Probe,

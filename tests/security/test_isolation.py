@@ -43,7 +43,7 @@ from core.erasure import UserEraser
 from core.indexing import MemoryIndexer
 from core.memory.errors import InvalidMemoryInput, MemoryNotFound
 from core.memory.store import find_user
-from core.memory.tools import MemoryTools
+from core.memory.tools import MemoryTools, ToolWrite
 from core.memory.writer import MemoryWriter
 from core.retrieval import ServedBy, build_retriever
 from core.storage.db import session_factory, transaction
@@ -109,9 +109,9 @@ def test_write_tools_only_ever_touch_the_callers_memories(iso_engine: Engine,
         before = rows_by_user(iso_engine)
         try:
             if op == "save":
-                result = tools.memory_save(user, key, content, command_id=cid)
+                result = tools.memory_save(ToolWrite(user, key, content, command_id=cid))
             elif op == "append":
-                result = tools.memory_append(user, key, content, command_id=cid)
+                result = tools.memory_append(ToolWrite(user, key, content, command_id=cid))
             else:
                 result = tools.memory_delete(user, key, command_id=cid)
         except MemoryNotFound:
@@ -139,16 +139,18 @@ def test_write_tools_only_ever_touch_the_callers_memories(iso_engine: Engine,
 
 def test_a_command_id_of_another_user_is_refused_not_answered(iso_engine: Engine) -> None:
     tools = tools_for(iso_engine)
-    first = tools.memory_save("victim", "secret_plan", "the vault code is 4417", command_id="shared-cmd")
+    first = tools.memory_save(ToolWrite("victim", "secret_plan", "the vault code is 4417",
+                                        command_id="shared-cmd"))
     before = rows_by_user(iso_engine)
-    for attempt in (lambda: tools.memory_save("mallory", "x", "y", command_id="shared-cmd"),
-                    lambda: tools.memory_append("mallory", "x", "y", command_id="shared-cmd"),
+    for attempt in (lambda: tools.memory_save(ToolWrite("mallory", "x", "y", command_id="shared-cmd")),
+                    lambda: tools.memory_append(ToolWrite("mallory", "x", "y", command_id="shared-cmd")),
                     lambda: tools.memory_delete("mallory", "secret_plan", command_id="shared-cmd")):
         with pytest.raises(InvalidMemoryInput, match="command_id") as info:
             attempt()
         assert "secret_plan" not in str(info.value) and "victim" not in str(info.value)
     assert rows_by_user(iso_engine) == before
-    again = tools.memory_save("victim", "secret_plan", "the vault code is 4417", command_id="shared-cmd")
+    again = tools.memory_save(ToolWrite("victim", "secret_plan", "the vault code is 4417",
+                                        command_id="shared-cmd"))
     assert again.duplicate_command and again.memory_id == first.memory_id  # the owner still gets it
 
 
@@ -203,7 +205,7 @@ def seed_and_index(s: Settings, engine: Engine, users: list[str]) -> dict[str, s
     owned: dict[str, set[int]] = {}
     for user in users:
         for key, content, mtype in MEMS:
-            res = tools.memory_save(user, key, f"{content} ({user})", mtype)
+            res = tools.memory_save(ToolWrite(user, key, f"{content} ({user})", mtype))
             assert res.memory_id is not None
             owned.setdefault(user, set()).add(res.memory_id)
     index = MilvusMemoryIndex.from_settings(s, dim=EMBEDDER.dim)
@@ -220,8 +222,8 @@ def seed_and_index(s: Settings, engine: Engine, users: list[str]) -> dict[str, s
 def test_every_milvus_call_is_scoped_to_the_served_user(milvus: tuple[Settings, MilvusSpy],
                                                         clean_db: Engine) -> None:
     s, spy = milvus
-    tools_for(clean_db).memory_save("alice", "seed", "first memory of alice")
-    tools_for(clean_db).memory_save("bob", "seed", "first memory of bob")
+    tools_for(clean_db).memory_save(ToolWrite("alice", "seed", "first memory of alice"))
+    tools_for(clean_db).memory_save(ToolWrite("bob", "seed", "first memory of bob"))
     with session_factory(clean_db)() as session:
         internal = [find_user(session, "alice"), find_user(session, "bob")]
     # two more users whose *external* ids are alice's and bob's *internal* ids

@@ -47,13 +47,14 @@ from sqlalchemy.orm import Session
 from core.config import Settings
 from core.storage.models import LongTermMemory, Message
 from core.vectorstore import MilvusMemoryIndex
+from localstack.process import free_port, wait_until
 from producers.client import MemoryEventProducer
+from producers.kafka_config import client_config
 from schemas import ChatMessageData, MemorySaveData
 from tests.hostile.cases import load_http_cases
 from tests.support.env import PIPELINE_ENV, clean_env, service_env
 from tests.support.fake_openai import FakeOpenAIServer, Reply
-from tests.support.pipeline import isolated_settings, wait_until
-from tests.support.ports import free_port
+from tests.support.pipeline import isolated_settings
 
 pytestmark = pytest.mark.services
 
@@ -245,7 +246,7 @@ def test_planted_secrets_never_appear_in_any_output(
             producer.flush(30)
         from confluent_kafka import Producer
 
-        raw = Producer(cfg.kafka_client_config())
+        raw = Producer(client_config(cfg))
         raw.produce(cfg.TOPIC_CHAT_MESSAGES, key=b"sec-user", value=b"{not json")
         raw.flush(30)
 

@@ -6,8 +6,9 @@ import os
 from pathlib import Path
 
 from core.config import Settings
+from localstack.process import free_port
 from localstack.service import SERVICE_ENV, LocalService
-from tests.support.ports import FreePorts, free_port
+from localstack.supervisor import FreePorts
 
 ROUTING_FIELDS = (
     "KAFKA_BOOTSTRAP_SERVERS",

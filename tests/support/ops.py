@@ -11,15 +11,17 @@ from enum import Enum
 
 import pytest
 from pydantic import SecretStr
-from sqlalchemy import Engine, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import Engine, select
+from sqlalchemy.orm import Session, sessionmaker
 
 from consumers.processes import indexer_loop
 from core.config import Settings
-from core.storage.models import LongTermMemory, OutboxEvent, VectorCollection
+from core.storage.models import VectorCollection
 from core.vectorstore import MilvusMemoryIndex
+from localstack.process import wait_until
+from localstack.settle import pipeline_progress
 from producers.outbox_relay import OutboxRelay
-from tests.support.pipeline import running, wait_until
+from tests.support.pipeline import running
 
 
 @contextmanager
@@ -58,18 +60,11 @@ def index_pipeline(settings: Settings) -> Iterator[None]:
         yield
 
 
-def unsettled(engine: Engine) -> int:
-    """Rows not SYNCED plus unpublished outbox rows."""
-    with Session(engine) as s:
-        dirty = s.scalar(select(func.count()).select_from(LongTermMemory)
-                         .where(LongTermMemory.vector_status != "SYNCED")) or 0
-        backlog = s.scalar(select(func.count()).select_from(OutboxEvent)
-                           .where(OutboxEvent.published_at.is_(None))) or 0
-    return int(dirty) + int(backlog)
-
-
 def wait_settled(engine: Engine, timeout: float = 90.0) -> None:
-    wait_until(lambda: unsettled(engine) == 0, timeout, what="every memory SYNCED and the outbox drained")
+    """Every memory SYNCED and the outbox drained (``localstack.settle``); ``WaitTimeout`` otherwise."""
+    sessions = sessionmaker(engine)
+    wait_until(lambda: pipeline_progress(sessions).indexed, timeout,
+               what="every memory SYNCED and the outbox drained")
 
 
 def export_settings(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:

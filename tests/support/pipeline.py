@@ -13,7 +13,9 @@ from confluent_kafka import Consumer
 
 from consumers.runtime import ConsumerLoop
 from core.config import Settings
+from localstack.settle import private_names
 from localstack.topics import ensure_topics, service_topics
+from producers.kafka_config import client_config
 from producers.kafka_retry import call_with_retry
 from schemas import ChatMessageData
 
@@ -21,12 +23,7 @@ from schemas import ChatMessageData
 def isolated_settings(settings: Settings, unique_name: Callable[[str], str], **extra: Any) -> Settings:
     """Settings with private topics and groups (created on the broker) for one test."""
     update: dict[str, Any] = {
-        "TOPIC_CHAT_MESSAGES": unique_name("chat"),
-        "TOPIC_MEMORY_COMMANDS": unique_name("commands"),
-        "TOPIC_MEMORY_DIRTY": unique_name("dirty"),
-        "GROUP_EXTRACTOR": unique_name("extractor"),
-        "GROUP_COMMANDS": unique_name("commands-g"),
-        "GROUP_INDEXER": unique_name("indexer"),
+        **private_names(unique_name("t"), collection=False),
         "KAFKA_TOPIC_PARTITIONS": 3,
         "LONG_TERM_MEMORY_DEBOUNCE_SEC": 0.3,
     }
@@ -58,17 +55,6 @@ def running(loop: ConsumerLoop) -> Iterator[ConsumerLoop]:
             raise errors[0]
 
 
-def wait_until(
-    predicate: Callable[[], bool], timeout: float = 60.0, interval: float = 0.2, what: str = "condition"
-) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(interval)
-    raise AssertionError(f"timed out after {timeout}s waiting for {what}")
-
-
 def conversation(
     user_id: str, conversation_id: str, turns: list[tuple[str, str]], start: datetime | None = None
 ) -> list[ChatMessageData]:
@@ -93,7 +79,7 @@ def read_topic(settings: Settings, topic: str, expected: int, timeout: float = 2
 
     consumer = Consumer(
         {
-            **settings.kafka_client_config(),
+            **client_config(settings),
             "group.id": f"reader-{uuid.uuid4().hex[:8]}",
             "auto.offset.reset": "earliest",
             "enable.auto.commit": False,
@@ -116,7 +102,7 @@ def group_caught_up(settings: Settings, group: str, topic: str) -> bool:
     """True when ``group`` has committed every partition of ``topic`` up to its high watermark."""
     from confluent_kafka import TopicPartition
 
-    consumer = Consumer({**settings.kafka_client_config(), "group.id": group, "enable.auto.commit": False})
+    consumer = Consumer({**client_config(settings), "group.id": group, "enable.auto.commit": False})
     try:
         meta = consumer.list_topics(topic, timeout=10)
         parts = [TopicPartition(topic, p) for p in meta.topics[topic].partitions]

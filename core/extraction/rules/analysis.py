@@ -19,43 +19,40 @@ characters are pasted text and skipped, so any input is processed in bounded tim
    is left out.
 
 Only ``user_message`` is a source of facts. ``context`` only resolves "here/这边" to a place the
-user named earlier, a bare "forget that" to the user's previous turn, and a short reply to the
+user named earlier, a bare "forget that" (in a sentence that states nothing else) to the user's
+previous turn, and a short reply to the
 assistant's question ("Favorite game?" -> "Wingspan"; "所以以后都用中文？" -> "对"), where the
 fact is the user's answer and the question only its frame.
+
+Helpers by responsibility: ``detectors`` (the fact and intent slot detectors, ``Hit``), ``topics``
+(topic words, forget-topic matching), ``places`` (place names), ``followup`` (short replies to the
+assistant's question), ``patterns`` and ``lexicon`` (the compiled patterns and word lists),
+``segment`` (clauses).
 """
 
 from __future__ import annotations
 
-import hashlib
-import unicodedata
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput
-from core.extraction.rules import lexicon as lx
-from core.extraction.rules import patterns as P
-from core.extraction.rules.keys import content_slug
+from core.extraction.rules import patterns
+from core.extraction.rules.detectors import Hit, SlotDetectors
+from core.extraction.rules.followup import followup_statement
+from core.extraction.rules.keys import content_slug, salient_tokens
+from core.extraction.rules.places import (
+    places_in,
+)
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, split_clauses
-from core.filters import is_noise_content, normalise_key
+from core.extraction.rules.topics import topic_matches, topic_of
+from core.filters import is_noise_content
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 
 MAX_MESSAGE_CHARS = 8000
 MAX_CLAUSES = 120
 MAX_CLAUSE_CHARS = 400
-
-
-@dataclass
-class Hit:
-    """A slot a clause triggers."""
-
-    key: str
-    confidence: float
-    content: str | None = None  # fixed content (templated), else the group's clauses
-    op: CandidateOp = CandidateOp.UPSERT
-    absorbs: bool = True  # later clauses of the sentence may continue it
-    force_merge: bool = False  # a follow-up detail: merge into the existing memory even for single slots
-    span: int = 0  # extra clauses after the trigger clause that belong to it (constraint windows)
-    weak: bool = False  # only a fallback: continuing the previous group of the sentence is preferred
+# discourse lead-ins that carry no topic ("also", "对了")
+_LEAD_IN = re.compile(r"^(?:also|and|oh|ok(?:ay)?|so|well|by the way|btw|"
+                      r"还有|对了|另外|哦|嗯|那|然后)[,，\s]*")
 
 
 @dataclass
@@ -92,98 +89,11 @@ class Analysis:
     forgotten_slots: set[str] = field(default_factory=set)  # slots the user named in a forget request
 
 
-def short_hash(text: str, n: int = 8) -> str:
-    return hashlib.sha1(normalise(text).encode("utf-8")).hexdigest()[:n]
-
-
-@lru_cache(maxsize=256)
-def _topic_pattern(words: tuple[str, ...], english: bool) -> re.Pattern[str]:
-    plain = [w.lower() for w in words if not w.startswith("re:")]
-    raw = [w[3:] for w in words if w.startswith("re:")]
-    alt = lx.alt(plain)
-    if english and raw:
-        raise ValueError("English topic tables take plain words only")
-    # not inside a longer word: the letters around the word are consumed, the span is group "core"
-    parts = [rf"(?:^|[^a-z])(?P<core>{alt}(?:s|es|ing|d|ed)?)(?:[^a-z]|$)" if english else alt, *raw]
-    return re.compile("|".join(parts))
-
-
-def _topic(topics: list[tuple[str, list[str]]], text: str, english: bool, last: bool = False,
-           first: bool = False) -> str | None:
-    """First topic (in table order) found in ``text``. With ``last``, the topic of the match that
-    ends latest (English head nouns: "sci-fi novels" is about books); with ``first``, of the match
-    that starts earliest (Chinese objects: "喝咖啡一定要加糖" is about coffee)."""
-    best: tuple[int, int, str] | None = None
-    for rank, (name, words) in enumerate(topics):
-        spans = list(re.finditer_core(_topic_pattern(tuple(words), english), text))
-        if not spans:
-            continue
-        if not (last or first):
-            return name
-        pos = max(e for _, e in spans) if last else -min(b for b, _ in spans)
-        score = (pos, -rank, name)
-        if best is None or score[:2] > best[:2]:
-            best = score
-    return best[2] if best else None
-
-
-def topic_of(kind: str, text: str) -> str | None:
-    """Topic suffix for ``kind`` (preference/goal/constraint) found in normalised ``text``."""
-    if kind == "preference":
-        zh = _topic(lx.PREF_TOPICS_ZH, text, False, first=True) if has_cjk(text) else None
-        en = _topic(lx.PREF_TOPICS_EN, text, True, last=True)
-        return zh or en or _topic(lx.PREF_TOPICS_ZH, text, False)
-    if kind == "goal":
-        return _topic(lx.GOAL_TOPICS_ZH, text, False) or _topic(lx.GOAL_TOPICS_EN, text, True)
-    return _topic(lx.CONSTRAINT_TOPICS, text, True) or _topic(lx.CONSTRAINT_TOPICS, text, False)
-
-
-# --- places ----------------------------------------------------------------------------------
-_PLACE_EN_CANON = {p.lower(): p for p in lx.PLACES_EN}
-_PLACE_ZH_SET = set(lx.PLACES_ZH)
-_PLACE_EN_SCAN = re.compile(rf"(?:^|[^a-z])(?P<core>{P.PLACE_EN_ALT})(?:[^a-z]|$)")  # not inside a word
-_PLACE_ZH_SCAN = re.compile(P.PLACE_ZH_ALT)
 _REPLY_TOPICS = {"reply_length", "format", "language", "tone", "code_comments", "code_style", "shell"}
-# English place patterns run on case-preserving text (capitalised names are places)
-_LOC_EN_I = [re.compile(rx.pattern, re.IGNORECASE) for rx in P.LOC_EN]
-_HOMETOWN_EN_I = [re.compile(rx.pattern, re.IGNORECASE) for rx in P.HOMETOWN_EN]
-_AMBIGUOUS_PLACES = {"la", "dc", "rio", "uk"}
-_DEICTIC = set(lx.PLACE_DEICTIC_ZH) | set(lx.PLACE_DEICTIC_EN)
-
-
-def _places_in(text: str) -> list[str]:
-    norm = normalise(text)
-    found = [m.group(0) for m in _PLACE_ZH_SCAN.finditer(norm)]
-    scanned = [norm[b:e] for b, e in re.finditer_core(_PLACE_EN_SCAN, norm)]
-    found += [_PLACE_EN_CANON.get(p, p) for p in scanned if p not in _AMBIGUOUS_PLACES]
-    return found
-
-
-def _valid_place_zh(place: str) -> bool:
-    return place in _PLACE_ZH_SET or bool(re.fullmatch(P.PLACE_ZH_GENERIC, place))
-
-
-def _canon_place_en(raw: str) -> str | None:
-    """A gazetteer or capitalised place name from ``raw`` (original case), else None."""
-    text = raw.strip(" .,'-")
-    low = text.lower()
-    m = re.match(rf"(?P<p>{P.PLACE_EN_ALT})(?:[^a-z]|$)", low)
-    if m:
-        return _PLACE_EN_CANON.get(m.group("p"), text[: m.end("p")])
-    words = text.split()
-    caps: list[str] = []
-    for word in words[:3]:
-        if word[:1].isupper() and word.isalpha():
-            caps.append(word)
-        else:
-            break
-    if caps and caps[0].lower() not in {"the", "a", "an", "my", "our", "i"}:
-        return " ".join(caps)
-    return None
 
 
 # --- the analyser ----------------------------------------------------------------------------
-class _Analyser:
+class _Analyser(SlotDetectors):
     def __init__(self, data: ExtractionInput) -> None:
         self.data = data
         self.message = data.user_message or ""
@@ -205,13 +115,13 @@ class _Analyser:
     # -- context --------------------------------------------------------------------------
     def _context_place(self, before: int) -> str | None:
         for clause in reversed(self.clauses[:before]):
-            places = _places_in(clause.text)
+            places = places_in(clause.text)
             if places:
                 return places[-1]
         for msg in reversed(self.data.context):
             if msg.role != "user":
                 continue
-            places = _places_in(msg.content)
+            places = places_in(msg.content)
             if places:
                 return places[-1]
         return None
@@ -233,14 +143,14 @@ class _Analyser:
             if not clauses:
                 continue
             text = " ".join(c.norm for c in clauses)
-            if P.CHANGE.search(text) or any(P.PAST_REF.search(c.norm) for c in clauses):
+            if patterns.CHANGE.search(text) or any(patterns.PAST_REF.search(c.norm) for c in clauses):
                 change_sentences.add(sentence)
-            if P.TEST.search(text):
+            if patterns.TEST.search(text):
                 for c in clauses:
                     self.dropped[c.index] = "test"
                 continue
-            if any(P.FORGET.search(c.norm) for c in clauses) and not self._forget_is_about_self(text) \
-                    and not P.KEEP_REMINDER.search(normalise(text)):
+            if any(patterns.FORGET.search(c.norm) for c in clauses) and not self._forget_is_about_self(text) \
+                    and not patterns.KEEP_REMINDER.search(normalise(text)):
                 topics = self._forget_topics(clauses)
                 forget_topics.extend(topics)
                 deletions.extend(self._deletions_for(topics))
@@ -253,7 +163,8 @@ class _Analyser:
         groups: list[Group] = []
         for clauses in kept:
             groups.extend(self._sentence_groups(clauses, results[id(clauses)]))
-        forgotten = {slot for topic in forget_topics for slot, rx in P.SLOT_NAMES.items()
+        groups = _fold_grounds(groups)
+        forgotten = {slot for topic in forget_topics for slot, rx in patterns.SLOT_NAMES.items()
                      if rx.search(normalise(topic))}
         return Analysis(groups, deletions, forget_topics, change_sentences, self.message, self.lang_zh,
                         self.dropped, forgotten)
@@ -282,7 +193,7 @@ class _Analyser:
                 keys_by_clause[clause.index] = {h.key for h in res.hits if h.op is CandidateOp.UPSERT}
         for clauses in kept:
             for clause, res in zip(clauses, results[id(clauses)], strict=True):
-                if clause.sentence not in change_sentences or not P.NEGATED_OLD.search(clause.norm):
+                if clause.sentence not in change_sentences or not patterns.NEGATED_OLD.search(clause.norm):
                     continue
                 mine = keys_by_clause.get(clause.index, set())
                 others = set().union(*(k for i, k in keys_by_clause.items() if i != clause.index))
@@ -295,11 +206,11 @@ class _Analyser:
         the user; an AI-persona instruction ("你叫小橘", "多用颜文字") taints its whole sentence."""
         out: list[Clause] = []
         for clause in clauses:
-            if P.PERSONA.search(clause.norm):
+            if patterns.PERSONA.search(clause.norm):
                 for c in clauses:
                     self.dropped[c.index] = "profile"
                 return []
-            if P.TASK.search(clause.norm):
+            if patterns.TASK.search(clause.norm):
                 for c in clauses[clauses.index(clause):]:
                     self.dropped[c.index] = "task-payload"
                 if clause.terminator in {":", "："}:
@@ -321,22 +232,30 @@ class _Analyser:
     def _forget_topics(self, clauses: list[Clause]) -> list[str]:
         topics: list[str] = []
         for c in clauses:
-            for rx in (P.FORGET_TOPIC_ZH_BA, P.FORGET_TOPIC_ZH, P.FORGET_TOPIC_EN):
+            for rx in (patterns.FORGET_TOPIC_ZH_BA, patterns.FORGET_TOPIC_ZH, patterns.FORGET_TOPIC_EN):
                 for m in rx.finditer(c.norm):
                     topic = re.sub(r"^(?:算了|对了|还有|哦|嗯|那|就|关于|"
                                    r"把|我的|我|你|about|the|my)+", "", m.group("t")).strip(
                         " 的,，")
-                    topic = P.FORGET_TOPIC_NOISE.sub("", topic).strip(" 的,，") if has_cjk(topic) else topic
-                    if topic and topic.lower() not in P.FORGET_STOP and len(topic) >= 2:
+                    if has_cjk(topic):
+                        topic = patterns.FORGET_TOPIC_NOISE.sub("", topic).strip(" 的,，")
+                    if topic and topic.lower() not in patterns.FORGET_STOP and len(topic) >= 2:
                         topics.append(topic)
         if not topics:
+            # a bare "forget that" after a statement in the same sentence ("I don't watch horror
+            # movies anymore, please forget that") is about that statement, not the previous turn
+            own = [c.text for c in clauses if not patterns.FORGET.search(c.norm)
+                   and salient_tokens(_LEAD_IN.sub("", c.norm))]
+            if own:
+                return [" ".join(own)]
             prev = self._previous_user_turn()
             if prev:
                 topics.append(prev)
         return topics
 
     def _deletions_for(self, topics: list[str]) -> list[Deletion]:
-        slots = {slot for topic in topics for slot, rx in P.SLOT_NAMES.items() if rx.search(normalise(topic))}
+        slots = {slot for topic in topics for slot, rx in patterns.SLOT_NAMES.items()
+                 if rx.search(normalise(topic))}
         out: list[Deletion] = []
         for memory in self.existing:
             named = memory.key in slots
@@ -356,7 +275,7 @@ class _Analyser:
                 self.dropped[clause.index] = reason
                 active = []
                 continue
-            if hits and active and not P.TOPIC_SHIFT.search(clause.norm) and (
+            if hits and active and not patterns.TOPIC_SHIFT.search(clause.norm) and (
                     all(h.weak for h in hits) or all(_same_kind(h, active) for h in hits)):
                 hits = []  # a detail of the preference/goal this sentence is already about
             if hits:
@@ -374,7 +293,8 @@ class _Analyser:
                     if hit.absorbs and hit.content is None and hit.op is CandidateOp.UPSERT:
                         active.append(group)
                 continue
-            if active and not P.TOPIC_SHIFT.search(clause.norm) and not P.RECENT_PAST.search(clause.norm):
+            if active and not patterns.TOPIC_SHIFT.search(clause.norm) \
+                    and not patterns.RECENT_PAST.search(clause.norm):
                 for group in active:
                     if len(group.clauses) < 6:
                         group.clauses.append(clause)
@@ -387,35 +307,36 @@ class _Analyser:
         clause = clauses[pos]
         if len(clause.text) > MAX_CLAUSE_CHARS:
             return [], "too-long"
-        body = normalise(clean_content(P.MEMORY_REQUEST_PREFIX.sub("", clause.norm))) or clause.norm
+        body = normalise(clean_content(patterns.MEMORY_REQUEST_PREFIX.sub("", clause.norm))) or clause.norm
         if is_noise_content(clause.text):
             return [], "noise"
-        emoji_rule = clause.had_emoji and P.ASSISTANT_STRONG.search(body) and re.search(
+        emoji_rule = clause.had_emoji and patterns.ASSISTANT_STRONG.search(body) and re.search(
             r"加|add|use|用|结尾|end", body)
-        if P.PROFILE.search(body) or emoji_rule:
+        if patterns.PROFILE.search(body) or emoji_rule:
             return [], "profile"
-        if P.WRONG_SLOT.search(body):
+        if patterns.WRONG_SLOT.search(body):
             return [], "wrong-slot"
         retractions = self._retractions(body)
-        if P.PAST_REF.search(body):
+        if patterns.PAST_REF.search(body):
             return retractions, ("past" if not retractions else None)
         constraint = self._constraint(clauses, pos, body)
         if constraint is not None:
             return [constraint], None
-        if P.TIME_HARD.search(body):
+        if patterns.TIME_HARD.search(body):
             return retractions, ("time" if not retractions else None)
-        if P.TIME_SOFT.search(body) and not P.HABIT.search(body):
+        if patterns.TIME_SOFT.search(body) and not patterns.HABIT.search(body):
             return [], "time"
-        if P.is_question(body) or clause.terminator in {"?", "？"}:
+        if patterns.is_question(body) or clause.terminator in {"?", "？"}:
             return [], "question"
-        if P.REQUEST.search(body) and not (P.DISLIKE.search(body) and topic_of("preference", body)):
+        if patterns.REQUEST.search(body) and not (
+                patterns.DISLIKE.search(body) and topic_of("preference", body)):
             return [], "request"
-        if P.HYPOTHETICAL.search(body):
+        if patterns.HYPOTHETICAL.search(body):
             return [], "hypothetical"
-        if P.TRANSIENT.search(body):
+        if patterns.TRANSIENT.search(body):
             return [], "transient"
         ahead = " ".join(c.norm for c in clauses[pos: pos + 3])
-        intent = [] if P.RECENT_PAST.search(body) else self._intent(clause, body, ahead)
+        intent = [] if patterns.RECENT_PAST.search(body) else self._intent(clause, body, ahead)
         hits = retractions + self._facts(clause, body, pos) + intent
         if not hits:
             followup = self._followup_constraint(body)
@@ -426,50 +347,55 @@ class _Analyser:
     # -- detectors ----------------------------------------------------------------------------
     def _retractions(self, body: str) -> list[Hit]:
         hits: list[Hit] = []
-        if P.DIET_RETRACT.search(body):
+        if patterns.DIET_RETRACT.search(body):
             hits.append(Hit("fact-diet", 0.85, op=CandidateOp.DELETE, absorbs=False))
-        if P.BREAKUP.search(body):
+        if patterns.BREAKUP.search(body):
             hits.append(Hit("fact-relationship", 0.85, op=CandidateOp.DELETE, absorbs=False))
-        if P.JOB_LOSS.search(body):
+        if patterns.JOB_LOSS.search(body):
             hits.append(Hit("fact-job", 0.8, op=CandidateOp.DELETE, absorbs=False))
         return hits
 
     def _constraint(self, clauses: list[Clause], pos: int, body: str) -> Hit | None:
         """A standing rule for the assistant, possibly spanning the next clauses of the sentence
         ("以后只要有台风预警，就提醒我…", "whenever there's a storm warning, remind me to…")."""
-        if pos > 0 and P.TIME_HARD.search(clauses[pos - 1].norm) and not P.TOPIC_SHIFT.search(body):
+        if pos > 0 and patterns.TIME_HARD.search(clauses[pos - 1].norm) \
+                and not patterns.TOPIC_SHIFT.search(body):
             return None  # "下个月出差期间，每天提醒我打卡": the window scopes the rule
-        style = P.STYLE_DIRECTIVE.search(body)
-        if not (P.LONGTERM.search(body) or P.LONGTERM_WEAK.search(body) or P.CONDITION_START.search(body)
-                or P.RECURRING.search(body) or P.REPLY_WORD.search(body) or style):
+        if _NEVER_MIND.search(body):
+            return None  # "never mind the Rust rewrite" withdraws something, it is no rule
+        style = patterns.STYLE_DIRECTIVE.search(body)
+        if not (patterns.LONGTERM.search(body) or patterns.LONGTERM_WEAK.search(body)
+                or patterns.CONDITION_START.search(body) or patterns.RECURRING.search(body)
+                or patterns.REPLY_WORD.search(body) or style):
             return None
         joined = ""
         for extra, c in enumerate(clauses[pos: pos + 3]):
-            text = P.MEMORY_REQUEST_PREFIX.sub("", c.norm)
-            if P.PROFILE.search(text) or P.PERSONA.search(text) or is_noise_content(c.text) or (
+            text = patterns.MEMORY_REQUEST_PREFIX.sub("", c.norm)
+            if patterns.PROFILE.search(text) or patterns.PERSONA.search(text) or is_noise_content(c.text) or (
                     c.had_emoji and re.search(r"加|add|use|用|结尾|end", text)):
                 return None
             joined = f"{joined}，{text}" if joined else text
-            if P.TIME_HARD.search(joined) or (P.TIME_SOFT.search(joined) and not (
-                    P.HABIT.search(joined) or P.RECURRING.search(joined))):
+            windowless = _OFFSET.sub(" ", joined)  # "20 minutes earlier" shifts the reminder, no window
+            if patterns.TIME_HARD.search(windowless) or (patterns.TIME_SOFT.search(windowless) and not (
+                    patterns.HABIT.search(joined) or patterns.RECURRING.search(joined))):
                 return None
-            lasting = P.LONGTERM.search(joined) or P.CONDITION_REMIND.search(joined)
+            lasting = patterns.LONGTERM.search(joined) or patterns.CONDITION_REMIND.search(joined)
             styled = style and (topic_of("constraint", joined) in _REPLY_TOPICS
-                                or P.ASSISTANT_STRONG.search(joined))
-            imperative = (P.REPLY_WORD.search(joined) and P.IMPERATIVE.search(joined)) or styled
-            weak = (P.RECURRING.search(joined) and re.search(r"提醒|remind", joined)) or (
-                P.LONGTERM_WEAK.search(joined) and P.ASSISTANT_STRONG.search(joined))
+                                or patterns.ASSISTANT_STRONG.search(joined))
+            imperative = (patterns.REPLY_WORD.search(joined) and patterns.IMPERATIVE.search(joined)) or styled
+            weak = (patterns.RECURRING.search(joined) and re.search(r"提醒|remind", joined)) or (
+                patterns.LONGTERM_WEAK.search(joined) and patterns.ASSISTANT_STRONG.search(joined))
             if not (lasting or imperative or weak):
                 continue
-            if P.SELF_RULE.search(joined):
+            if patterns.SELF_RULE.search(joined):
                 return None
-            if P.GOAL_STRONG.search(joined) and not P.ASSISTANT_STRONG.search(joined):
+            if patterns.GOAL_STRONG.search(joined) and not patterns.ASSISTANT_STRONG.search(joined):
                 return None  # the user's own long-term plan ("我的长期计划是写一本书") is a goal, not a rule
-            if P.HYPOTHETICAL.search(joined) and not P.CONDITION_REMIND.search(joined):
+            if patterns.HYPOTHETICAL.search(joined) and not patterns.CONDITION_REMIND.search(joined):
                 return None
             topic = topic_of("constraint", joined)
-            directed = P.ASSISTANT_STRONG.search(joined) or ((lasting or imperative) and (
-                P.ASSISTANT_WEAK.search(joined) or topic in _REPLY_TOPICS))
+            directed = patterns.ASSISTANT_STRONG.search(joined) or ((lasting or imperative) and (
+                patterns.ASSISTANT_WEAK.search(joined) or topic in _REPLY_TOPICS))
             if directed:
                 key = f"constraint-{topic}" if topic else f"constraint-{content_slug(joined)}"
                 self._constraint_keys.add(key)
@@ -478,232 +404,45 @@ class _Analyser:
 
     def _followup_constraint(self, body: str) -> Hit | None:
         """A detail for a constraint the user already has ("汇率用个大概就行")."""
-        if not P.FOLLOWUP_INSTRUCTION.search(body):
+        if not patterns.FOLLOWUP_INSTRUCTION.search(body):
             return None
         topic = topic_of("constraint", body)
         if topic is None:
             return None
         key = f"constraint-{topic}"
         if key in self._constraint_keys or any(m.key == key for m in self.existing):
-            return Hit(key, 0.8, force_merge=not P.CHANGE.search(body))
+            return Hit(key, 0.8, force_merge=not patterns.CHANGE.search(body))
         return None
 
-    def _facts(self, clause: Clause, body: str, pos: int) -> list[Hit]:
-        hits: list[Hit] = []
-        third = (P.THIRD_PARTY_START.search(body) or re.match(r"(?:你|您)|(?:you|your)\b", body)
-                 or (P.NAMED_SUBJECT_EN.match(clause.text) and not P.FIRST_PERSON.search(body)))
-        family = self._family(body)
-        if family is not None:
-            hits.append(family)
-        relation = self._relationship(body)
-        if relation is not None:
-            hits.append(relation)
-        if third:
-            return hits
-        pets = self._pets(body)
-        if pets is not None:
-            hits.append(pets)
-        if family is None and relation is None:
-            if P.ALLERGY.search(body):
-                hits.append(Hit("fact-allergy", 0.88))
-            elif P.HEALTH.search(body) and not re.search(r"过敏", body):
-                hits.append(Hit("fact-health", 0.82))
-            if P.DIET.search(body) and not P.DIET_RETRACT.search(body):
-                hits.append(Hit("fact-diet", 0.85))
-            if P.TRAITS.search(body):
-                hits.append(Hit("fact-traits", 0.85))
-        hits.extend(self._place_and_job(clause, body, pos))
-        if P.EDUCATION.search(body) and not any(h.key == "fact-job" for h in hits):
-            hits.append(Hit("fact-education", 0.8))
-        for i, hit in enumerate(hits):
-            if hit.key == "fact-home_city" and hit.content is None and len(hits) > 1:
-                place = self._last_place
-                hits[i] = Hit(hit.key, hit.confidence, content=(f"常住{place}" if has_cjk(body) else
-                                                                  f"Lives in {place}"), absorbs=False)
-        for rx, key in ((P.VEHICLE, "fact-vehicle"), (P.LANGUAGES_SPOKEN, "fact-languages"),
-                        (P.ALMA_MATER, "fact-alma_mater"), (P.BIRTHDAY, "fact-birthday")):
-            taken = {h.key for h in hits}
-            duplicate = key in taken or (key == "fact-alma_mater" and "fact-education" in taken)
-            if rx.search(body) and not duplicate:
-                hits.append(Hit(key, 0.82))
-        age = P.AGE_ZH.search(body) or P.AGE_EN.search(body)
-        if age and family is None:
-            hits.append(Hit("fact-age", 0.8))
-        return hits
 
-    def _family(self, body: str) -> Hit | None:
-        if any(rx.search(body) for rx in P.FAMILY_ZH_RX) or any(rx.search(body) for rx in P.FAMILY_EN_RX):
-            return Hit("fact-family", 0.82)
-        return None
+# a relative offset of a standing reminder ("20 minutes earlier", "提前半小时"), not a time window
+_OFFSET = re.compile(r"\b(?:\d+|a few|an?|half an?)\s*(?:minutes?|mins?|hours?|hrs?)\s+(?:earlier|early|"
+                     r"later|before|ahead|in advance)\b|"
+                     r"(?:提前|早|晚)(?:\d+|[一二三四五六七八九十半两]+)(?:分钟|个?小时|个?钟头?)")
+_NEVER_MIND = re.compile(r"\bnever ?mind\b|\bnvm\b")
+_GROUNDS = ("fact-diet", "fact-allergy")
+_BECAUSE = re.compile(r"\bso\b|\btherefore\b|\bthat'?s why\b|所以|因此|因为|就")
 
-    def _relationship(self, body: str) -> Hit | None:
-        if P.BREAKUP.search(body):
-            return None
-        if any(rx.search(body) for rx in P.RELATION_ZH) or any(rx.search(body) for rx in P.RELATION_EN):
-            return Hit("fact-relationship", 0.8)
-        return None
 
-    def _pets(self, body: str) -> Hit | None:
-        if any(rx.search(body) for rx in P.PETS_ZH_RX) or any(rx.search(body) for rx in P.PETS_EN_RX):
-            if re.search(r"想养|打算养|want a (?:dog|cat)|thinking (?:about|of) getting", body):
-                return None
-            return Hit("fact-pets", 0.85)
-        return None
-
-    def _place_and_job(self, clause: Clause, body: str, pos: int) -> list[Hit]:
-        hits: list[Hit] = []
-        place: str | None = None
-        hometown: str | None = None
-        zh = has_cjk(body)
-        future = P.FUTURE_MOVE.search(body)
-        if zh:
-            for rx in P.LOC_ZH:
-                m = rx.search(body)
-                if m:
-                    place = m.group("p")
-                    break
-            for rx in P.HOMETOWN_ZH:
-                m = rx.search(body)
-                if m:
-                    hometown = m.group("p")
-        nf = unicodedata.normalize("NFKC", clause.text)
-        for rx in _LOC_EN_I:
-            m = rx.search(nf)
-            if m and place is None:
-                raw = m.group("p")
-                place = raw if raw.lower() in {"here", "there"} else _canon_place_en(raw)
-        for rx in _HOMETOWN_EN_I:
-            m = rx.search(nf)
-            if m:
-                hometown = _canon_place_en(m.group("p"))
-        if place is not None and P.TRIP.search(body):
-            place = None  # on a trip / visiting: not where the user lives
-        if place in _DEICTIC:
-            place = self._context_place(clause.index)
-        elif place is not None and zh and not _valid_place_zh(place):
-            place = None
-        job = self._job(body, nf)
-        self._last_place = place or ""
-        if place and not future:
-            content = None
-            if job is not None or len(clause.text) > 40:
-                content = f"常住{place}" if zh else f"Lives in {place}"
-            elif place not in clause.text:
-                content = (f"常住{place}：" if zh else f"Lives in {place}: ") + clean_content(clause.text)
-            hits.append(Hit("fact-home_city", 0.88, content=content, absorbs=content is None))
-        if hometown:
-            hits.append(Hit("fact-hometown", 0.82, content=(f"老家是{hometown}" if zh else f"From {hometown}")
-                            if (job or place) else None))
-        if job is not None:
-            hits.append(job)
-        return hits
-
-    def _job(self, body: str, nf: str) -> Hit | None:
-        if P.PROJECT_VERB.search(body) and P.PROJECT_NOUN.search(body):
-            return None
-        if P.GOAL_NEAR.search(body):
-            return None
-        m = P.JOB_HISTORY_ZH.search(body)
-        if m and not NOT_JOB(m.group("role")):
-            return Hit("fact-work_history", 0.82)
-        for rx in P.JOB_ZH:
-            m = rx.search(body)
-            if not m:
+def _fold_grounds(groups: list[Group]) -> list[Group]:
+    """A diet or allergy fact stated as the reason of a rule in the same sentence ("I'm vegetarian,
+    so never suggest meat", "我对花生过敏，以后推荐菜谱要避开花生") is one memory: the rule, its
+    content keeping the fact, so the fact and the rule are not two near-duplicates."""
+    out = list(groups)
+    for rule in groups:
+        if not rule.key.startswith("constraint-") or rule.hit.op is not CandidateOp.UPSERT:
+            continue
+        rule_text = " ".join(c.norm for c in rule.clauses)
+        for ground in groups:
+            if ground.key not in _GROUNDS or ground.sentence != rule.sentence or ground not in out \
+                    or ground.hit.op is not CandidateOp.UPSERT or ground.hit.content is not None:
                 continue
-            groups = m.groupdict()
-            role = groups.get("role") or ""
-            if role and NOT_JOB(role):
-                continue
-            if "workplace" in groups:  # 在X上班: a bare city is a place, not a job
-                stripped = re.sub(r"^(?:" + P.DEICTIC_ZH + r")", "", (groups["workplace"] or "").strip())
-                if not stripped or _valid_place_zh(stripped) or stripped in {"家", "这", "那"}:
-                    continue
-            return Hit("fact-job", 0.86)
-        for job_rx in P.JOB_EN:
-            m = job_rx.search(body)
-            if not m:
-                continue
-            groups = m.groupdict()
-            org = (groups.get("org") or "").strip()
-            if "org" in groups and (not org or org.lower() in _PLACE_EN_CANON):
-                continue  # "I work in London" is a place, not a job
-            return Hit("fact-job", 0.85)
-        return None
-
-    def _intent(self, clause: Clause, body: str, ahead: str = "") -> list[Hit]:
-        """Goals, projects and preferences (mutually exclusive, in that order)."""
-        if P.THIRD_PARTY_START.search(body):
-            return []
-        project = self._project(body, ahead)
-        if project is not None:
-            return [project]
-        goal = self._goal(body)
-        if goal is not None:
-            return [goal]
-        pref = self._preference(body, ahead)
-        if pref is None and P.TECH.search(body):
-            pref = Hit("preference-tech", 0.82)
-        if pref is None and P.HABIT_STRONG.search(body) and P.FIRST_PERSON.search(body) \
-                and not re.search(r"你|\byou\b", body):
-            topic = topic_of("preference", ahead or body)
-            pref = Hit(f"preference-{topic}" if topic else "preference-routine", 0.8 if topic else 0.78,
-                       weak=True)
-        return [pref] if pref is not None else []
-
-    def _project(self, body: str, ahead: str = "") -> Hit | None:
-        noun = P.PROJECT_NOUN.search(body) or P.PROJECT_NOUN.search(ahead)
-        if not (P.PROJECT_VERB.search(body) and noun):
-            return None
-        if re.search(r"想(?:做|搞|写|开)|打算|准备|计划|\b(?:want|plan|planning|"
-                     r"thinking about|hope) to\b", body):
-            return None
-        return Hit("project-pending", 0.85)  # key fixed once the group's text (name) is known
-
-    def _goal(self, body: str) -> Hit | None:
-        strong = P.GOAL_STRONG.search(body)
-        weak = P.GOAL_WEAK.search(body)
-        if not (strong or weak):
-            return None
-        if P.HEDGE.search(body):
-            return Hit(f"goal-{topic_of('goal', body) or 'pending'}", 0.7)  # a passing thought
-        topic = topic_of("goal", body)
-        if strong:
-            if topic:
-                return Hit(f"goal-{topic}", 0.86)
-            return Hit("goal-pending", 0.8, weak=True)
-        if weak and topic:
-            return Hit(f"goal-{topic}", 0.82)
-        return None
-
-    def _preference(self, body: str, ahead: str = "") -> Hit | None:
-        like = P.LIKE.search(body)
-        dislike = P.DISLIKE.search(body)
-        habit = P.HABIT.search(body)
-        topic = topic_of("preference", body)
-        if topic and (like or dislike or habit or re.search(r"以后|今后|from now on|these days", body)):
-            return Hit(f"preference-{topic}", 0.85)
-        if (like or dislike) and ahead:
-            topic = topic_of("preference", ahead)
-            if topic:
-                return Hit(f"preference-{topic}", 0.82)
-        if like or dislike:
-            obj = self._object(body)
-            if obj:
-                return Hit(f"preference-{obj}", 0.78)
-        return None
-
-    @staticmethod
-    def _object(body: str) -> str | None:
-        m = P.LIKE_OBJECT_ZH.search(body) or P.LIKE_OBJECT_EN.search(body) or P.LIKE_OBJECT_FAN.search(body)
-        if not m:
-            return None
-        obj = m.group("o").strip()
-        if P.OBJECT_STOP.search(obj) or len(obj) < 2:
-            return None
-        if has_cjk(obj):
-            return content_slug(obj)
-        slug = normalise_key("_".join(obj.split()[:3]))
-        return slug if slug != "memory" else None
+            ground_text = " ".join(c.norm for c in ground.clauses)
+            if rule.key == "constraint-food" or _BECAUSE.search(rule_text) \
+                    or salient_tokens(ground_text) & salient_tokens(rule_text):
+                rule.clauses = sorted(ground.clauses + rule.clauses, key=lambda c: c.index)
+                out.remove(ground)
+    return out
 
 
 def _same_kind(hit: Hit, active: list[Group]) -> bool:
@@ -712,118 +451,11 @@ def _same_kind(hit: Hit, active: list[Group]) -> bool:
         g.key.split("-")[0] == kind for g in active)
 
 
-def NOT_JOB(role: str) -> bool:
-    return bool(P.NOT_JOB_ROLE.search(role.strip()))
-
-
-_STRIP_TOPIC = re.compile(r"[\s,，。.!！?？、:：;；\"'“”‘’「」《》()（）]+")
-
-
-def topic_matches(topic: str, text: str) -> bool:
-    """``topic`` (a phrase the user wants forgotten) is in ``text``: substring, or most of its
-    character bigrams (Chinese) / words (English) appear."""
-    t = _STRIP_TOPIC.sub("", normalise(topic))
-    s = _STRIP_TOPIC.sub("", normalise(text))
-    if not t:
-        return False
-    if t in s:
-        return True
-    if has_cjk(t):
-        grams = {t[i:i + 2] for i in range(len(t) - 1)}
-        if len(grams) < 2:
-            return False
-        hit = sum(1 for g in grams if g in s)
-        return hit / len(grams) >= 0.6
-    words = [w for w in re.findall(r"[a-z0-9']+", normalise(topic)) if len(w) > 2 and w not in _EN_STOP]
-    if not words:
-        return False
-    hay = normalise(text)
-    # a shared stem is enough: "pregnancy" ~ "pregnant", "allergy" ~ "allergic"
-    hit = sum(1 for w in words if re.search(rf"\b{re.escape(w[:6] if len(w) > 6 else w)}", hay))
-    return hit / len(words) >= 0.6
-
-
-_EN_STOP = {
-    "the", "and", "that", "this", "with", "about", "thing", "stuff", "was", "were", "for", "you", "your",
-    "have", "has", "had", "not", "but", "are", "just", "really", "pls", "please", "forget", "memory",
-}
-
-
-_AFFIRM = re.compile(
-    r"^(?:对|对的|对对|对啊|是的|是啊|是滴|没错|嗯对|嗯嗯对|就是|确实|正是|yes|yep|"
-    r"yeah|yup|correct|exactly|right|"
-    r"that'?s right|that'?s correct|true|indeed)(?:[,，!！。.~\s]|$)",
-    re.IGNORECASE,
-)
-_FAV_Q_ZH = re.compile(r"(?:喜欢|爱)(?P<verb>看|听|吃|喝|玩|读|去)?的?(?:是)?(?:哪|什么|"
-                       r"啥)(?:类|种|个|部|本|家|款|样的)?"
-                       r"(?P<noun>[\u4e00-\u9fff]{0,4}?)[？?]")
-_FAV_Q_EN = re.compile(r"\b(?:favou?rite|fave|fav)\s*(?P<x>[a-z]+(?: [a-z]+)?)?\s*\?|"
-                       r"\bwhat (?:kind|type|sort) of (?P<y>[a-z]+)", re.IGNORECASE)
-_YESNO_TAIL = re.compile(r"(?:对吗|是吗|对吧|是吧|吗|吧|呢|, right|, correct|, is that right|"
-                         r"right)?\s*[？?]\s*$",
-                         re.IGNORECASE)
-_YESNO_HEAD = re.compile(r"^(?:所以|那|那么|也就是说|你是说|您是说|意思是|确认一下|so|"
-                         r"you mean|just to confirm|to confirm|"
-                         r"just checking)[,，:： ]*", re.IGNORECASE)
-# speaker swap (assistant's words -> the user's): both directions at once
-_SWAP = {
-    "你们": "我们", "您": "我", "你": "我", "我们": "你们", "我": "你", "you're": "I'm", "you are": "I am",
-    "your": "my", "you've": "I've", "you": "I", "i'm": "you're", "i am": "you are", "my": "your",
-    "i've": "you've", "i": "you", "me": "you",
-}
-_SWAP_RX = re.compile(r"你们|我们|您|你|我|\b(?:you're|you are|your|you've|"
-                      r"you|i'm|i am|my|i've|i|me)\b", re.IGNORECASE)
-
-
-def _swap_speakers(text: str) -> str:
-    return _SWAP_RX.sub(lambda m: _SWAP.get(m.group(0).lower(), m.group(0)), text)
-
-
-def _last_assistant_question(data: ExtractionInput) -> str | None:
-    for msg in reversed(data.context):
-        if msg.role == "assistant":
-            text = msg.content.strip()
-            stop = max(text.rfind(c) for c in "。！!.")  # the last sentence of the reply
-            tail = text[stop + 1:].lstrip() if stop >= 0 else text
-            return tail if tail.endswith(("?", "？")) else None
-        if msg.role == "user":
-            return None
-    return None
-
-
-def _followup_statement(data: ExtractionInput) -> tuple[str, float] | None:
-    """A short reply that only makes sense with the assistant's question before it, restated as
-    the user's own statement: "Favorite game?" -> "Wingspan" becomes "My favorite game is Wingspan";
-    "所以以后都用中文回复你？" -> "对" becomes "所以以后都用中文回复我". The facts are the user's
-    (their answer or confirmation); the question only supplies the frame."""
-    reply = clean_content(data.user_message or "")
-    question = _last_assistant_question(data)
-    if not question or not reply or len(reply) > 40 or len(reply.split()) > 8:
-        return None
-    if _AFFIRM.match(reply):
-        body = _YESNO_HEAD.sub("", _YESNO_TAIL.sub("", question)).strip()
-        if not body or _FAV_Q_ZH.search(question) or _FAV_Q_EN.search(question):
-            return None
-        body = re.sub(r"^(?:should|shall|can|could|will|would|do|does|"
-                      r"did|is|are|am)\s+", "", body, flags=re.I)
-        return _swap_speakers(body), 0.8
-    zh = _FAV_Q_ZH.search(question)
-    if zh:
-        verb, noun = zh.group("verb") or "", zh.group("noun") or ""
-        return (f"我最喜欢{verb}的{noun}是{reply}" if noun else f"我最喜欢{verb}{reply}"), 0.8
-    en = _FAV_Q_EN.search(question)
-    if en:
-        thing = en.group("x") or en.group("y") or ""
-        return f"My favorite {thing} is {reply}".replace("  ", " "), 0.8
-    return None
-
-
 def analyse(data: ExtractionInput) -> Analysis:
     analysis = _Analyser(data).run()
     if analysis.groups or analysis.deletions:
         return analysis
-    restated = _followup_statement(data)
+    restated = followup_statement(data)
     if restated is None:
         return analysis
     text, cap = restated

@@ -13,22 +13,23 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
-from core.extraction.rules import lexicon as lx
-from core.extraction.rules import patterns as P
-from core.extraction.rules.analysis import Analysis, Group, analyse, topic_matches, topic_of
+from core.extraction.rules import lexicon, patterns
+from core.extraction.rules.analysis import Analysis, Group, analyse
 from core.extraction.rules.keys import content_slug
 from core.extraction.rules.refine import CandidateMeta, refine_candidates
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, strip_emoji
-from core.extraction.rules.slots import spec
+from core.extraction.rules.slots import is_known_slot, spec
+from core.extraction.rules.topics import topic_matches, topic_of
 from core.filters import is_noise_content, normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
+from schemas.events import MAX_MEMORY_CONTENT_CHARS
 
 if TYPE_CHECKING:
     from core.extraction.classifier import MemoryClassifier
 
 log = logging.getLogger(__name__)
-MAX_CONTENT = 1000
+MAX_CONTENT = MAX_MEMORY_CONTENT_CHARS
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,7 @@ def _without_old_value(content: str) -> str:
     return content
 
 
-_PROJECT_NAME_I = [re.compile(rx.pattern, re.IGNORECASE) for rx in P.PROJECT_NAME]
+_PROJECT_NAME_I = [re.compile(rx.pattern, re.IGNORECASE) for rx in patterns.PROJECT_NAME]
 
 
 def _project_key(text: str) -> str:
@@ -94,10 +95,10 @@ def _project_key(text: str) -> str:
             if name and name.lower() not in {"it", "this", "that", "a", "the"}:
                 return normalise_key(f"project-{name if name.isascii() else content_slug(name)}")
     norm = normalise(text)
-    for noun, slug in sorted(lx.PROJECT_NOUNS_ZH.items(), key=lambda kv: -len(kv[0])):
+    for noun, slug in sorted(lexicon.PROJECT_NOUNS_ZH.items(), key=lambda kv: -len(kv[0])):
         if noun in norm:
             return f"project-{slug}"
-    for noun, slug in sorted(lx.PROJECT_NOUNS_EN.items(), key=lambda kv: -len(kv[0])):
+    for noun, slug in sorted(lexicon.PROJECT_NOUNS_EN.items(), key=lambda kv: -len(kv[0])):
         if re.search(rf"\b{re.escape(noun)}s?\b", norm):
             return f"project-{slug}"
     return f"project-{content_slug(text)}"
@@ -218,3 +219,7 @@ class RulesExtractor:
         """Stage 2: against ``data.existing``: drop what is already known, reuse the key of the same
         slot, overwrite single slots and changed values, merge new detail into multi slots."""
         return refine_candidates(data.existing, candidates, self._built(data).meta, data.user_message)
+
+    def named_slot(self, key: str) -> bool:
+        """A slot of this extractor's catalogue: the upsert never merges two of them semantically."""
+        return is_known_slot(key)

@@ -18,7 +18,10 @@ embedding batch:
 4. *rescues*: a sentence in which no rule fired and nothing was hard-dropped becomes a candidate
    when the classifier keeps it with high probability ("I train racehorses", "I like to cross
    stitch"), under a readable key: the rules' topic words when they match, else the nearest
-   topic of its type by embedding (``preference-crafts``, ``fact-job``), never a hash.
+   topic of its type by embedding (``preference-crafts``, ``fact-job``), never a hash. A sentence
+   whose subject is a relative or partner, or a friend or colleague, is filed as a fact about the
+   user's relationships (``fact-family``, ``fact-friends``: "my roommate is a night owl"), never as
+   the user's preference; one about someone unnamed ("he loves sushi") is not rescued.
 
 Deterministic: same input, same output. Thresholds are module constants, checked against the
 corpus's held-out split and the dev cases (no change there); the rescue threshold's tiebreak
@@ -34,14 +37,16 @@ import numpy.typing as npt
 
 from core.extraction.candidates import CandidateOp, MemoryCandidate
 from core.extraction.classifier import MemoryClassifier, Prediction
-from core.extraction.rules import lexicon as lx
-from core.extraction.rules.analysis import MAX_CLAUSES, MAX_MESSAGE_CHARS, Analysis, topic_of
+from core.extraction.rules import lexicon, patterns
+from core.extraction.rules.analysis import MAX_CLAUSES, MAX_MESSAGE_CHARS, Analysis
 from core.extraction.rules.refine import CandidateMeta
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, split_clauses
 from core.extraction.rules.slots import is_known_slot, spec
+from core.extraction.rules.topics import topic_of
 from core.filters import is_noise_content, normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
+from schemas.events import MAX_MEMORY_CONTENT_CHARS
 
 GATE_DROP = 0.50  # p(drop) at which a rule candidate under a fallback key is removed (drop is the likeliest)
 GATE_DROP_SLOT = 0.95  # ... under a catalogue slot (the rules' slot detectors are precise)
@@ -130,6 +135,7 @@ TOPICS: dict[MemoryType, dict[str, str]] = {
 class _Unit:
     text: str
     sentence: int
+    owner: str | None = None  # the relationship fact a sentence about someone else is filed under
 
 
 class ClassifierGate:
@@ -179,9 +185,15 @@ class ClassifierGate:
             out.append(kept)
         taken = {c.key for c in out}
         for j, (unit, pred) in enumerate(zip(units, predictions[len(upserts):], strict=True)):
-            if pred.p_keep < RESCUE_KEEP or pred.p_type(pred.memory_type) < RESCUE_TYPE:
+            if pred.p_keep < RESCUE_KEEP:
                 continue
-            rescued = self._rescue(unit, pred, taken, vectors[len(upserts) + j])
+            rescued: MemoryCandidate | None
+            if unit.owner is not None:
+                rescued = _relationship_fact(unit, pred)
+            elif pred.p_type(pred.memory_type) < RESCUE_TYPE:
+                continue
+            else:
+                rescued = self._rescue(unit, pred, taken, vectors[len(upserts) + j])
             if rescued is None:
                 continue
             taken.add(rescued.key)
@@ -223,10 +235,13 @@ class ClassifierGate:
                 continue
             if any(analysis.dropped.get(c.index, "no-trigger") not in _SOFT_REASONS for c in members):
                 continue
+            owner = _owner(members[0])
+            if owner == "":
+                continue  # "he loves sushi", "Jenny plays guitar": someone else's, and who is unclear
             text = clean_content(analysis.message[members[0].start:members[-1].end])
             if not _long_enough(text) or is_noise_content(text):
                 continue
-            units.append(_Unit(text, sentence))
+            units.append(_Unit(text, sentence, owner))
         return units
 
     def _rescue(self, unit: _Unit, pred: Prediction, taken: set[str], vector: npt.NDArray[np.float32]
@@ -250,7 +265,7 @@ class ClassifierGate:
             if topic:
                 return f"{memory_type.value}-{topic}"
         if memory_type is MemoryType.PROJECT:
-            for noun, slug in sorted({**lx.PROJECT_NOUNS_ZH, **lx.PROJECT_NOUNS_EN}.items(),
+            for noun, slug in sorted({**lexicon.PROJECT_NOUNS_ZH, **lexicon.PROJECT_NOUNS_EN}.items(),
                                      key=lambda kv: (-len(kv[0]), kv[0])):
                 if (noun in norm) if has_cjk(noun) else re.search(rf"\b{re.escape(noun)}s?\b", norm):
                     return f"project-{slug}"
@@ -301,9 +316,36 @@ def _fold_third_party(analysis: Analysis, candidates: list[MemoryCandidate]) -> 
         extra = [by_key[k].content for k, owner in folded.items() if owner == cand.key]
         if extra and cand.op is CandidateOp.UPSERT:
             sep = "，" if has_cjk(cand.content) else ", "
-            cand = cand.model_copy(update={"content": sep.join([cand.content, *extra])[:1000]})
+            joined = sep.join([cand.content, *extra])[:MAX_MEMORY_CONTENT_CHARS]
+            cand = cand.model_copy(update={"content": joined})
         out.append(cand)
     return out
+
+
+def _owner(clause: Clause) -> str | None:
+    """Whose the sentence starting with ``clause`` is: ``None`` the user's; ``fact-family`` /
+    ``fact-friends`` a relative's or partner's / a friend's or colleague's, a fact about the user's
+    relationships; ``""`` someone else's with no relation named ("he...", "Jenny..."), not kept."""
+    body = normalise(clause.text)
+    if patterns.FAMILY_SUBJECT.search(body):
+        return "fact-family"
+    if patterns.FRIEND_SUBJECT.search(body):
+        return "fact-friends"
+    if patterns.THIRD_PARTY_START.search(body) or (patterns.NAMED_SUBJECT_EN.match(clause.text)
+                                            and not patterns.FIRST_PERSON.search(body)):
+        return ""
+    return None
+
+
+def _relationship_fact(unit: _Unit, pred: Prediction) -> MemoryCandidate:
+    """A kept sentence about a relative or friend, as a fact about the user's relationships (never the
+    user's own preference or fact, whatever type the classifier gives it)."""
+    assert unit.owner
+    target = spec(unit.owner)
+    confidence = round(min(0.9, 0.75 + 0.15 * (pred.p_keep - RESCUE_KEEP) / (1.0 - RESCUE_KEEP)), 3)
+    return MemoryCandidate(op=CandidateOp.UPSERT, memory_type=MemoryType.FACT, key=unit.owner,
+                           content=unit.text, importance=target.importance, confidence=confidence,
+                           ttl_days=target.ttl_days)
 
 
 def _long_enough(text: str) -> bool:

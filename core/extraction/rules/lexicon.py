@@ -398,7 +398,7 @@ CONSTRAINT_TOPICS: list[tuple[str, list[str]]] = [
     ("reminder", words("""
         提醒我|提醒一下|叫我|通知我|告诉我一声|remind me|notify me|alert me|ping me|nudge me
     """)),
-    ("shell", words("shell|bash|zsh|fish|powershell|终端|命令行|命令")),
+    ("shell", words("shell|bash|zsh|fish shell|powershell|终端|命令行|命令")),
     ("code_comments", words("注释|comments|comment|docstring|docstrings")),
     ("code_style", words("""
         代码|变量名|函数|缩进|类型注解|type hints|typescript|python|java|golang|rust|code|coding|
@@ -431,6 +431,11 @@ CONSTRAINT_TOPICS: list[tuple[str, list[str]]] = [
     """)),
     ("sources", words("来源|出处|引用|链接|参考|sources|citations|cite|links|references")),
     ("examples", words("例子|举例|示例|examples|example")),
+    # last: food rules ("never suggest recipes with meat", "推荐餐厅要避开花生") when no output topic applies
+    ("food", words("""
+        菜谱|食谱|餐厅|饭店|饭馆|菜品|点菜|做菜|外卖|饮食|recipe|recipes|meal|meals|food|foods|dish|dishes|
+        restaurant|restaurants|menu|menus|cooking|ingredients|snacks
+    """)),
 ]
 
 # project nouns: word -> slug used when the project has no name

@@ -5,7 +5,7 @@ All patterns run on ``segment.normalise``d text (NFKC, lowercase), Chinese and E
 
 from __future__ import annotations
 
-from core.extraction.rules import lexicon as lx
+from core.extraction.rules import lexicon
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.text.regex import not_followed_by as _nf
 from core.text.regex import not_preceded_by as _np
@@ -101,14 +101,15 @@ REQUEST = rx(
 )
 MEMORY_REQUEST_PREFIX = re.compile(
     r"^(?:(?:你|请|麻烦)?(?:帮我)?(?:记住|记一下|记下|记着|记好)(?:了|哈|哦)?[,，:： ]*|"
+    r"(?:你)?(?:别|不要)忘了[,，:： ]*|(?:please )?(?:don'?t|do not) forget(?: that)?[,:]? |"
     r"(?:please )?(?:remember|note|keep in mind|for the record|fyi)(?: that)?[,:]? )"
 )
 LONGTERM = rx(
     r"以后|今后|往后|之后都|从现在(?:开始|起)|从今(?:天|往后|以后)?(?:起|开始)|一律|"
     r"永远|始终|凡是|默认|长期|一直(?:都)?(?:用|按)",
-    r"\b(?:always|from now on|going forward|in (?:the )?future|never|by default|as a rule|moving forward|"
-    r"from here on|all future|each reply|every reply|every answer|no matter what|one rule|house rule|"
-    r"ground rule|standing rule)\b",
+    r"\b(?:always|from now on|going forward|in (?:the )?future|never|don'?t ever|do not ever|by default|"
+    r"as a rule|moving forward|from here on|all future|each reply|every reply|every answer|no matter what|"
+    r"one rule|house rule|ground rule|standing rule)\b",
 )
 # weaker markers of a standing rule: they need an explicit address to the assistant
 LONGTERM_WEAK = rx(r"每次|每回|只要|一旦|每当", r"\b(?:every time|whenever|each time|any ?time)\b")
@@ -295,15 +296,23 @@ NAMED_SUBJECT_EN = re.compile(
     r"can't|cannot|can|doesn't|does|did|got|gets|became|keeps|owns|drives|studies|studied|"
     r"just|still|also|never|always|now)\b"
 )
+# the subject of a sentence is a relative or partner / a friend, colleague or other acquaintance
+_KIN_ZH = lexicon.alt(lexicon.FAMILY_ZH + lexicon.PARTNER_ZH)
+_KIN_EN = lexicon.alt([w.lower() for w in lexicon.FAMILY_EN + lexicon.PARTNER_EN])
+FAMILY_SUBJECT = rx(r"^(?:我|我家|我们家)(?:的)?(?:大|小|二)?" + _KIN_ZH,
+                    r"^(?:my|our) (?:\w+ )?" + _KIN_EN + r"(?:'s)?\b")
+FRIEND_SUBJECT = rx(r"^我(?:的)?(?:最好的|一个|一位|好)?(?:朋友|同事|老板|领导|同学|室友|邻居|哥们|闺蜜|"
+                    r"客户|发小)",
+                    r"^my (?:best |close |old |good )?(?:friend|colleague|coworker|co-worker|boss|roommate|"
+                    r"flatmate|housemate|neighbou?r|client|manager|buddy|mate|classmate)s?\b")
 FIRST_PERSON = rx(r"我|本人|咱", r"\b(?:i|i'm|i've|i'd|i'll|im|ive|me|my|mine|we|we're|our)\b")
 THIRD_PARTY_START = rx(
     r"^(?:他|她|它|他们|她们|它们|我(?:的)?(?:朋友|同事|老板|领导|同学|室友|邻居|"
     r"哥们|闺蜜|客户)|朋友|同事|老板|领导|室友)",
     r"^(?:he|she|they|it|my (?:friend|colleague|coworker|boss|roommate|neighbou?r|client|manager))\b",
     # a relative or partner as the subject: a fact about the family, never the user's own preference
-    r"^(?:我|我家|我们家)(?:的)?(?:大|小|二)?" + lx.alt(lx.FAMILY_ZH + lx.PARTNER_ZH),
-    r"^(?:my|our) (?:\w+ )?" + lx.alt([w.lower() for w in lx.FAMILY_EN + lx.PARTNER_EN]) + r"\b"
-    + _nf(" and i"),
+    r"^(?:我|我家|我们家)(?:的)?(?:大|小|二)?" + _KIN_ZH,
+    r"^(?:my|our) (?:\w+ )?" + _KIN_EN + r"\b" + _nf(" and i"),
 )
 TRIP = rx(r"出差|旅游|旅行|度假|玩几天|玩两天|转转|探亲|路过|开会|参会|签证",
           r"\b(?:on (?:a )?(?:vacation|holiday|trip|business trip)|visiting|traveling|"
@@ -314,9 +323,9 @@ HEDGE = rx(r"也许|说不定|不一定|还没想好|还不确定|"
            r"\bwho knows\b|\bjust an idea\b")
 
 # --- slot triggers ---------------------------------------------------------------------------
-PLACE_ZH_ALT = lx.alt(lx.PLACES_ZH)
-PLACE_EN_ALT = lx.alt([p.lower() for p in lx.PLACES_EN])
-DEICTIC_ZH = lx.alt(lx.PLACE_DEICTIC_ZH)
+PLACE_ZH_ALT = lexicon.alt(lexicon.PLACES_ZH)
+PLACE_EN_ALT = lexicon.alt([p.lower() for p in lexicon.PLACES_EN])
+DEICTIC_ZH = lexicon.alt(lexicon.PLACE_DEICTIC_ZH)
 PLACE_ZH_GENERIC = r"[\u4e00-\u9fff]{1,5}?(?:市|省|县|自治区|特别行政区)"
 PLACE_ZH = rf"(?:{PLACE_ZH_ALT}|{PLACE_ZH_GENERIC}|{DEICTIC_ZH})"
 FUTURE_MOVE = rx(r"(?:打算|准备|计划|想|要|将|会|考虑|明年|下个月|"
@@ -343,7 +352,7 @@ HOMETOWN_ZH = [
     re.compile(rf"我是\s*(?P<p>{PLACE_ZH_ALT}|{PLACE_ZH_GENERIC})\s*人"),
     re.compile(rf"(?:老家|家乡)(?:是|在)?\s*(?P<p>{PLACE_ZH_ALT}|{PLACE_ZH_GENERIC})"),
 ]
-OCC_EN_FWD = lx.alt([o.lower() for o in lx.OCCUPATIONS_EN])
+OCC_EN_FWD = lexicon.alt([o.lower() for o in lexicon.OCCUPATIONS_EN])
 _EN_PLACE_TAIL = (
     r"(?P<p>[a-z][a-z.'\- ]{1,40}?)(?:$|[,.;!?(]| for | since | with | and | but | because | now| last| \d|"
     r" about| over| ever| ~| —| -)"
@@ -370,10 +379,13 @@ HOMETOWN_EN = [
     re.compile(r"\bgrew up in\s+" + _EN_PLACE_TAIL),
 ]
 
-OCC_ZH = lx.alt(lx.OCCUPATIONS_ZH)
-ROLE_ZH = lx.alt(lx.ROLE_FIELDS_ZH + lx.OCCUPATIONS_ZH)
-SUBJECT_ZH = lx.alt(lx.TEACH_SUBJECTS_ZH)
+OCC_ZH = lexicon.alt(lexicon.OCCUPATIONS_ZH)
+ROLE_ZH = lexicon.alt(lexicon.ROLE_FIELDS_ZH + lexicon.OCCUPATIONS_ZH)
+SUBJECT_ZH = lexicon.alt(lexicon.TEACH_SUBJECTS_ZH)
 ACRONYM_ROLE = r"(?:sre|ui|ux|qa|pm|hr|dba|devops|ios|android|java|python|go|c\+\+|it|bd|ai|ml|nlp|cv|seo)"
+# "现在做算法工程师", "当了一名护士": doing a job, not a project ("在做" inside "现在做")
+JOB_AS_ZH = re.compile(rf"(?:做|当|干)(?:了)?(?:一名|一个|名|个)?\s*"
+                       rf"(?P<role>[^,，。做当干]{{0,8}}?(?:{OCC_ZH}))(?:$|[,，。；;！!了的吧啊呢])")
 JOB_ZH = [
     re.compile(rf"我(?:主要|目前|现在)?负责\s*(?P<role>[^,，。]{{0,8}}?(?:{ROLE_ZH}|{ACRONYM_ROLE}\b))"),
     re.compile(rf"(?:^|本人|我)(?:是)?\s*(?P<role>[^,，。]{{0,6}}?(?:{OCC_ZH}))\s*(?:一枚|一个|一名|一只)"),
@@ -396,7 +408,7 @@ JOB_HISTORY_ZH = re.compile(r"(?:之前|以前|曾经|原来|前几年)在(?P<or
                             r"(?P<role>[^,，。]{0,10})")
 NOT_JOB_ROLE = re.compile(r"^(?:饭|菜|作业|家务|运动|梦|手术|饭菜|好|完|过|了|一个|个|些|点|事)")
 GOAL_NEAR = re.compile(r"(?:想|打算|准备|希望|要|转|计划|争取)(?:要)?(?:做|干|从事|转|当)")
-OCC_EN = lx.alt([o.lower() for o in lx.OCCUPATIONS_EN])
+OCC_EN = lexicon.alt([o.lower() for o in lexicon.OCCUPATIONS_EN])
 JOB_EN: list[re.Pattern[str] | re.Unless] = [
     # an appositive in an introduction: "I'm Dana, a UX designer in Amsterdam"
     re.compile(r"^(?:a|an) (?P<role>(?:[\w/&'+-]+\s+){0,4}?" + OCC_EN + r")s?\b"),
@@ -420,7 +432,7 @@ JOB_EN: list[re.Pattern[str] | re.Unless] = [
 AGE_ZH = re.compile(r"我(?:今年)?(?:已经)?(?P<n>[0-9]{1,2}|[一二三四五六七八九十]{1,3})岁")
 AGE_EN = re.compile(r"\bi(?:'m| am|’m) (?P<n>[1-9][0-9]?)(?: years old| yo| y/o|\s*$|,| and| now)")
 
-FAMILY_ZH = lx.alt(lx.FAMILY_ZH)
+FAMILY_ZH = lexicon.alt(lexicon.FAMILY_ZH)
 FAMILY_PRED_ZH = (r"(?:今年|已经|刚)?(?:[0-9]{1,2}|[一二两三四五六七八九十]{1,3})(?:岁|"
                   r"个月)|上(?:小学|初中|高中|大学|幼儿园|"
                   r"[一二三四五六]年级)|[一二三四五六七八九]年级|读(?:小学|初中|高中|"
@@ -428,7 +440,7 @@ FAMILY_PRED_ZH = (r"(?:今年|已经|刚)?(?:[0-9]{1,2}|[一二两三四五六�
                   r"读书|上学|念书)|是" + _nf("不是") + r"|过敏|出生|怀孕|刚生|结婚|退休|住在|身体|"
                   r"做.{1,6}的|当.{1,6}|跟不上|成绩|"
                   r"上学|幼儿园|小学|初中|高中|大学|[初高][一二三]|大[一二三四]|研[一二三]|毕业|工作了|"
-                  r"上班了|考上|读研|读博|"
+                  r"上班了|考上|读研|读博|在学|正在学|在练|学了.{1,6}年|"
                   # a relative's taste is a fact about the user's family, never the user's preference
                   r"(?:特别|很|最|超|非常)?(?:喜欢|爱吃|爱喝|爱看|爱玩|爱听|讨厌|不吃|不喝|不能吃|吃不了)")
 FAMILY_ZH_RX = [
@@ -439,7 +451,7 @@ FAMILY_ZH_RX = [
     re.compile(r"我(?:已经)?(?:当|做)(?:了)?(?:爸爸|妈妈|爸|妈|父亲|母亲)|我是(?:.{0,4})(?:宝妈|"
                r"宝爸|全职妈妈|全职爸爸|独生子|独生女|家里老大|家里老二|家里老小)"),
 ]
-FAMILY_EN = lx.alt(lx.FAMILY_EN)
+FAMILY_EN = lexicon.alt(lexicon.FAMILY_EN)
 FAMILY_EN_RX = [
     re.compile(rf"\b(?:my|our)\s+(?:\w+\s+)?(?P<rel>{FAMILY_EN})\b\s*(?:is|are|was born|"
                rf"just turned|turned|goes to|"
@@ -456,7 +468,7 @@ FAMILY_EN_RX = [
                r"single dad|stepmom|stepdad)\b"),
     re.compile(r"\bmom of\b|\bdad of\b|\bmother of\b|\bfather of\b"),
 ]
-PARTNER_ZH_ALT = lx.alt(lx.PARTNER_ZH)
+PARTNER_ZH_ALT = lexicon.alt(lexicon.PARTNER_ZH)
 RELATION_ZH = [
     re.compile(rf"我(?:的)?(?P<rel>{PARTNER_ZH_ALT})(?:是|叫|在|做|住|今年|[0-9]+岁|也是)"),
     re.compile(rf"我(?:有)?(?:{PARTNER_ZH_ALT})了|(?:在)?谈恋爱|我(?:是)?单身|(?:目前|"
@@ -479,14 +491,14 @@ JOB_LOSS = rx(r"辞职了|离职了|被裁了?|失业了|"
               r"裸辞了?|退休了", r"\bquit my job\b|\bgot laid off\b|\blost my job\b|\bi'?m unemployed\b|"
               r"\bi retired\b|\bbetween jobs\b")
 
-PETS_ZH = lx.alt(lx.PETS_ZH)
+PETS_ZH = lexicon.alt(lexicon.PETS_ZH)
 PETS_ZH_RX = [
     re.compile(rf"(?:我家|我养的?|养了|我的|我有|家里有?|家里养了?|我们家)(?:一只|两只|"
                rf"三只|[0-9]+只|一条|两条|只|条|个|一个)?"
                rf".{{0,6}}?(?P<pet>{PETS_ZH})"),
     re.compile(rf"(?P<pet>{PETS_ZH})(?:叫|名叫|名字叫)"),
 ]
-PETS_EN = lx.alt(lx.PETS_EN)
+PETS_EN = lexicon.alt(lexicon.PETS_EN)
 PETS_EN_RX = [
     re.compile(rf"\b(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?"
                rf"(?P<pet>{PETS_EN})s?\b"),
@@ -498,15 +510,16 @@ PETS_EN_RX = [
 ALLERGY = rx("过敏" + _nf("性鼻炎") + "|不耐受",
              r"\ballergic\b|\ballerg(?:y|ies)\b|\bintoleran(?:t|ce)\b|\bceliac\b|\bcoeliac\b|"
              r"\banaphyla")
-HEALTH_ZH = lx.alt(lx.HEALTH_ZH)
-HEALTH_EN = lx.alt([h.lower() for h in lx.HEALTH_EN])
+HEALTH_ZH = lexicon.alt(lexicon.HEALTH_ZH)
+HEALTH_EN = lexicon.alt([h.lower() for h in lexicon.HEALTH_EN])
 HEALTH = rx(HEALTH_ZH, rf"\b{HEALTH_EN}\b")
-DIET = rx(lx.alt(lx.DIET_ZH), r"\b" + lx.alt([d.lower() for d in lx.DIET_EN]) + r"\b")
+DIET = rx(lexicon.alt(lexicon.DIET_ZH), r"\b" + lexicon.alt([d.lower() for d in lexicon.DIET_EN]) + r"\b")
 DIET_RETRACT = rx(r"不(?:再)?吃素了|不是素食(?:者|"
                   r"主义者)?了|开荤了|开始吃肉了", r"\b(?:not|no longer) (?:a )?(?:vegetarian|vegan|"
                   r"pescatarian)\b|\b(?:quit|stopped) being (?:a )?(?:vegetarian|vegan)\b|"
                   r"\beat(?:ing)? meat again\b")
-TRAITS = rx(lx.alt(lx.TRAITS_ZH), r"\b" + lx.alt([t.lower() for t in lx.TRAITS_EN]) + r"\b")
+TRAITS = rx(lexicon.alt(lexicon.TRAITS_ZH),
+            r"\b" + lexicon.alt([t.lower() for t in lexicon.TRAITS_EN]) + r"\b")
 EDUCATION = rx(
     r"在(?P<school>[^,，。]{2,12}(?:大学|学院|中学|高中|大专))(?:读|上|念)|"
     r"在[^,，。]{1,10}(?:读|上|念)(?:大[一二三四]|研[一二三]?|博[一二三四五]?|大学|"
@@ -659,8 +672,8 @@ PROJECT_VERB = rx(
     r"project|business|brand|band)\b|"
     r"\bwe(?:'re| are) (?:building|developing|making|launching)\b|\bour (?:startup|app|product|project)\b",
 )
-PROJECT_NOUN_ZH = lx.alt(lx.PROJECT_NOUNS_ZH)
-PROJECT_NOUN_EN = r"\b" + lx.alt(lx.PROJECT_NOUNS_EN) + r"s?\b"
+PROJECT_NOUN_ZH = lexicon.alt(lexicon.PROJECT_NOUNS_ZH)
+PROJECT_NOUN_EN = r"\b" + lexicon.alt(lexicon.PROJECT_NOUNS_EN) + r"s?\b"
 PROJECT_NOUN = rx(PROJECT_NOUN_ZH, PROJECT_NOUN_EN)
 PROJECT_NAME = [
     re.compile(r"[「『《“\"](?P<n>[^」』》”\"]{1,30})[」』》”\"]"),

@@ -7,8 +7,11 @@ a same-type memory whose content overlaps strongly. Then:
 - a single slot, or the user signalled a change -> overwrite under the existing key;
 - the candidate contains the old content -> overwrite;
 - otherwise -> merge: old content + new detail under the existing key.
-Deletes survive only for keys the user has. An overwrite of a changed value names the memory it
-supersedes (``supersedes``), so the write links both messages in its history.
+A diet or allergy fact a live rule already states ("I'm vegetarian" beside the constraint
+"Vegetarian: no meat or fish in recipes") is dropped. Deletes survive only for keys the user has.
+An overwrite of a changed value names the memory it supersedes (``supersedes``), so the write
+links both messages in its history. A replacement no rule recognised on its own ("我不跑步了，改
+游泳了") takes the old preference's or fact's place.
 
 Updates and retractions (``resolve_retractions``): a sentence that withdraws something ("算了，不考研了",
 "scratch that goal about the marathon", "I gave up on Spanish", "forget what I said about tennis") or
@@ -27,13 +30,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
-from core.extraction.rules import patterns as P
-from core.extraction.rules.segment import has_cjk, normalise
+from core.extraction.rules import patterns
+from core.extraction.rules.keys import salient_tokens
+from core.extraction.rules.segment import clean_content, has_cjk, normalise
 from core.extraction.rules.slots import SLOT_ALIASES, is_known_slot, is_single, key_tokens
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
+from schemas.events import MAX_MEMORY_CONTENT_CHARS
 
-MAX_CONTENT = 1000
+MAX_CONTENT = MAX_MEMORY_CONTENT_CHARS
 _STRIP = re.compile(r"[\s,，。.!！?？、:：;；\"'“”‘’「」《》()（）~～\-—]+")
 
 
@@ -123,6 +128,17 @@ def _same_slot(candidate: MemoryCandidate, existing: Sequence[ExistingMemory]) -
     return best[1] if best else None
 
 
+_GROUNDS = frozenset({"fact-diet", "fact-allergy"})
+
+
+def _grounds_a_rule(content: str, existing: Sequence[ExistingMemory]) -> bool:
+    """A diet or allergy fact whose every salient word a live rule already states ("I'm vegetarian"
+    when "Vegetarian: no meat or fish in recipes" is a constraint): the rule holds it."""
+    words = salient_tokens(content)
+    rules = [m for m in existing if m.memory_type == MemoryType.CONSTRAINT.value]
+    return bool(words) and any(words <= salient_tokens(m.content) for m in rules)
+
+
 def refine_candidates(existing: Sequence[ExistingMemory], candidates: Sequence[MemoryCandidate],
                       meta: dict[str, CandidateMeta], message: str = "") -> list[MemoryCandidate]:
     """Candidates judged against ``existing``; with ``message`` (the user's text) its updates and
@@ -139,6 +155,8 @@ def refine_candidates(existing: Sequence[ExistingMemory], candidates: Sequence[M
                 target = _same_slot(cand, [m for m in existing if aliases & key_tokens(m.key)])
                 if target is not None:
                     out[(target.key, cand.op)] = cand.model_copy(update={"key": target.key})
+            continue
+        if cand.key in _GROUNDS and _grounds_a_rule(cand.content, existing):
             continue
         target = _same_slot(cand, existing)
         if target is None:
@@ -174,10 +192,13 @@ def refine_candidates(existing: Sequence[ExistingMemory], candidates: Sequence[M
 _RETRACT = re.compile(
     r"算了|放弃|取消|不想再|别再|不(?:再)?[^，,。；;！!？?]{1,12}了|"
     r"\bscratch (?:that|the|my)\b|\bforget (?:about |what i said about )?(?:that|the|my|it)?\b|"
-    r"\bgave up\b|\bgiving up\b|\bno longer\b|\bnot [^,.;]{1,30} any ?more\b|\bi'?m done with\b|"
+    r"\bgave up\b|\bgiving up\b|\bno longer\b|"
+    r"\b(?:not|don'?t|doesn'?t|didn'?t|never) [^,.;]{1,30} any ?more\b|\bi'?m done with\b|"
     r"\bnever mind\b|\bcancel(?:led)? (?:that|the|my)\b|\bdrop(?:ped)? (?:that|the|my)\b|\bquit\b")
 # the same sentence states the replacement value
 _REPLACE = re.compile(r"改|换成|换了|现在|而是|\bnow\b|\binstead\b|\bswitched\b|\bchanged\b|\bthese days\b")
+_FORGET_THAT = re.compile(r"\bforget (?:about )?(?:that|it|this)\b|忘(?:了|掉|记)(?:它|这个|那个|吧)|"
+                          r"别记(?:了|这个|住)?")
 _SENTENCE = re.compile(r"[。！!？?\n；;]+|\.(?:\s|$)")
 _CLAUSE = re.compile(r"[，,、：:]+")
 # words that carry no topic in a retraction ("scratch that goal about the...")
@@ -188,7 +209,10 @@ _STOP_EN = frozenset((
     "up", "longer", "anymore", "any", "more", "done", "with", "never", "mind", "cancel",
     "cancelled", "drop", "dropped", "quit", "goal", "goals", "plan", "plans", "idea", "this", "it",
     "was", "were", "have", "been", "i'm", "not", "and", "actually", "please", "okay", "just",
+    "don't", "dont", "doesn't", "didn't", "really", "also", "that's",
 ))
+# types whose value a "不…了，改…" sentence replaces in place (a goal or project is withdrawn, not replaced)
+_REPLACEABLE = frozenset({MemoryType.PREFERENCE.value, MemoryType.FACT.value})
 _TYPE_WORDS = (("goal", re.compile(r"目标|计划|打算|\bgoals?\b|\bplans?\b")),)
 
 
@@ -230,13 +254,17 @@ def resolve_retractions(message: str, existing: Sequence[ExistingMemory],
     out = list(candidates)
     for sentence in _SENTENCE.split(message):
         norm = normalise(sentence)
-        if not norm or P.TIME_HARD.search(norm) or P.is_question(norm) or P.HYPOTHETICAL.search(norm) \
-                or P.KEEP_REMINDER.search(norm):
+        if not norm or patterns.TIME_HARD.search(norm) or patterns.is_question(norm) \
+                or patterns.HYPOTHETICAL.search(norm) or patterns.KEEP_REMINDER.search(norm):
             continue
         clauses = [c for c in _CLAUSE.split(norm) if c.strip()]
-        withdrawn = [c for c in clauses if _RETRACT.search(c)]
+        withdrawn = [c for c in clauses if _RETRACT.search(c) or _FORGET_THAT.search(c)]
         if not withdrawn:
             continue
+        if not any(_topic_grams(c) for c in withdrawn) and any(_FORGET_THAT.search(c) for c in withdrawn):
+            # a bare "forget that" withdraws what the rest of its sentence states ("I don't watch
+            # horror movies anymore, please forget that"); a bare "算了" does not ("算了，还是学日语")
+            withdrawn = clauses
         target = _target(" ".join(withdrawn), existing) or next(
             (t for t in (_target(c, existing) for c in withdrawn) if t is not None), None)
         if target is None:
@@ -250,10 +278,17 @@ def resolve_retractions(message: str, existing: Sequence[ExistingMemory],
         update = next((c for c in kept if c.op is CandidateOp.UPSERT and rest and (
             c.key == target.key or c.memory_type.value == target.memory_type) and any(
                 contained(r, c.content) or contained(c.content, r) for r in rest)), None)
+        content = clean_content("，".join(rest) if has_cjk(message) else ", ".join(rest))
         if update is not None:
-            content = "，".join(rest) if has_cjk(message) else ", ".join(rest)
             new = update.model_copy(update={"supersedes": target.key, "content": content or update.content})
             kept = [new if c is update else c for c in kept]
+        elif rest and _topic_grams(content) and target.memory_type in _REPLACEABLE \
+                and not any(c.op is CandidateOp.UPSERT and c.key == target.key for c in kept):
+            # "我不跑步了，改游泳了": the new value takes the old one's place even when no rule
+            # recognised it on its own
+            kept.append(MemoryCandidate(op=CandidateOp.UPSERT, memory_type=_type(target.memory_type),
+                                        key=target.key, content=content, importance=3, confidence=0.8,
+                                        supersedes=target.key))
         else:
             kept = [c for c in kept if c.key != target.key]
             kept.append(MemoryCandidate(op=CandidateOp.DELETE, memory_type=_type(target.memory_type),

@@ -149,7 +149,10 @@ _LEAD_FILLER = re.compile(
     r"对了|其实|话说|顺便说一下|顺便|而且|"
     r"不过|但是|但|就是|总之|反正|跟你说个事|跟你说|说一下|ok|okay|so|also|and|but|anyway|anyways|btw|"
     r"by the way|oh|well|yeah|yes|hi|hey|hello|lol|haha|plus|actually|honestly|fyi|ps|real talk)"
-    r"(?:\s*[,，:：!！~～]\s*|\s+|(?P<cjk>[\u4e00-\u9fff]))",
+    r"(?:\s*[,，:：!！~～]\s*|\s+|(?P<cjk>[\u4e00-\u9fff]))|"
+    # a correction or update announced before the statement ("更正一下，…", "Quick update: …")
+    r"(?:更正一下|纠正一下|更新一下|补充一下|说明一下|先说一下|quick update|small update|update|"
+    r"correction|quick correction|one more thing)\s*[,，:：!！]\s*",
     re.IGNORECASE,
 )
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.extraction.rules import lexicon as lx
+from core.extraction.rules import lexicon
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
 
@@ -30,6 +30,7 @@ _FIXED: dict[str, SlotSpec] = {
     "fact-education": SlotSpec(MemoryType.FACT, 3, 1095, True),
     "fact-family": SlotSpec(MemoryType.FACT, 4, 3650, False),
     "fact-relationship": SlotSpec(MemoryType.FACT, 3, 730, True),
+    "fact-friends": SlotSpec(MemoryType.FACT, 3, 1825, False),
     "fact-pets": SlotSpec(MemoryType.FACT, 3, 3650, False),
     "fact-allergy": SlotSpec(MemoryType.FACT, 5, 3650, False),
     "fact-health": SlotSpec(MemoryType.FACT, 4, 1825, False),
@@ -82,6 +83,7 @@ SLOT_ALIASES: dict[str, frozenset[str]] = {
     "fact-family": frozenset({"family", "kids", "children", "child", "daughter", "son", "wife", "husband",
                               "spouse", "parents"}),
     "fact-relationship": frozenset({"relationship", "partner", "dating", "boyfriend", "girlfriend"}),
+    "fact-friends": frozenset({"friends", "friend", "roommate", "colleague", "colleagues", "coworker"}),
     "fact-pets": frozenset({"pet", "pets", "dog", "cat", "dogs", "cats"}),
     "fact-allergy": frozenset({"allergy", "allergies", "allergic", "intolerance"}),
     "fact-health": frozenset({"health", "medical", "condition", "injury", "surgery"}),
@@ -101,16 +103,16 @@ SLOT_ALIASES: dict[str, frozenset[str]] = {
     "constraint-shell": frozenset({"shell", "bash", "terminal"}),
     "constraint-tone": frozenset({"tone", "style"}),
 }
-for _topic, _ in lx.PREF_TOPICS_EN:
+for _topic, _ in lexicon.PREF_TOPICS_EN:
     SLOT_ALIASES.setdefault(f"preference-{_topic}", frozenset({_topic}))
-for _topic, _ in lx.GOAL_TOPICS_EN:
+for _topic, _ in lexicon.GOAL_TOPICS_EN:
     SLOT_ALIASES.setdefault(f"goal-{_topic}", frozenset({_topic}))
 
 KNOWN_KEYS: frozenset[str] = frozenset(
     set(_FIXED)
-    | {f"preference-{t}" for t, _ in lx.PREF_TOPICS_EN + lx.PREF_TOPICS_ZH}
-    | {f"goal-{t}" for t, _ in lx.GOAL_TOPICS_EN + lx.GOAL_TOPICS_ZH}
-    | {f"constraint-{t}" for t, _ in lx.CONSTRAINT_TOPICS}
+    | {f"preference-{t}" for t, _ in lexicon.PREF_TOPICS_EN + lexicon.PREF_TOPICS_ZH}
+    | {f"goal-{t}" for t, _ in lexicon.GOAL_TOPICS_EN + lexicon.GOAL_TOPICS_ZH}
+    | {f"constraint-{t}" for t, _ in lexicon.CONSTRAINT_TOPICS}
     | {"preference-routine"}
 )
 

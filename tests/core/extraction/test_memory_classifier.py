@@ -220,3 +220,50 @@ def test_rescued_fact_never_guesses_a_single_slot(extractor: RulesExtractor) -> 
     assert cand.memory_type is MemoryType.FACT
     assert cand.key not in {"fact-home_city", "fact-education"}
     assert not re.search(r"[0-9a-f]{8}", cand.key)
+
+
+def test_concurrent_bursts_share_model_calls_with_the_same_vectors() -> None:
+    """The classifier's calls from concurrent threads coalesce into fewer model calls; every caller
+    gets exactly the rows it would have got alone, and a failure reaches every caller of its call."""
+    import threading
+
+    from core.embedding.base import EmbeddingError
+    from core.embedding.local import LocalE5Embedder
+    from core.extraction.classifier import CoalescingEmbed
+
+    embedder = LocalE5Embedder()
+    groups = [[f"I have a pet number {i}.", f"我住在城市{i}。"] if i % 2 else [f"I like sport {i}."]
+              for i in range(12)]
+    alone = [embedder.embed_queries(g) for g in groups]
+    gate = threading.Event()
+    model_calls: list[int] = []
+
+    def slow_first(texts: list[str]) -> Any:
+        model_calls.append(len(texts))
+        if len(model_calls) == 1:
+            assert gate.wait(30)
+        return embedder.embed_queries(texts)
+
+    batcher = CoalescingEmbed(slow_first, max_texts=3)  # queued requests span several model calls
+    got: dict[int, Any] = {}
+    threads = [threading.Thread(target=lambda i=i: got.__setitem__(i, batcher(groups[i]))) for i in range(12)]
+    threads[0].start()
+    while not model_calls:
+        pass
+    for t in threads[1:]:
+        t.start()
+    gate.set()
+    for t in threads:
+        t.join(60)
+    assert len(got) == 12 and batcher.calls == len(model_calls) < 12 and sum(model_calls) == batcher.texts
+    assert max(model_calls) <= 3
+    for i, vectors in got.items():
+        assert np.array_equal(vectors, alone[i])
+
+    def broken(texts: list[str]) -> Any:
+        raise EmbeddingError("model down")
+
+    failing = CoalescingEmbed(broken)
+    with pytest.raises(EmbeddingError, match="model down"):
+        failing(["x"])
+    assert not failing._running and failing._queue == []

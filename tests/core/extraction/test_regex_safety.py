@@ -8,9 +8,11 @@ issue 11 take hours; every check runs in a forked child with a hang guard, so it
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Iterator
 from multiprocessing.connection import Connection
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -18,13 +20,32 @@ import pytest
 
 from core import filters, lexical, lifecycle
 from core.extraction.candidates import ExtractionInput
-from core.extraction.rules import RulesExtractor, analysis, extractor, patterns, refine, segment, slots
+from core.extraction.rules import (
+    RulesExtractor,
+    analysis,
+    detectors,
+    extractor,
+    followup,
+    patterns,
+    places,
+    refine,
+    segment,
+    slots,
+    topics,
+)
 from core.text import regex as lre
+from core.text import salient
 from schemas import MAX_CONTENT_CHARS
-from tests.support.adversarial import UNITS, adversarial_inputs, in_child, large_inputs, run
+
+REPO = Path(__file__).resolve().parents[3]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from bench.adversarial import UNITS, adversarial_inputs, in_child, large_inputs, run  # noqa: E402
 
 MODULES: list[ModuleType] = [
-    patterns, segment, analysis, extractor, refine, slots, filters, lexical, lifecycle,
+    patterns, segment, analysis, detectors, places, topics, followup, extractor, refine, slots, filters,
+    lexical, lifecycle, salient,
 ]
 PER_SEARCH_GUARD_SEC = 0.5  # a hang guard, not a benchmark: a linear search of 64K chars takes ~ms
 PER_EXTRACTION_GUARD_SEC = 3.0

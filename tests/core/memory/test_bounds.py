@@ -23,7 +23,7 @@ from core.memory.processing import (
     split_burst,
 )
 from core.memory.store import IncomingMessage
-from core.memory.tools import MemoryTools
+from core.memory.tools import MemoryTools, ToolWrite
 from core.memory.writer import DEFAULT_MAX_ACTIVE_PER_USER, MemoryWriter
 from core.storage.db import session_factory
 from core.storage.models import LongTermMemory, MemoryHistory, Message, OutboxEvent
@@ -61,11 +61,11 @@ def test_the_default_cap_comes_from_the_configuration(settings: Settings) -> Non
 def test_a_save_over_the_cap_retires_the_lowest_importance_memory_with_history_and_outbox(
     capped: MemoryTools, clean_db: Engine
 ) -> None:
-    capped.memory_save("capped", "fact-a", "Alpha fact", importance=4)
-    capped.memory_save("capped", "fact-b", "Beta fact", importance=2)
-    capped.memory_save("capped", "fact-c", "Gamma fact", importance=5)
+    capped.memory_save(ToolWrite("capped", "fact-a", "Alpha fact", importance=4))
+    capped.memory_save(ToolWrite("capped", "fact-b", "Beta fact", importance=2))
+    capped.memory_save(ToolWrite("capped", "fact-c", "Gamma fact", importance=5))
     assert _live(clean_db) == {"fact-a": 4, "fact-b": 2, "fact-c": 5}
-    res = capped.memory_save("capped", "fact-d", "Delta fact", importance=1)
+    res = capped.memory_save(ToolWrite("capped", "fact-d", "Delta fact", importance=1))
     assert res.operation == "create"  # the new memory lands even with the lowest importance
     assert _live(clean_db) == {"fact-a": 4, "fact-c": 5, "fact-d": 1}
     with Session(clean_db) as s:
@@ -84,24 +84,25 @@ def test_at_equal_importance_the_least_recently_used_memory_is_retired(
     capped: MemoryTools, clean_db: Engine
 ) -> None:
     for key in ("fact-a", "fact-b", "fact-c"):
-        capped.memory_save("capped", key, f"Memory {key}", importance=3)
+        capped.memory_save(ToolWrite("capped", key, f"Memory {key}", importance=3))
     old = datetime.now(UTC) - timedelta(days=30)
     with Session(clean_db) as s, s.begin():  # a and b were written long ago; a was read yesterday
         s.execute(update(LongTermMemory).where(LongTermMemory.memory_key.in_(["fact-a", "fact-b"]))
                   .values(updated_at=old))
         s.execute(update(LongTermMemory).where(LongTermMemory.memory_key == "fact-a")
                   .values(last_accessed_at=datetime.now(UTC) - timedelta(days=1)))
-    capped.memory_append("capped", "fact-e", "Epsilon")  # append creates: the append door is capped too
+    capped.memory_append(ToolWrite("capped", "fact-e",
+                                   "Epsilon"))  # append creates: the append door is capped too
     assert set(_live(clean_db)) == {"fact-a", "fact-c", "fact-e"}
 
 
 def test_overwrites_and_a_user_below_the_cap_retire_nothing(capped: MemoryTools, clean_db: Engine) -> None:
-    capped.memory_save("capped", "fact-a", "Alpha", importance=1)
-    capped.memory_save("capped", "fact-b", "Beta", importance=1)
-    capped.memory_save("capped", "fact-c", "Gamma", importance=1)
-    capped.memory_save("capped", "fact-a", "Alpha changed", importance=1)
-    capped.memory_append("capped", "fact-b", "more")
-    capped.memory_save("other", "fact-z", "Other user's", importance=1)
+    capped.memory_save(ToolWrite("capped", "fact-a", "Alpha", importance=1))
+    capped.memory_save(ToolWrite("capped", "fact-b", "Beta", importance=1))
+    capped.memory_save(ToolWrite("capped", "fact-c", "Gamma", importance=1))
+    capped.memory_save(ToolWrite("capped", "fact-a", "Alpha changed", importance=1))
+    capped.memory_append(ToolWrite("capped", "fact-b", "more"))
+    capped.memory_save(ToolWrite("other", "fact-z", "Other user's", importance=1))
     assert set(_live(clean_db)) == {"fact-a", "fact-b", "fact-c"}
     with Session(clean_db) as s:
         assert s.scalar(select(func.count()).select_from(MemoryHistory)
@@ -110,10 +111,10 @@ def test_overwrites_and_a_user_below_the_cap_retire_nothing(capped: MemoryTools,
 
 def test_a_reactivated_memory_counts_against_the_cap(capped: MemoryTools, clean_db: Engine) -> None:
     for i, key in enumerate(("fact-a", "fact-b", "fact-c")):
-        capped.memory_save("capped", key, f"Memory {key}", importance=2 + i)
+        capped.memory_save(ToolWrite("capped", key, f"Memory {key}", importance=2 + i))
     capped.memory_delete("capped", "fact-c")
-    capped.memory_save("capped", "fact-d", "Delta", importance=5)
-    capped.memory_save("capped", "fact-c", "Gamma again", importance=5)  # reactivates fact-c
+    capped.memory_save(ToolWrite("capped", "fact-d", "Delta", importance=5))
+    capped.memory_save(ToolWrite("capped", "fact-c", "Gamma again", importance=5))  # reactivates fact-c
     assert set(_live(clean_db)) == {"fact-b", "fact-c", "fact-d"}
 
 
@@ -137,7 +138,7 @@ def test_consolidation_renaming_keys_at_the_cap_retires_nothing(settings: Settin
                           max_active_per_user=3)
     tools = MemoryTools(session_factory(clean_db), writer)
     for key in ("fact-a", "fact-b", "fact-c"):
-        tools.memory_save("capped", key, f"Memory {key}")
+        tools.memory_save(ToolWrite("capped", key, f"Memory {key}"))
     with Session(clean_db) as s, s.begin():  # an old row whose key is not in normalised form
         s.execute(update(LongTermMemory).where(LongTermMemory.memory_key == "fact-a")
                   .values(memory_key="Fact A Old"))
@@ -259,7 +260,7 @@ def test_every_door_is_built_with_the_configured_cap(settings: Settings, clean_d
                                       "MEMORY_MILVUS_ENABLED": False})
     tools = build_tools(cfg)
     for key in ("fact-a", "fact-b", "fact-c"):
-        tools.memory_save("door-commands", key, f"Memory {key}", command_id=f"cmd-{key}")
+        tools.memory_save(ToolWrite("door-commands", key, f"Memory {key}", command_id=f"cmd-{key}"))
     assert len(_live(clean_db, "door-commands")) == 2
     with TestClient(create_app(cfg)) as client:
         for key in ("fact-a", "fact-b", "fact-c"):

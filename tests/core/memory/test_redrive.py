@@ -19,7 +19,7 @@ from core.memory.redrive import (
     redrive_messages,
 )
 from core.memory.store import IncomingMessage, store_message
-from core.memory.tools import MemoryTools
+from core.memory.tools import MemoryTools, ToolWrite
 from core.memory.writer import MemoryWriter
 from core.storage.db import session_factory, transaction
 from core.storage.models import LongTermMemory, Message, OutboxEvent
@@ -213,7 +213,7 @@ def _memory(
     """A memory written through the tools (row + outbox), then aged; ``keep_outbox``: ``none``
     (the event was lost), ``unpublished`` or ``published`` (published ``age_sec`` ago)."""
     writer = MemoryWriter(dirty_topic=DIRTY, default_ttl_days=180)
-    res = MemoryTools(sessions, writer).memory_save(user, key, f"content of {key}", "fact")
+    res = MemoryTools(sessions, writer).memory_save(ToolWrite(user, key, f"content of {key}", "fact"))
     assert res.memory_id is not None
     old = datetime.now(UTC) - timedelta(seconds=age_sec)
     with transaction(sessions) as s:

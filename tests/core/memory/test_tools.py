@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from core.config import Settings
 from core.memory.errors import InvalidMemoryInput, MemoryNotFound
-from core.memory.tools import MemoryTools
+from core.memory.tools import MemoryTools, ToolWrite
 from core.memory.writer import MemoryWriter
 from core.storage.db import session_factory
 from core.storage.models import LongTermMemory, MemoryHistory, OutboxEvent
@@ -38,7 +38,8 @@ def _counts(engine: Engine) -> tuple[int, int, int]:
 
 
 def test_save_writes_row_history_and_outbox(tools: MemoryTools, clean_db: Engine, settings: Settings) -> None:
-    res = tools.memory_save("alice", "food-favorite", "Loves Sichuan food", "preference", importance=4)
+    res = tools.memory_save(ToolWrite("alice", "food-favorite", "Loves Sichuan food", "preference",
+                                      importance=4))
     assert res.changed and res.operation == "create"
     with Session(clean_db) as s:
         row = s.scalars(select(LongTermMemory)).one()
@@ -60,18 +61,19 @@ def test_save_writes_row_history_and_outbox(tools: MemoryTools, clean_db: Engine
 
 
 def test_identical_save_changes_nothing(tools: MemoryTools, clean_db: Engine) -> None:
-    tools.memory_save("bob", "home-city", "Lives in Wuhan", "fact")
+    tools.memory_save(ToolWrite("bob", "home-city", "Lives in Wuhan", "fact"))
     before = _counts(clean_db)
-    res = tools.memory_save("bob", "home-city", "Lives in Wuhan", "fact")
+    res = tools.memory_save(ToolWrite("bob", "home-city", "Lives in Wuhan", "fact"))
     assert not res.changed
     assert _counts(clean_db) == before
 
 
 def test_overwrite_append_delete_and_list(tools: MemoryTools, clean_db: Engine) -> None:
-    tools.memory_save("carol", "home-city", "Lives in Wuhan", "fact")
-    assert tools.memory_save("carol", "home-city", "Lives in Shanghai", "fact").operation == "overwrite"
-    assert tools.memory_append("carol", "home-city", "near the Bund").operation == "append"
-    assert tools.memory_append("carol", "home-city", "near the Bund").changed is False
+    tools.memory_save(ToolWrite("carol", "home-city", "Lives in Wuhan", "fact"))
+    assert tools.memory_save(ToolWrite("carol", "home-city", "Lives in Shanghai",
+                                       "fact")).operation == "overwrite"
+    assert tools.memory_append(ToolWrite("carol", "home-city", "near the Bund")).operation == "append"
+    assert tools.memory_append(ToolWrite("carol", "home-city", "near the Bund")).changed is False
     listed = tools.memory_list("carol")
     assert [m.content for m in listed] == ["Lives in Shanghai; near the Bund"]
     assert tools.memory_delete("carol", "home-city").operation == "delete"
@@ -85,7 +87,8 @@ def test_overwrite_append_delete_and_list(tools: MemoryTools, clean_db: Engine) 
         row = s.scalars(select(LongTermMemory)).one()
         assert row.is_active is False and row.vector_status == "DIRTY"
     # saving again reactivates the same row (UNIQUE(user_id, memory_key))
-    assert tools.memory_save("carol", "home-city", "Lives in Hangzhou", "fact").operation == "create"
+    assert tools.memory_save(ToolWrite("carol", "home-city", "Lives in Hangzhou",
+                                       "fact")).operation == "create"
     assert [m.content for m in tools.memory_list("carol")] == ["Lives in Hangzhou"]
 
 
@@ -98,15 +101,15 @@ def test_filters_reject_noise_and_profile_keys(tools: MemoryTools, clean_db: Eng
         "finance-monthly_spend",
     ):
         with pytest.raises(InvalidMemoryInput):
-            tools.memory_save("dave", key, "something", "fact")
+            tools.memory_save(ToolWrite("dave", key, "something", "fact"))
     with pytest.raises(InvalidMemoryInput):
-        tools.memory_save("dave", "k", "x", "profile")
+        tools.memory_save(ToolWrite("dave", "k", "x", "profile"))
     assert _counts(clean_db) == (0, 0, 0)
 
 
 def test_list_excludes_expired_and_old_noise_rows(tools: MemoryTools, clean_db: Engine) -> None:
-    tools.memory_save("erin", "drink-tea", "Likes oolong tea", "preference")
-    tools.memory_save("erin", "goal-jlpt", "Pass JLPT N1 by year end", "goal", ttl_days=30)
+    tools.memory_save(ToolWrite("erin", "drink-tea", "Likes oolong tea", "preference"))
+    tools.memory_save(ToolWrite("erin", "goal-jlpt", "Pass JLPT N1 by year end", "goal", ttl_days=30))
     with Session(clean_db) as s, s.begin():
         s.execute(
             update(LongTermMemory)
@@ -130,16 +133,16 @@ def test_list_excludes_expired_and_old_noise_rows(tools: MemoryTools, clean_db: 
 
 
 def test_command_id_makes_redelivery_harmless(tools: MemoryTools, clean_db: Engine) -> None:
-    first = tools.memory_save("frank", "pet", "Has a cat named Mochi", "fact", command_id="cmd-1")
+    first = tools.memory_save(ToolWrite("frank", "pet", "Has a cat named Mochi", "fact", command_id="cmd-1"))
     before = _counts(clean_db)
-    again = tools.memory_save("frank", "pet", "Has a cat named Mochi", "fact", command_id="cmd-1")
+    again = tools.memory_save(ToolWrite("frank", "pet", "Has a cat named Mochi", "fact", command_id="cmd-1"))
     assert again.duplicate_command and again.memory_id == first.memory_id
     assert _counts(clean_db) == before
 
 
 def test_users_are_isolated(tools: MemoryTools, clean_db: Engine) -> None:
-    tools.memory_save("u1", "city", "Lives in Paris", "fact")
-    tools.memory_save("u2", "city", "Lives in Rome", "fact")
+    tools.memory_save(ToolWrite("u1", "city", "Lives in Paris", "fact"))
+    tools.memory_save(ToolWrite("u2", "city", "Lives in Rome", "fact"))
     assert [m.content for m in tools.memory_list("u1")] == ["Lives in Paris"]
     assert [m.content for m in tools.memory_list("u2")] == ["Lives in Rome"]
     assert tools.memory_list("nobody") == []

@@ -8,6 +8,7 @@ from sqlalchemy import Engine
 from core.config import Settings
 from core.embedding.factory import build_embedder
 from core.extraction.candidates import MemoryCandidate
+from core.extraction.rules.slots import is_known_slot
 from core.memory.dedup import SemanticDeduper
 from core.memory.reader import list_live
 from core.memory.store import get_or_create_user, lock_user
@@ -27,7 +28,8 @@ def _apply(
     with transaction(sessions) as s:
         pk = get_or_create_user(s, user)
         lock_user(s, pk)
-        apply_candidates(s, writer, deduper, WriteContext(user_pk=pk, source=WriteSource.EXTRACTOR), cands)
+        apply_candidates(s, writer, deduper, WriteContext(user_pk=pk, source=WriteSource.EXTRACTOR), cands,
+                         named_slot=is_known_slot)
     with sessions() as s:
         return {m.memory_key: m.content or "" for m in list_live(s, pk)}
 

@@ -35,24 +35,26 @@ from typing import Any
 
 import httpx
 from confluent_kafka import Consumer, TopicPartition
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from core.config import LOCAL_KAFKA_PORT, Settings, load_settings
 from core.storage import db
-from core.storage.models import LongTermMemory, MemoryHistory, Message, OutboxEvent, User
+from core.storage.models import LongTermMemory, MemoryHistory, Message, User
 from core.vectorstore import MilvusMemoryIndex
 from core.verify import TruthIndexVerifier, VerifyReport
 from localstack.base import LocalPorts, StackPaths, StackState
 from localstack.manager import LocalStack
-from localstack.process import is_alive
+from localstack.process import free_ports, is_alive
 from localstack.service import LocalService
+from localstack.settle import PipelineProgress, pipeline_progress, private_names, wait_healthy, wait_settled
+from localstack.supervisor import FreePorts
 from localstack.topics import ensure_topics, service_topics
 from producers.client import DeliveryFuture, MemoryEventProducer
+from producers.kafka_config import client_config
 from schemas import ChatMessageData
-from tests.support.ports import FreePorts, free_ports
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 RESULTS_DIR = REPO / "var" / "reliability"
 RUN_RESULTS: list[ScenarioResult] = []  # every scenario of this process, for the results file
 
@@ -62,7 +64,7 @@ JOBS = ["nurse", "teacher", "pilot", "carpenter", "chemist", "lawyer", "baker", 
 ALLERGENS = ["peanuts", "shellfish", "penicillin", "cats", "pollen", "gluten", "latex", "eggs"]
 SLOT_KEYS = {"job": "fact-job", "allergy": "fact-allergy", "city": "fact-home_city"}
 
-# Short intervals so the backstops act within seconds (the seed's defaults are minutes).
+# Short intervals so the backstops act within seconds (the defaults are minutes).
 FAST_ENV: dict[str, str] = {
     "LONG_TERM_MEMORY_DEBOUNCE_SEC": "0.3",
     "OUTBOX_SWEEP_INTERVAL_SEC": "1",
@@ -177,13 +179,7 @@ def pipeline_env(stack: PrivateStack, tag: str, **extra: str) -> dict[str, str]:
         "KAFKA_BOOTSTRAP_SERVERS": stack.bootstrap,
         "MEMORY_MILVUS_URI": stack.milvus_uri,
         "PAI_MEMORY_HOME": str(stack.home / tag),  # per pipeline: its processes' logs in <home>/<tag>/logs
-        "TOPIC_CHAT_MESSAGES": f"{tag}.chat",
-        "TOPIC_MEMORY_COMMANDS": f"{tag}.commands",
-        "TOPIC_MEMORY_DIRTY": f"{tag}.dirty",
-        "GROUP_EXTRACTOR": f"{tag}-extractor",
-        "GROUP_COMMANDS": f"{tag}-commands",
-        "GROUP_INDEXER": f"{tag}-indexer",
-        "MEMORY_MILVUS_COLLECTION": f"{tag.replace('-', '_')}_memories",
+        **private_names(tag),
         "API_HOST": "127.0.0.1",
         "API_PORT": str(api_port),
         "API_TOKEN": f"reliability-{uuid.uuid4().hex}",
@@ -387,47 +383,9 @@ class RetrievalProbe:
 
 
 # --- checks ---------------------------------------------------------------------------------------------
-@dataclass
-class Progress:
-    """Where the pipeline stands for the delivered messages."""
-
-    messages: int = 0
-    stored: int = 0
-    processed: int = 0
-    failed: int = 0
-    pending: int = 0
-    memories: int = 0
-    unsynced: int = 0
-    outbox_backlog: int = 0
-
-    @property
-    def settled(self) -> bool:
-        return (self.stored == self.messages and self.processed == self.messages and self.unsynced == 0
-                and self.outbox_backlog == 0)
-
-
-def progress(sessions: sessionmaker[Session], sent: Sequence[Sent]) -> Progress:
-    ids = [s.message_id for s in sent]
-    users = sorted({s.user for s in sent})
-    out = Progress(messages=len(ids))
-    with sessions() as s:
-        statuses = s.execute(select(Message.memory_status, func.count()).where(
-            Message.upstream_message_id.in_(ids)).group_by(Message.memory_status)).all()
-        counts = {str(k): int(v) for k, v in statuses}
-        out.stored = sum(counts.values())
-        out.processed = counts.get("PROCESSED", 0)
-        out.failed = counts.get("FAILED", 0)
-        out.pending = counts.get("PENDING", 0)
-        vector = s.execute(select(LongTermMemory.vector_status, func.count())
-                           .join(User, User.id == LongTermMemory.user_id)
-                           .where(User.external_id.in_(users))
-                           .group_by(LongTermMemory.vector_status)).all()
-        vcounts = {str(k): int(v) for k, v in vector}
-        out.memories = sum(vcounts.values())
-        out.unsynced = out.memories - vcounts.get("SYNCED", 0)
-        out.outbox_backlog = int(s.scalar(select(func.count()).select_from(OutboxEvent)
-                                          .where(OutboxEvent.published_at.is_(None))) or 0)
-    return out
+def progress(sessions: sessionmaker[Session], sent: Sequence[Sent]) -> PipelineProgress:
+    """Where the pipeline stands for the delivered messages ``sent`` and their users."""
+    return pipeline_progress(sessions, [s.message_id for s in sent], sorted({s.user for s in sent}))
 
 
 def expected_slots(sent: Sequence[Sent]) -> dict[str, dict[str, list[str]]]:
@@ -527,7 +485,7 @@ def verify_index(settings: Settings, sessions: sessionmaker[Session]) -> VerifyR
 
 def dead_letters(settings: Settings) -> dict[str, int]:
     """Records in each consumer group's dead-letter topic (high watermarks)."""
-    consumer = Consumer({**settings.kafka_client_config(), "group.id": f"dlq-check-{uuid.uuid4().hex[:6]}",
+    consumer = Consumer({**client_config(settings), "group.id": f"dlq-check-{uuid.uuid4().hex[:6]}",
                          "enable.auto.commit": False})
     out: dict[str, int] = {}
     try:
@@ -670,13 +628,9 @@ class Pipeline:
         return time.monotonic() - t0
 
     def wait_api(self, timeout: float) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{self.api_url}/healthz", timeout=2).status_code == 200:
-                    return
-            time.sleep(0.2)
-        raise AssertionError(f"API did not answer within {timeout:.0f}s (logs: {self.supervisor.log_dir})")
+        if not wait_healthy(self.api_url, timeout, interval=0.2):
+            raise AssertionError(
+                f"API did not answer within {timeout:.0f}s (logs: {self.supervisor.log_dir})")
 
     def stop(self) -> None:
         with contextlib.suppress(Exception):
@@ -690,25 +644,14 @@ class Pipeline:
         return self.supervisor.dead()
 
     # --- waiting ----------------------------------------------------------------------------------------
-    def wait_settled(self, sent: Sequence[Sent], timeout: float) -> tuple[bool, Progress, dict[str, int]]:
-        """Poll until every message in ``sent`` is PROCESSED, every memory SYNCED, the outbox empty.
+    def wait_settled(self, sent: Sequence[Sent], timeout: float
+                     ) -> tuple[bool, PipelineProgress, dict[str, int]]:
+        """Poll until every message in ``sent`` is PROCESSED, every memory SYNCED, the outbox empty
+        (``localstack.settle``; a database down mid-scenario counts as "not yet").
         Returns (settled, last progress, peaks seen while waiting)."""
-        deadline = time.monotonic() + timeout
-        peaks = {"unsynced": 0, "failed_messages": 0, "outbox_backlog": 0}
-        while True:
-            try:
-                state = progress(self.sessions, sent)
-            except Exception:  # the database may be down in the middle of a scenario
-                state = None
-            if state is not None:
-                peaks["unsynced"] = max(peaks["unsynced"], state.unsynced)
-                peaks["failed_messages"] = max(peaks["failed_messages"], state.failed)
-                peaks["outbox_backlog"] = max(peaks["outbox_backlog"], state.outbox_backlog)
-                if state.settled:
-                    return True, state, peaks
-            if time.monotonic() > deadline:
-                return False, state or Progress(), peaks
-            time.sleep(0.25)
+        result = wait_settled(self.sessions, [s.message_id for s in sent], sorted({s.user for s in sent}),
+                              timeout, done=lambda p: p.all_processed, interval=0.25, tolerate_errors=True)
+        return result.ok, result.progress, result.peaks
 
     def warm_up(self, timeout: float = 240.0) -> float:
         """Every user states job and allergy; wait until processed (the consumers have joined)."""

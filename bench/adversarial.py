@@ -1,5 +1,5 @@
-"""Generated adversarial chat texts for the regex-safety tests, the hostile corpus and
-``bench/bench_regex_worst.py``: long runs of each character class, repeated fillers and
+"""Generated adversarial chat texts for the regex-safety tests (``tests/core/extraction``), the hostile
+corpus and ``bench/bench_regex_worst.py``: long runs of each character class, repeated fillers and
 punctuation, alternating classes, mixed scripts, each with and without a breaking tail.
 
 Deterministic: the same ``max_chars`` always gives the same list, so a failure names its input.

@@ -1,0 +1,166 @@
+"""CPU per user message of the ``rules`` extractor with the memory classifier, the model's share, and
+the model calls per message alone and with concurrent bursts (the classifier's coalescing).
+
+Not a test. In process, no services: the freshness benchmark's durable user turns
+(``bench_pipeline.user_turn``, each after an assistant greeting made unique per message so the
+extractor's per-input memo never answers) go through ``RulesExtractor(classifier=MemoryClassifier())``
+stage 1 and 2 (``extract`` + ``refine``), as ``MessageProcessor`` calls them.
+
+1. sequential: process CPU ms per message (all threads, the model's OpenMP threads included), the
+   CPU spent inside the embedder (the model), model calls and texts per message;
+2. concurrent: ``--threads`` threads (the extractor's in-flight bursts) share the messages: model
+   calls per message once concurrent calls coalesce (``CoalescingEmbed``), CPU per message;
+3. cProfile of the sequential run: the top functions by own time.
+
+Stdout: one JSON object.
+
+    .venv/bin/python bench/bench_extractor_cpu.py --messages 400 --threads 32
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import pstats
+import random
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.bench_pipeline import user_turn
+from bench.common import log
+
+
+class TimedEmbedder:
+    """The local embedder, with the process CPU spent inside it and the calls counted."""
+
+    def __init__(self) -> None:
+        from core.embedding.local import LocalE5Embedder
+
+        self.inner = LocalE5Embedder()
+        self.model = self.inner.model
+        self.dim = self.inner.dim
+        self.calls = 0
+        self.texts = 0
+        self.cpu = 0.0
+        self._lock = threading.Lock()
+
+    def _timed(self, fn: Any, texts: list[str]) -> Any:
+        c0 = time.process_time()
+        out = fn(texts)
+        with self._lock:
+            self.cpu += time.process_time() - c0
+            self.calls += 1
+            self.texts += len(texts)
+        return out
+
+    def embed_queries(self, texts: list[str]) -> Any:
+        return self._timed(self.inner.embed_queries, texts)
+
+    def embed_passages(self, texts: list[str]) -> Any:
+        return self._timed(self.inner.embed_passages, texts)
+
+
+def inputs(n: int, seed: int) -> list[Any]:
+    from core.extraction.candidates import ContextMessage, ExtractionInput
+
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        greeting = "你好，有什么可以帮你？" if i % 2 else "Hi! How can I help you today?"
+        out.append(ExtractionInput(user_turn(rng, i, durable_only=True),
+                                   (ContextMessage("assistant", f"{greeting} (#{i})"),)))
+    return out
+
+
+def run(n: int, threads: int, seed: int, profile: bool = False, coalesce: bool = True) -> dict[str, Any]:
+    from core.extraction.classifier import MemoryClassifier
+    from core.extraction.rules import RulesExtractor
+
+    embedder = TimedEmbedder()
+    classifier = MemoryClassifier(embedder)  # an Embedder by shape
+    if not coalesce:  # every burst makes its own model call (as before CoalescingEmbed)
+        classifier.embed = embedder.embed_queries  # type: ignore[method-assign]
+    extractor = RulesExtractor(classifier=classifier)
+    extractor.extract(inputs(1, seed + 1)[0])  # warm-up: model load, the gate's topic vectors
+    embedder.calls = embedder.texts = 0
+    embedder.cpu = 0.0
+    batcher = classifier.batcher
+    batcher.calls = batcher.texts = 0
+    data = inputs(n, seed)
+    candidates = 0
+    lock = threading.Lock()
+
+    def work(items: list[Any]) -> None:
+        nonlocal candidates
+        for d in items:
+            found = extractor.refine(d, extractor.extract(d))
+            with lock:
+                candidates += len(found)
+
+    prof = cProfile.Profile() if profile else None
+    c0, w0 = time.process_time(), time.perf_counter()
+    if threads <= 1:
+        if prof is not None:
+            prof.enable()
+        work(data)
+        if prof is not None:
+            prof.disable()
+    else:
+        parts = [data[i::threads] for i in range(threads)]
+        pool = [threading.Thread(target=work, args=(p,)) for p in parts]
+        for t in pool:
+            t.start()
+        for t in pool:
+            t.join()
+    cpu, wall = time.process_time() - c0, time.perf_counter() - w0
+    out: dict[str, Any] = {
+        "messages": n, "threads": threads, "coalescing": coalesce, "candidates": candidates,
+        "cpu_ms_per_message": round(1000 * cpu / n, 2),
+        "model_cpu_ms_per_message": round(1000 * embedder.cpu / n, 2) if threads <= 1 else None,
+        "ours_cpu_ms_per_message": round(1000 * (cpu - embedder.cpu) / n, 2) if threads <= 1 else None,
+        "wall_ms_per_message": round(1000 * wall / n, 2),
+        "classifier_texts_per_message": round(batcher.texts / n, 3) if coalesce else None,
+        "model_calls_per_message": round(embedder.calls / n, 3),
+        "texts_per_model_call": round(embedder.texts / embedder.calls, 2) if embedder.calls else None,
+    }
+    if prof is not None:
+        buf = io.StringIO()
+        stats = pstats.Stats(prof, stream=buf)
+        rows = []
+        for (file, line, name), (_cc, nc, tt, ct, _callers) in stats.stats.items():  # type: ignore[attr-defined]
+            rows.append({"function": f"{Path(file).name}:{line}({name})", "calls": nc,
+                         "own_ms_per_message": round(1000 * tt / n, 3),
+                         "cumulative_ms_per_message": round(1000 * ct / n, 3)})
+        rows.sort(key=lambda r: -r["own_ms_per_message"])
+        out["profile_top_own_time"] = rows[:15]
+    return out
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--messages", type=int, default=400)
+    parser.add_argument("--threads", type=int, default=32)
+    parser.add_argument("--seed", type=int, default=11)
+    args = parser.parse_args(argv)
+    result: dict[str, Any] = {"benchmark": "extractor_cpu", "params": vars(args)}
+    log(f"sequential: {args.messages} messages")
+    result["sequential"] = run(args.messages, 1, args.seed, profile=False)
+    log(f"concurrent: {args.threads} threads, each burst its own model call")
+    result["concurrent_separate_calls"] = run(args.messages, args.threads, args.seed, coalesce=False)
+    log(f"concurrent: {args.threads} threads, coalesced model calls")
+    result["concurrent"] = run(args.messages, args.threads, args.seed)
+    log("profile (sequential, under cProfile)")
+    result["profile"] = run(min(args.messages, 200), 1, args.seed, profile=True)["profile_top_own_time"]
+    return result
+
+
+if __name__ == "__main__":
+    print(json.dumps(main(), ensure_ascii=False, default=str))

@@ -1,0 +1,78 @@
+"""Short replies to the assistant's question, restated as the user's own statement ("Favorite game?"
+-> "Wingspan" becomes "My favorite game is Wingspan"; "所以以后都用中文？" -> "对"). The fact is the
+user's answer or confirmation; the question only supplies its frame."""
+
+from __future__ import annotations
+
+from core.extraction.candidates import ExtractionInput
+from core.extraction.rules.segment import clean_content
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
+
+_AFFIRM = re.compile(
+    r"^(?:对|对的|对对|对啊|是的|是啊|是滴|没错|嗯对|嗯嗯对|就是|确实|正是|yes|yep|"
+    r"yeah|yup|correct|exactly|right|"
+    r"that'?s right|that'?s correct|true|indeed)(?:[,，!！。.~\s]|$)",
+    re.IGNORECASE,
+)
+_FAV_Q_ZH = re.compile(r"(?:喜欢|爱)(?P<verb>看|听|吃|喝|玩|读|去)?的?(?:是)?(?:哪|什么|"
+                       r"啥)(?:类|种|个|部|本|家|款|样的)?"
+                       r"(?P<noun>[\u4e00-\u9fff]{0,4}?)[？?]")
+_FAV_Q_EN = re.compile(r"\b(?:favou?rite|fave|fav)\s*(?P<x>[a-z]+(?: [a-z]+)?)?\s*\?|"
+                       r"\bwhat (?:kind|type|sort) of (?P<y>[a-z]+)", re.IGNORECASE)
+_YESNO_TAIL = re.compile(r"(?:对吗|是吗|对吧|是吧|吗|吧|呢|, right|, correct|, is that right|"
+                         r"right)?\s*[？?]\s*$",
+                         re.IGNORECASE)
+_YESNO_HEAD = re.compile(r"^(?:所以|那|那么|也就是说|你是说|您是说|意思是|确认一下|so|"
+                         r"you mean|just to confirm|to confirm|"
+                         r"just checking)[,，:： ]*", re.IGNORECASE)
+# speaker swap (assistant's words -> the user's): both directions at once
+_SWAP = {
+    "你们": "我们", "您": "我", "你": "我", "我们": "你们", "我": "你", "you're": "I'm", "you are": "I am",
+    "your": "my", "you've": "I've", "you": "I", "i'm": "you're", "i am": "you are", "my": "your",
+    "i've": "you've", "i": "you", "me": "you",
+}
+_SWAP_RX = re.compile(r"你们|我们|您|你|我|\b(?:you're|you are|your|you've|"
+                      r"you|i'm|i am|my|i've|i|me)\b", re.IGNORECASE)
+
+
+def _swap_speakers(text: str) -> str:
+    return _SWAP_RX.sub(lambda m: _SWAP.get(m.group(0).lower(), m.group(0)), text)
+
+
+def _last_assistant_question(data: ExtractionInput) -> str | None:
+    for msg in reversed(data.context):
+        if msg.role == "assistant":
+            text = msg.content.strip()
+            stop = max(text.rfind(c) for c in "。！!.")  # the last sentence of the reply
+            tail = text[stop + 1:].lstrip() if stop >= 0 else text
+            return tail if tail.endswith(("?", "？")) else None
+        if msg.role == "user":
+            return None
+    return None
+
+
+def followup_statement(data: ExtractionInput) -> tuple[str, float] | None:
+    """A short reply that only makes sense with the assistant's question before it, restated as
+    the user's own statement: "Favorite game?" -> "Wingspan" becomes "My favorite game is Wingspan";
+    "所以以后都用中文回复你？" -> "对" becomes "所以以后都用中文回复我". The facts are the user's
+    (their answer or confirmation); the question only supplies the frame."""
+    reply = clean_content(data.user_message or "")
+    question = _last_assistant_question(data)
+    if not question or not reply or len(reply) > 40 or len(reply.split()) > 8:
+        return None
+    if _AFFIRM.match(reply):
+        body = _YESNO_HEAD.sub("", _YESNO_TAIL.sub("", question)).strip()
+        if not body or _FAV_Q_ZH.search(question) or _FAV_Q_EN.search(question):
+            return None
+        body = re.sub(r"^(?:should|shall|can|could|will|would|do|does|"
+                      r"did|is|are|am)\s+", "", body, flags=re.I)
+        return _swap_speakers(body), 0.8
+    zh = _FAV_Q_ZH.search(question)
+    if zh:
+        verb, noun = zh.group("verb") or "", zh.group("noun") or ""
+        return (f"我最喜欢{verb}的{noun}是{reply}" if noun else f"我最喜欢{verb}{reply}"), 0.8
+    en = _FAV_Q_EN.search(question)
+    if en:
+        thing = en.group("x") or en.group("y") or ""
+        return f"My favorite {thing} is {reply}".replace("  ", " "), 0.8
+    return None

@@ -1,0 +1,71 @@
+"""Salient words of a text, shared by key slugs and by comparing two memories' wording.
+
+English words without function words and filler verbs, Chinese with function characters and
+fillers cut out (matched longest first); negations (no, not, never, ...) count as salient, so a
+rule and its opposite are never "the same words". Only the text counts: NFKC, lower-cased.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from core.text import regex as re
+
+EN_STOP_WORDS = """
+a an the i i'm im me my mine myself we us our you your yours he she it its they them their this that
+these those there here is am are was were be been being do does did doing have has had having will would
+shall should can could may might must to of in on at by for from with about into onto over under as and
+or but if then than so such also too very really just only even still again all any some every each more
+most much many lot lots please pls kindly always now going gonna want wants wanted like likes liked love
+loves let let's make makes made get gets got give gives tell tells use uses using say says said know
+think thing things stuff something anything everything one ones time times when whenever while what
+which who whom whose why how ok okay yes yeah hey hi hello thanks thank sure well oh btw fyi actually
+long term goal goals plan plans dream dreams
+"""
+EN_STOP = frozenset(EN_STOP_WORDS.split())
+EN_KEEP = frozenset({"no", "not", "never", "don't", "dont", "nothing", "without"})
+# Chinese fillers (function characters, pronouns, fillers), matched longest first
+ZH_STOP_WORDS = """
+以后 今后 往后 从今以后 总是 一直 每次 所有 我们 你们 他们 她们 自己 时候 的话 一下 一点 有点
+这个 那个 这些 那些 什么 怎么 因为 所以 但是 还是 或者 而且 就是 可以 能够 需要 记得 记住
+帮我 给我 请你 麻烦 以及 然后 喜欢 想要 绝对 千万 一定 特别 非常 比较 真的
+长期 目标 计划 打算 规划 梦想
+我 你 您 他 她 它 的 地 得 了 着 过 是 在 就 都 也 很 还 又 再 把 被 让 给 对 和 与 跟 或 而 但
+吧 呢 吗 啊 呀 哦 嘛 哈 请 要 会 能 想 这 那 个 些 一 有
+"""
+ZH_STOP = sorted(ZH_STOP_WORDS.split(), key=len, reverse=True)
+ZH_STOP_RX = re.compile("|".join(map(re.escape, ZH_STOP)))
+TOKEN = re.compile(r"[\u3400-\u9fff]+|[a-z0-9]+(?:'[a-z]+)?")
+CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+
+def normalize(text: str) -> str:
+    """NFKC, lower-cased, typographic apostrophe folded: the form every salient-word function reads."""
+    return unicodedata.normalize("NFKC", text or "").lower().replace("’", "'")
+
+
+def salient_tokens(text: str) -> set[str]:
+    """Salient tokens of ``text`` for comparing two memories' wording: English words without
+    function words (a plural ``s`` folded), Chinese character bigrams without function characters
+    (a lone character stays a token)."""
+    norm = normalize(text)
+    out: set[str] = set()
+    for token in TOKEN.findall(norm):
+        if CJK.match(token):
+            for run in ZH_STOP_RX.split(token):
+                if len(run) == 1:
+                    out.add(run)
+                out.update(run[i: i + 2] for i in range(len(run) - 1))
+        elif token in EN_KEEP or (token not in EN_STOP and len(token) > 1):
+            word = token.replace("'", "")
+            out.add(word[:-1] if word.endswith("s") and not word.endswith("ss") and len(word) > 3 else word)
+    return out
+
+
+def overlap(a: str, b: str) -> float:
+    """Overlap coefficient of the salient tokens of ``a`` and ``b`` (0 when either has none)."""
+    ta, tb = salient_tokens(a), salient_tokens(b)
+    if not ta or not tb:
+        return 0.0
+    return len(ta & tb) / min(len(ta), len(tb))
