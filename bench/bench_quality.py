@@ -29,7 +29,10 @@ from bench.common import BENCH_API_PORT, REPO, WORK, log
 from bench.stack import create_database, drop_database, install_sigterm, stack_up
 
 DEFAULT_CASES = REPO.parent / "shared" / "eval" / "dev_cases.jsonl"
-EVAL_METRICS_BASE = 39850  # 39850 + 10 * process index + replica
+# 39850 + 10 * process index + replica; BENCH_EVAL_METRICS_BASE / BENCH_EVAL_API_PORT move a run off the
+# defaults when another benchmark on the machine holds them (a child that cannot bind its port exits)
+EVAL_METRICS_BASE = int(os.environ.get("BENCH_EVAL_METRICS_BASE", "39850"))
+EVAL_API_PORT = int(os.environ.get("BENCH_EVAL_API_PORT", str(BENCH_API_PORT)))
 
 
 def last_json(stdout: str) -> dict[str, Any] | None:
@@ -56,7 +59,7 @@ def run_eval(cases: Path, provider: str, timeout: float, extra_args: tuple[str, 
         "DATABASE_URL": url,
         "PAI_MEMORY_HOME": str(home),
         "MEMORY_EXTRACTOR_PROVIDER": provider,
-        "API_PORT": str(BENCH_API_PORT),
+        "API_PORT": str(EVAL_API_PORT),
         "TOPIC_CHAT_MESSAGES": f"bench.eval-{tag}.chat",
         "TOPIC_MEMORY_COMMANDS": f"bench.eval-{tag}.commands",
         "TOPIC_MEMORY_DIRTY": f"bench.eval-{tag}.dirty",

@@ -58,6 +58,7 @@ def generate() -> Path:
     memorybank, persona, memorybank_block = load("memorybank"), load("persona"), load("memorybank_block")
     persona_block = load("persona_block")
     extractor_concurrency = load("extractor_concurrency")
+    ablation13 = load("ablation13")
     freshness_cpu_read = [load("freshness_50"), load("extractor_cpu"), load("read_path_stages")]
     for data, fn in (
         (mem0, plot_mem0),
@@ -73,7 +74,8 @@ def generate() -> Path:
     cmds = [
         d.get("command")
         for d in (mem0, locomo, pipeline, indexer, scale, quality, embedder, openmp, segments, memorybank,
-                  persona, memorybank_block, persona_block, extractor_concurrency, *freshness_cpu_read)
+                  persona, memorybank_block, persona_block, extractor_concurrency, *freshness_cpu_read,
+                  ablation13)
         if d
     ]
     pk = machine.get("packages", {})
@@ -168,6 +170,10 @@ def generate() -> Path:
         "",
         section_public(memorybank, persona, memorybank_block, persona_block),
         "",
+        "### Rules alone vs rules + classifier on every quality benchmark (issue 13)",
+        "",
+        section_ablation13(ablation13),
+        "",
         "## Exact commands",
         "",
         "```",
@@ -185,6 +191,13 @@ def generate() -> Path:
     path = BENCH / "RESULTS.md"
     path.write_text("\n".join(md))
     return path
+
+
+def section_ablation13(d: dict[str, Any] | None) -> str:
+    """``bench/bench_ablation13.py``'s table (rendered by that module, next to the code that measures it)."""
+    from bench.bench_ablation13 import section
+
+    return section(d)
 
 
 if __name__ == "__main__":

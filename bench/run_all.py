@@ -54,6 +54,8 @@ FULL: dict[str, list[str]] = {
     "persona_block": ["bench/bench_public.py", "persona", "--conversations", "50", "--publish", "block"],
     # the model is the OpenAI-compatible test double (lognormal 1.0/3.0 s); ~10-12 min on 2 cores
     "extractor_concurrency": ["bench/bench_extractor_concurrency.py"],
+    # issue 13: rules alone vs rules + classifier on held-out cases, MemoryBank, Persona-Chat, LoCoMo
+    "ablation13": ["bench/bench_ablation13.py"],
 }
 QUICK: dict[str, list[str]] = {
     "mem0": ["bench/bench_mem0.py", "--memories", "200", "--users", "50", "--big", "0", "--queries", "40",
@@ -74,9 +76,10 @@ QUICK: dict[str, list[str]] = {
     "persona_block": ["bench/bench_public.py", "persona", "--conversations", "20", "--publish", "block"],
     "extractor_concurrency": ["bench/bench_extractor_concurrency.py", "--in-flight", "1,32",
                               "--processes", "1", "--fresh-duration", "10"],
+    "ablation13": ["bench/bench_ablation13.py", "--only", "heldout,persona", "--persona-conversations", "20"],
 }
 ORDER = ("mem0", "locomo", "pipeline", "indexer", "scale", "quality", "embedder", "openmp_wait", "segments",
-         "memorybank", "persona", "memorybank_block", "persona_block", "extractor_concurrency")
+         "memorybank", "persona", "memorybank_block", "persona_block", "extractor_concurrency", "ablation13")
 
 
 def ensure_matplotlib() -> None:
