@@ -42,8 +42,10 @@ def extractor_loop(
 ) -> ConsumerLoop:
     """The extractor group member: chat messages -> memories."""
     if strategy is None:
+        processor = build_processor(settings)
+        processor.warm_up()  # before joining the group: the first bursts must not pay the model load
         strategy = ExtractorStrategy(
-            build_processor(settings),
+            processor,
             dead_letter_publisher(settings, settings.GROUP_EXTRACTOR),
             debounce_sec=settings.LONG_TERM_MEMORY_DEBOUNCE_SEC,
             group=settings.GROUP_EXTRACTOR,

@@ -121,3 +121,9 @@ class DelegatingExtractor:
         close = getattr(self.inner, "close", None)
         if callable(close):
             close()
+
+    def warm_up(self) -> None:
+        """Load the inner provider's models now (at process start), if it has any."""
+        warm = getattr(self.inner, "warm_up", None)
+        if callable(warm):
+            warm()

@@ -169,6 +169,14 @@ class MessageProcessor:
             settings.LONG_TERM_MEMORY_MIN_CONFIDENCE, settings.LONG_TERM_MEMORY_MAX_WRITE_ITEMS
         )
 
+    def warm_up(self) -> None:
+        """Load the models the first bursts would otherwise load (the provider's, the dedup embedder's),
+        so a cold load never counts against a burst's ``EXTRACTION_BURST_BUDGET_SEC``."""
+        for part in (self.extractor, self.deduper.embedder if self.deduper is not None else None):
+            warm = getattr(part, "warm_up", None)
+            if callable(warm):
+                warm()
+
     def ingest(self, msg: IncomingMessage) -> IngestResult:
         with transaction(self.sessions) as session:
             if erased_before(session, msg.user_id, msg.created_at):

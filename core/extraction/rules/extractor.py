@@ -195,6 +195,11 @@ class RulesExtractor:
         else:
             self._gate = None
 
+    def warm_up(self) -> None:
+        """Load the classifier's embedding model and run it once (no-op without a classifier)."""
+        if self.classifier is not None:
+            self.classifier.predict(["warm-up"])
+
     def _apply_classifier(self, data: ExtractionInput) -> _Built:
         built = build(data)
         if self._gate is None or built.analysis is None:
