@@ -62,6 +62,7 @@ from api.models import (
 )
 from api.ratelimit import KeyedRateLimiter, RateLimited, RateLimitMiddleware, rate_limited_response_parts
 from api.strict import AmbiguousRequestMiddleware
+from api.tracing import TracingMiddleware
 from core.config import RetrieveMode, Settings
 from core.memory.errors import InvalidMemoryInput, MemoryNotFound
 from core.memory.tools import MemoryTools
@@ -273,6 +274,7 @@ def create_app(settings: Settings, services: ApiServices | None = None) -> FastA
     app.add_middleware(RateLimitMiddleware, limiter=per_token)  # after the token check, before the body
     app.add_middleware(BearerAuthMiddleware, token=token, exempt_prefixes=(CONSOLE_PREFIX,))
     app.add_middleware(RequestMetricsMiddleware, routes=routes)
+    app.add_middleware(TracingMiddleware, routes=routes)  # outermost: a span per request when tracing is on
     return app
 
 

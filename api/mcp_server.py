@@ -52,6 +52,7 @@ from api.models import (
     error_body,
 )
 from api.ratelimit import KeyedRateLimiter, RateLimited
+from core import tracing
 from core.config import ConfigError, Settings
 from core.memory.errors import InvalidMemoryInput, MemoryNotFound
 from schemas.asyncapi import inline_refs
@@ -133,13 +134,27 @@ class MemoryToolServer:
     async def _call_tool(self, _ctx: ServerRequestContext[Any],
                          params: types.CallToolRequestParams) -> types.CallToolResult:
         try:
-            result = await anyio.to_thread.run_sync(self.call, params.name, dict(params.arguments or {}))
+            result = await anyio.to_thread.run_sync(self.call, params.name, dict(params.arguments or {}),
+                                                    _trace_carrier(params))
         except ToolCallError as exc:
             return _result(error_body(exc.code, exc.message, exc.field), is_error=True)
         return _result(result, is_error=False)
 
-    def call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-        """Run one tool synchronously: its response body, or ``ToolCallError`` with the API's error."""
+    def call(self, name: str, arguments: dict[str, Any],
+             carrier: dict[str, str] | None = None) -> dict[str, Any]:
+        """Run one tool synchronously: its response body, or ``ToolCallError`` with the API's error.
+
+        Traced (tracing on) as a SERVER span ``tools/call <name>``, child of the W3C context in
+        ``carrier`` (the request's ``_meta.traceparent``/``tracestate``) when valid, else a new root;
+        a write's outbox rows continue it. A refused call marks the span failed."""
+        if not tracing.enabled():
+            return self._call(name, arguments)
+        span = tracing.server_span(f"tools/call {name}", carrier or {},
+                                   {"mcp.method.name": "tools/call", "gen_ai.tool.name": name})
+        with tracing.current(span):
+            return self._call(name, arguments)
+
+    def _call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
         spec = self._specs.get(name)
         if spec is None:
             raise ToolCallError("unknown_tool", f"no tool named {name!r}", "name")
@@ -198,6 +213,14 @@ class MemoryToolServer:
                                             request.mode, request.limit)
             return _dump(RetrieveResponse, result.as_dict())
         raise TypeError(f"no handler for {type(request).__name__}")
+
+
+def _trace_carrier(params: types.CallToolRequestParams) -> dict[str, str]:
+    """The W3C trace context a client put in the request's ``_meta`` (empty when off or absent)."""
+    if not tracing.enabled() or params.meta is None:
+        return {}
+    meta = params.meta.model_dump(by_alias=True) if isinstance(params.meta, BaseModel) else dict(params.meta)
+    return {k: v for k in tracing.TRACE_KEYS if isinstance(v := meta.get(k), str)}
 
 
 def _json(value: dict[str, Any]) -> dict[str, Any]:

@@ -19,8 +19,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from api.mcp_server import serve_http, serve_stdio
+    from producers.tracing import setup_tracing
 
     settings = load_settings(**({"MCP_USER_ID": args.user} if args.user else {}))
+    setup_tracing(settings, "mcp")  # OTEL_ENABLED: a span per tool call, exported over OTLP
     if args.transport == "stdio":
         serve_stdio(settings)
     else:

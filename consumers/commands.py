@@ -16,6 +16,11 @@ deleting a memory that does not exist is a no-op; a transient failure (the datab
 keeps the record (and every later record of its partition) pending and retries with backoff; a
 fatal one stops the process. While ``max_buffered`` records wait behind a failure the loop pauses
 the partitions.
+
+Traces (``core.tracing``, on with ``OTEL_ENABLED``): each application is a CONSUMER span continuing the
+trace context of its records' headers: one record, its publisher's trace; a batch, the first
+command's trace with a span link to every command's context (as the extractor does for a burst). The
+write's outbox rows carry that span's context on to the relay and the indexer. Off: no header read.
 """
 
 from __future__ import annotations
@@ -24,12 +29,16 @@ import logging
 import time
 from collections.abc import Callable
 
+from opentelemetry.trace import INVALID_SPAN, Span
+
 from consumers.dlq import DeadLetterPublisher
 from consumers.policies import RetryPolicy
 from consumers.runtime import DoneCallback, Record
 from consumers.steps import Action, Backoff, RecordSteps
+from core import tracing
 from core.memory.errors import MemoryNotFound
 from core.memory.tools import MemoryTools, ToolCommand, ToolName, ToolResult
+from producers.tracing import contexts_of
 from schemas import (
     MemoryAppendData,
     MemoryCommandEvent,
@@ -144,7 +153,8 @@ class CommandStrategy:
         except Exception:  # a record that does not parse: the per-record path dead-letters it
             return False
         try:
-            results = self.tools.apply_batch(commands)
+            with tracing.current(_span(records)):
+                results = self.tools.apply_batch(commands)
         except Exception as exc:
             log.info("a batch of %d commands failed (%s: %s); applying them one by one", len(records),
                      type(exc).__name__, str(exc).splitlines()[0][:200] if str(exc) else "")
@@ -171,7 +181,8 @@ class CommandStrategy:
         cmd = event.data
         result: ToolResult | None = None
         try:
-            result = self.tools.apply(_command(event))
+            with tracing.current(_span([record])):
+                result = self.tools.apply(_command(event))
         except MemoryNotFound:
             log.info("command %s: nothing to delete for key %r", cmd.command_id, cmd.key)
         except Exception as exc:
@@ -183,6 +194,15 @@ class CommandStrategy:
             self.on_result(result)
         self.steps.mark(record, _outcome(result))
         return True
+
+
+def _span(records: list[Record]) -> Span:
+    """The CONSUMER span of applying ``records`` (see module docstring); the invalid span when off."""
+    if not tracing.enabled():
+        return INVALID_SPAN
+    return tracing.consume_span(f"{records[0].topic} process", contexts_of(records),
+                                {"messaging.system": "kafka", "messaging.operation.type": "process",
+                                 "messaging.batch.message_count": len(records)})
 
 
 def _outcome(result: ToolResult | None) -> str:

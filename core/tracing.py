@@ -10,7 +10,9 @@ Contract:
   itself and makes nothing current;
 - ``carrier()`` is the W3C trace context of the current span (``traceparent``, ``tracestate`` when
   set) as strings, for whatever carries it on (Kafka headers, an outbox row); ``context_of(carrier)``
-  reads one back: ``None`` for a missing or malformed ``traceparent`` (the caller starts a new root).
+  reads one back: ``None`` for a missing or malformed ``traceparent`` (the caller starts a new root);
+- ``server_span(name, carrier)`` is the SERVER span of one incoming call (a REST request, an MCP tool
+  call): child of the caller's W3C context in ``carrier`` when valid, else a new root.
 """
 
 from __future__ import annotations
@@ -116,6 +118,17 @@ def produce_span(name: str, parent: Context | None = None,
                  attributes: Mapping[str, AttributeValue] | None = None) -> Span:
     """A PRODUCER span (child of ``parent``, or of the current span when ``None``), not made current."""
     return _tracer.start_span(name, context=parent, kind=SpanKind.PRODUCER, attributes=attributes)
+
+
+def server_span(name: str, carrier: Mapping[str, str],
+                attributes: Mapping[str, AttributeValue] | None = None) -> Span:
+    """A SERVER span for one incoming call (not made current): child of the caller's context in
+    ``carrier`` (W3C ``traceparent``/``tracestate``), a new root when it has none or a malformed one;
+    never a child of whatever is current in the server. The invalid span when off."""
+    if _provider is None:
+        return trace.INVALID_SPAN
+    return _tracer.start_span(name, context=context_of(carrier) or Context(), kind=SpanKind.SERVER,
+                              attributes=attributes)
 
 
 def carrier_of(span: Span) -> dict[str, str]:

@@ -1,4 +1,5 @@
-"""Traces across Kafka: one message's trace through the extractor, the outbox relay and the indexer.
+"""Traces across Kafka: one message's trace through the extractor, the outbox relay and the indexer;
+a tool write's through the command consumer (or the REST API, the MCP server) the same way.
 
 The three consumer roles run in-process (the real consumer loops and relay, on the real Kafka,
 PostgreSQL and Milvus), sharing one SDK tracer provider with the SDK's in-memory exporter; the
@@ -9,15 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 
+import anyio
+import mcp_types
 import pytest
 from confluent_kafka import Producer
+from fastapi.testclient import TestClient
 from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import SpanKind
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
-from consumers.processes import extractor_loop
+from api.app import create_app
+from api.mcp_server import build_server
+from consumers.processes import commands_loop, extractor_loop
 from core import tracing
 from core.config import Settings
 from core.storage.models import LongTermMemory, Message, OutboxEvent
@@ -25,9 +31,9 @@ from localstack.process import wait_until
 from producers.client import MemoryEventProducer
 from producers.kafka_config import client_config
 from producers.tracing import setup_tracing, shutdown_tracing
-from schemas import make_event, parse_memory_dirty, to_bytes
-from tests.support.ops import drop_collections, index_pipeline, wait_settled
-from tests.support.pipeline import conversation, isolated_settings, read_topic, running
+from schemas import MemorySaveData, make_event, parse_memory_dirty, to_bytes
+from tests.support.ops import drop_collections, index_pipeline, relay_running, wait_settled
+from tests.support.pipeline import conversation, group_caught_up, isolated_settings, read_topic, running
 
 pytestmark = pytest.mark.services
 
@@ -213,3 +219,131 @@ def test_a_publish_continues_the_callers_trace_in_the_record_headers(
     assert (version, trace_id, span_id) == ("00", f"{publish.context.trace_id:032x}",
                                             f"{publish.context.span_id:016x}")
     assert int(flags, 16) & 1  # sampled
+
+
+# --- tool writes: the command consumer, the REST API, the MCP server ----------------------------
+def assert_write_continues(spans: list[ReadableSpan], parent: ReadableSpan, dirty: str) -> ReadableSpan:
+    """``parent`` -> upsert -> relay publish (one per outbox row); the upsert span."""
+    trace_spans = [s for s in spans if s.context is not None and parent.context is not None
+                   and s.context.trace_id == parent.context.trace_id]
+    [upsert] = by_name(trace_spans, "upsert")
+    assert parent_of(upsert, spans) is parent
+    relays = by_name(trace_spans, f"{dirty} publish")
+    assert relays and all(r.kind is SpanKind.PRODUCER and parent_of(r, spans) is upsert for r in relays)
+    return upsert
+
+
+def test_a_tool_command_trace_runs_from_its_publish_to_mark_synced(
+    settings: Settings, clean_db: Engine, unique_name: Callable[[str], str], exporter: InMemorySpanExporter
+) -> None:
+    cfg = traced(settings, unique_name, exporter, MEMORY_MILVUS_COLLECTION=unique_name("t_trc"),
+                 MEMORY_INDEX_WORKER_ENABLED=True)
+    commands, dirty = cfg.TOPIC_MEMORY_COMMANDS, cfg.TOPIC_MEMORY_DIRTY
+    try:
+        with MemoryEventProducer(cfg) as producer:
+            producer.publish_command(MemorySaveData(command_id="trc-1", user_id="tr-cmd", key="diet",
+                                                    content="Vegetarian: never suggest meat")).result(30)
+        with running(commands_loop(cfg)), index_pipeline(cfg):
+            wait_until(lambda: group_caught_up(cfg, cfg.GROUP_COMMANDS, commands), 60, what="the command")
+            wait_settled(clean_db)
+            wait_until(lambda: bool(by_name(exporter.get_finished_spans(), "mark synced")), 30,
+                       what="the indexer's spans")
+        with Session(clean_db) as s:
+            [stored] = s.scalars(select(OutboxEvent.payload)).all()
+        assert "traceparent" in stored  # the command's write carried its trace into the outbox row
+    finally:
+        drop_collections(cfg, clean_db)
+
+    spans = list(exporter.get_finished_spans())
+    [root] = by_name(spans, f"{commands} publish")
+    assert root.kind is SpanKind.PRODUCER and root.parent is None and root.context is not None
+    [process] = by_name(spans, f"{commands} process")
+    assert process.kind is SpanKind.CONSUMER and parent_of(process, spans) is root
+    assert [link.context.span_id for link in process.links] == [root.context.span_id]
+    assert_write_continues(spans, process, dirty)
+    [index] = by_name(spans, f"{dirty} process")
+    assert index.kind is SpanKind.CONSUMER and parent_of(index, spans) in by_name(spans, f"{dirty} publish")
+    for stage in ("embed", "milvus", "mark synced"):
+        assert all(parent_of(s, spans) is index for s in by_name(spans, stage))
+    assert root.context is not None
+    assert all(s.context is not None and s.context.trace_id == root.context.trace_id for s in spans), \
+        sorted(s.name for s in spans)
+
+
+def test_a_batch_of_commands_continues_the_first_and_links_each_command(
+    settings: Settings, clean_db: Engine, unique_name: Callable[[str], str], exporter: InMemorySpanExporter
+) -> None:
+    cfg = traced(settings, unique_name, exporter, KAFKA_TOPIC_PARTITIONS=1)
+    with MemoryEventProducer(cfg) as producer:
+        for i, key in enumerate(("city", "pet")):
+            producer.publish_command(MemorySaveData(command_id=f"trb-{i}", user_id="tr-batch", key=key,
+                                                    content=f"the user's {key} is stated"))
+        producer.flush(30)
+    loop = commands_loop(cfg)
+    with running(loop), relay_running(cfg):
+        wait_until(lambda: group_caught_up(cfg, cfg.GROUP_COMMANDS, cfg.TOPIC_MEMORY_COMMANDS), 60,
+                   what="the commands")
+        wait_until(lambda: len(by_name(exporter.get_finished_spans(), f"{cfg.TOPIC_MEMORY_DIRTY} publish"))
+                   == 2, 30, what="the relay's spans")
+    assert loop.strategy.batches == 1, "the two commands were not applied in one transaction"  # type: ignore[attr-defined]
+    spans = list(exporter.get_finished_spans())
+    publishes = by_name(spans, f"{cfg.TOPIC_MEMORY_COMMANDS} publish")
+    [batch] = by_name(spans, f"{cfg.TOPIC_MEMORY_COMMANDS} process")
+    assert len(publishes) == 2 and parent_of(batch, spans) in publishes
+    assert {link.context.span_id for link in batch.links} == {p.context.span_id for p in publishes
+                                                             if p.context is not None}
+    assert batch.attributes is not None and batch.attributes["messaging.batch.message_count"] == 2
+    assert_write_continues(spans, batch, cfg.TOPIC_MEMORY_DIRTY)
+
+
+TRACE_ID, CALLER_SPAN = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
+
+
+def test_a_rest_save_continues_the_callers_traceparent(
+    settings: Settings, clean_db: Engine, unique_name: Callable[[str], str], exporter: InMemorySpanExporter
+) -> None:
+    cfg = traced(settings, unique_name, exporter, MEMORY_MILVUS_ENABLED=False)
+    body = {"user_id": "tr-rest", "key": "diet", "content": "Vegetarian: never suggest meat"}
+    with TestClient(create_app(cfg)) as client, relay_running(cfg):
+        response = client.post("/v1/memories/save", json=body,
+                               headers={"traceparent": f"00-{TRACE_ID}-{CALLER_SPAN}-01"})
+        assert response.status_code == 200, response.text
+        assert client.post("/v1/memories/save", json={**body, "key": "city", "content": "Lives in Lyon"},
+                           headers={"traceparent": "00-not-a-trace-01"}).status_code == 200
+        wait_until(lambda: len(by_name(exporter.get_finished_spans(), f"{cfg.TOPIC_MEMORY_DIRTY} publish"))
+                   == 2, 30, what="the relay's spans")
+    spans = list(exporter.get_finished_spans())
+    continued, fresh = by_name(spans, "POST /v1/memories/save")
+    assert continued.kind is SpanKind.SERVER and continued.parent is not None
+    assert continued.context is not None
+    assert (f"{continued.parent.trace_id:032x}", f"{continued.parent.span_id:016x}") == (TRACE_ID,
+                                                                                          CALLER_SPAN)
+    assert f"{continued.context.trace_id:032x}" == TRACE_ID and continued.parent.is_remote
+    assert continued.attributes is not None and continued.attributes["http.response.status_code"] == 200
+    assert_write_continues(spans, continued, cfg.TOPIC_MEMORY_DIRTY)
+    # a malformed traceparent starts a new root, and the request succeeds all the same
+    assert fresh.parent is None and fresh.context is not None and f"{fresh.context.trace_id:032x}" != TRACE_ID
+    assert_write_continues(spans, fresh, cfg.TOPIC_MEMORY_DIRTY)
+
+
+def test_an_mcp_tool_call_continues_the_trace_in_its_meta(
+    settings: Settings, clean_db: Engine, unique_name: Callable[[str], str], exporter: InMemorySpanExporter
+) -> None:
+    cfg = traced(settings, unique_name, exporter, MEMORY_MILVUS_ENABLED=False)
+    tool_server = build_server(cfg)
+    params = mcp_types.CallToolRequestParams.model_validate(
+        {"name": "memory_save", "_meta": {"traceparent": f"00-{TRACE_ID}-{CALLER_SPAN}-01"},
+         "arguments": {"user_id": "tr-mcp", "key": "diet", "content": "Vegetarian: never suggest meat"}})
+    try:
+        result = anyio.run(tool_server._call_tool, None, params)
+    finally:
+        tool_server.services.close()
+    assert not result.is_error, result
+    [call] = by_name(list(exporter.get_finished_spans()), "tools/call memory_save")
+    assert call.kind is SpanKind.SERVER and call.parent is not None
+    assert (f"{call.parent.trace_id:032x}", f"{call.parent.span_id:016x}") == (TRACE_ID, CALLER_SPAN)
+    [upsert] = by_name(list(exporter.get_finished_spans()), "upsert")
+    assert parent_of(upsert, list(exporter.get_finished_spans())) is call
+    with Session(clean_db) as s:
+        [stored] = s.scalars(select(OutboxEvent.payload)).all()
+    assert stored["traceparent"].split("-")[1] == TRACE_ID

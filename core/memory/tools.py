@@ -16,7 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session, sessionmaker
 
-from core import metrics
+from core import metrics, tracing
 from core.memory.errors import InvalidMemoryInput, MemoryNotFound
 from core.memory.reader import list_live
 from core.memory.store import (
@@ -180,7 +180,7 @@ class MemoryTools:
             return []
         results: list[ToolResult | None] = [None] * len(commands)
         written: list[ToolResult] = []
-        with transaction(self.sessions) as session:
+        with tracing.stage("upsert", {"pai.commands": len(commands)}), transaction(self.sessions) as session:
             users = get_or_create_users(session, [c.request.user_id for c in commands])
             lock_users(session, list(users.values()))
             ids = [c.request.command_id for c in commands if c.request.command_id is not None]
@@ -270,7 +270,7 @@ class MemoryTools:
         apply: Any,
     ) -> ToolResult:
         user_id = _validate_user(user_id)
-        with transaction(self.sessions) as session:
+        with tracing.stage("upsert", {"pai.tool": tool}), transaction(self.sessions) as session:
             user_pk = get_or_create_user(session, user_id)
             lock_user(session, user_pk)
             if command_id is not None:
