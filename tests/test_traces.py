@@ -347,3 +347,23 @@ def test_an_mcp_tool_call_continues_the_trace_in_its_meta(
     with Session(clean_db) as s:
         [stored] = s.scalars(select(OutboxEvent.payload)).all()
     assert stored["traceparent"].split("-")[1] == TRACE_ID
+
+
+def test_tracing_off_a_tool_write_reads_no_trace_context_and_records_nothing(
+    settings: Settings, clean_db: Engine, unique_name: Callable[[str], str], exporter: InMemorySpanExporter
+) -> None:
+    cfg = traced(settings, unique_name, exporter, on=False, MEMORY_MILVUS_ENABLED=False)
+    with MemoryEventProducer(cfg) as producer:
+        producer.publish_command(MemorySaveData(command_id="tro-1", user_id="tr-off", key="diet",
+                                                content="Vegetarian: never suggest meat")).result(30)
+    with running(commands_loop(cfg)):
+        wait_until(lambda: group_caught_up(cfg, cfg.GROUP_COMMANDS, cfg.TOPIC_MEMORY_COMMANDS), 60,
+                   what="the command")
+    with TestClient(create_app(cfg)) as client:
+        assert client.post("/v1/memories/save", json={"user_id": "tr-off", "key": "city", "content": "Lyon"},
+                           headers={"traceparent": f"00-{TRACE_ID}-{CALLER_SPAN}-01"}).status_code == 200
+    with Session(clean_db) as s:
+        payloads = s.scalars(select(OutboxEvent.payload)).all()
+    assert len(payloads) == 2
+    assert not any(k in p for p in payloads for k in tracing.TRACE_KEYS)
+    assert exporter.get_finished_spans() == ()
