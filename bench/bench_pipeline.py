@@ -37,7 +37,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import log
-from bench.machine import cpu_since, cpu_snapshot, stage_sums
+from bench.machine import busy_share, cpu_since, cpu_snapshot, machine_busy, stage_sums
 from bench.stack import Pipeline, install_sigterm, stack_pids
 from bench.stats import latency_summary, median
 
@@ -170,22 +170,8 @@ def extractor_throughput(n: int, processes: int, timeout: float) -> dict[str, An
                     "(SELECT min(processed_at) FROM messages WHERE role = 'user')"
                 )
             ).scalar()
-            statuses = dict(
-                conn.execute(
-                    text("SELECT memory_status, count(*) FROM messages WHERE role = 'user' GROUP BY 1")
-                ).all()
-            )
-            bursts = (
-                conn.execute(
-                    text(
-                        "SELECT count(*) FROM messages WHERE role = 'user' GROUP BY "
-                        "conversation_id, processed_at"
-                    )
-                )
-                .scalars()
-                .all()
-            )
             memories = conn.execute(text("SELECT count(*) FROM long_term_memories")).scalar()
+        statuses, bursts = pipe.extraction_outcomes()
         steady = float(last) - float(first)
         rss = pipe.rss()
     return {
@@ -304,18 +290,6 @@ def freshness(
         },
         "stage_sum_sec": stages,
     }
-
-
-def machine_busy() -> tuple[float, float]:
-    """(busy, total) jiffies of all CPUs so far (``/proc/stat``; idle and iowait are not busy)."""
-    fields = [float(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
-    total = sum(fields[:8])
-    return total - fields[3] - fields[4], total
-
-
-def busy_share(before: tuple[float, float], after: tuple[float, float]) -> float | None:
-    total = after[1] - before[1]
-    return round((after[0] - before[0]) / total, 3) if total > 0 else None
 
 
 def _final_count(pipe: Pipeline, prefix: str) -> tuple[int, int, int]:
