@@ -8,7 +8,7 @@ both in one process):
   ``LONG_TERM_MEMORY_SCAN_INTERVAL_SEC``, user messages stuck ``PENDING``/``FAILED`` are re-published
   to the chat topic;
 - ``memory_index_worker``: when ``MEMORY_INDEX_SWEEP_ENABLED`` (unset: ``MEMORY_INDEX_WORKER_ENABLED``), every
-  ``MEMORY_INDEX_WORKER_INTERVAL_SEC`` (the seed's interval of that worker), memories left
+  ``MEMORY_INDEX_WORKER_INTERVAL_SEC`` (the interval of the polling worker it replaces), memories left
   ``DIRTY``/``FAILED`` without a pending ``memory.dirty`` row get one.
 
 Both scans run at start-up, then on their interval; each scan enqueues at most
