@@ -9,7 +9,7 @@ stack with private topics, groups, database and collection (``bench.stack.Pipeli
    then, on a fresh pipeline, 2) extractor processes start. Throughput = user messages committed
    final (PROCESSED/SKIPPED) per second between the first and the last commit (process start-up
    and group join excluded; the wall time including them is reported too). Debounce is 0 so each
-   turn is one extraction (the seed's 12 s debounce only delays, it does not add work).
+   turn is one extraction (the default 12 s debounce only delays, it does not add work).
 2. Freshness: user messages published at a steady rate (10, 50, 200/s by default) for a fixed time,
    all five processes running; freshness = a memory's ``vector_synced_at`` (searchable in Milvus,
    Strong consistency) minus the publish time of the message it came from. Reported with the
