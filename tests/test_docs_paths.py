@@ -2,7 +2,8 @@
 
 - Every repository path the two documents name (a backticked ``folder/...``, ``....py`` or a relative
   Markdown link) exists; a glob must match something. Paths outside the repository (``../``) and the
-  git-ignored ones in ``NOT_IN_REPO`` are not checked.
+  git-ignored ones in ``NOT_IN_REPO`` are not checked. A bare backticked ``name.py`` names a file of the
+  tree.
 - Every product package has its row in the README's layout table or is named in the row of the folder
   above it, and every module of a package with its own row is named in that row (``bench/`` modules
   may instead be listed in ``bench/README.md``, which the bench row points to).
@@ -10,6 +11,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -31,6 +33,15 @@ _BACKTICKED = re.compile(r"`([^`\n]+)`")
 _LINK = re.compile(r"\]\(([^)\s]+)\)")
 _PATHLIKE = re.compile(r"[\w.*-]+(/[\w.*-]+)*/?")
 _SOURCE_SUFFIXES = (".py", ".md", ".yaml", ".yml", ".json", ".jsonl", ".sh", ".toml", ".html")
+
+
+def python_files(root: str) -> list[Path]:
+    """The ``.py`` files under ``root``, skipping hidden folders (``bench/.work`` holds whole venvs)."""
+    out = []
+    for folder, dirs, files in os.walk(REPO / root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
+        out += [Path(folder) / f for f in sorted(files) if f.endswith(".py")]
+    return out
 
 
 def _top_level() -> set[str]:
@@ -69,6 +80,14 @@ def test_every_path_a_document_names_exists(doc: str) -> None:
     assert not missing, f"{doc} names paths that do not exist: {missing}"
 
 
+@pytest.mark.parametrize("doc", DOCS)
+def test_every_module_a_document_names_by_file_name_exists(doc: str) -> None:
+    """A bare ``name.py`` (the layout table's style inside a folder's row) names a file of the tree."""
+    names = {p.name for root in LAYOUT_ROOTS for p in python_files(root)}
+    named = set(re.findall(r"`([\w-]+\.py)`", (REPO / doc).read_text(encoding="utf-8")))
+    assert not sorted(named - names), f"{doc} names modules that do not exist: {sorted(named - names)}"
+
+
 def test_the_path_scan_sees_backticked_paths_links_and_globs() -> None:
     text = ("`core/nowhere.py` `bench/results/*.json` `pai_memory_x/_y{a}` `docs/design.md#keys` "
             "`weather-date_*` [d](docs/design.md#sweep) [w](https://example.org/a) `/v1/retrieve`")
@@ -95,9 +114,9 @@ def layout_rows() -> dict[str, str]:
 def _packages() -> list[str]:
     found = []
     for root in PRODUCT_ROOTS:
-        for init in sorted((REPO / root).rglob("__init__.py")):
+        for init in (f for f in python_files(root) if f.name == "__init__.py"):
             rel = init.parent.relative_to(REPO).as_posix() + "/"
-            if "/migrations/versions/" in rel or ".work/" in rel:
+            if "/migrations/versions/" in rel:
                 continue
             found.append(rel)
     return found
