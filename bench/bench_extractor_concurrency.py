@@ -60,7 +60,7 @@ if __package__ in (None, ""):
 
 from bench.bench_pipeline import freshness, user_turn
 from bench.common import WORK, log
-from bench.machine import cpu_since, cpu_snapshot, machine_info
+from bench.machine import busy_share, cpu_since, cpu_snapshot, machine_busy, machine_info
 from bench.stack import Pipeline, install_sigterm
 
 LOGNORMAL_Z99 = 2.3263478740408408
@@ -112,18 +112,6 @@ class Double:
 
 
 # --- measurements --------------------------------------------------------------------------------------
-def machine_busy() -> tuple[float, float]:
-    """(busy, total) jiffies of all CPUs so far (``/proc/stat``; idle and iowait are not busy)."""
-    fields = [float(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
-    total = sum(fields[:8])
-    return total - fields[3] - fields[4], total
-
-
-def busy_share(before: tuple[float, float], after: tuple[float, float]) -> float | None:
-    total = after[1] - before[1]
-    return round((after[0] - before[0]) / total, 3) if total > 0 else None
-
-
 def metric_values(text: str, name: str) -> list[float]:
     """Values of the unlabelled-or-labelled samples of gauge/counter ``name`` in Prometheus text."""
     out = []

@@ -230,21 +230,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     "LEFT JOIN messages s ON s.id = m.source_message_id WHERE m.is_active"
                 )
             ).all()
-            statuses = dict(
-                conn.execute(
-                    text("SELECT memory_status, count(*) FROM messages WHERE role = 'user' GROUP BY 1")
-                ).all()
-            )
-            bursts = (
-                conn.execute(
-                    text(
-                        "SELECT count(*) FROM messages WHERE role = 'user' AND processed_at IS NOT NULL "
-                        "GROUP BY conversation_id, processed_at"
-                    )
-                )
-                .scalars()
-                .all()
-            )
+        statuses, bursts = pipe.extraction_outcomes()
         source_of: dict[int, set[str]] = {}
         per_user: dict[str, int] = defaultdict(int)
         for ext, mid, _mt, _key, _content, upstream in rows:

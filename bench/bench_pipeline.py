@@ -9,7 +9,7 @@ stack with private topics, groups, database and collection (``bench.stack.Pipeli
    then, on a fresh pipeline, 2) extractor processes start. Throughput = user messages committed
    final (PROCESSED/SKIPPED) per second between the first and the last commit (process start-up
    and group join excluded; the wall time including them is reported too). Debounce is 0 so each
-   turn is one extraction (the seed's 12 s debounce only delays, it does not add work).
+   turn is one extraction (the default 12 s debounce only delays, it does not add work).
 2. Freshness: user messages published at a steady rate (10, 50, 200/s by default) for a fixed time,
    all five processes running; freshness = a memory's ``vector_synced_at`` (searchable in Milvus,
    Strong consistency) minus the publish time of the message it came from. Reported with the
@@ -37,7 +37,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import log
-from bench.machine import cpu_since, cpu_snapshot, stage_sums
+from bench.machine import busy_share, cpu_since, cpu_snapshot, machine_busy, stage_sums
 from bench.stack import Pipeline, install_sigterm, stack_pids
 from bench.stats import latency_summary, median
 
@@ -170,22 +170,8 @@ def extractor_throughput(n: int, processes: int, timeout: float) -> dict[str, An
                     "(SELECT min(processed_at) FROM messages WHERE role = 'user')"
                 )
             ).scalar()
-            statuses = dict(
-                conn.execute(
-                    text("SELECT memory_status, count(*) FROM messages WHERE role = 'user' GROUP BY 1")
-                ).all()
-            )
-            bursts = (
-                conn.execute(
-                    text(
-                        "SELECT count(*) FROM messages WHERE role = 'user' GROUP BY "
-                        "conversation_id, processed_at"
-                    )
-                )
-                .scalars()
-                .all()
-            )
             memories = conn.execute(text("SELECT count(*) FROM long_term_memories")).scalar()
+        statuses, bursts = pipe.extraction_outcomes()
         steady = float(last) - float(first)
         rss = pipe.rss()
     return {
@@ -304,18 +290,6 @@ def freshness(
         },
         "stage_sum_sec": stages,
     }
-
-
-def machine_busy() -> tuple[float, float]:
-    """(busy, total) jiffies of all CPUs so far (``/proc/stat``; idle and iowait are not busy)."""
-    fields = [float(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
-    total = sum(fields[:8])
-    return total - fields[3] - fields[4], total
-
-
-def busy_share(before: tuple[float, float], after: tuple[float, float]) -> float | None:
-    total = after[1] - before[1]
-    return round((after[0] - before[0]) / total, 3) if total > 0 else None
 
 
 def _final_count(pipe: Pipeline, prefix: str) -> tuple[int, int, int]:

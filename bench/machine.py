@@ -123,3 +123,16 @@ def cpu_since(before: dict[str, float | None], pids: dict[str, int]) -> dict[str
         if now is not None and then is not None:
             out[name] = round(now - then, 2)
     return out
+
+
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) jiffies of all CPUs so far (``/proc/stat``; idle and iowait are not busy)."""
+    fields = [float(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    total = sum(fields[:8])
+    return total - fields[3] - fields[4], total
+
+
+def busy_share(before: tuple[float, float], after: tuple[float, float]) -> float | None:
+    """Share of the machine's CPU time that was busy between two ``machine_busy`` readings (None: no time)."""
+    total = after[1] - before[1]
+    return round((after[0] - before[0]) / total, 3) if total > 0 else None

@@ -255,6 +255,29 @@ class Pipeline:
         with self.engine().connect() as conn:
             return conn.execute(text(sql), params).scalar()
 
+    def extraction_outcomes(self) -> tuple[dict[str, int], list[int]]:
+        """(count of user messages per status, user messages per extraction): an extraction is the set of
+        one conversation's user messages finalised by the same transaction (same ``processed_at``)."""
+        from sqlalchemy import text
+
+        with self.engine().connect() as conn:
+            statuses = dict(
+                conn.execute(
+                    text("SELECT memory_status, count(*) FROM messages WHERE role = 'user' GROUP BY 1")
+                ).all()
+            )
+            bursts = (
+                conn.execute(
+                    text(
+                        "SELECT count(*) FROM messages WHERE role = 'user' AND processed_at IS NOT NULL "
+                        "GROUP BY conversation_id, processed_at"
+                    )
+                )
+                .scalars()
+                .all()
+            )
+        return statuses, list(bursts)
+
     def __exit__(self, *exc: object) -> None:
         with contextlib.suppress(Exception):
             self.supervisor.stop_all(timeout=20)

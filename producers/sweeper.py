@@ -8,7 +8,7 @@ both in one process):
   ``LONG_TERM_MEMORY_SCAN_INTERVAL_SEC``, user messages stuck ``PENDING``/``FAILED`` are re-published
   to the chat topic;
 - ``memory_index_worker``: when ``MEMORY_INDEX_SWEEP_ENABLED`` (unset: ``MEMORY_INDEX_WORKER_ENABLED``), every
-  ``MEMORY_INDEX_WORKER_INTERVAL_SEC`` (the seed's interval of that worker), memories left
+  ``MEMORY_INDEX_WORKER_INTERVAL_SEC`` (the interval of the polling worker it replaces), memories left
   ``DIRTY``/``FAILED`` without a pending ``memory.dirty`` row get one.
 
 Both scans run at start-up, then on their interval; each scan enqueues at most
@@ -90,19 +90,33 @@ class Sweeper:
             enqueued += self.scan_memories()
         return enqueued
 
+    def _batches(self, scan_once: Callable[[], tuple[int, int] | None]) -> int:
+        """Call ``scan_once`` (one batch in one transaction: (re-driven, rows handled), or None when another
+        sweeper leads) until a batch comes back short or ``batches_per_scan`` ran; returns re-driven rows."""
+        total = 0
+        for _ in range(self.batches_per_scan):
+            batch = scan_once()
+            if batch is None:
+                self.scans_skipped += 1
+                break
+            redriven, handled = batch
+            total += redriven
+            if handled < self.batch_size:
+                break
+        return total
+
     def scan_messages(self) -> int:
         """One message scan now (ignores the switch); returns re-driven messages."""
         self.message_scans += 1
-        total = 0
-        for _ in range(self.batches_per_scan):
+
+        def once() -> tuple[int, int] | None:
             scan = self.redriver.scan_messages()
             if scan is None:
-                self.scans_skipped += 1
-                break
-            total += len(scan.redriven)
+                return None
             self.messages_invalid += len(scan.invalid)
-            if len(scan.redriven) + len(scan.invalid) < self.batch_size:
-                break
+            return len(scan.redriven), len(scan.redriven) + len(scan.invalid)
+
+        total = self._batches(once)
         if total:
             log.info("sweeper re-drove %d stuck message(s) to %s", total, self.settings.TOPIC_CHAT_MESSAGES)
         self.messages_redriven += total
@@ -112,15 +126,12 @@ class Sweeper:
     def scan_memories(self) -> int:
         """One memory scan now (ignores the switch); returns re-enqueued memories."""
         self.memory_scans += 1
-        total = 0
-        for _ in range(self.batches_per_scan):
+
+        def once() -> tuple[int, int] | None:
             redriven = self.redriver.scan_memories()
-            if redriven is None:
-                self.scans_skipped += 1
-                break
-            total += len(redriven)
-            if len(redriven) < self.batch_size:
-                break
+            return None if redriven is None else (len(redriven), len(redriven))
+
+        total = self._batches(once)
         if total:
             log.info(
                 "sweeper re-enqueued %d unindexed memories to %s", total, self.settings.TOPIC_MEMORY_DIRTY

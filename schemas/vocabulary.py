@@ -10,8 +10,9 @@ from __future__ import annotations
 from enum import StrEnum
 
 
+# What each type holds, with examples: docs/design.md#memory-types (this docstring is the wire schema's text).
 class MemoryType(StrEnum):
-    """The five long-term memory types of the seed. Profile fields are never memories."""
+    """The five long-term memory types. Profile fields (nickname, the assistant's name) are never memories."""
 
     PREFERENCE = "preference"
     FACT = "fact"

@@ -49,7 +49,7 @@ def section_pipeline(d: dict[str, Any] | None, idx: dict[str, Any] | None) -> st
         if fr:
             parts += [
                 "**Freshness** (publish -> memory SYNCED in Milvus, searchable; extractor, relay, indexer "
-                "running; debounce 0, so the seed's 12 s debounce comes on top in a default deployment):",
+                "running; debounce 0, so a default deployment's 12 s debounce comes on top):",
                 "",
                 table(
                     [

@@ -1,4 +1,4 @@
-"""Stage 3 of the seed's pipeline: apply refined candidates to the truth.
+"""Stage 3 of the write pipeline (``docs/design.md#the-write-pipeline``): apply candidates to the truth.
 
 Rules, in order, for each candidate that survives the filters:
 - ``delete``: deactivate the memory with that key (absent is fine; a key the user does not have

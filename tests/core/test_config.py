@@ -1,4 +1,4 @@
-"""Configuration: the seed's defaults, one-line validation errors naming the variable, masked secrets."""
+"""Configuration: the original design's defaults, one-line errors naming the variable, masked secrets."""
 
 from __future__ import annotations
 

@@ -61,7 +61,7 @@ def test_valid_structured_reply_gives_candidates(fake_openai: FakeOpenAIServer) 
     assert req["response_format"]["json_schema"]["schema"]["required"] == ["candidates"]
     assert fake_openai.requests[0].headers.get("authorization") == "Bearer sk-test"
     system, user = req["messages"][0]["content"], req["messages"][1]["content"]
-    assert "助手回复只是上下文" in system and "昵称" in system  # the seed's boundaries are stated
+    assert "助手回复只是上下文" in system and "昵称" in system  # the design's keep/drop boundaries are stated
     # the user message is the final block, JSON-encoded (core.prompt_data)
     assert user.rstrip().endswith("</current_user_message>")
     assert read_block(user, "current_user_message") == [{"content": INPUT.user_message}]

@@ -315,3 +315,26 @@ def test_sweeper_honours_the_switches(settings: Settings, sessions: sessionmaker
     assert both.run_due() == 1  # the message already has a pending re-drive; city-work gets its row
     assert (both.messages_redriven, both.memories_redriven) == (0, 1)
     assert both.next_due() > 0
+
+
+def test_a_scan_takes_batches_until_one_comes_back_short_or_the_scan_is_full(
+    settings: Settings, sessions: sessionmaker[Session]
+) -> None:
+    for i in range(5):
+        _store(sessions, f"m-{i}", user=f"u{i}")
+    for key in ("k-a", "k-b", "k-c"):
+        _memory(sessions, key)
+    conf = settings.model_copy(update={"TOPIC_CHAT_MESSAGES": CHAT, "TOPIC_MEMORY_DIRTY": DIRTY,
+                                       "MEMORY_MESSAGE_REDRIVE_GRACE_SEC": GRACE,
+                                       "MEMORY_INDEX_REDRIVE_GRACE_SEC": GRACE})
+    sweeper = Sweeper(conf, sessions, batch_size=2, batches_per_scan=2)
+    assert sweeper.scan_messages() == 4  # two full batches: the scan is full, the fifth waits
+    assert sweeper.scan_messages() == 1  # a short batch ends the scan
+    assert sweeper.scan_memories() == 3  # 2 + a short batch of 1
+    assert (sweeper.messages_redriven, sweeper.memories_redriven, sweeper.scans_skipped) == (5, 3, 0)
+    with sessions() as other, other.begin():
+        other.execute(
+            text("SELECT pg_advisory_xact_lock(:ns, :k)"), {"ns": LOCK_NAMESPACE, "k": MESSAGE_SCAN_LOCK}
+        )
+        assert sweeper.scan_messages() == 0
+    assert (sweeper.message_scans, sweeper.scans_skipped) == (3, 1)
