@@ -38,7 +38,7 @@ from core.extraction.candidates import ExtractionInput, MemoryCandidate
 from core.extraction.rules import RulesExtractor
 from core.indexing import MemoryIndexer, SyncReport
 from core.memory.processing import MessageProcessor
-from core.memory.tools import MemoryTools, ToolResult, ToolWrite
+from core.memory.tools import MemoryTools, ToolCommand, ToolResult, ToolWrite
 from core.storage.db import engine_for, session_factory
 from core.storage.models import LongTermMemory, OutboxEvent
 from core.vectorstore import MilvusMemoryIndex
@@ -144,13 +144,23 @@ class FaultyTools(MemoryTools):
         self.faults = faults
         self.calls: dict[str, int] = {k: 0 for k in faults}
 
-    def memory_save(self, request: ToolWrite) -> ToolResult:
-        if request.key in self.faults:
-            self.calls[request.key] += 1
-            exc = self.faults[request.key](self.calls[request.key])
+    def apply(self, c: ToolCommand) -> ToolResult:
+        """The command consumer's one-command path (a batch holding a faulty key fails as a whole and
+        its commands come here one by one)."""
+        self._fault(c.request.key)
+        return super().apply(c)
+
+    def apply_batch(self, commands: Sequence[ToolCommand]) -> list[ToolResult | None]:
+        if any(c.request.key in self.faults for c in commands):
+            raise RuntimeError("a faulty key in the batch")  # not counted: the one-by-one path is
+        return super().apply_batch(commands)
+
+    def _fault(self, key: str) -> None:
+        if key in self.faults:
+            self.calls[key] += 1
+            exc = self.faults[key](self.calls[key])
             if exc is not None:
                 raise exc
-        return super().memory_save(request)
 
 
 def test_commands_retry_transient_dead_letter_data_errors_and_move_on(
