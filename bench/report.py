@@ -18,6 +18,7 @@ if __package__ in (None, ""):
 from bench.common import BENCH, PLOTS, RESULTS
 from bench.reporting.format import failed, fmt
 from bench.reporting.format import load as read_result
+from bench.reporting.goals import section_goals
 from bench.reporting.headlines import headlines, noise_note, openmp_note
 from bench.reporting.locomo import section_locomo
 from bench.reporting.mem0 import section_mem0
@@ -60,6 +61,7 @@ def generate() -> Path:
     extractor_concurrency = load("extractor_concurrency")
     ablation13 = load("ablation13")
     freshness_cpu_read = [load("freshness_50"), load("extractor_cpu"), load("read_path_stages")]
+    scale_100k = load("scale_100k")  # bench_scale.py at 100k on Milvus standalone, for the issue 14 goals
     for data, fn in (
         (mem0, plot_mem0),
         (locomo, plot_locomo),
@@ -75,7 +77,7 @@ def generate() -> Path:
         d.get("command")
         for d in (mem0, locomo, pipeline, indexer, scale, quality, embedder, openmp, segments, memorybank,
                   persona, memorybank_block, persona_block, extractor_concurrency, *freshness_cpu_read,
-                  ablation13)
+                  ablation13, scale_100k)
         if d
     ]
     pk = machine.get("packages", {})
@@ -113,6 +115,11 @@ def generate() -> Path:
         "",
         *headlines(mem0, locomo, pipeline, indexer, scale, quality, embedder),
         *public_headlines(memorybank, persona),
+        "",
+        "## Issue 14 goals",
+        "",
+        section_goals(mem0, scale_100k, freshness_cpu_read[0], freshness_cpu_read[1], load("write_path"),
+                      freshness_cpu_read[2], machine),
         "",
         "## 1. Against mem0",
         "",

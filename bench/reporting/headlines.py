@@ -60,13 +60,13 @@ def headlines(
                 + "; bare batch embedder "
                 f"{fmt(w['bare_batch_per_sec'])}/s, ours/bare "
                 f"{fmt(w['ratio_ours_over_bare_batch'], 2)}); search p50 ours/mem0 **"
-                f"{fmt(s['ratio_inproc_over_mem0_p50'], 2)}** in process, "
-                f"{fmt(s['ratio_http_over_mem0_p50'], 2)} over HTTP "
+                f"{fmt(s['ratio_inproc_over_mem0_p50'], 3)}** in process, "
+                f"{fmt(s['ratio_http_over_mem0_p50'], 3)} over HTTP "
                 f"({fmt(s['ours_inproc_ms']['p50'])} / "
                 f"{fmt(s['ours_http_ms']['p50'])} vs {fmt(s['mem0_ms']['p50'])} ms"
                 + (
                     f"; mem0 on Qdrant local {fmt(s['mem0_qdrant_ms']['p50'])} ms, ratio "
-                    f"{fmt(s['ratio_inproc_over_mem0_qdrant_p50'], 2)}"
+                    f"{fmt(s['ratio_inproc_over_mem0_qdrant_p50'], 3)}"
                     if "mem0_qdrant_ms" in s
                     else ""
                 )

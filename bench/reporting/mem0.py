@@ -31,6 +31,7 @@ def section_mem0(d: dict[str, Any] | None) -> str:
         "commands published to Kafka -> commands consumer -> outbox relay -> indexer -> SYNCED. "
         f"Medians of {len(w['repeats'])} side-by-side repetitions.",
         "",
+        *([f"_Run note: {d['note']}_", ""] if d.get("note") else []),
         "**Write throughput (memories/s until searchable)**",
         "",
         table(
