@@ -25,14 +25,19 @@ TIME_HARD = rx(
     + r"|今日|今晚|今早|今儿|今夜|今天下午|明天|明早|明晚|明儿|明日|后天|大后天|"
     r"明后天|这两天|这几天|近几天|"
     r"未来几天|接下来几天|接下来的几天|过两天|这周|本周|这个?星期|这礼拜|下周|下个?星期|下礼拜|这个月|本月|"
-    r"下个月|月底前|这周末|下周末|待会儿?|等会儿?|一会儿|马上|刚才|刚刚|这次|这回|"
+    r"下个月|月底前|这周末|下周末|待会儿?|等会儿?|"
+    # "一会儿" after a verb is a duration ("听一会儿相声"), not "in a moment"
+    + _np(*"听看玩读睡躺坐走歇聊练弹写跑游泡逛") + "一会儿|"
+    r"马上|刚才|刚刚|这次|这回|"
     r"本次|这一次|到时候|晚点|稍后|"
     r"今年(?:的)?(?:端午|中秋|国庆|五一|春节)|这个假期|这个周末",
     rf"\b(?:today|tonight|tomorrow|tmrw|tmr|later today|this (?:morning|afternoon|"
     rf"evening|week|weekend|month|"
     rf"{_EN_DAY})|next (?:week|weekend|month|{_EN_DAY})|(?:the )?next (?:few|couple(?: of)?|"
     rf"two|three|2|3) days|"
-    rf"in (?:a|an|\d+|a few|a couple(?: of)?) (?:min|mins|minutes|hours?|hrs?)|on {_EN_DAY}|"
+    rf"in (?:a|an|\d+|a few|a couple(?: of)?) (?:min|mins|minutes|hours?|hrs?)|"
+    # "on Sunday mornings" recurs; "on Sunday (morning)" is one day
+    rf"on {_EN_DAY}" + _nf(" mornings", " afternoons", " evenings", " nights") + "|"
     r"by (?:\d{1,2}|noon|tonight|eod|end of (?:the )?day)|this time|for now|just now|"
     r"right away)\b",
     r"\b\d+ ?(?:min|mins|minute|minutes)\b",
@@ -175,6 +180,19 @@ PROFILE = rx(
 TEST = rx(r"测试一下|测一下|试一下你?的?记忆|测试.{0,6}(?:记忆"
           r"|memory)|就测试|只是测试|随便测", r"\btest(?:ing)? (?:the |your )?memory\b|"
           r"\bthis is (?:just )?a test\b|\bjust testing\b|\bignore this\b")
+# an acknowledgement of the assistant's advice ("我会认真考虑的", "I'll give it a try"): a pleasantry,
+# never a durable goal of the user
+ACK_ADVICE = rx(
+    r"(?:谢谢|感谢|多谢)(?:你)?的?(?:建议|提醒|意见|安慰|鼓励)|(?:我|那我)(?:会|就|回头|再)?(?:认真|好好)?"
+    r"(?:考虑|试试|试一下|试一试|尝试一下|照你说的|按你说的|听你的)|(?:我会|会)(?:努力|尽量)(?:调整|放松|试)|"
+    r"好主意|好建议|有道理",
+    r"\bthanks?(?: you)? (?:so much |a lot )?for (?:the|your) (?:advice|suggestions?|tips?|help|input)\b|"
+    r"\bi(?:'ll| will) (?:definitely |certainly |surely )?(?:give (?:it|that|them) a (?:try|shot|go)|"
+    r"try (?:it|that|this|them)\b|try my best to (?:relax|calm|rest|stay|be|take|keep|adjust)|"
+    r"consider (?:it|that|this|your)|think about (?:it|that|this)|keep (?:that|it|this) in mind|"
+    r"take your advice|follow your (?:advice|suggestions?|tips?)|try to follow your)|"
+    r"\b(?:sounds like a|that'?s a|what a) (?:good|great|nice) (?:idea|plan|suggestion)\b",
+)
 HYPOTHETICAL = rx(r"^(?:如果|假如|要是|假设|万一|倘若|假使)|"
                   r"^(?:我)?(?:在想|想象)", r"^if\b|\bsuppose\b|\bimagine\b|"
                   r"\bwhat if\b|\blet'?s say\b|\bhypothetically\b|\bin theory\b|\bpretend\b|\bwould you\b")
@@ -203,9 +221,9 @@ PAST_REF = rx(
     r"\bi'?m done with\b|\bchange of plans?\b|\bscrap that\b",
 )
 CHANGE = rx(
-    r"现在|改(?:成|为|了|一下)|换(?:成|了|到)|不再|已经不|搬(?:到|去|家)|得改|变了|"
+    r"现在|改(?:成|为|了|一下|回|喝|吃|用|开|学|玩|练|听|看|住|去|坐|骑)|换(?:成|了|到|回)|不再|已经不|搬(?:到|去|家)|得改|变了|"
     r"更新一下|同步一下|跟你同步|改主意",
-    r"\bupdate\b|\bnow\b|\bchanged?\b|change of plans?|\bswitched\b|\binstead\b|\bno longer\b|\banymore\b|"
+    r"\bupdate\b|\bnow\b|\bchanged?\b|change of plans?|\bswitched\b|\bswitch (?:back|to)\b|\bgo back to\b|\binstead\b|\bno longer\b|\banymore\b|"
     r"\bany more\b|\bmoved\b|\bnew job\b|\bthese days\b|\bactually\b|\bnot .{1,30} anymore\b",
 )
 # "...\b" after Chinese words needs re's Unicode boundary: here "not followed by a letter" (consumed)
@@ -303,12 +321,17 @@ FAMILY_SUBJECT = rx(r"^(?:我|我家|我们家)(?:的)?(?:大|小|二)?" + _KIN_
                     r"^(?:my|our) (?:\w+ )?" + _KIN_EN + r"(?:'s)?\b")
 FRIEND_SUBJECT = rx(r"^我(?:的)?(?:最好的|一个|一位|好)?(?:朋友|同事|老板|领导|同学|室友|邻居|哥们|闺蜜|"
                     r"客户|发小)",
+                    r"^我(?:的)?\s*(?:best )?(?:friend|colleague|coworker|boss|roommate|flatmate|housemate|"
+                    r"neighbou?r|classmate|bff)\b",
                     r"^my (?:best |close |old |good )?(?:friend|colleague|coworker|co-worker|boss|roommate|"
                     r"flatmate|housemate|neighbou?r|client|manager|buddy|mate|classmate)s?\b")
 FIRST_PERSON = rx(r"我|本人|咱", r"\b(?:i|i'm|i've|i'd|i'll|im|ive|me|my|mine|we|we're|our)\b")
 THIRD_PARTY_START = rx(
     r"^(?:他|她|它|他们|她们|它们|我(?:的)?(?:朋友|同事|老板|领导|同学|室友|邻居|"
     r"哥们|闺蜜|客户)|朋友|同事|老板|领导|室友)",
+    # mixed: "我 roommate 是个 vegan"
+    r"^我(?:的)?\s*(?:best )?(?:friend|colleague|coworker|boss|roommate|flatmate|housemate|neighbou?r|"
+    r"classmate|bff)\b",
     r"^(?:he|she|they|it|my (?:friend|colleague|coworker|boss|roommate|neighbou?r|client|manager))\b",
     # a relative or partner as the subject: a fact about the family, never the user's own preference
     r"^(?:我|我家|我们家)(?:的)?(?:大|小|二)?" + _KIN_ZH,
@@ -534,12 +557,14 @@ EDUCATION = rx(
 
 # other stable facts
 VEHICLE = rx(
+    r"我(?:的|家的?)车(?:是|换成)|(?:换|买|提|入手)了(?:一)?辆|"
     r"我(?:家)?(?:开|开的是|开着|有|买了)(?:一辆|辆|台)?[^,，。]{0,8}?(?:车|特斯拉|"
     r"比亚迪|宝马|奔驰|奥迪|丰田|本田|大众|蔚来|理想|"
     r"小鹏|问界|电动车|摩托|机车)",
     r"\bi (?:drive|own|have) (?:a|an|two) (?:[\w-]+ ){0,3}?(?:car|truck|suv|van|motorcycle|bike|ev|tesla|"
     r"subaru|toyota|honda|ford|jeep|prius|civic|corolla|model [3sxy])\b|\bmy (?:car|"
-    r"truck|suv|motorcycle) is\b",
+    r"truck|suv|motorcycle) is\b|\b(?:got|bought|traded (?:it |my [\w ]{1,20})?(?:in )?for) (?:a|an) (?:new |used )?"
+    r"(?:[\w-]+ ){0,2}?(?:car|truck|suv|van|ev|tesla|model [3sxy])\b",
 )
 LANGUAGES_SPOKEN = rx(
     r"我(?:会|能)说[^,，。]{1,12}(?:话|语|文)|母语是|我的母语|我是(?:双语|母语者)",
