@@ -221,9 +221,11 @@ PAST_REF = rx(
     r"\bi'?m done with\b|\bchange of plans?\b|\bscrap that\b",
 )
 CHANGE = rx(
-    r"现在|改(?:成|为|了|一下|回|喝|吃|用|开|学|玩|练|听|看|住|去|坐|骑)|换(?:成|了|到|回)|不再|已经不|搬(?:到|去|家)|得改|变了|"
+    r"现在|改(?:成|为|了|一下|回|喝|吃|用|开|学|玩|练|听|看|住|去|坐|骑)|换(?:成|了|到|回)|不再|已经不|"
+    r"搬(?:到|去|家)|得改|变了|"
     r"更新一下|同步一下|跟你同步|改主意",
-    r"\bupdate\b|\bnow\b|\bchanged?\b|change of plans?|\bswitched\b|\bswitch (?:back|to)\b|\bgo back to\b|\binstead\b|\bno longer\b|\banymore\b|"
+    r"\bupdate\b|\bnow\b|\bchanged?\b|change of plans?|\bswitched\b|\bswitch (?:back|to)\b|\bgo back to\b|"
+    r"\binstead\b|\bno longer\b|\banymore\b|"
     r"\bany more\b|\bmoved\b|\bnew job\b|\bthese days\b|\bactually\b|\bnot .{1,30} anymore\b",
 )
 # "...\b" after Chinese words needs re's Unicode boundary: here "not followed by a letter" (consumed)
@@ -563,7 +565,8 @@ VEHICLE = rx(
     r"小鹏|问界|电动车|摩托|机车)",
     r"\bi (?:drive|own|have) (?:a|an|two) (?:[\w-]+ ){0,3}?(?:car|truck|suv|van|motorcycle|bike|ev|tesla|"
     r"subaru|toyota|honda|ford|jeep|prius|civic|corolla|model [3sxy])\b|\bmy (?:car|"
-    r"truck|suv|motorcycle) is\b|\b(?:got|bought|traded (?:it |my [\w ]{1,20})?(?:in )?for) (?:a|an) (?:new |used )?"
+    r"truck|suv|motorcycle) is\b|"
+    r"\b(?:got|bought|traded (?:it |my [\w ]{1,20})?(?:in )?for) (?:a|an) (?:new |used )?"
     r"(?:[\w-]+ ){0,2}?(?:car|truck|suv|van|ev|tesla|model [3sxy])\b",
 )
 LANGUAGES_SPOKEN = rx(
