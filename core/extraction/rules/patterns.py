@@ -222,10 +222,10 @@ PAST_REF = rx(
 )
 CHANGE = rx(
     r"现在|改(?:成|为|了|一下|回|喝|吃|用|开|学|玩|练|听|看|住|去|坐|骑)|换(?:成|了|到|回)|不再|已经不|"
-    r"搬(?:到|去|家)|得改|变了|"
+    r"搬(?:到|去|家)|得改|变了|卖(?:了|掉)|"
     r"更新一下|同步一下|跟你同步|改主意",
     r"\bupdate\b|\bnow\b|\bchanged?\b|change of plans?|\bswitched\b|\bswitch (?:back|to)\b|\bgo back to\b|"
-    r"\binstead\b|\bno longer\b|\banymore\b|"
+    r"\binstead\b|\bno longer\b|\banymore\b|\bsold\b|\btraded in\b|\bgot a new\b|"
     r"\bany more\b|\bmoved\b|\bnew job\b|\bthese days\b|\bactually\b|\bnot .{1,30} anymore\b",
 )
 # "...\b" after Chinese words needs re's Unicode boundary: here "not followed by a letter" (consumed)

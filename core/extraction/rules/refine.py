@@ -206,11 +206,14 @@ _RETRACT = re.compile(
 _REPLACE = re.compile(r"改|换成|换了|现在|而是|\bnow\b|\binstead\b|\bswitched\b|\bchanged\b|\bthese days\b")
 _FORGET_THAT = re.compile(r"\bforget (?:about )?(?:that|it|this)\b|忘(?:了|掉|记)(?:它|这个|那个|吧)|"
                           r"别记(?:了|这个|住)?")
+# "刚才那个目标" names which memory, it is no time window
+_WHICH_ONE = re.compile(r"刚才(?:那个|那条|说的|提的)|刚刚(?:那个|说的)")
 _SENTENCE = re.compile(r"[。！!？?\n]+|\.(?:\s|$)")
 # a semicolon joins the old value and the new one ("I no longer play tennis; these days I play padel")
 _CLAUSE = re.compile(r"[，,、：:；;]+")
 # words that carry no topic in a retraction ("scratch that goal about the...")
-_MARKERS_ZH = re.compile(r"算了|放弃了?|取消了?|不想再|别再|不再|不|了|吧|啊|呢|我的|我|你|那个|这个|"
+_MARKERS_ZH = re.compile(r"算了|放弃了?|取消了?|不想再|别再|不再|不想?要了?|不|了|吧|啊|呢|我的|我|你|"
+                         r"那个|这个|"
                          r"刚才|上一个|最后一个|最后那个|刚说的|"
                          r"那条|这条|之前|说的|说过|的|目标|计划|打算|想法|还是|就")
 _STOP_EN = frozenset((
@@ -265,7 +268,7 @@ def resolve_retractions(message: str, existing: Sequence[ExistingMemory],
     out = list(candidates)
     for sentence in _SENTENCE.split(message):
         norm = normalise(sentence)
-        if not norm or patterns.TIME_HARD.search(norm) or patterns.is_question(norm) \
+        if not norm or patterns.TIME_HARD.search(_WHICH_ONE.sub(" ", norm)) or patterns.is_question(norm) \
                 or patterns.HYPOTHETICAL.search(norm) or patterns.KEEP_REMINDER.search(norm):
             continue
         clauses = [c for c in _CLAUSE.split(norm) if c.strip()]
