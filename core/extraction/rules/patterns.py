@@ -427,6 +427,9 @@ JOB_ZH = [
                rf"{ACRONYM_ROLE}\b)[^,，。]{{0,6}}?)(?:的|工作|这行|行业|相关|方面)?$"),
     re.compile(rf"(?:^|我)(?:在)?教\s*(?P<role>{SUBJECT_ZH})"),
     re.compile(r"(?:我的)?(?:职业|工作|本职)(?:是|:)\s*(?P<role>\S{2,})"),
+    # an occupation outside the word list, by its ending: "我是一名殡葬礼仪师", "我是一名高铁乘务员"
+    re.compile(r"^(?:我|本人)(?:现在|目前)?是(?:一名|一位|名|位)\s*(?P<role>[^,，。的]{1,8}?(?:师|员|工|匠|官|"
+               r"司机|医生|护士|经理|主播|博主|记者|编辑|作家|画家|警察|农民|厨师|保安|快递员))(?:$|[,，。])"),
 ]
 JOB_HISTORY_ZH = re.compile(r"(?:之前|以前|曾经|原来|前几年)在(?P<org>[^,，。]{1,16}?)(?:做|"
                             r"干|当|上)了?\s*(?:[0-9一二两三四五六七八九十几多半]+年)?"
@@ -527,7 +530,8 @@ PETS_EN = lexicon.alt(lexicon.PETS_EN)
 PETS_EN_RX = [
     re.compile(rf"\b(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?"
                rf"(?P<pet>{PETS_EN})s?\b"),
-    re.compile(rf"(?:^|\bi |\bwe )(?:\w+ )?(?:have|got|adopted|own|rescued|foster|fostered) (?:a|"
+    re.compile(rf"(?:^|\bi |\bwe |\bi'?ve |\bwe'?ve )(?:\w+ )?"
+               rf"(?:have|got|adopted|own|rescued|foster|fostered) (?:a|"
                rf"an|two|three|"
                rf"four|\d|one|a second|another)?\s*(?:[\w-]+\s+){{0,2}}?(?P<pet>{PETS_EN})s?\b"),
 ]
@@ -700,6 +704,11 @@ PROJECT_VERB = rx(
     r"project|business|brand|band)\b|"
     r"\bwe(?:'re| are) (?:building|developing|making|launching)\b|\bour (?:startup|app|product|project)\b",
 )
+# restoring or rebuilding something is a project whatever the thing ("been restoring a 1972 Triumph
+# motorcycle", "我在翻新一辆老式自行车")
+RESTORE = rx(r"(?:在|正在|一直在|最近在)(?:修复|翻新|改装|复原)(?:一(?:辆|台|艘|座|套|把)|我的|家里的|老)",
+             r"(?:^|\bi'?ve |\bi have |\bi'?m |\bi am |\bwe'?re |\bwe are )(?:been )?(?:slowly |currently )?"
+             r"(?:restoring|rebuilding|refurbishing|fixing up|doing up) (?:a|an|my|our|this|an old|old)\b")
 PROJECT_NOUN_ZH = lexicon.alt(lexicon.PROJECT_NOUNS_ZH)
 PROJECT_NOUN_EN = r"\b" + lexicon.alt(lexicon.PROJECT_NOUNS_EN) + r"s?\b"
 PROJECT_NOUN = rx(PROJECT_NOUN_ZH, PROJECT_NOUN_EN)

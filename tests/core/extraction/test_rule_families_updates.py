@@ -129,3 +129,40 @@ def test_acknowledging_advice_is_no_goal(ex: RulesExtractor, text: str) -> None:
 def test_a_real_goal_after_thanks_is_kept(ex: RulesExtractor) -> None:
     got = _run(ex, "谢谢你的建议。我的长期目标是明年考下注册会计师")
     assert [c.memory_type.value for c in got] == ["goal"], got
+
+
+@pytest.mark.parametrize(("text", "term"), [
+    ("我是一名高铁乘务员", "乘务员"), ("我现在是一名宠物美容师", "美容师"), ("我是一位调酒师", "调酒师"),
+    ("本人是一名钟表修理工", "修理工"), ("我是一名地铁司机，上夜班比较多", "司机"),
+])
+def test_an_occupation_outside_the_word_list_is_the_job(ex: RulesExtractor, text: str, term: str) -> None:
+    got = _run(ex, text)
+    assert any(c.key == "fact-job" and term in c.content for c in got), got
+
+
+@pytest.mark.parametrize("text", ["我是一个很内向的人", "我是一名新手妈妈"])
+def test_a_description_of_oneself_is_no_job(ex: RulesExtractor, text: str) -> None:
+    assert all(c.key != "fact-job" for c in _run(ex, text))
+
+
+@pytest.mark.parametrize(("text", "term"), [
+    ("We've got two cats, Salt and Pepper", "cats"), ("I've got a rescue mutt named Rufus", "rufus"),
+    ("I've adopted a bearded dragon", "bearded dragon"), ("We've got an old tabby called Mittens", "mittens"),
+    ("we've adopted a pair of guinea pigs", "guinea pigs"),
+])
+def test_a_pet_the_household_has_got_is_a_pet_fact(ex: RulesExtractor, text: str, term: str) -> None:
+    got = _run(ex, text)
+    assert any(c.key == "fact-pets" and term in c.content.lower() for c in got), got
+
+
+@pytest.mark.parametrize(("text", "term"), [
+    ("I've been restoring an old wooden sailboat on weekends", "sailboat"),
+    ("I'm rebuilding a vintage Land Rover with my dad", "land rover"),
+    ("I'm doing up an old farmhouse in Wales", "farmhouse"),
+    ("我最近在翻新一辆老式永久自行车", "自行车"),
+    ("我一直在修复一台八十年代的收音机", "收音机"),
+])
+def test_restoring_something_is_a_project(ex: RulesExtractor, text: str, term: str) -> None:
+    got = _run(ex, text)
+    assert [(c.memory_type.value, c.key) for c in got] == [("project", "project-renovation")], got
+    assert term in got[0].content.lower()
