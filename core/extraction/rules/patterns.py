@@ -184,7 +184,8 @@ TEST = rx(r"测试一下|测一下|试一下你?的?记忆|测试.{0,6}(?:记忆
 # never a durable goal of the user
 ACK_ADVICE = rx(
     r"(?:谢谢|感谢|多谢)(?:你)?的?(?:建议|提醒|意见|安慰|鼓励)|(?:我|那我)(?:会|就|回头|再)?(?:认真|好好)?"
-    r"(?:考虑|试试|试一下|试一试|尝试一下|照你说的|按你说的|听你的)|(?:我会|会)(?:努力|尽量)(?:调整|放松|试)|"
+    r"(?:试试|试一下|试一试|尝试一下|照你说的|按你说的|听你的)|(?:我|那我)(?:会|就)?(?:认真|好好)?考虑(?:一下)?"
+    r"(?:的|吧|看看)?$|(?:我会|会)(?:努力|尽量)(?:调整|放松|试)|"
     r"好主意|好建议|有道理",
     r"\bthanks?(?: you)? (?:so much |a lot )?for (?:the|your) (?:advice|suggestions?|tips?|help|input)\b|"
     r"\bi(?:'ll| will) (?:definitely |certainly |surely )?(?:give (?:it|that|them) a (?:try|shot|go)|"

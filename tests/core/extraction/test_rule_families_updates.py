@@ -126,8 +126,10 @@ def test_acknowledging_advice_is_no_goal(ex: RulesExtractor, text: str) -> None:
     assert _run(ex, text) == []
 
 
-def test_a_real_goal_after_thanks_is_kept(ex: RulesExtractor) -> None:
-    got = _run(ex, "谢谢你的建议。我的长期目标是明年考下注册会计师")
+@pytest.mark.parametrize("text", ["谢谢你的建议。我的长期目标是明年考下注册会计师", "我考虑转行做设计",
+                                  "Thanks for the tips. My long-term goal is to run an ultramarathon."])
+def test_a_real_goal_beside_thanks_is_kept(ex: RulesExtractor, text: str) -> None:
+    got = _run(ex, text)
     assert [c.memory_type.value for c in got] == ["goal"], got
 
 
