@@ -316,6 +316,8 @@ class _Analyser(SlotDetectors):
             return [], "profile"
         if patterns.WRONG_SLOT.search(body):
             return [], "wrong-slot"
+        if patterns.PRAISE.search(body):
+            return [], "pleasantry"
         retractions = self._retractions(body)
         if patterns.PAST_REF.search(body):
             return retractions, ("past" if not retractions else None)

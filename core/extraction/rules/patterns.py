@@ -194,6 +194,15 @@ ACK_ADVICE = rx(
     r"take your advice|follow your (?:advice|suggestions?|tips?)|try to follow your)|"
     r"\b(?:sounds like a|that'?s a|what a) (?:good|great|nice) (?:idea|plan|suggestion)\b",
 )
+# praise of (or warmth towards) the assistant, "always" and "每次" included: a pleasantry, never a rule
+PRAISE = rx(
+    r"^你(?:每次|总是|一直|永远|老是|真的|真)?(?:都)?(?:这么|那么|很|好|真|特别|超)(?:耐心|贴心|温柔|厉害|懂我|"
+    r"靠谱|细心|暖|会安慰人|有耐心)|有你(?:在)?真好|多亏(?:了)?你|你(?:是|真是)(?:最好|最棒)的",
+    r"\byou(?:'re| are)? (?:always|really|so|never fail to) (?:know how to|make me|manage to|so|such|"
+    r"there for me|help me (?:feel|when)|cheer|understand|get me)\b|\byou(?:'re| are) the best\b|"
+    r"\bi'?m always (?:here|there) (?:for you|if you)\b|\byou(?:'re| are) always (?:so )?(?:kind|patient|"
+    r"helpful|sweet|nice)\b|\b(?:nice|good|great|fun|lovely) (?:talking|chatting) (?:to|with) you\b",
+)
 HYPOTHETICAL = rx(r"^(?:如果|假如|要是|假设|万一|倘若|假使)|"
                   r"^(?:我)?(?:在想|想象)", r"^if\b|\bsuppose\b|\bimagine\b|"
                   r"\bwhat if\b|\blet'?s say\b|\bhypothetically\b|\bin theory\b|\bpretend\b|\bwould you\b")

@@ -168,3 +168,22 @@ def test_restoring_something_is_a_project(ex: RulesExtractor, text: str, term: s
     got = _run(ex, text)
     assert [(c.memory_type.value, c.key) for c in got] == [("project", "project-renovation")], got
     assert term in got[0].content.lower()
+
+
+@pytest.mark.parametrize("text", [
+    "你每次都这么耐心，谢谢你", "你总是这么懂我", "有你在真好，晚安", "你真是最好的",
+    "You always know how to make me feel better", "You're always so patient with me, thank you",
+    "I'm always here for you too, haha", "you really get me, you're the best",
+    "it's always nice chatting with you", "you always cheer me up when I feel down",
+])
+def test_praising_the_assistant_is_no_rule(ex: RulesExtractor, text: str) -> None:
+    assert _run(ex, text) == []
+
+
+@pytest.mark.parametrize("text", [
+    "你总是回答得太长了，以后简短一点", "You always use bullet points; please always use prose instead",
+    "你一直都很耐心，不过以后回答尽量简短些",
+])
+def test_a_rule_beside_a_remark_about_the_assistant_is_kept(ex: RulesExtractor, text: str) -> None:
+    got = _run(ex, text)
+    assert got and all(c.memory_type.value == "constraint" for c in got), got
