@@ -316,6 +316,8 @@ class _Analyser(SlotDetectors):
             return [], "profile"
         if patterns.WRONG_SLOT.search(body):
             return [], "wrong-slot"
+        if patterns.PRAISE.search(body):
+            return [], "pleasantry"
         retractions = self._retractions(body)
         if patterns.PAST_REF.search(body):
             return retractions, ("past" if not retractions else None)
@@ -333,8 +335,14 @@ class _Analyser(SlotDetectors):
             return [], "request"
         if patterns.HYPOTHETICAL.search(body):
             return [], "hypothetical"
+        if patterns.ACK_ADVICE.search(body) and not topic_of("goal", body):
+            return [], "ack"
         if patterns.TRANSIENT.search(body):
             return [], "transient"
+        if pos > 0 and _about_someone_else(clauses[0].norm) and not patterns.FIRST_PERSON.search(body):
+            # "我 roommate 是个 vegan，所以冰箱里基本没有肉": the rest of a sentence about a friend or
+            # colleague is theirs, not the user's (a rescue may still file it as a fact about friends)
+            return [], "no-trigger"
         ahead = " ".join(c.norm for c in clauses[pos: pos + 3])
         intent = [] if patterns.RECENT_PAST.search(body) else self._intent(clause, body, ahead)
         hits = retractions + self._facts(clause, body, pos) + intent
@@ -403,8 +411,10 @@ class _Analyser(SlotDetectors):
         return None
 
     def _followup_constraint(self, body: str) -> Hit | None:
-        """A detail for a constraint the user already has ("汇率用个大概就行")."""
-        if not patterns.FOLLOWUP_INSTRUCTION.search(body):
+        """A detail for a constraint the user already has ("汇率用个大概就行"), or a change of it
+        ("还是改回中文回复吧", "switch back to English replies"), which then replaces it."""
+        change = patterns.CHANGE.search(body) and patterns.REPLY_WORD.search(body)
+        if not (patterns.FOLLOWUP_INSTRUCTION.search(body) or change):
             return None
         topic = topic_of("constraint", body)
         if topic is None:
@@ -443,6 +453,13 @@ def _fold_grounds(groups: list[Group]) -> list[Group]:
                 rule.clauses = sorted(ground.clauses + rule.clauses, key=lambda c: c.index)
                 out.remove(ground)
     return out
+
+
+def _about_someone_else(first_clause: str) -> bool:
+    """The sentence's subject is someone other than the user and not a relative or partner (whose
+    details join the family fact, ``gate._fold_third_party``)."""
+    return bool(patterns.THIRD_PARTY_START.search(first_clause)) \
+        and not patterns.FAMILY_SUBJECT.search(first_clause)
 
 
 def _same_kind(hit: Hit, active: list[Group]) -> bool:

@@ -217,6 +217,8 @@ class SlotDetectors:
         return [pref] if pref is not None else []
 
     def _project(self, body: str, ahead: str = "") -> Hit | None:
+        if patterns.RESTORE.search(body):
+            return Hit("project-renovation", 0.82)  # a readable key, whatever is restored
         noun = patterns.PROJECT_NOUN.search(body) or patterns.PROJECT_NOUN.search(ahead)
         if not (patterns.PROJECT_VERB.search(body) and noun):
             return None

@@ -59,6 +59,8 @@ RESCUE_MIN_CHARS_ZH = 5
 RESCUE_MIN_WORDS_EN = 3
 # reasons the rules give for dropping a clause that rule out a rescue of its sentence
 _SOFT_REASONS = {"no-trigger"}
+# clauses left out of a rescued sentence without ruling it out (a thank-you for the advice)
+_SKIPPED_REASONS = {"ack"}
 
 # Topics a rescued memory may be filed under, per type: key suffix -> bilingual descriptions or
 # example sentences ("|"-separated, each embedded once per process; the nearest one names the
@@ -233,6 +235,9 @@ class ClassifierGate:
         for sentence, members in by_sentence.items():
             if any(c.index in covered for c in members):
                 continue
+            members = [c for c in members if analysis.dropped.get(c.index) not in _SKIPPED_REASONS]
+            if not members:
+                continue
             if any(analysis.dropped.get(c.index, "no-trigger") not in _SOFT_REASONS for c in members):
                 continue
             owner = _owner(members[0])
@@ -282,7 +287,7 @@ class ClassifierGate:
 
 
 _FIRST_PERSON = re.compile(r"我|\b(?:i|i'm|i've|i'd|my|me|mine|myself)\b")
-_RELATION_KEYS = ("fact-family", "fact-relationship")
+_RELATION_KEYS = ("fact-family", "fact-relationship", "fact-friends")
 
 
 def _fold_third_party(analysis: Analysis, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:

@@ -25,14 +25,19 @@ TIME_HARD = rx(
     + r"|今日|今晚|今早|今儿|今夜|今天下午|明天|明早|明晚|明儿|明日|后天|大后天|"
     r"明后天|这两天|这几天|近几天|"
     r"未来几天|接下来几天|接下来的几天|过两天|这周|本周|这个?星期|这礼拜|下周|下个?星期|下礼拜|这个月|本月|"
-    r"下个月|月底前|这周末|下周末|待会儿?|等会儿?|一会儿|马上|刚才|刚刚|这次|这回|"
+    r"下个月|月底前|这周末|下周末|待会儿?|等会儿?|"
+    # "一会儿" after a verb is a duration ("听一会儿相声"), not "in a moment"
+    + _np(*"听看玩读睡躺坐走歇聊练弹写跑游泡逛") + "一会儿|"
+    r"马上|刚才|刚刚|这次|这回|"
     r"本次|这一次|到时候|晚点|稍后|"
     r"今年(?:的)?(?:端午|中秋|国庆|五一|春节)|这个假期|这个周末",
     rf"\b(?:today|tonight|tomorrow|tmrw|tmr|later today|this (?:morning|afternoon|"
     rf"evening|week|weekend|month|"
     rf"{_EN_DAY})|next (?:week|weekend|month|{_EN_DAY})|(?:the )?next (?:few|couple(?: of)?|"
     rf"two|three|2|3) days|"
-    rf"in (?:a|an|\d+|a few|a couple(?: of)?) (?:min|mins|minutes|hours?|hrs?)|on {_EN_DAY}|"
+    rf"in (?:a|an|\d+|a few|a couple(?: of)?) (?:min|mins|minutes|hours?|hrs?)|"
+    # "on Sunday mornings" recurs; "on Sunday (morning)" is one day
+    rf"on {_EN_DAY}" + _nf(" mornings", " afternoons", " evenings", " nights") + "|"
     r"by (?:\d{1,2}|noon|tonight|eod|end of (?:the )?day)|this time|for now|just now|"
     r"right away)\b",
     r"\b\d+ ?(?:min|mins|minute|minutes)\b",
@@ -175,6 +180,29 @@ PROFILE = rx(
 TEST = rx(r"测试一下|测一下|试一下你?的?记忆|测试.{0,6}(?:记忆"
           r"|memory)|就测试|只是测试|随便测", r"\btest(?:ing)? (?:the |your )?memory\b|"
           r"\bthis is (?:just )?a test\b|\bjust testing\b|\bignore this\b")
+# an acknowledgement of the assistant's advice ("我会认真考虑的", "I'll give it a try"): a pleasantry,
+# never a durable goal of the user
+ACK_ADVICE = rx(
+    r"(?:谢谢|感谢|多谢)(?:你)?的?(?:建议|提醒|意见|安慰|鼓励)|(?:我|那我)(?:会|就|回头|再)?(?:认真|好好)?"
+    r"(?:试试|试一下|试一试|尝试一下|照你说的|按你说的|听你的)|(?:我|那我)(?:会|就)?(?:认真|好好)?考虑(?:一下)?"
+    r"(?:的|吧|看看)?$|(?:我会|会)(?:努力|尽量)(?:调整|放松|试)|"
+    r"好主意|好建议|有道理",
+    r"\bthanks?(?: you)? (?:so much |a lot )?for (?:the|your) (?:advice|suggestions?|tips?|help|input)\b|"
+    r"\bi(?:'ll| will) (?:definitely |certainly |surely )?(?:give (?:it|that|them) a (?:try|shot|go)|"
+    r"try (?:it|that|this|them)\b|try my best to (?:relax|calm|rest|stay|be|take|keep|adjust)|"
+    r"consider (?:it|that|this|your)|think about (?:it|that|this)|keep (?:that|it|this) in mind|"
+    r"take your advice|follow your (?:advice|suggestions?|tips?)|try to follow your)|"
+    r"\b(?:sounds like a|that'?s a|what a) (?:good|great|nice) (?:idea|plan|suggestion)\b",
+)
+# praise of (or warmth towards) the assistant, "always" and "每次" included: a pleasantry, never a rule
+PRAISE = rx(
+    r"^你(?:每次|总是|一直|永远|老是|真的|真)?(?:都)?(?:这么|那么|很|好|真|特别|超)(?:耐心|贴心|温柔|厉害|懂我|"
+    r"靠谱|细心|暖|会安慰人|有耐心)|有你(?:在)?真好|多亏(?:了)?你|你(?:是|真是)(?:最好|最棒)的",
+    r"\byou(?:'re| are)? (?:always|really|so|never fail to) (?:know how to|make me|manage to|so|such|"
+    r"there for me|help me (?:feel|when)|cheer|understand|get me)\b|\byou(?:'re| are) the best\b|"
+    r"\bi'?m always (?:here|there) (?:for you|if you)\b|\byou(?:'re| are) always (?:so )?(?:kind|patient|"
+    r"helpful|sweet|nice)\b|\b(?:nice|good|great|fun|lovely) (?:talking|chatting) (?:to|with) you\b",
+)
 HYPOTHETICAL = rx(r"^(?:如果|假如|要是|假设|万一|倘若|假使)|"
                   r"^(?:我)?(?:在想|想象)", r"^if\b|\bsuppose\b|\bimagine\b|"
                   r"\bwhat if\b|\blet'?s say\b|\bhypothetically\b|\bin theory\b|\bpretend\b|\bwould you\b")
@@ -203,9 +231,11 @@ PAST_REF = rx(
     r"\bi'?m done with\b|\bchange of plans?\b|\bscrap that\b",
 )
 CHANGE = rx(
-    r"现在|改(?:成|为|了|一下)|换(?:成|了|到)|不再|已经不|搬(?:到|去|家)|得改|变了|"
+    r"现在|改(?:成|为|了|一下|回|喝|吃|用|开|学|玩|练|听|看|住|去|坐|骑)|换(?:成|了|到|回)|不再|已经不|"
+    r"搬(?:到|去|家)|得改|变了|卖(?:了|掉)|"
     r"更新一下|同步一下|跟你同步|改主意",
-    r"\bupdate\b|\bnow\b|\bchanged?\b|change of plans?|\bswitched\b|\binstead\b|\bno longer\b|\banymore\b|"
+    r"\bupdate\b|\bnow\b|\bchanged?\b|change of plans?|\bswitched\b|\bswitch (?:back|to)\b|\bgo back to\b|"
+    r"\binstead\b|\bno longer\b|\banymore\b|\bsold\b|\btraded in\b|\bgot a new\b|"
     r"\bany more\b|\bmoved\b|\bnew job\b|\bthese days\b|\bactually\b|\bnot .{1,30} anymore\b",
 )
 # "...\b" after Chinese words needs re's Unicode boundary: here "not followed by a letter" (consumed)
@@ -303,12 +333,17 @@ FAMILY_SUBJECT = rx(r"^(?:我|我家|我们家)(?:的)?(?:大|小|二)?" + _KIN_
                     r"^(?:my|our) (?:\w+ )?" + _KIN_EN + r"(?:'s)?\b")
 FRIEND_SUBJECT = rx(r"^我(?:的)?(?:最好的|一个|一位|好)?(?:朋友|同事|老板|领导|同学|室友|邻居|哥们|闺蜜|"
                     r"客户|发小)",
+                    r"^我(?:的)?\s*(?:best )?(?:friend|colleague|coworker|boss|roommate|flatmate|housemate|"
+                    r"neighbou?r|classmate|bff)\b",
                     r"^my (?:best |close |old |good )?(?:friend|colleague|coworker|co-worker|boss|roommate|"
                     r"flatmate|housemate|neighbou?r|client|manager|buddy|mate|classmate)s?\b")
 FIRST_PERSON = rx(r"我|本人|咱", r"\b(?:i|i'm|i've|i'd|i'll|im|ive|me|my|mine|we|we're|our)\b")
 THIRD_PARTY_START = rx(
     r"^(?:他|她|它|他们|她们|它们|我(?:的)?(?:朋友|同事|老板|领导|同学|室友|邻居|"
     r"哥们|闺蜜|客户)|朋友|同事|老板|领导|室友)",
+    # mixed: "我 roommate 是个 vegan"
+    r"^我(?:的)?\s*(?:best )?(?:friend|colleague|coworker|boss|roommate|flatmate|housemate|neighbou?r|"
+    r"classmate|bff)\b",
     r"^(?:he|she|they|it|my (?:friend|colleague|coworker|boss|roommate|neighbou?r|client|manager))\b",
     # a relative or partner as the subject: a fact about the family, never the user's own preference
     r"^(?:我|我家|我们家)(?:的)?(?:大|小|二)?" + _KIN_ZH,
@@ -402,6 +437,9 @@ JOB_ZH = [
                rf"{ACRONYM_ROLE}\b)[^,，。]{{0,6}}?)(?:的|工作|这行|行业|相关|方面)?$"),
     re.compile(rf"(?:^|我)(?:在)?教\s*(?P<role>{SUBJECT_ZH})"),
     re.compile(r"(?:我的)?(?:职业|工作|本职)(?:是|:)\s*(?P<role>\S{2,})"),
+    # an occupation outside the word list, by its ending: "我是一名殡葬礼仪师", "我是一名高铁乘务员"
+    re.compile(r"^(?:我|本人)(?:现在|目前)?是(?:一名|一位|名|位)\s*(?P<role>[^,，。的]{1,8}?(?:师|员|工|匠|官|"
+               r"司机|医生|护士|经理|主播|博主|记者|编辑|作家|画家|警察|农民|厨师|保安|快递员))(?:$|[,，。])"),
 ]
 JOB_HISTORY_ZH = re.compile(r"(?:之前|以前|曾经|原来|前几年)在(?P<org>[^,，。]{1,16}?)(?:做|"
                             r"干|当|上)了?\s*(?:[0-9一二两三四五六七八九十几多半]+年)?"
@@ -502,7 +540,8 @@ PETS_EN = lexicon.alt(lexicon.PETS_EN)
 PETS_EN_RX = [
     re.compile(rf"\b(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?"
                rf"(?P<pet>{PETS_EN})s?\b"),
-    re.compile(rf"(?:^|\bi |\bwe )(?:\w+ )?(?:have|got|adopted|own|rescued|foster|fostered) (?:a|"
+    re.compile(rf"(?:^|\bi |\bwe |\bi'?ve |\bwe'?ve )(?:\w+ )?"
+               rf"(?:have|got|adopted|own|rescued|foster|fostered) (?:a|"
                rf"an|two|three|"
                rf"four|\d|one|a second|another)?\s*(?:[\w-]+\s+){{0,2}}?(?P<pet>{PETS_EN})s?\b"),
 ]
@@ -534,12 +573,15 @@ EDUCATION = rx(
 
 # other stable facts
 VEHICLE = rx(
+    r"我(?:的|家的?)车(?:是|换成)|(?:换|买|提|入手)了(?:一)?辆|"
     r"我(?:家)?(?:开|开的是|开着|有|买了)(?:一辆|辆|台)?[^,，。]{0,8}?(?:车|特斯拉|"
     r"比亚迪|宝马|奔驰|奥迪|丰田|本田|大众|蔚来|理想|"
     r"小鹏|问界|电动车|摩托|机车)",
     r"\bi (?:drive|own|have) (?:a|an|two) (?:[\w-]+ ){0,3}?(?:car|truck|suv|van|motorcycle|bike|ev|tesla|"
     r"subaru|toyota|honda|ford|jeep|prius|civic|corolla|model [3sxy])\b|\bmy (?:car|"
-    r"truck|suv|motorcycle) is\b",
+    r"truck|suv|motorcycle) is\b|"
+    r"\b(?:got|bought|traded (?:it |my [\w ]{1,20})?(?:in )?for) (?:a|an) (?:new |used )?"
+    r"(?:[\w-]+ ){0,2}?(?:car|truck|suv|van|ev|tesla|model [3sxy])\b",
 )
 LANGUAGES_SPOKEN = rx(
     r"我(?:会|能)说[^,，。]{1,12}(?:话|语|文)|母语是|我的母语|我是(?:双语|母语者)",
@@ -672,6 +714,11 @@ PROJECT_VERB = rx(
     r"project|business|brand|band)\b|"
     r"\bwe(?:'re| are) (?:building|developing|making|launching)\b|\bour (?:startup|app|product|project)\b",
 )
+# restoring or rebuilding something is a project whatever the thing ("been restoring a 1972 Triumph
+# motorcycle", "我在翻新一辆老式自行车")
+RESTORE = rx(r"(?:在|正在|一直在|最近在)(?:修复|翻新|改装|复原)(?:一(?:辆|台|艘|座|套|把)|我的|家里的|老)",
+             r"(?:^|\bi'?ve |\bi have |\bi'?m |\bi am |\bwe'?re |\bwe are )(?:been )?(?:slowly |currently )?"
+             r"(?:restoring|rebuilding|refurbishing|fixing up|doing up) (?:a|an|my|our|this|an old|old)\b")
 PROJECT_NOUN_ZH = lexicon.alt(lexicon.PROJECT_NOUNS_ZH)
 PROJECT_NOUN_EN = r"\b" + lexicon.alt(lexicon.PROJECT_NOUNS_EN) + r"s?\b"
 PROJECT_NOUN = rx(PROJECT_NOUN_ZH, PROJECT_NOUN_EN)

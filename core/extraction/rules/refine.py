@@ -94,13 +94,20 @@ def merge_content(old: str, new: str) -> str:
 
 
 # a clause about the value the user had before ("我以前喜欢跑步", "I used to love coffee")
-_PAST_CLAUSE = re.compile(r"^(?:我)?(?:以前|之前|原来|过去|曾经)|\bi used to\b|\bpreviously\b|\bformerly\b")
+_PAST_CLAUSE = re.compile(r"^(?:我)?(?:以前|之前|原来|过去|曾经)|\bi used to\b|\bpreviously\b|\bformerly\b|"
+                          r"^(?:我)?(?:已经)?不(?:再)?(?:喝|吃|用|开|住|玩|练|听|看|学|打|抽)[^，,；;]{0,8}了|"
+                          r"^i (?:no longer|don'?t [^,;]{1,30} any ?more|stopped)\b")
+
+
+# a clause that only marks the change ("算了", "ok so") carries no value
+_MARKER_ONLY = re.compile(r"^(?:算了|好吧|嗯|哦|那|ok(?:ay)?|so|well|anyway)$")
 
 
 def without_past(content: str) -> str:
     """An update's content without its clauses about the old value, when a clause about the new one
     remains: "我以前喜欢跑步，现在更喜欢游泳" -> "现在更喜欢游泳"."""
     parts = [p.strip() for p in re.split(r"[，,；;]", content) if p.strip()]
+    parts = [p for p in parts if not _MARKER_ONLY.search(normalise(p))] or parts
     kept = [p for p in parts if not _PAST_CLAUSE.search(normalise(p))]
     if not kept or len(kept) == len(parts):
         return content
@@ -199,10 +206,15 @@ _RETRACT = re.compile(
 _REPLACE = re.compile(r"改|换成|换了|现在|而是|\bnow\b|\binstead\b|\bswitched\b|\bchanged\b|\bthese days\b")
 _FORGET_THAT = re.compile(r"\bforget (?:about )?(?:that|it|this)\b|忘(?:了|掉|记)(?:它|这个|那个|吧)|"
                           r"别记(?:了|这个|住)?")
-_SENTENCE = re.compile(r"[。！!？?\n；;]+|\.(?:\s|$)")
-_CLAUSE = re.compile(r"[，,、：:]+")
+# "刚才那个目标" names which memory, it is no time window
+_WHICH_ONE = re.compile(r"刚才(?:那个|那条|说的|提的)|刚刚(?:那个|说的)")
+_SENTENCE = re.compile(r"[。！!？?\n]+|\.(?:\s|$)")
+# a semicolon joins the old value and the new one ("I no longer play tennis; these days I play padel")
+_CLAUSE = re.compile(r"[，,、：:；;]+")
 # words that carry no topic in a retraction ("scratch that goal about the...")
-_MARKERS_ZH = re.compile(r"算了|放弃了?|取消了?|不想再|别再|不再|不|了|吧|啊|呢|我的|我|你|那个|这个|"
+_MARKERS_ZH = re.compile(r"算了|放弃了?|取消了?|不想再|别再|不再|不想?要了?|不|了|吧|啊|呢|我的|我|你|"
+                         r"那个|这个|"
+                         r"刚才|上一个|最后一个|最后那个|刚说的|"
                          r"那条|这条|之前|说的|说过|的|目标|计划|打算|想法|还是|就")
 _STOP_EN = frozenset((
     "scratch", "that", "the", "my", "about", "forget", "what", "said", "gave", "give", "giving",
@@ -210,6 +222,8 @@ _STOP_EN = frozenset((
     "cancelled", "drop", "dropped", "quit", "goal", "goals", "plan", "plans", "idea", "this", "it",
     "was", "were", "have", "been", "i'm", "not", "and", "actually", "please", "okay", "just",
     "don't", "dont", "doesn't", "didn't", "really", "also", "that's",
+    # which one ("scratch that last goal"), not what it is about
+    "last", "latest", "previous", "earlier", "first", "one", "big", "new", "other", "all",
 ))
 # types whose value a "不…了，改…" sentence replaces in place (a goal or project is withdrawn, not replaced)
 _REPLACEABLE = frozenset({MemoryType.PREFERENCE.value, MemoryType.FACT.value})
@@ -254,10 +268,12 @@ def resolve_retractions(message: str, existing: Sequence[ExistingMemory],
     out = list(candidates)
     for sentence in _SENTENCE.split(message):
         norm = normalise(sentence)
-        if not norm or patterns.TIME_HARD.search(norm) or patterns.is_question(norm) \
+        if not norm or patterns.TIME_HARD.search(_WHICH_ONE.sub(" ", norm)) or patterns.is_question(norm) \
                 or patterns.HYPOTHETICAL.search(norm) or patterns.KEEP_REMINDER.search(norm):
             continue
         clauses = [c for c in _CLAUSE.split(norm) if c.strip()]
+        originals = [c.strip() for c in _CLAUSE.split(sentence) if c.strip()]
+        own_words = dict(zip(clauses, originals, strict=True)) if len(originals) == len(clauses) else {}
         withdrawn = [c for c in clauses if _RETRACT.search(c) or _FORGET_THAT.search(c)]
         if not withdrawn:
             continue
@@ -278,7 +294,8 @@ def resolve_retractions(message: str, existing: Sequence[ExistingMemory],
         update = next((c for c in kept if c.op is CandidateOp.UPSERT and rest and (
             c.key == target.key or c.memory_type.value == target.memory_type) and any(
                 contained(r, c.content) or contained(c.content, r) for r in rest)), None)
-        content = clean_content("，".join(rest) if has_cjk(message) else ", ".join(rest))
+        rest_text = [own_words.get(c, c) for c in rest]  # the user's own casing and punctuation
+        content = clean_content("，".join(rest_text) if has_cjk(message) else ", ".join(rest_text))
         if update is not None:
             new = update.model_copy(update={"supersedes": target.key, "content": content or update.content})
             kept = [new if c is update else c for c in kept]

@@ -177,7 +177,7 @@ def test_third_party_preference_joins_the_family_fact(extractor: RulesExtractor)
 
 
 @pytest.mark.parametrize("text", [
-    "you always cheer me up when I feel down",  # support talk with "always": no constraint
+    "every time I talk to you I feel better",  # support talk with "every time": no constraint
     "I hope to get there someday",  # no referent: no goal
 ])
 def test_rule_guesses_the_classifier_drops(extractor: RulesExtractor, text: str) -> None:
