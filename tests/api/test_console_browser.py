@@ -65,6 +65,8 @@ if CHROMIUM is None or DRIVER is None:
 from selenium.webdriver.chrome.service import Service as ChromeService  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
+from selenium.webdriver.support import expected_conditions  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 
 @dataclass
@@ -122,6 +124,7 @@ def browser() -> Iterator[WebDriver]:
         options.add_argument(arg)
     driver = webdriver.Chrome(service=ChromeService(executable_path=DRIVER), options=options)
     driver.set_page_load_timeout(120)
+    driver.implicitly_wait(20)  # elements of the next page: a click may return before its navigation ends
     try:
         yield driver
     finally:
@@ -137,9 +140,12 @@ def shot(driver: WebDriver, name: str) -> None:
 
 
 def login(driver: WebDriver, url: str, token: str) -> None:
+    """Submit the login form and wait for the answer page (a click returns before the navigation)."""
     driver.get(f"{url}/console/login")
     driver.find_element(By.ID, "token").send_keys(token)
-    driver.find_element(By.ID, "login").click()
+    button = driver.find_element(By.ID, "login")
+    button.click()
+    WebDriverWait(driver, 30).until(expected_conditions.staleness_of(button))
 
 
 def cells(driver: WebDriver, table_id: str) -> list[str]:
