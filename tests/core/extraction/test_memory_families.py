@@ -5,22 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput, MemoryCandidate
-from core.extraction.classifier import MemoryClassifier
+from core.extraction.candidates import CandidateOp
 from core.extraction.rules import RulesExtractor
 from core.text import regex as re
-
-
-@pytest.fixture(scope="module")
-def ex() -> RulesExtractor:
-    return RulesExtractor(MemoryClassifier())  # as the factory builds it (MEMORY_RULES_CLASSIFIER on)
-
-
-def _run(ex: RulesExtractor, text: str, *existing: tuple[str, str, str]) -> list[MemoryCandidate]:
-    """Stage 1 and refine, as the pipeline calls them (refine also when only memories exist)."""
-    data = ExtractionInput(user_message=text, existing=tuple(ExistingMemory(*e) for e in existing))
-    candidates = ex.extract(data)
-    return ex.refine(data, candidates) if candidates or existing else []
+from tests.support.extraction import extract_and_refine
 
 
 @pytest.mark.parametrize("text", [
@@ -29,7 +17,7 @@ def _run(ex: RulesExtractor, text: str, *existing: tuple[str, str, str]) -> list
     "Your nickname will be Sunny, ok?",
 ])
 def test_naming_the_assistant_is_never_stored(ex: RulesExtractor, text: str) -> None:
-    assert _run(ex, text) == []
+    assert extract_and_refine(ex, text) == []
 
 
 @pytest.mark.parametrize("text", [
@@ -37,7 +25,7 @@ def test_naming_the_assistant_is_never_stored(ex: RulesExtractor, text: str) -> 
     "My roommate Jake plays guitar every night.", "她特别喜欢看恐怖片。", "Jenny loves sushi.",
 ])
 def test_someone_elses_taste_is_never_the_users_memory(ex: RulesExtractor, text: str) -> None:
-    got = _run(ex, text)
+    got = extract_and_refine(ex, text)
     relationship = {"fact-family", "fact-relationship", "fact-friends"}
     assert all(c.memory_type.value == "fact" and c.key in relationship for c in got), got
 
@@ -47,7 +35,7 @@ def test_someone_elses_taste_is_never_the_users_memory(ex: RulesExtractor, text:
     "My daughter is allergic to peanuts.", "我老公是程序员，喜欢打篮球。", "我儿子今年六岁，特别喜欢恐龙。",
 ])
 def test_a_relatives_facts_are_one_family_fact(ex: RulesExtractor, text: str) -> None:
-    assert [(c.memory_type.value, c.key) for c in _run(ex, text)] == [("fact", "fact-family")]
+    assert [(c.memory_type.value, c.key) for c in extract_and_refine(ex, text)] == [("fact", "fact-family")]
 
 
 @pytest.mark.parametrize("text", [
@@ -56,7 +44,7 @@ def test_a_relatives_facts_are_one_family_fact(ex: RulesExtractor, text: str) ->
     "我给自己定了个目标：今年读完五十本书。", "My five-year plan is to pay off my student loans.",
 ])
 def test_a_long_term_plan_is_a_goal(ex: RulesExtractor, text: str) -> None:
-    assert [c.memory_type.value for c in _run(ex, text)] == ["goal"]
+    assert [c.memory_type.value for c in extract_and_refine(ex, text)] == ["goal"]
 
 
 @pytest.mark.parametrize("text", [
@@ -67,7 +55,7 @@ def test_a_long_term_plan_is_a_goal(ex: RulesExtractor, text: str) -> None:
     "I'm allergic to shellfish, so never suggest dishes with shrimp or crab.",
 ])
 def test_a_diet_fact_that_grounds_a_rule_is_one_memory(ex: RulesExtractor, text: str) -> None:
-    got = _run(ex, text)
+    got = extract_and_refine(ex, text)
     assert len(got) == 1 and got[0].memory_type.value == "constraint", got
     assert not got[0].key.endswith("shell")  # "fish" is food here, not the fish shell
 
@@ -79,7 +67,7 @@ def test_a_diet_fact_that_grounds_a_rule_is_one_memory(ex: RulesExtractor, text:
 ])
 def test_a_diet_fact_a_rule_already_states_is_not_stored_again(
         ex: RulesExtractor, text: str, existing: tuple[str, str, str]) -> None:
-    assert _run(ex, text, existing) == []
+    assert extract_and_refine(ex, text, existing) == []
 
 
 @pytest.mark.parametrize("text,existing", [
@@ -92,7 +80,7 @@ def test_a_diet_fact_a_rule_already_states_is_not_stored_again(
 def test_forget_that_withdraws_its_own_sentence_not_the_previous_turn(
         ex: RulesExtractor, text: str, existing: tuple[str, str, str]) -> None:
     home = ("fact-home_city", "fact", "I moved to Portland last month")
-    got = _run(ex, text, home, existing)
+    got = extract_and_refine(ex, text, home, existing)
     assert [(c.op, c.key) for c in got] == [(CandidateOp.DELETE, existing[0])]
 
 
@@ -107,7 +95,7 @@ def test_forget_that_withdraws_its_own_sentence_not_the_previous_turn(
 ])
 def test_a_replacement_supersedes_the_old_value(
         ex: RulesExtractor, text: str, existing: tuple[str, str, str], new: str) -> None:
-    got = _run(ex, text, existing)
+    got = extract_and_refine(ex, text, existing)
     assert len(got) == 1 and got[0].op is CandidateOp.UPSERT, got
     assert got[0].supersedes == existing[0] and new in got[0].content
 
@@ -122,7 +110,8 @@ def test_a_replacement_supersedes_the_old_value(
 ])
 def test_a_retraction_deletes_only_the_withdrawn_memory(
         ex: RulesExtractor, text: str, existing: tuple[str, str, str]) -> None:
-    assert [(c.op, c.key) for c in _run(ex, text, existing)] == [(CandidateOp.DELETE, existing[0])]
+    out = extract_and_refine(ex, text, existing)
+    assert [(c.op, c.key) for c in out] == [(CandidateOp.DELETE, existing[0])]
 
 
 @pytest.mark.parametrize("text", [
@@ -132,7 +121,7 @@ def test_a_retraction_deletes_only_the_withdrawn_memory(
     "I'm saving up to buy a sailboat.", "我家附近的那个菜市场周末人特别多，但我每周六都去。",
 ])
 def test_keys_are_readable_words_never_hashes(ex: RulesExtractor, text: str) -> None:
-    got = _run(ex, text)
+    got = extract_and_refine(ex, text)
     assert got, text
     for cand in got:
         assert re.fullmatch(r"[a-z]+-[a-z_]+", cand.key), cand.key  # words only: no hex digests
@@ -145,7 +134,7 @@ def test_keys_are_readable_words_never_hashes(ex: RulesExtractor, text: str) -> 
     "Whenever there is a storm warning, remind me to bring the plants inside.",
 ])
 def test_a_conditional_standing_reminder_is_a_rule(ex: RulesExtractor, text: str) -> None:
-    assert [c.memory_type.value for c in _run(ex, text)] == ["constraint"]
+    assert [c.memory_type.value for c in extract_and_refine(ex, text)] == ["constraint"]
 
 
 @pytest.mark.parametrize("text", [
@@ -154,4 +143,4 @@ def test_a_conditional_standing_reminder_is_a_rule(ex: RulesExtractor, text: str
     "Can you remind me tomorrow at 9 to call the dentist?",
 ])
 def test_a_one_off_reminder_is_not(ex: RulesExtractor, text: str) -> None:
-    assert _run(ex, text) == []
+    assert extract_and_refine(ex, text) == []

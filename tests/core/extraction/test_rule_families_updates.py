@@ -7,23 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput, MemoryCandidate
-from core.extraction.classifier import MemoryClassifier
+from core.extraction.candidates import CandidateOp
 from core.extraction.rules import RulesExtractor
+from tests.support.extraction import extract_and_refine
 
 RELATIONSHIP = {"fact-family", "fact-relationship", "fact-friends"}
-
-
-@pytest.fixture(scope="module")
-def ex() -> RulesExtractor:
-    return RulesExtractor(MemoryClassifier())  # as the factory builds it (MEMORY_RULES_CLASSIFIER on)
-
-
-def _run(ex: RulesExtractor, text: str, *existing: tuple[str, str, str]) -> list[MemoryCandidate]:
-    """Stage 1 and refine, as the pipeline calls them (refine also when only memories exist)."""
-    data = ExtractionInput(user_message=text, existing=tuple(ExistingMemory(*e) for e in existing))
-    candidates = ex.extract(data)
-    return ex.refine(data, candidates) if candidates or existing else []
 
 
 @pytest.mark.parametrize(("text", "term"), [
@@ -35,7 +23,7 @@ def _run(ex: RulesExtractor, text: str, *existing: tuple[str, str, str]) -> list
     ("我一般周末早上去公园跑步", "跑步"),
 ])
 def test_a_recurring_time_is_a_habit_not_a_one_off(ex: RulesExtractor, text: str, term: str) -> None:
-    got = _run(ex, text)
+    got = extract_and_refine(ex, text)
     assert any(c.memory_type.value == "preference" and term.lower() in c.content.lower() for c in got), got
 
 
@@ -44,7 +32,7 @@ def test_a_recurring_time_is_a_habit_not_a_one_off(ex: RulesExtractor, text: str
     "等一会儿再说吧", "明天下午三点去看牙医",
 ])
 def test_a_one_off_time_window_is_still_no_memory(ex: RulesExtractor, text: str) -> None:
-    assert _run(ex, text) == []
+    assert extract_and_refine(ex, text) == []
 
 
 @pytest.mark.parametrize(("old", "text", "new", "gone"), [
@@ -61,7 +49,7 @@ def test_a_one_off_time_window_is_still_no_memory(ex: RulesExtractor, text: str)
 ])
 def test_an_update_supersedes_the_old_value(ex: RulesExtractor, old: tuple[str, str, str], text: str,
                                             new: str, gone: str) -> None:
-    got = _run(ex, text, old)
+    got = extract_and_refine(ex, text, old)
     updated = [c for c in got if c.op is CandidateOp.UPSERT and c.key == old[0]]
     assert len(updated) == 1, got
     assert new.lower() in updated[0].content.lower() and gone.lower() not in updated[0].content.lower()
@@ -73,7 +61,7 @@ def test_an_update_supersedes_the_old_value(ex: RulesExtractor, old: tuple[str, 
     ("My car is a 2015 Mazda 3", "mazda"), ("I drive a blue Subaru Outback", "subaru"),
 ])
 def test_a_car_is_a_vehicle_fact(ex: RulesExtractor, text: str, term: str) -> None:
-    got = _run(ex, text)
+    got = extract_and_refine(ex, text)
     assert [c.key for c in got] == ["fact-vehicle"] and term in got[0].content.lower(), got
 
 
@@ -83,7 +71,7 @@ def test_a_car_is_a_vehicle_fact(ex: RulesExtractor, text: str, term: str) -> No
     ("I drive an old Honda Civic", "Sold the Civic and got a new Tesla", "tesla"),
 ])
 def test_a_new_car_replaces_the_old_one(ex: RulesExtractor, old: str, text: str, new: str) -> None:
-    got = _run(ex, text, ("fact-vehicle", "fact", old))
+    got = extract_and_refine(ex, text, ("fact-vehicle", "fact", old))
     assert [(c.op, c.key) for c in got] == [(CandidateOp.UPSERT, "fact-vehicle")], got
     assert new in got[0].content.lower() and got[0].supersedes == "fact-vehicle"
 
@@ -97,7 +85,7 @@ def test_a_new_car_replaces_the_old_one(ex: RulesExtractor, old: str, text: str,
 ])
 def test_scratching_the_last_goal_deletes_it(ex: RulesExtractor, text: str) -> None:
     goal = ("goal-fitness", "goal", "I want to run a full marathon")
-    got = _run(ex, text, ("fact-job", "fact", "I'm a teacher"), goal)
+    got = extract_and_refine(ex, text, ("fact-job", "fact", "I'm a teacher"), goal)
     assert [(c.op, c.key) for c in got] == [(CandidateOp.DELETE, "goal-fitness")], got
 
 
@@ -109,7 +97,7 @@ def test_scratching_the_last_goal_deletes_it(ex: RulesExtractor, text: str) -> N
     "我室友很爱干净，所以家里总是一尘不染",
 ])
 def test_the_rest_of_a_sentence_about_a_friend_is_theirs(ex: RulesExtractor, text: str) -> None:
-    got = _run(ex, text)
+    got = extract_and_refine(ex, text)
     assert all(c.memory_type.value == "fact" and c.key in RELATIONSHIP for c in got), got
 
 
@@ -123,13 +111,13 @@ def test_the_rest_of_a_sentence_about_a_friend_is_theirs(ex: RulesExtractor, tex
     "I'll try to follow your advice and get more rest.",
 ])
 def test_acknowledging_advice_is_no_goal(ex: RulesExtractor, text: str) -> None:
-    assert _run(ex, text) == []
+    assert extract_and_refine(ex, text) == []
 
 
 @pytest.mark.parametrize("text", ["谢谢你的建议。我的长期目标是明年考下注册会计师", "我考虑转行做设计",
                                   "Thanks for the tips. My long-term goal is to run an ultramarathon."])
 def test_a_real_goal_beside_thanks_is_kept(ex: RulesExtractor, text: str) -> None:
-    got = _run(ex, text)
+    got = extract_and_refine(ex, text)
     assert [c.memory_type.value for c in got] == ["goal"], got
 
 
@@ -138,13 +126,13 @@ def test_a_real_goal_beside_thanks_is_kept(ex: RulesExtractor, text: str) -> Non
     ("本人是一名钟表修理工", "修理工"), ("我是一名地铁司机，上夜班比较多", "司机"),
 ])
 def test_an_occupation_outside_the_word_list_is_the_job(ex: RulesExtractor, text: str, term: str) -> None:
-    got = _run(ex, text)
+    got = extract_and_refine(ex, text)
     assert any(c.key == "fact-job" and term in c.content for c in got), got
 
 
 @pytest.mark.parametrize("text", ["我是一个很内向的人", "我是一名新手妈妈"])
 def test_a_description_of_oneself_is_no_job(ex: RulesExtractor, text: str) -> None:
-    assert all(c.key != "fact-job" for c in _run(ex, text))
+    assert all(c.key != "fact-job" for c in extract_and_refine(ex, text))
 
 
 @pytest.mark.parametrize(("text", "term"), [
@@ -153,7 +141,7 @@ def test_a_description_of_oneself_is_no_job(ex: RulesExtractor, text: str) -> No
     ("we've adopted a pair of guinea pigs", "guinea pigs"),
 ])
 def test_a_pet_the_household_has_got_is_a_pet_fact(ex: RulesExtractor, text: str, term: str) -> None:
-    got = _run(ex, text)
+    got = extract_and_refine(ex, text)
     assert any(c.key == "fact-pets" and term in c.content.lower() for c in got), got
 
 
@@ -165,7 +153,7 @@ def test_a_pet_the_household_has_got_is_a_pet_fact(ex: RulesExtractor, text: str
     ("我一直在修复一台八十年代的收音机", "收音机"),
 ])
 def test_restoring_something_is_a_project(ex: RulesExtractor, text: str, term: str) -> None:
-    got = _run(ex, text)
+    got = extract_and_refine(ex, text)
     assert [(c.memory_type.value, c.key) for c in got] == [("project", "project-renovation")], got
     assert term in got[0].content.lower()
 
@@ -177,7 +165,7 @@ def test_restoring_something_is_a_project(ex: RulesExtractor, text: str, term: s
     "it's always nice chatting with you", "you always cheer me up when I feel down",
 ])
 def test_praising_the_assistant_is_no_rule(ex: RulesExtractor, text: str) -> None:
-    assert _run(ex, text) == []
+    assert extract_and_refine(ex, text) == []
 
 
 @pytest.mark.parametrize("text", [
@@ -185,5 +173,5 @@ def test_praising_the_assistant_is_no_rule(ex: RulesExtractor, text: str) -> Non
     "你一直都很耐心，不过以后回答尽量简短些",
 ])
 def test_a_rule_beside_a_remark_about_the_assistant_is_kept(ex: RulesExtractor, text: str) -> None:
-    got = _run(ex, text)
+    got = extract_and_refine(ex, text)
     assert got and all(c.memory_type.value == "constraint" for c in got), got

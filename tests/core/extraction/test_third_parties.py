@@ -6,13 +6,7 @@ from __future__ import annotations
 import pytest
 
 from core.extraction.candidates import ExtractionInput
-from core.extraction.classifier import MemoryClassifier
 from core.extraction.rules import RulesExtractor
-
-
-@pytest.fixture(scope="module")
-def ex() -> RulesExtractor:
-    return RulesExtractor(MemoryClassifier())  # as the factory builds it (MEMORY_RULES_CLASSIFIER on)
 
 
 def _typed(ex: RulesExtractor, text: str) -> list[tuple[str, str]]:
