@@ -34,13 +34,15 @@ if __package__ in (None, ""):
 
 from bench.bench_public import score_run
 from bench.bench_quality import last_json, run_eval
-from bench.common import REPO, log
+from bench.common import REPO, log, write_result
 from bench.stack import install_sigterm
 
 DEFAULT_DATA = REPO.parent / "shared" / "benchmarks"
 DEFAULT_CASES = REPO / "bench" / "data" / "heldout_cases.jsonl"
 SETS = ("heldout", "persona", "memorybank", "locomo")
 ARMS = {"off": "false", "on": "true"}
+SHIPPED_ARM = "on"  # MEMORY_RULES_CLASSIFIER's default
+SHIPPED_FILES = ("memorybank", "persona", "locomo")
 
 
 # Both arms get the same per-burst extraction budget. The default (20 s for rules) is a hang guard; on
@@ -271,6 +273,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--timeout", type=float, default=1800,
                         help="per set and arm, seconds (the held-out cases: at most 900)")
     parser.add_argument("--out", type=Path, default=None, help="also write the result here after every arm")
+    parser.add_argument("--write-shipped", action="store_true",
+                        help="also write the shipped arm's (classifier on, the default) public-set "
+                             "results to bench/results/{memorybank,persona,locomo}.json (their own sections)")
     args = parser.parse_args(argv)
     install_sigterm()
     arms = [a for a in args.arms.split(",") if a]
@@ -309,6 +314,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             result["sets"].setdefault(name, {})[arm] = r
             result["table"].setdefault(name, {})[arm] = headline(name, r)
             log(f"  -> {json.dumps(result['table'][name][arm], ensure_ascii=False)[:400]}")
+            if args.write_shipped and arm == SHIPPED_ARM and name in SHIPPED_FILES and not r.get("skipped"):
+                origin = f"the shipped arm of bench/bench_ablation13.py, commit {result['git_commit']}"
+                write_result(name, {**r, "measured_by": origin})
             if args.out:
                 args.out.write_text(json.dumps(result, ensure_ascii=False, indent=1, default=str) + "\n")
     return result
