@@ -194,6 +194,10 @@ class SlotDetectors:
             if "org" in groups and (not org or org.lower() in PLACE_EN_CANON):
                 continue  # "I work in London" is a place, not a job
             return Hit("fact-job", 0.85)
+        agent = patterns.AGENT_NOUN_EN.search(body)
+        if agent and not patterns.NOT_AGENT_EN.search(agent.group("role")) \
+                and not re.search(r"\b(?:spare|free) time\b|\bfor fun\b|\bhobby\b", body):
+            return Hit("fact-job", 0.82)
         return None
 
     def _intent(self, clause: Clause, body: str, ahead: str = "") -> list[Hit]:
@@ -269,7 +273,7 @@ class SlotDetectors:
              or patterns.LIKE_OBJECT_FAN.search(body))
         if not m:
             return None
-        obj = m.group("o").strip()
+        obj = (m.group("o") or m.groupdict().get("o2") or "").strip()
         if patterns.OBJECT_STOP.search(obj) or len(obj) < 2:
             return None
         if has_cjk(obj):
