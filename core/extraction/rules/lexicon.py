@@ -296,7 +296,8 @@ PREF_TOPICS_EN: list[tuple[str, list[str]]] = [
         photography|painting|drawing|knitting|crochet|baking|cooking|gardening|pottery|woodworking|lego|
         guitar|piano|ukulele|drums|violin|writing|journaling|crafts|sewing|birdwatching|fishing|museums|
         hobby|hobbies|cook|bake|knit|sew|quilt|quilting|cross stitch|embroidery|scrapbooking|collect|
-        collecting|collection|woodwork|paint|draw|sketch|sketching|calligraphy|origami|car racing|racing
+        collecting|collection|woodwork|paint|draw|sketch|sketching|calligraphy|origami|car racing|racing|
+        cello|flute|saxophone|sax|trumpet|clarinet|harp|banjo|mandolin|harmonica|accordion|bass guitar
     """)),
     ("schedule", words("""
         sleep in|wake up early|early mornings|late nights|nap|naps|bedtime|mornings|night owl|early bird|

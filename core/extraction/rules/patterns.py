@@ -62,7 +62,8 @@ HABIT = rx(
     r"(?:周|星期)[一二三四五六日天][到至~\-](?:周|星期)[一二三四五六日天]",
     r"\b(?:every|usually|always|often|normally|typically|generally|tend to|each|most days|on weekends|"
     r"weekends|weekdays|whenever|everywhere|all the time|religiously|in my (?:free|spare|down) time|"
-    r"when i have (?:some )?(?:free|spare) time|for fun)\b|\bi (?:also |regularly |often )?practi[cs]e\b",
+    r"when i have (?:some )?(?:free|spare) time|for fun)\b|"
+    r"\bi (?:also |regularly |often )?(?:practi[cs]e|play|collect|listen to)\b",
 )
 QUESTION = rx(
     r"吗[呀啊呢]?$|呢$|么$|" + _np("不") + "什么" + _nf("都", "也") + "|" + _np("不") + "啥" + _nf("都", "也")
@@ -472,7 +473,7 @@ JOB_EN: list[re.Pattern[str] | re.Unless] = [
 # user is or does (a fact), unless its head is a relative, a leisure role or a disposition (NOT_AGENT_EN)
 AGENT_NOUN_EN = re.compile(
     r"\bi(?:'m| am)\s+(?:now |currently |also |actually |just |still )*(?:a|an)\s+"
-    r"(?P<role>(?:[\w-]+\s+){0,2}?[\w-]{2,}(?:er|or|ist|ian))"
+    r"(?P<role>(?:[\w-]+\s+){0,2}?(?:[\w-]{2,}(?:er|or|ist|ian|smith|wright)|[\w-]+ (?:guide|agent|coach)))"
     r"(?:\s*$|[,.;!]| and\b| so\b| at\b| in\b| for\b| by\b| who\b| with\b| from\b| on\b| but\b)"
 )
 NOT_AGENT_EN = re.compile(
@@ -595,7 +596,8 @@ VEHICLE = rx(
     r"比亚迪|宝马|奔驰|奥迪|丰田|本田|大众|蔚来|理想|"
     r"小鹏|问界|电动车|摩托|机车)",
     r"\bi (?:drive|own|have) (?:a|an|two) (?:[\w-]+ ){0,3}?(?:car|truck|suv|van|motorcycle|bike|ev|tesla|"
-    r"subaru|toyota|honda|ford|jeep|prius|civic|corolla|model [3sxy])\b|\bmy (?:car|"
+    r"subaru|toyota|honda|ford|jeep|prius|civic|corolla|model [3sxy]|convertible|mustang|camaro|corvette|"
+    r"pickup|minivan|sedan|harley|scooter|rv|camper)\b|\bmy (?:car|"
     r"truck|suv|motorcycle) is\b|"
     r"\b(?:got|bought|traded (?:it |my [\w ]{1,20})?(?:in )?for) (?:a|an) (?:new |used )?"
     r"(?:[\w-]+ ){0,2}?(?:car|truck|suv|van|ev|tesla|model [3sxy])\b",

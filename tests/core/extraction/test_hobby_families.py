@@ -1,0 +1,111 @@
+"""Hobbies, interests and what the user is, family by family (issue 13, the public dialogue sets'
+misses), with the classifier on as the service runs it. Sentences written for these tests, none
+from an evaluation set."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.extraction.rules import RulesExtractor
+from tests.support.extraction import extract_and_refine
+
+
+def _typed(ex: RulesExtractor, text: str, *existing: tuple[str, str, str]) -> dict[str, str]:
+    """memory type -> the contents of that type, joined (lower-cased)."""
+    out: dict[str, str] = {}
+    for c in extract_and_refine(ex, text, *existing):
+        out[c.memory_type.value] = (out.get(c.memory_type.value, "") + " | " + c.content).lower()
+    return out
+
+
+@pytest.mark.parametrize("text,word", [
+    ("I'm really interested in astronomy and stargazing.", "astronomy"),
+    ("I'm passionate about woodworking.", "woodworking"),
+    ("These days I'm quite interested in motorsport.", "motorsport"),
+    ("我对天文观测特别感兴趣。", "天文"),
+    ("我最近对陶艺越来越感兴趣了。", "陶艺"),
+    ("我一直对书法挺有兴趣的。", "书法"),
+])
+def test_an_interest_is_a_preference(ex: RulesExtractor, text: str, word: str) -> None:
+    got = _typed(ex, text)
+    assert word in got.get("preference", ""), got
+
+
+@pytest.mark.parametrize("text,word", [
+    ("In my spare time I do jigsaw puzzles.", "puzzles"),
+    ("When I have some free time I bake bread.", "bake"),
+    ("I also practice tai chi and calligraphy.", "tai chi"),
+    ("I play the cello in a community orchestra.", "cello"),
+    ("我闲暇时间喜欢画画。", "画画"),
+    ("我业余时间都在练书法。", "书法"),
+    ("我有空的时候就去钓鱼。", "钓鱼"),
+])
+def test_a_spare_time_habit_is_a_preference(ex: RulesExtractor, text: str, word: str) -> None:
+    got = _typed(ex, text)
+    assert word in got.get("preference", ""), got
+
+
+@pytest.mark.parametrize("text,word", [
+    ("I'm a beekeeper.", "beekeeper"),
+    ("I'm a dog groomer and I love it.", "groomer"),
+    ("I am a locksmith.", "locksmith"),
+    ("Honestly I'm a professional skater, so I travel a lot.", "skater"),
+    ("I'm currently a tour guide, mostly for school groups.", "tour guide"),
+])
+def test_what_the_user_is_outside_the_occupation_list_is_a_fact(ex: RulesExtractor, text: str,
+                                                                 word: str) -> None:
+    got = {c.key: c.content.lower() for c in extract_and_refine(ex, text)}
+    assert word in got.get("fact-job", ""), got
+
+
+@pytest.mark.parametrize("text", [
+    "I'm a huge fan of the Celtics.", "I'm a slow reader.", "I'm a beginner at chess.",
+    "I'm a perfectionist about my notes.", "I'm a beekeeper in my spare time.",
+])
+def test_a_leisure_role_or_disposition_is_not_a_job(ex: RulesExtractor, text: str) -> None:
+    assert all(c.key != "fact-job" for c in extract_and_refine(ex, text))
+
+
+@pytest.mark.parametrize("text,job,liked", [
+    ("I'm a pharmacist, I like to knit and bake.", "pharmacist", "knit"),
+    ("I'm a welder, I like to read and fish on weekends.", "welder", "read"),
+    ("I'm a nurse and I love to cook.", "nurse", "cook"),
+    ("I'm a beekeeper, and I also collect old maps.", "beekeeper", "collect"),
+    ("I drive a pickup and I play the banjo.", "pickup", "banjo"),
+])
+def test_a_job_and_a_hobby_in_one_sentence_are_two_memories(ex: RulesExtractor, text: str, job: str,
+                                                          liked: str) -> None:
+    got = _typed(ex, text)
+    assert job in got.get("fact", "") and liked not in got.get("fact", ""), got
+    assert liked in got.get("preference", ""), got
+
+
+HOBBIES_ZH = ("preference-hobby", "preference", "我比较喜欢下棋、钓鱼、摄影、书法和养花")
+HOBBIES_EN = ("preference-hobby", "preference", "I enjoy chess, photography, calligraphy and gardening")
+
+
+@pytest.mark.parametrize("text,existing,old,new", [
+    ("我现在也喜欢做手工。", HOBBIES_ZH, "钓鱼", "手工"),
+    ("其实我还喜欢折纸。", HOBBIES_ZH, "书法", "折纸"),
+    ("我喜欢编织，不过现在没什么想织的。", HOBBIES_ZH, "摄影", "编织"),
+    ("I also like pottery now.", HOBBIES_EN, "photography", "pottery"),
+    ("Actually I love knitting too.", HOBBIES_EN, "chess", "knitting"),
+    ("These days I'm into origami as well.", HOBBIES_EN, "gardening", "origami"),
+])
+def test_a_new_hobby_joins_the_list(ex: RulesExtractor, text: str, existing: tuple[str, str, str],
+                                    old: str, new: str) -> None:
+    got = [c for c in extract_and_refine(ex, text, existing) if c.key == existing[0]]
+    assert got and old in got[0].content.lower() and new in got[0].content.lower(), got
+
+
+@pytest.mark.parametrize("text,existing,old,new", [
+    ("我不再下棋了，现在改成喜欢钓鱼。", ("preference-games", "preference", "我喜欢下棋"), "下棋", "钓鱼"),
+    ("I no longer do chess, I'm into go instead.", ("preference-games", "preference", "I enjoy chess"),
+     "chess", "go"),
+    ("I used to love jogging, now I prefer swimming.", ("preference-exercise", "preference",
+                                                         "I love jogging"), "jogging", "swimming"),
+])
+def test_a_hobby_the_user_gave_up_is_replaced(ex: RulesExtractor, text: str, existing: tuple[str, str, str],
+                                              old: str, new: str) -> None:
+    got = [c for c in extract_and_refine(ex, text, existing) if c.memory_type.value == "preference"]
+    assert got and new in got[0].content.lower() and old not in got[0].content.lower(), got
