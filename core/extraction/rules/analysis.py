@@ -319,7 +319,7 @@ class _Analyser(SlotDetectors):
         if patterns.PRAISE.search(body):
             return [], "pleasantry"
         retractions = self._retractions(body)
-        if patterns.PAST_REF.search(body):
+        if patterns.PAST_REF.search(body) and not patterns.JOB_HISTORY_EN.search(body):
             return retractions, ("past" if not retractions else None)
         constraint = self._constraint(clauses, pos, body)
         if constraint is not None:

@@ -145,6 +145,8 @@ class SlotDetectors:
         elif place is not None and zh and not valid_place_zh(place):
             place = None
         job = self._job(body, nf)
+        if place is None and not zh and patterns.HOME_KIND_EN.search(body) and not future:
+            hits.append(Hit("fact-home_city", 0.82))
         self._last_place = place or ""
         if place and not future:
             content = None
@@ -168,6 +170,8 @@ class SlotDetectors:
             return None
         if patterns.GOAL_NEAR.search(body):
             return None
+        if patterns.JOB_HISTORY_EN.search(body):
+            return Hit("fact-work_history", 0.82)
         m = patterns.JOB_HISTORY_ZH.search(body)
         if m and not is_not_a_job_role(m.group("role")):
             return Hit("fact-work_history", 0.82)

@@ -446,6 +446,19 @@ JOB_ZH = [
 JOB_HISTORY_ZH = re.compile(r"(?:之前|以前|曾经|原来|前几年)在(?P<org>[^,，。]{1,16}?)(?:做|"
                             r"干|当|上)了?\s*(?:[0-9一二两三四五六七八九十几多半]+年)?"
                             r"(?P<role>[^,，。]{0,10})")
+# service the user did before ("I used to be in the military", "I'm a retired teacher"): a lasting fact,
+# not an old value the user is correcting (a bare "I used to be a nurse, now..." is an update: PAST_REF)
+JOB_HISTORY_EN = re.compile(
+    r"\bi used to be in the (?:military|army|navy|air force|marines|coast guard|national guard)\b|"
+    r"\bi (?:was|served) in the (?:military|army|navy|air force|marines|coast guard|national guard)\b|"
+    r"\bi(?:'m| am) an? (?:retired|former) [\w -]{2,30}|\bi(?:'m| am) an? (?:army|navy|military) veteran\b|"
+    r"\bi(?:'m| am) an? veteran\b"
+)
+# where and how the user lives without a place name ("I live in a small town / on a farm")
+HOME_KIND_EN = re.compile(
+    r"\bi (?:live|grew up|reside) (?:in|on|out in) (?:a |an |the )?(?:\w+ ){0,2}?(?:town|village|city|farm|"
+    r"ranch|countryside|country|suburbs?|apartment|condo|trailer|cabin|house|island|mountains)\b"
+)
 NOT_JOB_ROLE = re.compile(r"^(?:饭|菜|作业|家务|运动|梦|手术|饭菜|好|完|过|了|一个|个|些|点|事)")
 GOAL_NEAR = re.compile(r"(?:想|打算|准备|希望|要|转|计划|争取)(?:要)?(?:做|干|从事|转|当)")
 OCC_EN = lexicon.alt([o.lower() for o in lexicon.OCCUPATIONS_EN])
@@ -523,6 +536,9 @@ FAMILY_EN_RX = [
     re.compile(r"\bi(?:'m| am) (?:a )?(?:mom|mum|dad|mother|father|parent|single mom|"
                r"single dad|stepmom|stepdad)\b"),
     re.compile(r"\bmom of\b|\bdad of\b|\bmother of\b|\bfather of\b"),
+    re.compile(r"\bi (?:just |recently )?became an? (?:first[- ]time |new |proud )?(?:mom|mum|dad|mother|"
+               r"father|parent|grandma|grandpa|grandmother|grandfather|grandparent)\b|"
+               r"\bi(?:'m| am) an? (?:first[- ]time|new|proud|young) (?:mom|mum|dad|mother|father|parent)\b"),
 ]
 PARTNER_ZH_ALT = lexicon.alt(lexicon.PARTNER_ZH)
 RELATION_ZH = [
@@ -586,7 +602,8 @@ EDUCATION = rx(
     r"\bi(?:'m| am) (?:a )?(?:freshman|sophomore|junior|senior) (?:at|in)\b|\bi study " + _nf("for") + "|"
     r"\bi'?m studying " + _nf("for") + "|"
     r"\bmy major is\b|\bmajoring in\b|\bgraduated from\b|\bi(?:'m| am) in (?:grad|"
-    r"graduate|med|law) school\b",
+    r"graduate|med|law) school\b|\bi(?:'m| am) (?:currently |still )?(?:attending|enrolled in|back in) "
+    r"(?:school|college|university|community college|grad school|high school|nursing school)\b",
 )
 
 # other stable facts

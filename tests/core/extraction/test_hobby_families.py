@@ -109,3 +109,30 @@ def test_a_hobby_the_user_gave_up_is_replaced(ex: RulesExtractor, text: str, exi
                                               old: str, new: str) -> None:
     got = [c for c in extract_and_refine(ex, text, existing) if c.memory_type.value == "preference"]
     assert got and new in got[0].content.lower() and old not in got[0].content.lower(), got
+
+
+@pytest.mark.parametrize("text,key,word", [
+    ("I used to be in the army, two tours.", "fact-work_history", "army"),
+    ("I served in the coast guard for eight years.", "fact-work_history", "coast guard"),
+    ("I'm a retired postman.", "fact-work_history", "postman"),
+    ("I'm an army veteran.", "fact-work_history", "veteran"),
+    ("I live in a tiny village, so everything is quiet.", "fact-home_city", "village"),
+    ("We're happy here: I live on a farm with lots of goats.", "fact-home_city", "farm"),
+    ("I live in the suburbs, close to the highway.", "fact-home_city", "suburbs"),
+    ("I recently became a grandmother!", "fact-family", "grandmother"),
+    ("I'm a new dad, so I'm always tired.", "fact-family", "dad"),
+    ("I'm currently attending community college.", "fact-education", "college"),
+    ("I am enrolled in nursing school.", "fact-education", "nursing school"),
+])
+def test_lasting_facts_said_without_a_place_or_job_word(ex: RulesExtractor, text: str, key: str,
+                                                        word: str) -> None:
+    got = {c.key: c.content.lower() for c in extract_and_refine(ex, text)}
+    assert word in got.get(key, ""), got
+
+
+@pytest.mark.parametrize("text", [
+    "I used to be a barista, now I'm a pilot.", "I used to go to the gym every day.",
+    "I used to love tea.",
+])
+def test_an_old_value_the_user_corrects_is_not_work_history(ex: RulesExtractor, text: str) -> None:
+    assert all(c.key != "fact-work_history" for c in extract_and_refine(ex, text))
