@@ -278,6 +278,9 @@ class SlotDetectors:
         if not m:
             return None
         obj = (m.group("o") or m.groupdict().get("o2") or "").strip()
+        to = patterns.LIKE_TO_EN.match(obj)
+        if to and not patterns.LIKE_TO_STOP.match(to.group("o")):
+            obj = to.group("o").strip()
         if patterns.OBJECT_STOP.search(obj) or len(obj) < 2:
             return None
         if has_cjk(obj):

@@ -136,3 +136,23 @@ def test_lasting_facts_said_without_a_place_or_job_word(ex: RulesExtractor, text
 ])
 def test_an_old_value_the_user_corrects_is_not_work_history(ex: RulesExtractor, text: str) -> None:
     assert all(c.key != "fact-work_history" for c in extract_and_refine(ex, text))
+
+
+@pytest.mark.parametrize("text,word", [
+    ("I love to ride horses on the beach.", "horses"),
+    ("I like to restore old radios.", "radios"),
+    ("I really love to fly kites with my nephew.", "kites"),
+    ("I like to build model trains.", "model trains"),
+    ("I love to carve wooden spoons.", "spoons"),
+])
+def test_an_activity_the_user_likes_to_do_is_a_preference(ex: RulesExtractor, text: str, word: str) -> None:
+    got = _typed(ex, text)
+    assert word in got.get("preference", ""), got
+
+
+@pytest.mark.parametrize("text", [
+    "I like to think that I'm a fair person.", "I'd like to know what time it is.",
+    "I love to know you're there.",
+])
+def test_a_figure_of_speech_with_like_to_is_not_a_hobby(ex: RulesExtractor, text: str) -> None:
+    assert all(c.memory_type.value != "preference" for c in extract_and_refine(ex, text))
