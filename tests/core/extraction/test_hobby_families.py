@@ -156,3 +156,15 @@ def test_an_activity_the_user_likes_to_do_is_a_preference(ex: RulesExtractor, te
 ])
 def test_a_figure_of_speech_with_like_to_is_not_a_hobby(ex: RulesExtractor, text: str) -> None:
     assert all(c.memory_type.value != "preference" for c in extract_and_refine(ex, text))
+
+
+@pytest.mark.parametrize("text,word", [
+    ("As for music, I like to play old folk songs.", "music"),
+    ("Speaking of sports, I love to swim in the lake.", "sports"),
+    ("When it comes to food, I like to try street stalls.", "food"),
+    ("说到运动，我最喜欢打网球。", "运动"),
+    ("至于爱好，我喜欢收集邮票。", "爱好"),
+])
+def test_a_topic_named_before_the_preference_stays_with_it(ex: RulesExtractor, text: str, word: str) -> None:
+    got = _typed(ex, text)
+    assert word in got.get("preference", ""), got
