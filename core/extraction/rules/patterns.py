@@ -63,7 +63,8 @@ HABIT = rx(
     r"\b(?:every|usually|always|often|normally|typically|generally|tend to|each|most days|on weekends|"
     r"weekends|weekdays|whenever|everywhere|all the time|religiously|in my (?:free|spare|down) time|"
     r"when i have (?:some )?(?:free|spare) time|for fun)\b|"
-    r"\bi (?:also |regularly |often )?(?:practi[cs]e|play|collect|listen to)\b",
+    r"\bi (?:also |regularly |often )?(?:practi[cs]e|play|collect|listen to)\b|"
+    r"\bi (?:eat|drink|read|watch|bake|cook) (?:a lot of|lots of|tons of|plenty of)\b",
 )
 QUESTION = rx(
     r"吗[呀啊呢]?$|呢$|么$|" + _np("不") + "什么" + _nf("都", "也") + "|" + _np("不") + "啥" + _nf("都", "也")

@@ -168,3 +168,17 @@ def test_a_figure_of_speech_with_like_to_is_not_a_hobby(ex: RulesExtractor, text
 def test_a_topic_named_before_the_preference_stays_with_it(ex: RulesExtractor, text: str, word: str) -> None:
     got = _typed(ex, text)
     assert word in got.get("preference", ""), got
+
+
+@pytest.mark.parametrize("text,job,habit", [
+    ("I'm a night nurse, so I drink lots of coffee.", "nurse", "coffee"),
+    ("I'm a marathoner, so I eat tons of pasta.", "marathoner", "pasta"),
+    ("I'm a librarian and I read plenty of mystery novels.", "librarian", "mystery"),
+    ("I'm a pastry chef, so I bake lots of bread at home.", "chef", "bread"),
+    ("I'm a film editor, so I watch a lot of movies.", "editor", "movies"),
+])
+def test_a_habit_after_a_job_is_its_own_preference(ex: RulesExtractor, text: str, job: str,
+                                                   habit: str) -> None:
+    got = _typed(ex, text)
+    assert job in got.get("fact", "") and habit not in got.get("fact", ""), got
+    assert habit in got.get("preference", ""), got
