@@ -4,7 +4,9 @@ For each upsert candidate, find the existing memory of the same slot: the same k
 of the same type carrying the slot's alias words (``fact-location`` for ``fact-home_city``), else
 a same-type memory whose content overlaps strongly. Then:
 - the candidate says nothing new (its content is contained in that memory) -> dropped;
-- a single slot, or the user signalled a change -> overwrite under the existing key;
+- a single slot, or the user signalled a change -> overwrite under the existing key (a preference is a
+  list: only a message that ends the old value, "不再", "以前", "no longer", "instead", overwrites it;
+  a bare "现在"/"now"/"actually" beside a new hobby adds it to the list);
 - the candidate contains the old content -> overwrite;
 - otherwise -> merge: old content + new detail under the existing key.
 A diet or allergy fact a live rule already states ("I'm vegetarian" beside the constraint
