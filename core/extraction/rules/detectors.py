@@ -82,7 +82,8 @@ class SlotDetectors:
                 place = self._last_place
                 hits[i] = Hit(hit.key, hit.confidence, content=(f"常住{place}" if has_cjk(body) else
                                                                   f"Lives in {place}"), absorbs=False)
-        for rx, key in ((patterns.VEHICLE, "fact-vehicle"), (patterns.LANGUAGES_SPOKEN, "fact-languages"),
+        for rx, key in ((patterns.VEHICLE, "fact-vehicle"), (patterns.HOME_HAS_EN, "fact-home"),
+                        (patterns.LANGUAGES_SPOKEN, "fact-languages"),
                         (patterns.ALMA_MATER, "fact-alma_mater"), (patterns.BIRTHDAY, "fact-birthday")):
             taken = {h.key for h in hits}
             duplicate = key in taken or (key == "fact-alma_mater" and "fact-education" in taken)

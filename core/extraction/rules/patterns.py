@@ -460,6 +460,12 @@ HOME_KIND_EN = re.compile(
     r"\bi (?:live|grew up|reside) (?:in|on|out in) (?:a |an |the )?(?:\w+ ){0,2}?(?:town|village|city|farm|"
     r"ranch|countryside|country|suburbs?|apartment|condo|trailer|cabin|house|island|mountains)\b"
 )
+# the user's home and what it has ("I have a large garden", "I rent an apartment", "I own a boat")
+HOME_HAS_EN = re.compile(
+    r"\bi (?:have|own|rent) (?:a|an|two|my own) (?:(?:big|large|small|huge|little|tiny|nice|vegetable|"
+    r"private|one-bedroom|two-bedroom|studio) ){0,2}(?:garden|yard|backyard|pool|boat|sailboat|cabin|farm|"
+    r"ranch|house|vineyard|orchard|greenhouse|workshop|apartment|flat|condo|lake house|beach house)\b"
+)
 NOT_JOB_ROLE = re.compile(r"^(?:饭|菜|作业|家务|运动|梦|手术|饭菜|好|完|过|了|一个|个|些|点|事)")
 GOAL_NEAR = re.compile(r"(?:想|打算|准备|希望|要|转|计划|争取)(?:要)?(?:做|干|从事|转|当)")
 OCC_EN = lexicon.alt([o.lower() for o in lexicon.OCCUPATIONS_EN])

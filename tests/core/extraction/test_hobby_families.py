@@ -182,3 +182,21 @@ def test_a_habit_after_a_job_is_its_own_preference(ex: RulesExtractor, text: str
     got = _typed(ex, text)
     assert job in got.get("fact", "") and habit not in got.get("fact", ""), got
     assert habit in got.get("preference", ""), got
+
+
+@pytest.mark.parametrize("text,word", [
+    ("I have a big vegetable garden behind the house.", "garden"),
+    ("I rent a tiny studio apartment near the station.", "apartment"),
+    ("I own a sailboat, she's called Maggie.", "sailboat"),
+    ("We grow grapes: I have a small vineyard.", "vineyard"),
+    ("I have a greenhouse full of orchids and I like to paint.", "greenhouse"),
+])
+def test_the_users_home_and_what_it_has_is_a_fact(ex: RulesExtractor, text: str, word: str) -> None:
+    got = {c.key: c.content.lower() for c in extract_and_refine(ex, text)}
+    assert word in got.get("fact-home", ""), got
+
+
+@pytest.mark.parametrize("text", ["I have a question about taxes.", "I have a house party tonight.",
+                                  "I have an idea for you."])
+def test_having_a_question_or_an_event_is_not_a_home_fact(ex: RulesExtractor, text: str) -> None:
+    assert all(c.key != "fact-home" for c in extract_and_refine(ex, text))
