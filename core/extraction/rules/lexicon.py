@@ -270,7 +270,8 @@ PREF_TOPICS_EN: list[tuple[str, list[str]]] = [
     ("music", words("""
         music|song|songs|band|bands|rock|jazz|hip hop|hip-hop|rap|classical|country music|k-pop|kpop|metal|
         lo-fi|lofi|listen to|listening to|spotify|
-        punk|indie|edm|techno|concert|concerts|album|albums|playlist|vinyl|opera
+        punk|indie|edm|techno|concert|concerts|album|albums|playlist|vinyl|opera|
+        cello|flute|saxophone|sax|trumpet|clarinet|harp|banjo|mandolin|harmonica|accordion|bass guitar
     """)),
     ("podcasts", words("podcast|podcasts|audiobook|audiobooks")),
     ("books", words("""
@@ -296,8 +297,7 @@ PREF_TOPICS_EN: list[tuple[str, list[str]]] = [
         photography|painting|drawing|knitting|crochet|baking|cooking|gardening|pottery|woodworking|lego|
         guitar|piano|ukulele|drums|violin|writing|journaling|crafts|sewing|birdwatching|fishing|museums|
         hobby|hobbies|cook|bake|knit|sew|quilt|quilting|cross stitch|embroidery|scrapbooking|collect|
-        collecting|collection|woodwork|paint|draw|sketch|sketching|calligraphy|origami|car racing|racing|
-        cello|flute|saxophone|sax|trumpet|clarinet|harp|banjo|mandolin|harmonica|accordion|bass guitar
+        collecting|collection|woodwork|paint|draw|sketch|sketching|calligraphy|origami|car racing|racing
     """)),
     ("schedule", words("""
         sleep in|wake up early|early mornings|late nights|nap|naps|bedtime|mornings|night owl|early bird|
