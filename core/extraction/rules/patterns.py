@@ -712,8 +712,8 @@ LIKE_OBJECT_EN = re.compile(
     r"fascinated by|into)\s+(?P<o2>[\w' -]{3,40})"
 )
 OBJECT_STOP = rx(r"^(?:你|它|这|那|他|她|我)",
-                 r"^(?:it|that|this|you|them|him|her|when|how|what|the idea|to\b|doing|a lot|lots|many|"
-                 r"all sorts|all kinds|everything|anything|things|stuff)\b")
+                 r"^(?:it|that|this|you|your|yours|them|him|her|when|how|what|the idea|to\b|doing|a lot|"
+                 r"lots|many|all sorts|all kinds|everything|anything|things|stuff)\b")
 # "I like to <do something>": the activity is the object, unless the verb says nothing about a taste
 LIKE_TO_EN = re.compile(r"^to (?P<o>[\w' -]{3,40})")
 LIKE_TO_STOP = re.compile(r"^(?:know|think|say|see|hear|ask|keep|make sure|be|get|have|talk|chat|help you|"

@@ -200,3 +200,11 @@ def test_the_users_home_and_what_it_has_is_a_fact(ex: RulesExtractor, text: str,
                                   "I have an idea for you."])
 def test_having_a_question_or_an_event_is_not_a_home_fact(ex: RulesExtractor, text: str) -> None:
     assert all(c.key != "fact-home" for c in extract_and_refine(ex, text))
+
+
+@pytest.mark.parametrize("text", [
+    "I'm interested in your opinion on my essay.", "I'm really interested in what you think.",
+    "I love your suggestions!",
+])
+def test_interest_in_the_assistants_words_is_no_preference(ex: RulesExtractor, text: str) -> None:
+    assert all(c.memory_type.value != "preference" for c in extract_and_refine(ex, text))
