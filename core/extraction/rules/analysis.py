@@ -55,6 +55,10 @@ _LEAD_IN = re.compile(r"^(?:also|and|oh|ok(?:ay)?|so|well|by the way|btw|"
                       r"还有|对了|另外|哦|嗯|那|然后)[,，\s]*")
 
 
+# a clause that only names the topic of the next one ("As for writing, I like to create poems")
+_LEAD_TOPIC = re.compile(r"^(?:as for|speaking of|when it comes to|regarding|至于|说到|说起|谈到|关于)\s*\S")
+
+
 @dataclass
 class _Result:
     hits: list[Hit]
@@ -288,6 +292,10 @@ class _Analyser(SlotDetectors):
                     if group is None:
                         group = Group(hit.key, hit, clause.sentence)
                         groups.append(group)
+                    lead = clauses[pos - 1] if pos > 0 else None
+                    if lead is not None and self.dropped.get(lead.index) == "no-trigger" \
+                            and _LEAD_TOPIC.search(lead.norm) and lead not in group.clauses:
+                        group.clauses.append(lead)  # "As for writing, I like to create poems"
                     group.clauses.append(clause)
                     group.clauses.extend(clauses[pos + 1: pos + 1 + hit.span])
                     if hit.absorbs and hit.content is None and hit.op is CandidateOp.UPSERT:
@@ -319,7 +327,7 @@ class _Analyser(SlotDetectors):
         if patterns.PRAISE.search(body):
             return [], "pleasantry"
         retractions = self._retractions(body)
-        if patterns.PAST_REF.search(body):
+        if patterns.PAST_REF.search(body) and not patterns.JOB_HISTORY_EN.search(body):
             return retractions, ("past" if not retractions else None)
         constraint = self._constraint(clauses, pos, body)
         if constraint is not None:
@@ -343,7 +351,8 @@ class _Analyser(SlotDetectors):
             # "我 roommate 是个 vegan，所以冰箱里基本没有肉": the rest of a sentence about a friend or
             # colleague is theirs, not the user's (a rescue may still file it as a fact about friends)
             return [], "no-trigger"
-        ahead = " ".join(c.norm for c in clauses[pos: pos + 3])
+        ahead = " ".join(c.norm for c in clauses[pos - 1 if pos and _LEAD_TOPIC.search(clauses[pos - 1].norm)
+                                                 else pos: pos + 3])
         intent = [] if patterns.RECENT_PAST.search(body) else self._intent(clause, body, ahead)
         hits = retractions + self._facts(clause, body, pos) + intent
         if not hits:

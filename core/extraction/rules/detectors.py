@@ -82,7 +82,8 @@ class SlotDetectors:
                 place = self._last_place
                 hits[i] = Hit(hit.key, hit.confidence, content=(f"常住{place}" if has_cjk(body) else
                                                                   f"Lives in {place}"), absorbs=False)
-        for rx, key in ((patterns.VEHICLE, "fact-vehicle"), (patterns.LANGUAGES_SPOKEN, "fact-languages"),
+        for rx, key in ((patterns.VEHICLE, "fact-vehicle"), (patterns.HOME_HAS_EN, "fact-home"),
+                        (patterns.LANGUAGES_SPOKEN, "fact-languages"),
                         (patterns.ALMA_MATER, "fact-alma_mater"), (patterns.BIRTHDAY, "fact-birthday")):
             taken = {h.key for h in hits}
             duplicate = key in taken or (key == "fact-alma_mater" and "fact-education" in taken)
@@ -145,6 +146,8 @@ class SlotDetectors:
         elif place is not None and zh and not valid_place_zh(place):
             place = None
         job = self._job(body, nf)
+        if place is None and not zh and patterns.HOME_KIND_EN.search(body) and not future:
+            hits.append(Hit("fact-home_city", 0.82))
         self._last_place = place or ""
         if place and not future:
             content = None
@@ -168,6 +171,8 @@ class SlotDetectors:
             return None
         if patterns.GOAL_NEAR.search(body):
             return None
+        if patterns.JOB_HISTORY_EN.search(body):
+            return Hit("fact-work_history", 0.82)
         m = patterns.JOB_HISTORY_ZH.search(body)
         if m and not is_not_a_job_role(m.group("role")):
             return Hit("fact-work_history", 0.82)
@@ -194,6 +199,10 @@ class SlotDetectors:
             if "org" in groups and (not org or org.lower() in PLACE_EN_CANON):
                 continue  # "I work in London" is a place, not a job
             return Hit("fact-job", 0.85)
+        agent = patterns.AGENT_NOUN_EN.search(body)
+        if agent and not patterns.NOT_AGENT_EN.search(agent.group("role")) \
+                and not re.search(r"\b(?:spare|free) time\b|\bfor fun\b|\bhobby\b", body):
+            return Hit("fact-job", 0.82)
         return None
 
     def _intent(self, clause: Clause, body: str, ahead: str = "") -> list[Hit]:
@@ -269,7 +278,10 @@ class SlotDetectors:
              or patterns.LIKE_OBJECT_FAN.search(body))
         if not m:
             return None
-        obj = m.group("o").strip()
+        obj = (m.group("o") or m.groupdict().get("o2") or "").strip()
+        to = patterns.LIKE_TO_EN.match(obj)
+        if to and not patterns.LIKE_TO_STOP.match(to.group("o")):
+            obj = to.group("o").strip()
         if patterns.OBJECT_STOP.search(obj) or len(obj) < 2:
             return None
         if has_cjk(obj):

@@ -236,7 +236,8 @@ PREF_TOPICS_ZH: list[tuple[str, list[str]]] = [
     ("travel", words("旅行|旅游|出去玩|自驾|自驾游|穷游|度假|出国|背包|看海|古镇")),
     ("hobby", words("""
         摄影|拍照|画画|绘画|书法|手工|编织|烘焙|做饭|下厨|园艺|养花|种花|乐高|拼图|手办|集邮|追星|逛街|
-        看展|博物馆|弹吉他|吉他|钢琴|尤克里里|架子鼓|写作|写东西|收藏|模型|cosplay|汉服|茶艺|插花|折纸
+        看展|博物馆|弹吉他|吉他|钢琴|尤克里里|架子鼓|写作|写东西|收藏|模型|cosplay|汉服|茶艺|插花|折纸|
+        爱好|兴趣爱好|赛车|十字绣|刺绣|钩针|做手工|手工活|读诗|写诗|木工|陶艺
     """)),
     ("tech", words("""
         mac|macbook|windows|linux|iphone|安卓|android|ipad|vim|emacs|vscode|notion|obsidian|kindle
@@ -269,12 +270,13 @@ PREF_TOPICS_EN: list[tuple[str, list[str]]] = [
     ("music", words("""
         music|song|songs|band|bands|rock|jazz|hip hop|hip-hop|rap|classical|country music|k-pop|kpop|metal|
         lo-fi|lofi|listen to|listening to|spotify|
-        punk|indie|edm|techno|concert|concerts|album|albums|playlist|vinyl|opera
+        punk|indie|edm|techno|concert|concerts|album|albums|playlist|vinyl|opera|
+        cello|flute|saxophone|sax|trumpet|clarinet|harp|banjo|mandolin|harmonica|accordion|bass guitar
     """)),
     ("podcasts", words("podcast|podcasts|audiobook|audiobooks")),
     ("books", words("""
         book|books|novel|novels|reading|fiction|non-fiction|nonfiction|biography|biographies|memoir|memoirs|
-        comics|manga|fantasy|mystery novels|poetry|audiobooks|kindle
+        comics|manga|fantasy|mystery novels|poetry|audiobooks|kindle|read
     """)),
     ("games", words("""
         game|games|gaming|video games|board games|boardgames|chess|ps5|xbox|nintendo|switch|steam|rpg|rpgs|
@@ -293,7 +295,9 @@ PREF_TOPICS_EN: list[tuple[str, list[str]]] = [
     """)),
     ("hobby", words("""
         photography|painting|drawing|knitting|crochet|baking|cooking|gardening|pottery|woodworking|lego|
-        guitar|piano|ukulele|drums|violin|writing|journaling|crafts|sewing|birdwatching|fishing|museums
+        guitar|piano|ukulele|drums|violin|writing|journaling|crafts|sewing|birdwatching|fishing|museums|
+        hobby|hobbies|cook|bake|knit|sew|quilt|quilting|cross stitch|embroidery|scrapbooking|collect|
+        collecting|collection|woodwork|paint|draw|sketch|sketching|calligraphy|origami|car racing|racing
     """)),
     ("schedule", words("""
         sleep in|wake up early|early mornings|late nights|nap|naps|bedtime|mornings|night owl|early bird|

@@ -58,10 +58,13 @@ HABIT_STRONG = rx(
 )
 HABIT = rx(
     r"每|一般|通常|平时|平常|经常|常常|总是|老是|基本上?|向来|一向|习惯|都会|天天|"
-    r"日常|雷打不动|一直|工作日|到哪都|"
+    r"日常|雷打不动|一直|工作日|到哪都|闲暇|空闲时间|业余时间|有空(?:的时候|时|就)|没事(?:的时候|就)|"
     r"(?:周|星期)[一二三四五六日天][到至~\-](?:周|星期)[一二三四五六日天]",
     r"\b(?:every|usually|always|often|normally|typically|generally|tend to|each|most days|on weekends|"
-    r"weekends|weekdays|whenever|everywhere|all the time|religiously)\b",
+    r"weekends|weekdays|whenever|everywhere|all the time|religiously|in my (?:free|spare|down) time|"
+    r"when i have (?:some )?(?:free|spare) time|for fun)\b|"
+    r"\bi (?:also |regularly |often )?(?:practi[cs]e|play|collect|listen to)\b|"
+    r"\bi (?:eat|drink|read|watch|bake|cook) (?:a lot of|lots of|tons of|plenty of)\b",
 )
 QUESTION = rx(
     r"吗[呀啊呢]?$|呢$|么$|" + _np("不") + "什么" + _nf("都", "也") + "|" + _np("不") + "啥" + _nf("都", "也")
@@ -444,6 +447,25 @@ JOB_ZH = [
 JOB_HISTORY_ZH = re.compile(r"(?:之前|以前|曾经|原来|前几年)在(?P<org>[^,，。]{1,16}?)(?:做|"
                             r"干|当|上)了?\s*(?:[0-9一二两三四五六七八九十几多半]+年)?"
                             r"(?P<role>[^,，。]{0,10})")
+# service the user did before ("I used to be in the military", "I'm a retired teacher"): a lasting fact,
+# not an old value the user is correcting (a bare "I used to be a nurse, now..." is an update: PAST_REF)
+JOB_HISTORY_EN = re.compile(
+    r"\bi used to be in the (?:military|army|navy|air force|marines|coast guard|national guard)\b|"
+    r"\bi (?:was|served) in the (?:military|army|navy|air force|marines|coast guard|national guard)\b|"
+    r"\bi(?:'m| am) an? (?:retired|former) [\w -]{2,30}|\bi(?:'m| am) an? (?:army|navy|military) veteran\b|"
+    r"\bi(?:'m| am) an? veteran\b"
+)
+# where and how the user lives without a place name ("I live in a small town / on a farm")
+HOME_KIND_EN = re.compile(
+    r"\bi (?:live|grew up|reside) (?:in|on|out in) (?:a |an |the )?(?:\w+ ){0,2}?(?:town|village|city|farm|"
+    r"ranch|countryside|country|suburbs?|apartment|condo|trailer|cabin|house|island|mountains)\b"
+)
+# the user's home and what it has ("I have a large garden", "I rent an apartment", "I own a boat")
+HOME_HAS_EN = re.compile(
+    r"\bi (?:have|own|rent) (?:a|an|two|my own) (?:(?:big|large|small|huge|little|tiny|nice|vegetable|"
+    r"private|one-bedroom|two-bedroom|studio) ){0,2}(?:garden|yard|backyard|pool|boat|sailboat|cabin|farm|"
+    r"ranch|house|vineyard|orchard|greenhouse|workshop|apartment|flat|condo|lake house|beach house)\b"
+)
 NOT_JOB_ROLE = re.compile(r"^(?:饭|菜|作业|家务|运动|梦|手术|饭菜|好|完|过|了|一个|个|些|点|事)")
 GOAL_NEAR = re.compile(r"(?:想|打算|准备|希望|要|转|计划|争取)(?:要)?(?:做|干|从事|转|当)")
 OCC_EN = lexicon.alt([o.lower() for o in lexicon.OCCUPATIONS_EN])
@@ -467,6 +489,22 @@ JOB_EN: list[re.Pattern[str] | re.Unless] = [
                r"i'?m employed (?:at|by|as)|"
                r"i'?m working (?:at|for|as))\b"),
 ]
+# "I'm a horse trainer / bodybuilder / beekeeper": an agent noun outside the occupation list is what the
+# user is or does (a fact), unless its head is a relative, a leisure role or a disposition (NOT_AGENT_EN)
+AGENT_NOUN_EN = re.compile(
+    r"\bi(?:'m| am)\s+(?:now |currently |also |actually |just |still )*(?:a|an)\s+"
+    r"(?P<role>(?:[\w-]+\s+){0,2}?(?:[\w-]{2,}(?:er|or|ist|ian|smith|wright)|[\w-]+ (?:guide|agent|coach)))"
+    r"(?:\s*$|[,.;!]| and\b| so\b| at\b| in\b| for\b| by\b| who\b| with\b| from\b| on\b| but\b)"
+)
+NOT_AGENT_EN = re.compile(
+    r"(?:^|\s)(?:mother|father|brother|sister|daughter|grandmother|grandfather|partner|fan|lover|beginner|"
+    r"member|user|customer|follower|supporter|believer|player|gamer|runner|swimmer|hiker|reader|eater|"
+    r"drinker|smoker|watcher|listener|collector|learner|cyclist|traveler|traveller|perfectionist|optimist|"
+    r"pessimist|realist|minimalist|introvert|extrovert|vegetarian|pescatarian|other|better|bigger|older|"
+    r"younger|newer|major|minor|junior|senior|fresher|foreigner|stranger|newcomer|outsider|winner|loser|"
+    r"survivor|worrier|dreamer|thinker|teenager|toddler|number|talker|sucker|helper|visitor|"
+    r"neighbor|neighbour|dinner|liver|monster|master|sinner|partier|procrastinator|doer)$"
+)
 AGE_ZH = re.compile(r"我(?:今年)?(?:已经)?(?P<n>[0-9]{1,2}|[一二三四五六七八九十]{1,3})岁")
 AGE_EN = re.compile(r"\bi(?:'m| am|’m) (?P<n>[1-9][0-9]?)(?: years old| yo| y/o|\s*$|,| and| now)")
 
@@ -505,6 +543,9 @@ FAMILY_EN_RX = [
     re.compile(r"\bi(?:'m| am) (?:a )?(?:mom|mum|dad|mother|father|parent|single mom|"
                r"single dad|stepmom|stepdad)\b"),
     re.compile(r"\bmom of\b|\bdad of\b|\bmother of\b|\bfather of\b"),
+    re.compile(r"\bi (?:just |recently )?became an? (?:first[- ]time |new |proud )?(?:mom|mum|dad|mother|"
+               r"father|parent|grandma|grandpa|grandmother|grandfather|grandparent)\b|"
+               r"\bi(?:'m| am) an? (?:first[- ]time|new|proud|young) (?:mom|mum|dad|mother|father|parent)\b"),
 ]
 PARTNER_ZH_ALT = lexicon.alt(lexicon.PARTNER_ZH)
 RELATION_ZH = [
@@ -568,7 +609,8 @@ EDUCATION = rx(
     r"\bi(?:'m| am) (?:a )?(?:freshman|sophomore|junior|senior) (?:at|in)\b|\bi study " + _nf("for") + "|"
     r"\bi'?m studying " + _nf("for") + "|"
     r"\bmy major is\b|\bmajoring in\b|\bgraduated from\b|\bi(?:'m| am) in (?:grad|"
-    r"graduate|med|law) school\b",
+    r"graduate|med|law) school\b|\bi(?:'m| am) (?:currently |still )?(?:attending|enrolled in|back in) "
+    r"(?:school|college|university|community college|grad school|high school|nursing school)\b",
 )
 
 # other stable facts
@@ -578,7 +620,8 @@ VEHICLE = rx(
     r"比亚迪|宝马|奔驰|奥迪|丰田|本田|大众|蔚来|理想|"
     r"小鹏|问界|电动车|摩托|机车)",
     r"\bi (?:drive|own|have) (?:a|an|two) (?:[\w-]+ ){0,3}?(?:car|truck|suv|van|motorcycle|bike|ev|tesla|"
-    r"subaru|toyota|honda|ford|jeep|prius|civic|corolla|model [3sxy])\b|\bmy (?:car|"
+    r"subaru|toyota|honda|ford|jeep|prius|civic|corolla|model [3sxy]|convertible|mustang|camaro|corvette|"
+    r"pickup|minivan|sedan|harley|scooter|rv|camper)\b|\bmy (?:car|"
     r"truck|suv|motorcycle) is\b|"
     r"\b(?:got|bought|traded (?:it |my [\w ]{1,20})?(?:in )?for) (?:a|an) (?:new |used )?"
     r"(?:[\w-]+ ){0,2}?(?:car|truck|suv|van|ev|tesla|model [3sxy])\b",
@@ -616,11 +659,13 @@ LIKE = rx(
     r"是(?:个|一个|一名|资深|重度)?(?:夜猫子|早起党|吃货|甜党|咸党|咖啡党|奶茶党|"
     r"猫奴|狗奴|铲屎官|宅男|宅女|"
     r"书虫|游戏宅|健身党|路痴|无辣不欢)|(?:吃|喝)\S{1,2}(?:完全|一点|都|绝对)?没问题|不怕辣|"
-    r"上瘾|百吃不厌|必点|必吃|最爱|情有独钟|天天(?:吃|喝|听|看)|爱好|一定要|必须要?|非得|非要|离不了",
+    r"上瘾|百吃不厌|必点|必吃|最爱|情有独钟|天天(?:吃|喝|听|看)|爱好|一定要|必须要?|非得|非要|离不了|"
+    r"感兴趣|有兴趣",
     r"\bi " + _ADV + r"(?:love|like|"
     r"enjoy|adore|prefer|dig|crave|live for)\b|\bi'?m (?:really |totally |so |kind of |"
     r"kinda |lowkey |low-key )?"
     r"(?:obsessed with|into|addicted to|hooked on|a (?:big |huge |massive )?fan of|"
+    r"(?:very |also |quite |more |most )?(?:interested in|passionate about|fascinated by)|"
     r"a sucker for|crazy about)\b|"
     r"\bi'?m (?:an? |such an? |the biggest )?[\w-]+(?: [\w-]+){0,3} (?:person|fan|"
     r"lover|addict|junkie|nerd|geek|"
@@ -651,7 +696,8 @@ DISLIKE = rx(
     r"\bnothing (?:with|too) \w+|\bi'?m not (?:really )?(?:into|a fan)\b|\bkeep [\w ]{2,20} away\b",
 )
 LIKE_OBJECT_ZH = re.compile(
-    r"(?:喜欢|热爱|偏爱|钟爱|迷上|沉迷|爱上|离不开|讨厌|受不了|爱)(?:上)?(?P<o>[^,，。]{2,16})$"
+    r"(?:喜欢|热爱|偏爱|钟爱|迷上|沉迷|爱上|离不开|讨厌|受不了|爱)(?:上)?(?P<o>[^,，。]{2,16})$|"
+    r"对(?P<o2>[^,，。]{2,16}?)(?:很|越来越|特别|非常|比较|挺|也|一直)*(?:感兴趣|有兴趣)"
 )
 LIKE_OBJECT_FAN = re.compile(
     r"\bi'?m (?:an? |such an? |the biggest )?(?:(?:huge|big|massive|total|complete|"
@@ -661,10 +707,17 @@ LIKE_OBJECT_FAN = re.compile(
 LIKE_OBJECT_EN = re.compile(
     r"\bi " + _ADV + r"(?:love|like|"
     r"enjoy|adore|hate|prefer|can'?t stand)\s+"
-    r"(?P<o>[\w' -]{3,40})"
+    r"(?P<o>[\w' -]{3,40})|"
+    r"\bi'?m (?:really |very |also |quite |more |most |so |pretty )*(?:interested in|passionate about|"
+    r"fascinated by|into)\s+(?P<o2>[\w' -]{3,40})"
 )
 OBJECT_STOP = rx(r"^(?:你|它|这|那|他|她|我)",
-                 r"^(?:it|that|this|you|them|him|her|when|how|what|the idea|to\b|doing)\b")
+                 r"^(?:it|that|this|you|your|yours|them|him|her|when|how|what|the idea|to\b|doing|a lot|"
+                 r"lots|many|all sorts|all kinds|everything|anything|things|stuff)\b")
+# "I like to <do something>": the activity is the object, unless the verb says nothing about a taste
+LIKE_TO_EN = re.compile(r"^to (?P<o>[\w' -]{3,40})")
+LIKE_TO_STOP = re.compile(r"^(?:know|think|say|see|hear|ask|keep|make sure|be|get|have|talk|chat|help you|"
+                          r"thank|tell|share|let|remind|point|mention|believe|imagine|hope|try|go)\b")
 
 # goals
 GOAL_STRONG = rx(

@@ -4,7 +4,9 @@ For each upsert candidate, find the existing memory of the same slot: the same k
 of the same type carrying the slot's alias words (``fact-location`` for ``fact-home_city``), else
 a same-type memory whose content overlaps strongly. Then:
 - the candidate says nothing new (its content is contained in that memory) -> dropped;
-- a single slot, or the user signalled a change -> overwrite under the existing key;
+- a single slot, or the user signalled a change -> overwrite under the existing key (a preference is a
+  list: only a message that ends the old value, "不再", "以前", "no longer", "instead", overwrites it;
+  a bare "现在"/"now"/"actually" beside a new hobby adds it to the list);
 - the candidate contains the old content -> overwrite;
 - otherwise -> merge: old content + new detail under the existing key.
 A diet or allergy fact a live rule already states ("I'm vegetarian" beside the constraint
@@ -135,6 +137,19 @@ def _same_slot(candidate: MemoryCandidate, existing: Sequence[ExistingMemory]) -
     return best[1] if best else None
 
 
+# a preference is a list (hobbies, foods): a new item joins it; the old items go only when the message
+# says they are over ("不再", "以前", "no longer", "instead"), not on a bare "现在"/"now"/"actually"
+_GIVES_UP_OLD = re.compile(
+    r"不再|已经不|不[^，,。；;！!？?]{1,8}了|以前|之前|原来|过去|曾经|改|换|戒|反而|而是|"
+    r"\bno longer\b|\bany ?more\b|\binstead\b|\bswitched\b|\bused to\b|\bstopped\b|\bquit\b|"
+    r"\bgave up\b|\bover\b|\bnot .{1,30} but\b|\bprefer\b|\brather\b|\bchanged?\b|\bmoved on\b")
+
+
+def _gives_up_old(message: str) -> bool:
+    """``message`` (the user's text; empty: unknown, taken as yes) ends an earlier preference."""
+    return not message or bool(_GIVES_UP_OLD.search(normalise(message)))
+
+
 _GROUNDS = frozenset({"fact-diet", "fact-allergy"})
 
 
@@ -174,7 +189,8 @@ def refine_candidates(existing: Sequence[ExistingMemory], candidates: Sequence[M
             continue
         if contained(cand.content, target.content):
             continue
-        replaced = (is_single(cand.key) and not info.force_merge) or (info.changed and not info.force_merge)
+        changed = info.changed and (cand.memory_type is not MemoryType.PREFERENCE or _gives_up_old(message))
+        replaced = (is_single(cand.key) and not info.force_merge) or (changed and not info.force_merge)
         if replaced:
             content = without_past(cand.content)
         elif contained(target.content, cand.content):

@@ -39,6 +39,7 @@ _FIXED: dict[str, SlotSpec] = {
     "fact-age": SlotSpec(MemoryType.FACT, 2, 365, True),
     "fact-birthday": SlotSpec(MemoryType.FACT, 3, 3650, True),
     "fact-vehicle": SlotSpec(MemoryType.FACT, 2, 1095, False),
+    "fact-home": SlotSpec(MemoryType.FACT, 2, 1825, False),  # the user's home and what it has
     "fact-languages": SlotSpec(MemoryType.FACT, 3, 3650, False),
     "fact-alma_mater": SlotSpec(MemoryType.FACT, 3, 3650, True),
 }
