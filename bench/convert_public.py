@@ -14,10 +14,12 @@ the piano" -> "piano", "打羽毛球" -> "羽毛球") and its singular, plus a f
 (``ALIASES``).
 
 Synthetic-Persona-Chat (``synthetic_persona_chat/data/*.csv``): speaker 1 ("User 1") is the user,
-speaker 2 the assistant. A speaker-1 persona sentence is expected when one speaker-1 turn says a
-good part of it (at least half of its content words, by a light stem); its terms are the shared
-stems, its type is guessed from its verb (like/love/enjoy/favorite -> ``preference``;
-want/plan/hope/dream -> ``goal``; else ``fact``), and a type-specific question must retrieve it.
+speaker 2 the assistant. A speaker-1 persona sentence is expected when one statement of a speaker-1
+turn (a sentence that is not a question) says a good part of it (at least half of its content words,
+by a light stem); its terms are the shared stems, its type is guessed from its verb
+(want/plan/hope/dream -> ``goal``; like/love/enjoy/favorite, or a hobby or habit such as "my hobby
+is", "I collect", "I listen to", "in my spare time" -> ``preference``, the seed's "stable
+preferences and habits"; else ``fact``), and a type-specific question must retrieve it.
 Each speaker-2 persona sentence gives one forbidden term: of its content words that speaker 1
 never says nor has in their persona, the rarest among the file's persona sentences (then the
 longest), so "ultimate frisbee" rather than "sport". The first ``n`` conversations of the file (in
@@ -155,6 +157,11 @@ enjoy enjoys enjoyed favorite favourite able used still only year years people p
 """
 STOPWORDS = frozenset(_STOP_TEXT.split())
 _PREF = re.compile(r"\b(like|likes|love|loves|enjoy|enjoys|favou?rite|prefer|hate|fan of|into)\b", re.I)
+_HABIT = re.compile(
+    r"\b(hobby|hobbies|pastime|collect|collects|collecting|listen to|listens to|spare time|free time)\b", re.I
+)
+# one sentence of a turn, with its closing punctuation (a question keeps its "?")
+_STATEMENT = re.compile(r"[^.!?]+[.!?]*")
 _GOAL = re.compile(
     r"\b(want|wants|plan|plans|planning|hope|hoping|dream|goal|someday|wish|saving up)\b", re.I
 )
@@ -188,9 +195,11 @@ def content_stems(text: str) -> dict[str, str]:
 
 
 def persona_type(sentence: str) -> str:
+    """goal (a plan or wish), preference (a taste, or a hobby or habit: the seed's preference is "stable
+    preferences and habits"), else fact."""
     if _GOAL.search(sentence):
         return "goal"
-    if _PREF.search(sentence):
+    if _PREF.search(sentence) or _HABIT.search(sentence):
         return "preference"
     return "fact"
 
@@ -206,17 +215,22 @@ def parse_conversation(text: str) -> list[tuple[int, str]]:
 
 
 def said_terms(sentence: str, turns: Iterable[str]) -> list[str] | None:
-    """The stems of ``sentence`` one of ``turns`` shares, when it shares at least half of them."""
+    """The stems of ``sentence`` one statement of ``turns`` shares, when it shares at least half of them. A
+    statement is a sentence of a turn that is not a question: "what's it like to be a senior in high
+    school?" does not say "I never finished high school"."""
     mine = content_stems(sentence)
     if not mine:
         return None
     need = max(1, math.ceil(len(mine) / 2))
     best: list[str] = []
     for turn in turns:
-        theirs = content_stems(turn)
-        shared = [s for s in mine if s in theirs]
-        if len(shared) > len(best):
-            best = shared
+        for statement in _STATEMENT.findall(turn):
+            if statement.rstrip().endswith("?"):
+                continue
+            theirs = content_stems(statement)
+            shared = [s for s in mine if s in theirs]
+            if len(shared) > len(best):
+                best = shared
     return best if len(best) >= need else None
 
 

@@ -81,6 +81,21 @@ def test_persona_case_expected_forbidden_and_types() -> None:
     assert {q["query"] for q in case["queries"]} == set(convert_public.PERSONA_QUERY.values())
 
 
+def test_persona_sentence_is_said_by_a_statement_not_a_question() -> None:
+    turns = ["What did you do for work in high school?", "Ha. I worked at a mall in high school, it was fun."]
+    persona = "I worked at hollister in high school."
+    assert convert_public.said_terms(persona, turns[:1]) is None
+    assert convert_public.said_terms(persona, turns) == ["work", "high", "school"]
+
+
+def test_persona_hobbies_and_habits_are_preferences() -> None:
+    for sentence in ("My hobby is walking.", "I collect vintage cameras.", "I listen to rap music.",
+                     "When I have some spare time I read.", "I love dogs."):
+        assert convert_public.persona_type(sentence) == "preference", sentence
+    assert convert_public.persona_type("I want to visit Japan someday.") == "goal"
+    assert convert_public.persona_type("I work as a nurse.") == "fact"
+
+
 def test_persona_cases_deterministic_selection() -> None:
     said = _row("I have a poodle named Rexford.", "I am a nurse.",
                 "User 1: My poodle Rexford is great.\nUser 2: Cool.")
