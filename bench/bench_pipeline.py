@@ -205,6 +205,7 @@ def freshness(
     prefix = f"f{int(rate)}-{uuid.uuid4().hex[:4]}-"
     pairs = chat_pairs(n, users or max(1, n // 3), seed=seed, prefix=prefix, durable_only=True)
     before = {name: stage_sums(pipe.metrics_text(name)) for name in ("extractor-0", "indexer-0")}
+    texts0 = model_texts(pipe)
     published_at: dict[str, float] = {}
     with MemoryEventProducer(pipe.settings, source="bench/freshness") as producer:
         t0 = time.monotonic()
@@ -265,6 +266,7 @@ def freshness(
             relay.append((float(published) - float(processed)) * 1000)
             index.append((float(synced) - float(published)) * 1000)
     after = {name: stage_sums(pipe.metrics_text(name)) for name in ("extractor-0", "indexer-0")}
+    texts = {k: v - texts0.get(k, 0.0) for k, v in model_texts(pipe).items()}
     stages = {
         name: {k: round(v - before[name].get(k, 0.0), 3) for k, v in after[name].items()} for name in after
     }
@@ -289,7 +291,25 @@ def freshness(
             "indexer_wait_embed_upsert": round(median(index), 1),
         },
         "stage_sum_sec": stages,
+        "model_texts": {
+            "by_caller": {k: int(v) for k, v in sorted(texts.items())},
+            "per_user_message": round(sum(texts.values()) / n, 3) if n else None,
+            "per_stored_memory": round(sum(texts.values()) / len(fresh), 3) if fresh else None,
+        },
     }
+
+
+def model_texts(pipe: Pipeline) -> dict[str, float]:
+    """Texts the model embedded so far in the extractor and indexer processes, by caller
+    (``pai_memory_embedding_caller_texts_total``: ``classifier``, ``dedup``, ``indexer``...)."""
+    out: dict[str, float] = {}
+    for name in ("extractor-0", "indexer-0"):
+        for line in pipe.metrics_text(name).splitlines():
+            if line.startswith("pai_memory_embedding_caller_texts_total{"):
+                head, _, value = line.rpartition(" ")
+                caller = head.split('caller="', 1)[1].split('"', 1)[0]
+                out[caller] = out.get(caller, 0.0) + float(value)
+    return out
 
 
 def _final_count(pipe: Pipeline, prefix: str) -> tuple[int, int, int]:

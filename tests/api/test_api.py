@@ -25,7 +25,7 @@ from api.app import create_app
 from api.auth import InsecureBindError, check_bind, is_loopback_host
 from core.config import RetrieveMode, Settings
 from core.embedding.local import LocalE5Embedder
-from core.memory.text import index_text
+from core.memory.text import embedding_text
 from core.retrieval import read_prompt_block
 from core.storage.db import session_factory, transaction
 from core.storage.models import LongTermMemory
@@ -267,7 +267,7 @@ def test_dense_retrieval_through_the_api(api_settings: Settings, clean_db: Engin
                 assert r.status_code == 200
             with sessions() as session:  # what the indexer would do
                 rows = session.scalars(select(LongTermMemory)).all()
-            texts = [index_text(r.memory_type, r.memory_key, r.content) for r in rows]
+            texts = [embedding_text(r.memory_type, r.memory_key, r.content) for r in rows]
             vectors = embedder.embed_passages(texts)
             index.upsert([IndexRow(r.id, r.user_id, r.memory_type or "fact", v)
                           for r, v in zip(rows, vectors, strict=True)])

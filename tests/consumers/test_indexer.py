@@ -31,7 +31,7 @@ from core.embedding.base import Embedder, Vectors
 from core.embedding.local import LocalE5Embedder
 from core.embedding.openai_embedder import OpenAIEmbedder
 from core.indexing import MemoryIndexer
-from core.memory.text import index_text, text_hash
+from core.memory.text import embedding_text, text_hash
 from core.memory.tools import ToolWrite
 from core.storage.db import session_factory
 from core.storage.models import LongTermMemory, OutboxEvent, User, VectorCollection
@@ -228,11 +228,11 @@ def test_flushes_after_the_wait_or_at_batch_size_and_collapses_events(cfg: Setti
 
     assert sorted(r.offset for r in h.done) == [0, 1, 2]
     assert embedder.calls == 1 and len(embedder.texts) == 2  # three events, two memories, one call
-    assert "[fact] fact-city: lives in Suzhou now" in embedder.texts  # truth, not the first event
+    assert "lives in Suzhou now" in embedder.texts  # truth, not the first event
     for res in (a, b):
         row = memory(clean_db, res.memory_id)
         assert row.vector_status == "SYNCED" and row.vector_text_hash == text_hash(
-            index_text(row.memory_type, row.memory_key, row.content))
+            embedding_text(row.memory_type, row.memory_key, row.content))
     assert sorted(h.view.list_ids()) == sorted(i for i in (a.memory_id, b.memory_id) if i is not None)
 
     # a full batch flushes at once, without waiting
@@ -425,16 +425,16 @@ def test_indexer_group_end_to_end_with_duplicates_and_reordering(cfg: Settings, 
         assert view.list_ids(e2) == live_ids(clean_db, "ix-e2")
         assert view.count() == 3
         assert len(embedder.texts) == 3  # every live memory embedded once, duplicates skipped
-        assert "[fact] fact-city: lives in Qingdao by the sea" not in embedder.texts
+        assert "lives in Qingdao by the sea" not in embedder.texts
 
         # a later update while running: the new text is what the index returns
         since = last_outbox_id(clean_db)
         res = tools.memory_save(ToolWrite("ix-e2", "fact-city", "relocated to Dali to open a cafe", "fact"))
         publish(cfg, outbox_payloads(clean_db, since))
-        new_hash = text_hash(index_text("fact", "fact-city", "relocated to Dali to open a cafe"))
+        new_hash = text_hash(embedding_text("fact", "fact-city", "relocated to Dali to open a cafe"))
         wait_until(lambda: memory(clean_db, res.memory_id).vector_text_hash == new_hash, 30,
                    what="update indexed")
-        query = _LOCAL.embed_passages(["[fact] fact-city: relocated to Dali to open a cafe"])[0]
+        query = _LOCAL.embed_passages(["relocated to Dali to open a cafe"])[0]
         hits = view.search(e2, query, 5)
         assert hits == [(res.memory_id, pytest.approx(1.0, abs=1e-3))]
         wait_until(lambda: group_caught_up(cfg, cfg.GROUP_INDEXER, cfg.TOPIC_MEMORY_DIRTY), 30,

@@ -17,7 +17,7 @@ from core.embedding.base import Embedder, Vectors
 from core.embedding.local import LocalE5Embedder
 from core.embedding.openai_embedder import OpenAIEmbedder
 from core.indexing import ActiveTarget, IndexSyncFailed, MemoryIndexer
-from core.memory.text import index_text, text_hash
+from core.memory.text import embedding_text, text_hash
 from core.memory.tools import MemoryTools, ToolWrite
 from core.storage.db import session_factory
 from core.storage.models import LongTermMemory, VectorCollection
@@ -101,7 +101,7 @@ def env(settings: Settings, clean_db: Engine, unique_name: Callable[[str], str])
 
 
 def expected_hash(row: LongTermMemory) -> str:
-    return text_hash(index_text(row.memory_type, row.memory_key, row.content))
+    return text_hash(embedding_text(row.memory_type, row.memory_key, row.content))
 
 
 # --- the happy path -------------------------------------------------------------------------------
@@ -127,10 +127,10 @@ def test_sync_embeds_upserts_and_marks_synced(env: Env) -> None:
         assert row.vector_model == env.embedder.model and row.vector_version == target.version
         assert row.vector_synced_at is not None
     assert a1.memory_id is not None and b1.memory_id is not None
-    hits_a = env.search_text(a1.memory_id, "[fact] fact-city: I live in Wuhan")
+    hits_a = env.search_text(a1.memory_id, "I live in Wuhan")
     assert hits_a[0][0] == a1.memory_id and hits_a[0][1] == pytest.approx(1.0, abs=1e-3)
     assert {mid for mid, _ in hits_a} == {a1.memory_id, a2.memory_id}  # user A's only
-    hits_b = env.search_text(b1.memory_id, "[fact] fact-city: I live in Wuhan")
+    hits_b = env.search_text(b1.memory_id, "I live in Wuhan")
     assert {mid for mid, _ in hits_b} == {b1.memory_id}
     assert env.view.count() == 3
 
@@ -148,9 +148,9 @@ def test_update_replaces_the_vector(env: Env) -> None:
     assert report.upserted == [first.memory_id]
     row = env.row(first.memory_id)
     assert row.vector_status == "SYNCED" and row.vector_text_hash == expected_hash(row)
-    new_hits = env.search_text(first.memory_id, "[fact] fact-job: became a primary school teacher in Chengdu")
+    new_hits = env.search_text(first.memory_id, "became a primary school teacher in Chengdu")
     assert new_hits[0] == (first.memory_id, pytest.approx(1.0, abs=1e-3))
-    old_hits = env.search_text(first.memory_id, "[fact] fact-job: works as a backend engineer")
+    old_hits = env.search_text(first.memory_id, "works as a backend engineer")
     assert old_hits[0][1] < 0.99  # the old text's vector is gone
     assert env.view.count() == 1
 
@@ -248,7 +248,7 @@ def test_concurrent_update_is_never_marked_with_the_older_vector(env: Env) -> No
     row = env.row(res.memory_id)
     assert row.content == "moved to Shenzhen for a new job"
     assert row.vector_status == "SYNCED" and row.vector_text_hash == expected_hash(row)
-    hits = env.search_text(res.memory_id, "[fact] fact-home: moved to Shenzhen for a new job")
+    hits = env.search_text(res.memory_id, "moved to Shenzhen for a new job")
     assert hits == [(res.memory_id, pytest.approx(1.0, abs=1e-3))]
 
 
@@ -404,5 +404,5 @@ def test_switching_the_active_collection_reindexes_into_it(env: Env,
     assert report.upserted == [res.memory_id]
     assert env.row(res.memory_id).vector_version == 2
     assert target.view.list_ids() == [res.memory_id] and old_view.list_ids() == [res.memory_id]
-    assert np.isclose(env.search_text(res.memory_id, index_text("constraint", "constraint-food",
+    assert np.isclose(env.search_text(res.memory_id, embedding_text("constraint", "constraint-food",
                                                                 "allergic to peanuts"))[0][1], 1.0, atol=1e-3)

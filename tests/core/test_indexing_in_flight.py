@@ -18,7 +18,7 @@ from consumers.processes import build_tools
 from core.config import Settings
 from core.embedding.openai_embedder import OpenAIEmbedder
 from core.indexing import IndexSyncFailed, MemoryIndexer
-from core.memory.text import index_text, text_hash
+from core.memory.text import embedding_text, text_hash
 from core.memory.tools import MemoryTools, ToolWrite
 from core.storage.db import session_factory
 from core.storage.models import LongTermMemory
@@ -41,7 +41,7 @@ class Env:
 
     def vector_matches(self, row: LongTermMemory) -> bool:
         """Milvus holds, for this row, the vector of its current index text."""
-        text = index_text(row.memory_type, row.memory_key, row.content)
+        text = embedding_text(row.memory_type, row.memory_key, row.content)
         view = self.indexer.target.view  # type: ignore[union-attr]
         hits = dict(view.search(row.user_id, FakeOpenAIServer.vector_for(text, self.fake.embedding_dim), 50))
         return hits.get(row.id, 0.0) > 0.9999
@@ -135,7 +135,8 @@ def test_concurrent_writes_never_leave_an_older_vector_marked_synced(env: Env) -
     for row in env.rows():
         if row.vector_status == "SYNCED":  # then Milvus holds the vector of the row's current text
             synced += 1
-            assert row.vector_text_hash == text_hash(index_text(row.memory_type, row.memory_key, row.content))
+            text = embedding_text(row.memory_type, row.memory_key, row.content)
+            assert row.vector_text_hash == text_hash(text)
             assert env.vector_matches(row), (row.id, row.content)
         else:
             assert row.vector_status == "DIRTY"  # waits for the event its newest write enqueued

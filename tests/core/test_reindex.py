@@ -16,7 +16,7 @@ from cli.main import main as cli_main
 from consumers.processes import build_tools
 from core.config import EmbeddingProvider, Settings
 from core.embedding.factory import build_embedder
-from core.memory.text import index_text
+from core.memory.text import embedding_text
 from core.memory.tools import ToolWrite
 from core.reindex import Reindexer, ReindexError, emit_dirty
 from core.retrieval import ActiveCollectionSearch
@@ -119,7 +119,7 @@ def test_model_change_rebuilds_switches_atomically_and_loses_no_write(
     with Session(clean_db) as s:
         city = s.get(LongTermMemory, ids["city"])
         assert city is not None and city.content == "Moved to Dalian"
-        query = np.asarray(fake_openai.vector_for(index_text("fact", "city", "Moved to Dalian"), NEW_DIM),
+        query = np.asarray(fake_openai.vector_for(embedding_text("fact", "city", "Moved to Dalian"), NEW_DIM),
                            dtype=np.float32)
         hits = search.search(city.user_id, query, 5)
     assert hits[0][0] == ids["city"] and hits[0][1] > 0.99

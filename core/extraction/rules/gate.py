@@ -151,7 +151,7 @@ class ClassifierGate:
         if self._topic_vectors is None:
             order = [(t, name, part) for t, names in TOPICS.items() for name, text in names.items()
                      for part in text.split("|")]
-            vectors = self.classifier.embedder.embed_queries([text for _, _, text in order])
+            vectors = self.classifier.embed([text for _, _, text in order])  # same prefix as candidates
             out: dict[MemoryType, tuple[list[str], npt.NDArray[np.float32]]] = {}
             for memory_type in TOPICS:
                 rows = [i for i, (t, _, _) in enumerate(order) if t is memory_type]
