@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput
 from core.extraction.rules import patterns
 from core.extraction.rules.detectors import Hit, SlotDetectors
+from core.extraction.rules.events import dated, event_hit
 from core.extraction.rules.followup import followup_statement
 from core.extraction.rules.keys import content_slug, salient_tokens
 from core.extraction.rules.places import (
@@ -325,7 +326,8 @@ class _Analyser(SlotDetectors):
         if constraint is not None:
             return [constraint], None
         if patterns.TIME_HARD.search(body):
-            return retractions, ("time" if not retractions else None)
+            event = None if retractions else event_hit(clauses, pos, body, self.data.sent_at)
+            return retractions or ([event] if event else []), ("time" if not (retractions or event) else None)
         if patterns.TIME_SOFT.search(body) and not patterns.HABIT.search(body):
             return [], "time"
         if patterns.is_question(body) or clause.terminator in {"?", "？"}:
@@ -350,6 +352,10 @@ class _Analyser(SlotDetectors):
             followup = self._followup_constraint(body)
             if followup is not None:
                 hits.append(followup)
+        if not retractions:  # a life event (``events``): its own dated fact, or the date of a fact slot
+            event = event_hit(clauses, pos, body, self.data.sent_at)
+            if event is not None:
+                hits = [dated(h, event.date) for h in hits] if hits else [event]
         return hits, None
 
     # -- detectors ----------------------------------------------------------------------------
@@ -476,7 +482,7 @@ def analyse(data: ExtractionInput) -> Analysis:
     if restated is None:
         return analysis
     text, cap = restated
-    again = _Analyser(ExtractionInput(text, (), data.summary, data.existing)).run()
+    again = _Analyser(ExtractionInput(text, (), data.summary, data.existing, data.sent_at)).run()
     for group in again.groups:
         group.hit.confidence = min(group.hit.confidence, cap)
     return again
