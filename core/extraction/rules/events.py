@@ -66,7 +66,7 @@ def dated(hit: Hit, when: str) -> Hit:
 # --- English ------------------------------------------------------------------------------------
 # where the user's own account may start: the clause start, after a dash or colon ("great news - I
 # joined a gym"), or after an announcement ("I'm so excited to tell you I started a yoga class")
-_EN_START = r"(?:^|[-–—:;] *|\b(?:tell you|share|say|guess what|news|heads up|and|but|then|so)" \
+_EN_START = r"(?:^|[-–—:;] *|\b(?:tell you|share|say|guess what|news|heads up|know|and|but|then|so)" \
             r"[!,:]? (?:that )?)"
 _EN_LEAD = _EN_START + r"(?:(?:so|and|but|well|oh|yeah|yes|wow|actually|also|anyway|guess what|btw|" \
            r"by the way|hey|" \
@@ -93,8 +93,10 @@ _EN_VERB = (
     r"got into|was promoted|was accepted|was hired|became|gave birth|welcomed|had (?:a|our|my) "
     r"(?:baby|son|daughter|first)|ran (?:a|my|the|our|in)|raced|passed|met|took (?:a|an|up|part|my|our)|"
     r"bought|purchased|got (?:a|an|my|our)(?: new| first| own)? " + _EN_GOODS + r"|"
-    r"built|made (?:a|an|my|our) (?:own |first )?(?:painting|sculpture|quilt|album|film|movie|"
-    r"documentary|game|app|website|podcast|book|pottery|bowl|vase)|wrote (?:a|an|my|our)|"
+    r"built|created|designed|developed|composed|choreographed|directed|filmed|produced|wrapped up|"
+    r"made (?:this|these) [a-z]+ [a-z]+|made (?:a|an|my|our) (?:own |first )?(?:painting|sculpture|"
+    r"quilt|album|film|movie|documentary|game|app|website|podcast|book|pottery|bowl|vase)|"
+    r"wrote (?:a|an|my|our)|"
     r"lost (?:my|our) (?:mom|dad|mother|father|grandma|grandmother|grandpa|grandfather|brother|"
     r"sister|husband|wife|friend|dog|cat|job)|"
     r"gave (?:a|my|our) (?:talk|speech|presentation|lecture|concert|performance)|"
@@ -102,12 +104,32 @@ _EN_VERB = (
 )
 _EN_EVENT = re.compile(_EN_LEAD + _EN_SUBJECT + r"(?:'ve|'d)?" + _EN_ADV + r" (?P<v>" + _EN_VERB
                        + r")(?P<rest>(?:[^\w'].*)?)$")
+# an activity the user is doing these days ("I'm running for office again", "I'm taking a pottery class")
+_EN_ONGOING = re.compile(
+    _EN_LEAD + r"(?P<s>i'm|i am|we're|we are)(?: (?:now|currently|still|also|really|finally|even))* "
+    r"(?P<v>running for|training for|studying|"
+    r"taking (?:a|an|some) [a-z ]{0,20}(?:class|classes|course|lessons)|"
+    r"volunteering|mentoring|coaching|teaching|learning to|learning (?:how|the|a|an)|writing (?:a|my|an)|"
+    r"building (?:a|my|an|our)|renovating|restoring|fostering|raising|researching|competing|"
+    r"performing|recording|organizing|organising|hosting|doing (?:kickboxing|yoga|pilates|karate|"
+    r"taekwondo|judo|boxing|ballet|crossfit|martial arts|therapy|counseling))"
+    r"(?P<rest>(?:[^\w'].*)?)$")
 # any other past-tense action of the user counts when the sentence dates it ("last week", "yesterday")
 _EN_PAST_ACTION = re.compile(
     _EN_LEAD + _EN_SUBJECT + _EN_ADV + r" (?P<v>(?:[a-z]{3,}ed|went|got|took|made|had|ran|won|met|saw|"
     r"bought|began|wrote|gave|found|built|drew|sang|flew|drove|rode|swam|caught|taught|brought|held|"
-    r"sold|spent|did|heard|chose|became|grew|fell|threw|shot|beat|hit|set up|put on))"
+    r"sold|spent|did|heard|chose|became|grew|fell|threw|shot|beat|hit|set up|put on|retook|redid|"
+    r"remade|rewrote|wrapped up))"
     r"(?P<rest>(?:[^\w'].*)?)$")
+# ... also told without a subject at the start of a clause ("Dyed my hair last week!", "had an
+# audition yesterday")
+_EN_PAST_BARE = re.compile(
+    r"(?:^|[-–—:;] *)(?:(?:so|well|oh|yeah|yes|wow|actually|also|anyway|btw|hey|omg|just|finally|"
+    r"recently)[,!. ]+)*(?P<s>)(?P<v>(?:[a-z]{2,}ed|went|got|took|made|had|ran|won|met|saw|bought|"
+    r"began|wrote|gave|found|built|drew|sang|flew|drove|rode|swam|caught|taught|held|sold|spent|became))(?P<rest>(?:[^\w'].*)?)$")
+# a verb that is the whole event ("..., and I won!")
+_EN_BARE_OK = re.compile(r"^(?:won|graduated|retired|moved|got married|got engaged|got promoted|got hired|"
+                         r"passed|finished|qualified)$")
 _EN_PAST_NOT_ACTION = re.compile(
     r"^(?:wanted|needed|loved|liked|hated|felt|seemed|hoped|wished|missed|worried|realized|realised|"
     r"noticed|wondered|figured|guessed|talked|mentioned|asked|texted|called|replied|answered|used|"
@@ -251,16 +273,14 @@ _TIME_WORDS = re.compile(
     r"昨天|昨晚|前天|上周末?|上个?星期|上个月|去年|前年|今年|最近|刚刚|刚")
 
 
-def event_hit(clauses: list[Clause], pos: int, body: str, sent_at: datetime | None) -> EventHit | None:
-    """A life event the user tells in clause ``pos`` of a sentence (``body``: its normalised text),
-    or ``None``. See the module doc for what counts."""
+def _match(clauses: list[Clause], pos: int, body: str) -> re.Match[str] | None:
+    """The event clause ``pos`` tells (groups ``v``: the verb, ``rest``: what follows), or ``None``."""
     clause = clauses[pos]
     if clause.terminator in {"?", "？"} or patterns.is_question(body) or patterns.HYPOTHETICAL.search(body):
         return None
     if patterns.REQUEST.search(body) or patterns.THIRD_PARTY_START.search(body):
         return None
-    zh = has_cjk(body)
-    if zh:
+    if has_cjk(body):
         m = _ZH_EVENT.search(body)
         if m is None or _ZH_TRIVIAL.search(m.group("v") + m.group("rest")) or _ZH_BANNED.search(body):
             return None
@@ -270,21 +290,37 @@ def event_hit(clauses: list[Clause], pos: int, body: str, sent_at: datetime | No
             return None
         if not m.group("rest").strip() and m.group("v") in {"买了", "去了", "开了", "办了", "写了", "画了"}:
             return None
-    else:
-        m = _EN_EVENT.search(body)
-        if m is None and _EN_DATED.search(" ".join(c.norm for c in clauses)):
-            m = _EN_PAST_ACTION.search(body)
-            if m is not None and _EN_PAST_NOT_ACTION.search(m.group("v") + m.group("rest")):
-                m = None
-        if m is None or _EN_TRIVIAL.search(m.group("v") + m.group("rest")):
-            return None
-        head = body[m.start("s"): m.start("v")]
-        if _EN_NOT_PAST.search(head) or _EN_NEGATION.search(head) or len(m.group("rest").split()) < 1:
-            return None
-        if _EN_NOT_PAST.search(m.group("rest")) and not re.search(r"\bago\b|\blast\b", m.group("rest")):
-            return None
+        return m
+    m = _EN_EVENT.search(body) or _EN_ONGOING.search(body)
+    if m is None and _EN_DATED.search(" ".join(c.norm for c in clauses)):
+        m = _EN_PAST_ACTION.search(body) or _EN_PAST_BARE.search(body)
+        if m is not None and _EN_PAST_NOT_ACTION.search(m.group("v") + m.group("rest")):
+            m = None
+    if m is None or _EN_TRIVIAL.search(m.group("v") + m.group("rest")):
+        return None
+    head = body[m.start("s") if m.group("s") else m.start("v"): m.start("v")]
+    if _EN_NOT_PAST.search(head) or _EN_NEGATION.search(head):
+        return None
+    if not m.group("rest").split() and not _EN_BARE_OK.search(m.group("v")):
+        return None
+    if _EN_NOT_PAST.search(m.group("rest")) and not re.search(r"\bago\b|\blast\b", m.group("rest")):
+        return None
+    return m
+
+
+def event_hit(clauses: list[Clause], pos: int, body: str, sent_at: datetime | None) -> EventHit | None:
+    """A life event the user tells in clause ``pos`` of a sentence (``body``: its normalised text),
+    or ``None``. See the module doc for what counts. The memory is the whole sentence ("I was in the
+    final last Saturday, and I won"), so only the sentence's first event clause gives one."""
+    m = _match(clauses, pos, body)
+    if m is None or any(_match(clauses, j, clauses[j].norm) for j in range(pos)):
+        return None
+    zh = has_cjk(body)
     head = (m.group("loc") or "") if zh else ""
-    phrase = _TIME_WORDS.sub(" ", head + m.group("v") + (m.group("rest") if zh else " " + m.group("rest")))
-    slug = content_slug(phrase)
     sentence = " ".join(c.norm for c in clauses)
-    return EventHit(normalise_key(EVENT_PREFIX + slug), CONFIDENCE, date=resolve_date(sentence, sent_at))
+    told = m.group("v") + (m.group("rest") if zh else " " + m.group("rest"))
+    phrase = _TIME_WORDS.sub(" ", head + told if m.group("rest").strip() else sentence)
+    slug = content_slug(phrase)
+    content = ("，" if zh else ", ").join(c.text for c in clauses)
+    return EventHit(normalise_key(EVENT_PREFIX + slug), CONFIDENCE, content=content, absorbs=False,
+                    date=resolve_date(sentence, sent_at))

@@ -33,6 +33,10 @@ def _events(ex: RulesExtractor, text: str, sent_at: datetime | None = SENT) -> l
     ("我和老公前天去云南旅游了", "云南旅游", "(2024-03-12)"),
     ("我终于拿到了潜水证", "潜水证", "(截至2024-03-14)"),
     ("I have been volunteering at an animal shelter", "animal shelter", "(by 2024-03-14)"),
+    ("I'm taking a ceramics class at the community center", "ceramics class", "(by 2024-03-14)"),
+    ("Had my first driving lesson yesterday!", "first driving lesson", "(2024-03-13)"),
+    ("I reached the final of a chess tournament last Saturday, and I won", "Saturday, and I won",
+     "(2024-03-09)"),
     ("我两个月前报了一个油画班", "油画班", "(2024-01)"),
 ])
 def test_event_is_a_dated_fact_in_the_users_words(ex: RulesExtractor, text: str, words: str,
@@ -58,6 +62,9 @@ def test_event_is_a_dated_fact_in_the_users_words(ex: RulesExtractor, text: str,
     "If I moved to Berlin, I'd learn German",  # hypothetical
     "My sister went to Peru last year",  # someone else's life
     "I didn't go to the reunion last week",  # negated
+    "I'm off to go swimming with the kids",  # right now, not a life event
+    "You did great and won yesterday",  # the other person's
+    "I'm going to a tech conference this month",  # a plan
     "昨天加班到两点，累死了",  # overtime and tiredness: short-term
     "我昨天去了趟超市",  # an errand
     "我在超市买了点水果",  # groceries
