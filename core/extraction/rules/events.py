@@ -249,6 +249,10 @@ def resolve_date(sentence: str, sent_at: datetime | None) -> str:
     m = _EN_AGO.search(sentence)
     if m:
         return _ago(d, _EN_NUM.get(m.group("n")) or int(m.group("n")), m.group("u"), False)
+    season = re.search(r"\blast (?P<s>spring|summer|fall|autumn)\b", sentence)
+    if season:
+        ends = {"spring": 5, "summer": 8, "fall": 11, "autumn": 11}[season.group("s")]
+        return f"{season.group('s')} {d.year if ends < d.month else d.year - 1}"
     for i, day in enumerate(_WEEKDAYS):
         if re.search(rf"\blast {day}\b", sentence):
             back = (d.weekday() - i) % 7 or 7
