@@ -133,6 +133,10 @@ class _Analyser(SlotDetectors):
                 return msg.content
         return None
 
+    def _next_sentence(self, clauses: list[Clause]) -> list[Clause]:
+        """The clauses of the sentence after ``clauses``' (detail of a life event told there)."""
+        return self.sentences.get(clauses[-1].sentence + 1, []) if clauses else []
+
     # -- sentence level -----------------------------------------------------------------------
     def run(self) -> Analysis:
         deletions: list[Deletion] = []
@@ -326,7 +330,8 @@ class _Analyser(SlotDetectors):
         if constraint is not None:
             return [constraint], None
         if patterns.TIME_HARD.search(body):
-            event = None if retractions else event_hit(clauses, pos, body, self.data.sent_at)
+            event = None if retractions else event_hit(clauses, pos, body, self.data.sent_at,
+                                                                  self._next_sentence(clauses))
             return retractions or ([event] if event else []), ("time" if not (retractions or event) else None)
         if patterns.TIME_SOFT.search(body) and not patterns.HABIT.search(body):
             return [], "time"
@@ -353,7 +358,7 @@ class _Analyser(SlotDetectors):
             if followup is not None:
                 hits.append(followup)
         if not retractions:  # a life event (``events``): its own dated fact, or the date of a fact slot
-            event = event_hit(clauses, pos, body, self.data.sent_at)
+            event = event_hit(clauses, pos, body, self.data.sent_at, self._next_sentence(clauses))
             if event is not None:
                 hits = [dated(h, event.date) for h in hits] if hits else [event]
         return hits, None

@@ -49,6 +49,12 @@ class EventHit(Hit):
     date: str = ""
 
 
+DETAIL_MAX_CHARS = 200
+# a sentence that turns to the other person or away from the event
+_TURNS_AWAY = re.compile(r"^(?:how|what|and you|you|your|anyway|btw|by the way|hope|thanks|thank|"
+                         r"你|您|那你|对了|话说)")
+
+
 def is_event_key(key: str) -> bool:
     return key.startswith(EVENT_PREFIX)
 
@@ -102,7 +108,8 @@ _EN_VERB = (
     r"gave (?:a|my|our) (?:talk|speech|presentation|lecture|concert|performance)|"
     r"(?:'ve|have) been (?:to|[a-z]{3,}ing))"
 )
-_EN_EVENT = re.compile(_EN_LEAD + _EN_SUBJECT + r"(?:'ve|'d)?" + _EN_ADV + r" (?P<v>" + _EN_VERB
+# the user may tell it anywhere in the clause ("one special memory was this parade I went to")
+_EN_EVENT = re.compile(r"\b" + _EN_SUBJECT + r"(?:'ve|'d)?" + _EN_ADV + r" (?P<v>" + _EN_VERB
                        + r")(?P<rest>(?:[^\w'].*)?)$")
 # an activity the user is doing these days ("I'm running for office again", "I'm taking a pottery class")
 _EN_ONGOING = re.compile(
@@ -114,6 +121,14 @@ _EN_ONGOING = re.compile(
     r"performing|recording|organizing|organising|hosting|doing (?:kickboxing|yoga|pilates|karate|"
     r"taekwondo|judo|boxing|ballet|crossfit|martial arts|therapy|counseling))"
     r"(?P<rest>(?:[^\w'].*)?)$")
+# a stay somewhere the user names ("I was in Chicago, it was awesome"): matched on the original text,
+# a place is capitalised
+_EN_TRIP = re.compile(
+    r"(?:^|[-–—:;] *)(?:(?:[Ss]o|[Ww]ell|[Oo]h|[Yy]eah|[Yy]es|[Ww]ow|[Aa]ctually|[Aa]lso|[Bb]tw|"
+    r"[Hh]ey)[,!. ]+)*"
+    r"(?P<s>I|We|we)(?: (?:just|recently|finally|also|even|once))? "
+    r"(?P<v>was in|were in|spent (?:a|two|three|some|the|last) [a-z]+ in|went back to|visited|moved to) "
+    r"(?P<rest>(?:the )?[A-Z][a-z]+.*)$")
 # any other past-tense action of the user counts when the sentence dates it ("last week", "yesterday")
 _EN_PAST_ACTION = re.compile(
     _EN_LEAD + _EN_SUBJECT + _EN_ADV + r" (?P<v>(?:[a-z]{3,}ed|went|got|took|made|had|ran|won|met|saw|"
@@ -164,6 +179,8 @@ _EN_TRIVIAL = re.compile(
 )
 _EN_NOT_PAST = re.compile(r"\b(?:will|gonna|going to|plan(?:ning)? to|want(?:ed)? to|hope to|"
                           r"would|should|could|might|if|when i|tomorrow|next (?:week|month|year|weekend))\b")
+_EN_UNREAL_BEFORE = re.compile(r"\b(?:if|unless|would|will|whether|wish|hope|imagine|pretend|"
+                               r"suppose|before|until|once|you|he|she|they)\s*$")
 _EN_NEGATION = re.compile(r"\b(?:not|never|didn't|didnt|haven't|havent|hadn't|wasn't|weren't|no)\b")
 
 # --- Chinese ------------------------------------------------------------------------------------
@@ -272,7 +289,8 @@ def resolve_date(sentence: str, sent_at: datetime | None) -> str:
 
 
 _TIME_WORDS = re.compile(
-    r"\b(?:yesterday|today|tonight|last (?:night|week|weekend|month|year|\w+day)|this (?:morning|afternoon|"
+    r"\b(?:yesterday|today|tonight|last (?:night|week|weekend|month|year|\w+day|spring|summer|fall|autumn|"
+    r"winter)|this (?:morning|afternoon|"
     r"evening|week|weekend|month|year)|recently|finally|just|\d+ \w+ ago|a (?:few|couple of) \w+ ago)\b|"
     r"昨天|昨晚|前天|上周末?|上个?星期|上个月|去年|前年|今年|最近|刚刚|刚")
 
@@ -295,15 +313,16 @@ def _match(clauses: list[Clause], pos: int, body: str) -> re.Match[str] | None:
         if not m.group("rest").strip() and m.group("v") in {"买了", "去了", "开了", "办了", "写了", "画了"}:
             return None
         return m
-    m = _EN_EVENT.search(body) or _EN_ONGOING.search(body)
+    m = _EN_EVENT.search(body) or _EN_ONGOING.search(body) or _EN_TRIP.search(clause.text)
     if m is None and _EN_DATED.search(" ".join(c.norm for c in clauses)):
         m = _EN_PAST_ACTION.search(body) or _EN_PAST_BARE.search(body)
         if m is not None and _EN_PAST_NOT_ACTION.search(m.group("v") + m.group("rest")):
             m = None
     if m is None or _EN_TRIVIAL.search(m.group("v") + m.group("rest")):
         return None
-    head = body[m.start("s") if m.group("s") else m.start("v"): m.start("v")]
-    if _EN_NOT_PAST.search(head) or _EN_NEGATION.search(head):
+    start = m.start("s") if m.group("s") else m.start("v")
+    head = body[start: m.start("v")]
+    if _EN_NOT_PAST.search(head) or _EN_NEGATION.search(head) or _EN_UNREAL_BEFORE.search(body[:start]):
         return None
     if not m.group("rest").split() and not _EN_BARE_OK.search(m.group("v")):
         return None
@@ -312,10 +331,23 @@ def _match(clauses: list[Clause], pos: int, body: str) -> re.Match[str] | None:
     return m
 
 
-def event_hit(clauses: list[Clause], pos: int, body: str, sent_at: datetime | None) -> EventHit | None:
+def _detail(following: list[Clause]) -> list[Clause]:
+    """The next sentence when it says more about the event ("It was so powerful"), not when it asks
+    something or turns to the other person."""
+    if not following or following[-1].terminator in {"?", "？"}:
+        return []
+    text = " ".join(c.norm for c in following)
+    if patterns.is_question(text) or _TURNS_AWAY.search(text) or len(text) > DETAIL_MAX_CHARS:
+        return []
+    return following
+
+
+def event_hit(clauses: list[Clause], pos: int, body: str, sent_at: datetime | None,
+              following: list[Clause] | None = None) -> EventHit | None:
     """A life event the user tells in clause ``pos`` of a sentence (``body``: its normalised text),
     or ``None``. See the module doc for what counts. The memory is the whole sentence ("I was in the
-    final last Saturday, and I won"), so only the sentence's first event clause gives one."""
+    final last Saturday, and I won"), so only the sentence's first event clause gives one, with the
+    next sentence (``following``) when it is detail of the event ("It was so powerful")."""
     m = _match(clauses, pos, body)
     if m is None or any(_match(clauses, j, clauses[j].norm) for j in range(pos)):
         return None
@@ -325,6 +357,10 @@ def event_hit(clauses: list[Clause], pos: int, body: str, sent_at: datetime | No
     told = m.group("v") + (m.group("rest") if zh else " " + m.group("rest"))
     phrase = _TIME_WORDS.sub(" ", head + told if m.group("rest").strip() else sentence)
     slug = content_slug(phrase)
-    content = ("，" if zh else ", ").join(c.text for c in clauses)
+    sep = "，" if zh else ", "
+    content = sep.join(c.text for c in clauses)
+    detail = _detail(following or [])
+    if detail:
+        content += ("。" if zh else ". ") + sep.join(c.text for c in detail)
     return EventHit(normalise_key(EVENT_PREFIX + slug), CONFIDENCE, content=content, absorbs=False,
                     date=resolve_date(sentence, sent_at))

@@ -120,3 +120,17 @@ def test_resolve_date(sentence: str, expected: str) -> None:
 def test_resolve_date_needs_a_timestamp() -> None:
     assert resolve_date("yesterday", None) == ""
     assert date.fromisoformat(resolve_date("yesterday", SENT)) == date(2024, 3, 13)
+
+
+@pytest.mark.parametrize(("text", "content"), [
+    ("Big news! I finished my first triathlon last month. It took me just under four hours. How are you?",
+     "I finished my first triathlon last month. It took me just under four hours (2024-02)"),
+    ("I joined a choir last week. You should come sometime!", "I joined a choir last week "
+     "(the week before 2024-03-14)"),
+    ("我上周去参加了一个木工体验课。做了一个小板凳。你最近忙吗？",
+     "我上周去参加了一个木工体验课。做了一个小板凳 (2024-03-14前一周)"),
+])
+def test_the_next_sentence_is_kept_as_detail_unless_it_turns_away(ex: RulesExtractor, text: str,
+                                                                   content: str) -> None:
+    found = _events(ex, text)
+    assert [c.content for c in found] == [content]
