@@ -12,14 +12,19 @@ when it is one of:
   visited / travelled / performed / competed / signed up for / started / finished / painted / wrote /
   published / built / launched / won;
 - an object acquired that lasts: bought / got a house, a car, a guitar, a camera (not food, drinks,
-  tickets, groceries, an illness).
+  tickets, groceries, an illness);
+- an activity the user is doing these days ("I'm taking a ceramics class", "I've been volunteering at
+  a shelter", "I'm running for office");
+- any other action of the user the sentence dates ("Had my first driving lesson yesterday", "last
+  week I retook the test"), and a stay somewhere named ("I was in Chicago").
 
 Not events (the seed's short-term boundary holds): momentary states and routine ("went to bed",
 "went to work", "got tired", "had lunch", "昨天加班到两点", "吃了火锅"), anything not past (plans,
 requests, questions, hypotheticals), negated events, and other people's lives (the subject must be
 "I"/"we"/"my X and I"/"我"/"我们"). The memory is a ``fact`` under ``fact-event-<slug>`` (the event's
 salient words: ``fact-event-went_lgbtq_support_group``) whose content keeps the user's words and
-names and ends with the date resolved from the message's timestamp ("yesterday" on 2023-05-08 ->
+names (the sentence that tells the event, and the next one when it is detail of it rather than a
+question or a turn to the other person) and ends with the date resolved from the message's timestamp ("yesterday" on 2023-05-08 ->
 "(2023-05-07)", "last week" -> "(the week before 2023-05-08)", "去年" -> "(2022年)"; no marker ->
 "(by 2023-05-08)"), so temporal questions can be answered later. Without a timestamp there is no
 date suffix.
