@@ -24,10 +24,10 @@ requests, questions, hypotheticals), negated events, and other people's lives (t
 "I"/"we"/"my X and I"/"我"/"我们"). The memory is a ``fact`` under ``fact-event-<slug>`` (the event's
 salient words: ``fact-event-went_lgbtq_support_group``) whose content keeps the user's words and
 names (the sentence that tells the event, and the next one when it is detail of it rather than a
-question or a turn to the other person) and ends with the date resolved from the message's timestamp ("yesterday" on 2023-05-08 ->
-"(2023-05-07)", "last week" -> "(the week before 2023-05-08)", "去年" -> "(2022年)"; no marker ->
-"(by 2023-05-08)"), so temporal questions can be answered later. Without a timestamp there is no
-date suffix.
+question or a turn to the other person) and ends with the date resolved from the message's
+timestamp ("yesterday" on 2023-05-08 -> "(2023-05-07)", "last week" -> "(the week before
+2023-05-08)", "去年" -> "(2022年)"; no marker -> "(by 2023-05-08)"), so temporal questions can be
+answered later. Without a timestamp there is no date suffix.
 """
 
 from __future__ import annotations
