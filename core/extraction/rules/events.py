@@ -152,6 +152,10 @@ _EN_BARE_OK = re.compile(r"^(?:won|graduated|retired|moved|got married|got engag
                          r"passed|finished|qualified)$")
 _EN_PAST_NOT_ACTION = re.compile(
     r"^(?:wanted|needed|loved|liked|hated|felt|seemed|hoped|wished|missed|worried|realized|realised|"
+    r"excited|interested|surprised|amazed|blessed|impressed|inspired|motivated|stressed|tired|bored|"
+    r"scared|pleased|thrilled|stoked|obsessed|touched|moved by|glad|minded|talented|"
+    r"had (?:so much |a ton of |lots of |a lot of )?fun|had a (?:blast|great time|good time|nice time)|"
+    r"got (?:your|you)|"
     r"noticed|wondered|figured|guessed|talked|mentioned|asked|texted|called|replied|answered|used|"
     r"tried to|thought|believed|supposed|expected|imagined|assumed|pretended|preferred|ignored|"
     r"needed|agreed|appreciated|deserved|owed|meant|did not|got (?:to|it|that|this|home|back|up|"
@@ -319,8 +323,9 @@ def _match(clauses: list[Clause], pos: int, body: str) -> re.Match[str] | None:
             return None
         return m
     m = _EN_EVENT.search(body) or _EN_ONGOING.search(body) or _EN_TRIP.search(clause.text)
-    if m is None and _EN_DATED.search(" ".join(c.norm for c in clauses)):
-        m = _EN_PAST_ACTION.search(body) or _EN_PAST_BARE.search(body)
+    if m is None:  # any past action of the user; told without a subject only when the sentence dates it
+        dated_sentence = _EN_DATED.search(" ".join(c.norm for c in clauses))
+        m = _EN_PAST_ACTION.search(body) or (_EN_PAST_BARE.search(body) if dated_sentence else None)
         if m is not None and _EN_PAST_NOT_ACTION.search(m.group("v") + m.group("rest")):
             m = None
     if m is None or _EN_TRIVIAL.search(m.group("v") + m.group("rest")):

@@ -34,6 +34,7 @@ def _events(ex: RulesExtractor, text: str, sent_at: datetime | None = SENT) -> l
     ("我终于拿到了潜水证", "潜水证", "(截至2024-03-14)"),
     ("I have been volunteering at an animal shelter", "animal shelter", "(by 2024-03-14)"),
     ("I'm taking a ceramics class at the community center", "ceramics class", "(by 2024-03-14)"),
+    ("I repaired my grandfather's old pendulum clock", "pendulum clock", "(by 2024-03-14)"),
     ("Had my first driving lesson yesterday!", "first driving lesson", "(2024-03-13)"),
     ("I reached the final of a chess tournament last Saturday, and I won", "Saturday, and I won",
      "(2024-03-09)"),
@@ -64,6 +65,9 @@ def test_event_is_a_dated_fact_in_the_users_words(ex: RulesExtractor, text: str,
     "I didn't go to the reunion last week",  # negated
     "I'm off to go swimming with the kids",  # right now, not a life event
     "You did great and won yesterday",  # the other person's
+    "Excited for this new chapter",  # a feeling, no action
+    "Got your back, always",  # support talk
+    "I wanted to call you earlier",  # not an action done
     "I'm going to a tech conference this month",  # a plan
     "昨天加班到两点，累死了",  # overtime and tiredness: short-term
     "我昨天去了趟超市",  # an errand
