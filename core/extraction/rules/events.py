@@ -15,8 +15,9 @@ when it is one of:
   tickets, groceries, an illness);
 - an activity the user is doing these days ("I'm taking a ceramics class", "I've been volunteering at
   a shelter", "I'm running for office");
-- any other action of the user the sentence dates ("Had my first driving lesson yesterday", "last
-  week I retook the test"), and a stay somewhere named ("I was in Chicago").
+- any other action the user tells with "I"/"we" as subject ("I repaired my grandfather's clock"; told
+  without a subject only when the sentence dates it: "Had my first driving lesson yesterday"), and a
+  stay somewhere named ("I was in Chicago"); feelings, fun had, support talk and money spent are not.
 
 Not events (the seed's short-term boundary holds): momentary states and routine ("went to bed",
 "went to work", "got tired", "had lunch", "昨天加班到两点", "吃了火锅"), anything not past (plans,
