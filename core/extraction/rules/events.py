@@ -156,6 +156,8 @@ _EN_PAST_NOT_ACTION = re.compile(
     r"excited|interested|surprised|amazed|blessed|impressed|inspired|motivated|stressed|tired|bored|"
     r"scared|pleased|thrilled|stoked|obsessed|touched|moved by|glad|minded|talented|"
     r"had (?:so much |a ton of |lots of |a lot of )?fun|had a (?:blast|great time|good time|nice time)|"
+    r"dropped|stopped|abandoned|cancell?ed|scrapped|ditched|postponed|"
+    r"[a-z]+ed (?:it|that|this|them|him|her)$|"
     r"got (?:your|you)|(?:spent|paid|saved|earned|made|lost|owed|wasted) [^ ]*(?:[0-9$€£¥]|bucks|dollars|"
     r"money|cash|euros|pounds)|spent (?:a lot|too much|so much|way too)|"
     r"noticed|wondered|figured|guessed|talked|mentioned|asked|texted|called|replied|answered|used|"

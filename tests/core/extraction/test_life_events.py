@@ -68,6 +68,7 @@ def test_event_is_a_dated_fact_in_the_users_words(ex: RulesExtractor, text: str,
     "Excited for this new chapter",  # a feeling, no action
     "Got your back, always",  # support talk
     "I wanted to call you earlier",  # not an action done
+    "Never mind the garden shed, we scrapped it",  # a retraction
     "also I spent 210 dollars on takeout this month, ugh",  # a short-term finance figure
     "I'm going to a tech conference this month",  # a plan
     "昨天加班到两点，累死了",  # overtime and tiredness: short-term
