@@ -9,9 +9,10 @@ facts) of the other speaker's user; one conversation id per (user, LoCoMo sessio
 encode the dia_id (``<user>:D3:7``), so ``long_term_memories.source_message_id`` ->
 ``messages.upstream_message_id`` names the turn a memory came from. The extractor runs with
 ``LONG_TERM_MEMORY_DEBOUNCE_SEC=0`` and a speaker's next turn is published once their previous
-one is final (speakers and conversations run in parallel): like a live chat where a user's turns
-are seconds apart, each extraction sees one turn (the report checks the burst size). Publishing
-everything at once would coalesce a whole session into one extraction (at most
+one is final (speakers and conversations run in parallel), stamped with its session's date and
+time (``session_N_date_time``, plus a second per turn) so that "yesterday" has a date: like a live chat
+where a user's turns are seconds apart, each extraction sees one turn (the report checks the burst
+size). Publishing everything at once would coalesce a whole session into one extraction (at most
 ``LONG_TERM_MEMORY_MAX_WRITE_ITEMS`` memories), which is not how the service is fed.
 
 Scoring: every question except category 5 (adversarial), retrieve top 10 (dense ``Retriever``, the
@@ -53,17 +54,28 @@ def slug(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "", name)[:20] or "spk"
 
 
+def session_time(raw: Any) -> datetime | None:
+    """A LoCoMo session's ``date_time`` ("1:56 pm on 8 May, 2023") as a UTC datetime, else ``None``."""
+    try:
+        return datetime.strptime(str(raw).strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
+    except ValueError:
+        return None
+
+
 def load_turns(sample: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, str], list[str]]:
-    """Ordered turns ``{dia_id, speaker, text, session}``, dia_id -> speaker, the two speakers."""
+    """Ordered turns ``{dia_id, speaker, text, session, at}`` (``at``: the session's date and time, or
+    ``None``), dia_id -> speaker, the two speakers."""
     conv = sample["conversation"]
     speakers = [conv["speaker_a"], conv["speaker_b"]]
     sessions = sorted(int(k.split("_")[1]) for k in conv if re.fullmatch(r"session_\d+", k))
     turns = []
     for s in sessions:
+        at = session_time(conv.get(f"session_{s}_date_time"))
         for t in conv[f"session_{s}"]:
             text = (t.get("text") or "").strip()
             if text and t.get("dia_id"):
-                turns.append({"dia_id": t["dia_id"], "speaker": t["speaker"], "text": text, "session": s})
+                turns.append({"dia_id": t["dia_id"], "speaker": t["speaker"], "text": text, "session": s,
+                              "at": at})
     return turns, {t["dia_id"]: t["speaker"] for t in turns}, speakers
 
 
@@ -103,7 +115,10 @@ def publish_paced(pipe: Pipeline, convs: list[dict[str, Any]], timeout: float) -
                     if user in pending:
                         break
                     other = c["users"][c["other"][turn["speaker"]]]
-                    created = t_base + timedelta(seconds=c["offset"] + cursor[i])
+                    # the session's own date (the extractor resolves "yesterday" against it), a second
+                    # per turn; the run's clock when the data has no session dates
+                    start = turn["at"] or t_base + timedelta(seconds=c["offset"])
+                    created = start + timedelta(seconds=cursor[i])
                     for uid, role, mid in (
                         (other, "assistant", f"{other}:ctx:{turn['dia_id']}"),
                         (user, "user", f"{user}:{turn['dia_id']}"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
 
@@ -75,6 +76,7 @@ class ExtractionInput:
     context: tuple[ContextMessage, ...] = ()
     summary: str | None = None
     existing: tuple[ExistingMemory, ...] = field(default_factory=tuple)
+    sent_at: datetime | None = None  # when the (last) user message was sent: resolves "yesterday" to a date
 
 
 class ExtractionError(RuntimeError):

@@ -363,6 +363,7 @@ class MessageProcessor:
             context=context,
             summary=conversation_summary(session, first.conversation_id),
             existing=existing,
+            sent_at=todo[-1].created_at,
         )
 
     def _commit(

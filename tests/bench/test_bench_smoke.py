@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -108,6 +109,8 @@ def test_locomo_helpers() -> None:
     turns, dia_speaker, speakers = bench_locomo.load_turns(sample)
     assert speakers == ["Ann", "Bo"] and [t["dia_id"] for t in turns] == ["D1:1", "D1:2"]
     assert dia_speaker == {"D1:1": "Ann", "D1:2": "Bo"}
+    assert turns[0]["at"] is None  # an unreadable session date: the run's clock stamps the turn
+    assert bench_locomo.session_time("1:56 pm on 8 May, 2023") == datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
     assert bench_locomo.answer_in("a cat", "I adopted A CAT.") and not bench_locomo.answer_in("x", "x")
     tally = bench_locomo.new_tally()
     bench_locomo.score_list(tally, [({"D9:9"}, "other"), ({"D1:1"}, "I adopted a cat")], {"D1:1"}, "dog")

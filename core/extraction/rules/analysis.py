@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput
 from core.extraction.rules import patterns
 from core.extraction.rules.detectors import Hit, SlotDetectors
+from core.extraction.rules.events import dated, event_hit
 from core.extraction.rules.followup import followup_statement
 from core.extraction.rules.keys import content_slug, salient_tokens
 from core.extraction.rules.places import (
@@ -135,6 +136,10 @@ class _Analyser(SlotDetectors):
             if msg.role == "user" and msg.content.strip():
                 return msg.content
         return None
+
+    def _next_sentence(self, clauses: list[Clause]) -> list[Clause]:
+        """The clauses of the sentence after ``clauses``' (detail of a life event told there)."""
+        return self.sentences.get(clauses[-1].sentence + 1, []) if clauses else []
 
     # -- sentence level -----------------------------------------------------------------------
     def run(self) -> Analysis:
@@ -333,7 +338,9 @@ class _Analyser(SlotDetectors):
         if constraint is not None:
             return [constraint], None
         if patterns.TIME_HARD.search(body):
-            return retractions, ("time" if not retractions else None)
+            event = None if retractions else event_hit(clauses, pos, body, self.data.sent_at,
+                                                                  self._next_sentence(clauses))
+            return retractions or ([event] if event else []), ("time" if not (retractions or event) else None)
         if patterns.TIME_SOFT.search(body) and not patterns.HABIT.search(body):
             return [], "time"
         if patterns.is_question(body) or clause.terminator in {"?", "？"}:
@@ -359,6 +366,10 @@ class _Analyser(SlotDetectors):
             followup = self._followup_constraint(body)
             if followup is not None:
                 hits.append(followup)
+        if not retractions:  # a life event (``events``): its own dated fact, or the date of a fact slot
+            event = event_hit(clauses, pos, body, self.data.sent_at, self._next_sentence(clauses))
+            if event is not None:
+                hits = [dated(h, event.date) for h in hits] if hits else [event]
         return hits, None
 
     # -- detectors ----------------------------------------------------------------------------
@@ -485,7 +496,7 @@ def analyse(data: ExtractionInput) -> Analysis:
     if restated is None:
         return analysis
     text, cap = restated
-    again = _Analyser(ExtractionInput(text, (), data.summary, data.existing)).run()
+    again = _Analyser(ExtractionInput(text, (), data.summary, data.existing, data.sent_at)).run()
     for group in again.groups:
         group.hit.confidence = min(group.hit.confidence, cap)
     return again

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
 from core.extraction.rules import lexicon, patterns
 from core.extraction.rules.analysis import Analysis, Group, analyse
+from core.extraction.rules.events import EventHit
 from core.extraction.rules.keys import content_slug
 from core.extraction.rules.refine import CandidateMeta, refine_candidates
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, strip_emoji
@@ -130,7 +131,10 @@ def build(data: ExtractionInput) -> _Built:
     for group in analysis.groups:
         hit = group.hit
         content = hit.content or _join(analysis.message, group.clauses, zh)
-        content = _without_old_value(content)[:MAX_CONTENT]
+        content = _without_old_value(content)
+        if isinstance(hit, EventHit) and hit.date:
+            content = f"{content[:MAX_CONTENT - len(hit.date) - 3]} ({hit.date})"
+        content = content[:MAX_CONTENT]
         if hit.op is CandidateOp.UPSERT and (len(content) < 2 or is_noise_content(content)):
             continue
         if any(topic_matches(t, content) for t in analysis.forget_topics):

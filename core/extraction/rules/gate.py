@@ -39,6 +39,7 @@ from core.extraction.candidates import CandidateOp, MemoryCandidate
 from core.extraction.classifier import MemoryClassifier, Prediction
 from core.extraction.rules import lexicon, patterns
 from core.extraction.rules.analysis import MAX_CLAUSES, MAX_MESSAGE_CHARS, Analysis
+from core.extraction.rules.events import is_event_key
 from core.extraction.rules.refine import CandidateMeta
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, split_clauses
 from core.extraction.rules.slots import is_known_slot, spec
@@ -208,7 +209,7 @@ class ClassifierGate:
     # -- gate and type --------------------------------------------------------------------------
     def _gate(self, cand: MemoryCandidate, pred: Prediction, vector: npt.NDArray[np.float32]
               ) -> MemoryCandidate | None:
-        slot = is_known_slot(cand.key)
+        slot = is_known_slot(cand.key) or is_event_key(cand.key)  # a dated life event is kept like a slot
         if pred.probs[0] >= (GATE_DROP_SLOT if slot else GATE_DROP):
             return None
         if slot or pred.p_keep < 0.5:
