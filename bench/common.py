@@ -52,6 +52,14 @@ def log(msg: str) -> None:
     print(f"[{datetime.now().strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
 
 
+def save_partial(data: dict[str, Any]) -> None:
+    """Write what a benchmark has measured so far to ``$BENCH_PARTIAL_RESULT`` (set by ``bench/run_all.py``),
+    so a run stopped by its timeout still reports its finished phases. No-op when the variable is unset."""
+    target = os.environ.get("BENCH_PARTIAL_RESULT")
+    if target:
+        Path(target).write_text(json.dumps(data, ensure_ascii=False, default=str) + "\n")
+
+
 def write_result(name: str, data: dict[str, Any]) -> Path:
     RESULTS.mkdir(parents=True, exist_ok=True)
     path = RESULTS / f"{name}.json"

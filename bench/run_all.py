@@ -97,10 +97,13 @@ def run_one(name: str, argv: list[str], env: dict[str, str], timeout: float) -> 
     t0 = time.monotonic()
     errlog = BENCH / ".work" / "logs" / f"{name}.stderr.log"
     errlog.parent.mkdir(parents=True, exist_ok=True)
+    partial = BENCH / ".work" / "logs" / f"{name}.partial.json"
+    partial.unlink(missing_ok=True)
     with open(errlog, "w") as err:
         try:
             proc = subprocess.run(
-                cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=err, text=True, timeout=timeout
+                cmd, cwd=REPO, env={**env, "BENCH_PARTIAL_RESULT": str(partial)}, stdout=subprocess.PIPE,
+                stderr=err, text=True, timeout=timeout,
             )
             code, out = proc.returncode, proc.stdout
         except subprocess.TimeoutExpired as exc:
@@ -123,11 +126,19 @@ def run_one(name: str, argv: list[str], env: dict[str, str], timeout: float) -> 
             "error": f"exit code {code}" if code != -1 else f"timed out after {timeout:.0f}s",
             "stderr_tail": tail,
         }
+        if partial.exists():  # the phases it finished (bench.common.save_partial)
+            data["partial"] = json.loads(partial.read_text())
         log(f"   {name} FAILED ({data['error']}); see {errlog}")
     data["command"] = shown
     data["seconds"] = seconds
     data["openmp_wait"] = openmp_wait()
-    write_result(name, data)
+    previous = RESULTS / f"{name}.json"
+    if "error" in data and previous.exists() and "error" not in json.loads(previous.read_text()):
+        # a failed run does not erase the last complete measurement; it is kept beside it
+        write_result(f"{name}.failed", data)
+        log(f"   kept the last complete {previous.name}; this run's record: {name}.failed.json")
+    else:
+        write_result(name, data)
     log(f"   {name} done in {seconds:.0f}s")
     return data
 
