@@ -15,9 +15,11 @@ the running venv when missing; mem0 and the real Milvus server get their own ven
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -90,6 +92,17 @@ def ensure_matplotlib() -> None:
         subprocess.run([sys.executable, "-m", "pip", "install", "-q", "matplotlib>=3.8"], check=True)
 
 
+def _stop_group(proc: subprocess.Popen[str], grace: float = 60.0) -> None:
+    """SIGTERM the benchmark's process group, wait up to ``grace`` seconds, then SIGKILL what is left."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(timeout=grace)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
 def run_one(name: str, argv: list[str], env: dict[str, str], timeout: float) -> dict[str, Any]:
     cmd = [sys.executable, *argv]
     shown = ".venv/bin/python " + " ".join(shlex.quote(a) for a in argv)
@@ -100,17 +113,21 @@ def run_one(name: str, argv: list[str], env: dict[str, str], timeout: float) -> 
     partial = BENCH / ".work" / "logs" / f"{name}.partial.json"
     partial.unlink(missing_ok=True)
     with open(errlog, "w") as err:
+        # its own process group: on a timeout the benchmark gets SIGTERM first (its handler stops the service
+        # processes it started and drops its scratch data), then the whole group is killed
+        proc = subprocess.Popen(
+            cmd, cwd=REPO, env={**env, "BENCH_PARTIAL_RESULT": str(partial)}, stdout=subprocess.PIPE,
+            stderr=err, text=True, start_new_session=True,
+        )
         try:
-            proc = subprocess.run(
-                cmd, cwd=REPO, env={**env, "BENCH_PARTIAL_RESULT": str(partial)}, stdout=subprocess.PIPE,
-                stderr=err, text=True, timeout=timeout,
-            )
-            code, out = proc.returncode, proc.stdout
-        except subprocess.TimeoutExpired as exc:
-            code, out = (
-                -1,
-                (exc.stdout or b"").decode() if isinstance(exc.stdout, bytes) else (exc.stdout or ""),
-            )
+            out, _ = proc.communicate(timeout=timeout)
+            code = proc.returncode
+        except subprocess.TimeoutExpired:
+            code = -1
+            _stop_group(proc)
+            out = ""
+            with contextlib.suppress(subprocess.TimeoutExpired, ValueError):
+                out = proc.communicate(timeout=10)[0] or ""
     seconds = round(time.monotonic() - t0, 1)
     data: dict[str, Any] | None = None
     for line in reversed(out.strip().splitlines()):

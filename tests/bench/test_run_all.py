@@ -12,11 +12,13 @@ import pytest
 from bench import common, run_all
 
 _SLOW = """
-import sys, time
+import subprocess, sys, time
 sys.path.insert(0, {repo!r})
 from bench.common import save_partial
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+open({pidfile!r}, "w").write(str(child.pid))
 save_partial({{"write_2k": {{"ours_per_sec": 12.5}}}})
-time.sleep(30)
+time.sleep(60)
 """
 
 
@@ -29,9 +31,18 @@ def results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return out
 
 
+def _running(pid: int) -> bool:
+    """Alive and not a zombie waiting for its (re)parent to reap it."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
 def _slow_script(tmp_path: Path) -> str:
     script = tmp_path / "slow_bench.py"
-    script.write_text(_SLOW.format(repo=str(common.REPO)))
+    script.write_text(_SLOW.format(repo=str(common.REPO), pidfile=str(tmp_path / "child.pid")))
     return str(script)
 
 
@@ -40,6 +51,9 @@ def test_timeout_reports_the_partial_result(results: Path, tmp_path: Path) -> No
     assert data["error"] == "timed out after 5s"
     assert data["partial"] == {"write_2k": {"ours_per_sec": 12.5}}
     assert json.loads((results / "toy.json").read_text())["partial"]["write_2k"]["ours_per_sec"] == 12.5
+    # the service processes a benchmark starts die with it (a leftover API once answered the next run)
+    child = int((tmp_path / "child.pid").read_text())
+    assert not _running(child)
 
 
 def test_a_failed_run_keeps_the_last_complete_result(results: Path, tmp_path: Path) -> None:
