@@ -181,7 +181,9 @@ def test_constructor_does_no_io_and_close_fails_undelivered_futures(settings: Se
     assert not future.done() and not future.cancel()  # in flight, not cancellable
     with pytest.raises(FlushTimeout) as info:
         producer.flush(0.5)
-    assert info.value.pending == 1
+    # librdkafka's queue length counts the message plus any queued event (a connection-refused error
+    # report can be waiting beside it on a loaded machine)
+    assert info.value.pending >= 1
     with pytest.raises(FlushTimeout):
         producer.close(timeout=0.5)
     # close purged the undelivered event: its future is failed, not left hanging
