@@ -350,7 +350,8 @@ class _Analyser(SlotDetectors):
             return [], "request"
         if patterns.HYPOTHETICAL.search(body):
             return [], "hypothetical"
-        if patterns.ACK_ADVICE.search(body) and not topic_of("goal", body):
+        if patterns.ACK_COMMIT.search(body) or (
+                patterns.ACK_ADVICE.search(body) and not topic_of("goal", body)):
             return [], "ack"
         if patterns.TRANSIENT.search(body):
             return [], "transient"

@@ -188,14 +188,32 @@ TEST = rx(r"测试一下|测一下|试一下你?的?记忆|测试.{0,6}(?:记忆
 ACK_ADVICE = rx(
     r"(?:谢谢|感谢|多谢)(?:你)?的?(?:建议|提醒|意见|安慰|鼓励)|(?:我|那我)(?:会|就|回头|再)?(?:认真|好好)?"
     r"(?:试试|试一下|试一试|尝试一下|照你说的|按你说的|听你的)|(?:我|那我)(?:会|就)?(?:认真|好好)?考虑(?:一下)?"
-    r"(?:的|吧|看看)?$|(?:我会|会)(?:努力|尽量)(?:调整|放松|试)|"
+    r"(?:的|吧|看看)?$|(?:我会|会)(?:努力|尽量|尽力)(?:调整|放松|试|保持)|"
+    r"我(?:会|就|也会|一定会)(?:认真|好好)?考虑(?:尝试|试试|试一下|加入|增加|找)|"
+    # a commitment whose object is what the assistant said ("我会试试你推荐的方法", "我会按照这些建议调整")
+    r"我(?:会|就|也会|一定会)[^，。,.；;]{0,12}(?:这些方法|这些建议|这个方法|你说的|你推荐的|你建议的|"
+    r"你的建议|你提到的|你的方法)|"
     r"好主意|好建议|有道理",
     r"\bthanks?(?: you)? (?:so much |a lot )?for (?:the|your) (?:advice|suggestions?|tips?|help|input)\b|"
     r"\bi(?:'ll| will) (?:definitely |certainly |surely )?(?:give (?:it|that|them) a (?:try|shot|go)|"
-    r"try (?:it|that|this|them)\b|try my best to (?:relax|calm|rest|stay|be|take|keep|adjust)|"
-    r"consider (?:it|that|this|your)|think about (?:it|that|this)|keep (?:that|it|this) in mind|"
+    r"try (?:it|that|this|them)\b|try my best to (?:relax|calm|rest|stay|be|take|keep|adjust|maintain)|"
+    r"consider (?:it|that|this|your|\w+ing\b)|think about (?:it|that|this)|keep (?:that|it|this) in mind|"
     r"take your advice|follow your (?:advice|suggestions?|tips?)|try to follow your)|"
-    r"\b(?:sounds like a|that'?s a|what a) (?:good|great|nice) (?:idea|plan|suggestion)\b",
+    r"\b(?:sounds like a|that'?s a|what a) (?:good|great|nice) (?:idea|plan|suggestion)\b|"
+    # a commitment whose object is what the assistant said ("I will try to implement these methods",
+    # "I'll try the dishes you recommended", "I will pay attention to these aspects")
+    r"\bi(?:'ll| will) (?:definitely |also |really |surely )?(?:try|consider|pay attention|do my best|"
+    r"make sure|remember|practice|use|apply|implement|follow|learn from)\b[^.;!?]{0,60}\b(?:these|those|"
+    r"your (?:advice|suggestions?|tips?|ideas?|methods?|recommendations?)|you (?:recommended|suggested|"
+    r"mentioned|said))\b",
+)
+# a promise of effort in reply to advice ("我会好好实践", "我一定会试着…", "I'll try learning…",
+# "I will do my best to…"): an acknowledgement even when it names a goal's topic; a goal is stated
+# with an intent verb (想/打算/计划/希望/决定, want/plan/hope/decide), not with "I will try"
+ACK_COMMIT = rx(
+    r"我(?:一定|也|还|就|都)?会(?:好好|认真|试着|尝试|尽力|努力|继续|多多?|尽量)",
+    r"\bi(?:'ll| will) (?:definitely |also |really |surely |certainly |continue to )?(?:try\b|do my best|"
+    r"work hard|keep trying|make an effort|pay attention)",
 )
 # praise of (or warmth towards) the assistant, "always" and "每次" included: a pleasantry, never a rule
 PRAISE = rx(

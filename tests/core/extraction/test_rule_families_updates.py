@@ -109,13 +109,24 @@ def test_the_rest_of_a_sentence_about_a_friend_is_theirs(ex: RulesExtractor, tex
     "That sounds like a good idea. I'll give it a try.",
     "Thanks, I'll keep that in mind.",
     "I'll try to follow your advice and get more rest.",
+    # a promise of effort in reply, with or without a goal's topic in it
+    "嗯，这些建议都很实用，我会好好落实的。",
+    "我一定会试着去看看你推荐的那几部纪录片。",
+    "我会尽力调整作息，早点睡觉。",
+    "我会多留意自己的饮食，少喝点奶茶。",
+    "I will try to apply these tips at work tomorrow.",
+    "I'll try practicing the breathing exercise before bed.",
+    "I will do my best to stay calm during the interview.",
+    "I'll consider joining a local book club to meet people.",
 ])
 def test_acknowledging_advice_is_no_goal(ex: RulesExtractor, text: str) -> None:
     assert extract_and_refine(ex, text) == []
 
 
 @pytest.mark.parametrize("text", ["谢谢你的建议。我的长期目标是明年考下注册会计师", "我考虑转行做设计",
-                                  "Thanks for the tips. My long-term goal is to run an ultramarathon."])
+                                  "Thanks for the tips. My long-term goal is to run an ultramarathon.",
+                                  "我打算明年去新疆自驾一个月",
+                                  "I plan to learn Korean before my trip to Seoul next year"])
 def test_a_real_goal_beside_thanks_is_kept(ex: RulesExtractor, text: str) -> None:
     got = extract_and_refine(ex, text)
     assert [c.memory_type.value for c in got] == ["goal"], got
