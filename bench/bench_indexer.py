@@ -48,7 +48,7 @@ from core.config import Settings, load_settings
 from core.embedding.factory import build_embedder
 from core.indexing import MemoryIndexer, SyncReport
 from core.memory.store import get_or_create_user, lock_user
-from core.memory.text import index_text
+from core.memory.text import embedding_text
 from core.memory.writer import MemoryWrite, MemoryWriter, WriteContext
 from core.storage import db
 from core.storage.models import LongTermMemory
@@ -149,7 +149,7 @@ def seed(engine: Engine, settings: Settings, n: int, users: int) -> list[int]:
 
 
 def make_dirty(engine: Engine, rep: int) -> list[tuple[int, str]]:
-    """New content for every memory (suffix ``#rep``), DIRTY, as a write would; returns (id, index text)."""
+    """New content for every memory (suffix ``#rep``), DIRTY, as a write would; returns (id, its text)."""
     with Session(engine) as s, s.begin():
         rows = s.execute(select(LongTermMemory.id, LongTermMemory.memory_type, LongTermMemory.memory_key,
                                 LongTermMemory.content).order_by(LongTermMemory.id)).all()
@@ -157,7 +157,8 @@ def make_dirty(engine: Engine, rep: int) -> list[tuple[int, str]]:
         s.execute(update(LongTermMemory).values(
             content=func.regexp_replace(LongTermMemory.content, r" #\d+$", "") + f" #{rep}",
             vector_status=VectorStatus.DIRTY.value, updated_at=now))
-    return [(mid, index_text(mtype, key, _strip(content) + f" #{rep}")) for mid, mtype, key, content in rows]
+    return [(mid, embedding_text(mtype, key, _strip(content) + f" #{rep}"))
+            for mid, mtype, key, content in rows]
 
 
 def _strip(content: str | None) -> str:

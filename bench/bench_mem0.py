@@ -307,7 +307,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 log(f"rep {rep}: ours writes {len(mems)} memories")
                 ours = ours_write(pipe, mems, prefix, 1800)
                 log(f"  ours {ours['per_sec']}/s; bare embedder batch on the same texts")
-                bare_sec, bare_cpu = bare_batch([m.index_text for m in mems], batch)
+                bare_sec, bare_cpu = bare_batch([m.embedded_text for m in mems], batch)
                 log(f"  bare {len(mems) / bare_sec:.1f}/s; mem0 add x{len(mems)}")
                 job = mem0_job(
                     "write",
@@ -482,7 +482,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 mems = synthetic_memories(args.big, args.users, seed=99, prefix=prefix)
                 log(f"big: ours writes {args.big} memories")
                 ours = ours_write(pipe, mems, prefix, 3600)
-                bare_sec, bare_cpu = bare_batch([m.index_text for m in mems], batch)
+                bare_sec, bare_cpu = bare_batch([m.embedded_text for m in mems], batch)
                 big: dict[str, Any] = {
                     "memories": args.big,
                     "ours": ours,

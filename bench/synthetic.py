@@ -7,6 +7,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from core.memory.text import embedding_text
+
 _EN_SUBJECTS = [
     "jazz",
     "rock climbing",
@@ -143,8 +145,10 @@ class SynthMemory:
     lang: str
 
     @property
-    def index_text(self) -> str:
-        return f"[{self.memory_type}] {self.key}: {self.content}"
+    def embedded_text(self) -> str:
+        """The text the product computes this memory's vector from (``core.memory.text.embedding_text``), so a
+        bare-embedder baseline embeds exactly what the pipeline does."""
+        return embedding_text(self.memory_type, self.key, self.content)
 
 
 def _en_memory(rng: random.Random, i: int) -> tuple[str, str, str]:
