@@ -33,9 +33,9 @@ from core.memory.tools import ToolWrite
 from core.memory.upsert import apply_candidates
 from core.memory.writer import MemoryWrite, MemoryWriter, WriteContext
 from core.storage.db import session_factory, transaction
-from core.storage.models import LongTermMemory, VectorCollection
+from core.storage.models import LongTermMemory
 from core.types import MemoryType, WriteSource
-from core.vectorstore import MilvusMemoryIndex
+from tests.support.indexing import running_indexer
 
 pytestmark = pytest.mark.services
 
@@ -87,19 +87,9 @@ class Env:
 
 @pytest.fixture
 def env(settings: Settings, clean_db: Engine, unique_name: Callable[[str], str]) -> Iterator[Env]:
-    cfg = settings.model_copy(update={"MEMORY_MILVUS_COLLECTION": unique_name("t_once")})
     embedder = Counting()
-    index = MilvusMemoryIndex.from_settings(cfg, dim=embedder.dim)
-    indexer = MemoryIndexer(session_factory(clean_db), embedder, index)
-    indexer.start()
-    try:
+    with running_indexer(settings, clean_db, unique_name("t_once"), embedder) as (cfg, indexer):
         yield Env(cfg, clean_db, embedder, indexer)
-    finally:
-        with Session(clean_db) as s:
-            names = s.scalars(select(VectorCollection.name)).all()
-        for name in names:
-            index.drop_collection(name)
-        indexer.close()
 
 
 def test_the_indexer_reuses_the_write_side_vector(env: Env) -> None:

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import pytest
-from sqlalchemy import Engine, delete, select, update
+from sqlalchemy import Engine, delete, update
 from sqlalchemy.orm import Session
 
 from consumers.processes import build_tools
@@ -20,9 +20,10 @@ from core.indexing import ActiveTarget, IndexSyncFailed, MemoryIndexer
 from core.memory.text import embedding_text, text_hash
 from core.memory.tools import MemoryTools, ToolWrite
 from core.storage.db import session_factory
-from core.storage.models import LongTermMemory, VectorCollection
+from core.storage.models import LongTermMemory
 from core.vectorstore import IndexModelMismatch, MilvusMemoryIndex, register_collection
-from tests.support.fake_openai import FakeOpenAIServer  # the `fake_openai` fixture: tests/core/conftest.py
+from tests.support.fake_openai import FakeOpenAIServer
+from tests.support.indexing import running_indexer  # the `fake_openai` fixture: tests/core/conftest.py
 
 pytestmark = pytest.mark.services
 
@@ -85,19 +86,9 @@ class Env:
 
 @pytest.fixture
 def env(settings: Settings, clean_db: Engine, unique_name: Callable[[str], str]) -> Iterator[Env]:
-    cfg = settings.model_copy(update={"MEMORY_MILVUS_COLLECTION": unique_name("t_idx")})
     embedder = CountingEmbedder()
-    index = MilvusMemoryIndex.from_settings(cfg, dim=embedder.dim)
-    indexer = MemoryIndexer(session_factory(clean_db), embedder, index)
-    indexer.start()
-    try:
+    with running_indexer(settings, clean_db, unique_name("t_idx"), embedder) as (cfg, indexer):
         yield Env(cfg, clean_db, build_tools(cfg), embedder, indexer)
-    finally:
-        with Session(clean_db) as s:
-            names = s.scalars(select(VectorCollection.name)).all()
-        for name in names:
-            index.drop_collection(name)
-        indexer.close()
 
 
 def expected_hash(row: LongTermMemory) -> str:
