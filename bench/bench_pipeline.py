@@ -81,14 +81,35 @@ _FILL = {
 }
 
 
-def user_turn(rng: random.Random, i: int, durable_only: bool = False) -> str:
+_THREAD_CPU = "pai_memory_stage_thread_cpu_seconds"
+_SYLLABLES = ["ka", "lo", "mi", "ren", "tas", "vo", "del", "zu", "bri", "nor", "e", "qua", "sil", "ton", "ar"]
+_HANZI = "安北晨东枫谷河华嘉金兰岭梅宁清泉山松桃溪杨云泽竹"
+
+
+def _unique_fill(rng: random.Random) -> dict[str, str]:
+    """Fills no other message repeats: a made-up word in every field, so no model call is answered by
+    the embedding cache (``--unique-texts``)."""
+    word = "".join(rng.choice(_SYLLABLES) for _ in range(4)).capitalize()
+    han = "".join(rng.choice(_HANZI) for _ in range(3))
+    fill = {k: f"{word} {rng.choice(v)}" for k, v in _FILL.items() if not k.startswith("z")}
+    fill.update({k: f"{han}{rng.choice(v)}" for k, v in _FILL.items() if k.startswith("z")})
+    fill.update(city=word, name=word, zcity=f"{han}镇", zname=han)
+    return fill
+
+
+def user_turn(rng: random.Random, i: int, durable_only: bool = False, unique: bool = False) -> str:
+    """A user turn from the templates; ``unique``: only templates with a slot, filled with made-up words."""
     pool = _ZH if i % 2 else _EN
-    template = rng.choice(pool[:8] if durable_only else pool)
+    pool = pool[:8] if durable_only else pool
+    if unique:
+        template = rng.choice([t for t in pool if "{" in t])
+        return template.format(**_unique_fill(rng))
+    template = rng.choice(pool)
     return template.format(**{k: rng.choice(v) for k, v in _FILL.items()})
 
 
 def chat_pairs(
-    n: int, users: int, seed: int, prefix: str, durable_only: bool = False
+    n: int, users: int, seed: int, prefix: str, durable_only: bool = False, unique: bool = False
 ) -> list[tuple[Any, Any]]:
     """``n`` (assistant context, user turn) pairs, each pair its own conversation."""
     from schemas import ChatMessageData
@@ -113,7 +134,7 @@ def chat_pairs(
             user_id=user,
             conversation_id=conv,
             role="user",
-            content=user_turn(rng, i, durable_only),
+            content=user_turn(rng, i, durable_only, unique),
             created_at=base + timedelta(seconds=i, microseconds=1),
         )
         out.append((a, u))
@@ -193,7 +214,8 @@ def extractor_throughput(n: int, processes: int, timeout: float) -> dict[str, An
 
 
 def freshness(
-    pipe: Pipeline, rate: float, duration: float, seed: int, drain_timeout: float, users: int | None = None
+    pipe: Pipeline, rate: float, duration: float, seed: int, drain_timeout: float, users: int | None = None,
+    unique: bool = False,
 ) -> dict[str, Any]:
     """Publish at ``rate``/s for ``duration`` s and measure publish-to-searchable per memory; the turns
     go round-robin to ``users`` users (default: a third of the turns, so most users speak 3 times)."""
@@ -203,8 +225,9 @@ def freshness(
 
     n = int(rate * duration)
     prefix = f"f{int(rate)}-{uuid.uuid4().hex[:4]}-"
-    pairs = chat_pairs(n, users or max(1, n // 3), seed=seed, prefix=prefix, durable_only=True)
+    pairs = chat_pairs(n, users or max(1, n // 3), seed=seed, prefix=prefix, durable_only=True, unique=unique)
     before = {name: stage_sums(pipe.metrics_text(name)) for name in ("extractor-0", "indexer-0")}
+    cpu_before = stage_sums(pipe.metrics_text("extractor-0"), _THREAD_CPU, "_total")
     texts0 = model_texts(pipe)
     published_at: dict[str, float] = {}
     with MemoryEventProducer(pipe.settings, source="bench/freshness") as producer:
@@ -266,6 +289,7 @@ def freshness(
             relay.append((float(published) - float(processed)) * 1000)
             index.append((float(synced) - float(published)) * 1000)
     after = {name: stage_sums(pipe.metrics_text(name)) for name in ("extractor-0", "indexer-0")}
+    cpu_after = stage_sums(pipe.metrics_text("extractor-0"), _THREAD_CPU, "_total")
     texts = {k: v - texts0.get(k, 0.0) for k, v in model_texts(pipe).items()}
     stages = {
         name: {k: round(v - before[name].get(k, 0.0), 3) for k, v in after[name].items()} for name in after
@@ -291,6 +315,16 @@ def freshness(
             "indexer_wait_embed_upsert": round(median(index), 1),
         },
         "stage_sum_sec": stages,
+        # the extractor's database stages split: CPU of the processing thread vs the rest (waiting)
+        "extractor_db_stage_split_sec": {
+            stage: {
+                "wall": stages["extractor-0"].get(stage, 0.0),
+                "thread_cpu": round(cpu_after.get(stage, 0.0) - cpu_before.get(stage, 0.0), 3),
+                "waiting": round(stages["extractor-0"].get(stage, 0.0)
+                                 - (cpu_after.get(stage, 0.0) - cpu_before.get(stage, 0.0)), 3),
+            }
+            for stage in ("load", "upsert")
+        },
         "model_texts": {
             "by_caller": {k: int(v) for k, v in sorted(texts.items())},
             "per_user_message": round(sum(texts.values()) / n, 3) if n else None,
@@ -341,6 +375,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of steady publishing per rate")
     parser.add_argument("--drain-timeout", type=float, default=600.0)
     parser.add_argument("--skip-extractor", action="store_true")
+    parser.add_argument("--unique-texts", action="store_true",
+                        help="freshness turns with made-up words: no two share a text (no cache hits)")
     args = parser.parse_args(argv)
     install_sigterm()
     result: dict[str, Any] = {"benchmark": "pipeline", "params": vars(args)}
@@ -361,7 +397,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         runs = []
         for i, rate in enumerate(float(r) for r in args.rates.split(",")):
             cpu0, busy0 = cpu_snapshot(pids), machine_busy()
-            run = freshness(pipe, rate, args.duration, seed=10 + i, drain_timeout=args.drain_timeout)
+            run = freshness(pipe, rate, args.duration, seed=10 + i, drain_timeout=args.drain_timeout,
+                            unique=args.unique_texts)
             # CPU seconds of each process from the first publish to the end of the drain (the stack's
             # servers are shared: other work on them in that window counts too)
             run["cpu_sec_by_process"] = cpu_since(cpu0, pids)

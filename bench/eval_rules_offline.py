@@ -40,6 +40,7 @@ class Memory:
     content: str
     active: bool = True
     seq: int = 0
+    sources: frozenset[str] = frozenset()  # ids of the turns (``turn["id"]``) it was written from
 
     @property
     def text(self) -> str:
@@ -80,7 +81,9 @@ def run_case(case: dict[str, Any], extractor: RulesExtractor, verbose: bool = Fa
             user_message=turn["content"],
             context=tuple(ContextMessage(t["role"], t["content"]) for t in turns[:i]),
             existing=existing,
+            sent_at=turn.get("sent_at"),
         )
+        source = frozenset({turn["id"]}) if turn.get("id") else frozenset()
         candidates = extractor.extract(data)
         refined = extractor.refine(data, candidates) if candidates or existing else []  # as budget.py
         kept: dict[str, Any] = {}
@@ -105,11 +108,12 @@ def run_case(case: dict[str, Any], extractor: RulesExtractor, verbose: bool = Fa
             elif cand.op is CandidateOp.APPEND and key in memories and memories[key].active:
                 memories[key].content = f"{memories[key].content}\n{cand.content}"
                 memories[key].seq = seq
+                memories[key].sources = source  # the store keeps the latest source message
             else:
                 live = [m for m in memories.values() if m.active]
                 if deduper is not None and all(m.key != key for m in live):
                     key = _reuse_key(deduper, key, cand.memory_type.value, cand.content, live, verbose)
-                memories[key] = Memory(key, cand.memory_type.value, cand.content, seq=seq)
+                memories[key] = Memory(key, cand.memory_type.value, cand.content, seq=seq, sources=source)
         if deduper is not None:
             _merge_redundant(deduper, memories, verbose)
     return memories

@@ -65,10 +65,13 @@ def machine_info() -> dict[str, Any]:
     }
 
 
-def stage_sums(metrics_text: str, name: str = "pai_memory_stage_duration_seconds") -> dict[str, float]:
-    """``{stage: seconds}`` from the ``_sum`` samples of a Prometheus histogram with a ``stage`` label."""
+def stage_sums(
+    metrics_text: str, name: str = "pai_memory_stage_duration_seconds", sample: str = "_sum"
+) -> dict[str, float]:
+    """``{stage: seconds}`` from the ``sample`` samples (``_sum`` of a histogram, ``_total`` of a
+    counter) of a Prometheus metric with a ``stage`` label."""
     out: dict[str, float] = {}
-    prefix = f"{name}_sum{{"
+    prefix = f"{name}{sample}{{"
     for line in metrics_text.splitlines():
         if line.startswith(prefix):
             labels, _, value = line[len(prefix) :].partition("} ")

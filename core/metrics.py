@@ -23,6 +23,12 @@ _FRESHNESS = (0.5, 1, 2, 5, 10, 15, 20, 30, 60, 120, 300, 600, 1800)
 STAGE_DURATION = Histogram(
     "pai_memory_stage_duration_seconds", "Processing time per pipeline stage", ["stage"], buckets=_LATENCY
 )
+STAGE_THREAD_CPU = Counter(
+    "pai_memory_stage_thread_cpu_seconds",
+    "CPU time of the processing thread itself per stage (load, upsert); the rest of the stage's duration "
+    "is waiting: database round trips, row locks, the GIL, model threads",
+    ["stage"],
+)
 OUTBOX_BACKLOG = Gauge("pai_memory_outbox_backlog", "Unpublished outbox rows")
 OUTBOX_OLDEST_AGE = Gauge("pai_memory_outbox_oldest_age_seconds", "Age of the oldest unpublished outbox row")
 OUTBOX_PUBLISHED = Counter(

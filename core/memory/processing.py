@@ -145,6 +145,7 @@ class ProcessOutcome:
     already_final: list[int] = field(default_factory=list)
     writes: list[WriteResult] = field(default_factory=list)
     stage_seconds: dict[str, float] = field(default_factory=dict)
+    stage_thread_cpu_seconds: dict[str, float] = field(default_factory=dict)  # this thread's CPU in a stage
 
 
 class MessageProcessor:
@@ -250,7 +251,7 @@ class MessageProcessor:
         outcome = ProcessOutcome()
         if not message_pks:
             return outcome
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         with self.sessions() as session:
             msgs = list(
                 session.scalars(
@@ -278,6 +279,7 @@ class MessageProcessor:
         if len(parts) > 1:
             return self._process_parts(parts, outcome)
         outcome.stage_seconds["load"] = time.perf_counter() - t0
+        outcome.stage_thread_cpu_seconds["load"] = time.thread_time() - c0
         try:
             # one deadline for every model call of this burst (core.extraction.burst)
             with burst_scope(self.settings.LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC) as scope:
@@ -296,15 +298,18 @@ class MessageProcessor:
             for _ in todo:
                 metrics.LLM_TOKENS_PER_MESSAGE.labels(self.extractor.name).observe(per_message)
         kept = admissible(refined, self.policy)
-        t3 = time.perf_counter()
+        t3, c3 = time.perf_counter(), time.thread_time()
         try:
             with tracing.stage("upsert", {"pai.candidates": len(kept)}):
                 self._commit(user_pk, conv_pk, [m.id for m in todo], kept, outcome)
         except EmbeddingError as exc:  # the dedup's embedder (e.g. an embeddings endpoint) failed
             raise self._record_failure([m.id for m in todo], exc) from exc
         outcome.stage_seconds["upsert"] = time.perf_counter() - t3
+        outcome.stage_thread_cpu_seconds["upsert"] = time.thread_time() - c3
         for stage, seconds in outcome.stage_seconds.items():
             metrics.STAGE_DURATION.labels(stage).observe(seconds)
+        for stage, seconds in outcome.stage_thread_cpu_seconds.items():
+            metrics.STAGE_THREAD_CPU.labels(stage).inc(seconds)
         for write in outcome.writes:
             if write.operation is not None:
                 metrics.MEMORY_WRITES.labels(write.operation.value, WriteSource.EXTRACTOR.value).inc()
@@ -330,6 +335,9 @@ class MessageProcessor:
             outcome.writes.extend(part.writes)
             for stage, seconds in part.stage_seconds.items():
                 outcome.stage_seconds[stage] = outcome.stage_seconds.get(stage, 0.0) + seconds
+            cpu = outcome.stage_thread_cpu_seconds
+            for stage, seconds in part.stage_thread_cpu_seconds.items():
+                cpu[stage] = cpu.get(stage, 0.0) + seconds
         if failed is not None:
             raise failed
         return outcome

@@ -213,6 +213,8 @@ def test_extractor_lag_rises_while_a_burst_is_held_and_falls_once_processed(
     assert writes >= 1, "the allergy was not written"
     extract = series(scrape(port), "pai_memory_stage_duration_seconds_count", stage="extract")
     assert sum(extract.values()) >= 1
+    upsert_cpu = series(scrape(port), "pai_memory_stage_thread_cpu_seconds_total", stage="upsert")
+    assert sum(upsert_cpu.values()) > 0, "the upsert stage's own CPU was not counted"
 
     # wave 2, same user so same partition: held for 12 s -> lag 1 seen, then 0 once done
     assert publish("lag-c2", "I work as a backend engineer at a logistics company.") == part
