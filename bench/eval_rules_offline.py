@@ -61,10 +61,12 @@ def make_extractor(classifier: bool) -> RulesExtractor:
 
 def run_case(case: dict[str, Any], extractor: RulesExtractor, verbose: bool = False,
              deduper: Any = None, burst: bool = False,
-             memories: dict[str, Memory] | None = None) -> dict[str, Memory]:
+             memories: dict[str, Memory] | None = None,
+             writes: list[tuple[str, str, str]] | None = None) -> dict[str, Memory]:
     """Play one case; with ``deduper`` (core.memory.dedup.SemanticDeduper) also apply the upsert
     stage's semantic dedup: key reuse at the reuse threshold, merge of redundant copies after.
-    ``memories`` (updated in place) carries a user's memories over from earlier conversations."""
+    ``memories`` (updated in place) carries a user's memories over from earlier conversations;
+    ``writes`` (appended to) records each write as (turn id, op, key)."""
     memories = {} if memories is None else memories
     seq = max((m.seq for m in memories.values()), default=0)
     turns = case["conversation"]
@@ -102,6 +104,8 @@ def run_case(case: dict[str, Any], extractor: RulesExtractor, verbose: bool = Fa
                 print(f"    turn {i}: {cand.op.value} {key} ({cand.memory_type.value}, "
                       f"{cand.confidence:.2f}): {cand.content}")
             seq += 1
+            if writes is not None:
+                writes.append((turn.get("id", ""), cand.op.value, key))
             if cand.op is CandidateOp.DELETE:
                 if key in memories:
                     memories[key].active = False

