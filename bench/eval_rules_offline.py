@@ -116,19 +116,22 @@ def run_case(case: dict[str, Any], extractor: RulesExtractor, verbose: bool = Fa
             else:
                 live = [m for m in memories.values() if m.active]
                 if deduper is not None and all(m.key != key for m in live):
-                    key = _reuse_key(deduper, key, cand.memory_type.value, cand.content, live, verbose)
+                    key = _reuse_key(deduper, key, cand.memory_type.value, cand.content, live, verbose,
+                                     extractor.named_slot)
                 memories[key] = Memory(key, cand.memory_type.value, cand.content, seq=seq, sources=source)
         if deduper is not None:
-            _merge_redundant(deduper, memories, verbose)
+            _merge_redundant(deduper, memories, verbose, extractor.named_slot)
     return memories
 
 
 def _reuse_key(deduper: Any, key: str, memory_type: str, content: str, live: list[Memory],
-               verbose: bool) -> str:
+               verbose: bool, named_slot: Any) -> str:
+    """Like ``core.memory.upsert``: never one named slot onto another."""
     from core.memory.dedup import DedupItem
 
     match = deduper.best_match(DedupItem(key, memory_type, content),
-                               [DedupItem(m.key, m.memory_type, m.content) for m in live])
+                               [DedupItem(m.key, m.memory_type, m.content) for m in live
+                                if not (named_slot(key) and named_slot(m.key))])
     if match is None:
         return key
     twin, score = match
@@ -137,11 +140,12 @@ def _reuse_key(deduper: Any, key: str, memory_type: str, content: str, live: lis
     return str(twin.key)
 
 
-def _merge_redundant(deduper: Any, memories: dict[str, Memory], verbose: bool) -> None:
+def _merge_redundant(deduper: Any, memories: dict[str, Memory], verbose: bool, named_slot: Any) -> None:
     from core.memory.dedup import DedupItem
 
     live = [m for m in memories.values() if m.active]
-    pairs = deduper.redundant_pairs([DedupItem(m.key, m.memory_type, m.content) for m in live])
+    pairs = deduper.redundant_pairs([DedupItem(m.key, m.memory_type, m.content) for m in live],
+                                    lambda a, b: named_slot(a.key) and named_slot(b.key))
     for a, b, score in pairs:
         ma, mb = memories[a.key], memories[b.key]
         drop = ma if ma.seq < mb.seq else mb

@@ -12,7 +12,7 @@ salient words, so two different rules that embed alike are never merged.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -108,9 +108,12 @@ class SemanticDeduper:
                     return same_type[int(i)], score
         return None
 
-    def redundant_pairs(self, items: Sequence[DedupItem]) -> list[tuple[DedupItem, DedupItem, float]]:
+    def redundant_pairs(
+        self, items: Sequence[DedupItem], distinct: Callable[[DedupItem, DedupItem], bool] | None = None
+    ) -> list[tuple[DedupItem, DedupItem, float]]:
         """Pairs (a, b) of the same type with cosine >= ``merge`` (and, when the model has one, at least
-        ``merge_overlap`` of their salient words shared); each item appears at most once."""
+        ``merge_overlap`` of their salient words shared), except pairs ``distinct`` declares different
+        memories; each item appears at most once."""
         if len(items) < 2:
             return []
         vecs = self.vectors([i.text for i in items])
@@ -128,6 +131,8 @@ class SemanticDeduper:
                 continue
             shared = self.merge_overlap
             if shared is not None and overlap(items[a].content, items[b].content) < shared:
+                continue
+            if distinct is not None and distinct(items[a], items[b]):
                 continue
             used.update((a, b))
             pairs.append((items[a], items[b], float(sims[a, b])))

@@ -13,9 +13,10 @@ Rules, in order, for each candidate that survives the filters:
 - ``upsert`` with a new key: when a live memory of the same type is a semantic duplicate
   (cosine >= reuse threshold) its key is reused and it is overwritten; else a new memory. Two
   different named slots (keys the provider declares distinct, ``named_slot``: the rules extractor's
-  catalogue) are never treated as duplicates.
+  catalogue and its life events) are never treated as duplicates.
 Afterwards live copies at or above the merge threshold that this write touched are merged:
-the newer one is kept, the older one deactivated (operation ``dedupe``).
+the newer one is kept, the older one deactivated (operation ``dedupe``); two different named slots
+are never merged either.
 """
 
 from __future__ import annotations
@@ -96,7 +97,8 @@ def apply_candidates(
                 continue
         if deduper is not None and any(r.changed for r in results):
             results.extend(
-                merge_redundant(session, writer, deduper, ctx, {r.memory_key for r in results if r.changed})
+                merge_redundant(session, writer, deduper, ctx, {r.memory_key for r in results if r.changed},
+                                named_slot)
             )
     return results
 
@@ -189,17 +191,21 @@ def merge_redundant(
     deduper: SemanticDeduper,
     ctx: WriteContext,
     touched_keys: set[str] | None = None,
+    named_slot: NamedSlot = no_named_slots,
 ) -> list[WriteResult]:
     """Deactivate the older of each pair of live same-type memories with cosine >= merge.
 
     With ``touched_keys`` only pairs involving one of those keys are considered (post-write);
-    without, every pair of the user is (consolidation).
+    without, every pair of the user is (consolidation). A pair of two named slots is never merged.
     """
     live = list_live(session, ctx.user_pk)
     items = [DedupItem(m.memory_key, m.memory_type or "fact", m.content or "") for m in live]
     rows = {m.memory_key: m for m in live}
     results: list[WriteResult] = []
-    for a, b, score in deduper.redundant_pairs(items):
+    def distinct(a: DedupItem, b: DedupItem) -> bool:
+        return named_slot(a.key) and named_slot(b.key)
+
+    for a, b, score in deduper.redundant_pairs(items, distinct):
         if touched_keys is not None and a.key not in touched_keys and b.key not in touched_keys:
             continue
         ra, rb = rows[a.key], rows[b.key]

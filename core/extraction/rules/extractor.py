@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
 from core.extraction.rules import lexicon, patterns
 from core.extraction.rules.analysis import Analysis, Group, analyse
-from core.extraction.rules.events import EventHit
+from core.extraction.rules.events import EventHit, is_event_key
 from core.extraction.rules.keys import content_slug
 from core.extraction.rules.refine import CandidateMeta, refine_candidates
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, strip_emoji
@@ -230,5 +230,7 @@ class RulesExtractor:
         return refine_candidates(data.existing, candidates, self._built(data).meta, data.user_message)
 
     def named_slot(self, key: str) -> bool:
-        """A slot of this extractor's catalogue: the upsert never merges two of them semantically."""
-        return is_known_slot(key)
+        """A slot of this extractor's catalogue, or one life event (``fact-event-*``: each event the
+        user tells is its own dated fact, the same event retold gets the same key): the upsert never
+        maps one of them onto another semantically, by key reuse or by merge."""
+        return is_known_slot(key) or is_event_key(key)
