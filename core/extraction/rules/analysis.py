@@ -392,6 +392,8 @@ class _Analyser(SlotDetectors):
             return None  # "下个月出差期间，每天提醒我打卡": the window scopes the rule
         if _NEVER_MIND.search(body):
             return None  # "never mind the Rust rewrite" withdraws something, it is no rule
+        if _ASSOCIATION.search(body):
+            return None  # "these flowers always remind me of my wedding" is a feeling, not a request
         style = patterns.STYLE_DIRECTIVE.search(body)
         if not (patterns.LONGTERM.search(body) or patterns.LONGTERM_WEAK.search(body)
                 or patterns.CONDITION_START.search(body) or patterns.RECURRING.search(body)
@@ -451,6 +453,10 @@ _OFFSET = re.compile(r"\b(?:\d+|a few|an?|half an?)\s*(?:minutes?|mins?|hours?|h
                      r"later|before|ahead|in advance)\b|"
                      r"(?:提前|早|晚)(?:\d+|[一二三四五六七八九十半两]+)(?:分钟|个?小时|个?钟头?)")
 _NEVER_MIND = re.compile(r"\bnever ?mind\b|\bnvm\b")
+# "it reminds me of home", "they always remind me of that day", "that reminded me to call": something
+# brings a memory back; only the imperative "remind me" (to the assistant) asks for a reminder
+_ASSOCIATION = re.compile(r"\breminds me\b|\bremind(?:s|ed)? me of\b|\breminded me\b|"
+                          r"让我想起|使我想起|令我想起|总让我想起")
 _GROUNDS = ("fact-diet", "fact-allergy")
 _BECAUSE = re.compile(r"\bso\b|\btherefore\b|\bthat'?s why\b|所以|因此|因为|就")
 

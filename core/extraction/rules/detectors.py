@@ -259,6 +259,11 @@ class SlotDetectors:
         like = patterns.LIKE.search(body)
         dislike = patterns.DISLIKE.search(body)
         habit = patterns.HABIT.search(body)
+        if like and _TITLE.search(body):  # a titled work: what the user does with it names the topic
+            verb = _WORK_VERB.search(body)
+            topic = next((t for t, g in zip(_WORK_TOPICS, verb.groups() if verb else (), strict=False) if g),
+                         None)
+            return Hit(f"preference-{topic or topic_of('preference', body) or 'favourite_works'}", 0.82)
         topic = topic_of("preference", body)
         if topic and (like or dislike or habit or re.search(r"以后|今后|from now on|these days", body)):
             return Hit(f"preference-{topic}", 0.85)
@@ -288,6 +293,14 @@ class SlotDetectors:
             return content_slug(obj)
         slug = normalise_key("_".join(obj.split()[:3]))
         return slug if slug != "memory" else None
+
+
+# a quoted title ("Becoming Nicole", “Dune”) and the verb that says what kind of work it is
+_TITLE = re.compile(r"[\"“][A-Za-z0-9][^\"”]{0,60}(?:[\"”]|$)")  # a clause may end inside the title
+_WORK_VERB = re.compile(r"\b(read|reading|re-?reading|novel|book|author)\b|\b(play|playing|game)\b|"
+                        r"\b(watch|watching|binge-?watching|movie|film|show|series)\b|"
+                        r"\b(listen|listening|song|album|band)\b")
+_WORK_TOPICS = ("books", "games", "movies", "music")
 
 
 def is_not_a_job_role(role: str) -> bool:

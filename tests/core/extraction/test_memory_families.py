@@ -147,3 +147,47 @@ def test_a_conditional_standing_reminder_is_a_rule(ex: RulesExtractor, text: str
 ])
 def test_a_one_off_reminder_is_not(ex: RulesExtractor, text: str) -> None:
     assert extract_and_refine(ex, text) == []
+
+
+@pytest.mark.parametrize("text", [
+    "These old postcards always remind me of my grandmother.", "That song reminds me of my first concert.",
+    "The smell of rain always reminds me to slow down a bit.", "Seeing the lake reminded me of our trip.",
+    "这首老歌总让我想起高中的日子。", "每次看到海，都让我想起小时候。",
+])
+def test_something_that_brings_back_a_memory_is_never_a_rule(ex: RulesExtractor, text: str) -> None:
+    got = extract_and_refine(ex, text)
+    assert all(c.memory_type.value != "constraint" for c in got), got
+
+
+@pytest.mark.parametrize("text", [
+    "Please always remind me to stretch when I've been coding for an hour.",
+    "Whenever there's a storm warning, remind me to bring the plants in.", "以后每次下雨都提醒我带伞。",
+])
+def test_a_reminder_request_stays_a_rule(ex: RulesExtractor, text: str) -> None:
+    got = extract_and_refine(ex, text)
+    assert [c.memory_type.value for c in got] == ["constraint"], got
+
+
+@pytest.mark.parametrize("text,key", [
+    ('I loved "The Left Hand of Darkness" by Ursula K. Le Guin.', "preference-"),
+    ('I\'m reading "Piranesi" right now and I can\'t put it down.', "preference-books"),
+    ('I\'m playing "Stardew Valley" every evening these days.', "preference-games"),
+    ('I really enjoyed "Arrival", such a clever film.', "preference-"),
+    ("I'm also trying out pilates to help my back.", "preference-exercise"),
+    ("I've taken up woodworking since the spring.", "preference-"),
+    ("I'm getting into birdwatching lately.", "preference-"),
+])
+def test_a_work_the_user_loves_or_an_activity_taken_up_is_a_preference(
+    ex: RulesExtractor, text: str, key: str
+) -> None:
+    got = extract_and_refine(ex, text)
+    assert any(c.memory_type.value == "preference" and c.key.startswith(key) for c in got), got
+
+
+@pytest.mark.parametrize("text", [
+    "I loved it, thanks for the tip!", "She's reading \"Piranesi\" for her book club.",
+    "Are you playing \"Stardew Valley\" too?",
+])
+def test_a_thank_you_or_someone_elses_reading_is_no_preference(ex: RulesExtractor, text: str) -> None:
+    got = extract_and_refine(ex, text)
+    assert not any(c.memory_type.value == "preference" for c in got), got
