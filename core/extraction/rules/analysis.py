@@ -331,6 +331,8 @@ class _Analyser(SlotDetectors):
             return [], "wrong-slot"
         if patterns.PRAISE.search(body):
             return [], "pleasantry"
+        if _PLOT.search(body):
+            return [], "plot"  # what a film or book is about is not the user's own goal or taste
         retractions = self._retractions(body)
         if patterns.PAST_REF.search(body) and not patterns.JOB_HISTORY_EN.search(body):
             return retractions, ("past" if not retractions else None)
@@ -453,6 +455,11 @@ _OFFSET = re.compile(r"\b(?:\d+|a few|an?|half an?)\s*(?:minutes?|mins?|hours?|h
                      r"later|before|ahead|in advance)\b|"
                      r"(?:提前|早|晚)(?:\d+|[一二三四五六七八九十半两]+)(?:分钟|个?小时|个?钟头?)")
 _NEVER_MIND = re.compile(r"\bnever ?mind\b|\bnvm\b")
+# the plot of a story, film or book: "讲述的是一个父亲为了女儿的梦想…", "it's about a girl who wants to…"
+_PLOT = re.compile(
+    r"^(?:这|那)?(?:部|本|个)?(?:电影|电视剧|小说|书|故事|片子|剧)?(?:主要)?(?:讲述|讲|描述|描写)(?:的是|了)|"
+    r"^(?:it|the (?:film|movie|book|novel|story|show|series|plot))(?:'s| is) about\b|"
+    r"^(?:it|the (?:film|movie|book|novel|story|show|series)) (?:tells|follows) the story of\b")
 # "it reminds me of home", "they always remind me of that day", "that reminded me to call": something
 # brings a memory back; only the imperative "remind me" (to the assistant) asks for a reminder
 _ASSOCIATION = re.compile(r"\breminds me\b|\bremind(?:s|ed)? me of\b|\breminded me\b|"

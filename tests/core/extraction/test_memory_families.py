@@ -191,3 +191,12 @@ def test_a_work_the_user_loves_or_an_activity_taken_up_is_a_preference(
 def test_a_thank_you_or_someone_elses_reading_is_no_preference(ex: RulesExtractor, text: str) -> None:
     got = extract_and_refine(ex, text)
     assert not any(c.memory_type.value == "preference" for c in got), got
+
+
+@pytest.mark.parametrize("text", [
+    "讲述的是一个女孩为了梦想努力成为舞蹈家的故事。", "这部电影讲了一个厨师想开自己餐厅的故事。",
+    "The movie is about a boy who wants to become a pilot.",
+    "The book tells the story of a woman who plans to sail around the world.",
+])
+def test_the_plot_of_a_story_is_not_the_users_goal(ex: RulesExtractor, text: str) -> None:
+    assert extract_and_refine(ex, text) == []
