@@ -25,7 +25,8 @@ MODULES = ["bench.common", "bench.stack", "bench.processes", "bench.machine", "b
            "bench.synthetic", "bench.bench_mem0", "bench.bench_locomo", "bench.bench_pipeline",
            "bench.bench_embedder", "bench.bench_scale", "bench.bench_quality", "bench.run_all",
            "bench.report", "bench.bench_milvus_segments", "bench.bench_openmp_wait", "bench.bench_public",
-           "bench.convert_public", "bench.bench_extractor_concurrency", "bench.reporting.format",
+           "bench.convert_public", "bench.bench_extractor_concurrency", "bench.locomo_offline",
+           "bench.reporting.format",
            "bench.reporting.plots", "bench.reporting.headlines", "bench.reporting.mem0",
            "bench.reporting.locomo",
            "bench.reporting.pipeline", "bench.reporting.scale", "bench.reporting.quality"]
@@ -68,6 +69,50 @@ def test_stage_sums_parses_prometheus_histogram() -> None:
         'pai_memory_stage_duration_seconds_sum{stage="upsert"} 0.5',
     ])
     assert machine.stage_sums(text) == {"extract": 1.25, "upsert": 0.5}
+    counter = 'pai_memory_stage_thread_cpu_seconds_total{stage="load"} 0.75\n'
+    assert machine.stage_sums(counter, "pai_memory_stage_thread_cpu_seconds", "_total") == {"load": 0.75}
+    assert machine.stage_sums(counter) == {}
+
+
+def test_unique_freshness_texts_never_repeat() -> None:
+    import random
+
+    from bench.bench_pipeline import user_turn
+
+    rng = random.Random(3)
+    texts = [user_turn(rng, i, durable_only=True, unique=True) for i in range(400)]
+    assert len(set(texts)) == len(texts)
+    assert all("{" not in t for t in texts)
+
+
+def test_locomo_offline_scores_a_small_conversation(tmp_path: Path) -> None:
+    """The offline LoCoMo proxy on a two-session conversation written for this test: the event told
+    in D1:1 is stored with its source and found for the question whose evidence it is."""
+    from bench import locomo_offline
+
+    sample = {
+        "conversation": {
+            "speaker_a": "Ann", "speaker_b": "Bo",
+            "session_1_date_time": "1:56 pm on 8 May, 2023",
+            "session_1": [
+                {"speaker": "Ann", "dia_id": "D1:1",
+                 "text": "I adopted a rescue greyhound named Pixel last week!"},
+                {"speaker": "Bo", "dia_id": "D1:2", "text": "That's wonderful, congratulations!"},
+            ],
+            "session_2_date_time": "10:00 am on 20 May, 2023",
+            "session_2": [
+                {"speaker": "Ann", "dia_id": "D2:1", "text": "How was your week?"},
+                {"speaker": "Bo", "dia_id": "D2:2", "text": "Busy, but fine."},
+            ],
+        },
+        "qa": [{"question": "What is the name of Ann's dog?", "answer": "Pixel", "evidence": ["D1:1"],
+                "category": 4}],
+    }
+    data = tmp_path / "locomo.json"
+    data.write_text(json.dumps([sample]))
+    misses = tmp_path / "misses.jsonl"
+    assert locomo_offline.main(["--data", str(data), "--misses", str(misses)]) == 0
+    assert misses.read_text() == ""  # the one question was answered
 
 
 def test_cpu_accounting_counts_the_work_of_a_process_and_of_the_children_it_reaped() -> None:
