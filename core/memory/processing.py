@@ -44,7 +44,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from core import metrics, tracing
@@ -66,20 +66,20 @@ from core.memory.reader import list_live
 from core.memory.store import (
     IncomingMessage,
     conversation_context,
-    conversation_summary,
     erased_before,
     get_or_create_conversation,
     get_or_create_user,
     insert_message,
     lock_messages,
     lock_user,
+    remember_external_id,
     store_message,
     user_hash,
 )
 from core.memory.upsert import CandidatePolicy, NamedSlot, admissible, apply_candidates, no_named_slots
 from core.memory.writer import MemoryWriter, WriteContext, WriteResult
 from core.storage.db import transaction
-from core.storage.models import ErasedUser, MemoryHistory, Message, User
+from core.storage.models import Conversation, ErasedUser, MemoryHistory, Message, User
 from core.types import MessageRole, MessageStatus, WriteSource
 
 log = logging.getLogger(__name__)
@@ -274,7 +274,7 @@ class MessageProcessor:
                                  cfg.LONG_TERM_MEMORY_MAX_PROMPT_CHARS)
             parts = [[todo[i].id for i in group] for group in groups]
             if len(parts) == 1:
-                data = self._input(session, todo)
+                data, external_id = self._input(session, todo)
                 user_pk, conv_pk = todo[0].user_id, todo[0].conversation_id
         if len(parts) > 1:
             return self._process_parts(parts, outcome)
@@ -301,7 +301,7 @@ class MessageProcessor:
         t3, c3 = time.perf_counter(), time.thread_time()
         try:
             with tracing.stage("upsert", {"pai.candidates": len(kept)}):
-                self._commit(user_pk, conv_pk, [m.id for m in todo], kept, outcome)
+                self._commit(user_pk, conv_pk, external_id, [m.id for m in todo], kept, outcome)
         except EmbeddingError as exc:  # the dedup's embedder (e.g. an embeddings endpoint) failed
             raise self._record_failure([m.id for m in todo], exc) from exc
         outcome.stage_seconds["upsert"] = time.perf_counter() - t3
@@ -342,20 +342,21 @@ class MessageProcessor:
             raise failed
         return outcome
 
-    def _input(self, session: Session, todo: list[Message]) -> ExtractionInput:
+    def _input(self, session: Session, todo: list[Message]) -> tuple[ExtractionInput, str]:
+        """The extraction input of the burst ``todo``, and the upstream id of its user."""
         first = todo[0]
         budget = self.settings.LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS
         burst_ids = {m.id for m in todo}
         prior = conversation_context(session, first.conversation_id, first.created_at, first.id, budget)
         # assistant replies inside the burst are context too (never a source of facts)
         last = todo[-1]
-        inside = [
+        inside = [  # none when the burst is one message: the query would return only ``prior`` rows
             m
             for m in conversation_context(
                 session, first.conversation_id, last.created_at, last.id + 1, budget
             )
             if m.id not in burst_ids and (m.created_at, m.id) > (first.created_at, first.id)
-        ]
+        ] if len(todo) > 1 else []
         context = tuple(ContextMessage(m.role, m.content) for m in [*prior, *inside])
         existing = tuple(
             ExistingMemory(m.memory_key, m.memory_type or "fact", m.content or "")
@@ -366,23 +367,37 @@ class MessageProcessor:
             if len(m.content) > max_chars:
                 log.warning("message %d: %d characters, extraction sees the first part only "
                             "(LONG_TERM_MEMORY_MAX_PROMPT_CHARS=%d)", m.id, len(m.content), max_chars)
+        # the summary and the user's upstream id (which every outbox row of the commit names) in one read
+        summary, external_id = session.execute(
+            select(Conversation.summary, User.external_id)
+            .join(User, User.id == Conversation.user_id)
+            .where(Conversation.id == first.conversation_id)
+        ).one()
         return ExtractionInput(
             user_message="\n".join(cut_for_extraction(m.content, max_chars) for m in todo),
             context=context,
-            summary=conversation_summary(session, first.conversation_id),
+            summary=summary,
             existing=existing,
             sent_at=todo[-1].created_at,
-        )
+        ), external_id
 
     def _commit(
-        self, user_pk: int, conv_pk: int, ids: list[int], kept: list[MemoryCandidate], outcome: ProcessOutcome
+        self, user_pk: int, conv_pk: int, external_id: str, ids: list[int], kept: list[MemoryCandidate],
+        outcome: ProcessOutcome,
     ) -> None:
         now = datetime.now(UTC)
         with transaction(self.sessions) as session:
             lock_user(session, user_pk)
+            remember_external_id(session, user_pk, external_id)  # read with the burst: no lookup per write
+            # the burst's rows locked as plain rows (no ORM objects: the final status is one UPDATE)
             rows = [
                 m
-                for m in lock_messages(session, ids)
+                for m in session.execute(
+                    select(Message.id, Message.memory_status, Message.extractor_version, Message.created_at)
+                    .where(Message.id.in_(ids))
+                    .order_by(Message.created_at, Message.id)
+                    .with_for_update()
+                ).all()
                 if not (m.memory_status in FINAL and m.extractor_version == self.version)
             ]
             if not rows:
@@ -405,14 +420,20 @@ class MessageProcessor:
                                               self.named_slot)
             status = MessageStatus.PROCESSED if kept else MessageStatus.SKIPPED
             note = f"superseded by newer statements: {', '.join(sorted(stale))}"[:2000] if stale else None
-            for m in rows:
-                m.memory_status = status.value
-                m.extractor_version = self.version
-                m.memory_attempts = (m.memory_attempts or 0) + 1
-                m.memory_error = note if kept else "nothing worth keeping"
-                m.processed_at = now
-                m.updated_at = now
-            (outcome.processed if kept else outcome.skipped).extend(m.id for m in rows)
+            row_ids = [m.id for m in rows]
+            session.connection().execute(
+                update(Message)
+                .where(Message.id.in_(row_ids))
+                .values(
+                    memory_status=status.value,
+                    extractor_version=self.version,
+                    memory_attempts=func.coalesce(Message.memory_attempts, 0) + 1,
+                    memory_error=note if kept else "nothing worth keeping",
+                    processed_at=now,
+                    updated_at=now,
+                )
+            )
+            (outcome.processed if kept else outcome.skipped).extend(row_ids)
 
     def _record_failure(self, ids: list[int], exc: Exception, permanent: bool = False) -> ProcessingError:
         """Record a failed attempt of the burst ``ids``; returns the error for the caller to raise:

@@ -105,6 +105,12 @@ def find_user(session: Session, external_id: str) -> int | None:
     return session.scalar(select(User.id).where(User.external_id == external_id))
 
 
+def remember_external_id(session: Session, user_pk: int, external_id: str) -> None:
+    """Tell the session the upstream id of ``user_pk`` (read with other data), so ``user_external_id``
+    needs no lookup in it."""
+    session.info.setdefault(_EXTERNAL_IDS, {})[user_pk] = external_id
+
+
 def user_external_id(session: Session, user_pk: int) -> str:
     """The upstream id of a user (read once per session: it never changes for an id)."""
     cache: dict[int, str] = session.info.setdefault(_EXTERNAL_IDS, {})

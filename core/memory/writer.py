@@ -24,8 +24,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 import numpy as np
-from sqlalchemy import case, func, insert, select
+from sqlalchemy import case, func, insert, select, update
+from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from core import metrics
 from core.config import Settings
@@ -44,6 +46,7 @@ DEFAULT_MAX_ACTIVE_PER_USER: int = Settings.model_fields["LONG_TERM_MEMORY_MAX_A
 # Session.info keys of a capped batch (per session, so one writer may serve many threads)
 _BATCH_DEPTH = "pai_memory.cap_batch_depth"
 _BATCH_WRITTEN = "pai_memory.cap_batch_written"
+_LOCKED = "pai_memory.locked_memories"  # (transaction, {(user pk, key): row}) of get_for_update
 
 
 @dataclass(frozen=True)
@@ -148,11 +151,36 @@ class MemoryWriter:
     # --- reads used by writers ----------------------------------------------------------------
     @staticmethod
     def get_for_update(session: Session, user_pk: int, key: str) -> LongTermMemory | None:
-        return session.scalar(
-            select(LongTermMemory)
-            .where(LongTermMemory.user_id == user_pk, LongTermMemory.memory_key == key)
-            .with_for_update()
-        )
+        """The user's row with this key, locked for the rest of the transaction. A row already locked
+        in this transaction is returned without a second statement (the same object the select would
+        return: the session never refreshes a loaded row)."""
+        tx = session.get_transaction()
+        memo: tuple[object, dict[tuple[int, str], LongTermMemory]] | None = session.info.get(_LOCKED)
+        if memo is None or memo[0] is not tx:
+            memo = session.info[_LOCKED] = (tx, {})
+        locked = memo[1]
+        row = locked.get((user_pk, key))
+        if row is None:
+            row = session.scalar(
+                select(LongTermMemory)
+                .where(LongTermMemory.user_id == user_pk, LongTermMemory.memory_key == key)
+                .with_for_update()
+            )
+            if row is not None and tx is not None:
+                locked[(user_pk, key)] = row
+        return row
+
+    @staticmethod
+    def _update_row(session: Session, row: LongTermMemory, values: dict[str, object]) -> None:
+        """Set ``values`` on the (locked) row with one Core UPDATE and mark them as the row's loaded
+        state (no unit-of-work flush; later reads in the session see them). Pending ORM changes of the
+        row are flushed first so they can never land after, and over, this update."""
+        if sa_inspect(row).modified:
+            session.flush()
+        session.connection().execute(
+            update(LongTermMemory).where(LongTermMemory.id == row.id).values(**values))
+        for column, value in values.items():
+            set_committed_value(row, column, value)
 
     # --- writes -------------------------------------------------------------------------------
     def save(
@@ -209,19 +237,20 @@ class MemoryWriter:
         if unchanged:
             return WriteResult(row.id, key, None)
         old = row.content if live else None
-        row.memory_type = write.memory_type.value
-        row.content = content
-        row.importance = write.importance
-        row.confidence = write.confidence
-        row.is_active = True
-        row.expires_at = expires_at
-        row.conversation_id = ctx.conversation_pk or row.conversation_id
-        row.source_message_id = ctx.source_message_pk or row.source_message_id
-        row.vector_status = VectorStatus.DIRTY.value
-        row.vector_error = None
-        row.updated_at = now
-        for column, value in self._write_vector(row.memory_type, key, content).items():
-            setattr(row, column, value)
+        self._update_row(session, row, {
+            "memory_type": write.memory_type.value,
+            "content": content,
+            "importance": write.importance,
+            "confidence": write.confidence,
+            "is_active": True,
+            "expires_at": expires_at,
+            "conversation_id": ctx.conversation_pk or row.conversation_id,
+            "source_message_id": ctx.source_message_pk or row.source_message_id,
+            "vector_status": VectorStatus.DIRTY.value,
+            "vector_error": None,
+            "updated_at": now,
+            **self._write_vector(write.memory_type.value, key, content),
+        })
         op = operation or (MemoryOperation.OVERWRITE if live else MemoryOperation.CREATE)
         self._record(session, ctx, row.id, key, op, old, content, row.memory_type)
         if not live:
@@ -278,9 +307,8 @@ class MemoryWriter:
             if missing_ok:
                 return WriteResult(row.id if row else None, key, None)
             raise MemoryNotFound(f"no active memory with key {key!r}")
-        row.is_active = False
-        row.vector_status = VectorStatus.DIRTY.value
-        row.updated_at = datetime.now(UTC)
+        self._update_row(session, row, {"is_active": False, "vector_status": VectorStatus.DIRTY.value,
+                                        "updated_at": datetime.now(UTC)})
         self._record(session, ctx, row.id, key, operation, row.content, None, row.memory_type)
         return WriteResult(row.id, key, operation)
 
@@ -291,9 +319,8 @@ class MemoryWriter:
         whose stored key is not in normalised form, which ``deactivate`` cannot address by key."""
         if not row.is_active:
             return WriteResult(row.id, row.memory_key, None)
-        row.is_active = False
-        row.vector_status = VectorStatus.DIRTY.value
-        row.updated_at = datetime.now(UTC)
+        self._update_row(session, row, {"is_active": False, "vector_status": VectorStatus.DIRTY.value,
+                                        "updated_at": datetime.now(UTC)})
         self._record(session, ctx, row.id, row.memory_key, operation, row.content, None, row.memory_type)
         return WriteResult(row.id, row.memory_key, operation)
 
