@@ -44,7 +44,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select, text, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from core import metrics, tracing
@@ -71,7 +71,6 @@ from core.memory.store import (
     get_or_create_user,
     insert_message,
     lock_messages,
-    lock_user,
     remember_external_id,
     store_message,
     user_hash,
@@ -79,12 +78,22 @@ from core.memory.store import (
 from core.memory.upsert import CandidatePolicy, NamedSlot, admissible, apply_candidates, no_named_slots
 from core.memory.writer import MemoryWriter, WriteContext, WriteResult
 from core.storage.db import transaction
+from core.storage.locks import AdvisoryLock
 from core.storage.models import Conversation, ErasedUser, MemoryHistory, Message, User
 from core.types import MessageRole, MessageStatus, WriteSource
 
 log = logging.getLogger(__name__)
 
 FINAL = (MessageStatus.PROCESSED.value, MessageStatus.SKIPPED.value)
+
+# ``lock_user`` and the burst's messages FOR UPDATE in one statement. The row locks are taken above
+# the join (LockRows), and no row reaches it before the one-row subquery ran, so the user's advisory
+# lock is always held before any message row is locked: the same order as the two statements.
+_LOCK_BURST = text(
+    "SELECT m.id, m.memory_status, m.extractor_version, m.created_at "
+    "FROM (SELECT pg_advisory_xact_lock(:ns, :uid) AS locked) AS l, messages AS m "
+    "WHERE m.id = ANY(CAST(:ids AS integer[])) ORDER BY m.created_at, m.id FOR UPDATE OF m"
+)
 TRUNCATION_MARKER = "…[truncated for extraction: {kept} of {total} characters]"
 
 
@@ -387,17 +396,13 @@ class MessageProcessor:
     ) -> None:
         now = datetime.now(UTC)
         with transaction(self.sessions) as session:
-            lock_user(session, user_pk)
             remember_external_id(session, user_pk, external_id)  # read with the burst: no lookup per write
-            # the burst's rows locked as plain rows (no ORM objects: the final status is one UPDATE)
+            # the user's advisory lock (``lock_user``), then the burst's rows locked, in one round trip;
+            # plain rows, no ORM objects: the final status is one UPDATE
             rows = [
                 m
-                for m in session.execute(
-                    select(Message.id, Message.memory_status, Message.extractor_version, Message.created_at)
-                    .where(Message.id.in_(ids))
-                    .order_by(Message.created_at, Message.id)
-                    .with_for_update()
-                ).all()
+                for m in session.execute(_LOCK_BURST, {"ns": int(AdvisoryLock.USER_WRITES), "uid": user_pk,
+                                                       "ids": list(ids)}).all()
                 if not (m.memory_status in FINAL and m.extractor_version == self.version)
             ]
             if not rows:

@@ -24,7 +24,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 import numpy as np
-from sqlalchemy import case, func, insert, select, update
+from sqlalchemy import case, func, insert, select, text, update
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -33,11 +33,11 @@ from core import metrics
 from core.config import Settings
 from core.filters import is_noise_content, is_noise_key, is_profile_key, normalise_key
 from core.memory.errors import InvalidMemoryInput, MemoryNotFound
-from core.memory.outbox import enqueue_memory_dirty
+from core.memory.outbox import ENQUEUE_SQL, memory_dirty_params
 from core.memory.reader import live_clause
 from core.memory.store import user_external_id
 from core.memory.text import embedding_text, text_hash
-from core.storage.models import LongTermMemory, MemoryHistory
+from core.storage.models import LongTermMemory
 from core.types import MemoryOperation, MemoryType, VectorStatus, WriteSource
 from schemas.events import DEFAULT_MEMORY_CONFIDENCE, MAX_MEMORY_CONTENT_CHARS
 
@@ -46,6 +46,12 @@ DEFAULT_MAX_ACTIVE_PER_USER: int = Settings.model_fields["LONG_TERM_MEMORY_MAX_A
 # Session.info keys of a capped batch (per session, so one writer may serve many threads)
 _BATCH_DEPTH = "pai_memory.cap_batch_depth"
 _BATCH_WRITTEN = "pai_memory.cap_batch_written"
+_RECORD = text(
+    "WITH history AS (INSERT INTO memory_history (memory_id, user_id, memory_key, operation, source, "
+    "source_message_id, command_id, old_content, new_content, memory_type, reason) VALUES (:h_memory_id, "
+    ":h_user_id, :h_memory_key, :h_operation, :h_source, :h_source_message_id, :h_command_id, "
+    ":h_old_content, :h_new_content, :h_memory_type, :h_reason))" + ENQUEUE_SQL
+)
 _LOCKED = "pai_memory.locked_memories"  # (transaction, {(user pk, key): row}) of get_for_update
 
 
@@ -394,28 +400,19 @@ class MemoryWriter:
         new: str | None,
         memory_type: str | None,
     ) -> None:
-        session.connection().execute(
-            insert(MemoryHistory).values(
+        # the history row and the outbox row in one round trip (a data-modifying CTE always runs)
+        session.connection().execute(_RECORD, {
+            "h_memory_id": memory_id, "h_user_id": ctx.user_pk, "h_memory_key": key, "h_operation": op.value,
+            "h_source": ctx.source.value, "h_source_message_id": ctx.source_message_pk,
+            "h_command_id": ctx.command_id, "h_old_content": old, "h_new_content": new,
+            "h_memory_type": memory_type, "h_reason": ctx.reason,
+            **memory_dirty_params(
+                topic=self._topic,
+                user_external_id=user_external_id(session, ctx.user_pk),
+                user_pk=ctx.user_pk,
                 memory_id=memory_id,
-                user_id=ctx.user_pk,
                 memory_key=key,
-                operation=op.value,
-                source=ctx.source.value,
-                source_message_id=ctx.source_message_pk,
-                command_id=ctx.command_id,
-                old_content=old,
-                new_content=new,
-                memory_type=memory_type,
-                reason=ctx.reason,
-            )
-        )
-        enqueue_memory_dirty(
-            session,
-            topic=self._topic,
-            user_external_id=user_external_id(session, ctx.user_pk),
-            user_pk=ctx.user_pk,
-            memory_id=memory_id,
-            memory_key=key,
-            operation=op,
-            origin_at=ctx.origin_at,
-        )
+                operation=op,
+                origin_at=ctx.origin_at,
+            ),
+        })
