@@ -44,7 +44,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import func, select, text, update
+from sqlalchemy import DateTime, bindparam, func, select, text, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from core import metrics, tracing
@@ -85,6 +85,15 @@ from core.types import MessageRole, MessageStatus, WriteSource
 log = logging.getLogger(__name__)
 
 FINAL = (MessageStatus.PROCESSED.value, MessageStatus.SKIPPED.value)
+
+# a burst's messages in conversation order, each with its conversation's summary and its user's upstream id
+_LOAD_BURST = (
+    select(Message, Conversation.summary, User.external_id)
+    .join(Conversation, Conversation.id == Message.conversation_id)
+    .join(User, User.id == Message.user_id)
+    .where(Message.id.in_(bindparam("ids", expanding=True)))
+    .order_by(Message.created_at, Message.id)
+)
 
 # ``lock_user`` and the burst's messages FOR UPDATE in one statement. The row locks are taken above
 # the join (LockRows), and no row reaches it before the one-row subquery ran, so the user's advisory
@@ -262,13 +271,10 @@ class MessageProcessor:
             return outcome
         t0, c0 = time.perf_counter(), time.thread_time()
         with self.sessions() as session:
-            msgs = list(
-                session.scalars(
-                    select(Message)
-                    .where(Message.id.in_(list(message_pks)))
-                    .order_by(Message.created_at, Message.id)
-                ).all()
-            )
+            # the messages with their conversation's summary and their user's upstream id: one read
+            found = session.execute(_LOAD_BURST, {"ids": list(message_pks)}).all()
+            msgs = [row[0] for row in found]
+            known = {row[0].id: (row[1], row[2]) for row in found}
             todo = [
                 m
                 for m in msgs
@@ -283,7 +289,7 @@ class MessageProcessor:
                                  cfg.LONG_TERM_MEMORY_MAX_PROMPT_CHARS)
             parts = [[todo[i].id for i in group] for group in groups]
             if len(parts) == 1:
-                data, external_id = self._input(session, todo)
+                data, external_id = self._input(session, todo, known[todo[0].id])
                 user_pk, conv_pk = todo[0].user_id, todo[0].conversation_id
         if len(parts) > 1:
             return self._process_parts(parts, outcome)
@@ -351,8 +357,10 @@ class MessageProcessor:
             raise failed
         return outcome
 
-    def _input(self, session: Session, todo: list[Message]) -> tuple[ExtractionInput, str]:
-        """The extraction input of the burst ``todo``, and the upstream id of its user."""
+    def _input(self, session: Session, todo: list[Message],
+               summary_and_user: tuple[str | None, str] | None = None) -> tuple[ExtractionInput, str]:
+        """The extraction input of the burst ``todo``, and the upstream id of its user;
+        ``summary_and_user``: the conversation's summary and that id when already read."""
         first = todo[0]
         budget = self.settings.LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS
         burst_ids = {m.id for m in todo}
@@ -377,7 +385,7 @@ class MessageProcessor:
                 log.warning("message %d: %d characters, extraction sees the first part only "
                             "(LONG_TERM_MEMORY_MAX_PROMPT_CHARS=%d)", m.id, len(m.content), max_chars)
         # the summary and the user's upstream id (which every outbox row of the commit names) in one read
-        summary, external_id = session.execute(
+        summary, external_id = summary_and_user or session.execute(
             select(Conversation.summary, User.external_id)
             .join(User, User.id == Conversation.user_id)
             .where(Conversation.id == first.conversation_id)
@@ -469,14 +477,17 @@ def superseded_keys(session: Session, user_pk: int, keys: set[str], newest: date
     later statement with an earlier one. Writes without a source message (tools) do not count."""
     if not keys:
         return set()
-    rows = session.scalars(
-        select(MemoryHistory.memory_key)
-        .join(Message, Message.id == MemoryHistory.source_message_id)
-        .where(
-            MemoryHistory.user_id == user_pk,
-            MemoryHistory.memory_key.in_(sorted(keys)),
-            Message.created_at > newest,
-        )
-        .distinct()
-    ).all()
+    rows = session.scalars(_SUPERSEDED, {"user_pk": user_pk, "keys": sorted(keys), "newest": newest}).all()
     return set(rows)
+
+
+_SUPERSEDED = (  # built once: read in every burst with candidates
+    select(MemoryHistory.memory_key)
+    .join(Message, Message.id == MemoryHistory.source_message_id)
+    .where(
+        MemoryHistory.user_id == bindparam("user_pk"),
+        MemoryHistory.memory_key.in_(bindparam("keys", expanding=True)),
+        Message.created_at > bindparam("newest", type_=DateTime(timezone=True)),
+    )
+    .distinct()
+)

@@ -24,7 +24,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 import numpy as np
-from sqlalchemy import case, func, insert, select, text, update
+from sqlalchemy import bindparam, case, func, insert, select, text, update
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -51,6 +51,11 @@ _RECORD = text(
     "source_message_id, command_id, old_content, new_content, memory_type, reason) VALUES (:h_memory_id, "
     ":h_user_id, :h_memory_key, :h_operation, :h_source, :h_source_message_id, :h_command_id, "
     ":h_old_content, :h_new_content, :h_memory_type, :h_reason))" + ENQUEUE_SQL
+)
+_FOR_UPDATE = (  # built once: the extractor locks a row per write
+    select(LongTermMemory)
+    .where(LongTermMemory.user_id == bindparam("user_pk"), LongTermMemory.memory_key == bindparam("key"))
+    .with_for_update()
 )
 _LOCKED = "pai_memory.locked_memories"  # (transaction, {(user pk, key): row}) of get_for_update
 
@@ -167,11 +172,7 @@ class MemoryWriter:
         locked = memo[1]
         row = locked.get((user_pk, key))
         if row is None:
-            row = session.scalar(
-                select(LongTermMemory)
-                .where(LongTermMemory.user_id == user_pk, LongTermMemory.memory_key == key)
-                .with_for_update()
-            )
+            row = session.scalar(_FOR_UPDATE, {"user_pk": user_pk, "key": key})
             if row is not None and tx is not None:
                 locked[(user_pk, key)] = row
         return row
