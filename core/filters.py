@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import unicodedata
+from functools import lru_cache
 
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 
@@ -227,6 +228,7 @@ def is_noise_content(content: str) -> bool:
     return any(pattern.search(text) for pattern in _NOISE_CONTENT)
 
 
+@lru_cache(maxsize=4096)  # pure; every read of live memories re-checks the same rows
 def passes_read_filters(key: str, content: str) -> bool:
     """True when a stored memory may be returned by list, recall or consolidation: not a noise
     key, not a profile field, not noise content."""

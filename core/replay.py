@@ -168,7 +168,7 @@ class ReplayPlanner:
                 for m in msgs:
                     bursts.setdefault(m.conversation_id, []).append(m)
                 for conv_pk, burst in bursts.items():
-                    data = proc._input(session, burst)
+                    data, _ = proc._input(session, burst)
                     try:
                         candidates = proc.extractor.extract(data)
                         judged = candidates or data.existing  # a bare retraction is judged too (as run_burst)

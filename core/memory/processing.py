@@ -44,7 +44,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import DateTime, bindparam, func, select, text, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from core import metrics, tracing
@@ -66,25 +66,43 @@ from core.memory.reader import list_live
 from core.memory.store import (
     IncomingMessage,
     conversation_context,
-    conversation_summary,
     erased_before,
     get_or_create_conversation,
     get_or_create_user,
     insert_message,
     lock_messages,
-    lock_user,
+    remember_external_id,
     store_message,
     user_hash,
 )
 from core.memory.upsert import CandidatePolicy, NamedSlot, admissible, apply_candidates, no_named_slots
 from core.memory.writer import MemoryWriter, WriteContext, WriteResult
 from core.storage.db import transaction
-from core.storage.models import ErasedUser, MemoryHistory, Message, User
+from core.storage.locks import AdvisoryLock
+from core.storage.models import Conversation, ErasedUser, MemoryHistory, Message, User
 from core.types import MessageRole, MessageStatus, WriteSource
 
 log = logging.getLogger(__name__)
 
 FINAL = (MessageStatus.PROCESSED.value, MessageStatus.SKIPPED.value)
+
+# a burst's messages in conversation order, each with its conversation's summary and its user's upstream id
+_LOAD_BURST = (
+    select(Message, Conversation.summary, User.external_id)
+    .join(Conversation, Conversation.id == Message.conversation_id)
+    .join(User, User.id == Message.user_id)
+    .where(Message.id.in_(bindparam("ids", expanding=True)))
+    .order_by(Message.created_at, Message.id)
+)
+
+# ``lock_user`` and the burst's messages FOR UPDATE in one statement. The row locks are taken above
+# the join (LockRows), and no row reaches it before the one-row subquery ran, so the user's advisory
+# lock is always held before any message row is locked: the same order as the two statements.
+_LOCK_BURST = text(
+    "SELECT m.id, m.memory_status, m.extractor_version, m.created_at "
+    "FROM (SELECT pg_advisory_xact_lock(:ns, :uid) AS locked) AS l, messages AS m "
+    "WHERE m.id = ANY(CAST(:ids AS integer[])) ORDER BY m.created_at, m.id FOR UPDATE OF m"
+)
 TRUNCATION_MARKER = "…[truncated for extraction: {kept} of {total} characters]"
 
 
@@ -253,13 +271,10 @@ class MessageProcessor:
             return outcome
         t0, c0 = time.perf_counter(), time.thread_time()
         with self.sessions() as session:
-            msgs = list(
-                session.scalars(
-                    select(Message)
-                    .where(Message.id.in_(list(message_pks)))
-                    .order_by(Message.created_at, Message.id)
-                ).all()
-            )
+            # the messages with their conversation's summary and their user's upstream id: one read
+            found = session.execute(_LOAD_BURST, {"ids": list(message_pks)}).all()
+            msgs = [row[0] for row in found]
+            known = {row[0].id: (row[1], row[2]) for row in found}
             todo = [
                 m
                 for m in msgs
@@ -274,7 +289,7 @@ class MessageProcessor:
                                  cfg.LONG_TERM_MEMORY_MAX_PROMPT_CHARS)
             parts = [[todo[i].id for i in group] for group in groups]
             if len(parts) == 1:
-                data = self._input(session, todo)
+                data, external_id = self._input(session, todo, known[todo[0].id])
                 user_pk, conv_pk = todo[0].user_id, todo[0].conversation_id
         if len(parts) > 1:
             return self._process_parts(parts, outcome)
@@ -301,7 +316,7 @@ class MessageProcessor:
         t3, c3 = time.perf_counter(), time.thread_time()
         try:
             with tracing.stage("upsert", {"pai.candidates": len(kept)}):
-                self._commit(user_pk, conv_pk, [m.id for m in todo], kept, outcome)
+                self._commit(user_pk, conv_pk, external_id, [m.id for m in todo], kept, outcome)
         except EmbeddingError as exc:  # the dedup's embedder (e.g. an embeddings endpoint) failed
             raise self._record_failure([m.id for m in todo], exc) from exc
         outcome.stage_seconds["upsert"] = time.perf_counter() - t3
@@ -342,20 +357,23 @@ class MessageProcessor:
             raise failed
         return outcome
 
-    def _input(self, session: Session, todo: list[Message]) -> ExtractionInput:
+    def _input(self, session: Session, todo: list[Message],
+               summary_and_user: tuple[str | None, str] | None = None) -> tuple[ExtractionInput, str]:
+        """The extraction input of the burst ``todo``, and the upstream id of its user;
+        ``summary_and_user``: the conversation's summary and that id when already read."""
         first = todo[0]
         budget = self.settings.LONG_TERM_MEMORY_EXTRACT_CONTEXT_MAX_CHARS
         burst_ids = {m.id for m in todo}
         prior = conversation_context(session, first.conversation_id, first.created_at, first.id, budget)
         # assistant replies inside the burst are context too (never a source of facts)
         last = todo[-1]
-        inside = [
+        inside = [  # none when the burst is one message: the query would return only ``prior`` rows
             m
             for m in conversation_context(
                 session, first.conversation_id, last.created_at, last.id + 1, budget
             )
             if m.id not in burst_ids and (m.created_at, m.id) > (first.created_at, first.id)
-        ]
+        ] if len(todo) > 1 else []
         context = tuple(ContextMessage(m.role, m.content) for m in [*prior, *inside])
         existing = tuple(
             ExistingMemory(m.memory_key, m.memory_type or "fact", m.content or "")
@@ -366,23 +384,33 @@ class MessageProcessor:
             if len(m.content) > max_chars:
                 log.warning("message %d: %d characters, extraction sees the first part only "
                             "(LONG_TERM_MEMORY_MAX_PROMPT_CHARS=%d)", m.id, len(m.content), max_chars)
+        # the summary and the user's upstream id (which every outbox row of the commit names) in one read
+        summary, external_id = summary_and_user or session.execute(
+            select(Conversation.summary, User.external_id)
+            .join(User, User.id == Conversation.user_id)
+            .where(Conversation.id == first.conversation_id)
+        ).one()
         return ExtractionInput(
             user_message="\n".join(cut_for_extraction(m.content, max_chars) for m in todo),
             context=context,
-            summary=conversation_summary(session, first.conversation_id),
+            summary=summary,
             existing=existing,
             sent_at=todo[-1].created_at,
-        )
+        ), external_id
 
     def _commit(
-        self, user_pk: int, conv_pk: int, ids: list[int], kept: list[MemoryCandidate], outcome: ProcessOutcome
+        self, user_pk: int, conv_pk: int, external_id: str, ids: list[int], kept: list[MemoryCandidate],
+        outcome: ProcessOutcome,
     ) -> None:
         now = datetime.now(UTC)
         with transaction(self.sessions) as session:
-            lock_user(session, user_pk)
+            remember_external_id(session, user_pk, external_id)  # read with the burst: no lookup per write
+            # the user's advisory lock (``lock_user``), then the burst's rows locked, in one round trip;
+            # plain rows, no ORM objects: the final status is one UPDATE
             rows = [
                 m
-                for m in lock_messages(session, ids)
+                for m in session.execute(_LOCK_BURST, {"ns": int(AdvisoryLock.USER_WRITES), "uid": user_pk,
+                                                       "ids": list(ids)}).all()
                 if not (m.memory_status in FINAL and m.extractor_version == self.version)
             ]
             if not rows:
@@ -405,14 +433,20 @@ class MessageProcessor:
                                               self.named_slot)
             status = MessageStatus.PROCESSED if kept else MessageStatus.SKIPPED
             note = f"superseded by newer statements: {', '.join(sorted(stale))}"[:2000] if stale else None
-            for m in rows:
-                m.memory_status = status.value
-                m.extractor_version = self.version
-                m.memory_attempts = (m.memory_attempts or 0) + 1
-                m.memory_error = note if kept else "nothing worth keeping"
-                m.processed_at = now
-                m.updated_at = now
-            (outcome.processed if kept else outcome.skipped).extend(m.id for m in rows)
+            row_ids = [m.id for m in rows]
+            session.connection().execute(
+                update(Message)
+                .where(Message.id.in_(row_ids))
+                .values(
+                    memory_status=status.value,
+                    extractor_version=self.version,
+                    memory_attempts=func.coalesce(Message.memory_attempts, 0) + 1,
+                    memory_error=note if kept else "nothing worth keeping",
+                    processed_at=now,
+                    updated_at=now,
+                )
+            )
+            (outcome.processed if kept else outcome.skipped).extend(row_ids)
 
     def _record_failure(self, ids: list[int], exc: Exception, permanent: bool = False) -> ProcessingError:
         """Record a failed attempt of the burst ``ids``; returns the error for the caller to raise:
@@ -443,14 +477,17 @@ def superseded_keys(session: Session, user_pk: int, keys: set[str], newest: date
     later statement with an earlier one. Writes without a source message (tools) do not count."""
     if not keys:
         return set()
-    rows = session.scalars(
-        select(MemoryHistory.memory_key)
-        .join(Message, Message.id == MemoryHistory.source_message_id)
-        .where(
-            MemoryHistory.user_id == user_pk,
-            MemoryHistory.memory_key.in_(sorted(keys)),
-            Message.created_at > newest,
-        )
-        .distinct()
-    ).all()
+    rows = session.scalars(_SUPERSEDED, {"user_pk": user_pk, "keys": sorted(keys), "newest": newest}).all()
     return set(rows)
+
+
+_SUPERSEDED = (  # built once: read in every burst with candidates
+    select(MemoryHistory.memory_key)
+    .join(Message, Message.id == MemoryHistory.source_message_id)
+    .where(
+        MemoryHistory.user_id == bindparam("user_pk"),
+        MemoryHistory.memory_key.in_(bindparam("keys", expanding=True)),
+        Message.created_at > bindparam("newest", type_=DateTime(timezone=True)),
+    )
+    .distinct()
+)

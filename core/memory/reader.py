@@ -15,8 +15,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from functools import cache
 
-from sqlalchemy import ColumnElement, and_, func, not_, or_, select, update
+from sqlalchemy import (
+    BindParameter,
+    ColumnElement,
+    DateTime,
+    Integer,
+    Select,
+    String,
+    and_,
+    bindparam,
+    func,
+    not_,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.orm import Session
 
 from core.filters import SQL_FILTERED_KEY_PATTERN, SQL_NORMALISED_KEY_PATTERN, passes_read_filters
@@ -26,7 +41,7 @@ from core.storage.models import LongTermMemory, User
 _MIN_PAGE = 64
 
 
-def live_clause(now: datetime) -> list[ColumnElement[bool]]:
+def live_clause(now: datetime | BindParameter[datetime]) -> list[ColumnElement[bool]]:
     return [
         LongTermMemory.is_active.is_(True),
         or_(LongTermMemory.expires_at.is_(None), LongTermMemory.expires_at > now),
@@ -43,21 +58,33 @@ def filtered_key_clause() -> ColumnElement[bool]:
     )
 
 
+@cache
+def _live_stmt(by_type: bool) -> Select[LongTermMemory]:
+    """``list_live``'s statement, built once (parameters ``user_pk``, ``now`` and, ``by_type``,
+    ``memory_type``): the extractor reads live memories several times per burst."""
+    now = bindparam("now", type_=DateTime(timezone=True))
+    stmt = select(LongTermMemory).where(
+        LongTermMemory.user_id == bindparam("user_pk", type_=Integer), *live_clause(now),
+        not_(filtered_key_clause()),
+    )
+    if by_type:
+        stmt = stmt.where(LongTermMemory.memory_type == bindparam("memory_type", type_=String))
+    return stmt.order_by(
+        LongTermMemory.importance.desc(), LongTermMemory.updated_at.desc(), LongTermMemory.id
+    )
+
+
 def list_live(
     session: Session, user_pk: int, memory_type: str | None = None, limit: int | None = None
 ) -> list[LongTermMemory]:
     """The user's live memories, most important and most recent first (at most ``limit``)."""
-    now = datetime.now(UTC)
-    stmt = select(LongTermMemory).where(
-        LongTermMemory.user_id == user_pk, *live_clause(now), not_(filtered_key_clause())
-    )
+    params: dict[str, object] = {"user_pk": user_pk, "now": datetime.now(UTC)}
     if memory_type:
-        stmt = stmt.where(LongTermMemory.memory_type == memory_type)
-    stmt = stmt.order_by(
-        LongTermMemory.importance.desc(), LongTermMemory.updated_at.desc(), LongTermMemory.id
-    )
+        params["memory_type"] = memory_type
+    stmt = _live_stmt(bool(memory_type))
     if limit is None:
-        return [r for r in session.scalars(stmt).all() if passes_read_filters(r.memory_key, r.content or "")]
+        return [r for r in session.scalars(stmt, params).all()
+                if passes_read_filters(r.memory_key, r.content or "")]
     if limit <= 0:
         return []
     kept: list[LongTermMemory] = []
@@ -65,7 +92,7 @@ def list_live(
     offset = 0
     page = limit
     while len(kept) < limit:
-        rows = session.scalars(stmt.offset(offset).limit(page)).all()
+        rows = session.scalars(stmt.offset(offset).limit(page), params).all()
         for row in rows:
             if row.id not in seen and passes_read_filters(row.memory_key, row.content or ""):
                 seen.add(row.id)

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, select, text
+from sqlalchemy import DateTime, bindparam, func, select, text
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
@@ -105,6 +105,12 @@ def find_user(session: Session, external_id: str) -> int | None:
     return session.scalar(select(User.id).where(User.external_id == external_id))
 
 
+def remember_external_id(session: Session, user_pk: int, external_id: str) -> None:
+    """Tell the session the upstream id of ``user_pk`` (read with other data), so ``user_external_id``
+    needs no lookup in it."""
+    session.info.setdefault(_EXTERNAL_IDS, {})[user_pk] = external_id
+
+
 def user_external_id(session: Session, user_pk: int) -> str:
     """The upstream id of a user (read once per session: it never changes for an id)."""
     cache: dict[int, str] = session.info.setdefault(_EXTERNAL_IDS, {})
@@ -179,19 +185,25 @@ def insert_message(session: Session, msg: IncomingMessage, user_pk: int, conv_pk
     return new_id
 
 
+_BEFORE = bindparam("before", type_=DateTime(timezone=True))
+_CONTEXT = (  # built once: read for every burst
+    select(Message)
+    .where(
+        Message.conversation_id == bindparam("conv"),
+        (Message.created_at < _BEFORE)
+        | ((Message.created_at == _BEFORE) & (Message.id < bindparam("before_id"))),
+    )
+    .order_by(Message.created_at.desc(), Message.id.desc())
+    .limit(200)
+)
+
+
 def conversation_context(
     session: Session, conversation_pk: int, before: datetime, before_id: int, max_chars: int
 ) -> list[Message]:
     """Earlier messages of the conversation, oldest first, newest kept within ``max_chars``."""
-    rows = session.scalars(
-        select(Message)
-        .where(
-            Message.conversation_id == conversation_pk,
-            (Message.created_at < before) | ((Message.created_at == before) & (Message.id < before_id)),
-        )
-        .order_by(Message.created_at.desc(), Message.id.desc())
-        .limit(200)
-    ).all()
+    params = {"conv": conversation_pk, "before": before, "before_id": before_id}
+    rows = session.scalars(_CONTEXT, params).all()
     kept: list[Message] = []
     used = 0
     for row in rows:

@@ -24,18 +24,20 @@ from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 import numpy as np
-from sqlalchemy import case, func, insert, select
+from sqlalchemy import bindparam, case, func, insert, select, text, update
+from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from core import metrics
 from core.config import Settings
 from core.filters import is_noise_content, is_noise_key, is_profile_key, normalise_key
 from core.memory.errors import InvalidMemoryInput, MemoryNotFound
-from core.memory.outbox import enqueue_memory_dirty
+from core.memory.outbox import ENQUEUE_SQL, memory_dirty_params
 from core.memory.reader import live_clause
 from core.memory.store import user_external_id
 from core.memory.text import embedding_text, text_hash
-from core.storage.models import LongTermMemory, MemoryHistory
+from core.storage.models import LongTermMemory
 from core.types import MemoryOperation, MemoryType, VectorStatus, WriteSource
 from schemas.events import DEFAULT_MEMORY_CONFIDENCE, MAX_MEMORY_CONTENT_CHARS
 
@@ -44,6 +46,18 @@ DEFAULT_MAX_ACTIVE_PER_USER: int = Settings.model_fields["LONG_TERM_MEMORY_MAX_A
 # Session.info keys of a capped batch (per session, so one writer may serve many threads)
 _BATCH_DEPTH = "pai_memory.cap_batch_depth"
 _BATCH_WRITTEN = "pai_memory.cap_batch_written"
+_RECORD = text(
+    "WITH history AS (INSERT INTO memory_history (memory_id, user_id, memory_key, operation, source, "
+    "source_message_id, command_id, old_content, new_content, memory_type, reason) VALUES (:h_memory_id, "
+    ":h_user_id, :h_memory_key, :h_operation, :h_source, :h_source_message_id, :h_command_id, "
+    ":h_old_content, :h_new_content, :h_memory_type, :h_reason))" + ENQUEUE_SQL
+)
+_FOR_UPDATE = (  # built once: the extractor locks a row per write
+    select(LongTermMemory)
+    .where(LongTermMemory.user_id == bindparam("user_pk"), LongTermMemory.memory_key == bindparam("key"))
+    .with_for_update()
+)
+_LOCKED = "pai_memory.locked_memories"  # (transaction, {(user pk, key): row}) of get_for_update
 
 
 @dataclass(frozen=True)
@@ -148,11 +162,32 @@ class MemoryWriter:
     # --- reads used by writers ----------------------------------------------------------------
     @staticmethod
     def get_for_update(session: Session, user_pk: int, key: str) -> LongTermMemory | None:
-        return session.scalar(
-            select(LongTermMemory)
-            .where(LongTermMemory.user_id == user_pk, LongTermMemory.memory_key == key)
-            .with_for_update()
-        )
+        """The user's row with this key, locked for the rest of the transaction. A row already locked
+        in this transaction is returned without a second statement (the same object the select would
+        return: the session never refreshes a loaded row)."""
+        tx = session.get_transaction()
+        memo: tuple[object, dict[tuple[int, str], LongTermMemory]] | None = session.info.get(_LOCKED)
+        if memo is None or memo[0] is not tx:
+            memo = session.info[_LOCKED] = (tx, {})
+        locked = memo[1]
+        row = locked.get((user_pk, key))
+        if row is None:
+            row = session.scalar(_FOR_UPDATE, {"user_pk": user_pk, "key": key})
+            if row is not None and tx is not None:
+                locked[(user_pk, key)] = row
+        return row
+
+    @staticmethod
+    def _update_row(session: Session, row: LongTermMemory, values: dict[str, object]) -> None:
+        """Set ``values`` on the (locked) row with one Core UPDATE and mark them as the row's loaded
+        state (no unit-of-work flush; later reads in the session see them). Pending ORM changes of the
+        row are flushed first so they can never land after, and over, this update."""
+        if sa_inspect(row).modified:
+            session.flush()
+        session.connection().execute(
+            update(LongTermMemory).where(LongTermMemory.id == row.id).values(**values))
+        for column, value in values.items():
+            set_committed_value(row, column, value)
 
     # --- writes -------------------------------------------------------------------------------
     def save(
@@ -209,19 +244,20 @@ class MemoryWriter:
         if unchanged:
             return WriteResult(row.id, key, None)
         old = row.content if live else None
-        row.memory_type = write.memory_type.value
-        row.content = content
-        row.importance = write.importance
-        row.confidence = write.confidence
-        row.is_active = True
-        row.expires_at = expires_at
-        row.conversation_id = ctx.conversation_pk or row.conversation_id
-        row.source_message_id = ctx.source_message_pk or row.source_message_id
-        row.vector_status = VectorStatus.DIRTY.value
-        row.vector_error = None
-        row.updated_at = now
-        for column, value in self._write_vector(row.memory_type, key, content).items():
-            setattr(row, column, value)
+        self._update_row(session, row, {
+            "memory_type": write.memory_type.value,
+            "content": content,
+            "importance": write.importance,
+            "confidence": write.confidence,
+            "is_active": True,
+            "expires_at": expires_at,
+            "conversation_id": ctx.conversation_pk or row.conversation_id,
+            "source_message_id": ctx.source_message_pk or row.source_message_id,
+            "vector_status": VectorStatus.DIRTY.value,
+            "vector_error": None,
+            "updated_at": now,
+            **self._write_vector(write.memory_type.value, key, content),
+        })
         op = operation or (MemoryOperation.OVERWRITE if live else MemoryOperation.CREATE)
         self._record(session, ctx, row.id, key, op, old, content, row.memory_type)
         if not live:
@@ -278,9 +314,8 @@ class MemoryWriter:
             if missing_ok:
                 return WriteResult(row.id if row else None, key, None)
             raise MemoryNotFound(f"no active memory with key {key!r}")
-        row.is_active = False
-        row.vector_status = VectorStatus.DIRTY.value
-        row.updated_at = datetime.now(UTC)
+        self._update_row(session, row, {"is_active": False, "vector_status": VectorStatus.DIRTY.value,
+                                        "updated_at": datetime.now(UTC)})
         self._record(session, ctx, row.id, key, operation, row.content, None, row.memory_type)
         return WriteResult(row.id, key, operation)
 
@@ -291,9 +326,8 @@ class MemoryWriter:
         whose stored key is not in normalised form, which ``deactivate`` cannot address by key."""
         if not row.is_active:
             return WriteResult(row.id, row.memory_key, None)
-        row.is_active = False
-        row.vector_status = VectorStatus.DIRTY.value
-        row.updated_at = datetime.now(UTC)
+        self._update_row(session, row, {"is_active": False, "vector_status": VectorStatus.DIRTY.value,
+                                        "updated_at": datetime.now(UTC)})
         self._record(session, ctx, row.id, row.memory_key, operation, row.content, None, row.memory_type)
         return WriteResult(row.id, row.memory_key, operation)
 
@@ -367,28 +401,19 @@ class MemoryWriter:
         new: str | None,
         memory_type: str | None,
     ) -> None:
-        session.connection().execute(
-            insert(MemoryHistory).values(
+        # the history row and the outbox row in one round trip (a data-modifying CTE always runs)
+        session.connection().execute(_RECORD, {
+            "h_memory_id": memory_id, "h_user_id": ctx.user_pk, "h_memory_key": key, "h_operation": op.value,
+            "h_source": ctx.source.value, "h_source_message_id": ctx.source_message_pk,
+            "h_command_id": ctx.command_id, "h_old_content": old, "h_new_content": new,
+            "h_memory_type": memory_type, "h_reason": ctx.reason,
+            **memory_dirty_params(
+                topic=self._topic,
+                user_external_id=user_external_id(session, ctx.user_pk),
+                user_pk=ctx.user_pk,
                 memory_id=memory_id,
-                user_id=ctx.user_pk,
                 memory_key=key,
-                operation=op.value,
-                source=ctx.source.value,
-                source_message_id=ctx.source_message_pk,
-                command_id=ctx.command_id,
-                old_content=old,
-                new_content=new,
-                memory_type=memory_type,
-                reason=ctx.reason,
-            )
-        )
-        enqueue_memory_dirty(
-            session,
-            topic=self._topic,
-            user_external_id=user_external_id(session, ctx.user_pk),
-            user_pk=ctx.user_pk,
-            memory_id=memory_id,
-            memory_key=key,
-            operation=op,
-            origin_at=ctx.origin_at,
-        )
+                operation=op,
+                origin_at=ctx.origin_at,
+            ),
+        })
