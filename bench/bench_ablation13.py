@@ -252,6 +252,8 @@ def section(d: dict[str, Any] | None) -> str:
         f"`EXTRACTION_BURST_BUDGET_SEC={BURST_BUDGET_SEC}` (the 20 s default made the classifier's cold "
         "first bursts fail on the loaded shared machine).",
     ]
+    for name, why in (d.get("carried_over") or {}).items():
+        notes += ["", f"Carried over ({name}): {why}."]
     misses = d.get("sets", {}).get("heldout", {}).get("on", {}).get("misses")
     if misses:
         notes += ["", "Held-out cases not fully passed with the classifier on: "
