@@ -245,6 +245,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         default=900.0,
         help="run mem0 at --big only if its measured 2k rate predicts less than this",
     )
+    parser.add_argument("--big-qdrant", choices=("auto", "off"), default="auto",
+                        help="mem0 on Qdrant local at --big too when the budget allows (off: Milvus only)")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--top-k", type=int, default=6)
@@ -500,7 +502,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     theirs["add_ms"] = latency_summary(theirs.pop("add_ms"))
                     big["mem0"] = theirs
                     big["ratio_ours_over_mem0"] = ratio(ours["per_sec"], theirs["per_sec"])
-                    if args.big / write["mem0_qdrant_per_sec"] <= args.mem0_big_budget_sec:
+                    if args.big_qdrant == "auto" and \
+                            args.big / write["mem0_qdrant_per_sec"] <= args.mem0_big_budget_sec:
                         log(f"big: mem0 (Qdrant local) add x{args.big}")
                         theirs_q = run_mem0(
                             python, {**job, **mem0_job("write", "big", "qdrant")}, max(3600, predicted * 3)
