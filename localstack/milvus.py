@@ -28,6 +28,7 @@ def milvus_probe(uri: str, token: str = "", timeout: float = 3.0) -> str | None:
     Uses a dedicated connection (not pymilvus's shared per-address one), so probing a server that
     restarted never reuses a dead channel.
     """
+    import grpc
     from pymilvus import MilvusClient
     from pymilvus.exceptions import MilvusException
 
@@ -37,11 +38,11 @@ def milvus_probe(uri: str, token: str = "", timeout: float = 3.0) -> str | None:
         return f"nothing listens on {parsed.hostname}:{parsed.port or 19530}"
     try:
         client = MilvusClient(uri=uri, token=token, timeout=timeout, dedicated=True)
-    except (MilvusException, OSError) as exc:
+    except (MilvusException, OSError, grpc.RpcError) as exc:
         return f"cannot connect: {exc}".splitlines()[0]
     try:
         client.list_collections(timeout=timeout)
-    except (MilvusException, OSError) as exc:
+    except (MilvusException, OSError, grpc.RpcError) as exc:  # pymilvus 3 lets a deadline's RpcError out
         return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     finally:
         client.close()

@@ -143,3 +143,37 @@ def test_cli_names_match_the_manager() -> None:
     from localstack.manager import SERVICE_NAMES
 
     assert CLI_NAMES == SERVICE_NAMES
+
+
+
+def test_milvus_probe_reports_a_deadline_instead_of_raising(monkeypatch: pytest.MonkeyPatch) -> None:
+    """pymilvus 3 lets a gRPC deadline out of ``list_collections`` as a raw ``grpc.RpcError`` (seen with
+    Milvus Lite still loading its data): the probe reports it as a reason to wait, so ``stack up`` keeps
+    waiting instead of aborting."""
+    import socket
+
+    import grpc
+    import pymilvus
+
+    from localstack.milvus import milvus_probe
+
+    class DeadlineExceeded(grpc.RpcError):
+        def __str__(self) -> str:
+            return "StatusCode.DEADLINE_EXCEEDED: Deadline Exceeded"
+
+    class SlowClient:
+        def __init__(self, **_: object) -> None:
+            pass
+
+        def list_collections(self, timeout: float | None = None) -> list[str]:
+            raise DeadlineExceeded()
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(pymilvus, "MilvusClient", SlowClient)
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        reason = milvus_probe(f"http://127.0.0.1:{listener.getsockname()[1]}", timeout=0.5)
+    assert reason is not None and "DEADLINE_EXCEEDED" in reason
