@@ -60,8 +60,14 @@ def _stack() -> Any:
 def stack_up() -> dict[str, str]:
     """Bring the benchmark stack up (idempotent); returns the connection environment
     (``KAFKA_BOOTSTRAP_SERVERS``, ``DATABASE_URL`` of the server's ``postgres`` db, ``MEMORY_MILVUS_URI``)."""
+    from localstack.manager import StackUpError
+
     stack = _stack()
-    stack.up()
+    try:
+        stack.up()
+    except StackUpError:
+        stack_down()  # the services that did start would otherwise outlive the failed run
+        raise
     if os.environ.get("BENCH_USE_LOCAL_STACK") == "1":
         from sqlalchemy import make_url
 
