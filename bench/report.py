@@ -21,7 +21,7 @@ from bench.reporting.format import load as read_result
 from bench.reporting.goals import section_goals
 from bench.reporting.headlines import headlines, noise_note, openmp_note
 from bench.reporting.locomo import section_locomo
-from bench.reporting.mem0 import section_mem0, section_mem0_big
+from bench.reporting.mem0 import section_mem0
 from bench.reporting.pipeline import (
     section_embedder,
     section_extractor_concurrency,
@@ -119,13 +119,11 @@ def generate() -> Path:
         "## Issue 14 goals",
         "",
         section_goals(mem0, scale_100k, freshness_cpu_read[0], freshness_cpu_read[1], load("write_path"),
-                      freshness_cpu_read[2], machine, load("mem0_big")),
+                      freshness_cpu_read[2], machine),
         "",
         "## 1. Against mem0",
         "",
         section_mem0(mem0),
-        "",
-        section_mem0_big(load("mem0_big")),
         "",
         "## 2. LoCoMo",
         "",

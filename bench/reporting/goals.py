@@ -30,17 +30,12 @@ def _cpu_split(ours: dict[str, Any]) -> str:
     )
 
 
-def _write_rows(
-    mem0: dict[str, Any], write_path: dict[str, Any] | None, later_run: bool = False
-) -> list[list[Any]]:
-    """Rows for the write goals of one mem0 run; ``later_run`` renders only its large point (a separate run
-    that measured mem0 at 20,000 where the main run's budget skipped it)."""
+def _write_rows(mem0: dict[str, Any], write_path: dict[str, Any] | None) -> list[list[Any]]:
     cmd = f"`{mem0.get('command', '?')}`"
     rows: list[list[Any]] = []
-    points: list[tuple[str, dict[str, Any] | None]] = [] if later_run else [("2,000", mem0.get("write_2k"))]
+    points = [("2,000", mem0.get("write_2k"))]
     big = mem0.get("write_big")
-    suffix = f" (later run, commit {mem0.get('git_commit', '?')})" if later_run else ""
-    points.append(((f"{big['memories']:,}" if big else "20,000") + suffix, big))
+    points.append((f"{big['memories']:,}" if big else "20,000", big))
     wp_note = ""
     if write_path:
         batched = [
@@ -268,7 +263,6 @@ def section_goals(
     write_path: dict[str, Any] | None,
     read_path_stages: dict[str, Any] | None,
     machine: dict[str, Any],
-    mem0_big: dict[str, Any] | None = None,
 ) -> str:
     """The goals of issue 14, one row each: goal, measured value, met or not, limit and evidence, command."""
     rows: list[list[Any]] = []
@@ -285,8 +279,6 @@ def section_goals(
         )
     else:
         rows += _write_rows(mem0, write_path)
-        if mem0_big and failed(mem0_big, "") is None and (mem0_big.get("write_big") or {}).get("mem0"):
-            rows += _write_rows(mem0_big, write_path, later_run=True)
         rows.append(_search_row(mem0, read_path_stages))
     rows.append(_scale_row(scale_100k, read_path_stages))
     rows.append(_freshness_row(freshness, extractor_cpu))

@@ -163,29 +163,3 @@ def section_mem0(d: dict[str, Any] | None) -> str:
             f"server against {fmt(foot['fair_serve_one_by_one_ms']['p50'])} ms with `TCP_NODELAY`.",
         ]
     return "\n".join(lines)
-
-
-def section_mem0_big(d: dict[str, Any] | None) -> str:
-    """The separate run that measured mem0 at the large write point (empty when there is none)."""
-    if d is None or failed(d, "") is not None:
-        return ""
-    big = d.get("write_big") or {}
-    ours, mem0 = big.get("ours"), big.get("mem0")
-    if not ours or not mem0:
-        return ""
-    cpu = ", ".join(
-        f"{k} {fmt(v)}" for k, v in sorted((ours.get("cpu_core_sec") or {}).items(), key=lambda kv: -kv[1])
-    )
-    return "\n".join(
-        [
-            f"**The {big['memories']:,} point with mem0, a later run** (`{d.get('command', '?')}`, commit "
-            f"`{d.get('git_commit', '?')}`, {d.get('date_utc', '?')} UTC; mem0 on Milvus Lite only, the same "
-            "fair no-delay server): "
-            f"ours {fmt(ours['per_sec'])}/s, mem0 {fmt(mem0['per_sec'])}/s (add p50 "
-            f"{fmt(mem0['add_ms']['p50'])} ms), bare embedder in batches {fmt(big['bare_batch_per_sec'])}/s; "
-            f"ours/mem0 **{fmt(big.get('ratio_ours_over_mem0'), 2)}x**, ours/bare "
-            f"{fmt(big['ratio_ours_over_bare_batch'], 2)}, bare/mem0 "
-            f"{fmt(big['bare_batch_per_sec'] / mem0['per_sec'], 2)}x. CPU core-seconds of our write: {cpu}; "
-            f"the bare embedder {fmt(big.get('bare_batch_cpu_core_sec'))} for the same texts.",
-        ]
-    )
