@@ -163,6 +163,18 @@ class CaseResult:
         return all(self.expect_hits) and not self.forbid_violations and all(self.query_hits)
 
 
+# The behaviour categories a case id names (issue 24): ``zh-pref-001``, ``ho-zh-pref-01``, ``mix-update-007``.
+CATEGORIES = (
+    "pref", "fact", "goal", "proj", "cons", "multi", "noise", "update", "forget", "halluc", "boundary",
+)
+
+
+def case_category(case_id: str) -> str | None:
+    """The category a case id names: the first ``-``-separated part that is one of ``CATEGORIES``
+    (so a prefix such as ``ho-`` does not shift it); ``None`` when no part is one."""
+    return next((part for part in case_id.casefold().split("-") if part in CATEGORIES), None)
+
+
 def load_cases(path: Path) -> list[EvalCase]:
     cases = []
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
