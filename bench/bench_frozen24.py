@@ -28,7 +28,9 @@ if __package__ in (None, ""):
 
 from bench.bench_quality import run_eval
 from bench.common import REPO, log, write_result
+from bench.reporting.format import fmt, pct
 from bench.stack import install_sigterm
+from core.evaluation import CATEGORIES
 
 SETS = {
     "frozen": REPO / "bench" / "data" / "frozen" / "cases.jsonl",
@@ -37,6 +39,15 @@ SETS = {
 }
 LISTS_FAILURES = {"dev", "heldout"}
 BURST_BUDGET_SEC = "120"
+
+
+def shown_path(path: Path) -> str:
+    """``path`` relative to the repository, ``../shared/...`` for the shared folder."""
+    path = path.resolve()
+    if path.is_relative_to(REPO):
+        return str(path.relative_to(REPO))
+    parts = path.parts
+    return str(Path("..", *parts[parts.index("shared"):])) if "shared" in parts else str(path)
 
 
 def run_set(name: str, path: Path, timeout: float) -> dict[str, Any]:
@@ -53,8 +64,9 @@ def run_set(name: str, path: Path, timeout: float) -> dict[str, Any]:
             os.environ["EXTRACTION_BURST_BUDGET_SEC"] = previous
     summary = run.get("summary") or {}
     out: dict[str, Any] = {
-        "file": str(path),
-        "command": f"EXTRACTION_BURST_BUDGET_SEC={BURST_BUDGET_SEC} {run.get('command')}",
+        "file": shown_path(path),
+        "command": f"EXTRACTION_BURST_BUDGET_SEC={BURST_BUDGET_SEC} "
+        + str(run.get("command")).replace(str(path), shown_path(path)),
         "exit_code": run.get("exit_code"),
         "seconds": run.get("seconds"),
     }
@@ -70,6 +82,55 @@ def run_set(name: str, path: Path, timeout: float) -> dict[str, Any]:
     log(f"{name}: recall {out['expect_recall']}, forbidden {out['forbid_violation_rate']}, "
         f"query hit {out['query_hit_at_k']}, passed {out['passed']}/{out['cases']}")
     return out
+
+
+SET_TITLES = {"frozen": "frozen test set (issue 24)", "dev": "dev cases", "heldout": "team held-out set"}
+
+
+def section(d: dict[str, Any] | None, precision: dict[str, Any] | None = None) -> str:
+    """Markdown for ``bench/RESULTS.md``: the three sets' figures, cases passing per category, and the
+    precision judgement of stored memories (``bench/sample_memories.py score``)."""
+    if not d:
+        return "_Not run yet: `.venv/bin/python bench/bench_frozen24.py`._"
+    sets = {k: v for k, v in d.get("sets", {}).items() if "skipped" not in v}
+    md = ["| set | cases | expect_recall | cases with a forbidden term | query hit@k | cases passing |",
+          "|---|---|---|---|---|---|"]
+    for name, r in sets.items():
+        md.append(f"| {SET_TITLES.get(name, name)} | {r.get('cases')} | {fmt(r.get('expect_recall'), 3)} | "
+                  f"{pct(r.get('forbid_violation_rate'))} | {fmt(r.get('query_hit_at_k'), 3)} | "
+                  f"{r.get('passed')} of {r.get('cases')} |")
+    cats = [c for c in CATEGORIES if any(c in (r.get("by_category") or {}) for r in sets.values())]
+    md += ["", "Cases passing per category:", "",
+           "| category | " + " | ".join(SET_TITLES.get(n, n) for n in sets) + " |",
+           "|---|" + "---|" * len(sets)]
+    for cat in cats:
+        cells = []
+        for r in sets.values():
+            v = (r.get("by_category") or {}).get(cat)
+            cells.append(f"{v['passed']}/{v['cases']} ({pct(v['pass_rate'])})" if v else "")
+        md.append(f"| `{cat}` | " + " | ".join(cells) + " |")
+    loads = [fmt((d.get(k) or [None])[0]) for k in ("load_avg_at_start", "load_avg_at_end")]
+    md += ["", f"Measured at commit `{d.get('commit')}` (`rules` provider, classifier as shipped); 1-minute "
+           f"load average {loads[0]} at the start, {loads[1]} at the end (2 shared cores); commands:", ""]
+    md += [f"- `{r.get('command')}`" for r in sets.values()]
+    if d.get("note"):
+        md += ["", f"Note: {d['note']}."]
+    failing = {n: r["failing"] for n, r in sets.items() if r.get("failing")}
+    if failing:
+        md += ["", "Failing: " + "; ".join(f"{SET_TITLES.get(n, n)}: {', '.join(f'`{i}`' for i in ids)}"
+                                            for n, ids in failing.items())
+               + " (the frozen set's failures are not listed: it is never tuned against)."]
+    if precision:
+        md += ["", "**Precision of stored memories** (a seeded random sample, read and labelled by hand: "
+               "durable, about the user, of a sensible type, one coherent statement):", "",
+               "| set | sampled | good | good share | other labels |", "|---|---|---|---|---|"]
+        rows = {**precision.get("per_set", {}), "all": precision.get("overall", {})}
+        for name, r in rows.items():
+            others = ", ".join(f"{k} {v}" for k, v in r.get("labels", {}).items() if k != "good")
+            md.append(f"| {name} | {r.get('n')} | {r.get('good')} | {pct(r.get('good_share'))} | {others} |")
+        md += ["", f"Labelled sample: `{precision.get('labelled')}`; commands:", ""]
+        md += [f"- `{c}`" for c in precision.get("commands", [])]
+    return "\n".join(md)
 
 
 def _commit() -> str:
