@@ -7,6 +7,9 @@ to change; skips cleanly with ``{"skipped": ...}`` when absent) into evaluation 
 service would publish them) on the benchmark stack with a scratch database, private topics and
 collection (``bench.bench_quality.run_eval``), with the ``rules`` extractor.
 
+``--dump-memories DIR`` also writes every user's live memories, one JSON line a memory, to
+``DIR/<set>.memories.jsonl`` (the input of ``bench/sample_memories.py``, the precision judge kit).
+
 Reported per set (and language): expected-memory recall (type must match, and ignoring the type),
 query hit@k, the fraction of users with a forbidden term in a live memory (for Persona-Chat: the
 other speaker's facts) and the forbidden terms found, memories per user and by type, examples.
@@ -102,11 +105,29 @@ def _write_cases(name: str, cases: list[dict[str, Any]]) -> Path:
     return path
 
 
-def run_set(name: str, cases: list[dict[str, Any]], timeout: float, publish: str = "turns") -> dict[str, Any]:
+def dump_memories(name: str, run: dict[str, Any], folder: Path) -> Path:
+    """Write every user's live memories of one eval run to ``folder/NAME.memories.jsonl``: one line a
+    memory, ``{"set", "case", "memory_type", "key", "content"}`` (for ``bench/sample_memories.py``)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.memories.jsonl"
+    with path.open("w", encoding="utf-8") as fh:
+        for line in run.get("cases", []):
+            for mem in line["memories"]:
+                t, k, c = parse_memory(mem)
+                row = {"set": name, "case": line["id"], "memory_type": t, "key": k, "content": c}
+                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+    return path
+
+
+def run_set(
+    name: str, cases: list[dict[str, Any]], timeout: float, publish: str = "turns", dump: Path | None = None
+) -> dict[str, Any]:
     path = _write_cases(name, cases)
     log(f"{name}: {len(cases)} cases -> pai-memory eval {path} --publish {publish}")
     run = run_eval(path, "rules", timeout, ("--publish", publish))
     out = score_run(cases, run)
+    if dump is not None:
+        out["memories_file"] = str(dump_memories(name, run, dump))
     out["cases_file"] = str(path.relative_to(REPO))
     out["command"] = run.get("command")
     log(f"{name}: recall {out['expect_recall']} (any type {out['expect_recall_any_type']}), "
@@ -124,6 +145,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--timeout", type=float, default=1800)
     parser.add_argument("--publish", choices=("turns", "block"), default="turns",
                         help="how pai-memory eval publishes the cases (block: all at once, for comparison)")
+    parser.add_argument("--dump-memories", type=Path, default=None, metavar="DIR",
+                        help="also write every user's live memories to DIR/<set>.memories.jsonl")
     args = parser.parse_args(argv)
     install_sigterm()
     result: dict[str, Any] = {"benchmark": args.set, "data": str(args.data), "extractor_provider": "rules",
@@ -140,7 +163,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             if args.users:
                 data = dict(list(data.items())[: args.users])
             cases, counts = memorybank_cases(data, lang)
-            run = run_set(f"memorybank-{lang}", cases, args.timeout, args.publish)
+            run = run_set(f"memorybank-{lang}", cases, args.timeout, args.publish, args.dump_memories)
             result["langs"][lang] = {"converted": counts, **run}
         return result
     path = args.data / PERSONA_FILE
@@ -149,7 +172,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     cases, counts = persona_cases(read_persona_csv(path), args.conversations)
     result["file"] = PERSONA_FILE
     result["converted"] = counts
-    result.update(run_set("persona", cases, args.timeout, args.publish))
+    result.update(run_set("persona", cases, args.timeout, args.publish, args.dump_memories))
     return result
 
 

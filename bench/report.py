@@ -181,12 +181,17 @@ def generate() -> Path:
         "",
         section_ablation13(ablation13),
         "",
+        "## 7. Issue 24 \"before\": the frozen test set, cases per category, precision of stored memories",
+        "",
+        section_frozen24(load("frozen24_before"), load("frozen24_precision_before")),
+        "",
         "## Exact commands",
         "",
         "```",
         machine.get("suite_command", ""),
         *[r["suite_command"] + "   # later, partial" for r in machine.get("later_partial_runs", [])],
         *[c for c in cmds if c],
+        *[str(d["command"]) for d in (load("frozen24_before"),) if d and d.get("command")],
         *CLASSIFIER_COMMANDS,
         DEDUP_COMMAND,
         "```",
@@ -205,6 +210,13 @@ def section_ablation13(d: dict[str, Any] | None) -> str:
     from bench.bench_ablation13 import section
 
     return section(d)
+
+
+def section_frozen24(d: dict[str, Any] | None, precision: dict[str, Any] | None) -> str:
+    """``bench/bench_frozen24.py``'s tables (rendered by that module)."""
+    from bench.bench_frozen24 import section
+
+    return section(d, precision)
 
 
 if __name__ == "__main__":

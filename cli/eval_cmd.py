@@ -12,7 +12,9 @@ at once instead, to compare with extracting a whole history as one burst.
 
 Then the pipeline settles, and the user's memories (GET /v1/memories) and the queries'
 retrievals (POST /v1/retrieve) are scored as MISSION.md defines. With ``--json`` the last line is
-one JSON object with ``expect_recall``, ``forbid_violation_rate`` and ``query_hit_at_k``.
+one JSON object with ``expect_recall``, ``forbid_violation_rate``, ``query_hit_at_k`` and ``by_category``
+(cases passing per category, the id part naming one of ``core.evaluation.CATEGORIES``: ``zh-pref-001``
+and ``ho-zh-pref-01`` are both ``pref``); without ``--json`` the categories are also printed as a table.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from core.evaluation import (
     EvalCase,
     MemoryText,
     extraction_bursts,
+    format_categories,
     load_cases,
     result_json,
     score_case,
@@ -257,5 +260,8 @@ def _eval(args: argparse.Namespace) -> int:
         "publishing": publishing,
         "seconds": round(time.monotonic() - t0, 1),
     }
+    if not args.json:
+        print("cases passing per category:")
+        print(format_categories(summary["by_category"]))
     print(json.dumps(summary, ensure_ascii=False))
     return 0

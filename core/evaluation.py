@@ -163,6 +163,18 @@ class CaseResult:
         return all(self.expect_hits) and not self.forbid_violations and all(self.query_hits)
 
 
+# The behaviour categories a case id names (issue 24): ``zh-pref-001``, ``ho-zh-pref-01``, ``mix-update-007``.
+CATEGORIES = (
+    "pref", "fact", "goal", "proj", "cons", "multi", "noise", "update", "forget", "halluc", "boundary",
+)
+
+
+def case_category(case_id: str) -> str | None:
+    """The category a case id names: the first ``-``-separated part that is one of ``CATEGORIES``
+    (so a prefix such as ``ho-`` does not shift it); ``None`` when no part is one."""
+    return next((part for part in case_id.casefold().split("-") if part in CATEGORIES), None)
+
+
 def load_cases(path: Path) -> list[EvalCase]:
     cases = []
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
@@ -207,7 +219,31 @@ def totals(results: Iterable[CaseResult]) -> dict[str, Any]:
         "query_hit_at_k": round(sum(queries) / len(queries), 4) if queries else None,
         "expect_items": len(expects),
         "queries": len(queries),
+        "by_category": category_totals(rs),
     }
+
+
+def category_totals(results: Iterable[CaseResult]) -> dict[str, dict[str, Any]]:
+    """Cases passing per category (``case_category`` of the id; ``other`` when none), in ``CATEGORIES``
+    order: ``{"pref": {"cases": 14, "passed": 12, "pass_rate": 0.8571}, ...}``; absent categories left out."""
+    counts: dict[str, list[int]] = {}
+    for r in results:
+        c = counts.setdefault(case_category(r.id) or "other", [0, 0])
+        c[0] += 1
+        c[1] += r.passed
+    order = [*CATEGORIES, "other"]
+    return {
+        cat: {"cases": n, "passed": ok, "pass_rate": round(ok / n, 4)}
+        for cat, (n, ok) in sorted(counts.items(), key=lambda kv: order.index(kv[0]))
+    }
+
+
+def format_categories(by_category: dict[str, dict[str, Any]]) -> str:
+    """One line per category: ``update     2/11   18.2%``."""
+    return "\n".join(
+        f"{cat:<10} {v['passed']:>3}/{v['cases']:<3} {100 * v['pass_rate']:5.1f}%"
+        for cat, v in by_category.items()
+    )
 
 
 def result_json(result: CaseResult) -> str:

@@ -6,7 +6,18 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from core.evaluation import EvalCase, MemoryText, extraction_bursts, score_case, timeline, totals
+from core.evaluation import (
+    CaseResult,
+    EvalCase,
+    MemoryText,
+    case_category,
+    category_totals,
+    extraction_bursts,
+    format_categories,
+    score_case,
+    timeline,
+    totals,
+)
 
 CASE = EvalCase.model_validate(
     {
@@ -89,3 +100,37 @@ def test_timestamps_going_back_in_time_are_refused() -> None:
                {"role": "user", "content": "b", "created_at": "2026-01-01T00:00:00Z"}])
     with pytest.raises(ValueError):
         _case([{"role": "user", "content": "a", "created_at": "2026-01-02T00:00:00"}])  # no zone
+
+
+# --- per-category pass rates (issue 24) -----------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("case_id", "category"),
+    [
+        ("zh-pref-001", "pref"),  # dev ids: the second part
+        ("ho-zh-pref-01", "pref"),  # held-out ids: a prefix shifts it to the third
+        ("mix-update-007", "update"),
+        ("EN-Boundary-3", "boundary"),
+        ("multi", "multi"),
+        ("t1", None),
+        ("zh-preference-001", None),  # only an exact part counts
+    ],
+)
+def test_case_category_finds_the_part_that_names_a_category(case_id: str, category: str | None) -> None:
+    assert case_category(case_id) == category
+
+
+def _result(cid: str, passed: bool) -> CaseResult:
+    return CaseResult(cid, "en", expect_hits=[passed])
+
+
+def test_totals_count_cases_passing_per_category_in_category_order() -> None:
+    rs = [_result("en-update-001", False), _result("ho-zh-pref-01", True), _result("zh-update-002", True),
+          _result("x1", True), _result("en-pref-002", True), _result("mix-update-003", False)]
+    by = totals(rs)["by_category"]
+    assert list(by) == ["pref", "update", "other"]
+    assert by["pref"] == {"cases": 2, "passed": 2, "pass_rate": 1.0}
+    assert by["update"] == {"cases": 3, "passed": 1, "pass_rate": 0.3333}
+    assert by["other"] == {"cases": 1, "passed": 1, "pass_rate": 1.0}
+    assert category_totals([]) == {}
+    lines = format_categories(by).splitlines()
+    assert lines[1].split() == ["update", "1/3", "33.3%"]
