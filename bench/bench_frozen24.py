@@ -128,9 +128,32 @@ def section(d: dict[str, Any] | None, precision: dict[str, Any] | None = None) -
         for name, r in rows.items():
             others = ", ".join(f"{k} {v}" for k, v in r.get("labels", {}).items() if k != "good")
             md.append(f"| {name} | {r.get('n')} | {r.get('good')} | {pct(r.get('good_share'))} | {others} |")
+        md += ["", "The run whose memories were sampled: " + _public_line() + "."]
+        if precision.get("note"):
+            md += ["", str(precision["note"])]
         md += ["", f"Labelled sample: `{precision.get('labelled')}`; commands:", ""]
         md += [f"- `{c}`" for c in precision.get("commands", [])]
     return "\n".join(md)
+
+
+def _public_line() -> str:
+    """MemoryBank and Persona-Chat figures of the sampled run (``frozen24_{memorybank,persona}_before``)."""
+    from bench.common import RESULTS
+    from bench.reporting.format import load
+
+    parts = []
+    mb, persona = load(RESULTS, "frozen24_memorybank_before"), load(RESULTS, "frozen24_persona_before")
+    for lang, r in ((mb or {}).get("langs") or {}).items():
+        parts.append(f"MemoryBank {lang} recall {fmt(r.get('expect_recall'), 3)} (any type "
+                     f"{fmt(r.get('expect_recall_any_type'), 3)}), query hit "
+                     f"{fmt(r.get('query_hit_at_k'), 3)}, {r.get('memories')} memories of "
+                     f"{r.get('cases_scored')} users")
+    if persona and "expect_recall" in persona:
+        parts.append(f"Persona-Chat (50 conversations) recall {fmt(persona.get('expect_recall'), 3)} "
+                     f"(any type {fmt(persona.get('expect_recall_any_type'), 3)}), query hit "
+                     f"{fmt(persona.get('query_hit_at_k'), 3)}, {persona.get('memories')} memories, "
+                     f"users with speaker 2's facts {pct(persona.get('users_with_forbidden_rate'))}")
+    return "; ".join(parts) or "not recorded"
 
 
 def _commit() -> str:

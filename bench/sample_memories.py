@@ -10,11 +10,13 @@ what was said.
 
 ``score`` reads a labelled file and prints the good share overall and per set, and the label counts.
 
-Labels: ``good`` (durable, about the user, of a sensible type, one coherent statement), else the first
-that applies of ``day_event`` (a thing of the day stored as a memory), ``thanks_request_mood`` (thanks, a
-request or a passing mood), ``wrong_type`` (durable and about the user but typed wrongly), ``blob``
-(unrelated clauses glued into one memory), ``lost_referent`` (a fragment whose referent is gone: "I love
-riding them"), ``not_about_user`` (another person's or the assistant's content), ``invented`` (not said).
+Labels: ``good`` (durable, about the user, of a sensible type, one coherent statement; a wrong slot in the
+key alone does not make it bad), else the first that applies of ``not_about_user`` (another person's or the
+assistant's content), ``invented`` (not said), ``day_event`` (a thing of the day or a plan of the moment
+stored as a memory), ``thanks_request_mood`` (thanks, a request, an "I'll try that" or a passing mood),
+``blob`` (unrelated clauses glued into one memory), ``lost_referent`` (a fragment whose referent is gone:
+"I love riding them"), ``wrong_type`` (durable and about the user but of the wrong type, or a trivial
+remark typed as a taste or fact).
 """
 
 from __future__ import annotations
@@ -30,11 +32,16 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import REPO, WORK
+from bench.common import REPO, WORK, write_result
 
-LABELS = ("good", "day_event", "thanks_request_mood", "wrong_type", "blob", "lost_referent", "not_about_user",
-          "invented")
+LABELS = ("good", "not_about_user", "invented", "day_event", "thanks_request_mood", "blob", "lost_referent",
+          "wrong_type")
 DEFAULT_SETS = ("memorybank-cn", "memorybank-en", "persona")
+
+
+def _shown(path: Path) -> str:
+    path = path.resolve()
+    return str(path.relative_to(REPO)) if path.is_relative_to(REPO) else str(path)
 
 
 def _grams(text: str) -> set[str]:
@@ -106,10 +113,17 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--out", type=Path, required=True)
     c = sub.add_parser("score", help="score a labelled sample")
     c.add_argument("labelled", type=Path)
+    c.add_argument("--out", default="", help="also write bench/results/OUT.json (with --command lines)")
+    c.add_argument("--command", action="append", default=[], help="a command that made the sample (repeat)")
+    c.add_argument("--note", default="", help="a note kept with the figures (who labelled, how)")
     args = parser.parse_args(argv)
     if args.cmd == "score":
         rows = [json.loads(x) for x in args.labelled.read_text(encoding="utf-8").splitlines() if x.strip()]
-        print(json.dumps(score(rows), ensure_ascii=False))
+        result = {**score(rows), "labelled": _shown(args.labelled), "commands": args.command,
+                  "note": args.note}
+        if args.out:
+            write_result(args.out, result)
+        print(json.dumps(result, ensure_ascii=False))
         return 0
     memories: dict[str, list[dict[str, Any]]] = {}
     for name in args.sets.split(","):
@@ -122,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = sample(memories, args.per_set, args.seed, cases)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    print(json.dumps({"out": str(args.out.relative_to(REPO) if args.out.is_relative_to(REPO) else args.out),
+    print(json.dumps({"out": _shown(args.out),
                       "sampled": dict(Counter(r["set"] for r in rows)),
                       "population": {k: len(v) for k, v in memories.items()}, "seed": args.seed}))
     return 0
