@@ -294,6 +294,14 @@ class ApiSettings(BaseSettings):
     MCP_HOST: str = "127.0.0.1"
     MCP_PORT: int = Field(8090, ge=1, le=65535)
     MCP_USER_ID: str | None = Field(None, pattern=r"^[A-Za-z0-9._:@-]{1,128}$")
+    # The stdio MCP session's API key (pai-memory keys create): its scopes and user binding apply
+    MCP_API_KEY: SecretStr | None = None
+    # The console behind a reverse proxy: comma-separated addresses/CIDRs whose Forwarded /
+    # X-Forwarded-Proto / X-Forwarded-Host / X-Forwarded-For headers are believed (empty: none are)
+    TRUSTED_PROXIES: str = ""
+    # Failed console logins per client address (token bucket: per minute, burst), each also slowed
+    CONSOLE_LOGIN_FAILURES_PER_MIN: float = Field(5, ge=0)
+    CONSOLE_LOGIN_FAILURE_DELAY_SEC: float = Field(1.0, ge=0, le=10)
 
 
 class ObservabilitySettings(BaseSettings):
