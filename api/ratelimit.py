@@ -95,6 +95,18 @@ class KeyedRateLimiter:
                 self._buckets.popitem(last=False)
             return wait
 
+    def wait(self, key: str) -> float:
+        """Seconds until ``key`` has a token (0.0 now), taking none; the limiter's own rate."""
+        if not self.enabled:
+            return 0.0
+        with self._lock:
+            found = self._buckets.get(key)
+            if found is None:
+                return 0.0
+            tokens, at = found
+            tokens = min(float(self.burst), tokens + (self._clock() - at) * self.rate)
+            return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
+
     def check(self, key: str, rate: float | None = None) -> None:
         """Raise ``RateLimited`` when ``key`` is over the limit (a token is taken otherwise)."""
         wait = self.acquire(key, rate)

@@ -58,6 +58,23 @@ def actor() -> str:
         return "cli"
 
 
+def record_audit(settings: Settings, action: str, outcome: str, target: str | None = None,
+                 detail: dict[str, object] | None = None) -> None:
+    """Write one audit entry for an admin command (a warning, not a failure, when the database is down)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from core import keys
+    from core.storage.db import engine_for, session_factory, transaction
+
+    try:
+        sessions = session_factory(engine_for(settings.database_url, settings.DATABASE_POOL_SIZE))
+        with transaction(sessions) as session:
+            keys.audit(session, actor(), action, outcome, target=target, detail=detail)
+    except SQLAlchemyError as exc:
+        print(f"pai-memory: warning: the audit entry for {action} was not written ({type(exc).__name__})",
+              file=sys.stderr)
+
+
 def run(args: argparse.Namespace, settings: Settings) -> int:
     from core import keys
     from core.storage.db import engine_for, session_factory, transaction

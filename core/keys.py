@@ -26,7 +26,7 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from core.storage.models import ApiKey, AuditLog
+from core.storage.models import ApiKey, AuditLog, ConsoleSessionRow
 
 SCOPES = ("read", "write", "admin")
 TOKEN_PREFIX = "pmk_"
@@ -188,6 +188,39 @@ def touch(session: Session, used: dict[str, datetime]) -> None:
         session.execute(update(ApiKey).where(ApiKey.id == key_id)
                         .where((ApiKey.last_used_at.is_(None)) | (ApiKey.last_used_at < at))
                         .values(last_used_at=at))
+
+
+# --- console sessions -----------------------------------------------------------------------------
+BOOTSTRAP_KEY_ID = "env"  # the environment API_TOKEN
+
+
+def open_console_session(session: Session, session_id: str, key_id: str, expires_at: datetime) -> None:
+    """Record a console login (the cookie carries ``session_id``)."""
+    session.add(ConsoleSessionRow(id=session_id, key_id=key_id, expires_at=expires_at))
+    session.flush()
+
+
+def console_session_key(session: Session, session_id: str, now: datetime | None = None) -> str | None:
+    """The key id of a live console session: not revoked, not expired, its key still live; else ``None``."""
+    now = now or datetime.now(UTC)
+    row = session.get(ConsoleSessionRow, session_id)
+    if row is None or row.revoked_at is not None or row.expires_at <= now:
+        return None
+    if row.key_id != BOOTSTRAP_KEY_ID:
+        key = session.get(ApiKey, row.key_id)
+        if key is None or key.revoked_at is not None or "admin" not in key.scopes:
+            return None
+        if key.expires_at is not None and key.expires_at <= now:
+            return None
+    return row.key_id
+
+
+def revoke_console_session(session: Session, session_id: str) -> bool:
+    """End a console session for every process; ``False`` when it was not live."""
+    result = session.execute(update(ConsoleSessionRow).where(ConsoleSessionRow.id == session_id)
+                             .where(ConsoleSessionRow.revoked_at.is_(None))
+                             .values(revoked_at=datetime.now(UTC)))
+    return bool(getattr(result, "rowcount", 0))
 
 
 # --- audit ----------------------------------------------------------------------------------------
