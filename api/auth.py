@@ -82,7 +82,7 @@ def bearer_credential(scope: Scope) -> bytes | None:
     if len(values) != 1:
         return None
     scheme, _, credentials = values[0].partition(b" ")
-    if scheme.lower() != b"bearer" or not credentials.strip():
+    if scheme.lower() != b"bearer":
         return None
     return credentials.strip()
 

@@ -8,9 +8,9 @@ is generated at the first ``stack up`` (32 random bytes, URL-safe) into
 ``Settings.database_url`` (``core.config.local_postgres_password``). A data folder initialised
 before (with ``trust``) is migrated at the next start: the role gets the password and ``pg_hba.conf``
 is rewritten to scram-sha-256, then reloaded. If the password file is lost, the data folder cannot be
-opened: ``pai-memory stack down --purge`` starts over. PostgreSQL refuses to run as root, so when
-the stack runs as root the server runs as the system user ``pai_pg`` (created when missing) via
-``runuser``.
+opened: stop it, delete ``postgres/`` and ``postgres.password`` under the home, and ``stack up``
+again. PostgreSQL refuses to run as root, so when the stack runs as root the server runs as the
+system user ``pai_pg`` (created when missing) via ``runuser``.
 When ``DATABASE_URL`` is set nothing is started: the external server is only probed.
 """
 
@@ -134,8 +134,9 @@ class PostgresService(Service):
     def probe(self, timeout: float = 3.0) -> str | None:
         problem = pg_probe(self.admin_url if not self.external else self.url, timeout)
         if problem and not self.external and "password authentication failed" in problem:
-            return (f"{problem} (the password in {self.paths.home / LOCAL_POSTGRES_PASSWORD_FILE} does not "
-                    "open this data folder: restore it, or start over with `pai-memory stack down --purge`)")
+            return (f"{problem} (the password in {self.paths.home / LOCAL_POSTGRES_PASSWORD_FILE} does "
+                    "not open this data folder: restore it, or start over: `pai-memory stack down "
+                    f"postgres`, delete {self.dir} and the password file, `stack up`)")
         return problem
 
     # -- running the binaries as a non-root user ---------------------------------------------

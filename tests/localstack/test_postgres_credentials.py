@@ -106,7 +106,7 @@ def test_a_lost_password_is_reported_with_the_way_out(pg_stack: LocalStack) -> N
     pg = service(pg_stack)
     (pg_stack.paths.home / "postgres.password").write_text("not-the-password\n")
     problem = pg.probe(5.0)
-    assert problem is not None and "stack down --purge" in problem
+    assert problem is not None and "start over" in problem and "does not open this data folder" in problem
 
 
 def test_without_trust_rewrites_only_methods() -> None:
