@@ -238,7 +238,7 @@ _INSTRUCTION_CONTENT = re.compile(
 def is_instruction_content(content: str) -> bool:
     """True when ``content`` reads as instructions to the assistant (a prompt-injection attempt such
     as "Ignore previous instructions..."), which is no fact about the user: the writer refuses it
-    with that reason rather than as noise."""
+    with that reason when it refuses such content (not "filtered noise")."""
     text = unicodedata.normalize("NFKC", (content or "")[:MAX_CONTENT_SCAN])
     return bool(_INSTRUCTION_CONTENT.search(text))
 

@@ -208,10 +208,11 @@ class MemoryWriter:
         """Create the memory, or overwrite the one with the same key (reactivating it)."""
         key = validate_key(write.key)
         content = _clean_content(write.content)
-        if is_instruction_content(content):
-            raise InvalidMemoryInput("memory content reads as instructions to the assistant (prompt "
-                                     "injection), not something about the user; not stored")
         if is_noise_content(content):
+            if is_instruction_content(content):  # say why truthfully (issue 26), not "noise"
+                raise InvalidMemoryInput("memory content reads as instructions to the assistant (prompt "
+                                         "injection, e.g. about the system prompt), not something about "
+                                         "the user; not stored")
             raise InvalidMemoryInput("memory content is filtered noise (tool list, weather, system state)")
         now = datetime.now(UTC)
         ttl = write.ttl_days or self._default_ttl_days
