@@ -71,7 +71,7 @@ from api.models import (
     error_body,
 )
 from api.ratelimit import KeyedRateLimiter, RateLimited, RateLimitMiddleware, rate_limited_response_parts
-from api.strict import AmbiguousRequestMiddleware
+from api.strict import AmbiguousRequestMiddleware, UnknownQueryParameterMiddleware
 from api.tracing import TracingMiddleware
 from core.config import RetrieveMode, Settings
 from core.memory.errors import InvalidMemoryInput, MemoryNotFound
@@ -129,6 +129,9 @@ def _install_error_handlers(app: FastAPI) -> None:
         kind = str(first.get("type", ""))
         if kind == "json_invalid":
             return JSONResponse(error_body("malformed_json", "request body is not valid JSON"), 400)
+        if kind == "missing" and tuple(first.get("loc", ())) == ("body",):  # no body at all (issue 26)
+            return JSONResponse(error_body("missing_body", "request body is required: a JSON object",
+                                           "body"), 422)
         code = {"missing": "missing_field", "extra_forbidden": "unknown_field"}.get(kind, "invalid_field")
         message = validation_message(first)
         if len(errors) > 1:
@@ -154,6 +157,10 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400 and exc.detail == "There was an error parsing the body":
+            # the body could not be decoded at all (invalid UTF-8, nested too deep): not JSON either
+            return JSONResponse(error_body("malformed_json", "request body is not valid JSON "
+                                           "(not UTF-8, or nested too deep)"), 400)
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         return JSONResponse(error_body(code, str(exc.detail)), exc.status_code, headers=exc.headers)
 
@@ -295,7 +302,9 @@ def create_app(settings: Settings, services: ApiServices | None = None) -> FastA
     svc.closers.append(resolver.flush)
     install_console(app, settings, svc, token)
     routes = frozenset(getattr(r, "path", "") for r in app.routes)
-    app.add_middleware(AmbiguousRequestMiddleware)  # innermost: sees the body within the size limit
+    # innermost: unknown query parameters refused on every route (the console validates its own)
+    app.add_middleware(UnknownQueryParameterMiddleware, router=app.router, skip_prefix=CONSOLE_PREFIX)
+    app.add_middleware(AmbiguousRequestMiddleware)  # sees the body within the size limit
     app.add_middleware(BodyLimitMiddleware, limit=settings.API_MAX_BODY_BYTES)
     app.add_middleware(RateLimitMiddleware, limiter=per_token)  # after the token check, before the body
     app.add_middleware(BearerAuthMiddleware, token=token, exempt_prefixes=(CONSOLE_PREFIX,),

@@ -10,7 +10,10 @@ and as JSON text.
 Errors are MCP tool errors (``isError: true``) whose structured content is the HTTP API's error body
 ``{"error": {"code", "message", "field"}}`` with the same codes and messages (``missing_field``,
 ``unknown_field``, ``invalid_field``, ``invalid_memory``, ``memory_not_found``, ``rate_limited``,
-``storage_unavailable``, ``internal_error``); nothing is written when a call is refused.
+``storage_unavailable``, ``internal_error``); nothing is written when a call is refused. MCP validates
+exactly as REST does (issue 26): a call whose raw JSON holds a duplicate key answers
+``duplicate_json_key`` (stdio: a tool error; HTTP: 400 as the REST API), a line over
+``API_MAX_BODY_BYTES`` ``payload_too_large`` (HTTP: 413), see ``api.strict.refuse_ambiguous_tool_calls``.
 
 Who may call what (``api.keys``, the same rule as REST): every call is authorised for the key of the
 MCP session: over HTTP the bearer key of each request (the environment ``API_TOKEN`` or an API key of
@@ -60,6 +63,7 @@ from api.models import (
     error_body,
 )
 from api.ratelimit import KeyedRateLimiter, RateLimited
+from api.strict import REFUSED_ARGUMENTS, StrictLines
 from core import tracing
 from core.config import ConfigError, Settings
 from core.memory.errors import InvalidMemoryInput, MemoryNotFound
@@ -183,6 +187,10 @@ class MemoryToolServer:
         spec = self._specs.get(name)
         if spec is None:
             raise ToolCallError("unknown_tool", f"no tool named {name!r}", "name")
+        refused = arguments.get(REFUSED_ARGUMENTS)
+        if isinstance(refused, dict):  # the transport refused the raw call (``api.strict``)
+            raise ToolCallError(str(refused.get("code")), str(refused.get("message")),
+                                None if refused.get("field") is None else str(refused.get("field")))
         try:
             request = spec.model.model_validate(self._with_user(arguments, principal))
             authorize(principal, READ if spec.read_only else WRITE, request.user_id)  # type: ignore[attr-defined]
@@ -321,12 +329,18 @@ def build_server(settings: Settings, services: ApiServices | None = None) -> Mem
 
 def serve_stdio(settings: Settings) -> None:
     """Serve MCP over stdin/stdout until the client closes stdin (logs go to stderr)."""
+    import io
+    import sys
+
     from mcp.server.stdio import stdio_server
 
     tool_server = build_server(settings)
 
     async def main() -> None:
-        async with stdio_server() as (read_stream, write_stream):
+        # stdin through the REST refusals (duplicate keys, size) before the SDK parses each line
+        raw = anyio.wrap_file(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))
+        stdin: Any = StrictLines(raw, settings.API_MAX_BODY_BYTES)
+        async with stdio_server(stdin=stdin) as (read_stream, write_stream):
             await tool_server.server.run(read_stream, write_stream,
                                          tool_server.server.create_initialization_options())
 
@@ -344,6 +358,7 @@ def http_app(settings: Settings, tool_server: MemoryToolServer) -> Callable[...,
     from api.auth import BearerAuthMiddleware, BodyLimitMiddleware
     from api.keys import KeyResolver
     from api.ratelimit import RateLimitMiddleware
+    from api.strict import AmbiguousRequestMiddleware
     from core.storage.db import transaction
 
     token = settings.API_TOKEN.get_secret_value() if settings.API_TOKEN is not None else ""
@@ -351,6 +366,7 @@ def http_app(settings: Settings, tool_server: MemoryToolServer) -> Callable[...,
         raise ConfigError("the MCP HTTP transport requires API_TOKEN (clients send Authorization: Bearer); "
                           "set API_TOKEN or use --transport stdio")
     app: Any = tool_server.server.streamable_http_app(streamable_http_path=MCP_PATH, host=settings.MCP_HOST)
+    app = AmbiguousRequestMiddleware(app)  # duplicate JSON keys / repeated parameters: 400 as in REST
     app = BodyLimitMiddleware(app, limit=settings.API_MAX_BODY_BYTES)
     per_token = KeyedRateLimiter("token", settings.API_RATE_LIMIT_PER_TOKEN,
                                  settings.API_RATE_LIMIT_PER_TOKEN_BURST)

@@ -161,6 +161,13 @@ def generate() -> Path:
         "",
         section_segments(segments),
         "",
+        "### Noisy neighbour on the dense read path (issue 26)",
+        "",
+        "One user floods 4,000-character questions while other users ask (`bench/bench_noisy_neighbour.py`, "
+        "in process, the default retrieval settings).",
+        "",
+        section_noisy_neighbour(load("noisy_neighbour")),
+        "",
         "## 5. Quality (dev eval cases)",
         "",
         section_quality(quality),
@@ -203,6 +210,13 @@ def generate() -> Path:
     path = BENCH / "RESULTS.md"
     path.write_text("\n".join(md))
     return path
+
+
+def section_noisy_neighbour(d: dict[str, Any] | None) -> str:
+    """``bench/bench_noisy_neighbour.py``'s table (rendered by that module)."""
+    from bench.bench_noisy_neighbour import section
+
+    return section(d)
 
 
 def section_ablation13(d: dict[str, Any] | None) -> str:

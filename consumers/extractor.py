@@ -51,6 +51,7 @@ from consumers.errors import describe
 from consumers.policies import RetryPolicy
 from consumers.runtime import DoneCallback, Record
 from consumers.steps import Action, Backoff, RecordSteps
+from core import metrics as core_metrics
 from core import tracing
 from core.memory.processing import IngestResult, MessageProcessor, PermanentProcessingError, ProcessOutcome
 from core.memory.store import IncomingMessage
@@ -318,6 +319,14 @@ class ExtractorStrategy:
 
     def _place(self, record: Record, msg: IncomingMessage, res: IngestResult) -> None:
         """Mark a stored record done (context, duplicate) or add it to its conversation's burst."""
+        if res.conflict is not None:
+            # a known id (this user) with other content: not a redelivery, never dropped silently
+            core_metrics.MESSAGE_ID_CONFLICTS.labels(self.group).inc()
+            log.warning("%s (%s:%s@%s)", res.conflict, record.topic, record.partition, record.offset)
+            if not self.steps.dead_letter(record, res.conflict, error_type="MessageIdConflict"):
+                self._dlq_backlog.append((record, res.conflict, "MessageIdConflict"))
+                self._dlq_backoff.failed(self.retry, self.clock())
+            return
         now = self.clock()
         burst = self._open.get(res.conversation_pk)
         if not res.needs_processing:

@@ -281,6 +281,15 @@ class RetrievalSettings(BaseSettings):
     RETRIEVAL_DENSE_TIMEOUT_SEC: float = Field(2.0, gt=0)
     RETRIEVAL_DENSE_COOLDOWN_SEC: float = Field(5.0, ge=0)
     RETRIEVAL_DENSE_CONCURRENCY: int = Field(4, ge=1, le=256)
+    # fairness of the dense path (issue 26): one user holds at most RETRIEVAL_DENSE_PER_USER of the
+    # RETRIEVAL_DENSE_CONCURRENCY slots; over it that user's question waits up to
+    # RETRIEVAL_DENSE_USER_WAIT_SEC for one of its own slots, then falls back (other users are not
+    # affected). A dense failure pauses the dense path for that user only; the whole path is paused
+    # (for RETRIEVAL_DENSE_COOLDOWN_SEC) once RETRIEVAL_DENSE_BREAKER_USERS distinct users failed
+    # within the cooldown window, so one user's outliers cannot trip it for everyone.
+    RETRIEVAL_DENSE_PER_USER: int = Field(1, ge=1, le=256)
+    RETRIEVAL_DENSE_USER_WAIT_SEC: float = Field(0.5, ge=0, le=10)
+    RETRIEVAL_DENSE_BREAKER_USERS: int = Field(3, ge=1, le=1000)
 
 
 class LimitSettings(BaseSettings):

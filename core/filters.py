@@ -67,6 +67,12 @@ def normalise_key(raw: str) -> str:
     return slug
 
 
+def key_has_substance(raw: str) -> bool:
+    """True when ``raw`` holds a letter or a digit (of any script), so its key is its own: keys of
+    only spaces or punctuation (``"   "``, ``"!!!---"``) would all become the fallback ``memory``."""
+    return any(ch.isalnum() for ch in (raw or "")[:MAX_KEY_INPUT])
+
+
 def _canonical(key: str) -> str:
     """Key with every separator run mapped to ``-`` (``Weather_Date.2024`` -> ``weather-date-2024``)."""
     return _SEPARATORS.sub("-", normalise_key(key)).strip("-")
@@ -217,6 +223,24 @@ _NOISE_CONTENT = [
     # reminders already fired / last reminder state
     _alt(r"上次提醒(?:时间|于)|last reminded (?:at|on)\b"),
 ]
+
+
+_INSTRUCTION_CONTENT = re.compile(
+    r"\b(?:ignore|disregard|override)\b.{0,30}\b(?:previous|prior|above|earlier|all)\b"
+    r".{0,20}\b(?:instructions?|prompts?|directives)\b"
+    r"|\byou are now\b|\bnew instructions?\s*:|\b(?:reveal|print|show|leak)\b.{0,30}\bsystem prompt\b"
+    r"|(?:忽略|无视|忘记|忘掉)(?:掉)?(?:之前|以上|上面|前面|先前|所有|全部)?的?(?:所有|全部)?(?:指令|指示|提示词?|规则|设定)"
+    r"|(?:泄露|输出|显示|告诉我)(?:你的)?系统提示词?",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def is_instruction_content(content: str) -> bool:
+    """True when ``content`` reads as instructions to the assistant (a prompt-injection attempt such
+    as "Ignore previous instructions..."), which is no fact about the user: the writer refuses it
+    with that reason when it refuses such content (not "filtered noise")."""
+    text = unicodedata.normalize("NFKC", (content or "")[:MAX_CONTENT_SCAN])
+    return bool(_INSTRUCTION_CONTENT.search(text))
 
 
 def is_noise_content(content: str) -> bool:

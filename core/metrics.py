@@ -127,6 +127,12 @@ RETRIEVAL_EMBED_COALESCED = Counter(
     "pai_memory_retrieval_embed_coalesced_total",
     "Dense retrievals that waited for an identical query's in-flight embedding instead of a model call",
 )
+MESSAGE_ID_CONFLICTS = Counter(
+    "pai_memory_message_id_conflicts_total",
+    "Chat messages whose id was already stored for the same user with other content, role or "
+    "conversation: not a redelivery, so dead-lettered (reason message_id_conflict), never dropped silently",
+    ["group"],
+)
 API_REQUESTS = Counter("pai_memory_api_requests_total", "HTTP API requests", ["route", "status"])
 API_RATE_LIMITED = Counter("pai_memory_api_rate_limited_total", "HTTP requests refused with 429", ["scope"])
 

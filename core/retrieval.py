@@ -24,6 +24,12 @@ Modes (``LONG_TERM_MEMORY_RETRIEVE_MODE``, overridable per call):
   (``RETRIEVAL_DENSE_TIMEOUT_SEC``), a BM25 scan (``core.lexical``, Chinese bigrams + English words)
   over the user's live memories serves instead, with the same rerank; ``served_by`` says
   ``lexical_fallback`` and ``fallback_reason`` says why.
+- fairness (issue 26): the dense query is cut to what the embedding model reads in one window
+  (``fit_query`` of the embedder: 512 tokens for e5-small) before it takes a slot; one user holds at
+  most ``RETRIEVAL_DENSE_PER_USER`` of the ``RETRIEVAL_DENSE_CONCURRENCY`` slots (over it, that user
+  waits up to ``RETRIEVAL_DENSE_USER_WAIT_SEC`` for one of its own, then falls back); a failure or a
+  missed budget pauses the dense path for that user only, and for everyone only once
+  ``RETRIEVAL_DENSE_BREAKER_USERS`` distinct users failed within ``RETRIEVAL_DENSE_COOLDOWN_SEC``.
 
 Invariants:
 - ``retrieve`` never raises because of Milvus or the embedder; only a PostgreSQL failure (the
@@ -393,6 +399,12 @@ class Retriever:
                                         thread_name_prefix="retrieval-dense")
         self._state_lock = threading.Lock()
         self._paused_until = 0.0
+        self._per_user = settings.RETRIEVAL_DENSE_PER_USER
+        self._user_wait = settings.RETRIEVAL_DENSE_USER_WAIT_SEC
+        self._breaker_users = settings.RETRIEVAL_DENSE_BREAKER_USERS
+        self._user_slots = threading.Condition()
+        self._user_in_flight: dict[str, int] = {}  # user id -> dense searches holding a slot
+        self._user_failures: OrderedDict[str, tuple[float, str]] = OrderedDict()  # user -> (at, reason)
         self._last_failure = ""
         self._query_cache: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
         self._embedding: dict[str, Future[npt.NDArray[np.float32]]] = {}  # in-flight, by cache key
@@ -425,13 +437,13 @@ class Retriever:
         terms = set(tokenize(query))
         # the query embedding starts before the user lookup (it does not need the user) and runs
         # beside it; the vector search waits for the user's internal id
-        reason = self._dense_possible()
+        reason = self._dense_possible(user_id)
         user_slot: Future[int | None] = Future()
         dense: Future[list[tuple[int, float]]] | None = None
         dense_started = time.perf_counter()
         if reason is None:
             try:
-                dense = self._submit_dense(user_slot, query, timings)
+                dense = self._submit_dense(user_id, user_slot, self._fit_query(query), timings)
             except _DenseFailure as failure:
                 reason = failure.reason
         remembered = self._remembered_user(user_id)
@@ -452,7 +464,7 @@ class Retriever:
         dense_answered = False
         if dense is not None:
             try:
-                hits = self._await_dense(dense, dense_started)
+                hits = self._await_dense(user_id, dense, dense_started)
             except _DenseFailure as failure:
                 reason = failure.reason
             else:
@@ -521,46 +533,90 @@ class Retriever:
         return ranked
 
     # --- dense ----------------------------------------------------------------------------------
-    def _dense_possible(self) -> str | None:
-        """``None`` if the dense path may be tried now, else why not."""
+    def _dense_possible(self, user_id: str) -> str | None:
+        """``None`` if the dense path may be tried now for this user, else why not."""
         if not self.settings.MEMORY_MILVUS_ENABLED or self.vector_search is None:
             return "vector search is disabled (MEMORY_MILVUS_ENABLED=false)"
         if self.embedder is None:
             return "no embedder is configured"
+        now = time.monotonic()
         with self._state_lock:
-            remaining = self._paused_until - time.monotonic()
+            remaining = self._paused_until - now
             if remaining > 0:
-                return f"dense path paused for {remaining:.1f}s after a failure: {self._last_failure}"
+                return f"dense path paused for {remaining:.1f}s after failures: {self._last_failure}"
+            failed = self._user_failures.get(user_id)
+            if failed is not None and now - failed[0] < self._cooldown:
+                return (f"dense path paused for this user for {self._cooldown - (now - failed[0]):.1f}s "
+                        f"after its failure: {failed[1]}")
         return None
 
-    def _submit_dense(self, user_slot: Future[int | None], query: str,
+    def _fit_query(self, query: str) -> str:
+        """The query cut to what the embedder reads (``fit_query`` when it has one)."""
+        fit = getattr(self.embedder, "fit_query", None)
+        return fit(query) if callable(fit) else query
+
+    def _take_user_slot(self, user_id: str) -> bool:
+        """Count one more dense search of ``user_id``, waiting up to ``RETRIEVAL_DENSE_USER_WAIT_SEC``
+        while the user already holds ``RETRIEVAL_DENSE_PER_USER``; False if it never got one."""
+        deadline = time.monotonic() + self._user_wait
+        with self._user_slots:
+            while self._user_in_flight.get(user_id, 0) >= self._per_user:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                self._user_slots.wait(remaining)
+            self._user_in_flight[user_id] = self._user_in_flight.get(user_id, 0) + 1
+            return True
+
+    def _release_user_slot(self, user_id: str) -> None:
+        with self._user_slots:
+            left = self._user_in_flight.get(user_id, 0) - 1
+            if left > 0:
+                self._user_in_flight[user_id] = left
+            else:
+                self._user_in_flight.pop(user_id, None)
+            self._user_slots.notify_all()
+
+    def _submit_dense(self, user_id: str, user_slot: Future[int | None], query: str,
                       timings: dict[str, float]) -> Future[list[tuple[int, float]]]:
-        """Start embed + vector search in the dense pool, or ``_DenseFailure`` if it is full or closed.
+        """Start embed + vector search in the dense pool, or ``_DenseFailure`` if the user already holds
+        its share of the slots, the pool is full or closed.
 
         ``user_slot`` must always be resolved by the caller (the user's internal id, ``None`` for an
         unknown user, or an exception): the search waits for it. The search writes its stage times
-        (``embed_ms``, ``milvus_ms``) into ``timings`` before its future resolves.
+        (``embed_ms``, ``milvus_ms``) into ``timings`` before its future resolves. Both the shared slot
+        and the user's are held until the search ends (also when its caller stopped waiting).
         """
+        if not self._take_user_slot(user_id):
+            raise _DenseFailure(f"this user already has {self._per_user} dense search(es) in flight "
+                                f"(RETRIEVAL_DENSE_PER_USER); other users keep the dense path")
         if not self._slots.acquire(blocking=False):
+            self._release_user_slot(user_id)
             raise _DenseFailure("dense path saturated (too many concurrent vector searches)")
         try:
             future = self._pool.submit(self._dense_search, user_slot, query, timings)
         except RuntimeError as exc:  # pool shut down
             self._slots.release()
+            self._release_user_slot(user_id)
             raise _DenseFailure(f"dense path closed: {exc}") from exc
-        future.add_done_callback(lambda _f: self._slots.release())
+
+        def _done(_f: Future[list[tuple[int, float]]]) -> None:
+            self._slots.release()
+            self._release_user_slot(user_id)
+
+        future.add_done_callback(_done)
         return future
 
-    def _await_dense(self, future: Future[list[tuple[int, float]]],
+    def _await_dense(self, user_id: str, future: Future[list[tuple[int, float]]],
                      started: float) -> list[tuple[int, float]]:
         """The hits of a submitted dense search within the time budget (counted from ``started``)."""
         remaining = max(0.0, self._budget - (time.perf_counter() - started))
         try:
             return future.result(timeout=remaining)
         except FutureTimeout:
-            raise self._failed(f"dense path exceeded its time budget of {self._budget:g}s") from None
+            raise self._failed(user_id, f"dense path exceeded its time budget of {self._budget:g}s") from None
         except Exception as exc:  # the fallback boundary: nothing from Milvus/the embedder may escape
-            raise self._failed(f"{type(exc).__name__}: {_short(exc)}") from exc
+            raise self._failed(user_id, f"{type(exc).__name__}: {_short(exc)}") from exc
 
     def _dense_search(self, user_slot: Future[int | None], query: str,
                       timings: dict[str, float]) -> list[tuple[int, float]]:
@@ -631,11 +687,20 @@ class Retriever:
                     self._user_pks.popitem(last=False)
         return user_pk
 
-    def _failed(self, reason: str) -> _DenseFailure:
+    def _failed(self, user_id: str, reason: str) -> _DenseFailure:
+        """Record a dense failure of ``user_id``: pause the dense path for this user for the cooldown,
+        and for everyone once ``RETRIEVAL_DENSE_BREAKER_USERS`` distinct users failed within it."""
         log.warning("dense retrieval failed, serving lexical fallback: %s", reason)
+        now = time.monotonic()
         with self._state_lock:
-            self._last_failure = reason
-            self._paused_until = time.monotonic() + self._cooldown
+            self._user_failures[user_id] = (now, reason)
+            self._user_failures.move_to_end(user_id)
+            while self._user_failures and (now - next(iter(self._user_failures.values()))[0] >= self._cooldown
+                                           or len(self._user_failures) > _USER_CACHE_SIZE):
+                self._user_failures.popitem(last=False)  # oldest first: outside the window
+            if len(self._user_failures) >= self._breaker_users:
+                self._last_failure = f"{len(self._user_failures)} users failed, the last: {reason}"
+                self._paused_until = now + self._cooldown
         return _DenseFailure(reason)
 
     def _dense_items(self, user_id: str, user_pk: int, hits: list[tuple[int, float]], terms: set[str],

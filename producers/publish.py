@@ -8,7 +8,8 @@ Each non-blank line is one of:
   envelope with a deterministic id and ``time`` = now;
 - a conversation ``{"user_id", "conversation_id", "messages": [{"role", "content"}, ...],
   "conversation_summary"?, "started_at"?}``, expanded into one chat-message event per turn with
-  message id ``f"{conversation_id}:{index}"`` (stable, so re-publishing is idempotent downstream).
+  message id ``conversation_message_id(user_id, conversation_id, index)``: stable, so re-publishing is
+  idempotent downstream, and distinct across users (two users' conversations ``x`` never share an id).
 
 Invalid lines are reported with their line number and skipped; valid events are published in file
 order (per user ordered, key = user id) and counted when Kafka confirms them.
@@ -17,6 +18,7 @@ order (per user ordered, key = user id) and counted when Kafka confirms them.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -88,13 +90,22 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def conversation_message_id(user_id: str, conversation_id: str, index: int) -> str:
+    """The id of turn ``index`` of a user's conversation: ``{conversation_id}:{index}:{h}`` where ``h``
+    is 16 hex digits of SHA-256 over (user id, conversation id), so ids differ across users even when
+    their conversation ids are equal (the readable prefix is cut to 80 characters; the id stays a
+    valid ``Identifier`` of at most 128)."""
+    digest = hashlib.sha256(f"{user_id}\x00{conversation_id}".encode()).hexdigest()[:16]
+    return f"{conversation_id[:80]}:{index}:{digest}"
+
+
 def _expand_conversation(conv: Conversation, source: str, now: datetime) -> list[AnyEvent]:
     n = len(conv.messages)
     base = conv.started_at or now - timedelta(seconds=n - 1)
     events: list[AnyEvent] = []
     for index, turn in enumerate(conv.messages):
         data = ChatMessageData(
-            message_id=turn.message_id or f"{conv.conversation_id}:{index}",
+            message_id=turn.message_id or conversation_message_id(conv.user_id, conv.conversation_id, index),
             user_id=conv.user_id, conversation_id=conv.conversation_id, role=turn.role,
             content=turn.content, created_at=turn.created_at or base + timedelta(seconds=index),
             conversation_summary=conv.conversation_summary,

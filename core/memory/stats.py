@@ -76,11 +76,14 @@ def pipeline_progress(sessions: sessionmaker[Session], message_ids: Iterable[str
                       user_ids: Iterable[str] | None = None) -> PipelineProgress:
     """Counts for the upstream ``message_ids`` and the external ``user_ids`` (None: all of them)."""
     ids = None if message_ids is None else sorted(set(message_ids))
+    user_ids = None if user_ids is None else list(user_ids)  # read twice below
     out = PipelineProgress()
     with sessions() as s:
         mq = select(Message.memory_status, func.count()).group_by(Message.memory_status)
         if ids is not None:
             mq = mq.where(Message.upstream_message_id.in_(ids))
+            if user_ids is not None:  # message ids are scoped by user: another user's same id is not ours
+                mq = mq.join(User, User.id == Message.user_id).where(User.external_id.in_(list(user_ids)))
         counts = {str(k): int(v) for k, v in s.execute(mq).all()}
         out.stored = sum(counts.values())
         out.messages = len(ids) if ids is not None else out.stored

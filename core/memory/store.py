@@ -143,25 +143,53 @@ def get_or_create_conversation(session: Session, user_pk: int, external_id: str,
     return conv
 
 
+def find_message(session: Session, user_pk: int, message_id: str) -> Message | None:
+    """The stored message of this user with this upstream id (ids are scoped by user)."""
+    return session.scalar(select(Message).where(Message.user_id == user_pk,
+                                                Message.upstream_message_id == message_id))
+
+
+def message_conflict(row: Message, conversation_external_id: str, msg: IncomingMessage) -> str | None:
+    """Why ``msg`` is NOT a redelivery of the stored ``row`` (same user, same upstream id), or None
+    when it is one (same role, content and conversation: storing it again must change nothing)."""
+    differs = [name for name, same in (
+        ("content", row.content == msg.content),
+        ("role", row.role == msg.role),
+        ("conversation", conversation_external_id == msg.conversation_id),
+    ) if not same]
+    if not differs:
+        return None
+    return (f"message_id_conflict: message id {msg.message_id!r} is already stored for this user with a "
+            f"different {' and '.join(differs)}; not a redelivery, the stored message is kept")
+
+
+def conversation_external_id(session: Session, conversation_pk: int) -> str:
+    ext = session.scalar(select(Conversation.external_id).where(Conversation.id == conversation_pk))
+    if ext is None:
+        raise LookupError(f"no conversation with id {conversation_pk}")
+    return ext
+
+
 def store_message(session: Session, msg: IncomingMessage) -> tuple[Message, bool]:
-    """Store ``msg`` once (idempotent by upstream message id). Returns ``(row, created)``.
+    """Store ``msg`` once (idempotent by user and upstream message id). Returns ``(row, created)``;
+    for a known id the stored row (the caller checks ``message_conflict``: nothing is overwritten).
 
     User messages start ``PENDING``; other roles are context only and are stored ``SKIPPED``.
     """
-    existing = session.scalar(select(Message).where(Message.upstream_message_id == msg.message_id))
+    user_pk = get_or_create_user(session, msg.user_id)
+    existing = find_message(session, user_pk, msg.message_id)
     if existing is not None:
         return existing, False
-    user_pk = get_or_create_user(session, msg.user_id)
     conv_pk = get_or_create_conversation(session, user_pk, msg.conversation_id, msg.conversation_summary)
     new_id = insert_message(session, msg, user_pk, conv_pk)
-    row = session.scalar(select(Message).where(Message.upstream_message_id == msg.message_id))
+    row = find_message(session, user_pk, msg.message_id)
     assert row is not None
     return row, new_id is not None
 
 
 def insert_message(session: Session, msg: IncomingMessage, user_pk: int, conv_pk: int) -> int | None:
     """Insert ``msg`` (user messages ``PENDING``, others ``SKIPPED`` as context); its new id, or None
-    when a message with the same upstream id already exists (nothing is changed then)."""
+    when this user already has a message with the same upstream id (nothing is changed then)."""
     is_user = msg.role == MessageRole.USER
     stmt = (
         insert(Message)
@@ -178,7 +206,7 @@ def insert_message(session: Session, msg: IncomingMessage, user_pk: int, conv_pk
             source_partition=msg.source_partition,
             source_offset=msg.source_offset,
         )
-        .on_conflict_do_nothing(index_elements=["upstream_message_id"])
+        .on_conflict_do_nothing(constraint="uq_messages_user_upstream")
         .returning(Message.id)
     )
     new_id: int | None = session.scalar(stmt)

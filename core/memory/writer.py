@@ -31,7 +31,14 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from core import metrics
 from core.config import Settings
-from core.filters import is_noise_content, is_noise_key, is_profile_key, normalise_key
+from core.filters import (
+    is_instruction_content,
+    is_noise_content,
+    is_noise_key,
+    is_profile_key,
+    key_has_substance,
+    normalise_key,
+)
 from core.memory.errors import InvalidMemoryInput, MemoryNotFound
 from core.memory.outbox import ENQUEUE_SQL, memory_dirty_params
 from core.memory.reader import live_clause
@@ -110,8 +117,9 @@ class KnownVectors(Protocol):
 def validate_key(raw: str) -> str:
     """The normalised key, or ``InvalidMemoryInput`` for empty, noise and profile keys."""
     key = normalise_key(raw)
-    if not key:
-        raise InvalidMemoryInput("memory key is empty after normalisation")
+    if not key or not key_has_substance(raw):
+        # "   " and "!!!---" would both become the fallback "memory" and overwrite each other
+        raise InvalidMemoryInput("memory key is empty after normalisation (it needs a letter or a digit)")
     if is_noise_key(key):
         raise InvalidMemoryInput(f"memory key {key!r} is a known noise key")
     if is_profile_key(key):
@@ -201,6 +209,10 @@ class MemoryWriter:
         key = validate_key(write.key)
         content = _clean_content(write.content)
         if is_noise_content(content):
+            if is_instruction_content(content):  # say why truthfully (issue 26), not "noise"
+                raise InvalidMemoryInput("memory content reads as instructions to the assistant (prompt "
+                                         "injection, e.g. about the system prompt), not something about "
+                                         "the user; not stored")
             raise InvalidMemoryInput("memory content is filtered noise (tool list, weather, system state)")
         now = datetime.now(UTC)
         ttl = write.ttl_days or self._default_ttl_days

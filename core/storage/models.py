@@ -70,6 +70,8 @@ class Conversation(Base):
 class Message(Base):
     __tablename__ = "messages"
     __table_args__ = (
+        # message ids are scoped by user (migration 0005): two users may use the same upstream id
+        UniqueConstraint("user_id", "upstream_message_id", name="uq_messages_user_upstream"),
         Index("ix_messages_conversation_created", "conversation_id", "created_at"),
         Index("ix_messages_user_created", "user_id", "created_at"),
         Index(
@@ -81,7 +83,7 @@ class Message(Base):
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    upstream_message_id: Mapped[str] = mapped_column(String(128), nullable=False, unique=True)
+    upstream_message_id: Mapped[str] = mapped_column(String(128), nullable=False)
     user_id: Mapped[int] = mapped_column(Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False)
     conversation_id: Mapped[int] = mapped_column(
         Integer, ForeignKey("conversations.id", ondelete="CASCADE"), nullable=False

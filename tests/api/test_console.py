@@ -195,3 +195,20 @@ def test_stored_text_is_escaped(client: TestClient, clean_db: Engine) -> None:
     assert page.status_code == 200
     assert "<script>alert" not in page.text
     assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;&lt;b&gt;" in page.text
+
+
+def test_bidi_control_characters_are_shown_not_obeyed(client: TestClient, clean_db: Engine) -> None:
+    """Issue 26: a right-to-left override (and the other bidi controls) in user text would reorder
+    what the operator reads; the console shows them as visible ``[U+202E]`` markers instead."""
+    pk = seed_memories(clean_db, "mallory", 1)
+    now = datetime.now(UTC)
+    with Session(clean_db) as s, s.begin():
+        s.execute(insert(LongTermMemory).values(
+            user_id=pk, memory_key="fact-rlo", memory_type="fact",
+            content="invoice\u202egnp.exe \u2066x\u2069",
+            importance=3, confidence=0.9, is_active=True, created_at=now, updated_at=now))
+    login(client)
+    page = client.get("/console/users/mallory/memories")
+    assert page.status_code == 200
+    assert not any(ch in page.text for ch in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+    assert "invoice[U+202E]gnp.exe [U+2066]x[U+2069]" in page.text

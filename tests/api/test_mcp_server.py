@@ -9,6 +9,7 @@ codes and nothing is written; under a principal (``MCP_USER_ID``) a ``user_id`` 
 from __future__ import annotations
 
 import json
+import select as io_select
 import subprocess
 import sys
 import time
@@ -270,3 +271,84 @@ def test_http_transport_enforces_the_key_of_the_session(http_server: str, clean_
 
     anyio.run(main)
     assert memory_count(clean_db) == 1
+
+
+# --- MCP validates exactly as REST does (issue 26 point 3) ------------------------------------------
+INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}
+
+
+def test_stdio_refuses_duplicate_keys_and_oversized_calls_like_rest(
+        mcp_env: tuple[dict[str, str], MemoryIndexer], clean_db: Engine) -> None:
+    """Raw JSON-RPC lines (the SDK client cannot send duplicate keys): ``{"user_id":"a","user_id":"b"}``
+    is the tool error ``duplicate_json_key`` (field ``user_id``), not b's memories; a duplicate deeper
+    in the message too; a call over ``API_MAX_BODY_BYTES`` is ``payload_too_large``; nothing is
+    written, and a valid call on the same connection still works."""
+    env, _ = mcp_env
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "mcp", "--transport", "stdio"], env=env,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            cwd=ROOT)
+    assert proc.stdin is not None and proc.stdout is not None
+
+    def send(raw: str) -> None:
+        assert proc.stdin is not None
+        proc.stdin.write(raw.encode() + b"\n")
+        proc.stdin.flush()
+
+    def answer() -> dict[str, Any]:
+        assert proc.stdout is not None
+        ready, _, _ = io_select.select([proc.stdout], [], [], 120)
+        assert ready, "no answer from the MCP server within 120 s"
+        reply: dict[str, Any] = json.loads(proc.stdout.readline())
+        return reply
+
+    def tool_call(n: int, arguments_json: str, name: str = "memory_save") -> str:
+        return ('{"jsonrpc":"2.0","id":' + str(n) + ',"method":"tools/call","params":{"name":"' + name
+                + '","arguments":' + arguments_json + "}}")
+
+    try:
+        send(json.dumps(INIT))
+        assert answer()["id"] == 1
+        send(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        cases = [
+            (tool_call(2, '{"user_id":"a","user_id":"b","key":"k","content":"c"}'), "duplicate_json_key",
+             "user_id"),
+            ('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memory_save",'
+             '"arguments":{"user_id":"a","key":"k","content":"c"},"name":"memory_list"}}',
+             "duplicate_json_key", "name"),
+            (tool_call(4, json.dumps({"user_id": "a", "key": "k", "content": "x" * 70_000})),
+             "payload_too_large", None),
+        ]
+        for n, (raw, code, field) in enumerate(cases, start=2):
+            send(raw)
+            reply = answer()
+            assert reply["id"] == n, reply
+            result = reply["result"]
+            assert result["isError"] is True, reply
+            assert result["structuredContent"]["error"]["code"] == code, reply
+            assert result["structuredContent"]["error"]["field"] == field, reply
+        assert memory_count(clean_db) == 0
+        send(tool_call(9, '{"user_id":"a","key":"k","content":"c"}'))
+        ok = answer()
+        assert ok["id"] == 9 and ok["result"]["isError"] is False, ok
+        assert memory_count(clean_db) == 1
+    finally:
+        proc.stdin.close()
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
+def test_http_transport_refuses_duplicate_keys_like_rest(http_server: str, clean_db: Engine) -> None:
+    headers = {"accept": "application/json, text/event-stream", "content-type": "application/json",
+               "Authorization": f"Bearer {TOKEN}"}
+    raw = ('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"memory_list",'
+           '"arguments":{"user_id":"a","user_id":"b"}}}')
+    response = httpx.post(http_server, content=raw.encode(), headers=headers, timeout=10)
+    assert response.status_code == 400, response.text
+    assert response.json()["error"] == {"code": "duplicate_json_key", "field": "user_id",
+                                        "message": "JSON key 'user_id' occurs more than once in one object"}
+    big = httpx.post(http_server, content=b'{"x":"' + b"y" * 70_000 + b'"}', headers=headers, timeout=10)
+    assert big.status_code == 413 and big.json()["error"]["code"] == "payload_too_large"

@@ -238,3 +238,57 @@ def test_malformed_events_go_to_dead_letter_topic_and_the_partition_keeps_flowin
     assert all(d.data.source_topic == cfg.TOPIC_CHAT_MESSAGES and d.data.reason for d in letters)
     assert letters[0].data.original_value() == b"not json"
     assert contains(live(clean_db, "e2e-dlq"), "fact", "chengdu")
+
+
+def test_same_message_id_for_two_users_keeps_both_and_a_conflict_is_dead_lettered(
+    settings: Settings, clean_db: Engine, unique_name: Callable[[str], str]
+) -> None:
+    """Issue 26 point 1, on the real stack: two users whose conversations share the id ``x`` (so
+    their messages share ``x:0``) both keep their memory; redelivering either changes nothing; the
+    same id for the same user with other content is not a redelivery: it lands in the DLQ with
+    reason ``message_id_conflict`` and counts in the metric, and the valid message after it flows."""
+    from prometheus_client import REGISTRY
+
+    cfg = isolated_settings(settings, unique_name, KAFKA_TOPIC_PARTITIONS=1)
+    u1 = conversation("dup-u1", "x", [("user", "I am allergic to penicillin.")])
+    u2 = conversation("dup-u2", "x", [("user", "I am a vegan.")])
+    assert u1[0].message_id == u2[0].message_id == "x:0"
+
+    def conflicts() -> float:
+        return REGISTRY.get_sample_value("pai_memory_message_id_conflicts_total",
+                                         {"group": cfg.GROUP_EXTRACTOR}) or 0.0
+
+    publish(cfg, u1 + u2)
+    with running(extractor_loop(cfg)):
+        wait_until(lambda: all_final(clean_db, 2), 60, what="both users' messages final")
+        wait_until(lambda: group_caught_up(cfg, cfg.GROUP_EXTRACTOR, cfg.TOPIC_CHAT_MESSAGES), 30)
+    assert contains(live(clean_db, "dup-u1"), "constraint", "penicillin") or contains(
+        live(clean_db, "dup-u1"), "fact", "penicillin"), live(clean_db, "dup-u1")
+    assert any("vegan" in c.lower() for _, c in live(clean_db, "dup-u2").values()), live(clean_db, "dup-u2")
+
+    # redelivery of either (the same records again): nothing changes, nothing is dead-lettered
+    before, conflicts_before = snapshot(clean_db), conflicts()
+    publish(cfg, u2 + u1)
+    with running(extractor_loop(cfg)):
+        wait_until(lambda: group_caught_up(cfg, cfg.GROUP_EXTRACTOR, cfg.TOPIC_CHAT_MESSAGES), 60)
+    assert snapshot(clean_db) == before and conflicts() == conflicts_before
+
+    # same user, same id, other content (forged or a producer reusing ids): dead-lettered with the
+    # reason and counted; the stored message is kept; the valid message behind it is processed
+    forged = ChatMessageData.model_validate({**u1[0].model_dump(), "content": "I love penicillin."})
+    after = conversation("dup-u1", "y", [("user", "I live in Chengdu.")])
+    publish(cfg, [forged, *after])
+    with running(extractor_loop(cfg)):
+        wait_until(lambda: all_final(clean_db, 3), 60, what="the message after the conflict")
+        wait_until(lambda: group_caught_up(cfg, cfg.GROUP_EXTRACTOR, cfg.TOPIC_CHAT_MESSAGES), 30)
+    [dead] = read_topic(cfg, cfg.dlq_topic(cfg.GROUP_EXTRACTOR), 1)
+    letter = parse_dead_letter(dead.value())
+    assert letter.data.reason.startswith("message_id_conflict") and "content" in letter.data.reason
+    assert letter.data.error_type == "MessageIdConflict"
+    assert letter.data.source_offset == 4  # u1, u2, u2, u1, then the forged record
+    assert conflicts() == conflicts_before + 1
+    with Session(clean_db) as s:
+        kept = s.scalars(select(Message.content).join(User, User.id == Message.user_id)
+                         .where(User.external_id == "dup-u1", Message.upstream_message_id == "x:0")).one()
+    assert kept == "I am allergic to penicillin."
+    assert contains(live(clean_db, "dup-u1"), "fact", "chengdu")

@@ -542,7 +542,9 @@ def test_identical_concurrent_questions_share_one_embedding(env: Env) -> None:
     alice = seed_alice(env)
     index_rows(env)
     gated = GatedEmbedder(EMBEDDER)
-    retriever = build_retriever(env.settings, env.sessions, gated)
+    # three of alice's questions at once: let her hold three slots (the per-user share is tested apart)
+    retriever = build_retriever(env.settings.model_copy(update={"RETRIEVAL_DENSE_PER_USER": 3}),
+                                env.sessions, gated)
     env.closers.append(retriever.close)
     results: list[Any] = []
     first = threading.Thread(target=lambda: results.append(
@@ -627,3 +629,116 @@ def test_a_wrong_remembered_user_id_is_caught_by_the_truth_read(env: Env) -> Non
     retriever._user_pks["ghost"] = env.user_pk("bob")  # a user that no longer exists
     assert retriever.retrieve("ghost", "Recommend romantic comedies", limit=3).items == []
     assert "ghost" not in retriever._user_pks
+
+
+# --- fairness (issue 26 point 2) -----------------------------------------------------------------
+@dataclass
+class SelectiveEmbedder:
+    """The real local embedder; a query containing ``FLOOD`` waits for ``release`` (or fails when
+    ``fail`` is set), so one user's questions can hold slots or fail while others' run normally."""
+
+    inner: LocalE5Embedder
+    calls: list[str] = field(default_factory=list)
+    flood_entered: threading.Event = field(default_factory=threading.Event)
+    release: threading.Event = field(default_factory=threading.Event)
+    fail: bool = False
+    model: str = EMBEDDER.model
+    dim: int = EMBEDDER.dim
+
+    def fit_query(self, text: str) -> str:
+        return self.inner.fit_query(text)
+
+    def embed_passages(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        return self.inner.embed_passages(texts)
+
+    def embed_queries(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        self.calls.extend(texts)
+        if any("FLOOD" in t for t in texts):
+            if self.fail:
+                from core.embedding.base import EmbeddingError
+                raise EmbeddingError("the flooding user's question broke the model")
+            self.flood_entered.set()
+            assert self.release.wait(30), "the test never released the embedder"
+        return self.inner.embed_queries(texts)
+
+
+def test_a_long_question_is_cut_to_what_the_model_reads(env: Env) -> None:
+    """A 4,000-character question reaches the model as at most one 512-token window (the rest would
+    cost several windows and read nothing); short questions are unchanged."""
+    import core.embedding.local as local
+
+    seed_alice(env)
+    index_rows(env)
+    spy = SelectiveEmbedder(EMBEDDER)
+    retriever = build_retriever(env.settings, env.sessions, spy)
+    env.closers.append(retriever.close)
+    long_question = "Recommend romantic comedies like When Harry Met Sally. " + "blah " * 800
+    result = retriever.retrieve("alice", long_question, limit=2)
+    assert result.served_by is ServedBy.DENSE and result.items
+    [sent] = spy.calls
+    assert long_question.startswith(sent) and len(sent) < len(long_question)
+    EMBEDDER.warm_up()
+    assert local._MODEL.token_count(sent, True) <= EMBEDDER.max_query_tokens
+    assert EMBEDDER.fit_query("杭州有什么好玩的地方") == "杭州有什么好玩的地方"
+    cjk = EMBEDDER.fit_query("我" * 4000)
+    assert 400 < len(cjk) < 512 and local._MODEL.token_count(cjk, True) <= 512
+
+
+def test_one_user_holds_at_most_its_share_of_the_dense_slots(env: Env) -> None:
+    """A user whose dense search holds its slot (RETRIEVAL_DENSE_PER_USER=1) gets the lexical
+    fallback for a second concurrent question after a short wait, saying why; other users are
+    still served dense meanwhile, with the remaining slots."""
+    alice = seed_alice(env)
+    seed_alice(env, "flooder")
+    index_rows(env)
+    spy = SelectiveEmbedder(EMBEDDER)
+    retriever = build_retriever(env.settings.model_copy(update={
+        "RETRIEVAL_DENSE_CONCURRENCY": 2, "RETRIEVAL_DENSE_PER_USER": 1,
+        "RETRIEVAL_DENSE_USER_WAIT_SEC": 0.1}), env.sessions, spy)
+    env.closers.append(retriever.close)
+    held: list[Any] = []
+    first = threading.Thread(
+        target=lambda: held.append(retriever.retrieve("flooder", "FLOOD " * 700, limit=2)))
+    first.start()
+    try:
+        assert spy.flood_entered.wait(30)  # the flooder's first question holds one of the two slots
+        second = retriever.retrieve("flooder", "FLOOD again, a different long question", limit=2)
+        assert second.served_by is ServedBy.LEXICAL_FALLBACK
+        assert "RETRIEVAL_DENSE_PER_USER" in (second.fallback_reason or "")
+        for _ in range(3):  # alice keeps the other slot: dense every time
+            mine = retriever.retrieve("alice", "Recommend romantic comedies", limit=2)
+            assert mine.served_by is ServedBy.DENSE, mine.fallback_reason
+            assert ids(mine)[0] == alice["movies"]
+    finally:
+        spy.release.set()
+        first.join(60)
+    assert held and held[0].served_by is ServedBy.DENSE
+    # the slot came back: the flooder's next question is served dense again
+    assert retriever.retrieve("flooder", "Recommend romantic comedies", limit=2).served_by is ServedBy.DENSE
+
+
+def test_one_users_failures_cannot_pause_the_dense_path_for_everyone(env: Env) -> None:
+    """Failures of one user pause the dense path for that user only; it opens for everyone only once
+    RETRIEVAL_DENSE_BREAKER_USERS distinct users failed within the cooldown."""
+    alice = seed_alice(env)
+    index_rows(env)
+    spy = SelectiveEmbedder(EMBEDDER, fail=True)
+    retriever = build_retriever(env.settings.model_copy(update={
+        "RETRIEVAL_DENSE_COOLDOWN_SEC": 60.0, "RETRIEVAL_DENSE_BREAKER_USERS": 3}), env.sessions, spy)
+    env.closers.append(retriever.close)
+    seed_alice(env, "flooder")
+    first = retriever.retrieve("flooder", "FLOOD question", limit=2)
+    assert first.served_by is ServedBy.LEXICAL_FALLBACK and "EmbeddingError" in (first.fallback_reason or "")
+    again = retriever.retrieve("flooder", "FLOOD question two", limit=2)
+    assert "paused for this user" in (again.fallback_reason or "")
+    for _ in range(3):
+        mine = retriever.retrieve("alice", "Recommend romantic comedies", limit=2)
+        assert mine.served_by is ServedBy.DENSE, mine.fallback_reason
+        assert ids(mine)[0] == alice["movies"]
+    # two more distinct users fail: now the dense path pauses for everyone (Milvus/model really broken)
+    for user in ("second", "third"):
+        seed_alice(env, user)
+        assert retriever.retrieve(user, "FLOOD", limit=2).served_by is ServedBy.LEXICAL_FALLBACK
+    paused = retriever.retrieve("alice", "Recommend romantic comedies", limit=2)
+    assert paused.served_by is ServedBy.LEXICAL_FALLBACK
+    assert "3 users failed" in (paused.fallback_reason or "")

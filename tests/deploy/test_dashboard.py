@@ -228,6 +228,8 @@ def test_alert_rules_are_complete(alert_rules: list[dict[str, Any]]) -> None:
     failed = [r["expr"] for r in by_metric["pai_memory_messages"] + by_metric["pai_memory_memories"]]
     assert all("FAILED" in e for e in failed)
     assert any("histogram_quantile" in r["expr"] for r in by_metric["pai_memory_freshness_seconds_bucket"])
+    conflicts = [r for r in alert_rules if "pai_memory_message_id_conflicts_total" in metric_names(r["expr"])]
+    assert conflicts, "no alert on message id conflicts (a message never dropped silently)"
     dlq = by_metric["pai_memory_dlq_events_total"]
     assert any("rate(pai_memory_dlq_events_total" in r["expr"] for r in dlq)
 

@@ -233,7 +233,8 @@ def test_hostile_events_interleaved_with_valid_traffic(
     produce_all(cfg, records)
 
     stored_chat_ids = [str(c.data["message_id"]) for c in chat_cases if c.expect == "stored" and c.data]
-    wanted = [*valid_msgs, *stored_chat_ids, carol.message_id]
+    # message ids are scoped by user: a case may reuse victim-carol's id for another user (issue 26)
+    wanted = list(dict.fromkeys([*valid_msgs, *stored_chat_ids, carol.message_id]))
     started = time.monotonic()
     with running(extractor_loop(cfg)), running(commands_loop(cfg)):
         wait_until(lambda: all_final(clean_db, wanted), 150, what="valid and stored chat messages final")
@@ -278,14 +279,14 @@ def test_hostile_events_interleaved_with_valid_traffic(
 
     # --- stored cases: byte-exact, final ----------------------------------------------------------
     with Session(clean_db) as s:
-        rows = {m.upstream_message_id: m for m in s.scalars(select(Message).where(
-            Message.upstream_message_id.in_([*stored_chat_ids, carol.message_id])))}
         owners = dict(s.execute(select(User.id, User.external_id)).all())
+        rows = {(owners[m.user_id], m.upstream_message_id): m for m in s.scalars(select(Message).where(
+            Message.upstream_message_id.in_([*stored_chat_ids, carol.message_id])))}
     for case in chat_cases:
         if case.expect != "stored":
             continue
         assert case.data is not None
-        row = rows[case.data["message_id"]]
+        row = rows[(case.data["user_id"], case.data["message_id"])]
         assert row.content == case.data["content"], case.name  # byte-exact, Unicode untouched
         assert row.memory_status in FINAL and owners[row.user_id] == case.data["user_id"], case.name
         if case.spec.get("expect_status"):
@@ -302,7 +303,7 @@ def test_hostile_events_interleaved_with_valid_traffic(
 
     # --- isolation and prompt injection -------------------------------------------------------------
     assert victim_snapshot(clean_db) == victims_before  # nobody touched the victims' memories
-    carol_row = rows[carol.message_id]
+    carol_row = rows[("victim-carol", carol.message_id)]
     assert owners[carol_row.user_id] == "victim-carol" and carol_row.content == "I live in Lisbon."
     assert any("lisbon" in c.lower() for _, _, _, c, _ in memories(clean_db, "victim-carol"))
     everything = memories(clean_db)

@@ -20,8 +20,9 @@ from core.config import Settings, load_settings
 from core.types import MessageRole
 from localstack.topics import ensure_topics
 from producers.kafka_config import client_config
-from producers.publish import InputKind, InvalidLine, events_from_line, publish_lines
+from producers.publish import InputKind, InvalidLine, conversation_message_id, events_from_line, publish_lines
 from schemas import (
+    ID_PATTERN,
     MAX_CONTENT_CHARS,
     ChatMessageData,
     ChatMessageEvent,
@@ -48,10 +49,24 @@ def line(obj: Any) -> bytes:
 
 
 # --- line parsing (no services) -------------------------------------------------------------------
+def test_conversation_message_ids_never_collide_across_users() -> None:
+    """Issue 26: two users whose conversations share an id (``x``) get distinct message ids, and a
+    user id holding ``:`` cannot forge another user's ids."""
+    two = [events_from_line(line({"user_id": u, "conversation_id": "x",
+                                  "messages": [{"role": "user", "content": "hello"}]}), now=T0)[0]
+           for u in ("u1", "u2")]
+    assert two[0].data.message_id != two[1].data.message_id  # type: ignore[union-attr]
+    assert conversation_message_id("a:b", "c", 0) != conversation_message_id("a", "b:c", 0)
+    long_id = conversation_message_id("u" * 128, "c" * 128, 10**6)
+    assert len(long_id) <= 128 and re.fullmatch(ID_PATTERN, long_id)
+
+
 def test_conversation_expands_to_messages_with_stable_ids_in_order() -> None:
     events = events_from_line(line(CONVERSATION), now=T0)
     assert [type(e) for e in events] == [ChatMessageEvent] * 3
-    assert [e.data.message_id for e in events] == ["conv-9:0", "conv-9:1", "conv-9:2"]  # type: ignore[union-attr]
+    ids = [conversation_message_id("u-conv", "conv-9", i) for i in range(3)]
+    assert [e.data.message_id for e in events] == ids  # type: ignore[union-attr]
+    assert ids[0].startswith("conv-9:0:")
     assert [e.data.role for e in events] == ["user", "assistant", "user"]  # type: ignore[union-attr]
     times = [e.data.created_at for e in events]  # type: ignore[union-attr]
     assert times == sorted(times) and times[-1] == T0
@@ -193,7 +208,8 @@ def test_mixed_file_publishes_valid_lines_and_reports_invalid_ones(
     assert "unknown event type" in captured.err and "UTF-8" in captured.err
 
     chats = [parse_event(r.value()) for r in _read_all(cli_env, cli_env.TOPIC_CHAT_MESSAGES, 5)]
-    assert sorted(e.data.message_id for e in chats) == ["bare-1", "conv-9:0", "conv-9:1", "conv-9:2", "env-1"]  # type: ignore[union-attr]
+    assert sorted(e.data.message_id for e in chats) == sorted(  # type: ignore[union-attr]
+        ["bare-1", "env-1"] + [conversation_message_id("u-conv", "conv-9", i) for i in range(3)])
     assert ENVELOPE in chats  # envelopes are published as given
     [cmd] = [parse_event(r.value()) for r in _read_all(cli_env, cli_env.TOPIC_MEMORY_COMMANDS, 1)]
     assert isinstance(cmd, MemoryCommandEvent) and cmd.data.command_id == "del-1"
