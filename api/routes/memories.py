@@ -9,6 +9,7 @@ which key made it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request
@@ -145,13 +146,11 @@ def not_found(memory_id: int) -> JSONResponse:
     return JSONResponse(error_body("memory_not_found", f"no memory {memory_id} for this user", "id"), 404)
 
 
-def memory_history_of(request: Request, user_id: str, memory_id: int) -> dict[str, Any] | None:
-    """The history document of this user's memory, or ``None`` (shared by REST and MCP)."""
-    def load(session: Any) -> Any:
+def history_document(sessions: Callable[[], Any], user_id: str, memory_id: int) -> dict[str, Any] | None:
+    """The history document of this user's memory, or ``None`` when it is not one of theirs (REST and MCP)."""
+    with sessions() as session:
         row = browse.get_user_memory(session, user_id, memory_id)
-        return None if row is None else browse.memory_history(session, row.id)
-
-    changes = db_read(request, load)
+        changes = None if row is None else browse.memory_history(session, row.id)
     if changes is None:
         return None
     return {"memory_id": memory_id, "user_id": user_id, "changes": [change_out(h) for h in changes]}
@@ -176,7 +175,7 @@ def get_memory_history(request: Request, memory_id: MemoryId, user_id: UserQuery
     the reason (a human correction names the key that made it)."""
     authorize(principal, "read", user_id)
     user_limit(request, user_id)
-    doc = memory_history_of(request, user_id, memory_id)
+    doc = history_document(services_of(request).tools.sessions, user_id, memory_id)
     return not_found(memory_id) if doc is None else doc
 
 

@@ -10,7 +10,7 @@ removed, what is left, the topics left to expire by retention, a search that fou
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -73,9 +73,9 @@ def _user_not_found(user_id: str) -> JSONResponse:
     return JSONResponse(error_body("user_not_found", f"no user {user_id!r}", "user_id"), 404)
 
 
-def export_chunks(request: Request, user_id: str) -> Iterator[bytes]:
-    """The export document of ``user_id`` as chunks of at most about ``CHUNK_BYTES`` (shared with MCP)."""
-    sessions = services_of(request).tools.sessions
+def export_chunks(sessions: Callable[[], Any], user_id: str) -> Iterator[bytes]:
+    """The export document of ``user_id`` (``schemas.export.UserExport``) in chunks of about
+    ``CHUNK_BYTES``, read through server-side cursors (shared with MCP)."""
 
     def generate() -> Iterator[str]:
         with sessions() as session:
@@ -114,7 +114,8 @@ def export_user(request: Request, user_id: UserPath,
     user_limit(request, user_id)
     if db_read(request, lambda s: browse.find_user_pk(s, user_id)) is None:
         return _user_not_found(user_id)
-    return StreamingResponse(export_chunks(request, user_id), media_type="application/json",
+    chunks = export_chunks(services_of(request).tools.sessions, user_id)
+    return StreamingResponse(chunks, media_type="application/json",
                              headers={"content-disposition": f'attachment; filename="{user_id}.json"'})
 
 
