@@ -156,7 +156,7 @@ def history_document(sessions: Callable[[], Any], user_id: str, memory_id: int) 
     return {"memory_id": memory_id, "user_id": user_id, "changes": [change_out(h) for h in changes]}
 
 
-@router.get("/v1/memories/{memory_id}", response_model=MemoryDetail,
+@router.get("/v1/memories/{memory_id:int}", response_model=MemoryDetail,
             responses={**ERROR_RESPONSES, **NOT_FOUND, **FORBIDDEN})
 def get_memory(request: Request, memory_id: MemoryId, user_id: UserQuery,
                principal: Annotated[Principal, Depends(principal_dep)]) -> Any:
@@ -167,7 +167,7 @@ def get_memory(request: Request, memory_id: MemoryId, user_id: UserQuery,
     return not_found(memory_id) if row is None else memory_detail(row)
 
 
-@router.get("/v1/memories/{memory_id}/history", response_model=HistoryResponse,
+@router.get("/v1/memories/{memory_id:int}/history", response_model=HistoryResponse,
             responses={**ERROR_RESPONSES, **NOT_FOUND, **FORBIDDEN})
 def get_memory_history(request: Request, memory_id: MemoryId, user_id: UserQuery,
                        principal: Annotated[Principal, Depends(principal_dep)]) -> Any:
@@ -179,7 +179,7 @@ def get_memory_history(request: Request, memory_id: MemoryId, user_id: UserQuery
     return not_found(memory_id) if doc is None else doc
 
 
-@router.patch("/v1/memories/{memory_id}", response_model=PatchResponse,
+@router.patch("/v1/memories/{memory_id:int}", response_model=PatchResponse,
               responses={**ERROR_RESPONSES, **NOT_FOUND, **FORBIDDEN,
                          409: {"model": ErrorResponse, "description": "the memory is deleted or expired "
                                                                       "(`memory_inactive`)"}})

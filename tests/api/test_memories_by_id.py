@@ -120,7 +120,7 @@ def test_another_users_memory_is_a_404_like_a_missing_one(app_client: TestClient
 def test_bad_input_gets_a_4xx_with_a_code(app_client: TestClient) -> None:
     mid = save(app_client, "alice", "pet", "has a cat named Miso")
     cases: list[tuple[str, str, dict[str, Any] | None, dict[str, Any] | None, int, str]] = [
-        ("GET", "/v1/memories/abc", {"user_id": "alice"}, None, 422, "invalid_field"),
+        ("GET", "/v1/memories/abc", {"user_id": "alice"}, None, 404, "not_found"),
         ("GET", "/v1/memories/0", {"user_id": "alice"}, None, 422, "invalid_field"),
         ("GET", f"/v1/memories/{mid}", None, None, 422, "missing_field"),
         ("GET", f"/v1/memories/{mid}", {"user_id": "a b"}, None, 422, "invalid_field"),
