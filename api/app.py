@@ -62,6 +62,7 @@ from api.models import (
 )
 from api.ratelimit import KeyedRateLimiter, RateLimited, RateLimitMiddleware, rate_limited_response_parts
 from api.routes import install_routes, openapi_components
+from api.routes.examples import apply_examples
 from api.strict import AmbiguousRequestMiddleware
 from api.tracing import TracingMiddleware
 from core.config import RetrieveMode, Settings
@@ -172,6 +173,7 @@ def _install_openapi(app: FastAPI, secured: bool) -> None:
             schema = get_openapi(title=app.title, version=app.version, description=app.description,
                                  routes=app.routes)
             schema.setdefault("components", {}).setdefault("schemas", {}).update(openapi_components())
+            apply_examples(schema)
             schema.setdefault("components", {})["securitySchemes"] = {
                 "bearerAuth": {"type": "http", "scheme": "bearer",
                                "description": "API_TOKEN; required on every endpoint except /healthz"
