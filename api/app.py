@@ -32,7 +32,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Query, Request
+from fastapi import Depends, FastAPI, Query, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
@@ -46,6 +46,7 @@ from api.console import PREFIX as CONSOLE_PREFIX
 from api.console import install_console
 from api.errors import field_of, invalid_field, validation_message
 from api.health import Readiness
+from api.keys import READ, WRITE, Forbidden, KeyResolver, Principal, authorize, principal_dep
 from api.models import (
     ERROR_RESPONSES,
     ID_PATTERN,
@@ -73,6 +74,7 @@ from core.types import MemoryType
 
 log = logging.getLogger(__name__)
 
+Caller = Annotated[Principal, Depends(principal_dep)]
 API_VERSION = "1"
 
 
@@ -130,6 +132,10 @@ def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(InvalidMemoryInput)
     async def _invalid(_request: Request, exc: InvalidMemoryInput) -> JSONResponse:
         return JSONResponse(error_body("invalid_memory", str(exc), invalid_field(str(exc))), 422)
+
+    @app.exception_handler(Forbidden)
+    async def _forbidden(_request: Request, exc: Forbidden) -> JSONResponse:
+        return JSONResponse(error_body(exc.code, exc.message, exc.field), 403)
 
     @app.exception_handler(RateLimited)
     async def _rate_limited(_request: Request, exc: RateLimited) -> JSONResponse:
@@ -231,38 +237,43 @@ def create_app(settings: Settings, services: ApiServices | None = None) -> FastA
                             200 if ready else 503)
 
     @app.post("/v1/retrieve", response_model=RetrieveResponse, tags=["retrieval"], responses=ERROR_RESPONSES)
-    def retrieve(body: RetrieveRequest) -> dict[str, Any]:
+    def retrieve(body: RetrieveRequest, principal: Caller) -> dict[str, Any]:
         """Memories for a prompt; ``served_by`` says which path answered (dense, lexical_fallback...)."""
+        authorize(principal, READ, body.user_id)
         per_user.check(body.user_id)
         result = svc.retriever.retrieve(body.user_id, body.question, body.conversation_summary, body.mode,
                                         body.limit)
         return result.as_dict()
 
     @app.post("/v1/memories/save", response_model=ToolResponse, tags=["tools"], responses=ERROR_RESPONSES)
-    def memory_save(body: SaveRequest) -> dict[str, Any]:
+    def memory_save(body: SaveRequest, principal: Caller) -> dict[str, Any]:
         """``memory_save``: create or overwrite the memory with this key."""
+        authorize(principal, WRITE, body.user_id)
         per_user.check(body.user_id)
         return svc.tools.memory_save(body.tool_write()).as_dict()
 
     @app.post("/v1/memories/append", response_model=ToolResponse, tags=["tools"], responses=ERROR_RESPONSES)
-    def memory_append(body: AppendRequest) -> dict[str, Any]:
+    def memory_append(body: AppendRequest, principal: Caller) -> dict[str, Any]:
         """``memory_append``: add to the memory with this key (created when absent)."""
+        authorize(principal, WRITE, body.user_id)
         per_user.check(body.user_id)
         return svc.tools.memory_append(body.tool_write()).as_dict()
 
     @app.post("/v1/memories/delete", response_model=ToolResponse, tags=["tools"],
               responses={**ERROR_RESPONSES, 404: ERROR_RESPONSES[422] | {"description": "no active memory"}})
-    def memory_delete(body: DeleteRequest) -> dict[str, Any]:
+    def memory_delete(body: DeleteRequest, principal: Caller) -> dict[str, Any]:
         """``memory_delete``: deactivate the memory with this key."""
+        authorize(principal, WRITE, body.user_id)
         per_user.check(body.user_id)
         return svc.tools.memory_delete(body.user_id, body.key, body.command_id).as_dict()
 
     @app.get("/v1/memories", response_model=MemoryListResponse, tags=["tools"], responses=ERROR_RESPONSES)
-    def memory_list(user_id: Annotated[str, Query(pattern=ID_PATTERN)],
+    def memory_list(principal: Caller, user_id: Annotated[str, Query(pattern=ID_PATTERN)],
                     memory_type: Annotated[MemoryType | None, Query()] = None,
                     limit: Annotated[int, Query(ge=1, le=LIST_LIMIT_MAX)] = LIST_LIMIT_DEFAULT,
                     ) -> dict[str, Any]:
         """``memory_list``: the user's live memories, most important and most recent first."""
+        authorize(principal, READ, user_id)
         per_user.check(user_id)
         items = svc.tools.memory_list(user_id, memory_type, limit)
         return {"user_id": user_id, "memories": jsonable_encoder([m.as_dict() for m in items])}
@@ -275,12 +286,18 @@ def create_app(settings: Settings, services: ApiServices | None = None) -> FastA
         return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)
 
     install_routes(app, settings, svc)
+    from core.storage.db import transaction
+
+    resolver = KeyResolver(lambda: transaction(svc.tools.sessions))
+    app.state.key_resolver = resolver
+    svc.closers.append(resolver.flush)
     install_console(app, settings, svc, token)
     routes = frozenset(getattr(r, "path", "") for r in app.routes)
     app.add_middleware(AmbiguousRequestMiddleware)  # innermost: sees the body within the size limit
     app.add_middleware(BodyLimitMiddleware, limit=settings.API_MAX_BODY_BYTES)
     app.add_middleware(RateLimitMiddleware, limiter=per_token)  # after the token check, before the body
-    app.add_middleware(BearerAuthMiddleware, token=token, exempt_prefixes=(CONSOLE_PREFIX,))
+    app.add_middleware(BearerAuthMiddleware, token=token, exempt_prefixes=(CONSOLE_PREFIX,),
+                       resolver=resolver)
     app.add_middleware(RequestMetricsMiddleware, routes=routes)
     app.add_middleware(TracingMiddleware, routes=routes)  # outermost: a span per request when tracing is on
     return app

@@ -1,9 +1,13 @@
 """Access control of the HTTP API: bearer token and request-size limit (pure ASGI middleware).
 
-- ``BearerAuthMiddleware``: when a token is configured (``API_TOKEN``), every HTTP request except
-  the exempt paths (``/healthz``) must carry ``Authorization: Bearer <token>``; the comparison is
-  constant-time (``hmac.compare_digest``). Otherwise 401 with ``WWW-Authenticate: Bearer``. Paths
-  under ``exempt_prefixes`` (the operator console, ``/console``) do their own check of the same token.
+- ``BearerAuthMiddleware``: resolves the caller's ``api.keys.Principal`` and puts it in the request
+  scope's state (``principal_dep`` reads it). ``Authorization: Bearer <credential>`` is the
+  environment ``API_TOKEN`` (the bootstrap admin key, constant-time compare) or an API key of the key
+  store (``resolver``, ``api.keys_store.KeyResolver``). When ``API_TOKEN`` is configured, a request
+  without a valid credential gets 401 with ``WWW-Authenticate: Bearer``; without ``API_TOKEN``
+  (loopback only) a request without a header is ``ANONYMOUS`` and a presented key still binds it.
+  The exempt paths (``/healthz``) pass untouched; paths under ``exempt_prefixes`` (the operator
+  console, ``/console``) do their own check. What each principal may do is ``api.keys.authorize``.
 - ``BodyLimitMiddleware``: a request whose ``Content-Length`` exceeds the limit, or whose streamed
   body grows past it, gets 413 before the application sees it (the body, at most ``limit`` bytes,
   is buffered and replayed to the app).
@@ -21,6 +25,7 @@ import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from api.keys import ANONYMOUS, BOOTSTRAP, STATE_KEY, Principal
 from api.models import error_body
 from core.config import ConfigError
 
@@ -68,39 +73,61 @@ async def send_json(send: Send, status: int, body: dict[str, Any],
     await send({"type": "http.response.body", "body": payload})
 
 
+Resolver = Callable[[str], Awaitable["Principal | None"]]
+
+
+def bearer_credential(scope: Scope) -> bytes | None:
+    """The credential of the one ``Authorization: Bearer`` header, else ``None`` (absent or ambiguous)."""
+    values = [v for k, v in scope.get("headers", []) if k.lower() == b"authorization"]
+    if len(values) != 1:
+        return None
+    scheme, _, credentials = values[0].partition(b" ")
+    if scheme.lower() != b"bearer":
+        return None
+    return credentials.strip()
+
+
+def set_principal(scope: Scope, principal: Principal) -> None:
+    scope.setdefault("state", {})[STATE_KEY] = principal
+
+
 class BearerAuthMiddleware:
-    """401 for HTTP requests without the configured bearer token (exempt paths excepted)."""
+    """Resolve the caller's principal; 401 when a credential is required and missing or wrong."""
 
     def __init__(self, app: ASGIApp, token: str | None, exempt: frozenset[str] = EXEMPT_PATHS,
-                 exempt_prefixes: tuple[str, ...] = ()) -> None:
+                 exempt_prefixes: tuple[str, ...] = (), resolver: Resolver | None = None) -> None:
         self.app = app
         self._token = token.encode("utf-8") if token else None
         self._exempt = exempt
         self._exempt_prefixes = exempt_prefixes
+        self._resolver = resolver
 
     def _is_exempt(self, path: str) -> bool:
         return path in self._exempt or any(path == p or path.startswith(p + "/")
                                            for p in self._exempt_prefixes)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or self._token is None or self._is_exempt(scope.get("path", "")):
+        if scope["type"] != "http" or self._is_exempt(scope.get("path", "")):
             await self.app(scope, receive, send)
             return
-        if not self._authorised(scope):
+        principal = await self.principal(scope)
+        if principal is None:
             await send_json(send, 401, error_body("unauthorized", "missing or invalid bearer token"),
                             [(b"www-authenticate", b'Bearer realm="pai-memory"')])
             return
+        set_principal(scope, principal)
         await self.app(scope, receive, send)
 
-    def _authorised(self, scope: Scope) -> bool:
-        assert self._token is not None
-        values = [v for k, v in scope.get("headers", []) if k.lower() == b"authorization"]
-        if len(values) != 1:
-            return False
-        scheme, _, credentials = values[0].partition(b" ")
-        if scheme.lower() != b"bearer":
-            return False
-        return hmac.compare_digest(credentials.strip(), self._token)
+    async def principal(self, scope: Scope) -> Principal | None:
+        """The principal of the request's credential, or ``None`` (answer 401)."""
+        credential = bearer_credential(scope)
+        if credential is None:
+            return ANONYMOUS if self._token is None else None
+        if self._token is not None and hmac.compare_digest(credential, self._token):
+            return BOOTSTRAP
+        if self._resolver is not None:
+            return await self._resolver(credential.decode("utf-8", "replace"))
+        return ANONYMOUS if self._token is None else None
 
 
 class RequestMetricsMiddleware:

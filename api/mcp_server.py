@@ -14,10 +14,17 @@ Errors are MCP tool errors (``isError: true``) whose structured content is the H
 ``unknown_field``, ``invalid_field``, ``invalid_memory``, ``memory_not_found``, ``rate_limited``,
 ``storage_unavailable``, ``internal_error``); nothing is written when a call is refused.
 
-Whose memories: when ``MCP_USER_ID`` is set it is the principal and every tool acts for that user:
-the input schemas have no ``user_id`` and a call that passes one is refused (``unknown_field``), so a
-model can never pick another user. Without it, ``user_id`` is a required argument, as in the HTTP API
-(the caller is a trusted service holding the API token).
+Who may call what (``api.keys``, the same rule as REST): every call is authorised for the key of the
+MCP session: over HTTP the bearer key of each request (the environment ``API_TOKEN`` or an API key of
+``pai-memory keys``), over stdio ``MCP_API_KEY`` when set (else the local process is trusted: every
+scope, or ``read``+``write`` bound to ``MCP_USER_ID``). ``memory_list`` and ``memory_retrieve`` need
+``read``, the writes need ``write``; a refusal is the tool error ``forbidden_scope`` or
+``forbidden_user`` with the REST API's 403 wording.
+
+Whose memories: when the key is bound to a user, or ``MCP_USER_ID`` is set, every tool acts for that
+user: the input schemas have no ``user_id`` and a call that passes one is refused (``unknown_field``,
+or ``forbidden_user`` when it names another user than the key's), so a model can never pick another
+user. Without a binding, ``user_id`` is a required argument, as in the HTTP API.
 
 Transports: ``stdio`` (a desktop client starts ``pai-memory mcp``) and streamable HTTP at
 ``http://MCP_HOST:MCP_PORT/mcp``, which requires ``API_TOKEN`` (``Authorization: Bearer``, the HTTP
@@ -41,6 +48,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from api.app import ApiServices, build_services
 from api.errors import field_of, invalid_field, validation_message
+from api.keys import ADMIN, ANONYMOUS, READ, SCOPES, STATE_KEY, WRITE, Forbidden, Principal, authorize
 from api.models import (
     AppendRequest,
     DeleteRequest,
@@ -136,6 +144,7 @@ class MemoryToolServer:
         self.settings = settings
         self.services = services
         self.principal = settings.MCP_USER_ID
+        self.local_principal = _local_principal(settings, services)  # stdio: the session's key
         self.per_user = KeyedRateLimiter("user", settings.API_RATE_LIMIT_PER_USER,
                                          settings.API_RATE_LIMIT_PER_USER_BURST)
         self._specs = {spec.name: spec for spec in TOOLS}
@@ -144,50 +153,71 @@ class MemoryToolServer:
                                           instructions="Long-term memory of the user: retrieve before "
                                           "answering, save durable facts the user states.")
 
-    def tools(self) -> list[types.Tool]:
+    def bound_user(self, principal: Principal) -> str | None:
+        """The user every tool acts for: the key's user, else ``MCP_USER_ID``, else none."""
+        return principal.user_id or self.principal
+
+    def principal_of(self, ctx: ServerRequestContext[Any] | None) -> Principal:
+        """The key of this call: the HTTP request's (set by the bearer middleware), else stdio's."""
+        scope = getattr(getattr(ctx, "request", None), "scope", None)
+        if isinstance(scope, dict):
+            found = scope.get("state", {}).get(STATE_KEY)
+            if isinstance(found, Principal):
+                return found
+        return self.local_principal
+
+    def tools(self, principal: Principal | None = None) -> list[types.Tool]:
+        bound = self.bound_user(principal or self.local_principal)
         return [types.Tool(name=spec.name, description=spec.description,
-                           input_schema=input_schema(spec.model, self.principal),
+                           input_schema=input_schema(spec.model, bound),
                            annotations=types.ToolAnnotations(read_only_hint=spec.read_only,
                                                              destructive_hint=spec.name == "memory_delete",
                                                              open_world_hint=False))
                 for spec in TOOLS]
 
-    async def _list_tools(self, _ctx: ServerRequestContext[Any],
+    async def _list_tools(self, ctx: ServerRequestContext[Any],
                           _params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=self.tools())
+        return types.ListToolsResult(tools=self.tools(self.principal_of(ctx)))
 
-    async def _call_tool(self, _ctx: ServerRequestContext[Any],
+    async def _call_tool(self, ctx: ServerRequestContext[Any],
                          params: types.CallToolRequestParams) -> types.CallToolResult:
         try:
             result = await anyio.to_thread.run_sync(self.call, params.name, dict(params.arguments or {}),
-                                                    _trace_carrier(params))
+                                                    _trace_carrier(params), self.principal_of(ctx))
         except ToolCallError as exc:
             return _result(error_body(exc.code, exc.message, exc.field), is_error=True)
         return _result(result, is_error=False)
 
-    def call(self, name: str, arguments: dict[str, Any],
-             carrier: dict[str, str] | None = None) -> dict[str, Any]:
+    def call(self, name: str, arguments: dict[str, Any], carrier: dict[str, str] | None = None,
+             principal: Principal | None = None) -> dict[str, Any]:
         """Run one tool synchronously: its response body, or ``ToolCallError`` with the API's error.
 
         Traced (tracing on) as a SERVER span ``tools/call <name>``, child of the W3C context in
         ``carrier`` (the request's ``_meta.traceparent``/``tracestate``) when valid, else a new root;
-        a write's outbox rows continue it. A refused call marks the span failed."""
+        a write's outbox rows continue it. A refused call marks the span failed. ``principal`` is the
+        caller's key (default: the stdio session's)."""
+        caller = principal or self.local_principal
         if not tracing.enabled():
-            return self._call(name, arguments)
+            return self._call(name, arguments, caller)
         span = tracing.server_span(f"tools/call {name}", carrier or {},
                                    {"mcp.method.name": "tools/call", "gen_ai.tool.name": name})
         with tracing.current(span):
-            return self._call(name, arguments)
+            return self._call(name, arguments, caller)
 
-    def _call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    def _call(self, name: str, arguments: dict[str, Any], principal: Principal) -> dict[str, Any]:
         spec = self._specs.get(name)
         if spec is None:
             raise ToolCallError("unknown_tool", f"no tool named {name!r}", "name")
         try:
-            request = spec.model.model_validate(self._with_user(arguments))
+            request = spec.model.model_validate(self._with_user(arguments, principal))
+            authorize(principal, READ if spec.read_only else WRITE, request.user_id)  # type: ignore[attr-defined]
+            if isinstance(request, ExportRequest) and request.user_id != self.bound_user(principal):
+                authorize(principal, ADMIN, request.user_id)  # another user's data: admin only
             return self._dispatch(request)
         except ToolCallError:
             raise
+        except Forbidden as exc:
+            raise ToolCallError(exc.code, exc.message, exc.field) from None
         except ValidationError as exc:
             raise _validation_error(exc) from None
         except InvalidMemoryInput as exc:
@@ -207,14 +237,17 @@ class MemoryToolServer:
             log.error("unhandled error in %s: %s", name, type(exc).__name__, exc_info=exc)
             raise ToolCallError("internal_error", "internal error") from None
 
-    def _with_user(self, arguments: dict[str, Any]) -> dict[str, Any]:
-        """Arguments with the principal's ``user_id``; refuses a ``user_id`` argument under a principal."""
-        if self.principal is None:
+    def _with_user(self, arguments: dict[str, Any], principal: Principal) -> dict[str, Any]:
+        """Arguments with the bound user's ``user_id``; refuses a ``user_id`` argument under a binding."""
+        bound = self.bound_user(principal)
+        if bound is None:
             return arguments
         if "user_id" in arguments:
+            if principal.user_id is not None and arguments["user_id"] != principal.user_id:
+                raise ToolCallError("forbidden_user", "this key is bound to another user", "user_id")
             raise ToolCallError("unknown_field", "user_id is not accepted: this server acts for its "
-                                "configured user (MCP_USER_ID)", "user_id")
-        return {**arguments, "user_id": self.principal}
+                                "configured user (MCP_USER_ID or the key's user)", "user_id")
+        return {**arguments, "user_id": bound}
 
     def _dispatch(self, request: BaseModel) -> dict[str, Any]:
         tools, svc = self.services.tools, self.services
@@ -296,9 +329,34 @@ def _result(body: dict[str, Any], *, is_error: bool) -> types.CallToolResult:
                                 is_error=is_error)
 
 
+def _local_principal(settings: Settings, services: ApiServices) -> Principal:
+    """The stdio session's key: ``MCP_API_KEY`` (resolved now; ``ConfigError`` when not live), else the
+    trusted local process (every scope, or read+write bound to ``MCP_USER_ID``)."""
+    from core import keys as store
+
+    secret = settings.MCP_API_KEY.get_secret_value() if settings.MCP_API_KEY is not None else ""
+    if secret:
+        with services.tools.sessions() as session:
+            info = store.lookup(session, secret)
+        if info is None:
+            raise ConfigError("MCP_API_KEY is not a live API key (unknown, revoked or expired)")
+        return Principal(key_id=info.id, scopes=frozenset(info.scopes), user_id=info.user_id, name=info.name,
+                         rate_limit=info.rate_limit)
+    if settings.MCP_USER_ID is not None:  # the binding is applied by ``_with_user`` (unknown_field wording)
+        return Principal(key_id="mcp-user", scopes=frozenset({READ, WRITE}), user_id=None,
+                         name="MCP_USER_ID (local stdio)")
+    return Principal(key_id=ANONYMOUS.key_id, scopes=SCOPES, user_id=None, name="local stdio process")
+
+
 def build_server(settings: Settings, services: ApiServices | None = None) -> MemoryToolServer:
     """The tool server on ``services`` (built from the settings unless given; no network I/O)."""
-    return MemoryToolServer(settings, services or build_services(settings))
+    svc = services or build_services(settings)
+    try:
+        return MemoryToolServer(settings, svc)
+    except ConfigError:
+        if services is None:
+            svc.close()
+        raise
 
 
 def serve_stdio(settings: Settings) -> None:
@@ -324,7 +382,9 @@ def http_app(settings: Settings, tool_server: MemoryToolServer) -> Callable[...,
     Raises ``ConfigError`` when ``API_TOKEN`` is not set: the HTTP transport never runs unauthenticated.
     """
     from api.auth import BearerAuthMiddleware, BodyLimitMiddleware
+    from api.keys import KeyResolver
     from api.ratelimit import RateLimitMiddleware
+    from core.storage.db import transaction
 
     token = settings.API_TOKEN.get_secret_value() if settings.API_TOKEN is not None else ""
     if not token:
@@ -335,7 +395,10 @@ def http_app(settings: Settings, tool_server: MemoryToolServer) -> Callable[...,
     per_token = KeyedRateLimiter("token", settings.API_RATE_LIMIT_PER_TOKEN,
                                  settings.API_RATE_LIMIT_PER_TOKEN_BURST)
     app = RateLimitMiddleware(app, limiter=per_token, exempt=frozenset())
-    return BearerAuthMiddleware(app, token=token, exempt=frozenset())
+    sessions = tool_server.services.tools.sessions
+    resolver = KeyResolver(lambda: transaction(sessions))
+    tool_server.services.closers.append(resolver.flush)
+    return BearerAuthMiddleware(app, token=token, exempt=frozenset(), resolver=resolver)
 
 
 def serve_http(settings: Settings) -> None:

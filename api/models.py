@@ -169,6 +169,8 @@ def error_body(code: str, message: str, field: str | None = None) -> dict[str, A
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorResponse, "description": text}
     for status, text in ((400, "malformed request"), (401, "missing or wrong bearer token"),
+                         (403, "the key lacks the scope or is bound to another user "
+                               "(forbidden_scope, forbidden_user)"),
                          (413, "request body too large"), (422, "invalid field"),
                          (429, "rate limit exceeded (Retry-After header)"), (503, "storage unavailable"))
 }

@@ -1,9 +1,11 @@
 """HTTP rate limiting: token buckets per caller token and per user, in this process.
 
-- ``RateLimitMiddleware`` (pure ASGI, inside the bearer check): one bucket per presented bearer
-  token (a SHA-256 of it; ``anonymous`` when the API runs without a token), for every path but the
-  probes ``/healthz`` and ``/readyz``. ``API_RATE_LIMIT_PER_TOKEN`` requests/s refill a bucket of
-  ``API_RATE_LIMIT_PER_TOKEN_BURST``.
+- ``RateLimitMiddleware`` (pure ASGI, inside the bearer check): one bucket per caller key (the
+  resolved ``Principal``'s key id; else a SHA-256 of the presented bearer token; ``anonymous`` when
+  the API runs without a token), for every path but the probes ``/healthz`` and ``/readyz``.
+  ``API_RATE_LIMIT_PER_TOKEN`` requests/s refill a bucket of ``API_RATE_LIMIT_PER_TOKEN_BURST``; a key
+  with its own ``rate_limit`` (``pai-memory keys create --rate-limit``) gets that rate and a burst of
+  twice the rate (at least 1).
 - ``KeyedRateLimiter.check(user_id)``: the endpoints call it once the request is valid, one bucket
   per ``user_id`` (``API_RATE_LIMIT_PER_USER`` / ``_BURST``); an invalid request costs no user tokens.
 - Over a limit: ``429`` with ``Retry-After`` (whole seconds until a token is back, at least 1) and
@@ -31,6 +33,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 
 from api.auth import ASGIApp, Receive, Scope, Send, send_json
+from api.keys import STATE_KEY, Principal
 from api.models import error_body
 from core import metrics
 
@@ -68,27 +71,45 @@ class KeyedRateLimiter:
     def enabled(self) -> bool:
         return self.rate > 0
 
-    def acquire(self, key: str) -> float:
-        """Take one token for ``key``: 0.0 when granted, else the seconds until one is available."""
-        if not self.enabled:
+    def acquire(self, key: str, rate: float | None = None) -> float:
+        """Take one token for ``key``: 0.0 when granted, else the seconds until one is available.
+
+        ``rate`` overrides the limiter's rate for this key (burst ``max(1, 2 * rate)``); 0 is off."""
+        if rate is None:
+            rate, burst = self.rate, float(self.burst)
+        else:
+            burst = max(1.0, 2.0 * rate)
+        if rate <= 0:
             return 0.0
         with self._lock:
             now = self._clock()
-            tokens, at = self._buckets.pop(key, (float(self.burst), now))
-            tokens = min(float(self.burst), tokens + (now - at) * self.rate)
+            tokens, at = self._buckets.pop(key, (burst, now))
+            tokens = min(burst, tokens + (now - at) * rate)
             if tokens >= 1.0:
                 tokens -= 1.0
                 wait = 0.0
             else:
-                wait = (1.0 - tokens) / self.rate
+                wait = (1.0 - tokens) / rate
             self._buckets[key] = (tokens, now)  # most recently used last
             while len(self._buckets) > self.max_keys:
                 self._buckets.popitem(last=False)
             return wait
 
-    def check(self, key: str) -> None:
+    def wait(self, key: str) -> float:
+        """Seconds until ``key`` has a token (0.0 now), taking none; the limiter's own rate."""
+        if not self.enabled:
+            return 0.0
+        with self._lock:
+            found = self._buckets.get(key)
+            if found is None:
+                return 0.0
+            tokens, at = found
+            tokens = min(float(self.burst), tokens + (self._clock() - at) * self.rate)
+            return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
+
+    def check(self, key: str, rate: float | None = None) -> None:
         """Raise ``RateLimited`` when ``key`` is over the limit (a token is taken otherwise)."""
-        wait = self.acquire(key)
+        wait = self.acquire(key, rate)
         if wait > 0:
             metrics.API_RATE_LIMITED.labels(self.scope).inc()
             raise RateLimited(self.scope, wait)
@@ -112,11 +133,16 @@ class RateLimitMiddleware:
         self.exempt = exempt
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not self.limiter.enabled or scope.get("path") in self.exempt:
+        if scope["type"] != "http" or scope.get("path") in self.exempt:
+            await self.app(scope, receive, send)
+            return
+        principal = scope.get("state", {}).get(STATE_KEY)
+        rate = principal.rate_limit if isinstance(principal, Principal) else None
+        if rate is None and not self.limiter.enabled:
             await self.app(scope, receive, send)
             return
         try:
-            self.limiter.check(_token_key(scope))
+            self.limiter.check(_token_key(scope), rate)
         except RateLimited as exc:
             body, headers = rate_limited_response_parts(exc)
             await send_json(send, 429, body, headers)
@@ -125,7 +151,10 @@ class RateLimitMiddleware:
 
 
 def _token_key(scope: Scope) -> str:
-    """A digest of the bearer credential (never the token itself), or ``anonymous``."""
+    """The resolved key's id, else a digest of the bearer credential (never the token), or ``anonymous``."""
+    principal = scope.get("state", {}).get(STATE_KEY)
+    if isinstance(principal, Principal) and principal.key_id not in ("env", "anonymous"):
+        return "key:" + principal.key_id
     values = [v for k, v in scope.get("headers", []) if k.lower() == b"authorization"]
     if len(values) != 1:
         return "anonymous"

@@ -114,7 +114,12 @@ class PrivateStack:
 
     @property
     def database_url(self) -> str:
-        return f"postgresql+psycopg://postgres@127.0.0.1:{self.ports.postgres}/pai_memory"
+        """The private PostgreSQL's URL, with the password its stack generated in ``home``."""
+        from localstack.postgres import PostgresService
+
+        postgres = self.stack.services["postgres"]
+        assert isinstance(postgres, PostgresService)
+        return postgres.url
 
     @property
     def bootstrap(self) -> str:

@@ -19,6 +19,7 @@ from typing import Any
 
 from bench.common import BENCH_API_PORT, BENCH_METRICS_BASE, WORK
 from bench.machine import rss_mb
+from localstack.postgres import PostgresService
 from localstack.process import port_bindable, wait_until
 from localstack.settle import pipeline_progress, private_names, wait_healthy
 
@@ -80,9 +81,11 @@ def stack_up() -> dict[str, str]:
             "DATABASE_URL": server,
             "MEMORY_MILVUS_URI": s.milvus_uri,
         }
+    postgres = stack.services["postgres"]
+    assert isinstance(postgres, PostgresService)
     return {
         "KAFKA_BOOTSTRAP_SERVERS": f"127.0.0.1:{BENCH_KAFKA_PORT}",
-        "DATABASE_URL": f"postgresql+psycopg://postgres@127.0.0.1:{BENCH_POSTGRES_PORT}/postgres",
+        "DATABASE_URL": postgres.admin_url,  # with the stack's generated password
         "MEMORY_MILVUS_URI": f"http://127.0.0.1:{BENCH_MILVUS_PORT}",
     }
 

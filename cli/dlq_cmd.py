@@ -66,17 +66,23 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _redrive(args: argparse.Namespace) -> int:
+    from cli.keys_cmd import record_audit
     from consumers import ops
 
     settings = load_settings()
+    target = f"{args.group} partition {args.partition} offset {args.offset}"
     try:
         done = ops.redrive_dead_letter(settings, args.group, args.partition, args.offset)
     except ops.RedriveRefused as exc:
+        record_audit(settings, "dlq.redrive", "failed", target, {"reason": str(exc)[:200]})
         print(f"pai-memory dlq: refused: {exc}")
         return 2
     except ops.OpsError as exc:
+        record_audit(settings, "dlq.redrive", "failed", target, {"reason": "kafka"})
         print(f"pai-memory dlq: Kafka unavailable: {exc}")
         return 3
+    record_audit(settings, "dlq.redrive", "ok", target,
+                 {"to": f"{done.topic}:{done.partition}:{done.offset}"})
     print(f"re-drove {done.dead_letter.topic} partition {done.dead_letter.partition} offset "
           f"{done.dead_letter.offset} to {done.topic} partition {done.partition} offset {done.offset}")
     return 0

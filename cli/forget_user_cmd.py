@@ -54,6 +54,12 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         return 3
     finally:
         index.close()
+    if not args.check:  # the audit names the user by hash only: the erased id is not kept
+        from cli.keys_cmd import record_audit
+        from core.memory.store import user_hash
+
+        record_audit(settings, "user.erase", "ok" if proof.ok else "failed",
+                     f"user#{user_hash(args.user_id)[:16]}")
     print(json.dumps(proof.as_dict(), ensure_ascii=False) if args.json else proof.render())
     return 0 if proof.ok else 1
 

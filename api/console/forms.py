@@ -64,6 +64,10 @@ class UsersQuery(_Form):
     page: Page = 1
 
 
+class AuditQuery(_Form):
+    page: Page = 1
+
+
 class MemoriesQuery(_Form):
     memory_type: MemoryType | None = None
     active: Literal["all", "active", "inactive"] = "active"  # the live set (what retrieval sees) by default

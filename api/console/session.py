@@ -1,10 +1,13 @@
-"""Console sessions and CSRF tokens, derived from the API token (no server-side state).
+"""Console sessions and CSRF tokens, signed with a key derived from the API token, and revocable.
 
 - The operator proves knowledge of ``API_TOKEN`` once, in the body of the login form (never in a URL);
   the console then sets a session cookie ``v1.<issued>.<nonce>.<mac>`` (HttpOnly, SameSite=Strict,
   path ``/console``, Secure over HTTPS), where ``mac`` is HMAC-SHA256 over ``v1.<issued>.<nonce>``
   with a key derived from the token (``session_key``). Changing the token invalidates every session;
   a session expires ``SESSION_MAX_AGE_SEC`` after login.
+- Server-side: each login is a row of ``console_sessions`` named by the nonce (``core.keys``), with
+  the key that logged in. A cookie is a session only while its row is live: logout revokes it for
+  every API process at once, and so do the expiry and revoking the admin key that logged in.
 - Every state-changing request is a POST carrying ``csrf`` = HMAC of the session's nonce under the
   same key: a page of the console can produce it, another site cannot (it cannot read the cookie).
 - Comparisons are constant-time (``hmac.compare_digest``).
@@ -34,6 +37,7 @@ def session_key(token: str) -> bytes:
 class ConsoleSession:
     issued: int
     nonce: str
+    key_id: str = "env"  # the key that logged in (``env``: API_TOKEN)
 
 
 class SessionSigner:

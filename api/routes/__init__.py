@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 from fastapi import FastAPI
 
 from api.routes import ingest, memories, users
-from api.routes.common import install_error_handlers
 from core.config import RetrieveMode, Settings
 from core.jobs import ERASE_USER, ErasureRunner, JobStore, JobWorker, kafka_retention_topics
 
@@ -24,7 +23,6 @@ if TYPE_CHECKING:
 
 def install_routes(app: FastAPI, settings: Settings, svc: ApiServices) -> None:
     app.state.settings = settings
-    install_error_handlers(app)
     for module in (memories, users, ingest):
         app.include_router(module.router)
 

@@ -1,16 +1,14 @@
 """What the route modules share: the app's services, a read in a session, the per-user rate limit, and
-the error answers of authorisation and jobs."""
+the authorisation of a user's own data (export, erasure)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi import Request
 
-from api.authz import Forbidden
-from api.models import error_body
+from api.keys import ADMIN, ForbiddenUser, Principal, authorize
 
 if TYPE_CHECKING:
     from api.app import ApiServices
@@ -34,7 +32,10 @@ def user_limit(request: Request, user_id: str) -> None:
     request.app.state.rate_limits["user"].check(user_id)
 
 
-def install_error_handlers(app: FastAPI) -> None:
-    @app.exception_handler(Forbidden)
-    async def _forbidden(_request: Request, exc: Forbidden) -> JSONResponse:
-        return JSONResponse(error_body(exc.code, str(exc)), 403)
+def authorize_user_data(principal: Principal, own_scope: str, user_id: str) -> None:
+    """A user's whole data (export, erasure): the ``admin`` scope, or a key bound to this very user that
+    holds ``own_scope`` (``read`` to export, ``write`` to erase). A key bound to another user is
+    ``forbidden_user`` whatever its scopes."""
+    if principal.user_id is not None and principal.user_id != user_id:
+        raise ForbiddenUser("this key is bound to another user")
+    authorize(principal, own_scope if principal.user_id == user_id else ADMIN, user_id)

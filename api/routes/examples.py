@@ -22,7 +22,8 @@ TOOL = {"tool": "memory_save", "user_id": "user-42", "key": "preference-coffee",
 SAVE = {"user_id": "user-42", "key": "preference-coffee", "content": "drinks oat-milk flat whites",
         "memory_type": "preference", "importance": 3, "command_id": "cmd-7f3a"}
 JOB = {"id": "0b6c7c1e-3f0e-4a53-9d0a-2f4c8a5e9b11", "kind": "erase_user", "status": "done",
-       "requested_by": "API_TOKEN (env)", "attempts": 1, "error": None, "created_at": T, "started_at": T,
+       "requested_by": "API_TOKEN (bootstrap admin) (env)", "attempts": 1, "error": None, "created_at": T,
+       "started_at": T,
        "finished_at": T, "result": {
            "ok": True, "user_pk": 17, "already_erased": False, "erased_at": T,
            "deleted": {"long_term_memories": 3, "memory_history": 4, "processed_commands": 0, "outbox": 4,
@@ -65,7 +66,8 @@ EXAMPLES: dict[tuple[str, str], tuple[Any, Any]] = {
                                        "memory_status": "PROCESSED", "created_at": T}},
         {"id": 2, "operation": "overwrite", "source": "tool", "command_id": None,
          "old_content": "drinks oat-milk flat whites", "new_content": "drinks black coffee",
-         "memory_type": "preference", "reason": "human correction by key API_TOKEN (env)", "created_at": T,
+         "memory_type": "preference", "reason": "human correction by key chat-service (pmk_3f9c0a1b2c4d)",
+         "created_at": T,
          "message": None}]}),
     ("/v1/users/{user_id}/export", "get"): (None, {
         "format": "pai.user.export.v1", "user_id": "user-42", "exported_at": T,

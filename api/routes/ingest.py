@@ -26,7 +26,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from api.authz import Principal, authorize, principal_dep
+from api.keys import WRITE, Principal, authorize, principal_dep
 from api.models import ERROR_RESPONSES, ErrorResponse, error_body
 from api.routes.common import user_limit
 from core.config import Settings
@@ -167,7 +167,7 @@ async def ingest_messages(request: Request, principal: Annotated[Principal, Depe
     settings: Settings = request.app.state.settings
     messages = parse_messages(await request.body(), settings.API_INGEST_MAX_BATCH)
     for user in dict.fromkeys(m.user_id for m in messages):
-        authorize(principal, "write", user)
+        authorize(principal, WRITE, user)
         user_limit(request, user)
     ingest: IngestProducer = request.app.state.ingest
     try:

@@ -16,7 +16,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from api.authz import Principal, authorize, principal_dep
+from api.keys import READ, WRITE, Principal, authorize, principal_dep
 from api.models import CONTENT_MAX_CHARS, ERROR_RESPONSES, ID_PATTERN, MAX_TTL_DAYS, ErrorResponse, error_body
 from api.routes.common import db_read, services_of, user_limit
 from core.memory import browse
@@ -161,7 +161,7 @@ def history_document(sessions: Callable[[], Any], user_id: str, memory_id: int) 
 def get_memory(request: Request, memory_id: MemoryId, user_id: UserQuery,
                principal: Annotated[Principal, Depends(principal_dep)]) -> Any:
     """One memory of the user: content, type, key, scores, expiry, vector status, source message id."""
-    authorize(principal, "read", user_id)
+    authorize(principal, READ, user_id)
     user_limit(request, user_id)
     row = db_read(request, lambda s: browse.get_user_memory(s, user_id, memory_id))
     return not_found(memory_id) if row is None else memory_detail(row)
@@ -173,7 +173,7 @@ def get_memory_history(request: Request, memory_id: MemoryId, user_id: UserQuery
                        principal: Annotated[Principal, Depends(principal_dep)]) -> Any:
     """Every change of the memory, oldest first: operation, old/new content, the message that caused it,
     the reason (a human correction names the key that made it)."""
-    authorize(principal, "read", user_id)
+    authorize(principal, READ, user_id)
     user_limit(request, user_id)
     doc = history_document(services_of(request).tools.sessions, user_id, memory_id)
     return not_found(memory_id) if doc is None else doc
@@ -187,7 +187,7 @@ def patch_memory(request: Request, memory_id: MemoryId, body: PatchRequest,
                  principal: Annotated[Principal, Depends(principal_dep)]) -> Any:
     """A human correction (content, importance, expiry) through the same writer as every other write:
     history (recording which key changed it), outbox, vector re-index."""
-    authorize(principal, "write", body.user_id)
+    authorize(principal, WRITE, body.user_id)
     user_limit(request, body.user_id)
     tools = services_of(request).tools
     try:

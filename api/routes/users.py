@@ -18,9 +18,9 @@ from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
-from api.authz import ForbiddenScope, Principal, authorize, principal_dep
+from api.keys import ADMIN, READ, WRITE, ForbiddenScope, Principal, principal_dep
 from api.models import ERROR_RESPONSES, ID_PATTERN, ErrorResponse, error_body
-from api.routes.common import db_read, services_of, user_limit
+from api.routes.common import authorize_user_data, db_read, services_of, user_limit
 from core.jobs import JobNotFound, JobStore, JobWorker, erasable
 from core.memory import browse
 from schemas.export import EXPORT_FORMAT, UserExport
@@ -110,7 +110,7 @@ def export_user(request: Request, user_id: UserPath,
                 principal: Annotated[Principal, Depends(principal_dep)]) -> Any:
     """Everything held about the user in PostgreSQL (memories, history, stored messages) as one JSON
     document (``schemas/export.schema.json``), streamed."""
-    authorize(principal, "admin", user_id)
+    authorize_user_data(principal, READ, user_id)
     user_limit(request, user_id)
     if db_read(request, lambda s: browse.find_user_pk(s, user_id)) is None:
         return _user_not_found(user_id)
@@ -126,7 +126,7 @@ def erase_user(request: Request, user_id: UserPath,
     """Erase the user everywhere (what ``pai-memory forget-user`` does) as an asynchronous job: 202 with
     the job id; poll ``GET /v1/jobs/{id}`` for the proof. A user erased before may be erased again (the
     job re-checks the proof)."""
-    authorize(principal, "admin", user_id)
+    authorize_user_data(principal, WRITE, user_id)
     if not db_read(request, lambda s: erasable(s, user_id)):
         return _user_not_found(user_id)
     store, worker = _jobs(request)
@@ -148,7 +148,7 @@ def get_job(request: Request, job_id: JobPath,
         job = store.get(job_id)
     except JobNotFound:
         job = None
-    if "admin" not in principal.scopes and (job is None or job.requested_by != _actor(principal)):
+    if not principal.has(ADMIN) and (job is None or job.requested_by != _actor(principal)):
         raise ForbiddenScope("this key lacks the 'admin' scope")
     if job is None:
         return JSONResponse(error_body("job_not_found", f"no job {job_id!r}", "job_id"), 404)

@@ -5,7 +5,10 @@ PostgreSQL, Kafka and Milvus Lite: memories come from a chat message through the
 (``MessageProcessor`` with the rules extractor) and from a tool write, and are indexed into a private
 Milvus collection. Covered: login (a wrong token is refused), browsing a user's memories and a
 memory's history with its source message, a re-drive of a record dead-lettered on purpose (it arrives
-again on its source topic), and a search in the three modes with rerank scores.
+again on its source topic), and a search in the three modes with rerank scores. Then the console
+behind a TLS-terminating reverse proxy (``tests.support.tls_proxy``, a self-signed certificate made
+with ``openssl``; ``TRUSTED_PROXIES`` set): the HTTPS login works, the cookie is ``Secure``, the audit
+page lists the logins, and logout revokes the session server-side.
 
 Skips (never fails) when no browser is installed: ``scripts/setup.sh`` installs ``chromium`` and
 ``chromium-driver`` when it can. With ``PAI_MEMORY_CONSOLE_SCREENSHOTS=DIR`` the main screens are
@@ -17,6 +20,7 @@ from __future__ import annotations
 import base64
 import os
 import shutil
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -232,3 +236,75 @@ def redriven(cfg: Settings, partition: int, offset: int) -> tuple[Any, Any, Any]
         raise AssertionError("the re-driven record did not arrive")
     finally:
         consumer.close()
+
+
+@pytest.fixture
+def console_behind_tls(settings: Settings, clean_db: Engine, tmp_path: Path) -> Iterator[tuple[str, str]]:
+    """The console (no Milvus) under uvicorn, behind the test's TLS-terminating proxy on 127.0.0.1.
+
+    Yields (https URL through the proxy, http URL of the API itself)."""
+    from tests.support.tls_proxy import TlsProxy, self_signed_cert
+
+    try:
+        cert, key = self_signed_cert(tmp_path)
+    except (FileNotFoundError, subprocess.CalledProcessError) as exc:
+        pytest.skip(f"cannot make a test certificate with openssl: {exc}")
+    cfg = settings.model_copy(update={"API_TOKEN": SecretStr(TOKEN), "MEMORY_MILVUS_ENABLED": False,
+                                      "API_PORT": free_port(), "TRUSTED_PROXIES": "127.0.0.1/32"})
+    server = uvicorn.Server(uvicorn.Config(create_app(cfg), host="127.0.0.1", port=cfg.API_PORT,
+                                           log_level="warning", lifespan="on", proxy_headers=False))
+    thread = threading.Thread(target=server.run, name="console-tls-api", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the API did not start"
+        time.sleep(0.1)
+    proxy = TlsProxy(free_port(), cfg.API_PORT, cert, key).start()
+    try:
+        yield f"https://localhost:{proxy.port}", f"http://127.0.0.1:{cfg.API_PORT}"
+    finally:
+        proxy.stop()
+        server.should_exit = True
+        thread.join(30)
+
+
+@pytest.fixture
+def tls_browser() -> Iterator[WebDriver]:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1400,1000", "--disable-extensions", "--ignore-certificate-errors"):
+        options.add_argument(arg)
+    options.accept_insecure_certs = True  # the proxy's certificate is self-signed
+    driver = webdriver.Chrome(service=ChromeService(executable_path=DRIVER), options=options)
+    driver.set_page_load_timeout(120)
+    driver.implicitly_wait(20)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def test_behind_a_tls_proxy_login_secure_cookie_logout_revokes(console_behind_tls: tuple[str, str],
+                                                               tls_browser: WebDriver) -> None:
+    """Through HTTPS: the login's Origin (https://...) is accepted, the cookie is Secure, and after
+    logout the old cookie value no longer opens a page (revoked server-side, not only deleted)."""
+    import httpx
+
+    url, direct = console_behind_tls
+    login(tls_browser, url, "not-the-token")
+    assert "wrong token" in tls_browser.find_element(By.ID, "login-error").text
+    login(tls_browser, url, TOKEN)
+    assert tls_browser.current_url == f"{url}/console/users", tls_browser.page_source[-500:]
+    cookie = next(c for c in tls_browser.get_cookies() if c["name"] == "pai_console")
+    assert cookie["secure"] and cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+    value = cookie["value"]
+    tls_browser.get(f"{url}/console/audit")
+    audit = tls_browser.find_element(By.ID, "audit").text
+    assert "console.login" in audit and "ok" in audit and "failed" in audit and "127.0.0.1" in audit
+    tls_browser.find_element(By.CSS_SELECTOR, "header form button").click()
+    WebDriverWait(tls_browser, 30).until(expected_conditions.url_to_be(f"{url}/console/login"))
+    tls_browser.get(f"{url}/console/users")
+    assert tls_browser.find_elements(By.ID, "token"), "after logout the login form is shown"
+    replay = httpx.get(f"{direct}/console/users", cookies={"pai_console": value}, timeout=30)
+    assert replay.status_code == 401 and 'name="token"' in replay.text

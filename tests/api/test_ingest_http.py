@@ -21,7 +21,7 @@ from pydantic import SecretStr
 from sqlalchemy import Engine
 
 from api.app import create_app
-from api.authz import Principal, principal_dep
+from api.keys import Principal, principal_dep
 from core.config import Settings
 from localstack.process import free_port
 from localstack.topics import ensure_topics

@@ -251,3 +251,38 @@ def test_http_transport_refuses_to_start_without_a_token(
                           capture_output=True, text=True, timeout=120,
                           cwd=ROOT)
     assert done.returncode == 2 and "requires API_TOKEN" in done.stderr
+
+
+def test_http_transport_enforces_the_key_of_the_session(http_server: str, clean_db: Engine) -> None:
+    """A key bound to alice reaches only alice over MCP HTTP; a read key cannot write."""
+    from core import keys
+    from core.storage.db import transaction
+
+    with transaction(session_factory(clean_db)) as session:
+        _a, alice_token = keys.create_key(session, "alice agent", ["read", "write"], user_id="alice")
+        _r, read_token = keys.create_key(session, "reader", ["read"])
+
+    async def main() -> None:
+        http = create_mcp_http_client(headers={"Authorization": f"Bearer {alice_token}"})
+        async with http, Client(streamable_http_client(http_server, http_client=http),
+                                read_timeout_seconds=120) as client:
+            tools = await client.list_tools()
+            assert all("user_id" not in t.input_schema["properties"] for t in tools.tools)
+            failed, body = await call(client, "memory_save", {"key": "pet", "content": "Has a cat"})
+            assert not failed and body["user_id"] == "alice", body
+            for tool, args in (("memory_list", {"user_id": "bob"}),
+                               ("memory_save", {"user_id": "bob", "key": "k", "content": "c"}),
+                               ("memory_delete", {"user_id": "bob", "key": "pet"}),
+                               ("memory_retrieve", {"user_id": "bob", "question": "pets?"})):
+                failed, body = await call(client, tool, args)
+                assert failed and body["error"]["code"] == "forbidden_user", (tool, body)
+        http = create_mcp_http_client(headers={"Authorization": f"Bearer {read_token}"})
+        async with http, Client(streamable_http_client(http_server, http_client=http),
+                                read_timeout_seconds=120) as client:
+            failed, body = await call(client, "memory_save", {"user_id": "bob", "key": "k", "content": "c"})
+            assert failed and body["error"]["code"] == "forbidden_scope", body
+            failed, body = await call(client, "memory_list", {"user_id": "alice"})
+            assert not failed and [m["key"] for m in body["memories"]] == ["pet"]
+
+    anyio.run(main)
+    assert memory_count(clean_db) == 1

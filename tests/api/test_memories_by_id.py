@@ -1,7 +1,7 @@
 """Memories by id over HTTP (issue 27): get, history, a human correction; user-scoped, with scopes.
 
 Real PostgreSQL through the real app (``TestClient``: middleware, auth, error handlers). Wrong scopes are
-exercised with principals the authorisation module defines (``api.authz``), installed with FastAPI's
+exercised with principals the authorisation module defines (``api.keys``), installed with FastAPI's
 dependency override of ``principal_dep``: the same code path a scoped key will take.
 """
 
@@ -16,7 +16,7 @@ from pydantic import SecretStr
 from sqlalchemy import Engine, select
 
 from api.app import create_app
-from api.authz import Principal, principal_dep
+from api.keys import Principal, principal_dep
 from core.config import Settings
 from core.storage.db import session_factory
 from core.storage.models import LongTermMemory, OutboxEvent
@@ -88,7 +88,7 @@ def test_get_history_and_patch_round_trip(app_client: TestClient, clean_db: Engi
     correction = changes[1]
     assert correction["old_content"] == "drinks oat-milk flat whites"
     assert correction["new_content"] == "drinks black coffee"
-    assert "human correction by key API_TOKEN (env)" in correction["reason"]
+    assert "human correction by key API_TOKEN (bootstrap admin) (env)" in correction["reason"]
     assert correction["message"] is None
     # the correction went through the writer: one memory.dirty outbox row per effective write
     with session_factory(clean_db)() as session:

@@ -23,7 +23,7 @@ from pydantic import SecretStr
 from sqlalchemy import Engine, select, update
 
 from api.app import create_app
-from api.authz import Principal, principal_dep
+from api.keys import Principal, principal_dep
 from api.mcp_server import ToolCallError, build_server
 from core.config import RetrieveMode, Settings
 from core.embedding.local import LocalE5Embedder

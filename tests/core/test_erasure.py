@@ -161,3 +161,10 @@ def test_cli_forget_user(cfg: Settings, clean_db: Engine, monkeypatch: pytest.Mo
     assert "already erased" in capsys.readouterr().out
     assert cli_main(["forget-user", "nobody-here", "--yes"]) == 2
     assert memories_of(clean_db, "cli-stay") == 1
+    from sqlalchemy import text as sql
+
+    with clean_db.connect() as conn:  # audited, naming the user by hash only
+        audited = conn.execute(sql("SELECT action, outcome, target, actor FROM audit_log ORDER BY id")).all()
+    assert [(a, o) for a, o, _t, _w in audited] == [("user.erase", "ok"), ("user.erase", "ok")]
+    assert all("cli-erase" not in t and t.startswith("user#") and w.startswith("cli")
+               for _a, _o, t, w in audited)

@@ -1,7 +1,7 @@
 """jobs: asynchronous jobs of the API (user erasure), picked up again after a restart
 
 Revision ID: 0007
-Revises: 0004
+Revises: 0006
 Create Date: 2026-12-04 15:30:00
 """
 
@@ -10,7 +10,7 @@ from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision = "0007"
-down_revision = "0004"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 
