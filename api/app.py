@@ -46,7 +46,16 @@ from api.console import PREFIX as CONSOLE_PREFIX
 from api.console import install_console
 from api.errors import field_of, invalid_field, validation_message
 from api.health import Readiness
-from api.keys import READ, WRITE, Forbidden, KeyResolver, Principal, authorize, principal_dep
+from api.keys import (
+    READ,
+    WRITE,
+    Forbidden,
+    KeyResolver,
+    KeyStoreUnavailable,
+    Principal,
+    authorize,
+    principal_dep,
+)
 from api.models import (
     ERROR_RESPONSES,
     ID_PATTERN,
@@ -157,6 +166,7 @@ def _install_error_handlers(app: FastAPI) -> None:
                             503, headers={"retry-after": "1"})
 
     app.add_exception_handler(OperationalError, _storage)
+    app.add_exception_handler(KeyStoreUnavailable, _storage)  # a console login with an API key
     app.add_exception_handler(PoolTimeout, _storage)
 
     async def _dbapi(request: Request, exc: Exception) -> JSONResponse:

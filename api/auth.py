@@ -25,7 +25,7 @@ import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from api.keys import ANONYMOUS, BOOTSTRAP, STATE_KEY, Principal
+from api.keys import ANONYMOUS, BOOTSTRAP, STATE_KEY, KeyStoreUnavailable, Principal
 from api.models import error_body
 from core.config import ConfigError
 
@@ -110,7 +110,11 @@ class BearerAuthMiddleware:
         if scope["type"] != "http" or self._is_exempt(scope.get("path", "")):
             await self.app(scope, receive, send)
             return
-        principal = await self.principal(scope)
+        try:
+            principal = await self.principal(scope)
+        except KeyStoreUnavailable as exc:
+            await send_json(send, 503, error_body("storage_unavailable", str(exc)), [(b"retry-after", b"1")])
+            return
         if principal is None:
             await send_json(send, 401, error_body("unauthorized", "missing or invalid bearer token"),
                             [(b"www-authenticate", b'Bearer realm="pai-memory"')])

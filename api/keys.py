@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from fastapi import Request
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
@@ -109,6 +110,10 @@ def principal_dep(request: Request) -> Principal:
     return request_principal(request)
 
 
+class KeyStoreUnavailable(Exception):
+    """The key store (PostgreSQL) did not answer: the caller gets 503, never a guess either way."""
+
+
 class KeyResolver:
     """Resolves API-key tokens to principals through the key store (``core.keys``), cached.
 
@@ -136,7 +141,9 @@ class KeyResolver:
         return await run_in_threadpool(self.resolve, token)
 
     def resolve(self, token: str) -> Principal | None:
-        """The principal of ``token`` or ``None`` (unknown, revoked, expired, malformed)."""
+        """The principal of ``token`` or ``None`` (unknown, revoked, expired, malformed).
+
+        Raises ``KeyStoreUnavailable`` when PostgreSQL does not answer (nothing is cached then)."""
         from core import keys as store
 
         if store.parse_token(token) is None:
@@ -148,8 +155,12 @@ class KeyResolver:
         if hit is not None and hit[0] > now:
             principal = hit[1]
         else:
-            with self._sessions() as session:
-                info = store.lookup(session, token)
+            try:
+                with self._sessions() as session:
+                    info = store.lookup(session, token)
+            except SQLAlchemyError as exc:
+                log.error("API key lookup failed: %s", type(exc).__name__)
+                raise KeyStoreUnavailable("the key store is unavailable, retry later") from None
             principal = None if info is None else Principal(
                 key_id=info.id, scopes=frozenset(info.scopes), user_id=info.user_id, name=info.name,
                 rate_limit=info.rate_limit)

@@ -76,6 +76,8 @@ def record_audit(settings: Settings, action: str, outcome: str, target: str | No
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
+    from sqlalchemy.exc import ProgrammingError
+
     from core import keys
     from core.storage.db import engine_for, session_factory, transaction
 
@@ -104,6 +106,12 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 keys.audit(session, actor(), "key.revoke", "ok", target=info.prefix)
     except keys.KeyStoreError as exc:
         print(f"pai-memory keys: {exc}", file=sys.stderr)
+        return 2
+    except ProgrammingError as exc:
+        if "api_keys" not in str(exc.orig) and "audit_log" not in str(exc.orig):
+            raise
+        print("pai-memory keys: the database has no key tables yet: run `pai-memory db upgrade`",
+              file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps({**info.as_dict(), **({"token": token} if token else {})}, ensure_ascii=False))

@@ -201,3 +201,16 @@ def test_a_stdio_mcp_api_key_must_be_live(api_settings: Settings, clean_db: Engi
         keys.revoke_key(session, key_id)
     with pytest.raises(ConfigError):
         build_server(api_settings.model_copy(update={"MCP_API_KEY": SecretStr(token)}))
+
+
+def test_an_api_key_while_postgres_is_down_gets_503_not_401(api_settings: Settings, clean_db: Engine) -> None:
+    from localstack.process import free_port
+
+    _, token = make_key(clean_db, READ)
+    dead = api_settings.model_copy(update={
+        "DATABASE_URL": SecretStr(f"postgresql+psycopg://postgres@127.0.0.1:{free_port()}/nope")})
+    with TestClient(create_app(dead)) as down:
+        response = down.get("/v1/memories?user_id=u1", headers=bearer(token))
+        assert response.status_code == 503 and response.headers["retry-after"] == "1"
+        assert response.json()["error"]["code"] == "storage_unavailable"
+        assert down.get("/v1/memories?user_id=u1", headers=bearer("nope")).status_code == 401  # not a key

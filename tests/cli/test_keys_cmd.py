@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from pydantic import SecretStr
 from sqlalchemy import Engine, select
 
 from cli.keys_cmd import run
@@ -76,3 +77,26 @@ def test_refusals_exit_2_and_store_nothing(settings: Settings, clean_db: Engine,
     assert code == 2 and err.startswith("pai-memory keys: ")
     with clean_db.connect() as conn:
         assert conn.execute(select(ApiKey)).all() == [] and conn.execute(select(AuditLog)).all() == []
+
+
+def test_an_unmigrated_database_is_reported(settings: Settings, engine: Engine,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """A database below revision 0006 (no key tables): a clear message, exit 2, not a traceback."""
+    from sqlalchemy import text
+
+    from core.storage import db
+
+    name = f"{settings.database_url.rsplit('/', 1)[1]}_old"
+    admin = engine.execution_options(isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    url = settings.database_url.rsplit("/", 1)[0] + f"/{name}"
+    try:
+        db.upgrade(url, "0004")
+        old = settings.model_copy(update={"DATABASE_URL": SecretStr(url)})
+        code, _out, err = keys_cmd(old, capsys, "list")
+        assert code == 2 and "pai-memory db upgrade" in err
+    finally:
+        db.engine_for.cache_clear()
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
