@@ -71,6 +71,8 @@ from api.models import (
     error_body,
 )
 from api.ratelimit import KeyedRateLimiter, RateLimited, RateLimitMiddleware, rate_limited_response_parts
+from api.routes import install_routes, openapi_components
+from api.routes.examples import apply_examples
 from api.strict import AmbiguousRequestMiddleware, UnknownQueryParameterMiddleware
 from api.tracing import TracingMiddleware
 from core.config import RetrieveMode, Settings
@@ -94,9 +96,10 @@ class ApiServices:
     readiness: Readiness
     warm_up: Callable[[], None] | None = None
     closers: list[Callable[[], None]] = field(default_factory=list)
+    starters: list[Callable[[], None]] = field(default_factory=list)  # run when the app starts
 
     def close(self) -> None:
-        for closer in (self.retriever.close, self.readiness.close, *self.closers):
+        for closer in (*reversed(self.closers), self.retriever.close, self.readiness.close):
             try:
                 closer()
             except Exception:  # shutdown must release every service even if one fails
@@ -192,6 +195,8 @@ def _install_openapi(app: FastAPI, secured: bool) -> None:
         if app.openapi_schema is None:
             schema = get_openapi(title=app.title, version=app.version, description=app.description,
                                  routes=app.routes)
+            schema.setdefault("components", {}).setdefault("schemas", {}).update(openapi_components())
+            apply_examples(schema)
             schema.setdefault("components", {})["securitySchemes"] = {
                 "bearerAuth": {"type": "http", "scheme": "bearer",
                                "description": "API_TOKEN; required on every endpoint except /healthz"
@@ -218,6 +223,8 @@ def create_app(settings: Settings, services: ApiServices | None = None) -> FastA
         if svc.warm_up is not None:  # load the embedding model off the request path
             threading.Thread(target=_safe_warm_up, args=(svc.warm_up,), name="embedder-warm-up",
                              daemon=True).start()
+        for start in svc.starters:
+            start()
         try:
             yield
         finally:
@@ -295,6 +302,7 @@ def create_app(settings: Settings, services: ApiServices | None = None) -> FastA
 
         return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)
 
+    install_routes(app, settings, svc)
     from core.storage.db import transaction
 
     resolver = KeyResolver(lambda: transaction(svc.tools.sessions))

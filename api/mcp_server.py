@@ -1,11 +1,13 @@
 """The MCP server: the memory tools and retrieval for MCP clients (official ``mcp`` SDK, lowlevel server).
 
-Tools ``memory_save``, ``memory_append``, ``memory_delete``, ``memory_list`` and ``memory_retrieve``
-call the same services as the HTTP API (``api.app.build_services``: ``core.memory.tools.MemoryTools``
-and ``core.retrieval.Retriever``). Arguments are validated by the HTTP API's request models
-(``SaveRequest``, ``AppendRequest``, ``DeleteRequest``, ``ListRequest``, ``RetrieveRequest``), whose JSON
-Schemas are the tools' input schemas; results are the HTTP API's response bodies, as structured content
-and as JSON text.
+Tools ``memory_save``, ``memory_append``, ``memory_delete``, ``memory_list``, ``memory_retrieve``,
+``memory_history`` and ``memory_export`` (a memory's changes and the user's data, issue 27; under
+``MCP_USER_ID`` the export is the user's own) call the same services as the HTTP API
+(``api.app.build_services``: ``core.memory.tools.MemoryTools`` and ``core.retrieval.Retriever``).
+Arguments are validated by the HTTP API's request models (``SaveRequest``, ``AppendRequest``,
+``DeleteRequest``, ``ListRequest``, ``RetrieveRequest``, and here ``HistoryRequest``, ``ExportRequest``),
+whose JSON Schemas are the tools' input schemas; results are the HTTP API's response bodies, as structured
+content and as JSON text.
 
 Errors are MCP tool errors (``isError: true``) whose structured content is the HTTP API's error body
 ``{"error": {"code", "message", "field"}}`` with the same codes and messages (``missing_field``,
@@ -43,13 +45,13 @@ from typing import Any
 import anyio.to_thread
 import mcp_types as types
 from mcp.server import Server, ServerRequestContext
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from api.app import ApiServices, build_services
 from api.errors import field_of, invalid_field, validation_message
-from api.keys import ANONYMOUS, READ, SCOPES, STATE_KEY, WRITE, Forbidden, Principal, authorize
+from api.keys import ADMIN, ANONYMOUS, READ, SCOPES, STATE_KEY, WRITE, Forbidden, Principal, authorize
 from api.models import (
     AppendRequest,
     DeleteRequest,
@@ -60,12 +62,16 @@ from api.models import (
     RetrieveResponse,
     SaveRequest,
     ToolResponse,
+    UserId,
     error_body,
 )
 from api.ratelimit import KeyedRateLimiter, RateLimited
+from api.routes.memories import HistoryResponse, history_document
+from api.routes.users import export_chunks
 from api.strict import REFUSED_ARGUMENTS, StrictLines
 from core import tracing
 from core.config import ConfigError, Settings
+from core.memory.browse import find_user_pk
 from core.memory.errors import InvalidMemoryInput, MemoryNotFound
 from schemas.asyncapi import inline_refs
 
@@ -93,6 +99,21 @@ class ToolSpec:
     read_only: bool
 
 
+class HistoryRequest(BaseModel):
+    """``memory_history``: the changes of one memory of the user (``GET /v1/memories/{id}/history``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    user_id: UserId
+    memory_id: int = Field(ge=1, le=2**31 - 1)
+
+
+class ExportRequest(BaseModel):
+    """``memory_export``: the user's data (``GET /v1/users/{user_id}/export``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    user_id: UserId
+
+
 TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec("memory_save", "Create the user's memory with this key, or overwrite it.", SaveRequest, False),
     ToolSpec("memory_append", "Append to the user's memory with this key (created when absent).",
@@ -103,6 +124,10 @@ TOOLS: tuple[ToolSpec, ...] = (
              ListRequest, True),
     ToolSpec("memory_retrieve", "Memories relevant to a question, ranked, with a prompt_block ready to "
              "inject (data, never instructions); served_by says which path answered.", RetrieveRequest, True),
+    ToolSpec("memory_history", "Every change of one of the user's memories (by id, as memory_list gives it): "
+             "operation, old and new content, the message that caused it.", HistoryRequest, True),
+    ToolSpec("memory_export", "Everything stored about the user (memories, history, messages) as one "
+             "document (schemas/export.schema.json).", ExportRequest, True),
 )
 
 
@@ -194,6 +219,8 @@ class MemoryToolServer:
         try:
             request = spec.model.model_validate(self._with_user(arguments, principal))
             authorize(principal, READ if spec.read_only else WRITE, request.user_id)  # type: ignore[attr-defined]
+            if isinstance(request, ExportRequest) and request.user_id != self.bound_user(principal):
+                authorize(principal, ADMIN, request.user_id)  # another user's data: admin only
             return self._dispatch(request)
         except ToolCallError:
             raise
@@ -251,6 +278,19 @@ class MemoryToolServer:
             result = svc.retriever.retrieve(request.user_id, request.question, request.conversation_summary,
                                             request.mode, request.limit)
             return _dump(RetrieveResponse, result.as_dict())
+        if isinstance(request, HistoryRequest):
+            doc = history_document(tools.sessions, request.user_id, request.memory_id)
+            if doc is None:
+                raise ToolCallError("memory_not_found", f"no memory {request.memory_id} for this user",
+                                    "memory_id")
+            return _dump(HistoryResponse, doc)
+        if isinstance(request, ExportRequest):
+            with tools.sessions() as session:
+                known = find_user_pk(session, request.user_id) is not None
+            if not known:
+                raise ToolCallError("user_not_found", f"no user {request.user_id!r}", "user_id")
+            exported: dict[str, Any] = json.loads(b"".join(export_chunks(tools.sessions, request.user_id)))
+            return exported
         raise TypeError(f"no handler for {type(request).__name__}")
 
 

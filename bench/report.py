@@ -20,6 +20,7 @@ from bench.reporting.format import failed, fmt
 from bench.reporting.format import load as read_result
 from bench.reporting.goals import section_goals
 from bench.reporting.headlines import headlines, noise_note, openmp_note
+from bench.reporting.ingest_http import section_ingest_http
 from bench.reporting.locomo import section_locomo
 from bench.reporting.mem0 import section_mem0
 from bench.reporting.pipeline import (
@@ -144,6 +145,10 @@ def generate() -> Path:
         "### Write path: model calls and CPU per write",
         "",
         section_write_path(load("write_path")),
+        "",
+        "### Ingestion over HTTP beside the Kafka client",
+        "",
+        section_ingest_http(load("ingest_http")),
         "",
         "### The bare embedder by batch size",
         "",

@@ -1,12 +1,13 @@
 """``pai-memory schemas list|show|generate|check``: the event contract's JSON Schema files and its
-AsyncAPI document (``schemas/asyncapi.yaml``)."""
+AsyncAPI document (``schemas/asyncapi.yaml``), the export document's schema (``schemas/export.schema.json``)
+and the HTTP API's OpenAPI document (``schemas/openapi.json``)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from schemas import EVENT_TYPES, asyncapi
+from schemas import EVENT_TYPES, asyncapi, export
 from schemas.generate import render, stale_files, write_files
 
 
@@ -40,11 +41,17 @@ def _generate(args: argparse.Namespace) -> int:
     for path in write_files():
         print(path)
     print(asyncapi.write())
+    print(export.write())
+    from api import openapi_doc
+
+    print(openapi_doc.write())
     return 0
 
 
 def _check(args: argparse.Namespace) -> int:
-    problems = stale_files() + asyncapi.stale()
+    from api import openapi_doc
+
+    problems = stale_files() + asyncapi.stale() + export.stale() + openapi_doc.stale()
     for line in problems:
         print(line, file=sys.stderr)
     return 1 if problems else 0

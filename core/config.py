@@ -322,6 +322,15 @@ class ApiSettings(BaseSettings):
     MCP_HOST: str = "127.0.0.1"
     MCP_PORT: int = Field(8090, ge=1, le=65535)
     MCP_USER_ID: str | None = Field(None, pattern=r"^[A-Za-z0-9._:@-]{1,128}$")
+    # HTTP ingestion (POST /v1/messages, issue 27): how long a request waits for the broker to confirm
+    # its messages before answering 503 (also the producer's message.timeout.ms); at most this many
+    # messages per request
+    API_INGEST_TIMEOUT_SECONDS: float = Field(10.0, gt=0, le=120)
+    API_INGEST_MAX_BATCH: int = Field(100, ge=1, le=1000)
+    # asynchronous jobs of the API process (user erasure): how often the worker looks for pending jobs,
+    # and after how long a job left "running" by a dead process is taken up again
+    API_JOBS_POLL_SECONDS: float = Field(2.0, gt=0)
+    API_JOBS_LEASE_SECONDS: float = Field(300.0, gt=0)
     # The stdio MCP session's API key (pai-memory keys create): its scopes and user binding apply
     MCP_API_KEY: SecretStr | None = None
     # The console behind a reverse proxy: comma-separated addresses/CIDRs whose Forwarded /

@@ -10,6 +10,7 @@ ones. Nothing in this module writes.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
@@ -175,6 +176,16 @@ def get_memory(session: Session, memory_id: int) -> MemoryRow | None:
     return None if row is None else _memory_row(row[0], row[1])
 
 
+def get_user_memory(session: Session, user_external_id: str, memory_id: int) -> MemoryRow | None:
+    """Memory ``memory_id`` if it belongs to ``user_external_id``; ``None`` otherwise (a memory of another
+    user and a missing one look the same)."""
+    row = session.execute(select(LongTermMemory, User.external_id)
+                          .join(User, User.id == LongTermMemory.user_id)
+                          .where(LongTermMemory.id == memory_id,
+                                 User.external_id == user_external_id)).first()
+    return None if row is None else _memory_row(row[0], row[1])
+
+
 @dataclass(frozen=True)
 class SourceMessage:
     id: int
@@ -277,3 +288,46 @@ def outbox_backlog(session: Session) -> list[OutboxBacklog]:
         .where(OutboxEvent.published_at.is_(None))
         .group_by(OutboxEvent.topic).order_by(OutboxEvent.topic)).all()
     return [OutboxBacklog(str(t), int(n), oldest, int(att or 0), err) for t, n, oldest, att, err in rows]
+
+
+# --- export of one user's data (GDPR art. 15/20): server-side cursors, one row at a time ------------
+EXPORT_BATCH = 500
+
+
+def iter_user_memories(session: Session, user_pk: int) -> Iterator[dict[str, Any]]:
+    """Every memory of the user (live or not), by id, as JSON-ready dicts (streamed from the server)."""
+    stmt = (select(LongTermMemory).where(LongTermMemory.user_id == user_pk).order_by(LongTermMemory.id)
+            .execution_options(yield_per=EXPORT_BATCH))
+    for m in session.scalars(stmt):
+        yield {"id": m.id, "key": m.memory_key, "memory_type": m.memory_type, "content": m.content,
+               "importance": m.importance, "confidence": m.confidence, "is_active": bool(m.is_active),
+               "expires_at": _iso(m.expires_at), "vector_status": m.vector_status,
+               "source_message_id": m.source_message_id, "created_at": _iso(m.created_at),
+               "updated_at": _iso(m.updated_at), "last_accessed_at": _iso(m.last_accessed_at)}
+
+
+def iter_user_history(session: Session, user_pk: int) -> Iterator[dict[str, Any]]:
+    """Every memory change of the user, oldest first."""
+    stmt = (select(MemoryHistory).where(MemoryHistory.user_id == user_pk)
+            .order_by(MemoryHistory.created_at, MemoryHistory.id).execution_options(yield_per=EXPORT_BATCH))
+    for h in session.scalars(stmt):
+        yield {"id": h.id, "memory_id": h.memory_id, "key": h.memory_key, "operation": h.operation,
+               "source": h.source, "source_message_id": h.source_message_id, "command_id": h.command_id,
+               "old_content": h.old_content, "new_content": h.new_content, "memory_type": h.memory_type,
+               "reason": h.reason, "created_at": _iso(h.created_at)}
+
+
+def iter_user_messages(session: Session, user_pk: int) -> Iterator[dict[str, Any]]:
+    """Every stored message of the user, oldest first, with its conversation's upstream id."""
+    stmt = (select(Message, Conversation.external_id)
+            .join(Conversation, Conversation.id == Message.conversation_id)
+            .where(Message.user_id == user_pk).order_by(Message.created_at, Message.id)
+            .execution_options(yield_per=EXPORT_BATCH))
+    for m, conv in session.execute(stmt):
+        yield {"id": m.id, "message_id": m.upstream_message_id, "conversation_id": conv, "role": m.role,
+               "content": m.content, "memory_status": m.memory_status, "created_at": _iso(m.created_at),
+               "processed_at": _iso(m.processed_at)}
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None

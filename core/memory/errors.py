@@ -13,3 +13,7 @@ class InvalidMemoryInput(MemoryDomainError, ValueError):
 
 class MemoryNotFound(MemoryDomainError, LookupError):
     """The memory named by a tool call does not exist (or is not active) for this user."""
+
+
+class MemoryInactive(MemoryDomainError):
+    """A correction named a memory that is deleted or expired (correct it by saving it again)."""

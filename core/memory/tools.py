@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from sqlalchemy import select
@@ -17,7 +17,7 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session, sessionmaker
 
 from core import metrics, tracing
-from core.memory.errors import InvalidMemoryInput, MemoryNotFound
+from core.memory.errors import InvalidMemoryInput, MemoryInactive, MemoryNotFound
 from core.memory.reader import list_live
 from core.memory.store import (
     find_user,
@@ -258,6 +258,35 @@ class MemoryTools:
             if user_pk is None:
                 return []
             return [MemoryView.of(r) for r in list_live(session, user_pk, mtype, limit)]
+
+    def memory_correct(self, user_id: str, memory_id: int, *, actor: str, content: str | None = None,
+                       importance: int | None = None, ttl_days: int | None = None) -> ToolResult:
+        """A human correction of memory ``memory_id`` of ``user_id`` (the HTTP ``PATCH``): content,
+        importance and/or a new expiry, through ``MemoryWriter.correct``; history records ``actor``.
+        ``MemoryNotFound`` when the id is not one of this user's memories (another user's id is the
+        same answer), ``MemoryInactive`` when it is deleted or expired."""
+        user_id = _validate_user(user_id)
+        if ttl_days is not None:
+            _check_scores(importance or 3, DEFAULT_MEMORY_CONFIDENCE, ttl_days)
+        with tracing.stage("upsert", {"pai.tool": "memory_correct"}), transaction(self.sessions) as session:
+            user_pk = find_user(session, user_id)
+            if user_pk is None:
+                raise MemoryNotFound(f"no memory {memory_id} for this user")
+            lock_user(session, user_pk)
+            row = session.scalar(select(LongTermMemory).where(
+                LongTermMemory.id == memory_id, LongTermMemory.user_id == user_pk).with_for_update())
+            if row is None:
+                raise MemoryNotFound(f"no memory {memory_id} for this user")
+            now = datetime.now(UTC)
+            if not row.is_active or (row.expires_at is not None and row.expires_at <= now):
+                raise MemoryInactive(f"memory {memory_id} is deleted or expired; save it again instead")
+            ctx = WriteContext(user_pk, WriteSource.TOOL, reason=f"human correction by {actor}"[:500])
+            res = self.writer.correct(session, ctx, row, content=content, importance=importance,
+                                      ttl_days=ttl_days)
+        if res.operation is not None:
+            metrics.MEMORY_WRITES.labels(res.operation.value, WriteSource.TOOL.value).inc()
+        return ToolResult("memory_correct", user_id, res.memory_key, res.memory_id,
+                          res.operation.value if res.operation else None, res.changed)
 
     def _write(
         self,

@@ -343,6 +343,46 @@ class MemoryWriter:
         self._record(session, ctx, row.id, row.memory_key, operation, row.content, None, row.memory_type)
         return WriteResult(row.id, row.memory_key, operation)
 
+    def correct(
+        self,
+        session: Session,
+        ctx: WriteContext,
+        row: LongTermMemory,
+        *,
+        content: str | None = None,
+        importance: int | None = None,
+        ttl_days: int | None = None,
+    ) -> WriteResult:
+        """A human correction of this (locked, active) row: the given fields change, the others stay
+        (the expiry too, unless ``ttl_days`` sets a new one from now). Same invariants as every write:
+        filters, history (operation ``overwrite``, ``ctx.reason`` says who), outbox row, DIRTY. A
+        correction that changes nothing writes nothing."""
+        now = datetime.now(UTC)
+        values: dict[str, object] = {}
+        new_content = row.content
+        if content is not None:
+            new_content = _clean_content(content)
+            if is_noise_content(new_content):
+                raise InvalidMemoryInput(
+                    "memory content is filtered noise (tool list, weather, system state)")
+            if new_content != row.content:
+                values["content"] = new_content
+                values.update(self._write_vector(row.memory_type or "fact", row.memory_key, new_content))
+        if importance is not None and importance != row.importance:
+            if not 1 <= importance <= 5:
+                raise InvalidMemoryInput("importance must be between 1 and 5")
+            values["importance"] = importance
+        if ttl_days is not None:
+            values["expires_at"] = now + timedelta(days=ttl_days)
+        if not values:
+            return WriteResult(row.id, row.memory_key, None)
+        old = row.content
+        self._update_row(session, row, {**values, "vector_status": VectorStatus.DIRTY.value,
+                                        "vector_error": None, "updated_at": now})
+        self._record(session, ctx, row.id, row.memory_key, MemoryOperation.OVERWRITE, old, new_content,
+                     row.memory_type)
+        return WriteResult(row.id, row.memory_key, MemoryOperation.OVERWRITE)
+
     # --- the per-user cap ---------------------------------------------------------------------
     @contextmanager
     def capped_batch(self, session: Session, ctx: WriteContext) -> Iterator[None]:

@@ -318,3 +318,32 @@ class ConsoleSessionRow(Base):
     )
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+class Job(Base):
+    """An asynchronous job of the API (``core.jobs``): today user erasure (``kind = "erase_user"``).
+
+    ``subject`` is the user's external id while the job is open and is cleared when it ends (an
+    erased user's id is not kept); ``subject_hash`` (``core.memory.store.user_hash``) stays, so the
+    job can be matched to ``erased_users``. ``result`` is the proof. A job ``running`` for longer than
+    the lease (a process died) is taken up again.
+    """
+
+    __tablename__ = "jobs"
+    __table_args__ = (
+        Index("ix_jobs_open", "created_at", postgresql_where=text("status IN ('pending', 'running')")),
+    )
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(40), nullable=False)
+    status: Mapped[str] = mapped_column(String(20), nullable=False, server_default="pending")
+    subject: Mapped[str | None] = mapped_column(String(128))
+    subject_hash: Mapped[str] = mapped_column(String(64), nullable=False)
+    requested_by: Mapped[str] = mapped_column(String(200), nullable=False)
+    attempts: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, server_default=func.now()
+    )
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -39,7 +39,8 @@ pytestmark = pytest.mark.services
 
 TOKEN = "tok-mcp-7d41c2-planted-secret"
 ROOT = str(Path(__file__).resolve().parents[2])
-TOOLS = {"memory_save", "memory_append", "memory_delete", "memory_list", "memory_retrieve"}
+TOOLS = {"memory_save", "memory_append", "memory_delete", "memory_list", "memory_retrieve", "memory_history",
+         "memory_export"}
 
 
 @pytest.fixture
@@ -109,8 +110,18 @@ async def scenario(client: Client, engine: Engine, indexer: MemoryIndexer, user:
     failed, listed = await call(client, "memory_list", {**user})
     assert not failed and {m["key"] for m in listed["memories"]} == {"movies", "food", "city"}
 
+    movies_id = next(m["id"] for m in listed["memories"] if m["key"] == "movies")
     failed, deleted = await call(client, "memory_delete", {**user, "key": "movies"})
     assert not failed and deleted["operation"] == "delete", deleted
+    failed, history = await call(client, "memory_history", {**user, "memory_id": movies_id})
+    assert not failed and [c["operation"] for c in history["changes"]] == ["create", "delete"], history
+    assert history["changes"][0]["new_content"] == "Loves romantic comedies"
+    failed, missing = await call(client, "memory_history", {**user, "memory_id": 987654})
+    assert failed and missing["error"]["code"] == "memory_not_found"
+    failed, exported = await call(client, "memory_export", {**user})
+    assert not failed and exported["format"] == "pai.user.export.v1", exported
+    assert {m["key"] for m in exported["memories"]} == {"movies", "food", "city"}
+    assert len(exported["history"]) == 4 and exported["messages"] == []
     sync_all(engine, indexer)
     failed, after = await call(client, "memory_retrieve", question)
     assert not failed and after["served_by"] == "dense"
@@ -170,6 +181,11 @@ def test_stdio_principal_fixes_the_user(mcp_env: tuple[dict[str, str], MemoryInd
             assert not failed and body["user_id"] == "alice"
             failed, listed = await call(client, "memory_list", {})
             assert not failed and listed["user_id"] == "alice" and len(listed["memories"]) == 1
+            # export of self only: the principal's data, another user's never
+            failed, exported = await call(client, "memory_export", {})
+            assert not failed and exported["user_id"] == "alice" and len(exported["memories"]) == 1
+            failed, body = await call(client, "memory_export", {"user_id": "mallory"})
+            assert failed and body["error"]["code"] == "unknown_field"
 
     anyio.run(main)
 

@@ -26,7 +26,7 @@ MODULES = ["bench.common", "bench.stack", "bench.processes", "bench.machine", "b
            "bench.bench_embedder", "bench.bench_scale", "bench.bench_quality", "bench.run_all",
            "bench.report", "bench.bench_milvus_segments", "bench.bench_openmp_wait", "bench.bench_public",
            "bench.convert_public", "bench.bench_extractor_concurrency", "bench.locomo_offline",
-           "bench.reporting.format",
+           "bench.bench_ingest_http", "bench.reporting.ingest_http", "bench.reporting.format",
            "bench.reporting.plots", "bench.reporting.headlines", "bench.reporting.mem0",
            "bench.reporting.locomo",
            "bench.reporting.pipeline", "bench.reporting.scale", "bench.reporting.quality"]
