@@ -187,6 +187,20 @@ def _query_names(dependant: Dependant) -> list[str]:
     return names
 
 
+def _full_match(routes: list[BaseRoute], scope: Scope) -> BaseRoute | None:
+    """The route that fully matches ``scope``; inside an included router (FastAPI keeps
+    ``include_router`` routers as one route holding ``original_router``), the route within it; None
+    when nothing within resolves (the request then passes unchecked rather than refused wrongly)."""
+    for route in routes:
+        match, _ = route.matches(scope)
+        if match is Match.FULL:
+            inner = getattr(route, "original_router", None)
+            if inner is not None:
+                return _full_match(list(inner.routes), scope)  # None: a prefixed router, not checked
+            return route
+    return None
+
+
 class UnknownQueryParameterMiddleware:
     """400 ``unknown_query_parameter`` (``field`` = the name) for a query parameter the matched route
     does not read, on every route (``/openapi.json``, health, metrics included): a typo such as
@@ -211,16 +225,14 @@ class UnknownQueryParameterMiddleware:
         if not query or str(scope.get("path", "")).startswith(self.skip_prefix):
             await self.app(scope, receive, send)
             return
-        for route in self.router.routes:
-            match, _ = route.matches(scope)
-            if match is Match.FULL:
-                names = self._names(route)
-                for name, _value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
-                    if name not in names:
-                        path = getattr(route, "path", scope.get("path", ""))
-                        await send_json(send, 400, error_body(
-                            "unknown_query_parameter", f"query parameter {name!r} is not accepted by {path}",
-                            name[:128]))
-                        return
-                break
+        route = _full_match(self.router.routes, scope)
+        if route is not None:
+            names = self._names(route)
+            for name, _value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
+                if name not in names:
+                    path = getattr(route, "path", scope.get("path", ""))
+                    await send_json(send, 400, error_body(
+                        "unknown_query_parameter", f"query parameter {name!r} is not accepted by {path}",
+                        name[:128]))
+                    return
         await self.app(scope, receive, send)
