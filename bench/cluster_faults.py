@@ -5,8 +5,8 @@ what it did in ``ctx.details``):
 - ``kill_chat_leader``: ``kill -9`` the node that leads most partitions of the chat topic, start it again
   after a short downtime (``stack up kafka-<id>``);
 - ``node_down``: stop a node cleanly (SIGTERM) for ``seconds``, then start it;
-- ``kill_active_controller``: ``kill -9`` the KRaft quorum's leader (read with Kafka's own
-  ``MetadataQuorumCommand``), start it again;
+- ``kill_active_controller``: ``kill -9`` the KRaft quorum's leader (read from the nodes'
+  ``quorum-state`` files), start it again;
 - ``rolling_restart``: stop and start every node in turn, each time waiting until every partition is
   fully in sync again before the next.
 Used by ``bench/bench_cluster_faults.py`` and ``tests/reliability/test_cluster_failover.py``.
@@ -14,17 +14,16 @@ Used by ``bench/bench_cluster_faults.py`` and ``tests/reliability/test_cluster_f
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
-import re
 import signal
-import subprocess
 import time
 from collections import Counter
 from collections.abc import Callable
 
 from bench.fault_harness import PrivateStack, ScenarioContext
 from core.config import Settings
-from localstack.kafka import find_java, resolve_jars
 from localstack.process import is_alive, wait_until
 from localstack.topics import admin_client
 
@@ -53,16 +52,20 @@ def wait_in_sync(settings: Settings, nodes: int, timeout: float = 180.0) -> floa
 
 
 def active_controller(stack: PrivateStack) -> int:
-    """Node id of the KRaft quorum's leader (the active controller)."""
-    libs = resolve_jars(stack.stack.paths.cache)
-    out = subprocess.run(
-        [find_java(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", f"{libs}/*",
-         "org.apache.kafka.tools.MetadataQuorumCommand", "--bootstrap-server", stack.bootstrap,
-         "describe", "--status"], capture_output=True, text=True, timeout=120, check=True)
-    match = re.search(r"^LeaderId:\s*(\d+)", out.stdout, re.MULTILINE)
-    if not match:
-        raise RuntimeError(f"no LeaderId in the quorum status: {out.stdout[:300]}")
-    return int(match.group(1))
+    """Node id of the KRaft quorum's leader (the active controller), from the nodes' ``quorum-state``
+    files (``<node>/data/__cluster_metadata-0/quorum-state``: the leader id and epoch each voter last
+    saw; the highest epoch is the current one)."""
+    best: tuple[int, int] | None = None
+    for node in stack.stack.kafka_nodes:
+        path = node.dir / "data" / "__cluster_metadata-0" / "quorum-state"
+        with contextlib.suppress(OSError, ValueError):
+            state = json.loads(path.read_text())
+            leader, epoch = int(state.get("leaderId", -1)), int(state.get("leaderEpoch", -1))
+            if leader > 0 and (best is None or epoch > best[1]):
+                best = (leader, epoch)
+    if best is None:
+        raise RuntimeError("no node's quorum-state names a leader")
+    return best[0]
 
 
 def _kill9(stack: PrivateStack, node: int) -> None:

@@ -16,6 +16,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import BENCH, PLOTS, RESULTS
+from bench.reporting.cluster import section_cluster_faults, section_unit_costs
 from bench.reporting.format import failed, fmt
 from bench.reporting.format import load as read_result
 from bench.reporting.goals import section_goals
@@ -181,6 +182,17 @@ def generate() -> Path:
         "",
         section_ablation13(ablation13),
         "",
+        "## 7. Kafka cluster faults and unit costs (issue 28)",
+        "",
+        "### Faults on a three-node cluster under steady load",
+        "",
+        section_cluster_faults(load("cluster_faults")),
+        "",
+        "### Unit costs: CPU per message, tool write and query",
+        "",
+        section_unit_costs(load("unit_costs"), load("unit_costs_check40"), _predicted(load("unit_costs"),
+                                                                                   load("unit_costs_check40"))),
+        "",
         "## Exact commands",
         "",
         "```",
@@ -189,6 +201,7 @@ def generate() -> Path:
         *[c for c in cmds if c],
         *CLASSIFIER_COMMANDS,
         DEDUP_COMMAND,
+        *CLUSTER_COMMANDS,
         "```",
         "",
         "Each command prints one JSON object (kept in `bench/results/NAME.json`); progress goes to stderr "
@@ -198,6 +211,24 @@ def generate() -> Path:
     path = BENCH / "RESULTS.md"
     path.write_text("\n".join(md))
     return path
+
+
+CLUSTER_COMMANDS = (
+    ".venv/bin/python bench/bench_cluster_faults.py --out bench/results/cluster_faults.json",
+    ".venv/bin/python bench/bench_unit_costs.py --out bench/results/unit_costs.json",
+    ".venv/bin/python bench/bench_unit_costs.py --rules-only --messages 1600 --rate 40 "
+    "--out bench/results/unit_costs_check40.json",
+    ".venv/bin/python bench/capacity_model.py   # docs/capacity.md's tables",
+)
+
+
+def _predicted(costs: dict[str, Any] | None, check: dict[str, Any] | None) -> dict[str, float] | None:
+    """The capacity model's prediction for the check run's rate (``bench/capacity_model.py --check``)."""
+    if costs is None or check is None:
+        return None
+    from bench.capacity_model import check as predict
+
+    return predict(costs, check["args"]["rate"])
 
 
 def section_ablation13(d: dict[str, Any] | None) -> str:
