@@ -150,13 +150,72 @@ def wait_final(pipe: Pipeline, ids: list[str], timeout: float = 600.0) -> None:
         raise RuntimeError(f"not settled: {state}")
 
 
+def llm_phase(args: argparse.Namespace, pipe: Pipeline, tag: str, idle: dict[str, float],
+              out: dict[str, Any]) -> dict[str, Any]:
+    """Phase 4 (see the module docstring); ``--py-spy FILE`` records the extractor's on-CPU stacks."""
+    # 4. LLM path: the extractor on the double, 32 in flight
+    double = Double(1.0, 1.0, 0.0, None, 28)
+    try:
+        _llm(args, pipe, tag, idle, out, double)
+    finally:
+        double.stop()
+    return out
+
+
+def _llm(args: argparse.Namespace, pipe: Pipeline, tag: str, idle: dict[str, float], out: dict[str, Any],
+         double: Double) -> None:
+    pipe.supervisor.stop("extractor-0", timeout=20)
+    pipe.supervisor.children.pop("extractor-0", None)
+    pipe.supervisor.start("extractor", 0, extra_env={
+        "MEMORY_EXTRACTOR_PROVIDER": "openai", "LLM_BASE_URL": double.base_url,
+        "LLM_MODEL": "openai-test-double", "LLM_API_KEY": "test-double",
+        "LONG_TERM_MEMORY_DEBOUNCE_SEC": "0", "EXTRACTOR_MAX_IN_FLIGHT": "32",
+        "LLM_MAX_CONCURRENCY": "32"})
+    time.sleep(args.idle_sec)  # the new extractor joins the group
+    meter = Meter(pipe, {"double": double.pid})
+    t0 = meter.sample()
+    time.sleep(5)
+    t1 = meter.sample()
+    idle["extractor"] = (t1[1]["extractor"] - t0[1]["extractor"]) / (t1[0] - t0[0])
+    idle["double"] = (t1[1]["double"] - t0[1]["double"]) / (t1[0] - t0[0])
+    ids = [f"uc-{tag}-llm-{i}" for i in range(args.llm_messages)]
+    spy = None
+    if args.py_spy is not None:  # on-CPU stacks of the extractor (all threads) while the phase runs
+        import subprocess
+
+        spy = subprocess.Popen([str(Path(sys.executable).parent / "py-spy"), "record", "--format", "raw",
+                                "--rate", "200", "--output", str(args.py_spy), "--pid",
+                                str(pipe.supervisor.children["extractor-0"].pid)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    before = meter.sample()
+    with MemoryEventProducer(pipe.settings, source="bench-unit-costs") as producer:
+        for i, mid in enumerate(ids):
+            producer.publish_message(ChatMessageData(
+                message_id=mid, user_id=f"uc-{tag}-llm-u{i}", conversation_id=f"{mid}-c", role="user",
+                content=f"I have been learning the cello for {i % 40 + 2} years.",
+                created_at=datetime.now(UTC)))
+        producer.flush(60)
+    res = wait_settled(pipe.sessions, ids, [f"uc-{tag}-llm-u{i}" for i in range(args.llm_messages)],
+                       900, done=lambda p: p.all_processed, interval=0.25)
+    if not res.ok:
+        raise RuntimeError(f"LLM path not settled: {res.progress}")
+    out["llm_message"] = delta(before, meter.sample(), idle, args.llm_messages)
+    if spy is not None:
+        import signal as _signal
+
+        spy.send_signal(_signal.SIGINT)
+        spy.wait(60)
+    window = out["llm_message"]["window_sec"]
+    out["llm_message"]["messages_per_sec"] = round(args.llm_messages / window, 2)
+    print(json.dumps({"llm_message": out["llm_message"]}), flush=True)
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     tag = uuid.uuid4().hex[:6]
     stack = PrivateStack.create(REPO / "var" / "unit-costs" / f"stack-{tag}")
     out: dict[str, Any] = {"started_at": datetime.now(UTC).isoformat(),
                            "args": vars(args) | {"out": str(args.out)}}
     pipe: Pipeline | None = None
-    double: Double | None = None
     try:
         stack.up()
         pipe = Pipeline(stack, f"uc-{tag}", users=args.users, rate=args.rate, max_per_scenario=None,
@@ -171,6 +230,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         t1 = meter.sample()
         idle = {n: (t1[1][n] - t0[1].get(n, t1[1][n])) / (t1[0] - t0[0]) for n in t1[1] if n != "wal_bytes"}
         out["idle_cpu_share"] = {n: round(v, 4) for n, v in idle.items()}
+
+        if args.llm_only:
+            out["machine"] = {"cpus": os.cpu_count(), "load_avg": os.getloadavg()}
+            return llm_phase(args, pipe, tag, idle, out)
 
         # 1. rules path
         first = len(pipe.traffic.sent)
@@ -215,45 +278,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         print(json.dumps({"query": out["query"]}), flush=True)
         client.close()
 
-        # 4. LLM path: the extractor on the double, 32 in flight
-        double = Double(1.0, 1.0, 0.0, None, 28)
-        pipe.supervisor.stop("extractor-0", timeout=20)
-        pipe.supervisor.children.pop("extractor-0", None)
-        pipe.supervisor.start("extractor", 0, extra_env={
-            "MEMORY_EXTRACTOR_PROVIDER": "openai", "LLM_BASE_URL": double.base_url,
-            "LLM_MODEL": "openai-test-double", "LLM_API_KEY": "test-double",
-            "LONG_TERM_MEMORY_DEBOUNCE_SEC": "0", "EXTRACTOR_MAX_IN_FLIGHT": "32",
-            "LLM_MAX_CONCURRENCY": "32"})
-        time.sleep(args.idle_sec)  # the new extractor joins the group
-        meter = Meter(pipe, {"double": double.pid})
-        t0 = meter.sample()
-        time.sleep(5)
-        t1 = meter.sample()
-        idle["extractor"] = (t1[1]["extractor"] - t0[1]["extractor"]) / (t1[0] - t0[0])
-        idle["double"] = (t1[1]["double"] - t0[1]["double"]) / (t1[0] - t0[0])
-        ids = [f"uc-{tag}-llm-{i}" for i in range(args.llm_messages)]
-        before = meter.sample()
-        with MemoryEventProducer(pipe.settings, source="bench-unit-costs") as producer:
-            for i, mid in enumerate(ids):
-                producer.publish_message(ChatMessageData(
-                    message_id=mid, user_id=f"uc-{tag}-llm-u{i}", conversation_id=f"{mid}-c", role="user",
-                    content=f"I have been learning the cello for {i % 40 + 2} years.",
-                    created_at=datetime.now(UTC)))
-            producer.flush(60)
-        res = wait_settled(pipe.sessions, ids, [f"uc-{tag}-llm-u{i}" for i in range(args.llm_messages)],
-                           900, done=lambda p: p.all_processed, interval=0.25)
-        if not res.ok:
-            raise RuntimeError(f"LLM path not settled: {res.progress}")
-        out["llm_message"] = delta(before, meter.sample(), idle, args.llm_messages)
-        window = out["llm_message"]["window_sec"]
-        out["llm_message"]["messages_per_sec"] = round(args.llm_messages / window, 2)
-        print(json.dumps({"llm_message": out["llm_message"]}), flush=True)
+        llm_phase(args, pipe, tag, idle, out)
         out["footprint"] = footprint(pipe)
         out["footprint"]["messages"] = len(pipe.traffic.sent) + args.llm_messages
         print(json.dumps({"footprint": out["footprint"]}), flush=True)
     finally:
-        if double is not None:
-            double.stop()
         if pipe is not None:
             pipe.stop()
         stack.down(timeout=20)
@@ -273,6 +302,9 @@ def main() -> int:
     parser.add_argument("--llm-messages", type=int, default=320)
     parser.add_argument("--idle-sec", type=float, default=10.0)
     parser.add_argument("--rules-only", action="store_true", help="only phase 1 (checking a prediction)")
+    parser.add_argument("--llm-only", action="store_true", help="only phase 4 (extractor CPU before/after)")
+    parser.add_argument("--py-spy", type=Path, default=None,
+                        help="record the extractor's stacks in phase 4 (py-spy raw format) to this file")
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "unit_costs.json")
     args = parser.parse_args()
     out = run(args)

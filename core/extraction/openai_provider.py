@@ -64,6 +64,18 @@ from core.extraction.prompts import (
 log = logging.getLogger(__name__)
 
 _NO_KEY = "no-key"
+_OPENAI: Any = None  # the ``openai`` module, imported on first use
+
+
+def _openai_module() -> Any:
+    """The ``openai`` package, imported once: an ``import`` statement in the per-call path takes the
+    interpreter's module lock on every call, which 32 threads in flight contend for."""
+    global _OPENAI
+    if _OPENAI is None:
+        import openai
+
+        _OPENAI = openai
+    return _OPENAI
 _RESPONSE_MODES = ("json_schema", "json_object", "none")
 # Keywords OpenAI's strict structured outputs accept; others are removed from the derived schema
 # (pydantic validates the reply against the full model anyway).
@@ -315,8 +327,7 @@ class OpenAIExtractor:
         ``429`` replies do not: they wait their ``Retry-After`` (capped, shared with every thread)
         or a back-off, as long as the deadline allows.
         """
-        import openai
-
+        openai = _openai_module()
         client = self._get_client()
         scope = current_burst()
         deadline = scope.deadline if scope is not None else time.monotonic() + self.timeout
