@@ -296,13 +296,20 @@ class OpenAIExtractor:
                 log.debug("closing the LLM client: %s", exc)
 
     # --- plumbing --------------------------------------------------------------------------------
+    def warm_up(self) -> None:
+        """Import the ``openai`` package and build the client now (at process start): the import costs
+        about a second of CPU, which the first burst would otherwise pay."""
+        self._get_client()
+
     def _get_client(self) -> Any:
+        client = self._client
+        if client is not None and not self.limiter.closed:  # built once: no lock on the per-call path
+            return client
         with self._lock:
             if self.limiter.closed:
                 raise ExtractionCancelled("the LLM provider was closed")
             if self._client is None:
-                import openai
-
+                openai = _openai_module()
                 key = self._api_key.get_secret_value() if self._api_key is not None else _NO_KEY
                 self._client = openai.OpenAI(base_url=self.base_url, api_key=key or _NO_KEY,
                                              timeout=self.call_timeout, max_retries=0)
