@@ -16,7 +16,11 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import BENCH, PLOTS, RESULTS
-from bench.reporting.cluster import section_cluster_faults, section_unit_costs
+from bench.reporting.cluster import (
+    section_cluster_faults,
+    section_extractor_before_after,
+    section_unit_costs,
+)
 from bench.reporting.format import failed, fmt
 from bench.reporting.format import load as read_result
 from bench.reporting.goals import section_goals
@@ -193,6 +197,11 @@ def generate() -> Path:
         section_unit_costs(load("unit_costs"), load("unit_costs_check40"), _predicted(load("unit_costs"),
                                                                                    load("unit_costs_check40"))),
         "",
+        "### Extractor CPU per message, LLM path: before and after",
+        "",
+        section_extractor_before_after(load("extractor_llm_cpu_before"), load("extractor_llm_cpu_after"),
+                                       load("extractor_llm_cpu_after_nospy")),
+        "",
         "## Exact commands",
         "",
         "```",
@@ -219,6 +228,8 @@ CLUSTER_COMMANDS = (
     ".venv/bin/python bench/bench_unit_costs.py --rules-only --messages 1600 --rate 40 "
     "--out bench/results/unit_costs_check40.json",
     ".venv/bin/python bench/capacity_model.py   # docs/capacity.md's tables",
+    ".venv/bin/python bench/bench_unit_costs.py --llm-only --llm-messages 640 --py-spy /tmp/extractor.spy "
+    "--out bench/results/extractor_llm_cpu_after.json   # and _before.json at cac30de",
 )
 
 
