@@ -31,6 +31,7 @@ LIVE_MEMORIES_PER_USER = 30  # after dedup by key / semantic merge; inactive row
 KAFKA_REPLICATION = 3
 KAFKA_RETENTION_DAYS = 7  # log.retention.hours=168
 OUTBOX_DWELL_SEC = 1.0  # commit -> relay published (normal); a relay outage adds its length x rate
+OUTBOX_RETENTION_HOURS = 24  # published rows kept this long (core.config), then deleted
 EMBEDDING_DIM = 384
 MILVUS_RAM_BYTES_PER_ENTRY = EMBEDDING_DIM * 4 * 1.5 + 300  # vector + HNSW graph (~50 %) + scalar fields
 RATES = (100, 1_000, 10_000)
@@ -84,6 +85,7 @@ def footprint(data: dict[str, Any]) -> dict[str, float]:
         "chat_record_bytes": chat / msgs,
         "dirty_record_bytes": dirty / hist,
         "milvus_disk_bytes_per_entry": fp["milvus"]["bytes"] / mems,
+        "outbox_row_bytes": pg["outbox"]["bytes"] / max(1, pg["outbox"]["rows"]),
         "wal_bytes_per_message": data["llm_message"]["wal_bytes_per_unit"],
         "wal_bytes_per_tool_write": data["tool_write"]["wal_bytes_per_unit"],
     }
@@ -108,8 +110,8 @@ def rate_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
         cores = {k: rate * v / 1000 / UTILISATION for k, v in c.items() if k != "extractor_rules"}
         memory_writes = rate * (MEMORY_WRITES_PER_MESSAGE + TOOL_WRITES_PER_MESSAGE)
         # rows written per user message: message insert + status update; per memory write: memory row,
-        # history row, outbox insert + delete, vector status update (indexer)
-        pg_writes = rate * 2 + memory_writes * 5
+        # history row, outbox insert + mark published + delete after retention, vector status update
+        pg_writes = rate * 2 + memory_writes * 6
         wal_day = (rate * f["wal_bytes_per_message"] + rate * TOOL_WRITES_PER_MESSAGE
                    * f["wal_bytes_per_tool_write"]) * 86400
         storage_day = rate * 86400 * (f["message_row_bytes"]
@@ -121,6 +123,8 @@ def rate_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
             "cores": cores, "cores_total": sum(cores.values()), "partitions": partitions,
             "pg_writes": pg_writes, "wal_gb_day": wal_day / 1e9, "storage_gb_day": storage_day / 1e9,
             "outbox_in_flight": memory_writes * OUTBOX_DWELL_SEC,
+            "outbox_kept_rows": memory_writes * OUTBOX_RETENTION_HOURS * 3600,
+            "outbox_kept_gb": memory_writes * OUTBOX_RETENTION_HOURS * 3600 * f["outbox_row_bytes"] / 1e9,
             "kafka_in_mb_s": kafka_in / 1e6,
             "kafka_retained_gb": kafka_in * KAFKA_REPLICATION * 86400 * KAFKA_RETENTION_DAYS / 1e9,
         })
@@ -149,13 +153,15 @@ def check(data: dict[str, Any], rate: float) -> dict[str, float]:
 def markdown(data: dict[str, Any]) -> str:
     lines = ["| user msgs/s | extractor procs | indexer procs | API procs | relay | cores (all, at "
              f"{UTILISATION:.0%}) | partitions | PG rows written/s | WAL/day | PG growth/day "
-             "| outbox in flight | Kafka in (x3 replicated) | Kafka retained (7 d, x3) |", "|" + "---|" * 13]
+             "| outbox in flight / kept 24 h | Kafka in (x3 replicated) | Kafka retained (7 d, x3) |",
+             "|" + "---|" * 13]
     for r in rate_rows(data):
         lines.append(
             f"| {r['rate']:,} | {r['extractors']} | {r['indexers']} | {r['api']} | {r['relays']} | "
             f"{r['cores_total']:.1f} | {r['partitions']} | {r['pg_writes']:,.0f} | "
             f"{r['wal_gb_day']:,.0f} GB | "
-            f"{r['storage_gb_day']:,.0f} GB | {r['outbox_in_flight']:,.0f} | "
+            f"{r['storage_gb_day']:,.0f} GB | {r['outbox_in_flight']:,.0f} / "
+            f"{r['outbox_kept_rows'] / 1e6:,.1f} M rows ({r['outbox_kept_gb']:,.0f} GB) | "
             f"{r['kafka_in_mb_s']:.2f} MB/s ({r['kafka_in_mb_s'] * KAFKA_REPLICATION:.2f}) | "
             f"{r['kafka_retained_gb']:,.0f} GB |")
     rows = rate_rows(data)
