@@ -95,26 +95,39 @@ FAST_ENV: dict[str, str] = {
 # --- the private stack ---------------------------------------------------------------------------------
 @dataclass
 class PrivateStack:
-    """Kafka + PostgreSQL + Milvus Lite of this harness only (own home, own free ports)."""
+    """Kafka + PostgreSQL + Milvus Lite of this harness only (own home, own free ports).
+
+    ``create(home, brokers=3)`` runs a three-node Kafka cluster (``kafka-1..3``, replication 3,
+    ``min.insync.replicas=2``); ``database_url`` / ``milvus_uri`` given to ``create`` use those services
+    instead of private ones (they are then only probed, never started or stopped)."""
 
     home: Path
     ports: LocalPorts
     stack: LocalStack
+    external_database_url: str | None = None
+    external_milvus_uri: str | None = None
 
     @classmethod
-    def create(cls, home: Path) -> PrivateStack:
+    def create(cls, home: Path, *, brokers: int = 1, database_url: str | None = None,
+               milvus_uri: str | None = None) -> PrivateStack:
         home = home.resolve()
         # "all local" settings: the services are started by this stack, on ``ports`` below
-        base = load_settings(DATABASE_URL=None, KAFKA_BOOTSTRAP_SERVERS=f"127.0.0.1:{LOCAL_KAFKA_PORT}",
-                             MEMORY_MILVUS_URI=None, PAI_MEMORY_HOME=str(home))
+        base = load_settings(DATABASE_URL=database_url, MEMORY_MILVUS_URI=milvus_uri,
+                             PAI_MEMORY_HOME=str(home),
+                             KAFKA_BOOTSTRAP_SERVERS=f"127.0.0.1:{LOCAL_KAFKA_PORT}")
         paths = StackPaths(home=home, cache=StackPaths.from_settings(base).cache)
-        kafka, controller, postgres, milvus = free_ports(4)
-        ports = LocalPorts(kafka=kafka, kafka_controller=controller, postgres=postgres, milvus=milvus)
-        return cls(home, ports, LocalStack(base, ports, paths))
+        kafka, controller, postgres, milvus, *others = free_ports(4 + 2 * (brokers - 1))
+        nodes = tuple((others[i], others[i + 1]) for i in range(0, len(others), 2))
+        ports = LocalPorts(kafka=kafka, kafka_controller=controller, postgres=postgres, milvus=milvus,
+                           kafka_nodes=nodes)
+        return cls(home, ports, LocalStack(base, ports, paths, brokers=brokers), database_url, milvus_uri)
 
     @property
     def database_url(self) -> str:
-        """The private PostgreSQL's URL, with the password its stack generated in ``home``."""
+        """The private PostgreSQL's URL: the given one, else the private stack's (with the password it
+        generated in ``home``)."""
+        if self.external_database_url:
+            return self.external_database_url
         from localstack.postgres import PostgresService
 
         postgres = self.stack.services["postgres"]
@@ -123,11 +136,19 @@ class PrivateStack:
 
     @property
     def bootstrap(self) -> str:
-        return f"127.0.0.1:{self.ports.kafka}"
+        return self.stack.kafka_bootstrap
+
+    @property
+    def brokers(self) -> int:
+        return self.stack.brokers
 
     @property
     def milvus_uri(self) -> str:
-        return f"http://127.0.0.1:{self.ports.milvus}"
+        return self.external_milvus_uri or f"http://127.0.0.1:{self.ports.milvus}"
+
+    def kafka_node_pid(self, node_id: int) -> int | None:
+        """Pid of Kafka node ``node_id`` (``kafka`` on a single broker)."""
+        return self.pid(self.stack.kafka_nodes[node_id - 1].name)
 
     def up(self, names: Sequence[str] | None = None) -> float:
         """Start (or restart) services; returns the seconds it took."""
@@ -182,6 +203,7 @@ def pipeline_env(stack: PrivateStack, tag: str, **extra: str) -> dict[str, str]:
         **FAST_ENV,
         "DATABASE_URL": stack.database_url,
         "KAFKA_BOOTSTRAP_SERVERS": stack.bootstrap,
+        "KAFKA_TOPIC_REPLICATION": str(stack.stack.kafka_nodes[0].replication),
         "MEMORY_MILVUS_URI": stack.milvus_uri,
         "PAI_MEMORY_HOME": str(stack.home / tag),  # per pipeline: its processes' logs in <home>/<tag>/logs
         **private_names(tag),

@@ -16,6 +16,11 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import BENCH, PLOTS, RESULTS
+from bench.reporting.cluster import (
+    section_cluster_faults,
+    section_extractor_before_after,
+    section_unit_costs,
+)
 from bench.reporting.format import failed, fmt
 from bench.reporting.format import load as read_result
 from bench.reporting.goals import section_goals
@@ -197,6 +202,22 @@ def generate() -> Path:
         "",
         section_frozen24(load("frozen24_before"), load("frozen24_precision_before")),
         "",
+        "## 8. Kafka cluster faults and unit costs (issue 28)",
+        "",
+        "### Faults on a three-node cluster under steady load",
+        "",
+        section_cluster_faults(load("cluster_faults")),
+        "",
+        "### Unit costs: CPU per message, tool write and query",
+        "",
+        section_unit_costs(load("unit_costs"), load("unit_costs_check40"), _predicted(load("unit_costs"),
+                                                                                   load("unit_costs_check40"))),
+        "",
+        "### Extractor CPU per message, LLM path: before and after",
+        "",
+        section_extractor_before_after(load("extractor_llm_cpu_before"), load("extractor_llm_cpu_after"),
+                                       load("extractor_llm_cpu_after_nospy")),
+        "",
         "## Exact commands",
         "",
         "```",
@@ -206,6 +227,7 @@ def generate() -> Path:
         *[str(d["command"]) for d in (load("frozen24_before"),) if d and d.get("command")],
         *CLASSIFIER_COMMANDS,
         DEDUP_COMMAND,
+        *CLUSTER_COMMANDS,
         "```",
         "",
         "Each command prints one JSON object (kept in `bench/results/NAME.json`); progress goes to stderr "
@@ -222,6 +244,26 @@ def section_noisy_neighbour(d: dict[str, Any] | None) -> str:
     from bench.bench_noisy_neighbour import section
 
     return section(d)
+
+
+CLUSTER_COMMANDS = (
+    ".venv/bin/python bench/bench_cluster_faults.py --out bench/results/cluster_faults.json",
+    ".venv/bin/python bench/bench_unit_costs.py --out bench/results/unit_costs.json",
+    ".venv/bin/python bench/bench_unit_costs.py --rules-only --messages 1600 --rate 40 "
+    "--out bench/results/unit_costs_check40.json",
+    ".venv/bin/python bench/capacity_model.py   # docs/capacity.md's tables",
+    ".venv/bin/python bench/bench_unit_costs.py --llm-only --llm-messages 640 --py-spy /tmp/extractor.spy "
+    "--out bench/results/extractor_llm_cpu_after.json   # and _before.json at cac30de",
+)
+
+
+def _predicted(costs: dict[str, Any] | None, check: dict[str, Any] | None) -> dict[str, float] | None:
+    """The capacity model's prediction for the check run's rate (``bench/capacity_model.py --check``)."""
+    if costs is None or check is None:
+        return None
+    from bench.capacity_model import check as predict
+
+    return predict(costs, check["args"]["rate"])
 
 
 def section_ablation13(d: dict[str, Any] | None) -> str:

@@ -48,6 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# HTTP client libraries that log every request at INFO: quiet unless ``--verbose``
+HTTP_CLIENT_LOGGERS = ("httpx", "httpx2", "httpcore", "httpcore2", "openai")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -56,6 +60,9 @@ def main(argv: list[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     install_log_redaction()  # every record: URLs' credentials, secrets and DB error details masked
+    if not args.verbose:  # one INFO line per HTTP call (model, embeddings) costs CPU on every message
+        for name in HTTP_CLIENT_LOGGERS:
+            logging.getLogger(name).setLevel(logging.WARNING)
     try:
         code: int = args.func(args)
     except ConfigError as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from typing import TYPE_CHECKING
@@ -26,12 +27,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ):
         cmd = cmds.add_parser(name, help=text)
         cmd.add_argument("services", nargs="*", metavar="SERVICE",
-                         help=f"subset of {', '.join(SERVICE_NAMES)} (default: all)")
+                         help=f"subset of {', '.join(SERVICE_NAMES)} (default: all); on a cluster also "
+                              "kafka-<i>, one node")
+        if name == "up":
+            cmd.add_argument("--brokers", type=int, default=None, metavar="N",
+                             help="Kafka nodes: 1 (default, KAFKA_LOCAL_BROKERS) or a KRaft cluster of N "
+                                  "(3: replication 3, min.insync.replicas 2); status/down find it recorded")
         cmd.set_defaults(func=func)
 
 
 def _names(args: argparse.Namespace) -> list[str] | None:
-    unknown = [n for n in args.services if n not in SERVICE_NAMES]
+    unknown = [n for n in args.services if n not in SERVICE_NAMES and not re.fullmatch(r"kafka-\d+", n)]
     if unknown:
         raise SystemExit(f"pai-memory stack: unknown service {unknown[0]!r} "
                          f"(choose from {', '.join(SERVICE_NAMES)})")
@@ -49,7 +55,11 @@ def _up(args: argparse.Namespace) -> int:
     from localstack.manager import LocalStack, StackUpError
     from localstack.process import StackError
 
-    stack = LocalStack(load_settings())
+    brokers = args.brokers
+    if brokers is not None and not 1 <= brokers <= 9:
+        raise SystemExit("pai-memory stack up: --brokers must be between 1 and 9")
+    settings = load_settings()
+    stack = LocalStack(settings, brokers=brokers)
     t0 = time.monotonic()
     try:
         statuses = stack.up(_names(args))
@@ -62,6 +72,9 @@ def _up(args: argparse.Namespace) -> int:
         return 1
     _print(statuses, timings=True)
     print(f"stack up in {time.monotonic() - t0:.1f}s")
+    if stack.brokers > 1 and not stack.kafka_nodes[0].external:
+        print(f"Kafka cluster of {stack.brokers}: export KAFKA_BOOTSTRAP_SERVERS={stack.kafka_bootstrap} "
+              f"KAFKA_TOPIC_REPLICATION={stack.kafka_nodes[0].replication}")
     return 0
 
 

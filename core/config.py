@@ -139,6 +139,9 @@ class KafkaSettings(BaseSettings):
     KAFKA_CLIENT_OPTIONS: dict[str, Any] = Field(default_factory=dict)
     KAFKA_TOPIC_PARTITIONS: int = Field(topics.TOPIC_PARTITIONS, ge=1, le=1000)
     KAFKA_TOPIC_REPLICATION: int = Field(1, ge=1, le=10)
+    # brokers of the local stack (`pai-memory stack up --brokers N`): 1 = one broker with replication 1;
+    # 3 = a KRaft cluster of three combined broker+controller nodes, replication 3, min.insync.replicas 2
+    KAFKA_LOCAL_BROKERS: int = Field(1, ge=1, le=9)
     KAFKA_GROUP_INSTANCE_ID: str | None = None
     TOPIC_CHAT_MESSAGES: str = Field(topics.TOPIC_CHAT_MESSAGES, pattern=r"^[A-Za-z0-9._-]{1,249}$")
     TOPIC_MEMORY_COMMANDS: str = Field(topics.TOPIC_MEMORY_COMMANDS, pattern=r"^[A-Za-z0-9._-]{1,249}$")

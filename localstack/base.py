@@ -38,6 +38,18 @@ class LocalPorts:
     kafka_controller: int = LOCAL_KAFKA_CONTROLLER_PORT
     postgres: int = LOCAL_POSTGRES_PORT
     milvus: int = LOCAL_MILVUS_PORT
+    # (broker, controller) ports of the cluster's nodes 2..N; empty: derived from the first node's ports
+    # (node i: ``kafka + 2(i-1)``, ``kafka_controller + 2(i-1)``)
+    kafka_nodes: tuple[tuple[int, int], ...] = ()
+
+    def kafka_node(self, node_id: int) -> tuple[int, int]:
+        """(broker port, controller port) of Kafka node ``node_id`` (1-based)."""
+        if node_id == 1:
+            return self.kafka, self.kafka_controller
+        if len(self.kafka_nodes) >= node_id - 1:
+            return self.kafka_nodes[node_id - 2]
+        step = 2 * (node_id - 1)
+        return self.kafka + step, self.kafka_controller + step
 
 
 @dataclass(frozen=True)

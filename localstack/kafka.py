@@ -1,8 +1,10 @@
-"""Apache Kafka, single node in KRaft mode, from the official broker jars.
+"""Apache Kafka in KRaft mode from the official broker jars: one node, or a cluster of N nodes.
 
 The jars (``org.apache.kafka:kafka_2.13`` and its runtime dependencies, plus a log4j2 binding) are
 resolved once by Maven into ``<cache>/kafka-<version>/libs`` and run with the machine's Java 17+.
-The broker listens on loopback only; data lives in ``<PAI_MEMORY_HOME>/kafka``.
+Every node listens on loopback only. One node (the default) keeps its data in ``<PAI_MEMORY_HOME>/kafka``;
+a cluster (``stack up --brokers N``) is N node configurations, node ``i`` in ``<PAI_MEMORY_HOME>/kafka-<i>``
+with its own ports, all formatted with one cluster id.
 """
 
 from __future__ import annotations
@@ -15,8 +17,10 @@ import subprocess
 import uuid
 from pathlib import Path
 
+from confluent_kafka import KafkaException
+
 from core.config import LOCAL_KAFKA_PORT, Settings
-from localstack.base import LOOPBACK, Service
+from localstack.base import LOOPBACK, LocalPorts, Service, StackPaths
 from localstack.process import (
     StackError,
     ensure_port_free,
@@ -26,7 +30,7 @@ from localstack.process import (
     stop_pid,
     wait_ready,
 )
-from localstack.topics import ensure_topics, kafka_probe
+from localstack.topics import admin_client, ensure_topics, kafka_probe
 
 KAFKA_VERSION = "4.1.1"
 SCALA_VERSION = "2.13"
@@ -157,13 +161,65 @@ def new_cluster_id() -> str:
             return cluster_id
 
 
+def cluster_addresses(ports: LocalPorts, nodes: int) -> str:
+    """Bootstrap list of a local cluster of ``nodes`` nodes (every node's broker listener)."""
+    return ",".join(f"{LOOPBACK}:{ports.kafka_node(i)[0]}" for i in range(1, nodes + 1))
+
+
+def shared_cluster_id(path: Path) -> str:
+    """The cluster id every node of one local cluster is formatted with: created once at ``path``
+    (atomically, so nodes formatted in parallel agree), read back afterwards."""
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.{uuid.uuid4().hex[:6]}")
+        tmp.write_text(new_cluster_id())
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass
+        finally:
+            tmp.unlink(missing_ok=True)
+    return path.read_text().strip()
+
+
 class KafkaService(Service):
-    name = "kafka"
+    """One KRaft node (combined broker + controller) of the local Kafka.
+
+    ``nodes == 1``: the default single broker ``kafka`` (replication 1). ``nodes > 1``: node ``node_id`` of
+    a cluster (service name ``kafka-<id>``, folder ``<home>/kafka-<id>``), the controller quorum on all
+    nodes, replication ``min(3, nodes)`` and ``min.insync.replicas`` one less (at least 1) for the
+    service topics and the internal ones. Clients of the cluster use ``bootstrap`` (every node).
+    """
+
     marker = "kafka.Kafka"
+
+    def __init__(self, settings: Settings, paths: StackPaths, ports: LocalPorts,
+                 node_id: int = 1, nodes: int = 1) -> None:
+        super().__init__(settings, paths, ports)
+        if not 1 <= node_id <= nodes:
+            raise ValueError(f"node_id {node_id} is not in 1..{nodes}")
+        self.node_id = node_id
+        self.nodes = nodes
+        self.name = "kafka" if nodes == 1 else f"kafka-{node_id}"
+
+    @property
+    def replication(self) -> int:
+        """Replication factor of every topic on this local Kafka."""
+        return min(3, self.nodes)
+
+    @property
+    def min_insync(self) -> int:
+        return max(1, self.replication - 1)
+
+    @property
+    def bootstrap(self) -> str:
+        """What clients of the local Kafka use: every node's broker address."""
+        return cluster_addresses(self.ports, self.nodes)
 
     @property
     def external(self) -> bool:
-        return self.settings.KAFKA_BOOTSTRAP_SERVERS.strip() != self._default_local_address()
+        given = self.settings.KAFKA_BOOTSTRAP_SERVERS.strip()
+        return given not in (self._default_local_address(), self.bootstrap)
 
     @staticmethod
     def _default_local_address() -> str:
@@ -171,40 +227,55 @@ class KafkaService(Service):
 
     @property
     def address(self) -> str:
-        return self.settings.KAFKA_BOOTSTRAP_SERVERS if self.external else f"{LOOPBACK}:{self.ports.kafka}"
+        return self.settings.KAFKA_BOOTSTRAP_SERVERS if self.external else f"{LOOPBACK}:{self.local_port}"
 
     @property
     def local_port(self) -> int:
-        return self.ports.kafka
+        return self.ports.kafka_node(self.node_id)[0]
 
-    def _client_settings(self) -> Settings:
-        return self.settings.model_copy(update={"KAFKA_BOOTSTRAP_SERVERS": self.address})
+    @property
+    def controller_port(self) -> int:
+        return self.ports.kafka_node(self.node_id)[1]
+
+    def _client_settings(self, everyone: bool = False) -> Settings:
+        """Settings of a client of this node (``everyone``: of the whole local Kafka, with its
+        replication factor)."""
+        if self.external:
+            return self.settings
+        if not everyone:
+            return self.settings.model_copy(update={"KAFKA_BOOTSTRAP_SERVERS": self.address})
+        replication = max(self.settings.KAFKA_TOPIC_REPLICATION, self.replication)
+        return self.settings.model_copy(update={"KAFKA_BOOTSTRAP_SERVERS": self.bootstrap,
+                                                "KAFKA_TOPIC_REPLICATION": replication})
 
     def probe(self, timeout: float = 3.0) -> str | None:
         return kafka_probe(self._client_settings(), timeout)
 
     def server_properties(self) -> str:
         data = self.dir / "data"
+        voters = ",".join(f"{i}@{LOOPBACK}:{self.ports.kafka_node(i)[1]}" for i in range(1, self.nodes + 1))
+        rf, isr = self.replication, self.min_insync
         return "\n".join([
             "process.roles=broker,controller",
-            "node.id=1",
-            f"controller.quorum.voters=1@{LOOPBACK}:{self.ports.kafka_controller}",
-            f"listeners=PLAINTEXT://{LOOPBACK}:{self.ports.kafka},CONTROLLER://{LOOPBACK}:{self.ports.kafka_controller}",
-            f"advertised.listeners=PLAINTEXT://{LOOPBACK}:{self.ports.kafka}",
+            f"node.id={self.node_id}",
+            f"controller.quorum.voters={voters}",
+            f"listeners=PLAINTEXT://{LOOPBACK}:{self.local_port},CONTROLLER://{LOOPBACK}:{self.controller_port}",
+            f"advertised.listeners=PLAINTEXT://{LOOPBACK}:{self.local_port}",
             "controller.listener.names=CONTROLLER",
             "inter.broker.listener.name=PLAINTEXT",
             "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
             f"log.dirs={data}",
             "num.partitions=1",
-            "default.replication.factor=1",
-            "min.insync.replicas=1",
-            "offsets.topic.replication.factor=1",
+            f"default.replication.factor={rf}",
+            f"min.insync.replicas={isr}",
+            f"offsets.topic.replication.factor={rf}",
             "offsets.topic.num.partitions=12",
-            "transaction.state.log.replication.factor=1",
-            "transaction.state.log.min.isr=1",
+            f"transaction.state.log.replication.factor={rf}",
+            f"transaction.state.log.min.isr={isr}",
             "transaction.state.log.num.partitions=4",
-            "share.coordinator.state.topic.replication.factor=1",
-            "share.coordinator.state.topic.min.isr=1",
+            f"share.coordinator.state.topic.replication.factor={rf}",
+            f"share.coordinator.state.topic.min.isr={isr}",
+            "unclean.leader.election.enable=false",
             "group.initial.rebalance.delay.ms=0",
             "auto.create.topics.enable=false",
             "log.retention.hours=168",
@@ -221,24 +292,28 @@ class KafkaService(Service):
         log4j.write_text(LOG4J2_YAML)
         classpath = f"{libs}/*"
         if not (self.dir / "data" / "meta.properties").exists():
+            cluster_id = (new_cluster_id() if self.nodes == 1
+                          else shared_cluster_id(self.paths.home / "kafka-cluster.id"))
             fmt = subprocess.run(
                 [java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", f"-Dlog4j2.configurationFile={log4j}",
                  "-cp", classpath, "kafka.tools.StorageTool",
-                 "format", "-t", new_cluster_id(), "-c", str(props)],
+                 "format", "-t", cluster_id, "-c", str(props)],
                 capture_output=True, text=True, timeout=120)
             if fmt.returncode != 0:
                 output = (fmt.stderr or fmt.stdout).strip()[-500:]
                 raise StackError(f"formatting the Kafka storage failed: {output}")
         cmd = [java, *JVM_OPTIONS, f"-Dlog4j2.configurationFile={log4j}", f"-Dkafka.logs.dir={self.dir}",
                "-cp", classpath, "kafka.Kafka", str(props)]
+        # a cluster node answers only once a quorum of controllers runs (the others start in parallel)
+        ready_timeout = 90 if self.nodes == 1 else 180
         for attempt in range(1, BIND_ATTEMPTS + 1):
-            for port in (self.ports.kafka, self.ports.kafka_controller):
+            for port in (self.local_port, self.controller_port):
                 ensure_port_free(LOOPBACK, port, "Kafka", "set KAFKA_BOOTSTRAP_SERVERS")
             log_size = self.log_path.stat().st_size if self.log_path.exists() else 0
             pid = spawn_detached(cmd, self.log_path, cwd=self.dir)
             try:
-                wait_ready(lambda: self.probe(2.0), 90, "Kafka", alive=lambda: is_alive(pid),  # noqa: B023
-                           log_path=self.log_path)
+                wait_ready(lambda: self.probe(2.0), ready_timeout, self.name,
+                           alive=lambda: is_alive(pid), log_path=self.log_path)  # noqa: B023
                 return pid
             except StackError:
                 stop_pid(pid, self.marker, 10)
@@ -252,6 +327,26 @@ class KafkaService(Service):
             log.seek(offset)
             return b"Address already in use" in log.read()
 
+    def wait_brokers(self, timeout: float = 180.0) -> None:
+        """Wait until every node of the local cluster is a registered broker (``StackError`` if not)."""
+        settings = self._client_settings(everyone=True)
+
+        def registered() -> str | None:
+            try:
+                count = len(admin_client(settings, 3.0).list_topics(timeout=3.0).brokers)
+            except KafkaException as exc:
+                return str(exc)
+            return None if count >= self.nodes else f"{count} of {self.nodes} brokers registered"
+
+        wait_ready(registered, timeout, "the Kafka cluster")
+
     def after_up(self) -> str:
-        created = ensure_topics(self._client_settings())
-        return f"topics created: {', '.join(created)}" if created else "topics present"
+        if self.node_id != 1:
+            return ""  # the first node prepares the cluster's topics once every node is registered
+        if self.nodes > 1 and not self.external:
+            self.wait_brokers()
+        settings = self._client_settings(everyone=True)
+        created = ensure_topics(settings)
+        replication = f" (replication {settings.KAFKA_TOPIC_REPLICATION})" if self.nodes > 1 else ""
+        return (f"topics created: {', '.join(created)}{replication}" if created
+                else "topics present")

@@ -12,6 +12,7 @@ Contract:
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Iterable
@@ -27,6 +28,12 @@ from localstack.process import StackError, port_open, wait_ready
 SERVICE_NAMES = ("kafka", "postgres", "milvus")  # also in cli/stack_cmd.py (kept import-light)
 
 
+def recorded_brokers(paths: StackPaths) -> int | None:
+    """Kafka nodes of the cluster ``up`` recorded in the state file (``kafka-<i>`` entries), or None."""
+    nodes = [n for n in StackState.load(paths.state_file).services if re.fullmatch(r"kafka-\d+", n)]
+    return len(nodes) or None
+
+
 class StackUpError(StackError):
     """One or more services could not be brought up; ``statuses`` holds every service's outcome."""
 
@@ -39,21 +46,34 @@ class LocalStack:
     """Python API of ``pai-memory stack``; also used by the test fixtures and the demo."""
 
     def __init__(self, settings: Settings, ports: LocalPorts | None = None,
-                 paths: StackPaths | None = None) -> None:
+                 paths: StackPaths | None = None, brokers: int | None = None) -> None:
+        """``brokers``: Kafka nodes of the local stack; None: as many as ``up`` recorded in the state
+        file (so ``status``/``down`` of a cluster need no option), else ``KAFKA_LOCAL_BROKERS``."""
         self.settings = settings
         self.ports = ports or LocalPorts()
         self.paths = paths or StackPaths.from_settings(settings)
-        self.services: dict[str, Service] = {
-            "kafka": KafkaService(settings, self.paths, self.ports),
-            "postgres": PostgresService(settings, self.paths, self.ports),
-            "milvus": MilvusService(settings, self.paths, self.ports),
-        }
+        self.brokers = brokers or recorded_brokers(self.paths) or settings.KAFKA_LOCAL_BROKERS
+        self.kafka_nodes: list[KafkaService] = [
+            KafkaService(settings, self.paths, self.ports, node_id=i, nodes=self.brokers)
+            for i in range(1, self.brokers + 1)]
+        self.services: dict[str, Service] = {node.name: node for node in self.kafka_nodes}
+        self.services["postgres"] = PostgresService(settings, self.paths, self.ports)
+        self.services["milvus"] = MilvusService(settings, self.paths, self.ports)
+
+    @property
+    def kafka_bootstrap(self) -> str:
+        """The bootstrap list of the local Kafka (every node)."""
+        return self.kafka_nodes[0].bootstrap
 
     def _select(self, names: Iterable[str] | None) -> list[Service]:
-        chosen = list(SERVICE_NAMES if names is None else names)
+        """The services named (default: all); ``kafka`` means every Kafka node."""
+        chosen: list[str] = []
+        for name in (SERVICE_NAMES if names is None else names):
+            expanded = [n.name for n in self.kafka_nodes] if name == "kafka" else [name]
+            chosen.extend(n for n in expanded if n not in chosen)
         unknown = [n for n in chosen if n not in self.services]
         if unknown:
-            raise ValueError(f"unknown service(s): {', '.join(unknown)}; known: {', '.join(SERVICE_NAMES)}")
+            raise ValueError(f"unknown service(s): {', '.join(unknown)}; known: {', '.join(self.services)}")
         return [self.services[n] for n in chosen]
 
     # -- up ------------------------------------------------------------------------------------

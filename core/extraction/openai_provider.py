@@ -64,6 +64,18 @@ from core.extraction.prompts import (
 log = logging.getLogger(__name__)
 
 _NO_KEY = "no-key"
+_OPENAI: Any = None  # the ``openai`` module, imported on first use
+
+
+def _openai_module() -> Any:
+    """The ``openai`` package, imported once: an ``import`` statement in the per-call path takes the
+    interpreter's module lock on every call, which 32 threads in flight contend for."""
+    global _OPENAI
+    if _OPENAI is None:
+        import openai
+
+        _OPENAI = openai
+    return _OPENAI
 _RESPONSE_MODES = ("json_schema", "json_object", "none")
 # Keywords OpenAI's strict structured outputs accept; others are removed from the derived schema
 # (pydantic validates the reply against the full model anyway).
@@ -284,13 +296,20 @@ class OpenAIExtractor:
                 log.debug("closing the LLM client: %s", exc)
 
     # --- plumbing --------------------------------------------------------------------------------
+    def warm_up(self) -> None:
+        """Import the ``openai`` package and build the client now (at process start): the import costs
+        about a second of CPU, which the first burst would otherwise pay."""
+        self._get_client()
+
     def _get_client(self) -> Any:
+        client = self._client
+        if client is not None and not self.limiter.closed:  # built once: no lock on the per-call path
+            return client
         with self._lock:
             if self.limiter.closed:
                 raise ExtractionCancelled("the LLM provider was closed")
             if self._client is None:
-                import openai
-
+                openai = _openai_module()
                 key = self._api_key.get_secret_value() if self._api_key is not None else _NO_KEY
                 self._client = openai.OpenAI(base_url=self.base_url, api_key=key or _NO_KEY,
                                              timeout=self.call_timeout, max_retries=0)
@@ -315,8 +334,7 @@ class OpenAIExtractor:
         ``429`` replies do not: they wait their ``Retry-After`` (capped, shared with every thread)
         or a back-off, as long as the deadline allows.
         """
-        import openai
-
+        openai = _openai_module()
         client = self._get_client()
         scope = current_burst()
         deadline = scope.deadline if scope is not None else time.monotonic() + self.timeout

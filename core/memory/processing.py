@@ -71,6 +71,7 @@ from core.memory.store import (
     find_message,
     get_or_create_conversation,
     get_or_create_user,
+    get_or_create_users,
     insert_message,
     lock_messages,
     message_conflict,
@@ -230,11 +231,10 @@ class MessageProcessor:
             return []
         with transaction(self.sessions) as session:
             hashes = {m.user_id: user_hash(m.user_id) for m in msgs}
+            # prebuilt statements with expanding parameters: no statement construction and cache-key
+            # computation per batch
             erased: dict[str, datetime] = {
-                h: at for h, at in session.execute(
-                    select(ErasedUser.user_hash, ErasedUser.erased_at)
-                    .where(ErasedUser.user_hash.in_(sorted(set(hashes.values())))))
-            }
+                h: at for h, at in session.execute(_ERASED, {"hashes": sorted(set(hashes.values()))})}
             # known messages by (user's upstream id, message id): ids are scoped by user
             known: dict[tuple[str, str], tuple[Message, str]] = {
                 (user_ext, row.upstream_message_id): (row, conv_ext)
@@ -245,9 +245,14 @@ class MessageProcessor:
                     .where(Message.upstream_message_id.in_(sorted({m.message_id for m in msgs})),
                            User.external_id.in_(sorted(hashes))))}
             users: dict[str, int] = {
-                ext: pk for ext, pk in session.execute(
-                    select(User.external_id, User.id).where(User.external_id.in_(sorted(hashes))))
-            }
+                ext: pk for ext, pk in session.execute(_KNOWN_USERS, {"ext": sorted(hashes)})}
+            new_users = sorted({
+                m.user_id for m in msgs
+                if m.user_id not in users and (m.user_id, m.message_id) not in known
+                and not (erased.get(hashes[m.user_id]) is not None
+                         and m.created_at <= erased[hashes[m.user_id]])})
+            if new_users:  # created together: one insert for the batch instead of three statements each
+                users.update(get_or_create_users(session, new_users))
             conversations: dict[tuple[int, str], int] = {}
             out: list[IngestResult] = []
             for msg in msgs:
@@ -457,18 +462,9 @@ class MessageProcessor:
             status = MessageStatus.PROCESSED if kept else MessageStatus.SKIPPED
             note = f"superseded by newer statements: {', '.join(sorted(stale))}"[:2000] if stale else None
             row_ids = [m.id for m in rows]
-            session.connection().execute(
-                update(Message)
-                .where(Message.id.in_(row_ids))
-                .values(
-                    memory_status=status.value,
-                    extractor_version=self.version,
-                    memory_attempts=func.coalesce(Message.memory_attempts, 0) + 1,
-                    memory_error=note if kept else "nothing worth keeping",
-                    processed_at=now,
-                    updated_at=now,
-                )
-            )
+            session.connection().execute(_FINAL_STATUS, {
+                "row_ids": row_ids, "status": status.value, "version": self.version,
+                "note": note if kept else "nothing worth keeping", "now": now})
             (outcome.processed if kept else outcome.skipped).extend(row_ids)
 
     def _record_failure(self, ids: list[int], exc: Exception, permanent: bool = False) -> ProcessingError:
@@ -492,6 +488,24 @@ class MessageProcessor:
                 )
             )
         return PermanentProcessingError(error) if exhausted else TransientProcessingError(error)
+
+
+_FINAL_STATUS = (  # a burst's messages final, in the extraction's transaction
+    update(Message)
+    .where(Message.id.in_(bindparam("row_ids", expanding=True)))
+    .values(
+        memory_status=bindparam("status"),
+        extractor_version=bindparam("version"),
+        memory_attempts=func.coalesce(Message.memory_attempts, 0) + 1,
+        memory_error=bindparam("note"),
+        processed_at=bindparam("now", type_=DateTime(timezone=True)),
+        updated_at=bindparam("now", type_=DateTime(timezone=True)),
+    )
+)
+_ERASED = select(ErasedUser.user_hash, ErasedUser.erased_at).where(
+    ErasedUser.user_hash.in_(bindparam("hashes", expanding=True)))
+
+_KNOWN_USERS = select(User.external_id, User.id).where(User.external_id.in_(bindparam("ext", expanding=True)))
 
 
 def superseded_keys(session: Session, user_pk: int, keys: set[str], newest: datetime) -> set[str]:

@@ -124,21 +124,27 @@ def user_external_id(session: Session, user_pk: int) -> str:
 
 
 def get_or_create_conversation(session: Session, user_pk: int, external_id: str, summary: str | None) -> int:
-    """Internal id of the conversation; a non-empty ``summary`` replaces the stored one."""
-    stmt = insert(Conversation).values(user_id=user_pk, external_id=external_id, summary=summary)
+    """Internal id of the conversation; a non-empty ``summary`` replaces the stored one.
+
+    One round trip in the common cases: with a summary an upsert returning the id; without one a
+    lookup of a known conversation (a new one is inserted, the id returned by the insert; a concurrent
+    insert of the same conversation is found by a second lookup)."""
     if summary:
-        stmt = stmt.on_conflict_do_update(
-            constraint="uq_conversations_user_external",
-            set_={"summary": summary, "updated_at": func.now()},
-        )
-    else:
-        stmt = stmt.on_conflict_do_nothing(constraint="uq_conversations_user_external")
-    session.execute(stmt)
-    conv = session.scalar(
-        select(Conversation.id).where(
-            Conversation.user_id == user_pk, Conversation.external_id == external_id
-        )
-    )
+        upsert = (insert(Conversation).values(user_id=user_pk, external_id=external_id, summary=summary)
+                  .on_conflict_do_update(constraint="uq_conversations_user_external",
+                                         set_={"summary": summary, "updated_at": func.now()})
+                  .returning(Conversation.id))
+        conv = session.scalar(upsert)
+        assert conv is not None
+        return conv
+    conv = session.scalar(_FIND_CONVERSATION, {"user_pk": user_pk, "external_id": external_id})
+    if conv is None:
+        conv = session.scalar(
+            insert(Conversation).values(user_id=user_pk, external_id=external_id, summary=None)
+            .on_conflict_do_nothing(constraint="uq_conversations_user_external")
+            .returning(Conversation.id))
+        if conv is None:  # inserted meanwhile by another transaction
+            conv = session.scalar(_FIND_CONVERSATION, {"user_pk": user_pk, "external_id": external_id})
     assert conv is not None
     return conv
 
@@ -168,6 +174,10 @@ def conversation_external_id(session: Session, conversation_pk: int) -> str:
     if ext is None:
         raise LookupError(f"no conversation with id {conversation_pk}")
     return ext
+
+
+_FIND_CONVERSATION = select(Conversation.id).where(Conversation.user_id == bindparam("user_pk"),
+                                                   Conversation.external_id == bindparam("external_id"))
 
 
 def store_message(session: Session, msg: IncomingMessage) -> tuple[Message, bool]:

@@ -16,15 +16,21 @@ import json
 import os
 import platform
 import random
+import sys
 import time
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bench.fault_harness import RESULTS_DIR, RUN_RESULTS, Pipeline, PrivateStack, write_results
+REPO = Path(__file__).resolve().parents[2]
+if str(REPO) not in sys.path:  # ``bench`` is not an installed package (as in tests/bench)
+    sys.path.insert(0, str(REPO))
+
+from bench.fault_harness import RESULTS_DIR, RUN_RESULTS, Pipeline, PrivateStack, write_results  # noqa: E402
 
 _SUMMARY: dict[str, Any] = {}
 

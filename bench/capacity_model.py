@@ -1,0 +1,201 @@
+"""The capacity model of ``docs/capacity.md``, computed from the unit costs of one run
+(``bench/bench_unit_costs.py`` -> ``bench/results/unit_costs.json``) and the assumptions below.
+
+    .venv/bin/python bench/capacity_model.py                 # markdown tables on stdout
+    .venv/bin/python bench/capacity_model.py --check 40      # the prediction for 40 msgs/s on the rules path
+
+Every figure is ``rate x unit cost`` (Little's law for what is in flight), divided by a target utilisation
+for processes and cores. The assumptions are named constants; change them and rerun.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+UNIT_COSTS = REPO / "bench" / "results" / "unit_costs.json"
+
+# --- assumptions (docs/capacity.md "Assumptions") -------------------------------------------------------
+UTILISATION = 0.6  # target CPU share of a core per process / per core of a node (headroom for bursts)
+QUERIES_PER_MESSAGE = 1.0  # one POST /v1/retrieve per user turn
+TOOL_WRITES_PER_MESSAGE = 0.05  # memory_save/append/delete by the agent per user turn
+MEMORY_WRITES_PER_MESSAGE = 0.2  # memories written per user message (LoCoMo: 0.19-0.21 per turn, RESULTS)
+MODEL_LATENCY_SEC = 1.0  # LLM call (extract) latency
+IN_FLIGHT = 32  # EXTRACTOR_MAX_IN_FLIGHT
+LIVE_MEMORIES_PER_USER = 30  # after dedup by key / semantic merge; inactive rows are retired
+KAFKA_REPLICATION = 3
+KAFKA_RETENTION_DAYS = 7  # log.retention.hours=168
+OUTBOX_DWELL_SEC = 1.0  # commit -> relay published (normal); a relay outage adds its length x rate
+OUTBOX_RETENTION_HOURS = 24  # published rows kept this long (core.config), then deleted
+EMBEDDING_DIM = 384
+MILVUS_RAM_BYTES_PER_ENTRY = EMBEDDING_DIM * 4 * 1.5 + 300  # vector + HNSW graph (~50 %) + scalar fields
+RATES = (100, 1_000, 10_000)
+USERS = (1_000_000, 100_000_000)
+
+
+def load(path: Path = UNIT_COSTS) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text())
+    return data
+
+
+def costs(data: dict[str, Any]) -> dict[str, float]:
+    """CPU ms per user message of each component (LLM path), per the assumptions above."""
+    llm = data["llm_message"]["cpu_ms_per_unit"]
+    tool = data["tool_write"]["cpu_ms_per_unit"]
+    query = data["query"]["cpu_ms_per_unit"]
+    rules = data["rules_message"]["cpu_ms_per_unit"]
+    # the indexer's cost per memory write is the tool-write phase's (unique texts, embedded for real); the
+    # rules phase repeats a few sentences, whose vectors the embedding cache serves
+    index_ms = tool["indexer"]
+    per_message = MEMORY_WRITES_PER_MESSAGE + TOOL_WRITES_PER_MESSAGE
+    return {
+        "extractor": llm["extractor"],
+        "extractor_rules": rules["extractor"],
+        "indexer": index_ms * per_message,
+        "relay": tool["relay"] * per_message,
+        "api": query["api"] * QUERIES_PER_MESSAGE + tool["api"] * TOOL_WRITES_PER_MESSAGE,
+        "postgres": (llm["postgres"] + query["postgres"] * QUERIES_PER_MESSAGE
+                     + tool["postgres"] * TOOL_WRITES_PER_MESSAGE),
+        # one broker's CPU per message (the rules phase: the LLM phase's window is too short against the
+        # broker's idle rate), times the replication factor (every replica writes and serves fetches)
+        "kafka": ((max(llm["kafka"], rules["kafka"]) + tool["kafka"] * TOOL_WRITES_PER_MESSAGE)
+                  * KAFKA_REPLICATION),
+        "milvus": (query["milvus"] * QUERIES_PER_MESSAGE + tool["milvus"] * per_message),
+    }
+
+
+def footprint(data: dict[str, Any]) -> dict[str, float]:
+    fp = data["footprint"]
+    pg = fp["postgres"]
+    msgs = max(1, pg["messages"]["rows"])
+    mems = max(1, pg["long_term_memories"]["rows"])
+    hist = max(1, pg["memory_history"]["rows"])
+    chat = sum(v["bytes"] for k, v in fp["kafka"].items() if k.endswith(".chat"))
+    dirty = sum(v["bytes"] for k, v in fp["kafka"].items() if k.endswith(".dirty"))
+    return {
+        "message_row_bytes": (pg["messages"]["bytes"]
+                              + pg.get("conversations", {"bytes": 0})["bytes"]) / msgs,
+        "memory_row_bytes": pg["long_term_memories"]["bytes"] / mems,
+        "history_row_bytes": pg["memory_history"]["bytes"] / hist,
+        "chat_record_bytes": chat / msgs,
+        "dirty_record_bytes": dirty / hist,
+        "milvus_disk_bytes_per_entry": fp["milvus"]["bytes"] / mems,
+        "outbox_row_bytes": pg["outbox"]["bytes"] / max(1, pg["outbox"]["rows"]),
+        "wal_bytes_per_message": data["llm_message"]["wal_bytes_per_unit"],
+        "wal_bytes_per_tool_write": data["tool_write"]["wal_bytes_per_unit"],
+    }
+
+
+def per_process_rate(data: dict[str, Any]) -> float:
+    """Messages/s one extractor process sustains on the LLM path: the in-flight bound or its CPU bound."""
+    cpu_bound = UTILISATION * 1000 / data["llm_message"]["cpu_ms_per_unit"]["extractor"]
+    return min(IN_FLIGHT / MODEL_LATENCY_SEC, cpu_bound)
+
+
+def rate_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
+    c = costs(data)
+    f = footprint(data)
+    ext_rate = per_process_rate(data)
+    rows = []
+    for rate in RATES:
+        extractors = math.ceil(rate / ext_rate)
+        indexers = math.ceil(rate * c["indexer"] / 1000 / UTILISATION)
+        api = math.ceil(rate * c["api"] / 1000 / UTILISATION)
+        relays = max(1, math.ceil(rate * c["relay"] / 1000 / UTILISATION))
+        cores = {k: rate * v / 1000 / UTILISATION for k, v in c.items() if k != "extractor_rules"}
+        memory_writes = rate * (MEMORY_WRITES_PER_MESSAGE + TOOL_WRITES_PER_MESSAGE)
+        # rows written per user message: message insert + status update; per memory write: memory row,
+        # history row, outbox insert + mark published + delete after retention, vector status update
+        pg_writes = rate * 2 + memory_writes * 6
+        wal_day = (rate * f["wal_bytes_per_message"] + rate * TOOL_WRITES_PER_MESSAGE
+                   * f["wal_bytes_per_tool_write"]) * 86400
+        storage_day = rate * 86400 * (f["message_row_bytes"]
+                                      + MEMORY_WRITES_PER_MESSAGE * f["history_row_bytes"])
+        kafka_in = rate * f["chat_record_bytes"] + memory_writes * f["dirty_record_bytes"]
+        partitions = max(6, 2 ** math.ceil(math.log2(max(extractors, indexers) * 2)))
+        rows.append({
+            "rate": rate, "extractors": extractors, "indexers": indexers, "api": api, "relays": relays,
+            "cores": cores, "cores_total": sum(cores.values()), "partitions": partitions,
+            "pg_writes": pg_writes, "wal_gb_day": wal_day / 1e9, "storage_gb_day": storage_day / 1e9,
+            "outbox_in_flight": memory_writes * OUTBOX_DWELL_SEC,
+            "outbox_kept_rows": memory_writes * OUTBOX_RETENTION_HOURS * 3600,
+            "outbox_kept_gb": memory_writes * OUTBOX_RETENTION_HOURS * 3600 * f["outbox_row_bytes"] / 1e9,
+            "kafka_in_mb_s": kafka_in / 1e6,
+            "kafka_retained_gb": kafka_in * KAFKA_REPLICATION * 86400 * KAFKA_RETENTION_DAYS / 1e9,
+        })
+    return rows
+
+
+def user_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
+    f = footprint(data)
+    out = []
+    for users in USERS:
+        entries = users * LIVE_MEMORIES_PER_USER
+        out.append({"users": users, "entries": entries,
+                    "memories_gb": entries * f["memory_row_bytes"] / 1e9,
+                    "milvus_ram_gb": entries * MILVUS_RAM_BYTES_PER_ENTRY / 1e9,
+                    "milvus_disk_gb": entries * f["milvus_disk_bytes_per_entry"] / 1e9})
+    return out
+
+
+def check(data: dict[str, Any], rate: float) -> dict[str, float]:
+    """Predicted CPU share (cores) of each process on the rules path at ``rate`` messages/s (no queries,
+    no tool writes: what ``bench_unit_costs.py --rules-only`` drives)."""
+    rules = data["rules_message"]["cpu_ms_per_unit"]
+    return {k: round(rate * v / 1000, 3) for k, v in rules.items()}
+
+
+def markdown(data: dict[str, Any]) -> str:
+    lines = ["| user msgs/s | extractor procs | indexer procs | API procs | relay | cores (all, at "
+             f"{UTILISATION:.0%}) | partitions | PG rows written/s | WAL/day | PG growth/day "
+             "| outbox in flight / kept 24 h | Kafka in (x3 replicated) | Kafka retained (7 d, x3) |",
+             "|" + "---|" * 13]
+    for r in rate_rows(data):
+        lines.append(
+            f"| {r['rate']:,} | {r['extractors']} | {r['indexers']} | {r['api']} | {r['relays']} | "
+            f"{r['cores_total']:.1f} | {r['partitions']} | {r['pg_writes']:,.0f} | "
+            f"{r['wal_gb_day']:,.0f} GB | "
+            f"{r['storage_gb_day']:,.0f} GB | {r['outbox_in_flight']:,.0f} / "
+            f"{r['outbox_kept_rows'] / 1e6:,.1f} M rows ({r['outbox_kept_gb']:,.0f} GB) | "
+            f"{r['kafka_in_mb_s']:.2f} MB/s ({r['kafka_in_mb_s'] * KAFKA_REPLICATION:.2f}) | "
+            f"{r['kafka_retained_gb']:,.0f} GB |")
+    rows = rate_rows(data)
+    lines += ["", "| cores by component | " + " | ".join(f"{r['rate']:,}/s" for r in rows) + " |",
+              "|---|" + "---|" * len(RATES)]
+    for comp in rate_rows(data)[0]["cores"]:
+        lines.append(f"| {comp} | " + " | ".join(f"{r['cores'][comp]:.1f}" for r in rate_rows(data)) + " |")
+    lines += ["", "| users | live memories | memory rows in PostgreSQL | Milvus RAM | Milvus disk |",
+              "|---|---|---|---|---|"]
+    for u in user_rows(data):
+        lines.append(f"| {u['users']:,} | {u['entries']:,} | {u['memories_gb']:,.1f} GB | "
+                     f"{u['milvus_ram_gb']:,.1f} GB | {u['milvus_disk_gb']:,.1f} GB |")
+    lines += ["", "unit costs (CPU ms per user message, LLM path, per the assumptions): "
+              + ", ".join(f"{k} {v:.2f}" for k, v in costs(data).items()),
+              "footprint: " + ", ".join(f"{k} {v:,.0f}" for k, v in footprint(data).items()),
+              f"extractor process: {per_process_rate(data):.1f} msgs/s (min of {IN_FLIGHT} in flight / "
+              f"{MODEL_LATENCY_SEC} s and {UTILISATION:.0%} of a core / "
+              f"{data['llm_message']['cpu_ms_per_unit']['extractor']} ms)"]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--costs", type=Path, default=UNIT_COSTS)
+    parser.add_argument("--check", type=float, default=None, help="predict the rules path at this rate")
+    args = parser.parse_args()
+    data = load(args.costs)
+    if args.check is not None:
+        print(json.dumps(check(data, args.check)))
+    else:
+        print(markdown(data))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
