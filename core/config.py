@@ -262,6 +262,15 @@ class RetrievalSettings(BaseSettings):
     RETRIEVAL_DENSE_TIMEOUT_SEC: float = Field(2.0, gt=0)
     RETRIEVAL_DENSE_COOLDOWN_SEC: float = Field(5.0, ge=0)
     RETRIEVAL_DENSE_CONCURRENCY: int = Field(4, ge=1, le=256)
+    # episodes (core/episodes, issue 25): what the user said, passages of their messages, retrieved by
+    # ``dense`` beside the memories with their own limit and prompt budget, kept EPISODE_TTL_DAYS
+    EPISODES_ENABLED: bool = True
+    EPISODE_RETRIEVE_LIMIT: int = Field(6, ge=0, le=200)
+    EPISODE_PROMPT_TOKEN_BUDGET: int = Field(600, ge=0, le=100_000)
+    EPISODE_TTL_DAYS: int = Field(365, ge=1)
+    EPISODE_PASSAGE_MAX_CHARS: int = Field(400, ge=100, le=4000)
+    # the episodes' Milvus collection; empty: ``<MEMORY_MILVUS_COLLECTION>_episodes``
+    EPISODE_MILVUS_COLLECTION: str = Field("", pattern=r"^(|[A-Za-z_][A-Za-z0-9_]{0,254})$")
 
 
 class LimitSettings(BaseSettings):
@@ -442,6 +451,12 @@ class Settings(
             self.MEMORY_DEDUP_REUSE_THRESHOLD if self.MEMORY_DEDUP_REUSE_THRESHOLD is not None else reuse,
             self.MEMORY_DEDUP_MERGE_THRESHOLD if self.MEMORY_DEDUP_MERGE_THRESHOLD is not None else merge,
         )
+
+    @property
+    def episode_collection(self) -> str:
+        """The episodes' Milvus collection: ``EPISODE_MILVUS_COLLECTION`` or
+        ``<MEMORY_MILVUS_COLLECTION>_episodes``."""
+        return self.EPISODE_MILVUS_COLLECTION or f"{self.MEMORY_MILVUS_COLLECTION}_episodes"
 
     @property
     def database_url(self) -> str:

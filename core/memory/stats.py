@@ -17,6 +17,7 @@ class TruthStats:
     memories_by_vector_status: dict[tuple[str, bool], int] = field(default_factory=dict)
     outbox_backlog: int = 0
     outbox_oldest_age_seconds: float = 0.0
+    episodes_by_vector_status: dict[str, int] = field(default_factory=dict)
 
 
 def sample(session: Session) -> TruthStats:
@@ -28,6 +29,8 @@ def sample(session: Session) -> TruthStats:
             "SELECT coalesce(vector_status, 'DIRTY'), coalesce(is_active, true), count(*) "
             "FROM long_term_memories GROUP BY 1, 2")):
         stats.memories_by_vector_status[(str(vstatus), bool(active))] = int(n)
+    for vstatus, n in session.execute(text("SELECT vector_status, count(*) FROM episodes GROUP BY 1")):
+        stats.episodes_by_vector_status[str(vstatus)] = int(n)
     backlog, oldest = session.execute(text(
         "SELECT count(*), coalesce(extract(epoch FROM now() - min(created_at)), 0) "
         "FROM outbox WHERE published_at IS NULL")).one()
