@@ -123,3 +123,34 @@ def write_episodes(session: Session, *, user_pk: int, conversation_pk: int, user
         "payload": episode_dirty_payload(user_external_id, user_pk, now, origin),
     }).scalars().all()
     return EpisodeWrite(sorted(int(i) for i in ids), reused, len(cols["message_ids"]))
+
+
+_EXPIRE = text("""
+WITH gone AS (
+    DELETE FROM episodes WHERE user_id = :user_pk AND expires_at <= :now RETURNING id
+), seq AS (
+    SELECT id AS episode_id, nextval(pg_get_serial_sequence('outbox', 'id')) AS outbox_id
+    FROM (SELECT id FROM gone ORDER BY id) AS ordered
+)
+INSERT INTO outbox (id, topic, message_key, event_type, aggregate_id, payload, created_at)
+SELECT outbox_id, :topic, :message_key, :event_type, episode_id,
+       jsonb_set(jsonb_set(jsonb_set(CAST(:payload AS jsonb), '{id}', to_jsonb('outbox-' || outbox_id)),
+                           '{data,outbox_id}', to_jsonb(outbox_id)),
+                 '{data,episode_id}', to_jsonb(episode_id)),
+       :now
+FROM seq
+RETURNING aggregate_id
+""")
+
+
+def delete_expired(session: Session, *, user_pk: int, user_external_id: str, topic: str,
+                   now: datetime) -> list[int]:
+    """Delete the user's episodes whose ``expires_at`` <= ``now``, each with a ``pai.episode.dirty.v1``
+    outbox row (the indexer then removes the vector of the missing row); returns their ids. The caller
+    holds the user's advisory lock."""
+    ids = session.connection().execute(_EXPIRE, {
+        "user_pk": user_pk, "now": now, "topic": topic, "message_key": user_external_id,
+        "event_type": EpisodeDirtyEvent.EVENT_TYPE,
+        "payload": episode_dirty_payload(user_external_id, user_pk, now, None),
+    }).scalars().all()
+    return sorted(int(i) for i in ids)

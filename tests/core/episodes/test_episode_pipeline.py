@@ -18,9 +18,11 @@ from core.embedding.local import LocalE5Embedder
 from core.episodes.indexing import EpisodeIndexer, EpisodeSyncFailed, build_episode_indexer
 from core.extraction.factory import build_extractor
 from core.extraction.rules import RulesExtractor
+from core.lifecycle import LifecycleJobs
 from core.memory.dedup import SemanticDeduper
 from core.memory.processing import MessageProcessor
 from core.memory.store import IncomingMessage
+from core.memory.writer import MemoryWriter
 from core.storage.db import session_factory
 from core.storage.models import Episode, Message, OutboxEvent
 from schemas import EpisodeDirtyEvent, parse_index_event, to_bytes
@@ -206,3 +208,32 @@ def test_an_embedder_failure_marks_the_episodes_failed_and_a_retry_heals_them(en
     embedder.fail = False
     assert indexer.sync(ids).upserted == ids
     assert {r.vector_status for r in _episodes(clean_db)} == {"SYNCED"}
+
+
+def test_the_expiry_job_deletes_episodes_past_their_ttl_and_the_indexer_removes_them(
+        env, clean_db: Engine) -> None:
+    cfg, processor, indexer, _ = env
+    old = datetime.now(UTC) - timedelta(days=cfg.EPISODE_TTL_DAYS + 3)
+    said = [("old-1", "I sold my old bike to a neighbour.", old),
+            ("new-1", "I bought a new road bike today.", datetime.now(UTC))]
+    pks = [processor.ingest(IncomingMessage(mid, "gus", "c1", "user", text, at)).message_pk
+           for mid, text, at in said]
+    processor.process(pks)
+    rows = _episodes(clean_db)
+    indexer.sync([r.id for r in rows])
+    expired = [r.id for r in rows if r.message_id == pks[0]]
+    kept = [r.id for r in rows if r.message_id == pks[1]]
+    assert expired and kept
+    jobs = LifecycleJobs(session_factory(clean_db), MemoryWriter.from_settings(cfg))
+    assert jobs.expire(dry_run=True).episodes_expired == len(expired)
+    assert {r.id for r in _episodes(clean_db)} == set(expired + kept)  # a dry run changes nothing
+    report = jobs.expire()
+    assert report.episodes_expired == len(expired) and report.as_dict()["episodes_expired"] == len(expired)
+    assert [r.id for r in _episodes(clean_db)] == kept
+    with Session(clean_db) as s:  # each deletion announced to the indexer, in the same transaction
+        announced = s.scalars(select(OutboxEvent.aggregate_id).where(
+            OutboxEvent.event_type == EpisodeDirtyEvent.EVENT_TYPE,
+            OutboxEvent.aggregate_id.in_(expired))).all()
+    assert sorted(announced) == sorted(expired * 2)  # written, then expired
+    assert indexer.sync(expired).erased == expired
+    assert indexer.index.count(rows[0].user_id) == len(kept)
