@@ -154,3 +154,54 @@ def delete_expired(session: Session, *, user_pk: int, user_external_id: str, top
         "payload": episode_dirty_payload(user_external_id, user_pk, now, None),
     }).scalars().all()
     return sorted(int(i) for i in ids)
+
+
+_STUCK = text("""
+SELECT e.id, e.user_id, u.external_id
+FROM episodes e JOIN users u ON u.id = e.user_id
+WHERE e.vector_status IN ('DIRTY', 'FAILED')
+  AND e.updated_at < CASE WHEN e.vector_status = 'FAILED' THEN :failed_before ELSE :grace_before END
+  AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.aggregate_id = e.id AND o.event_type = :event_type
+                  AND (o.published_at IS NULL OR o.created_at >= :grace_before))
+ORDER BY e.updated_at, e.id
+LIMIT :limit
+""")
+_ANNOUNCE = text("""
+WITH touched AS (
+    UPDATE episodes SET updated_at = :now WHERE id = ANY(CAST(:ids AS integer[])) RETURNING id
+), seq AS (
+    SELECT id AS episode_id, nextval(pg_get_serial_sequence('outbox', 'id')) AS outbox_id
+    FROM (SELECT id FROM touched ORDER BY id) AS ordered
+)
+INSERT INTO outbox (id, topic, message_key, event_type, aggregate_id, payload, created_at)
+SELECT outbox_id, :topic, :message_key, :event_type, episode_id,
+       jsonb_set(jsonb_set(jsonb_set(CAST(:payload AS jsonb), '{id}', to_jsonb('outbox-' || outbox_id)),
+                           '{data,outbox_id}', to_jsonb(outbox_id)),
+                 '{data,episode_id}', to_jsonb(episode_id)),
+       :now
+FROM seq
+RETURNING aggregate_id
+""")
+
+
+def redrive_episodes(session: Session, *, topic: str, grace_sec: float, failed_backoff_sec: float,
+                     limit: int, now: datetime | None = None) -> list[int]:
+    """Announce again (a ``pai.episode.dirty.v1`` outbox row each, ``updated_at`` set to now so the next
+    scan waits another grace period) up to ``limit`` episodes left DIRTY (for ``grace_sec``) or FAILED
+    (for ``failed_backoff_sec``) with no unpublished or recent announcement: what the indexer gave up on
+    or never received. Returns their ids; in the caller's transaction."""
+    now = now or datetime.now(UTC)
+    rows = session.execute(_STUCK, {
+        "grace_before": now - timedelta(seconds=grace_sec),
+        "failed_before": now - timedelta(seconds=max(grace_sec, failed_backoff_sec)),
+        "event_type": EpisodeDirtyEvent.EVENT_TYPE, "limit": limit}).all()
+    by_user: dict[tuple[int, str], list[int]] = {}
+    for episode_id, user_pk, external_id in rows:
+        by_user.setdefault((int(user_pk), str(external_id)), []).append(int(episode_id))
+    out: list[int] = []
+    for (user_pk, external_id), ids in by_user.items():
+        out.extend(int(i) for i in session.execute(_ANNOUNCE, {
+            "ids": ids, "now": now, "topic": topic, "message_key": external_id,
+            "event_type": EpisodeDirtyEvent.EVENT_TYPE,
+            "payload": episode_dirty_payload(external_id, user_pk, now, None)}).scalars())
+    return sorted(out)

@@ -3,6 +3,7 @@ indexed into their own collection (reusing the extractor's vector where the text
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -16,11 +17,13 @@ from core.config import Settings
 from core.embedding.base import Embedder, Vectors
 from core.embedding.local import LocalE5Embedder
 from core.episodes.indexing import EpisodeIndexer, EpisodeSyncFailed, build_episode_indexer
+from core.episodes.store import redrive_episodes
 from core.extraction.factory import build_extractor
 from core.extraction.rules import RulesExtractor
 from core.lifecycle import LifecycleJobs
 from core.memory.dedup import SemanticDeduper
 from core.memory.processing import MessageProcessor
+from core.memory.redrive import Redriver
 from core.memory.store import IncomingMessage
 from core.memory.writer import MemoryWriter
 from core.storage.db import session_factory
@@ -108,8 +111,6 @@ def test_user_messages_become_episodes_in_the_commit_of_their_final_status(env, 
     # one pai.episode.dirty.v1 row per episode, each a valid event naming its episode and outbox row
     assert [o.aggregate_id for o in outbox] == [r.id for r in rows]
     for row in outbox:
-        import json
-
         event = parse_index_event(json.dumps(row.payload).encode())
         assert isinstance(event, EpisodeDirtyEvent)
         assert event.data.episode_id == row.aggregate_id and event.data.outbox_id == row.id
@@ -237,3 +238,29 @@ def test_the_expiry_job_deletes_episodes_past_their_ttl_and_the_indexer_removes_
     assert sorted(announced) == sorted(expired * 2)  # written, then expired
     assert indexer.sync(expired).erased == expired
     assert indexer.index.count(rows[0].user_id) == len(kept)
+
+
+def test_the_sweeper_announces_episodes_the_indexer_never_synced(env, clean_db: Engine) -> None:
+    cfg, processor, indexer, _ = env
+    processor.process(_say(processor, "hal", "c1", ["I repainted the kitchen in sage green this week."]))
+    ids = [r.id for r in _episodes(clean_db)]
+    sessions = session_factory(clean_db)
+    later = datetime.now(UTC) + timedelta(seconds=cfg.MEMORY_INDEX_REDRIVE_GRACE_SEC + 5)
+    with sessions() as s, s.begin():  # announced and not yet published: nothing to re-drive
+        assert redrive_episodes(s, topic=cfg.TOPIC_MEMORY_DIRTY, grace_sec=cfg.MEMORY_INDEX_REDRIVE_GRACE_SEC,
+                                failed_backoff_sec=60, limit=100, now=later) == []
+    with sessions() as s, s.begin():  # published long ago, the indexer lost it
+        s.execute(update(OutboxEvent).values(published_at=datetime.now(UTC) - timedelta(hours=1),
+                                             created_at=datetime.now(UTC) - timedelta(hours=1)))
+        s.execute(update(Episode).values(updated_at=datetime.now(UTC) - timedelta(hours=1)))
+    redriver = Redriver(cfg, sessions, clock=lambda: later)
+    assert redriver.scan_memories() is not None and redriver.episodes_redriven == len(ids)
+    with sessions() as s:
+        rows = s.scalars(select(OutboxEvent).where(
+            OutboxEvent.published_at.is_(None), OutboxEvent.event_type == EpisodeDirtyEvent.EVENT_TYPE)).all()
+    assert sorted(r.aggregate_id for r in rows) == ids
+    assert all(parse_index_event(json.dumps(r.payload).encode()).data.episode_id == r.aggregate_id  # type: ignore[union-attr]
+               for r in rows)
+    redriver.scan_memories()
+    assert redriver.episodes_redriven == len(ids)  # not twice
+    assert indexer.sync(ids).upserted == ids
