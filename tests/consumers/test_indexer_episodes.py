@@ -38,8 +38,9 @@ def test_the_indexer_group_syncs_episodes_beside_memories(cfg: Settings, clean_d
     at = datetime.now(UTC) - timedelta(hours=2)
     said = ["I adopted a rescue greyhound called Pepper last Saturday.", "hi!",
             "I love spicy food.", "My sister Ana visited from Porto and we hiked the Lousã mountains."]
-    pks = [processor.ingest(IncomingMessage(f"ix-{i}", "ivy", "c1", "user", t,
-                                            at + timedelta(seconds=i))).message_pk for i, t in enumerate(said)]
+    incoming = [IncomingMessage(f"ix-{i}", "ivy", "c1", "user", t, at + timedelta(seconds=i))
+                for i, t in enumerate(said)]
+    pks = [processor.ingest(m).message_pk for m in incoming]
     processor.process(pks)
     with index_pipeline(cfg):
         wait_settled(clean_db, timeout=120)
