@@ -435,6 +435,8 @@ class Retriever:
         self._embedding: dict[str, Future[npt.NDArray[np.float32]]] = {}  # in-flight, by cache key
         self._user_pks: OrderedDict[str, int] = OrderedDict()
         self._toucher = _Toucher(sessions)
+        self._episode_pool = ThreadPoolExecutor(max_workers=settings.RETRIEVAL_DENSE_CONCURRENCY,
+                                                thread_name_prefix="retrieval-episodes")
 
     # --- public ---------------------------------------------------------------------------------
     def retrieve(self, user_id: str, question: str, conversation_summary: str | None = None,
@@ -558,6 +560,7 @@ class Retriever:
     def close(self) -> None:
         self._toucher.close()
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._episode_pool.shutdown(wait=False, cancel_futures=True)
         closer = getattr(self.vector_search, "close", None)
         if callable(closer):
             closer()
@@ -628,12 +631,15 @@ class Retriever:
         if user_pk is None:
             return []
         t0 = time.perf_counter()
+        beside: Future[list[tuple[int, float]]] | None = None
+        if episodes is not None and episodes.limit > 0 and self.episodes is not None:
+            # the episodes' search runs beside the memories' one (its own collection)
+            beside = self._episode_pool.submit(self.episodes.search, user_pk, vector, episodes.limit)
         hits = self.vector_search.search(user_pk, vector, self.settings.LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT)
         timings["milvus_ms"] = (time.perf_counter() - t0) * 1000
-        if episodes is not None and episodes.limit > 0 and self.episodes is not None:
-            t0 = time.perf_counter()
+        if beside is not None and episodes is not None:
             try:  # the episodes' collection failing must not cost the memories their dense answer
-                episodes.hits.extend(self.episodes.search(user_pk, vector, episodes.limit))
+                episodes.hits.extend(beside.result())
             except VectorStoreError as exc:
                 log.warning("episode search failed, serving memories only: %s", _short(exc))
             timings["episode_milvus_ms"] = (time.perf_counter() - t0) * 1000
