@@ -200,8 +200,16 @@ def redrive_episodes(session: Session, *, topic: str, grace_sec: float, failed_b
         by_user.setdefault((int(user_pk), str(external_id)), []).append(int(episode_id))
     out: list[int] = []
     for (user_pk, external_id), ids in by_user.items():
-        out.extend(int(i) for i in session.execute(_ANNOUNCE, {
-            "ids": ids, "now": now, "topic": topic, "message_key": external_id,
-            "event_type": EpisodeDirtyEvent.EVENT_TYPE,
-            "payload": episode_dirty_payload(external_id, user_pk, now, None)}).scalars())
+        out.extend(announce(session, ids, user_pk=user_pk, user_external_id=external_id, topic=topic,
+                            now=now))
     return sorted(out)
+
+
+def announce(session: Session, ids: Sequence[int], *, user_pk: int, user_external_id: str, topic: str,
+             now: datetime) -> list[int]:
+    """One ``pai.episode.dirty.v1`` outbox row for each of the user's episodes ``ids`` (``updated_at``
+    set to ``now``); returns the ids announced (those that still exist)."""
+    return [int(i) for i in session.execute(_ANNOUNCE, {
+        "ids": list(ids), "now": now, "topic": topic, "message_key": user_external_id,
+        "event_type": EpisodeDirtyEvent.EVENT_TYPE,
+        "payload": episode_dirty_payload(user_external_id, user_pk, now, None)}).scalars()]

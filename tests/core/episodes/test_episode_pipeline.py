@@ -18,6 +18,7 @@ from core.embedding.base import Embedder, Vectors
 from core.embedding.local import LocalE5Embedder
 from core.episodes.indexing import EpisodeIndexer, EpisodeSyncFailed, build_episode_indexer
 from core.episodes.store import redrive_episodes
+from core.episodes.verify import repair_episodes, verify_episodes
 from core.extraction.factory import build_extractor
 from core.extraction.rules import RulesExtractor
 from core.lifecycle import LifecycleJobs
@@ -28,6 +29,7 @@ from core.memory.store import IncomingMessage
 from core.memory.writer import MemoryWriter
 from core.storage.db import session_factory
 from core.storage.models import Episode, Message, OutboxEvent
+from core.vectorstore import IndexRow
 from schemas import EpisodeDirtyEvent, parse_index_event, to_bytes
 
 pytestmark = pytest.mark.services
@@ -264,3 +266,25 @@ def test_the_sweeper_announces_episodes_the_indexer_never_synced(env, clean_db: 
     redriver.scan_memories()
     assert redriver.episodes_redriven == len(ids)  # not twice
     assert indexer.sync(ids).upserted == ids
+
+
+def test_verify_finds_drift_of_the_episodes_and_repair_brings_them_back(env, clean_db: Engine) -> None:
+    cfg, processor, indexer, _ = env
+    processor.process(_say(processor, "ida", "c1", ["I finished reading War and Peace on the train.",
+                                                  "My daughter lost her first tooth on Tuesday."]))
+    rows = _episodes(clean_db)
+    ids = [r.id for r in rows]
+    sessions = session_factory(clean_db)
+    view = indexer.index
+    assert verify_episodes(sessions, view).unsynced == ids  # nothing indexed yet
+    indexer.sync(ids)
+    assert verify_episodes(sessions, view).clean
+    # drift: one vector lost from Milvus, one entity the truth does not know (another user's scope too)
+    view.delete([ids[0]])
+    view.upsert([IndexRow(987654, rows[0].user_id, "episode", np.ones(view.dim, dtype=np.float32))])
+    report = verify_episodes(sessions, view, rows[0].user_id)
+    assert report.missing == [ids[0]] and report.orphaned == [987654] and report.unsynced == []
+    announced = repair_episodes(sessions, view, report, topic=cfg.TOPIC_MEMORY_DIRTY)
+    assert announced == [ids[0]] and 987654 not in view.list_ids(rows[0].user_id)
+    assert indexer.sync(announced).upserted == [ids[0]]  # what the indexer does with the announcement
+    assert verify_episodes(sessions, view).clean
