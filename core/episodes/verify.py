@@ -6,7 +6,9 @@
 - ``orphaned``: entities the truth does not want: no row, an expired row, or filed under another user.
 ``repair_episodes`` deletes the orphans from Milvus and announces every unsynced or missing row again
 (``pai.episode.dirty.v1`` through the outbox, ``store.redrive``'s statement), so the running relay and
-indexer bring them back; it marks missing rows DIRTY first.
+indexer bring them back; it marks missing rows DIRTY first. ``reindex_episodes`` re-embeds every
+episode through the same path (``pai-memory reindex``), dropping and recreating the collection first
+when the model changes.
 """
 
 from __future__ import annotations
@@ -110,3 +112,38 @@ def repair_episodes(sessions: sessionmaker[Session], view: MilvusMemoryIndex, re
             out.extend(announce(session, ids, user_pk=user_pk, user_external_id=external_id, topic=topic,
                                 now=now))
     return sorted(out)
+
+
+def reindex_episodes(sessions: sessionmaker[Session], view: MilvusMemoryIndex, *, topic: str, dim: int,
+                     rebuild: bool, user_pk: int | None = None, batch: int = 1000) -> int:
+    """Re-embed the episodes through the outbox: every row (of ``user_pk``, or all) is marked DIRTY with
+    no text hash and announced (``pai.episode.dirty.v1``), so the indexer embeds it again with the
+    configured model. ``rebuild``: the collection is first dropped and created for ``dim`` (a model
+    change: vectors of two models must not mix). Returns the rows announced."""
+    if rebuild:
+        if view.has_collection():
+            view.drop_collection()
+        view.ensure_collection(dim=dim)
+    done = 0
+    after = 0
+    while True:
+        with transaction(sessions) as session:
+            query = (select(Episode.id, Episode.user_id, User.external_id)
+                     .join(User, User.id == Episode.user_id)
+                     .where(Episode.id > after).order_by(Episode.id).limit(batch))
+            if user_pk is not None:
+                query = query.where(Episode.user_id == user_pk)
+            rows = session.execute(query).all()
+            if not rows:
+                return done
+            ids = [int(r[0]) for r in rows]
+            session.execute(update(Episode).where(Episode.id.in_(ids)).values(
+                vector_status=VectorStatus.DIRTY.value, vector_text_hash=None, vector_model=None))
+            by_user: dict[tuple[int, str], list[int]] = {}
+            for episode_id, owner, external_id in rows:
+                by_user.setdefault((int(owner), str(external_id)), []).append(int(episode_id))
+            now = datetime.now(UTC)
+            for (owner, external_id), group in by_user.items():
+                done += len(announce(session, group, user_pk=owner, user_external_id=external_id, topic=topic,
+                                     now=now))
+            after = ids[-1]

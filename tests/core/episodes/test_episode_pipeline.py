@@ -18,7 +18,7 @@ from core.embedding.base import Embedder, Vectors
 from core.embedding.local import LocalE5Embedder
 from core.episodes.indexing import EpisodeIndexer, EpisodeSyncFailed, build_episode_indexer
 from core.episodes.store import redrive_episodes
-from core.episodes.verify import repair_episodes, verify_episodes
+from core.episodes.verify import reindex_episodes, repair_episodes, verify_episodes
 from core.extraction.factory import build_extractor
 from core.extraction.rules import RulesExtractor
 from core.lifecycle import LifecycleJobs
@@ -288,3 +288,25 @@ def test_verify_finds_drift_of_the_episodes_and_repair_brings_them_back(env, cle
     assert announced == [ids[0]] and 987654 not in view.list_ids(rows[0].user_id)
     assert indexer.sync(announced).upserted == [ids[0]]  # what the indexer does with the announcement
     assert verify_episodes(sessions, view).clean
+
+
+def test_reindex_announces_every_episode_and_a_rebuild_recreates_the_collection(env,
+                                                                                clean_db: Engine) -> None:
+    cfg, processor, indexer, embedder = env
+    processor.process(_say(processor, "jon", "c1", ["I passed my driving test on the second try.",
+                                                  "We planted tomatoes and basil in the backyard."]))
+    ids = [r.id for r in _episodes(clean_db)]
+    indexer.sync(ids)
+    sessions = session_factory(clean_db)
+    user_pk = _episodes(clean_db)[0].user_id
+    assert reindex_episodes(sessions, indexer.index, topic=cfg.TOPIC_MEMORY_DIRTY, dim=embedder.dim,
+                            rebuild=False, user_pk=user_pk, batch=1) == len(ids)
+    assert {r.vector_status for r in _episodes(clean_db)} == {"DIRTY"}
+    assert indexer.index.count(user_pk) == len(ids)  # still searchable meanwhile
+    before = len(embedder.texts)
+    assert sorted(indexer.sync(ids).upserted) == ids and len(embedder.texts) == before + len(ids)
+    assert reindex_episodes(sessions, indexer.index, topic=cfg.TOPIC_MEMORY_DIRTY, dim=embedder.dim,
+                            rebuild=True) == len(ids)
+    assert indexer.index.count(user_pk) == 0  # a new model's collection starts empty
+    indexer.sync(ids)
+    assert indexer.index.count(user_pk) == len(ids) and verify_episodes(sessions, indexer.index).clean
