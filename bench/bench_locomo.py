@@ -232,7 +232,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         offset += len(turns) + 10
 
     result: dict[str, Any] = {"benchmark": "locomo", "conversations": n_conv, "data": str(args.data)}
-    overrides = {"LONG_TERM_MEMORY_DEBOUNCE_SEC": "0", "LONG_TERM_MEMORY_RETRIEVE_MODE": "dense"}
+    # LoCoMo's sessions are dated 2022-2023: with the default EPISODE_TTL_DAYS (365 from the time a
+    # message was said) every episode would be expired before the questions are asked
+    overrides = {"LONG_TERM_MEMORY_DEBOUNCE_SEC": "0", "LONG_TERM_MEMORY_RETRIEVE_MODE": "dense",
+                 "EPISODE_TTL_DAYS": "36500"}
     with Pipeline("locomo", overrides=overrides) as pipe:
         for proc in ("extractor", "relay", "indexer"):
             pipe.start(proc)
