@@ -15,10 +15,10 @@ change, restart the indexer and API processes with the new embedding configurati
 through the outbox; the running relay and indexer re-embed them into the active collection.
 ``--user`` alone implies ``--emit-only``.
 
-Episodes (``core.episodes.verify.reindex_episodes``): a full rebuild drops and recreates the episodes'
-collection for the new model and dimension and announces every episode (``pai.episode.dirty.v1``) for
-the indexer to embed again (episodes are not searchable until it has); ``--emit-only`` announces them
-without dropping the collection.
+Episodes (``core.episodes.verify.reindex_episodes``): a full rebuild that changes the model or dimension
+drops and recreates the episodes' collection for them and announces every episode
+(``pai.episode.dirty.v1``) for the indexer to embed again (episodes are not searchable until it has);
+``--emit-only`` announces them without dropping the collection.
 
 Exit code: 0 done, 1 the rebuild failed (the old collection is still active), 2 usage error.
 """
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     embedder = build_embedder(settings)
     index = MilvusMemoryIndex.from_settings(settings, dim=embedder.dim)
     reindexer = Reindexer(sessions, embedder, index, dirty_topic=settings.TOPIC_MEMORY_DIRTY,
-                          batch_size=max(1, args.batch))
+                          batch_size=max(1, args.batch), episode_collection=settings.episode_collection)
     try:
         report = reindexer.rebuild(collection=args.collection, drop_old=not args.keep_old,
                                    drop_grace_sec=args.drop_grace)
@@ -94,7 +94,6 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     finally:
         index.close()
     data = report.as_dict()
-    data["episodes_enqueued"] = _episodes(settings, sessions, None, rebuild=True, dim=embedder.dim)
     if args.json:
         print(json.dumps(data))
     else:
@@ -102,13 +101,13 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
               f"(version {report.new_version}, {report.model}, dim {report.dim}) in {report.seconds:.1f}s; "
               "active now. "
               f"{report.reemitted} rows written during the rebuild re-emitted; old collection "
-              f"{report.old_collection} {'dropped' if report.dropped_old else 'kept'}; "
-              f"{data['episodes_enqueued']} episodes announced for re-embedding into "
+              f"{report.old_collection} {'dropped' if report.dropped_old else 'kept'}; after a model or "
+              f"dimension change the episodes are announced for re-embedding into "
               f"{settings.episode_collection}")
     return 0
 
 
-def _episodes(settings: Settings, sessions: Any, user: str | None, *, rebuild: bool, dim: int = 0) -> int:
+def _episodes(settings: Settings, sessions: Any, user: str | None, *, rebuild: bool) -> int:
     """The episodes' part of a reindex (``core.episodes.verify.reindex_episodes``): announced rows."""
     if not settings.EPISODES_ENABLED:
         return 0
@@ -122,8 +121,7 @@ def _episodes(settings: Settings, sessions: Any, user: str | None, *, rebuild: b
             user_pk = find_user(session, user)
         if user_pk is None:
             return 0
-    view = MilvusMemoryIndex.from_settings(settings, collection=settings.episode_collection,
-                                           dim=dim or settings.embedding_dim)
+    view = MilvusMemoryIndex.from_settings(settings, collection=settings.episode_collection)
     try:
         return reindex_episodes(sessions, view, topic=settings.TOPIC_MEMORY_DIRTY, dim=view.dim,
                                 rebuild=rebuild, user_pk=user_pk)
