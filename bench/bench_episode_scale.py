@@ -76,10 +76,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     tag = uuid.uuid4().hex[:8]
     base = MilvusMemoryIndex.from_settings(settings, collection=f"bench_epscale_mem_{tag}", dim=dim)
     episodes = base.for_collection(f"bench_epscale_ep_{tag}", dim)
+    episodes.user_partitions = settings.EPISODE_MILVUS_USER_PARTITIONS  # as build_episode_indexer does
     rng = np.random.default_rng(25)
     result: dict[str, Any] = {"benchmark": "episode_scale", "milvus_uri": settings.milvus_uri,
                               "index_type": settings.MEMORY_MILVUS_INDEX_TYPE, "memories": args.memories,
-                              "episodes": args.episodes, "users": args.users, "vectors": "synthetic random"}
+                              "episodes": args.episodes, "users": args.users, "vectors": "synthetic random",
+                              "episode_user_partitions": settings.EPISODE_MILVUS_USER_PARTITIONS}
     try:
         base.ensure_collection()
         episodes.ensure_collection()

@@ -271,6 +271,9 @@ class RetrievalSettings(BaseSettings):
     EPISODE_PASSAGE_MAX_CHARS: int = Field(400, ge=100, le=4000)
     # the episodes' Milvus collection; empty: ``<MEMORY_MILVUS_COLLECTION>_episodes``
     EPISODE_MILVUS_COLLECTION: str = Field("", pattern=r"^(|[A-Za-z_][A-Za-z0-9_]{0,254})$")
+    # the episodes' collection is created with user_id as its partition key (this many partitions; 0 =
+    # none): a user-scoped search then scans one partition, not every user's episodes
+    EPISODE_MILVUS_USER_PARTITIONS: int = Field(64, ge=0, le=1024)
 
 
 class LimitSettings(BaseSettings):

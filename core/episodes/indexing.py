@@ -197,5 +197,6 @@ class EpisodeIndexer:
 def build_episode_indexer(settings: Settings, sessions: sessionmaker[Session],
                           embedder: Embedder) -> EpisodeIndexer:
     """An ``EpisodeIndexer`` on ``settings.episode_collection`` (no network until ``start``/``sync``)."""
-    return EpisodeIndexer(sessions, embedder, MilvusMemoryIndex.from_settings(
-        settings, collection=settings.episode_collection, dim=embedder.dim))
+    view = MilvusMemoryIndex.from_settings(settings, collection=settings.episode_collection, dim=embedder.dim)
+    view.user_partitions = settings.EPISODE_MILVUS_USER_PARTITIONS
+    return EpisodeIndexer(sessions, embedder, view)

@@ -115,7 +115,8 @@ def repair_episodes(sessions: sessionmaker[Session], view: MilvusMemoryIndex, re
 
 
 def reindex_episodes(sessions: sessionmaker[Session], view: MilvusMemoryIndex, *, topic: str, dim: int,
-                     rebuild: bool, user_pk: int | None = None, batch: int = 1000) -> int:
+                     rebuild: bool, user_pk: int | None = None, batch: int = 1000,
+                     user_partitions: int = 64) -> int:
     """Re-embed the episodes through the outbox: every row (of ``user_pk``, or all) is marked DIRTY with
     no text hash and announced (``pai.episode.dirty.v1``), so the indexer embeds it again with the
     configured model. ``rebuild``: the collection is first dropped and created for ``dim`` (a model
@@ -123,6 +124,7 @@ def reindex_episodes(sessions: sessionmaker[Session], view: MilvusMemoryIndex, *
     if rebuild:
         if view.has_collection():
             view.drop_collection()
+        view.user_partitions = user_partitions  # EPISODE_MILVUS_USER_PARTITIONS
         view.ensure_collection(dim=dim)
     done = 0
     after = 0
