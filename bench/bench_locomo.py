@@ -302,6 +302,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
         episodes_only = defaultdict(new_tally)
         both = defaultdict(new_tally)
+        by_cosine = defaultdict(new_tally)
         # the questions are asked the day after the conversation's last session
         ours = defaultdict(new_tally)
         base_all = defaultdict(new_tally)
@@ -350,11 +351,19 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 # episodes only, and both as retrieval serves them: at each k the question's time intent
                 # splits k between memories and episodes (core.episodes.search.split_limits)
                 eps: list[tuple[float, set[str], str]] = []
+                pooled: list[tuple[float, set[str], str]] = []  # both kinds by their cosine
                 for spk in target:
-                    res = retriever.retrieve(c["users"][spk], q["question"], mode=RetrieveMode.DENSE, limit=1,
-                                             episode_limit=10, asked_at=c["asked_at"])
+                    res = retriever.retrieve(c["users"][spk], q["question"], mode=RetrieveMode.DENSE,
+                                             limit=10, episode_limit=10, asked_at=c["asked_at"])
                     eps.extend((e.score, episode_source.get(e.episode.id, set()), e.episode.content)
                                for e in res.episodes)
+                    pooled.extend((e.cosine, episode_source.get(e.episode.id, set()), e.episode.content)
+                                  for e in res.episodes)
+                    pooled.extend((i.components.raw_retrieval, source_of.get(i.memory.id, set()),
+                                   f"{i.memory.key} {i.memory.content}") for i in res.items)
+                pooled.sort(key=lambda x: -x[0])
+                for tally in (by_cosine[cat], by_cosine["all"]):
+                    score_list(tally, [(s, t) for _, s, t in pooled], evidence, answer)
                 eps.sort(key=lambda x: -x[0])
                 for tally in (episodes_only[cat], episodes_only["all"]):
                     score_list(tally, [(s, t) for _, s, t in eps], evidence, answer)
@@ -396,6 +405,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "ours_memories": {k: finish(v) for k, v in ours.items()},
             "ours_episodes": {k: finish(v) for k, v in episodes_only.items()},
             "ours_both": {k: finish(v) for k, v in both.items()},
+            "ours_both_pooled_by_cosine": {k: finish(v) for k, v in by_cosine.items()},
             "baseline_raw_turns_all_speakers": {k: finish(v) for k, v in base_all.items()},
             "baseline_raw_turns_evidence_speaker": {k: finish(v) for k, v in base_own.items()},
         }
