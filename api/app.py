@@ -259,7 +259,8 @@ def create_app(settings: Settings, services: ApiServices | None = None) -> FastA
         authorize(principal, READ, body.user_id)
         per_user.check(body.user_id)
         result = svc.retriever.retrieve(body.user_id, body.question, body.conversation_summary, body.mode,
-                                        body.limit)
+                                        body.limit, episode_limit=body.episode_limit, since=body.since,
+                                        until=body.until, asked_at=body.asked_at)
         return result.as_dict()
 
     @app.post("/v1/memories/save", response_model=ToolResponse, tags=["tools"], responses=ERROR_RESPONSES)

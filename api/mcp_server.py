@@ -276,7 +276,9 @@ class MemoryToolServer:
                                                            for m in items]})
         if isinstance(request, RetrieveRequest):
             result = svc.retriever.retrieve(request.user_id, request.question, request.conversation_summary,
-                                            request.mode, request.limit)
+                                            request.mode, request.limit, episode_limit=request.episode_limit,
+                                            since=request.since, until=request.until,
+                                            asked_at=request.asked_at)
             return _dump(RetrieveResponse, result.as_dict())
         if isinstance(request, HistoryRequest):
             doc = history_document(tools.sessions, request.user_id, request.memory_id)

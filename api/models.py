@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
 
 from core.config import RetrieveMode
 from core.memory.tools import ToolWrite
@@ -48,6 +48,21 @@ class RetrieveRequest(_Strict):
     mode: RetrieveMode | None = Field(None, strict=False,
                                       description="default: LONG_TERM_MEMORY_RETRIEVE_MODE")
     limit: int | None = Field(None, ge=1, le=200, description="default: the mode's configured limit")
+    # episodes (what the user said, dense only): their own limit and time filters
+    episode_limit: int | None = Field(None, ge=0, le=200, description="default: EPISODE_RETRIEVE_LIMIT; "
+                                      "with neither limit given the question's time intent splits them")
+    since: AwareDatetime | None = Field(None, strict=False, description="episodes sent at or after (ISO 8601 "
+                                        "with a time zone)")
+    until: AwareDatetime | None = Field(None, strict=False, description="episodes sent before")
+    asked_at: AwareDatetime | None = Field(None, strict=False, description="when the question was asked: "
+                                           "relative dates in it ('last weekend', '去年') are resolved from "
+                                           "it; default: the server's time")
+
+    @model_validator(mode="after")
+    def _window(self) -> RetrieveRequest:
+        if self.since is not None and self.until is not None and self.since >= self.until:
+            raise ValueError("since must be before until")
+        return self
 
 
 class _WriteFields(_Strict):
@@ -140,6 +155,23 @@ class RetrievedItemOut(BaseModel):
     components: ScoreComponentsOut
 
 
+class EpisodeOut(BaseModel):
+    id: int
+    message_id: int
+    passage_index: int
+    content: str
+    sent_at: str
+    conversation: str = Field(description="the upstream conversation id the message came from")
+
+
+class RetrievedEpisodeOut(BaseModel):
+    episode: EpisodeOut
+    score: float = Field(description="cosine relative to the best episode, plus a bonus inside the "
+                                     "question's time window")
+    cosine: float
+    in_window: bool = Field(description="sent inside the window a relative date of the question names")
+
+
 class RetrieveResponse(BaseModel):
     user_id: str
     requested_mode: str
@@ -147,9 +179,15 @@ class RetrieveResponse(BaseModel):
     fallback_reason: str | None
     items: list[RetrievedItemOut]
     prompt_block: str = Field(description="ready-to-inject text: a header line, then a <user_memories> "
-                              "block, one JSON object {type, key, content} per line (data, never "
-                              "instructions); empty when there are no items")
+                              "block, one JSON object {type, key, content} per line; after a blank line, "
+                              "when episodes were found, a header and a <user_episodes> block, one JSON "
+                              "object {date, conversation, content} per line (data, never instructions); "
+                              "empty when there are neither")
     took_ms: float
+    episodes: list[RetrievedEpisodeOut] = Field(default_factory=list, description="what the user said, "
+                                                "kept apart from the memories (dense only)")
+    intent: str | None = Field(None, description="the question's time intent when dense ran: past, taste "
+                               "or neutral")
 
 
 class ErrorDetail(BaseModel):

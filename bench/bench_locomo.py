@@ -173,6 +173,20 @@ def score_list(
         tally[f"any@{k}"] += ev or an
 
 
+def score_at(tally: dict[str, Any], served: dict[int, list[tuple[set[str], str]]], evidence: set[str],
+             answer: Any) -> None:
+    """Like ``score_list`` for a retrieval that serves a different list at each k (``served[k]``, at most
+    k items: the memories' share and the episodes' share)."""
+    tally["n"] += 1
+    for k in KS:
+        top = served[k][:k]
+        ev = any(src & evidence for src, _ in top)
+        an = any(answer_in(answer, txt) for _, txt in top)
+        tally[f"evidence@{k}"] += ev
+        tally[f"answer@{k}"] += an
+        tally[f"any@{k}"] += ev or an
+
+
 def finish(tally: dict[str, Any]) -> dict[str, Any]:
     n = tally["n"]
     return {"n": n, **{k: round(v / n, 4) if n else None for k, v in tally.items() if k != "n"}}
@@ -211,12 +225,17 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 "users": users,
                 "other": {speakers[0]: speakers[1], speakers[1]: speakers[0]},
                 "offset": offset,
+                "asked_at": max((t["at"] for t in turns if t["at"] is not None),
+                                default=datetime.now(UTC)) + timedelta(days=1),
             }
         )
         offset += len(turns) + 10
 
     result: dict[str, Any] = {"benchmark": "locomo", "conversations": n_conv, "data": str(args.data)}
-    overrides = {"LONG_TERM_MEMORY_DEBOUNCE_SEC": "0", "LONG_TERM_MEMORY_RETRIEVE_MODE": "dense"}
+    # LoCoMo's sessions are dated 2022-2023: with the default EPISODE_TTL_DAYS (365 from the time a
+    # message was said) every episode would be expired before the questions are asked
+    overrides = {"LONG_TERM_MEMORY_DEBOUNCE_SEC": "0", "LONG_TERM_MEMORY_RETRIEVE_MODE": "dense",
+                 "EPISODE_TTL_DAYS": "36500"}
     with Pipeline("locomo", overrides=overrides) as pipe:
         for proc in ("extractor", "relay", "indexer"):
             pipe.start(proc)
@@ -262,6 +281,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "by_type": dict(_count(r[2] for r in rows)),
             "examples": [f"[{r[2]}] {r[3]}: {r[4]}" for r in rows[:: max(1, len(rows) // 12)][:12]],
         }
+        # episodes (core.episodes): the passages of what each speaker said, and the turn of each
+        with pipe.engine().connect() as conn:
+            ep_rows = conn.execute(text(
+                "SELECT e.id, s.upstream_message_id FROM episodes e JOIN messages s ON s.id = e.message_id"
+            )).all()
+        episode_source = {int(eid): set(_DIA.findall(up.split(":", 1)[1])) for eid, up in ep_rows}
+        user_turns = sum(len(c["turns"]) for c in convs)
+        result["stored"]["episodes"] = len(ep_rows)
+        result["stored"]["episodes_per_turn"] = round(len(ep_rows) / user_turns, 4) if user_turns else None
 
         # --- retrieval: ours -------------------------------------------------------------------
         from core.config import RetrieveMode
@@ -270,6 +298,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
         retriever = build_retriever(pipe.settings)
         embedder = LocalE5Embedder()
+        from core.episodes.search import split_limits, time_intent
+
+        episodes_only = defaultdict(new_tally)
+        both = defaultdict(new_tally)
+        by_cosine = defaultdict(new_tally)
+        # the questions are asked the day after the conversation's last session
         ours = defaultdict(new_tally)
         base_all = defaultdict(new_tally)
         base_own = defaultdict(new_tally)
@@ -314,6 +348,44 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 ranked = [(s, t) for _, s, t in merged]
                 for tally in (ours[cat], ours["all"]):
                     score_list(tally, ranked, evidence, answer)
+                # episodes only, and both as retrieval serves them: at each k the question's time intent
+                # splits k between memories and episodes (core.episodes.search.split_limits)
+                eps: list[tuple[float, set[str], str]] = []
+                pooled: list[tuple[float, set[str], str]] = []  # both kinds by their cosine
+                for spk in target:
+                    res = retriever.retrieve(c["users"][spk], q["question"], mode=RetrieveMode.DENSE,
+                                             limit=10, episode_limit=10, asked_at=c["asked_at"])
+                    eps.extend((e.score, episode_source.get(e.episode.id, set()), e.episode.content)
+                               for e in res.episodes)
+                    pooled.extend((e.cosine, episode_source.get(e.episode.id, set()), e.episode.content)
+                                  for e in res.episodes)
+                    pooled.extend((i.components.raw_retrieval, source_of.get(i.memory.id, set()),
+                                   f"{i.memory.key} {i.memory.content}") for i in res.items)
+                pooled.sort(key=lambda x: -x[0])
+                for tally in (by_cosine[cat], by_cosine["all"]):
+                    score_list(tally, [(s, t) for _, s, t in pooled], evidence, answer)
+                eps.sort(key=lambda x: -x[0])
+                for tally in (episodes_only[cat], episodes_only["all"]):
+                    score_list(tally, [(s, t) for _, s, t in eps], evidence, answer)
+                served_both: dict[int, list[tuple[set[str], str]]] = {}
+                for k in KS:
+                    m_lim, e_lim = split_limits(k - k // 2, k // 2, time_intent(q["question"]))
+                    mem_part: list[tuple[float, set[str], str]] = []
+                    ep_part: list[tuple[float, set[str], str]] = []
+                    for spk in target:
+                        res = retriever.retrieve(c["users"][spk], q["question"], mode=RetrieveMode.DENSE,
+                                                 limit=max(1, m_lim), episode_limit=e_lim,
+                                                 asked_at=c["asked_at"])
+                        mem_part.extend((i.score, source_of.get(i.memory.id, set()),
+                                         f"{i.memory.key} {i.memory.content}") for i in res.items[:m_lim])
+                        ep_part.extend((e.score, episode_source.get(e.episode.id, set()), e.episode.content)
+                                       for e in res.episodes)
+                    mem_part.sort(key=lambda x: -x[0])
+                    ep_part.sort(key=lambda x: -x[0])
+                    served_both[k] = ([(s, t) for _, s, t in mem_part[:m_lim]]
+                                      + [(s, t) for _, s, t in ep_part[:e_lim]])
+                for tally in (both[cat], both["all"]):
+                    score_at(tally, served_both, evidence, answer)
                 # baselines: cosine over raw turns
                 assert qvecs is not None
                 sims = vecs @ qvecs[qi]
@@ -331,6 +403,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
         result["recall"] = {
             "ours_memories": {k: finish(v) for k, v in ours.items()},
+            "ours_episodes": {k: finish(v) for k, v in episodes_only.items()},
+            "ours_both": {k: finish(v) for k, v in both.items()},
+            "ours_both_pooled_by_cosine": {k: finish(v) for k, v in by_cosine.items()},
             "baseline_raw_turns_all_speakers": {k: finish(v) for k, v in base_all.items()},
             "baseline_raw_turns_evidence_speaker": {k: finish(v) for k, v in base_own.items()},
         }

@@ -7,7 +7,9 @@ relay -> indexer -> SYNCED; counts the texts sent to the model and the model cal
 (``pai_memory_embedded_texts_total`` / ``pai_memory_embedding_calls_total`` of the extractor and the
 indexer processes; by caller and the indexer's reused vectors where the code exports them) and
 divides by the memories stored. Modes: ``reuse_off`` (``MEMORY_INDEX_REUSE_WRITE_VECTORS=false``:
-the indexer embeds every text again, the behaviour before issue 14) and ``reuse_on`` (the default).
+the indexer embeds every text again, the behaviour before issue 14) and ``reuse_on`` (the default);
+``episodes_off`` / ``episodes_on`` (``EPISODES_ENABLED``): texts and calls per user message without and
+with episodes (issue 25).
 
 ``--part cpu`` (tool writes, as ``bench_mem0``'s write point): ``memory_save`` commands -> commands
 consumer -> relay -> indexer -> SYNCED (``bench_mem0.ours_write``); CPU core-seconds per process over
@@ -45,6 +47,9 @@ from bench.synthetic import synthetic_memories
 EMBED_MODES: dict[str, dict[str, str]] = {
     "reuse_off": {"MEMORY_INDEX_REUSE_WRITE_VECTORS": "false"},
     "reuse_on": {},
+    # issue 25: what episodes cost the model (texts per user message), beside the same run without them
+    "episodes_off": {"EPISODES_ENABLED": "false"},
+    "episodes_on": {"EPISODES_ENABLED": "true"},
 }
 CPU_MODES: dict[str, dict[str, str]] = {
     "per_command": {"COMMANDS_MAX_BATCH": "1", "OUTBOX_RELAY_LINGER_SEC": "0"},
@@ -117,7 +122,8 @@ def embed_run(mode: str, pairs: int, users: int, timeout: float) -> dict[str, An
             producer.flush(120)
         final_sql = ("SELECT count(*) FROM messages WHERE role = 'user' AND memory_status IN "
                      "('PROCESSED', 'SKIPPED', 'FAILED')")
-        dirty_sql = "SELECT count(*) FROM long_term_memories WHERE vector_status <> 'SYNCED'"
+        dirty_sql = ("SELECT (SELECT count(*) FROM long_term_memories WHERE vector_status <> 'SYNCED') + "
+                     "(SELECT count(*) FROM episodes WHERE vector_status <> 'SYNCED')")
         deadline = time.monotonic() + timeout
         while True:
             pipe.check()
@@ -135,6 +141,7 @@ def embed_run(mode: str, pairs: int, users: int, timeout: float) -> dict[str, An
             stored = conn.execute(text("SELECT count(*) FROM long_term_memories")).scalar_one()
             writes = conn.execute(text(
                 "SELECT count(*) FROM memory_history WHERE new_content IS NOT NULL")).scalar_one()
+            episodes = conn.execute(text("SELECT count(*) FROM episodes")).scalar_one()
         sides: dict[str, dict[str, Any]] = {}
         for side, m in (("extractor", ext), ("indexer", idx)):
             sides[side] = {
@@ -158,6 +165,9 @@ def embed_run(mode: str, pairs: int, users: int, timeout: float) -> dict[str, An
             "model_texts_per_stored_memory": round(texts / stored, 3) if stored else None,
             "model_calls_per_stored_memory": round(calls / stored, 3) if stored else None,
             "indexer_texts_per_stored_memory": round(idx_texts / stored, 3) if stored else None,
+            "episodes_stored": episodes,
+            "model_texts_per_user_message": round(texts / pairs, 3),
+            "model_calls_per_user_message": round(calls / pairs, 3),
         }
 
 

@@ -42,7 +42,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         return 2
     sessions = session_factory(engine_for(settings.database_url, settings.DATABASE_POOL_SIZE))
     index = MilvusMemoryIndex.from_settings(settings)
-    eraser = UserEraser(sessions, index)
+    eraser = UserEraser(sessions, index, (settings.episode_collection,))
     try:
         proof = eraser.prove(args.user_id) if args.check else eraser.erase(args.user_id)
     except UnknownUser as exc:

@@ -15,6 +15,11 @@ change, restart the indexer and API processes with the new embedding configurati
 through the outbox; the running relay and indexer re-embed them into the active collection.
 ``--user`` alone implies ``--emit-only``.
 
+Episodes (``core.episodes.verify.reindex_episodes``): a full rebuild that changes the model or dimension
+drops and recreates the episodes' collection for them and announces every episode
+(``pai.episode.dirty.v1``) for the indexer to embed again (episodes are not searchable until it has);
+``--emit-only`` announces them without dropping the collection.
+
 Exit code: 0 done, 1 the rebuild failed (the old collection is still active), 2 usage error.
 """
 
@@ -23,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from core.config import ConfigError, EmbeddingProvider, Settings, load_settings
 
@@ -60,8 +66,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             print(f"pai-memory reindex: {exc}", file=sys.stderr)
             return 2
         data = emitted.as_dict()
+        data["episodes_enqueued"] = _episodes(settings, sessions, args.user, rebuild=False)
         print(json.dumps(data) if args.json else
               f"enqueued memory.dirty for {emitted.total} memories {data['enqueued']} "
+              f"and {data['episodes_enqueued']} episodes "
               f"({'user ' + args.user if args.user else 'all users'})")
         return 0
     try:
@@ -76,7 +84,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     embedder = build_embedder(settings)
     index = MilvusMemoryIndex.from_settings(settings, dim=embedder.dim)
     reindexer = Reindexer(sessions, embedder, index, dirty_topic=settings.TOPIC_MEMORY_DIRTY,
-                          batch_size=max(1, args.batch))
+                          batch_size=max(1, args.batch), episode_collection=settings.episode_collection)
     try:
         report = reindexer.rebuild(collection=args.collection, drop_old=not args.keep_old,
                                    drop_grace_sec=args.drop_grace)
@@ -93,8 +101,32 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
               f"(version {report.new_version}, {report.model}, dim {report.dim}) in {report.seconds:.1f}s; "
               "active now. "
               f"{report.reemitted} rows written during the rebuild re-emitted; old collection "
-              f"{report.old_collection} {'dropped' if report.dropped_old else 'kept'}")
+              f"{report.old_collection} {'dropped' if report.dropped_old else 'kept'}; after a model or "
+              f"dimension change the episodes are announced for re-embedding into "
+              f"{settings.episode_collection}")
     return 0
+
+
+def _episodes(settings: Settings, sessions: Any, user: str | None, *, rebuild: bool) -> int:
+    """The episodes' part of a reindex (``core.episodes.verify.reindex_episodes``): announced rows."""
+    if not settings.EPISODES_ENABLED:
+        return 0
+    from core.episodes.verify import reindex_episodes
+    from core.memory.store import find_user
+    from core.vectorstore import MilvusMemoryIndex
+
+    user_pk = None
+    if user is not None:
+        with sessions() as session:
+            user_pk = find_user(session, user)
+        if user_pk is None:
+            return 0
+    view = MilvusMemoryIndex.from_settings(settings, collection=settings.episode_collection)
+    try:
+        return reindex_episodes(sessions, view, topic=settings.TOPIC_MEMORY_DIRTY, dim=view.dim,
+                                rebuild=rebuild, user_pk=user_pk)
+    finally:
+        view.close()
 
 
 def _with_model(settings: Settings, model: str | None, dim: int | None) -> Settings:

@@ -4,6 +4,9 @@ Classes (see ``core.verify``): ``unsynced`` (DIRTY/FAILED rows), ``orphaned`` (i
 does not want: erased, inactive, expired, filtered, filed under the wrong user), ``missing`` (SYNCED
 rows absent from the index), ``stale`` (entry present but built from another text, model or version).
 
+Episodes (``core.episodes.verify``, their own collection): ``unsynced``, ``missing``, ``orphaned``;
+``--repair`` announces them again (``pai.episode.dirty.v1``) and deletes orphaned entries.
+
 ``--repair`` re-drives every drifting row through the outbox (``memory.dirty``; the running relay and
 indexer do the rest) and deletes entries that have no truth row at all directly from Milvus.
 ``--wait SEC`` then waits for the indexer to catch up and verifies again.
@@ -61,6 +64,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 last = verifier.verify(args.user, confirm=not args.no_confirm)
                 out["after"] = last.as_dict()
                 _say(args, last.render())
+        episodes_clean = _episodes(args, settings, sessions, index, out)
     except VerifyError as exc:
         print(f"pai-memory verify: {exc}", file=sys.stderr)
         return 2
@@ -71,7 +75,33 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         index.close()
     if args.json:
         print(json.dumps(out, ensure_ascii=False))
-    return 0 if last.clean else 1
+    return 0 if last.clean and episodes_clean else 1
+
+
+def _episodes(args: argparse.Namespace, settings: Settings, sessions: Any, index: Any,
+              out: dict[str, Any]) -> bool:
+    """The episodes' part (``core.episodes.verify``): report, and with ``--repair`` re-announce."""
+    if not settings.EPISODES_ENABLED:
+        return True
+    from core.episodes.verify import repair_episodes, verify_episodes
+    from core.memory.store import find_user
+
+    user_pk = None
+    if args.user:
+        with sessions() as session:
+            user_pk = find_user(session, args.user)
+        if user_pk is None:
+            return True
+    view = index.for_collection(settings.episode_collection)
+    report = verify_episodes(sessions, view, user_pk)
+    out["episodes"] = report.as_dict()
+    _say(args, report.render())
+    if args.repair and not report.clean:
+        announced = repair_episodes(sessions, view, report, topic=settings.TOPIC_MEMORY_DIRTY)
+        out["episodes_repair"] = {"announced": len(announced), "deleted_entries": len(report.orphaned)}
+        _say(args, f"repair: announced {len(announced)} episodes, deleted {len(report.orphaned)} entries")
+        return False
+    return report.clean
 
 
 def _say(args: argparse.Namespace, text: str) -> None:

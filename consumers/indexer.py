@@ -39,10 +39,11 @@ from consumers.policies import RetryPolicy
 from consumers.runtime import DoneCallback, Record
 from consumers.steps import Action, Backoff, RecordSteps
 from core import metrics, tracing
+from core.episodes.indexing import EpisodeIndexer, EpisodeSyncFailed, EpisodeSyncReport
 from core.indexing import IndexSyncFailed, MemoryIndexer, SyncReport
 from core.vectorstore import IndexModelMismatch, VectorStoreError
 from producers.tracing import contexts_of
-from schemas import parse_memory_dirty
+from schemas import EpisodeDirtyEvent, parse_index_event
 
 log = logging.getLogger(__name__)
 
@@ -56,10 +57,12 @@ class IndexerStrategy:
                  sleep: Callable[[float], None] = time.sleep,
                  on_report: Callable[[SyncReport, float], None] | None = None,
                  on_failure: Callable[[IndexSyncFailed], None] | None = None, group: str = "indexer",
-                 max_buffered: int = 10000, max_record_attempts: int = 3, dlq_max_attempts: int = 5) -> None:
+                 max_buffered: int = 10000, max_record_attempts: int = 3, dlq_max_attempts: int = 5,
+                 episodes: EpisodeIndexer | None = None) -> None:
         if batch_size < 1:
             raise ValueError("batch_size must be >= 1")
         self.indexer = indexer
+        self.episodes = episodes  # ``pai.episode.dirty.v1`` (core.episodes); None: acknowledged unindexed
         self.dlq = dlq
         self.batch_size = batch_size
         self.max_wait_sec = max_wait_sec
@@ -96,12 +99,14 @@ class IndexerStrategy:
 
     def submit(self, record: Record) -> None:
         try:
-            event = parse_memory_dirty(record.value or b"")
+            event = parse_index_event(record.value or b"")
         except Exception as exc:  # SchemaError, or anything else parsing raises: this record never parses
             if not self._dead_letter(record, str(exc), type(exc).__name__):
                 self._dlq_backlog.append((record, str(exc), type(exc).__name__))
             return
-        memory_id = event.data.memory_id
+        # episodes share the buffer under the negative of their id (``_sync`` splits them off)
+        memory_id = (-event.data.episode_id if isinstance(event, EpisodeDirtyEvent)
+                     else event.data.memory_id)
         self._buffer.setdefault(memory_id, []).append(record)
         self._since.setdefault(memory_id, self.clock())
         newest = self._origin_at.get(memory_id)
@@ -162,6 +167,8 @@ class IndexerStrategy:
     def close(self) -> None:
         self.dlq.close()
         self.indexer.close()
+        if self.episodes is not None:
+            self.episodes.close()
 
     @property
     def buffered(self) -> int:
@@ -179,6 +186,8 @@ class IndexerStrategy:
         while True:
             try:
                 self.indexer.start()
+                if self.episodes is not None:
+                    self.episodes.start()
                 return
             except IndexModelMismatch:
                 raise
@@ -216,7 +225,7 @@ class IndexerStrategy:
                                         "pai.memories": len(memory_ids)})
         try:
             with tracing.current(span):
-                report = self.indexer.sync(memory_ids)
+                report = self._sync_ids(memory_ids)
         except IndexModelMismatch as exc:
             self._fatal = exc
             log.error("indexer stops: %s", exc)
@@ -253,6 +262,30 @@ class IndexerStrategy:
             self.on_report(report, self.clock() - started)
         return True
 
+    def _sync_ids(self, ids: list[int]) -> SyncReport:
+        """Sync the buffered ids: memories (positive) by the memory indexer, episodes (negative) by the
+        episode indexer; an episode failure raises ``IndexSyncFailed`` like a memory one."""
+        memories = [i for i in ids if i > 0]
+        episodes = [-i for i in ids if i < 0]
+        report = self.indexer.sync(memories) if memories else SyncReport()
+        if episodes and self.episodes is not None:
+            try:
+                self._observe_episodes(self.episodes.sync(episodes))
+            except EpisodeSyncFailed as exc:
+                raise IndexSyncFailed(exc.stage, ids, [-i for i in exc.failed_ids], str(exc)) from exc
+        return report
+
+    def _observe_episodes(self, report: EpisodeSyncReport) -> None:
+        for result in ("upserted", "skipped", "deleted", "erased"):
+            ids: list[int] = getattr(report, result)
+            if ids:
+                metrics.EPISODE_INDEX_SYNCED.labels(result).inc(len(ids))
+        now = datetime.now(UTC)
+        for eid in (*report.upserted, *report.deleted):
+            newest = self._origin_at.get(-eid)
+            if newest is not None:
+                metrics.EPISODE_FRESHNESS.observe(max(0.0, (now - newest[1]).total_seconds()))
+
     def _observe(self, report: SyncReport, seconds: float) -> None:
         for result in ("upserted", "refreshed", "skipped", "deleted", "erased", "superseded"):
             ids: list[int] = getattr(report, result)
@@ -281,7 +314,7 @@ class IndexerStrategy:
             error: BaseException = exc
             if len(memory_ids) > 1:
                 try:
-                    report = self.indexer.sync([mid])
+                    report = self._sync_ids([mid])
                 except IndexModelMismatch as mismatch:
                     self._fatal = mismatch
                     raise

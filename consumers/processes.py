@@ -12,6 +12,7 @@ from consumers.indexer import IndexerStrategy
 from consumers.runtime import ConsumerLoop, LoopHooks
 from core.config import Settings
 from core.embedding.factory import build_embedder
+from core.episodes.indexing import build_episode_indexer
 from core.extraction.factory import build_extractor
 from core.indexing import build_indexer
 from core.memory.dedup import SemanticDeduper
@@ -105,6 +106,9 @@ def indexer_loop(
             group=settings.GROUP_INDEXER,
             max_record_attempts=settings.CONSUMER_MAX_RECORD_ATTEMPTS,
             dlq_max_attempts=settings.CONSUMER_DLQ_MAX_ATTEMPTS,
+            # episodes (core.episodes) share the indexer's sessions and embedder, not its collection
+            episodes=(build_episode_indexer(settings, indexer.sessions, indexer.embedder)
+                      if settings.EPISODES_ENABLED else None),
         )
     return ConsumerLoop(
         settings,

@@ -293,6 +293,18 @@ class RetrievalSettings(BaseSettings):
     RETRIEVAL_DENSE_PER_USER: int = Field(1, ge=1, le=256)
     RETRIEVAL_DENSE_USER_WAIT_SEC: float = Field(0.5, ge=0, le=10)
     RETRIEVAL_DENSE_BREAKER_USERS: int = Field(3, ge=1, le=1000)
+    # episodes (core/episodes, issue 25): what the user said, passages of their messages, retrieved by
+    # ``dense`` beside the memories with their own limit and prompt budget, kept EPISODE_TTL_DAYS
+    EPISODES_ENABLED: bool = True
+    EPISODE_RETRIEVE_LIMIT: int = Field(6, ge=0, le=200)
+    EPISODE_PROMPT_TOKEN_BUDGET: int = Field(600, ge=0, le=100_000)
+    EPISODE_TTL_DAYS: int = Field(365, ge=1)
+    EPISODE_PASSAGE_MAX_CHARS: int = Field(400, ge=100, le=4000)
+    # the episodes' Milvus collection; empty: ``<MEMORY_MILVUS_COLLECTION>_episodes``
+    EPISODE_MILVUS_COLLECTION: str = Field("", pattern=r"^(|[A-Za-z_][A-Za-z0-9_]{0,254})$")
+    # the episodes' collection is created with user_id as its partition key (this many partitions; 0 =
+    # none): a user-scoped search then scans one partition, not every user's episodes
+    EPISODE_MILVUS_USER_PARTITIONS: int = Field(64, ge=0, le=1024)
 
 
 class LimitSettings(BaseSettings):
@@ -490,6 +502,12 @@ class Settings(
             self.MEMORY_DEDUP_REUSE_THRESHOLD if self.MEMORY_DEDUP_REUSE_THRESHOLD is not None else reuse,
             self.MEMORY_DEDUP_MERGE_THRESHOLD if self.MEMORY_DEDUP_MERGE_THRESHOLD is not None else merge,
         )
+
+    @property
+    def episode_collection(self) -> str:
+        """The episodes' Milvus collection: ``EPISODE_MILVUS_COLLECTION`` or
+        ``<MEMORY_MILVUS_COLLECTION>_episodes``."""
+        return self.EPISODE_MILVUS_COLLECTION or f"{self.MEMORY_MILVUS_COLLECTION}_episodes"
 
     @property
     def database_url(self) -> str:

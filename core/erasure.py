@@ -2,10 +2,11 @@
 
 ``UserEraser.erase(external_id)``:
 
-1. deletes the user's entries from every Milvus collection (each registered collection and the
-   configured one), selected by ``user_id == <internal id>`` (filter built from a validated int);
+1. deletes the user's entries from every Milvus collection (each registered collection, the
+   configured one and ``extra_collections``: the episodes' collection), selected by
+   ``user_id == <internal id>`` (filter built from a validated int);
 2. in ONE PostgreSQL transaction, under the user's advisory lock (so no writer of this user runs
-   concurrently): deletes the user's memories, memory history, processed commands, outbox rows
+   concurrently): deletes the user's memories, memory history, processed commands, episodes, outbox rows
    (published or not: their payloads name the user), messages, conversations and the user row, and
    records the erasure in ``erased_users`` (a SHA-256 of the external id, the internal id, the time);
 3. deletes from Milvus again, catching an indexer that read a memory before step 2 and wrote its
@@ -35,6 +36,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from core.memory.store import lock_user, user_hash
 from core.storage.models import (
     Conversation,
+    Episode,
     ErasedUser,
     LongTermMemory,
     MemoryHistory,
@@ -98,9 +100,15 @@ class ErasureProof:
 class UserEraser:
     """Erases users from PostgreSQL and every Milvus collection (see module docstring)."""
 
-    def __init__(self, sessions: sessionmaker[Session], index: MilvusMemoryIndex) -> None:
+    def __init__(self, sessions: sessionmaker[Session], index: MilvusMemoryIndex,
+                 extra_collections: tuple[str, ...] | None = None) -> None:
+        """``extra_collections``: collections beside the registry's, swept too; default the episodes'
+        collection of the default naming, ``<index.collection>_episodes``
+        (``Settings.episode_collection``)."""
         self.sessions = sessions
         self.index = index  # a view on the Milvus server; its collection is included in the sweep
+        self.extra_collections = (extra_collections if extra_collections is not None
+                                  else (f"{index.collection}_episodes",))
 
     def erase(self, external_id: str) -> ErasureProof:
         """Erase the user and return the proof. ``UnknownUser`` if there is nothing to erase."""
@@ -151,6 +159,8 @@ class UserEraser:
             rows = session.execute(select(VectorCollection.name, VectorCollection.dim)).all()
         dims = {name: dim for name, dim in rows}
         dims.setdefault(self.index.collection, self.index.dim)
+        for name in self.extra_collections:
+            dims.setdefault(name, self.index.dim)
         views = [self.index.for_collection(name, dim) for name, dim in sorted(dims.items())]
         return [v for v in views if v.has_collection()]
 
@@ -171,6 +181,7 @@ class UserEraser:
             ("long_term_memories", delete(LongTermMemory).where(LongTermMemory.user_id == user_pk)),
             ("memory_history", delete(MemoryHistory).where(MemoryHistory.user_id == user_pk)),
             ("processed_commands", delete(ProcessedCommand).where(ProcessedCommand.user_id == user_pk)),
+            ("episodes", delete(Episode).where(Episode.user_id == user_pk)),
             ("outbox", delete(OutboxEvent).where(OutboxEvent.message_key == external_id)),
             ("messages", delete(Message).where(Message.user_id == user_pk)),
             ("conversations", delete(Conversation).where(Conversation.user_id == user_pk)),
@@ -198,6 +209,7 @@ class UserEraser:
                                         .where(MemoryHistory.user_id == pk)),
                 "processed_commands": count(select(func.count()).select_from(ProcessedCommand)
                                             .where(ProcessedCommand.user_id == pk)),
+                "episodes": count(select(func.count()).select_from(Episode).where(Episode.user_id == pk)),
                 "outbox": count(select(func.count()).select_from(OutboxEvent).where(*outbox_scope)),
                 "messages": count(select(func.count()).select_from(Message).where(Message.user_id == pk)),
                 "conversations": count(select(func.count()).select_from(Conversation)

@@ -8,7 +8,9 @@ the same user. ``dry_run`` runs the same transaction and rolls it back: the repo
 change, nothing is committed (outbox ids drawn from the sequence are simply skipped).
 
 Expiry: every active memory whose ``expires_at`` has passed is deactivated with operation ``expire``
-(reads already hide it; this removes it from the index and records why).
+(reads already hide it; this removes it from the index and records why). Every episode past its
+``expires_at`` (``EPISODE_TTL_DAYS``) is deleted with a ``pai.episode.dirty.v1`` outbox row, so the
+indexer removes its vector (``core.episodes``).
 
 Consolidation of one user, deterministic rules in this order (``ConsolidationReport`` lists each):
 
@@ -42,6 +44,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from core import metrics
+from core.episodes.store import delete_expired
 from core.filters import is_noise_content, is_noise_key, is_profile_key, normalise_key, passes_read_filters
 from core.memory.dedup import SemanticDeduper
 from core.memory.errors import InvalidMemoryInput
@@ -49,7 +52,7 @@ from core.memory.reader import list_live
 from core.memory.store import lock_user
 from core.memory.upsert import merge_redundant
 from core.memory.writer import MemoryWrite, MemoryWriter, WriteContext, WriteResult
-from core.storage.models import LongTermMemory, MemoryHistory, User
+from core.storage.models import Episode, LongTermMemory, MemoryHistory, User
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryOperation, MemoryType, WriteSource
 from schemas.events import DEFAULT_MEMORY_CONFIDENCE
@@ -117,10 +120,12 @@ class ConsolidationReport:
 class ExpiryReport:
     expired: list[Change] = field(default_factory=list)
     dry_run: bool = False
+    episodes_expired: int = 0  # episodes past EPISODE_TTL_DAYS deleted (core.episodes)
 
     def as_dict(self) -> dict[str, Any]:
         users = sorted({c.user for c in self.expired})
         return {"dry_run": self.dry_run, "expired": len(self.expired), "users": len(users),
+                "episodes_expired": self.episodes_expired,
                 "changes": [c.as_dict() for c in self.expired]}
 
 
@@ -136,9 +141,11 @@ class LifecycleJobs:
     # --- expiry -----------------------------------------------------------------------------------
     def expire(self, *, user: str | None = None, dry_run: bool = False, batch_size: int = 500,
                now: datetime | None = None) -> ExpiryReport:
-        """Deactivate (operation ``expire``) every active memory whose ``expires_at`` <= ``now``."""
+        """Deactivate (operation ``expire``) every active memory whose ``expires_at`` <= ``now``, and
+        delete every episode past its ``expires_at`` (``EPISODE_TTL_DAYS``), announced to the indexer."""
         now = now or datetime.now(UTC)
         report = ExpiryReport(dry_run=dry_run)
+        report.episodes_expired = self._expire_episodes(user, dry_run, batch_size, now)
         after_user = 0
         while True:
             with self.sessions() as session:
@@ -169,6 +176,28 @@ class LifecycleJobs:
                         self._count(res, dry_run)
                         report.expired.append(Change(external_id, row.id, row.memory_key, "expire",
                                                      MemoryOperation.EXPIRE.value, reason, row.content))
+            after_user = users[-1][0]
+
+    def _expire_episodes(self, user: str | None, dry_run: bool, batch_size: int, now: datetime) -> int:
+        """Per user, under the user's lock: the expired episodes deleted with their outbox rows."""
+        done = 0
+        after_user = 0
+        while True:
+            with self.sessions() as session:
+                stmt = (select(Episode.user_id, User.external_id).join(User, User.id == Episode.user_id)
+                        .where(Episode.expires_at <= now, Episode.user_id > after_user)
+                        .group_by(Episode.user_id, User.external_id).order_by(Episode.user_id)
+                        .limit(batch_size))
+                if user is not None:
+                    stmt = stmt.where(User.external_id == user)
+                users = [(int(pk), ext) for pk, ext in session.execute(stmt).all()]
+            if not users:
+                return done
+            for user_pk, external_id in users:
+                with self._unit(dry_run) as session:
+                    lock_user(session, user_pk)
+                    done += len(delete_expired(session, user_pk=user_pk, user_external_id=external_id,
+                                               topic=self.writer.dirty_topic, now=now))
             after_user = users[-1][0]
 
     # --- consolidation ----------------------------------------------------------------------------

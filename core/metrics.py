@@ -117,6 +117,19 @@ FRESHNESS = Histogram(
     buckets=_FRESHNESS,
 )
 INDEX_SYNCED = Counter("pai_memory_index_rows_total", "Indexer row results", ["result"])
+# episodes (core.episodes): passages of what the user said, in their own Milvus collection
+EPISODES_BY_VECTOR_STATUS = Gauge(
+    "pai_memory_episodes", "Episode rows by vector status (DIRTY + FAILED: the episode index's lag; "
+    "SYNCED: its size)", ["vector_status"]
+)
+EPISODE_INDEX_SYNCED = Counter(
+    "pai_memory_episode_index_rows_total", "Episode indexer row results", ["result"]
+)
+EPISODE_FRESHNESS = Histogram(
+    "pai_memory_episode_freshness_seconds",
+    "Creation of the chat message to its episode synced in (or removed from) the episodes' Milvus collection",
+    buckets=_FRESHNESS,
+)
 RETRIEVAL_DURATION = Histogram(
     "pai_memory_retrieval_duration_seconds",
     "Retrieval latency by mode and path",

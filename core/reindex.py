@@ -44,6 +44,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from core.embedding.base import Embedder
+from core.episodes.verify import reindex_episodes
 from core.filters import passes_read_filters
 from core.memory.outbox import enqueue_memory_dirty
 from core.memory.store import lock_user
@@ -113,7 +114,11 @@ class Reindexer:
 
     def __init__(self, sessions: sessionmaker[Session], embedder: Embedder, index: MilvusMemoryIndex, *,
                  dirty_topic: str, batch_size: int = 256,
-                 clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+                 clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+                 episode_collection: str | None = None) -> None:
+        """``episode_collection``: the episodes' collection (default ``<index.collection>_episodes``,
+        ``Settings.episode_collection``), rebuilt after the switch when the model or dimension changed."""
+        self.episode_collection = episode_collection or f"{index.collection}_episodes"
         self.sessions = sessions
         self.embedder = embedder
         self.index = index  # any view on the Milvus server; its collection name gives the base name
@@ -131,6 +136,7 @@ class Reindexer:
             with transaction(self.sessions) as session:
                 old = active_collection(session)
                 old_name, old_version = (old.name, old.version) if old else (None, None)
+                old_spec = (old.model, old.dim) if old else None
                 version = (session.scalar(select(VectorCollection.version).order_by(
                     VectorCollection.version.desc()).limit(1)) or 0) + 1
                 name = collection or f"{_VERSION_SUFFIX.sub('', self.index.collection)}_v{version}"
@@ -148,6 +154,7 @@ class Reindexer:
                 seen = self._fill(target, report, on_batch)
                 target.flush()  # serve from sealed, indexed segments from the first query on
                 self._switch(report, seen, started)
+                self._episodes(old_spec)
             except Exception as exc:
                 self._abandon(target, name)
                 if isinstance(exc, ReindexError):
@@ -165,6 +172,16 @@ class Reindexer:
             report.dropped_old = True
         report.seconds = time.perf_counter() - t0
         return report
+
+    def _episodes(self, old: tuple[str, int] | None) -> None:
+        """After a model or dimension change the episodes' collection is dropped, created for the new
+        dimension and every episode announced for re-embedding (``core.episodes.verify``); episodes are
+        not searchable until the indexer has embedded them again. Same model and dimension: nothing."""
+        view = self.index.for_collection(self.episode_collection, self.embedder.dim)
+        changed = old is None or old != (self.embedder.model, self.embedder.dim)
+        current = view.describe_dim()
+        if changed or (current is not None and current != self.embedder.dim):
+            reindex_episodes(self.sessions, view, topic=self.dirty_topic, dim=self.embedder.dim, rebuild=True)
 
     def _fill(self, target: MilvusMemoryIndex, report: ReindexReport,
               on_batch: Callable[[int], None] | None) -> list[_Seen]:

@@ -65,6 +65,17 @@ from sqlalchemy.orm import Session, sessionmaker
 from core import metrics
 from core.config import RetrieveMode, Settings
 from core.embedding.base import Embedder
+from core.episodes.reader import EpisodeSearch
+from core.episodes.reader import load as load_episodes
+from core.episodes.search import (
+    EPISODE_BLOCK_LABEL,
+    RetrievedEpisode,
+    episode_block,
+    question_window,
+    rank_episodes,
+    split_limits,
+    time_intent,
+)
 from core.lexical import BM25, key_terms, tokenize
 from core.memory.reader import get_live_by_ids, list_live, touch
 from core.memory.store import find_user
@@ -221,12 +232,16 @@ class RetrievalResult:
     fallback_reason: str | None = None
     took_ms: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)
+    # what the user said (core.episodes), kept apart from the memories: dense only
+    episodes: list[RetrievedEpisode] = field(default_factory=list)
+    intent: str | None = None  # the question's time intent (past, taste, neutral) when dense ran
 
     def as_dict(self) -> dict[str, Any]:
         return {"user_id": self.user_id, "requested_mode": self.requested_mode.value,
                 "served_by": self.served_by.value, "fallback_reason": self.fallback_reason,
                 "items": [i.as_dict() for i in self.items], "prompt_block": self.prompt_block,
-                "took_ms": self.took_ms}
+                "took_ms": self.took_ms, "episodes": [e.as_dict() for e in self.episodes],
+                "intent": self.intent}
 
 
 @dataclass(frozen=True)
@@ -295,8 +310,17 @@ def prompt_block(items: Sequence[RetrievedMemory]) -> str:
 
 
 def read_prompt_block(text: str) -> list[dict[str, Any]]:
-    """The memory objects of a ``prompt_block`` (``BlockFormatError`` if malformed); ``[]`` for ``""``."""
-    return [] if not text else [dict(v) for v in read_block(text, PROMPT_BLOCK_LABEL)]
+    """The memory objects of a ``prompt_block`` (``BlockFormatError`` if malformed); ``[]`` for ``""`` and
+    for a block holding only episodes (``core.episodes.search.read_episode_block`` reads those)."""
+    lines = text.split("\n")
+    if not text or (f"<{PROMPT_BLOCK_LABEL}>" not in lines and f"<{EPISODE_BLOCK_LABEL}>" in lines):
+        return []
+    return [dict(v) for v in read_block(text, PROMPT_BLOCK_LABEL)]
+
+
+def full_prompt_block(items: Sequence[RetrievedMemory], episodes: Sequence[RetrievedEpisode]) -> str:
+    """The memories' block, then (after a blank line) the episodes' block; either may be absent."""
+    return "\n\n".join(part for part in (prompt_block(items), episode_block(episodes)) if part)
 
 
 def build_query(question: str, conversation_summary: str | None) -> str:
@@ -370,6 +394,17 @@ class _Toucher:
                     self._cond.notify_all()
 
 
+@dataclass
+class _EpisodeAsk:
+    """What a dense retrieval asks of the episodes; the search fills ``hits``."""
+
+    limit: int
+    since: datetime | None
+    until: datetime | None
+    window: tuple[datetime, datetime] | None
+    hits: list[tuple[int, float]]
+
+
 class _DenseFailure(Exception):
     """The dense stage could not answer; ``reason`` is what ``fallback_reason`` reports."""
 
@@ -386,8 +421,10 @@ class Retriever:
     """
 
     def __init__(self, settings: Settings, sessions: sessionmaker[Session], embedder: Embedder | None,
-                 vector_search: VectorSearch | None, weights: RerankWeights | None = None) -> None:
+                 vector_search: VectorSearch | None, weights: RerankWeights | None = None,
+                 episodes: EpisodeSearch | None = None) -> None:
         self.settings = settings
+        self.episodes = episodes  # None: no episodes (EPISODES_ENABLED=false or vector search off)
         self.sessions = sessions
         self.embedder = embedder
         self.vector_search = vector_search
@@ -410,14 +447,26 @@ class Retriever:
         self._embedding: dict[str, Future[npt.NDArray[np.float32]]] = {}  # in-flight, by cache key
         self._user_pks: OrderedDict[str, int] = OrderedDict()
         self._toucher = _Toucher(sessions)
+        self._episode_pool = ThreadPoolExecutor(max_workers=settings.RETRIEVAL_DENSE_CONCURRENCY,
+                                                thread_name_prefix="retrieval-episodes")
 
     # --- public ---------------------------------------------------------------------------------
     def retrieve(self, user_id: str, question: str, conversation_summary: str | None = None,
-                 mode: RetrieveMode | None = None, limit: int | None = None) -> RetrievalResult:
+                 mode: RetrieveMode | None = None, limit: int | None = None, *,
+                 episode_limit: int | None = None, since: datetime | None = None,
+                 until: datetime | None = None, asked_at: datetime | None = None) -> RetrievalResult:
         """Memories of ``user_id`` for this question, ranked, with the path that served them.
 
         ``limit`` defaults to ``LONG_TERM_MEMORY_RETRIEVE_LIMIT`` (dense/lexical) or
         ``LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT`` (full_inject). Unknown users get an empty result.
+
+        Episodes (``core.episodes``, dense only; ``full_inject`` and the lexical fallback serve memories
+        only): up to ``episode_limit`` (default ``EPISODE_RETRIEVE_LIMIT``) within
+        ``EPISODE_PROMPT_TOKEN_BUDGET``, sent in ``[since, until)`` when given; a relative date of the
+        question is resolved from ``asked_at`` (default now) and favours episodes of that window. When
+        the caller gives neither limit, the question's time intent splits them
+        (``core.episodes.search.split_limits``): a question about the past leans on episodes, one about
+        tastes and rules on memories.
         """
         started = time.perf_counter()
         mode = RetrieveMode(mode) if mode is not None else self.settings.LONG_TERM_MEMORY_RETRIEVE_MODE
@@ -432,7 +481,14 @@ class Retriever:
             self._touch(items)
             return self._result(user_id, mode, ServedBy.FULL_INJECT, items, started, timings)
 
+        intent = time_intent(question)
+        ep_limit = (episode_limit if episode_limit is not None
+                    else self.settings.EPISODE_RETRIEVE_LIMIT) if self.episodes is not None else 0
+        if limit is None and episode_limit is None:
+            limit, ep_limit = split_limits(self.settings.LONG_TERM_MEMORY_RETRIEVE_LIMIT, ep_limit, intent)
         limit = limit or self.settings.LONG_TERM_MEMORY_RETRIEVE_LIMIT
+        episode_hits: list[tuple[int, float]] = []
+        want = _EpisodeAsk(ep_limit, since, until, question_window(question, asked_at), episode_hits)
         query = build_query(question, conversation_summary)
         terms = set(tokenize(query))
         # the query embedding starts before the user lookup (it does not need the user) and runs
@@ -443,7 +499,7 @@ class Retriever:
         dense_started = time.perf_counter()
         if reason is None:
             try:
-                dense = self._submit_dense(user_id, user_slot, self._fit_query(query), timings)
+                dense = self._submit_dense(user_id, user_slot, self._fit_query(query), timings, want)
             except _DenseFailure as failure:
                 reason = failure.reason
         remembered = self._remembered_user(user_id)
@@ -470,9 +526,11 @@ class Retriever:
             else:
                 timings["dense_ms"] = (time.perf_counter() - dense_started) * 1000
                 items = self._dense_items(user_id, user_pk, hits, terms, limit, timings)
-                if items:
+                episodes = self._episode_items(user_pk, want, timings)
+                if items or episodes:
                     self._touch(items)
-                    return self._result(user_id, mode, ServedBy.DENSE, items, started, timings)
+                    return self._result(user_id, mode, ServedBy.DENSE, items, started, timings,
+                                        episodes=episodes, intent=intent)
                 dense_answered = True
                 reason = ("the vector index returned no live memory of this user" if hits
                           else "the vector index has no entries for this user yet")
@@ -514,6 +572,7 @@ class Retriever:
     def close(self) -> None:
         self._toucher.close()
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._episode_pool.shutdown(wait=False, cancel_futures=True)
         closer = getattr(self.vector_search, "close", None)
         if callable(closer):
             closer()
@@ -578,9 +637,10 @@ class Retriever:
             self._user_slots.notify_all()
 
     def _submit_dense(self, user_id: str, user_slot: Future[int | None], query: str,
-                      timings: dict[str, float]) -> Future[list[tuple[int, float]]]:
-        """Start embed + vector search in the dense pool, or ``_DenseFailure`` if the user already holds
-        its share of the slots, the pool is full or closed.
+                      timings: dict[str, float],
+                      episodes: _EpisodeAsk | None = None) -> Future[list[tuple[int, float]]]:
+        """Start embed + vector search in the dense pool (the episodes' search beside it when asked),
+        or ``_DenseFailure`` if the user already holds its share of the slots, the pool is full or closed.
 
         ``user_slot`` must always be resolved by the caller (the user's internal id, ``None`` for an
         unknown user, or an exception): the search waits for it. The search writes its stage times
@@ -594,7 +654,7 @@ class Retriever:
             self._release_user_slot(user_id)
             raise _DenseFailure("dense path saturated (too many concurrent vector searches)")
         try:
-            future = self._pool.submit(self._dense_search, user_slot, query, timings)
+            future = self._pool.submit(self._dense_search, user_slot, query, timings, episodes)
         except RuntimeError as exc:  # pool shut down
             self._slots.release()
             self._release_user_slot(user_id)
@@ -618,8 +678,8 @@ class Retriever:
         except Exception as exc:  # the fallback boundary: nothing from Milvus/the embedder may escape
             raise self._failed(user_id, f"{type(exc).__name__}: {_short(exc)}") from exc
 
-    def _dense_search(self, user_slot: Future[int | None], query: str,
-                      timings: dict[str, float]) -> list[tuple[int, float]]:
+    def _dense_search(self, user_slot: Future[int | None], query: str, timings: dict[str, float],
+                      episodes: _EpisodeAsk | None = None) -> list[tuple[int, float]]:
         assert self.embedder is not None and self.vector_search is not None
         t0 = time.perf_counter()
         vector = self._query_vector(query)
@@ -628,8 +688,18 @@ class Retriever:
         if user_pk is None:
             return []
         t0 = time.perf_counter()
+        beside: Future[list[tuple[int, float]]] | None = None
+        if episodes is not None and episodes.limit > 0 and self.episodes is not None:
+            # the episodes' search runs beside the memories' one (its own collection)
+            beside = self._episode_pool.submit(self.episodes.search, user_pk, vector, episodes.limit)
         hits = self.vector_search.search(user_pk, vector, self.settings.LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT)
         timings["milvus_ms"] = (time.perf_counter() - t0) * 1000
+        if beside is not None and episodes is not None:
+            try:  # the episodes' collection failing must not cost the memories their dense answer
+                episodes.hits.extend(beside.result())
+            except VectorStoreError as exc:
+                log.warning("episode search failed, serving memories only: %s", _short(exc))
+            timings["episode_milvus_ms"] = (time.perf_counter() - t0) * 1000
         return hits
 
     def _query_vector(self, query: str) -> npt.NDArray[np.float32]:
@@ -722,6 +792,22 @@ class Retriever:
         timings["rerank_ms"] = (time.perf_counter() - t1) * 1000
         return ranked
 
+    def _episode_items(self, user_pk: int, want: _EpisodeAsk,
+                       timings: dict[str, float]) -> list[RetrievedEpisode]:
+        """The episodes of the search's hits, read from PostgreSQL, ranked and budgeted."""
+        if not want.hits or want.limit < 1:
+            return []
+        t0 = time.perf_counter()
+        cosines: dict[int, float] = {}
+        for episode_id, score in want.hits:
+            cosines[episode_id] = max(score, cosines.get(episode_id, -math.inf))
+        with self._reading() as session:
+            views = load_episodes(session, user_pk, list(cosines), datetime.now(UTC), want.since, want.until)
+        ranked = rank_episodes([(v, cosines[v.id]) for v in views], want.limit,
+                               self.settings.EPISODE_PROMPT_TOKEN_BUDGET, want.window)
+        timings["episode_read_ms"] = (time.perf_counter() - t0) * 1000
+        return ranked
+
     # --- lexical --------------------------------------------------------------------------------
     def _lexical(self, user_pk: int, query: str, terms: set[str], limit: int) -> list[RetrievedMemory]:
         with self._reading() as session:
@@ -754,12 +840,14 @@ class Retriever:
         return self._toucher.flush(timeout)
 
     def _result(self, user_id: str, mode: RetrieveMode, served: ServedBy, items: list[RetrievedMemory],
-                started: float, timings: dict[str, float], reason: str | None = None) -> RetrievalResult:
+                started: float, timings: dict[str, float], reason: str | None = None, *,
+                episodes: list[RetrievedEpisode] | None = None, intent: str | None = None) -> RetrievalResult:
         took = (time.perf_counter() - started) * 1000
         metrics.RETRIEVAL_DURATION.labels(mode.value, served.value).observe(took / 1000)
-        return RetrievalResult(user_id, mode, served, items, prompt_block(items),
+        episodes = episodes or []
+        return RetrievalResult(user_id, mode, served, items, full_prompt_block(items, episodes),
                                reason if served in (ServedBy.LEXICAL_FALLBACK, ServedBy.DISABLED) else None,
-                               round(took, 3), timings)
+                               round(took, 3), timings, episodes, intent)
 
 
 _URL_CREDENTIALS = re.compile(r"(?<=://)[^/@\s]+@")
@@ -781,7 +869,10 @@ def build_retriever(settings: Settings, sessions: sessionmaker[Session] | None =
     if embedder is None:
         embedder = build_embedder(settings)
     search: VectorSearch | None = None
+    episodes: EpisodeSearch | None = None
     if settings.MEMORY_MILVUS_ENABLED:
-        search = ActiveCollectionSearch(MilvusMemoryIndex.from_settings(settings), sessions,
-                                        embedder.model, embedder.dim)
-    return Retriever(settings, sessions, embedder, search)
+        index = MilvusMemoryIndex.from_settings(settings)
+        search = ActiveCollectionSearch(index, sessions, embedder.model, embedder.dim)
+        if settings.EPISODES_ENABLED:
+            episodes = EpisodeSearch(index.for_collection(settings.episode_collection, embedder.dim))
+    return Retriever(settings, sessions, embedder, search, episodes=episodes)

@@ -140,6 +140,9 @@ class MilvusMemoryIndex:
         self.uri = uri
         self.index_type = index_type
         self.search_consistency = search_consistency
+        # > 0: collections this view creates declare ``user_id`` the partition key with this many
+        # partitions, so a user-scoped search scans one partition (the episodes' collection)
+        self.user_partitions = 0
         self.collection = _validated_collection(collection)
         self.dim = dim
         self.timeout = timeout
@@ -184,13 +187,14 @@ class MilvusMemoryIndex:
 
             schema = MilvusClient.create_schema(auto_id=False, enable_dynamic_field=False)
             schema.add_field("id", DataType.INT64, is_primary=True)
-            schema.add_field("user_id", DataType.INT64)
+            schema.add_field("user_id", DataType.INT64, is_partition_key=self.user_partitions > 0)
             schema.add_field("memory_type", DataType.VARCHAR, max_length=MEMORY_TYPE_MAX_LEN)
             schema.add_field("vector", DataType.FLOAT_VECTOR, dim=dim)
             index_params = client.prepare_index_params()
             index_params.add_index(field_name="vector", index_type=self.index_type, metric_type="COSINE")
+            partitions = {"num_partitions": self.user_partitions} if self.user_partitions > 0 else {}
             client.create_collection(name, schema=schema, index_params=index_params,
-                                     consistency_level="Strong", timeout=self.timeout)
+                                     consistency_level="Strong", timeout=self.timeout, **partitions)
 
         self._call(op)
 

@@ -123,6 +123,8 @@ class RelayService:
             for active in (True, False):
                 metrics.MEMORIES_BY_VECTOR_STATUS.labels(vstatus, str(active).lower()).set(
                     stats.memories_by_vector_status.get((vstatus, active), 0))
+            metrics.EPISODES_BY_VECTOR_STATUS.labels(vstatus).set(
+                stats.episodes_by_vector_status.get(vstatus, 0))
 
     @staticmethod
     def _guard(what: str, fn: Callable[[], object]) -> None:

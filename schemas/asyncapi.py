@@ -24,6 +24,7 @@ from schemas import topics
 from schemas.events import (
     CHAT_MESSAGE_V1,
     DEAD_LETTER_V1,
+    EPISODE_DIRTY_V1,
     ID_PATTERN,
     MEMORY_COMMAND_V1,
     MEMORY_DIRTY_V1,
@@ -117,9 +118,9 @@ def build_document() -> dict[str, Any]:
               "indexer": d["GROUP_INDEXER"]}
     partitions = d["KAFKA_TOPIC_PARTITIONS"]
 
-    def channel(address: str, message: str, description: str) -> dict[str, Any]:
+    def channel(address: str, message: str, description: str, *more: str) -> dict[str, Any]:
         return {"address": address, "description": description,
-                "messages": {message: {"$ref": f"#/components/messages/{message}"}},
+                "messages": {m: {"$ref": f"#/components/messages/{m}"} for m in (message, *more)},
                 "bindings": {"kafka": {"topic": address, "partitions": partitions,
                                        "bindingVersion": KAFKA_BINDING_VERSION}}}
 
@@ -129,8 +130,8 @@ def build_document() -> dict[str, Any]:
         "memoryCommands": channel(d["TOPIC_MEMORY_COMMANDS"], "memoryCommand",
                                   "Agent tool writes as events (TOPIC_MEMORY_COMMANDS)."),
         "memoryDirty": channel(d["TOPIC_MEMORY_DIRTY"], "memoryDirty",
-                               "A memory changed in PostgreSQL; published from the transactional outbox "
-                               "(TOPIC_MEMORY_DIRTY)."),
+                               "A memory or an episode changed in PostgreSQL; published from the "
+                               "transactional outbox (TOPIC_MEMORY_DIRTY).", "episodeDirty"),
     }
     for short, group in groups.items():
         channels[f"{short}DeadLetters"] = channel(
@@ -160,6 +161,12 @@ def build_document() -> dict[str, Any]:
                                   "command_id).", groups["commands"]),
         "relayMemoryDirty": op("send", "memoryDirty", "memoryDirty",
                                "The outbox relay publishes committed outbox rows in per-user order."),
+        "relayEpisodeDirty": op("send", "memoryDirty", "episodeDirty",
+                                "The outbox relay publishes committed episode rows in per-user order."),
+        "indexEpisodeDirty": op("receive", "memoryDirty", "episodeDirty",
+                                "The indexer group re-reads the episode, embeds it (or reuses the "
+                                "extractor's vector) and writes the episodes' Milvus collection.",
+                                groups["indexer"]),
         "indexMemoryDirty": op("receive", "memoryDirty", "memoryDirty",
                                "The indexer group re-reads the truth, embeds and writes Milvus.",
                                groups["indexer"]),
@@ -177,6 +184,9 @@ def build_document() -> dict[str, Any]:
                                   user_key, "producers.client.MemoryEventProducer"),
         "memoryDirty": _message("Memory dirty", MEMORY_DIRTY_V1, "A memory's truth changed; re-index it.",
                                 user_key, "producers.outbox_relay"),
+        "episodeDirty": _message("Episode dirty", EPISODE_DIRTY_V1,
+                                 "An episode (a passage of what the user said) changed; re-index it.",
+                                 user_key, "producers.outbox_relay"),
         "deadLetter": _message("Dead letter", DEAD_LETTER_V1,
                                "The DLQ envelope: reason, error type, origin (topic, partition, offset, "
                                "group), the original key, value (base64) and headers.",

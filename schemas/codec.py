@@ -35,6 +35,7 @@ from schemas.events import (
     CommandTool,
     DeadLetterData,
     DeadLetterEvent,
+    EpisodeDirtyEvent,
     Event,
     EventBase,
     KafkaHeader,
@@ -171,6 +172,15 @@ def parse_memory_command(raw: RawEvent | None) -> MemoryCommandEvent:
 def parse_memory_dirty(raw: RawEvent | None) -> MemoryDirtyEvent:
     """Parse a ``pai.memory.dirty.v1`` event; another valid type raises ``UnexpectedEventType``."""
     return _parse_as(MemoryDirtyEvent, raw)
+
+
+def parse_index_event(raw: RawEvent | None) -> MemoryDirtyEvent | EpisodeDirtyEvent:
+    """Parse an event of the ``memory.dirty`` topic: ``pai.memory.dirty.v1`` or ``pai.episode.dirty.v1``;
+    another valid type raises ``UnexpectedEventType``."""
+    event = parse_event(raw)
+    if not isinstance(event, MemoryDirtyEvent | EpisodeDirtyEvent):
+        raise UnexpectedEventType(f"expected pai.memory.dirty.v1 or pai.episode.dirty.v1, got {event.type}")
+    return event
 
 
 def parse_dead_letter(raw: RawEvent | None) -> DeadLetterEvent:

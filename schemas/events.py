@@ -60,6 +60,7 @@ DATASCHEMA_PREFIX = "urn:pai-memory:schemas:"
 CHAT_MESSAGE_V1: Final = "pai.chat.message.v1"
 MEMORY_COMMAND_V1: Final = "pai.memory.command.v1"
 MEMORY_DIRTY_V1: Final = "pai.memory.dirty.v1"
+EPISODE_DIRTY_V1: Final = "pai.episode.dirty.v1"
 DEAD_LETTER_V1: Final = "pai.dlq.v1"
 
 
@@ -205,6 +206,22 @@ class MemoryDirtyData(_Payload):
         "measured from it")
 
 
+class EpisodeDirtyData(_Payload):
+    """A committed change to one episode row (a passage of what the user said) that the episode index
+    must reflect (from the outbox, on the ``memory.dirty`` topic beside ``pai.memory.dirty.v1``).
+
+    Consumers must re-read the truth for ``episode_id``; a row that is gone or expired is removed.
+    """
+
+    episode_id: Annotated[StrictInt, Field(ge=1)]
+    user_id: Identifier = Field(description="external user id (also the Kafka key)")
+    user_pk: Annotated[StrictInt, Field(ge=1)] = Field(description="internal users.id")
+    outbox_id: Annotated[StrictInt, Field(ge=1)]
+    changed_at: Timestamp
+    origin_at: Timestamp | None = Field(
+        None, description="when the chat message of this passage was created; freshness is measured from it")
+
+
 class KafkaHeader(_Payload):
     key: Annotated[str, StringConstraints(strict=True, max_length=1000)]
     value_b64: Base64Bytes | None = None
@@ -332,6 +349,18 @@ class MemoryDirtyEvent(EventBase):
     data: MemoryDirtyData
 
 
+class EpisodeDirtyEvent(EventBase):
+    """``pai.episode.dirty.v1``: an episode row changed in PostgreSQL; the episode index must catch up."""
+
+    EVENT_TYPE: ClassVar[str] = EPISODE_DIRTY_V1
+    type: Literal["pai.episode.dirty.v1"] = EPISODE_DIRTY_V1
+    schemaversion: Literal[1] = 1
+    dataschema: Literal["urn:pai-memory:schemas:pai.episode.dirty.v1"] = (
+        "urn:pai-memory:schemas:pai.episode.dirty.v1")
+    subject: Identifier = Field(description="external user id; equals data.user_id")
+    data: EpisodeDirtyData
+
+
 class DeadLetterEvent(EventBase):
     """``pai.dlq.v1``: a record a consumer group gave up on. ``subject`` is the user id when known."""
 
@@ -345,8 +374,10 @@ class DeadLetterEvent(EventBase):
 
 
 EVENT_CLASSES: tuple[type[EventBase], ...] = tuple(
-    _register(c) for c in (ChatMessageEvent, MemoryCommandEvent, MemoryDirtyEvent, DeadLetterEvent))
+    _register(c) for c in (ChatMessageEvent, MemoryCommandEvent, MemoryDirtyEvent, EpisodeDirtyEvent,
+                           DeadLetterEvent))
 
-Event = Annotated[ChatMessageEvent | MemoryCommandEvent | MemoryDirtyEvent | DeadLetterEvent,
-                  Field(discriminator="type")]
-AnyEvent = ChatMessageEvent | MemoryCommandEvent | MemoryDirtyEvent | DeadLetterEvent
+Event = Annotated[
+    ChatMessageEvent | MemoryCommandEvent | MemoryDirtyEvent | EpisodeDirtyEvent | DeadLetterEvent,
+    Field(discriminator="type")]
+AnyEvent = ChatMessageEvent | MemoryCommandEvent | MemoryDirtyEvent | EpisodeDirtyEvent | DeadLetterEvent

@@ -2,10 +2,11 @@
 
 Screens: users; a user's memories (type, key, importance, confidence, TTL/expiry, active flag, vector
 status; filters and paging in SQL, ``core.memory.browse``); a memory's history with the source
-messages; a user's messages with their memory status; operations (outbox backlog, consumer lag per
-group, dead letters per group with a re-drive, ``consumers.ops``); a search that runs one question
-through ``dense``, ``full_inject`` and the lexical path of the API's own ``Retriever`` side by side,
-with the rerank scores.
+messages; a user's messages with their memory status; a user's episodes (passages of what they said,
+``core.episodes``, with message, conversation, expiry and vector status); operations (outbox
+backlog, consumer lag per group, dead letters per group with a re-drive, ``consumers.ops``); a search
+that runs one question through ``dense``, ``full_inject`` and the lexical path of the API's own
+``Retriever`` side by side, with the rerank scores.
 
 Access: admin only. The console needs ``API_TOKEN`` (without it every page says so, 503; it also
 signs the cookies). The operator enters ``API_TOKEN`` or an API key with the ``admin`` scope in the
@@ -39,6 +40,7 @@ from starlette.concurrency import run_in_threadpool
 from api.console.forms import (
     AuditQuery,
     CsrfForm,
+    EpisodesQuery,
     InputError,
     LoginForm,
     MemoriesQuery,
@@ -353,6 +355,23 @@ def install_console(app: FastAPI, settings: Settings, services: ApiServices, tok
                       statuses=list(MessageStatus),
                       link=lambda p: _link(f"{PREFIX}/users/{user_id}/messages",
                                            status=q.status.value if q.status else None, page=p))
+
+    @router.get("/users/{user_id}/episodes")
+    @guarded
+    async def episodes(request: Request, session: ConsoleSession) -> Response:
+        user_id = path_user(request)
+        q = validate(EpisodesQuery, request.query_params.multi_items())
+
+        def load(s: Any) -> Any:
+            pk = browse.find_user_pk(s, user_id)
+            if pk is None:
+                return None
+            return browse.list_episodes(s, pk, page=q.page, page_size=PAGE_SIZE)
+        page = await db(load)
+        if page is None:
+            return unknown_user(request, session, user_id)
+        return render(request, "episodes.html", session=session, user_id=user_id, page=page, q=q,
+                      link=lambda p: _link(f"{PREFIX}/users/{user_id}/episodes", page=p))
 
     async def ops_page(request: Request, session: ConsoleSession, status: int = 200,
                        notice: str | None = None, error: dict[str, Any] | None = None) -> Response:

@@ -81,6 +81,10 @@ class MessagesQuery(_Form):
     page: Page = 1
 
 
+class EpisodesQuery(_Form):
+    page: Page = 1
+
+
 class SearchQuery(_Form):
     user_id: Annotated[str | None, Field(pattern=ID_PATTERN)] = None
     question: Annotated[str | None, Field(max_length=QUESTION_MAX_CHARS, pattern=_TEXT)] = None

@@ -18,7 +18,15 @@ from typing import Any, Generic, TypeVar
 from sqlalchemy import ColumnElement, ScalarSelect, Select, and_, func, literal, select
 from sqlalchemy.orm import Session
 
-from core.storage.models import Conversation, LongTermMemory, MemoryHistory, Message, OutboxEvent, User
+from core.storage.models import (
+    Conversation,
+    Episode,
+    LongTermMemory,
+    MemoryHistory,
+    Message,
+    OutboxEvent,
+    User,
+)
 
 MAX_PAGE_SIZE = 200
 MAX_PAGE = 10_000
@@ -269,6 +277,34 @@ def list_messages(session: Session, user_pk: int, *, status: str | None = None, 
              for m, conv in rows]
     return Page(items, page, page_size, total, capped)
 
+
+@dataclass(frozen=True)
+class EpisodeRow:
+    id: int
+    upstream_message_id: str
+    conversation: str
+    passage_index: int
+    content: str
+    sent_at: datetime
+    expires_at: datetime | None
+    vector_status: str
+    vector_error: str | None
+
+
+def list_episodes(session: Session, user_pk: int, *, page: int = 1, page_size: int = 50) -> Page[EpisodeRow]:
+    """One page of a user's episodes (``core.episodes``: passages of what they said), newest first, with
+    their message, conversation, expiry and index state."""
+    offset = _check_page(page, page_size)
+    total, capped = _count(session, select(Episode.id).where(Episode.user_id == user_pk))
+    rows = session.execute(
+        select(Episode, Message.upstream_message_id, Conversation.external_id)
+        .join(Message, Message.id == Episode.message_id)
+        .join(Conversation, Conversation.id == Episode.conversation_id)
+        .where(Episode.user_id == user_pk)
+        .order_by(Episode.sent_at.desc(), Episode.id.desc()).limit(page_size).offset(offset)).all()
+    items = [EpisodeRow(e.id, up, conv, e.passage_index, e.content, e.sent_at, e.expires_at, e.vector_status,
+                        e.vector_error) for e, up, conv in rows]
+    return Page(items, page, page_size, total, capped)
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ Contract of ``MessageProcessor``:
   extraction: a user message not yet final for the current extractor version does; a message of a
   user erased (``core.erasure``) at or after its ``created_at`` is dropped, not stored;
 - ``process`` runs the three stages for a burst of one conversation's messages and commits, in
-  ONE transaction, the memory rows, history rows, outbox rows and the messages' final status
+  ONE transaction, the memory rows, history rows, outbox rows, the episodes of what the user said
+  (``core.episodes``, with their outbox rows) and the messages' final status
   (``PROCESSED``, or ``SKIPPED`` when nothing was worth keeping). Messages already final for this
   extractor version are left untouched, so redelivery and replay change nothing twice;
 - the extract and refine calls of one burst share one deadline,
@@ -50,6 +51,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from core import metrics, tracing
 from core.config import Settings
 from core.embedding.base import EmbeddingError
+from core.embedding.cache import shared_passage_cache
+from core.episodes.store import SaidMessage, write_episodes
 from core.extraction.budget import ExtractionTimeout, run_burst
 from core.extraction.burst import burst_scope
 from core.extraction.candidates import (
@@ -171,6 +174,8 @@ class ProcessOutcome:
     writes: list[WriteResult] = field(default_factory=list)
     stage_seconds: dict[str, float] = field(default_factory=dict)
     stage_thread_cpu_seconds: dict[str, float] = field(default_factory=dict)  # this thread's CPU in a stage
+    episodes: list[int] = field(default_factory=list)  # episode rows written (core.episodes)
+    episode_vectors_reused: int = 0  # of their passages, those whose vector the extractor already had
 
 
 class MessageProcessor:
@@ -344,7 +349,8 @@ class MessageProcessor:
         t3, c3 = time.perf_counter(), time.thread_time()
         try:
             with tracing.stage("upsert", {"pai.candidates": len(kept)}):
-                self._commit(user_pk, conv_pk, external_id, [m.id for m in todo], kept, outcome)
+                said = [SaidMessage(m.id, m.content, m.created_at) for m in todo]
+                self._commit(user_pk, conv_pk, external_id, [m.id for m in todo], kept, outcome, said)
         except EmbeddingError as exc:  # the dedup's embedder (e.g. an embeddings endpoint) failed
             raise self._record_failure([m.id for m in todo], exc) from exc
         outcome.stage_seconds["upsert"] = time.perf_counter() - t3
@@ -376,6 +382,8 @@ class MessageProcessor:
             outcome.skipped.extend(part.skipped)
             outcome.already_final.extend(part.already_final)
             outcome.writes.extend(part.writes)
+            outcome.episodes.extend(part.episodes)
+            outcome.episode_vectors_reused += part.episode_vectors_reused
             for stage, seconds in part.stage_seconds.items():
                 outcome.stage_seconds[stage] = outcome.stage_seconds.get(stage, 0.0) + seconds
             cpu = outcome.stage_thread_cpu_seconds
@@ -428,7 +436,7 @@ class MessageProcessor:
 
     def _commit(
         self, user_pk: int, conv_pk: int, external_id: str, ids: list[int], kept: list[MemoryCandidate],
-        outcome: ProcessOutcome,
+        outcome: ProcessOutcome, said: Sequence[SaidMessage] = (),
     ) -> None:
         now = datetime.now(UTC)
         with transaction(self.sessions) as session:
@@ -466,6 +474,25 @@ class MessageProcessor:
                 "row_ids": row_ids, "status": status.value, "version": self.version,
                 "note": note if kept else "nothing worth keeping", "now": now})
             (outcome.processed if kept else outcome.skipped).extend(row_ids)
+            if said and self.settings.EPISODES_ENABLED:  # what the user said, beside the memories
+                final = set(row_ids)
+                self._episodes(session, user_pk, conv_pk, external_id,
+                               [m for m in said if m.message_pk in final], outcome)
+
+    def _episodes(self, session: Session, user_pk: int, conv_pk: int, external_id: str,
+                  said: list[SaidMessage], outcome: ProcessOutcome) -> None:
+        """The burst's episodes and their outbox rows, in the commit's transaction (``core.episodes``);
+        a passage whose vector the classifier or dedup already computed carries it to the indexer."""
+        cfg = self.settings
+        model = self.deduper.embedder.model if self.deduper is not None else None
+        cache = shared_passage_cache()
+        written = write_episodes(
+            session, user_pk=user_pk, conversation_pk=conv_pk, user_external_id=external_id, messages=said,
+            topic=cfg.TOPIC_MEMORY_DIRTY, ttl_days=cfg.EPISODE_TTL_DAYS,
+            max_chars=cfg.EPISODE_PASSAGE_MAX_CHARS, model=model,
+            known_vector=(lambda t: cache.get(model, t)) if model else None)
+        outcome.episodes.extend(written.episode_ids)
+        outcome.episode_vectors_reused += written.reused_vectors
 
     def _record_failure(self, ids: list[int], exc: Exception, permanent: bool = False) -> ProcessingError:
         """Record a failed attempt of the burst ``ids``; returns the error for the caller to raise:

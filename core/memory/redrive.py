@@ -28,6 +28,10 @@ new ``memory.dirty`` row (``overwrite`` for a live memory, ``delete`` for an ina
 ``expire`` for an expired one). FAILED memories are retried without a count limit (nothing committed
 may stay unindexed) but never more often than ``failed_backoff_sec``.
 
+Episodes (``core.episodes``): an episode left ``DIRTY`` or ``FAILED`` past the same grace/backoff with no
+unpublished or recent ``pai.episode.dirty.v1`` row is announced again (``store.redrive_episodes``) in the
+memory scan's transaction.
+
 Several sweepers may run: each scan takes a transaction-scoped advisory "leader" lock and is skipped
 (returns ``None``) when another process holds it.
 """
@@ -44,6 +48,7 @@ from sqlalchemy import insert, text, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from core.config import Settings
+from core.episodes.store import redrive_episodes
 from core.memory.outbox import enqueue_memory_dirty
 from core.memory.text import dirty_operation
 from core.storage.db import transaction
@@ -296,6 +301,7 @@ class Redriver:
         self.sessions = sessions
         self.batch_size = batch_size
         self._now = clock or (lambda: datetime.now(UTC))
+        self.episodes_redriven = 0
 
     def scan_messages(self) -> MessageScan | None:
         s = self.settings
@@ -313,10 +319,20 @@ class Redriver:
             )
 
     def scan_memories(self) -> list[MemoryRedrive] | None:
+        """Memories, then episodes (``core.episodes``: counted in ``episodes_redriven``), left unindexed."""
         s = self.settings
         with transaction(self.sessions) as session:
             if not _try_leader(session, MEMORY_SCAN_LOCK):
                 return None
+            if s.EPISODES_ENABLED:
+                episodes = redrive_episodes(
+                    session, topic=s.TOPIC_MEMORY_DIRTY, grace_sec=s.MEMORY_INDEX_REDRIVE_GRACE_SEC,
+                    failed_backoff_sec=max(s.MEMORY_INDEX_WORKER_INTERVAL_SEC,
+                                           s.LONG_TERM_MEMORY_SCAN_INTERVAL_SEC),
+                    limit=self.batch_size, now=self._now())
+                self.episodes_redriven += len(episodes)
+                if episodes:
+                    log.info("re-enqueued %d unindexed episodes", len(episodes))
             return redrive_memories(
                 session,
                 dirty_topic=s.TOPIC_MEMORY_DIRTY,

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session, sessionmaker
 
-from core.storage.models import LongTermMemory, Message, OutboxEvent, User
+from core.storage.models import Episode, LongTermMemory, Message, OutboxEvent, User
 
 
 @dataclass
@@ -17,6 +17,7 @@ class TruthStats:
     memories_by_vector_status: dict[tuple[str, bool], int] = field(default_factory=dict)
     outbox_backlog: int = 0
     outbox_oldest_age_seconds: float = 0.0
+    episodes_by_vector_status: dict[str, int] = field(default_factory=dict)
 
 
 def sample(session: Session) -> TruthStats:
@@ -28,6 +29,8 @@ def sample(session: Session) -> TruthStats:
             "SELECT coalesce(vector_status, 'DIRTY'), coalesce(is_active, true), count(*) "
             "FROM long_term_memories GROUP BY 1, 2")):
         stats.memories_by_vector_status[(str(vstatus), bool(active))] = int(n)
+    for vstatus, n in session.execute(text("SELECT vector_status, count(*) FROM episodes GROUP BY 1")):
+        stats.episodes_by_vector_status[str(vstatus)] = int(n)
     backlog, oldest = session.execute(text(
         "SELECT count(*), coalesce(extract(epoch FROM now() - min(created_at)), 0) "
         "FROM outbox WHERE published_at IS NULL")).one()
@@ -51,6 +54,7 @@ class PipelineProgress:
     memories: int = 0  # memory rows of the users asked about (all users when none were named)
     unsynced: int = 0  # of those, not SYNCED
     outbox_backlog: int = 0  # outbox rows not yet published (all users)
+    episodes_unsynced: int = 0  # episode rows of those users not SYNCED (core.episodes)
 
     @property
     def final(self) -> int:
@@ -58,8 +62,8 @@ class PipelineProgress:
 
     @property
     def indexed(self) -> bool:
-        """Every memory SYNCED and the outbox drained (the index side has caught up)."""
-        return self.unsynced == 0 and self.outbox_backlog == 0
+        """Every memory and episode SYNCED and the outbox drained (the index side has caught up)."""
+        return self.unsynced == 0 and self.outbox_backlog == 0 and self.episodes_unsynced == 0
 
     @property
     def settled(self) -> bool:
@@ -97,6 +101,10 @@ def pipeline_progress(sessions: sessionmaker[Session], message_ids: Iterable[str
         vcounts = {str(k): int(v) for k, v in s.execute(vq).all()}
         out.memories = sum(vcounts.values())
         out.unsynced = out.memories - vcounts.get("SYNCED", 0)
+        eq = select(func.count()).select_from(Episode).where(Episode.vector_status != "SYNCED")
+        if user_ids is not None:
+            eq = eq.join(User, User.id == Episode.user_id).where(User.external_id.in_(list(user_ids)))
+        out.episodes_unsynced = int(s.scalar(eq) or 0)
         out.outbox_backlog = int(s.scalar(select(func.count()).select_from(OutboxEvent)
                                           .where(OutboxEvent.published_at.is_(None))) or 0)
     return out

@@ -147,6 +147,11 @@ class MemoryWriter:
         self.max_active_per_user = max_active_per_user
         self.vectors = vectors
 
+    @property
+    def dirty_topic(self) -> str:
+        """The topic of the outbox rows this writer enqueues (``TOPIC_MEMORY_DIRTY``)."""
+        return self._topic
+
     @classmethod
     def from_settings(cls, settings: Settings, vectors: KnownVectors | None = None) -> MemoryWriter:
         """``vectors`` is dropped when ``MEMORY_INDEX_REUSE_WRITE_VECTORS`` is off."""

@@ -347,3 +347,47 @@ class Job(Base):
     )
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class Episode(Base):
+    """A passage of what the user said (``core.episodes``): one row per ``(message_id, passage_index)``.
+
+    Written in the extractor's transaction that makes the message final; the text never changes, so
+    the index state is only DIRTY (to index or remove), SYNCED or FAILED. ``write_vector``: the vector
+    the extractor already had for this exact text (the classifier/dedup passage cache), reused by the
+    indexer when model and hash match, cleared when it marks the row.
+    """
+
+    __tablename__ = "episodes"
+    __table_args__ = (
+        UniqueConstraint("message_id", "passage_index", name="uq_episodes_message_passage"),
+        Index("ix_episodes_user_sent", "user_id", "sent_at"),
+        Index("ix_episodes_vector_status", "vector_status", "updated_at",
+              postgresql_where=text("vector_status IN ('DIRTY', 'FAILED')")),
+        Index("ix_episodes_expires_at", "expires_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False)
+    conversation_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("conversations.id", ondelete="CASCADE"), nullable=False
+    )
+    message_id: Mapped[int] = mapped_column(Integer, ForeignKey("messages.id", ondelete="CASCADE"),
+                                            nullable=False)
+    passage_index: Mapped[int] = mapped_column(Integer, nullable=False)
+    content: Mapped[str] = mapped_column(Text, nullable=False)
+    sent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    vector_status: Mapped[str] = mapped_column(String(20), nullable=False, server_default="DIRTY")
+    vector_synced_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    vector_error: Mapped[str | None] = mapped_column(Text)
+    vector_model: Mapped[str | None] = mapped_column(String(120))
+    vector_text_hash: Mapped[str | None] = mapped_column(String(64))
+    write_vector: Mapped[bytes | None] = mapped_column(LargeBinary)
+    write_vector_model: Mapped[str | None] = mapped_column(String(120))
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, server_default=func.now()
+    )
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, server_default=func.now()
+    )

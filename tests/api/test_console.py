@@ -212,3 +212,35 @@ def test_bidi_control_characters_are_shown_not_obeyed(client: TestClient, clean_
     assert page.status_code == 200
     assert not any(ch in page.text for ch in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
     assert "invoice[U+202E]gnp.exe [U+2066]x[U+2069]" in page.text
+
+
+def test_a_users_episodes_are_shown_beside_the_memories_escaped_and_paged(client: TestClient,
+                                                                           clean_db: Engine) -> None:
+    from core.storage.models import Conversation, Episode, Message
+
+    pk = seed_memories(clean_db, "erin", 1)
+    now = datetime.now(UTC)
+    with Session(clean_db) as s, s.begin():
+        conv = s.execute(insert(Conversation).values(user_id=pk, external_id="trip-chat")
+                         .returning(Conversation.id)).scalar_one()
+        for i in range(55):
+            msg = s.execute(insert(Message).values(
+                upstream_message_id=f"erin-m{i}", user_id=pk, conversation_id=conv, role="user",
+                content=f"said {i}", created_at=now - timedelta(minutes=i)).returning(Message.id)
+            ).scalar_one()
+            s.execute(insert(Episode).values(
+                user_id=pk, conversation_id=conv, message_id=msg, passage_index=0,
+                content='<b>kayaking</b> on Tahoe' if i == 0 else f"passage {i}",
+                sent_at=now - timedelta(minutes=i),
+                expires_at=now + timedelta(days=365), vector_status="SYNCED" if i % 2 else "DIRTY"))
+    login(client)
+    memories = client.get("/console/users/erin/memories")
+    assert 'href="/console/users/erin/episodes"' in memories.text
+    page = client.get("/console/users/erin/episodes")
+    assert page.status_code == 200 and "trip-chat" in page.text and "erin-m0" in page.text
+    assert "<b>kayaking" not in page.text and "&lt;b&gt;kayaking&lt;/b&gt; on Tahoe" in page.text
+    assert "55 in all" in page.text and "passage 49" in page.text and "passage 50" not in page.text
+    second = client.get("/console/users/erin/episodes", params={"page": 2})
+    assert "passage 54" in second.text and "passage 49" not in second.text
+    assert client.get("/console/users/erin/episodes", params={"page": "x"}).status_code == 422
+    assert client.get("/console/users/nobody/episodes").status_code == 404

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from consumers.processes import extractor_loop
 from core.config import Settings
-from core.storage.models import LongTermMemory, MemoryHistory, Message, OutboxEvent, User
+from core.storage.models import Episode, LongTermMemory, MemoryHistory, Message, OutboxEvent, User
 from localstack.process import wait_until
 from producers.client import MemoryEventProducer
 from producers.kafka_config import client_config
@@ -123,18 +123,23 @@ def test_conversations_become_memories_in_one_transaction(
         assert statuses["c-en:1"] == "SKIPPED" and statuses["c-zh:1"] == "SKIPPED"  # assistant: context only
         assert statuses["c-en:0"] == statuses["c-en:2"] == "PROCESSED"
         assert statuses["c-noise:0"] == statuses["c-noise:2"] == "SKIPPED"
-        # every change left one history row and one outbox row, all memories await indexing
+        # every change left one history row and one memory.dirty outbox row, all memories await indexing;
+        # every episode (what the user said, core.episodes) one pai.episode.dirty.v1 row
+        memory_dirty = OutboxEvent.event_type == "pai.memory.dirty.v1"
         n_hist = s.scalar(select(func.count()).select_from(MemoryHistory))
-        n_outbox = s.scalar(select(func.count()).select_from(OutboxEvent))
+        n_outbox = s.scalar(select(func.count()).select_from(OutboxEvent).where(memory_dirty))
         assert n_hist == n_outbox and n_hist >= 4
+        n_episodes = s.scalar(select(func.count()).select_from(Episode))
+        assert n_episodes and n_episodes == s.scalar(select(func.count()).select_from(OutboxEvent).where(
+            OutboxEvent.event_type == "pai.episode.dirty.v1"))
         assert set(s.scalars(select(LongTermMemory.vector_status)).all()) == {"DIRTY"}
-        payload = s.scalars(select(OutboxEvent.payload)).first()
+        payload = s.scalars(select(OutboxEvent.payload).where(memory_dirty)).first()
         assert payload is not None and payload["type"] == "pai.memory.dirty.v1"
         # each change carries the creation time of the message that caused it (freshness origin)
         created = {m.id: m.created_at for m in s.scalars(select(Message))}
         for memory_source, data in s.execute(
                 select(LongTermMemory.source_message_id, OutboxEvent.payload["data"])
-                .join(OutboxEvent, OutboxEvent.aggregate_id == LongTermMemory.id)).all():
+                .join(OutboxEvent, OutboxEvent.aggregate_id == LongTermMemory.id).where(memory_dirty)).all():
             origin = datetime.fromisoformat(data["origin_at"])
             assert origin in created.values() and origin <= created[memory_source]
             assert origin <= datetime.fromisoformat(data["changed_at"])

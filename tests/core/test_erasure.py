@@ -109,7 +109,9 @@ def test_forget_user_erases_everywhere_proves_it_and_survives_a_replay(cfg: Sett
     assert proof.milvus_deleted[other.collection] == 1
     assert sum(proof.milvus_deleted.values()) >= 4
     assert set(proof.remaining.values()) == {0} and set(proof.milvus_remaining.values()) == {0}
-    assert len(proof.milvus_remaining) == 2
+    # what the user said (episodes) is gone from PostgreSQL and from the episodes' collection too
+    assert proof.deleted["episodes"] == 2 and proof.milvus_deleted[cfg.episode_collection] == 2
+    assert len(proof.milvus_remaining) == 3
 
     with Session(clean_db) as s:
         record = s.get(ErasedUser, user_hash("erase-me"))

@@ -266,7 +266,12 @@ def test_every_milvus_call_is_scoped_to_the_served_user(milvus: tuple[Settings, 
     finally:
         retriever.close()
     searches = spy.of("search")
-    assert [kw["filter"] for kw in searches] == [f"user_id == {p}" for p in served]
+    # the memories' searches, one per dense retrieval; the episodes' collection (core.episodes) is searched
+    # beside them, scoped to the same users
+    memory_searches = [kw for kw in searches if kw["args"][0] != s.episode_collection]
+    assert [kw["filter"] for kw in memory_searches] == [f"user_id == {p}" for p in served]
+    assert {kw["filter"] for kw in searches if kw["args"][0] == s.episode_collection} <= {
+        f"user_id == {p}" for p in served}
     assert not spy.of("query", "query_iterator", "get")  # retrieval never scans the index
 
     # the HTTP door: the same through the API, dense by default
@@ -280,7 +285,10 @@ def test_every_milvus_call_is_scoped_to_the_served_user(milvus: tuple[Settings, 
             assert {i["memory"]["id"] for i in body["items"]} <= owned[user]
             listed = client.get("/v1/memories", params={"user_id": user}, headers=auth).json()
             assert {m["id"] for m in listed["memories"]} == owned[user]
-    assert [kw["filter"] for kw in spy.of("search")] == [f"user_id == {pk[u]}" for u in users]
+    assert [kw["filter"] for kw in spy.of("search") if kw["args"][0] != s.episode_collection] == [
+        f"user_id == {pk[u]}" for u in users]
+    assert {kw["filter"] for kw in spy.of("search") if kw["args"][0] == s.episode_collection} <= {
+        f"user_id == {pk[u]}" for u in users}
 
     # erasure of one user: every query it makes is scoped to that user, the others keep their entries
     spy.calls.clear()

@@ -95,6 +95,7 @@ def drop_collections(settings: Settings, engine: Engine) -> None:
         with Session(engine) as s:
             names = set(s.scalars(select(VectorCollection.name)).all())
         names.add(settings.MEMORY_MILVUS_COLLECTION)
+        names.add(settings.episode_collection)
         for name in names:
             if index.has_collection(name):
                 index.drop_collection(name)
