@@ -1,8 +1,9 @@
 """Life events of the user (``core.extraction.rules.events``): a told event is a dated ``fact`` only
 when it changes who the user is or what they have (issue 24: precision over volume); the day's
 events (a support group attended, a race run, a trip, a lesson), short-term happenings, plans,
-questions and other people's lives stay out (they remain findable as episodes). Sentences written for this test
-(none from an evaluation set); run through the classifier-gated extractor the factory builds."""
+questions and other people's lives stay out (they remain findable as episodes). Sentences
+written for this test (none from an evaluation set); run through the classifier-gated extractor
+the factory builds."""
 
 from __future__ import annotations
 
