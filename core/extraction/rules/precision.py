@@ -10,6 +10,8 @@ statement of a candidate's content, the parts ``build`` joined with "; " / "；"
   how the assistant should always work ("以后你帮我看合同的时候，先列风险点" is kept whole);
 - a passing mood is no goal and no constraint ("I feel lost lately", "感觉自己很没有出路"); a
   remembered detail of the day is no rule ("I vaguely remember using vinegar");
+- a remark about a film's or book's content is no preference unless it states a liking ("I think
+  the most interesting part is the main character's change");
 - a momentary want is no goal ("I want to find some movies to watch", "我想出去走走");
 - a memory never loses its referent: a short statement whose object is only a pronoun ("I love
   riding them", "我超爱骑它们") takes the previous sentence of the message, else the user's
@@ -74,6 +76,11 @@ _PRONOUN_ONLY = re.compile(
     r"(?: (?:so much|a lot|all|too|every day|daily|whenever i can))?[.!]*$|"
     r"^(?:我)?(?:也|还|超|很|特别|非常|真的)*(?:喜欢|爱|讨厌|养|骑|玩|收集|吃|看)(?:骑|玩|吃|看|养)?"
     r"(?:它们|它|他们|这个|那个|这些|那些)(?:了|啦|呀|啊|的)?[。！!]*$")
+# a remark about a film's or a book's content is no taste of the user's unless a liking is stated
+_WORK_REMARK = re.compile(r"\b(?:main character|protagonist|the plot|the ending|the story|the scene|"
+                          r"plot twist)\b|主角|主人公|剧情|情节|结局")
+_LIKING = re.compile(r"\b(?:like|likes|love|loves|enjoy|enjoys|prefer|prefers|favou?rite|fan of|into)\b|"
+                     r"喜欢|爱看|爱读|最爱|偏爱")
 _SENTENCE_END = re.compile(r"[.!?。！？\n]+")
 _GOAL_OR_RULE = (MemoryType.GOAL, MemoryType.CONSTRAINT)
 REFERENT_MAX_CHARS = 200
@@ -81,6 +88,8 @@ REFERENT_MAX_CHARS = 200
 
 def _dropped(piece: str, memory_type: MemoryType) -> bool:
     """``piece`` (normalised) is not a memory of ``memory_type``: see the module doc."""
+    if memory_type is MemoryType.PREFERENCE:
+        return bool(_WORK_REMARK.search(piece)) and not _LIKING.search(piece)
     if memory_type not in _GOAL_OR_RULE:
         return False
     if _THANKS.search(piece) or _MOOD.search(piece):

@@ -90,3 +90,9 @@ def test_a_pronoun_takes_the_users_previous_turn_as_referent(ex: RulesExtractor)
 def test_a_pronoun_without_a_referent_is_not_stored(ex: RulesExtractor) -> None:
     assert _upserts(ex, "I love riding them") == []
     assert _upserts(ex, "我超喜欢骑它们") == []
+
+
+def test_a_remark_about_a_films_content_is_no_taste(ex: RulesExtractor) -> None:
+    assert _upserts(ex, "honestly the best bit was how the protagonist slowly turns into the villain") == []
+    kept = _upserts(ex, "I love books where the protagonist is an unreliable narrator")
+    assert kept and kept[0].memory_type is MemoryType.PREFERENCE
