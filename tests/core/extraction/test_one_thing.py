@@ -70,6 +70,10 @@ def test_one_thing_bounds() -> None:
     ("From now on, when you review my contracts, list the risks first", "list the risks first"),
     ("以后你帮我看合同的时候，先列风险点，再给修改建议", "先列风险点，再给修改建议"),
     ("Whenever you draft emails for me, keep them under five sentences", "keep them under five sentences"),
+    # standing instructions without "from now on"
+    ("going forward, celsius temperatures please", "celsius temperatures"),
+    ("keep marketing speak out of anything you draft for me", "marketing speak"),
+    ("今后麻烦都用公制单位", "公制单位"),
 ])
 def test_a_standing_instruction_is_kept_whole_with_its_object(ex: RulesExtractor, text: str,
                                                                whole: str) -> None:
@@ -77,3 +81,13 @@ def test_a_standing_instruction_is_kept_whole_with_its_object(ex: RulesExtractor
 
     rules = [c for c in ex.extract(ExtractionInput(text)) if c.memory_type is MemoryType.CONSTRAINT]
     assert rules and whole in rules[0].content, rules
+
+
+@pytest.mark.parametrize("text", [
+    "going forward I'll cycle to work, please wish me luck",
+    "以后我会早点睡，请监督我",
+])
+def test_the_users_own_plan_said_politely_is_no_rule(ex: RulesExtractor, text: str) -> None:
+    from core.extraction.candidates import ExtractionInput
+
+    assert not [c for c in ex.extract(ExtractionInput(text)) if c.memory_type is MemoryType.CONSTRAINT]
