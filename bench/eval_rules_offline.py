@@ -19,6 +19,7 @@ rules alone (the ablation of ``MEMORY_RULES_CLASSIFIER``); the default, like the
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import sys
 from dataclasses import dataclass
@@ -211,13 +212,10 @@ def _reranked(query: str, active: list[Memory], sims: Any, kinds: bool) -> list[
     views = [Candidate(MemoryView(i, m.key, m.memory_type, m.content, 3, 0.9, now, now, None, None), float(s))
              for i, (m, s) in enumerate(zip(active, sims, strict=True))]
     extra: dict[str, Any] = {}
-    if kinds:
-        try:
-            from core.query_kinds import query_kinds
-        except ImportError:  # a tree from before the rerank's topic bonus
-            pass
-        else:
-            extra["kinds"] = query_kinds(query)
+    if kinds and "kinds" in inspect.signature(rerank).parameters:  # not in a tree from before them
+        from core.query_kinds import query_kinds
+
+        extra["kinds"] = query_kinds(query)
     ranked = rerank(views, set(tokenize(query)), RerankWeights(), now, len(views), normalise="window",
                     **extra)
     return [r.memory.id for r in ranked]
