@@ -8,7 +8,7 @@ statement of a candidate's content, the parts ``build`` joined with "; " / "；"
 - a one-off request to the assistant is no constraint and no goal ("in the future can I ask you to
   help me find recipes", "I want to talk to you about my career", "帮我找几部电影") unless it states
   how the assistant should always work ("以后你帮我看合同的时候，先列风险点" is kept whole);
-- a passing mood is no goal and no constraint ("I feel lost lately", "感觉自己很没有出路"); a
+- a passing mood is no goal, no constraint and no preference ("I feel lost lately", "感觉自己很没有出路"); a
   remembered detail of the day is no rule ("I vaguely remember using vinegar");
 - a remark about a film's or book's content is no preference unless it states a liking ("I think
   the most interesting part is the main character's change");
@@ -53,7 +53,7 @@ _MOOD = re.compile(
     r"^(?:(?:but|and|so|um|uh|well|recently|lately|sometimes)[, ]+)*(?:i(?:'m| am)? (?:feel(?:ing)?|felt)|"
     r"i(?:'m| am) (?:so |really |a bit |kind of |pretty )?(?:confused|lost|sad|down|tired|stressed|bored|"
     r"anxious|upset|depressed|frustrated|overwhelmed|worried|not very confident)|feeling)\b|"
-    r"^(?:我)?(?:最近|有时候?|总是)?(?:感觉|觉得|心情|有点|好|很|特别)(?:自己)?(?:很|好|有点|特别|非常)?"
+    r"^(?:我|最近|有时候?|总是|经常|常常|也|还)*(?:感觉|觉得|感到|心情|有点|好|很|特别)(?:自己)?(?:很|好|有点|特别|非常)?"
     r"(?:迷茫|没有?出路|累|烦|难过|焦虑|郁闷|无聊|失落|沮丧|压力(?:很|好)?大|不开心|没方向|没有方向|困惑|低落)")
 _MOOD_ANYWHERE = re.compile(
     r"\bi (?:feel|felt) (?:like )?(?:i (?:have|had) no (?:direction|way out|future)|lost|stuck|hopeless|"
@@ -88,8 +88,8 @@ REFERENT_MAX_CHARS = 200
 
 def _dropped(piece: str, memory_type: MemoryType) -> bool:
     """``piece`` (normalised) is not a memory of ``memory_type``: see the module doc."""
-    if memory_type is MemoryType.PREFERENCE:
-        return bool(_WORK_REMARK.search(piece)) and not _LIKING.search(piece)
+    if memory_type is MemoryType.PREFERENCE:  # a remark on a film, or a mood, is no taste
+        return bool(_WORK_REMARK.search(piece) or _MOOD.search(piece)) and not _LIKING.search(piece)
     if memory_type not in _GOAL_OR_RULE:
         return False
     if _THANKS.search(piece) or _MOOD.search(piece):

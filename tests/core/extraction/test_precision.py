@@ -96,3 +96,8 @@ def test_a_remark_about_a_films_content_is_no_taste(ex: RulesExtractor) -> None:
     assert _upserts(ex, "honestly the best bit was how the protagonist slowly turns into the villain") == []
     kept = _upserts(ex, "I love books where the protagonist is an unreliable narrator")
     assert kept and kept[0].memory_type is MemoryType.PREFERENCE
+
+
+@pytest.mark.parametrize("text", ["最近我经常感到很烦躁", "I'm feeling really stressed out lately"])
+def test_a_mood_is_no_taste(ex: RulesExtractor, text: str) -> None:
+    assert not [c for c in _upserts(ex, text) if c.memory_type is MemoryType.PREFERENCE]
