@@ -147,6 +147,7 @@ class ScoreComponentsOut(BaseModel):
     recency: float
     exact_key: float
     raw_retrieval: float
+    topic: float = Field(0.0, description="1 when the memory is about a kind of thing the question names")
 
 
 class RetrievedItemOut(BaseModel):

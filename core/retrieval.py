@@ -82,6 +82,7 @@ from core.memory.store import find_user
 from core.memory.text import index_text
 from core.memory.tools import MemoryView
 from core.prompt_data import fenced_block, read_block
+from core.query_kinds import memory_kinds, query_kinds
 from core.storage.db import transaction
 from core.vectorstore import (
     MilvusMemoryIndex,
@@ -177,6 +178,9 @@ class RerankWeights:
     - ``confidence`` (0.10): the stored confidence.
     - ``recency`` (0.10): ``0.5 ** (days since updated_at / recency_half_life_days)``.
     - ``exact_key`` (0.10): share of the memory key's words that occur in the query.
+    - ``topic`` (0.10): 1 when the memory is about a kind of thing the question asks about
+      (``core.query_kinds``: "what are my hobbies?" and a preference), else 0; a bounded nudge
+      (worth about 0.02 of cosine in the dense window), so the exact and dense signals dominate.
     """
 
     retrieval: float = 0.55
@@ -184,6 +188,7 @@ class RerankWeights:
     confidence: float = 0.10
     recency: float = 0.10
     exact_key: float = 0.10
+    topic: float = 0.10
     retrieval_window: float = 0.10
     recency_half_life_days: float = 90.0
 
@@ -205,6 +210,7 @@ class ScoreComponents:
     recency: float
     exact_key: float
     raw_retrieval: float  # cosine (dense) or BM25 (lexical) before normalisation; 0 for full_inject
+    topic: float = 0.0  # the memory shares a kind of thing with the question (``core.query_kinds``)
 
     def as_dict(self) -> dict[str, float]:
         return asdict(self)
@@ -253,8 +259,11 @@ class Candidate:
 
 
 def rerank(candidates: Sequence[Candidate], query_terms: set[str], weights: RerankWeights, now: datetime,
-           limit: int, *, normalise: str) -> list[RetrievedMemory]:
+           limit: int, *, normalise: str, kinds: frozenset[str] = frozenset()) -> list[RetrievedMemory]:
     """Score and order ``candidates``; return at most ``limit``, best first.
+
+    ``kinds``: the kinds of thing the question asks about (``core.query_kinds.query_kinds``); a
+    memory of one of them gets the ``topic`` component.
 
     ``normalise`` is ``"window"`` (dense cosines, relative to the best), ``"max"`` (BM25, divided by
     the best) or ``"none"`` (no retrieval signal: full_inject). Ties break on newer ``updated_at``
@@ -279,9 +288,10 @@ def rerank(candidates: Sequence[Candidate], query_terms: set[str], weights: Rera
         recency = 0.5 ** (age_days / weights.recency_half_life_days)
         keys = key_terms(mem.key)
         exact = len(keys & query_terms) / len(keys) if keys else 0.0
-        comps = ScoreComponents(rel, importance, confidence, recency, exact, raw)
+        topic = 1.0 if kinds and kinds & memory_kinds(mem.key, mem.memory_type, mem.content) else 0.0
+        comps = ScoreComponents(rel, importance, confidence, recency, exact, raw, topic)
         total = (weights.retrieval * rel + weights.importance * importance + weights.confidence * confidence
-                 + weights.recency * recency + weights.exact_key * exact)
+                 + weights.recency * recency + weights.exact_key * exact + weights.topic * topic)
         scored.append(RetrievedMemory(mem, round(total, 6), comps))
     scored.sort(key=lambda r: (-r.score, -r.memory.updated_at.timestamp(), -r.memory.id))
     return scored[:limit]
@@ -525,7 +535,8 @@ class Retriever:
                 reason = failure.reason
             else:
                 timings["dense_ms"] = (time.perf_counter() - dense_started) * 1000
-                items = self._dense_items(user_id, user_pk, hits, terms, limit, timings)
+                kinds = query_kinds(question)
+                items = self._dense_items(user_id, user_pk, hits, terms, limit, timings, kinds)
                 episodes = self._episode_items(user_pk, want, timings)
                 if items or episodes:
                     self._touch(items)
@@ -544,7 +555,7 @@ class Retriever:
                 dense_answered = False
                 reason = reason or "the user's internal id changed since the last retrieval"
         t0 = time.perf_counter()
-        items = self._lexical(user_pk, query, terms, limit)
+        items = self._lexical(user_pk, query, terms, limit, query_kinds(question))
         timings["lexical_ms"] = (time.perf_counter() - t0) * 1000
         if dense_answered and not items:  # the user has no live memories: dense answered correctly
             return self._result(user_id, mode, ServedBy.DENSE, [], started, timings)
@@ -563,7 +574,7 @@ class Retriever:
             user_pk = find_user(session, user_id)
         items = ([] if user_pk is None else
                  self._lexical(user_pk, query, set(tokenize(query)),
-                               limit or self.settings.LONG_TERM_MEMORY_RETRIEVE_LIMIT))
+                               limit or self.settings.LONG_TERM_MEMORY_RETRIEVE_LIMIT, query_kinds(question)))
         # not through ``_result``: a comparison is no fallback and must not count in the retrieval metrics
         took = round((time.perf_counter() - started) * 1000, 3)
         return RetrievalResult(user_id, RetrieveMode.DENSE, ServedBy.LEXICAL_FALLBACK, items,
@@ -774,7 +785,8 @@ class Retriever:
         return _DenseFailure(reason)
 
     def _dense_items(self, user_id: str, user_pk: int, hits: list[tuple[int, float]], terms: set[str],
-                     limit: int, timings: dict[str, float]) -> list[RetrievedMemory]:
+                     limit: int, timings: dict[str, float],
+                     kinds: frozenset[str] = frozenset()) -> list[RetrievedMemory]:
         if not hits:
             return []
         scores: dict[int, float] = {}
@@ -787,7 +799,7 @@ class Retriever:
         t1 = time.perf_counter()
         now = datetime.now(UTC)
         ranked = rerank([Candidate(v, scores[v.id]) for v in views], terms, self.weights, now, limit,
-                        normalise="window")
+                        normalise="window", kinds=kinds)
         timings["truth_read_ms"] = (t1 - t0) * 1000
         timings["rerank_ms"] = (time.perf_counter() - t1) * 1000
         return ranked
@@ -809,7 +821,8 @@ class Retriever:
         return ranked
 
     # --- lexical --------------------------------------------------------------------------------
-    def _lexical(self, user_pk: int, query: str, terms: set[str], limit: int) -> list[RetrievedMemory]:
+    def _lexical(self, user_pk: int, query: str, terms: set[str], limit: int,
+                 kinds: frozenset[str] = frozenset()) -> list[RetrievedMemory]:
         with self._reading() as session:
             rows = list_live(session, user_pk, None, LEXICAL_SCAN_MAX)
             views = [MemoryView.of(r) for r in rows]
@@ -819,7 +832,7 @@ class Retriever:
         raws = bm25.scores(tokenize(query))
         now = datetime.now(UTC)
         return rerank([Candidate(v, s) for v, s in zip(views, raws, strict=True)], terms, self.weights, now,
-                      limit, normalise="max")
+                      limit, normalise="max", kinds=kinds)
 
     # --- shared ---------------------------------------------------------------------------------
     @contextmanager

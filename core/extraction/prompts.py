@@ -56,13 +56,16 @@ FAMILIES: tuple[Family, ...] = (
            '"my sister Ana loves jazz" -> fact: the user\'s sister Ana loves jazz '
            '(not the user\'s preference)'),
     Family("更新 updates",
-           "新值取代旧值（搬家、换工作、口味改变、“以前…现在…”）：op \"upsert\"，沿用旧记忆的 key，"
-           "supersedes 填被取代记忆的 key，content 只写新值",
+           "新值取代旧值（搬家、换工作、换手机、换运动、口味改变、“以前…现在…”“不再…改成…”、"
+           "“quit / switched / now / instead”，以及规则的值改变：“三个选项”→“两个”）：op \"upsert\"，"
+           "沿用旧记忆的 key，supersedes 填被取代记忆的 key，content 只写新值；新住址不是“老家”",
            "“我不喝乌龙茶了，改喝普洱” → upsert，supersedes=旧的饮品记忆的 key，content：喜欢喝普洱",
            '"I used to live in Seattle, now I live in Denver" -> upsert, supersedes=the home-city key, '
            'content: lives in Denver'),
     Family("撤回 retractions",
-           "用户放弃、否认或要求忘掉某条信息：op \"delete\"，key（及 supersedes）为被撤回记忆的 key",
+           "用户放弃、否认或要求忘掉某条信息（包括敏感信息：“用药那部分忘掉”）：op \"delete\"，"
+           "key（及 supersedes）为被撤回记忆的 key；“放弃 X 目标，改做 Y”是删除 X 加新目标 Y，"
+           "不要把这句话本身存成目标",
            "“算了，不考研了” → delete 考研目标那条记忆",
            '"scratch that goal about the marathon" / "forget what I said about tennis" '
            '-> delete that memory'),
@@ -72,11 +75,39 @@ FAMILIES: tuple[Family, ...] = (
            '"whenever it rains, remind me to take an umbrella" -> constraint; '
            '"if it rains this weekend, remind me" -> nothing'),
     Family("生活事件 life events",
-           "用户本人已经发生的重要生活事件（搬家、领养宠物、入职或离职、结婚、参赛、毕业、重要旅行）"
-           "是 fact，content 写事件和按 sent_at 换算出的日期；日常作息、计划、提问、一时情绪和别人的经历不是",
+           "改变用户身份或拥有之物的生活事件（搬家、结婚、新工作或离职、确诊、领养宠物、毕业、买房）"
+           "是 fact，content 写事件和按 sent_at 换算出的日期；参加的活动、旅行、比赛、日常作息、计划、"
+           "提问、一时情绪和别人的经历不是",
            "“上个月我们领养了一只小狗”（sent_at 2023-05-08）→ fact：用户 2023 年 4 月领养了一只小狗",
-           '"I ran my first marathon last weekend" (sent_at 2023-05-08) -> fact: the user ran their first '
-           'marathon on the weekend before 2023-05-08'),
+           '"I started a new job at a dental clinic last week" (sent_at 2023-05-08) -> fact: the user '
+           'started a new job at a dental clinic the week before 2023-05-08'),
+    Family("当天的事 the day's events",
+           "属于当天的事不是记忆：散步、一顿饭、今晚看的电影、去过的展览、一次心情、感谢、请求；"
+           "它们会作为对话原文（episode）被找到，不要存成 fact、goal 或 constraint",
+           "“今天下班去江边散了个步，心情好多了” → 不输出",
+           '"just watched a great horror movie tonight, thanks for the tip!" -> nothing'),
+    Family("含糊与习惯偏好 hedged and habitual preferences",
+           "带含糊语气或习惯说法的偏好仍是 preference，要保留（“应该算是喜欢…”“我还是习惯用…”"
+           "“我平时基本都穿…”“I guess I sort of like…”“I always pick…”）",
+           "“我还是习惯用机械键盘打字” → preference：习惯用机械键盘",
+           '"I guess I sort of like bouldering" -> preference: likes bouldering'),
+    Family("反讽 sarcasm",
+           "反讽（夸张语气、🙃、引号里的“喜欢”）说的是相反的意思：不是喜欢；不要存成正面偏好",
+           "“我可太‘爱’周一早上开会了🙃” → 不输出喜欢（至多 preference：不喜欢周一早上开会）",
+           '"Oh I just LOVE waiting at the DMV, best part of my week /s" -> no liking '
+           '(at most preference: dislikes waiting at the DMV)'),
+    Family("完整指令 whole instructions",
+           "长期指令整条保留，连同它的对象和做法，不能只存第一个分句；没有“以后/from now on”字样的"
+           "长期指令（“going forward…”“keep … out of …”“今后…一律…”）同样是 constraint；"
+           "一次性的请求（“帮我写段代码”）不是 constraint",
+           "“以后你帮我看合同的时候，先列风险点” → constraint：帮我看合同时先列风险点",
+           '"going forward, metric units please" -> constraint: use metric units'),
+    Family("一条记忆一件事 one memory, one thing",
+           "一条记忆只讲一件事：同一槽位的新说法，或同一类东西的简短清单；主题不同就另建一条，"
+           "绝不把不相关的话拼进已有记忆；代词要带上它指的东西（“喜欢骑它们”写成“喜欢骑阿拉伯马”）",
+           "已有“喜欢清淡的蔬菜”，新说“那部电影最打动我的是主角的变化” → 不并入饮食记忆",
+           '"I have two Arabian horses. I love riding them" -> preference: loves riding '
+           'the Arabian horses'),
     Family("内部设置 internal settings",
            "流式输出开关、格式说明、可用工具清单、系统状态等内部设置不是记忆",
            "“把流式输出关掉” → 不输出",
@@ -103,7 +134,8 @@ _BOUNDARIES = """\
 - 可用工具清单、系统状态、技术实现细节、流式输出开关、格式说明等内部信息
 - 身份档案字段：用户昵称、给 AI 起的名字、emoji 偏好——这些是 profile，不是记忆
 - 明显错误的槽位值（例如把纯数字当作城市、国家、省份）
-- 寒暄、提问本身、对助手回答的评价、一次性的情绪
+- 寒暄、提问本身、对助手回答的评价、一次性的情绪、感谢与请求（绝不当作 constraint 或 goal）
+- 当天的事：散步、吃了什么、今晚看的电影、参加的活动；只有改变用户身份或拥有之物的事件才记
 - 助手（assistant）说的话：助手回复只是上下文，绝不能作为事实来源；
   只有用户自己陈述或确认的信息才能成为记忆"""
 

@@ -241,7 +241,9 @@ def test_dense_ranks_the_relevant_memory_first(env: Env, question: str, expected
     assert set(ids(result)) <= set(alice.values()) and len(result.items) == 3
     assert [i.score for i in result.items] == sorted((i.score for i in result.items), reverse=True)
     top = result.items[0].components
-    assert top.retrieval == 1.0 and 0.0 < top.raw_retrieval <= 1.0
+    # the best cosine, or a near tie of the kind of thing the question asks about (``topic``)
+    assert top.retrieval == 1.0 or (top.topic == 1.0 and top.retrieval >= 0.9)
+    assert 0.0 < top.raw_retrieval <= 1.0
     assert read_prompt_block(result.prompt_block)[0]["content"] == result.items[0].memory.content
 
 

@@ -428,7 +428,9 @@ class _Analyser(SlotDetectors):
                 return None
             topic = topic_of("constraint", joined)
             directed = patterns.ASSISTANT_STRONG.search(joined) or ((lasting or imperative) and (
-                patterns.ASSISTANT_WEAK.search(joined) or topic in _REPLY_TOPICS))
+                patterns.ASSISTANT_WEAK.search(joined) or topic in _REPLY_TOPICS)) or (
+                lasting and _POLITE.search(joined) and not _SELF_SUBJECT.search(joined))
+            # ("going forward, metric units please"; not "going forward I'll run, please wish me luck")
             if directed:
                 key = f"constraint-{topic}" if topic else f"constraint-{content_slug(joined)}"
                 self._constraint_keys.add(key)
@@ -454,6 +456,8 @@ class _Analyser(SlotDetectors):
 _OFFSET = re.compile(r"\b(?:\d+|a few|an?|half an?)\s*(?:minutes?|mins?|hours?|hrs?)\s+(?:earlier|early|"
                      r"later|before|ahead|in advance)\b|"
                      r"(?:提前|早|晚)(?:\d+|[一二三四五六七八九十半两]+)(?:分钟|个?小时|个?钟头?)")
+_POLITE = re.compile(r"\b(?:please|pls|plz)\b|请|麻烦")
+_SELF_SUBJECT = re.compile(r"\b(?:i|we|i'll|i'm|we'll)\b|我(?:们)?(?:要|会|得|想|打算|准备|也)")
 _NEVER_MIND = re.compile(r"\bnever ?mind\b|\bnvm\b")
 # the plot of a story, film or book: "讲述的是一个父亲为了女儿的梦想…", "it's about a girl who wants to…"
 _PLOT = re.compile(

@@ -1,30 +1,23 @@
-"""Life events of the user: durable biographical facts told in conversation, dated.
+"""Life events of the user: the told events that change who the user is or what they have, dated.
 
-"I went to a support group yesterday", "we adopted a puppy last month", "I just finished my first
-marathon", "我上周去参加了一个陶艺班", "去年我们搬到了成都": something the user (or the user with
-their family, "we") *did* or *went through*, which still matters 30 days later. An event is durable
-when it is one of:
+Precision over volume (issue 24): what belongs to the day (a walk, a meal, a film tonight, a class
+attended, a trip, a concert, a mood) is not a memory; it stays findable as an episode (the user's
+messages). A told event becomes a memory only when it is a *life change* (``life_change``):
 
-- a change of state or a milestone: moved, married, engaged, divorced, graduated, retired, a baby,
-  promoted, hired, a first marathon, passed an exam, lost a parent;
-- a relationship begun: met, adopted, started dating;
-- an activity done that says who the user is: attended / joined / volunteered at / took part in /
-  visited / travelled / performed / competed / signed up for / started / finished / painted / wrote /
-  published / built / launched / won;
-- an object acquired that lasts: bought / got a house, a car, a guitar, a camera (not food, drinks,
-  tickets, groceries, an illness);
-- an activity the user is doing these days ("I'm taking a ceramics class", "I've been volunteering at
-  a shelter", "I'm running for office");
-- any other action the user tells with "I"/"we" as subject ("I repaired my grandfather's clock"; told
-  without a subject only when the sentence dates it: "Had my first driving lesson yesterday"), and a
-  stay somewhere named ("I was in Chicago"); feelings, fun had, support talk and money spent are not.
+- a change of home, status or family: moved / relocated, married, engaged, divorced, a baby born,
+  pregnant, lost a parent or a partner, retired, graduated;
+- a change of work or study: a new job, hired, promoted, started at a company or a school, got into
+  a university, earned a degree, a licence or a certification;
+- something the user now has that lasts: a pet adopted or got, a house, a flat, a car bought;
+- a diagnosis ("I was diagnosed with diabetes", "查出了高血压");
+- an activity the user is doing these days (not a day's: "I'm taking a ceramics class", "I've been
+  volunteering at a shelter", "我报了一个油画班").
 
-Not events (the seed's short-term boundary holds): momentary states and routine ("went to bed",
-"went to work", "got tired", "had lunch", "昨天加班到两点", "吃了火锅"), anything not past (plans,
-requests, questions, hypotheticals), negated events, and other people's lives (the subject must be
-"I"/"we"/"my X and I"/"我"/"我们"). The memory is a ``fact`` under ``fact-event-<slug>`` (the event's
-salient words: ``fact-event-went_lgbtq_support_group``) whose content keeps the user's words and
-names (the sentence that tells the event, and the next one when it is detail of it rather than a
+The grammar of an event told by the user (the subject must be "I"/"we"/"my X and I"/"我"/"我们";
+not a plan, request, question, hypothetical or negated; not routine, "went to bed", "昨天加班到两点")
+is matched first, then ``life_change`` decides. The memory is a ``fact`` under ``fact-event-<slug>``
+(the event's salient words: ``fact-event-got_married_lisbon``) whose content keeps the user's words
+and names (the sentence that tells the event, and the next one when it is detail of it rather than a
 question or a turn to the other person) and ends with the date resolved from the message's
 timestamp ("yesterday" on 2023-05-08 -> "(2023-05-07)", "last week" -> "(the week before
 2023-05-08)", "去年" -> "(2022年)"; no marker -> "(by 2023-05-08)"), so temporal questions can be
@@ -225,6 +218,50 @@ _ZH_BANNED = re.compile(r"加班|吃了|喝了|睡了|感冒|发烧")
 _ZH_BOUGHT = re.compile(r"^(?:买了|入手了)")
 _ZH_GOODS = re.compile(r"房|车|钢琴|吉他|琴|相机|电脑|猫|狗|船|公寓|别墅|乐器|手表|戒指|望远镜|店|铺")
 
+# --- life changes: what of the told events is a memory (the rest is the day's, an episode) ------
+_EN_LASTING = r"(?:house|home|apartment|flat|condo|car|truck|motorcycle|boat|piano|guitar|violin|cello|" \
+              r"drums|drum kit|ukulele|puppy|dog|kitten|cat|horse|pony|pet|bunny|rabbit|hamster|parrot|" \
+              r"tortoise|turtle|snake|farm|cottage|cabin|business|shop|store|studio|rv|van)"
+_EN_LIFE_CHANGE = re.compile(
+    r"^(?:moved|relocated|(?:got |gotten )?(?:married|engaged|divorced)|graduated|retired|gave birth|"
+    r"welcomed (?:a|our|my) (?:baby|son|daughter|little|first)|had (?:a|our|my) (?:baby|son|daughter)|"
+    r"lost (?:my|our) (?:mom|dad|mother|father|grandma|grandmother|grandpa|grandfather|brother|sister|"
+    r"husband|wife|partner|job)|(?:got|was|were) (?:promoted|hired|accepted|diagnosed|laid off|fired)|"
+    r"got into|became (?:a|an|the)\b|adopted|went (?:back )?to (?:college|university|grad school|law school|"
+    r"med(?:ical)? school|art school|culinary school|nursing school|boarding school)|fostered|rescued|joined|"
+    r"started dating|took up|"
+    r"(?:started|began) (?:(?:a|my|our|the) )?(?:new )?(?:job|position|role|career|business|company|degree|"
+    r"phd|masters?|college|university|school|grad school|internship|residency)|"
+    r"(?:started|began) (?:working|learning|playing|practicing|practising|taking|studying|training|"
+    r"teaching|volunteering|dating)|"
+    r"(?:bought|purchased|got) (?:(?:a|an|my|our|the) )?(?:new |first |own |(?:[a-z]+ )?)?" + _EN_LASTING
+    + r"\b|"
+    r"(?:earned|received|got|passed|completed|finished) (?:(?:my|a|an|the|our) )?[a-z' ]{0,30}?(?:degree|"
+    r"diploma|licen[cs]e|certificate|certification|phd|masters?|bar exam|driving test|board exam)|"
+    r"(?:opened|founded|launched|started) (?:(?:a|an|my|our) )?(?:own )?(?:[a-z]+ )?(?:shop|store|"
+    r"business|restaurant|bakery|studio|company|cafe|startup|practice)|"
+    r"signed up for (?:a|an) [a-z ]{0,20}(?:class|classes|course|program)|enrolled|"
+    # an activity the user is doing these days, not a day's
+    r"(?:(?:'ve|have) been |(?:i'm|i am|we're|we are)? ?)?(?:studying|training for|volunteering|mentoring|"
+    r"coaching|teaching|fostering|raising|renovating|restoring|running for|"
+    r"taking (?:a|an|some) [a-z ]{0,20}(?:class|classes|course|lessons)|learning (?:to|how|the|a|an)|"
+    r"writing (?:a|my|an) (?:book|novel|memoir|thesis|dissertation)|building (?:a|my|an|our) (?:house|"
+    r"home|cabin|boat|business|company)|working (?:at|for|as)))\b")
+_ZH_LIFE_CHANGE = re.compile(
+    r"^(?:搬到|搬进|搬去|搬家|搬了家|结婚|领证|订婚|离婚|生了|生下|怀孕|领养|收养|养了|毕业|考上|入职|"
+    r"升职|升了职|转正|退休|当上|成为了|确诊|查出|学会|开始学|开始练|加入|创办|创立|成立了|开业)|"
+    r"^(?:买了|入手了)[^，,。]{0,8}(?:房|车|公寓|别墅|钢琴|吉他|琴|猫|狗|马|店|铺)|"
+    r"^(?:拿到|拿了|获得|考下|考过|通过了|考到)了?[^，,。]{0,10}(?:证|学位|文凭|执照|驾照|offer|录取)|"
+    r"^(?:报名参加|报名|报了)[^，,。]{0,12}(?:班|课|课程|学校|大学)|"
+    r"^开了[^，,。]{0,6}(?:店|公司|工作室)|^认识了[^，,。]{0,6}(?:男朋友|女朋友|对象|老公|老婆)")
+
+
+def life_change(told: str, zh: bool) -> bool:
+    """``told`` (the event's verb and what follows, normalised) changes who the user is or what
+    they have: a move, a marriage, a new job, a pet, a diagnosis, a degree, a lasting activity."""
+    return bool((_ZH_LIFE_CHANGE if zh else _EN_LIFE_CHANGE).search(told.strip()))
+
+
 # --- dates --------------------------------------------------------------------------------------
 _EN_NUM = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "few": 3,
            "couple of": 2, "several": 3}
@@ -345,6 +382,16 @@ def _match(clauses: list[Clause], pos: int, body: str) -> re.Match[str] | None:
     return m
 
 
+def _told(m: re.Match[str], zh: bool) -> str:
+    return m.group("v") + (m.group("rest") if zh else " " + m.group("rest").strip())
+
+
+def _life_match(clauses: list[Clause], pos: int, body: str) -> re.Match[str] | None:
+    """``_match`` when the event it tells is a life change (``life_change``), else ``None``."""
+    m = _match(clauses, pos, body)
+    return m if m is not None and life_change(_told(m, has_cjk(body)), has_cjk(body)) else None
+
+
 def _detail(following: list[Clause]) -> list[Clause]:
     """The next sentence when it says more about the event ("It was so powerful"), not when it asks
     something or turns to the other person."""
@@ -362,13 +409,13 @@ def event_hit(clauses: list[Clause], pos: int, body: str, sent_at: datetime | No
     or ``None``. See the module doc for what counts. The memory is the whole sentence ("I was in the
     final last Saturday, and I won"), so only the sentence's first event clause gives one, with the
     next sentence (``following``) when it is detail of the event ("It was so powerful")."""
-    m = _match(clauses, pos, body)
-    if m is None or any(_match(clauses, j, clauses[j].norm) for j in range(pos)):
+    m = _life_match(clauses, pos, body)
+    if m is None or any(_life_match(clauses, j, clauses[j].norm) for j in range(pos)):
         return None
     zh = has_cjk(body)
     head = (m.group("loc") or "") if zh else ""
     sentence = " ".join(c.norm for c in clauses)
-    told = m.group("v") + (m.group("rest") if zh else " " + m.group("rest"))
+    told = _told(m, zh)
     phrase = _TIME_WORDS.sub(" ", head + told if m.group("rest").strip() else sentence)
     slug = content_slug(phrase)
     sep = "，" if zh else ", "

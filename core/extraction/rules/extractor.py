@@ -17,6 +17,7 @@ from core.extraction.rules import lexicon, patterns
 from core.extraction.rules.analysis import Analysis, Group, analyse
 from core.extraction.rules.events import EventHit, is_event_key
 from core.extraction.rules.keys import content_slug
+from core.extraction.rules.precision import precise
 from core.extraction.rules.refine import CandidateMeta, refine_candidates
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, strip_emoji
 from core.extraction.rules.slots import is_known_slot, spec
@@ -221,8 +222,10 @@ class RulesExtractor:
         return self._gated(data) if self._gate is not None else build(data)
 
     def extract(self, data: ExtractionInput) -> list[MemoryCandidate]:
-        """Stage 1: long-term memory candidates from ``data.user_message`` (never from context)."""
-        return list(self._built(data).candidates)
+        """Stage 1: long-term memory candidates from ``data.user_message`` (never from context), after
+        the precision pass (``precision.precise``: no thanks, requests or moods as rules or goals, no
+        pronoun without its referent)."""
+        return precise(self._built(data).candidates, data)
 
     def refine(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         """Stage 2: against ``data.existing``: drop what is already known, reuse the key of the same

@@ -148,7 +148,8 @@ STYLE_DIRECTIVE = rx(
     r"^(?:请)?(?:不要|别|少|不用|请不要|请别|不许|禁止)(?:再)?(?:用|加|给我|写|带)",
     r"^(?:please |pls )?(?:don'?t|do not|never|stop|avoid|no more) (?:use|using|give|"
     r"giving|add|adding|write|writing|include|including|send|sending|suggest|suggesting|recommend|"
-    r"recommending|mention|mentioning|bring up|bringing up|ask|asking)\b",
+    r"recommending|mention|mentioning|bring up|bringing up|ask|asking)\b|"
+    r"^(?:please |pls )?keep [a-z0-9' -]{1,30} out of\b",
 )
 CONDITION_START = rx(
     r"^(?:只要|每当|一旦|如果|要是|遇到|碰到|逢|遇上|赶上)|(?:下雨|下雪|降温|升温|"

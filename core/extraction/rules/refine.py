@@ -8,7 +8,8 @@ a same-type memory whose content overlaps strongly. Then:
   list: only a message that ends the old value, "不再", "以前", "no longer", "instead", overwrites it;
   a bare "现在"/"now"/"actually" beside a new hobby adds it to the list);
 - the candidate contains the old content -> overwrite;
-- otherwise -> merge: old content + new detail under the existing key.
+- otherwise -> merge: old content + new detail under the existing key, when it is one thing with it
+  (``coherence.one_thing``: same topic, bounded length); else the new statement is its own memory.
 A diet or allergy fact a live rule already states ("I'm vegetarian" beside the constraint
 "Vegetarian: no meat or fish in recipes") is dropped. Deletes survive only for keys the user has.
 An overwrite of a changed value names the memory it supersedes (``supersedes``), so the write
@@ -33,6 +34,7 @@ from dataclasses import dataclass
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
 from core.extraction.rules import patterns
+from core.extraction.rules.coherence import one_thing, own_key
 from core.extraction.rules.keys import salient_tokens
 from core.extraction.rules.segment import clean_content, has_cjk, normalise
 from core.extraction.rules.slots import SLOT_ALIASES, is_known_slot, is_single, key_tokens
@@ -195,8 +197,12 @@ def refine_candidates(existing: Sequence[ExistingMemory], candidates: Sequence[M
             content = without_past(cand.content)
         elif contained(target.content, cand.content):
             content = cand.content
-        else:
+        elif one_thing(target.content, cand.content, cand.memory_type, target.key, cand.key == target.key):
             content = merge_content(target.content, cand.content)
+        else:  # one memory, one thing: an unrelated statement is a memory of its own
+            key = own_key(cand.memory_type, target.key, cand.content, keys | {k for k, _ in out})
+            out[(key, CandidateOp.UPSERT)] = cand.model_copy(update={"key": key})
+            continue
         prior = out.get((target.key, CandidateOp.UPSERT))
         if prior is not None:
             content = merge_content(prior.content, content)

@@ -1,4 +1,4 @@
-"""The LLM prompts state the boundary families of issue 13, each with a Chinese and an English
+"""The LLM prompts state the boundary families of issues 13 and 24, each with a Chinese and an English
 example, and the structured-output schema can express updates (supersedes) and retractions (delete)."""
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from core.extraction.rules.segment import has_cjk
 
 EXPECTED = ("durable vs short-term", "profile fields and AI names", "support talk and pleasantries",
             "third parties", "updates", "retractions", "conditional rules", "life events",
-            "internal settings")
+            "the day's events", "hedged and habitual preferences", "sarcasm", "whole instructions",
+            "one memory, one thing", "internal settings")
 
 
 def test_every_family_of_the_issue_is_defined_once() -> None:

@@ -1,0 +1,149 @@
+"""The last word of the rules extractor on what it proposes (issue 24: precision over volume).
+
+Applied to the candidates of stage 1 after the classifier gate, piece by piece (a piece is one
+statement of a candidate's content, the parts ``build`` joined with "; " / "；"):
+
+- thanks and praise are never a constraint or a goal ("every time I talk to you I feel inspired",
+  "谢谢你一直帮我");
+- a one-off request to the assistant is no constraint and no goal ("in the future can I ask you to
+  help me find recipes", "I want to talk to you about my career", "帮我找几部电影") unless it states
+  how the assistant should always work ("以后你帮我看合同的时候，先列风险点" is kept whole);
+- a passing mood is no goal, no constraint and no preference ("I feel lost lately", "感觉自己很没有出路"); a
+  remembered detail of the day is no rule ("I vaguely remember using vinegar");
+- a remark about a film's or book's content is no preference unless it states a liking ("I think
+  the most interesting part is the main character's change");
+- a momentary want is no goal ("I want to find some movies to watch", "我想出去走走");
+- a memory never loses its referent: a short statement whose object is only a pronoun ("I love
+  riding them", "我超爱骑它们") takes the previous sentence of the message, else the user's
+  previous turn, as its referent; without one it is not stored.
+
+A candidate whose every piece is dropped is dropped. Deletions pass untouched. Pure function.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
+from core.extraction.rules.segment import has_cjk, normalise
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
+from core.types import MemoryType
+from schemas.events import MAX_MEMORY_CONTENT_CHARS
+
+_PIECES = re.compile(r"；|; ")
+_THANKS = re.compile(
+    r"\b(?:thanks?|thank you|thx|grateful|appreciate[sd]?|you(?:'re| are) (?:so |really )?(?:helpful|"
+    r"great|the best|amazing)|(?:you(?:'ve| have)?|that|this) (?:really |truly )?"
+    r"help(?:ed|s)(?: me)?(?: a lot)?$|"
+    r"feel (?:so |really )?(?:inspired|helped|supported)|inspired and helped)\b|"
+    r"谢谢|感谢|多谢|谢啦|受益匪浅|帮了我(?:很多|大忙)|对我(?:很|非常|特别)?有帮助|很有启发|你真(?:好|棒|厉害)")
+_MANNER = re.compile(
+    r"\b(?:reply|replies|respond|answer|answers|format|tone|language|english|chinese|bullet|list|"
+    r"first|before|always|never|keep|use|write|call me|metric|units?|short|brief|concise|detail(?:ed)?|"
+    r"remind|warn|flag|mention|avoid|don'?t|do not|no more than|at most|only)\b|"
+    r"回答|回复|格式|语气|中文|英文|先|总是|每次|一律|不要|别|只|列|提醒|称呼|叫我|简短|详细|用|标出|注明")
+_ONE_OFF_REQUEST = re.compile(
+    r"\b(?:can|could|would|will) (?:you|i ask you)\b|\bcan i\b|\b(?:help me (?:to )?(?:find|pick|choose|"
+    r"get|make|plan|with)|tell me (?:about|some|a)|give me (?:some|a)|recommend(?: me)? (?:some|a)|"
+    r"suggest (?:some|a))\b|\b(?:i )?(?:want|wanna|would like|'d like) to (?:talk|chat|ask|discuss|hear|"
+    r"know|find out|share|tell you)\b|"
+    r"帮我(?:找|推荐|选|挑|想|查|搜)|给我推荐|推荐(?:一下|几|些|点)|告诉我|你能不能|能不能帮|可以帮我|"
+    r"想(?:和|跟|同)你(?:聊|谈|说|讨论)|问你")
+_MOOD = re.compile(
+    r"^(?:(?:but|and|so|um|uh|well|recently|lately|sometimes)[, ]+)*(?:i(?:'m| am)? (?:feel(?:ing)?|felt)|"
+    r"i(?:'m| am) (?:so |really |a bit |kind of |pretty )?(?:confused|lost|sad|down|tired|stressed|bored|"
+    r"anxious|upset|depressed|frustrated|overwhelmed|worried|not very confident)|feeling)\b|"
+    r"^(?:我|最近|有时候?|总是|经常|常常|也|还)*(?:感觉|觉得|感到|心情|有点|好|很|特别)(?:自己)?(?:很|好|有点|特别|非常)?"
+    r"(?:迷茫|没有?出路|累|烦|难过|焦虑|郁闷|无聊|失落|沮丧|压力(?:很|好)?大|不开心|没方向|没有方向|困惑|低落)")
+_MOOD_ANYWHERE = re.compile(
+    r"\bi (?:feel|felt) (?:like )?(?:i (?:have|had) no (?:direction|way out|future)|lost|stuck|hopeless|"
+    r"useless|confused)\b|感觉自己(?:很|好|有点|特别)?(?:没有?出路|没用|迷茫|失败|没方向)|"
+    r"(?:心情|情绪)(?:很|好|有点|特别)?(?:差|低落|不好)")
+_INTENT = re.compile(r"\bi(?:'m| am)? (?:really |also )?(?:want|plan|planning|hope|going to|decided|will)\b|"
+                     r"\bmy goal|我(?:也|还|一直|很|真的)?(?:想|要|打算|计划|希望|决定)|我的目标")
+_RECALL = re.compile(r"^(?:(?:um|uh|well|oh)[, ]+)*i (?:vaguely |still |kind of )?remember\b|"
+                     r"^(?:我)?(?:隐约|好像)?记得")
+_MOMENTARY_WANT = re.compile(
+    r"\b(?:i )?(?:want|wanna|would like|'d like|need) to (?:find|watch|see|eat|grab|get|buy|hear|know|"
+    r"relax|rest|take a break|go out|chill|sleep|read) (?:some|a|an|something|anything|more)?\b|"
+    r"想(?:找|看|吃|喝|买|听|知道|休息|放松|出去(?:走走|玩玩|逛逛)|睡)(?:一下|一些|几|点|个)")
+_PRONOUN_ONLY = re.compile(
+    r"^(?:(?:and|but|so|oh|yeah|also)[, ]+)*(?:i|we)(?: really| also| just| absolutely| totally)? "
+    r"(?:love|like|enjoy|adore|hate|dislike|ride|riding|play|playing|collect|collecting|feed|walk|"
+    r"train|miss|have|keep|own|love riding|like riding|enjoy riding|love playing|like playing|"
+    r"enjoy playing|love watching|like watching|love reading|like reading|love eating|like eating|"
+    r"love making|like making)(?: [a-z]+ing)? (?:them|it|those|these|that one|those ones)"
+    r"(?: (?:so much|a lot|all|too|every day|daily|whenever i can))?[.!]*$|"
+    r"^(?:我)?(?:也|还|超|很|特别|非常|真的)*(?:喜欢|爱|讨厌|养|骑|玩|收集|吃|看)(?:骑|玩|吃|看|养)?"
+    r"(?:它们|它|他们|这个|那个|这些|那些)(?:了|啦|呀|啊|的)?[。！!]*$")
+# a remark about a film's or a book's content is no taste of the user's unless a liking is stated
+_WORK_REMARK = re.compile(r"\b(?:main character|protagonist|the plot|the ending|the story|the scene|"
+                          r"plot twist)\b|主角|主人公|剧情|情节|结局")
+_LIKING = re.compile(r"\b(?:like|likes|love|loves|enjoy|enjoys|prefer|prefers|favou?rite|fan of|into)\b|"
+                     r"喜欢|爱看|爱读|最爱|偏爱")
+_SENTENCE_END = re.compile(r"[.!?。！？\n]+")
+_GOAL_OR_RULE = (MemoryType.GOAL, MemoryType.CONSTRAINT)
+REFERENT_MAX_CHARS = 200
+
+
+def _dropped(piece: str, memory_type: MemoryType) -> bool:
+    """``piece`` (normalised) is not a memory of ``memory_type``: see the module doc."""
+    if memory_type is MemoryType.PREFERENCE:  # a remark on a film, or a mood, is no taste
+        return bool(_WORK_REMARK.search(piece) or _MOOD.search(piece)) and not _LIKING.search(piece)
+    if memory_type not in _GOAL_OR_RULE:
+        return False
+    if _THANKS.search(piece) or _MOOD.search(piece):
+        return True
+    if _MOOD_ANYWHERE.search(piece) and not _INTENT.search(piece):
+        return True
+    rule = memory_type is MemoryType.CONSTRAINT
+    if _ONE_OFF_REQUEST.search(piece) and not (rule and _MANNER.search(piece)):
+        return True
+    if rule:
+        return bool(_RECALL.search(piece))
+    return bool(_MOMENTARY_WANT.search(piece))
+
+
+def _referent(content: str, data: ExtractionInput) -> str | None:
+    """The sentence before ``content`` in the user's message, else the user's previous turn (short
+    enough to read as a referent), or ``None``."""
+    message = data.user_message or ""
+    at = message.find(content)
+    if at > 0:
+        before = [s.strip() for s in _SENTENCE_END.split(message[:at]) if s.strip()]
+        if before:
+            return before[-1]
+    users = [m.content.strip() for m in data.context if m.role == "user" and m.content.strip()]
+    if users and len(users[-1]) <= REFERENT_MAX_CHARS:
+        return _SENTENCE_END.sub(" ", users[-1]).strip()
+    return None
+
+
+def _with_referent(content: str, data: ExtractionInput) -> str | None:
+    if not _PRONOUN_ONLY.search(normalise(content)):
+        return content
+    referent = _referent(content, data)
+    if referent is None:
+        return None
+    sep = "，" if has_cjk(content) else ". "
+    return f"{referent}{sep}{content}"[:MAX_MEMORY_CONTENT_CHARS]
+
+
+def precise(candidates: Sequence[MemoryCandidate], data: ExtractionInput) -> list[MemoryCandidate]:
+    """``candidates`` without thanks, one-off requests, passing moods and momentary wants typed as
+    a goal or constraint, and with pronoun-only statements given their referent (or dropped)."""
+    out: list[MemoryCandidate] = []
+    for cand in candidates:
+        if cand.op is not CandidateOp.UPSERT:
+            out.append(cand)
+            continue
+        pieces = [p for p in _PIECES.split(cand.content) if p.strip()]
+        kept = [p for p in pieces if not _dropped(normalise(p), cand.memory_type)]
+        resolved = [r for r in (_with_referent(p, data) for p in kept) if r]
+        if not resolved:
+            continue
+        if resolved != pieces:
+            sep = "；" if has_cjk(cand.content) else "; "
+            cand = cand.model_copy(update={"content": sep.join(resolved)[:MAX_MEMORY_CONTENT_CHARS]})
+        out.append(cand)
+    return out
