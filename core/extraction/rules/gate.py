@@ -23,7 +23,8 @@ embedding batch:
    user's relationships (``fact-family``, ``fact-friends``: "my roommate is a night owl"), never as
    the user's preference; one about someone unnamed ("he loves sushi") is not rescued.
 
-The classifier reads each text alone first; with the context model (the shipped MLP), a text whose
+The classifier reads each text alone first; with a context model (the ablation arm
+``memory_mlp_context.npz``; the shipped MLP reads the text alone), a text whose
 p(drop) falls within ``CONTEXT_BAND`` is read again with the previous turn (the assistant's question or
 the user's earlier message, embedded once per burst and only then), so an answer such as "yes, every
 weekend" is judged with the question it answers.
@@ -61,7 +62,7 @@ RETYPE_IMPLAUSIBLE = 0.10  # ... or below which the rules' type is implausible (
 RESCUE_KEEP = 0.90  # p(keep) at which a sentence no rule fired on becomes a candidate
 RESCUE_TYPE = 0.60  # ... and p(type | keep) its type needs
 FACT_MARGIN = 0.02  # cosine lead a single fact slot needs over the next topic, else fact-personal
-CONTEXT_BAND = (0.10, 0.95)  # p(drop) of a text alone within which the context model reads the turn before
+CONTEXT_BAND = (0.25, 0.75)  # p(drop) of a text alone within which the context model reads the turn before
 RESCUE_MIN_CHARS_ZH = 5
 RESCUE_MIN_WORDS_EN = 3
 # reasons the rules give for dropping a clause that rule out a rescue of its sentence

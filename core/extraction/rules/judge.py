@@ -25,6 +25,7 @@ import numpy as np
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
 from core.extraction.classifier import MemoryClassifier
 from core.extraction.pairs import RELATIONS, RETRACT_CUE, PairModel, has_cue, overlap
+from core.extraction.rules.events import is_event_key
 from core.extraction.rules.segment import clean_content
 from core.extraction.rules.slots import is_known_slot
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
@@ -88,7 +89,8 @@ class UpdateJudge:
                                               content=memory.content[:MAX_MEMORY_CONTENT_CHARS], importance=3,
                                               confidence=round(p, 3), supersedes=memory.key))
                 deleted.add(memory.key)
-            elif relation == "supersede" and p >= SUPERSEDE_P and memory.key not in deleted:
+            elif (relation == "supersede" and p >= SUPERSEDE_P and memory.key not in deleted
+                  and memory.key not in written):  # a candidate of the message already rewrites that slot
                 out = self._supersede(out, sentence, memory)
         return out
 
@@ -102,8 +104,9 @@ class UpdateJudge:
             if (c.op is not CandidateOp.UPSERT or c.supersedes is not None
                     or c.memory_type is not _type(memory)):
                 continue
-            if c.key != memory.key and is_known_slot(c.key) and is_known_slot(memory.key):
-                continue  # two named slots (home city, job) never replace each other
+            named = is_known_slot(c.key) and is_known_slot(memory.key)
+            if is_event_key(c.key) or (c.key != memory.key and named):
+                continue  # a dated life event replaces nothing; two named slots never replace each other
             if c.content in sentence or sentence in c.content or overlap(c.content, sentence) >= 0.5:
                 out[k] = c.model_copy(update={"supersedes": memory.key})
                 break

@@ -17,6 +17,7 @@ from core.config import LOCAL_EMBEDDING_MODEL
 from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput, MemoryCandidate
 from core.extraction.classifier import (
     LABELS,
+    MLP_CONTEXT_WEIGHTS_PATH,
     MLP_WEIGHTS_PATH,
     ClassifierError,
     MemoryClassifier,
@@ -79,20 +80,22 @@ def test_corpus_is_chat_scale_with_sources() -> None:
 
 
 # --- the MLP ---------------------------------------------------------------------------------------
-def test_shipped_mlp_is_small_calibrated_and_matches_the_corpus() -> None:
-    model = shipped_mlp()
-    assert model.labels == LABELS and model.embedding_model == LOCAL_EMBEDDING_MODEL and model.context
+@pytest.mark.parametrize(("path", "context"), [(MLP_WEIGHTS_PATH, False), (MLP_CONTEXT_WEIGHTS_PATH, True)])
+def test_mlp_weights_are_small_calibrated_and_match_the_corpus(path: Path, context: bool) -> None:
+    model = shipped_mlp() if path == MLP_WEIGHTS_PATH else MLPModel.load(path)
+    assert model.labels == LABELS and model.embedding_model == LOCAL_EMBEDDING_MODEL
+    assert model.context is context
     hidden = model.b1.shape[0]
-    assert model.w1.shape == (3 * 384, hidden) and model.w2.shape == (hidden, len(LABELS))
-    assert MLP_WEIGHTS_PATH.stat().st_size < 400 * 1024
+    assert model.w1.shape == ((3 if context else 1) * 384, hidden) and model.w2.shape == (hidden, len(LABELS))
+    assert path.stat().st_size < 400 * 1024
     assert 0.25 <= model.temperature <= 4.0
-    with np.load(MLP_WEIGHTS_PATH) as data:
+    with np.load(path) as data:
         assert str(data["corpus_sha1"]) == hashlib.sha1(CORPUS.read_bytes()).hexdigest(), \
             "MLP weights are stale: rerun bench/train_memory_mlp.py"
 
 
 def test_mlp_for_another_shape_is_refused(tmp_path: Path) -> None:
-    model = shipped_mlp()
+    model = MLPModel.load(MLP_CONTEXT_WEIGHTS_PATH)
     flat = MLPModel(**{**model.__dict__, "context": False})  # 1152 inputs declared as 384
     flat.save(tmp_path / "m.npz")
     with pytest.raises(ClassifierError):
@@ -105,8 +108,10 @@ def test_mlp_predictions_are_deterministic_and_read_the_previous_turn(classifier
     texts = ["我周末基本都在阳台种辣椒", "ok sounds good", "I fix old pinball machines in my garage"]
     singles = [classifier.predict([t])[0] for t in texts]
     assert classifier.predict(texts) == classifier.predict(texts) == singles
-    alone = classifier.predict(["yes, every morning"])[0]
-    asked = classifier.predict(["yes, every morning"], prev="Do you go swimming before work?")[0]
+    assert not classifier.uses_context  # the default MLP reads the clause alone
+    with_context = MemoryClassifier(model=MLPModel.load(MLP_CONTEXT_WEIGHTS_PATH))
+    alone = with_context.predict(["yes, every morning"])[0]
+    asked = with_context.predict(["yes, every morning"], prev="Do you go swimming before work?")[0]
     assert alone.probs != asked.probs  # the context model reads the previous turn
     assert sum(asked.probs) == pytest.approx(1.0, abs=1e-4)
 
