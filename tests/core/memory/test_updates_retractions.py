@@ -154,12 +154,13 @@ def test_candidates_with_supersedes_or_a_guessed_delete_key_as_an_llm_writes_the
     assert reasons[("goal-marathon", "delete")].startswith("retracted by extractor"), reasons
 
 
-# issue 24: wordings no rule of issue 13 recognised, decided by the pair model in refine
-# (core/extraction/rules/judge.py); sentences written for this test
+# issue 24: new wordings (written for this test). The first two the rules handle; the third only the pair
+# model in refine decides (core/extraction/rules/judge.py: with ``judge=False`` nothing is retracted)
 LEARNED = [
     ("我住在绍兴。", "我们家年初搬去台州了，新家离海很近。", "superseded", "台州"),
     ("I take sleeping pills every night.", "the sleeping pills bit, please wipe it from your notes",
      "retracted", None),
+    ("我在吃治失眠的药。", "失眠吃药那个事你别记了", "retracted", None),
 ]
 
 
