@@ -99,6 +99,15 @@ def inputs(n: int, seed: int) -> list[Any]:
     return out
 
 
+MODEL = "mlp"  # --model: the classifier's model (linear: the one before issue 24, with no pair judge)
+
+
+def _model(name: str) -> Any:
+    from core.extraction.classifier import LinearModel, shipped_mlp
+
+    return LinearModel.load() if name == "linear" else shipped_mlp()
+
+
 def run(n: int, threads: int, seed: int, profile: bool = False, coalesce: bool = True,
         cold: bool = False) -> dict[str, Any]:
     """``cold`` (one thread only): every message starts with empty vector caches, as if all its texts
@@ -112,11 +121,11 @@ def run(n: int, threads: int, seed: int, profile: bool = False, coalesce: bool =
 
     embedder = TimedEmbedder()
     dedup_embedder = TimedEmbedder()
-    classifier = MemoryClassifier(embedder)  # an Embedder by shape
+    classifier = MemoryClassifier(embedder, model=_model(MODEL))  # an Embedder by shape
     batcher = classifier.batcher
     if not coalesce:  # every burst makes its own model call (as before CoalescingEmbed)
         setattr(classifier, "batcher", batcher._embed)  # noqa: B010 - the attribute's type changes
-    extractor = RulesExtractor(classifier=classifier)
+    extractor = RulesExtractor(classifier=classifier, judge=MODEL != "linear")
     thresholds = load_settings().dedup_thresholds
     deduper = SemanticDeduper(dedup_embedder, *thresholds)
     _clear_cache()
@@ -196,12 +205,20 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--messages", type=int, default=400)
     parser.add_argument("--threads", type=int, default=32)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--model", choices=("mlp", "linear"), default="mlp",
+                        help="mlp: the shipped MLP with context and the pair judge; linear: the logistic "
+                             "model without the judge (before issue 24)")
+    parser.add_argument("--sequential-only", action="store_true", help="only the sequential runs")
     args = parser.parse_args(argv)
+    global MODEL
+    MODEL = args.model
     result: dict[str, Any] = {"benchmark": "extractor_cpu", "params": vars(args)}
     log(f"sequential: {args.messages} messages")
     result["sequential"] = run(args.messages, 1, args.seed, profile=False)
     log(f"sequential, every message with cold caches: {args.messages} messages")
     result["sequential_distinct"] = run(args.messages, 1, args.seed, cold=True)
+    if args.sequential_only:
+        return result
     log(f"concurrent: {args.threads} threads, each burst its own model call")
     result["concurrent_separate_calls"] = run(args.messages, args.threads, args.seed, coalesce=False)
     log(f"concurrent: {args.threads} threads, coalesced model calls")

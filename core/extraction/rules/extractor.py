@@ -184,21 +184,28 @@ class RulesExtractor:
     """Offline rule-based ``CandidateExtractor`` for Chinese and English (name ``rules``).
 
     With a ``classifier`` (``MEMORY_RULES_CLASSIFIER=on``, the factory's default) the rules
-    propose and the classifier gates, types and rescues (``core.extraction.rules.gate``); without
-    one, rules only. Either way deterministic and memoised per input.
+    propose and the classifier gates, types and rescues (``core.extraction.rules.gate``, reading the
+    previous turn as context), and in refine the pair model decides updates and retractions against
+    the user's live memories (``core.extraction.rules.judge``); without one, rules only. Either way
+    deterministic and memoised per input.
     """
 
     name = "rules"
 
-    def __init__(self, classifier: MemoryClassifier | None = None) -> None:
+    def __init__(self, classifier: MemoryClassifier | None = None, judge: bool = True) -> None:
+        """``judge``: with a classifier, also the pair model's update/retraction decision in refine."""
         self.classifier = classifier
         self._gated = lru_cache(maxsize=128)(self._apply_classifier)
         if classifier is not None:
+            from core.extraction.pairs import shipped_pair_model
             from core.extraction.rules.gate import ClassifierGate
+            from core.extraction.rules.judge import UpdateJudge
 
             self._gate: ClassifierGate | None = ClassifierGate(classifier)
+            self._judge: UpdateJudge | None = UpdateJudge(classifier, shipped_pair_model()) if judge else None
         else:
             self._gate = None
+            self._judge = None
 
     def warm_up(self) -> None:
         """Load the classifier's embedding model and run it once (no-op without a classifier)."""
@@ -212,7 +219,8 @@ class RulesExtractor:
         from core.embedding.base import EmbeddingError
 
         try:
-            candidates, meta = self._gate.apply(built.analysis, list(built.candidates), built.meta)
+            prev = data.context[-1].content if data.context else None
+            candidates, meta = self._gate.apply(built.analysis, list(built.candidates), built.meta, prev)
         except EmbeddingError as exc:  # the rules' answer is still a sound answer
             log.warning("memory classifier unavailable, rules only for this input: %s", exc)
             return built
@@ -230,7 +238,16 @@ class RulesExtractor:
     def refine(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         """Stage 2: against ``data.existing``: drop what is already known, reuse the key of the same
         slot, overwrite single slots and changed values, merge new detail into multi slots."""
-        return refine_candidates(data.existing, candidates, self._built(data).meta, data.user_message)
+        refined = refine_candidates(data.existing, candidates, self._built(data).meta, data.user_message)
+        if self._judge is None or not data.existing:
+            return refined
+        from core.embedding.base import EmbeddingError
+
+        try:
+            return self._judge.apply(data.user_message, data.existing, refined)
+        except EmbeddingError as exc:  # the rules' answer is still a sound answer
+            log.warning("update judge unavailable, rules only for this input: %s", exc)
+            return refined
 
     def named_slot(self, key: str) -> bool:
         """A slot of this extractor's catalogue, or one life event (``fact-event-*``: each event the

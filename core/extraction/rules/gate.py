@@ -23,6 +23,12 @@ embedding batch:
    user's relationships (``fact-family``, ``fact-friends``: "my roommate is a night owl"), never as
    the user's preference; one about someone unnamed ("he loves sushi") is not rescued.
 
+The classifier reads each text alone first; with a context model (the ablation arm
+``memory_mlp_context.npz``; the shipped MLP reads the text alone), a text whose
+p(drop) falls within ``CONTEXT_BAND`` is read again with the previous turn (the assistant's question or
+the user's earlier message, embedded once per burst and only then), so an answer such as "yes, every
+weekend" is judged with the question it answers.
+
 Deterministic: same input, same output. Thresholds are module constants, checked against the
 corpus's held-out split and the dev cases (no change there); the rescue threshold's tiebreak
 between 0.85 and 0.90 was a 400-turn LoCoMo sample (``bench/RESULTS.md`` section 5).
@@ -36,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.extraction.candidates import CandidateOp, MemoryCandidate
-from core.extraction.classifier import MemoryClassifier, Prediction
+from core.extraction.classifier import PREV_MAX_CHARS, MemoryClassifier, Prediction
 from core.extraction.rules import lexicon, patterns
 from core.extraction.rules.analysis import MAX_CLAUSES, MAX_MESSAGE_CHARS, Analysis
 from core.extraction.rules.events import is_event_key
@@ -56,6 +62,7 @@ RETYPE_IMPLAUSIBLE = 0.10  # ... or below which the rules' type is implausible (
 RESCUE_KEEP = 0.90  # p(keep) at which a sentence no rule fired on becomes a candidate
 RESCUE_TYPE = 0.60  # ... and p(type | keep) its type needs
 FACT_MARGIN = 0.02  # cosine lead a single fact slot needs over the next topic, else fact-personal
+CONTEXT_BAND = (0.25, 0.75)  # p(drop) of a text alone within which the context model reads the turn before
 RESCUE_MIN_CHARS_ZH = 5
 RESCUE_MIN_WORDS_EN = 3
 # reasons the rules give for dropping a clause that rule out a rescue of its sentence
@@ -161,8 +168,10 @@ class ClassifierGate:
         return self._topic_vectors
 
     def apply(self, analysis: Analysis, candidates: list[MemoryCandidate],
-              meta: dict[str, CandidateMeta]) -> tuple[list[MemoryCandidate], dict[str, CandidateMeta]]:
-        """Gated, re-typed and rescued candidates (deletes pass untouched) and their refine metadata."""
+              meta: dict[str, CandidateMeta], prev: str | None = None
+              ) -> tuple[list[MemoryCandidate], dict[str, CandidateMeta]]:
+        """Gated, re-typed and rescued candidates (deletes pass untouched) and their refine metadata.
+        ``prev``: the turn before the message (context for a context model; embedded in the same batch)."""
         candidates = _fold_third_party(analysis, candidates)
         upserts = [c for c in candidates if c.op is CandidateOp.UPSERT]
         units = self._rescue_units(analysis)
@@ -171,6 +180,14 @@ class ClassifierGate:
             return candidates, meta
         vectors = self.classifier.embed(texts)
         predictions = self.classifier.predict_vectors(vectors)
+        prev_text = (prev or "").strip()[:PREV_MAX_CHARS] if self.classifier.uses_context else ""
+        unsure = [i for i, p in enumerate(predictions) if CONTEXT_BAND[0] <= p.probs[0] <= CONTEXT_BAND[1]]
+        if prev_text and unsure:  # the previous turn is embedded only when a text alone is unsure
+            prev_vector = self.classifier.embed([prev_text])
+            again = self.classifier.predict_vectors(vectors[unsure],
+                                                    np.repeat(prev_vector, len(unsure), axis=0))
+            for i, pred in zip(unsure, again, strict=True):
+                predictions[i] = pred
         gated: dict[int, MemoryCandidate | None] = {}
         for i, (cand, pred) in enumerate(zip(upserts, predictions[:len(upserts)], strict=True)):
             gated[id(cand)] = self._gate(cand, pred, vectors[i])

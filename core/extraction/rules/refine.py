@@ -310,9 +310,12 @@ def resolve_retractions(message: str, existing: Sequence[ExistingMemory],
         replaced = any(_REPLACE.search(c) for c in clauses)
         rest = [c for c in clauses if c not in withdrawn] if replaced else []
         gone = _flat("".join(withdrawn))
-        # the candidates this sentence produced about the withdrawn value are void
+        # the candidates this sentence produced about the withdrawn value are void, and so is one that
+        # holds the withdrawing clause itself when nothing replaces it (the retraction stores nothing)
+        said = [_flat(c) for c in withdrawn if _flat(c)]
         kept = [c for c in out if not (c.op is not CandidateOp.DELETE and (
-            (c.key == target.key and not rest) or (_flat(c.content) and _flat(c.content) in gone)))]
+            (c.key == target.key and not rest) or (_flat(c.content) and _flat(c.content) in gone)
+            or (not rest and any(w in _flat(c.content) for w in said))))]
         update = next((c for c in kept if c.op is CandidateOp.UPSERT and rest and (
             c.key == target.key or c.memory_type.value == target.memory_type) and any(
                 contained(r, c.content) or contained(c.content, r) for r in rest)), None)

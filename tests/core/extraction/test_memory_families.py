@@ -118,9 +118,7 @@ def test_a_retraction_deletes_only_the_withdrawn_memory(
     "以后推荐餐厅的时候避开日料。", "Please always use metric units when you give me measurements.",
     "我喜欢在阳台上种多肉植物。",
     "I like to cross stitch and quilt.", "以后帮我给学生出题的时候，难度控制在高考水平。",
-    pytest.param("I'm saving up to buy a sailboat.", marks=pytest.mark.xfail(strict=True, reason=(
-        "classifier on passage vectors: p(keep) 0.81 < the rescue's 0.90 (0.935 on query vectors); "
-        "the lead retrains after merging the corpus additions"))),
+    "I'm saving up to buy a sailboat.",  # rescued since the issue-24 MLP (was an xfail: p(keep) 0.81)
     "我家附近的那个菜市场周末人特别多，但我每周六都去。",
 ])
 def test_keys_are_readable_words_never_hashes(ex: RulesExtractor, text: str) -> None:

@@ -152,3 +152,32 @@ def test_candidates_with_supersedes_or_a_guessed_delete_key_as_an_llm_writes_the
     reasons = {(k, op): r for k, op, _, r in hist}
     assert reasons[("location-home_city", "delete")].startswith("superseded by extractor; now fact-home_city")
     assert reasons[("goal-marathon", "delete")].startswith("retracted by extractor"), reasons
+
+
+# issue 24: new wordings (written for this test). The first two the rules handle; the third only the pair
+# model in refine decides (core/extraction/rules/judge.py: with ``judge=False`` nothing is retracted)
+LEARNED = [
+    ("我住在绍兴。", "我们家年初搬去台州了，新家离海很近。", "superseded", "台州"),
+    ("I take sleeping pills every night.", "the sleeping pills bit, please wipe it from your notes",
+     "retracted", None),
+    ("我在吃治失眠的药。", "失眠吃药那个事你别记了", "retracted", None),
+]
+
+
+@pytest.mark.parametrize(("first", "second", "verb", "now"), LEARNED, ids=[c[1][:32] for c in LEARNED])
+def test_learned_update_or_retraction_links_both_messages(
+    processor: MessageProcessor, clean_db: Engine, first: str, second: str, verb: str, now: str | None
+) -> None:
+    old_pk, new_pk = _run(processor, "w", (first, second))
+    mems, hist = _state(clean_db, "w")
+    created = [h for h in hist if h[2] == old_pk]
+    assert created and created[0][1] == "create", hist
+    key = created[0][0]
+    link = [h for h in hist if h[0] == key and h[2] == new_pk]
+    assert link and link[-1][3].startswith(f"{verb} by message {new_pk}"), hist
+    assert f"message {old_pk}" in link[-1][3], link
+    live = [c for _, active, c in mems if active]
+    if now is None:
+        assert not any(a for k, a, _ in mems if k == key), mems
+    else:
+        assert any(now in c for c in live) and all(first.rstrip("。.") not in c for c in live), mems

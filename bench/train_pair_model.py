@@ -1,0 +1,166 @@
+"""Train the update/retraction pair model (``core.extraction.pairs.PairModel``).
+
+Pairs come from ``bench.utterance_templates.pair_rows()`` (old memory, new statement, relation,
+slot; hand-written templates, zh and en) and are written to ``bench/data/memory_pairs.jsonl`` (the
+file ships; ``--from-file`` trains from it). Split: the pair's hash (the SHA-1 of ``old\\tnew``,
+1 in 5 to test), plus leave-slots-out checks (each pair of ``HOLDOUT_SLOTS`` never seen in training)
+that say how far the model carries to slots it was not trained on. Two feature arms: ``compact``
+(cosines and cues, shipped) and ``full`` (plus the vectors' product and difference). The MLP (hidden
+``HIDDEN``, ReLU) is trained
+with class-balanced cross-entropy and Adam from a fixed seed (deterministic), features standardised
+on the training rows. Writes ``core/extraction/data/pair_model.npz`` and ``bench/results/pair_model.json``.
+
+    .venv/bin/python bench/train_pair_model.py [--cache PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from bench.train_memory_classifier import embed  # noqa: E402
+from bench.utterance_templates import pair_rows  # noqa: E402
+from core.extraction.pairs import PAIR_WEIGHTS_PATH, RELATIONS, PairModel, pair_features  # noqa: E402
+
+PAIRS = REPO / "bench" / "data" / "memory_pairs.jsonl"
+RESULTS = REPO / "bench" / "results" / "pair_model.json"
+HIDDEN = 32
+EPOCHS = 30
+BATCH = 64
+LEARNING_RATE = 1e-3
+WEIGHT_DECAY = 1e-3
+SEED = 24
+HOLDOUT_SLOTS = (("phone", "habit"), ("home", "diet"), ("goal", "pet"))
+
+F64 = npt.NDArray[np.float64]
+
+
+def is_test(row: dict[str, Any]) -> bool:
+    return int(hashlib.sha1(f"{row['old']}\t{row['new']}".encode()).hexdigest()[:8], 16) % 5 == 0
+
+
+def fit(x: F64, y: npt.NDArray[np.int64], center: npt.NDArray[np.float32]) -> PairModel:
+    rng = np.random.default_rng(SEED)
+    k = len(RELATIONS)
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0) + 1e-6
+    xs = (x - mean) / scale
+    n, d = xs.shape
+    cw = len(y) / (k * np.maximum(np.bincount(y, minlength=k), 1.0))
+    p = {"w1": rng.normal(0, np.sqrt(2.0 / d), (d, HIDDEN)), "b1": np.zeros(HIDDEN),
+         "w2": rng.normal(0, np.sqrt(1.0 / HIDDEN), (HIDDEN, k)), "b2": np.zeros(k)}
+    m = {a: np.zeros_like(b) for a, b in p.items()}
+    v = {a: np.zeros_like(b) for a, b in p.items()}
+    onehot = np.eye(k)[y]
+    t = 0
+    for _ in range(EPOCHS):
+        order = rng.permutation(n)
+        for s in range(0, n, BATCH):
+            idx = order[s:s + BATCH]
+            hp = xs[idx] @ p["w1"] + p["b1"]
+            h = np.maximum(hp, 0.0)
+            z = h @ p["w2"] + p["b2"]
+            z -= z.max(axis=1, keepdims=True)
+            pr = np.exp(z)
+            pr /= pr.sum(axis=1, keepdims=True)
+            w = cw[y[idx]]
+            g = (pr - onehot[idx]) * w[:, None] / w.sum()
+            grads = {"w2": h.T @ g, "b2": g.sum(axis=0)}
+            gh = (g @ p["w2"].T) * (hp > 0)
+            grads.update(w1=xs[idx].T @ gh, b1=gh.sum(axis=0))
+            t += 1
+            for a in p:
+                m[a] = 0.9 * m[a] + 0.1 * grads[a]
+                v[a] = 0.999 * v[a] + 0.001 * grads[a] ** 2
+                p[a] -= LEARNING_RATE * (m[a] / (1 - 0.9 ** t) / (np.sqrt(v[a] / (1 - 0.999 ** t)) + 1e-8)
+                                         + WEIGHT_DECAY * p[a])
+    return PairModel(p["w1"].astype(np.float32), p["b1"].astype(np.float32),
+                     p["w2"].astype(np.float32), p["b2"].astype(np.float32), mean.astype(np.float32),
+                     scale.astype(np.float32), center.astype(np.float32))
+
+
+def report(model: PairModel, x: F64, y: npt.NDArray[np.int64], rows: list[dict[str, Any]]) -> dict[str, Any]:
+    pred = model.predict_proba(x).argmax(axis=1)
+    per: dict[str, Any] = {}
+    for i, rel in enumerate(RELATIONS):
+        tp = int(((pred == i) & (y == i)).sum())
+        fp = int(((pred == i) & (y != i)).sum())
+        fn = int(((pred != i) & (y == i)).sum())
+        per[rel] = {"n": int((y == i).sum()), "precision": round(tp / (tp + fp), 4) if tp + fp else None,
+                    "recall": round(tp / (tp + fn), 4) if tp + fn else None}
+    by_lang: dict[str, list[bool]] = defaultdict(list)
+    for r, p_, g in zip(rows, pred, y, strict=True):
+        by_lang["zh" if any("\u3400" <= c <= "\u9fff" for c in r["new"]) else "en"].append(bool(p_ == g))
+    return {"n": len(rows), "accuracy": round(float((pred == y).mean()), 4), "per_relation": per,
+            "by_lang_of_new": {k: round(sum(v) / len(v), 4) for k, v in sorted(by_lang.items())}}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cache", type=Path, default=None)
+    parser.add_argument("--from-file", action="store_true", help="train from bench/data/memory_pairs.jsonl")
+    parser.add_argument("--out", type=Path, default=PAIR_WEIGHTS_PATH)
+    args = parser.parse_args(argv)
+    if args.from_file:
+        rows = [json.loads(line) for line in PAIRS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    else:
+        rows = pair_rows()
+        PAIRS.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    texts = sorted({r["old"] for r in rows} | {r["new"] for r in rows})
+    index = {t: i for i, t in enumerate(texts)}
+    vec = embed(texts, args.cache)
+    olds, news = [r["old"] for r in rows], [r["new"] for r in rows]
+    center = vec.mean(axis=0).astype(np.float32)
+    o_vec, n_vec = vec[[index[t] for t in olds]], vec[[index[t] for t in news]]
+    y = np.array([RELATIONS.index(r["relation"]) for r in rows], dtype=np.int64)
+    test = np.array([is_test(r) for r in rows])
+    test_rows = [r for r, t in zip(rows, test, strict=True) if t]
+    result: dict[str, Any] = {"pairs": len(rows), "pairs_sha1": hashlib.sha1(PAIRS.read_bytes()).hexdigest(),
+                              "relations": {rel: int((y == i).sum()) for i, rel in enumerate(RELATIONS)},
+                              "n_train": int((~test).sum()), "n_test": int(test.sum()), "hidden": HIDDEN,
+                              "epochs": EPOCHS, "shipped": "compact", "arms": {}}
+    model: PairModel | None = None
+    for arm, full in (("compact", False), ("full", True)):
+        x = pair_features(o_vec, n_vec, olds, news, center, full)
+        fitted = fit(x[~test], y[~test], center)
+        out: dict[str, Any] = {"test": report(fitted, x[test], y[test], test_rows), "leave_slots_out": {}}
+        for slots in HOLDOUT_SLOTS:
+            held = np.array([r["slot"] in slots for r in rows])
+            leave_out = fit(x[~test & ~held], y[~test & ~held], center)
+            held_rows = [r for r, t, h in zip(rows, test, held, strict=True) if t and h]
+            sel = test & held
+            got = report(leave_out, x[sel], y[sel], held_rows)
+            probs = leave_out.predict_proba(x[sel])
+            wrong = (probs.argmax(axis=1) > 0) & (y[sel] == 0) & (probs.max(axis=1) >= 0.8)
+            got["unrelated_called_related_at_p80"] = int(wrong.sum())
+            out["leave_slots_out"]["+".join(slots)] = got
+        result["arms"][arm] = out
+        if arm == "compact":
+            model = fitted
+    assert model is not None
+    model.save(args.out, pairs_sha1=result["pairs_sha1"])
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    print(json.dumps({arm: {"test_accuracy": v["test"]["accuracy"],
+                            "leave_slots_out": {k: (g["accuracy"],
+                                                    {r: g["per_relation"][r]["recall"] for r in RELATIONS},
+                                                    g["unrelated_called_related_at_p80"])
+                                                for k, g in v["leave_slots_out"].items()}}
+                      for arm, v in result["arms"].items()}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
