@@ -12,6 +12,8 @@ statement of a candidate's content, the parts ``build`` joined with "; " / "；"
   remembered detail of the day is no rule ("I vaguely remember using vinegar");
 - a remark about a film's or book's content is no preference unless it states a liking ("I think
   the most interesting part is the main character's change");
+- the user's own plan said politely is no rule ("以后我会早点睡，请监督我"), unless it says how the
+  assistant should work;
 - a momentary want is no goal ("I want to find some movies to watch", "我想出去走走");
 - a memory never loses its referent: a short statement whose object is only a pronoun ("I love
   riding them", "我超爱骑它们") takes the previous sentence of the message, else the user's
@@ -82,6 +84,10 @@ _WORK_REMARK = re.compile(r"\b(?:main character|protagonist|the plot|the ending|
 _LIKING = re.compile(r"\b(?:like|likes|love|loves|enjoy|enjoys|prefer|prefers|favou?rite|fan of|into)\b|"
                      r"喜欢|爱看|爱读|最爱|偏爱")
 _SENTENCE_END = re.compile(r"[.!?。！？\n]+")
+# the user's own plan ("going forward I'll cycle to work, please wish me luck", "以后我会早点睡，请监督我"):
+# about what the user will do, not how the assistant should work
+_OWN_PLAN = re.compile(r"\b(?:i'll|i will|i'm going to|i am going to|we'll|we will)\b|"
+                       r"我们?(?:会|要|打算|准备)")
 _GOAL_OR_RULE = (MemoryType.GOAL, MemoryType.CONSTRAINT)
 REFERENT_MAX_CHARS = 200
 
@@ -100,7 +106,7 @@ def _dropped(piece: str, memory_type: MemoryType) -> bool:
     if _ONE_OFF_REQUEST.search(piece) and not (rule and _MANNER.search(piece)):
         return True
     if rule:
-        return bool(_RECALL.search(piece))
+        return bool(_RECALL.search(piece) or (_OWN_PLAN.search(piece) and not _MANNER.search(piece)))
     return bool(_MOMENTARY_WANT.search(piece))
 
 
