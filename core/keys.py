@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import re
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from core.storage.models import ApiKey, AuditLog, ConsoleSessionRow
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 
 SCOPES = ("read", "write", "admin")
 TOKEN_PREFIX = "pmk_"
