@@ -216,6 +216,22 @@ def public_after_section(before: dict[str, dict[str, Any] | None],
     return "\n".join(md)
 
 
+def precision_after_table(before: dict[str, Any] | None, after: dict[str, Any] | None) -> str:
+    """The precision judgement before and after (``bench/sample_memories.py score`` outputs): good share and
+    the other labels per set."""
+    md = ["| set | run | sampled | good | good share | other labels |", "|---|---|---|---|---|---|"]
+    for name in ("memorybank-cn", "memorybank-en", "persona", "all"):
+        for run, d in (("before", before), ("after", after)):
+            r = (d or {}).get("overall") if name == "all" else ((d or {}).get("per_set") or {}).get(name)
+            if not r:
+                md.append(f"| {name} | {run} | not judged | | | |")
+                continue
+            others = ", ".join(f"{k} {v}" for k, v in r.get("labels", {}).items() if k != "good")
+            md.append(f"| {name} | {run} | {r.get('n')} | {r.get('good')} | {pct(r.get('good_share'))} | "
+                      f"{others} |")
+    return "\n".join(md)
+
+
 def _public_line() -> str:
     """MemoryBank and Persona-Chat figures of the sampled run (``frozen24_{memorybank,persona}_before``)."""
     from bench.common import RESULTS

@@ -288,7 +288,7 @@ def section_frozen24(d: dict[str, Any] | None, precision: dict[str, Any] | None)
 
 def section_frozen24_after(load: Callable[[str], dict[str, Any] | None]) -> str:
     """The "after" run beside the "before" one (rendered by ``bench/bench_frozen24.py``)."""
-    from bench.bench_frozen24 import after_section, public_after_section
+    from bench.bench_frozen24 import after_section, precision_after_table, public_after_section
 
     return "\n".join([
         after_section(load("frozen24_before"), load("frozen24_after")),
@@ -299,6 +299,11 @@ def section_frozen24_after(load: Callable[[str], dict[str, Any] | None]) -> str:
                               "persona": load("frozen24_persona_before")},
                              {"memorybank": load("frozen24_memorybank_after"),
                               "persona": load("frozen24_persona_after")}),
+        "",
+        "Precision of stored memories, before and after (the same seed and sizes: 40 a set; read and "
+        "labelled by hand with the rubric of `bench/sample_memories.py`):",
+        "",
+        precision_after_table(load("frozen24_precision_before"), load("frozen24_precision_after")),
     ])
 
 

@@ -51,3 +51,14 @@ def test_after_section_and_public_table_say_when_nothing_was_run() -> None:
     assert "| MemoryBank cn | before | not run |" in md
     assert "| MemoryBank cn | after | 0.900 |" in md
     assert "| Persona-Chat (50) | after | not run |" in md
+
+
+def test_precision_table_shows_both_judgements_per_set() -> None:
+    from bench.bench_frozen24 import precision_after_table
+
+    judged = {"n": 2, "good": 1, "good_share": 0.5, "labels": {"good": 1, "blob": 1}}
+    before = {"overall": judged, "per_set": {"persona": judged}}
+    md = precision_after_table(before, None)
+    assert "| persona | before | 2 | 1 | 50.0% | blob 1 |" in md
+    assert "| persona | after | not judged |" in md
+    assert "| all | before | 2 | 1 | 50.0% | blob 1 |" in md
