@@ -136,6 +136,102 @@ def section(d: dict[str, Any] | None, precision: dict[str, Any] | None = None) -
     return "\n".join(md)
 
 
+def _delta(after: Any, before: Any, digits: int = 3) -> str:
+    if not isinstance(after, (int, float)) or not isinstance(before, (int, float)):
+        return "n/a"
+    return f"{after - before:+.{digits}f}"
+
+
+def after_section(before: dict[str, Any] | None, after: dict[str, Any] | None) -> str:
+    """Markdown for ``bench/RESULTS.md``: the "after" run of the three case sets beside the "before" run
+    (same script and settings), per category, and the frozen set's gap to the tuned sets."""
+    if not before or not after:
+        return "_Not run yet: `.venv/bin/python bench/bench_frozen24.py --out frozen24_after`._"
+    b_sets, a_sets = before.get("sets", {}), after.get("sets", {})
+    names = [n for n in SETS if n in b_sets and n in a_sets and "skipped" not in a_sets[n]]
+    md = ["| set | run | expect_recall | cases with a forbidden term | query hit@k | cases passing |",
+          "|---|---|---|---|---|---|"]
+    for name in names:
+        for run, r in (("before", b_sets[name]), ("after", a_sets[name])):
+            md.append(f"| {SET_TITLES.get(name, name)} | {run} | {fmt(r.get('expect_recall'), 3)} | "
+                      f"{pct(r.get('forbid_violation_rate'))} | {fmt(r.get('query_hit_at_k'), 3)} | "
+                      f"{r.get('passed')} of {r.get('cases')} |")
+    md += ["", "Cases passing per category, before -> after:", "",
+           "| category | " + " | ".join(SET_TITLES.get(n, n) for n in names) + " |",
+           "|---|" + "---|" * len(names)]
+    for cat in CATEGORIES:
+        cells = []
+        for name in names:
+            b = (b_sets[name].get("by_category") or {}).get(cat)
+            a = (a_sets[name].get("by_category") or {}).get(cat)
+            cells.append(f"{b['passed']}/{b['cases']} -> {a['passed']}/{a['cases']}" if a and b else "")
+        if any(cells):
+            md.append(f"| `{cat}` | " + " | ".join(cells) + " |")
+    if "frozen" in names:
+        md += ["", "Gap of the frozen set to the tuned sets (frozen minus tuned; recall and query hit in "
+               "points of 1, forbidden and passing in percentage points):", "",
+               "| tuned set | run | recall | cases with a forbidden term | query hit@k | cases passing |",
+               "|---|---|---|---|---|---|"]
+        for name in (n for n in names if n != "frozen"):
+            for run, sets in (("before", b_sets), ("after", a_sets)):
+                f, t = sets["frozen"], sets[name]
+                pf = f["passed"] / f["cases"] if f.get("cases") else None
+                pt = t["passed"] / t["cases"] if t.get("cases") else None
+                fv, tv = f.get("forbid_violation_rate"), t.get("forbid_violation_rate")
+                fb = _delta(100 * fv, 100 * tv, 1) if fv is not None and tv is not None else "n/a"
+                pp = _delta(100 * pf, 100 * pt, 1) if pf is not None and pt is not None else "n/a"
+                md.append(f"| {SET_TITLES.get(name, name)} | {run} | "
+                          f"{_delta(f.get('expect_recall'), t.get('expect_recall'))} | {fb} | "
+                          f"{_delta(f.get('query_hit_at_k'), t.get('query_hit_at_k'))} | {pp} |")
+    loads = [fmt((after.get(k) or [None])[0]) for k in ("load_avg_at_start", "load_avg_at_end")]
+    md += ["", f"After: measured at commit `{after.get('commit')}` (`rules` provider, all as shipped); "
+           f"1-minute load average {loads[0]} at the start, {loads[1]} at the end (2 shared cores); "
+           f"before: commit `{before.get('commit')}`. Command: `{after.get('command', '')}`."]
+    failing = {n: a_sets[n]["failing"] for n in names if n in LISTS_FAILURES and a_sets[n].get("failing")}
+    if failing:
+        md += ["", "Failing after: " + "; ".join(f"{SET_TITLES.get(n, n)}: {', '.join(f'`{i}`' for i in ids)}"
+                                                  for n, ids in failing.items())
+               + " (the frozen set's failures are not listed)."]
+    return "\n".join(md)
+
+
+def public_after_section(before: dict[str, dict[str, Any] | None],
+                         after: dict[str, dict[str, Any] | None]) -> str:
+    """MemoryBank (cn, en) and Persona-Chat before and after (results
+    ``frozen24_{memorybank,persona}_{before,after}``): typed recall, any-type recall, query hit, memories."""
+    md = ["| set | run | typed recall | any-type recall | query hit | memories stored | memories per user |",
+          "|---|---|---|---|---|---|---|"]
+    for title, pick in (("MemoryBank cn", lambda d: ((d or {}).get("langs") or {}).get("cn")),
+                        ("MemoryBank en", lambda d: ((d or {}).get("langs") or {}).get("en")),
+                        ("Persona-Chat (50)", lambda d: d if d and "expect_recall" in d else None)):
+        for run, d in (("before", before.get("memorybank" if "Memory" in title else "persona")),
+                       ("after", after.get("memorybank" if "Memory" in title else "persona"))):
+            r = pick(d)
+            if r is None:
+                md.append(f"| {title} | {run} | not run | | | | |")
+                continue
+            md.append(f"| {title} | {run} | {fmt(r.get('expect_recall'), 3)} | "
+                      f"{fmt(r.get('expect_recall_any_type'), 3)} | {fmt(r.get('query_hit_at_k'), 3)} | "
+                      f"{r.get('memories')} | {fmt(r.get('memories_per_user'), 2)} |")
+    return "\n".join(md)
+
+
+def precision_after_table(before: dict[str, Any] | None, after: dict[str, Any] | None) -> str:
+    """The precision judgement before and after (``bench/sample_memories.py score`` outputs): good share and
+    the other labels per set."""
+    md = ["| set | run | sampled | good | good share | other labels |", "|---|---|---|---|---|---|"]
+    for name in ("memorybank-cn", "memorybank-en", "persona", "all"):
+        for run, d in (("before", before), ("after", after)):
+            r = (d or {}).get("overall") if name == "all" else ((d or {}).get("per_set") or {}).get(name)
+            if not r:
+                md.append(f"| {name} | {run} | not judged | | | |")
+                continue
+            others = ", ".join(f"{k} {v}" for k, v in r.get("labels", {}).items() if k != "good")
+            md.append(f"| {name} | {run} | {r.get('n')} | {r.get('good')} | {pct(r.get('good_share'))} | "
+                      f"{others} |")
+    return "\n".join(md)
+
+
 def _public_line() -> str:
     """MemoryBank and Persona-Chat figures of the sampled run (``frozen24_{memorybank,persona}_before``)."""
     from bench.common import RESULTS

@@ -9,6 +9,7 @@ This module lays the document out; each section is written by its own module in 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -202,6 +203,10 @@ def generate() -> Path:
         "",
         section_frozen24(load("frozen24_before"), load("frozen24_precision_before")),
         "",
+        "### Issue 24/25 \"after\": the same sets on the merged tree",
+        "",
+        section_frozen24_after(load),
+        "",
         "## 8. Kafka cluster faults and unit costs (issue 28)",
         "",
         "### Faults on a three-node cluster under steady load",
@@ -224,7 +229,8 @@ def generate() -> Path:
         machine.get("suite_command", ""),
         *[r["suite_command"] + "   # later, partial" for r in machine.get("later_partial_runs", [])],
         *[c for c in cmds if c],
-        *[str(d["command"]) for d in (load("frozen24_before"),) if d and d.get("command")],
+        *[str(d["command"]) for d in (load("frozen24_before"), load("frozen24_after"))
+          if d and d.get("command")],
         *CLASSIFIER_COMMANDS,
         DEDUP_COMMAND,
         *CLUSTER_COMMANDS,
@@ -278,6 +284,27 @@ def section_frozen24(d: dict[str, Any] | None, precision: dict[str, Any] | None)
     from bench.bench_frozen24 import section
 
     return section(d, precision)
+
+
+def section_frozen24_after(load: Callable[[str], dict[str, Any] | None]) -> str:
+    """The "after" run beside the "before" one (rendered by ``bench/bench_frozen24.py``)."""
+    from bench.bench_frozen24 import after_section, precision_after_table, public_after_section
+
+    return "\n".join([
+        after_section(load("frozen24_before"), load("frozen24_after")),
+        "",
+        "MemoryBank and Persona-Chat (50 conversations), the run whose memories are judged below:",
+        "",
+        public_after_section({"memorybank": load("frozen24_memorybank_before"),
+                              "persona": load("frozen24_persona_before")},
+                             {"memorybank": load("frozen24_memorybank_after"),
+                              "persona": load("frozen24_persona_after")}),
+        "",
+        "Precision of stored memories, before and after (the same seed and sizes: 40 a set; read and "
+        "labelled by hand with the rubric of `bench/sample_memories.py`):",
+        "",
+        precision_after_table(load("frozen24_precision_before"), load("frozen24_precision_after")),
+    ])
 
 
 if __name__ == "__main__":
