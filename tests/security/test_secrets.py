@@ -27,6 +27,7 @@ PostgreSQL accepted the URL, the database refused the planted content.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 import socket
@@ -79,11 +80,37 @@ def fragments(secret: str) -> list[str]:
     return [secret, core[:12], core[10:22], core[20:]]
 
 
+@contextlib.contextmanager
+def login_role(engine: Engine, password: str) -> Iterator[str]:
+    """A PostgreSQL login role with ``password`` and every right on the test database's tables (the local
+    stack checks passwords with scram-sha-256, so a planted password must really be the role's); dropped
+    at the end."""
+    role = f"pai_secrets_{uuid.uuid4().hex[:8]}"
+    literal = password.replace("'", "''")
+    with engine.begin() as conn:
+        conn.execute(sql_text(f"CREATE ROLE {role} LOGIN PASSWORD '{literal}'"))
+        db_name = conn.execute(sql_text("SELECT current_database()")).scalar_one()
+        for grant in (f'GRANT ALL ON DATABASE "{db_name}" TO {role}', f"GRANT ALL ON SCHEMA public TO {role}",
+                      f"GRANT ALL ON ALL TABLES IN SCHEMA public TO {role}",
+                      f"GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO {role}"):
+            conn.execute(sql_text(grant))
+    try:
+        yield role
+    finally:  # no new logins, end the open ones, then drop (a leftover role is harmless, never an error)
+        with contextlib.suppress(Exception), engine.begin() as conn:
+            conn.execute(sql_text(f"ALTER ROLE {role} NOLOGIN"))
+            conn.execute(sql_text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                  "WHERE usename = :role"), {"role": role})
+            conn.execute(sql_text(f"DROP OWNED BY {role}"))
+            conn.execute(sql_text(f"DROP ROLE {role}"))
+
+
 def child_env(cfg: Settings, secrets: dict[str, str], fake: FakeOpenAIServer, api_port: int,
-              collection: str, home: Path) -> dict[str, str]:
-    """The children's environment: the test's services with the planted credentials, the LLM and
-    the embedder on the OpenAI-compatible test double."""
-    url = make_url(cfg.database_url).set(password=secrets["db_password"])
+              collection: str, home: Path, db_user: str) -> dict[str, str]:
+    """The children's environment: the test's services with the planted credentials (``db_user`` logs
+    in with the planted database password), the LLM and the embedder on the OpenAI-compatible test
+    double."""
+    url = make_url(cfg.database_url).set(username=db_user, password=secrets["db_password"])
     return clean_env(service_env(cfg, home, **{
         **PIPELINE_ENV,
         "DATABASE_URL": url.render_as_string(hide_password=False),
@@ -189,7 +216,7 @@ def replay_http_corpus(port: int, token: str) -> dict[str, int]:
 
 def test_planted_secrets_never_appear_in_any_output(
     settings: Settings, clean_db: Engine, unique_name: Callable[[str], str], tmp_path: Path,
-    children: Callable[..., subprocess.Popen[bytes]],
+    children: Callable[..., subprocess.Popen[bytes]], request: pytest.FixtureRequest,
 ) -> None:
     secrets = {"api": planted("ApiToken"), "llm": "sk-" + planted("LlmKey"), "embedding": planted("EmbedKey"),
                "milvus": planted("MilvusToken"), "db_password": planted("DbPw"),
@@ -210,7 +237,10 @@ def test_planted_secrets_never_appear_in_any_output(
         fake.embedding_fault(status=401)
         cfg = isolated_settings(settings, unique_name, KAFKA_TOPIC_PARTITIONS=1)
         port = free_port()
-        env = child_env(cfg, secrets, fake, port, collection, tmp_path)
+        role_scope = login_role(clean_db, secrets["db_password"])
+        role = role_scope.__enter__()
+        request.addfinalizer(lambda: role_scope.__exit__(None, None, None))
+        env = child_env(cfg, secrets, fake, port, collection, tmp_path, role)
         procs = {name: children(["-v", "run", name], env, f"{name}.log") for name in PROCESSES}
         # the CLI's configuration output, and a configuration error that contains the DB password
         bad_env = {**env, "DATABASE_URL": f"mysql://root:{secrets['db_password']}@127.0.0.1/x"}
