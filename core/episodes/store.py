@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
-from sqlalchemy import text
+from sqlalchemy import TextClause, text
 from sqlalchemy.orm import Session
 
 from core import tracing
@@ -125,22 +125,30 @@ def write_episodes(session: Session, *, user_pk: int, conversation_pk: int, user
     return EpisodeWrite(sorted(int(i) for i in ids), reused, len(cols["message_ids"]))
 
 
-_EXPIRE = text("""
-WITH gone AS (
-    DELETE FROM episodes WHERE user_id = :user_pk AND expires_at <= :now RETURNING id
+def _announcing(name: str, statement: str) -> TextClause:
+    """``statement`` (a data-modifying CTE ``name`` returning episode ids) followed by one
+    ``pai.episode.dirty.v1`` outbox row per id (outbox id, envelope id and episode id filled in SQL);
+    returns the episode ids."""
+    return text(f"""
+WITH {name} AS (
+    {statement}
 ), seq AS (
     SELECT id AS episode_id, nextval(pg_get_serial_sequence('outbox', 'id')) AS outbox_id
-    FROM (SELECT id FROM gone ORDER BY id) AS ordered
+    FROM (SELECT id FROM {name} ORDER BY id) AS ordered
 )
 INSERT INTO outbox (id, topic, message_key, event_type, aggregate_id, payload, created_at)
 SELECT outbox_id, :topic, :message_key, :event_type, episode_id,
-       jsonb_set(jsonb_set(jsonb_set(CAST(:payload AS jsonb), '{id}', to_jsonb('outbox-' || outbox_id)),
-                           '{data,outbox_id}', to_jsonb(outbox_id)),
-                 '{data,episode_id}', to_jsonb(episode_id)),
+       jsonb_set(jsonb_set(jsonb_set(CAST(:payload AS jsonb), '{{id}}', to_jsonb('outbox-' || outbox_id)),
+                           '{{data,outbox_id}}', to_jsonb(outbox_id)),
+                 '{{data,episode_id}}', to_jsonb(episode_id)),
        :now
 FROM seq
 RETURNING aggregate_id
 """)
+
+
+_EXPIRE = _announcing(
+    "gone", "DELETE FROM episodes WHERE user_id = :user_pk AND expires_at <= :now RETURNING id")
 
 
 def delete_expired(session: Session, *, user_pk: int, user_external_id: str, topic: str,
@@ -166,22 +174,8 @@ WHERE e.vector_status IN ('DIRTY', 'FAILED')
 ORDER BY e.updated_at, e.id
 LIMIT :limit
 """)
-_ANNOUNCE = text("""
-WITH touched AS (
-    UPDATE episodes SET updated_at = :now WHERE id = ANY(CAST(:ids AS integer[])) RETURNING id
-), seq AS (
-    SELECT id AS episode_id, nextval(pg_get_serial_sequence('outbox', 'id')) AS outbox_id
-    FROM (SELECT id FROM touched ORDER BY id) AS ordered
-)
-INSERT INTO outbox (id, topic, message_key, event_type, aggregate_id, payload, created_at)
-SELECT outbox_id, :topic, :message_key, :event_type, episode_id,
-       jsonb_set(jsonb_set(jsonb_set(CAST(:payload AS jsonb), '{id}', to_jsonb('outbox-' || outbox_id)),
-                           '{data,outbox_id}', to_jsonb(outbox_id)),
-                 '{data,episode_id}', to_jsonb(episode_id)),
-       :now
-FROM seq
-RETURNING aggregate_id
-""")
+_ANNOUNCE = _announcing(
+    "touched", "UPDATE episodes SET updated_at = :now WHERE id = ANY(CAST(:ids AS integer[])) RETURNING id")
 
 
 def redrive_episodes(session: Session, *, topic: str, grace_sec: float, failed_backoff_sec: float,
