@@ -43,6 +43,14 @@ against ``query: `` on the corpus's test split and the dev/held-out cases, ``ben
 weights file records the prefix it was trained on (``prefix``; files without it: ``query``)."""
 
 
+def softmax(logits: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Row-wise softmax, stable (the row maximum subtracted first); ``logits`` is changed in place."""
+    logits -= logits.max(axis=1, keepdims=True)
+    exp = np.exp(logits)
+    out: npt.NDArray[np.float64] = exp / exp.sum(axis=1, keepdims=True)
+    return out
+
+
 class ClassifierError(RuntimeError):
     """The weights file is missing, malformed or made for another embedding model."""
 
@@ -86,11 +94,7 @@ class LinearModel:
     def predict_proba(self, vectors: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
         if vectors.ndim != 2 or vectors.shape[1] != self.weights.shape[0]:
             raise ValueError(f"expected vectors of shape (n, {self.weights.shape[0]}), got {vectors.shape}")
-        logits = (vectors.astype(np.float64) - self.mean) @ self.weights.astype(np.float64) + self.bias
-        logits -= logits.max(axis=1, keepdims=True)
-        exp = np.exp(logits)
-        out: npt.NDArray[np.float64] = exp / exp.sum(axis=1, keepdims=True)
-        return out
+        return softmax((vectors.astype(np.float64) - self.mean) @ self.weights.astype(np.float64) + self.bias)
 
     def save(self, path: Path, **meta: str) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -178,11 +182,7 @@ class MLPModel:
 
     def predict_proba(self, vectors: npt.NDArray[np.float32], prev: npt.NDArray[np.float32] | None = None
                       ) -> npt.NDArray[np.float64]:
-        logits = self.logits(self.features(vectors, prev)) / self.temperature
-        logits -= logits.max(axis=1, keepdims=True)
-        exp = np.exp(logits)
-        out: npt.NDArray[np.float64] = exp / exp.sum(axis=1, keepdims=True)
-        return out
+        return softmax(self.logits(self.features(vectors, prev)) / self.temperature)
 
     def save(self, path: Path, **meta: str) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
