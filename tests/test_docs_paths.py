@@ -1,10 +1,10 @@
-"""The README and docs/design.md match the tree.
+"""The README, docs/design.md and docs/layout.md match the tree.
 
 - Every repository path the two documents name (a backticked ``folder/...``, ``....py`` or a relative
   Markdown link) exists; a glob must match something. Paths outside the repository (``../``) and the
   git-ignored ones in ``NOT_IN_REPO`` are not checked. A bare backticked ``name.py`` names a file of the
   tree.
-- Every product package has its row in the README's layout table or is named in the row of the folder
+- Every product package has its row in the layout table (docs/layout.md) or is named in the row of the folder
   above it, and every module of a package with its own row is named in that row (``bench/`` modules
   may instead be listed in ``bench/README.md``, which the bench row points to).
 """
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-DOCS = ("README.md", "docs/design.md")
+DOCS = ("README.md", "docs/design.md", "docs/layout.md")
 PRODUCT_ROOTS = ("schemas", "core", "consumers", "producers", "api", "cli", "localstack", "bench")
 LAYOUT_ROOTS = (*PRODUCT_ROOTS, "deploy", "docs")
 # Packages whose modules are internals of one component: the package is named, its modules need not be.
@@ -98,8 +98,8 @@ def test_the_path_scan_sees_backticked_paths_links_and_globs() -> None:
 
 
 def layout_rows() -> dict[str, str]:
-    """The README's layout table: first cell's backticked folder -> the row's text."""
-    lines = (REPO / "README.md").read_text(encoding="utf-8").splitlines()
+    """The layout table (docs/layout.md): first cell's backticked folder -> the row's text."""
+    lines = (REPO / "docs" / "layout.md").read_text(encoding="utf-8").splitlines()
     start = lines.index("| folder | what it is |")
     rows: dict[str, str] = {}
     for line in lines[start + 2:]:
@@ -151,4 +151,4 @@ def test_the_layout_table_names_every_package_and_module() -> None:
             parent = parent.rstrip("/").rsplit("/", 1)[0] + "/"
         if parent not in rows or f"`{package}`" not in rows[parent]:
             problems.append(f"package `{package}` has no row and is not named in the `{parent}` row")
-    assert not problems, "README layout table out of date:\n" + "\n".join(problems)
+    assert not problems, "docs/layout.md layout table out of date:\n" + "\n".join(problems)
