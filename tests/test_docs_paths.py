@@ -97,6 +97,49 @@ def test_every_module_a_document_names_by_file_name_exists(doc: str) -> None:
     assert not sorted(named - names), f"{doc} names modules that do not exist: {sorted(named - names)}"
 
 
+def heading_anchors(text: str) -> set[str]:
+    """The anchors a Markdown renderer gives the headings of ``text`` (GitHub's rule: lower case, only
+    letters, digits, spaces, ``-`` and ``_`` kept, spaces to ``-``, a repeated anchor numbered ``-1``...);
+    lines inside fenced code blocks are not headings."""
+    anchors: set[str] = set()
+    seen: dict[str, int] = {}
+    fenced = False
+    for line in text.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+            continue
+        heading = None if fenced else re.match(r"#{1,6} (.+)", line)
+        if heading:
+            slug = re.sub(r"[^\w\- ]", "", heading.group(1).strip().lower()).replace(" ", "-")
+            count = seen.get(slug, 0)
+            seen[slug] = count + 1
+            anchors.add(slug if count == 0 else f"{slug}-{count}")
+    return anchors
+
+
+@pytest.mark.parametrize("doc", DOCS)
+def test_every_heading_a_document_links_to_exists(doc: str) -> None:
+    """A link ``file.md#anchor`` (or ``#anchor`` within the document) lands on a heading of that file."""
+    text = (REPO / doc).read_text(encoding="utf-8")
+    broken = []
+    for m in _LINK.finditer(text):
+        target = m.group(1)
+        if "#" not in target or "://" in target:
+            continue
+        path, anchor = target.split("#", 1)
+        resolved = posixpath.normpath(posixpath.join(posixpath.dirname(doc), path)) if path else doc
+        if not resolved.endswith(".md") or not (REPO / resolved).is_file():
+            continue  # a missing file is the path test's finding
+        if anchor not in heading_anchors((REPO / resolved).read_text(encoding="utf-8")):
+            broken.append(target)
+    assert not broken, f"{doc} links to headings that do not exist: {broken}"
+
+
+def test_heading_anchors_follow_the_renderer() -> None:
+    text = "# A b\n## The local stack: `pai-memory stack up|down|status`\n```\n# not a heading\n```\n## A b\n"
+    assert heading_anchors(text) == {"a-b", "the-local-stack-pai-memory-stack-updownstatus", "a-b-1"}
+
+
 def test_the_path_scan_sees_backticked_paths_links_and_globs() -> None:
     text = ("`core/nowhere.py` `bench/results/*.json` `pai_memory_x/_y{a}` `docs/design.md#keys` "
             "`weather-date_*` [d](docs/design.md#sweep) [w](https://example.org/a) `/v1/retrieve`")
