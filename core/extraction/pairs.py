@@ -10,7 +10,7 @@ update cue, a retraction cue, a negation, a number, a question; zh and en cue wo
 change, never a pattern per slot), beside the raw and the centred cosine of the two vectors (the
 product and difference of the vectors were tried as well: they fit the training slots and fail on
 slots held out, ``bench/results/pair_model.json``). A one-hidden-layer MLP in numpy, trained by
-``bench/train_pair_model.py`` on generated pairs (``bench/utterance_templates.py``: hand-written
+``training/train_pair_model.py`` on generated pairs (``training/utterance_templates.py``: hand-written
 templates over many slots in zh and en); weights in ``core/extraction/data/pair_model.npz``.
 
 ``UpdateJudge`` applies it in the rules provider's refine stage (``RulesExtractor.refine``): only a

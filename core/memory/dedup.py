@@ -8,6 +8,7 @@ close to an existing memory of the same type is treated as the same memory and r
 memory when the two contents share most of their salient words (``(cosine, overlap)``).
 ``merge_overlap`` (per model, ``core.config.DEDUP_LEXICAL_MERGE``): a merge also needs that share of
 salient words, so two different rules that embed alike are never merged.
+The per-model values come from ``core/memory/data/dedup_calibration.json`` (``core.config`` reads it).
 """
 
 from __future__ import annotations

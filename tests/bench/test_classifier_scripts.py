@@ -1,4 +1,5 @@
-"""The classifier's bench scripts: default paths are repo-relative and absent data skips cleanly."""
+"""The classifier's bench scripts: default paths are repo-relative (the corpus is the trainer's,
+``training/``) and absent data skips cleanly."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench import ablation_memory_classifier, eval_rules_offline, train_memory_classifier  # noqa: E402
+from bench import ablation_memory_classifier, eval_rules_offline  # noqa: E402
+from training import train_memory_classifier  # noqa: E402
 
 
 def test_default_paths_are_repo_relative() -> None:
@@ -26,15 +28,3 @@ def test_absent_cases_skip_cleanly(tmp_path: Path, capsys: pytest.CaptureFixture
     assert eval_rules_offline.main(["--cases", str(tmp_path / "absent.jsonl"), "--classifier", "off"]) == 0
     assert "skipping" in capsys.readouterr().out
 
-
-def test_normalise_corpus_refuses_duplicates(tmp_path: Path) -> None:
-    corpus = tmp_path / "c.jsonl"
-    row = ('{"text": "I like tea", "keep": true, "type": "preference", "family": "preference", '
-           '"relation": null}\n')
-    corpus.write_text(row + row.replace("I like tea", "I  LIKE tea"), encoding="utf-8")
-    with pytest.raises(SystemExit):
-        train_memory_classifier.normalise_corpus(corpus)
-    corpus.write_text(row, encoding="utf-8")
-    assert train_memory_classifier.normalise_corpus(corpus) == 1
-    text = corpus.read_text(encoding="utf-8")
-    assert '"split": ' in text and '"id": "u-' in text

@@ -5,10 +5,8 @@ model, no network). The sentences here are written for this test, none from an e
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 from pathlib import Path
-from types import ModuleType
 
 import numpy as np
 import pytest
@@ -37,16 +35,8 @@ from core.extraction.rules import RulesExtractor
 from core.types import MemoryType
 
 REPO = Path(__file__).resolve().parents[3]
-CORPUS = REPO / "bench" / "data" / "memory_utterances" / "utterances.jsonl"
-PAIRS = REPO / "bench" / "data" / "memory_pairs.jsonl"
-
-
-def _bench(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, REPO / "bench" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+CORPUS = REPO / "training" / "data" / "memory_utterances" / "utterances.jsonl"
+PAIRS = REPO / "training" / "data" / "memory_pairs.jsonl"
 
 
 @pytest.fixture(scope="module")
@@ -91,7 +81,7 @@ def test_mlp_weights_are_small_calibrated_and_match_the_corpus(path: Path, conte
     assert 0.25 <= model.temperature <= 4.0
     with np.load(path) as data:
         assert str(data["corpus_sha1"]) == hashlib.sha1(CORPUS.read_bytes()).hexdigest(), \
-            "MLP weights are stale: rerun bench/train_memory_mlp.py"
+            "MLP weights are stale: rerun python -m training.train_memory_mlp"
 
 
 def test_mlp_for_another_shape_is_refused(tmp_path: Path) -> None:
@@ -114,18 +104,6 @@ def test_mlp_predictions_are_deterministic_and_read_the_previous_turn(classifier
     asked = with_context.predict(["yes, every morning"], prev="Do you go swimming before work?")[0]
     assert alone.probs != asked.probs  # the context model reads the previous turn
     assert sum(asked.probs) == pytest.approx(1.0, abs=1e-4)
-
-
-def test_mlp_training_is_deterministic() -> None:
-    trainer = _bench("train_memory_mlp")
-    rng = np.random.default_rng(5)
-    x = rng.normal(size=(90, 384))
-    y = (np.arange(90) % len(LABELS)).astype(np.int64)
-    x[np.arange(90), y] += 3.0
-    a = trainer.fit_mlp(x, y, context=False, hidden=8, epochs=5)
-    b = trainer.fit_mlp(x, y, context=False, hidden=8, epochs=5)
-    assert np.array_equal(a.w1, b.w1) and np.array_equal(a.w2, b.w2)
-    assert trainer.ece(np.array([0.9, 0.9]), np.array([True, False])) == pytest.approx(0.4)
 
 
 # --- the pair model --------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 """Hand-written templates x hand-written slot values for the utterance corpus and the pair corpus.
 
 Written for this repository (December 2026, the ``h-learn24`` helper), none copied or paraphrased
-from an evaluation set, the issue texts or the demo samples (``bench/build_utterance_corpus.py``
+from an evaluation set, the issue texts or the demo samples (``training/build_utterance_corpus.py``
 checks every generated row against them). Expansion is deterministic: template ``t`` of a family
 takes, for its ``k``-th row, slot value ``(k * step_s + t) % len(values)`` of each slot ``s``
 (co-prime steps), so rows vary without any random generator.

@@ -7,7 +7,7 @@ which pairs dedup compares); by default the content alone is embedded, as dedup 
 (``core.memory.text.embedding_text``); ``--form index`` embeds the whole index text (the former form).
 Pairs:
 - positives ``dup``: the same memory written twice, with a different key and wording
-  (``bench/data/dedup_pairs.jsonl``, zh/en/mixed; most rows restate the expected memories of the
+  (``training/data/dedup_pairs.jsonl``, zh/en/mixed; most rows restate the expected memories of the
   dev cases), plus, when the dev cases file is present, ``dup_verbatim``: the user's own sentence
   from the dev conversation (how a clause-level extractor stores it) against the curated memory;
 - negatives ``neg_same_user``: different memories of one user (curated hard pairs, and every two
@@ -15,10 +15,11 @@ Pairs:
   compares memories of the same type, so only same-type pairs are scored.
 - ``update`` pairs (same slot, new value, e.g. moved city) are reported, not used to choose.
 
-Lexical gate (``core.config.DEDUP_LEXICAL_REUSE``): beside the cosine-only reuse threshold of the
-model, a pair also counts as a duplicate when its cosine is at least ``c`` and at least ``o`` of
-the salient words of the shorter content are shared (``core.extraction.rules.keys.overlap``); the
-output's ``lexical_gate`` gives recall and same-user false positives over a grid of (c, o) beside
+Lexical gate (the model's ``lexical_reuse`` in the calibration file): beside the cosine-only reuse
+threshold of the model, a pair also counts as a duplicate when its cosine is at least ``c`` and at
+least ``o`` of the salient words of the shorter content are shared
+(``core.extraction.rules.keys.overlap``); the output's ``lexical_gate`` gives recall and same-user
+false positives over a grid of (c, o) beside
 the model's shipped reuse threshold, and the shipped gate's row.
 
 Choice (dedup only ever compares memories of one user, of the same type, with different keys):
@@ -30,10 +31,17 @@ positive rate on unrelated memories, not used to choose: two users can hold the 
 Team-written pair groups carry a ``family`` (diet_rule, allergy, family, home_job, preference,
 goal_project, constraint): near-duplicates that must merge and must-not-merge pairs of one user.
 The output's ``shipped`` block gives precision/recall of the thresholds and gate that ship for the
-model (``core.config``), over all pairs and per family.
+model (``core/memory/data/dedup_calibration.json``, read by ``core.config``), over all pairs and per
+family.
 
-Usage: ``python bench/calibrate_dedup.py [--dev PATH] [--pairs PATH] [--provider local|openai]
-[--json bench/results/dedup_calibration.json]``.
+The file the service reads: ``--record`` writes the model's ``measured`` block (what this run measured)
+into ``core/memory/data/dedup_calibration.json``; with ``--ship-reuse``, ``--ship-merge``,
+``--ship-gate COSINE OVERLAP`` (or ``--ship-no-gate``) and ``--ship-merge-overlap O`` (or
+``--ship-no-merge-overlap``) the run measures those values instead of the shipped ones and ``--record``
+ships them. Why the shipped values are what they are: the ``DATASHEET.md`` beside that file.
+
+Usage: ``python -m training.calibrate_dedup [--dev PATH] [--pairs PATH] [--provider local|openai]
+[--json bench/results/dedup_calibration.json] [--record] [--ship-...]``.
 The dev cases file defaults to ``$PAI_MEMORY_DEV_CASES`` or ``/work/shared/eval/dev_cases.jsonl``
 and is skipped cleanly when absent.
 """
@@ -52,6 +60,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from core.config import DEDUP_CALIBRATION_PATH
+from training.calibration_file import ShippedRule, record, shipped_for, shipped_from_args
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_PAIRS = HERE / "data" / "dedup_pairs.jsonl"
@@ -235,11 +246,9 @@ def _overlap(a: str, b: str) -> float:
     return overlap(ca, cb)
 
 
-def lexical_gate(rows: list[tuple[str, float, float]], model: str) -> dict[str, Any]:
+def lexical_gate(rows: list[tuple[str, float, float]], shipped: ShippedRule) -> dict[str, Any]:
     """Recall and false positives of "cosine >= shipped reuse OR (cosine >= c AND overlap >= o)"."""
-    from core.config import DEDUP_LEXICAL_REUSE, DEDUP_THRESHOLDS
-
-    reuse = DEDUP_THRESHOLDS.get(model, (0.82, 0.90))[0]
+    reuse = shipped.reuse
     pos = [(c, o) for k, c, o in rows if k in ("dup", "dup_verbatim")]
     same = [(c, o) for k, c, o in rows if k == "neg_same_user"]
     other = [(c, o) for k, c, o in rows if k == "neg_other_user"]
@@ -252,26 +261,22 @@ def lexical_gate(rows: list[tuple[str, float, float]], model: str) -> dict[str, 
         return {"cosine": cos, "overlap": ov, "recall": rate(pos), "fpr_same_user": rate(same),
                 "fpr_other_user": rate(other)}
 
-    shipped = DEDUP_LEXICAL_REUSE.get(model)
     return {
         "shipped_reuse": reuse,
         "without_gate": row(2.0, 2.0),
         "grid": [row(c, o) for c in (0.88, 0.89, 0.90, 0.91, 0.92, 0.93, 0.94, 0.95)
                  for o in (0.3, 0.4, 0.5, 0.6, 0.75)],
-        "shipped_gate": row(*shipped) if shipped else None,
+        "shipped_gate": row(*shipped.gate) if shipped.gate else None,
     }
 
 
-def shipped_rule(rows: list[tuple[Pair, float, float]], model: str) -> dict[str, Any]:
-    """Precision and recall of what ships for ``model`` (``core.config``): *reuse* = cosine >= reuse
-    or the lexical gate, *merge* = cosine >= merge with the merge overlap; duplicates (``dup``,
+def shipped_rule(rows: list[tuple[Pair, float, float]], shipped: ShippedRule) -> dict[str, Any]:
+    """Precision and recall of ``shipped`` (by default what ships for the model): *reuse* = cosine >=
+    reuse or the lexical gate, *merge* = cosine >= merge with the merge overlap; duplicates (``dup``,
     ``dup_verbatim``) against different memories of the same user, over all pairs and per family of
     the team-written groups."""
-    from core.config import DEDUP_LEXICAL_MERGE, DEDUP_LEXICAL_REUSE, DEDUP_THRESHOLDS
-
-    reuse, merge = DEDUP_THRESHOLDS.get(model, (0.82, 0.90))
-    gate = DEDUP_LEXICAL_REUSE.get(model)
-    merge_overlap = DEDUP_LEXICAL_MERGE.get(model)
+    reuse, merge = shipped.reuse, shipped.merge
+    gate, merge_overlap = shipped.gate, shipped.merge_overlap
 
     def reused(c: float, o: float) -> bool:
         return c >= reuse or (gate is not None and c >= gate[0] and o >= gate[1])
@@ -308,7 +313,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quiet", action="store_true", help="print only the JSON line")
     parser.add_argument("--json", type=Path, default=None,
                         help="also write the result here (bench/results/dedup_calibration.json)")
+    parser.add_argument("--record", action="store_true",
+                        help="write the model's measured block (and the --ship-* values) into --data")
+    parser.add_argument("--data", type=Path, default=DEDUP_CALIBRATION_PATH,
+                        help="the calibration file the service reads (default: %(default)s)")
+    parser.add_argument("--ship-reuse", type=float, default=None, help="measure (and record) this reuse")
+    parser.add_argument("--ship-merge", type=float, default=None, help="measure (and record) this merge")
+    gate = parser.add_mutually_exclusive_group()
+    gate.add_argument("--ship-gate", type=float, nargs=2, metavar=("COSINE", "OVERLAP"), default=None,
+                      help="measure (and record) this lexical reuse gate")
+    gate.add_argument("--ship-no-gate", action="store_true", help="measure (and record) no lexical gate")
+    merge_overlap = parser.add_mutually_exclusive_group()
+    merge_overlap.add_argument("--ship-merge-overlap", type=float, default=None,
+                               help="measure (and record) this merge overlap")
+    merge_overlap.add_argument("--ship-no-merge-overlap", action="store_true",
+                               help="measure (and record) a cosine-only merge")
     args = parser.parse_args(argv)
+    if args.record and args.form != "content":
+        parser.error("--record needs --form content: the shipped values apply to what dedup embeds")
 
     dev = args.dev if args.dev.is_file() else None
     if dev is None and not args.quiet:
@@ -318,6 +340,7 @@ def main(argv: list[str] | None = None) -> int:
         pairs = [Pair(_content_of(p.a), _content_of(p.b), p.kind, p.family) for p in pairs]
     texts = sorted({t for p in pairs for t in (p.a, p.b)})
     vectors, model, elapsed = _embed(texts, args.provider)
+    shipped = shipped_from_args(shipped_for(model), args)
 
     by_kind: dict[str, list[float]] = {}
     lexical_rows: list[tuple[str, float, float]] = []
@@ -350,8 +373,8 @@ def main(argv: list[str] | None = None) -> int:
         "update_pairs_at_or_above": {"reuse": int((upd >= reuse).sum()), "merge": int((upd >= merge).sum()),
                                      "of": len(upd)},
         "reference_thresholds": reference,
-        "lexical_gate": lexical_gate(lexical_rows, model),
-        "shipped": shipped_rule(scored, model),
+        "lexical_gate": lexical_gate(lexical_rows, shipped),
+        "shipped": shipped_rule(scored, shipped),
         "source": info,
     }
     if not args.quiet:
@@ -381,9 +404,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.json is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(out, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    if args.record:
+        record(args.data, model, shipped, out)
+        if not args.quiet:
+            print(f"recorded {model} in {args.data}", file=sys.stderr)
     return 0
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(HERE.parent))
     raise SystemExit(main())

@@ -1,11 +1,11 @@
-"""Grow the memory-utterance corpus (``bench/data/memory_utterances/utterances.jsonl``) to chat scale.
+"""Grow the memory-utterance corpus (``training/data/memory_utterances/utterances.jsonl``) to chat scale.
 
 Three sources, recorded per row in ``source``:
 
 - ``hand``: the rows written by hand (every row of the corpus without a ``source`` and the hand
   families of ``HAND`` below); never regenerated, only kept.
 - ``template``: hand-written templates (zh, en, mixed) crossed with hand-written slot values
-  (``bench/utterance_templates.py``): identity-changing events, day events, moods, thanks, code and
+  (``training/utterance_templates.py``): identity-changing events, day events, moods, thanks, code and
   one-off requests, sarcasm, hedged and habitual preferences, standing instructions, personal
   projects, updates and retractions. Deterministic (no randomness: every template takes the slot
   values at positions ``i * step`` of its lists).
@@ -23,7 +23,7 @@ Three sources, recorded per row in ``source``:
 Absent shared data: the persona rows already in the corpus are kept as they are (nothing is
 rebuilt), so the script never needs ``../shared`` to run.
 
-    PAI_SHARED_DIR=/work/shared .venv/bin/python bench/build_utterance_corpus.py [--corpus PATH]
+    PAI_SHARED_DIR=/work/shared .venv/bin/python -m training.build_utterance_corpus [--corpus PATH]
 """
 
 from __future__ import annotations
@@ -39,13 +39,10 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
+from training.train_memory_classifier import CORPUS, derive_fields
+from training.utterance_templates import template_rows
+
 REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
-
-from bench.train_memory_classifier import CORPUS, derive_fields  # noqa: E402
-from bench.utterance_templates import template_rows  # noqa: E402
-
 SHARED = Path(os.environ.get("PAI_SHARED_DIR") or REPO / ".." / "shared")  # the shared data, if elsewhere
 PERSONA_DIR = SHARED / "benchmarks" / "synthetic_persona_chat" / "data"
 VALID = PERSONA_DIR / "Synthetic-Persona-Chat_valid.csv"

