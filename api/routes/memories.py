@@ -16,9 +16,9 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from api.deps import db_read, services_of, user_limit
 from api.keys import READ, WRITE, Principal, authorize, principal_dep
 from api.models import CONTENT_MAX_CHARS, ERROR_RESPONSES, ID_PATTERN, MAX_TTL_DAYS, ErrorResponse, error_body
-from api.routes.common import db_read, services_of, user_limit
 from core.memory import browse
 from core.memory.errors import MemoryInactive, MemoryNotFound
 

@@ -18,10 +18,10 @@ from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
+from api.deps import authorize_user_data, db_read, jobs_of, services_of, user_limit
 from api.keys import ADMIN, READ, WRITE, ForbiddenScope, Principal, principal_dep
 from api.models import ERROR_RESPONSES, ID_PATTERN, ErrorResponse, error_body
-from api.routes.common import authorize_user_data, db_read, services_of, user_limit
-from core.jobs import JobNotFound, JobStore, JobWorker, erasable
+from core.jobs import JobNotFound, erasable
 from core.memory import browse
 from schemas.export import EXPORT_FORMAT, UserExport
 
@@ -59,10 +59,6 @@ class JobOut(BaseModel):
     created_at: str | None
     started_at: str | None
     finished_at: str | None
-
-
-def _jobs(request: Request) -> tuple[JobStore, JobWorker]:
-    return request.app.state.jobs, request.app.state.job_worker
 
 
 def _actor(principal: Principal) -> str:
@@ -129,9 +125,9 @@ def erase_user(request: Request, user_id: UserPath,
     authorize_user_data(principal, WRITE, user_id)
     if not db_read(request, lambda s: erasable(s, user_id)):
         return _user_not_found(user_id)
-    store, worker = _jobs(request)
-    job, _created = store.request_erasure(user_id, _actor(principal))
-    worker.wake()
+    jobs = jobs_of(request)
+    job, _created = jobs.store.request_erasure(user_id, _actor(principal))
+    jobs.worker.wake()
     url = f"/v1/jobs/{job.id}"
     return JSONResponse({"job_id": job.id, "status": job.status, "status_url": url}, 202,
                         headers={"location": url})
@@ -143,9 +139,8 @@ def erase_user(request: Request, user_id: UserPath,
 def get_job(request: Request, job_id: JobPath,
             principal: Annotated[Principal, Depends(principal_dep)]) -> Any:
     """A job's status and result (for an erasure: the proof). Needs ``admin`` or the key that asked."""
-    store, _ = _jobs(request)
     try:
-        job = store.get(job_id)
+        job = jobs_of(request).store.get(job_id)
     except JobNotFound:
         job = None
     if not principal.has(ADMIN) and (job is None or job.requested_by != _actor(principal)):
