@@ -13,24 +13,21 @@ stored downstream changes nothing.
 from __future__ import annotations
 
 import json
-import logging
 import math
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from api.deps import ingest_of, settings_of, user_limit
-from api.keys import WRITE, Principal, authorize, principal_dep
+from api.deps import Caller, ingest_of, settings_of, user_limit
+from api.keys import WRITE, authorize
 from api.models import ERROR_RESPONSES, ErrorResponse, error_body
 from producers.client import ProducerError
 from schemas import ChatMessageData
 from schemas.errors import SchemaError
-
-log = logging.getLogger(__name__)
 
 router = APIRouter(tags=["ingestion"])
 
@@ -111,7 +108,7 @@ def parse_messages(raw: bytes, max_batch: int) -> list[ChatMessageData]:
                  "schema": {"oneOf": [{"$ref": f"{REF}ChatMessageData"}, {"$ref": f"{REF}IngestBatch"}]},
                  "examples": {"one": {"value": EXAMPLE_MESSAGE},
                               "batch": {"value": {"messages": [EXAMPLE_MESSAGE]}}}}}}})
-async def ingest_messages(request: Request, principal: Annotated[Principal, Depends(principal_dep)]) -> Any:
+async def ingest_messages(request: Request, principal: Caller) -> Any:
     """Publish chat messages to the chat topic; 202 once Kafka confirmed each (topic/partition/offset)."""
     settings = settings_of(request)
     messages = parse_messages(await request.body(), settings.API_INGEST_MAX_BATCH)

@@ -14,12 +14,12 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
-from api.deps import authorize_user_data, db_read, jobs_of, services_of, user_limit
-from api.keys import ADMIN, READ, WRITE, ForbiddenScope, Principal, principal_dep
+from api.deps import Caller, authorize_user_data, db_read, jobs_of, services_of, user_limit
+from api.keys import ADMIN, READ, WRITE, ForbiddenScope, Principal
 from api.models import ERROR_RESPONSES, ID_PATTERN, ErrorResponse, error_body
 from core.jobs import JobNotFound, erasable
 from core.memory import browse
@@ -103,7 +103,7 @@ def export_chunks(sessions: Callable[[], Any], user_id: str) -> Iterator[bytes]:
             responses={**ERROR_RESPONSES, **USER_NOT_FOUND, **FORBIDDEN,
                        200: {"description": "the user's data, streamed (chunked)"}})
 def export_user(request: Request, user_id: UserPath,
-                principal: Annotated[Principal, Depends(principal_dep)]) -> Any:
+                principal: Caller) -> Any:
     """Everything held about the user in PostgreSQL (memories, history, stored messages) as one JSON
     document (``schemas/export.schema.json``), streamed."""
     authorize_user_data(principal, READ, user_id)
@@ -118,7 +118,7 @@ def export_user(request: Request, user_id: UserPath,
 @router.delete("/v1/users/{user_id}", status_code=202, response_model=JobAccepted,
                responses={**ERROR_RESPONSES, **USER_NOT_FOUND, **FORBIDDEN})
 def erase_user(request: Request, user_id: UserPath,
-               principal: Annotated[Principal, Depends(principal_dep)]) -> Any:
+               principal: Caller) -> Any:
     """Erase the user everywhere (what ``pai-memory forget-user`` does) as an asynchronous job: 202 with
     the job id; poll ``GET /v1/jobs/{id}`` for the proof. A user erased before may be erased again (the
     job re-checks the proof)."""
@@ -137,7 +137,7 @@ def erase_user(request: Request, user_id: UserPath,
             responses={**ERROR_RESPONSES, **FORBIDDEN,
                        404: {"model": ErrorResponse, "description": "no such job (`job_not_found`)"}})
 def get_job(request: Request, job_id: JobPath,
-            principal: Annotated[Principal, Depends(principal_dep)]) -> Any:
+            principal: Caller) -> Any:
     """A job's status and result (for an erasure: the proof). Needs ``admin`` or the key that asked."""
     try:
         job = jobs_of(request).store.get(job_id)
