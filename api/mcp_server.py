@@ -3,7 +3,7 @@
 Tools ``memory_save``, ``memory_append``, ``memory_delete``, ``memory_list``, ``memory_retrieve``,
 ``memory_history`` and ``memory_export`` (a memory's changes and the user's data, issue 27; under
 ``MCP_USER_ID`` the export is the user's own) call the same services as the HTTP API
-(``api.app.build_services``: ``core.memory.tools.MemoryTools`` and ``core.retrieval.Retriever``).
+(``api.services.build_services``: ``core.memory.tools.MemoryTools`` and ``core.retrieval.Retriever``).
 Arguments are validated by the HTTP API's request models (``SaveRequest``, ``AppendRequest``,
 ``DeleteRequest``, ``ListRequest``, ``RetrieveRequest``, and here ``HistoryRequest``, ``ExportRequest``),
 whose JSON Schemas are the tools' input schemas; results are the HTTP API's response bodies, as structured
@@ -49,7 +49,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from api.app import ApiServices, build_services
 from api.errors import field_of, invalid_field, validation_message
 from api.keys import ADMIN, ANONYMOUS, READ, SCOPES, STATE_KEY, WRITE, Forbidden, Principal, authorize
 from api.models import (
@@ -68,6 +67,7 @@ from api.models import (
 from api.ratelimit import KeyedRateLimiter, RateLimited
 from api.routes.memories import HistoryResponse, history_document
 from api.routes.users import export_chunks
+from api.services import ApiServices, build_services
 from api.strict import REFUSED_ARGUMENTS, StrictLines
 from core import tracing
 from core.config import ConfigError, Settings

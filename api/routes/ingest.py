@@ -13,31 +13,23 @@ stored downstream changes nothing.
 from __future__ import annotations
 
 import json
-import logging
 import math
-import threading
-import time
-from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from api.keys import WRITE, Principal, authorize, principal_dep
+from api.deps import Caller, ingest_of, settings_of, user_limit
+from api.keys import WRITE, authorize
 from api.models import ERROR_RESPONSES, ErrorResponse, error_body
-from api.routes.common import user_limit
-from core.config import Settings
-from producers.client import DeliveryFuture, MemoryEventProducer, ProducerError
-from schemas import ChatMessageData, make_event
+from producers.client import ProducerError
+from schemas import ChatMessageData
 from schemas.errors import SchemaError
 
-log = logging.getLogger(__name__)
-
 router = APIRouter(tags=["ingestion"])
-SOURCE = "pai-memory-http"
 
 EXAMPLE_MESSAGE = {"message_id": "conv-7:12", "user_id": "user-42", "conversation_id": "conv-7",
                    "role": "user",
@@ -69,52 +61,6 @@ def openapi_components() -> dict[str, Any]:
     components = dict(schema.pop("$defs", {}))
     components["IngestBatch"] = schema
     return components
-
-
-class IngestProducer:
-    """The API process's one producer, opened on first use (no network I/O before a request needs it)."""
-
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-        self.timeout = settings.API_INGEST_TIMEOUT_SECONDS
-        self._producer: MemoryEventProducer | None = None
-        self._lock = threading.Lock()
-
-    def producer(self) -> MemoryEventProducer:
-        with self._lock:
-            if self._producer is None:
-                ms = max(1000, int(self.timeout * 1000))
-                self._producer = MemoryEventProducer(self.settings, source=SOURCE, config={
-                    "message.timeout.ms": ms, "request.timeout.ms": min(ms, 30_000),
-                    "client.id": "pai-memory-api-ingest"}, queue_full_timeout=min(self.timeout, 5.0)).open()
-            return self._producer
-
-    def close(self) -> None:
-        with self._lock:
-            if self._producer is not None:
-                self._producer.close(timeout=5.0, raise_on_pending=False)
-                self._producer = None
-
-    def publish(self, messages: list[ChatMessageData]) -> list[dict[str, Any]] | str:
-        """Publish in order and wait for every confirmation: the accepted list, or the reason of failure."""
-        producer = self.producer()
-        futures: list[tuple[ChatMessageData, str, DeliveryFuture]] = []
-        for message in messages:
-            event = make_event(message, source=SOURCE)
-            futures.append((message, event.id, producer.publish(event)))
-        deadline = time.monotonic() + self.timeout + 1.0
-        accepted = []
-        for message, event_id, future in futures:
-            try:
-                report = future.result(timeout=max(0.0, deadline - time.monotonic()))
-            except FutureTimeout:
-                return "the broker did not confirm the message in time"
-            except ProducerError as exc:
-                log.warning("HTTP ingestion: delivery failed: %s", getattr(exc, "name", type(exc).__name__))
-                return f"delivery failed: {getattr(exc, 'name', None) or type(exc).__name__}"
-            accepted.append({"message_id": message.message_id, "event_id": event_id, "topic": report.topic,
-                             "partition": report.partition, "offset": report.offset})
-        return accepted
 
 
 def _invalid(loc: tuple[Any, ...], exc: ValidationError) -> RequestValidationError:
@@ -162,14 +108,14 @@ def parse_messages(raw: bytes, max_batch: int) -> list[ChatMessageData]:
                  "schema": {"oneOf": [{"$ref": f"{REF}ChatMessageData"}, {"$ref": f"{REF}IngestBatch"}]},
                  "examples": {"one": {"value": EXAMPLE_MESSAGE},
                               "batch": {"value": {"messages": [EXAMPLE_MESSAGE]}}}}}}})
-async def ingest_messages(request: Request, principal: Annotated[Principal, Depends(principal_dep)]) -> Any:
+async def ingest_messages(request: Request, principal: Caller) -> Any:
     """Publish chat messages to the chat topic; 202 once Kafka confirmed each (topic/partition/offset)."""
-    settings: Settings = request.app.state.settings
+    settings = settings_of(request)
     messages = parse_messages(await request.body(), settings.API_INGEST_MAX_BATCH)
     for user in dict.fromkeys(m.user_id for m in messages):
         authorize(principal, WRITE, user)
         user_limit(request, user)
-    ingest: IngestProducer = request.app.state.ingest
+    ingest = ingest_of(request)
     try:
         result = await run_in_threadpool(ingest.publish, messages)
     except (ProducerError, SchemaError) as exc:

@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from api.keys import READ, WRITE, Principal, authorize, principal_dep
+from api.deps import Caller, db_read, services_of, user_limit
+from api.keys import READ, WRITE, authorize
 from api.models import CONTENT_MAX_CHARS, ERROR_RESPONSES, ID_PATTERN, MAX_TTL_DAYS, ErrorResponse, error_body
-from api.routes.common import db_read, services_of, user_limit
 from core.memory import browse
 from core.memory.errors import MemoryInactive, MemoryNotFound
 
@@ -159,7 +159,7 @@ def history_document(sessions: Callable[[], Any], user_id: str, memory_id: int) 
 @router.get("/v1/memories/{memory_id:int}", response_model=MemoryDetail,
             responses={**ERROR_RESPONSES, **NOT_FOUND, **FORBIDDEN})
 def get_memory(request: Request, memory_id: MemoryId, user_id: UserQuery,
-               principal: Annotated[Principal, Depends(principal_dep)]) -> Any:
+               principal: Caller) -> Any:
     """One memory of the user: content, type, key, scores, expiry, vector status, source message id."""
     authorize(principal, READ, user_id)
     user_limit(request, user_id)
@@ -170,7 +170,7 @@ def get_memory(request: Request, memory_id: MemoryId, user_id: UserQuery,
 @router.get("/v1/memories/{memory_id:int}/history", response_model=HistoryResponse,
             responses={**ERROR_RESPONSES, **NOT_FOUND, **FORBIDDEN})
 def get_memory_history(request: Request, memory_id: MemoryId, user_id: UserQuery,
-                       principal: Annotated[Principal, Depends(principal_dep)]) -> Any:
+                       principal: Caller) -> Any:
     """Every change of the memory, oldest first: operation, old/new content, the message that caused it,
     the reason (a human correction names the key that made it)."""
     authorize(principal, READ, user_id)
@@ -184,7 +184,7 @@ def get_memory_history(request: Request, memory_id: MemoryId, user_id: UserQuery
                          409: {"model": ErrorResponse, "description": "the memory is deleted or expired "
                                                                       "(`memory_inactive`)"}})
 def patch_memory(request: Request, memory_id: MemoryId, body: PatchRequest,
-                 principal: Annotated[Principal, Depends(principal_dep)]) -> Any:
+                 principal: Caller) -> Any:
     """A human correction (content, importance, expiry) through the same writer as every other write:
     history (recording which key changed it), outbox, vector re-index."""
     authorize(principal, WRITE, body.user_id)

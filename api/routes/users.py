@@ -14,14 +14,14 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
-from api.keys import ADMIN, READ, WRITE, ForbiddenScope, Principal, principal_dep
+from api.deps import Caller, authorize_user_data, db_read, jobs_of, services_of, user_limit
+from api.keys import ADMIN, READ, WRITE, ForbiddenScope, Principal
 from api.models import ERROR_RESPONSES, ID_PATTERN, ErrorResponse, error_body
-from api.routes.common import authorize_user_data, db_read, services_of, user_limit
-from core.jobs import JobNotFound, JobStore, JobWorker, erasable
+from core.jobs import JobNotFound, erasable
 from core.memory import browse
 from schemas.export import EXPORT_FORMAT, UserExport
 
@@ -59,10 +59,6 @@ class JobOut(BaseModel):
     created_at: str | None
     started_at: str | None
     finished_at: str | None
-
-
-def _jobs(request: Request) -> tuple[JobStore, JobWorker]:
-    return request.app.state.jobs, request.app.state.job_worker
 
 
 def _actor(principal: Principal) -> str:
@@ -107,7 +103,7 @@ def export_chunks(sessions: Callable[[], Any], user_id: str) -> Iterator[bytes]:
             responses={**ERROR_RESPONSES, **USER_NOT_FOUND, **FORBIDDEN,
                        200: {"description": "the user's data, streamed (chunked)"}})
 def export_user(request: Request, user_id: UserPath,
-                principal: Annotated[Principal, Depends(principal_dep)]) -> Any:
+                principal: Caller) -> Any:
     """Everything held about the user in PostgreSQL (memories, history, stored messages) as one JSON
     document (``schemas/export.schema.json``), streamed."""
     authorize_user_data(principal, READ, user_id)
@@ -122,16 +118,16 @@ def export_user(request: Request, user_id: UserPath,
 @router.delete("/v1/users/{user_id}", status_code=202, response_model=JobAccepted,
                responses={**ERROR_RESPONSES, **USER_NOT_FOUND, **FORBIDDEN})
 def erase_user(request: Request, user_id: UserPath,
-               principal: Annotated[Principal, Depends(principal_dep)]) -> Any:
+               principal: Caller) -> Any:
     """Erase the user everywhere (what ``pai-memory forget-user`` does) as an asynchronous job: 202 with
     the job id; poll ``GET /v1/jobs/{id}`` for the proof. A user erased before may be erased again (the
     job re-checks the proof)."""
     authorize_user_data(principal, WRITE, user_id)
     if not db_read(request, lambda s: erasable(s, user_id)):
         return _user_not_found(user_id)
-    store, worker = _jobs(request)
-    job, _created = store.request_erasure(user_id, _actor(principal))
-    worker.wake()
+    jobs = jobs_of(request)
+    job, _created = jobs.store.request_erasure(user_id, _actor(principal))
+    jobs.worker.wake()
     url = f"/v1/jobs/{job.id}"
     return JSONResponse({"job_id": job.id, "status": job.status, "status_url": url}, 202,
                         headers={"location": url})
@@ -141,11 +137,10 @@ def erase_user(request: Request, user_id: UserPath,
             responses={**ERROR_RESPONSES, **FORBIDDEN,
                        404: {"model": ErrorResponse, "description": "no such job (`job_not_found`)"}})
 def get_job(request: Request, job_id: JobPath,
-            principal: Annotated[Principal, Depends(principal_dep)]) -> Any:
+            principal: Caller) -> Any:
     """A job's status and result (for an erasure: the proof). Needs ``admin`` or the key that asked."""
-    store, _ = _jobs(request)
     try:
-        job = store.get(job_id)
+        job = jobs_of(request).store.get(job_id)
     except JobNotFound:
         job = None
     if not principal.has(ADMIN) and (job is None or job.requested_by != _actor(principal)):
