@@ -20,7 +20,6 @@ Invariant: ``load_settings()`` either returns a fully valid ``Settings`` or rais
 from __future__ import annotations
 
 import json
-import re
 from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
@@ -30,7 +29,7 @@ from urllib.parse import urlparse
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from core.redaction import mask_client_options, mask_url, mask_value, redact_text, register_settings
+from core.redaction import mask_client_options, mask_url, mask_value, redact_credentials, register_settings
 from schemas import topics
 
 
@@ -563,12 +562,6 @@ class Settings(
             yield name, shown[name]
 
 
-_URL_CREDENTIALS = re.compile(r"(?<=://)[^/@\s]+@")
-
-
-def _redact(text: str) -> str:
-    """URL credentials and key-like parameters masked; then any user-info part, even unparsable."""
-    return _URL_CREDENTIALS.sub("**********@", redact_text(text))
 _SECRET_FIELDS = frozenset(n for n, f in Settings.model_fields.items() if "SecretStr" in str(f.annotation))
 
 
@@ -585,9 +578,9 @@ def load_settings(**overrides: Any) -> Settings:
         shown = (
             ""
             if value is None or isinstance(value, dict) or secret
-            else f" (got {_redact(json.dumps(value, default=str))[:80]})"
+            else f" (got {redact_credentials(json.dumps(value, default=str))[:80]})"
         )
-        msg = _redact(first.get("msg", "invalid value").removeprefix("Value error, "))
+        msg = redact_credentials(first.get("msg", "invalid value").removeprefix("Value error, "))
         raise ConfigError(f"invalid configuration: {loc}: {msg}{shown}") from None
     register_settings(settings)
     return settings

@@ -190,6 +190,21 @@ def redact_text(text: str) -> str:
     return out
 
 
+def redact_credentials(text: str) -> str:
+    """``redact_text``, then every URL user-info part masked whole (``MASK@``): also the ones
+    ``mask_url`` keeps (a database role name, the user of ``user:password@``) or cannot parse.
+
+    The one credential mask for free text shown to callers (configuration errors, retrieval's
+    ``fallback_reason``); idempotent."""
+    return _USERINFO.sub(MASK + "@", redact_text(text))
+
+
+def one_line_error(exc: BaseException, limit: int = 300) -> str:
+    """``exc`` as one line for logs and reasons: whitespace collapsed, ``redact_credentials``,
+    at most ``limit`` characters."""
+    return redact_credentials(" ".join(str(exc).split()))[:limit]
+
+
 # --- database errors ------------------------------------------------------------------------------
 
 def _db_error_types() -> tuple[type[BaseException], ...]:

@@ -21,7 +21,15 @@ import pytest
 from sqlalchemy import Engine, text
 
 from core.config import ConfigError, Settings, load_settings
-from core.redaction import MASK, RedactingFilter, describe_db_error, mask_url, redact_text
+from core.redaction import (
+    MASK,
+    RedactingFilter,
+    describe_db_error,
+    mask_url,
+    one_line_error,
+    redact_credentials,
+    redact_text,
+)
 from core.storage.db import make_engine
 from producers.kafka_config import client_config
 
@@ -238,3 +246,23 @@ def test_settings_has_no_unmasked_secret_field() -> None:
                                            if n != "DATABASE_URL"})
     shown = settings.masked()
     assert all(shown[n] == MASK for n in values if n != "DATABASE_URL")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("connect to postgresql+psycopg://postgres@127.0.0.1:5432/db failed",
+     f"connect to postgresql+psycopg://{MASK}@127.0.0.1:5432/db failed"),
+    ("http://root:p4ssw0rd@milvus.example:19530 refused", f"http://{MASK}@milvus.example:19530 refused"),
+    ("https://TOKEN123@h.example/v1?api-key=abc", f"https://{MASK}@h.example/v1?api-key={MASK}"),
+    ("http://milvus.example:19530 timed out", "http://milvus.example:19530 timed out"),
+])
+def test_redact_credentials_masks_every_url_user_info_whole(text: str, expected: str) -> None:
+    assert redact_credentials(text) == expected
+    assert redact_credentials(expected) == expected  # idempotent
+
+
+def test_one_line_error_is_one_masked_line_capped() -> None:
+    exc = ConnectionError("cannot reach\n  http://root:p4ssw0rd@milvus.example:19530\n" + "x" * 400)
+    line = one_line_error(exc)
+    assert line.startswith(f"cannot reach http://{MASK}@milvus.example:19530 x")
+    assert "\n" not in line and "p4ssw0rd" not in line and len(line) == 300
+    assert len(one_line_error(exc, limit=20)) == 20

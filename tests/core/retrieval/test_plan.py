@@ -1,0 +1,47 @@
+"""The plan stage of a dense retrieval (``core.retrieval.plan``): pure, no services."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from core.config import Settings
+from core.episodes.search import split_limits, time_intent
+from core.lexical import tokenize
+from core.query_kinds import query_kinds
+from core.retrieval.plan import QUERY_MAX_CHARS, RetrievalPlan, build_query, plan_retrieval
+
+SETTINGS = Settings(_env_file=None, LONG_TERM_MEMORY_RETRIEVE_LIMIT=6, EPISODE_RETRIEVE_LIMIT=4)
+NOW = datetime(2026, 3, 15, 12, tzinfo=UTC)
+
+
+def plan(question: str, *, episodes: bool = True, limit: int | None = None, episode_limit: int | None = None,
+         summary: str | None = None) -> RetrievalPlan:
+    return plan_retrieval(SETTINGS, episodes, question, summary, limit, episode_limit, None, None, NOW)
+
+
+def test_the_query_is_the_question_then_the_summary_capped() -> None:
+    assert build_query("  tea?  ", "  we talked about drinks ") == "tea?\nwe talked about drinks"
+    assert build_query("tea?", "   ") == "tea?"
+    assert len(build_query("x" * 5000, None)) == QUERY_MAX_CHARS
+    p = plan("What did I eat last week?", summary="dinner plans")
+    assert p.query == "What did I eat last week?\ndinner plans"
+    assert p.terms == set(tokenize(p.query))
+    assert p.kinds == query_kinds("What did I eat last week?")
+    assert p.intent == time_intent("What did I eat last week?")
+
+
+def test_without_caller_limits_the_time_intent_splits_them() -> None:
+    for question in ("What did I do two weeks ago?", "What kind of food do I like?", "Recommend a film"):
+        p = plan(question)
+        expected = split_limits(6, 4, time_intent(question))
+        assert (p.limit, p.episodes.limit) == expected, question
+
+
+def test_caller_limits_are_kept_and_no_episodes_without_the_episode_search() -> None:
+    p = plan("What did I do two weeks ago?", limit=3)
+    assert (p.limit, p.episodes.limit) == (3, 4)
+    p = plan("What did I do two weeks ago?", episode_limit=1)
+    assert (p.limit, p.episodes.limit) == (6, 1)
+    p = plan("What did I do two weeks ago?", episodes=False)
+    assert p.episodes.limit == 0 and p.limit == 6
+    assert p.episodes.hits == [] and p.episodes.window is not None  # "two weeks ago" is a window
