@@ -19,7 +19,7 @@ ALLOWED = {
     "core/retrieval.py": "masks credentials in configured URLs for error messages",
     "core/vectorstore.py": "validates a configured collection name",
     "core/reindex.py": "collection names",
-    "core/extraction/openai_provider.py": "strips a Markdown fence around the model's JSON reply",
+    "core/extraction/replies.py": "strips a Markdown fence around the model's JSON reply",
     "core/prompt_data.py": "a block label of ours and one character class (linear in any engine)",
     "core/redaction.py": (
         "masks URLs and credentials in log text (lookarounds RE2 cannot run); "
