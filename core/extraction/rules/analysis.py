@@ -44,6 +44,7 @@ from core.extraction.rules.followup import followup_statement
 from core.extraction.rules.forget import Deletion
 from core.extraction.rules.keys import salient_tokens
 from core.extraction.rules.places import places_in
+from core.extraction.rules.questions import is_question
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, split_clauses
 from core.extraction.rules.topics import topic_of
 from core.filters import is_noise_content
@@ -282,7 +283,7 @@ class _Analyser(SlotDetectors, ConstraintDetectors):
             return retractions or ([event] if event else []), ("time" if not (retractions or event) else None)
         if patterns.TIME_SOFT.search(body) and not patterns.HABIT.search(body):
             return [], "time"
-        if patterns.is_question(body) or clause.terminator in {"?", "？"}:
+        if is_question(body) or clause.terminator in {"?", "？"}:
             return [], "question"
         if patterns.REQUEST.search(body) and not (
                 patterns.DISLIKE.search(body) and topic_of("preference", body)):
