@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[3]
 
 ALLOWED = {
-    "core/text/regex.py": "tokenises pattern text written in this repository, never user text",
+    "core/text/pattern_syntax.py": "tokenises pattern text written in this repository, never user text",
     "core/config.py": "configuration values (URLs, client options)",
     "core/retrieval.py": "masks credentials in configured URLs for error messages",
     "core/vectorstore.py": "validates a configured collection name",
