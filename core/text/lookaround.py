@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from core.text.compiled import Match, Pattern
 from core.text.pattern_syntax import escape
 
-# --- rewriting lookarounds ---------------------------------------------------------------------
 # A negative lookaround over literal words is a regular condition on the next (previous) few
 # characters, so it can be *consumed*: ``X(?!ab|c)`` matches where ``X(?:$|[^ac]|a(?:$|[^b]))``
 # does. A search's truth value is unchanged; where the match's extent matters, put the part that
