@@ -15,9 +15,11 @@ Contract (``core.extraction.candidates.CandidateExtractor``):
 - Concurrency: every request holds a slot of the provider's ``AdaptiveLimiter`` (``core.concurrency``:
   AIMD between 1 and ``LLM_MAX_CONCURRENCY``, cut on 429/timeouts/503, grown slowly on success), so
   the worker threads that share this provider never exceed what the endpoint accepts.
-- Replies are structured output: ``response_format`` ``json_schema`` derived from
-  ``CandidateList.model_json_schema()``; an endpoint that rejects it (HTTP 400) is asked again with
-  ``json_object`` and then with no ``response_format`` (remembered for later calls).
+- Replies are structured output (read and schema in ``core.extraction.replies``, whose
+  ``parse_candidates`` and ``strict_json_schema`` are importable from here): ``response_format``
+  ``json_schema`` derived from ``CandidateList.model_json_schema()``; an endpoint that rejects it
+  (HTTP 400) is asked again with ``json_object`` and then with no ``response_format`` (remembered
+  for later calls).
 - A reply that is not a JSON object/list of candidates is malformed and retried; after the last
   attempt, or on timeout or another HTTP error, ``ExtractionError`` is raised (with the reason).
   Individual candidates that fail validation (e.g. an unknown memory type) are dropped, not retried.
@@ -30,18 +32,15 @@ Thread-safe; no network in the constructor.
 
 from __future__ import annotations
 
-import copy
-import json
 import logging
 import random
-import re
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import SecretStr, ValidationError
+from pydantic import SecretStr
 
 from core import metrics
 from core.concurrency import AdaptiveLimiter, DeadlineExceeded, LimiterClosed, Signal, retry_after_seconds
@@ -60,6 +59,9 @@ from core.extraction.prompts import (
     extract_user_prompt,
     refine_user_prompt,
 )
+from core.extraction.replies import MalformedReply
+from core.extraction.replies import parse_candidates as parse_candidates
+from core.extraction.replies import strict_json_schema as strict_json_schema
 
 log = logging.getLogger(__name__)
 
@@ -76,11 +78,9 @@ def _openai_module() -> Any:
 
         _OPENAI = openai
     return _OPENAI
+
+
 _RESPONSE_MODES = ("json_schema", "json_object", "none")
-# Keywords OpenAI's strict structured outputs accept; others are removed from the derived schema
-# (pydantic validates the reply against the full model anyway).
-_STRICT_DROP = {"default", "title", "description", "minLength", "maxLength", "minimum", "maximum",
-                "exclusiveMinimum", "exclusiveMaximum"}
 
 
 @dataclass
@@ -97,93 +97,6 @@ class TokenUsage:
 
 
 UsageCallback = Callable[[str, int, int], None]  # (stage, prompt_tokens, completion_tokens)
-
-
-class _Malformed(ValueError):
-    """The reply could not be read as a candidate list."""
-
-
-def strict_json_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """``schema`` made acceptable to OpenAI strict mode: every object closed
-    (``additionalProperties: false``) with all properties required, originally optional ones
-    nullable; unsupported keywords removed. ``None`` values in a reply mean "use the default"."""
-    out: dict[str, Any] = copy.deepcopy(schema)
-
-    def walk(node: Any, is_properties: bool = False) -> None:
-        if isinstance(node, dict):
-            if not is_properties:  # in a "properties" map the keys are field names, not keywords
-                for key in _STRICT_DROP.intersection(node):
-                    node.pop(key)
-                if node.get("type") == "object" and "properties" in node:
-                    props: dict[str, Any] = node["properties"]
-                    required = set(node.get("required", []))
-                    for name, prop in props.items():
-                        if name not in required and not _is_nullable(prop):
-                            props[name] = {"anyOf": [prop, {"type": "null"}]}
-                    node["required"] = list(props)
-                    node["additionalProperties"] = False
-            for key, value in node.items():
-                walk(value, is_properties=(key == "properties" and not is_properties))
-        elif isinstance(node, list):
-            for item in node:
-                walk(item)
-
-    walk(out)
-    return out
-
-
-def _is_nullable(prop: dict[str, Any]) -> bool:
-    return any(isinstance(alt, dict) and alt.get("type") == "null" for alt in prop.get("anyOf", []))
-
-
-def _strip_nulls(obj: Any) -> Any:
-    if isinstance(obj, dict):
-        return {k: _strip_nulls(v) for k, v in obj.items() if v is not None}
-    if isinstance(obj, list):
-        return [_strip_nulls(v) for v in obj]
-    return obj
-
-
-_FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
-
-
-def parse_candidates(text: str | None) -> tuple[list[MemoryCandidate], int]:
-    """Candidates in a model reply, and how many items were dropped as invalid.
-
-    Accepts ``{"candidates": [...]}``, a bare list, and a JSON object wrapped in a Markdown fence or
-    surrounded by prose. Raises ``_Malformed`` when no such JSON is found.
-    """
-    if not text or not text.strip():
-        raise _Malformed("empty reply")
-    raw = text.strip()
-    fenced = _FENCE.match(raw)
-    if fenced:
-        raw = fenced.group(1)
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        start, end = raw.find("{"), raw.rfind("}")
-        if start < 0 or end <= start:
-            raise _Malformed("reply is not JSON") from None
-        try:
-            data = json.loads(raw[start:end + 1])
-        except ValueError:
-            raise _Malformed("reply is not JSON") from None
-    if isinstance(data, list):
-        data = {"candidates": data}
-    if isinstance(data, dict) and "candidates" in data and data["candidates"] is None:
-        data["candidates"] = []  # strict schemas make the list nullable
-    if not isinstance(data, dict) or not isinstance(data.get("candidates"), list):
-        raise _Malformed("reply has no 'candidates' list")
-    out: list[MemoryCandidate] = []
-    dropped = 0
-    for item in data["candidates"]:
-        try:
-            out.append(MemoryCandidate.model_validate(_strip_nulls(item)))
-        except ValidationError as exc:
-            dropped += 1
-            log.info("dropping invalid candidate %r: %s", item, exc.errors()[0].get("msg"))
-    return out, dropped
 
 
 class OpenAIExtractor:
@@ -414,7 +327,7 @@ class OpenAIExtractor:
                 last_error = f"{type(exc).__name__}: {exc}"
             except openai.OpenAIError as exc:
                 raise ExtractionError(f"{stage}: request failed: {type(exc).__name__}: {exc}") from exc
-            except _Malformed as exc:
+            except MalformedReply as exc:
                 outcome = "malformed"
                 last_error = f"malformed reply: {exc}"
                 log.info("%s: malformed reply on attempt %d: %s", stage, attempt + 1, exc)

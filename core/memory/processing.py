@@ -3,7 +3,8 @@
 Contract of ``MessageProcessor``:
 - ``ingest`` stores a message once (idempotent by upstream id) and says whether it still needs
   extraction: a user message not yet final for the current extractor version does; a message of a
-  user erased (``core.erasure``) at or after its ``created_at`` is dropped, not stored;
+  user erased (``core.erasure``) at or after its ``created_at`` is dropped, not stored
+  (``core.memory.ingest``, whose names ``IngestResult`` and ``FINAL`` are importable from here);
 - ``process`` runs the three stages for a burst of one conversation's messages and commits, in
   ONE transaction, the memory rows, history rows, outbox rows, the episodes of what the user said
   (``core.episodes``, with their outbox rows) and the messages' final status
@@ -25,13 +26,14 @@ Contract of ``MessageProcessor``:
   message (by ``created_at``, per the key's history) is superseded and not applied. A FAILED message
   re-driven after the user's next messages were processed (or an out-of-order redelivery) therefore
   never overwrites what the user said later; the message still ends ``PROCESSED``;
-- bounded input (``split_burst``): one extraction gets at most ``LONG_TERM_MEMORY_MAX_BURST_MESSAGES``
-  user messages whose joined text is at most ``LONG_TERM_MEMORY_MAX_PROMPT_CHARS`` characters. A
-  larger burst is split into consecutive parts, extracted and committed one after another in message
-  order; a single longer message is cut to the limit for extraction with ``TRUNCATION_MARKER`` (the
-  stored message stays whole). A part that fails transiently stops the burst (the parts already
-  committed are final, so the retry resumes after them); a part that fails for good does not stop
-  the later parts, and its ``PermanentProcessingError`` is raised after they ran;
+- bounded input (``split_burst``, ``cut_for_extraction``, in ``core.memory.bounds``): one extraction
+  gets at most ``LONG_TERM_MEMORY_MAX_BURST_MESSAGES`` user messages whose joined text is at most
+  ``LONG_TERM_MEMORY_MAX_PROMPT_CHARS`` characters. A larger burst is split into consecutive parts,
+  extracted and committed one after another in message order; a single longer message is cut to the
+  limit for extraction with ``TRUNCATION_MARKER`` (the stored message stays whole). A part that fails
+  transiently stops the burst (the parts already committed are final, so the retry resumes after
+  them); a part that fails for good does not stop the later parts, and its
+  ``PermanentProcessingError`` is raised after they ran;
 - thread-safe: ``ingest`` and ``process`` may run concurrently from several threads (the extractor
   runs bursts of different users in workers): each call opens its own sessions, the writer, policy
   and extractors keep no per-call state, and the per-user advisory lock serialises one user's commits.
@@ -64,34 +66,23 @@ from core.extraction.candidates import (
     ExtractionInput,
     MemoryCandidate,
 )
+from core.memory.bounds import TRUNCATION_MARKER as TRUNCATION_MARKER
+from core.memory.bounds import cut_for_extraction as cut_for_extraction
+from core.memory.bounds import split_burst as split_burst
 from core.memory.dedup import SemanticDeduper
+from core.memory.ingest import FINAL as FINAL
+from core.memory.ingest import IngestResult as IngestResult
+from core.memory.ingest import ingest_batch, ingest_one
 from core.memory.reader import list_live
-from core.memory.store import (
-    IncomingMessage,
-    conversation_context,
-    conversation_external_id,
-    erased_before,
-    find_message,
-    get_or_create_conversation,
-    get_or_create_user,
-    get_or_create_users,
-    insert_message,
-    lock_messages,
-    message_conflict,
-    remember_external_id,
-    store_message,
-    user_hash,
-)
+from core.memory.store import IncomingMessage, conversation_context, lock_messages, remember_external_id
 from core.memory.upsert import CandidatePolicy, NamedSlot, admissible, apply_candidates, no_named_slots
 from core.memory.writer import MemoryWriter, WriteContext, WriteResult
 from core.storage.db import transaction
 from core.storage.locks import AdvisoryLock
-from core.storage.models import Conversation, ErasedUser, MemoryHistory, Message, User
+from core.storage.models import Conversation, MemoryHistory, Message, User
 from core.types import MessageRole, MessageStatus, WriteSource
 
 log = logging.getLogger(__name__)
-
-FINAL = (MessageStatus.PROCESSED.value, MessageStatus.SKIPPED.value)
 
 # a burst's messages in conversation order, each with its conversation's summary and its user's upstream id
 _LOAD_BURST = (
@@ -110,38 +101,6 @@ _LOCK_BURST = text(
     "FROM (SELECT pg_advisory_xact_lock(:ns, :uid) AS locked) AS l, messages AS m "
     "WHERE m.id = ANY(CAST(:ids AS integer[])) ORDER BY m.created_at, m.id FOR UPDATE OF m"
 )
-TRUNCATION_MARKER = "…[truncated for extraction: {kept} of {total} characters]"
-
-
-def split_burst(sizes: Sequence[int], max_messages: int, max_chars: int) -> list[range]:
-    """Consecutive groups of message positions covering ``sizes`` in order: each group has at most
-    ``max_messages`` messages whose joined length (one separator between messages, a message counted
-    at most ``max_chars``) is at most ``max_chars``; a message of ``max_chars`` or more is alone."""
-    groups: list[range] = []
-    start, used = 0, 0
-    for i, raw in enumerate(sizes):
-        size = min(raw, max_chars)
-        if i == start:
-            used = size
-        elif i - start >= max_messages or used + 1 + size > max_chars:
-            groups.append(range(start, i))
-            start, used = i, size
-        else:
-            used += 1 + size
-    if sizes:
-        groups.append(range(start, len(sizes)))
-    return groups
-
-
-def cut_for_extraction(text: str, max_chars: int) -> str:
-    """``text`` if it fits ``max_chars``, else its head and ``TRUNCATION_MARKER``, ``max_chars`` in all."""
-    if len(text) <= max_chars:
-        return text
-    longest = TRUNCATION_MARKER.format(kept=max_chars, total=len(text))  # kept <= max_chars: no longer
-    kept = max(0, max_chars - len(longest))
-    return text[:kept] + TRUNCATION_MARKER.format(kept=kept, total=len(text))
-
-
 class ProcessingError(RuntimeError):
     """Extraction of a message burst failed."""
 
@@ -152,18 +111,6 @@ class TransientProcessingError(ProcessingError):
 
 class PermanentProcessingError(ProcessingError):
     """Attempts exhausted; the messages were marked FAILED."""
-
-
-@dataclass(frozen=True)
-class IngestResult:
-    message_pk: int
-    user_pk: int
-    conversation_pk: int
-    created: bool
-    needs_processing: bool
-    # set when the id is known for this user with other content/role/conversation: not a
-    # redelivery; nothing was stored or changed and the caller dead-letters the record with this reason
-    conflict: str | None = None
 
 
 @dataclass
@@ -209,23 +156,9 @@ class MessageProcessor:
                 warm()
 
     def ingest(self, msg: IncomingMessage) -> IngestResult:
+        """Store ``msg`` once (``core.memory.ingest``) and say whether it still needs extraction."""
         with transaction(self.sessions) as session:
-            if erased_before(session, msg.user_id, msg.created_at):
-                # the user was erased (pai-memory forget-user) after this message was written: a
-                # replay or late redelivery must not bring their data back
-                return IngestResult(0, 0, 0, False, False)
-            row, created = store_message(session, msg)
-            if not created:
-                conflict = message_conflict(row, conversation_external_id(session, row.conversation_id), msg)
-                if conflict is not None:
-                    return IngestResult(row.id, row.user_id, row.conversation_id, False, False, conflict)
-            needs = row.role == MessageRole.USER.value and not (
-                row.memory_status in FINAL and row.extractor_version == self.version
-            )
-            if needs and not created and row.memory_status in FINAL:
-                # replay under a new extractor version: extract again on purpose
-                row.memory_status = MessageStatus.PENDING.value
-            return IngestResult(row.id, row.user_id, row.conversation_id, created, needs)
+            return ingest_one(session, msg, self.version)
 
     def ingest_many(self, msgs: Sequence[IncomingMessage]) -> list[IngestResult]:
         """``ingest`` of several messages in ONE transaction: the same results, in order, with the
@@ -235,67 +168,7 @@ class MessageProcessor:
         if not msgs:
             return []
         with transaction(self.sessions) as session:
-            hashes = {m.user_id: user_hash(m.user_id) for m in msgs}
-            # prebuilt statements with expanding parameters: no statement construction and cache-key
-            # computation per batch
-            erased: dict[str, datetime] = {
-                h: at for h, at in session.execute(_ERASED, {"hashes": sorted(set(hashes.values()))})}
-            # known messages by (user's upstream id, message id): ids are scoped by user
-            known: dict[tuple[str, str], tuple[Message, str]] = {
-                (user_ext, row.upstream_message_id): (row, conv_ext)
-                for row, user_ext, conv_ext in session.execute(
-                    select(Message, User.external_id, Conversation.external_id)
-                    .join(User, User.id == Message.user_id)
-                    .join(Conversation, Conversation.id == Message.conversation_id)
-                    .where(Message.upstream_message_id.in_(sorted({m.message_id for m in msgs})),
-                           User.external_id.in_(sorted(hashes))))}
-            users: dict[str, int] = {
-                ext: pk for ext, pk in session.execute(_KNOWN_USERS, {"ext": sorted(hashes)})}
-            new_users = sorted({
-                m.user_id for m in msgs
-                if m.user_id not in users and (m.user_id, m.message_id) not in known
-                and not (erased.get(hashes[m.user_id]) is not None
-                         and m.created_at <= erased[hashes[m.user_id]])})
-            if new_users:  # created together: one insert for the batch instead of three statements each
-                users.update(get_or_create_users(session, new_users))
-            conversations: dict[tuple[int, str], int] = {}
-            out: list[IngestResult] = []
-            for msg in msgs:
-                erased_at = erased.get(hashes[msg.user_id])
-                if erased_at is not None and msg.created_at <= erased_at:
-                    out.append(IngestResult(0, 0, 0, False, False))  # see ``ingest``
-                    continue
-                found = known.get((msg.user_id, msg.message_id))
-                if found is None:
-                    user_pk = users.get(msg.user_id)
-                    if user_pk is None:
-                        user_pk = users[msg.user_id] = get_or_create_user(session, msg.user_id)
-                    conv_key = (user_pk, msg.conversation_id)
-                    conv_pk = conversations.get(conv_key)
-                    if conv_pk is None or msg.conversation_summary:  # a summary replaces the stored one
-                        conv_pk = conversations[conv_key] = get_or_create_conversation(
-                            session, user_pk, msg.conversation_id, msg.conversation_summary)
-                    new_pk = insert_message(session, msg, user_pk, conv_pk)
-                    if new_pk is not None:
-                        is_user = msg.role == MessageRole.USER.value
-                        out.append(IngestResult(new_pk, user_pk, conv_pk, True, is_user))
-                        continue
-                    stored = find_message(session, user_pk, msg.message_id)
-                    assert stored is not None
-                    found = known[(msg.user_id, msg.message_id)] = (
-                        stored, conversation_external_id(session, stored.conversation_id))
-                row, conv_ext = found
-                conflict = message_conflict(row, conv_ext, msg)
-                if conflict is not None:
-                    out.append(IngestResult(row.id, row.user_id, row.conversation_id, False, False, conflict))
-                    continue
-                needs = row.role == MessageRole.USER.value and not (
-                    row.memory_status in FINAL and row.extractor_version == self.version
-                )
-                if needs and row.memory_status in FINAL:
-                    row.memory_status = MessageStatus.PENDING.value  # replay under a new extractor version
-                out.append(IngestResult(row.id, row.user_id, row.conversation_id, False, needs))
-            return out
+            return ingest_batch(session, msgs, self.version)
 
     def process(self, message_pks: Sequence[int]) -> ProcessOutcome:
         """Extract and apply one burst (message ids of ONE conversation)."""
@@ -529,10 +402,6 @@ _FINAL_STATUS = (  # a burst's messages final, in the extraction's transaction
         updated_at=bindparam("now", type_=DateTime(timezone=True)),
     )
 )
-_ERASED = select(ErasedUser.user_hash, ErasedUser.erased_at).where(
-    ErasedUser.user_hash.in_(bindparam("hashes", expanding=True)))
-
-_KNOWN_USERS = select(User.external_id, User.id).where(User.external_id.in_(bindparam("ext", expanding=True)))
 
 
 def superseded_keys(session: Session, user_pk: int, keys: set[str], newest: datetime) -> set[str]:

@@ -1,5 +1,8 @@
 """Writes to the memory truth: every change is row + history + outbox in the caller's transaction.
 
+What a write is (``WriteContext``, ``MemoryWrite``, ``WriteResult``, ``validate_key``) lives in
+``core.memory.writes`` and is importable from here too.
+
 Invariants:
 - a write that changes nothing (same type, content, importance, confidence, active, not expired)
   writes nothing: no history, no outbox row; this is what makes redelivery and replay harmless;
@@ -19,9 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import Protocol
 
 import numpy as np
 from sqlalchemy import bindparam, case, func, insert, select, text, update
@@ -31,21 +33,22 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from core import metrics
 from core.config import Settings
-from core.filters import (
-    is_instruction_content,
-    is_noise_content,
-    is_noise_key,
-    is_profile_key,
-    key_has_substance,
-    normalise_key,
-)
+from core.filters import is_instruction_content, is_noise_content, normalise_key
 from core.memory.errors import InvalidMemoryInput, MemoryNotFound
 from core.memory.outbox import ENQUEUE_SQL, memory_dirty_params
 from core.memory.reader import live_clause
 from core.memory.store import user_external_id
 from core.memory.text import embedding_text, text_hash
+
+# the vocabulary of a write, importable from here as before
+from core.memory.writes import KnownVectors as KnownVectors
+from core.memory.writes import MemoryWrite as MemoryWrite
+from core.memory.writes import WriteContext as WriteContext
+from core.memory.writes import WriteResult as WriteResult
+from core.memory.writes import clean_content
+from core.memory.writes import validate_key as validate_key
 from core.storage.models import LongTermMemory
-from core.types import MemoryOperation, MemoryType, VectorStatus, WriteSource
+from core.types import MemoryOperation, MemoryType, VectorStatus
 from schemas.events import DEFAULT_MEMORY_CONFIDENCE, MAX_MEMORY_CONTENT_CHARS
 
 DEFAULT_MAX_ACTIVE_PER_USER: int = Settings.model_fields["LONG_TERM_MEMORY_MAX_ACTIVE_PER_USER"].default
@@ -66,72 +69,6 @@ _FOR_UPDATE = (  # built once: the extractor locks a row per write
 )
 _LOCKED = "pai_memory.locked_memories"  # (transaction, {(user pk, key): row}) of get_for_update
 
-
-@dataclass(frozen=True)
-class WriteContext:
-    """Who and what a write is attributed to."""
-
-    user_pk: int
-    source: WriteSource
-    conversation_pk: int | None = None
-    source_message_pk: int | None = None
-    command_id: str | None = None
-    reason: str | None = None
-    origin_at: datetime | None = None  # creation time of the message/command that caused the write
-
-
-@dataclass(frozen=True)
-class WriteResult:
-    memory_id: int | None
-    memory_key: str
-    operation: MemoryOperation | None  # None: nothing changed
-
-    @property
-    def changed(self) -> bool:
-        return self.operation is not None
-
-
-@dataclass(frozen=True)
-class MemoryWrite:
-    """A fully resolved write: what the row must become."""
-
-    key: str
-    memory_type: MemoryType
-    content: str
-    importance: int = 3
-    confidence: float = DEFAULT_MEMORY_CONFIDENCE
-    ttl_days: int | None = None
-
-
-class KnownVectors(Protocol):
-    """The write side's passage vectors (``SemanticDeduper``, cached by text hash). Used only where the
-    write side embeds every written text anyway (the extractor's post-write merge), so asking for one
-    costs no model call that would not happen otherwise."""
-
-    @property
-    def model(self) -> str: ...
-
-    def vector(self, text: str) -> np.ndarray: ...
-
-
-def validate_key(raw: str) -> str:
-    """The normalised key, or ``InvalidMemoryInput`` for empty, noise and profile keys."""
-    key = normalise_key(raw)
-    if not key or not key_has_substance(raw):
-        # "   " and "!!!---" would both become the fallback "memory" and overwrite each other
-        raise InvalidMemoryInput("memory key is empty after normalisation (it needs a letter or a digit)")
-    if is_noise_key(key):
-        raise InvalidMemoryInput(f"memory key {key!r} is a known noise key")
-    if is_profile_key(key):
-        raise InvalidMemoryInput(f"memory key {key!r} is a profile field, not a memory")
-    return key
-
-
-def _clean_content(content: str) -> str:
-    content = " ".join(content.replace("\x00", "").split())
-    if not content:
-        raise InvalidMemoryInput("memory content is empty")
-    return content[:MAX_MEMORY_CONTENT_CHARS]
 
 
 class MemoryWriter:
@@ -212,7 +149,7 @@ class MemoryWriter:
     ) -> WriteResult:
         """Create the memory, or overwrite the one with the same key (reactivating it)."""
         key = validate_key(write.key)
-        content = _clean_content(write.content)
+        content = clean_content(write.content)
         if is_noise_content(content):
             if is_instruction_content(content):  # say why truthfully (issue 26), not "noise"
                 raise InvalidMemoryInput("memory content reads as instructions to the assistant (prompt "
@@ -295,7 +232,7 @@ class MemoryWriter:
         """Append ``addition`` to the memory with this key (created when absent). An addition
         already contained in the content changes nothing."""
         key = validate_key(key)
-        addition = _clean_content(addition)
+        addition = clean_content(addition)
         row = self.get_for_update(session, ctx.user_pk, key)
         now = datetime.now(UTC)
         if row is None or not row.is_active or (row.expires_at is not None and row.expires_at <= now):
@@ -366,7 +303,7 @@ class MemoryWriter:
         values: dict[str, object] = {}
         new_content = row.content
         if content is not None:
-            new_content = _clean_content(content)
+            new_content = clean_content(content)
             if is_noise_content(new_content):
                 raise InvalidMemoryInput(
                     "memory content is filtered noise (tool list, weather, system state)")

@@ -24,10 +24,11 @@ previous turn, and a short reply to the
 assistant's question ("Favorite game?" -> "Wingspan"; "所以以后都用中文？" -> "对"), where the
 fact is the user's answer and the question only its frame.
 
-Helpers by responsibility: ``detectors`` (the fact and intent slot detectors, ``Hit``), ``topics``
-(topic words, forget-topic matching), ``places`` (place names), ``followup`` (short replies to the
-assistant's question), ``patterns`` and ``lexicon`` (the compiled patterns and word lists),
-``segment`` (clauses).
+Helpers by responsibility: ``detectors`` (the fact and intent slot detectors, ``Hit``),
+``constraints`` (standing rules for the assistant), ``forget`` (forget requests and the deletions they
+make), ``topics`` (topic words, forget-topic matching), ``places`` (place names), ``followup`` (short
+replies to the assistant's question), ``questions`` (is a clause a question), ``patterns`` and
+``lexicon`` (the compiled patterns and word lists), ``segment`` (clauses).
 """
 
 from __future__ import annotations
@@ -35,26 +36,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput
-from core.extraction.rules import patterns
+from core.extraction.rules import forget, patterns
+from core.extraction.rules.constraints import ConstraintDetectors
 from core.extraction.rules.detectors import Hit, SlotDetectors
 from core.extraction.rules.events import dated, event_hit
 from core.extraction.rules.followup import followup_statement
-from core.extraction.rules.keys import content_slug, salient_tokens
-from core.extraction.rules.places import (
-    places_in,
-)
+from core.extraction.rules.forget import Deletion
+from core.extraction.rules.keys import salient_tokens
+from core.extraction.rules.places import places_in
+from core.extraction.rules.questions import is_question
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, split_clauses
-from core.extraction.rules.topics import topic_matches, topic_of
+from core.extraction.rules.topics import topic_of
 from core.filters import is_noise_content
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 
 MAX_MESSAGE_CHARS = 8000
 MAX_CLAUSES = 120
 MAX_CLAUSE_CHARS = 400
-# discourse lead-ins that carry no topic ("also", "对了")
-_LEAD_IN = re.compile(r"^(?:also|and|oh|ok(?:ay)?|so|well|by the way|btw|"
-                      r"还有|对了|另外|哦|嗯|那|然后)[,，\s]*")
-
 
 # a clause that only names the topic of the next one ("As for writing, I like to create poems")
 _LEAD_TOPIC = re.compile(r"^(?:as for|speaking of|when it comes to|regarding|至于|说到|说起|谈到|关于)\s*\S")
@@ -76,13 +74,6 @@ class Group:
 
 
 @dataclass
-class Deletion:
-    key: str
-    memory_type: str
-    content: str
-
-
-@dataclass
 class Analysis:
     groups: list[Group]
     deletions: list[Deletion]
@@ -94,11 +85,8 @@ class Analysis:
     forgotten_slots: set[str] = field(default_factory=set)  # slots the user named in a forget request
 
 
-_REPLY_TOPICS = {"reply_length", "format", "language", "tone", "code_comments", "code_style", "shell"}
-
-
 # --- the analyser ----------------------------------------------------------------------------
-class _Analyser(SlotDetectors):
+class _Analyser(SlotDetectors, ConstraintDetectors):
     def __init__(self, data: ExtractionInput) -> None:
         self.data = data
         self.message = data.user_message or ""
@@ -131,12 +119,6 @@ class _Analyser(SlotDetectors):
                 return places[-1]
         return None
 
-    def _previous_user_turn(self) -> str | None:
-        for msg in reversed(self.data.context):
-            if msg.role == "user" and msg.content.strip():
-                return msg.content
-        return None
-
     def _next_sentence(self, clauses: list[Clause]) -> list[Clause]:
         """The clauses of the sentence after ``clauses``' (detail of a life event told there)."""
         return self.sentences.get(clauses[-1].sentence + 1, []) if clauses else []
@@ -158,11 +140,11 @@ class _Analyser(SlotDetectors):
                 for c in clauses:
                     self.dropped[c.index] = "test"
                 continue
-            if any(patterns.FORGET.search(c.norm) for c in clauses) and not self._forget_is_about_self(text) \
+            if any(patterns.FORGET.search(c.norm) for c in clauses) and not forget.is_about_self(text) \
                     and not patterns.KEEP_REMINDER.search(normalise(text)):
-                topics = self._forget_topics(clauses)
+                topics = forget.forget_topics(clauses, self.data.context)
                 forget_topics.extend(topics)
-                deletions.extend(self._deletions_for(topics))
+                deletions.extend(forget.deletions_for(topics, self.existing))
                 for c in clauses:
                     self.dropped[c.index] = "forget"
                 continue
@@ -226,50 +208,6 @@ class _Analyser(SlotDetectors):
                     self._payload_from = clause.index
                 break
             out.append(clause)
-        return out
-
-    @staticmethod
-    def _forget_is_about_self(text: str) -> bool:
-        """"我忘了带钥匙" / "I forgot my keys" is the user forgetting, not a request to forget."""
-        return bool(re.search(r"我(?:又|总|老|经常|差点)?忘(?:了|记)" + re.not_followed_by("吧")
-                              + r"|\bi (?:always |"
-                              r"often |keep )?forg[eo]t\b", text)) \
-            and not re.search(r"你|帮我|别记|不要记|删|memory|记忆|please|pls|forget (?:about )?(?:the|"
-                              r"that|this|it)\b",
-                              text)
-
-    def _forget_topics(self, clauses: list[Clause]) -> list[str]:
-        topics: list[str] = []
-        for c in clauses:
-            for rx in (patterns.FORGET_TOPIC_ZH_BA, patterns.FORGET_TOPIC_ZH, patterns.FORGET_TOPIC_EN):
-                for m in rx.finditer(c.norm):
-                    topic = re.sub(r"^(?:算了|对了|还有|哦|嗯|那|就|关于|"
-                                   r"把|我的|我|你|about|the|my)+", "", m.group("t")).strip(
-                        " 的,，")
-                    if has_cjk(topic):
-                        topic = patterns.FORGET_TOPIC_NOISE.sub("", topic).strip(" 的,，")
-                    if topic and topic.lower() not in patterns.FORGET_STOP and len(topic) >= 2:
-                        topics.append(topic)
-        if not topics:
-            # a bare "forget that" after a statement in the same sentence ("I don't watch horror
-            # movies anymore, please forget that") is about that statement, not the previous turn
-            own = [c.text for c in clauses if not patterns.FORGET.search(c.norm)
-                   and salient_tokens(_LEAD_IN.sub("", c.norm))]
-            if own:
-                return [" ".join(own)]
-            prev = self._previous_user_turn()
-            if prev:
-                topics.append(prev)
-        return topics
-
-    def _deletions_for(self, topics: list[str]) -> list[Deletion]:
-        slots = {slot for topic in topics for slot, rx in patterns.SLOT_NAMES.items()
-                 if rx.search(normalise(topic))}
-        out: list[Deletion] = []
-        for memory in self.existing:
-            named = memory.key in slots
-            if named or any(topic_matches(topic, memory.key + " " + memory.content) for topic in topics):
-                out.append(Deletion(memory.key, memory.memory_type, memory.content))
         return out
 
     # -- clause level -------------------------------------------------------------------------
@@ -345,7 +283,7 @@ class _Analyser(SlotDetectors):
             return retractions or ([event] if event else []), ("time" if not (retractions or event) else None)
         if patterns.TIME_SOFT.search(body) and not patterns.HABIT.search(body):
             return [], "time"
-        if patterns.is_question(body) or clause.terminator in {"?", "？"}:
+        if is_question(body) or clause.terminator in {"?", "？"}:
             return [], "question"
         if patterns.REQUEST.search(body) and not (
                 patterns.DISLIKE.search(body) and topic_of("preference", body)):
@@ -386,88 +324,12 @@ class _Analyser(SlotDetectors):
             hits.append(Hit("fact-job", 0.8, op=CandidateOp.DELETE, absorbs=False))
         return hits
 
-    def _constraint(self, clauses: list[Clause], pos: int, body: str) -> Hit | None:
-        """A standing rule for the assistant, possibly spanning the next clauses of the sentence
-        ("以后只要有台风预警，就提醒我…", "whenever there's a storm warning, remind me to…")."""
-        if pos > 0 and patterns.TIME_HARD.search(clauses[pos - 1].norm) \
-                and not patterns.TOPIC_SHIFT.search(body):
-            return None  # "下个月出差期间，每天提醒我打卡": the window scopes the rule
-        if _NEVER_MIND.search(body):
-            return None  # "never mind the Rust rewrite" withdraws something, it is no rule
-        if _ASSOCIATION.search(body):
-            return None  # "these flowers always remind me of my wedding" is a feeling, not a request
-        style = patterns.STYLE_DIRECTIVE.search(body)
-        if not (patterns.LONGTERM.search(body) or patterns.LONGTERM_WEAK.search(body)
-                or patterns.CONDITION_START.search(body) or patterns.RECURRING.search(body)
-                or patterns.REPLY_WORD.search(body) or style):
-            return None
-        joined = ""
-        for extra, c in enumerate(clauses[pos: pos + 3]):
-            text = patterns.MEMORY_REQUEST_PREFIX.sub("", c.norm)
-            if patterns.PROFILE.search(text) or patterns.PERSONA.search(text) or is_noise_content(c.text) or (
-                    c.had_emoji and re.search(r"加|add|use|用|结尾|end", text)):
-                return None
-            joined = f"{joined}，{text}" if joined else text
-            windowless = _OFFSET.sub(" ", joined)  # "20 minutes earlier" shifts the reminder, no window
-            if patterns.TIME_HARD.search(windowless) or (patterns.TIME_SOFT.search(windowless) and not (
-                    patterns.HABIT.search(joined) or patterns.RECURRING.search(joined))):
-                return None
-            lasting = patterns.LONGTERM.search(joined) or patterns.CONDITION_REMIND.search(joined)
-            styled = style and (topic_of("constraint", joined) in _REPLY_TOPICS
-                                or patterns.ASSISTANT_STRONG.search(joined))
-            imperative = (patterns.REPLY_WORD.search(joined) and patterns.IMPERATIVE.search(joined)) or styled
-            weak = (patterns.RECURRING.search(joined) and re.search(r"提醒|remind", joined)) or (
-                patterns.LONGTERM_WEAK.search(joined) and patterns.ASSISTANT_STRONG.search(joined))
-            if not (lasting or imperative or weak):
-                continue
-            if patterns.SELF_RULE.search(joined):
-                return None
-            if patterns.GOAL_STRONG.search(joined) and not patterns.ASSISTANT_STRONG.search(joined):
-                return None  # the user's own long-term plan ("我的长期计划是写一本书") is a goal, not a rule
-            if patterns.HYPOTHETICAL.search(joined) and not patterns.CONDITION_REMIND.search(joined):
-                return None
-            topic = topic_of("constraint", joined)
-            directed = patterns.ASSISTANT_STRONG.search(joined) or ((lasting or imperative) and (
-                patterns.ASSISTANT_WEAK.search(joined) or topic in _REPLY_TOPICS)) or (
-                lasting and _POLITE.search(joined) and not _SELF_SUBJECT.search(joined))
-            # ("going forward, metric units please"; not "going forward I'll run, please wish me luck")
-            if directed:
-                key = f"constraint-{topic}" if topic else f"constraint-{content_slug(joined)}"
-                self._constraint_keys.add(key)
-                return Hit(key, 0.85 if lasting else 0.8, span=extra)
-        return None
 
-    def _followup_constraint(self, body: str) -> Hit | None:
-        """A detail for a constraint the user already has ("汇率用个大概就行"), or a change of it
-        ("还是改回中文回复吧", "switch back to English replies"), which then replaces it."""
-        change = patterns.CHANGE.search(body) and patterns.REPLY_WORD.search(body)
-        if not (patterns.FOLLOWUP_INSTRUCTION.search(body) or change):
-            return None
-        topic = topic_of("constraint", body)
-        if topic is None:
-            return None
-        key = f"constraint-{topic}"
-        if key in self._constraint_keys or any(m.key == key for m in self.existing):
-            return Hit(key, 0.8, force_merge=not patterns.CHANGE.search(body))
-        return None
-
-
-# a relative offset of a standing reminder ("20 minutes earlier", "提前半小时"), not a time window
-_OFFSET = re.compile(r"\b(?:\d+|a few|an?|half an?)\s*(?:minutes?|mins?|hours?|hrs?)\s+(?:earlier|early|"
-                     r"later|before|ahead|in advance)\b|"
-                     r"(?:提前|早|晚)(?:\d+|[一二三四五六七八九十半两]+)(?:分钟|个?小时|个?钟头?)")
-_POLITE = re.compile(r"\b(?:please|pls|plz)\b|请|麻烦")
-_SELF_SUBJECT = re.compile(r"\b(?:i|we|i'll|i'm|we'll)\b|我(?:们)?(?:要|会|得|想|打算|准备|也)")
-_NEVER_MIND = re.compile(r"\bnever ?mind\b|\bnvm\b")
 # the plot of a story, film or book: "讲述的是一个父亲为了女儿的梦想…", "it's about a girl who wants to…"
 _PLOT = re.compile(
     r"^(?:这|那)?(?:部|本|个)?(?:电影|电视剧|小说|书|故事|片子|剧)?(?:主要)?(?:讲述|讲|描述|描写)(?:的是|了)|"
     r"^(?:it|the (?:film|movie|book|novel|story|show|series|plot))(?:'s| is) about\b|"
     r"^(?:it|the (?:film|movie|book|novel|story|show|series)) (?:tells|follows) the story of\b")
-# "it reminds me of home", "they always remind me of that day", "that reminded me to call": something
-# brings a memory back; only the imperative "remind me" (to the assistant) asks for a reminder
-_ASSOCIATION = re.compile(r"\breminds me\b|\bremind(?:s|ed)? me of\b|\breminded me\b|"
-                          r"让我想起|使我想起|令我想起|总让我想起")
 _GROUNDS = ("fact-diet", "fact-allergy")
 _BECAUSE = re.compile(r"\bso\b|\btherefore\b|\bthat'?s why\b|所以|因此|因为|就")
 

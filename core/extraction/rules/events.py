@@ -33,6 +33,7 @@ from core.extraction.candidates import CandidateOp
 from core.extraction.rules import patterns
 from core.extraction.rules.detectors import Hit
 from core.extraction.rules.keys import content_slug
+from core.extraction.rules.questions import is_question
 from core.extraction.rules.segment import Clause, has_cjk
 from core.filters import normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
@@ -348,7 +349,7 @@ _TIME_WORDS = re.compile(
 def _match(clauses: list[Clause], pos: int, body: str) -> re.Match[str] | None:
     """The event clause ``pos`` tells (groups ``v``: the verb, ``rest``: what follows), or ``None``."""
     clause = clauses[pos]
-    if clause.terminator in {"?", "？"} or patterns.is_question(body) or patterns.HYPOTHETICAL.search(body):
+    if clause.terminator in {"?", "？"} or is_question(body) or patterns.HYPOTHETICAL.search(body):
         return None
     if patterns.REQUEST.search(body) or patterns.THIRD_PARTY_START.search(body):
         return None
@@ -398,7 +399,7 @@ def _detail(following: list[Clause]) -> list[Clause]:
     if not following or following[-1].terminator in {"?", "？"}:
         return []
     text = " ".join(c.norm for c in following)
-    if patterns.is_question(text) or _TURNS_AWAY.search(text) or len(text) > DETAIL_MAX_CHARS:
+    if is_question(text) or _TURNS_AWAY.search(text) or len(text) > DETAIL_MAX_CHARS:
         return []
     return following
 

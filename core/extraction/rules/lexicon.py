@@ -1,21 +1,11 @@
 """Word lists of the offline rules extractor (Chinese and English).
 
-Lists are plain data; ``alt()`` turns one into a regex alternation (longest first, escaped).
+Lists are plain data, written with ``words()`` (``|``-separated text); ``patterns.alt()`` turns one into
+a regex alternation.
 Topic tables map a slot suffix to the words that identify it; order matters (first match wins).
 """
 
 from __future__ import annotations
-
-from collections.abc import Iterable
-
-from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
-
-
-def alt(words: Iterable[str]) -> str:
-    """A non-capturing alternation of ``words`` (lowercased: patterns run on lowercased text),
-    longest first, regex-escaped."""
-    uniq = sorted({w.lower() for w in words if w}, key=lambda w: (-len(w), w))
-    return "(?:" + "|".join(re.escape(w) for w in uniq) + ")"
 
 
 def words(text: str) -> list[str]:

@@ -1,9 +1,14 @@
 """Compiled patterns of the rules extractor: clause flags (drop reasons) and slot triggers.
 
 All patterns run on ``segment.normalise``d text (NFKC, lowercase), Chinese and English side by side.
+A data table: module-level patterns and the pieces they are built from, with the two combinators that
+spell them (``rx``, ``alt``); the code that reads them lives in the modules that use them (e.g.
+``questions``).
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from core.extraction.rules import lexicon
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
@@ -12,7 +17,15 @@ from core.text.regex import not_preceded_by as _np
 
 
 def rx(*parts: str) -> re.Pattern[str]:
+    """The alternation of ``parts``, compiled."""
     return re.compile("|".join(parts))
+
+
+def alt(words: Iterable[str]) -> str:
+    """A non-capturing alternation of ``words`` (lowercased: patterns run on lowercased text),
+    longest first, regex-escaped."""
+    uniq = sorted({w.lower() for w in words if w}, key=lambda w: (-len(w), w))
+    return "(?:" + "|".join(re.escape(w) for w in uniq) + ")"
 
 
 _WEEKDAY = r"(?:周|星期|礼拜)[一二三四五六日天]"
@@ -79,15 +92,8 @@ QUESTION = rx(
     r"how|how's|why|where|which|"
     r"who|whats|any ideas?|anything|is there|are there|have you|has)\b" + _nf(" not"),
 )
+# "X不X" at the end ("去不去"): ``questions.is_question`` compares the two groups
 A_NOT_A = re.compile(r"(?P<a>\w)\s*不\s*(?P<b>\w)$")
-
-
-def is_question(text: str) -> bool:
-    """QUESTION, or "X不X" at the end ("去不去", "好不好"): ``re`` wrote that as a backreference."""
-    if QUESTION.search(text):
-        return True
-    m = A_NOT_A.search(text)
-    return bool(m and m.group("a") == m.group("b"))
 
 
 REQUEST = rx(
@@ -349,8 +355,8 @@ NAMED_SUBJECT_EN = re.compile(
     r"just|still|also|never|always|now)\b"
 )
 # the subject of a sentence is a relative or partner / a friend, colleague or other acquaintance
-_KIN_ZH = lexicon.alt(lexicon.FAMILY_ZH + lexicon.PARTNER_ZH)
-_KIN_EN = lexicon.alt([w.lower() for w in lexicon.FAMILY_EN + lexicon.PARTNER_EN])
+_KIN_ZH = alt(lexicon.FAMILY_ZH + lexicon.PARTNER_ZH)
+_KIN_EN = alt([w.lower() for w in lexicon.FAMILY_EN + lexicon.PARTNER_EN])
 FAMILY_SUBJECT = rx(r"^(?:我|我家|我们家)(?:的)?(?:大|小|二)?" + _KIN_ZH,
                     r"^(?:my|our) (?:\w+ )?" + _KIN_EN + r"(?:'s)?\b")
 FRIEND_SUBJECT = rx(r"^我(?:的)?(?:最好的|一个|一位|好)?(?:朋友|同事|老板|领导|同学|室友|邻居|哥们|闺蜜|"
@@ -380,9 +386,9 @@ HEDGE = rx(r"也许|说不定|不一定|还没想好|还不确定|"
            r"\bwho knows\b|\bjust an idea\b")
 
 # --- slot triggers ---------------------------------------------------------------------------
-PLACE_ZH_ALT = lexicon.alt(lexicon.PLACES_ZH)
-PLACE_EN_ALT = lexicon.alt([p.lower() for p in lexicon.PLACES_EN])
-DEICTIC_ZH = lexicon.alt(lexicon.PLACE_DEICTIC_ZH)
+PLACE_ZH_ALT = alt(lexicon.PLACES_ZH)
+PLACE_EN_ALT = alt([p.lower() for p in lexicon.PLACES_EN])
+DEICTIC_ZH = alt(lexicon.PLACE_DEICTIC_ZH)
 PLACE_ZH_GENERIC = r"[\u4e00-\u9fff]{1,5}?(?:市|省|县|自治区|特别行政区)"
 PLACE_ZH = rf"(?:{PLACE_ZH_ALT}|{PLACE_ZH_GENERIC}|{DEICTIC_ZH})"
 FUTURE_MOVE = rx(r"(?:打算|准备|计划|想|要|将|会|考虑|明年|下个月|"
@@ -409,7 +415,7 @@ HOMETOWN_ZH = [
     re.compile(rf"我是\s*(?P<p>{PLACE_ZH_ALT}|{PLACE_ZH_GENERIC})\s*人"),
     re.compile(rf"(?:老家|家乡)(?:是|在)?\s*(?P<p>{PLACE_ZH_ALT}|{PLACE_ZH_GENERIC})"),
 ]
-OCC_EN_FWD = lexicon.alt([o.lower() for o in lexicon.OCCUPATIONS_EN])
+OCC_EN_FWD = alt([o.lower() for o in lexicon.OCCUPATIONS_EN])
 _EN_PLACE_TAIL = (
     r"(?P<p>[a-z][a-z.'\- ]{1,40}?)(?:$|[,.;!?(]| for | since | with | and | but | because | now| last| \d|"
     r" about| over| ever| ~| —| -)"
@@ -436,9 +442,9 @@ HOMETOWN_EN = [
     re.compile(r"\bgrew up in\s+" + _EN_PLACE_TAIL),
 ]
 
-OCC_ZH = lexicon.alt(lexicon.OCCUPATIONS_ZH)
-ROLE_ZH = lexicon.alt(lexicon.ROLE_FIELDS_ZH + lexicon.OCCUPATIONS_ZH)
-SUBJECT_ZH = lexicon.alt(lexicon.TEACH_SUBJECTS_ZH)
+OCC_ZH = alt(lexicon.OCCUPATIONS_ZH)
+ROLE_ZH = alt(lexicon.ROLE_FIELDS_ZH + lexicon.OCCUPATIONS_ZH)
+SUBJECT_ZH = alt(lexicon.TEACH_SUBJECTS_ZH)
 ACRONYM_ROLE = r"(?:sre|ui|ux|qa|pm|hr|dba|devops|ios|android|java|python|go|c\+\+|it|bd|ai|ml|nlp|cv|seo)"
 # "现在做算法工程师", "当了一名护士": doing a job, not a project ("在做" inside "现在做")
 JOB_AS_ZH = re.compile(rf"(?:做|当|干)(?:了)?(?:一名|一个|名|个)?\s*"
@@ -487,7 +493,7 @@ HOME_HAS_EN = re.compile(
 )
 NOT_JOB_ROLE = re.compile(r"^(?:饭|菜|作业|家务|运动|梦|手术|饭菜|好|完|过|了|一个|个|些|点|事)")
 GOAL_NEAR = re.compile(r"(?:想|打算|准备|希望|要|转|计划|争取)(?:要)?(?:做|干|从事|转|当)")
-OCC_EN = lexicon.alt([o.lower() for o in lexicon.OCCUPATIONS_EN])
+OCC_EN = alt([o.lower() for o in lexicon.OCCUPATIONS_EN])
 JOB_EN: list[re.Pattern[str] | re.Unless] = [
     # an appositive in an introduction: "I'm Dana, a UX designer in Amsterdam"
     re.compile(r"^(?:a|an) (?P<role>(?:[\w/&'+-]+\s+){0,4}?" + OCC_EN + r")s?\b"),
@@ -527,7 +533,7 @@ NOT_AGENT_EN = re.compile(
 AGE_ZH = re.compile(r"我(?:今年)?(?:已经)?(?P<n>[0-9]{1,2}|[一二三四五六七八九十]{1,3})岁")
 AGE_EN = re.compile(r"\bi(?:'m| am|’m) (?P<n>[1-9][0-9]?)(?: years old| yo| y/o|\s*$|,| and| now)")
 
-FAMILY_ZH = lexicon.alt(lexicon.FAMILY_ZH)
+FAMILY_ZH = alt(lexicon.FAMILY_ZH)
 FAMILY_PRED_ZH = (r"(?:今年|已经|刚)?(?:[0-9]{1,2}|[一二两三四五六七八九十]{1,3})(?:岁|"
                   r"个月)|上(?:小学|初中|高中|大学|幼儿园|"
                   r"[一二三四五六]年级)|[一二三四五六七八九]年级|读(?:小学|初中|高中|"
@@ -546,7 +552,7 @@ FAMILY_ZH_RX = [
     re.compile(r"我(?:已经)?(?:当|做)(?:了)?(?:爸爸|妈妈|爸|妈|父亲|母亲)|我是(?:.{0,4})(?:宝妈|"
                r"宝爸|全职妈妈|全职爸爸|独生子|独生女|家里老大|家里老二|家里老小)"),
 ]
-FAMILY_EN = lexicon.alt(lexicon.FAMILY_EN)
+FAMILY_EN = alt(lexicon.FAMILY_EN)
 FAMILY_EN_RX = [
     re.compile(rf"\b(?:my|our)\s+(?:\w+\s+)?(?P<rel>{FAMILY_EN})\b\s*(?:is|are|was born|"
                rf"just turned|turned|goes to|"
@@ -566,7 +572,7 @@ FAMILY_EN_RX = [
                r"father|parent|grandma|grandpa|grandmother|grandfather|grandparent)\b|"
                r"\bi(?:'m| am) an? (?:first[- ]time|new|proud|young) (?:mom|mum|dad|mother|father|parent)\b"),
 ]
-PARTNER_ZH_ALT = lexicon.alt(lexicon.PARTNER_ZH)
+PARTNER_ZH_ALT = alt(lexicon.PARTNER_ZH)
 RELATION_ZH = [
     re.compile(rf"我(?:的)?(?P<rel>{PARTNER_ZH_ALT})(?:是|叫|在|做|住|今年|[0-9]+岁|也是)"),
     re.compile(rf"我(?:有)?(?:{PARTNER_ZH_ALT})了|(?:在)?谈恋爱|我(?:是)?单身|(?:目前|"
@@ -589,14 +595,14 @@ JOB_LOSS = rx(r"辞职了|离职了|被裁了?|失业了|"
               r"裸辞了?|退休了", r"\bquit my job\b|\bgot laid off\b|\blost my job\b|\bi'?m unemployed\b|"
               r"\bi retired\b|\bbetween jobs\b")
 
-PETS_ZH = lexicon.alt(lexicon.PETS_ZH)
+PETS_ZH = alt(lexicon.PETS_ZH)
 PETS_ZH_RX = [
     re.compile(rf"(?:我家|我养的?|养了|我的|我有|家里有?|家里养了?|我们家)(?:一只|两只|"
                rf"三只|[0-9]+只|一条|两条|只|条|个|一个)?"
                rf".{{0,6}}?(?P<pet>{PETS_ZH})"),
     re.compile(rf"(?P<pet>{PETS_ZH})(?:叫|名叫|名字叫)"),
 ]
-PETS_EN = lexicon.alt(lexicon.PETS_EN)
+PETS_EN = alt(lexicon.PETS_EN)
 PETS_EN_RX = [
     re.compile(rf"\b(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?"
                rf"(?P<pet>{PETS_EN})s?\b"),
@@ -609,16 +615,16 @@ PETS_EN_RX = [
 ALLERGY = rx("过敏" + _nf("性鼻炎") + "|不耐受",
              r"\ballergic\b|\ballerg(?:y|ies)\b|\bintoleran(?:t|ce)\b|\bceliac\b|\bcoeliac\b|"
              r"\banaphyla")
-HEALTH_ZH = lexicon.alt(lexicon.HEALTH_ZH)
-HEALTH_EN = lexicon.alt([h.lower() for h in lexicon.HEALTH_EN])
+HEALTH_ZH = alt(lexicon.HEALTH_ZH)
+HEALTH_EN = alt([h.lower() for h in lexicon.HEALTH_EN])
 HEALTH = rx(HEALTH_ZH, rf"\b{HEALTH_EN}\b")
-DIET = rx(lexicon.alt(lexicon.DIET_ZH), r"\b" + lexicon.alt([d.lower() for d in lexicon.DIET_EN]) + r"\b")
+DIET = rx(alt(lexicon.DIET_ZH), r"\b" + alt([d.lower() for d in lexicon.DIET_EN]) + r"\b")
 DIET_RETRACT = rx(r"不(?:再)?吃素了|不是素食(?:者|"
                   r"主义者)?了|开荤了|开始吃肉了", r"\b(?:not|no longer) (?:a )?(?:vegetarian|vegan|"
                   r"pescatarian)\b|\b(?:quit|stopped) being (?:a )?(?:vegetarian|vegan)\b|"
                   r"\beat(?:ing)? meat again\b")
-TRAITS = rx(lexicon.alt(lexicon.TRAITS_ZH),
-            r"\b" + lexicon.alt([t.lower() for t in lexicon.TRAITS_EN]) + r"\b")
+TRAITS = rx(alt(lexicon.TRAITS_ZH),
+            r"\b" + alt([t.lower() for t in lexicon.TRAITS_EN]) + r"\b")
 EDUCATION = rx(
     r"在(?P<school>[^,，。]{2,12}(?:大学|学院|中学|高中|大专))(?:读|上|念)|"
     r"在[^,，。]{1,10}(?:读|上|念)(?:大[一二三四]|研[一二三]?|博[一二三四五]?|大学|"
@@ -800,8 +806,8 @@ PROJECT_VERB = rx(
 RESTORE = rx(r"(?:在|正在|一直在|最近在)(?:修复|翻新|改装|复原)(?:一(?:辆|台|艘|座|套|把)|我的|家里的|老)",
              r"(?:^|\bi'?ve |\bi have |\bi'?m |\bi am |\bwe'?re |\bwe are )(?:been )?(?:slowly |currently )?"
              r"(?:restoring|rebuilding|refurbishing|fixing up|doing up) (?:a|an|my|our|this|an old|old)\b")
-PROJECT_NOUN_ZH = lexicon.alt(lexicon.PROJECT_NOUNS_ZH)
-PROJECT_NOUN_EN = r"\b" + lexicon.alt(lexicon.PROJECT_NOUNS_EN) + r"s?\b"
+PROJECT_NOUN_ZH = alt(lexicon.PROJECT_NOUNS_ZH)
+PROJECT_NOUN_EN = r"\b" + alt(lexicon.PROJECT_NOUNS_EN) + r"s?\b"
 PROJECT_NOUN = rx(PROJECT_NOUN_ZH, PROJECT_NOUN_EN)
 PROJECT_NAME = [
     re.compile(r"[「『《“\"](?P<n>[^」』》”\"]{1,30})[」』》”\"]"),

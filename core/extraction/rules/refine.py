@@ -36,6 +36,7 @@ from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandid
 from core.extraction.rules import patterns
 from core.extraction.rules.coherence import one_thing, own_key
 from core.extraction.rules.keys import salient_tokens
+from core.extraction.rules.questions import is_question
 from core.extraction.rules.segment import clean_content, has_cjk, normalise
 from core.extraction.rules.slots import SLOT_ALIASES, is_known_slot, is_single, key_tokens
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
@@ -290,7 +291,7 @@ def resolve_retractions(message: str, existing: Sequence[ExistingMemory],
     out = list(candidates)
     for sentence in _SENTENCE.split(message):
         norm = normalise(sentence)
-        if not norm or patterns.TIME_HARD.search(_WHICH_ONE.sub(" ", norm)) or patterns.is_question(norm) \
+        if not norm or patterns.TIME_HARD.search(_WHICH_ONE.sub(" ", norm)) or is_question(norm) \
                 or patterns.HYPOTHETICAL.search(norm) or patterns.KEEP_REMINDER.search(norm):
             continue
         clauses = [c for c in _CLAUSE.split(norm) if c.strip()]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from core.extraction.rules import lexicon
+from core.extraction.rules import lexicon, patterns
 from core.extraction.rules.segment import has_cjk, normalise
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 
@@ -15,7 +15,7 @@ from core.text import regex as re  # linear time (RE2), never the backtracking s
 def _topic_pattern(words: tuple[str, ...], english: bool) -> re.Pattern[str]:
     plain = [w.lower() for w in words if not w.startswith("re:")]
     raw = [w[3:] for w in words if w.startswith("re:")]
-    alt = lexicon.alt(plain)
+    alt = patterns.alt(plain)
     if english and raw:
         raise ValueError("English topic tables take plain words only")
     # not inside a longer word: the letters around the word are consumed, the span is group "core"

@@ -23,9 +23,11 @@ from core.extraction.candidates import ExtractionInput
 from core.extraction.rules import (
     RulesExtractor,
     analysis,
+    constraints,
     detectors,
     extractor,
     followup,
+    forget,
     patterns,
     places,
     refine,
@@ -44,8 +46,8 @@ if str(REPO) not in sys.path:
 from bench.adversarial import UNITS, adversarial_inputs, in_child, large_inputs, run  # noqa: E402
 
 MODULES: list[ModuleType] = [
-    patterns, segment, analysis, detectors, places, topics, followup, extractor, refine, slots, filters,
-    lexical, lifecycle, salient,
+    patterns, segment, analysis, constraints, forget, detectors, places, topics, followup, extractor, refine,
+    slots, filters, lexical, lifecycle, salient,
 ]
 PER_SEARCH_GUARD_SEC = 0.5  # a hang guard, not a benchmark: a linear search of 64K chars takes ~ms
 PER_EXTRACTION_GUARD_SEC = 3.0

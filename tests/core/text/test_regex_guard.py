@@ -14,12 +14,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[3]
 
 ALLOWED = {
-    "core/text/regex.py": "tokenises pattern text written in this repository, never user text",
+    "core/text/pattern_syntax.py": "tokenises pattern text written in this repository, never user text",
     "core/config.py": "configuration values (URLs, client options)",
-    "core/retrieval.py": "masks credentials in configured URLs for error messages",
     "core/vectorstore.py": "validates a configured collection name",
     "core/reindex.py": "collection names",
-    "core/extraction/openai_provider.py": "strips a Markdown fence around the model's JSON reply",
+    "core/extraction/replies.py": "strips a Markdown fence around the model's JSON reply",
     "core/prompt_data.py": "a block label of ours and one character class (linear in any engine)",
     "core/redaction.py": (
         "masks URLs and credentials in log text (lookarounds RE2 cannot run); "
