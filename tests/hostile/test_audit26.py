@@ -3,7 +3,7 @@
 - **noisy neighbour**: one user floods the dense read path with 4,000-character questions from
   several threads while another user asks; the other user is served ``dense`` every time (real
   embedder, real Milvus, real PostgreSQL). The time budget is generous here (budgets are tested in
-  ``tests/core/test_retrieval.py``; figures in ``bench/bench_noisy_neighbour.py``).
+  ``tests/core/retrieval/test_retriever.py``; figures in ``bench/bench_noisy_neighbour.py``).
 - **MCP duplicates**: hostile raw tool-call lines (duplicate keys at every depth, forged refusal
   markers, oversized lines) through ``refuse_ambiguous_tool_calls`` and the tool server: each is
   refused with the REST error and nothing is written; none reads another user's memories.

@@ -1,6 +1,6 @@
 """Tenant isolation: no path returns or touches another user's memory; Milvus is always user-scoped.
 
-Extends ``tests/core/test_retrieval.py`` (which has the random-users property over full_inject,
+Extends ``tests/core/retrieval/test_retriever.py`` (which has the random-users property over full_inject,
 dense and lexical retrieval and ``memory_list``, the scope of retrieval's vector searches, and
 foreign ids injected by a broken index) with:
 
