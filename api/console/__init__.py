@@ -13,7 +13,7 @@ signs the cookies). The operator enters ``API_TOKEN`` or an API key with the ``a
 login form; a key without it is refused (403). A signed session cookie follows, backed by a
 server-side session row (``api.console.session``): logout revokes it for every process. A request
 with the API's ``Authorization: Bearer`` header (an admin credential) is accepted too.
-Behind a reverse proxy (``TRUSTED_PROXIES``, ``api.console.proxy``) the login's Origin check and the
+Behind a reverse proxy (``CONSOLE_TRUSTED_PROXIES``, ``api.console.proxy``) the login's Origin check and the
 cookie's ``Secure`` flag follow the browser's scheme and host. Failed logins are rate-limited per
 client address (``CONSOLE_LOGIN_FAILURES_PER_MIN``; over it 429 with ``Retry-After``) and each is
 answered after ``CONSOLE_LOGIN_FAILURE_DELAY_SEC``. Logins (success and failure), re-drives and key
@@ -110,7 +110,7 @@ def install_console(app: FastAPI, settings: Settings, services: ApiServices, tok
     """Add the console's routes to ``app`` (the bearer middleware must exempt ``PREFIX``)."""
     signer = SessionSigner(token) if token else None
     router = APIRouter(prefix=PREFIX, include_in_schema=False)
-    trusted = parse_trusted(settings.TRUSTED_PROXIES)
+    trusted = parse_trusted(settings.CONSOLE_TRUSTED_PROXIES)
     failures = KeyedRateLimiter("console_login", settings.CONSOLE_LOGIN_FAILURES_PER_MIN / 60.0,
                                 max(1, int(settings.CONSOLE_LOGIN_FAILURES_PER_MIN)))
     app.state.console_login_failures = failures

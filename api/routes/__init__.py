@@ -26,10 +26,10 @@ def install_routes(app: FastAPI, settings: Settings, svc: ApiServices) -> None:
     for module in (memories, users, ingest):
         app.include_router(module.router)
 
-    store = JobStore(svc.tools.sessions, settings.API_JOBS_LEASE_SECONDS)
+    store = JobStore(svc.tools.sessions, settings.API_JOBS_LEASE_SEC)
     runners: dict[str, Callable[[str], tuple[dict[str, Any], bool]]] = {
         ERASE_USER: _LazyErasure(settings, svc)}
-    worker = JobWorker(store, runners, settings.API_JOBS_POLL_SECONDS)
+    worker = JobWorker(store, runners, settings.API_JOBS_POLL_SEC)
     app.state.jobs, app.state.job_worker = store, worker
     svc.starters.append(worker.start)
     svc.closers.append(worker.stop)

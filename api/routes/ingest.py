@@ -76,7 +76,7 @@ class IngestProducer:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.timeout = settings.API_INGEST_TIMEOUT_SECONDS
+        self.timeout = settings.API_INGEST_TIMEOUT_SEC
         self._producer: MemoryEventProducer | None = None
         self._lock = threading.Lock()
 

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[3]
 
 ALLOWED = {
     "core/text/regex.py": "tokenises pattern text written in this repository, never user text",
-    "core/config.py": "configuration values (URLs, client options)",
+    "core/config/settings.py": "configuration values (URLs, client options)",
     "core/retrieval.py": "masks credentials in configured URLs for error messages",
     "core/vectorstore.py": "validates a configured collection name",
     "core/reindex.py": "collection names",
