@@ -64,8 +64,7 @@ class Settings(
 ):
     """Effective configuration of every pai-memory process: the sections of ``core.config.sections``, one
     class per area (a new variable goes into its area's section; the variable name is the environment
-    variable),
-    plus the cross-section validation and the effective values derived from them."""
+    variable), plus the cross-section validation and the effective values that read several sections."""
 
     model_config = SettingsConfigDict(
         env_file=ENV_FILE,
