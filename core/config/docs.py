@@ -2,6 +2,7 @@
 
     python -m core.config.docs            # write docs/configuration.md
     python -m core.config.docs --check    # exit 1 if the file differs from the code
+    pai-memory config docs [--check]      # the same from the CLI
 
 One table per section (variable, type, default, constraints, description: the field's ``description``),
 the section's prose below (``SECTION_NOTES``), and the deprecated old names (``aliases.RENAMED``).

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cli.main import main as cli_main
 from core.config import RENAMED, Settings
 from core.config.docs import DOC_FILE, SECTIONS, main, render, stale, write
 
@@ -12,6 +13,7 @@ from core.config.docs import DOC_FILE, SECTIONS, main, render, stale, write
 def test_checked_in_reference_matches_the_code(tmp_path: Path) -> None:
     assert stale() == [], "run `python -m core.config.docs` and commit docs/configuration.md"
     assert main(["--check"]) == 0
+    assert cli_main(["config", "docs", "--check"]) == 0
     copy = tmp_path / "configuration.md"
     assert stale(copy) == ["configuration.md: missing"]
     write(copy)
