@@ -95,8 +95,9 @@ class Readiness:
         if self._milvus is None:
             self._milvus = MilvusMemoryIndex(self.settings.milvus_uri, self.settings.MEMORY_MILVUS_COLLECTION,
                                              self.settings.embedding_dim, timeout=self.timeout,
-                                             token=(self.settings.MILVUS_TOKEN.get_secret_value()
-                                                    if self.settings.MILVUS_TOKEN is not None else None))
+                                             token=(self.settings.MEMORY_MILVUS_TOKEN.get_secret_value()
+                                                    if self.settings.MEMORY_MILVUS_TOKEN is not None
+                                                    else None))
         self._milvus.ping()
         return "answers"
 

@@ -81,10 +81,10 @@ class JobServices:
 def wire_jobs(settings: Settings, svc: ApiServices) -> JobServices:
     """The job store and worker over ``svc``'s database; the worker starts with the app and stops with
     ``svc.close``."""
-    store = JobStore(svc.tools.sessions, settings.API_JOBS_LEASE_SECONDS)
+    store = JobStore(svc.tools.sessions, settings.API_JOBS_LEASE_SEC)
     runners: dict[str, Callable[[str], tuple[dict[str, Any], bool]]] = {
         ERASE_USER: LazyErasure(settings, svc)}
-    worker = JobWorker(store, runners, settings.API_JOBS_POLL_SECONDS)
+    worker = JobWorker(store, runners, settings.API_JOBS_POLL_SEC)
     svc.starters.append(worker.start)
     svc.closers.append(worker.stop)
     return JobServices(store, worker)
@@ -120,7 +120,7 @@ class IngestProducer:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.timeout = settings.API_INGEST_TIMEOUT_SECONDS
+        self.timeout = settings.API_INGEST_TIMEOUT_SEC
         self._producer: MemoryEventProducer | None = None
         self._lock = threading.Lock()
 

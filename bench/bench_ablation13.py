@@ -1,6 +1,6 @@
 """Issue 13's ablation: the ``rules`` extractor alone vs rules + classifier, on every quality benchmark.
 
-Not a test. One run measures both arms (``MEMORY_RULES_CLASSIFIER=false`` then ``true``, the
+Not a test. One run measures both arms (``MEMORY_EXTRACTOR_RULES_CLASSIFIER=false`` then ``true``, the
 only difference) on:
 
 - the team-written held-out cases ``bench/data/heldout_cases.jsonl`` (dev-case format, see
@@ -41,7 +41,7 @@ DEFAULT_DATA = REPO.parent / "shared" / "benchmarks"
 DEFAULT_CASES = REPO / "bench" / "data" / "heldout_cases.jsonl"
 SETS = ("heldout", "persona", "memorybank", "locomo")
 ARMS = {"off": "false", "on": "true"}
-SHIPPED_ARM = "on"  # MEMORY_RULES_CLASSIFIER's default
+SHIPPED_ARM = "on"  # MEMORY_EXTRACTOR_RULES_CLASSIFIER's default
 SHIPPED_FILES = ("memorybank", "persona", "locomo")
 
 
@@ -52,8 +52,9 @@ BURST_BUDGET_SEC = "120"
 
 
 def _arm_env(arm: str) -> dict[str, str]:
-    return {**os.environ, "MEMORY_RULES_CLASSIFIER": ARMS[arm],
-            "EXTRACTION_BURST_BUDGET_SEC": BURST_BUDGET_SEC, "PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1"}
+    return {**os.environ, "MEMORY_EXTRACTOR_RULES_CLASSIFIER": ARMS[arm],
+            "MEMORY_EXTRACTOR_BURST_BUDGET_SEC": BURST_BUDGET_SEC, "PYTHONPATH": str(REPO),
+            "PYTHONUNBUFFERED": "1"}
 
 
 def _transient_failure(result: dict[str, Any]) -> bool:
@@ -89,7 +90,8 @@ def _retrying(run: Any, *args: Any) -> dict[str, Any]:
 def _subprocess_json(argv: list[str], arm: str, timeout: float) -> dict[str, Any]:
     """Run ``python argv`` with the arm's environment; its last stdout JSON line (or an error record)."""
     cmd = [sys.executable, *argv]
-    shown = (f"MEMORY_RULES_CLASSIFIER={ARMS[arm]} EXTRACTION_BURST_BUDGET_SEC={BURST_BUDGET_SEC} "
+    shown = (f"MEMORY_EXTRACTOR_RULES_CLASSIFIER={ARMS[arm]} "
+              f"MEMORY_EXTRACTOR_BURST_BUDGET_SEC={BURST_BUDGET_SEC} "
              ".venv/bin/python " + " ".join(argv))
     log(f"  {shown}")
     t0 = time.monotonic()
@@ -110,7 +112,8 @@ def heldout(cases_path: Path, arm: str, timeout: float) -> dict[str, Any]:
     if not cases_path.exists():
         return {"skipped": f"{cases_path} not found"}
     cases = [json.loads(line) for line in cases_path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    overrides = {"MEMORY_RULES_CLASSIFIER": ARMS[arm], "EXTRACTION_BURST_BUDGET_SEC": BURST_BUDGET_SEC}
+    overrides = {"MEMORY_EXTRACTOR_RULES_CLASSIFIER": ARMS[arm],
+                 "MEMORY_EXTRACTOR_BURST_BUDGET_SEC": BURST_BUDGET_SEC}
     previous = {k: os.environ.get(k) for k in overrides}
     os.environ.update(overrides)  # run_eval's children inherit this process's environment
     try:
@@ -122,7 +125,8 @@ def heldout(cases_path: Path, arm: str, timeout: float) -> dict[str, Any]:
             else:
                 os.environ[key] = value
     out = score_run(cases, run)
-    out["command"] = (f"MEMORY_RULES_CLASSIFIER={ARMS[arm]} EXTRACTION_BURST_BUDGET_SEC={BURST_BUDGET_SEC} "
+    out["command"] = (f"MEMORY_EXTRACTOR_RULES_CLASSIFIER={ARMS[arm]} "
+                       f"MEMORY_EXTRACTOR_BURST_BUDGET_SEC={BURST_BUDGET_SEC} "
                       + str(run.get("command")))
     # per-case detail for the miss analysis: which expectations/queries failed, what leaked
     out["misses"] = [
@@ -248,8 +252,9 @@ def section(d: dict[str, Any] | None) -> str:
            if d.get("git_commit") else "")
         + ". MemoryBank defines no other speaker's facts, so its leak rate is n/a. Every arm runs the real "
         "pipeline (`pai-memory eval` turn by turn, or LoCoMo's paced publishing) on a scratch database "
-        "with private topics; the arms differ only in `MEMORY_RULES_CLASSIFIER`; both run with "
-        f"`EXTRACTION_BURST_BUDGET_SEC={BURST_BUDGET_SEC}` (the 20 s default made the classifier's cold "
+        "with private topics; the arms differ only in `MEMORY_EXTRACTOR_RULES_CLASSIFIER`; both run with "
+        f"`MEMORY_EXTRACTOR_BURST_BUDGET_SEC={BURST_BUDGET_SEC}` (the 20 s default made the classifier's "
+         f"cold "
         "first bursts fail on the loaded shared machine).",
     ]
     for name, why in (d.get("carried_over") or {}).items():

@@ -1,5 +1,5 @@
 """Extractor concurrency with a slow model: messages/s finalised and CPU per message vs
-``EXTRACTOR_MAX_IN_FLIGHT`` and processes, with and without ``429``s; then freshness at a steady rate
+``CONSUMER_EXTRACTOR_MAX_IN_FLIGHT`` and processes, with and without ``429``s; then freshness at a steady rate
 through the whole pipeline.
 
 Not a test. The model is the OpenAI-compatible TEST DOUBLE (``localstack.openai_double``) run as its own
@@ -10,7 +10,7 @@ the real ``pai-memory run extractor|relay|indexer`` on private topics, groups, d
 (``bench.stack.Pipeline``), ``MEMORY_EXTRACTOR_PROVIDER=openai``, debounce 0.
 
 1. Throughput, per (429 share, processes, in flight): the extractor process(es) start with
-   ``EXTRACTOR_MAX_IN_FLIGHT`` = in flight (and ``LLM_MAX_CONCURRENCY`` = max(32, in flight), so the
+   ``CONSUMER_EXTRACTOR_MAX_IN_FLIGHT`` = in flight (and ``LLM_MAX_CONCURRENCY`` = max(32, in flight), so the
    provider's cap does not hide the setting); once the group has assigned every partition (each
    process holds some), N user messages of N distinct users are published at once (one model call
    each: no user has memories yet, so no refine call). Throughput = messages finalised after the first
@@ -197,7 +197,8 @@ def publish_users(pipe: Pipeline, n: int, prefix: str, seed: int) -> float:
 def throughput(pipe: Pipeline, double: Double, processes: int, in_flight: int, n: int, timeout: float,
                seed: int) -> dict[str, Any]:
     names = [f"extractor-{i}" for i in range(processes)]
-    extra = {"EXTRACTOR_MAX_IN_FLIGHT": str(in_flight), "LLM_MAX_CONCURRENCY": str(max(32, in_flight))}
+    extra = {"CONSUMER_EXTRACTOR_MAX_IN_FLIGHT": str(in_flight),
+             "LLM_MAX_CONCURRENCY": str(max(32, in_flight))}
     for i in range(processes):
         pipe.start("extractor", i, extra)
     try:
@@ -272,7 +273,7 @@ def model_overrides(double: Double, args: argparse.Namespace) -> dict[str, str]:
 def freshness_run(args: argparse.Namespace) -> dict[str, Any]:
     double = Double(args.latency_p50, args.latency_p99, 0.0, None, seed=99)
     try:
-        extra = {"EXTRACTOR_MAX_IN_FLIGHT": str(args.fresh_in_flight),
+        extra = {"CONSUMER_EXTRACTOR_MAX_IN_FLIGHT": str(args.fresh_in_flight),
                  "LLM_MAX_CONCURRENCY": str(max(32, args.fresh_in_flight))}
         with Pipeline("xcfresh", overrides={**model_overrides(double, args), **extra}) as pipe:
             for proc in ("extractor", "relay", "indexer"):
@@ -303,7 +304,7 @@ def freshness_run(args: argparse.Namespace) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--in-flight", default="1,8,32,64", help="EXTRACTOR_MAX_IN_FLIGHT values")
+    parser.add_argument("--in-flight", default="1,8,32,64", help="CONSUMER_EXTRACTOR_MAX_IN_FLIGHT values")
     parser.add_argument("--processes", default="1,2")
     parser.add_argument("--rate-limit-shares", default="0,0.1", help="shares of model requests answered 429")
     parser.add_argument("--retry-after", type=float, default=1.0, help="Retry-After seconds on the 429s")

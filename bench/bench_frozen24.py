@@ -2,8 +2,8 @@
 the team's held-out set, each through ``pai-memory eval FILE --json`` turn by turn (the ``rules`` provider,
 the service default, the classifier as shipped), exactly as the held-out set is run by
 ``bench/bench_ablation13.py``: a scratch database, private topics, groups, collection and home
-(``bench.bench_quality.run_eval``), ``EXTRACTION_BURST_BUDGET_SEC=120`` so a loaded machine does not fail
-bursts.
+(``bench.bench_quality.run_eval``), ``MEMORY_EXTRACTOR_BURST_BUDGET_SEC=120`` so a loaded machine does
+not fail bursts.
 
 Not a test. Reported per set: expect_recall, the fraction of cases with a forbidden term in a live memory,
 query hit@k, cases passing, cases passing per category (``core.evaluation.category_totals``), and the ids
@@ -53,19 +53,19 @@ def shown_path(path: Path) -> str:
 def run_set(name: str, path: Path, timeout: float) -> dict[str, Any]:
     if not path.exists():
         return {"skipped": f"{path} not found"}
-    previous = os.environ.get("EXTRACTION_BURST_BUDGET_SEC")
-    os.environ["EXTRACTION_BURST_BUDGET_SEC"] = BURST_BUDGET_SEC  # run_eval's children inherit it
+    previous = os.environ.get("MEMORY_EXTRACTOR_BURST_BUDGET_SEC")
+    os.environ["MEMORY_EXTRACTOR_BURST_BUDGET_SEC"] = BURST_BUDGET_SEC  # run_eval's children inherit it
     try:
         run = run_eval(path, "rules", timeout)
     finally:
         if previous is None:
-            os.environ.pop("EXTRACTION_BURST_BUDGET_SEC", None)
+            os.environ.pop("MEMORY_EXTRACTOR_BURST_BUDGET_SEC", None)
         else:
-            os.environ["EXTRACTION_BURST_BUDGET_SEC"] = previous
+            os.environ["MEMORY_EXTRACTOR_BURST_BUDGET_SEC"] = previous
     summary = run.get("summary") or {}
     out: dict[str, Any] = {
         "file": shown_path(path),
-        "command": f"EXTRACTION_BURST_BUDGET_SEC={BURST_BUDGET_SEC} "
+        "command": f"MEMORY_EXTRACTOR_BURST_BUDGET_SEC={BURST_BUDGET_SEC} "
         + str(run.get("command")).replace(str(path), shown_path(path)),
         "exit_code": run.get("exit_code"),
         "seconds": run.get("seconds"),

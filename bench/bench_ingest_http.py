@@ -48,7 +48,7 @@ def _settings(topic: str) -> Any:
 
     return load_settings().model_copy(update={
         "TOPIC_CHAT_MESSAGES": topic, "API_TOKEN": SecretStr(TOKEN), "MEMORY_MILVUS_ENABLED": False,
-        "API_RATE_LIMIT_PER_USER": 0, "API_RATE_LIMIT_PER_TOKEN": 0, "API_JOBS_POLL_SECONDS": 3600.0,
+        "API_RATE_LIMIT_PER_USER": 0, "API_RATE_LIMIT_PER_TOKEN": 0, "API_JOBS_POLL_SEC": 3600.0,
         "API_MAX_BODY_BYTES": 4 * 1024 * 1024, "API_INGEST_MAX_BATCH": 1000})
 
 

@@ -15,7 +15,8 @@ Phases:
 3. queries: ``--queries`` ``POST /v1/retrieve`` (dense: embed the question, Milvus, PostgreSQL);
 4. llm: the extractor restarted with ``MEMORY_EXTRACTOR_PROVIDER=openai`` on the OpenAI-compatible TEST
    DOUBLE (``localstack.openai_double``, 1.0 s fixed latency, ``--chat echo-candidates``: one candidate
-   per message), ``EXTRACTOR_MAX_IN_FLIGHT=32``; ``--llm-messages`` messages of distinct users at once.
+   per message), ``CONSUMER_EXTRACTOR_MAX_IN_FLIGHT=32``; ``--llm-messages`` messages of distinct users at
+   once.
    The double's own CPU is shown apart (it stands in for a remote model).
 
     .venv/bin/python bench/bench_unit_costs.py --out bench/results/unit_costs.json
@@ -169,7 +170,7 @@ def _llm(args: argparse.Namespace, pipe: Pipeline, tag: str, idle: dict[str, flo
     pipe.supervisor.start("extractor", 0, extra_env={
         "MEMORY_EXTRACTOR_PROVIDER": "openai", "LLM_BASE_URL": double.base_url,
         "LLM_MODEL": "openai-test-double", "LLM_API_KEY": "test-double",
-        "LONG_TERM_MEMORY_DEBOUNCE_SEC": "0", "EXTRACTOR_MAX_IN_FLIGHT": "32",
+        "LONG_TERM_MEMORY_DEBOUNCE_SEC": "0", "CONSUMER_EXTRACTOR_MAX_IN_FLIGHT": "32",
         "LLM_MAX_CONCURRENCY": "32"})
     time.sleep(args.idle_sec)  # the new extractor joins the group
     meter = Meter(pipe, {"double": double.pid})

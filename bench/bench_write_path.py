@@ -19,7 +19,7 @@ ms per write; the indexer (the model) and the shared Kafka broker are reported b
 (on the shared local stack the broker serves other work too). Statements per write: the same
 commands applied in this process through ``MemoryTools`` with a SQLAlchemy ``before_cursor_execute``
 hook, one by one and (when the code has it) with ``apply_batch`` in batches of ``--batch``. Modes:
-``per_command`` (``COMMANDS_MAX_BATCH=1``, ``OUTBOX_RELAY_LINGER_SEC=0``) and ``batched`` (defaults);
+``per_command`` (``CONSUMER_COMMANDS_MAX_BATCH=1``, ``OUTBOX_RELAY_LINGER_SEC=0``) and ``batched`` (defaults);
 ``--modes baseline`` runs with no overrides (for code that predates those settings).
 
 Stdout: one JSON object; ``--out`` also writes it (``bench/results/write_path.json``).
@@ -52,7 +52,7 @@ EMBED_MODES: dict[str, dict[str, str]] = {
     "episodes_on": {"EPISODES_ENABLED": "true"},
 }
 CPU_MODES: dict[str, dict[str, str]] = {
-    "per_command": {"COMMANDS_MAX_BATCH": "1", "OUTBOX_RELAY_LINGER_SEC": "0"},
+    "per_command": {"CONSUMER_COMMANDS_MAX_BATCH": "1", "OUTBOX_RELAY_LINGER_SEC": "0"},
     "batched": {},
     "baseline": {},
 }

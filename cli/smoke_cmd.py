@@ -13,7 +13,7 @@ import time
 import uuid
 from collections.abc import Callable
 
-from core.config import Settings, load_settings
+from core.config import KafkaSettings, Settings, StorageSettings, load_settings
 from producers.kafka_config import client_config
 
 SMOKE_TOPIC = "pai-memory.smoke"
@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.set_defaults(func=_smoke)
 
 
-def kafka_round_trip(settings: Settings, timeout: float = 30.0) -> str:
+def kafka_round_trip(settings: KafkaSettings, timeout: float = 30.0) -> str:
     from confluent_kafka import Consumer, KafkaError, Message, Producer, TopicPartition
 
     from localstack.topics import ensure_topics
@@ -89,11 +89,11 @@ def postgres_query(settings: Settings) -> str:
     return f"schema at head {head}"
 
 
-def milvus_search(settings: Settings) -> str:
+def milvus_search(settings: StorageSettings) -> str:
     from pymilvus import DataType, MilvusClient
 
-    token = settings.MILVUS_TOKEN.get_secret_value() if settings.MILVUS_TOKEN else ""
-    client = MilvusClient(uri=settings.milvus_uri, token=token, timeout=settings.MILVUS_TIMEOUT_SEC)
+    token = settings.MEMORY_MILVUS_TOKEN.get_secret_value() if settings.MEMORY_MILVUS_TOKEN else ""
+    client = MilvusClient(uri=settings.milvus_uri, token=token, timeout=settings.MEMORY_MILVUS_TIMEOUT_SEC)
     name = f"pai_memory_smoke_{uuid.uuid4().hex[:8]}"
     schema = MilvusClient.create_schema(auto_id=False, enable_dynamic_field=False)
     schema.add_field("id", DataType.INT64, is_primary=True)

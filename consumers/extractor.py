@@ -8,7 +8,7 @@ the extraction transaction committed.
 
 Concurrency (key-level parallelism, as in Confluent's Parallel Consumer):
 - bursts of different users run concurrently, at most ``max_in_flight``
-  (``EXTRACTOR_MAX_IN_FLIGHT``) at a time, each in a worker (daemon) thread; the loop thread never
+  (``CONSUMER_EXTRACTOR_MAX_IN_FLIGHT``) at a time, each in a worker (daemon) thread; the loop thread never
   waits for one. ``MessageProcessor.process`` is safe to call from several threads (one
   SQLAlchemy session per call; the per-user advisory lock serialises one user's writes);
 - bursts of one user run strictly one after another, oldest first (a user's bursts are queued in

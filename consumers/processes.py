@@ -50,8 +50,8 @@ def extractor_loop(
             dead_letter_publisher(settings, settings.GROUP_EXTRACTOR),
             debounce_sec=settings.LONG_TERM_MEMORY_DEBOUNCE_SEC,
             group=settings.GROUP_EXTRACTOR,
-            max_in_flight=settings.EXTRACTOR_MAX_IN_FLIGHT,
-            max_buffered=settings.EXTRACTOR_MAX_BUFFERED_RECORDS,
+            max_in_flight=settings.CONSUMER_EXTRACTOR_MAX_IN_FLIGHT,
+            max_buffered=settings.CONSUMER_EXTRACTOR_MAX_BUFFERED_RECORDS,
             revoke_timeout_sec=settings.CONSUMER_REVOKE_TIMEOUT_SEC,
             max_record_attempts=settings.CONSUMER_MAX_RECORD_ATTEMPTS,
             dlq_max_attempts=settings.CONSUMER_DLQ_MAX_ATTEMPTS,
@@ -78,11 +78,11 @@ def commands_loop(settings: Settings, *, hooks: LoopHooks | None = None) -> Cons
         group=settings.GROUP_COMMANDS,
         max_record_attempts=settings.CONSUMER_MAX_RECORD_ATTEMPTS,
         dlq_max_attempts=settings.CONSUMER_DLQ_MAX_ATTEMPTS,
-        max_batch=settings.COMMANDS_MAX_BATCH,
+        max_batch=settings.CONSUMER_COMMANDS_MAX_BATCH,
     )
     return ConsumerLoop(
         settings, settings.GROUP_COMMANDS, [settings.TOPIC_MEMORY_COMMANDS], strategy, hooks=hooks,
-        batch_size=max(100, settings.COMMANDS_MAX_BATCH),
+        batch_size=max(100, settings.CONSUMER_COMMANDS_MAX_BATCH),
     )
 
 
@@ -99,7 +99,7 @@ def indexer_loop(
         strategy = IndexerStrategy(
             indexer,
             dead_letter_publisher(settings, settings.GROUP_INDEXER),
-            # one sync = INDEXER_MAX_IN_FLIGHT_BATCHES embedding batches in flight (openai embedder)
+            # one sync = MEMORY_INDEX_MAX_IN_FLIGHT_BATCHES embedding batches in flight (openai embedder)
             batch_size=indexer.sync_batch_size or settings.MEMORY_INDEX_WORKER_BATCH_SIZE,
             max_wait_sec=settings.MEMORY_INDEX_FLUSH_WAIT_SEC,
             max_attempts=settings.MEMORY_INDEX_MAX_ATTEMPTS,

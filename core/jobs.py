@@ -27,7 +27,7 @@ from typing import Any
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from core.config import RetrieveMode, Settings
+from core.config import KafkaSettings, RetrieveMode
 from core.erasure import UnknownUser, UserEraser
 from core.keys import audit
 from core.memory.store import find_user, user_hash
@@ -154,7 +154,7 @@ class JobStore:
 Search = Callable[[str, str, RetrieveMode], int]  # (user, question, mode) -> items returned
 
 
-def kafka_retention_topics(settings: Settings, groups: Sequence[str] = ()) -> list[str]:
+def kafka_retention_topics(settings: KafkaSettings, groups: Sequence[str] = ()) -> list[str]:
     """Topics that keep an erased user's past events until retention expires them."""
     names = [settings.TOPIC_CHAT_MESSAGES, settings.TOPIC_MEMORY_COMMANDS, settings.TOPIC_MEMORY_DIRTY]
     names += [settings.dlq_topic(g) for g in (settings.GROUP_EXTRACTOR, settings.GROUP_COMMANDS,

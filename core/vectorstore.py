@@ -151,9 +151,10 @@ class MilvusMemoryIndex:
     @classmethod
     def from_settings(cls, settings: Settings, collection: str | None = None,
                       dim: int | None = None) -> MilvusMemoryIndex:
-        token = settings.MILVUS_TOKEN.get_secret_value() if settings.MILVUS_TOKEN is not None else None
+        secret = settings.MEMORY_MILVUS_TOKEN
+        token = secret.get_secret_value() if secret is not None else None
         return cls(settings.milvus_uri, collection or settings.MEMORY_MILVUS_COLLECTION,
-                   dim or settings.embedding_dim, token=token, timeout=settings.MILVUS_TIMEOUT_SEC,
+                   dim or settings.embedding_dim, token=token, timeout=settings.MEMORY_MILVUS_TIMEOUT_SEC,
                    index_type=settings.MEMORY_MILVUS_INDEX_TYPE,
                    search_consistency=settings.MEMORY_MILVUS_SEARCH_CONSISTENCY)
 

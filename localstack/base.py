@@ -23,6 +23,7 @@ from core.config import (
     LOCAL_KAFKA_PORT,
     LOCAL_MILVUS_PORT,
     LOCAL_POSTGRES_PORT,
+    ObservabilitySettings,
     Settings,
 )
 from localstack.process import is_alive
@@ -60,7 +61,7 @@ class StackPaths:
     cache: Path
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> StackPaths:
+    def from_settings(cls, settings: ObservabilitySettings) -> StackPaths:
         home = Path(settings.PAI_MEMORY_HOME).expanduser().resolve()
         if settings.PAI_MEMORY_CACHE_DIR:
             cache = Path(settings.PAI_MEMORY_CACHE_DIR).expanduser().resolve()

@@ -78,7 +78,8 @@ class MilvusService(Service):
         return self.ports.milvus
 
     def probe(self, timeout: float = 3.0) -> str | None:
-        token = self.settings.MILVUS_TOKEN.get_secret_value() if self.settings.MILVUS_TOKEN else ""
+        secret = self.settings.MEMORY_MILVUS_TOKEN
+        token = secret.get_secret_value() if secret else ""
         return milvus_probe(self.uri, token if self.external else "", timeout)
 
     def start(self) -> int:

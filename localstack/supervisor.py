@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.config import Settings
+from core.config import ObservabilitySettings
 from localstack.process import free_port, is_alive, spawn_detached, stop_pid
 
 PROCESS_NAMES = ("extractor", "commands", "relay", "indexer", "api")
@@ -102,7 +102,7 @@ class Child:
 class ServiceSupervisor:
     """Starts, kills and restarts the service processes; stops them all on ``stop_all``."""
 
-    settings: Settings
+    settings: ObservabilitySettings
     env_overrides: dict[str, str] = field(default_factory=dict)
     children: dict[str, Child] = field(default_factory=dict)
     metrics_port: PortAllocator = fixed_metrics_port

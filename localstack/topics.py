@@ -11,12 +11,12 @@ from collections.abc import Mapping
 from confluent_kafka import KafkaException
 from confluent_kafka.admin import AdminClient, NewTopic
 
-from core.config import Settings
+from core.config import KafkaSettings
 from localstack.process import StackError
 from producers.kafka_config import client_config
 
 
-def service_topics(settings: Settings) -> dict[str, int]:
+def service_topics(settings: KafkaSettings) -> dict[str, int]:
     """Topic name -> partition count for every topic the service uses (inputs, outbox, DLQs)."""
     partitions = settings.KAFKA_TOPIC_PARTITIONS
     topics = {
@@ -29,13 +29,13 @@ def service_topics(settings: Settings) -> dict[str, int]:
     return topics
 
 
-def admin_client(settings: Settings, timeout: float = 10.0) -> AdminClient:
+def admin_client(settings: KafkaSettings, timeout: float = 10.0) -> AdminClient:
     conf = client_config(settings)
     conf.setdefault("socket.timeout.ms", int(timeout * 1000))
     return AdminClient(conf)
 
 
-def kafka_probe(settings: Settings, timeout: float = 3.0) -> str | None:
+def kafka_probe(settings: KafkaSettings, timeout: float = 3.0) -> str | None:
     """None when a broker answers a metadata request within ``timeout`` s, else the reason."""
     admin = AdminClient({**client_config(settings), "socket.connection.setup.timeout.ms": 2000,
                          "reconnect.backoff.max.ms": 500, "log_level": 0})
@@ -48,7 +48,7 @@ def kafka_probe(settings: Settings, timeout: float = 3.0) -> str | None:
     return None
 
 
-def ensure_topics(settings: Settings, topics: Mapping[str, int] | None = None,
+def ensure_topics(settings: KafkaSettings, topics: Mapping[str, int] | None = None,
                   timeout: float = 30.0) -> list[str]:
     """Create the missing ``topics`` (default: ``service_topics``); return the names created.
 

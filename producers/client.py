@@ -38,7 +38,7 @@ from confluent_kafka import KafkaError, KafkaException, Message, Producer
 from opentelemetry.trace import StatusCode
 
 from core import tracing
-from core.config import Settings, get_settings
+from core.config import KafkaSettings, Settings, get_settings
 from producers.kafka_config import producer_config
 from producers.tracing import kafka_headers, setup_tracing
 from schemas import (
@@ -114,7 +114,7 @@ class DeliveryFuture(concurrent.futures.Future[DeliveryReport]):
 _COMMAND_DATA = (MemorySaveData, MemoryAppendData, MemoryDeleteData)
 
 
-def default_topic(settings: Settings, event: EventBase) -> str:
+def default_topic(settings: KafkaSettings, event: EventBase) -> str:
     """The configured topic of an event type. Dead letters have none (``ValueError``): their topic
     depends on the consumer group (``settings.dlq_topic(group)``)."""
     if isinstance(event, ChatMessageEvent):

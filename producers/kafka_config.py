@@ -1,4 +1,4 @@
-"""librdkafka configuration of every pai-memory Kafka client, derived from ``core.config.Settings``.
+"""librdkafka configuration of every pai-memory Kafka client, derived from ``core.config.KafkaSettings``.
 
 ``client_config`` is the base all clients share (producers, consumers, admin clients: brokers,
 security, ``KAFKA_CLIENT_OPTIONS``); ``producer_config`` adds the producer defaults and invariants.
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from core.config import Settings
+from core.config import KafkaSettings
 from schemas import MAX_EVENT_BYTES
 
 PRODUCER_DEFAULTS: dict[str, Any] = {
@@ -33,7 +33,7 @@ PRODUCER_DEFAULTS: dict[str, Any] = {
 ENFORCED: dict[str, Any] = {"enable.idempotence": True, "acks": "all"}
 
 
-def client_config(settings: Settings) -> dict[str, Any]:
+def client_config(settings: KafkaSettings) -> dict[str, Any]:
     """Base librdkafka configuration shared by producers, consumers and admin clients."""
     conf: dict[str, Any] = {
         "bootstrap.servers": settings.KAFKA_BOOTSTRAP_SERVERS,
@@ -49,7 +49,7 @@ def client_config(settings: Settings) -> dict[str, Any]:
     return conf
 
 
-def producer_config(settings: Settings, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def producer_config(settings: KafkaSettings, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Full librdkafka producer config: defaults < KAFKA_CLIENT_OPTIONS < ``overrides`` < enforced."""
     conf: dict[str, Any] = dict(PRODUCER_DEFAULTS)
     conf.update(client_config(settings))

@@ -20,7 +20,7 @@ from typing import Any
 from confluent_kafka import KafkaError, KafkaException, Producer
 from opentelemetry.trace import Span
 
-from core.config import Settings
+from core.config import KafkaSettings
 from producers.kafka_config import producer_config
 from producers.tracing import end_publish_spans, outbox_publish
 
@@ -51,7 +51,7 @@ def encode_payload(payload: dict[str, Any]) -> bytes:
 class KafkaBatchPublisher:
     """Publishes batches of outbox rows; recreates its producer after a fatal producer error."""
 
-    def __init__(self, settings: Settings, *, producer_overrides: dict[str, Any] | None = None,
+    def __init__(self, settings: KafkaSettings, *, producer_overrides: dict[str, Any] | None = None,
                  flush_timeout: float | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.producer_conf = producer_config(settings,
                                              {**RELAY_PRODUCER_DEFAULTS, **(producer_overrides or {})})

@@ -30,7 +30,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from core.config import Settings
+from core.config import KafkaSettings
 from core.types import MessageRole
 from producers.client import DeliveryFuture, FlushTimeout, MemoryEventProducer, default_topic
 from schemas import (
@@ -227,7 +227,7 @@ class _Tally:
 
 def publish_lines(lines: Iterable[bytes], producer: MemoryEventProducer | None, *,
                   kind: InputKind = InputKind.AUTO, topic: str | None = None, source: str = DEFAULT_SOURCE,
-                  settings: Settings | None = None, flush_timeout: float = 60.0,
+                  settings: KafkaSettings | None = None, flush_timeout: float = 60.0,
                   on_invalid: Callable[[int, str], None] | None = None) -> PublishSummary:
     """Publish every valid line's events; ``producer=None`` validates only (dry run).
 

@@ -26,7 +26,7 @@ from opentelemetry.context import Context
 from opentelemetry.trace import Span, StatusCode
 
 from core import tracing
-from core.config import Settings
+from core.config import ObservabilitySettings
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ _lock = threading.Lock()
 _installed: Any = None  # the SDK TracerProvider created here (flushed at exit)
 
 
-def setup_tracing(settings: Settings, process: str, exporter: Any = None) -> bool:
+def setup_tracing(settings: ObservabilitySettings, process: str, exporter: Any = None) -> bool:
     """Switch tracing on for this process when ``OTEL_ENABLED`` (see module docstring); True when on."""
     global _installed
     if not settings.OTEL_ENABLED:

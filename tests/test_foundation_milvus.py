@@ -15,7 +15,7 @@ DIM = 8
 
 @pytest.fixture
 def client(settings: Settings) -> Iterator[MilvusClient]:
-    token = settings.MILVUS_TOKEN.get_secret_value() if settings.MILVUS_TOKEN else ""
+    token = settings.MEMORY_MILVUS_TOKEN.get_secret_value() if settings.MEMORY_MILVUS_TOKEN else ""
     c = MilvusClient(uri=settings.milvus_uri, token=token, timeout=60)  # generous: a loaded machine
     try:
         yield c

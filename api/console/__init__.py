@@ -13,7 +13,7 @@ signs the cookies). The operator enters ``API_TOKEN`` or an API key with the ``a
 login form; a key without it is refused (403). A signed session cookie follows, backed by a
 server-side session row (``api.console.session``): logout revokes it for every process. A request
 with the API's ``Authorization: Bearer`` header (an admin credential) is accepted too.
-Behind a reverse proxy (``TRUSTED_PROXIES``, ``api.console.proxy``) the login's Origin check and the
+Behind a reverse proxy (``CONSOLE_TRUSTED_PROXIES``, ``api.console.proxy``) the login's Origin check and the
 cookie's ``Secure`` flag follow the browser's scheme and host. Failed logins are rate-limited per
 client address (``CONSOLE_LOGIN_FAILURES_PER_MIN``; over it 429 with ``Retry-After``) and each is
 answered after ``CONSOLE_LOGIN_FAILURE_DELAY_SEC``. Logins (success and failure), re-drives and key

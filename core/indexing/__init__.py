@@ -8,7 +8,7 @@
    collection version is *skipped* when ``SYNCED`` (no work at all) or *refreshed* otherwise (marked
    ``SYNCED`` without embedding: the vector in Milvus is already that text's); other live rows are
    embedded (in batches of ``embed_batch_size``, up to ``max_in_flight_batches`` calls at once: the
-   ``openai`` provider's ``INDEXER_MAX_IN_FLIGHT_BATCHES``) and upserted; a failed batch fails only its
+   ``openai`` provider's ``MEMORY_INDEX_MAX_IN_FLIGHT_BATCHES``) and upserted; a failed batch fails only its
    rows, the others are written; rows that are not live are deleted
    from Milvus; ids missing from PostgreSQL (erased) are deleted from Milvus;
 3. mark the rows in one transaction: ``SYNCED`` with ``vector_synced_at``/``vector_model``/

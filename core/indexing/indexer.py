@@ -374,7 +374,7 @@ def build_indexer(settings: Settings) -> MemoryIndexer:
     """A ``MemoryIndexer`` wired from settings (no network until ``start``/``sync``)."""
     sessions = session_factory(engine_for(settings.database_url, settings.DATABASE_POOL_SIZE))
     embedder = build_embedder(settings, "indexer")
-    in_flight = (settings.INDEXER_MAX_IN_FLIGHT_BATCHES
+    in_flight = (settings.MEMORY_INDEX_MAX_IN_FLIGHT_BATCHES
                  if settings.embedding_provider is EmbeddingProvider.OPENAI else 1)  # local: CPU-bound
     return MemoryIndexer(sessions, embedder, MilvusMemoryIndex.from_settings(settings, dim=embedder.dim),
                          seal_interval_sec=settings.MEMORY_MILVUS_FLUSH_INTERVAL_SEC,

@@ -149,7 +149,7 @@ class MessageProcessor:
 
     def warm_up(self) -> None:
         """Load the models the first bursts would otherwise load (the provider's, the dedup embedder's),
-        so a cold load never counts against a burst's ``EXTRACTION_BURST_BUDGET_SEC``."""
+        so a cold load never counts against a burst's ``MEMORY_EXTRACTOR_BURST_BUDGET_SEC``."""
         for part in (self.extractor, self.deduper.embedder if self.deduper is not None else None):
             warm = getattr(part, "warm_up", None)
             if callable(warm):

@@ -32,7 +32,7 @@ def console_settings(settings: Settings, clean_db: Engine) -> Settings:
     return settings.model_copy(update={"API_TOKEN": SecretStr(TOKEN), "MEMORY_MILVUS_ENABLED": False,
                                        "CONSOLE_LOGIN_FAILURE_DELAY_SEC": 0.3,
                                        "CONSOLE_LOGIN_FAILURES_PER_MIN": 3.0,
-                                       "TRUSTED_PROXIES": "10.9.8.0/24, ::1"})
+                                       "CONSOLE_TRUSTED_PROXIES": "10.9.8.0/24, ::1"})
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ Milvus collection. Covered: login (a wrong token is refused), browsing a user's 
 memory's history with its source message, a re-drive of a record dead-lettered on purpose (it arrives
 again on its source topic), and a search in the three modes with rerank scores. Then the console
 behind a TLS-terminating reverse proxy (``tests.support.tls_proxy``, a self-signed certificate made
-with ``openssl``; ``TRUSTED_PROXIES`` set): the HTTPS login works, the cookie is ``Secure``, the audit
+with ``openssl``; ``CONSOLE_TRUSTED_PROXIES`` set): the HTTPS login works, the cookie is ``Secure``, the audit
 page lists the logins, and logout revokes the session server-side.
 
 Skips (never fails) when no browser is installed: ``scripts/setup.sh`` installs ``chromium`` and
@@ -250,7 +250,7 @@ def console_behind_tls(settings: Settings, clean_db: Engine, tmp_path: Path) -> 
     except (FileNotFoundError, subprocess.CalledProcessError) as exc:
         pytest.skip(f"cannot make a test certificate with openssl: {exc}")
     cfg = settings.model_copy(update={"API_TOKEN": SecretStr(TOKEN), "MEMORY_MILVUS_ENABLED": False,
-                                      "API_PORT": free_port(), "TRUSTED_PROXIES": "127.0.0.1/32"})
+                                      "API_PORT": free_port(), "CONSOLE_TRUSTED_PROXIES": "127.0.0.1/32"})
     server = uvicorn.Server(uvicorn.Config(create_app(cfg), host="127.0.0.1", port=cfg.API_PORT,
                                            log_level="warning", lifespan="on", proxy_headers=False))
     thread = threading.Thread(target=server.run, name="console-tls-api", daemon=True)

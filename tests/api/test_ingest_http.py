@@ -157,7 +157,7 @@ def test_scopes(client: TestClient, settings: Settings, topic: str) -> None:
 @pytest.mark.parametrize("fault", ["closed_port", "missing_topic"])
 def test_no_2xx_without_the_brokers_confirmation(settings: Settings, clean_db: Engine,
                                                 unique_name: Callable[[str], str], fault: str) -> None:
-    update: dict[str, Any] = {"API_INGEST_TIMEOUT_SECONDS": 2.0}
+    update: dict[str, Any] = {"API_INGEST_TIMEOUT_SEC": 2.0}
     if fault == "closed_port":
         update["KAFKA_BOOTSTRAP_SERVERS"] = f"127.0.0.1:{free_port()}"  # nothing listens there
     else:
@@ -171,4 +171,4 @@ def test_no_2xx_without_the_brokers_confirmation(settings: Settings, clean_db: E
             assert error_code(response) == "kafka_unavailable"
             assert int(response.headers["retry-after"]) >= 1
             assert "accepted" not in json.dumps(response.json())
-            assert took < 30  # bounded by API_INGEST_TIMEOUT_SECONDS, not the producer's 120 s default
+            assert took < 30  # bounded by API_INGEST_TIMEOUT_SEC, not the producer's 120 s default

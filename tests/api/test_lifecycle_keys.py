@@ -31,8 +31,8 @@ T0 = "2026-12-01T09:00:00+00:00"
 @pytest.fixture
 def cfg(settings: Settings, clean_db: Engine, unique_name: Callable[[str], str]) -> Settings:
     return settings.model_copy(update={"API_TOKEN": SecretStr(TOKEN), "MEMORY_MILVUS_ENABLED": False,
-                                       "API_RATE_LIMIT_PER_USER": 0, "API_JOBS_POLL_SECONDS": 0.3,
-                                       "API_INGEST_TIMEOUT_SECONDS": 2.0,
+                                       "API_RATE_LIMIT_PER_USER": 0, "API_JOBS_POLL_SEC": 0.3,
+                                       "API_INGEST_TIMEOUT_SEC": 2.0,
                                        "TOPIC_CHAT_MESSAGES": unique_name("never_created")})
 
 

@@ -50,7 +50,7 @@ def cfg(settings: Settings, clean_db: Engine, unique_name: Callable[[str], str])
         "API_TOKEN": SecretStr(TOKEN), "MEMORY_MILVUS_ENABLED": True,
         "MEMORY_MILVUS_COLLECTION": unique_name("t_userdata"), "RETRIEVAL_DENSE_TIMEOUT_SEC": 60.0,
         "LONG_TERM_MEMORY_RETRIEVE_MODE": RetrieveMode.DENSE, "API_RATE_LIMIT_PER_USER": 0,
-        "API_JOBS_POLL_SECONDS": 0.5})
+        "API_JOBS_POLL_SEC": 0.5})
 
 
 @pytest.fixture
@@ -229,7 +229,7 @@ def test_erasure_job_proof_then_every_door_finds_nothing(cfg: Settings, clean_db
 
 
 def test_a_pending_job_survives_a_restart(cfg: Settings, clean_db: Engine, indexer: MemoryIndexer) -> None:
-    with TestClient(create_app(cfg.model_copy(update={"API_JOBS_POLL_SECONDS": 3600.0}))) as client:
+    with TestClient(create_app(cfg.model_copy(update={"API_JOBS_POLL_SEC": 3600.0}))) as client:
         seed(client, clean_db, indexer)
     # the process that accepted these died: one job never started, one was running when it died
     store = JobStore(session_factory(clean_db))

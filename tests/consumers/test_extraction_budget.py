@@ -1,4 +1,4 @@
-"""A burst whose extraction exceeds ``EXTRACTION_BURST_BUDGET_SEC`` on a real broker: its messages
+"""A burst whose extraction exceeds ``MEMORY_EXTRACTOR_BURST_BUDGET_SEC`` on a real broker: its messages
 end ``FAILED`` with the reason, the records are marked done, and the other users' messages on the
 same partition are processed (one slow burst never stalls the partition)."""
 
@@ -60,7 +60,8 @@ def statuses(engine: Engine) -> dict[str, tuple[str, str | None]]:
 def test_a_burst_over_budget_fails_and_the_partition_moves_on(
     settings: Settings, clean_db: Engine, unique_name: Callable[[str], str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    cfg = isolated_settings(settings, unique_name, KAFKA_TOPIC_PARTITIONS=1, EXTRACTION_BURST_BUDGET_SEC=1.5)
+    cfg = isolated_settings(settings, unique_name, KAFKA_TOPIC_PARTITIONS=1,
+                            MEMORY_EXTRACTOR_BURST_BUDGET_SEC=1.5)
     double = StallingExtractor(stall_sec=8.0)
 
     def build(s: Settings) -> CandidateExtractor:

@@ -259,7 +259,7 @@ def test_kill_9_with_32_model_calls_in_flight_loses_and_doubles_nothing(
     env = service_env(cfg, tmp_path, **PIPELINE_ENV)
     env.update({"MEMORY_EXTRACTOR_PROVIDER": "openai", "LLM_BASE_URL": fake_llm.base_url,
                 "LLM_API_KEY": "test", "LLM_MAX_RETRIES": "0", "LONG_TERM_MEMORY_DEBOUNCE_SEC": "0",
-                "EXTRACTOR_MAX_IN_FLIGHT": "32",
+                "CONSUMER_EXTRACTOR_MAX_IN_FLIGHT": "32",
                 "MEMORY_INDEX_WORKER_ENABLED": "false", "MEMORY_MILVUS_ENABLED": "false"})
     service = LocalService(cfg, env)
     sup = service.supervisor

@@ -103,7 +103,7 @@ def test_config_show_masks_secrets(clean_env: dict[str, str]) -> None:
         "MEMORY_EMBEDDING_API_KEY": secret,
         "KAFKA_SASL_PASSWORD": secret,
         "KAFKA_CLIENT_OPTIONS": json.dumps({"ssl.key.password": secret, "client.id": "x"}),
-        "MILVUS_TOKEN": secret,
+        "MEMORY_MILVUS_TOKEN": secret,
         "API_TOKEN": secret,
     }
     result = _cli(env, "config", "show")

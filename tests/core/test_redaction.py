@@ -36,7 +36,7 @@ from producers.kafka_config import client_config
 ROOT = Path(__file__).resolve().parents[2]
 KAFKA_SECRET_OPTIONS = ("ssl.key.pem", "ssl.key.password", "ssl.keystore.password", "sasl.password",
                         "sasl.oauthbearer.config", "sasl.oauthbearer.client.secret")
-SECRET_SETTINGS = ("LLM_API_KEY", "MEMORY_EMBEDDING_API_KEY", "KAFKA_SASL_PASSWORD", "MILVUS_TOKEN",
+SECRET_SETTINGS = ("LLM_API_KEY", "MEMORY_EMBEDDING_API_KEY", "KAFKA_SASL_PASSWORD", "MEMORY_MILVUS_TOKEN",
                    "API_TOKEN")
 URL_PARAMS = ("api-key", "api_key", "key", "token", "access_token", "sig", "signature", "password", "secret")
 

@@ -156,7 +156,7 @@ def test_secret_template_holds_only_placeholders(docs: list[tuple[str, dict[str,
     for key, value in data.items():
         assert PLACEHOLDER in value, f"{key} must be a {PLACEHOLDER} placeholder"
     text = (K8S / "secret.template.yaml").read_text(encoding="utf-8")
-    for key in ("KAFKA_SASL_PASSWORD", "LLM_API_KEY", "MILVUS_TOKEN"):  # documented optional keys
+    for key in ("KAFKA_SASL_PASSWORD", "LLM_API_KEY", "MEMORY_MILVUS_TOKEN"):  # documented optional keys
         assert f"# {key}: {PLACEHOLDER}" in text
 
 

@@ -59,7 +59,7 @@ def serve(cfg: Settings) -> Iterator[str]:
 
 def api_settings(settings: Settings, **update: Any) -> Settings:
     return settings.model_copy(update={"API_TOKEN": SecretStr(TOKEN), "MEMORY_MILVUS_ENABLED": False,
-                                       "API_JOBS_POLL_SECONDS": 0.3, **update})
+                                       "API_JOBS_POLL_SEC": 0.3, **update})
 
 
 @pytest.fixture
@@ -164,7 +164,7 @@ def test_retries_honour_retry_after(settings: Settings, clean_db: Engine) -> Non
 def test_ingestion_without_a_broker_is_unavailable_after_the_retries(settings: Settings,
                                                                      clean_db: Engine) -> None:
     cfg = api_settings(settings, KAFKA_BOOTSTRAP_SERVERS=f"127.0.0.1:{free_port()}",
-                       API_INGEST_TIMEOUT_SECONDS=1.0)
+                       API_INGEST_TIMEOUT_SEC=1.0)
     with serve(cfg) as url, MemoryClient(url, TOKEN, retries=1, max_retry_after=0.1) as memory:
         with pytest.raises(Unavailable) as down:
             memory.publish_messages([turn("dee", 0, MessageRole.USER, "hello")])

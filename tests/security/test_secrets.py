@@ -2,7 +2,7 @@
 
 The whole service runs as real processes (``python -m cli.main -v run extractor|commands|relay|
 indexer|api``, DEBUG logging) on private topics with planted secrets in every credential setting:
-``API_TOKEN``, ``LLM_API_KEY``, ``MEMORY_EMBEDDING_API_KEY``, ``MILVUS_TOKEN`` (Milvus Lite accepts
+``API_TOKEN``, ``LLM_API_KEY``, ``MEMORY_EMBEDDING_API_KEY``, ``MEMORY_MILVUS_TOKEN`` (Milvus Lite accepts
 and ignores it) and a password inside ``DATABASE_URL`` (the test PostgreSQL trusts local
 connections, so the password is accepted and ignored). The LLM and embedding endpoints are the
 OpenAI-compatible TEST DOUBLE, scripted to fail first (401, 500, garbage) so error paths log too.
@@ -114,7 +114,7 @@ def child_env(cfg: Settings, secrets: dict[str, str], fake: FakeOpenAIServer, ap
     return clean_env(service_env(cfg, home, **{
         **PIPELINE_ENV,
         "DATABASE_URL": url.render_as_string(hide_password=False),
-        "MILVUS_TOKEN": secrets["milvus"],
+        "MEMORY_MILVUS_TOKEN": secrets["milvus"],
         "MEMORY_MILVUS_COLLECTION": collection,
         "LONG_TERM_MEMORY_RETRIEVE_MODE": "dense",
         "RETRIEVAL_DENSE_TIMEOUT_SEC": "10",

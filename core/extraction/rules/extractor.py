@@ -183,7 +183,7 @@ def build(data: ExtractionInput) -> _Built:
 class RulesExtractor:
     """Offline rule-based ``CandidateExtractor`` for Chinese and English (name ``rules``).
 
-    With a ``classifier`` (``MEMORY_RULES_CLASSIFIER=on``, the factory's default) the rules
+    With a ``classifier`` (``MEMORY_EXTRACTOR_RULES_CLASSIFIER=on``, the factory's default) the rules
     propose and the classifier gates, types and rescues (``core.extraction.rules.gate``, reading the
     previous turn as context), and in refine the pair model decides updates and retractions against
     the user's live memories (``core.extraction.rules.judge``); without one, rules only. Either way

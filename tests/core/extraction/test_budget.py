@@ -84,13 +84,13 @@ def test_the_factory_gives_every_provider_the_configured_budget(monkeypatch: pyt
     rules = build_extractor(Settings(_env_file=None, MEMORY_EXTRACTOR_PROVIDER="rules"))
     assert isinstance(rules, BudgetedExtractor) and rules.budget_sec == 20.0 and rules.name == "rules"
     assert isinstance(rules.inner.inner, RulesExtractor)  # type: ignore[attr-defined]
-    custom = build_extractor(Settings(_env_file=None, EXTRACTION_BURST_BUDGET_SEC=3.5))
+    custom = build_extractor(Settings(_env_file=None, MEMORY_EXTRACTOR_BURST_BUDGET_SEC=3.5))
     assert isinstance(custom, BudgetedExtractor) and custom.budget_sec == 3.5
     llm = Settings(_env_file=None, LLM_BASE_URL="http://127.0.0.1:9/v1",
                    LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC=30)
     assert llm.extraction_burst_budget_sec == 70.0  # both stages' own timeouts come first
     with pytest.raises(ValueError):
-        Settings(_env_file=None, EXTRACTION_BURST_BUDGET_SEC=0)
+        Settings(_env_file=None, MEMORY_EXTRACTOR_BURST_BUDGET_SEC=0)
 
 
 def test_rules_extraction_of_the_issue_input_is_well_inside_the_budget() -> None:

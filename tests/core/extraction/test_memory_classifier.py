@@ -186,7 +186,8 @@ def _rules_inside(extractor: object) -> RulesExtractor:
 
 
 def test_classifier_off_is_the_rules_alone() -> None:
-    assert _rules_inside(build_extractor(Settings(MEMORY_RULES_CLASSIFIER=False))).classifier is None
+    assert _rules_inside(
+        build_extractor(Settings(MEMORY_EXTRACTOR_RULES_CLASSIFIER=False))).classifier is None
     assert _rules_inside(build_extractor(Settings())).classifier is not None
 
 

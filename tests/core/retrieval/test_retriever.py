@@ -354,7 +354,8 @@ def test_foreign_ids_from_the_index_are_never_returned(env: Env) -> None:
 def test_milvus_unavailable_serves_lexical_fallback(env: Env, question: str, expected: str) -> None:
     alice = seed_alice(env)
     seed_alice(env, "bob")
-    retriever = env.retriever(MEMORY_MILVUS_URI=f"http://127.0.0.1:{free_port()}", MILVUS_TIMEOUT_SEC=1.0,
+    retriever = env.retriever(MEMORY_MILVUS_URI=f"http://127.0.0.1:{free_port()}",
+                              MEMORY_MILVUS_TIMEOUT_SEC=1.0,
                               RETRIEVAL_DENSE_TIMEOUT_SEC=5.0, RETRIEVAL_DENSE_COOLDOWN_SEC=30.0)
     started = time.monotonic()
     result = retriever.retrieve("alice", question, mode=RetrieveMode.DENSE, limit=3)

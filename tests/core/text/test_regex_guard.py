@@ -15,7 +15,6 @@ ROOT = Path(__file__).resolve().parents[3]
 
 ALLOWED = {
     "core/text/pattern_syntax.py": "tokenises pattern text written in this repository, never user text",
-    "core/config.py": "configuration values (URLs, client options)",
     "core/vectorstore.py": "validates a configured collection name",
     "core/reindex.py": "collection names",
     "core/extraction/replies.py": "strips a Markdown fence around the model's JSON reply",
