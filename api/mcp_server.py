@@ -70,7 +70,7 @@ from api.routes.users import export_chunks
 from api.services import ApiServices, build_services
 from api.strict import REFUSED_ARGUMENTS, StrictLines
 from core import tracing
-from core.config import ConfigError, Settings
+from core.config import ApiSettings, ConfigError, Settings
 from core.memory.browse import find_user_pk
 from core.memory.errors import InvalidMemoryInput, MemoryNotFound
 from schemas.asyncapi import inline_refs
@@ -339,7 +339,7 @@ def _result(body: dict[str, Any], *, is_error: bool) -> types.CallToolResult:
                                 is_error=is_error)
 
 
-def _local_principal(settings: Settings, services: ApiServices) -> Principal:
+def _local_principal(settings: ApiSettings, services: ApiServices) -> Principal:
     """The stdio session's key: ``MCP_API_KEY`` (resolved now; ``ConfigError`` when not live), else the
     trusted local process (every scope, or read+write bound to ``MCP_USER_ID``)."""
     from core import keys as store
@@ -392,7 +392,7 @@ def serve_stdio(settings: Settings) -> None:
         tool_server.services.close()
 
 
-def http_app(settings: Settings, tool_server: MemoryToolServer) -> Callable[..., Any]:
+def http_app(settings: ApiSettings, tool_server: MemoryToolServer) -> Callable[..., Any]:
     """The streamable HTTP ASGI app at ``MCP_PATH``, behind the API's bearer token, body and rate limits.
 
     Raises ``ConfigError`` when ``API_TOKEN`` is not set: the HTTP transport never runs unauthenticated.

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from core.config import Settings
+from core.config import RetrievalSettings
 from core.episodes.search import question_window, split_limits, time_intent
 from core.lexical import tokenize
 from core.query_kinds import query_kinds
@@ -47,7 +47,7 @@ class RetrievalPlan:
     episodes: EpisodeAsk  # episodes to serve (limit 0: none)
 
 
-def plan_retrieval(settings: Settings, episodes_enabled: bool, question: str,
+def plan_retrieval(settings: RetrievalSettings, episodes_enabled: bool, question: str,
                    conversation_summary: str | None, limit: int | None, episode_limit: int | None,
                    since: datetime | None, until: datetime | None,
                    asked_at: datetime | None) -> RetrievalPlan:
