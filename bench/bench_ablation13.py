@@ -29,9 +29,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from bench.bench_public import score_run
 from bench.bench_quality import last_json, run_eval
 from bench.common import REPO, log, write_result

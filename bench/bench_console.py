@@ -21,8 +21,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 from pydantic import SecretStr
 from sqlalchemy import text
 

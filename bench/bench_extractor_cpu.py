@@ -33,14 +33,10 @@ import io
 import json
 import pstats
 import random
-import sys
 import threading
 import time
 from pathlib import Path
 from typing import Any
-
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_pipeline import user_turn
 from bench.common import log

@@ -17,10 +17,7 @@ import statistics
 import sys
 import time
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import insert, or_, select
 from sqlalchemy.orm import Session

@@ -17,11 +17,7 @@ import json
 import sys
 import threading
 import time
-from pathlib import Path
 from typing import Any
-
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from core.extraction.candidates import ExtractionError, ExtractionInput
 from core.extraction.openai_provider import OpenAIExtractor

@@ -19,11 +19,7 @@ import os
 import subprocess
 import sys
 import time
-from pathlib import Path
 from typing import Any
-
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import log
 from bench.stack import install_sigterm

@@ -22,18 +22,14 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from bench.eval_rules_offline import _deduper, make_extractor, play_demo, run_case
+from core.extraction.candidates import ContextMessage, ExtractionInput
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from eval_rules_offline import _deduper, make_extractor, play_demo, run_case  # noqa: E402
-
-from core.extraction.candidates import ContextMessage, ExtractionInput  # noqa: E402
 
 CORPUS = ROOT / "bench" / "data" / "memory_utterances" / "utterances.jsonl"
 CASE_SETS = {

@@ -24,9 +24,6 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from bench.bench_locomo import _DIA, CATEGORY_NAMES, KS, answer_in, load_turns
 from bench.eval_rules_offline import Memory, _deduper, make_extractor, run_case
 from core.filters import passes_read_filters

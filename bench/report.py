@@ -13,9 +13,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from bench.common import BENCH, PLOTS, RESULTS
 from bench.reporting.cluster import (
     section_cluster_faults,

@@ -23,11 +23,7 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 from typing import Any
-
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import BENCH, REPO, RESULTS, log, openmp_wait, write_result
 from bench.machine import machine_info

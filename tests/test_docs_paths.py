@@ -19,7 +19,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 DOCS = ("README.md", "docs/design.md", "docs/layout.md")
-PRODUCT_ROOTS = ("schemas", "core", "consumers", "producers", "api", "cli", "localstack", "bench")
+PRODUCT_ROOTS = ("schemas", "core", "consumers", "producers", "api", "cli", "localstack", "harness", "bench")
 LAYOUT_ROOTS = (*PRODUCT_ROOTS, "deploy", "docs")
 # Packages whose modules are internals of one component: the package is named, its modules need not be.
 INTERNAL_PACKAGES = ("core/extraction/rules/", "core/storage/migrations/")

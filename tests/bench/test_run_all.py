@@ -13,7 +13,6 @@ from bench import common, run_all
 
 _SLOW = """
 import subprocess, sys, time
-sys.path.insert(0, {repo!r})
 from bench.common import save_partial
 child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
 open({pidfile!r}, "w").write(str(child.pid))

@@ -28,16 +28,11 @@ from itertools import combinations
 
 import pytest
 
-from bench.fault_harness import (
-    Pipeline,
-    PrivateStack,
-    Probe,
-    ScenarioContext,
-    ScenarioResult,
-    backend_ports,
-    pg_watch,
-    progress,
-)
+from harness.checks import progress
+from harness.pipeline import Pipeline
+from harness.private_stack import PrivateStack
+from harness.probe import Probe
+from harness.scenario import ScenarioContext, ScenarioResult, backend_ports, pg_watch
 from tests.reliability.llm_double import SwitchableLLM
 
 pytestmark = pytest.mark.timeout(900)
