@@ -31,7 +31,7 @@ from typing import Any
 
 from bench.bench_public import score_run
 from bench.bench_quality import last_json, run_eval
-from bench.common import REPO, log, write_result
+from bench.common import REPO, log, module_argv, write_result
 from bench.stack import install_sigterm
 
 DEFAULT_DATA = REPO.parent / "shared" / "benchmarks"
@@ -85,6 +85,7 @@ def _retrying(run: Any, *args: Any) -> dict[str, Any]:
 
 def _subprocess_json(argv: list[str], arm: str, timeout: float) -> dict[str, Any]:
     """Run ``python argv`` with the arm's environment; its last stdout JSON line (or an error record)."""
+    argv = module_argv(argv)
     cmd = [sys.executable, *argv]
     shown = (f"MEMORY_RULES_CLASSIFIER={ARMS[arm]} EXTRACTION_BURST_BUDGET_SEC={BURST_BUDGET_SEC} "
              ".venv/bin/python " + " ".join(argv))
@@ -177,7 +178,7 @@ def _cell(value: Any, pct: bool = False) -> str:
 def section(d: dict[str, Any] | None) -> str:
     """Markdown for ``bench/RESULTS.md``: one row per figure, rules alone beside rules + classifier."""
     if not d:
-        return "_Not run yet: `.venv/bin/python bench/bench_ablation13.py`._"
+        return "_Not run yet: `.venv/bin/python -m bench.bench_ablation13`._"
     if "error" in d or "skipped" in d:
         return f"_Failed or skipped: {d.get('error') or d.get('skipped')}._"
     table = d.get("table", {})

@@ -19,7 +19,7 @@ the time from fault start until freshness is back under the quiet p99 (the proce
 message over it), and the consumers' / relay's error and retry counters (scraped from each process's
 ``/metrics`` before and after) and the producer's undelivered messages.
 
-    .venv/bin/python bench/bench_cluster_faults.py --out bench/results/cluster_faults.json
+    .venv/bin/python -m bench.bench_cluster_faults --out bench/results/cluster_faults.json
 """
 
 from __future__ import annotations

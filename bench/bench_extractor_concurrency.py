@@ -31,7 +31,7 @@ the real ``pai-memory run extractor|relay|indexer`` on private topics, groups, d
 Goals (issue 12): one process at 32 in flight >= 0.8 x 32 / p50 messages/s "as long as the CPU
 allows"; freshness p99 <= model p99 + 2 s.
 
-    .venv/bin/python bench/bench_extractor_concurrency.py            # defaults: ~10-12 min on 2 cores
+    .venv/bin/python -m bench.bench_extractor_concurrency            # defaults: ~10-12 min on 2 cores
 
 Stdout: one JSON object (``bench/run_all.py --only extractor_concurrency`` stores it in
 ``bench/results/extractor_concurrency.json``).

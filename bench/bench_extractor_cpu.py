@@ -22,7 +22,7 @@ checkout (copy it into its ``bench/``) to measure before/after.
 
 Stdout: one JSON object.
 
-    .venv/bin/python bench/bench_extractor_cpu.py --messages 400 --threads 32
+    .venv/bin/python -m bench.bench_extractor_cpu --messages 400 --threads 32
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ The API runs in its own process (uvicorn, this file with ``--serve``) with the e
 (``KAFKA_BOOTSTRAP_SERVERS`` etc.), rate limits off, Milvus off. The topic (3 partitions) is deleted at
 the end. Stdout: one JSON object; also ``bench/results/ingest_http.json``.
 
-    .venv/bin/python bench/bench_ingest_http.py --messages 2000
+    .venv/bin/python -m bench.bench_ingest_http --messages 2000
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from bench.common import log, write_result
+from bench.common import REPO, log, write_result
 
 TOKEN = "bench-ingest-http"
 
@@ -134,8 +134,8 @@ def main(argv: list[str] | None = None) -> int:
     settings = _settings(topic)
     ensure_topics(settings, {topic: 3})
     port = free_port()
-    server = subprocess.Popen([sys.executable, __file__, "--serve", "--port", str(port), "--topic", topic],
-                              env=os.environ.copy())
+    server = subprocess.Popen([sys.executable, "-m", "bench.bench_ingest_http", "--serve", "--port",
+                               str(port), "--topic", topic], env=os.environ.copy(), cwd=REPO)
     url = f"http://127.0.0.1:{port}"
     results: list[dict[str, Any]] = []
     n = args.messages

@@ -9,7 +9,7 @@ until one call exceeds ``--series-timeout``. Prints one JSON object: the worst i
 and 0.1 s of CPU, and the series. The parent warms the pattern caches before forking, and CPU time
 is reported beside wall time because a loaded machine stretches the wall time of small inputs.
 
-    .venv/bin/python bench/bench_regex_worst.py [--timeout 2] [--series-timeout 60] [--quick]
+    .venv/bin/python -m bench.bench_regex_worst [--timeout 2] [--series-timeout 60] [--quick]
 
 Not a test: tests/core/extraction/test_regex_safety.py holds the pass/fail guard.
 """

@@ -18,7 +18,7 @@ Phases:
    per message), ``EXTRACTOR_MAX_IN_FLIGHT=32``; ``--llm-messages`` messages of distinct users at once.
    The double's own CPU is shown apart (it stands in for a remote model).
 
-    .venv/bin/python bench/bench_unit_costs.py --out bench/results/unit_costs.json
+    .venv/bin/python -m bench.bench_unit_costs --out bench/results/unit_costs.json
 
 Stdout: one JSON line per phase, then the whole result (also written to ``--out``).
 """

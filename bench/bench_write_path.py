@@ -318,7 +318,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             args.out.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
     chosen = [m for m in args.modes.split(",") if m]
     result: dict[str, Any] = {"benchmark": "write_path", "params": {k: str(v) for k, v in vars(args).items()},
-                              "command": "python bench/bench_write_path.py " + " ".join(argv or sys.argv[1:]),
+                              "command": "python -m bench.bench_write_path " + " ".join(argv or sys.argv[1:]),
                               "stack": "local (shared)" if os.environ.get("BENCH_USE_LOCAL_STACK") == "1"
                               else "private bench stack"}
     if args.part in ("embed", "both"):

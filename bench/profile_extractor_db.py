@@ -17,7 +17,7 @@ are not counted. The same script runs on an older checkout (copy it into its ``b
 before/after comparison on the same machine.
 
     DATABASE_URL=postgresql+psycopg://postgres@127.0.0.1:24432/pai_memory \\
-        .venv/bin/python bench/profile_extractor_db.py --messages 600
+        .venv/bin/python -m bench.profile_extractor_db --messages 600
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ At the end it checks the truth (every message PROCESSED, one live memory per slo
 order) and ``verify`` (no drift), prints a JSON summary (RSS start/end/max and growth per process,
 lag, freshness p50/p99), writes it to ``--out`` and, if matplotlib is installed, a plot to ``--plot``.
 
-    .venv/bin/python bench/soak.py --minutes 30 > var/soak.log 2>&1 &
+    .venv/bin/python -m bench.soak --minutes 30 > var/soak.log 2>&1 &
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ CLASSIFIER_COMMANDS = [
     "--json bench/results/memory_classifier.json",
     "OMP_NUM_THREADS=2 .venv/bin/python bench/ablation_memory_classifier.py --locomo-turns 400 "
     "--json bench/results/memory_classifier_ablation.json",
-    ".venv/bin/python bench/eval_rules_offline.py --queries --classifier off|on   "
+    ".venv/bin/python -m bench.eval_rules_offline --queries --classifier off|on   "
     "# cases: ../shared/eval/dev_cases.jsonl",
 ]
 
