@@ -11,7 +11,7 @@ nothing is stored).
 (``../shared/benchmarks/locomo10.json``, skipped when absent): each turn extracted alone, no
 refine or dedup, so an upper bound of what the pipeline would store per turn.
 
-    .venv/bin/python bench/ablation_memory_classifier.py [--split test|train|all] [--json PATH]
+    .venv/bin/python -m bench.ablation_memory_classifier [--split test|train|all] [--json PATH]
         [--locomo-turns 400]
 """
 

@@ -29,12 +29,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from bench.bench_public import score_run
 from bench.bench_quality import last_json, run_eval
-from bench.common import REPO, log, write_result
+from bench.common import REPO, log, module_argv, write_result
 from bench.stack import install_sigterm
 
 DEFAULT_DATA = REPO.parent / "shared" / "benchmarks"
@@ -89,6 +86,7 @@ def _retrying(run: Any, *args: Any) -> dict[str, Any]:
 
 def _subprocess_json(argv: list[str], arm: str, timeout: float) -> dict[str, Any]:
     """Run ``python argv`` with the arm's environment; its last stdout JSON line (or an error record)."""
+    argv = module_argv(argv)
     cmd = [sys.executable, *argv]
     shown = (f"MEMORY_EXTRACTOR_RULES_CLASSIFIER={ARMS[arm]} "
               f"MEMORY_EXTRACTOR_BURST_BUDGET_SEC={BURST_BUDGET_SEC} "
@@ -184,7 +182,7 @@ def _cell(value: Any, pct: bool = False) -> str:
 def section(d: dict[str, Any] | None) -> str:
     """Markdown for ``bench/RESULTS.md``: one row per figure, rules alone beside rules + classifier."""
     if not d:
-        return "_Not run yet: `.venv/bin/python bench/bench_ablation13.py`._"
+        return "_Not run yet: `.venv/bin/python -m bench.bench_ablation13`._"
     if "error" in d or "skipped" in d:
         return f"_Failed or skipped: {d.get('error') or d.get('skipped')}._"
     table = d.get("table", {})

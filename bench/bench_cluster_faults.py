@@ -4,7 +4,7 @@ A private three-node KRaft cluster (``stack up --brokers 3`` through ``localstac
 replication 3, ``min.insync.replicas=2``) carries the pipeline's topics; PostgreSQL and Milvus are the
 ones given by ``DATABASE_URL`` / ``MEMORY_MILVUS_URI`` (a private database and collection is created and
 dropped). The five service processes run on it (rules provider) while ``Traffic`` publishes at
-``--rate`` messages/s. Scenarios, in order (``bench.cluster_faults``):
+``--rate`` messages/s. Scenarios, in order (``harness.cluster_faults``):
 
 0. quiet: no fault, to measure the quiet freshness (event ``created_at`` -> message PROCESSED) p99;
 1. kill -9 the node leading most chat partitions, start it again after 1-3 s;
@@ -19,7 +19,7 @@ the time from fault start until freshness is back under the quiet p99 (the proce
 message over it), and the consumers' / relay's error and retry counters (scraped from each process's
 ``/metrics`` before and after) and the producer's undelivered messages.
 
-    .venv/bin/python bench/bench_cluster_faults.py --out bench/results/cluster_faults.json
+    .venv/bin/python -m bench.bench_cluster_faults --out bench/results/cluster_faults.json
 """
 
 from __future__ import annotations
@@ -32,30 +32,42 @@ import platform
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import httpx
+import psycopg
+from sqlalchemy import select
+from sqlalchemy.engine import make_url
+
+from core.config import load_settings
+from core.storage import db
+from core.storage.models import Message
+from core.vectorstore import MilvusMemoryIndex
+from harness import cluster_faults
+from harness.pipeline import Pipeline
+from harness.private_stack import PrivateStack
+from harness.scenario import ScenarioContext, ScenarioResult
+from localstack.postgres import libpq_url
+
 REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
-
-import httpx  # noqa: E402
-import psycopg  # noqa: E402
-from sqlalchemy import select  # noqa: E402
-from sqlalchemy.engine import make_url  # noqa: E402
-
-from bench import cluster_faults  # noqa: E402
-from bench.fault_harness import Pipeline, PrivateStack, ScenarioContext, ScenarioResult  # noqa: E402
-from core.config import load_settings  # noqa: E402
-from core.storage import db  # noqa: E402
-from core.storage.models import Message  # noqa: E402
-from core.vectorstore import MilvusMemoryIndex  # noqa: E402
-from localstack.postgres import libpq_url  # noqa: E402
 
 COUNTERS = ("pai_memory_consumer_errors_total", "pai_memory_consumer_retries_total",
             "pai_memory_offset_commit_failures_total", "pai_memory_outbox_publish_failures_total",
             "pai_memory_rebalances_total", "pai_memory_dlq_events_total")
+
+
+def quiet(seconds: float) -> Callable[[ScenarioContext], None]:
+    """The no-fault scenario: ``seconds`` of traffic between begin and end."""
+
+    def fault(ctx: ScenarioContext) -> None:
+        ctx.begin()
+        time.sleep(seconds)
+        ctx.end()
+
+    return fault
 
 
 def scrape(pipe: Pipeline) -> dict[str, float]:
@@ -101,13 +113,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     pipe: Pipeline | None = None
     try:
         out["cluster_up_sec"] = round(stack.up(["kafka"]), 1)
-        pipe = Pipeline(stack, f"clf-{tag}", users=args.users, rate=args.rate, seed=args.seed,
-                        max_per_scenario=None)
-        pipe.start()
+        pipe = Pipeline.on_private_stack(stack, f"clf-{tag}", users=args.users, rate=args.rate,
+                                         seed=args.seed, max_per_scenario=None)
+        pipe.start_all()
         pipe.warm_up()
         quiet_p99: float | None = None
         scenarios: list[tuple[str, Any]] = [
-            ("quiet (no fault)", lambda ctx: (ctx.begin(), time.sleep(args.quiet_sec), ctx.end())),
+            ("quiet (no fault)", quiet(args.quiet_sec)),
             ("kill -9 chat partitions' leader", cluster_faults.kill_chat_leader()),
             (f"node down {args.down_sec:.0f} s", cluster_faults.node_down(args.down_sec)),
             ("kill -9 active controller", cluster_faults.kill_active_controller()),
@@ -155,7 +167,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             print(json.dumps(row, default=str), flush=True)
     finally:
         if pipe is not None:
-            pipe.stop()
+            pipe.close()
             with contextlib.suppress(Exception):
                 index = MilvusMemoryIndex.from_settings(pipe.settings, dim=8)
                 try:

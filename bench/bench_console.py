@@ -8,7 +8,7 @@ one history row per memory pointing at a message. Then it requests console pages
 and prints the median and p95 per page as JSON, with the PostgreSQL plan's top node of the heavy
 user's first memories page. ``--out`` writes the JSON to a file too.
 
-    .venv/bin/python bench/bench_console.py --out bench/results/console.json
+    .venv/bin/python -m bench.bench_console --out bench/results/console.json
 """
 
 from __future__ import annotations
@@ -20,8 +20,6 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pydantic import SecretStr
 from sqlalchemy import text
@@ -154,7 +152,7 @@ def main() -> None:
         "pages": {k: {"p50_ms": round(statistics.median(v), 1),
                       "p95_ms": round(sorted(v)[max(0, int(len(v) * 0.95) - 1)], 1)}
                   for k, v in timings.items()},
-        "command": "python bench/bench_console.py " + " ".join(sys.argv[1:]),
+        "command": "python -m bench.bench_console " + " ".join(sys.argv[1:]),
     }
     text_out = json.dumps(out, indent=2)
     print(text_out)

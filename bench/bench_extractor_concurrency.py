@@ -7,7 +7,7 @@ process, latency lognormal (default p50 1.0 s, p99 3.0 s, mean ~1.12 s), answeri
 user message (``--chat echo-candidates``); ``--rate-limit-shares 0,0.1`` runs every cell without and
 with 10 % of the requests answered ``429`` + ``Retry-After: --retry-after``. The service processes are
 the real ``pai-memory run extractor|relay|indexer`` on private topics, groups, database and collection
-(``bench.stack.Pipeline``), ``MEMORY_EXTRACTOR_PROVIDER=openai``, debounce 0.
+(``bench.stack.bench_pipeline``), ``MEMORY_EXTRACTOR_PROVIDER=openai``, debounce 0.
 
 1. Throughput, per (429 share, processes, in flight): the extractor process(es) start with
    ``CONSUMER_EXTRACTOR_MAX_IN_FLIGHT`` = in flight (and ``LLM_MAX_CONCURRENCY`` = max(32, in flight), so the
@@ -31,7 +31,7 @@ the real ``pai-memory run extractor|relay|indexer`` on private topics, groups, d
 Goals (issue 12): one process at 32 in flight >= 0.8 x 32 / p50 messages/s "as long as the CPU
 allows"; freshness p99 <= model p99 + 2 s.
 
-    .venv/bin/python bench/bench_extractor_concurrency.py            # defaults: ~10-12 min on 2 cores
+    .venv/bin/python -m bench.bench_extractor_concurrency            # defaults: ~10-12 min on 2 cores
 
 Stdout: one JSON object (``bench/run_all.py --only extractor_concurrency`` stores it in
 ``bench/results/extractor_concurrency.json``).
@@ -55,13 +55,11 @@ from typing import Any
 
 import httpx
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from bench.bench_pipeline import freshness, user_turn
 from bench.common import WORK, log
 from bench.machine import busy_share, cpu_since, cpu_snapshot, machine_busy, machine_info
-from bench.stack import Pipeline, install_sigterm
+from bench.stack import bench_pipeline, install_sigterm
+from harness.pipeline import Pipeline
 
 LOGNORMAL_Z99 = 2.3263478740408408
 
@@ -137,7 +135,7 @@ class ConnectionSampler:
         while not self._stop.is_set():
             try:
                 n = self.pipe.scalar("SELECT count(*) FROM pg_stat_activity WHERE datname = :d",
-                                     d=self.pipe.db_name)
+                                     d=self.pipe.database_name)
                 # minus this sampler's own connection
                 self.peak, self.samples = max(self.peak, int(n) - 1), self.samples + 1
             except Exception as exc:  # a sample lost is not a result; say so in the log
@@ -165,12 +163,12 @@ def wait_assigned(pipe: Pipeline, names: list[str], partitions: int, timeout: fl
 def final_window(pipe: Pipeline, prefix: str) -> tuple[int, float | None, float | None, dict[str, int]]:
     from sqlalchemy import text
 
-    with pipe.engine().connect() as conn:
+    with pipe.engine.connect() as conn:
         n, first, last = conn.execute(text(
             "SELECT count(*), extract(epoch from min(processed_at)), extract(epoch from max(processed_at)) "
             "FROM messages WHERE upstream_message_id LIKE :p AND memory_status IN "
             "('PROCESSED', 'SKIPPED', 'FAILED')"), {"p": f"{prefix}%"}).one()
-        statuses = dict(conn.execute(text(
+        statuses: dict[Any, Any] = dict(conn.execute(text(
             "SELECT memory_status, count(*) FROM messages WHERE upstream_message_id LIKE :p GROUP BY 1"),
             {"p": f"{prefix}%"}).all())
     return int(n), first, last, {str(k): int(v) for k, v in statuses.items()}
@@ -275,7 +273,7 @@ def freshness_run(args: argparse.Namespace) -> dict[str, Any]:
     try:
         extra = {"CONSUMER_EXTRACTOR_MAX_IN_FLIGHT": str(args.fresh_in_flight),
                  "LLM_MAX_CONCURRENCY": str(max(32, args.fresh_in_flight))}
-        with Pipeline("xcfresh", overrides={**model_overrides(double, args), **extra}) as pipe:
+        with bench_pipeline("xcfresh", overrides={**model_overrides(double, args), **extra}) as pipe:
             for proc in ("extractor", "relay", "indexer"):
                 pipe.start(proc)
             wait_assigned(pipe, ["extractor-0"], pipe.partitions, timeout=120)
@@ -342,7 +340,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             double = Double(args.latency_p50, args.latency_p99, share, args.retry_after,
                             seed=int(share * 1000) + 1)
             try:
-                with Pipeline(f"xc{int(share * 100)}", overrides=model_overrides(double, args)) as pipe:
+                with bench_pipeline(f"xc{int(share * 100)}", overrides=model_overrides(double, args)) as pipe:
                     log(f"429 share {share}: model double at {double.base_url}")
                     for processes in (int(p) for p in args.processes.split(",")):
                         for in_flight in (int(k) for k in args.in_flight.split(",")):

@@ -22,7 +22,7 @@ checkout (copy it into its ``bench/``) to measure before/after.
 
 Stdout: one JSON object.
 
-    .venv/bin/python bench/bench_extractor_cpu.py --messages 400 --threads 32
+    .venv/bin/python -m bench.bench_extractor_cpu --messages 400 --threads 32
 """
 
 from __future__ import annotations
@@ -33,14 +33,10 @@ import io
 import json
 import pstats
 import random
-import sys
 import threading
 import time
 from pathlib import Path
 from typing import Any
-
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_pipeline import user_turn
 from bench.common import log

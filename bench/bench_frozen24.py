@@ -19,12 +19,8 @@ import argparse
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
-
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_quality import run_eval
 from bench.common import REPO, log, write_result
@@ -91,7 +87,7 @@ def section(d: dict[str, Any] | None, precision: dict[str, Any] | None = None) -
     """Markdown for ``bench/RESULTS.md``: the three sets' figures, cases passing per category, and the
     precision judgement of stored memories (``bench/sample_memories.py score``)."""
     if not d:
-        return "_Not run yet: `.venv/bin/python bench/bench_frozen24.py`._"
+        return "_Not run yet: `.venv/bin/python -m bench.bench_frozen24`._"
     sets = {k: v for k, v in d.get("sets", {}).items() if "skipped" not in v}
     md = ["| set | cases | expect_recall | cases with a forbidden term | query hit@k | cases passing |",
           "|---|---|---|---|---|---|"]
@@ -146,7 +142,7 @@ def after_section(before: dict[str, Any] | None, after: dict[str, Any] | None) -
     """Markdown for ``bench/RESULTS.md``: the "after" run of the three case sets beside the "before" run
     (same script and settings), per category, and the frozen set's gap to the tuned sets."""
     if not before or not after:
-        return "_Not run yet: `.venv/bin/python bench/bench_frozen24.py --out frozen24_after`._"
+        return "_Not run yet: `.venv/bin/python -m bench.bench_frozen24 --out frozen24_after`._"
     b_sets, a_sets = before.get("sets", {}), after.get("sets", {})
     names = [n for n in SETS if n in b_sets and n in a_sets and "skipped" not in a_sets[n]]
     md = ["| set | run | expect_recall | cases with a forbidden term | query hit@k | cases passing |",

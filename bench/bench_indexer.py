@@ -17,7 +17,7 @@ Then once through Kafka (``--no-kafka`` skips it): the same number of ``memory.d
 private topic consumed by the real ``indexer_loop``; reported as wall time from loop start (group
 join included) and as steady throughput between the first and last ``vector_synced_at``.
 
-Usage: ``python bench/bench_indexer.py [--memories 640] [--users 20] [--batch-size 32] [--repeats 3]``.
+Usage: ``python -m bench.bench_indexer [--memories 640] [--users 20] [--batch-size 32] [--repeats 3]``.
 Human-readable progress goes to stderr; stdout is one JSON object.
 """
 

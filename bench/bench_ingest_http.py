@@ -15,12 +15,13 @@ The API runs in its own process (uvicorn, this file with ``--serve``) with the e
 (``KAFKA_BOOTSTRAP_SERVERS`` etc.), rate limits off, Milvus off. The topic (3 partitions) is deleted at
 the end. Stdout: one JSON object; also ``bench/results/ingest_http.json``.
 
-    .venv/bin/python bench/bench_ingest_http.py --messages 2000
+    .venv/bin/python -m bench.bench_ingest_http --messages 2000
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import subprocess
@@ -30,15 +31,16 @@ import time
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.common import log, write_result
+from bench.common import REPO, log, write_result
 
 TOKEN = "bench-ingest-http"
+
+
+def _mark_done(done: list[float], i: int, _future: object) -> None:
+    """Delivery callback: when message ``i``'s delivery report arrived."""
+    done[i] = time.perf_counter()
 
 
 def _settings(topic: str) -> Any:
@@ -132,8 +134,8 @@ def main(argv: list[str] | None = None) -> int:
     settings = _settings(topic)
     ensure_topics(settings, {topic: 3})
     port = free_port()
-    server = subprocess.Popen([sys.executable, __file__, "--serve", "--port", str(port), "--topic", topic],
-                              env=os.environ.copy())
+    server = subprocess.Popen([sys.executable, "-m", "bench.bench_ingest_http", "--serve", "--port",
+                               str(port), "--topic", topic], env=os.environ.copy(), cwd=REPO)
     url = f"http://127.0.0.1:{port}"
     results: list[dict[str, Any]] = []
     n = args.messages
@@ -204,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
             for i, m in enumerate(msgs):
                 sent[i] = time.perf_counter()
                 future = producer.publish_message(m)
-                future.add_done_callback(lambda _f, i=i: done.__setitem__(i, time.perf_counter()))
+                future.add_done_callback(functools.partial(_mark_done, done, i))
                 futures.append(future)
             for future in futures:
                 future.result(timeout=120)

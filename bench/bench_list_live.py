@@ -6,7 +6,7 @@ readers run ``--rounds`` times for a top-``--limit`` read (``full_inject``'s sha
 (an extraction's existing memories), interleaved; the medians are printed as JSON. Both readers
 must return the same rows, or the script stops.
 
-    .venv/bin/python bench/bench_list_live.py --memories 1000 --limit 6 --rounds 200
+    .venv/bin/python -m bench.bench_list_live --memories 1000 --limit 6 --rounds 200
 """
 
 from __future__ import annotations
@@ -17,10 +17,7 @@ import statistics
 import sys
 import time
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import insert, or_, select
 from sqlalchemy.orm import Session

@@ -5,7 +5,7 @@ a share of ``429`` replies carrying ``Retry-After``. Not a test; no services.
 Shows what the model side allows before the pipeline is involved: with T threads in flight, the ideal
 is T / mean latency calls/s; the adaptive limiter (``LLM_MAX_CONCURRENCY``) cuts on 429s.
 
-    .venv/bin/python bench/bench_llm_provider.py --threads 1,8,32,64 --seconds 20
+    .venv/bin/python -m bench.bench_llm_provider --threads 1,8,32,64 --seconds 20
 
 Stdout: one JSON object (one row per threads x 429 share).
 """
@@ -17,11 +17,7 @@ import json
 import sys
 import threading
 import time
-from pathlib import Path
 from typing import Any
-
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from core.extraction.candidates import ExtractionError, ExtractionInput
 from core.extraction.openai_provider import OpenAIExtractor

@@ -31,18 +31,15 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import sys
 import time
 from collections import defaultdict
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from bench.common import REPO, log
-from bench.stack import Pipeline, install_sigterm
+from bench.stack import bench_pipeline, install_sigterm
+from harness.pipeline import Pipeline
 
 DEFAULT_DATA = REPO.parent / "shared" / "benchmarks" / "locomo10.json"
 CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
@@ -140,7 +137,7 @@ def publish_paced(pipe: Pipeline, convs: list[dict[str, Any]], timeout: float) -
                     moved = True
             producer.flush(60)
             if pending:
-                with pipe.engine().connect() as conn:
+                with pipe.engine.connect() as conn:
                     done = set(conn.execute(final_sql, {"ids": list(pending.values())}).scalars())
                 for user in [u for u, mid in pending.items() if mid in done]:
                     del pending[user]
@@ -236,7 +233,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     # message was said) every episode would be expired before the questions are asked
     overrides = {"LONG_TERM_MEMORY_DEBOUNCE_SEC": "0", "LONG_TERM_MEMORY_RETRIEVE_MODE": "dense",
                  "EPISODE_TTL_DAYS": "36500"}
-    with Pipeline("locomo", overrides=overrides) as pipe:
+    with bench_pipeline("locomo", overrides=overrides) as pipe:
         for proc in ("extractor", "relay", "indexer"):
             pipe.start(proc)
         provider = pipe.settings.extractor_provider.value
@@ -255,7 +252,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         # --- what was stored ---------------------------------------------------------------------
         from sqlalchemy import text
 
-        with pipe.engine().connect() as conn:
+        with pipe.engine.connect() as conn:
             rows = conn.execute(
                 text(
                     "SELECT u.external_id, m.id, m.memory_type, m.memory_key, m.content, "
@@ -282,7 +279,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "examples": [f"[{r[2]}] {r[3]}: {r[4]}" for r in rows[:: max(1, len(rows) // 12)][:12]],
         }
         # episodes (core.episodes): the passages of what each speaker said, and the turn of each
-        with pipe.engine().connect() as conn:
+        with pipe.engine.connect() as conn:
             ep_rows = conn.execute(text(
                 "SELECT e.id, s.upstream_message_id FROM episodes e JOIN messages s ON s.id = e.message_id"
             )).all()
@@ -300,13 +297,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         embedder = LocalE5Embedder()
         from core.episodes.search import split_limits, time_intent
 
-        episodes_only = defaultdict(new_tally)
-        both = defaultdict(new_tally)
-        by_cosine = defaultdict(new_tally)
+        episodes_only: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
+        both: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
+        by_cosine: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
         # the questions are asked the day after the conversation's last session
-        ours = defaultdict(new_tally)
-        base_all = defaultdict(new_tally)
-        base_own = defaultdict(new_tally)
+        ours: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
+        base_all: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
+        base_own: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
         served: dict[str, int] = defaultdict(int)
         skipped_q = 0
         retrieval_ms: list[float] = []

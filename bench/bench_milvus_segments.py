@@ -14,14 +14,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 import uuid
-from pathlib import Path
 from typing import Any
-
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import log
 from bench.stack import install_sigterm, stack_up

@@ -15,7 +15,7 @@ It prints JSON: for the other users the share served ``dense`` and the latency s
 runs, the p99 ratio noisy/quiet, and what the flooder got (served_by counts, reasons).
 ``--out`` writes the JSON to a file too.
 
-    .venv/bin/python bench/bench_noisy_neighbour.py --out bench/results/noisy_neighbour.json
+    .venv/bin/python -m bench.bench_noisy_neighbour --out bench/results/noisy_neighbour.json
 """
 
 from __future__ import annotations
@@ -31,8 +31,6 @@ import uuid
 from collections import Counter
 from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pydantic import SecretStr
 
@@ -158,7 +156,7 @@ def run(retriever: Retriever, questions: list[tuple[str, str]], threads: int, fl
 def section(d: dict[str, Any] | None) -> str:
     """The RESULTS.md table of a result of this benchmark (``bench/report.py``)."""
     if not d:
-        return ("_Not run yet: `.venv/bin/python bench/bench_noisy_neighbour.py "
+        return ("_Not run yet: `.venv/bin/python -m bench.bench_noisy_neighbour "
                 "--out bench/results/noisy_neighbour.json`._")
     rows = ["| run | other users' queries | served `dense` | p50 ms | p95 ms | p99 ms |",
             "|---|---|---|---|---|---|"]
@@ -224,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             retriever.close()
             MilvusMemoryIndex.from_settings(settings).drop_collection()
-    out["command"] = " ".join([".venv/bin/python bench/bench_noisy_neighbour.py", *(argv or sys.argv[1:])])
+    out["command"] = " ".join([".venv/bin/python -m bench.bench_noisy_neighbour", *(argv or sys.argv[1:])])
     out["load_average"] = {"start": load_start, "end": round(os.getloadavg()[0], 2)}
     out["p99_ratio_noisy_over_quiet"] = ratio(out["noisy"]["latency_ms"].get("p99"),
                                               out["quiet"]["latency_ms"].get("p99"))

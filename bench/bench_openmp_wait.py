@@ -19,13 +19,9 @@ import os
 import subprocess
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.common import log
+from bench.common import REPO, log
 from bench.stack import install_sigterm
 from bench.stats import latency_summary, median
 from bench.synthetic import synthetic_memories, synthetic_queries
@@ -70,8 +66,8 @@ def child_batches(seconds: float) -> dict[str, Any]:
 def run_child(role: str, arg: str, setting: dict[str, str]) -> subprocess.Popen[str]:
     env = {k: v for k, v in os.environ.items() if k not in OPENMP_WAIT_VARS}
     env.update(setting)
-    return subprocess.Popen([sys.executable, __file__, "--child", role, "--child-arg", arg],
-                            env=env, stdout=subprocess.PIPE, text=True)
+    return subprocess.Popen([sys.executable, "-m", "bench.bench_openmp_wait", "--child", role,
+                             "--child-arg", arg], env=env, stdout=subprocess.PIPE, text=True, cwd=REPO)
 
 
 def result_of(proc: subprocess.Popen[str]) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 publish rates, and where each stage's time goes.
 
 Not a test. Runs the real processes (``pai-memory run extractor|relay|indexer``) on the benchmark
-stack with private topics, groups, database and collection (``bench.stack.Pipeline``).
+stack with private topics, groups, database and collection (``bench.stack.bench_pipeline``).
 
 1. Extractor throughput: ``--messages`` chat messages (each user turn in its own conversation,
    after an assistant turn that is stored as context) are published to Kafka first; then 1 (and
@@ -26,20 +26,16 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 import time
 import uuid
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
-
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import log
 from bench.machine import busy_share, cpu_since, cpu_snapshot, machine_busy, stage_sums
-from bench.stack import Pipeline, install_sigterm, stack_pids
+from bench.stack import bench_pipeline, install_sigterm, stack_pids
 from bench.stats import latency_summary, median
+from harness.pipeline import Pipeline
 
 _EN = [
     "I live in {city} with my partner and our two kids.",
@@ -144,7 +140,7 @@ def chat_pairs(
 def final_stats(pipe: Pipeline) -> tuple[int, float | None, float | None]:
     from sqlalchemy import text
 
-    with pipe.engine().connect() as conn:
+    with pipe.engine.connect() as conn:
         n, first, last = conn.execute(
             text(
                 "SELECT count(*), extract(epoch from min(processed_at)), extract(epoch from "
@@ -158,7 +154,7 @@ def final_stats(pipe: Pipeline) -> tuple[int, float | None, float | None]:
 def extractor_throughput(n: int, processes: int, timeout: float) -> dict[str, Any]:
     from producers.client import MemoryEventProducer
 
-    with Pipeline(f"extr{processes}", overrides={"LONG_TERM_MEMORY_DEBOUNCE_SEC": "0"}) as pipe:
+    with bench_pipeline(f"extr{processes}", overrides={"LONG_TERM_MEMORY_DEBOUNCE_SEC": "0"}) as pipe:
         pairs = chat_pairs(n, max(1, n // 10), seed=processes, prefix="x")
         with MemoryEventProducer(pipe.settings, source="bench/extractor") as producer:
             for a, u in pairs:
@@ -184,15 +180,16 @@ def extractor_throughput(n: int, processes: int, timeout: float) -> dict[str, An
                 extractor_stages[k] = round(extractor_stages.get(k, 0.0) + v, 3)
         from sqlalchemy import text
 
-        with pipe.engine().connect() as conn:
+        with pipe.engine.connect() as conn:
             after_first = conn.execute(
                 text(
                     "SELECT count(*) FROM messages WHERE role = 'user' AND processed_at > "
                     "(SELECT min(processed_at) FROM messages WHERE role = 'user')"
                 )
-            ).scalar()
+            ).scalar_one()
             memories = conn.execute(text("SELECT count(*) FROM long_term_memories")).scalar()
         statuses, bursts = pipe.extraction_outcomes()
+        assert first is not None and last is not None  # every message is final (done >= n)
         steady = float(last) - float(first)
         rss = pipe.rss()
     return {
@@ -259,7 +256,7 @@ def freshness(
         pipe.check()
         time.sleep(0.5)
     drain_sec = time.time() - wall0
-    with pipe.engine().connect() as conn:
+    with pipe.engine.connect() as conn:
         rows = conn.execute(
             text(
                 "SELECT s.upstream_message_id, extract(epoch from s.received_at), extract(epoch "
@@ -349,14 +346,14 @@ def model_texts(pipe: Pipeline) -> dict[str, float]:
 def _final_count(pipe: Pipeline, prefix: str) -> tuple[int, int, int]:
     from sqlalchemy import text
 
-    with pipe.engine().connect() as conn:
+    with pipe.engine.connect() as conn:
         done = conn.execute(
             text(
                 "SELECT count(*) FROM messages WHERE upstream_message_id LIKE :p AND role = 'user' AND "
                 "memory_status IN ('PROCESSED', 'SKIPPED', 'FAILED')"
             ),
             {"p": f"{prefix}%"},
-        ).scalar()
+        ).scalar_one()
         unsynced = conn.execute(
             text(
                 "SELECT count(*) FROM long_term_memories m JOIN messages s ON s.id = "
@@ -364,7 +361,7 @@ def _final_count(pipe: Pipeline, prefix: str) -> tuple[int, int, int]:
                 "s.upstream_message_id LIKE :p AND m.vector_status <> 'SYNCED'"
             ),
             {"p": f"{prefix}%"},
-        ).scalar()
+        ).scalar_one()
     return int(done), int(unsynced), 0
 
 
@@ -387,7 +384,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             result["extractor_scaling_2_over_1"] = round(
                 two["user_messages_per_sec_steady"] / one["user_messages_per_sec_steady"], 3
             )
-    with Pipeline("fresh", overrides={"LONG_TERM_MEMORY_DEBOUNCE_SEC": "0"}) as pipe:
+    with bench_pipeline("fresh", overrides={"LONG_TERM_MEMORY_DEBOUNCE_SEC": "0"}) as pipe:
         for proc in ("extractor", "relay", "indexer"):
             pipe.start(proc)
         # warm up: model loads, group joins

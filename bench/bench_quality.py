@@ -22,11 +22,9 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from bench.common import BENCH_API_PORT, REPO, WORK, log
-from bench.stack import create_database, drop_database, install_sigterm, stack_up
+from bench.stack import install_sigterm, stack_up
+from harness.pipeline import create_database, drop_database
 
 DEFAULT_CASES = REPO.parent / "shared" / "eval" / "dev_cases.jsonl"
 # 39850 + 10 * process index + replica; BENCH_EVAL_METRICS_BASE / BENCH_EVAL_API_PORT move a run off the

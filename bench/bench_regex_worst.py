@@ -1,6 +1,6 @@
 """Worst-case time of the rules extractor on generated adversarial inputs (ReDoS check).
 
-Runs ``RulesExtractor().extract`` on every input of ``bench/adversarial.py`` (runs of each
+Runs ``RulesExtractor().extract`` on every input of ``harness/adversarial.py`` (runs of each
 character class, fillers, punctuation, mixed scripts; 24/64/4096 characters under statement prefixes
 and breaking suffixes, plus 64K-character messages), each in a forked child killed after
 ``--timeout`` seconds, and the laugh series ``"我住在上海" + "哈" * n + "x"`` (the input of issue 11)
@@ -9,7 +9,7 @@ until one call exceeds ``--series-timeout``. Prints one JSON object: the worst i
 and 0.1 s of CPU, and the series. The parent warms the pattern caches before forking, and CPU time
 is reported beside wall time because a loaded machine stretches the wall time of small inputs.
 
-    .venv/bin/python bench/bench_regex_worst.py [--timeout 2] [--series-timeout 60] [--quick]
+    .venv/bin/python -m bench.bench_regex_worst [--timeout 2] [--series-timeout 60] [--quick]
 
 Not a test: tests/core/extraction/test_regex_safety.py holds the pass/fail guard.
 """
@@ -20,17 +20,12 @@ import argparse
 import json
 import multiprocessing as mp
 import platform
-import sys
 import time
 from multiprocessing.connection import Connection
-from pathlib import Path
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.adversarial import Adversarial, adversarial_inputs, large_inputs
 from core.extraction.candidates import ExtractionInput
 from core.extraction.rules import RulesExtractor
+from harness.adversarial import Adversarial, adversarial_inputs, large_inputs
 
 
 def _child(text: str, conn: Connection) -> None:

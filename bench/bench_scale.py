@@ -35,14 +35,12 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from bench.common import WORK, log
 from bench.machine import rss_mb
-from bench.stack import create_database, drop_database, install_sigterm, stack_pids, stack_up
+from bench.stack import install_sigterm, stack_pids, stack_up
 from bench.stats import latency_summary
 from bench.synthetic import synthetic_memories, synthetic_queries
+from harness.pipeline import create_database, drop_database
 
 MILVUS_VENV = WORK / "milvus-venv"
 REAL_MILVUS_PORT = 39750
@@ -264,7 +262,10 @@ def measure(
         tag = uuid.uuid4().hex[:4]
         for user, q in queries[:10]:  # warm-up
             retriever.retrieve(user, f"{q} {tag}", mode=rmode)
-        lat, served, n_items, reasons = [], {}, [], {}
+        lat: list[float] = []
+        served: dict[str, int] = {}
+        n_items: list[int] = []
+        reasons: dict[str, int] = {}
         stages: dict[str, list[float]] = {}
         for user, q in queries[10:]:
             t0 = time.perf_counter()

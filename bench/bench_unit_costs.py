@@ -1,7 +1,7 @@
 """Unit costs: CPU of every process per user message (rules path and LLM path), per tool write and per
 query, from one run on a private stack. The capacity model (``docs/capacity.md``) is built from them.
 
-Not a test. A private stack (``bench.fault_harness.PrivateStack``: one Kafka broker, PostgreSQL and Milvus
+Not a test. A private stack (``harness.private_stack.PrivateStack``: one Kafka broker, PostgreSQL and Milvus
 Lite, on free ports, used by nothing else, so their CPU is this run's alone) and the five service
 processes (rules provider, local embedding model). CPU = user + system seconds of each process and its
 children (PostgreSQL: the postmaster and every backend; Milvus Lite and its server), read with psutil
@@ -19,7 +19,7 @@ Phases:
    once.
    The double's own CPU is shown apart (it stands in for a remote model).
 
-    .venv/bin/python bench/bench_unit_costs.py --out bench/results/unit_costs.json
+    .venv/bin/python -m bench.bench_unit_costs --out bench/results/unit_costs.json
 
 Stdout: one JSON line per phase, then the whole result (also written to ``--out``).
 """
@@ -38,18 +38,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import httpx
+import psutil
+
+from bench.bench_extractor_concurrency import Double
+from harness.pipeline import Pipeline
+from harness.private_stack import PrivateStack
+from localstack.settle import wait_settled
+from producers.client import MemoryEventProducer
+from schemas import ChatMessageData
+
 REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
-
-import httpx  # noqa: E402
-import psutil  # noqa: E402
-
-from bench.bench_extractor_concurrency import Double  # noqa: E402
-from bench.fault_harness import Pipeline, PrivateStack  # noqa: E402
-from localstack.settle import wait_settled  # noqa: E402
-from producers.client import MemoryEventProducer  # noqa: E402
-from schemas import ChatMessageData  # noqa: E402
 
 SERVICES = ("kafka", "postgres", "milvus")
 
@@ -219,9 +218,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     pipe: Pipeline | None = None
     try:
         stack.up()
-        pipe = Pipeline(stack, f"uc-{tag}", users=args.users, rate=args.rate, max_per_scenario=None,
-                        env={"LONG_TERM_MEMORY_RETRIEVE_MODE": "dense"})
-        pipe.start()
+        pipe = Pipeline.on_private_stack(stack, f"uc-{tag}", users=args.users, rate=args.rate,
+                                         max_per_scenario=None,
+                                         env={"LONG_TERM_MEMORY_RETRIEVE_MODE": "dense"})
+        pipe.start_all()
         pipe.probe.stop()  # no background queries: they would be counted in every phase
         pipe.warm_up()
         meter = Meter(pipe)
@@ -285,7 +285,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         print(json.dumps({"footprint": out["footprint"]}), flush=True)
     finally:
         if pipe is not None:
-            pipe.stop()
+            pipe.close()
         stack.down(timeout=20)
         stack.remove()
     out["machine"] = {"cpus": os.cpu_count(), "platform": platform.platform(), "load_avg": os.getloadavg()}

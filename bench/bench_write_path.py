@@ -36,13 +36,11 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from bench.common import log
-from bench.stack import Pipeline, install_sigterm, stack_pids
+from bench.stack import bench_pipeline, install_sigterm, stack_pids
 from bench.stats import median
 from bench.synthetic import synthetic_memories
+from harness.pipeline import Pipeline
 
 EMBED_MODES: dict[str, dict[str, str]] = {
     "reuse_off": {"MEMORY_INDEX_REUSE_WRITE_VECTORS": "false"},
@@ -60,7 +58,7 @@ CPU_MODES: dict[str, dict[str, str]] = {
 
 def attach_only() -> None:
     """With ``BENCH_USE_LOCAL_STACK=1``: attach to the running shared services, never start or adopt
-    them (``Pipeline`` would otherwise call ``stack_up``)."""
+    them (``bench_pipeline`` would otherwise call ``stack_up``)."""
     if os.environ.get("BENCH_USE_LOCAL_STACK") != "1":
         return
     import bench.stack as stack
@@ -109,7 +107,7 @@ def embed_run(mode: str, pairs: int, users: int, timeout: float) -> dict[str, An
 
     overrides = {"LONG_TERM_MEMORY_DEBOUNCE_SEC": "0", "MEMORY_EXTRACTOR_PROVIDER": "rules",
                  **EMBED_MODES[mode]}
-    with Pipeline(f"wp_{mode}", overrides=overrides) as pipe:
+    with bench_pipeline(f"wp_{mode}", overrides=overrides) as pipe:
         for proc in ("extractor", "relay", "indexer"):
             pipe.start(proc)
         prefix = f"wp{uuid.uuid4().hex[:4]}u"
@@ -127,7 +125,7 @@ def embed_run(mode: str, pairs: int, users: int, timeout: float) -> dict[str, An
         deadline = time.monotonic() + timeout
         while True:
             pipe.check()
-            with pipe.engine().connect() as conn:
+            with pipe.engine.connect() as conn:
                 final = conn.execute(text(final_sql)).scalar_one()
                 dirty = conn.execute(text(dirty_sql)).scalar_one()
             if final >= pairs and dirty == 0:
@@ -137,7 +135,7 @@ def embed_run(mode: str, pairs: int, users: int, timeout: float) -> dict[str, An
             time.sleep(0.5)
         time.sleep(1.0)  # let the last scrape see the last sync
         ext, idx = pipe.metrics_text("extractor-0"), pipe.metrics_text("indexer-0")
-        with pipe.engine().connect() as conn:
+        with pipe.engine.connect() as conn:
             stored = conn.execute(text("SELECT count(*) FROM long_term_memories")).scalar_one()
             writes = conn.execute(text(
                 "SELECT count(*) FROM memory_history WHERE new_content IS NOT NULL")).scalar_one()
@@ -175,7 +173,7 @@ def embed_run(mode: str, pairs: int, users: int, timeout: float) -> dict[str, An
 def backend_pids(pipe: Pipeline) -> set[int]:
     from sqlalchemy import text
 
-    with pipe.engine().connect() as conn:
+    with pipe.engine.connect() as conn:
         rows = conn.execute(text("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
                                  "AND pid <> pg_backend_pid()")).scalars().all()
     return {int(p) for p in rows}
@@ -251,7 +249,7 @@ def cpu_run(mode: str, memories: int, users: int, timeout: float, statements: in
             batch: int) -> dict[str, Any]:
     from bench.bench_mem0 import ours_write
 
-    with Pipeline(f"wc_{mode}", overrides={**CPU_MODES[mode]}) as pipe:
+    with bench_pipeline(f"wc_{mode}", overrides={**CPU_MODES[mode]}) as pipe:
         for proc in ("commands", "relay", "indexer"):
             pipe.start(proc)
         # warm up every process (model loaded, connections open) so the run measures steady work
@@ -320,7 +318,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             args.out.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
     chosen = [m for m in args.modes.split(",") if m]
     result: dict[str, Any] = {"benchmark": "write_path", "params": {k: str(v) for k, v in vars(args).items()},
-                              "command": "python bench/bench_write_path.py " + " ".join(argv or sys.argv[1:]),
+                              "command": "python -m bench.bench_write_path " + " ".join(argv or sys.argv[1:]),
                               "stack": "local (shared)" if os.environ.get("BENCH_USE_LOCAL_STACK") == "1"
                               else "private bench stack"}
     if args.part in ("embed", "both"):

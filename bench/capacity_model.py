@@ -1,8 +1,8 @@
 """The capacity model of ``docs/capacity.md``, computed from the unit costs of one run
 (``bench/bench_unit_costs.py`` -> ``bench/results/unit_costs.json``) and the assumptions below.
 
-    .venv/bin/python bench/capacity_model.py                 # markdown tables on stdout
-    .venv/bin/python bench/capacity_model.py --check 40      # the prediction for 40 msgs/s on the rules path
+    .venv/bin/python -m bench.capacity_model                 # markdown tables on stdout
+    .venv/bin/python -m bench.capacity_model --check 40      # the prediction for 40 msgs/s on the rules path
 
 Every figure is ``rate x unit cost`` (Little's law for what is in flight), divided by a target utilisation
 for processes and cores. The assumptions are named constants; change them and rerun.

@@ -65,3 +65,12 @@ def write_result(name: str, data: dict[str, Any]) -> Path:
     path = RESULTS / f"{name}.json"
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
     return path
+
+
+def module_argv(argv: list[str]) -> list[str]:
+    """``["bench/NAME.py", *args]`` as ``["-m", "bench.NAME", *args]``: a benchmark runs as a module of the
+    ``bench`` package from the repository root (nothing is added to ``sys.path``); other argv unchanged."""
+    first = argv[0] if argv else ""
+    if first.startswith("bench/") and first.endswith(".py") and first.count("/") == 1:
+        return ["-m", "bench." + first[len("bench/"):-len(".py")], *argv[1:]]
+    return list(argv)

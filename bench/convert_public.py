@@ -105,7 +105,7 @@ def split_hobbies(text: str) -> list[str]:
 
 def memorybank_cases(data: Mapping[str, Any], lang: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Cases for one language's ``memory_bank_<lang>.json`` (a dict user -> record) and counts."""
-    cases = []
+    cases: list[dict[str, Any]] = []
     unmentioned: list[str] = []
     hobbies_total = 0
     for n, (raw_name, record) in enumerate(data.items()):

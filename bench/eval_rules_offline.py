@@ -11,9 +11,9 @@ ranking of "[type] key: content" per user). Exits 0 with a message when the case
 (default: ``../shared/eval/dev_cases.jsonl`` next to the repository). ``--classifier off`` runs the
 rules alone (the ablation of ``MEMORY_EXTRACTOR_RULES_CLASSIFIER``); the default, like the service, is on.
 
-    .venv/bin/python bench/eval_rules_offline.py [--cases PATH] [--queries [--rerank cosine|product|plain]]
+    .venv/bin/python -m bench.eval_rules_offline [--cases PATH] [--queries [--rerank cosine|product|plain]]
         [--classifier on|off] [--verbose]
-    .venv/bin/python bench/eval_rules_offline.py --demo cli/samples/demo_conversations.jsonl --dedup [--burst]
+    .venv/bin/python -m bench.eval_rules_offline --demo cli/samples/demo_conversations.jsonl --dedup [--burst]
 """
 
 from __future__ import annotations

@@ -13,8 +13,11 @@ Prints one JSON line per set (``set``, ``items``, ``sha256`` of the canonical JS
 ``--write PATH``, keeps them; ``--check PATH`` exits 1 naming every set whose digest changed. Running it
 reads the frozen set's outputs but never scores them (the frozen set is not tuned on).
 
-    .venv/bin/python bench/extraction_fingerprint.py --write /tmp/before.json
-    .venv/bin/python bench/extraction_fingerprint.py --check /tmp/before.json [--dump DIR]
+    .venv/bin/python -m bench.extraction_fingerprint --write /tmp/before.json
+    .venv/bin/python -m bench.extraction_fingerprint --check /tmp/before.json [--dump DIR]
+
+(``.venv/bin/python bench/extraction_fingerprint.py`` works too: the other scripts' modules are its
+neighbours, and what it imports of them needs no other part of ``bench``.)
 """
 
 from __future__ import annotations
@@ -22,18 +25,18 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from core.extraction.candidates import ContextMessage, ExtractionInput
+
+try:
+    from bench.eval_rules_offline import _deduper, make_extractor, play_demo, run_case
+except ModuleNotFoundError:  # run as ``python bench/extraction_fingerprint.py``: its folder is on the path
+    from eval_rules_offline import _deduper, make_extractor, play_demo, run_case  # type: ignore[no-redef]
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from eval_rules_offline import _deduper, make_extractor, play_demo, run_case  # noqa: E402
-
-from core.extraction.candidates import ContextMessage, ExtractionInput  # noqa: E402
 
 CORPUS = ROOT / "training" / "data" / "memory_utterances" / "utterances.jsonl"
 CASE_SETS = {

@@ -100,8 +100,8 @@ def sources(shared: Path, issues: Path | None) -> dict[str, tuple[list[Path], bo
 
 
 def check(texts: Iterable[tuple[str, str]], shared: Path, issues: Path | None) -> dict[str, Any]:
-    texts = [(cid, t, normalise(t)) for cid, t in texts]
-    report: dict[str, Any] = {"frozen_texts": len(texts), "sources": {}, "hits": []}
+    rows = [(cid, t, normalise(t)) for cid, t in texts]
+    report: dict[str, Any] = {"frozen_texts": len(rows), "sources": {}, "hits": []}
     for name, (files, small) in sources(shared, issues).items():
         present = [f for f in files if f.exists()]
         if not present:
@@ -113,7 +113,7 @@ def check(texts: Iterable[tuple[str, str]], shared: Path, issues: Path | None) -
         report["sources"][name] = {"files": len(present), "strings": len(strings)}
         long_src = [s for s in strings if len(s) >= MIN_CONTAIN]
         grams = [(s, _grams(s)) for s in strings if len(s) <= 200] if small else []
-        for cid, text, norm in texts:
+        for cid, text, norm in rows:
             hit = None
             if norm in strings:
                 hit = ("exact", norm)

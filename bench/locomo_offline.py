@@ -11,7 +11,7 @@ the index embeds, lists merged by score; a hit at k when one of the first k has 
 evidence turns or contains the answer text. The product's rerank (importance, recency) is not
 applied, so figures differ a little from the pipeline's.
 
-    .venv/bin/python bench/locomo_offline.py --data ../shared/benchmarks/locomo10.json [--conversations 10]
+    .venv/bin/python -m bench.locomo_offline --data ../shared/benchmarks/locomo10.json [--conversations 10]
         [--dedup] [--misses FILE]
 """
 
@@ -23,9 +23,6 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
-
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_locomo import _DIA, CATEGORY_NAMES, KS, answer_in, load_turns
 from bench.eval_rules_offline import Memory, _deduper, make_extractor, run_case

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import REPO, openmp_wait
+from harness.pipeline import rss_mb as rss_mb  # resident memory of a process, shared with the harness
 
 
 def machine_info() -> dict[str, Any]:
@@ -80,17 +81,6 @@ def stage_sums(
                 if k == "stage":
                     out[v.strip('"')] = out.get(v.strip('"'), 0.0) + float(value)
     return out
-
-
-def rss_mb(pid: int) -> float | None:
-    """Resident set size of a process in MiB (``/proc/PID/status`` VmRSS), or None."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return round(int(line.split()[1]) / 1024, 1)
-    except (OSError, ValueError):
-        return None
-    return None
 
 
 def cpu_sec(pid: int) -> float | None:

@@ -23,12 +23,13 @@ import json
 import os
 import sys
 import time
+from typing import Any
 
 os.environ.setdefault("MEM0_TELEMETRY", "False")
 os.environ.setdefault("OPENAI_API_KEY", "not-needed")  # the default LLM client is built but never called
 
 
-def build_memory(job: dict) -> object:
+def build_memory(job: dict) -> Any:
     from mem0 import Memory
 
     if job.get("vector_store", "milvus") == "qdrant":

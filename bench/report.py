@@ -1,6 +1,6 @@
 """Generate bench/RESULTS.md and bench/plots/*.png from bench/results/*.json (``run_all`` calls it).
 
-.venv/bin/python bench/report.py     # regenerate from the last results without re-running anything
+.venv/bin/python -m bench.report     # regenerate from the last results without re-running anything
 
 This module lays the document out; each section is written by its own module in ``bench/reporting/``
 (one per benchmark family), the plots by ``bench/reporting/plots.py``.
@@ -12,9 +12,6 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import BENCH, PLOTS, RESULTS
 from bench.reporting.cluster import (
@@ -253,12 +250,12 @@ def section_noisy_neighbour(d: dict[str, Any] | None) -> str:
 
 
 CLUSTER_COMMANDS = (
-    ".venv/bin/python bench/bench_cluster_faults.py --out bench/results/cluster_faults.json",
-    ".venv/bin/python bench/bench_unit_costs.py --out bench/results/unit_costs.json",
-    ".venv/bin/python bench/bench_unit_costs.py --rules-only --messages 1600 --rate 40 "
+    ".venv/bin/python -m bench.bench_cluster_faults --out bench/results/cluster_faults.json",
+    ".venv/bin/python -m bench.bench_unit_costs --out bench/results/unit_costs.json",
+    ".venv/bin/python -m bench.bench_unit_costs --rules-only --messages 1600 --rate 40 "
     "--out bench/results/unit_costs_check40.json",
-    ".venv/bin/python bench/capacity_model.py   # docs/capacity.md's tables",
-    ".venv/bin/python bench/bench_unit_costs.py --llm-only --llm-messages 640 --py-spy /tmp/extractor.spy "
+    ".venv/bin/python -m bench.capacity_model   # docs/capacity.md's tables",
+    ".venv/bin/python -m bench.bench_unit_costs --llm-only --llm-messages 640 --py-spy /tmp/extractor.spy "
     "--out bench/results/extractor_llm_cpu_after.json   # and _before.json at cac30de",
 )
 

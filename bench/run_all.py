@@ -1,9 +1,9 @@
 """The ONE command of the benchmark suite: runs every benchmark, writes bench/results/*.json, the plots
 bench/plots/*.png and bench/RESULTS.md.
 
-    .venv/bin/python bench/run_all.py            # full suite (43-80 minutes measured on our 2-core machines)
-    .venv/bin/python bench/run_all.py --quick    # smaller sizes (10-15 minutes idle; much longer when loaded)
-    .venv/bin/python bench/run_all.py --only mem0,locomo   # a subset (others keep their last results)
+    .venv/bin/python -m bench.run_all            # full suite (43-80 minutes measured on our 2-core machines)
+    .venv/bin/python -m bench.run_all --quick    # smaller sizes (10-15 minutes idle; much longer when loaded)
+    .venv/bin/python -m bench.run_all --only mem0,locomo   # a subset (others keep their last results)
 
 Benchmarks are not tests. Each runs as its own process (``bench/bench_*.py``) on the private
 benchmark stack (``bench.common``: Kafka, PostgreSQL, Milvus Lite on their own ports, started here
@@ -23,13 +23,9 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.common import BENCH, REPO, RESULTS, log, openmp_wait, write_result
+from bench.common import BENCH, REPO, RESULTS, log, module_argv, openmp_wait, write_result
 from bench.machine import machine_info
 from bench.stack import stack_down, stack_up
 
@@ -104,6 +100,7 @@ def _stop_group(proc: subprocess.Popen[str], grace: float = 60.0) -> None:
 
 
 def run_one(name: str, argv: list[str], env: dict[str, str], timeout: float) -> dict[str, Any]:
+    argv = module_argv(argv)
     cmd = [sys.executable, *argv]
     shown = ".venv/bin/python " + " ".join(shlex.quote(a) for a in argv)
     log(f"== {name}: {shown}")
@@ -182,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     machine = machine_info()
     machine["mode"] = "quick" if args.quick else "full"
     machine["suite_command"] = (
-        ".venv/bin/python bench/run_all.py"
+        ".venv/bin/python -m bench.run_all"
         + (" --quick" if args.quick else "")
         + (f" --only {args.only}" if args.only != ",".join(ORDER) else "")
         + "".join(f" --override {shlex.quote(o)}" for o in args.override)

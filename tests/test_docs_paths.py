@@ -22,7 +22,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 DOCS = ("README.md", "docs/design.md", "docs/layout.md", "docs/integration.md", "docs/operations.md",
         "docs/pipeline.md", "docs/extraction.md", "docs/evaluation.md")
-PRODUCT_ROOTS = ("schemas", "core", "consumers", "producers", "api", "cli", "localstack", "bench", "training")
+PRODUCT_ROOTS = ("schemas", "core", "consumers", "producers", "api", "cli", "localstack", "harness", "bench",
+                 "training")
 LAYOUT_ROOTS = (*PRODUCT_ROOTS, "deploy", "docs")
 # Packages whose modules are internals of one component: the package is named, its modules need not be.
 INTERNAL_PACKAGES = ("core/extraction/rules/", "core/storage/migrations/")

@@ -6,7 +6,7 @@ from typing import Any
 
 from bench.reporting.format import failed, fmt, table
 
-COMMAND = ".venv/bin/python bench/bench_ingest_http.py --messages 2000"
+COMMAND = ".venv/bin/python -m bench.bench_ingest_http --messages 2000"
 ARMS = {"http_single": "HTTP, 1 message per request", "http_batch": "HTTP, batches",
         "kafka_single": "Kafka client, 1 message at a time", "kafka_pipelined": "Kafka client, pipelined"}
 

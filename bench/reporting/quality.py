@@ -41,9 +41,9 @@ def section_quality(d: dict[str, Any] | None) -> str:
 CLASSIFIER_COMMANDS = [
     "OPENBLAS_NUM_THREADS=1 .venv/bin/python -m training.train_memory_classifier "
     "--json bench/results/memory_classifier.json",
-    "OMP_NUM_THREADS=2 .venv/bin/python bench/ablation_memory_classifier.py --locomo-turns 400 "
+    "OMP_NUM_THREADS=2 .venv/bin/python -m bench.ablation_memory_classifier --locomo-turns 400 "
     "--json bench/results/memory_classifier_ablation.json",
-    ".venv/bin/python bench/eval_rules_offline.py --queries --classifier off|on   "
+    ".venv/bin/python -m bench.eval_rules_offline --queries --classifier off|on   "
     "# cases: ../shared/eval/dev_cases.jsonl",
 ]
 

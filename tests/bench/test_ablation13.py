@@ -5,16 +5,13 @@ its own column (the benchmark itself needs the stack and minutes)."""
 from __future__ import annotations
 
 import json
-import sys
 from collections import Counter
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+from bench import bench_ablation13
+from core.evaluation import EvalCase
 
-from bench import bench_ablation13  # noqa: E402
-from core.evaluation import EvalCase  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 CASES = REPO / "bench" / "data" / "heldout_cases.jsonl"
 

@@ -14,12 +14,10 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+from bench import bench_locomo, machine, processes, stats, synthetic
+from localstack.process import port_bindable
 
-from bench import bench_locomo, machine, processes, stats, synthetic  # noqa: E402
-from localstack.process import port_bindable  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 MODULES = ["bench.common", "bench.stack", "bench.processes", "bench.machine", "bench.stats",
            "bench.synthetic", "bench.bench_mem0", "bench.bench_locomo", "bench.bench_pipeline",

@@ -3,17 +3,14 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+from bench import ablation_memory_classifier, eval_rules_offline
+from training import train_memory_classifier
 
-from bench import ablation_memory_classifier, eval_rules_offline  # noqa: E402
-from training import train_memory_classifier  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_default_paths_are_repo_relative() -> None:

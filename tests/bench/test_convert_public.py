@@ -3,15 +3,12 @@ and the scoring of an eval run's output (bench/bench_public.py)."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+from bench import bench_public, convert_public
+from core.evaluation import EvalCase
 
-from bench import bench_public, convert_public  # noqa: E402
-from core.evaluation import EvalCase  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 MEMORYBANK = {
     " Ann ": {

@@ -4,17 +4,14 @@ the debounce coalesces it): none of issue 13's demo defects."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+from bench.eval_rules_offline import Memory, _deduper, make_extractor, play_demo
+from core.text import regex as re
 
-from bench.eval_rules_offline import Memory, _deduper, make_extractor, play_demo  # noqa: E402
-from core.text import regex as re  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 DEMO = REPO / "cli" / "samples" / "demo_conversations.jsonl"
 

@@ -3,15 +3,12 @@ the tuned sets, and the frozen set's failing cases never named."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[2]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+from bench.bench_frozen24 import after_section, public_after_section
 
-from bench.bench_frozen24 import after_section, public_after_section  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _set(passed: int, cases: int, recall: float, forbid: float, hit: float,

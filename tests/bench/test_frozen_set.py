@@ -11,19 +11,16 @@ import hashlib
 import json
 import os
 import re
-import sys
 from collections import Counter
 from itertools import pairwise
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+from bench.frozen_originality import file_strings, frozen_texts, normalise
+from core.evaluation import CATEGORIES, case_category, load_cases
 
-from bench.frozen_originality import file_strings, frozen_texts, normalise  # noqa: E402
-from core.evaluation import CATEGORIES, case_category, load_cases  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 FROZEN = REPO / "bench" / "data" / "frozen"
 CASES = FROZEN / "cases.jsonl"

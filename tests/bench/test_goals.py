@@ -4,14 +4,12 @@ instead of passing."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO))
+from bench.reporting.goals import section_goals
 
-from bench.reporting.goals import section_goals  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _ours(per_sec: float) -> dict[str, Any]:

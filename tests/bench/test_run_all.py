@@ -13,7 +13,6 @@ from bench import common, run_all
 
 _SLOW = """
 import subprocess, sys, time
-sys.path.insert(0, {repo!r})
 from bench.common import save_partial
 child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
 open({pidfile!r}, "w").write(str(child.pid))
@@ -46,8 +45,14 @@ def _slow_script(tmp_path: Path) -> str:
     return str(script)
 
 
+def _env() -> dict[str, str]:
+    """The environment of a toy benchmark run as a script: it imports ``bench`` from the repository root
+    (a real benchmark runs as ``-m bench.NAME`` from there)."""
+    return {**os.environ, "PYTHONPATH": str(common.REPO)}
+
+
 def test_timeout_reports_the_partial_result(results: Path, tmp_path: Path) -> None:
-    data = run_all.run_one("toy", [_slow_script(tmp_path)], dict(os.environ), timeout=5)
+    data = run_all.run_one("toy", [_slow_script(tmp_path)], _env(), timeout=5)
     assert data["error"] == "timed out after 5s"
     assert data["partial"] == {"write_2k": {"ours_per_sec": 12.5}}
     assert json.loads((results / "toy.json").read_text())["partial"]["write_2k"]["ours_per_sec"] == 12.5
@@ -59,7 +64,7 @@ def test_timeout_reports_the_partial_result(results: Path, tmp_path: Path) -> No
 def test_a_failed_run_keeps_the_last_complete_result(results: Path, tmp_path: Path) -> None:
     results.mkdir(parents=True)
     (results / "toy.json").write_text(json.dumps({"benchmark": "toy", "headline": {"x": 1}}))
-    data = run_all.run_one("toy", [_slow_script(tmp_path)], dict(os.environ), timeout=5)
+    data = run_all.run_one("toy", [_slow_script(tmp_path)], _env(), timeout=5)
     assert "error" in data
     assert json.loads((results / "toy.json").read_text()) == {"benchmark": "toy", "headline": {"x": 1}}
     assert json.loads((results / "toy.failed.json").read_text())["error"] == "timed out after 5s"
@@ -73,3 +78,9 @@ def test_save_partial_writes_only_where_run_all_asks(tmp_path: Path, monkeypatch
     monkeypatch.setenv("BENCH_PARTIAL_RESULT", str(target))
     common.save_partial({"a": 2})
     assert json.loads(target.read_text()) == {"a": 2}
+
+
+def test_a_benchmark_runs_as_a_module_of_the_bench_package() -> None:
+    assert common.module_argv(["bench/bench_mem0.py", "--memories", "2"]) == [
+        "-m", "bench.bench_mem0", "--memories", "2"]
+    assert common.module_argv(["/tmp/toy.py", "--x"]) == ["/tmp/toy.py", "--x"]

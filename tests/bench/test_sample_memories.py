@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+from bench import sample_memories
+from bench.bench_public import dump_memories
 
-from bench import sample_memories  # noqa: E402
-from bench.bench_public import dump_memories  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _dump(folder: Path) -> None:

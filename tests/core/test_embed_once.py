@@ -191,30 +191,33 @@ def test_extraction_writes_cost_one_embedding_per_stored_text(env: Env) -> None:
 
 # --- from chat message to index: the classifier's vector is the one dedup, the write and the index use
 @dataclass
-class Pipeline:
+class ChatPath:
+    """The in-process message path (ingest, extract, dedup, write) with counting embedders; the process
+    pipeline of the service is ``harness.pipeline.Pipeline``."""
+
     processor: MessageProcessor
     classifier_embedder: Counting
     dedup_embedder: Counting
 
 
 @pytest.fixture
-def pipeline(env: Env) -> Pipeline:
+def pipeline(env: Env) -> ChatPath:
     cache = PassageVectorCache()  # this test's own: texts embedded by other tests must not hide calls
     classifier_embedder, dedup_embedder = Counting(), Counting()
     extractor = RulesExtractor(MemoryClassifier(classifier_embedder, cache=cache))
     deduper = SemanticDeduper(dedup_embedder, *env.settings.dedup_thresholds, cache=cache)
-    return Pipeline(MessageProcessor(env.settings, session_factory(env.engine), extractor, deduper),
+    return ChatPath(MessageProcessor(env.settings, session_factory(env.engine), extractor, deduper),
                     classifier_embedder, dedup_embedder)
 
 
-def _chat(pipe: Pipeline, user: str, text: str) -> list[int]:
+def _chat(pipe: ChatPath, user: str, text: str) -> list[int]:
     msg = pipe.processor.ingest(IncomingMessage(f"{user}-m1", user, f"{user}-c1", "user", text,
                                                 datetime.now(UTC) - timedelta(minutes=5)))
     outcome = pipe.processor.process([msg.message_pk])
     return [w.memory_id for w in outcome.writes if w.operation is not None and w.memory_id is not None]
 
 
-def test_a_chat_message_costs_one_model_call_per_kept_candidate(env: Env, pipeline: Pipeline) -> None:
+def test_a_chat_message_costs_one_model_call_per_kept_candidate(env: Env, pipeline: ChatPath) -> None:
     ids = _chat(pipeline, "once-chat", "I live in Chengdu. I am allergic to peanuts. "
                                        "Remind me tomorrow at 8 to call the bank.")
     assert len(ids) >= 2
@@ -232,7 +235,7 @@ def test_a_chat_message_costs_one_model_call_per_kept_candidate(env: Env, pipeli
     assert not any("remind" in t.lower() or "bank" in t.lower() for t in texts)  # hard-filtered: no call
 
 
-def test_a_message_the_hard_filters_drop_costs_no_model_call(pipeline: Pipeline) -> None:
+def test_a_message_the_hard_filters_drop_costs_no_model_call(pipeline: ChatPath) -> None:
     ids = _chat(pipeline, "once-drop", "Remind me tomorrow at 8 to call the bank. What's the weather today?")
     assert ids == []
     assert pipeline.classifier_embedder.texts == [] and pipeline.dedup_embedder.texts == []

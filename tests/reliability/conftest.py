@@ -16,21 +16,17 @@ import json
 import os
 import platform
 import random
-import sys
 import time
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-if str(REPO) not in sys.path:  # ``bench`` is not an installed package (as in tests/bench)
-    sys.path.insert(0, str(REPO))
-
-from bench.fault_harness import RESULTS_DIR, RUN_RESULTS, Pipeline, PrivateStack, write_results  # noqa: E402
+from harness.pipeline import Pipeline
+from harness.private_stack import PrivateStack
+from harness.scenario import RESULTS_DIR, RUN_RESULTS, write_results
 
 _SUMMARY: dict[str, Any] = {}
 
@@ -84,14 +80,15 @@ def private_stack(request: pytest.FixtureRequest, fault_seed: int) -> Iterator[P
 def pipeline(private_stack: PrivateStack, fault_seed: int) -> Iterator[Pipeline]:
     """The five service processes on the private stack, warmed up (every user has a job and an
     allergy stored and indexed)."""
-    pipe = Pipeline(private_stack, f"rel-{uuid.uuid4().hex[:6]}", users=6, rate=1.0, seed=fault_seed)
+    pipe = Pipeline.on_private_stack(private_stack, f"rel-{uuid.uuid4().hex[:6]}", users=6, rate=1.0,
+                                     seed=fault_seed)
     try:
-        _SUMMARY["processes_start_sec"] = round(pipe.start(), 1)
+        _SUMMARY["processes_start_sec"] = round(pipe.start_all(), 1)
         _SUMMARY["warm_up_sec"] = round(pipe.warm_up(), 1)
         yield pipe
     finally:
         _SUMMARY["logs"] = str(pipe.supervisor.log_dir)
-        pipe.stop()
+        pipe.close()
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

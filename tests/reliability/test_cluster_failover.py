@@ -21,10 +21,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from bench.cluster_faults import kill_chat_leader, partition_leaders
-from bench.fault_harness import RESULTS_DIR, Pipeline, PrivateStack
 from core.config import Settings
 from core.vectorstore import MilvusMemoryIndex
+from harness.cluster_faults import kill_chat_leader, partition_leaders
+from harness.pipeline import Pipeline
+from harness.private_stack import PrivateStack
+from harness.scenario import RESULTS_DIR
 
 pytestmark = [pytest.mark.services, pytest.mark.timeout(900)]
 
@@ -35,14 +37,14 @@ def cluster_pipeline(settings: Settings, fault_seed: int) -> Iterator[Pipeline]:
                                 database_url=settings.database_url, milvus_uri=settings.milvus_uri)
     try:
         stack.up(["kafka"])
-        pipe = Pipeline(stack, f"clu-{uuid.uuid4().hex[:6]}", users=6, rate=2.0, seed=fault_seed,
-                        max_per_scenario=40)
+        pipe = Pipeline.on_private_stack(stack, f"clu-{uuid.uuid4().hex[:6]}", users=6, rate=2.0,
+                                         seed=fault_seed, max_per_scenario=40)
         try:
-            pipe.start()
+            pipe.start_all()
             pipe.warm_up()
             yield pipe
         finally:
-            pipe.stop()
+            pipe.close()
             with contextlib.suppress(Exception):
                 index = MilvusMemoryIndex.from_settings(pipe.settings, dim=8)
                 try:

@@ -28,16 +28,11 @@ from itertools import combinations
 
 import pytest
 
-from bench.fault_harness import (
-    Pipeline,
-    PrivateStack,
-    Probe,
-    ScenarioContext,
-    ScenarioResult,
-    backend_ports,
-    pg_watch,
-    progress,
-)
+from harness.checks import progress
+from harness.pipeline import Pipeline
+from harness.private_stack import PrivateStack
+from harness.probe import Probe
+from harness.scenario import ScenarioContext, ScenarioResult, backend_ports, pg_watch
 from tests.reliability.llm_double import SwitchableLLM
 
 pytestmark = pytest.mark.timeout(900)
@@ -354,10 +349,10 @@ def test_embedding_endpoint_garbage_then_timeouts(private_stack: PrivateStack, f
            "MEMORY_EMBEDDING_BASE_URL": llm.base_url, "MEMORY_EMBEDDING_API_KEY": "test-double",
            "MEMORY_EMBEDDING_MODEL": "fake-embed-64", "MEMORY_EMBEDDING_DIM": "64",
            "MEMORY_EMBEDDING_TIMEOUT_SEC": "2", "MEMORY_EMBEDDING_MAX_RETRIES": "1"}
-    pipe = Pipeline(private_stack, tag, users=4, rate=1.0, seed=fault_seed, env=env)
+    pipe = Pipeline.on_private_stack(private_stack, tag, users=4, rate=1.0, seed=fault_seed, env=env)
     pipe.probe.vary = True  # every retrieval embeds its question (no cache hit)
     try:
-        pipe.start(others=("relay", "api"))
+        pipe.start_all(others=("relay", "api"))
         pipe.warm_up()
         assert llm.embedding_replies["ok"] > 0
 
@@ -379,5 +374,5 @@ def test_embedding_endpoint_garbage_then_timeouts(private_stack: PrivateStack, f
         assert llm.embedding_replies["garbage"] > 0 and llm.embedding_replies["timeout"] > 0
         assert_ok(result)
     finally:
-        pipe.stop()
+        pipe.close()
         llm.stop()

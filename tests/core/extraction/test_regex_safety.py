@@ -8,11 +8,9 @@ issue 11 take hours; every check runs in a forked child with a hang guard, so it
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Iterator
 from multiprocessing.connection import Connection
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -37,13 +35,8 @@ from core.extraction.rules import (
 )
 from core.text import regex as lre
 from core.text import salient
+from harness.adversarial import UNITS, adversarial_inputs, in_child, large_inputs, run
 from schemas import MAX_CONTENT_CHARS
-
-REPO = Path(__file__).resolve().parents[3]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
-
-from bench.adversarial import UNITS, adversarial_inputs, in_child, large_inputs, run  # noqa: E402
 
 MODULES: list[ModuleType] = [
     patterns, segment, analysis, constraints, forget, detectors, places, topics, followup, extractor, refine,

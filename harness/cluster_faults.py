@@ -22,8 +22,9 @@ import time
 from collections import Counter
 from collections.abc import Callable
 
-from bench.fault_harness import PrivateStack, ScenarioContext
 from core.config import Settings
+from harness.private_stack import PrivateStack
+from harness.scenario import ScenarioContext
 from localstack.process import is_alive, wait_until
 from localstack.topics import admin_client
 
