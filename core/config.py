@@ -161,10 +161,11 @@ class KafkaSettings(BaseSettings):
     CONSUMER_DLQ_TIMEOUT_SEC: float = Field(30, gt=0, le=600)  # broker confirmation of one dead letter
     # dead-letter limit (consumers.steps.dlq_limit): a group member stops (exit 4) when more than SHARE of
     # its last WINDOW records (once MIN_RECORDS were seen) or CONSECUTIVE records in a row were
-    # dead-lettered, so a bad deploy stops instead of dead-lettering everything; SHARE 1 / CONSECUTIVE 0: off
-    CONSUMER_DLQ_LIMIT_SHARE: float = Field(0.5, ge=0, le=1)
+    # dead-lettered, so a bad deploy stops instead of dead-lettering everything; SHARE 1 / CONSECUTIVE 0: off.
+    # Loose on purpose: dead letters are done at once, good records only after debounce and extraction
+    CONSUMER_DLQ_LIMIT_SHARE: float = Field(0.9, ge=0, le=1)
     CONSUMER_DLQ_LIMIT_WINDOW: int = Field(1000, ge=1, le=1_000_000)
-    CONSUMER_DLQ_LIMIT_MIN_RECORDS: int = Field(100, ge=1, le=1_000_000)
+    CONSUMER_DLQ_LIMIT_MIN_RECORDS: int = Field(500, ge=1, le=1_000_000)
     CONSUMER_DLQ_LIMIT_CONSECUTIVE: int = Field(500, ge=0, le=1_000_000)
 
 

@@ -109,9 +109,9 @@ def test_a_run_of_dead_letters_stops_the_group() -> None:
 
 def test_the_default_limit_lets_a_few_poison_records_through() -> None:
     s, done = step(MemoryDlq(), Clock())
-    for i in range(300):
-        if i % 3 == 0:
+    for i in range(2000):
+        if i % 2 == 0:
             s.dead_letter(record(i), "bad")
         else:
             s.mark(record(i), "processed")
-    assert len(done) == 300 and s.dead_lettered == 100
+    assert len(done) == 2000 and s.dead_lettered == 1000

@@ -47,10 +47,16 @@ def test_share_one_and_consecutive_zero_turn_the_limit_off() -> None:
 
 def test_the_defaults_are_those_of_the_settings_and_loose() -> None:
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
-    assert DlqLimit.from_settings(settings) == DlqLimit() == DlqLimit(0.5, 1000, 100, 500)
+    assert DlqLimit.from_settings(settings) == DlqLimit() == DlqLimit(0.9, 1000, 500, 500)
     w = DlqLimitWindow(DlqLimit())
-    assert set(feed(w, "d" * 99)) == {None}  # fewer than 100 records: never the share
-    assert w.observe(True) is not None
+    assert set(feed(w, ("d" * 8 + ".") * 200)) == {None}  # 8 in 9 dead-lettered: 0.89, never trips
+    w = DlqLimitWindow(DlqLimit())
+    outcomes = feed(w, ("d" * 19 + ".") * 25)  # 19 in 20: trips once 500 records were seen
+    assert set(outcomes[:499]) == {None}
+    assert outcomes[499] == "475 of the last 500 records dead-lettered (share 0.95 > limit 0.9)"
+    w = DlqLimitWindow(DlqLimit())
+    assert set(feed(w, "d" * 499)) == {None}
+    assert w.observe(True) == "500 records in a row dead-lettered (limit 500)"
 
 
 def test_the_limit_is_fatal_and_its_thresholds_are_checked() -> None:
