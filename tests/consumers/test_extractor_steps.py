@@ -15,8 +15,7 @@ from consumers.runtime import Record
 from consumers.steps.dlq_limit import DlqLimit, DlqLimitExceeded
 from core.memory.processing import IngestResult, ProcessOutcome
 from core.memory.store import IncomingMessage
-from tests.consumers.steps.doubles import Clock, MemoryDlq
-from tests.consumers.steps.test_ingest import chat
+from tests.consumers.steps.doubles import Clock, MemoryDlq, chat
 
 
 @dataclass

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 
 from sqlalchemy.exc import OperationalError
 
@@ -15,20 +14,9 @@ from consumers.steps.ingest import IngestStep
 from consumers.steps.retry import ErrorPolicy
 from core.memory.processing import IngestResult
 from core.memory.store import IncomingMessage
-from schemas import ChatMessageData
-from schemas.codec import make_event
-from tests.consumers.steps.doubles import Clock, MemoryDlq
+from tests.consumers.steps.doubles import Clock, MemoryDlq, chat
 
 RETRY = RetryPolicy(initial_sec=1.0, max_sec=4.0)
-
-
-def chat(offset: int, content: str = "I live in Oslo.", role: str = "user", partition: int = 0,
-         conversation: str = "c1", message_id: str | None = None) -> Record:
-    data = ChatMessageData(message_id=message_id or f"m{offset}", user_id="u1", conversation_id=conversation,
-                           role=role, content=content,  # type: ignore[arg-type]
-                           created_at=datetime(2026, 1, 1, tzinfo=UTC))
-    value = make_event(data, source="test").model_dump_json().encode()
-    return Record("chat", partition, offset, b"u1", value, (), None)
 
 
 @dataclass
