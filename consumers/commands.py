@@ -34,7 +34,9 @@ from opentelemetry.trace import INVALID_SPAN, Span
 from consumers.dlq import DeadLetterPublisher
 from consumers.policies import RetryPolicy
 from consumers.runtime import DoneCallback, Record
-from consumers.steps import Action, Backoff, RecordSteps
+from consumers.steps.dead_letter import DeadLetterStep
+from consumers.steps.dlq_limit import DlqLimit
+from consumers.steps.retry import Action, Backoff, ErrorPolicy
 from core import tracing
 from core.memory.errors import MemoryNotFound
 from core.memory.tools import MemoryTools, ToolCommand, ToolName, ToolResult
@@ -67,6 +69,7 @@ class CommandStrategy:
         max_record_attempts: int = 3,
         dlq_max_attempts: int = 5,
         max_batch: int = 100,
+        dlq_limit: DlqLimit | None = None,
     ) -> None:
         """``max_batch``: commands per transaction (1: one transaction per command)."""
         if max_batch < 1:
@@ -79,8 +82,10 @@ class CommandStrategy:
         self.clock = clock
         self.on_result = on_result
         self.max_buffered = max_buffered
-        self.steps = RecordSteps(group, dlq, retry=self.retry, max_record_attempts=max_record_attempts,
-                                 dlq_max_attempts=dlq_max_attempts, clock=clock)
+        self.errors = ErrorPolicy(group, max_record_attempts=max_record_attempts)
+        # no backlog of its own here: a record whose dead letter failed stays in ``_backlog`` (re-applied)
+        self.dead_letters = DeadLetterStep(group, dlq, retry=self.retry, dlq_max_attempts=dlq_max_attempts,
+                                           limit=dlq_limit, clock=clock)
         self._backlog: list[Record] = []
         self._pending: list[Record] = []  # queued by submit, applied by the next poll
         self._backoff = Backoff()
@@ -88,10 +93,10 @@ class CommandStrategy:
 
     @property
     def dead_lettered(self) -> int:
-        return self.steps.dead_lettered
+        return self.dead_letters.dead_lettered
 
     def bind(self, done: DoneCallback) -> None:
-        self.steps.bind(done)
+        self.dead_letters.bind(done)
 
     def submit(self, record: Record) -> None:
         if self._backlog:
@@ -163,14 +168,14 @@ class CommandStrategy:
         for record, result in zip(records, results, strict=True):
             if self.on_result is not None:
                 self.on_result(result)
-            self.steps.mark(record, _outcome(result))
+            self.dead_letters.mark(record, _outcome(result))
         return True
 
     def _drain(self) -> None:
         self._backoff.drain(self._backlog, self._apply, self.retry, self.clock)
 
     def _dead_letter(self, record: Record, exc: BaseException) -> bool:
-        return self.steps.dead_letter(record, exc, attempts=self._backoff.attempts + 1)
+        return self.dead_letters.try_send(record, exc, attempts=self._backoff.attempts + 1)
 
     def _apply(self, record: Record) -> bool:
         """True when the record is finished (applied, no-op or dead-lettered)."""
@@ -187,12 +192,12 @@ class CommandStrategy:
             log.info("command %s: nothing to delete for key %r", cmd.command_id, cmd.key)
         except Exception as exc:
             what = f"command {cmd.command_id} ({record.topic}:{record.partition}@{record.offset})"
-            if self.steps.decide(exc, self._backoff.attempts + 1, what) is Action.RETRY:
+            if self.errors.decide(exc, self._backoff.attempts + 1, what) is Action.RETRY:
                 return False
             return self._dead_letter(record, exc)
         if self.on_result is not None:
             self.on_result(result)
-        self.steps.mark(record, _outcome(result))
+        self.dead_letters.mark(record, _outcome(result))
         return True
 
 

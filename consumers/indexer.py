@@ -12,7 +12,7 @@ A failed sync (``IndexSyncFailed``) keeps the records buffered and retries with 
 (``RetryPolicy``); after ``max_attempts`` failures in a row the records are marked done anyway and the
 rows are left ``FAILED``/``DIRTY`` in PostgreSQL for the sweeper, so one poisonous memory cannot block
 its partition forever. ``IndexModelMismatch`` is fatal: it propagates and stops the process. Any other
-exception from ``sync`` is classified (``consumers.errors``, shared steps in ``consumers.steps``):
+exception from ``sync`` is classified (``consumers.errors``, by ``consumers.steps.retry``):
 transient ones retry like ``IndexSyncFailed``; a fatal one stops the process; a permanent one (or an
 unexpected one after ``max_record_attempts`` tries) syncs the batch's memories one by one and
 dead-letters the records of those that still fail, with the reason, so the partition moves on.
@@ -37,7 +37,9 @@ from consumers.dlq import DeadLetterPublisher
 from consumers.errors import describe
 from consumers.policies import RetryPolicy
 from consumers.runtime import DoneCallback, Record
-from consumers.steps import Action, Backoff, RecordSteps
+from consumers.steps.dead_letter import DeadLetterStep
+from consumers.steps.dlq_limit import DlqLimit
+from consumers.steps.retry import Action, Backoff, ErrorPolicy
 from core import metrics, tracing
 from core.episodes.indexing import EpisodeIndexer, EpisodeSyncFailed, EpisodeSyncReport
 from core.indexing import IndexSyncFailed, MemoryIndexer, SyncReport
@@ -58,7 +60,7 @@ class IndexerStrategy:
                  on_report: Callable[[SyncReport, float], None] | None = None,
                  on_failure: Callable[[IndexSyncFailed], None] | None = None, group: str = "indexer",
                  max_buffered: int = 10000, max_record_attempts: int = 3, dlq_max_attempts: int = 5,
-                 episodes: EpisodeIndexer | None = None) -> None:
+                 episodes: EpisodeIndexer | None = None, dlq_limit: DlqLimit | None = None) -> None:
         if batch_size < 1:
             raise ValueError("batch_size must be >= 1")
         self.indexer = indexer
@@ -75,15 +77,14 @@ class IndexerStrategy:
         self.on_failure = on_failure
         self.group = group
         self.max_buffered = max_buffered
-        self.steps = RecordSteps(group, dlq, retry=self.retry, max_record_attempts=max_record_attempts,
-                                 dlq_max_attempts=dlq_max_attempts, clock=clock)
+        self.errors = ErrorPolicy(group, max_record_attempts=max_record_attempts)
+        self.dead_letters = DeadLetterStep(group, dlq, retry=self.retry, dlq_max_attempts=dlq_max_attempts,
+                                           limit=dlq_limit, clock=clock)
         self._buffer: dict[int, list[Record]] = {}  # memory id -> records, insertion = age order
         self._since: dict[int, float] = {}  # memory id -> when its oldest buffered record arrived
         # memory id -> origin of the newest change announced: when the message or command that caused
         # it was created (``changed_at`` for events without one). Freshness is measured from it.
         self._origin_at: dict[int, tuple[datetime, datetime]] = {}  # memory id -> (changed_at, origin)
-        self._dlq_backlog: list[tuple[Record, str, str]] = []  # record, reason, error type
-        self._dlq_backoff = Backoff()
         self._backoff = Backoff()  # attempts and next try of the buffered batch
         self._fatal: BaseException | None = None
         self.given_up = 0
@@ -91,18 +92,18 @@ class IndexerStrategy:
     # --- strategy contract --------------------------------------------------------------------
     @property
     def dead_lettered(self) -> int:
-        return self.steps.dead_lettered
+        return self.dead_letters.dead_lettered
 
     def bind(self, done: DoneCallback) -> None:
-        self.steps.bind(done)
+        self.dead_letters.bind(done)
         self._start()
 
     def submit(self, record: Record) -> None:
         try:
             event = parse_index_event(record.value or b"")
         except Exception as exc:  # SchemaError, or anything else parsing raises: this record never parses
-            if not self._dead_letter(record, str(exc), type(exc).__name__):
-                self._dlq_backlog.append((record, str(exc), type(exc).__name__))
+            # a failed publish waits in the backlog, published again at the next poll
+            self.dead_letters.dead_letter(record, str(exc), error_type=type(exc).__name__, delay=False)
             return
         # episodes share the buffer under the negative of their id (``_sync`` splits them off)
         memory_id = (-event.data.episode_id if isinstance(event, EpisodeDirtyEvent)
@@ -116,8 +117,7 @@ class IndexerStrategy:
 
     def poll(self) -> None:
         now = self.clock()
-        if self._dlq_backlog and self._dlq_backoff.ready(now):
-            self._drain_dlq()
+        self.dead_letters.poll()
         if self._buffer and self._backoff.ready(now):
             oldest = min(self._since.values())
             if len(self._buffer) >= self.batch_size or now - oldest >= self.max_wait_sec:
@@ -129,7 +129,7 @@ class IndexerStrategy:
 
     def revoke(self, partitions: list[tuple[str, int]], lost: bool = False) -> None:
         revoked = set(partitions)
-        self._dlq_backlog = [item for item in self._dlq_backlog if item[0].tp not in revoked]
+        self.dead_letters.revoke(revoked)
         affected = [mid for mid, records in self._buffer.items() if any(r.tp in revoked for r in records)]
         if not affected or (not lost and self._flush(affected)):
             return
@@ -145,22 +145,21 @@ class IndexerStrategy:
 
     def join(self, timeout: float) -> None:
         deadline = self.clock() + timeout
-        while (self._buffer or self._dlq_backlog) and self._fatal is None:
+        while (self._buffer or self.dead_letters.held) and self._fatal is None:
             now = self.clock()
             if now >= deadline:
                 log.warning("join: leaving %d memories unindexed (their offsets stay uncommitted)",
                             len(self._buffer))
                 return
-            if self._dlq_backlog and self._dlq_backoff.ready(now):
-                self._drain_dlq()
+            self.dead_letters.poll()
             if self._buffer and self._backoff.ready(now):
                 try:
                     self._flush(list(self._buffer))
                 except IndexModelMismatch:
                     return  # already raised once from poll/revoke; nothing more to do here
-            if self._buffer or self._dlq_backlog:
+            if self._buffer or self.dead_letters.held:
                 timers = ((self._backoff.not_before, bool(self._buffer)),
-                          (self._dlq_backoff.not_before, bool(self._dlq_backlog)))
+                          (self.dead_letters.backoff.not_before, bool(self.dead_letters.held)))
                 waits = [t for t, busy in timers if busy and t > now]
                 self.sleep(max(0.0, min(min(waits, default=now + 0.05), deadline) - now))
 
@@ -173,7 +172,7 @@ class IndexerStrategy:
     @property
     def buffered(self) -> int:
         """Records waiting (buffered or waiting to be dead-lettered)."""
-        return sum(len(records) for records in self._buffer.values()) + len(self._dlq_backlog)
+        return sum(len(records) for records in self._buffer.values()) + self.dead_letters.held
 
     @property
     def buffered_memories(self) -> int:
@@ -200,7 +199,7 @@ class IndexerStrategy:
                 self.sleep(delay)
 
     def _mark(self, record: Record, outcome: str) -> None:
-        self.steps.mark(record, outcome)
+        self.dead_letters.mark(record, outcome)
 
     def _forget(self, memory_id: int) -> None:
         self._buffer.pop(memory_id, None)
@@ -249,7 +248,7 @@ class IndexerStrategy:
             return False
         except Exception as exc:
             what = f"indexing {len(memory_ids)} memories"
-            if self.steps.decide(exc, self._backoff.attempts + 1, what) is Action.RETRY:
+            if self.errors.decide(exc, self._backoff.attempts + 1, what) is Action.RETRY:
                 self._backoff.failed(self.retry, self.clock())
                 return False
             self._backoff.reset()
@@ -326,19 +325,5 @@ class IndexerStrategy:
                     continue
             log.error("memory %s cannot be indexed, dead-lettering its records: %s", mid, describe(error))
             for record in self._buffer.get(mid, []):
-                if not self.steps.dead_letter(record, error):
-                    self._dlq_backlog.append((record, describe(error), type(error).__name__))
-                    self._dlq_backoff.failed(self.retry, self.clock())
+                self.dead_letters.dead_letter(record, error)
             self._forget(mid)
-
-    def _dead_letter(self, record: Record, reason: str, error_type: str) -> bool:
-        return self.steps.dead_letter(record, reason, error_type=error_type)
-
-    def _drain_dlq(self) -> None:
-        while self._dlq_backlog:
-            record, reason, error_type = self._dlq_backlog[0]
-            if not self._dead_letter(record, reason, error_type):
-                self._dlq_backoff.failed(self.retry, self.clock())
-                return
-            self._dlq_backlog.pop(0)
-        self._dlq_backoff.reset()

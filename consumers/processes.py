@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from consumers.commands import CommandStrategy
 from consumers.dlq import DeadLetterPublisher
-from consumers.extractor import ExtractorStrategy
+from consumers.extractor import ExtractorStrategy, max_poll_interval_ms
 from consumers.indexer import IndexerStrategy
 from consumers.runtime import ConsumerLoop, LoopHooks
+from consumers.steps.dlq_limit import DlqLimit
 from core.config import Settings
 from core.embedding.factory import build_embedder
 from core.episodes.indexing import build_episode_indexer
@@ -55,11 +56,10 @@ def extractor_loop(
             revoke_timeout_sec=settings.CONSUMER_REVOKE_TIMEOUT_SEC,
             max_record_attempts=settings.CONSUMER_MAX_RECORD_ATTEMPTS,
             dlq_max_attempts=settings.CONSUMER_DLQ_MAX_ATTEMPTS,
+            dlq_limit=DlqLimit.from_settings(settings),
         )
-    # extraction runs in worker threads, so the loop polls every 0.2 s whatever the model does; the
-    # poll interval only has to cover a revoke's wait for in-flight bursts and a dead-letter publish
-    poll_interval_ms = int(max(300.0, settings.CONSUMER_REVOKE_TIMEOUT_SEC + settings.CONSUMER_DLQ_TIMEOUT_SEC
-                               + 60) * 1000)
+    poll_interval_ms = max_poll_interval_ms(settings.CONSUMER_REVOKE_TIMEOUT_SEC,
+                                            settings.CONSUMER_DLQ_TIMEOUT_SEC)
     return ConsumerLoop(
         settings,
         settings.GROUP_EXTRACTOR,
@@ -79,6 +79,7 @@ def commands_loop(settings: Settings, *, hooks: LoopHooks | None = None) -> Cons
         max_record_attempts=settings.CONSUMER_MAX_RECORD_ATTEMPTS,
         dlq_max_attempts=settings.CONSUMER_DLQ_MAX_ATTEMPTS,
         max_batch=settings.CONSUMER_COMMANDS_MAX_BATCH,
+        dlq_limit=DlqLimit.from_settings(settings),
     )
     return ConsumerLoop(
         settings, settings.GROUP_COMMANDS, [settings.TOPIC_MEMORY_COMMANDS], strategy, hooks=hooks,
@@ -106,6 +107,7 @@ def indexer_loop(
             group=settings.GROUP_INDEXER,
             max_record_attempts=settings.CONSUMER_MAX_RECORD_ATTEMPTS,
             dlq_max_attempts=settings.CONSUMER_DLQ_MAX_ATTEMPTS,
+            dlq_limit=DlqLimit.from_settings(settings),
             # episodes (core.episodes) share the indexer's sessions and embedder, not its collection
             episodes=(build_episode_indexer(settings, indexer.sessions, indexer.embedder)
                       if settings.EPISODES_ENABLED else None),

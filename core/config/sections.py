@@ -78,6 +78,19 @@ class KafkaSettings(BaseSettings):
                                                        "exits")
     CONSUMER_DLQ_TIMEOUT_SEC: float = Field(30, gt=0, le=600,
                                             description="the broker's confirmation of one dead letter")
+    # Loose on purpose: a dead letter is done at once, a good record only after debounce and extraction.
+    CONSUMER_DLQ_LIMIT_SHARE: float = Field(
+        0.9, ge=0, le=1,
+        description=("dead-letter limit (consumers.steps.dlq_limit): a group member stops (exit 4) when more "
+                     "than this share of its last CONSUMER_DLQ_LIMIT_WINDOW records were dead-lettered, so a "
+                     "bad deploy stops instead of dead-lettering everything; 1: off"))
+    CONSUMER_DLQ_LIMIT_WINDOW: int = Field(1000, ge=1, le=1_000_000,
+                                           description="records the dead-letter share is taken over")
+    CONSUMER_DLQ_LIMIT_MIN_RECORDS: int = Field(
+        500, ge=1, le=1_000_000, description="records seen before the dead-letter share is checked")
+    CONSUMER_DLQ_LIMIT_CONSECUTIVE: int = Field(
+        500, ge=0, le=1_000_000,
+        description="dead letters in a row that stop a group member (exit 4); 0: off")
 
     def dlq_topic(self, group: str) -> str:
         return f"{group}{self.DLQ_TOPIC_SUFFIX}"

@@ -1,0 +1,137 @@
+"""The extractor composed of its steps, without a broker or a database (TEST DOUBLES for the processor
+and the dead-letter publisher): revoke and join on the injected clock, the dead-letter limit, the
+``max.poll.interval.ms`` it relies on."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import pytest
+
+from consumers.extractor import ExtractorStrategy, max_poll_interval_ms
+from consumers.runtime import Record
+from consumers.steps.dlq_limit import DlqLimit, DlqLimitExceeded
+from core.memory.processing import IngestResult, ProcessOutcome
+from core.memory.store import IncomingMessage
+from tests.consumers.steps.doubles import Clock, MemoryDlq, chat
+
+
+@dataclass
+class BlockingProcessor:
+    """Stores every message (one conversation per message id); ``process`` waits for ``release``."""
+
+    release: threading.Event = field(default_factory=threading.Event)
+    started: threading.Event = field(default_factory=threading.Event)
+    extractor: object = None
+
+    def ingest(self, msg: IncomingMessage) -> IngestResult:
+        offset = msg.source_offset or 0
+        return IngestResult(message_pk=offset, user_pk=offset, conversation_pk=offset, created=True,
+                            needs_processing=True)
+
+    def ingest_many(self, msgs: Sequence[IncomingMessage]) -> list[IngestResult]:
+        return [self.ingest(m) for m in msgs]
+
+    def process(self, message_pks: list[int]) -> ProcessOutcome:
+        self.started.set()
+        self.release.wait(10)
+        return ProcessOutcome(processed=list(message_pks))
+
+
+class JumpingClock(Clock):
+    """A manual clock that moves ``step`` seconds at each reading."""
+
+    def __init__(self, step: float) -> None:
+        super().__init__()
+        self.step = step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def strategy(processor: BlockingProcessor, clock: Clock,
+             **kwargs: object) -> tuple[ExtractorStrategy, list[Record]]:
+    s = ExtractorStrategy(processor, MemoryDlq(), debounce_sec=0.0, clock=clock, **kwargs)  # type: ignore[arg-type]
+    done: list[Record] = []
+    s.bind(done.append)
+    return s, done
+
+
+def test_revoke_waits_on_the_injected_clock() -> None:
+    processor = BlockingProcessor()
+    s, done = strategy(processor, JumpingClock(step=4.0), revoke_timeout_sec=10.0)
+    try:
+        s.submit(chat(0))
+        s.poll()
+        assert processor.started.wait(5) and s.in_flight == 1
+        s.revoke([("chat", 0)])  # three readings of 4 s pass the 10 s deadline without a real wait
+        assert s.abandoned == 1 and done == [] and s.buffered == 0
+        processor.release.set()
+    finally:
+        s.close()
+
+
+def test_revoke_collects_a_burst_that_finishes_within_the_timeout() -> None:
+    processor = BlockingProcessor()
+    processor.release.set()
+    s, done = strategy(processor, Clock(), revoke_timeout_sec=10.0)
+    try:
+        s.submit(chat(0))
+        s.poll()
+        s.revoke([("chat", 0)])
+        assert [r.offset for r in done] == [0] and s.abandoned == 0 and s.in_flight == 0
+    finally:
+        s.close()
+
+
+def test_join_gives_up_at_the_injected_deadline() -> None:
+    processor = BlockingProcessor()
+    s, done = strategy(processor, JumpingClock(step=1.0))
+    try:
+        s.submit(chat(0))
+        s.join(timeout=3.0)
+        assert done == [] and s.buffered == 1
+        processor.release.set()
+    finally:
+        s.close()
+
+
+def test_the_in_flight_cap_pushes_back_and_the_next_burst_starts_later() -> None:
+    processor = BlockingProcessor()
+    s, done = strategy(processor, Clock(), max_in_flight=1)
+    try:
+        for offset in range(3):
+            s.submit(chat(offset, message_id=f"m{offset}"))
+        s.poll()
+        assert s.in_flight == 1 and s.buffered == 3
+        processor.release.set()
+        for _ in range(200):
+            s.poll()
+            if len(done) == 3:
+                break
+            threading.Event().wait(0.02)
+        assert sorted(r.offset for r in done) == [0, 1, 2] and s.max_running_seen == 1
+    finally:
+        s.close()
+
+
+def test_a_bad_deploy_stops_the_extractor_instead_of_dead_lettering_everything() -> None:
+    s, _done = strategy(BlockingProcessor(), Clock(),
+                       dlq_limit=DlqLimit(max_share=0.5, window=100, min_records=10, max_consecutive=20))
+    for offset in range(9):
+        s.submit(Record("chat", 0, offset, b"u", b"{broken", (), None))
+    s.poll()
+    assert s.dead_lettered == 9
+    s.submit(Record("chat", 0, 9, b"u", b"{broken", (), None))
+    with pytest.raises(DlqLimitExceeded, match=r"10 of the last 10 records dead-lettered \(share 1.00 > "
+                                               r"limit 0.5\) to chat.dlq"):
+        s.poll()
+    s.close()
+
+
+def test_the_poll_interval_covers_a_revoke_and_a_dead_letter_publish() -> None:
+    assert max_poll_interval_ms(10, 30) == 300_000  # librdkafka's default is the floor
+    assert max_poll_interval_ms(600, 30) == 690_000
