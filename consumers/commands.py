@@ -64,6 +64,7 @@ class CommandStrategy:
         group: str = "commands",
         retry: RetryPolicy | None = None,
         clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
         on_result: Callable[[ToolResult | None], None] | None = None,
         max_buffered: int = 2000,
         max_record_attempts: int = 3,
@@ -80,6 +81,7 @@ class CommandStrategy:
         self.group = group
         self.retry = retry or RetryPolicy()
         self.clock = clock
+        self.sleep = sleep
         self.on_result = on_result
         self.max_buffered = max_buffered
         self.errors = ErrorPolicy(group, max_record_attempts=max_record_attempts)
@@ -132,7 +134,7 @@ class CommandStrategy:
             if self._backoff.ready(self.clock()):
                 self._drain()
             if self._backlog:
-                time.sleep(0.2)
+                self.sleep(0.2)
 
     def close(self) -> None:
         self.dlq.close()
