@@ -360,9 +360,9 @@ class RetrievalSettings(BaseSettings):
         "", pattern=r"^(|[A-Za-z_][A-Za-z0-9_]{0,254})$",
         description="the episodes' Milvus collection; empty: `<MEMORY_MILVUS_COLLECTION>_episodes`")
     EPISODE_MILVUS_USER_PARTITIONS: int = Field(
-        64, ge=0, le=1024,
-        description="the episodes' collection is created with user_id as its partition key, this many "
-                    "partitions (0 = none): a user-scoped search then scans one partition")
+        64, ge=1, le=1023,
+        description="real partitions of the episodes' collection, users hashed over them (`core/vector_"
+                    "buckets.py`): a search scans one; `pai-memory reindex` rebuilds another layout")
 
 
 class LimitSettings(BaseSettings):
