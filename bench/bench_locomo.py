@@ -18,7 +18,12 @@ size). Publishing everything at once would coalesce a whole session into one ext
 Scoring: every question except category 5 (adversarial), retrieve top 10 (dense ``Retriever``, the
 product's rerank) for each speaker its evidence turns belong to (lists merged by score), and count
 a hit at k when one of the first k memories has its source message among the evidence turns, or
-contains the answer text (both criteria are also reported alone). Baselines in the same run, same
+contains the answer text (both criteria are also reported alone). With episodes (issue 25): episodes
+only; ``ours_both``, both kinds as retrieval serves a budget of k with neither limit given (the pooled
+order of ``core.retrieval.merge.take_pooled``); ``ours_both_fixed_split``, the former split of k by the
+question's time intent (``split_limits``); ``ours_both_pooled_by_cosine``, both kinds by raw cosine.
+``--dump FILE`` writes each question's candidates of both kinds, ``--skip N`` starts at conversation N
+(a slice not looked at before). Baselines in the same run, same
 model: dense retrieval (cosine, e5 query/passage prefixes) over every raw turn of the conversation
 (both speakers), and over the evidence speaker's own turns only (the material the memories are
 extracted from).
