@@ -50,7 +50,9 @@ class RetrieveRequest(_Strict):
     limit: int | None = Field(None, ge=1, le=200, description="default: the mode's configured limit")
     # episodes (what the user said, dense only): their own limit and time filters
     episode_limit: int | None = Field(None, ge=0, le=200, description="default: EPISODE_RETRIEVE_LIMIT; "
-                                      "with neither limit given the question's time intent splits them")
+                                      "with neither limit given both limits' sum is served, the mix of the "
+                                      "two kinds chosen by their pooled order (the question's time intent "
+                                      "leans it)")
     since: AwareDatetime | None = Field(None, strict=False, description="episodes sent at or after (ISO 8601 "
                                         "with a time zone)")
     until: AwareDatetime | None = Field(None, strict=False, description="episodes sent before")

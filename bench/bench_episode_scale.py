@@ -58,6 +58,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--episodes", type=int, default=100_000)
     parser.add_argument("--users", type=int, default=1000)
     parser.add_argument("--queries", type=int, default=300)
+    parser.add_argument("--memory-buckets", type=int, default=0,
+                        help="create the memories' collection with this many user buckets too (0: as the "
+                             "product does, none), to see whether it would gain")
     args = parser.parse_args(argv)
     import numpy as np
 
@@ -72,11 +75,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     base = MilvusMemoryIndex.from_settings(settings, collection=f"bench_epscale_mem_{tag}", dim=dim)
     episodes = base.for_collection(f"bench_epscale_ep_{tag}", dim)
     episodes.user_partitions = settings.EPISODE_MILVUS_USER_PARTITIONS  # as build_episode_indexer does
+    base.user_partitions = args.memory_buckets
     rng = np.random.default_rng(25)
     result: dict[str, Any] = {"benchmark": "episode_scale", "milvus_uri": settings.milvus_uri,
                               "index_type": settings.MEMORY_MILVUS_INDEX_TYPE, "memories": args.memories,
                               "episodes": args.episodes, "users": args.users, "vectors": "synthetic random",
-                              "episode_user_partitions": settings.EPISODE_MILVUS_USER_PARTITIONS}
+                              "episode_user_partitions": settings.EPISODE_MILVUS_USER_PARTITIONS,
+                              "memory_user_partitions": args.memory_buckets}
     try:
         base.ensure_collection()
         episodes.ensure_collection()

@@ -18,7 +18,12 @@ size). Publishing everything at once would coalesce a whole session into one ext
 Scoring: every question except category 5 (adversarial), retrieve top 10 (dense ``Retriever``, the
 product's rerank) for each speaker its evidence turns belong to (lists merged by score), and count
 a hit at k when one of the first k memories has its source message among the evidence turns, or
-contains the answer text (both criteria are also reported alone). Baselines in the same run, same
+contains the answer text (both criteria are also reported alone). With episodes (issue 25): episodes
+only; ``ours_both``, both kinds as retrieval serves a budget of k with neither limit given (the pooled
+order of ``core.retrieval.merge.take_pooled``); ``ours_both_fixed_split``, the former split of k by the
+question's time intent (``split_limits``); ``ours_both_pooled_by_cosine``, both kinds by raw cosine.
+``--dump FILE`` writes each question's candidates of both kinds, ``--skip N`` starts at conversation N
+(a slice not looked at before). Baselines in the same run, same
 model: dense retrieval (cosine, e5 query/passage prefixes) over every raw turn of the conversation
 (both speakers), and over the evidence speaker's own turns only (the material the memories are
 extracted from).
@@ -194,8 +199,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--conversations", type=int, default=10)
     parser.add_argument("--quick", action="store_true", help="2 conversations")
+    parser.add_argument("--skip", type=int, default=0, help="start at this conversation (a held-out slice)")
     parser.add_argument("--max-turns", type=int, default=0, help="keep only the first N turns (smoke runs)")
     parser.add_argument("--timeout", type=float, default=3600)
+    parser.add_argument("--dump", type=Path, default=None,
+                        help="write each question's candidates of both kinds (cosine, score, hit) as JSON "
+                             "lines, to study merged orders offline")
     args = parser.parse_args(argv)
     install_sigterm()
     if not args.data.exists():
@@ -203,7 +212,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         return {"benchmark": "locomo", "skipped": f"{args.data} not found"}
     data = json.loads(args.data.read_text())
     n_conv = 2 if args.quick else min(args.conversations, len(data))
-    samples = data[:n_conv]
+    samples = data[args.skip:args.skip + n_conv]
     run = datetime.now(UTC).strftime("%H%M%S")
 
     convs = []
@@ -228,7 +237,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         )
         offset += len(turns) + 10
 
-    result: dict[str, Any] = {"benchmark": "locomo", "conversations": n_conv, "data": str(args.data)}
+    result: dict[str, Any] = {"benchmark": "locomo", "conversations": n_conv, "skip": args.skip,
+                              "data": str(args.data)}
     # LoCoMo's sessions are dated 2022-2023: with the default EPISODE_TTL_DAYS (365 from the time a
     # message was said) every episode would be expired before the questions are asked
     overrides = {"LONG_TERM_MEMORY_DEBOUNCE_SEC": "0", "LONG_TERM_MEMORY_RETRIEVE_MODE": "dense",
@@ -296,9 +306,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         retriever = build_retriever(pipe.settings)
         embedder = LocalE5Embedder()
         from core.episodes.search import split_limits, time_intent
+        from core.retrieval.merge import take_pooled
 
         episodes_only: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
         both: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
+        fixed_split: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
         by_cosine: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
         # the questions are asked the day after the conversation's last session
         ours: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
@@ -310,6 +322,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         t_base = time.monotonic()
         import numpy as np
 
+        dump: list[dict[str, Any]] | None = [] if args.dump else None
         for c in convs:
             turns = c["turns"]
             vecs = embedder.embed_passages([t["text"] for t in turns])
@@ -345,10 +358,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 ranked = [(s, t) for _, s, t in merged]
                 for tally in (ours[cat], ours["all"]):
                     score_list(tally, ranked, evidence, answer)
-                # episodes only, and both as retrieval serves them: at each k the question's time intent
-                # splits k between memories and episodes (core.episodes.search.split_limits)
+                # episodes only, and both as retrieval serves them: the pooled order of the two kinds
+                # (core.retrieval.merge; with neither limit given retrieval serves the first k of it)
                 eps: list[tuple[float, set[str], str]] = []
                 pooled: list[tuple[float, set[str], str]] = []  # both kinds by their cosine
+                cands: list[dict[str, Any]] = []  # --dump: both kinds' candidates of every target speaker
+                answers = []  # each target speaker's answer, for the pooled order at each k
                 for spk in target:
                     res = retriever.retrieve(c["users"][spk], q["question"], mode=RetrieveMode.DENSE,
                                              limit=10, episode_limit=10, asked_at=c["asked_at"])
@@ -358,9 +373,43 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                                   for e in res.episodes)
                     pooled.extend((i.components.raw_retrieval, source_of.get(i.memory.id, set()),
                                    f"{i.memory.key} {i.memory.content}") for i in res.items)
+                    by_id = {("memory", i.memory.id): (source_of.get(i.memory.id, set()),
+                                                       f"{i.memory.key} {i.memory.content}")
+                             for i in res.items}
+                    by_id.update({("episode", e.episode.id): (episode_source.get(e.episode.id, set()),
+                                                              e.episode.content) for e in res.episodes})
+                    answers.append((res, by_id))
+                    cands.extend(
+                        {"kind": "memory", "spk": spk, "pos": j, "cosine": i.components.raw_retrieval,
+                         "score": i.score,
+                         "hit": bool(source_of.get(i.memory.id, set()) & evidence),
+                         "answer": answer_in(answer, f"{i.memory.key} {i.memory.content}")}
+                        for j, i in enumerate(res.items))
+                    cands.extend(
+                        {"kind": "episode", "spk": spk, "pos": j, "cosine": e.cosine, "score": e.score,
+                         "in_window": e.in_window,
+                         "hit": bool(episode_source.get(e.episode.id, set()) & evidence),
+                         "answer": answer_in(answer, e.episode.content)}
+                        for j, e in enumerate(res.episodes))
+                if dump is not None:
+                    dump.append({"cat": cat, "intent": time_intent(q["question"]), "cands": cands})
                 pooled.sort(key=lambda x: -x[0])
                 for tally in (by_cosine[cat], by_cosine["all"]):
                     score_list(tally, [(s, t) for _, s, t in pooled], evidence, answer)
+                # what retrieval serves for a budget of k with neither limit given (its default is
+                # LONG_TERM_MEMORY_RETRIEVE_LIMIT + EPISODE_RETRIEVE_LIMIT): take_pooled of the kinds'
+                # top k, which the top 10 asked above hold (each kind's ranking of a longer list starts
+                # with that of a shorter one)
+                served_pooled: dict[int, list[tuple[set[str], str]]] = {}
+                for k in KS:
+                    at_k: list[tuple[float, set[str], str]] = []
+                    for res, by_id in answers:
+                        order = take_pooled(res.items[:k], res.episodes[:k], k, res.intent or "neutral")[2]
+                        at_k.extend((p.score, *by_id[(p.kind, p.id)]) for p in order)
+                    at_k.sort(key=lambda x: -x[0])  # stable: one speaker's own order is kept
+                    served_pooled[k] = [(s, t) for _, s, t in at_k[:k]]
+                for tally in (both[cat], both["all"]):
+                    score_at(tally, served_pooled, evidence, answer)
                 eps.sort(key=lambda x: -x[0])
                 for tally in (episodes_only[cat], episodes_only["all"]):
                     score_list(tally, [(s, t) for _, s, t in eps], evidence, answer)
@@ -381,7 +430,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     ep_part.sort(key=lambda x: -x[0])
                     served_both[k] = ([(s, t) for _, s, t in mem_part[:m_lim]]
                                       + [(s, t) for _, s, t in ep_part[:e_lim]])
-                for tally in (both[cat], both["all"]):
+                for tally in (fixed_split[cat], fixed_split["all"]):  # before the pooled order
                     score_at(tally, served_both, evidence, answer)
                 # baselines: cosine over raw turns
                 assert qvecs is not None
@@ -396,12 +445,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 for tally in (base_own[cat], base_own["all"]):
                     score_list(tally, ranked_own, evidence, answer)
         retriever.close()
+        if dump is not None and args.dump:
+            args.dump.write_text("".join(json.dumps(d) + "\n" for d in dump))
         from bench.stats import latency_summary
 
         result["recall"] = {
             "ours_memories": {k: finish(v) for k, v in ours.items()},
             "ours_episodes": {k: finish(v) for k, v in episodes_only.items()},
             "ours_both": {k: finish(v) for k, v in both.items()},
+            "ours_both_fixed_split": {k: finish(v) for k, v in fixed_split.items()},
             "ours_both_pooled_by_cosine": {k: finish(v) for k, v in by_cosine.items()},
             "baseline_raw_turns_all_speakers": {k: finish(v) for k, v in base_all.items()},
             "baseline_raw_turns_evidence_speaker": {k: finish(v) for k, v in base_own.items()},

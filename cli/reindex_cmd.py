@@ -18,6 +18,8 @@ through the outbox; the running relay and indexer re-embed them into the active 
 Episodes (``core.episodes.verify.reindex_episodes``): a full rebuild that changes the model or dimension
 drops and recreates the episodes' collection for them and announces every episode
 (``pai.episode.dirty.v1``) for the indexer to embed again (episodes are not searchable until it has);
+so does any reindex of everyone when the collection's layout is not ``EPISODE_MILVUS_USER_PARTITIONS``
+user buckets (a collection made with a partition key before: ``core/vector_buckets.py``); otherwise
 ``--emit-only`` announces them without dropping the collection.
 
 Exit code: 0 done, 1 the rebuild failed (the old collection is still active), 2 usage error.
@@ -84,7 +86,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     embedder = build_embedder(settings)
     index = MilvusMemoryIndex.from_settings(settings, dim=embedder.dim)
     reindexer = Reindexer(sessions, embedder, index, dirty_topic=settings.TOPIC_MEMORY_DIRTY,
-                          batch_size=max(1, args.batch), episode_collection=settings.episode_collection)
+                          batch_size=max(1, args.batch), episode_collection=settings.episode_collection,
+                          episode_partitions=settings.EPISODE_MILVUS_USER_PARTITIONS)
     try:
         report = reindexer.rebuild(collection=args.collection, drop_old=not args.keep_old,
                                    drop_grace_sec=args.drop_grace)
@@ -124,7 +127,8 @@ def _episodes(settings: Settings, sessions: Any, user: str | None, *, rebuild: b
     view = MilvusMemoryIndex.from_settings(settings, collection=settings.episode_collection)
     try:
         return reindex_episodes(sessions, view, topic=settings.TOPIC_MEMORY_DIRTY, dim=view.dim,
-                                rebuild=rebuild, user_pk=user_pk)
+                                rebuild=rebuild, user_pk=user_pk,
+                                user_partitions=settings.EPISODE_MILVUS_USER_PARTITIONS)
     finally:
         view.close()
 

@@ -167,7 +167,7 @@ class UserEraser:
     def _delete_vectors(self, proof: ErasureProof) -> None:
         user_pk = validated_int64(proof.user_pk, "user_id")
         for view in self._collections():
-            ids = view.list_ids(user_pk)
+            ids = view.list_ids(user_pk, anywhere=True)  # every partition, not only the user's bucket
             if ids:
                 view.delete(ids)
                 done = proof.milvus_deleted.get(view.collection, 0)
@@ -215,4 +215,5 @@ class UserEraser:
                 "conversations": count(select(func.count()).select_from(Conversation)
                                        .where(Conversation.user_id == pk)),
             }
-        proof.milvus_remaining = {view.collection: view.count(pk) for view in self._collections()}
+        proof.milvus_remaining = {view.collection: view.count(pk, anywhere=True)  # every partition
+                                  for view in self._collections()}

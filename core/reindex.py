@@ -115,10 +115,12 @@ class Reindexer:
     def __init__(self, sessions: sessionmaker[Session], embedder: Embedder, index: MilvusMemoryIndex, *,
                  dirty_topic: str, batch_size: int = 256,
                  clock: Callable[[], datetime] = lambda: datetime.now(UTC),
-                 episode_collection: str | None = None) -> None:
+                 episode_collection: str | None = None, episode_partitions: int = 64) -> None:
         """``episode_collection``: the episodes' collection (default ``<index.collection>_episodes``,
-        ``Settings.episode_collection``), rebuilt after the switch when the model or dimension changed."""
+        ``Settings.episode_collection``), rebuilt after the switch when the model or dimension changed,
+        or when its layout is not ``episode_partitions`` user buckets (``EPISODE_MILVUS_USER_PARTITIONS``)."""
         self.episode_collection = episode_collection or f"{index.collection}_episodes"
+        self.episode_partitions = episode_partitions
         self.sessions = sessions
         self.embedder = embedder
         self.index = index  # any view on the Milvus server; its collection name gives the base name
@@ -174,14 +176,17 @@ class Reindexer:
         return report
 
     def _episodes(self, old: tuple[str, int] | None) -> None:
-        """After a model or dimension change the episodes' collection is dropped, created for the new
-        dimension and every episode announced for re-embedding (``core.episodes.verify``); episodes are
-        not searchable until the indexer has embedded them again. Same model and dimension: nothing."""
+        """After a model or dimension change, or when its layout is another (``core.vector_buckets``), the
+        episodes' collection is dropped, created for the new dimension and every episode announced for
+        re-embedding (``core.episodes.verify``); episodes are not searchable until the indexer has
+        embedded them again. Same model, dimension and layout: nothing."""
         view = self.index.for_collection(self.episode_collection, self.embedder.dim)
         changed = old is None or old != (self.embedder.model, self.embedder.dim)
         current = view.describe_dim()
-        if changed or (current is not None and current != self.embedder.dim):
-            reindex_episodes(self.sessions, view, topic=self.dirty_topic, dim=self.embedder.dim, rebuild=True)
+        if changed or (current is not None and (current != self.embedder.dim
+                                                or view.layout(refresh=True) != self.episode_partitions)):
+            reindex_episodes(self.sessions, view, topic=self.dirty_topic, dim=self.embedder.dim, rebuild=True,
+                             user_partitions=self.episode_partitions)
 
     def _fill(self, target: MilvusMemoryIndex, report: ReindexReport,
               on_batch: Callable[[int], None] | None) -> list[_Seen]:

@@ -10,7 +10,9 @@ Invariants:
 - Every filter this module sends to Milvus is built by ``user_scope_filter`` (or ``_id_filter``)
   from values validated as plain ``int`` in the INT64 range; nothing user-supplied is ever
   interpolated as text (Milvus Lite has no ``filter_params`` templating).
-- Every search is scoped to one user.
+- Every search is scoped to one user: by the filter, and in a collection made with user buckets
+  (``user_partitions``, ``core.vector_buckets``) also to the user's partition; writes go to that
+  partition, deletes by id reach every partition.
 - No network in constructors: the client connects on first use. Connection failures and
   timeouts raise ``VectorStoreUnavailable`` (so retrieval can fall back to a lexical scan); other
   server errors raise ``VectorStoreError``.
@@ -20,11 +22,10 @@ Invariants:
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import math
 import re
-import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -34,8 +35,21 @@ import numpy.typing as npt
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
+from core import vector_buckets
 from core.config import Settings
+from core.milvus_client import (
+    GRPC_OPTIONS,
+    ClientHolder,
+    IndexModelMismatch,
+    VectorStoreError,
+    VectorStoreUnavailable,
+    is_not_loaded,
+    is_unavailable,
+)
 from core.storage.models import VectorCollection
+
+__all__ = ["GRPC_OPTIONS", "IndexModelMismatch", "IndexRow", "MilvusMemoryIndex", "VectorStoreError",
+           "VectorStoreUnavailable", "user_scope_filter", "validated_int64"]
 
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
@@ -44,20 +58,10 @@ MAX_SEARCH_LIMIT = 16384  # Milvus top-k ceiling
 _UPSERT_CHUNK = 512
 INDEX_TYPES = frozenset({"FLAT", "AUTOINDEX", "HNSW", "IVF_FLAT"})
 _COLLECTION_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,254}$")
+LAYOUT_RECHECK_SEC = 30.0
+"""How long a view trusts the bucket layout it read (writes always read it again)."""
 
 T = TypeVar("T")
-
-
-class VectorStoreError(RuntimeError):
-    """Milvus refused or failed an operation."""
-
-
-class VectorStoreUnavailable(VectorStoreError):
-    """Milvus cannot be reached (connection refused, timeout). Callers may fall back."""
-
-
-class IndexModelMismatch(VectorStoreError):
-    """The index was built with another embedding model or dimension than the configured one."""
 
 
 @dataclass(frozen=True)
@@ -98,41 +102,12 @@ def _validated_collection(name: str) -> str:
     return name
 
 
-def _is_unavailable(exc: BaseException) -> bool:
-    """Does this exception mean the server is unreachable (rather than refusing the request)?"""
-    try:
-        import grpc
-    except ImportError:  # pragma: no cover - pymilvus depends on grpc
-        grpc = None
-    if grpc is not None and isinstance(exc, grpc.RpcError):
-        code = exc.code() if callable(getattr(exc, "code", None)) else None
-        return code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, None)
-    if isinstance(exc, TimeoutError | ConnectionError):
-        return True
-    from pymilvus.exceptions import ConnectError, MilvusException, MilvusUnavailableException
-
-    if isinstance(exc, ConnectError | MilvusUnavailableException):
-        return True
-    if isinstance(exc, MilvusException):
-        text = str(getattr(exc, "message", "") or exc).lower()
-        return getattr(exc, "code", None) == 2 or any(
-            s in text for s in ("fail connecting", "unavailable", "deadline", "timed out", "timeout",
-                                "connection refused", "retry run out"))
-    cause = exc.__cause__ or exc.__context__
-    return cause is not None and cause is not exc and _is_unavailable(cause)
-
-
-def _is_not_loaded(exc: BaseException) -> bool:
-    text = str(getattr(exc, "message", "") or exc).lower()
-    return "released" in text or "not loaded" in text or "call load()" in text
-
-
 class MilvusMemoryIndex:
     """The memory index in one Milvus collection (``collection``, dimension ``dim``)."""
 
     def __init__(self, uri: str, collection: str, dim: int, *, token: str | None = None,
                  timeout: float = 10.0, index_type: str = "FLAT", search_consistency: str = "Bounded",
-                 _shared: _ClientHolder | None = None) -> None:
+                 _shared: ClientHolder | None = None) -> None:
         if dim < 1:
             raise ValueError("dim must be >= 1")
         if index_type not in INDEX_TYPES:
@@ -140,13 +115,14 @@ class MilvusMemoryIndex:
         self.uri = uri
         self.index_type = index_type
         self.search_consistency = search_consistency
-        # > 0: collections this view creates declare ``user_id`` the partition key with this many
-        # partitions, so a user-scoped search scans one partition (the episodes' collection)
+        # > 0: collections this view creates get this many user buckets, real partitions
+        # (``core.vector_buckets``), so a user-scoped search scans one (the episodes' collection)
         self.user_partitions = 0
+        self._layout: tuple[int, float] | None = None  # (bucket count read, monotonic time read)
         self.collection = _validated_collection(collection)
         self.dim = dim
         self.timeout = timeout
-        self._holder = _shared or _ClientHolder(uri, token, timeout)
+        self._holder = _shared or ClientHolder(uri, token, timeout)
 
     @classmethod
     def from_settings(cls, settings: Settings, collection: str | None = None,
@@ -188,16 +164,48 @@ class MilvusMemoryIndex:
 
             schema = MilvusClient.create_schema(auto_id=False, enable_dynamic_field=False)
             schema.add_field("id", DataType.INT64, is_primary=True)
-            schema.add_field("user_id", DataType.INT64, is_partition_key=self.user_partitions > 0)
+            schema.add_field("user_id", DataType.INT64)
             schema.add_field("memory_type", DataType.VARCHAR, max_length=MEMORY_TYPE_MAX_LEN)
             schema.add_field("vector", DataType.FLOAT_VECTOR, dim=dim)
             index_params = client.prepare_index_params()
             index_params.add_index(field_name="vector", index_type=self.index_type, metric_type="COSINE")
-            partitions = {"num_partitions": self.user_partitions} if self.user_partitions > 0 else {}
             client.create_collection(name, schema=schema, index_params=index_params,
-                                     consistency_level="Strong", timeout=self.timeout, **partitions)
+                                     consistency_level="Strong", timeout=self.timeout)
 
         self._call(op)
+        if self.user_partitions > 0 and self.has_collection(name):
+            self._call(functools.partial(self._ensure_buckets, name))
+
+    def _ensure_buckets(self, name: str, client: Any) -> None:
+        """Create the missing user buckets of a new collection, or of one whose creation stopped half-way
+        (one with other partitions, e.g. a partition key, is left alone: ``pai-memory reindex``)."""
+        present = set(client.list_partitions(name, timeout=self.timeout))
+        wanted = vector_buckets.all_partitions(self.user_partitions)
+        if present - {"_default"} - set(wanted):
+            return
+        missing = [partition for partition in wanted if partition not in present]
+        for partition in missing:
+            client.create_partition(name, partition, timeout=self.timeout)
+        if missing:
+            client.load_collection(name, timeout=self.timeout)  # partitions made after the load, too
+        if name == self.collection:
+            self._layout = None
+
+    def layout(self, refresh: bool = False) -> int:
+        """The collection's user-bucket count (``core.vector_buckets.layout_of``; 0: none, searched
+        whole). Read again after ``LAYOUT_RECHECK_SEC``, after a failed call, or when ``refresh``."""
+        cached = self._layout
+        if not refresh and cached is not None and time.monotonic() - cached[1] < LAYOUT_RECHECK_SEC:
+            return cached[0]
+        names = self._call(lambda c: c.list_partitions(self.collection, timeout=self.timeout))
+        buckets = vector_buckets.layout_of(names)
+        self._layout = (buckets, time.monotonic())
+        return buckets
+
+    def _scope(self, user_id: int, refresh: bool = False) -> dict[str, Any]:
+        """``partition_names`` of a search or query of ``user_id`` (empty when the layout has none)."""
+        buckets = self.layout(refresh)
+        return {"partition_names": [vector_buckets.partition_of(user_id, buckets)]} if buckets else {}
 
     def has_collection(self, name: str | None = None) -> bool:
         name = _validated_collection(name or self.collection)
@@ -206,6 +214,7 @@ class MilvusMemoryIndex:
     def drop_collection(self, name: str | None = None) -> None:
         name = _validated_collection(name or self.collection)
         self._call(lambda c: c.drop_collection(name, timeout=self.timeout))
+        self._layout = None
 
     def describe_dim(self, name: str | None = None) -> int | None:
         """The collection's vector dimension, or ``None`` if it does not exist."""
@@ -231,12 +240,19 @@ class MilvusMemoryIndex:
         if not rows:
             return 0
         data = [self._entity(row) for row in rows]
-        for start in range(0, len(data), _UPSERT_CHUNK):
-            self._call(functools.partial(self._upsert_chunk, data[start:start + _UPSERT_CHUNK]))
+        buckets = self.layout(refresh=True)  # a write never goes by a stale layout (the row would hide)
+        groups: dict[str | None, list[dict[str, Any]]] = {}
+        for entity in data:
+            part = vector_buckets.partition_of(entity["user_id"], buckets) if buckets else None
+            groups.setdefault(part, []).append(entity)
+        for part, group in sorted(groups.items(), key=lambda kv: kv[0] or ""):
+            for start in range(0, len(group), _UPSERT_CHUNK):
+                self._call(functools.partial(self._upsert_chunk, group[start:start + _UPSERT_CHUNK], part))
         return len(data)
 
-    def _upsert_chunk(self, chunk: list[dict[str, Any]], client: Any) -> None:
-        client.upsert(self.collection, chunk, timeout=self.timeout)
+    def _upsert_chunk(self, chunk: list[dict[str, Any]], partition: str | None, client: Any) -> None:
+        where = {"partition_name": partition} if partition else {}
+        client.upsert(self.collection, chunk, timeout=self.timeout, **where)
 
     def _delete_chunk(self, chunk: list[int], client: Any) -> None:
         client.delete(self.collection, ids=chunk, timeout=self.timeout)
@@ -254,7 +270,7 @@ class MilvusMemoryIndex:
                 "memory_type": memory_type, "vector": vector.tolist()}
 
     def delete(self, ids: Sequence[int]) -> None:
-        """Remove the entries of these memory ids (absent ids are ignored)."""
+        """Remove the entries of these memory ids, from whatever partition (absent ids are ignored)."""
         clean = [validated_int64(i) for i in ids]
         for start in range(0, len(clean), _UPSERT_CHUNK):
             self._call(functools.partial(self._delete_chunk, clean[start:start + _UPSERT_CHUNK]))
@@ -265,37 +281,44 @@ class MilvusMemoryIndex:
 
     def search(self, user_id: int, vector: Sequence[float] | npt.NDArray[np.float32],
                limit: int) -> list[tuple[int, float]]:
-        """Top ``limit`` ``(memory_id, cosine score)`` of this user only, best first."""
+        """Top ``limit`` ``(memory_id, cosine score)`` of this user only, best first (in the user's
+        bucket when the collection has them, and always by the user filter)."""
         scope = user_scope_filter(user_id)
         if not 1 <= limit <= MAX_SEARCH_LIMIT:
             raise ValueError(f"limit must be in 1..{MAX_SEARCH_LIMIT}")
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
         if query.shape[0] != self.dim:
             raise ValueError(f"query vector has dimension {query.shape[0]}, index has {self.dim}")
+        where = self._scope(user_id)
         result = self._call(lambda c: c.search(
             self.collection, data=[query.tolist()], filter=scope, limit=limit, output_fields=["id"],
             search_params={"metric_type": "COSINE"}, consistency_level=self.search_consistency,
-            timeout=self.timeout))
+            timeout=self.timeout, **where))
         hits: list[tuple[int, float]] = []
         for hit in result[0] if result else []:
             score = float(hit.get("distance", 0.0))
             hits.append((int(hit["id"]), score if math.isfinite(score) else 0.0))
         return hits
 
-    def count(self, user_id: int | None = None) -> int:
-        """Number of entries (of one user, or all)."""
+    def count(self, user_id: int | None = None, *, anywhere: bool = False) -> int:
+        """Number of entries (of one user: in their bucket, or in every partition with ``anywhere``; or
+        all)."""
         flt = user_scope_filter(user_id) if user_id is not None else ""
+        where = self._scope(user_id) if user_id is not None and not anywhere else {}
         rows = self._call(lambda c: c.query(self.collection, filter=flt, output_fields=["count(*)"],
-                                            timeout=self.timeout))
+                                            timeout=self.timeout, **where))
         return int(rows[0]["count(*)"]) if rows else 0
 
-    def list_ids(self, user_id: int | None = None, batch_size: int = 1000) -> list[int]:
-        """All memory ids in the index (of one user, or all), ascending. For verify/repair."""
+    def list_ids(self, user_id: int | None = None, batch_size: int = 1000, *,
+                 anywhere: bool = False) -> list[int]:
+        """All memory ids in the index (of one user: in their bucket, or in every partition with
+        ``anywhere``; or all), ascending. For verify/repair and erasure."""
         flt = user_scope_filter(user_id) if user_id is not None else f"id >= {INT64_MIN}"
+        where = self._scope(user_id, refresh=True) if user_id is not None and not anywhere else {}
 
         def op(client: Any) -> list[int]:
             iterator = client.query_iterator(self.collection, batch_size=batch_size, filter=flt,
-                                             output_fields=["id"], timeout=self.timeout)
+                                             output_fields=["id"], timeout=self.timeout, **where)
             out: list[int] = []
             try:
                 while True:
@@ -305,6 +328,30 @@ class MilvusMemoryIndex:
                     out.extend(int(r["id"]) for r in batch)
             finally:
                 iterator.close()
+            return out
+
+        return sorted(self._call(op))
+
+    def misplaced_ids(self, user_id: int | None = None, batch_size: int = 1000) -> list[int]:
+        """Ids of entries (of one user, or all) outside their user's bucket: a search does not find them.
+        Empty for a collection without buckets. A scan of the whole collection: for verify."""
+        buckets = self.layout(refresh=True)
+        if not buckets:
+            return []
+        flt = user_scope_filter(user_id) if user_id is not None else f"id >= {INT64_MIN}"
+
+        def op(client: Any) -> list[int]:
+            out: list[int] = []
+            for part in client.list_partitions(self.collection, timeout=self.timeout):
+                iterator = client.query_iterator(self.collection, batch_size=batch_size, filter=flt,
+                                                 output_fields=["id", "user_id"], partition_names=[part],
+                                                 timeout=self.timeout)
+                try:
+                    while batch := iterator.next():
+                        out.extend(int(r["id"]) for r in batch
+                                   if vector_buckets.partition_of(int(r["user_id"]), buckets) != part)
+                finally:
+                    iterator.close()
             return out
 
         return sorted(self._call(op))
@@ -332,7 +379,7 @@ class MilvusMemoryIndex:
             try:
                 return op(client)
             except Exception as exc:
-                if not _is_not_loaded(exc):
+                if not is_not_loaded(exc):
                     raise
                 # A restarted Milvus (Lite) comes back with collections released: load and retry once.
                 client.load_collection(self.collection, timeout=self.timeout)
@@ -340,48 +387,11 @@ class MilvusMemoryIndex:
         except (VectorStoreError, ValueError):
             raise
         except Exception as exc:
-            if _is_unavailable(exc):
+            self._layout = None  # e.g. a partition gone with a rebuilt collection: read it again
+            if is_unavailable(exc):
                 self._holder.reset()
                 raise VectorStoreUnavailable(f"Milvus at {self.uri} unavailable: {exc}") from exc
             raise VectorStoreError(f"Milvus operation failed on {self.collection!r}: {exc}") from exc
-
-
-GRPC_OPTIONS = {"grpc.keepalive_time_ms": 60_000, "grpc.keepalive_permit_without_calls": False}
-
-
-class _ClientHolder:
-    """Lazily created ``MilvusClient`` shared by the views of one server."""
-
-    def __init__(self, uri: str, token: str | None, timeout: float) -> None:
-        self.uri = uri
-        self._token = token
-        self.timeout = timeout
-        self._client: Any = None
-        self._lock = threading.Lock()
-
-    def get(self) -> Any:
-        with self._lock:
-            if self._client is None:
-                from pymilvus import MilvusClient
-
-                # A dedicated channel: a shared one may be a dead channel after a server restart.
-                # Keepalive pings only during calls, at most once a minute: pymilvus pings every 10 s
-                # even when idle, and Milvus Lite's gRPC server answers with GOAWAY "too_many_pings"
-                # (seen in benchmark logs). Every call has a timeout, so a dead connection is still
-                # noticed (and the client reset) without idle pings.
-                self._client = MilvusClient(uri=self.uri, token=self._token or "", timeout=self.timeout,
-                                            dedicated=True, grpc_options=GRPC_OPTIONS)
-            return self._client
-
-    def reset(self) -> None:
-        with self._lock:
-            client, self._client = self._client, None
-        if client is not None:
-            with contextlib.suppress(Exception):  # closing a broken connection must not mask the real error
-                client.close()
-
-    def close(self) -> None:
-        self.reset()
 
 
 # --- the registry of collections (PostgreSQL ``vector_collections``) ----------------------------

@@ -347,9 +347,8 @@ class RetrievalSettings(BaseSettings):
     EPISODES_ENABLED: bool = Field(True, description="episodes (what the user said) stored, indexed and "
                                                      "retrieved beside the memories")
     EPISODE_RETRIEVE_LIMIT: int = Field(
-        6, ge=0, le=200, description="episodes served by `dense` (the question's time intent may move half "
-                                     "of "
-                                     "one kind's share to the other)")
+        6, ge=0, le=200, description="episodes served by `dense`; with neither limit given the two limits' "
+                                     "sum is served, mixed by the pooled order (`core/retrieval/merge.py`)")
     EPISODE_PROMPT_TOKEN_BUDGET: int = Field(600, ge=0, le=100_000,
                                              description="estimated tokens of the `<user_episodes>` block")
     EPISODE_TTL_DAYS: int = Field(365, ge=1, description="episodes are deleted by the expiry job after this")
@@ -360,9 +359,9 @@ class RetrievalSettings(BaseSettings):
         "", pattern=r"^(|[A-Za-z_][A-Za-z0-9_]{0,254})$",
         description="the episodes' Milvus collection; empty: `<MEMORY_MILVUS_COLLECTION>_episodes`")
     EPISODE_MILVUS_USER_PARTITIONS: int = Field(
-        64, ge=0, le=1024,
-        description="the episodes' collection is created with user_id as its partition key, this many "
-                    "partitions (0 = none): a user-scoped search then scans one partition")
+        64, ge=1, le=1023,
+        description="real partitions of the episodes' collection, users hashed over them (`core/vector_"
+                    "buckets.py`): a search scans one; `pai-memory reindex` rebuilds another layout")
 
 
 class LimitSettings(BaseSettings):

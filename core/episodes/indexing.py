@@ -93,6 +93,12 @@ class EpisodeIndexer:
             raise IndexModelMismatch(f"episode index has dimension {self.index.dim}, the embedder "
                                      f"{self.embedder.model!r} produces {self.embedder.dim}")
         self.index.ensure_collection()
+        buckets = self.index.layout(refresh=True)
+        if self.index.user_partitions and buckets != self.index.user_partitions:
+            log.warning("the episodes' collection %s has %s user buckets, EPISODE_MILVUS_USER_PARTITIONS "
+                        "says %d: searches scan %s; `pai-memory reindex` rebuilds it", self.index.collection,
+                        buckets or "no", self.index.user_partitions,
+                        "the whole collection" if not buckets else "its own buckets")
         self._started = True
 
     def sync(self, episode_ids: Iterable[int]) -> EpisodeSyncReport:

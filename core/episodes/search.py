@@ -4,9 +4,10 @@ Contracts:
 - ``time_intent(question)``: ``"past"`` for a question about what happened or when ("what did I do
   last weekend", "when did I…", "上次…", "去年…"), ``"taste"`` for one about tastes, habits and rules
   ("what do I like", "how should you…", "我喜欢…", "以后…"), else ``"neutral"``.
-- ``split_limits(memories, episodes, intent)``: the two limits retrieval serves with; a past question
-  moves half of the memories' share to the episodes, a taste question half of the episodes' share to
-  the memories; the sum never changes.
+- ``split_limits(memories, episodes, intent)``: the former fixed split of the two limits (a past
+  question moves half of the memories' share to the episodes, a taste question half of the episodes'
+  share to the memories; the sum never changes); retrieval now pools the two kinds instead
+  (``core.retrieval.merge``), the LoCoMo benchmark keeps this split as a reference arm.
 - ``question_window(question, asked_at)``: the ``[since, until)`` a relative date of the question
   names, resolved from ``asked_at`` (the question's own time), or ``None``: yesterday, today, last
   night, last/this week(end), last/this month, last/this year, N days/weeks/months ago, and the

@@ -3,7 +3,9 @@
 ``verify_episodes`` classifies, for one user (internal id) or everyone:
 - ``unsynced``: rows DIRTY or FAILED (the indexer has work to do);
 - ``missing``: live (unexpired) rows marked SYNCED with a text hash but absent from the collection;
-- ``orphaned``: entities the truth does not want: no row, an expired row, or filed under another user.
+- ``orphaned``: entities the truth does not want: no row, an expired row, filed under another user, or
+  outside their user's bucket (``core.vector_buckets``: a search would not find them; a live one is
+  ``missing`` too, so the repair deletes it and announces it again, into the right partition).
 ``repair_episodes`` deletes the orphans from Milvus and announces every unsynced or missing row again
 (``pai.episode.dirty.v1`` through the outbox, ``store.redrive``'s statement), so the running relay and
 indexer bring them back; it marks missing rows DIRTY first. ``reindex_episodes`` re-embeds every
@@ -31,6 +33,7 @@ from core.vectorstore import MilvusMemoryIndex
 class EpisodeVerifyReport:
     rows: int = 0
     entries: int = 0
+    buckets: int = 0  # the collection's user buckets (0: none, searched whole; reindex rebuilds it)
     unsynced: list[int] = field(default_factory=list)
     missing: list[int] = field(default_factory=list)
     orphaned: list[int] = field(default_factory=list)
@@ -40,13 +43,14 @@ class EpisodeVerifyReport:
         return not (self.unsynced or self.missing or self.orphaned)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"rows": self.rows, "entries": self.entries, "clean": self.clean,
+        return {"rows": self.rows, "entries": self.entries, "buckets": self.buckets, "clean": self.clean,
                 "unsynced": len(self.unsynced), "missing": len(self.missing), "orphaned": len(self.orphaned),
                 "sample": {"unsynced": self.unsynced[:10], "missing": self.missing[:10],
                            "orphaned": self.orphaned[:10]}}
 
     def render(self) -> str:
-        return (f"episodes: {self.rows} rows, {self.entries} index entries; unsynced {len(self.unsynced)}, "
+        return (f"episodes: {self.rows} rows, {self.entries} index entries in {self.buckets or 'no'} user "
+                f"buckets; unsynced {len(self.unsynced)}, "
                 f"missing {len(self.missing)}, orphaned {len(self.orphaned)}"
                 + (" - clean" if self.clean else " - DRIFT"))
 
@@ -61,15 +65,17 @@ def verify_episodes(sessions: sessionmaker[Session], view: MilvusMemoryIndex, us
         query = query.where(Episode.user_id == user_pk)
     with sessions() as session:
         rows = {r.id: r for r in session.execute(query)}
-    ids = view.list_ids(user_pk) if view.has_collection() else []
+    exists = view.has_collection()
+    ids = view.list_ids(user_pk, anywhere=True) if exists else []
     owners = view.get_user_ids(ids) if ids else {}
-    report = EpisodeVerifyReport(rows=len(rows), entries=len(ids))
+    misplaced = set(view.misplaced_ids(user_pk)) if ids else set()
+    report = EpisodeVerifyReport(rows=len(rows), entries=len(ids), buckets=view.layout() if exists else 0)
     own = set(rows)
     for row in [r for r in rows.values() if r.id in own]:
         live = row.expires_at is None or row.expires_at > now
         if row.vector_status != VectorStatus.SYNCED:
             report.unsynced.append(row.id)
-        elif live and row.vector_text_hash and row.id not in owners:
+        elif live and row.vector_text_hash and (row.id not in owners or row.id in misplaced):
             report.missing.append(row.id)
     strangers = [e for e in owners if e not in rows]  # filed under this user, not this user's row
     if strangers:
@@ -79,8 +85,8 @@ def verify_episodes(sessions: sessionmaker[Session], view: MilvusMemoryIndex, us
                        Episode.vector_text_hash).where(Episode.id.in_(strangers)))})
     for entity, owner in owners.items():
         found = rows.get(entity)
-        if found is None or owner != found.user_id or (found.expires_at is not None
-                                                       and found.expires_at <= now):
+        if found is None or owner != found.user_id or entity in misplaced or (
+                found.expires_at is not None and found.expires_at <= now):
             report.orphaned.append(entity)
     report.unsynced.sort()
     report.missing.sort()
@@ -120,7 +126,11 @@ def reindex_episodes(sessions: sessionmaker[Session], view: MilvusMemoryIndex, *
     """Re-embed the episodes through the outbox: every row (of ``user_pk``, or all) is marked DIRTY with
     no text hash and announced (``pai.episode.dirty.v1``), so the indexer embeds it again with the
     configured model. ``rebuild``: the collection is first dropped and created for ``dim`` (a model
-    change: vectors of two models must not mix). Returns the rows announced."""
+    change: vectors of two models must not mix) with ``user_partitions`` user buckets; a reindex of
+    everyone also rebuilds a collection of another layout (made with a partition key, or another bucket
+    count: ``core.vector_buckets``). Returns the rows announced."""
+    if not rebuild and user_pk is None and view.has_collection():
+        rebuild = view.layout(refresh=True) != user_partitions
     if rebuild:
         if view.has_collection():
             view.drop_collection()

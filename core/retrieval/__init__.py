@@ -43,10 +43,12 @@ Modules, by responsibility: ``retriever`` (the service and its stages, the facto
 query and the limits), ``dense`` (embed + vector search in a bounded pool, within the budget),
 ``fairness`` (per-user slots, the circuit breaker), ``query_vectors`` (the query-vector LRU with single
 flight), ``vector_search`` (the port and its Milvus adapter), ``truth`` (the PostgreSQL reads),
-``ranking`` (rerank), ``prompt`` (the prompt block), ``result`` (what ``retrieve`` returns),
-``touch`` (``last_accessed_at`` off the request path). Every public name is importable from here.
+``ranking`` (rerank), ``merge`` (memories and episodes in one pooled order), ``prompt`` (the prompt
+block), ``result`` (what ``retrieve`` returns), ``touch`` (``last_accessed_at`` off the request path).
+Every public name is importable from here.
 """
 
+from core.retrieval.merge import Pooled, pooled_order, take_pooled
 from core.retrieval.plan import QUERY_MAX_CHARS, build_query
 from core.retrieval.prompt import (
     PROMPT_BLOCK_LABEL,
@@ -71,6 +73,7 @@ __all__ = [
     "ActiveCollectionSearch",
     "Candidate",
     "NoActiveCollection",
+    "Pooled",
     "RerankWeights",
     "RetrievalResult",
     "RetrievedMemory",
@@ -81,7 +84,9 @@ __all__ = [
     "build_query",
     "build_retriever",
     "full_prompt_block",
+    "pooled_order",
     "prompt_block",
     "read_prompt_block",
     "rerank",
+    "take_pooled",
 ]

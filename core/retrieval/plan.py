@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from core.config import RetrievalSettings
-from core.episodes.search import question_window, split_limits, time_intent
+from core.episodes.search import question_window, time_intent
 from core.lexical import tokenize
 from core.query_kinds import query_kinds
 
@@ -45,6 +45,7 @@ class RetrievalPlan:
     intent: str  # the question's time intent (``core.episodes.search.time_intent``)
     limit: int  # memories to serve
     episodes: EpisodeAsk  # episodes to serve (limit 0: none)
+    pool: int | None = None  # serve this many of both kinds, mixed by their pooled order (merge.py)
 
 
 def plan_retrieval(settings: RetrievalSettings, episodes_enabled: bool, question: str,
@@ -53,16 +54,20 @@ def plan_retrieval(settings: RetrievalSettings, episodes_enabled: bool, question
                    asked_at: datetime | None) -> RetrievalPlan:
     """The plan of a dense retrieval (see ``Retriever.retrieve`` for the limits' defaults).
 
-    When the caller gives neither limit, the question's time intent splits them
-    (``core.episodes.search.split_limits``); without episodes (``episodes_enabled`` false) none are asked.
+    When the caller gives neither limit, ``LONG_TERM_MEMORY_RETRIEVE_LIMIT + EPISODE_RETRIEVE_LIMIT``
+    are served, the mix of the two kinds chosen by their pooled order (``pool``,
+    ``core.retrieval.merge``: the question's time intent leans it); without episodes
+    (``episodes_enabled`` false) none are asked.
     """
     intent = time_intent(question)
     ep_limit = (episode_limit if episode_limit is not None
                 else settings.EPISODE_RETRIEVE_LIMIT) if episodes_enabled else 0
-    if limit is None and episode_limit is None:
-        limit, ep_limit = split_limits(settings.LONG_TERM_MEMORY_RETRIEVE_LIMIT, ep_limit, intent)
+    pool = None
+    if limit is None and episode_limit is None and ep_limit > 0:
+        pool = settings.LONG_TERM_MEMORY_RETRIEVE_LIMIT + ep_limit
+        limit = ep_limit = pool
     query = build_query(question, conversation_summary)
     return RetrievalPlan(
         query=query, terms=set(tokenize(query)), kinds=query_kinds(question), intent=intent,
         limit=limit or settings.LONG_TERM_MEMORY_RETRIEVE_LIMIT,
-        episodes=EpisodeAsk(ep_limit, since, until, question_window(question, asked_at)))
+        episodes=EpisodeAsk(ep_limit, since, until, question_window(question, asked_at)), pool=pool)

@@ -8,6 +8,7 @@ from typing import Any
 
 from core.config import RetrieveMode
 from core.episodes.search import RetrievedEpisode
+from core.retrieval.merge import Pooled
 from core.retrieval.ranking import RetrievedMemory
 
 
@@ -35,6 +36,8 @@ class RetrievalResult:
     # what the user said (core.episodes), kept apart from the memories: dense only
     episodes: list[RetrievedEpisode] = field(default_factory=list)
     intent: str | None = None  # the question's time intent (past, taste, neutral) when dense ran
+    # both kinds served, in their pooled order (core.retrieval.merge); dense only, not in ``as_dict``
+    order: list[Pooled] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {"user_id": self.user_id, "requested_mode": self.requested_mode.value,

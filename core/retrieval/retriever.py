@@ -28,6 +28,7 @@ from core.lexical import tokenize
 from core.memory.store import find_user
 from core.query_kinds import query_kinds
 from core.retrieval.dense import DenseFailure, DensePath, DenseStart
+from core.retrieval.merge import Pooled, pooled_order, take_pooled
 from core.retrieval.plan import RetrievalPlan, build_query, plan_retrieval
 from core.retrieval.prompt import full_prompt_block, prompt_block
 from core.retrieval.ranking import RerankWeights, RetrievedMemory
@@ -52,6 +53,7 @@ class _DenseServed:
 
     items: list[RetrievedMemory]
     episodes: list[RetrievedEpisode]
+    order: list[Pooled]
 
 
 @dataclass(frozen=True)
@@ -108,9 +110,9 @@ class Retriever:
         only): up to ``episode_limit`` (default ``EPISODE_RETRIEVE_LIMIT``) within
         ``EPISODE_PROMPT_TOKEN_BUDGET``, sent in ``[since, until)`` when given; a relative date of the
         question is resolved from ``asked_at`` (default now) and favours episodes of that window. When
-        the caller gives neither limit, the question's time intent splits them
-        (``core.episodes.search.split_limits``): a question about the past leans on episodes, one about
-        tastes and rules on memories.
+        the caller gives neither limit, the two limits' sum is served, the mix chosen by the two kinds'
+        pooled order (``core.retrieval.merge``): a question about the past leans on episodes, one about
+        tastes and rules on memories. ``order`` gives the served entries of both kinds in that order.
         """
         started = time.perf_counter()
         mode = RetrieveMode(mode) if mode is not None else self.settings.LONG_TERM_MEMORY_RETRIEVE_MODE
@@ -140,7 +142,7 @@ class Retriever:
         if isinstance(answer, _DenseServed):
             self._touch(answer.items)
             return self._result(user_id, mode, ServedBy.DENSE, answer.items, started, timings,
-                                episodes=answer.episodes, intent=plan.intent)
+                                episodes=answer.episodes, intent=plan.intent, order=answer.order)
         user_pk: int | None = user.pk
         missed = answer
         if user.remembered:  # an empty or failed answer: make sure the remembered id still holds
@@ -209,8 +211,12 @@ class Retriever:
         timings["dense_ms"] = (time.perf_counter() - dense.started) * 1000
         items = self._truth.dense(user_id, user_pk, hits, plan.terms, plan.limit, timings, plan.kinds)
         episodes = self._truth.episodes(user_pk, plan.episodes, timings)
+        if plan.pool is not None:
+            items, episodes, order = take_pooled(items, episodes, plan.pool, plan.intent)
+        else:
+            order = pooled_order(items, episodes, plan.intent)
         if items or episodes:
-            return _DenseServed(items, episodes)
+            return _DenseServed(items, episodes, order)
         return _DenseMissed("the vector index returned no live memory of this user" if hits
                             else "the vector index has no entries for this user yet", answered=True)
 
@@ -249,7 +255,8 @@ class Retriever:
 
     def _result(self, user_id: str, mode: RetrieveMode, served: ServedBy, items: list[RetrievedMemory],
                 started: float, timings: dict[str, float], reason: str | None = None, *,
-                episodes: list[RetrievedEpisode] | None = None, intent: str | None = None) -> RetrievalResult:
+                episodes: list[RetrievedEpisode] | None = None, intent: str | None = None,
+                order: list[Pooled] | None = None) -> RetrievalResult:
         """The result, rendered (``full_prompt_block``) and counted in ``RETRIEVAL_DURATION``; the
         reason is kept only for the lexical fallback and the disabled switch."""
         took = (time.perf_counter() - started) * 1000
@@ -257,7 +264,7 @@ class Retriever:
         episodes = episodes or []
         return RetrievalResult(user_id, mode, served, items, full_prompt_block(items, episodes),
                                reason if served in (ServedBy.LEXICAL_FALLBACK, ServedBy.DISABLED) else None,
-                               round(took, 3), timings, episodes, intent)
+                               round(took, 3), timings, episodes, intent, order or [])
 
 
 def build_retriever(settings: Settings, sessions: sessionmaker[Session] | None = None,

@@ -122,6 +122,7 @@ def test_after_forget_user_no_door_returns_the_erased_users_words_from_episodes(
             assert "<user_episodes>" in before["rest_retrieve"]["prompt_block"]
             assert set(_leaks(before["console_episodes"])) == set(WORDS)
             assert len(before[f"milvus_{cfg.episode_collection}_scope"]) == len(SAID)
+            assert views[1].layout() == cfg.EPISODE_MILVUS_USER_PARTITIONS  # in the victim's bucket
             assert victim_pk in before[f"milvus_{cfg.episode_collection}_owners"]
 
             proof = UserEraser(session_factory(clean_db), index, (cfg.episode_collection,)).erase(VICTIM)

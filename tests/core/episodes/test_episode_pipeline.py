@@ -29,7 +29,8 @@ from core.memory.store import IncomingMessage
 from core.memory.writer import MemoryWriter
 from core.storage.db import session_factory
 from core.storage.models import Episode, Message, OutboxEvent
-from core.vectorstore import IndexRow
+from core.vector_buckets import partition_of
+from core.vectorstore import IndexRow, MilvusMemoryIndex
 from schemas import EpisodeDirtyEvent, parse_index_event, to_bytes
 
 pytestmark = pytest.mark.services
@@ -310,3 +311,58 @@ def test_reindex_announces_every_episode_and_a_rebuild_recreates_the_collection(
     assert indexer.index.count(user_pk) == 0  # a new model's collection starts empty
     indexer.sync(ids)
     assert indexer.index.count(user_pk) == len(ids) and verify_episodes(sessions, indexer.index).clean
+
+
+def _old_layout(view: MilvusMemoryIndex) -> None:
+    """The episodes' collection as it was made before user buckets: ``user_id`` the partition key."""
+    from pymilvus import DataType, MilvusClient
+
+    view.drop_collection()
+    client = view._holder.get()
+    schema = MilvusClient.create_schema(auto_id=False, enable_dynamic_field=False)
+    schema.add_field("id", DataType.INT64, is_primary=True)
+    schema.add_field("user_id", DataType.INT64, is_partition_key=True)
+    schema.add_field("memory_type", DataType.VARCHAR, max_length=40)
+    schema.add_field("vector", DataType.FLOAT_VECTOR, dim=view.dim)
+    index_params = client.prepare_index_params()
+    index_params.add_index(field_name="vector", index_type="FLAT", metric_type="COSINE")
+    client.create_collection(view.collection, schema=schema, index_params=index_params,
+                             consistency_level="Strong", num_partitions=16)
+
+
+def test_episodes_live_in_their_users_bucket_and_a_reindex_rebuilds_a_collection_of_the_old_layout(
+        env, clean_db: Engine) -> None:
+    cfg, processor, indexer, embedder = env
+    view = indexer.index
+    assert view.layout() == cfg.EPISODE_MILVUS_USER_PARTITIONS == 64  # the default, made by start()
+    _old_layout(view)
+    assert view.layout(refresh=True) == 0
+    processor.process(_say(processor, "kim", "c1", ["I repainted the garage door dark green on Saturday.",
+                                                  "My brother moved to Lisbon in March."]))
+    processor.process(_say(processor, "lou", "c1", ["We hiked up Ben Nevis in the fog last month."]))
+    rows = _episodes(clean_db)
+    ids = [r.id for r in rows]
+    indexer.sync(ids)  # an indexer on the old layout still serves, searching the collection whole
+    sessions = session_factory(clean_db)
+    assert verify_episodes(sessions, view).clean and verify_episodes(sessions, view).buckets == 0
+    # a reindex of everyone sees the old layout and rebuilds the collection with the buckets
+    assert reindex_episodes(sessions, view, topic=cfg.TOPIC_MEMORY_DIRTY, dim=embedder.dim, rebuild=False,
+                            user_partitions=cfg.EPISODE_MILVUS_USER_PARTITIONS) == len(ids)
+    assert view.layout(refresh=True) == 64 and view.count() == 0
+    assert sorted(indexer.sync(ids).upserted) == ids  # what the indexer does with the announcements
+    report = verify_episodes(sessions, view)
+    assert report.clean and report.buckets == 64 and report.entries == len(ids)
+    client = view._holder.get()
+    for r in rows:  # each entry in its user's partition and no other
+        home = partition_of(r.user_id, 64)
+        assert client.query(view.collection, filter=f"id == {r.id}", output_fields=["id"],
+                            partition_names=[home])
+        assert len(client.query(view.collection, filter=f"id == {r.id}", output_fields=["id"])) == 1
+    kim = rows[0].user_id
+    query = embedder.embed_queries(["what colour did I paint the garage door?"])[0]
+    assert view.search(kim, query, 10)[0][0] == rows[0].id
+    assert {i for i, _ in view.search(kim, query, 10)} == {r.id for r in rows if r.user_id == kim}
+    # the same layout again: announced, not rebuilt
+    assert reindex_episodes(sessions, view, topic=cfg.TOPIC_MEMORY_DIRTY, dim=embedder.dim, rebuild=False,
+                            user_partitions=64) == len(ids)
+    assert view.count() == len(ids)

@@ -115,9 +115,16 @@ def test_the_question_decides_which_kind_it_leans_on(world: World) -> None:
     taste = world.retriever.retrieve("ann", "What food do I like?", mode=RetrieveMode.DENSE, asked_at=NOW)
     assert past.intent == "past" and taste.intent == "taste"
     m, e = cfg.LONG_TERM_MEMORY_RETRIEVE_LIMIT, cfg.EPISODE_RETRIEVE_LIMIT
-    assert len(past.items) <= m - m // 2 and len(taste.episodes) <= e - e // 2
-    assert "Norway" in past.episodes[0].episode.content
+    for result in (past, taste):
+        # both kinds pooled for the two limits' sum (core.retrieval.merge); ``order`` lists what was served
+        assert len(result.items) + len(result.episodes) <= m + e
+        served = ({("memory", i.memory.id) for i in result.items}
+                  | {("episode", x.episode.id) for x in result.episodes})
+        assert {(p.kind, p.id) for p in result.order} == served
+        assert [p.score for p in result.order] == sorted((p.score for p in result.order), reverse=True)
+    assert "Norway" in past.episodes[0].episode.content and past.order[0].kind == "episode"
     assert any("Sichuan" in i.memory.content or "vegetarian" in i.memory.content for i in taste.items)
+    assert taste.order[0].kind == "memory", taste.order
     # explicit limits are served as given
     fixed = world.retriever.retrieve("ann", "When did I go kayaking in Norway?", mode=RetrieveMode.DENSE,
                                      limit=1, episode_limit=1)
@@ -157,6 +164,11 @@ def test_a_knowledge_update_prefers_the_newer_statement_the_memory(world: World)
     result = world.retriever.retrieve("cy", "Which city do I live in?", mode=RetrieveMode.DENSE, asked_at=NOW)
     # the memory holds the newer statement and comes first in the prompt; the old city is no memory
     assert result.items and "Shanghai" in result.items[0].memory.content
+    # and in the pooled order of both kinds the memory comes before the old episode
+    old = [e.episode.id for e in result.episodes if e.episode.content == "I live in Wuhan."]
+    ranks = {(p.kind, p.id): n for n, p in enumerate(result.order)}
+    newer = ranks[("memory", result.items[0].memory.id)]
+    assert all(newer < ranks[("episode", i)] for i in old), result.order
     assert not any("Wuhan" in i.memory.content for i in result.items)
     block = result.prompt_block
     assert block.index("Shanghai") < block.index("<user_episodes>")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from core.config import Settings
-from core.episodes.search import split_limits, time_intent
+from core.episodes.search import time_intent
 from core.lexical import tokenize
 from core.query_kinds import query_kinds
 from core.retrieval.plan import QUERY_MAX_CHARS, RetrievalPlan, build_query, plan_retrieval
@@ -30,18 +30,20 @@ def test_the_query_is_the_question_then_the_summary_capped() -> None:
     assert p.intent == time_intent("What did I eat last week?")
 
 
-def test_without_caller_limits_the_time_intent_splits_them() -> None:
+def test_without_caller_limits_both_kinds_are_pooled_for_the_sum_of_the_limits() -> None:
     for question in ("What did I do two weeks ago?", "What kind of food do I like?", "Recommend a film"):
         p = plan(question)
-        expected = split_limits(6, 4, time_intent(question))
-        assert (p.limit, p.episodes.limit) == expected, question
+        # each kind may fill the whole budget; the pooled order (core.retrieval.merge) picks the mix
+        assert (p.limit, p.episodes.limit, p.pool) == (10, 10, 10), question
+    p = plan("What did I do two weeks ago?", episodes=False)
+    assert p.pool is None and (p.limit, p.episodes.limit) == (6, 0)
 
 
 def test_caller_limits_are_kept_and_no_episodes_without_the_episode_search() -> None:
     p = plan("What did I do two weeks ago?", limit=3)
-    assert (p.limit, p.episodes.limit) == (3, 4)
+    assert (p.limit, p.episodes.limit, p.pool) == (3, 4, None)
     p = plan("What did I do two weeks ago?", episode_limit=1)
-    assert (p.limit, p.episodes.limit) == (6, 1)
+    assert (p.limit, p.episodes.limit, p.pool) == (6, 1, None)
     p = plan("What did I do two weeks ago?", episodes=False)
     assert p.episodes.limit == 0 and p.limit == 6
     assert p.episodes.hits == [] and p.episodes.window is not None  # "two weeks ago" is a window

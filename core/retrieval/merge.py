@@ -1,0 +1,101 @@
+"""Memories and episodes in one order: the two kinds pooled by a calibrated score.
+
+Pure: no I/O. A dense retrieval ranks each kind on its own (memories by the rerank, episodes by
+``core.episodes.search.rank_episodes``); this module decides which of them a budget of ``total``
+serves, and in what order across the kinds (``RetrievalResult.order``). The answer keeps the kinds
+apart: ``items`` and ``episodes`` each in their own rank order.
+
+The pooled score of a candidate is its query cosine (the one signal both kinds share: the same
+model embeds the question, the memories and the passages) plus:
+- ``LEAN`` for the kind the question's time intent leans on (``core.episodes.search.time_intent``):
+  episodes on a question about the past, memories on one about tastes and rules;
+- ``WINDOW_LEAN`` for an episode sent inside the window a relative date of the question names;
+and ties go to the memory (the newer, distilled statement: a knowledge update beats the older
+episode that said otherwise), then to each kind's own order.
+
+The pool keeps each kind's own order: a candidate never passes one of its kind ranked above it
+(its pooled score is capped by theirs), so ``items`` stays the rerank's top ``n`` and ``episodes``
+the episode ranking's top ``m``.
+
+``take_pooled`` serves a budget ``total``: each kind is sure of ``total // FLOOR_SHARE`` places
+(its best ones, when it has them), the rest go down the pooled order. The cosines of the two kinds
+are not on one scale (a memory is a distilled line, an episode what was said: the relevant memories'
+cosines run a few hundredths below the relevant passages'), so a pure pool would let one kind crowd
+out the other, whose best entry is often the only one that answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from core.episodes.search import RetrievedEpisode
+from core.retrieval.ranking import RetrievedMemory
+
+LEAN = 0.02
+"""Added to the cosine of the kind the question's time intent leans on (e5 cosines of relevant
+passages differ by a few hundredths: this moves a near tie, not a clear winner)."""
+WINDOW_LEAN = 0.02
+"""Added to the cosine of an episode inside the question's time window."""
+
+FLOOR_SHARE = 5
+"""Each kind is sure of ``total // FLOOR_SHARE`` of a budget ``total`` (2 of the default 12)."""
+
+MEMORY = "memory"
+EPISODE = "episode"
+
+
+@dataclass(frozen=True)
+class Pooled:
+    """One entry of the pooled order: ``kind`` and the id of the memory or episode."""
+
+    kind: str
+    id: int
+    score: float
+
+    def as_dict(self) -> dict[str, object]:
+        return {"kind": self.kind, "id": self.id, "score": self.score}
+
+
+def _scores(cosines: Sequence[float], bonus: Sequence[float]) -> list[float]:
+    """Pooled scores down one kind's ranked list: cosine + bonus, never above the one ranked before."""
+    out: list[float] = []
+    for cosine, extra in zip(cosines, bonus, strict=True):
+        score = cosine + extra
+        out.append(min(score, out[-1]) if out else score)
+    return out
+
+
+def pooled_order(items: Sequence[RetrievedMemory], episodes: Sequence[RetrievedEpisode],
+                 intent: str) -> list[Pooled]:
+    """Both kinds, best first (see the module docstring)."""
+    m_lean = LEAN if intent == "taste" else 0.0
+    e_lean = LEAN if intent == "past" else 0.0
+    m_scores = _scores([i.components.raw_retrieval for i in items], [m_lean] * len(items))
+    e_scores = _scores([e.cosine for e in episodes],
+                       [e_lean + (WINDOW_LEAN if e.in_window else 0.0) for e in episodes])
+    pool = ([(s, 0, n, Pooled(MEMORY, i.memory.id, round(s, 6))) for n, (s, i) in enumerate(zip(
+        m_scores, items, strict=True))]
+            + [(s, 1, n, Pooled(EPISODE, e.episode.id, round(s, 6))) for n, (s, e) in enumerate(zip(
+                e_scores, episodes, strict=True))])
+    pool.sort(key=lambda entry: (-entry[0], entry[1], entry[2]))
+    return [entry[3] for entry in pool]
+
+
+def take_pooled(items: Sequence[RetrievedMemory], episodes: Sequence[RetrievedEpisode], total: int,
+                intent: str) -> tuple[list[RetrievedMemory], list[RetrievedEpisode], list[Pooled]]:
+    """``total`` entries of both kinds: each kind's best ``total // FLOOR_SHARE``, then the pooled order;
+    split back into the two kinds (each in its own order), and the served entries in pooled order."""
+    full = pooled_order(items, episodes, intent)
+    floor = max(0, total) // FLOOR_SHARE
+    chosen = {(p.kind, p.id) for p in ([p for p in full if p.kind == MEMORY][:floor]
+                                        + [p for p in full if p.kind == EPISODE][:floor])}
+    for p in full:
+        if len(chosen) >= total:
+            break
+        chosen.add((p.kind, p.id))
+    order = [p for p in full if (p.kind, p.id) in chosen]
+    kept_m = {p.id for p in order if p.kind == MEMORY}
+    kept_e = {p.id for p in order if p.kind == EPISODE}
+    return ([i for i in items if i.memory.id in kept_m], [e for e in episodes if e.episode.id in kept_e],
+            order)

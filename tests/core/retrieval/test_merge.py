@@ -1,0 +1,68 @@
+"""The pooled order of memories and episodes (``core.retrieval.merge``): pure, no services."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from core.episodes.search import EpisodeView, RetrievedEpisode
+from core.memory.tools import MemoryView
+from core.retrieval.merge import EPISODE, FLOOR_SHARE, LEAN, MEMORY, WINDOW_LEAN, pooled_order, take_pooled
+from core.retrieval.ranking import RetrievedMemory, ScoreComponents
+
+AT = datetime(2026, 11, 1, tzinfo=UTC)
+
+
+def mem(mid: int, cosine: float) -> RetrievedMemory:
+    view = MemoryView(mid, f"k{mid}", "fact", f"memory {mid}", 3, 0.9, AT, AT, None, None)
+    return RetrievedMemory(view, 0.5, ScoreComponents(0.5, 0.5, 0.9, 0.5, 0.0, cosine))
+
+
+def ep(eid: int, cosine: float, in_window: bool = False) -> RetrievedEpisode:
+    return RetrievedEpisode(EpisodeView(eid, 100 + eid, 0, f"said {eid}", AT, "c1"), 0.5, cosine, in_window)
+
+
+def kinds(order: list) -> list[tuple[str, int]]:
+    return [(p.kind, p.id) for p in order]
+
+
+def test_both_kinds_pool_by_cosine_and_a_tie_goes_to_the_memory() -> None:
+    order = pooled_order([mem(1, 0.85), mem(2, 0.80)], [ep(1, 0.86), ep(2, 0.80), ep(3, 0.70)], "neutral")
+    assert kinds(order) == [(EPISODE, 1), (MEMORY, 1), (MEMORY, 2), (EPISODE, 2), (EPISODE, 3)]
+
+
+def test_the_time_intent_leans_a_near_tie_and_a_window_lifts_an_episode() -> None:
+    items, episodes = [mem(1, 0.85)], [ep(1, 0.85 - LEAN / 2)]
+    assert kinds(pooled_order(items, episodes, "past"))[0] == (EPISODE, 1)
+    assert kinds(pooled_order(items, episodes, "neutral"))[0] == (MEMORY, 1)
+    assert kinds(pooled_order([mem(1, 0.85 - LEAN / 2)], [ep(1, 0.85)], "taste"))[0] == (MEMORY, 1)
+    # a clear winner is not moved by the lean
+    assert kinds(pooled_order([mem(1, 0.90)], [ep(1, 0.80)], "past"))[0] == (MEMORY, 1)
+    assert kinds(pooled_order(items, [ep(1, 0.85 - WINDOW_LEAN / 2, in_window=True)], "neutral"))[0] == (
+        EPISODE, 1)
+
+
+def test_each_kind_keeps_its_own_order() -> None:
+    # the rerank put a memory of a lower cosine first: the one after it does not pass it in the pool
+    order = pooled_order([mem(1, 0.70), mem(2, 0.90)], [ep(1, 0.80)], "neutral")
+    assert kinds(order) == [(EPISODE, 1), (MEMORY, 1), (MEMORY, 2)]
+
+
+def test_take_pooled_serves_the_first_total_split_back_into_the_kinds() -> None:
+    items = [mem(1, 0.90), mem(2, 0.75), mem(3, 0.60)]
+    episodes = [ep(1, 0.85), ep(2, 0.80), ep(3, 0.50)]
+    kept_m, kept_e, order = take_pooled(items, episodes, 4, "neutral")
+    assert [i.memory.id for i in kept_m] == [1, 2] and [e.episode.id for e in kept_e] == [1, 2]
+    assert kinds(order) == [(MEMORY, 1), (EPISODE, 1), (EPISODE, 2), (MEMORY, 2)]
+    assert take_pooled(items, [], 2, "past")[0] == items[:2]
+    assert take_pooled([], episodes, 0, "past") == ([], [], [])
+
+
+def test_each_kind_is_sure_of_a_share_of_the_budget() -> None:
+    items = [mem(i, 0.70 - i / 100) for i in range(1, 6)]  # every memory below every episode
+    episodes = [ep(i, 0.90 - i / 100) for i in range(1, 11)]
+    total = 2 * FLOOR_SHARE
+    kept_m, kept_e, order = take_pooled(items, episodes, total, "past")
+    assert [i.memory.id for i in kept_m] == [1, 2]  # the memories' best two, though the pool ranks them last
+    assert [e.episode.id for e in kept_e] == list(range(1, 9)) and len(order) == total
+    assert kinds(order)[-2:] == [(MEMORY, 1), (MEMORY, 2)]  # listed where the pool puts them
+    assert len(take_pooled(items, episodes, FLOOR_SHARE - 1, "past")[0]) == 0  # a small budget: no share
