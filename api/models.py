@@ -175,6 +175,12 @@ class RetrievedEpisodeOut(BaseModel):
     in_window: bool = Field(description="sent inside the window a relative date of the question names")
 
 
+class PooledOut(BaseModel):
+    kind: str = Field(description="memory | episode")
+    id: int = Field(description="the memory's or the episode's id")
+    score: float = Field(description="query cosine plus the lean of the question's time intent")
+
+
 class RetrieveResponse(BaseModel):
     user_id: str
     requested_mode: str
@@ -191,6 +197,8 @@ class RetrieveResponse(BaseModel):
                                                 "kept apart from the memories (dense only)")
     intent: str | None = Field(None, description="the question's time intent when dense ran: past, taste "
                                "or neutral")
+    order: list[PooledOut] = Field(default_factory=list, description="the served memories and episodes "
+                                   "in one order across the two kinds, best first (dense only)")
 
 
 class ErrorDetail(BaseModel):

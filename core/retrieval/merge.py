@@ -18,7 +18,9 @@ The pool keeps each kind's own order: a candidate never passes one of its kind r
 the episode ranking's top ``m``.
 
 ``take_pooled`` serves a budget ``total``: each kind is sure of ``total // FLOOR_SHARE`` places
-(its best ones, when it has them), the rest go down the pooled order. The cosines of the two kinds
+(its best ones, when it has them), the rest go down the pooled order; a kind never serves more than
+its own limit (``LONG_TERM_MEMORY_RETRIEVE_LIMIT`` stays the memories' limit, ``EPISODE_RETRIEVE_LIMIT``
+the episodes'). The cosines of the two kinds
 are not on one scale (a memory is a distilled line, an episode what was said: the relevant memories'
 cosines run a few hundredths below the relevant passages'), so a pure pool would let one kind crowd
 out the other, whose best entry is often the only one that answers.
@@ -83,17 +85,25 @@ def pooled_order(items: Sequence[RetrievedMemory], episodes: Sequence[RetrievedE
 
 
 def take_pooled(items: Sequence[RetrievedMemory], episodes: Sequence[RetrievedEpisode], total: int,
-                intent: str) -> tuple[list[RetrievedMemory], list[RetrievedEpisode], list[Pooled]]:
-    """``total`` entries of both kinds: each kind's best ``total // FLOOR_SHARE``, then the pooled order;
-    split back into the two kinds (each in its own order), and the served entries in pooled order."""
+                intent: str, *, max_items: int | None = None, max_episodes: int | None = None
+                ) -> tuple[list[RetrievedMemory], list[RetrievedEpisode], list[Pooled]]:
+    """``total`` entries of both kinds: each kind's best ``total // FLOOR_SHARE``, then the pooled order,
+    at most ``max_items`` memories and ``max_episodes`` episodes (no cap: ``None``); split back into
+    the two kinds (each in its own order), and the served entries in pooled order."""
     full = pooled_order(items, episodes, intent)
+    caps = {MEMORY: total if max_items is None else max_items,
+            EPISODE: total if max_episodes is None else max_episodes}
     floor = max(0, total) // FLOOR_SHARE
-    chosen = {(p.kind, p.id) for p in ([p for p in full if p.kind == MEMORY][:floor]
-                                        + [p for p in full if p.kind == EPISODE][:floor])}
+    chosen = {(p.kind, p.id) for p in ([p for p in full if p.kind == MEMORY][:min(floor, caps[MEMORY])]
+                                        + [p for p in full if p.kind == EPISODE][:min(floor, caps[EPISODE])])}
+    served = {kind: sum(1 for k, _ in chosen if k == kind) for kind in caps}
     for p in full:
         if len(chosen) >= total:
             break
+        if (p.kind, p.id) in chosen or served[p.kind] >= caps[p.kind]:
+            continue
         chosen.add((p.kind, p.id))
+        served[p.kind] += 1
     order = [p for p in full if (p.kind, p.id) in chosen]
     kept_m = {p.id for p in order if p.kind == MEMORY}
     kept_e = {p.id for p in order if p.kind == EPISODE}

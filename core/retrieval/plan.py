@@ -46,6 +46,7 @@ class RetrievalPlan:
     limit: int  # memories to serve
     episodes: EpisodeAsk  # episodes to serve (limit 0: none)
     pool: int | None = None  # serve this many of both kinds, mixed by their pooled order (merge.py)
+    pool_caps: tuple[int, int] = (0, 0)  # with ``pool``: at most this many memories, episodes
 
 
 def plan_retrieval(settings: RetrievalSettings, episodes_enabled: bool, question: str,
@@ -54,20 +55,24 @@ def plan_retrieval(settings: RetrievalSettings, episodes_enabled: bool, question
                    asked_at: datetime | None) -> RetrievalPlan:
     """The plan of a dense retrieval (see ``Retriever.retrieve`` for the limits' defaults).
 
-    When the caller gives neither limit, ``LONG_TERM_MEMORY_RETRIEVE_LIMIT + EPISODE_RETRIEVE_LIMIT``
-    are served, the mix of the two kinds chosen by their pooled order (``pool``,
-    ``core.retrieval.merge``: the question's time intent leans it); without episodes
+    When the caller gives neither limit, the candidates of both kinds are pooled
+    (``pool``, ``core.retrieval.merge``: the question's time intent leans it) and served in that
+    order, at most ``LONG_TERM_MEMORY_RETRIEVE_LIMIT`` memories and ``EPISODE_RETRIEVE_LIMIT``
+    episodes (``pool_caps``); without episodes
     (``episodes_enabled`` false) none are asked.
     """
     intent = time_intent(question)
     ep_limit = (episode_limit if episode_limit is not None
                 else settings.EPISODE_RETRIEVE_LIMIT) if episodes_enabled else 0
     pool = None
+    caps = (0, 0)
     if limit is None and episode_limit is None and ep_limit > 0:
-        pool = settings.LONG_TERM_MEMORY_RETRIEVE_LIMIT + ep_limit
+        caps = (settings.LONG_TERM_MEMORY_RETRIEVE_LIMIT, ep_limit)
+        pool = sum(caps)
         limit = ep_limit = pool
     query = build_query(question, conversation_summary)
     return RetrievalPlan(
         query=query, terms=set(tokenize(query)), kinds=query_kinds(question), intent=intent,
         limit=limit or settings.LONG_TERM_MEMORY_RETRIEVE_LIMIT,
-        episodes=EpisodeAsk(ep_limit, since, until, question_window(question, asked_at)), pool=pool)
+        episodes=EpisodeAsk(ep_limit, since, until, question_window(question, asked_at)), pool=pool,
+        pool_caps=caps)

@@ -36,7 +36,7 @@ class RetrievalResult:
     # what the user said (core.episodes), kept apart from the memories: dense only
     episodes: list[RetrievedEpisode] = field(default_factory=list)
     intent: str | None = None  # the question's time intent (past, taste, neutral) when dense ran
-    # both kinds served, in their pooled order (core.retrieval.merge); dense only, not in ``as_dict``
+    # both kinds served, in their pooled order (core.retrieval.merge); dense only
     order: list[Pooled] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
@@ -44,4 +44,4 @@ class RetrievalResult:
                 "served_by": self.served_by.value, "fallback_reason": self.fallback_reason,
                 "items": [i.as_dict() for i in self.items], "prompt_block": self.prompt_block,
                 "took_ms": self.took_ms, "episodes": [e.as_dict() for e in self.episodes],
-                "intent": self.intent}
+                "intent": self.intent, "order": [p.as_dict() for p in self.order]}

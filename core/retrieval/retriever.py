@@ -110,9 +110,10 @@ class Retriever:
         only): up to ``episode_limit`` (default ``EPISODE_RETRIEVE_LIMIT``) within
         ``EPISODE_PROMPT_TOKEN_BUDGET``, sent in ``[since, until)`` when given; a relative date of the
         question is resolved from ``asked_at`` (default now) and favours episodes of that window. When
-        the caller gives neither limit, the two limits' sum is served, the mix chosen by the two kinds'
-        pooled order (``core.retrieval.merge``): a question about the past leans on episodes, one about
-        tastes and rules on memories. ``order`` gives the served entries of both kinds in that order.
+        the caller gives neither limit, both kinds are served by their pooled order
+        (``core.retrieval.merge``: a question about the past leans on episodes, one about tastes and
+        rules on memories), each within its own limit. ``order`` gives the served entries of both kinds
+        in that order.
         """
         started = time.perf_counter()
         mode = RetrieveMode(mode) if mode is not None else self.settings.LONG_TERM_MEMORY_RETRIEVE_MODE
@@ -212,7 +213,8 @@ class Retriever:
         items = self._truth.dense(user_id, user_pk, hits, plan.terms, plan.limit, timings, plan.kinds)
         episodes = self._truth.episodes(user_pk, plan.episodes, timings)
         if plan.pool is not None:
-            items, episodes, order = take_pooled(items, episodes, plan.pool, plan.intent)
+            items, episodes, order = take_pooled(items, episodes, plan.pool, plan.intent,
+                                                 max_items=plan.pool_caps[0], max_episodes=plan.pool_caps[1])
         else:
             order = pooled_order(items, episodes, plan.intent)
         if items or episodes:

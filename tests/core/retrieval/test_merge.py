@@ -66,3 +66,14 @@ def test_each_kind_is_sure_of_a_share_of_the_budget() -> None:
     assert [e.episode.id for e in kept_e] == list(range(1, 9)) and len(order) == total
     assert kinds(order)[-2:] == [(MEMORY, 1), (MEMORY, 2)]  # listed where the pool puts them
     assert len(take_pooled(items, episodes, FLOOR_SHARE - 1, "past")[0]) == 0  # a small budget: no share
+
+
+def test_each_kind_stays_within_its_own_limit() -> None:
+    items = [mem(i, 0.95 - i / 100) for i in range(1, 11)]  # every memory above every episode
+    episodes = [ep(i, 0.50 - i / 100) for i in range(1, 11)]
+    kept_m, kept_e, order = take_pooled(items, episodes, 12, "taste", max_items=6, max_episodes=6)
+    assert [i.memory.id for i in kept_m] == list(range(1, 7))  # LONG_TERM_MEMORY_RETRIEVE_LIMIT holds
+    assert [e.episode.id for e in kept_e] == list(range(1, 7))
+    assert kinds(order)[:6] == [(MEMORY, i) for i in range(1, 7)] and len(order) == 12
+    few_m, few_e, _ = take_pooled(items[:2], episodes, 12, "past", max_items=6, max_episodes=6)
+    assert len(few_m) == 2 and len(few_e) == 6  # a kind short of candidates leaves its places empty
