@@ -19,9 +19,10 @@ Scoring: every question except category 5 (adversarial), retrieve top 10 (dense 
 product's rerank) for each speaker its evidence turns belong to (lists merged by score), and count
 a hit at k when one of the first k memories has its source message among the evidence turns, or
 contains the answer text (both criteria are also reported alone). With episodes (issue 25): episodes
-only; ``ours_both``, both kinds as retrieval serves a budget of k with neither limit given (the pooled
-order of ``core.retrieval.merge.take_pooled``); ``ours_both_fixed_split``, the former split of k by the
-question's time intent (``split_limits``); ``ours_both_pooled_by_cosine``, both kinds by raw cosine.
+only; ``ours_both``, both kinds as a call with neither limit given serves them, read down the answer's
+``order`` to k (``core.retrieval.merge.take_pooled``, each kind within its own limit);
+``ours_both_fixed_split``, the former split of k by the question's time intent (``split_limits``);
+``ours_both_pooled_by_cosine``, both kinds by raw cosine.
 ``--dump FILE`` writes each question's candidates of both kinds, ``--skip N`` starts at conversation N
 (a slice not looked at before). Baselines in the same run, same
 model: dense retrieval (cosine, e5 query/passage prefixes) over every raw turn of the conversation
@@ -304,6 +305,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         from core.retrieval import build_retriever
 
         retriever = build_retriever(pipe.settings)
+        mem_cap = pipe.settings.LONG_TERM_MEMORY_RETRIEVE_LIMIT
+        ep_cap = pipe.settings.EPISODE_RETRIEVE_LIMIT
         embedder = LocalE5Embedder()
         from core.episodes.search import split_limits, time_intent
         from core.retrieval.merge import take_pooled
@@ -396,15 +399,18 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 pooled.sort(key=lambda x: -x[0])
                 for tally in (by_cosine[cat], by_cosine["all"]):
                     score_list(tally, [(s, t) for _, s, t in pooled], evidence, answer)
-                # what retrieval serves for a budget of k with neither limit given (its default is
-                # LONG_TERM_MEMORY_RETRIEVE_LIMIT + EPISODE_RETRIEVE_LIMIT): take_pooled of the kinds'
-                # top k, which the top 10 asked above hold (each kind's ranking of a longer list starts
-                # with that of a shorter one)
+                # what a call with neither limit given serves (each kind within its own limit,
+                # LONG_TERM_MEMORY_RETRIEVE_LIMIT and EPISODE_RETRIEVE_LIMIT), read down the answer's
+                # ``order`` to k: take_pooled of the kinds' candidates, which the top 10 asked above hold
+                # (each kind's ranking of a longer list starts with that of a shorter one; a kind never
+                # serves past its limit, <= 10)
                 served_pooled: dict[int, list[tuple[set[str], str]]] = {}
                 for k in KS:
                     at_k: list[tuple[float, set[str], str]] = []
                     for res, by_id in answers:
-                        order = take_pooled(res.items[:k], res.episodes[:k], k, res.intent or "neutral")[2]
+                        intent = res.intent or "neutral"
+                        order = take_pooled(res.items, res.episodes, mem_cap + ep_cap, intent,
+                                            max_items=mem_cap, max_episodes=ep_cap)[2][:k]
                         at_k.extend((p.score, *by_id[(p.kind, p.id)]) for p in order)
                     at_k.sort(key=lambda x: -x[0])  # stable: one speaker's own order is kept
                     served_pooled[k] = [(s, t) for _, s, t in at_k[:k]]
