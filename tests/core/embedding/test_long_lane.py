@@ -106,6 +106,18 @@ def test_a_long_query_embeds_on_the_lane_to_the_vector_the_model_gives_it() -> N
                                   ).result(10) == LANE_NICE
 
 
+def test_a_very_long_query_is_cut_to_one_window_on_the_lane() -> None:
+    """A 4,000-character query is long without a tokenizer call; on the lane it embeds as its cut
+    (``fit_query``: one 512-token window), the vector the short path gives that cut."""
+    embedder = LocalE5Embedder()
+    long = "Which films does the user like? " + "romantic comedies, weekends, popcorn, friends. " * 90
+    assert len(long) > 4000 and embedder.is_long_query(long)
+    cut = embedder.fit_query(long)
+    assert long.startswith(cut) and len(cut) < len(long)
+    on_lane = embedder.embed_queries([long])[0]
+    assert float(on_lane @ embedder.embed_queries([cut, "x"])[0]) > 0.999
+
+
 def test_a_full_lane_refuses_a_long_query_but_not_a_short_one() -> None:
     embedder = LocalE5Embedder()
     long = "Which films does the user like? " + "I mostly watch romantic comedies on weekends. " * 20
