@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session
 from core.storage.models import ApiKey, AuditLog, ConsoleSessionRow
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 
-SCOPES = ("read", "write", "admin")
+SCOPES = ("read", "write", "admin", "metrics")  # metrics: /metrics and /readyz detail, no memory
 TOKEN_PREFIX = "pmk_"
 _TOKEN_RE = re.compile(r"^pmk_([0-9a-f]{12})_([A-Za-z0-9_-]{20,100})$")
 USER_ID_RE = re.compile(r"^[A-Za-z0-9._:@-]{1,128}$")

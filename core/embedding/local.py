@@ -21,8 +21,13 @@ import numpy as np
 
 from core.config import LOCAL_EMBEDDING_DIM, LOCAL_EMBEDDING_MODEL
 from core.embedding.base import EmbeddingError, Vectors
-from core.embedding.long_lane import (LANE_MAX_WAITING, LANE_OMP_THREADS, LONG_PROBE_CHARS, LONG_QUERY_TOKENS,
-                                      LongLane)
+from core.embedding.long_lane import (
+    LANE_MAX_WAITING,
+    LANE_OMP_THREADS,
+    LONG_PROBE_CHARS,
+    LONG_QUERY_TOKENS,
+    LongLane,
+)
 
 _MODEL_LOCK = threading.Lock()  # guards loading and every call into the engine
 _MODEL: Any = None
