@@ -12,6 +12,12 @@ process, alternating which of the two goes first (after an unmeasured warm-up):
 - noisy: the same questions while ``--flood-threads`` threads ask for ONE user, without pause,
   unique questions of ``--flood-chars`` characters.
 
+``--door api`` (the default) puts the HTTP API's per-user rate limit (``API_RATE_LIMIT_PER_USER``,
+default 10/s, burst 30) in front of every asker, as ``POST /v1/retrieve`` does: the flooder's questions
+over it are answered 429 (it waits the ``Retry-After``) instead of reaching the retriever. ``--door
+none`` calls the retriever bare: the flooder's four threads then ask as fast as they are answered (a
+paused user's lexical fallback answers at once), a rate no door of the service lets one user reach.
+
 It prints JSON: per repetition, for the other users the share served ``dense`` and the latency summary
 (ms) of both runs and the p99 ratio noisy/quiet; the medians over the repetitions; what the flooder
 got (served_by counts, reasons); the load average.
@@ -36,6 +42,7 @@ from typing import Any
 
 from pydantic import SecretStr
 
+from api.ratelimit import KeyedRateLimiter
 from bench.bench_indexer import scratch_database
 from bench.common import log
 from bench.stats import latency_summary, median, ratio
@@ -94,8 +101,12 @@ def long_question(rng: random.Random, chars: int, n: int) -> str:
 
 
 def run(retriever: Retriever, questions: list[tuple[str, str]], threads: int, flood_threads: int,
-        flood_chars: int) -> dict[str, Any]:
-    """The others' questions over ``threads`` threads (optionally beside the flood); their results."""
+        flood_chars: int, door: KeyedRateLimiter | None = None) -> dict[str, Any]:
+    """The others' questions over ``threads`` threads (optionally beside the flood); their results.
+
+    ``door``: the HTTP API's per-user rate limit (``API_RATE_LIMIT_PER_USER``) in front of every
+    question, as ``POST /v1/retrieve`` applies it: a question over it is answered 429 without a
+    retrieval (counted ``rate_limited``) and its asker waits the ``Retry-After`` it was given."""
     lat: list[float] = []
     served: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
@@ -107,6 +118,10 @@ def run(retriever: Retriever, questions: list[tuple[str, str]], threads: int, fl
     def others(part: list[tuple[str, str]]) -> None:
         for user, q in part:
             t0 = time.perf_counter()
+            if door is not None and door.acquire(user) > 0:
+                with lock:
+                    served["rate_limited"] += 1
+                continue
             res = retriever.retrieve(user, q, mode=RetrieveMode.DENSE)
             took = (time.perf_counter() - t0) * 1000
             with lock:
@@ -120,6 +135,12 @@ def run(retriever: Retriever, questions: list[tuple[str, str]], threads: int, fl
         n = 0
         while not stop.is_set():
             n += 1
+            wait = door.acquire(FLOODER) if door is not None else 0.0
+            if wait > 0:
+                with lock:
+                    flood_served["rate_limited"] += 1
+                time.sleep(wait)
+                continue
             res = retriever.retrieve(FLOODER, long_question(rng, flood_chars, k * 1_000_000 + n),
                                      mode=RetrieveMode.DENSE)
             with lock:
@@ -202,7 +223,8 @@ def section(d: dict[str, Any] | None) -> str:
         "",
         f"The flooder ({d['args']['flood_threads']} threads, {d['args']['flood_chars']}-character "
         "questions) was "
-        f"served {', '.join(f'{k} {v}' for k, v in sorted(flood.items()))} (all noisy runs). Settings: "
+        f"served {', '.join(f'{k} {v}' for k, v in sorted(flood.items()))} (all noisy runs; door: "
+        f"{d['args'].get('door', 'none')}). Settings: "
         + ", ".join(f"`{k}={v}`" for k, v in d["settings"].items()) + ".",
         "",
         f"Command: `{d.get('command', '')}`; load average (1 min) {load.get('start')} at start, "
@@ -221,6 +243,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", type=int, default=1,
                     help="quiet + noisy pairs, side by side, alternating which runs first; medians reported")
     ap.add_argument("--settle", type=float, default=1.0, help="seconds of pause before each run")
+    ap.add_argument("--door", choices=("api", "none"), default="api",
+                    help="api: the HTTP API's per-user rate limit (API_RATE_LIMIT_PER_USER/_BURST, default "
+                         "settings) in front of every asker, as POST /v1/retrieve applies it (the flooder "
+                         "waits its Retry-After); none: the retriever bare, the flooder unthrottled")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args(argv)
 
@@ -239,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
         questions = synthetic_queries(users, args.queries)
         shown = ("RETRIEVAL_DENSE_CONCURRENCY", "RETRIEVAL_DENSE_PER_USER", "RETRIEVAL_DENSE_USER_WAIT_SEC",
                  "RETRIEVAL_DENSE_TIMEOUT_SEC", "RETRIEVAL_DENSE_COOLDOWN_SEC",
-                 "RETRIEVAL_DENSE_BREAKER_USERS")
+                 "RETRIEVAL_DENSE_BREAKER_USERS", "API_RATE_LIMIT_PER_USER", "API_RATE_LIMIT_PER_USER_BURST")
         out: dict[str, Any] = {"memories": n, "settings": {k: getattr(settings, k) for k in shown},
             "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()}}
         retriever = build_retriever(settings, embedder=embedder)
@@ -257,8 +283,10 @@ def main(argv: list[str] | None = None) -> int:
                     time.sleep(args.settle)  # the previous run's work (a long embedding) ends
                     log(f"repetition {r + 1}: {name} run")
                     asked = [(u, f"{q} #{r + 1}{name[0]}") for u, q in questions]  # new texts: no cache hit
+                    door = None if args.door == "none" else KeyedRateLimiter(
+                        "user", settings.API_RATE_LIMIT_PER_USER, settings.API_RATE_LIMIT_PER_USER_BURST)
                     got = run(retriever, asked, args.threads, args.flood_threads if name == "noisy" else 0,
-                              args.flood_chars)
+                              args.flood_chars, door)
                     rep[name] = got["others"]
                     loads.append(round(os.getloadavg()[0], 2))
                     if name == "noisy":
