@@ -36,6 +36,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     for change in data["changes"]:
         print(f"  expire {change['user']} {change['key']} (#{change['memory_id']}): {change['reason']}")
     suffix = " (dry run: nothing committed)" if args.dry_run else ""
-    print(f"expired {data['expired']} memories of {data['users']} users, {data['episodes_expired']} episodes; "
-          f"pruned {data['audit_pruned']} audit log rows (AUDIT_LOG_RETENTION_DAYS){suffix}")
+    print(f"expired {data['expired']} memories of {data['users']} users, "
+          f"{data['episodes_expired']} episodes; pruned {data['audit_pruned']} audit log rows "
+          f"(AUDIT_LOG_RETENTION_DAYS){suffix}")
     return 0
