@@ -2,7 +2,8 @@
 
 The same contract for every door (REST, MCP, console):
 
-- A ``Principal`` is the key a caller presented: its id, its scopes (``read``, ``write``, ``admin``),
+- A ``Principal`` is the key a caller presented: its id, its scopes (``read``, ``write``, ``admin``,
+  ``metrics``: a monitoring key that scrapes ``/metrics`` and reads ``/readyz``'s detail, nothing else),
   an optional user binding (a key bound to one user reads and writes only that user) and a name for
   humans and the audit log. The environment ``API_TOKEN`` is the bootstrap admin key: every scope,
   no user binding (``BOOTSTRAP``). An API run without ``API_TOKEN`` (loopback only) treats a request
@@ -36,7 +37,8 @@ log = logging.getLogger(__name__)
 READ = "read"
 WRITE = "write"
 ADMIN = "admin"
-SCOPES = frozenset({READ, WRITE, ADMIN})
+METRICS = "metrics"  # scrape /metrics and read /readyz's detail; no memory of anyone
+SCOPES = frozenset({READ, WRITE, ADMIN, METRICS})
 STATE_KEY = "principal"
 
 
@@ -88,7 +90,7 @@ class ForbiddenUser(Forbidden):
 def authorize(principal: Principal, scope: str, user_id: str | None) -> None:
     """Raise ``ForbiddenScope`` / ``ForbiddenUser`` unless ``principal`` may use ``scope`` on ``user_id``.
 
-    The ``admin`` scope implies ``read`` and ``write``. A user-bound key acts only on its user; with
+    The ``admin`` scope implies every other. A user-bound key acts only on its user; with
     ``user_id=None`` (an operation across users) a user-bound key is refused."""
     if scope not in SCOPES:
         raise ValueError(f"unknown scope {scope!r}")

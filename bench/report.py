@@ -172,7 +172,8 @@ def generate() -> Path:
         "### Noisy neighbour on the dense read path (issue 26)",
         "",
         "One user floods 4,000-character questions while other users ask (`bench/bench_noisy_neighbour.py`, "
-        "in process, the default retrieval settings).",
+        "in process, the default retrieval settings, the long-question lane; `--door api`: the API's "
+        "per-user rate limit in front of every asker, as `POST /v1/retrieve` applies it).",
         "",
         section_noisy_neighbour(load("noisy_neighbour")),
         "",

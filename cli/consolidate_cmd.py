@@ -55,7 +55,7 @@ def build_jobs(settings: Settings, semantic: bool = True) -> Any:
 
         reuse, merge = settings.dedup_thresholds
         deduper = SemanticDeduper(build_embedder(settings), reuse, merge)
-    return LifecycleJobs(sessions, writer, deduper)
+    return LifecycleJobs(sessions, writer, deduper, audit_retention_days=settings.AUDIT_LOG_RETENTION_DAYS)
 
 
 def run(args: argparse.Namespace, settings: Settings, stop: threading.Event | None = None) -> int:

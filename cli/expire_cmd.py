@@ -3,7 +3,9 @@
 Each expired memory is deactivated with operation ``expire`` through the memory writer: a history row
 with the reason and a ``memory.dirty`` outbox row are written in the same transaction, and the indexer
 removes the entry from Milvus. Reads already hide expired memories; this job makes the index and the
-``is_active`` flag agree with them. ``pai-memory consolidate --schedule N`` runs it periodically.
+``is_active`` flag agree with them. A pass over everyone also deletes the audit log rows older than
+``AUDIT_LOG_RETENTION_DAYS`` (``pai_memory_retention_pruned_total{table="audit_log"}``).
+``pai-memory consolidate --schedule N`` runs it periodically.
 """
 
 from __future__ import annotations
@@ -34,5 +36,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     for change in data["changes"]:
         print(f"  expire {change['user']} {change['key']} (#{change['memory_id']}): {change['reason']}")
     suffix = " (dry run: nothing committed)" if args.dry_run else ""
-    print(f"expired {data['expired']} memories of {data['users']} users{suffix}")
+    print(f"expired {data['expired']} memories of {data['users']} users, "
+          f"{data['episodes_expired']} episodes; pruned {data['audit_pruned']} audit log rows "
+          f"(AUDIT_LOG_RETENTION_DAYS){suffix}")
     return 0

@@ -34,7 +34,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     create = actions.add_parser("create", help="create a key; prints the token once")
     create.add_argument("name", help="what the key is for (shown in listings and the audit log)")
     create.add_argument("--scope", action="append", dest="scopes", required=True,
-                        help="read, write or admin (repeat, or comma-separated)")
+                        help="read, write, admin or metrics (repeat, or comma-separated)")
     create.add_argument("--user", dest="user_id", default=None,
                         help="bind the key to this user id: it reads and writes only that user")
     create.add_argument("--rate-limit", type=float, default=None,

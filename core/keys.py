@@ -10,6 +10,7 @@ A key is usable while not revoked and not expired. Rotation issues a new secret 
 The audit log records admin actions: who (``actor``), ``action`` (``key.create``, ``key.revoke``,
 ``key.rotate``, ``console.login``, ``dlq.redrive``, ``user.erase``...), ``target``, ``outcome``
 (``ok``, ``denied``, ``failed``), the client address and a small JSON ``detail`` (never a token).
+Rows older than ``AUDIT_LOG_RETENTION_DAYS`` are deleted by the expiry pass (``prune_audit_log``).
 """
 
 from __future__ import annotations
@@ -22,13 +23,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from core.storage.models import ApiKey, AuditLog, ConsoleSessionRow
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 
-SCOPES = ("read", "write", "admin")
+SCOPES = ("read", "write", "admin", "metrics")  # metrics: /metrics and /readyz detail, no memory
 TOKEN_PREFIX = "pmk_"
 _TOKEN_RE = re.compile(r"^pmk_([0-9a-f]{12})_([A-Za-z0-9_-]{20,100})$")
 USER_ID_RE = re.compile(r"^[A-Za-z0-9._:@-]{1,128}$")
@@ -247,3 +248,9 @@ def audit(session: Session, actor: str, action: str, outcome: str, *, target: st
 def recent_audit(session: Session, limit: int = 100, offset: int = 0) -> list[AuditEntry]:
     rows = session.scalars(select(AuditLog).order_by(AuditLog.id.desc()).limit(limit).offset(offset))
     return [AuditEntry(r.id, r.at, r.actor, r.action, r.target, r.outcome, r.client, r.detail) for r in rows]
+
+
+def prune_audit_log(session: Session, older_than: datetime) -> int:
+    """Delete the audit rows recorded before ``older_than`` (``AUDIT_LOG_RETENTION_DAYS``); how many."""
+    result = session.execute(delete(AuditLog).where(AuditLog.at < older_than))
+    return int(getattr(result, "rowcount", 0) or 0)

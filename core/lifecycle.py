@@ -37,7 +37,7 @@ import math
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select, update
@@ -46,6 +46,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from core import metrics
 from core.episodes.store import delete_expired
 from core.filters import is_noise_content, is_noise_key, is_profile_key, normalise_key, passes_read_filters
+from core.keys import prune_audit_log
 from core.memory.dedup import SemanticDeduper
 from core.memory.errors import InvalidMemoryInput
 from core.memory.reader import list_live
@@ -121,11 +122,12 @@ class ExpiryReport:
     expired: list[Change] = field(default_factory=list)
     dry_run: bool = False
     episodes_expired: int = 0  # episodes past EPISODE_TTL_DAYS deleted (core.episodes)
+    audit_pruned: int = 0  # audit log rows older than AUDIT_LOG_RETENTION_DAYS deleted
 
     def as_dict(self) -> dict[str, Any]:
         users = sorted({c.user for c in self.expired})
         return {"dry_run": self.dry_run, "expired": len(self.expired), "users": len(users),
-                "episodes_expired": self.episodes_expired,
+                "episodes_expired": self.episodes_expired, "audit_pruned": self.audit_pruned,
                 "changes": [c.as_dict() for c in self.expired]}
 
 
@@ -133,18 +135,27 @@ class LifecycleJobs:
     """Expiry and consolidation over a session factory (see module docstring)."""
 
     def __init__(self, sessions: sessionmaker[Session], writer: MemoryWriter,
-                 deduper: SemanticDeduper | None = None) -> None:
+                 deduper: SemanticDeduper | None = None, *, audit_retention_days: int | None = None) -> None:
         self.sessions = sessions
         self.writer = writer
         self.deduper = deduper
+        self.audit_retention_days = audit_retention_days  # None: the audit log is kept
 
     # --- expiry -----------------------------------------------------------------------------------
     def expire(self, *, user: str | None = None, dry_run: bool = False, batch_size: int = 500,
                now: datetime | None = None) -> ExpiryReport:
         """Deactivate (operation ``expire``) every active memory whose ``expires_at`` <= ``now``, and
-        delete every episode past its ``expires_at`` (``EPISODE_TTL_DAYS``), announced to the indexer."""
+        delete every episode past its ``expires_at`` (``EPISODE_TTL_DAYS``), announced to the indexer;
+        a pass over everyone (``user`` None) also deletes the audit rows older than
+        ``audit_retention_days`` (counted in ``pai_memory_retention_pruned_total``)."""
         now = now or datetime.now(UTC)
         report = ExpiryReport(dry_run=dry_run)
+        if user is None and self.audit_retention_days is not None:
+            with self._unit(dry_run) as session:
+                cutoff = now - timedelta(days=self.audit_retention_days)
+                report.audit_pruned = prune_audit_log(session, cutoff)
+            if not dry_run:
+                metrics.RETENTION_PRUNED.labels("audit_log").inc(report.audit_pruned)
         report.episodes_expired = self._expire_episodes(user, dry_run, batch_size, now)
         after_user = 0
         while True:

@@ -85,6 +85,7 @@ def query_kinds(question: str) -> frozenset[str]:
     return frozenset(_kinds(question[:500]))
 
 
+@lru_cache(maxsize=8192)
 def memory_kinds(key: str, memory_type: str, content: str) -> frozenset[str]:
     """The kinds of thing a memory is about: the words of its key and content, and its type (a
     preference, a skill goal or a project answers a question about hobbies)."""

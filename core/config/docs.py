@@ -132,7 +132,9 @@ serves. One user holds at most `RETRIEVAL_DENSE_PER_USER` of the `RETRIEVAL_DENS
 over it that user's question waits up to `RETRIEVAL_DENSE_USER_WAIT_SEC`, then falls back (other users
 are not affected). A dense failure pauses the dense path for that user only; the whole path pauses (for
 `RETRIEVAL_DENSE_COOLDOWN_SEC`) once `RETRIEVAL_DENSE_BREAKER_USERS` distinct users failed within the
-cooldown window.
+cooldown window. With the local embedder a long question (over 96 tokens) takes none of those slots: it
+embeds on the long-question lane (one low-priority thread, at most 16 waiting, then it falls back at
+once), and its failures pause its user only (`core/embedding/long_lane.py`).
 """,
     LimitSettings: """\
 What one user can make the service hold or do is bounded, and what happens at each limit is fixed. At

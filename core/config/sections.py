@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import AliasChoices, Field, SecretStr
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings
 
 from core.config.aliases import accepts_old_name
 from core.config.choices import EmbeddingProvider, ExtractorProvider, RetrieveMode
 from core.config.local import LOCAL_EMBEDDING_DIM, LOCAL_EMBEDDING_MODEL, LOCAL_KAFKA_PORT, LOCAL_MILVUS_PORT
+from core.config.observability import ObservabilitySettings as ObservabilitySettings  # own module: size cap
 from schemas import topics
 
 _TOPIC_NAME = r"^[A-Za-z0-9._-]{1,249}$"
@@ -424,26 +425,6 @@ class ApiSettings(BaseSettings):
         5, ge=0, description="failed console logins per client address and minute (token bucket; 0 = off)")
     CONSOLE_LOGIN_FAILURE_DELAY_SEC: float = Field(1.0, ge=0, le=10,
                                                    description="each failed login is also slowed this long")
-
-
-class ObservabilitySettings(BaseSettings):
-    """Observability and process files: the metrics endpoint, the working and cache folders."""
-
-    METRICS_PORT: int | None = Field(None, ge=1, le=65535, description="Prometheus `/metrics` port; unset: "
-                                                                       "off")
-    METRICS_HOST: str = Field("127.0.0.1", description="`/metrics` bind address; 0.0.0.0 in containers so "
-                                                       "Prometheus can scrape")
-    OTEL_ENABLED: bool = Field(
-        False, description="traces (OpenTelemetry): each process exports its spans over OTLP/HTTP and W3C "
-                           "trace context rides in Kafka headers")
-    OTEL_EXPORTER_OTLP_ENDPOINT: str | None = Field(
-        None, description="OTLP/HTTP collector; unset: the SDK's http://localhost:4318 (spans go to "
-                          "/v1/traces)")
-    OTEL_SERVICE_NAME: str | None = Field(None, min_length=1, max_length=255,
-                                          description="service name of the spans; unset: "
-                                                      "`pai-memory-<process>`")
-    PAI_MEMORY_HOME: str = Field("var", validation_alias=AliasChoices("PAI_MEMORY_HOME"),
-                                 description="working folder of the local stack (data, logs, the PostgreSQL "
-                                             "password file)")
-    PAI_MEMORY_CACHE_DIR: str | None = Field(
-        None, description="downloaded Kafka jars; unset: `$XDG_CACHE_HOME/pai-memory`")
+    AUDIT_LOG_RETENTION_DAYS: int = Field(
+        365, ge=1, le=36_500, description="audit log rows (admin actions) older than this are deleted by the "
+                                          "expiry pass (`pai-memory expire`)")

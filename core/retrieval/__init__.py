@@ -24,8 +24,11 @@ Modes (``LONG_TERM_MEMORY_RETRIEVE_MODE``, overridable per call):
   (``RETRIEVAL_DENSE_TIMEOUT_SEC``), a BM25 scan (``core.lexical``, Chinese bigrams + English words)
   over the user's live memories serves instead, with the same rerank; ``served_by`` says
   ``lexical_fallback`` and ``fallback_reason`` says why.
-- fairness (issue 26): the dense query is cut to what the embedding model reads in one window
-  (``fit_query`` of the embedder: 512 tokens for e5-small) before it takes a slot; one user holds at
+- fairness (issue 26): a long question (the embedder's ``is_long_query``) embeds on the embedder's
+  long-question lane (``core.embedding.long_lane``: one low-priority thread, a bounded wait list) and
+  takes no shared slot; it is cut there to what the model reads in one window (``fit_query``: 512
+  tokens for e5-small); with an embedder without a lane the query is cut before it takes a slot. Its
+  failures pause its user only. One user holds at
   most ``RETRIEVAL_DENSE_PER_USER`` of the ``RETRIEVAL_DENSE_CONCURRENCY`` slots (over it, that user
   waits up to ``RETRIEVAL_DENSE_USER_WAIT_SEC`` for one of its own, then falls back); a failure or a
   missed budget pauses the dense path for that user only, and for everyone only once

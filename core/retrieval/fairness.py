@@ -50,7 +50,10 @@ class UserSlots:
 
 class DenseBreaker:
     """Pauses the dense path after failures: for the failing user during ``cooldown_sec``, and for
-    everyone during ``cooldown_sec`` once ``breaker_users`` distinct users failed within it."""
+    everyone during ``cooldown_sec`` once ``breaker_users`` distinct users failed within it.
+
+    A failure recorded with ``everyone=False`` (a long question's, on its own lane: it says nothing
+    about the path short questions take) pauses that user only and never counts towards everyone's."""
 
     def __init__(self, cooldown_sec: float, breaker_users: int) -> None:
         self._cooldown = cooldown_sec
@@ -58,7 +61,8 @@ class DenseBreaker:
         self._lock = threading.Lock()
         self._paused_until = 0.0
         self._last_failure = ""
-        self._user_failures: OrderedDict[str, tuple[float, str]] = OrderedDict()  # user -> (at, reason)
+        # user -> (at, reason, counts towards pausing everyone)
+        self._user_failures: OrderedDict[str, tuple[float, str, bool]] = OrderedDict()
 
     def paused(self, user_id: str) -> str | None:
         """Why the dense path is paused for ``user_id`` now, or ``None`` if it is not."""
@@ -73,16 +77,20 @@ class DenseBreaker:
                         f"after its failure: {failed[1]}")
         return None
 
-    def failed(self, user_id: str, reason: str) -> None:
-        """Record a dense failure of ``user_id`` (logged as a warning)."""
+    def failed(self, user_id: str, reason: str, *, everyone: bool = True) -> None:
+        """Record a dense failure of ``user_id`` (logged as a warning); ``everyone=False``: it pauses
+        this user only."""
         log.warning("dense retrieval failed, serving lexical fallback: %s", reason)
         now = time.monotonic()
         with self._lock:
-            self._user_failures[user_id] = (now, reason)
+            earlier = self._user_failures.get(user_id)
+            counts = everyone or (earlier is not None and earlier[2] and now - earlier[0] < self._cooldown)
+            self._user_failures[user_id] = (now, reason, counts)
             self._user_failures.move_to_end(user_id)
             while self._user_failures and (now - next(iter(self._user_failures.values()))[0] >= self._cooldown
                                            or len(self._user_failures) > FAILURES_KEPT):
                 self._user_failures.popitem(last=False)  # oldest first: outside the window
-            if len(self._user_failures) >= self._breaker_users:
-                self._last_failure = f"{len(self._user_failures)} users failed, the last: {reason}"
+            failing = sum(1 for _, _, c in self._user_failures.values() if c) if counts else 0
+            if counts and failing >= self._breaker_users:
+                self._last_failure = f"{failing} users failed, the last: {reason}"
                 self._paused_until = now + self._cooldown

@@ -15,6 +15,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from functools import lru_cache
 
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -31,7 +32,15 @@ from core.retrieval.ranking import Candidate, RerankWeights, RetrievedMemory, re
 
 LEXICAL_SCAN_MAX = 5000  # live memories scanned by the lexical fallback (most important first)
 USER_CACHE_SIZE = 10_000
+DOCUMENT_TERMS_CACHED = 20_000  # memory texts whose terms are kept (LRU)
 
+
+
+@lru_cache(maxsize=DOCUMENT_TERMS_CACHED)
+def document_terms(text: str) -> tuple[str, ...]:
+    """``tokenize`` of a memory's indexed text, cached by text: a user's memories are tokenized once,
+    not on every lexical retrieval (what a user flooding the fallback path costs the others)."""
+    return tuple(tokenize(text))
 
 class RememberedUsers:
     """Internal user ids by external id, a bounded LRU (a known user's dense retrieval then needs no
@@ -142,8 +151,8 @@ class TruthReads:
             views = [MemoryView.of(r) for r in rows]
         if not views:
             return []
-        bm25 = BM25([tokenize(index_text(v.memory_type, v.key, v.content)) for v in views])
-        raws = bm25.scores(tokenize(query))
+        bm25 = BM25([document_terms(index_text(v.memory_type, v.key, v.content)) for v in views])
+        raws = bm25.scores(terms)  # the query's terms (repeats count once in BM25: the set is the same)
         now = datetime.now(UTC)
         return rerank([Candidate(v, s) for v, s in zip(views, raws, strict=True)], terms, self.weights, now,
                       limit, normalise="max", kinds=kinds)

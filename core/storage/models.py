@@ -269,8 +269,8 @@ class ErasedUser(Base):
 class ApiKey(Base):
     """An API key (``core.keys``): only a SHA-256 of the secret is stored, never the token.
 
-    ``scopes`` is a subset of ``read``, ``write``, ``admin``; ``user_id`` set binds the key to that
-    external user id; ``rate_limit`` (requests/s) overrides the API's per-token default.
+    ``scopes`` is a subset of ``read``, ``write``, ``admin``, ``metrics``; ``user_id`` set binds the key
+    to that external user id; ``rate_limit`` (requests/s) overrides the API's per-token default.
     ``last_used_at`` is coalesced (written at most once a minute per key per process)."""
 
     __tablename__ = "api_keys"

@@ -16,7 +16,7 @@ from pydantic import SecretStr
 from sqlalchemy import Engine, select
 
 from api.app import create_app
-from api.keys import READ, WRITE, Principal
+from api.keys import METRICS, READ, WRITE, Principal
 from api.mcp_server import ToolCallError, build_server
 from core import keys
 from core.config import Settings
@@ -214,3 +214,26 @@ def test_an_api_key_while_postgres_is_down_gets_503_not_401(api_settings: Settin
         assert response.status_code == 503 and response.headers["retry-after"] == "1"
         assert response.json()["error"]["code"] == "storage_unavailable"
         assert down.get("/v1/memories?user_id=u1", headers=bearer("nope")).status_code == 401  # not a key
+
+
+def test_a_metrics_key_scrapes_metrics_and_reads_no_memory(client: TestClient, clean_db: Engine) -> None:
+    """A ``metrics`` key (a Prometheus scraper's) gets /metrics and /readyz's detail and is refused every
+    memory door; a ``read`` key gets neither /metrics nor the readiness detail; admin gets both."""
+    assert client.post("/v1/memories/save", json=save("alice"), headers=bearer(TOKEN)).status_code == 200
+    _, scraper = make_key(clean_db, METRICS)
+    _, reader = make_key(clean_db, READ, WRITE)
+    scraped = client.get("/metrics", headers=bearer(scraper))
+    assert scraped.status_code == 200 and "pai_memory_api_requests_total" in scraped.text
+    ready = client.get("/readyz", headers=bearer(scraper))
+    assert ready.status_code == 200 and "postgres" in str(ready.json()["checks"])
+    for method, path, body, _scope in DOORS:
+        refused = request(client, method, path, body, "alice", scraper)
+        assert refused.status_code == 403, (path, refused.text)
+        assert refused.json()["error"]["code"] == "forbidden_scope"
+    denied = client.get("/metrics", headers=bearer(reader))
+    assert denied.status_code == 403 and denied.json()["error"]["code"] == "forbidden_scope"
+    assert client.get("/readyz", headers=bearer(reader)).json() == {"status": "ready"}
+    assert client.get("/metrics", headers=bearer(TOKEN)).status_code == 200
+    assert "checks" in client.get("/readyz", headers=bearer(TOKEN)).json()
+    _, bound = make_key(clean_db, METRICS, user_id="alice")  # metrics are across users
+    assert client.get("/metrics", headers=bearer(bound)).json()["error"]["code"] == "forbidden_user"

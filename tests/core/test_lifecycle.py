@@ -21,7 +21,7 @@ from core.memory.store import get_or_create_user
 from core.memory.tools import ToolWrite
 from core.memory.writer import MemoryWriter
 from core.storage.db import session_factory
-from core.storage.models import LongTermMemory, MemoryHistory, OutboxEvent
+from core.storage.models import AuditLog, LongTermMemory, MemoryHistory, OutboxEvent
 from core.vectorstore import MilvusMemoryIndex, active_collection
 from core.verify import TruthIndexVerifier
 from localstack.process import wait_until
@@ -230,6 +230,42 @@ def test_cli_expire_and_consolidate(cfg: Settings, clean_db: Engine, monkeypatch
     assert (data["normalised"], data["kept"]) == (1, 0)
     assert live_keys(clean_db) == {"loud_key": "Something stable!"}
     assert cli_main(["consolidate", "--user", "nobody", "--no-semantic"]) == 2
+
+
+def test_the_expiry_pass_prunes_the_audit_log_past_its_retention(
+        cfg: Settings, clean_db: Engine, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``pai-memory expire`` deletes audit rows older than AUDIT_LOG_RETENTION_DAYS (default 365), keeps
+    the rest, counts them in pai_memory_retention_pruned_total; a dry run reports and keeps them; a pass
+    for one user leaves the audit log alone."""
+    from cli.main import main as cli_main
+    from core import metrics
+    from tests.support.ops import export_settings
+
+    export_settings(cfg, monkeypatch)
+    now = datetime.now(UTC)
+    with session_factory(clean_db).begin() as session:
+        for days in (400, 366, 10):
+            session.add(AuditLog(at=now - timedelta(days=days), actor="test", action="key.create",
+                                 target=f"{days} days ago", outcome="ok"))
+
+    def kept() -> list[str]:
+        with session_factory(clean_db)() as session:
+            return sorted(t or "" for t in session.scalars(select(AuditLog.target)).all())
+
+    counter = metrics.RETENTION_PRUNED.labels("audit_log")
+    before = counter._value.get()
+    assert cli_main(["expire", "--dry-run", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["audit_pruned"] == 2
+    assert len(kept()) == 3 and counter._value.get() == before
+    assert cli_main(["expire", "--user", "somebody", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["audit_pruned"] == 0 and len(kept()) == 3
+    assert cli_main(["expire", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["audit_pruned"] == 2
+    assert kept() == ["10 days ago"] and counter._value.get() == before + 2
+    monkeypatch.setenv("AUDIT_LOG_RETENTION_DAYS", "7")
+    assert cli_main(["expire", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["audit_pruned"] == 1 and kept() == []
 
 
 def test_scheduled_consolidation_runs_passes_until_sigterm(cfg: Settings, clean_db: Engine,

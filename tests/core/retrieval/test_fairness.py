@@ -45,3 +45,19 @@ def test_without_a_cooldown_nothing_pauses() -> None:
     breaker = DenseBreaker(cooldown_sec=0.0, breaker_users=1)
     breaker.failed("a", "boom")
     assert breaker.paused("a") is None and breaker.paused("b") is None
+
+
+def test_failures_that_concern_one_user_only_never_pause_everyone() -> None:
+    """Long questions failing on their own lane (``everyone=False``) pause their users, however many,
+    and never count towards pausing everyone; a user's earlier counting failure keeps counting."""
+    breaker = DenseBreaker(cooldown_sec=60.0, breaker_users=2)
+    for user in ("a", "b", "c"):
+        breaker.failed(user, "the long-question lane is full", everyone=False)
+        assert breaker.paused(user) is not None
+    assert breaker.paused("z") is None
+    breaker.failed("d", "EmbeddingError: boom")
+    breaker.failed("d", "then a long one", everyone=False)  # d still counts once
+    assert breaker.paused("z") is None
+    breaker.failed("e", "EmbeddingError: boom again")
+    reason = breaker.paused("z")
+    assert reason is not None and "2 users failed" in reason

@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
@@ -24,7 +25,8 @@ from sqlalchemy import Engine, delete, event, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from core.config import RetrieveMode, Settings
-from core.embedding.local import LocalE5Embedder
+from core.embedding.local import LocalE5Embedder, long_lane
+from core.embedding.long_lane import LANE_MAX_WAITING
 from core.embedding.openai_embedder import OpenAIEmbedder
 from core.memory.store import find_user, get_or_create_user
 from core.memory.text import embedding_text
@@ -745,3 +747,93 @@ def test_one_users_failures_cannot_pause_the_dense_path_for_everyone(env: Env) -
     paused = retriever.retrieve("alice", "Recommend romantic comedies", limit=2)
     assert paused.served_by is ServedBy.LEXICAL_FALLBACK
     assert "3 users failed" in (paused.fallback_reason or "")
+
+
+# --- the long-question lane (issue 26 point 2) ----------------------------------------------------
+LONG_QUESTION = "Recommend romantic comedies like When Harry Met Sally. " + "I watch films on weekends. " * 30
+
+
+@contextmanager
+def lane_held(waiting: int) -> Iterator[threading.Event]:
+    """The process's long-question lane busy with one job and ``waiting`` more behind it, until the
+    block ends; yields the event that the running job has started."""
+    lane = long_lane()
+    gate, entered = threading.Event(), threading.Event()
+
+    def hold() -> bool:
+        entered.set()
+        return gate.wait(60)
+    futures = [lane.submit(hold)]
+    try:
+        assert entered.wait(30)
+        futures += [lane.submit(lambda: gate.wait(60)) for _ in range(waiting)]
+        yield entered
+    finally:
+        gate.set()
+        for f in futures:
+            f.result(60)
+
+
+def test_a_long_question_waits_on_its_lane_and_holds_no_shared_slot(env: Env) -> None:
+    """With one shared dense slot, a long question waiting for the long-question lane leaves it free:
+    another user's short question is served dense meanwhile; the long one is served dense once the
+    lane gets to it."""
+    alice = seed_alice(env)
+    seed_alice(env, "long")
+    index_rows(env)
+    retriever = env.retriever(RETRIEVAL_DENSE_CONCURRENCY=1)
+    assert EMBEDDER.is_long_query(LONG_QUESTION)
+    held: list[Any] = []
+    with lane_held(0):
+        waiter = threading.Thread(
+            target=lambda: held.append(retriever.retrieve("long", LONG_QUESTION, limit=2)))
+        waiter.start()
+        deadline = time.monotonic() + 30
+        while long_lane().waiting < 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert long_lane().waiting == 1  # the long question is queued on the lane
+        for _ in range(3):
+            mine = retriever.retrieve("alice", "Recommend romantic comedies", limit=2)
+            assert mine.served_by is ServedBy.DENSE, mine.fallback_reason
+            assert ids(mine)[0] == alice["movies"]
+        assert not held
+    waiter.join(60)
+    assert held and held[0].served_by is ServedBy.DENSE and held[0].items
+
+
+def test_a_full_lane_falls_back_for_the_long_questions_only_and_never_pauses_everyone(env: Env) -> None:
+    """The lane full (one running, LANE_MAX_WAITING waiting): long questions fall back at once, saying
+    why, and pause their own users only; three distinct users failing so (RETRIEVAL_DENSE_BREAKER_USERS
+    is 3) do not pause the dense path for anyone else."""
+    alice = seed_alice(env)
+    users = ("flooder", "second", "third")
+    for user in users:
+        seed_alice(env, user)
+    index_rows(env)
+    retriever = env.retriever(RETRIEVAL_DENSE_COOLDOWN_SEC=60.0, RETRIEVAL_DENSE_BREAKER_USERS=3)
+    with lane_held(LANE_MAX_WAITING):
+        for user in users:
+            started = time.monotonic()
+            refused = retriever.retrieve(user, LONG_QUESTION, limit=2)
+            assert refused.served_by is ServedBy.LEXICAL_FALLBACK
+            assert "long-question lane is full" in (refused.fallback_reason or "")
+            assert refused.items and time.monotonic() - started < 10  # at once, not after the budget
+        again = retriever.retrieve("flooder", "Recommend romantic comedies", limit=2)
+        assert "paused for this user" in (again.fallback_reason or "")
+        for _ in range(3):
+            mine = retriever.retrieve("alice", "Recommend romantic comedies", limit=2)
+            assert mine.served_by is ServedBy.DENSE, mine.fallback_reason
+            assert ids(mine)[0] == alice["movies"]
+    assert retriever.retrieve("alice", LONG_QUESTION, limit=2).served_by is ServedBy.DENSE
+
+
+def test_a_long_question_of_an_unknown_user_takes_no_lane_time(env: Env) -> None:
+    """A long question for a user that does not exist answers empty without queueing on the lane."""
+    seed_alice(env)
+    index_rows(env)
+    retriever = env.retriever()
+    with lane_held(0):
+        started = time.monotonic()
+        result = retriever.retrieve("nobody-at-all", LONG_QUESTION, limit=2)
+        assert result.items == [] and time.monotonic() - started < 10
+        assert long_lane().waiting == 0
