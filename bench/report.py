@@ -16,7 +16,9 @@ from typing import Any
 from bench.common import BENCH, PLOTS, RESULTS
 from bench.reporting.cluster import (
     section_cluster_faults,
+    section_cluster_faults_llm,
     section_extractor_before_after,
+    section_outbox_relay,
     section_unit_costs,
 )
 from bench.reporting.format import failed, fmt
@@ -210,6 +212,10 @@ def generate() -> Path:
         "",
         section_cluster_faults(load("cluster_faults")),
         "",
+        "### The same faults with model calls in flight (LLM double, 1 s, 32 in flight)",
+        "",
+        section_cluster_faults_llm(load("cluster_faults_llm"), load("cluster_faults")),
+        "",
         "### Unit costs: CPU per message, tool write and query",
         "",
         section_unit_costs(load("unit_costs"), load("unit_costs_check40"), _predicted(load("unit_costs"),
@@ -219,6 +225,10 @@ def generate() -> Path:
         "",
         section_extractor_before_after(load("extractor_llm_cpu_before"), load("extractor_llm_cpu_after"),
                                        load("extractor_llm_cpu_after_nospy")),
+        "",
+        "### The outbox relay's cost per row with a backlog",
+        "",
+        section_outbox_relay(load("outbox_relay_before"), load("outbox_relay_after")),
         "",
         "## Exact commands",
         "",
@@ -251,6 +261,10 @@ def section_noisy_neighbour(d: dict[str, Any] | None) -> str:
 
 CLUSTER_COMMANDS = (
     ".venv/bin/python -m bench.bench_cluster_faults --out bench/results/cluster_faults.json",
+    ".venv/bin/python -m bench.bench_cluster_faults --provider llm --rate 12 --users 150 "
+    "--out bench/results/cluster_faults_llm.json",
+    ".venv/bin/python -m bench.bench_outbox_relay --rounds 20 --out bench/results/outbox_relay_after.json"
+    "   # and _before.json with producers/outbox_relay.py of 962ee0a",
     ".venv/bin/python -m bench.bench_unit_costs --out bench/results/unit_costs.json",
     ".venv/bin/python -m bench.bench_unit_costs --rules-only --messages 1600 --rate 40 "
     "--out bench/results/unit_costs_check40.json",
