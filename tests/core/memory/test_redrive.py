@@ -338,3 +338,20 @@ def test_a_scan_takes_batches_until_one_comes_back_short_or_the_scan_is_full(
         )
         assert sweeper.scan_messages() == 0
     assert (sweeper.message_scans, sweeper.scans_skipped) == (3, 1)
+
+
+def test_a_message_the_extractor_keeps_alive_is_not_redriven_and_a_failed_one_still_is(
+    sessions: sessionmaker[Session], settings: Settings,
+) -> None:
+    """``MessageProcessor.keep_alive`` (the extractor's ``KeepAlive`` step on the messages it holds)
+    moves a PENDING message's ``updated_at`` to now, so the scan waits another grace; it leaves a FAILED
+    message alone (the sweeper's to re-drive)."""
+    from core.extraction.rules import RulesExtractor
+    from core.memory.processing import MessageProcessor
+
+    held = _store(sessions, "m-held")
+    failed = _store(sessions, "m-failed", status=MessageStatus.FAILED.value, attempts=1)
+    processor = MessageProcessor(settings, sessions, RulesExtractor(), None)
+    assert processor.keep_alive([held, failed]) == 1
+    assert _scan(sessions) == [failed]
+    assert _scan(sessions, now=datetime.now(UTC) + timedelta(seconds=GRACE + 1)) == [held]
