@@ -19,6 +19,7 @@ from bench.reporting.cluster import (
     section_cluster_faults_llm,
     section_extractor_before_after,
     section_outbox_relay,
+    section_redrives,
     section_unit_costs,
 )
 from bench.reporting.format import failed, fmt
@@ -230,6 +231,10 @@ def generate() -> Path:
         "",
         section_outbox_relay(load("outbox_relay_before"), load("outbox_relay_after")),
         "",
+        section_redrives([("4 s grace (fault env), before", load("unit_costs_check40_grace4")),
+                          ("60 s grace, before", load("unit_costs_check40_grace60")),
+                          ("4 s grace, with the keep-alive", load("unit_costs_check40_keepalive"))]),
+        "",
         "## Exact commands",
         "",
         "```",
@@ -265,6 +270,9 @@ CLUSTER_COMMANDS = (
     "--out bench/results/cluster_faults_llm.json",
     ".venv/bin/python -m bench.bench_outbox_relay --rounds 20 --out bench/results/outbox_relay_after.json"
     "   # and _before.json with producers/outbox_relay.py of 962ee0a",
+    ".venv/bin/python -m bench.bench_unit_costs --rules-only --messages 1600 --rate 40 "
+    "--out bench/results/unit_costs_check40_keepalive.json"
+    "   # _grace4 and (--redrive-grace 60) _grace60 at b9a88f3",
     ".venv/bin/python -m bench.bench_unit_costs --out bench/results/unit_costs.json",
     ".venv/bin/python -m bench.bench_unit_costs --rules-only --messages 1600 --rate 40 "
     "--out bench/results/unit_costs_check40.json",

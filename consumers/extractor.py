@@ -10,8 +10,8 @@ Per record (on the loop thread): parse (malformed -> dead-letter, done) -> store
 when its conversation has been quiet for ``LONG_TERM_MEMORY_DEBOUNCE_SEC`` (or has waited
 ``max_wait_sec``) and is then extracted in a worker thread; its records are marked done only after
 the extraction transaction committed.
-Meanwhile the ``KeepAlive`` step refreshes the ``updated_at`` of the stored messages it holds every
-third of the sweeper's re-drive grace, so a backlog is not re-driven to the extractor that holds it.
+Meanwhile the ``KeepAlive`` step refreshes the ``updated_at`` of each stored message it holds once it is
+a third of the sweeper's re-drive grace old, so a backlog is not re-driven to the extractor holding it.
 
 Concurrency (key-level parallelism, as in Confluent's Parallel Consumer):
 - bursts of different users run concurrently, at most ``max_in_flight``

@@ -139,6 +139,39 @@ def section_outbox_relay(before: dict[str, Any] | None, after: dict[str, Any] | 
     ])
 
 
+def section_redrives(runs: list[tuple[str, dict[str, Any] | None]]) -> str:
+    """The capacity check's run (rules path, 40 msgs/s, 1,600 messages) by re-drive grace and keep-alive."""
+    rows = []
+    for title, d in runs:
+        if d is None:
+            continue
+        p = d["rules_message"]
+        per = p["cpu_ms_per_unit"]
+        rows.append([title, p["units"], fmt(p["window_sec"]), fmt(per.get("extractor"), 2),
+                     fmt(per.get("relay"), 2), fmt(per.get("postgres"), 2), fmt(per.get("kafka"), 2),
+                     fmt(p["cpu_ms_per_unit_total"], 2), f"{p['wal_bytes_per_unit']:,}",
+                     p.get("chat_redrives", "n/a"), str(d.get("machine", {}).get("load_avg", "?"))])
+    if not rows:
+        return "_re-drive runs: not run._"
+    return "\n".join([
+        "Why the relay process's cost per message grew when the pipeline lagged (the capacity check above: "
+        "+688 %). The relay process also runs the sweeper, which re-publishes a user message left PENDING "
+        "longer than `MEMORY_MESSAGE_REDRIVE_GRACE_SEC` (the fault suite's environment, which "
+        "`bench_unit_costs.py` uses, sets 4 s; the default is max(2 x debounce, 60 s)), up to "
+        "`MEMORY_MESSAGE_MAX_REDRIVES` (5) times: an outbox row, a relay publish, a Kafka record and a "
+        "second ingest each. A message the extractor has stored and holds in its backlog looked stuck, so "
+        "a lagging pipeline re-drove most of its backlog to the extractor that held it. The same command "
+        "(`bench_unit_costs.py --rules-only --rate 40 --messages 1600`) three times, one after another on "
+        "the loaded machine: with the 4 s grace, with a 60 s grace, and with the 4 s grace after the fix "
+        "(the extractor refreshes the `updated_at` of each message it holds once it is a third of the "
+        "grace old, `consumers/steps/keep_alive.py`). \"re-drives\": chat rows the sweeper wrote. CPU ms "
+        "per message.",
+        "",
+        table(["run", "messages", "window s", "extractor", "relay", "postgres", "kafka", "total",
+               "WAL bytes/msg", "re-drives", "load average (end)"], rows),
+    ])
+
+
 def section_extractor_before_after(before: dict[str, Any] | None, after: dict[str, Any] | None,
                                    after_plain: dict[str, Any] | None = None) -> str:
     """Extractor CPU per message on the LLM path, the same command before and after the issue-28 cuts."""

@@ -8,13 +8,14 @@ re-driving it publishes it again (an outbox row, a Kafka record, a second ingest
 ``MEMORY_MESSAGE_MAX_REDRIVES`` times, so a lagging extractor multiplied its own load and the relay's
 (``bench/RESULTS.md``: 2.7 re-drives per message at 40 messages/s with a 4 s grace).
 
-``KeepAlive.poll(held)`` (loop thread, every turn) refreshes, once per ``interval_sec`` (a third of the
-grace), the ``updated_at`` of the held messages stored or refreshed at least ``interval_sec`` before, in
-one statement (``refresh``: ``MessageProcessor.keep_alive``, PENDING rows only). A held message is
-counted from its burst's opening (no later than it was stored), so its ``updated_at`` is never older than
-about two intervals. A message no longer held (done, dead-lettered, revoked, the process gone) is no
-longer refreshed, and the sweeper re-drives it after the grace as before. A failed refresh is logged
-and tried again at the next interval: the re-drive it did not prevent is harmless (idempotent).
+``KeepAlive.poll(held)`` (loop thread, every turn) looks every half ``interval_sec`` (``interval_sec``: a
+third of the grace) and refreshes the ``updated_at`` of the held messages stored or refreshed at least
+``interval_sec`` before, in one statement (``refresh``: ``MessageProcessor.keep_alive``, PENDING rows
+only). A held message is counted from its burst's opening (no later than it was stored), so its
+``updated_at`` is never older than about one and a half intervals (half the grace, leaving the other half
+for a loaded machine's stalls). A message no longer held (done, dead-lettered, revoked, the process
+gone) is no longer refreshed, and the sweeper re-drives it after the grace as before. A failed refresh
+is logged and tried again at the next look: the re-drive it did not prevent is harmless (idempotent).
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ class KeepAlive:
         now = self.clock()
         if now < self._next:
             return
-        self._next = now + self.interval_sec
+        self._next = now + self.interval_sec / 2
         since: dict[int, float] = {}
         for pk, opened in held:
             since[pk] = self._since.get(pk, min(since.get(pk, opened), opened))

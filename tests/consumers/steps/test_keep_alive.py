@@ -26,21 +26,27 @@ class MockRefresh:
         return len(pks)
 
 
-def test_held_messages_are_refreshed_once_per_interval_and_no_later_than_two_intervals() -> None:
+def test_held_messages_are_refreshed_once_an_interval_old_looking_every_half_interval() -> None:
     clock, refresh = Clock(), MockRefresh()
     step = KeepAlive(refresh, 10.0, clock=clock)
     opened = clock.now
     step.poll([(1, opened), (2, opened)])  # stored now: nothing to refresh yet
     assert refresh.calls == []
-    clock.now += 5
-    step.poll([(1, opened), (2, opened), (3, clock.now)])  # within the interval: not even looked at
+    clock.now += 3
+    step.poll([(1, opened), (2, opened), (3, clock.now)])  # within half an interval: not even looked at
     assert refresh.calls == []
-    clock.now += 6  # 11 s after the bursts opened: 1 and 2 are due, 3 (stored 6 s ago) is not
-    step.poll([(1, opened), (2, opened), (3, opened + 5)])
+    clock.now += 3  # 6 s: looked at, nothing an interval old
+    step.poll([(1, opened), (2, opened), (3, opened + 3)])
+    assert refresh.calls == []
+    clock.now += 5  # 11 s after the bursts opened: 1 and 2 are due, 3 (stored 8 s ago) is not
+    step.poll([(1, opened), (2, opened), (3, opened + 3)])
     assert refresh.calls == [[1, 2]]
-    clock.now += 10  # 3 was stored 16 s ago; 1 and 2 refreshed 10 s ago
-    step.poll([(1, opened), (2, opened), (3, opened + 5)])
-    assert refresh.calls == [[1, 2], [1, 2, 3]] and step.refreshed == 5
+    clock.now += 5  # 3 was stored 13 s ago; 1 and 2 refreshed 5 s ago
+    step.poll([(1, opened), (2, opened), (3, opened + 3)])
+    assert refresh.calls == [[1, 2], [3]]
+    clock.now += 5
+    step.poll([(1, opened), (2, opened), (3, opened + 3)])
+    assert refresh.calls == [[1, 2], [3], [1, 2]] and step.refreshed == 5
 
 
 def test_messages_no_longer_held_are_not_refreshed() -> None:
@@ -60,9 +66,9 @@ def test_a_failed_refresh_is_tried_again_at_the_next_interval() -> None:
     step.poll([(7, opened)])
     assert refresh.calls == [] and step.failures == 1
     clock.now += 1
-    step.poll([(7, opened)])  # not before the next interval
+    step.poll([(7, opened)])  # not before the next look, half an interval later
     assert refresh.calls == []
-    clock.now += 9
+    clock.now += 4
     step.poll([(7, opened)])
     assert refresh.calls == [[7]]
 
