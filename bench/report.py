@@ -233,6 +233,8 @@ def generate() -> Path:
         "",
         section_redrives([("4 s grace (fault env), before", load("unit_costs_check40_grace4")),
                           ("60 s grace, before", load("unit_costs_check40_grace60")),
+                          ("4 s grace, keep-alive looking once per interval (first version)",
+                           load("unit_costs_check40_keepalive_v1")),
                           ("4 s grace, with the keep-alive", load("unit_costs_check40_keepalive"))]),
         "",
         "## Exact commands",
