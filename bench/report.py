@@ -217,6 +217,11 @@ def generate() -> Path:
         "",
         section_cluster_faults_llm(load("cluster_faults_llm"), load("cluster_faults")),
         "",
+        section_cluster_faults_llm(load("cluster_faults_llm_keepalive"), load("cluster_faults"), lead=(
+            "The quiet run, the leader kill and the controller kill again with the extractor's keep-alive "
+            "(`consumers/steps/keep_alive.py`, below: the messages it holds are no longer re-driven to it), "
+            "otherwise the same command with `--only 0 1 3`.")),
+        "",
         "### Unit costs: CPU per message, tool write and query",
         "",
         section_unit_costs(load("unit_costs"), load("unit_costs_check40"), _predicted(load("unit_costs"),
@@ -270,6 +275,8 @@ CLUSTER_COMMANDS = (
     ".venv/bin/python -m bench.bench_cluster_faults --out bench/results/cluster_faults.json",
     ".venv/bin/python -m bench.bench_cluster_faults --provider llm --rate 12 --users 150 "
     "--out bench/results/cluster_faults_llm.json",
+    ".venv/bin/python -m bench.bench_cluster_faults --provider llm --rate 12 --users 150 --only 0 1 3 "
+    "--out bench/results/cluster_faults_llm_keepalive.json",
     ".venv/bin/python -m bench.bench_outbox_relay --rounds 20 --out bench/results/outbox_relay_after.json"
     "   # and _before.json with producers/outbox_relay.py of 962ee0a",
     ".venv/bin/python -m bench.bench_unit_costs --rules-only --messages 1600 --rate 40 "

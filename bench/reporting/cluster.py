@@ -47,8 +47,16 @@ def section_cluster_faults(d: dict[str, Any] | None) -> str:
     ])
 
 
-def section_cluster_faults_llm(d: dict[str, Any] | None, rules: dict[str, Any] | None = None) -> str:
-    """The same scenarios with the extractor on the OpenAI-compatible double (``--provider llm``)."""
+LLM_COLUMNS = ["scenario", "ok", "msgs", "undelivered", "fault s", "leader failover s", "settled s",
+               "freshness p99 s", "max s", "fresh again s", "model calls in flight (start / median / peak)",
+               "model ok / not ok / retried", "errors / retries / commit fail / outbox fail", "rebalances",
+               "re-drives"]
+
+
+def section_cluster_faults_llm(d: dict[str, Any] | None, rules: dict[str, Any] | None = None,
+                               lead: str | None = None) -> str:
+    """The same scenarios with the extractor on the OpenAI-compatible double (``--provider llm``);
+    ``lead``: the section's first sentence instead of the full description (a rerun of some scenarios)."""
     if d is None:
         return "_bench_cluster_faults --provider llm: not run._"
     rows = []
@@ -71,6 +79,14 @@ def section_cluster_faults_llm(d: dict[str, Any] | None, rules: dict[str, Any] |
     load = d.get("machine", {}).get("load_avg")
     llm = d.get("llm", {})
     rules_p99 = fmt(rules.get("quiet_freshness_p99_sec"), 2) if rules else "n/a"
+    if lead is not None:
+        return "\n".join([
+            f"{lead} Started {d['started_at'][:19]} UTC, {d['users']} users at {d['rate']} messages/s, load "
+            f"average at the end {load} on {d.get('machine', {}).get('cpus')} cores (shared, noisy). Quiet "
+            f"freshness p99: {fmt(d.get('quiet_freshness_p99_sec'), 2)} s. Columns as in the table above.",
+            "",
+            table(LLM_COLUMNS, rows),
+        ])
     return "\n".join([
         f"The same five scenarios with the extractor on the OpenAI-compatible provider: the TEST DOUBLE "
         f"(`localstack.openai_double --chat rules-candidates`, its own process: it answers what the rules "
@@ -90,10 +106,7 @@ def section_cluster_faults_llm(d: dict[str, Any] | None, rules: dict[str, Any] |
         "messages wait longer, and the extractor then reads them again (idempotent: no second model call, "
         "no second change, but extra load that lengthens the recovery). Other columns as above.",
         "",
-        table(["scenario", "ok", "msgs", "undelivered", "fault s", "leader failover s", "settled s",
-               "freshness p99 s", "max s", "fresh again s", "model calls in flight (start / median / peak)",
-               "model ok / not ok / retried", "errors / retries / commit fail / outbox fail", "rebalances",
-               "re-drives"], rows),
+        table(LLM_COLUMNS, rows),
     ])
 
 

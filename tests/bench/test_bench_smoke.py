@@ -333,6 +333,8 @@ def test_the_cluster_faults_llm_and_outbox_relay_sections_render_from_their_resu
     results = REPO / "bench" / "results"
     llm = section_cluster_faults_llm(load(results, "cluster_faults_llm"), load(results, "cluster_faults"))
     assert "| kill -9 chat partitions' leader | yes |" in llm and "in flight" in llm
+    again = section_cluster_faults_llm(load(results, "cluster_faults_llm_keepalive"), None, lead="Again.")
+    assert again.startswith("Again. Started") and "| kill -9 active controller | yes |" in again
     relay = section_outbox_relay(load(results, "outbox_relay_before"), load(results, "outbox_relay_after"))
     assert "drain a backlog of 50,000" in relay and "per claim" in relay
     assert "not run" in section_cluster_faults_llm(None) and "not run" in section_outbox_relay(None, None)
