@@ -99,10 +99,13 @@ WHERE o.id IN (SELECT w.id FROM win w WHERE w.message_key IN (SELECT message_key
 ORDER BY o.id
 FOR UPDATE OF o
 """)
-"""The claim reads at most ``:window`` index entries and ``:batch`` rows, whatever the backlog: the batch is
-taken from the window (the oldest unpublished rows of users no other relay holds), not from all the
-claimed users' rows, which with a backlog meant reading and sorting every unpublished row (payloads
-included) to keep ``:batch`` of them (``bench/bench_outbox_relay.py``)."""
+"""The claim takes its batch from the window (the oldest ``:window`` unpublished rows of users no other
+relay holds) and reads at most ``:batch`` rows with their payloads, whatever the backlog; before, it
+took it from all the claimed users' unpublished rows, which with a backlog meant reading and sorting
+every waiting row (payloads included) to keep ``:batch`` of them (``bench/bench_outbox_relay.py``). The
+window itself is an ordered scan of ``ix_outbox_unpublished`` when the statistics are fresh; with stale
+ones (right after a backlog built up) the planner may read every waiting row's id and key for it, which
+is cheap (23 ms at 50,000 rows), until the table is analysed again."""
 
 _MARK_PUBLISHED = text("""
 UPDATE outbox SET published_at = clock_timestamp(), attempts = attempts + 1, last_error = NULL

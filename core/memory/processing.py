@@ -401,9 +401,13 @@ class MessageProcessor:
         return PermanentProcessingError(error) if exhausted else TransientProcessingError(error)
 
 
-_KEEP_ALIVE = text(
-    "UPDATE messages SET updated_at = clock_timestamp() WHERE id = ANY(:ids) AND memory_status = :pending"
-)
+# rows a burst's commit holds locked are skipped (it is finalising them), so the refresh never waits on
+# a commit nor deadlocks with one
+_KEEP_ALIVE = text("""
+UPDATE messages SET updated_at = clock_timestamp()
+WHERE id IN (SELECT id FROM messages WHERE id = ANY(:ids) AND memory_status = :pending
+             FOR UPDATE SKIP LOCKED)
+""")
 
 _FINAL_STATUS = (  # a burst's messages final, in the extraction's transaction
     update(Message)
