@@ -69,10 +69,10 @@ class Double:
     """``python -m localstack.openai_double`` started and stopped by pid (see its docstring)."""
 
     def __init__(self, p50: float, p99: float, rate_limit_share: float, retry_after: float | None,
-                 seed: int) -> None:
+                 seed: int, chat: str = "echo-candidates") -> None:
         cmd = [sys.executable, "-m", "localstack.openai_double", "--latency-p50", str(p50),
                "--latency-p99", str(p99), "--rate-limit-rate", str(rate_limit_share),
-               "--chat", "echo-candidates", "--seed", str(seed)]
+               "--chat", chat, "--seed", str(seed)]
         if retry_after is not None and rate_limit_share > 0:
             cmd += ["--retry-after", str(retry_after)]
         logf = WORK / "logs" / "openai_double.log"

@@ -46,7 +46,7 @@ from harness.pipeline import Pipeline
 from harness.private_stack import PrivateStack
 from localstack.settle import wait_settled
 from producers.client import MemoryEventProducer
-from schemas import ChatMessageData
+from schemas import CHAT_MESSAGE_V1, ChatMessageData
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -218,9 +218,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     pipe: Pipeline | None = None
     try:
         stack.up()
+        # the fault env re-drives a message PENDING for 4 s; ``--redrive-grace`` sets another grace
+        grace = ({"MEMORY_MESSAGE_REDRIVE_GRACE_SEC": str(args.redrive_grace)}
+                 if args.redrive_grace is not None else {})
         pipe = Pipeline.on_private_stack(stack, f"uc-{tag}", users=args.users, rate=args.rate,
                                          max_per_scenario=None,
-                                         env={"LONG_TERM_MEMORY_RETRIEVE_MODE": "dense"})
+                                         env={"LONG_TERM_MEMORY_RETRIEVE_MODE": "dense", **grace})
         pipe.start_all()
         pipe.probe.stop()  # no background queries: they would be counted in every phase
         pipe.warm_up()
@@ -245,6 +248,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         pipe.traffic.pause()
         wait_final(pipe, [s.message_id for s in pipe.traffic.sent[first:]])
         out["rules_message"] = delta(before, meter.sample(), idle, len(pipe.traffic.sent) - first)
+        # the sweeper's re-drives of messages left PENDING past the grace (chat events in the outbox)
+        out["rules_message"]["chat_redrives"] = int(pipe.scalar(
+            "SELECT count(*) FROM outbox WHERE event_type = :t", t=CHAT_MESSAGE_V1))
+        out["rules_message"]["outbox_rows"] = int(pipe.scalar("SELECT count(*) FROM outbox"))
         print(json.dumps({"rules_message": out["rules_message"]}), flush=True)
 
         if args.rules_only:  # the capacity model's check: one phase at another rate
@@ -302,6 +309,8 @@ def main() -> int:
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--llm-messages", type=int, default=320)
     parser.add_argument("--idle-sec", type=float, default=10.0)
+    parser.add_argument("--redrive-grace", type=float, default=None,
+                        help="MEMORY_MESSAGE_REDRIVE_GRACE_SEC (unset: the fault env's 4 s)")
     parser.add_argument("--rules-only", action="store_true", help="only phase 1 (checking a prediction)")
     parser.add_argument("--llm-only", action="store_true", help="only phase 4 (extractor CPU before/after)")
     parser.add_argument("--py-spy", type=Path, default=None,

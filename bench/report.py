@@ -16,7 +16,10 @@ from typing import Any
 from bench.common import BENCH, PLOTS, RESULTS
 from bench.reporting.cluster import (
     section_cluster_faults,
+    section_cluster_faults_llm,
     section_extractor_before_after,
+    section_outbox_relay,
+    section_redrives,
     section_unit_costs,
 )
 from bench.reporting.format import failed, fmt
@@ -211,6 +214,19 @@ def generate() -> Path:
         "",
         section_cluster_faults(load("cluster_faults")),
         "",
+        "### The same faults with model calls in flight (LLM double, 1 s, 32 in flight)",
+        "",
+        section_cluster_faults_llm(load("cluster_faults_llm"), load("cluster_faults")),
+        "",
+        section_cluster_faults_llm(load("cluster_faults_llm_keepalive"), load("cluster_faults"), lead=(
+            "The five scenarios again with the extractor's keep-alive (`consumers/steps/keep_alive.py`, "
+            "below: the messages it holds are no longer re-driven to it; run at commit 5ae4cc3, before its "
+            "refresh skipped rows a commit holds locked), the same command. Re-drives 0-122 per scenario "
+            "instead of 249-5,231, and the model calls stay two per message; the shorter freshness and "
+            "recovery times are partly the fix (no re-published backlog to ingest again) and partly a "
+            "lighter load than during the first run (load average 15-18 against 21-27 at the ends), which "
+            "this machine does not let us separate.")),
+        "",
         "### Unit costs: CPU per message, tool write and query",
         "",
         section_unit_costs(load("unit_costs"), load("unit_costs_check40"), _predicted(load("unit_costs"),
@@ -220,6 +236,16 @@ def generate() -> Path:
         "",
         section_extractor_before_after(load("extractor_llm_cpu_before"), load("extractor_llm_cpu_after"),
                                        load("extractor_llm_cpu_after_nospy")),
+        "",
+        "### The outbox relay's cost per row with a backlog",
+        "",
+        section_outbox_relay(load("outbox_relay_before"), load("outbox_relay_after")),
+        "",
+        section_redrives([("4 s grace (fault env), before", load("unit_costs_check40_grace4")),
+                          ("60 s grace, before", load("unit_costs_check40_grace60")),
+                          ("4 s grace, keep-alive looking once per interval (first version)",
+                           load("unit_costs_check40_keepalive_v1")),
+                          ("4 s grace, with the keep-alive", load("unit_costs_check40_keepalive"))]),
         "",
         "## Exact commands",
         "",
@@ -252,6 +278,15 @@ def section_noisy_neighbour(d: dict[str, Any] | None) -> str:
 
 CLUSTER_COMMANDS = (
     ".venv/bin/python -m bench.bench_cluster_faults --out bench/results/cluster_faults.json",
+    ".venv/bin/python -m bench.bench_cluster_faults --provider llm --rate 12 --users 150 "
+    "--out bench/results/cluster_faults_llm.json",
+    ".venv/bin/python -m bench.bench_cluster_faults --provider llm --rate 12 --users 150 "
+    "--out bench/results/cluster_faults_llm_keepalive.json",
+    ".venv/bin/python -m bench.bench_outbox_relay --rounds 20 --out bench/results/outbox_relay_after.json"
+    "   # and _before.json with producers/outbox_relay.py of 962ee0a",
+    ".venv/bin/python -m bench.bench_unit_costs --rules-only --messages 1600 --rate 40 "
+    "--out bench/results/unit_costs_check40_keepalive.json"
+    "   # _grace4 and (--redrive-grace 60) _grace60 at b9a88f3",
     ".venv/bin/python -m bench.bench_unit_costs --out bench/results/unit_costs.json",
     ".venv/bin/python -m bench.bench_unit_costs --rules-only --messages 1600 --rate 40 "
     "--out bench/results/unit_costs_check40.json",

@@ -10,6 +10,8 @@ Per record (on the loop thread): parse (malformed -> dead-letter, done) -> store
 when its conversation has been quiet for ``LONG_TERM_MEMORY_DEBOUNCE_SEC`` (or has waited
 ``max_wait_sec``) and is then extracted in a worker thread; its records are marked done only after
 the extraction transaction committed.
+Meanwhile the ``KeepAlive`` step refreshes the ``updated_at`` of each stored message it holds once it is
+a third of the sweeper's re-drive grace old, so a backlog is not re-driven to the extractor holding it.
 
 Concurrency (key-level parallelism, as in Confluent's Parallel Consumer):
 - bursts of different users run concurrently, at most ``max_in_flight``
@@ -58,6 +60,7 @@ from consumers.steps.bursts import Burst, BurstScheduler
 from consumers.steps.dead_letter import DeadLetterStep
 from consumers.steps.dlq_limit import DlqLimit
 from consumers.steps.ingest import IngestStep
+from consumers.steps.keep_alive import KeepAlive
 from consumers.steps.pool import BoundedPool, Completion
 from consumers.steps.retry import Action, ErrorPolicy
 from core import tracing
@@ -94,6 +97,7 @@ class ExtractorStrategy:
         max_record_attempts: int = 3,
         dlq_max_attempts: int = 5,
         dlq_limit: DlqLimit | None = None,
+        keep_alive_sec: float | None = None,
     ) -> None:
         if max_in_flight < 1 or max_buffered < 1:
             raise ValueError("max_in_flight and max_buffered must be >= 1")
@@ -114,6 +118,7 @@ class ExtractorStrategy:
             max_wait_sec if max_wait_sec is not None else max(debounce_sec * 4, 30.0)))
         self.ingest = IngestStep(processor, self.bursts, self.dead_letters, self.errors, retry=self.retry,
                                  clock=clock)
+        self.keep_alive = KeepAlive(lambda pks: processor.keep_alive(pks), keep_alive_sec, clock=clock)
         self._bound = False
         self._pressed = False
         self.max_buffered_seen = 0  # observed at each poll (bounded by max_buffered + one poll batch)
@@ -133,6 +138,7 @@ class ExtractorStrategy:
         self.dead_letters.poll()
         self.ingest.poll()
         self._dispatch(force=False)
+        self.keep_alive.poll((pk, b.first_seen) for b in self.bursts.bursts() for pk in b.message_pks)
         held = self.buffered
         self.max_buffered_seen = max(self.max_buffered_seen, held)
         consumer_metrics.CONSUMER_IN_FLIGHT.labels(self.group).set(self.pool.in_flight)

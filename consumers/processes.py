@@ -18,6 +18,7 @@ from core.extraction.factory import build_extractor
 from core.indexing import build_indexer
 from core.memory.dedup import SemanticDeduper
 from core.memory.processing import MessageProcessor
+from core.memory.redrive import message_redrive_grace
 from core.memory.tools import MemoryTools
 from core.memory.writer import MemoryWriter
 from core.storage.db import engine_for, session_factory
@@ -57,6 +58,9 @@ def extractor_loop(
             max_record_attempts=settings.CONSUMER_MAX_RECORD_ATTEMPTS,
             dlq_max_attempts=settings.CONSUMER_DLQ_MAX_ATTEMPTS,
             dlq_limit=DlqLimit.from_settings(settings),
+            # the sweeper re-drives messages PENDING past its grace: the ones held here are refreshed
+            keep_alive_sec=(message_redrive_grace(settings) / 3
+                            if settings.LONG_TERM_MEMORY_SCAN_ENABLED else None),
         )
     poll_interval_ms = max_poll_interval_ms(settings.CONSUMER_REVOKE_TIMEOUT_SEC,
                                             settings.CONSUMER_DLQ_TIMEOUT_SEC)

@@ -33,7 +33,9 @@ and stops it afterwards. As its own process (benchmarks)::
 prints one JSON line ``{"base_url": ..., "pid": ...}`` and serves until SIGTERM/SIGINT; its counters are
 at ``GET /_double/stats`` (``POST /_double/reset`` zeroes them). ``--chat echo-candidates`` is a
 stand-in "model": stage 1 answers one ``fact`` candidate whose content is the current user message,
-stage 2 (refine) keeps the candidates it was given.
+stage 2 (refine) keeps the candidates it was given. ``--chat rules-candidates`` is a stand-in whose
+stage 1 answers what the offline rules extractor finds in the current user message (so a driven
+pipeline's expected outcomes, ``harness/traffic.py``'s slots, hold on the LLM path too), stage 2 the same.
 """
 
 from __future__ import annotations
@@ -405,6 +407,53 @@ def echo_candidates(body: dict[str, Any]) -> Reply:
     return Reply(content=json.dumps({"candidates": [candidate]}, ensure_ascii=False))
 
 
+_RULES: Any = None
+_RULES_LOCK = threading.Lock()
+
+
+def _rules_extractor() -> Any:
+    """The one ``RulesExtractor`` of this process, made (and warmed up) on first use."""
+    global _RULES
+    from core.extraction.rules import RulesExtractor
+
+    with _RULES_LOCK:
+        if _RULES is None:
+            _RULES = RulesExtractor()
+            _RULES.warm_up()
+        return _RULES
+
+
+def rules_candidates(body: dict[str, Any]) -> Reply:
+    """A stand-in "model" (``--chat rules-candidates``): stage 1 answers the candidates the offline rules
+    extractor finds in the current user message; stage 2 keeps the candidates it was given."""
+    from core.extraction.candidates import ExtractionInput
+    from core.extraction.prompts import CANDIDATES_BLOCK, CURRENT_BLOCK
+    from core.prompt_data import BlockFormatError, read_block
+
+    messages = body.get("messages") or []
+    prompt = str(messages[-1].get("content", "")) if messages else ""
+    try:
+        if f"<{CANDIDATES_BLOCK}>" in prompt:
+            return Reply(content=json.dumps({"candidates": read_block(prompt, CANDIDATES_BLOCK)},
+                                            ensure_ascii=False))
+        current = read_block(prompt, CURRENT_BLOCK)
+    except BlockFormatError:
+        return Reply(content='{"candidates": []}')
+    text = str(current[0].get("content", "") if current and isinstance(current[0], dict) else "").strip()
+    if not text:
+        return Reply(content='{"candidates": []}')
+    found = _rules_extractor().extract(ExtractionInput(user_message=text))
+    return Reply(content=json.dumps({"candidates": [c.model_dump(mode="json") for c in found]},
+                                    ensure_ascii=False))
+
+
+CHAT_HANDLERS: dict[str, Callable[[dict[str, Any]], Reply]] = {
+    "echo-candidates": echo_candidates,
+    "rules-candidates": rules_candidates,
+    "empty": lambda body: Reply(content='{"candidates": []}'),
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the double as its own process (see the module docstring)."""
     import argparse
@@ -418,15 +467,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--error-rate", type=float, default=0.0, help="share of requests answered 500")
     parser.add_argument("--retry-after", type=float, default=None, help="Retry-After seconds on a 429")
     parser.add_argument("--endpoints", default="chat", help="comma list of chat, embeddings")
-    parser.add_argument("--chat", choices=["echo-candidates", "empty"], default="echo-candidates")
+    parser.add_argument("--chat", choices=sorted(CHAT_HANDLERS), default="echo-candidates")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     latency = (Latency.lognormal(args.latency_p50, args.latency_p99)
                if args.latency_p99 is not None and args.latency_p99 > args.latency_p50
                else Latency.fixed(args.latency_p50))
     server = FakeOpenAIServer(record_limit=1000)
-    server.chat_handler = echo_candidates if args.chat == "echo-candidates" else (
-        lambda body: Reply(content='{"candidates": []}'))
+    server.chat_handler = CHAT_HANDLERS[args.chat]
+    if args.chat == "rules-candidates":
+        _rules_extractor()  # load the classifier before the first request
     server.configure(latency=latency, error_rate=args.error_rate, rate_limit_rate=args.rate_limit_rate,
                      retry_after=args.retry_after, endpoints=tuple(args.endpoints.split(",")), seed=args.seed)
     stop = threading.Event()

@@ -47,6 +47,149 @@ def section_cluster_faults(d: dict[str, Any] | None) -> str:
     ])
 
 
+LLM_COLUMNS = ["scenario", "ok", "msgs", "undelivered", "fault s", "leader failover s", "settled s",
+               "freshness p99 s", "max s", "fresh again s", "model calls in flight (start / median / peak)",
+               "model ok / not ok / retried", "errors / retries / commit fail / outbox fail", "rebalances",
+               "re-drives"]
+
+
+def section_cluster_faults_llm(d: dict[str, Any] | None, rules: dict[str, Any] | None = None,
+                               lead: str | None = None) -> str:
+    """The same scenarios with the extractor on the OpenAI-compatible double (``--provider llm``);
+    ``lead``: the section's first sentence instead of the full description (a rerun of some scenarios)."""
+    if d is None:
+        return "_bench_cluster_faults --provider llm: not run._"
+    rows = []
+    for s in d["scenarios"]:
+        det, c, model = s.get("details", {}), s.get("counters", {}), s.get("model", {})
+        fl = model.get("in_flight", {})
+        bad = sum(v for k, v in c.items() if k.startswith("llm_requests:") and k != "llm_requests:ok")
+        rows.append([
+            s["scenario"], "yes" if s["ok"] else "NO: " + "; ".join(s.get("problems", []))[:120],
+            s["messages"], s.get("undelivered", 0), fmt(s.get("fault_duration_sec")),
+            fmt(det.get("leader_failover_sec")), fmt(s.get("settled_after_fault_end_sec")),
+            fmt(s.get("freshness_p99_sec"), 2), fmt(s.get("freshness_max_sec"), 2),
+            fmt(s["fresh_again_after_fault_start_sec"]) if "fresh_again_after_fault_start_sec" in s else "-",
+            f"{fl.get('at_fault_start', '-')} / {fmt(fl.get('median'), 0)} / {fl.get('peak', '-')}",
+            f"{c.get('llm_requests:ok', 0):.0f} / {bad:.0f} / {c.get('model_retries', 0):.0f}",
+            f"{c.get('consumer_errors', 0):.0f} / {c.get('consumer_retries', 0):.0f} / "
+            f"{c.get('offset_commit_failures', 0):.0f} / {c.get('outbox_publish_failures', 0):.0f}",
+            f"{c.get('rebalances', 0):.0f}", f"{c.get('redrives', 0):.0f}",
+        ])
+    load = d.get("machine", {}).get("load_avg")
+    llm = d.get("llm", {})
+    rules_p99 = fmt(rules.get("quiet_freshness_p99_sec"), 2) if rules else "n/a"
+    if lead is not None:
+        return "\n".join([
+            f"{lead} Started {d['started_at'][:19]} UTC, {d['users']} users at {d['rate']} messages/s, load "
+            f"average at the end {load} on {d.get('machine', {}).get('cpus')} cores (shared, noisy). Quiet "
+            f"freshness p99: {fmt(d.get('quiet_freshness_p99_sec'), 2)} s. Columns as in the table above.",
+            "",
+            table(LLM_COLUMNS, rows),
+        ])
+    return "\n".join([
+        f"The same five scenarios with the extractor on the OpenAI-compatible provider: the TEST DOUBLE "
+        f"(`localstack.openai_double --chat rules-candidates`, its own process: it answers what the rules "
+        f"extractor finds, so the same checks apply) answering after {llm.get('latency_sec')} s, "
+        f"{llm.get('in_flight')} bursts and {llm.get('in_flight')} model calls in flight "
+        f"(`CONSUMER_EXTRACTOR_MAX_IN_FLIGHT`, `LLM_MAX_CONCURRENCY`), two calls per message (extract, "
+        f"refine); {d['users']} users at {d['rate']} messages/s, started {d['started_at'][:19]} UTC; load "
+        f"average at the end {load} on {d.get('machine', {}).get('cpus')} cores (the machine is shared with "
+        "other agents and was loaded and noisy throughout: the times say little, the ok column is the "
+        f"result). Quiet freshness p99: {fmt(d.get('quiet_freshness_p99_sec'), 2)} s "
+        f"(rules arm: {rules_p99} s). "
+        "\"in flight\": the double's requests being served, sampled every 0.2 s: at the fault's start / "
+        "median over the scenario / peak, so every fault hit while model calls waited. \"model\": requests "
+        "answered ok / not ok (timeouts, errors, cancelled) / retried. \"re-drives\": messages the sweeper "
+        "re-published because they stayed PENDING longer than the fault suite's 4 s grace "
+        "(`MEMORY_MESSAGE_REDRIVE_GRACE_SEC`; the default is 60 s): with 1 s model calls and a backlog most "
+        "messages wait longer, and the extractor then reads them again (idempotent: no second model call, "
+        "no second change, but extra load that lengthens the recovery). Other columns as above.",
+        "",
+        table(LLM_COLUMNS, rows),
+    ])
+
+
+def section_outbox_relay(before: dict[str, Any] | None, after: dict[str, Any] | None) -> str:
+    """``bench/bench_outbox_relay.py`` before and after the bounded claim."""
+    if before is None or after is None:
+        return "_bench_outbox_relay: not run._"
+    rows = []
+    for title, d in (("before (claim read every unpublished row of its users)", before),
+                     ("after (claim bounded by its window)", after)):
+        for key, phase in (("steady_empty", "steady, backlog 0"),
+                           ("drain_backlog", f"drain a backlog of {d['args']['backlog']:,}"),
+                           ("steady_after_backlog", "steady, backlog rows kept published")):
+            p = d[key]
+            rows.append([title, phase, f"{p['rows']:,}", fmt(p["relay_cpu_ms_per_row"], 3),
+                         fmt(p["postgres_cpu_ms_per_row"], 3), fmt(p["wall_sec"], 1),
+                         f"{p['first_tenth_batch_ms']:.0f} / {p['last_tenth_batch_ms']:.0f}" if "batches" in p
+                         else "-"])
+    claim = {}
+    for title, d in (("before", before), ("after", after)):
+        last = [line for line in d.get("claim_plan_with_backlog", []) if line.startswith("Execution Time")]
+        claim[title] = last[0].split(":", 1)[1].strip() if last else "n/a"
+    return "\n".join([
+        "The relay alone (`OutboxRelay` in the benchmark's process, batch "
+        f"{after.get('batch_size')}, window 4 x batch) on a private database and topic of the shared stack: "
+        "CPU of its process (librdkafka threads included) and of the PostgreSQL backends of its database, "
+        "per row published (`python -m bench.bench_outbox_relay`; before: "
+        f"{before['started_at'][:19]} UTC, load average {before['machine']['load_avg']}; after: "
+        f"{after['started_at'][:19]} UTC, load average {after['machine']['load_avg']}, on 2 shared cores, "
+        "the machine loaded and noisy: the wall times say little). The claim, explained with the 50,000 rows "
+        "of 1,000 users waiting (statistics not refreshed since, as after a sudden backlog): before, it read "
+        "every unpublished row of the users it claimed, payloads included, and sorted them on disk (30 MB "
+        f"external merge) to keep 500: **{claim['before']}** per claim; after, it takes the batch from the "
+        f"window's 2,000 rows and reads 500 rows by id: **{claim['after']}**. The relay process's own CPU "
+        "per row does not grow with the backlog (about 0.03-0.06 ms in every phase); PostgreSQL's per row "
+        "in the "
+        "drain falls by the factor in the table (the rest of each batch's wall time is the broker's "
+        "`acks=all` flush on the loaded machine). The backlog-driven growth of the relay *process* in the "
+        "capacity check above is something else: see the re-drive runs below.",
+        "",
+        table(["run", "phase", "rows", "relay CPU ms/row", "PostgreSQL CPU ms/row", "wall s",
+               "batch ms, first / last tenth"], rows),
+    ])
+
+
+def section_redrives(runs: list[tuple[str, dict[str, Any] | None]]) -> str:
+    """The capacity check's run (rules path, 40 msgs/s, 1,600 messages) by re-drive grace and keep-alive."""
+    rows = []
+    for title, d in runs:
+        if d is None:
+            continue
+        p = d["rules_message"]
+        per = p["cpu_ms_per_unit"]
+        rows.append([title, p["units"], fmt(p["window_sec"]), fmt(per.get("extractor"), 2),
+                     fmt(per.get("relay"), 2), fmt(per.get("postgres"), 2), fmt(per.get("kafka"), 2),
+                     fmt(p["cpu_ms_per_unit_total"], 2), f"{p['wal_bytes_per_unit']:,}",
+                     p.get("chat_redrives", "n/a"), str(d.get("machine", {}).get("load_avg", "?"))])
+    if not rows:
+        return "_re-drive runs: not run._"
+    return "\n".join([
+        "Why the relay process's cost per message grew when the pipeline lagged (the capacity check above: "
+        "+688 %). The relay process also runs the sweeper, which re-publishes a user message left PENDING "
+        "longer than `MEMORY_MESSAGE_REDRIVE_GRACE_SEC` (the fault suite's environment, which "
+        "`bench_unit_costs.py` uses, sets 4 s; the default is max(2 x debounce, 60 s)), up to "
+        "`MEMORY_MESSAGE_MAX_REDRIVES` (5) times: an outbox row, a relay publish, a Kafka record and a "
+        "second ingest each. A message the extractor has stored and holds in its backlog looked stuck, so "
+        "a lagging pipeline re-drove most of its backlog to the extractor that held it. The same command "
+        "(`bench_unit_costs.py --rules-only --rate 40 --messages 1600`) one run after another on the "
+        "loaded machine: with the 4 s grace, with a 60 s grace, and with the 4 s grace after the fix (the "
+        "extractor refreshes the `updated_at` of each message it holds once it is a third of the grace "
+        "old, `consumers/steps/keep_alive.py`; its first version looked once per third of the grace, so a "
+        "held message could reach two thirds of it, and a stalled loop on the loaded machine still let "
+        "some through; it now looks every sixth). \"re-drives\": chat rows the sweeper wrote. CPU ms per "
+        "message. The load differed between the runs (last column): the wall time (window) depends on it "
+        "and on the re-drives themselves; the CPU per message less so. With the fix the run has the 60 s "
+        "grace's figures at the 4 s grace: no re-drives, the relay at 0.6 ms per message (the unit cost "
+        "the capacity model uses, 0.84 at 20 messages/s), WAL per message back to about 11 KB.",
+        "",
+        table(["run", "messages", "window s", "extractor", "relay", "postgres", "kafka", "total",
+               "WAL bytes/msg", "re-drives", "load average (end)"], rows),
+    ])
+
+
 def section_extractor_before_after(before: dict[str, Any] | None, after: dict[str, Any] | None,
                                    after_plain: dict[str, Any] | None = None) -> str:
     """Extractor CPU per message on the LLM path, the same command before and after the issue-28 cuts."""

@@ -170,6 +170,17 @@ class MessageProcessor:
         with transaction(self.sessions) as session:
             return ingest_batch(session, msgs, self.version)
 
+    def keep_alive(self, message_pks: Sequence[int]) -> int:
+        """Set ``updated_at`` of those messages still ``PENDING`` to now: the extractor holds them, so the
+        sweeper's re-drive (``core.memory.redrive``, counted from ``updated_at``) must wait another grace
+        (``consumers.steps.keep_alive``). Returns the rows refreshed."""
+        if not message_pks:
+            return 0
+        with transaction(self.sessions) as session:
+            result = session.connection().execute(_KEEP_ALIVE, {"ids": list(message_pks),
+                                                                "pending": MessageStatus.PENDING.value})
+            return int(getattr(result, "rowcount", 0) or 0)
+
     def process(self, message_pks: Sequence[int]) -> ProcessOutcome:
         """Extract and apply one burst (message ids of ONE conversation)."""
         outcome = ProcessOutcome()
@@ -389,6 +400,14 @@ class MessageProcessor:
             )
         return PermanentProcessingError(error) if exhausted else TransientProcessingError(error)
 
+
+# rows a burst's commit holds locked are skipped (it is finalising them), so the refresh never waits on
+# a commit nor deadlocks with one
+_KEEP_ALIVE = text("""
+UPDATE messages SET updated_at = clock_timestamp()
+WHERE id IN (SELECT id FROM messages WHERE id = ANY(:ids) AND memory_status = :pending
+             FOR UPDATE SKIP LOCKED)
+""")
 
 _FINAL_STATUS = (  # a burst's messages final, in the extraction's transaction
     update(Message)

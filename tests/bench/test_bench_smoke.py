@@ -27,7 +27,8 @@ MODULES = ["bench.common", "bench.stack", "bench.processes", "bench.machine", "b
            "bench.bench_ingest_http", "bench.reporting.ingest_http", "bench.reporting.format",
            "bench.reporting.plots", "bench.reporting.headlines", "bench.reporting.mem0",
            "bench.reporting.locomo",
-           "bench.reporting.pipeline", "bench.reporting.scale", "bench.reporting.quality"]
+           "bench.reporting.pipeline", "bench.reporting.scale", "bench.reporting.quality",
+           "bench.bench_cluster_faults", "bench.bench_outbox_relay", "bench.reporting.cluster"]
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -298,3 +299,42 @@ def test_openai_double_runs_as_its_own_process_and_answers_like_a_model() -> Non
     finally:
         proc.terminate()
         assert proc.wait(10) == 0  # SIGTERM stops it cleanly
+
+
+def test_the_rules_candidates_double_answers_what_the_rules_extractor_finds() -> None:
+    """``--chat rules-candidates`` (the LLM arm of ``bench_cluster_faults``): through the real provider,
+    stage 1 answers the rules extractor's candidates, stage 2 keeps them, so the fault checks' slots hold."""
+    from core.extraction.candidates import ExtractionInput
+    from core.extraction.openai_provider import OpenAIExtractor
+    from core.extraction.rules import RulesExtractor
+    from localstack.openai_double import FakeOpenAIServer, rules_candidates
+
+    server = FakeOpenAIServer()
+    server.chat_handler = rules_candidates
+    server.start()
+    try:
+        provider = OpenAIExtractor(base_url=server.base_url, model="double", timeout=30.0, call_timeout=10.0,
+                                   max_retries=0, max_concurrency=2)
+        for said in ("I live in Oslo now.", "I work as a nurse.", "I am allergic to peanuts."):
+            data = ExtractionInput(user_message=said)
+            want = [(c.key, c.content) for c in RulesExtractor().extract(data)]
+            found = provider.extract(data)
+            assert [(c.key, c.content) for c in found] == want and want
+            assert [(c.key, c.content) for c in provider.refine(data, found)] == want
+        provider.close()
+    finally:
+        server.stop()
+
+
+def test_the_cluster_faults_llm_and_outbox_relay_sections_render_from_their_results() -> None:
+    from bench.reporting.cluster import section_cluster_faults_llm, section_outbox_relay
+    from bench.reporting.format import load
+
+    results = REPO / "bench" / "results"
+    llm = section_cluster_faults_llm(load(results, "cluster_faults_llm"), load(results, "cluster_faults"))
+    assert "| kill -9 chat partitions' leader | yes |" in llm and "in flight" in llm
+    again = section_cluster_faults_llm(load(results, "cluster_faults_llm_keepalive"), None, lead="Again.")
+    assert again.startswith("Again. Started") and "| kill -9 active controller | yes |" in again
+    relay = section_outbox_relay(load(results, "outbox_relay_before"), load(results, "outbox_relay_after"))
+    assert "drain a backlog of 50,000" in relay and "per claim" in relay
+    assert "not run" in section_cluster_faults_llm(None) and "not run" in section_outbox_relay(None, None)

@@ -25,6 +25,7 @@ class BlockingProcessor:
     release: threading.Event = field(default_factory=threading.Event)
     started: threading.Event = field(default_factory=threading.Event)
     extractor: object = None
+    kept_alive: list[list[int]] = field(default_factory=list)
 
     def ingest(self, msg: IncomingMessage) -> IngestResult:
         offset = msg.source_offset or 0
@@ -38,6 +39,10 @@ class BlockingProcessor:
         self.started.set()
         self.release.wait(10)
         return ProcessOutcome(processed=list(message_pks))
+
+    def keep_alive(self, message_pks: Sequence[int]) -> int:
+        self.kept_alive.append(sorted(message_pks))
+        return len(message_pks)
 
 
 class JumpingClock(Clock):
@@ -135,3 +140,30 @@ def test_a_bad_deploy_stops_the_extractor_instead_of_dead_lettering_everything()
 def test_the_poll_interval_covers_a_revoke_and_a_dead_letter_publish() -> None:
     assert max_poll_interval_ms(10, 30) == 300_000  # librdkafka's default is the floor
     assert max_poll_interval_ms(600, 30) == 690_000
+
+
+def test_the_messages_held_are_kept_alive_and_those_done_are_not() -> None:
+    """Running or waiting behind its user's running burst, a held message's ``updated_at`` is refreshed
+    once it is an interval old, so the sweeper does not re-drive it to this extractor; once done it is
+    no longer refreshed."""
+    processor, clock = BlockingProcessor(), Clock()
+    s, done = strategy(processor, clock, keep_alive_sec=3.0)
+    try:
+        s.submit(chat(0))
+        s.poll()
+        assert processor.started.wait(5)  # message 0 running, the worker blocked
+        clock.now += 3.5
+        s.poll()
+        assert processor.kept_alive == [[0]]
+        processor.release.set()
+        for _ in range(200):  # the completion is taken at a poll
+            s.poll()
+            if done:
+                break
+            threading.Event().wait(0.02)
+        assert [r.offset for r in done] == [0]
+        clock.now += 10
+        s.poll()
+        assert processor.kept_alive == [[0]]  # done: no longer held, no longer refreshed
+    finally:
+        s.close()

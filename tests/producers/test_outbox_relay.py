@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from confluent_kafka import OFFSET_BEGINNING, Consumer, TopicPartition
@@ -33,7 +34,13 @@ from core.storage.db import make_engine, session_factory, transaction
 from core.storage.models import Message, OutboxEvent
 from core.types import MemoryOperation
 from producers.kafka_config import client_config
-from producers.outbox_relay import OUTBOX_ID_HEADER, OutboxRelay, encode_payload
+from producers.outbox_relay import (
+    CLAIM_SQL,
+    OUTBOX_ID_HEADER,
+    USER_LOCK_NAMESPACE,
+    OutboxRelay,
+    encode_payload,
+)
 from producers.relay_service import RelayService
 from producers.sweeper import Sweeper
 from schemas import parse_chat_message, parse_memory_dirty
@@ -303,6 +310,47 @@ def test_event_survives_a_relay_crash_between_commit_and_publish(
                 fresh.kill()
     finally:
         reader.close()
+
+
+def _plan_nodes(node: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    yield node
+    for child in node.get("Plans", []):
+        yield from _plan_nodes(child)
+
+
+def test_a_claim_reads_no_more_rows_than_its_batch_whatever_the_backlog(
+    conf: Settings, clean_db: Engine
+) -> None:
+    """With a backlog of 3,000 rows of 10 users (statistics not refreshed since, as after a sudden
+    backlog), a claim of 50 reads 50 outbox rows (with their payloads), not every unpublished row of the
+    users it claimed (the claim before: all 3,000, sorted to keep 50)."""
+    with clean_db.begin() as conn:
+        conn.execute(text("ANALYZE outbox"))  # statistics of the empty table
+        conn.execute(text(
+            "INSERT INTO outbox (topic, message_key, event_type, aggregate_id, payload) "
+            "SELECT :topic, 'user-' || (g % 10), 'pai.memory.dirty.v1', g, "
+            "jsonb_build_object('pad', repeat('x', 300), 'n', g) FROM generate_series(1, 3000) AS g"),
+            {"topic": conf.TOPIC_MEMORY_DIRTY})
+    relay = OutboxRelay(conf, clean_db, batch_size=50, claim_window=200)
+    params = {"skip": [], "window": relay.claim_window, "ns": USER_LOCK_NAMESPACE, "batch": relay.batch_size}
+    try:
+        with clean_db.connect() as conn:
+            explain = text("EXPLAIN (ANALYZE, FORMAT JSON) " + str(CLAIM_SQL.text))
+            plan = conn.execute(explain, params).scalar_one()
+            conn.rollback()
+            rows = conn.execute(CLAIM_SQL, params).all()
+            conn.rollback()
+    finally:
+        relay.close()
+    read = [n.get("Actual Rows", 0) * n.get("Actual Loops", 1) for n in _plan_nodes(plan[0]["Plan"])
+            if n.get("Relation Name") == "outbox" and n.get("Alias") == "o"]
+    assert read and sum(read) <= 50, json.dumps(plan, indent=1)
+    # the batch: the 50 oldest rows, a prefix of each user's rows
+    ids = [r.id for r in rows]
+    assert len(ids) == 50 and ids == sorted(ids)
+    with clean_db.connect() as conn:
+        oldest = conn.execute(text("SELECT id FROM outbox ORDER BY id LIMIT 50")).scalars().all()
+    assert ids == list(oldest)
 
 
 # --- two relays on one backlog ---------------------------------------------------------------------

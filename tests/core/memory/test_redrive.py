@@ -338,3 +338,37 @@ def test_a_scan_takes_batches_until_one_comes_back_short_or_the_scan_is_full(
         )
         assert sweeper.scan_messages() == 0
     assert (sweeper.message_scans, sweeper.scans_skipped) == (3, 1)
+
+
+def test_a_message_the_extractor_keeps_alive_is_not_redriven_and_a_failed_one_still_is(
+    sessions: sessionmaker[Session], settings: Settings,
+) -> None:
+    """``MessageProcessor.keep_alive`` (the extractor's ``KeepAlive`` step on the messages it holds)
+    moves a PENDING message's ``updated_at`` to now, so the scan waits another grace; it leaves a FAILED
+    message alone (the sweeper's to re-drive)."""
+    from core.extraction.rules import RulesExtractor
+    from core.memory.processing import MessageProcessor
+
+    held = _store(sessions, "m-held")
+    failed = _store(sessions, "m-failed", status=MessageStatus.FAILED.value, attempts=1)
+    processor = MessageProcessor(settings, sessions, RulesExtractor(), None)
+    assert processor.keep_alive([held, failed]) == 1
+    assert _scan(sessions) == [failed]
+    assert _scan(sessions, now=datetime.now(UTC) + timedelta(seconds=GRACE + 1)) == [held]
+
+
+def test_the_keep_alive_skips_a_message_a_commit_holds_locked_instead_of_waiting(
+    sessions: sessionmaker[Session], settings: Settings,
+) -> None:
+    """A burst's commit holds its messages locked while it finalises them: the refresh skips them (no
+    wait, no deadlock with the commit) and refreshes the others."""
+    from core.extraction.rules import RulesExtractor
+    from core.memory.processing import MessageProcessor
+
+    locked, free = _store(sessions, "m-locked"), _store(sessions, "m-free")
+    processor = MessageProcessor(settings, sessions, RulesExtractor(), None)
+    with sessions() as holder:
+        holder.execute(text("SELECT id FROM messages WHERE id = :id FOR UPDATE"), {"id": locked})
+        assert processor.keep_alive([locked, free]) == 1
+        holder.rollback()
+    assert _scan(sessions) == [locked]
