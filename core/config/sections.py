@@ -348,8 +348,9 @@ class RetrievalSettings(BaseSettings):
     EPISODES_ENABLED: bool = Field(True, description="episodes (what the user said) stored, indexed and "
                                                      "retrieved beside the memories")
     EPISODE_RETRIEVE_LIMIT: int = Field(
-        6, ge=0, le=200, description="episodes served by `dense`; with neither limit given both kinds are "
-                                     "served in one pooled order (`core/retrieval/merge.py`), each within its limit")
+        6, ge=0, le=200, description="episodes served by `dense`; with neither limit given both kinds "
+                                     "are served in one pooled order (`core/retrieval/merge.py`), each "
+                                     "within its limit")
     EPISODE_PROMPT_TOKEN_BUDGET: int = Field(600, ge=0, le=100_000,
                                              description="estimated tokens of the `<user_episodes>` block")
     EPISODE_TTL_DAYS: int = Field(365, ge=1, description="episodes are deleted by the expiry job after this")
