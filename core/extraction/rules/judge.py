@@ -11,7 +11,8 @@ decides:
   memory (naming it in ``supersedes``), unless a candidate of the message already writes it; of the
   other paired memories, those the sentence names a word of (``shares_value``) with the same
   certainty go too ("信佛吃素的事别记了"). A bare "forget that" reads the previous user turn as its
-  topic: the memory that turn stated is paired first and its topic vector is that turn's. A memory of
+  topic: the memory that turn stated is paired first, and its retraction probability is the larger of
+  the sentence's own topic and that turn as the topic. A memory of
   several clauses ("i'm a nurse, and i make about 85k") loses only the clauses the pair model also
   calls retracted against the sentence (p >= ``PART_P``): an upsert of the rest naming the memory in
   ``supersedes`` ("forget the salary thing" keeps "i'm a nurse");
@@ -21,7 +22,8 @@ decides:
   names the memory in ``supersedes``; else, with p >= ``STATEMENT_P``, an update cue and no question,
   the sentence itself becomes the memory's new content (``new_part``: without the clauses about the
   old value, "quit coffee, matcha now" -> "matcha now") when it has a strong change cue (``STRONG_CUE``)
-  and the memory classifier does not call it, with p >= ``STATEMENT_KEEP``, a memory of another type.
+  and the memory classifier does not call it, with p >= ``STATEMENT_KEEP``, a memory of another type
+  (p of the memory's type < ``OTHER_TYPE_P``).
   A refine merge into the memory's own key is rewritten only with a strong change cue. The upsert deactivates or overwrites the old
   memory and its history says which message superseded which;
 - ``refine`` / ``unrelated``: nothing changes.
@@ -64,7 +66,8 @@ RETRACT_P = 0.80
 SUPERSEDE_P = 0.80
 CROSS_SLOT_P = 0.95  # a candidate of another named slot replaces the memory only this sure
 STATEMENT_P = 0.80  # the sentence itself becomes the new content only this sure
-STATEMENT_KEEP = 0.8  # ... unless the memory classifier is this sure it is a memory of another type
+STATEMENT_KEEP = 0.8  # ... unless the memory classifier is this sure it is a memory
+OTHER_TYPE_P = 0.5  # ... and gives the memory's own type less than this
 PART_P = 0.50  # a clause of a retracted memory goes with it at this retract probability
 MIN_COSINE = 0.80  # a memory less similar than this to the sentence is never its pair
 SHORT_SENTENCE = 8  # characters: a cue sentence this short is read with the sentence after it
@@ -82,10 +85,10 @@ ANAPHOR_OVERLAP = 0.5  # the previous turn stated the memory (Dice overlap of th
 # a change cue that by itself tells a new value (not "now" / "现在" alone: "现在饿得发慌")
 STRONG_CUE = re.compile(
     r"改成|改为|改用|改回|换成|换了|搬到|搬去|搬家|搬走|转行|转岗|改行|辞职|跳槽|不再|已经不|戒了|卖了|放弃|毕业|"
-    r"调成|就够了|就行|缩到|现在.{0,6}了|"
+    r"调成|就够了|就行|缩到|现在.{0,6}了|去世|送人了|"
     r"\b(?:switched|switching|switch to|moved|quit|instead|no longer|anymore|these days|going forward|from now|"
     r"make it|ditched|sold|graduated|took up|relocated|upgraded|is plenty|is enough|not going back|gave up|"
-    r"used to|change of plans|plot twist|new (?:job|place|phone|goal|car|flat|home))\b",
+    r"used to|change of plans|plot twist|rip|passed away|new (?:job|place|phone|goal|car|flat|home))\b",
     re.IGNORECASE)
 _QUESTION = re.compile(r"[?？]\s*$|吗\s*$")
 
@@ -161,11 +164,7 @@ class UpdateJudge:
         texts = sentences + topics + [m.content for m in live] + ([previous] if anaphoric and previous else [])
         vectors = self.classifier.embed(texts)
         n = len(sentences)
-        s_vec, t_vec, m_vec = vectors[:n], vectors[n:2 * n].copy(), vectors[2 * n:2 * n + len(live)]
-        if anaphoric:  # "forget that": what "that" names is the previous turn
-            for i, sentence in enumerate(sentences):
-                if _is_anaphoric(sentence):
-                    t_vec[i] = vectors[-1]
+        s_vec, t_vec, m_vec = vectors[:n], vectors[n:2 * n], vectors[2 * n:2 * n + len(live)]
         out = list(candidates)
         written = {c.key for c in out if c.op is not CandidateOp.DELETE}
         deleted = {c.key for c in out if c.op is CandidateOp.DELETE}
@@ -187,8 +186,13 @@ class UpdateJudge:
                                         np.repeat(t_vec[i:i + 1], len(order), axis=0))
             probs = self.model.predict_proba(feats)
             retract = probs[:, RELATIONS.index("retract")]
+            anaphor = anaphoric and _is_anaphoric(sentence)
+            if anaphor:  # "forget that": its topic may be the previous turn, whichever the model finds surer
+                feats = self.model.features(m_vec[order], np.repeat(s_vec[i:i + 1], len(order), axis=0),
+                                            [live[j].content for j in order], [sentence] * len(order),
+                                            np.repeat(vectors[-1:], len(order), axis=0))
+                retract = np.maximum(retract, self.model.predict_proba(feats)[:, RELATIONS.index("retract")])
             if RETRACT_CUE.search(sentence) and not states_new(sentence):
-                anaphor = anaphoric and _is_anaphoric(sentence)
                 for rank, j in enumerate(order):
                     memory = live[j]
                     sure = retract[rank] >= RETRACT_P or (anaphor and rank == 0 and retract[rank] >= ANAPHOR_P)
@@ -196,7 +200,7 @@ class UpdateJudge:
                             rank > 0 and not (sure and shares_value(memory.content, topics[i]))):
                         continue  # a second memory goes only when the sentence names a word of it
                     cand = self._retraction(memory, sentence, s_vec[i], t_vec[i], float(retract[rank]), sure,
-                                            whole=anaphor)
+                                            whole=anaphor and topics[i] == sentence)
                     if cand is None:
                         continue
                     out = [c for c in out if c.key != memory.key]
@@ -231,7 +235,8 @@ class UpdateJudge:
                     whole: bool = False) -> MemoryCandidate | None:
         """A ``delete`` of ``memory`` (when ``sure``), or an upsert of the clauses the sentence does not
         retract (when some clause is retracted with p >= ``PART_P``, or ``RETRACT_P`` when not ``sure``);
-        None when nothing is retracted. ``whole``: a bare "forget that" takes the whole memory."""
+        None when nothing is retracted. ``whole``: a bare "forget that" (no topic of its own) takes the
+        whole memory."""
         parts = [] if whole else clauses_of(memory.content)
         kept: list[str] = []
         if len(parts) >= 2:
@@ -266,7 +271,7 @@ class UpdateJudge:
                 content = c.content
                 if content.startswith(memory.content) and len(content) > len(memory.content):
                     content = content[len(memory.content):].lstrip("；; ,，")
-                if not STRONG_CUE.search(content):
+                if not STRONG_CUE.search(tail):
                     return None  # a detail of the same thing ("一般就小区里溜两圈"): the merge stands
                 content = new_part(content, memory.content) or content
                 out[k] = c.model_copy(update={"content": content, "supersedes": memory.key})
@@ -288,7 +293,7 @@ class UpdateJudge:
         if len(content) < 2 or not STRONG_CUE.search(tail):
             return None  # "现在饿得发慌" tells no change of anything
         seen = self.classifier.predict([content])[0]
-        if seen.p_keep >= STATEMENT_KEEP and seen.p_type(_type(memory)) < STATEMENT_KEEP:
+        if seen.p_keep >= STATEMENT_KEEP and seen.p_type(_type(memory)) < OTHER_TYPE_P:
             return None  # the memory classifier sees a memory of another type: not this slot's new value
         out.append(MemoryCandidate(op=CandidateOp.UPSERT, memory_type=_type(memory), key=memory.key,
                                    content=content, importance=3, confidence=round(p, 3),
