@@ -8,7 +8,8 @@ templates, supersede statements (with a change cue, without one, naming the old 
 the X goal, switching to Y" and "X 那个先放一放" are supersedes, not retractions), retractions ("forget
 the X part", "that was my sister, not me"), refinements (a detail, nothing replaced), and as
 ``unrelated`` every other family's statements. Blob memories (two families' statements in one memory)
-pair with a retraction or a change of either part. Chat style: lowercase, slang, emoji, typos.
+pair with a retraction or a change of either part. Plain statements of another slot (no cue at all) are
+``unrelated`` too. Chat style: lowercase, slang, emoji, typos.
 
 Each template has ``{a}`` (the old value) and ``{b}`` (the new value); a family's values are lists per
 language and every old value is paired with a different new value. Deterministic.
@@ -297,6 +298,10 @@ def family_rows(fillings: int = 4) -> list[dict[str, Any]]:
                         stm = statements(ofam, lang, k + oj)
                         for _rel, new in stm[(k + oj) % 4::4]:
                             add(old, new, "unrelated", fam.slot)
+                        # a plain statement of another slot, no cue at all ("我住在宁波" after a pet)
+                        oa, _ = _vals(ofam, lang, k + oj)
+                        plain = ofam.olds[lang][(k + oj) % len(ofam.olds[lang])]
+                        add(old, plain.format(a=oa), "unrelated", fam.slot)
     # blobs: two families' statements in one memory; a retraction or a change of one part
     for fi, fam in enumerate(FAMILIES):
         for lang in langs:

@@ -68,7 +68,8 @@ CROSS_SLOT_P = 0.95  # a candidate of another named slot replaces the memory onl
 STATEMENT_P = 0.80  # the sentence itself becomes the new content only this sure
 STATEMENT_KEEP = 0.8  # ... unless the memory classifier is this sure it is a memory
 OTHER_TYPE_P = 0.5  # ... and gives the memory's own type less than this
-PART_P = 0.50  # a clause of a retracted memory goes with it at this retract probability
+PART_P = 0.50  # a clause of a retracted memory goes with it at this retract probability (privacy first:
+# a detail of the retracted thing goes too, "考公那件事" takes "行测老是做不完" with it)
 MIN_COSINE = 0.80  # a memory less similar than this to the sentence is never its pair
 SHORT_SENTENCE = 8  # characters: a cue sentence this short is read with the sentence after it
 _SENTENCE = re.compile(r"[^。！？!?.;；\n]+[。！？!?.;；]?")
