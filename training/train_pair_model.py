@@ -27,8 +27,8 @@ import numpy as np
 import numpy.typing as npt
 
 from core.extraction.pairs import PAIR_WEIGHTS_PATH, RELATIONS, PairModel, pair_features, topic_text
-from training.train_memory_classifier import embed
 from training.pair_templates import all_pair_rows
+from training.train_memory_classifier import embed
 
 REPO = Path(__file__).resolve().parents[1]
 PAIRS = Path(__file__).resolve().parent / "data" / "memory_pairs.jsonl"

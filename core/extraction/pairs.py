@@ -39,7 +39,8 @@ RELATIONS: tuple[str, ...] = ("unrelated", "supersede", "retract", "refine")
 UPDATE_CUE = re.compile(
     r"现在|改成|改为|改用|改了|改回|换成|换了|换号|转行|转岗|改行|搬到|搬去|搬家|搬走|不再|不.{0,6}了|以前|原来|已经不|"
     r"跳槽|辞职|新的|新号|先放一放|放一放|放弃|戒了|卖了|出二手|送人|去世|毕业|调成|就够了|就行|缩到|"
-    r"\b(?:now|anymore|no longer|instead|switched|switch|switching|swapped|moved|moving|quit|left|changed|new|"
+    r"\b(?:now|anymore|no longer|instead|switched|switch|switching|swapped|moved|moving|quit|left|changed|"
+    r"new|"
     r"not .{1,20} anymore|used to|these days|from now|make it|scrap|scrapping|gave up|moved on|off the|"
     r"going forward|actually|rip|passed away|sold|traded|ditched|upgraded|relocated|graduated|"
     r"took up|on hold|change of plans|plot twist|is plenty|is enough|not going back|nah)\b",
@@ -53,8 +54,9 @@ NEGATION = re.compile(r"不|没|别|\b(?:not|no|never|don't|isn't|aren't|won't|n
 _NUMBER = re.compile(r"\d|[一二两三四五六七八九十]|\b(?:one|two|three|four|five|six|seven|eight|nine|ten)\b",
                      re.IGNORECASE)
 _CJK = re.compile(r"[\u3400-\u9fff]")
-_DIGITS = re.compile(r"\d+|[一二两三四五六七八九十百千万]+|\b(?:one|two|three|four|five|six|seven|eight|nine|ten)\b",
-                     re.IGNORECASE)
+_DIGITS = re.compile(
+    r"\d+|[一二两三四五六七八九十百千万]+|\b(?:one|two|three|four|five|six|seven|eight|nine|ten)\b",
+    re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9']+")
 CUE_FEATURES = 10
 
@@ -101,7 +103,8 @@ def states_new(new: str) -> float:
     """1 when a clause of ``new`` has an update cue and no retraction cue: the statement names a new
     value beside whatever it drops ("scratch the X goal, switching to Y", "drop the bullets, just
     write paragraphs from now on")."""
-    return 1.0 if any(UPDATE_CUE.search(c) and not RETRACT_CUE.search(c) for c in _CLAUSES.findall(new)) else 0.0
+    told = any(UPDATE_CUE.search(c) and not RETRACT_CUE.search(c) for c in _CLAUSES.findall(new))
+    return 1.0 if told else 0.0
 
 
 def number_changed(old: str, new: str) -> float:

@@ -23,9 +23,9 @@ decides:
   the sentence itself becomes the memory's new content (``new_part``: without the clauses about the
   old value, "quit coffee, matcha now" -> "matcha now") when it has a strong change cue (``STRONG_CUE``)
   and the memory classifier does not call it, with p >= ``STATEMENT_KEEP``, a memory of another type
-  (p of the memory's type < ``OTHER_TYPE_P``).
-  A refine merge into the memory's own key is rewritten only with a strong change cue. The upsert deactivates or overwrites the old
-  memory and its history says which message superseded which;
+  (p of the memory's type < ``OTHER_TYPE_P``). A refine merge into the memory's own key is rewritten
+  only with a strong change cue. The upsert deactivates or overwrites the old memory and its history
+  says which message superseded which;
 - ``refine`` / ``unrelated``: nothing changes.
 
 The upsert stage records ``superseded by message N`` / ``retracted by message N``
@@ -87,7 +87,8 @@ ANAPHOR_OVERLAP = 0.5  # the previous turn stated the memory (Dice overlap of th
 STRONG_CUE = re.compile(
     r"改成|改为|改用|改回|换成|换了|搬到|搬去|搬家|搬走|转行|转岗|改行|辞职|跳槽|不再|已经不|戒了|卖了|放弃|毕业|"
     r"调成|就够了|就行|缩到|现在.{0,6}了|去世|送人了|"
-    r"\b(?:switched|switching|switch to|moved|quit|instead|no longer|anymore|these days|going forward|from now|"
+    r"\b(?:switched|switching|switch to|moved|quit|instead|no longer|anymore|these days|going forward|"
+    r"from now|"
     r"make it|ditched|sold|graduated|took up|relocated|upgraded|is plenty|is enough|not going back|gave up|"
     r"used to|change of plans|plot twist|rip|passed away|new (?:job|place|phone|goal|car|flat|home))\b",
     re.IGNORECASE)
@@ -162,7 +163,9 @@ class UpdateJudge:
         sentences = [s for s, _ in statements]
         anaphoric = previous is not None and any(_is_anaphoric(s) for s in sentences)
         topics = [topic_text(s) for s in sentences]
-        texts = sentences + topics + [m.content for m in live] + ([previous] if anaphoric and previous else [])
+        texts = [*sentences, *topics, *(m.content for m in live)]
+        if anaphoric and previous:
+            texts.append(previous)
         vectors = self.classifier.embed(texts)
         n = len(sentences)
         s_vec, t_vec, m_vec = vectors[:n], vectors[n:2 * n], vectors[2 * n:2 * n + len(live)]
@@ -196,7 +199,8 @@ class UpdateJudge:
             if RETRACT_CUE.search(sentence) and not states_new(sentence):
                 for rank, j in enumerate(order):
                     memory = live[j]
-                    sure = retract[rank] >= RETRACT_P or (anaphor and rank == 0 and retract[rank] >= ANAPHOR_P)
+                    sure = bool(retract[rank] >= RETRACT_P
+                                or (anaphor and rank == 0 and retract[rank] >= ANAPHOR_P))
                     if memory.key in written or memory.key in done or (
                             rank > 0 and not (sure and shares_value(memory.content, topics[i]))):
                         continue  # a second memory goes only when the sentence names a word of it
@@ -223,8 +227,8 @@ class UpdateJudge:
                     done.add(memory.key)
             elif relation == "supersede" and p >= SUPERSEDE_P and memory.key not in done:
                 # a bare delete the rules made for this memory gives way to the new value, when one is told
-                replaced = self._supersede([c for c in out if c.key != memory.key or c.op is not CandidateOp.DELETE],
-                                           sentence, tail, memory, p)
+                kept = [c for c in out if c.key != memory.key or c.op is not CandidateOp.DELETE]
+                replaced = self._supersede(kept, sentence, tail, memory, p)
                 if replaced is not None:
                     out = replaced
                     written.add(memory.key)
@@ -243,7 +247,8 @@ class UpdateJudge:
         if len(parts) >= 2:
             c_vec = self.classifier.embed(parts)
             feats = self.model.features(c_vec, np.repeat(s_vec[None, :], len(parts), axis=0), parts,
-                                        [sentence] * len(parts), np.repeat(t_vec[None, :], len(parts), axis=0))
+                                        [sentence] * len(parts),
+                                        np.repeat(t_vec[None, :], len(parts), axis=0))
             retract = self.model.predict_proba(feats)[:, RELATIONS.index("retract")]
             gone = retract >= (PART_P if sure else RETRACT_P)
             if gone.any() and not gone.all():
