@@ -132,6 +132,12 @@ def topic_text(new: str) -> str:
     return out if len(out) >= 2 else new
 
 
+def bare_cue(text: str) -> bool:
+    """Nothing but cue words and fillers ("From now on", "ok update", "现在")."""
+    out = _TOPIC_NOISE.sub(" ", RETRACT_CUE.sub(" ", UPDATE_CUE.sub(" ", text)))
+    return len(re.sub(r"[\s,，。.!！?？~、;；:：]+", "", out)) < 2
+
+
 def _cosines(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64],
              center: npt.NDArray[np.float32]) -> list[npt.NDArray[np.float64]]:
     cos = (a * b).sum(axis=1, keepdims=True)

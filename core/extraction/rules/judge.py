@@ -15,10 +15,11 @@ decides:
   the sentence's own topic and that turn as the topic. A memory of
   several clauses ("i'm a nurse, and i make about 85k") loses only the clauses the pair model also
   calls retracted against the sentence (p >= ``PART_P``): an upsert of the rest naming the memory in
-  ``supersedes`` ("forget the salary thing" keeps "i'm a nurse");
+  ``supersedes`` ("forget the salary thing" keeps "i'm a nurse") when the rest is a memory alone (memory
+  classifier p_keep >= ``REST_KEEP``), else the whole memory goes;
 - ``supersede`` with p >= ``SUPERSEDE_P``: the candidate of the memory's key that refine merged into
   it is rewritten with the new statement alone; else the candidate the sentence produced (its content
-  overlaps the sentence; of the memory's type; not another named slot unless p >= ``CROSS_SLOT_P``)
+  overlaps the sentence; of the memory's type; never another named slot)
   names the memory in ``supersedes``; else, with p >= ``STATEMENT_P``, an update cue and no question,
   the sentence itself becomes the memory's new content (``new_part``: without the clauses about the
   old value, "quit coffee, matcha now" -> "matcha now") when it has a strong change cue (``STRONG_CUE``)
@@ -44,6 +45,7 @@ from core.extraction.pairs import (
     RETRACT_CUE,
     UPDATE_CUE,
     PairModel,
+    bare_cue,
     has_cue,
     overlap,
     shares_value,
@@ -64,10 +66,10 @@ MAX_PAIRS = 3
 MAX_EXISTING = 40  # the most recent live memories compared (bounded work per message)
 RETRACT_P = 0.80
 SUPERSEDE_P = 0.80
-CROSS_SLOT_P = 0.95  # a candidate of another named slot replaces the memory only this sure
 STATEMENT_P = 0.80  # the sentence itself becomes the new content only this sure
 STATEMENT_KEEP = 0.8  # ... unless the memory classifier is this sure it is a memory
 OTHER_TYPE_P = 0.5  # ... and gives the memory's own type less than this
+REST_KEEP = 0.5  # the clauses a partial retraction keeps must be a memory alone (classifier p_keep)
 PART_P = 0.50  # a clause of a retracted memory goes with it at this retract probability (privacy first:
 # a detail of the retracted thing goes too, "考公那件事" takes "行测老是做不完" with it)
 MIN_COSINE = 0.80  # a memory less similar than this to the sentence is never its pair
@@ -132,7 +134,13 @@ def new_part(statement: str, old: str) -> str:
     parts = [p.strip() for p in _CLAUSE.findall(text) if p.strip()]
     if len(parts) < 2:
         return clean_content(text)
-    kept = [p for p in parts if UPDATE_CUE.search(p) and not _STOP.search(p)]
+    kept = []
+    for i, p in enumerate(parts):
+        if UPDATE_CUE.search(p) and not _STOP.search(p):
+            kept.append(p)
+            if bare_cue(p) and i + 1 < len(parts) and not _STOP.search(parts[i + 1]):
+                kept.append(parts[i + 1])  # "From now on, keep answers short": the cue alone says nothing
+    kept = list(dict.fromkeys(kept))
     if not kept:
         kept = [p for p in parts if not _STOP.search(p) and not _shares_value(p, old)]
     if not kept:
@@ -257,9 +265,11 @@ class UpdateJudge:
                 sure = True
         if kept:
             content = ("，" if has_cjk(memory.content) else ", ").join(kept)[:MAX_MEMORY_CONTENT_CHARS]
-            return MemoryCandidate(op=CandidateOp.UPSERT, memory_type=_type(memory), key=memory.key,
-                                   content=content, importance=3, confidence=round(max(p, 0.8), 3),
-                                   supersedes=memory.key)
+            if self.classifier.predict([content])[0].p_keep >= REST_KEEP:
+                return MemoryCandidate(op=CandidateOp.UPSERT, memory_type=_type(memory), key=memory.key,
+                                       content=content, importance=3, confidence=round(max(p, 0.8), 3),
+                                       supersedes=memory.key)
+            sure = True  # the rest is no memory alone ("一次能干掉半个"): all of it goes
         if not sure:
             return None
         return MemoryCandidate(op=CandidateOp.DELETE, memory_type=_type(memory), key=memory.key,
@@ -282,17 +292,21 @@ class UpdateJudge:
                 content = new_part(content, memory.content) or content
                 out[k] = c.model_copy(update={"content": content, "supersedes": memory.key})
                 return out
+        told = False  # the sentence produced a candidate (of this slot or not)
         for k, c in enumerate(out):
-            if (c.op is not CandidateOp.UPSERT or c.supersedes is not None
-                    or c.memory_type is not _type(memory)):
+            if c.op is not CandidateOp.UPSERT or not _from(c, sentence):
+                continue
+            told = True
+            if c.supersedes is not None or c.memory_type is not _type(memory):
                 continue
             named = is_known_slot(c.key) and is_known_slot(memory.key)
-            if is_event_key(c.key) or (c.key != memory.key and named and p < CROSS_SLOT_P):
-                continue  # a dated life event replaces nothing; two named slots rarely replace each other
-            if c.content in sentence or sentence in c.content or overlap(c.content, sentence) >= 0.5:
-                content = new_part(c.content, memory.content) or c.content
-                out[k] = c.model_copy(update={"content": content, "supersedes": memory.key})
-                return out
+            if is_event_key(c.key) or (c.key != memory.key and named):
+                continue  # a dated life event replaces nothing; two named slots never replace each other
+            content = new_part(c.content, memory.content) or c.content
+            out[k] = c.model_copy(update={"content": content, "supersedes": memory.key})
+            return out
+        if told:
+            return None  # what the sentence tells is stored under its own key: it is not this memory's value
         if p < STATEMENT_P or not UPDATE_CUE.search(sentence) or _QUESTION.search(sentence):
             return None
         content = new_part(tail, memory.content)[:MAX_MEMORY_CONTENT_CHARS]
@@ -305,6 +319,10 @@ class UpdateJudge:
                                    content=content, importance=3, confidence=round(p, 3),
                                    supersedes=memory.key))
         return out
+
+
+def _from(c: MemoryCandidate, sentence: str) -> bool:
+    return c.content in sentence or sentence in c.content or overlap(c.content, sentence) >= 0.5
 
 
 def _is_anaphoric(sentence: str) -> bool:
