@@ -39,6 +39,7 @@ BATCH = 64
 LEARNING_RATE = 1e-3
 WEIGHT_DECAY = 1e-3
 SEED = 24
+CLASS_WEIGHT_POWER = 1.0  # 1 = fully class-balanced loss (shipped), 0.5 = the ablation arm in RESULTS.md
 HOLDOUT_SLOTS = (("phone", "habit"), ("home", "diet"), ("goal", "pet"), ("device", "computer", "editor"),
                  ("count", "length", "points"), ("goal_study", "goal_fit"))
 
@@ -56,7 +57,7 @@ def fit(x: F64, y: npt.NDArray[np.int64], center: npt.NDArray[np.float32]) -> Pa
     scale = x.std(axis=0) + 1e-6
     xs = (x - mean) / scale
     n, d = xs.shape
-    cw = len(y) / (k * np.maximum(np.bincount(y, minlength=k), 1.0))
+    cw = (len(y) / (k * np.maximum(np.bincount(y, minlength=k), 1.0))) ** CLASS_WEIGHT_POWER
     p = {"w1": rng.normal(0, np.sqrt(2.0 / d), (d, HIDDEN)), "b1": np.zeros(HIDDEN),
          "w2": rng.normal(0, np.sqrt(1.0 / HIDDEN), (HIDDEN, k)), "b2": np.zeros(k)}
     m = {a: np.zeros_like(b) for a, b in p.items()}
