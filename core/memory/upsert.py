@@ -7,7 +7,8 @@ Rules, in order, for each candidate that survives the filters:
   the one the memory came from;
 - ``supersedes`` K on an ``upsert``: the user replaced K. Same key: K is overwritten; another key: the
   new memory is written and K deactivated. Either way K's history row says ``superseded by message N``
-  (and which message K came from), so both statements stay linked;
+  (and which message K came from), so both statements stay linked; an overwrite that keeps only some
+  of K's clauses (a retraction of the others) says ``retracted in part by message N``;
 - ``append``: append to the memory with that key;
 - ``upsert`` with an existing live key: overwrite it;
 - ``upsert`` with a new key: when a live memory of the same type is a semantic duplicate
@@ -116,6 +117,14 @@ def _linked(session: Session, writer: MemoryWriter, ctx: WriteContext, key: str,
     return WriteContext(**{**ctx.__dict__, "reason": reason})
 
 
+def _is_part(new: str, old: str) -> bool:
+    """``new`` keeps some of ``old``'s clauses and nothing else: a retraction of the other clauses
+    ("i'm a nurse, and i make about 85k" -> "i'm a nurse")."""
+    flat = new.replace("，", ",").replace("；", ",").replace(";", ",")
+    pieces = [p.strip() for p in flat.split(",") if p.strip()]
+    return bool(pieces) and len(new) < len(old) and all(p in old for p in pieces)
+
+
 def _apply_one(
     session: Session,
     writer: MemoryWriter,
@@ -144,7 +153,10 @@ def _apply_one(
                                                        cand.importance, cand.confidence, cand.ttl_days))
         return [result, writer.deactivate(session, retire_ctx, old, missing_ok=True)]
     if old:
-        ctx = _linked(session, writer, ctx, old, "superseded")
+        row = writer.get_for_update(session, ctx.user_pk, old)
+        ctx = _linked(session, writer, ctx, old,
+                      "retracted in part" if row is not None and _is_part(cand.content, row.content or "")
+                      else "superseded")
     if cand.op is CandidateOp.APPEND:
         return [writer.append(
             session,

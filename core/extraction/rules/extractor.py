@@ -244,7 +244,9 @@ class RulesExtractor:
         from core.embedding.base import EmbeddingError
 
         try:
-            return self._judge.apply(data.user_message, data.existing, refined)
+            previous = next((m.content for m in reversed(data.context)
+                             if m.role == "user" and m.content.strip()), None)
+            return self._judge.apply(data.user_message, data.existing, refined, previous)
         except EmbeddingError as exc:  # the rules' answer is still a sound answer
             log.warning("update judge unavailable, rules only for this input: %s", exc)
             return refined

@@ -2,16 +2,31 @@
 
 ``UpdateJudge.apply`` runs after the rules' refine (``refine_candidates``) on messages carrying an
 update or retraction cue (``core.extraction.pairs.has_cue``; other messages cost nothing). Each cue
-sentence of the message (at most ``MAX_STATEMENTS``) is paired with the user's ``MAX_PAIRS`` most
-similar live memories (cosine of ``passage:`` vectors, from the shared cache) and the pair model
-(``core.extraction.pairs.PairModel``) decides:
+sentence of the message (at most ``MAX_STATEMENTS``; a short one is read with the sentence after it:
+"我辞职啦！现在在...") is paired with the user's ``MAX_PAIRS`` most similar live memories (cosine of
+``passage:`` vectors, from the shared cache) and the pair model (``core.extraction.pairs.PairModel``)
+decides:
 
 - ``retract`` with p >= ``RETRACT_P`` and a retraction cue in the sentence: a ``delete`` of that
-  memory (naming it in ``supersedes``), unless a candidate of the message already writes it;
-- ``supersede`` with p >= ``SUPERSEDE_P``: the candidate the sentence produced (its content overlaps
-  the sentence; of the memory's type; not another named slot) names the memory in ``supersedes`` (the
-  upsert deactivates it or overwrites it, and the history says which message superseded which);
-  without such a candidate nothing changes;
+  memory (naming it in ``supersedes``), unless a candidate of the message already writes it; of the
+  other paired memories, those the sentence names a word of (``shares_value``) with the same
+  certainty go too ("信佛吃素的事别记了"). A bare "forget that" reads the previous user turn as its
+  topic: the memory that turn stated is paired first, and its retraction probability is the larger of
+  the sentence's own topic and that turn as the topic. A memory of
+  several clauses ("i'm a nurse, and i make about 85k") loses only the clauses the pair model also
+  calls retracted against the sentence (p >= ``PART_P``): an upsert of the rest naming the memory in
+  ``supersedes`` ("forget the salary thing" keeps "i'm a nurse") when the rest is a memory alone (memory
+  classifier p_keep >= ``REST_KEEP``), else the whole memory goes;
+- ``supersede`` with p >= ``SUPERSEDE_P``: the candidate of the memory's key that refine merged into
+  it is rewritten with the new statement alone; else the candidate the sentence produced (its content
+  overlaps the sentence; of the memory's type; never another named slot)
+  names the memory in ``supersedes``; else, with p >= ``STATEMENT_P``, an update cue and no question,
+  the sentence itself becomes the memory's new content (``new_part``: without the clauses about the
+  old value, "quit coffee, matcha now" -> "matcha now") when it has a strong change cue (``STRONG_CUE``)
+  and the memory classifier does not call it, with p >= ``STATEMENT_KEEP``, a memory of another type
+  (p of the memory's type < ``OTHER_TYPE_P``). A refine merge into the memory's own key is rewritten
+  only with a strong change cue. The upsert deactivates or overwrites the old memory and its history
+  says which message superseded which;
 - ``refine`` / ``unrelated``: nothing changes.
 
 The upsert stage records ``superseded by message N`` / ``retracted by message N``
@@ -21,14 +36,28 @@ The upsert stage records ``superseded by message N`` / ``retracted by message N`
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
 from core.extraction.classifier import MemoryClassifier
-from core.extraction.pairs import RELATIONS, RETRACT_CUE, PairModel, has_cue, overlap
+from core.extraction.pairs import (
+    RELATIONS,
+    RETRACT_CUE,
+    UPDATE_CUE,
+    PairModel,
+    bare_cue,
+    has_cue,
+    overlap,
+    shares_value,
+    states_new,
+    topic_text,
+)
 from core.extraction.rules.events import is_event_key
-from core.extraction.rules.segment import clean_content
+from core.extraction.rules.refine import without_past
+from core.extraction.rules.segment import clean_content, has_cjk
 from core.extraction.rules.slots import is_known_slot
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
+from core.text.salient import salient_tokens
 from core.types import MemoryType
 from schemas.events import MAX_MEMORY_CONTENT_CHARS
 
@@ -37,18 +66,91 @@ MAX_PAIRS = 3
 MAX_EXISTING = 40  # the most recent live memories compared (bounded work per message)
 RETRACT_P = 0.80
 SUPERSEDE_P = 0.80
+STATEMENT_P = 0.80  # the sentence itself becomes the new content only this sure
+STATEMENT_KEEP = 0.8  # ... unless the memory classifier is this sure it is a memory
+OTHER_TYPE_P = 0.5  # ... and gives the memory's own type less than this
+REST_KEEP = 0.5  # the clauses a partial retraction keeps must be a memory alone (classifier p_keep)
+PART_P = 0.50  # a clause of a retracted memory goes with it at this retract probability (privacy first:
+# a detail of the retracted thing goes too, "考公那件事" takes "行测老是做不完" with it)
 MIN_COSINE = 0.80  # a memory less similar than this to the sentence is never its pair
+SHORT_SENTENCE = 8  # characters: a cue sentence this short is read with the sentence after it
 _SENTENCE = re.compile(r"[^。！？!?.;；\n]+[。！？!?.;；]?")
+_CLAUSE = re.compile(r"[^,，;；。!！?？]+")
+_AND = re.compile(r",? and (?:i|i'm|my)\b", re.IGNORECASE)
+# a clause that tells the old value's end or disposal, not the new value
+_STOP = re.compile(r"辞职|不再|不.{0,6}了|放一放|放弃|戒了|卖了|出二手|送人|别记|删|"
+                   r"\b(?:quit|left|ditched|sold|gave up|scratch|dropping|no more|not .{1,24} anymore|"
+                   r"anymore|can wait|on hold|broke me|is out|'s out)\b", re.IGNORECASE)
+# a retraction without a topic of its own: "forget that", "erase it", "当我没说", "那条删了"
+_ANAPHOR = re.compile(r"\b(?:that|it|this)\b|那条|这条|刚才|上面", re.IGNORECASE)
+ANAPHOR_P = 0.50  # retract probability enough when the previous turn names the memory
+ANAPHOR_OVERLAP = 0.5  # the previous turn stated the memory (Dice overlap of their words)
+# a change cue that by itself tells a new value (not "now" / "现在" alone: "现在饿得发慌")
+STRONG_CUE = re.compile(
+    r"改成|改为|改用|改回|换成|换了|搬到|搬去|搬家|搬走|转行|转岗|改行|辞职|跳槽|不再|已经不|戒了|卖了|放弃|毕业|"
+    r"调成|就够了|就行|缩到|现在.{0,6}了|去世|送人了|"
+    r"\b(?:switched|switching|switch to|moved|quit|instead|no longer|anymore|these days|going forward|"
+    r"from now|"
+    r"make it|ditched|sold|graduated|took up|relocated|upgraded|is plenty|is enough|not going back|gave up|"
+    r"used to|change of plans|plot twist|rip|passed away|new (?:job|place|phone|goal|car|flat|home))\b",
+    re.IGNORECASE)
+_QUESTION = re.compile(r"[?？]\s*$|吗\s*$")
+
+
+def _sentences(message: str) -> list[str]:
+    return [t for t in (clean_content(m.group(0)) for m in _SENTENCE.finditer(message)) if t]
+
+
+def cue_statements(message: str) -> list[tuple[str, str]]:
+    """``(sentence, tail)`` for the message's sentences with an update or retraction cue, in order (at
+    most ``MAX_STATEMENTS``): a cue sentence shorter than ``SHORT_SENTENCE`` characters is joined with
+    the one after it; ``tail`` is the sentence and the two after it (where a new value is often told:
+    "not doing badminton anymore. swimming laps instead now")."""
+    parts = _sentences(message)
+    out = []
+    for i, text in enumerate(parts):
+        if len(text) >= 3 and has_cue(text):
+            if len(text) < SHORT_SENTENCE and i + 1 < len(parts):
+                text = f"{text}{'，' if has_cjk(text) else ', '}{parts[i + 1]}"
+            sep = "，" if has_cjk(text) else ", "
+            out.append((text, sep.join(parts[i:i + 3])))
+    return out[:MAX_STATEMENTS]
 
 
 def cue_sentences(message: str) -> list[str]:
-    """The message's sentences with an update or retraction cue, in order (at most ``MAX_STATEMENTS``)."""
-    out = []
-    for m in _SENTENCE.finditer(message):
-        text = clean_content(m.group(0))
-        if len(text) >= 3 and has_cue(text):
-            out.append(text)
-    return out[:MAX_STATEMENTS]
+    """The sentences of ``cue_statements``."""
+    return [s for s, _ in cue_statements(message)]
+
+
+def _shares_value(clause: str, old: str) -> bool:
+    return any(len(t) >= 2 for t in salient_tokens(clause) & salient_tokens(old))
+
+
+def new_part(statement: str, old: str) -> str:
+    """The clauses of an update ``statement`` about the new value: those with a change cue that do not
+    tell the old value's end; else those that neither tell its end nor name a word of the ``old``
+    memory; else all."""
+    text = without_past(statement)
+    parts = [p.strip() for p in _CLAUSE.findall(text) if p.strip()]
+    if len(parts) < 2:
+        return clean_content(text)
+    kept = []
+    for i, p in enumerate(parts):
+        if UPDATE_CUE.search(p) and not _STOP.search(p):
+            kept.append(p)
+            if bare_cue(p) and i + 1 < len(parts) and not _STOP.search(parts[i + 1]):
+                kept.append(parts[i + 1])  # "From now on, keep answers short": the cue alone says nothing
+    kept = list(dict.fromkeys(kept))
+    if not kept:
+        kept = [p for p in parts if not _STOP.search(p) and not _shares_value(p, old)]
+    if not kept:
+        kept = [p for p in parts if not _STOP.search(p)] or parts
+    return clean_content(("，" if has_cjk(text) else ", ").join(kept))
+
+
+def clauses_of(content: str) -> list[str]:
+    """A memory's clauses ("i'm a nurse, and i make about 85k" -> two)."""
+    return [p.strip() for p in _CLAUSE.findall(_AND.sub(", i", content)) if len(p.strip()) >= 2]
 
 
 class UpdateJudge:
@@ -59,24 +161,66 @@ class UpdateJudge:
         self.model = model
 
     def apply(self, message: str, existing: tuple[ExistingMemory, ...],
-              candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
+              candidates: list[MemoryCandidate], previous: str | None = None) -> list[MemoryCandidate]:
+        """``candidates`` with the pair model's retractions and supersessions; ``previous``: the user's
+        previous turn, the referent of a bare "forget that" / "当我没说"."""
         live = [m for m in existing if m.content.strip()][-MAX_EXISTING:]
-        sentences = cue_sentences(message) if live else []
-        if not sentences:
+        statements = cue_statements(message) if live else []
+        if not statements:
             return candidates
-        vectors = self.classifier.embed(sentences + [m.content for m in live])
-        s_vec, m_vec = vectors[:len(sentences)], vectors[len(sentences):]
+        sentences = [s for s, _ in statements]
+        anaphoric = previous is not None and any(_is_anaphoric(s) for s in sentences)
+        topics = [topic_text(s) for s in sentences]
+        texts = [*sentences, *topics, *(m.content for m in live)]
+        if anaphoric and previous:
+            texts.append(previous)
+        vectors = self.classifier.embed(texts)
+        n = len(sentences)
+        s_vec, t_vec, m_vec = vectors[:n], vectors[n:2 * n], vectors[2 * n:2 * n + len(live)]
         out = list(candidates)
         written = {c.key for c in out if c.op is not CandidateOp.DELETE}
         deleted = {c.key for c in out if c.op is CandidateOp.DELETE}
-        for i, sentence in enumerate(sentences):
+        done: set[str] = set()
+        for i, (sentence, tail) in enumerate(statements):
             sims = m_vec @ s_vec[i]
             order = [int(j) for j in np.argsort(-sims, kind="stable")[:MAX_PAIRS] if sims[j] >= MIN_COSINE]
+            if anaphoric and previous and _is_anaphoric(sentence):
+                # "forget that": the memory the previous turn stated is the referent
+                ref = m_vec @ vectors[-1]
+                j = int(np.argmax(ref))
+                if ref[j] >= MIN_COSINE and overlap(live[j].content, previous) >= ANAPHOR_OVERLAP:
+                    order = [j] + [k for k in order if k != j]
+            order = [j for j in order if live[j].key not in done]
             if not order:
                 continue
             feats = self.model.features(m_vec[order], np.repeat(s_vec[i:i + 1], len(order), axis=0),
-                                        [live[j].content for j in order], [sentence] * len(order))
+                                        [live[j].content for j in order], [sentence] * len(order),
+                                        np.repeat(t_vec[i:i + 1], len(order), axis=0))
             probs = self.model.predict_proba(feats)
+            retract = probs[:, RELATIONS.index("retract")]
+            anaphor = anaphoric and _is_anaphoric(sentence)
+            if anaphor:  # "forget that": its topic may be the previous turn, whichever the model finds surer
+                feats = self.model.features(m_vec[order], np.repeat(s_vec[i:i + 1], len(order), axis=0),
+                                            [live[j].content for j in order], [sentence] * len(order),
+                                            np.repeat(vectors[-1:], len(order), axis=0))
+                retract = np.maximum(retract, self.model.predict_proba(feats)[:, RELATIONS.index("retract")])
+            if RETRACT_CUE.search(sentence) and not states_new(sentence):
+                for rank, j in enumerate(order):
+                    memory = live[j]
+                    sure = bool(retract[rank] >= RETRACT_P
+                                or (anaphor and rank == 0 and retract[rank] >= ANAPHOR_P))
+                    if memory.key in written or memory.key in done or (
+                            rank > 0 and not (sure and shares_value(memory.content, topics[i]))):
+                        continue  # a second memory goes only when the sentence names a word of it
+                    cand = self._retraction(memory, sentence, s_vec[i], t_vec[i], float(retract[rank]), sure,
+                                            whole=anaphor and topics[i] == sentence)
+                    if cand is None:
+                        continue
+                    out = [c for c in out if c.key != memory.key]
+                    out.insert(0, cand)
+                    deleted.add(memory.key)
+                    done.add(memory.key)
+                continue
             best = int(np.argmax(probs.max(axis=1) * (probs.argmax(axis=1) > 0)))
             relation = RELATIONS[int(probs[best].argmax())]
             p = float(probs[best].max())
@@ -84,33 +228,105 @@ class UpdateJudge:
             if relation == "retract" and p >= RETRACT_P and RETRACT_CUE.search(sentence):
                 if memory.key in written or memory.key in deleted:
                     continue
-                out.insert(0, MemoryCandidate(op=CandidateOp.DELETE, memory_type=_type(memory),
-                                              key=memory.key,
-                                              content=memory.content[:MAX_MEMORY_CONTENT_CHARS], importance=3,
-                                              confidence=round(p, 3), supersedes=memory.key))
-                deleted.add(memory.key)
-            elif (relation == "supersede" and p >= SUPERSEDE_P and memory.key not in deleted
-                  and memory.key not in written):  # a candidate of the message already rewrites that slot
-                out = self._supersede(out, sentence, memory)
+                cand = self._retraction(memory, sentence, s_vec[i], t_vec[i], p, True)
+                if cand is not None:
+                    out.insert(0, cand)
+                    deleted.add(memory.key)
+                    done.add(memory.key)
+            elif relation == "supersede" and p >= SUPERSEDE_P and memory.key not in done:
+                # a bare delete the rules made for this memory gives way to the new value, when one is told
+                kept = [c for c in out if c.key != memory.key or c.op is not CandidateOp.DELETE]
+                replaced = self._supersede(kept, sentence, tail, memory, p)
+                if replaced is not None:
+                    out = replaced
+                    written.add(memory.key)
+                    done.add(memory.key)
         return out
 
-    @staticmethod
-    def _supersede(out: list[MemoryCandidate], sentence: str,
-                   memory: ExistingMemory) -> list[MemoryCandidate]:
-        """The candidate the sentence produced, of the memory's type and not another named slot, names
-        the memory it replaces; without one nothing changes (a sentence alone never overwrites a memory:
-        measured on the dev cases, that put day events and cue words into facts)."""
+    def _retraction(self, memory: ExistingMemory, sentence: str, s_vec: npt.NDArray[np.float32],
+                    t_vec: npt.NDArray[np.float32], p: float, sure: bool,
+                    whole: bool = False) -> MemoryCandidate | None:
+        """A ``delete`` of ``memory`` (when ``sure``), or an upsert of the clauses the sentence does not
+        retract (when some clause is retracted with p >= ``PART_P``, or ``RETRACT_P`` when not ``sure``);
+        None when nothing is retracted. ``whole``: a bare "forget that" (no topic of its own) takes the
+        whole memory."""
+        parts = [] if whole else clauses_of(memory.content)
+        kept: list[str] = []
+        if len(parts) >= 2:
+            c_vec = self.classifier.embed(parts)
+            feats = self.model.features(c_vec, np.repeat(s_vec[None, :], len(parts), axis=0), parts,
+                                        [sentence] * len(parts),
+                                        np.repeat(t_vec[None, :], len(parts), axis=0))
+            retract = self.model.predict_proba(feats)[:, RELATIONS.index("retract")]
+            gone = retract >= (PART_P if sure else RETRACT_P)
+            if gone.any() and not gone.all():
+                kept = [c for c, g in zip(parts, gone, strict=True) if not g]
+            elif not sure and gone.all():
+                sure = True
+        if kept:
+            content = ("，" if has_cjk(memory.content) else ", ").join(kept)[:MAX_MEMORY_CONTENT_CHARS]
+            if self.classifier.predict([content])[0].p_keep >= REST_KEEP:
+                return MemoryCandidate(op=CandidateOp.UPSERT, memory_type=_type(memory), key=memory.key,
+                                       content=content, importance=3, confidence=round(max(p, 0.8), 3),
+                                       supersedes=memory.key)
+            sure = True  # the rest is no memory alone ("一次能干掉半个"): all of it goes
+        if not sure:
+            return None
+        return MemoryCandidate(op=CandidateOp.DELETE, memory_type=_type(memory), key=memory.key,
+                               content=memory.content[:MAX_MEMORY_CONTENT_CHARS], importance=3,
+                               confidence=round(max(p, 0.8), 3), supersedes=memory.key)
+
+    def _supersede(self, out: list[MemoryCandidate], sentence: str, tail: str, memory: ExistingMemory,
+                   p: float) -> list[MemoryCandidate] | None:
+        """``out`` with the candidate that replaces ``memory`` naming it (see the module doc), or None
+        when nothing replaces it."""
+        out = list(out)
         for k, c in enumerate(out):
-            if (c.op is not CandidateOp.UPSERT or c.supersedes is not None
-                    or c.memory_type is not _type(memory)):
+            if c.op is CandidateOp.UPSERT and c.key == memory.key:
+                # refine merged the new statement into the old memory: the new statement alone replaces it
+                content = c.content
+                if content.startswith(memory.content) and len(content) > len(memory.content):
+                    content = content[len(memory.content):].lstrip("；; ,，")
+                if not STRONG_CUE.search(tail):
+                    return None  # a detail of the same thing ("一般就小区里溜两圈"): the merge stands
+                content = new_part(content, memory.content) or content
+                out[k] = c.model_copy(update={"content": content, "supersedes": memory.key})
+                return out
+        told = False  # the sentence produced a candidate (of this slot or not)
+        for k, c in enumerate(out):
+            if c.op is not CandidateOp.UPSERT or not _from(c, sentence):
+                continue
+            told = True
+            if c.supersedes is not None or c.memory_type is not _type(memory):
                 continue
             named = is_known_slot(c.key) and is_known_slot(memory.key)
             if is_event_key(c.key) or (c.key != memory.key and named):
                 continue  # a dated life event replaces nothing; two named slots never replace each other
-            if c.content in sentence or sentence in c.content or overlap(c.content, sentence) >= 0.5:
-                out[k] = c.model_copy(update={"supersedes": memory.key})
-                break
+            content = new_part(c.content, memory.content) or c.content
+            out[k] = c.model_copy(update={"content": content, "supersedes": memory.key})
+            return out
+        if told:
+            return None  # what the sentence tells is stored under its own key: it is not this memory's value
+        if p < STATEMENT_P or not UPDATE_CUE.search(sentence) or _QUESTION.search(sentence):
+            return None
+        content = new_part(tail, memory.content)[:MAX_MEMORY_CONTENT_CHARS]
+        if len(content) < 2 or not STRONG_CUE.search(tail):
+            return None  # "现在饿得发慌" tells no change of anything
+        seen = self.classifier.predict([content])[0]
+        if seen.p_keep >= STATEMENT_KEEP and seen.p_type(_type(memory)) < OTHER_TYPE_P:
+            return None  # the memory classifier sees a memory of another type: not this slot's new value
+        out.append(MemoryCandidate(op=CandidateOp.UPSERT, memory_type=_type(memory), key=memory.key,
+                                   content=content, importance=3, confidence=round(p, 3),
+                                   supersedes=memory.key))
         return out
+
+
+def _from(c: MemoryCandidate, sentence: str) -> bool:
+    return c.content in sentence or sentence in c.content or overlap(c.content, sentence) >= 0.5
+
+
+def _is_anaphoric(sentence: str) -> bool:
+    return bool(RETRACT_CUE.search(sentence) and _ANAPHOR.search(sentence))
 
 
 def _type(memory: ExistingMemory) -> MemoryType:

@@ -30,6 +30,7 @@ from core.extraction.pairs import (
     PairModelError,
     has_cue,
     shipped_pair_model,
+    topic_text,
 )
 from core.extraction.rules import RulesExtractor
 from core.types import MemoryType
@@ -126,9 +127,9 @@ def test_pair_model_loads_and_matches_its_pairs() -> None:
     ("我养了一只橘猫叫团子", "我住在宁波", "unrelated"),
 ])
 def test_pair_model_on_new_sentences(classifier: MemoryClassifier, old: str, new: str, relation: str) -> None:
-    vectors = classifier.embed([old, new])
+    vectors = classifier.embed([old, new, topic_text(new)])
     model = shipped_pair_model()
-    probs = model.predict_proba(model.features(vectors[:1], vectors[1:], [old], [new]))[0]
+    probs = model.predict_proba(model.features(vectors[:1], vectors[1:2], [old], [new], vectors[2:]))[0]
     got = RELATIONS[int(np.argmax(probs))]
     if relation == "unrelated":  # what matters: nothing is replaced or deleted (refine changes nothing)
         assert got in ("unrelated", "refine"), dict(zip(RELATIONS, probs.round(3), strict=True))

