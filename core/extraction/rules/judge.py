@@ -49,7 +49,6 @@ from core.extraction.pairs import (
     has_cue,
     overlap,
     shares_value,
-    states_new,
     topic_text,
 )
 from core.extraction.rules.events import is_event_key
@@ -95,6 +94,17 @@ STRONG_CUE = re.compile(
     r"used to|change of plans|plot twist|rip|passed away|new (?:job|place|phone|goal|car|flat|home))\b",
     re.IGNORECASE)
 _QUESTION = re.compile(r"[?？]\s*$|吗\s*$")
+# an addition to what is there, not a replacement: "into origami as well", "我也开始练书法了"
+_ADDITIVE = re.compile(
+    r"\b(?:as well|also|besides|in addition|on top of)\b|\btoo\s*[.!~]*\s*$|也|另外还|还有", re.IGNORECASE)
+
+
+def _tells_new_value(sentence: str) -> bool:
+    """A clause of ``sentence`` tells a new value: an update cue, no retraction cue, and not only the old
+    value's end ("I don't play tennis anymore, forget that" retracts; "scratch X, switching to Y" does
+    not)."""
+    return any(UPDATE_CUE.search(c) and not RETRACT_CUE.search(c) and not _STOP.search(c)
+               for c in _CLAUSE.findall(sentence))
 
 
 def _sentences(message: str) -> list[str]:
@@ -204,14 +214,15 @@ class UpdateJudge:
                                             [live[j].content for j in order], [sentence] * len(order),
                                             np.repeat(vectors[-1:], len(order), axis=0))
                 retract = np.maximum(retract, self.model.predict_proba(feats)[:, RELATIONS.index("retract")])
-            if RETRACT_CUE.search(sentence) and not states_new(sentence):
+            if RETRACT_CUE.search(sentence) and not _tells_new_value(sentence):
                 for rank, j in enumerate(order):
                     memory = live[j]
                     sure = bool(retract[rank] >= RETRACT_P
                                 or (anaphor and rank == 0 and retract[rank] >= ANAPHOR_P))
-                    if memory.key in written or memory.key in done or (
+                    if memory.key in written or memory.key in done or memory.key in deleted or (
                             rank > 0 and not (sure and shares_value(memory.content, topics[i]))):
-                        continue  # a second memory goes only when the sentence names a word of it
+                        continue  # a second memory goes only when the sentence names a word of it;
+                        # a delete the rules made stands (the whole thing withdrawn)
                     cand = self._retraction(memory, sentence, s_vec[i], t_vec[i], float(retract[rank]), sure,
                                             whole=anaphor and topics[i] == sentence)
                     if cand is None:
@@ -233,7 +244,8 @@ class UpdateJudge:
                     out.insert(0, cand)
                     deleted.add(memory.key)
                     done.add(memory.key)
-            elif relation == "supersede" and p >= SUPERSEDE_P and memory.key not in done:
+            elif (relation == "supersede" and p >= SUPERSEDE_P and memory.key not in done
+                  and not _ADDITIVE.search(sentence)):
                 # a bare delete the rules made for this memory gives way to the new value, when one is told
                 kept = [c for c in out if c.key != memory.key or c.op is not CandidateOp.DELETE]
                 replaced = self._supersede(kept, sentence, tail, memory, p)
