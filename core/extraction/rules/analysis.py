@@ -282,7 +282,7 @@ class _Analyser(SlotDetectors, ConstraintDetectors):
                                                                   self._next_sentence(clauses))
             return retractions or ([event] if event else []), ("time" if not (retractions or event) else None)
         if patterns.TIME_SOFT.search(body) and not patterns.HABIT.search(body):
-            return [], "time"
+            return [], "time-soft"  # a weekday or a clock time: the classifier may still keep a habit
         if is_question(body) and not _CLEFT.search(body):
             return [], "question"
         if clause.terminator in {"?", "？"}:  # a statement said with a rising tone ("I'm kinda into X now?")

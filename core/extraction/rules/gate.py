@@ -66,6 +66,7 @@ GATE_DROP = 0.50  # p(drop) at which a rule candidate under a fallback key is re
 GATE_DROP_SLOT = 0.95  # ... under a catalogue slot (the rules' slot detectors are precise)
 RETYPE = 0.85  # p(type | keep) at which a fallback-keyed candidate changes type
 RETYPE_IMPLAUSIBLE = 0.10  # ... or below which the rules' type is implausible (it then takes the likeliest)
+RETYPE_SLOT = 0.95  # ... a taste/goal/project catalogue slot the classifier calls another of the three
 RESCUE_KEEP = 0.90  # p(keep) at which a sentence no rule fired on becomes a candidate
 RESCUE_TYPE = 0.60  # ... and p(type | keep) its type needs
 FACT_MARGIN = 0.02  # cosine lead a single fact slot needs over the next topic, else fact-personal
@@ -77,11 +78,13 @@ RESCUE_MIN_CHARS_ZH = 5
 RESCUE_MIN_WORDS_EN = 3
 # reasons the rules give for dropping a clause that rule out a rescue of its sentence
 _SOFT_REASONS = {"no-trigger"}
-# drops of the rules the classifier may overrule with a higher probability (RESCUE_OVERRIDE): a standing
+# drops of the rules the classifier may overrule, with a higher probability (RESCUE_OVERRIDE) except for a
+# weekday or clock time (the usual RESCUE_KEEP: a weak sign of a time window): a standing
 # rule phrased like a request ("whenever u summarize an article for me keep it to 5 bullets"), a
 # long-term condition read as a hypothetical ("if it's raining in the morning, always..."), a statement
-# said with a rising tone ("I'm kinda into bouldering now?")
-_OVERRIDABLE_REASONS = {"request", "hypothetical", "question-mark"}
+# said with a rising tone ("I'm kinda into bouldering now?"), a habit named with a weekday ("周末喜欢去爬山")
+_OVERRIDABLE_REASONS = {"request", "hypothetical", "question-mark", "time-soft"}
+_STRICT_REASONS = _OVERRIDABLE_REASONS - {"time-soft"}
 # clauses left out of a rescued sentence without ruling it out (a thank-you for the advice)
 _SKIPPED_REASONS = {"ack"}
 # a clause that only continues the statement before it ("..., so busy season eats my spring")
@@ -89,9 +92,10 @@ _CONSEQUENCE = re.compile(r"^(?:so|which|that's why|that is why|hence|thus|there
                           r"^(?:所以|因此|于是|这样)")
 # the lead of a self-introduction ("quick intro:", "so context:", "简单说下我自己："): not part of a fact
 _INTRO_LEAD = re.compile(
-    r"^(?:(?:ok|okay|so|well|alright|fine)\s+)*(?:a\s+)?(?:quick|brief|short|little|some)?\s*"
+    r"^(?:(?:hi|hey|hello|ok|okay|so|well|alright|fine)\s+)*(?:a\s+)?(?:quick|brief|short|little|some)?\s*"
     r"(?:intro|introduction|context|background|bio|about me|me in a nutshell)\b|"
-    r"^(?:那|好吧|好|嗯)?(?:我)?(?:先|就)?(?:简单)?(?:说|介绍|讲)(?:一?下|几句)?(?:我)?自己|^自我介绍|^(?:个人)?背景")
+    r"^(?:(?:hi|hey|hello|ok|okay|嗨|哈喽|你好|那|好吧|好|嗯)\s*)*(?:我)?(?:先|就)?(?:简单)?(?:说|介绍|讲)(?:一?下|几句)?"
+    r"(?:我)?自己|^自我介绍|^(?:个人)?背景")
 
 # Topics a rescued memory may be filed under, per type: key suffix -> bilingual descriptions or
 # example sentences ("|"-separated, each embedded once per process; the nearest one names the
@@ -162,6 +166,9 @@ TOPICS: dict[MemoryType, dict[str, str]] = {
         "code_style": "代码 注释 编程语言 code comments programming language",
     },
 }
+
+
+_INTENTS = (MemoryType.PREFERENCE, MemoryType.GOAL, MemoryType.PROJECT)
 
 
 @dataclass(frozen=True)
@@ -273,12 +280,20 @@ class ClassifierGate:
         slot = is_known_slot(cand.key) or is_event_key(cand.key)  # a dated life event is kept like a slot
         if pred.probs[0] >= (GATE_DROP_SLOT if slot else GATE_DROP):
             return None
+        memory_type = pred.memory_type
+        other = memory_type is not cand.memory_type and {cand.memory_type, memory_type} <= set(_INTENTS)
+        if slot and other and pred.p_keep >= RESCUE_KEEP and pred.p_type(memory_type) >= RETYPE_SLOT \
+                and not is_event_key(cand.key):
+            return self._retyped(cand, memory_type, vector)  # "翻译一本小说，纯属爱好": a project, not books
         if slot or pred.p_keep < 0.5:
             return cand
-        memory_type = pred.memory_type
         if memory_type is cand.memory_type or (pred.p_type(memory_type) < RETYPE
                                                and pred.p_type(cand.memory_type) >= RETYPE_IMPLAUSIBLE):
             return cand
+        return self._retyped(cand, memory_type, vector)
+
+    def _retyped(self, cand: MemoryCandidate, memory_type: MemoryType, vector: npt.NDArray[np.float32]
+                 ) -> MemoryCandidate:
         key = normalise_key(self._key(memory_type, cand.content, vector))
         target = spec(key)
         return cand.model_copy(update={"key": key, "memory_type": target.memory_type,
@@ -315,7 +330,7 @@ class ClassifierGate:
             if blocked and not fired:
                 continue
             for run in runs:
-                if run and _INTRO_LEAD.search(run[0].norm):
+                while run and _INTRO_LEAD.search(run[0].norm):
                     run = run[1:]
                 if not run:
                     continue
@@ -326,7 +341,7 @@ class ClassifierGate:
                     continue  # "I'm an auditor, so busy season eats my spring": a detail of the fact before
                 if len(run) == 1 and analysis.dropped.get(run[0].index) == "hypothetical":
                     continue  # "if I were rich I'd buy an island"; a condition needs its rule after it
-                strict = any(analysis.dropped.get(c.index) in _OVERRIDABLE_REASONS for c in run)
+                strict = any(analysis.dropped.get(c.index) in _STRICT_REASONS for c in run)
                 threshold = RESCUE_OVERRIDE if strict else RESCUE_KEEP
                 run_id = run[0].index
                 text = clean_content(analysis.message[run[0].start:run[-1].end])
@@ -338,7 +353,7 @@ class ClassifierGate:
                         own = _owner(clause) if clause is not run[0] else owner
                         if own != "" and _long_enough(one) and not is_noise_content(one):
                             single = RESCUE_OVERRIDE if analysis.dropped.get(clause.index) in \
-                                _OVERRIDABLE_REASONS else RESCUE_KEEP
+                                _STRICT_REASONS else RESCUE_KEEP
                             units.append(_Unit(one, sentence, own, single, run_id, False))
         return units
 
@@ -471,9 +486,10 @@ def _relationship_fact(unit: _Unit, pred: Prediction) -> MemoryCandidate:
 
 
 def _long_enough(text: str) -> bool:
-    if has_cjk(text):
-        return len(re.findall(r"[\u3400-\u9fff]", text)) >= RESCUE_MIN_CHARS_ZH
-    return len(re.findall(r"[A-Za-z']+", text)) >= RESCUE_MIN_WORDS_EN
+    words = len(re.findall(r"[A-Za-z']+|[0-9]+", text))  # "civil engineer, 34": three
+    if has_cjk(text):  # a Latin word counts as two characters ("我是 data analyst")
+        return len(re.findall(r"[\u3400-\u9fff]", text)) + 2 * words >= RESCUE_MIN_CHARS_ZH
+    return words >= RESCUE_MIN_WORDS_EN
 
 
 def _chosen_units(units: list[_Unit], predictions: list[Prediction]) -> set[int]:
