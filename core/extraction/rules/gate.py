@@ -345,13 +345,13 @@ class ClassifierGate:
                 threshold = RESCUE_OVERRIDE if strict else RESCUE_KEEP
                 run_id = run[0].index
                 text = clean_content(analysis.message[run[0].start:run[-1].end])
-                if _long_enough(text) and not is_noise_content(text):
+                if _long_enough(text, fired) and not is_noise_content(text):
                     units.append(_Unit(text, sentence, owner, threshold, run_id, True))
                 if fired and 1 < len(run) <= 4:
                     for clause in run:
                         one = clean_content(clause.text)
                         own = _owner(clause) if clause is not run[0] else owner
-                        if own != "" and _long_enough(one) and not is_noise_content(one):
+                        if own != "" and _long_enough(one, fired) and not is_noise_content(one):
                             single = RESCUE_OVERRIDE if analysis.dropped.get(clause.index) in \
                                 _STRICT_REASONS else RESCUE_KEEP
                             units.append(_Unit(one, sentence, own, single, run_id, False))
@@ -485,11 +485,14 @@ def _relationship_fact(unit: _Unit, pred: Prediction) -> MemoryCandidate:
                            ttl_days=target.ttl_days)
 
 
-def _long_enough(text: str) -> bool:
+def _long_enough(text: str, among_facts: bool = False) -> bool:
+    """Long enough to stand alone; ``among_facts``: a clause run of a sentence where rules fired (its
+    neighbours say what it is about: "glassblower, 41" in a self-introduction) needs one word less."""
     words = len(re.findall(r"[A-Za-z']+|[0-9]+", text))  # "civil engineer, 34": three
+    less = 1 if among_facts else 0
     if has_cjk(text):  # a Latin word counts as two characters ("我是 data analyst")
-        return len(re.findall(r"[\u3400-\u9fff]", text)) + 2 * words >= RESCUE_MIN_CHARS_ZH
-    return words >= RESCUE_MIN_WORDS_EN
+        return len(re.findall(r"[\u3400-\u9fff]", text)) + 2 * words >= RESCUE_MIN_CHARS_ZH - less
+    return words >= RESCUE_MIN_WORDS_EN - less
 
 
 def _chosen_units(units: list[_Unit], predictions: list[Prediction]) -> set[int]:
