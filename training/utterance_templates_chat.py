@@ -128,6 +128,12 @@ THING2_EN = ["notes", "coffee", "commuting", "music", "travel", "work bags"]
 REL2_EN = ["roommate", "sister", "husband", "coworker", "best friend", "dad", "girlfriend", "son"]
 REL2_ZH = ["室友", "姐姐", "老公", "同事", "闺蜜", "爸爸", "女朋友", "儿子"]
 
+WORK_EN = ["Past Lives", "Hades", "The Martian", "Severance", "Fleabag", "Interstellar", "Celeste", "The Overstory",
+           "Outer Wilds", "Moonlight"]
+WORK_ZH = ["漫长的季节", "繁花", "流浪地球", "山海情", "长安的荔枝", "隐秘的角落", "人世间", "我的阿勒泰"]
+ADJ_EN = ["clever", "gorgeous", "weird", "moving", "funny", "tense"]
+KIND_EN = ["film", "show", "game", "book", "story"]
+
 _STEPS = (1, 3, 7, 11, 13, 17, 19, 23)
 PER_TEMPLATE = 8
 
@@ -143,7 +149,8 @@ SLOTS: dict[str, list[str]] = {
     "annoy_en": ANNOY_EN, "annoy_zh": ANNOY_ZH, "chore_en": CHORE_EN, "task_en": TASK2_EN,
     "task_zh": TASK2_ZH, "lang": LANG2, "oneoff_en": ONEOFF_EN, "oneoff_zh": ONEOFF_ZH, "day_en": DAY_EN,
     "day_zh": DAY_ZH, "mood_en": MOOD2_EN, "mood_zh": MOOD2_ZH, "thing_zh": THING2_ZH, "thing_en": THING2_EN,
-    "rel2_en": REL2_EN, "rel2_zh": REL2_ZH,
+    "rel2_en": REL2_EN, "rel2_zh": REL2_ZH, "work_en": WORK_EN, "work_zh": WORK_ZH, "adj_en": ADJ_EN,
+    "kind_en": KIND_EN,
 }
 
 # (family, keep, type, [templates])
@@ -209,6 +216,12 @@ FAMILIES: list[Fam] = [
     ("preference_hedged_habitual", True, "preference", [
         "{thing_zh}的话我一直都用{choice_zh}，别的用着别扭", "我一直都是{choice_zh}，换了反而不习惯", "出门我习惯了{choice_zh}",
         "吃饭我一般都点{dish_zh}，别的不太爱", "for {thing_en} i always stick with {choice_en}, anything else feels off",
+    ]),
+    ("preference_work_liked", True, "preference", [
+        'I really enjoyed "{work_en}", such a {adj_en} {kind_en}', 'loved "{work_en}", {adj_en} {kind_en} honestly',
+        'just finished "{work_en}" and loved it', '"{work_en}" was so good, one of my favorites now',
+        'i adored "{work_en}", easily a top {kind_en} for me', "我特别喜欢《{work_zh}》，太好看了",
+        "《{work_zh}》真的好看，我超爱", "最近看完《{work_zh}》，太喜欢了", '我超爱 "{work_en}" 这部',
     ]),
     ("third_party_relationship", True, "fact", [
         "my {rel2_en} is a {job_en}, works crazy hours", "my {rel2_en} is vegetarian so we cook a lot of beans",

@@ -345,13 +345,13 @@ class ClassifierGate:
                 threshold = RESCUE_OVERRIDE if strict else RESCUE_KEEP
                 run_id = run[0].index
                 text = clean_content(analysis.message[run[0].start:run[-1].end])
-                if _long_enough(text, fired) and not is_noise_content(text):
+                if _long_enough(text, fired and owner is None) and not is_noise_content(text):
                     units.append(_Unit(text, sentence, owner, threshold, run_id, True))
                 if fired and 1 < len(run) <= 4:
                     for clause in run:
                         one = clean_content(clause.text)
                         own = _owner(clause) if clause is not run[0] else owner
-                        if own != "" and _long_enough(one, fired) and not is_noise_content(one):
+                        if own != "" and _long_enough(one, own is None) and not is_noise_content(one):
                             single = RESCUE_OVERRIDE if analysis.dropped.get(clause.index) in \
                                 _STRICT_REASONS else RESCUE_KEEP
                             units.append(_Unit(one, sentence, own, single, run_id, False))
