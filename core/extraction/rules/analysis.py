@@ -83,6 +83,9 @@ class Analysis:
     lang_zh: bool
     dropped: dict[int, str] = field(default_factory=dict)  # clause index -> reason (for debugging/tests)
     forgotten_slots: set[str] = field(default_factory=set)  # slots the user named in a forget request
+    # clauses where a detector fired but which continue the group before them (a weak hit, or a taste after a
+    # taste): where the gate may cut a memory of another type out of that group (``gate._split_points``)
+    absorbed_hits: set[int] = field(default_factory=set)
 
 
 # --- the analyser ----------------------------------------------------------------------------
@@ -94,6 +97,7 @@ class _Analyser(SlotDetectors, ConstraintDetectors):
         self.clauses = split_clauses(self.message[:MAX_MESSAGE_CHARS], MAX_CLAUSES)
         self.lang_zh = has_cjk(self.message)
         self.dropped: dict[int, str] = {}
+        self.absorbed_hits: set[int] = set()
         self._last_place = ""
         self._constraint_keys: set[str] = set()  # constraints stated earlier in this message
         self._payload_from = 1 << 30  # clauses after a "translate:"-style lead-in are the task's payload
@@ -158,7 +162,7 @@ class _Analyser(SlotDetectors, ConstraintDetectors):
         forgotten = {slot for topic in forget_topics for slot, rx in patterns.SLOT_NAMES.items()
                      if rx.search(normalise(topic))}
         return Analysis(groups, deletions, forget_topics, change_sentences, self.message, self.lang_zh,
-                        self.dropped, forgotten)
+                        self.dropped, forgotten, self.absorbed_hits)
 
     def _sentence_results(self, clauses: list[Clause]) -> list[_Result]:
         """Per clause: its hits and drop reason; clauses swallowed by a multi-clause rule are marked."""
@@ -224,6 +228,7 @@ class _Analyser(SlotDetectors, ConstraintDetectors):
                 continue
             if hits and active and not patterns.TOPIC_SHIFT.search(clause.norm) and (
                     all(h.weak for h in hits) or all(_same_kind(h, active) for h in hits)):
+                self.absorbed_hits.add(clause.index)
                 hits = []  # a detail of the preference/goal this sentence is already about
             if hits:
                 previous, active = active, []

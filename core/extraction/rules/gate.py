@@ -90,6 +90,9 @@ _SKIPPED_REASONS = {"ack"}
 # a clause that only continues the statement before it ("..., so busy season eats my spring")
 _CONSEQUENCE = re.compile(r"^(?:so|which|that's why|that is why|hence|thus|therefore)\b|"
                           r"^(?:所以|因此|于是|这样)")
+# a clause with its own first-person subject ("..., and I'd love to walk the Camino one day")
+_OWN_SUBJECT = re.compile(r"^(?:(?:and|but|also|plus|oh)\s+)*(?:i|i'm|i'd|i've|i'll|my)\b|"
+                          r"^(?:而且|并且|还有|另外|也|但是?|不过)?我")
 # the lead of a self-introduction ("quick intro:", "so context:", "简单说下我自己："): not part of a fact
 _INTRO_LEAD = re.compile(
     r"^(?:(?:hi|hey|hello|ok|okay|so|well|alright|fine)\s+)*(?:a\s+)?(?:quick|brief|short|little|some)?\s*"
@@ -514,7 +517,8 @@ def _chosen_units(units: list[_Unit], predictions: list[Prediction]) -> set[int]
 
 def _split_points(analysis: Analysis, upserts: list[MemoryCandidate]) -> list[_Split]:
     """For each rule group whose candidate is exactly its clauses joined, each continuation clause long
-    enough to stand alone (read by the classifier in the same batch; ``ClassifierGate._apply_splits``)."""
+    enough to stand alone where a detector fired or with its own first-person subject (read by the
+    classifier in the same batch; ``ClassifierGate._apply_splits``)."""
     by_content = {c.content: c for c in upserts}
     out: list[_Split] = []
     zh = analysis.lang_zh
@@ -532,6 +536,8 @@ def _split_points(analysis: Analysis, upserts: list[MemoryCandidate]) -> list[_S
             if not _long_enough(text) or _owner(clauses[i]) is not None \
                     or _CONSEQUENCE.search(clauses[i].norm):
                 continue
+            if clauses[i].index not in analysis.absorbed_hits and not _OWN_SUBJECT.search(clauses[i].norm):
+                continue  # a detail of the group ("和家人一起生活"), not read (no model text for it)
             out.append(_Split(cand.key, text, join_clauses(analysis.message, clauses[:i], zh),
                               join_clauses(analysis.message, clauses[i:], zh), clauses[0].sentence))
     return out
