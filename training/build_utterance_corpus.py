@@ -5,11 +5,11 @@ Three sources, recorded per row in ``source``:
 - ``hand``: the rows written by hand (every row of the corpus without a ``source`` and the hand
   families of ``HAND`` below); never regenerated, only kept.
 - ``template``: hand-written templates (zh, en, mixed) crossed with hand-written slot values
-  (``training/utterance_templates.py``); ``template_chat``: a second such set in chat style
-  (``training/utterance_templates_chat.py``, issue 24): identity-changing events, day events, moods, thanks, code and
+  (``training/utterance_templates.py``): identity-changing events, day events, moods, thanks, code and
   one-off requests, sarcasm, hedged and habitual preferences, standing instructions, personal
-  projects, updates and retractions. Deterministic (no randomness: every template takes the slot
-  values at positions ``i * step`` of its lists).
+  projects, updates and retractions; ``template_chat``: a second such set in chat style
+  (``training/utterance_templates_chat.py``, issue 24's second pass). Deterministic (no randomness:
+  every template takes the slot values at positions ``i * step`` of its lists).
 - ``persona_valid_weak``: weak labels from the **validation** split of Synthetic-Persona-Chat
   (CC-BY 4.0, ``../shared/benchmarks/synthetic_persona_chat``; its test split is the evaluation set
   of ``bench/bench_public.py persona`` and is read here only to drop any sentence it also contains):
