@@ -348,6 +348,8 @@ class ClassifierGate:
                 threshold = RESCUE_OVERRIDE if strict else RESCUE_KEEP
                 run_id = run[0].index
                 text = clean_content(analysis.message[run[0].start:run[-1].end])
+                if patterns.RECENT_PAST.search(normalise(text)):
+                    continue  # "last weekend I went to…": of the day (a move is the event detector's)
                 if _long_enough(text, fired and owner is None) and not is_noise_content(text):
                     units.append(_Unit(text, sentence, owner, threshold, run_id, True))
                 if fired and 1 < len(run) <= 4:
