@@ -340,6 +340,9 @@ class ClassifierGate:
                 owner = _owner(run[0])
                 if owner == "":
                     continue  # "he loves sushi", "Jenny plays guitar": someone else's, and who is unclear
+                body = " ".join(c.norm for c in run)
+                if owner is None and _THIRD_PRONOUN.search(body) and not _FIRST_PERSON.search(body):
+                    continue  # "家里阳台都快被她占满了": about someone named in another turn
                 if fired and _CONSEQUENCE.search(run[0].norm):
                     continue  # "I'm an auditor, so busy season eats my spring": a detail of the fact before
                 if len(run) == 1 and analysis.dropped.get(run[0].index) == "hypothetical":
@@ -424,6 +427,7 @@ class ClassifierGate:
 
 
 _FIRST_PERSON = re.compile(r"我|\b(?:i|i'm|i've|i'd|my|me|mine|myself)\b")
+_THIRD_PRONOUN = re.compile(r"[他她]|\b(?:he|she|him|her|his|hers|he's|she's)\b")
 _RELATION_KEYS = ("fact-family", "fact-relationship", "fact-friends")
 
 
