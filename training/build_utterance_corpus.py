@@ -7,8 +7,9 @@ Three sources, recorded per row in ``source``:
 - ``template``: hand-written templates (zh, en, mixed) crossed with hand-written slot values
   (``training/utterance_templates.py``): identity-changing events, day events, moods, thanks, code and
   one-off requests, sarcasm, hedged and habitual preferences, standing instructions, personal
-  projects, updates and retractions. Deterministic (no randomness: every template takes the slot
-  values at positions ``i * step`` of its lists).
+  projects, updates and retractions; ``template_chat``: a second such set in chat style
+  (``training/utterance_templates_chat.py``, issue 24's second pass). Deterministic (no randomness:
+  every template takes the slot values at positions ``i * step`` of its lists).
 - ``persona_valid_weak``: weak labels from the **validation** split of Synthetic-Persona-Chat
   (CC-BY 4.0, ``../shared/benchmarks/synthetic_persona_chat``; its test split is the evaluation set
   of ``bench/bench_public.py persona`` and is read here only to drop any sentence it also contains):
@@ -41,6 +42,7 @@ from typing import Any
 
 from training.train_memory_classifier import CORPUS, derive_fields
 from training.utterance_templates import template_rows
+from training.utterance_templates_chat import chat_template_rows
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("PAI_SHARED_DIR") or REPO / ".." / "shared")  # the shared data, if elsewhere
@@ -214,7 +216,8 @@ def build(corpus: Path) -> dict[str, int]:
     hand = [r for r in old if r["source"] == "hand"]
     weak = persona_rows() if VALID.exists() else [r for r in old if r["source"] == "persona_valid_weak"]
     rows: dict[str, dict[str, Any]] = {}
-    for row in [*hand, *template_rows(), *weak]:  # a text written by hand wins over a template or weak row
+    # a text written by hand wins over a template or weak row, the first template set over the second
+    for row in [*hand, *template_rows(), *chat_template_rows(), *weak]:
         derived = derive_fields(row)
         rows.setdefault(derived["id"], derived)
     out = sorted(rows.values(), key=lambda r: str(r["id"]))

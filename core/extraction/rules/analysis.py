@@ -83,6 +83,9 @@ class Analysis:
     lang_zh: bool
     dropped: dict[int, str] = field(default_factory=dict)  # clause index -> reason (for debugging/tests)
     forgotten_slots: set[str] = field(default_factory=set)  # slots the user named in a forget request
+    # clauses where a detector fired but which continue the group before them (a weak hit, or a taste after a
+    # taste): where the gate may cut a memory of another type out of that group (``gate._split_points``)
+    absorbed_hits: set[int] = field(default_factory=set)
 
 
 # --- the analyser ----------------------------------------------------------------------------
@@ -94,6 +97,7 @@ class _Analyser(SlotDetectors, ConstraintDetectors):
         self.clauses = split_clauses(self.message[:MAX_MESSAGE_CHARS], MAX_CLAUSES)
         self.lang_zh = has_cjk(self.message)
         self.dropped: dict[int, str] = {}
+        self.absorbed_hits: set[int] = set()
         self._last_place = ""
         self._constraint_keys: set[str] = set()  # constraints stated earlier in this message
         self._payload_from = 1 << 30  # clauses after a "translate:"-style lead-in are the task's payload
@@ -158,7 +162,7 @@ class _Analyser(SlotDetectors, ConstraintDetectors):
         forgotten = {slot for topic in forget_topics for slot, rx in patterns.SLOT_NAMES.items()
                      if rx.search(normalise(topic))}
         return Analysis(groups, deletions, forget_topics, change_sentences, self.message, self.lang_zh,
-                        self.dropped, forgotten)
+                        self.dropped, forgotten, self.absorbed_hits)
 
     def _sentence_results(self, clauses: list[Clause]) -> list[_Result]:
         """Per clause: its hits and drop reason; clauses swallowed by a multi-clause rule are marked."""
@@ -224,6 +228,7 @@ class _Analyser(SlotDetectors, ConstraintDetectors):
                 continue
             if hits and active and not patterns.TOPIC_SHIFT.search(clause.norm) and (
                     all(h.weak for h in hits) or all(_same_kind(h, active) for h in hits)):
+                self.absorbed_hits.add(clause.index)
                 hits = []  # a detail of the preference/goal this sentence is already about
             if hits:
                 previous, active = active, []
@@ -282,9 +287,11 @@ class _Analyser(SlotDetectors, ConstraintDetectors):
                                                                   self._next_sentence(clauses))
             return retractions or ([event] if event else []), ("time" if not (retractions or event) else None)
         if patterns.TIME_SOFT.search(body) and not patterns.HABIT.search(body):
-            return [], "time"
-        if is_question(body) or clause.terminator in {"?", "？"}:
+            return [], "time-soft"  # a weekday or a clock time: the classifier may still keep a habit
+        if is_question(body) and not _CLEFT.search(body):
             return [], "question"
+        if clause.terminator in {"?", "？"}:  # a statement said with a rising tone ("I'm kinda into X now?")
+            return [], "question-mark"  # the classifier may still keep it (``gate``: an overridable drop)
         if patterns.REQUEST.search(body) and not (
                 patterns.DISLIKE.search(body) and topic_of("preference", body)):
             return [], "request"
@@ -325,6 +332,9 @@ class _Analyser(SlotDetectors, ConstraintDetectors):
         return hits
 
 
+# "what I actually enjoy is…", "我最喜欢的其实是…": a statement, not a question
+_CLEFT = re.compile(r"^what (?:i|we) (?:\w+ )?(?:love|like|enjoy|want|need|prefer|miss|hate|care about|do)"
+                    r" (?:\w+ )?(?:is|are)\b")
 # the plot of a story, film or book: "讲述的是一个父亲为了女儿的梦想…", "it's about a girl who wants to…"
 _PLOT = re.compile(
     r"^(?:这|那)?(?:部|本|个)?(?:电影|电视剧|小说|书|故事|片子|剧)?(?:主要)?(?:讲述|讲|描述|描写)(?:的是|了)|"

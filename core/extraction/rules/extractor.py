@@ -19,7 +19,7 @@ from core.extraction.rules.events import EventHit, is_event_key
 from core.extraction.rules.keys import content_slug
 from core.extraction.rules.precision import precise
 from core.extraction.rules.refine import CandidateMeta, refine_candidates
-from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, strip_emoji
+from core.extraction.rules.segment import has_cjk, join_clauses, normalise
 from core.extraction.rules.slots import is_known_slot, spec
 from core.extraction.rules.topics import topic_matches, topic_of
 from core.filters import is_noise_content, normalise_key
@@ -42,32 +42,6 @@ class _Built:
     candidates: tuple[MemoryCandidate, ...]
     meta: dict[str, CandidateMeta]
     analysis: Analysis | None = None
-
-
-def _join(message: str, clauses: list[Clause], zh: bool) -> str:
-    """The clauses' text in the user's own words: contiguous clauses keep the original
-    punctuation between them, gaps become a separator."""
-    ordered = sorted({c.index: c for c in clauses}.values(), key=lambda c: c.index)
-    sep = "；" if zh else "; "
-    out = ""
-    prev: Clause | None = None
-    for clause in ordered:
-        if prev is None:
-            out = clause.text
-        elif clause.index == prev.index + 1 and clause.sentence == prev.sentence:
-            between = strip_emoji(message[prev.end:clause.start]).strip()
-            if not between or between in {"~", "～"}:
-                between = "，" if zh else ","
-            if not zh and between.startswith(("—", "-", "–")):
-                between = " " + between
-            out += between + ("" if zh else " ") + clause.text
-        elif clause.index == prev.index + 1:
-            between = strip_emoji(message[prev.end:clause.start]).strip() or ("。" if zh else ".")
-            out += between + ("" if zh else " ") + clause.text
-        else:
-            out += sep + clause.text
-        prev = clause
-    return clean_content(out)
 
 
 # the old value, then (group "keep", put back) the change it was followed by
@@ -131,7 +105,7 @@ def build(data: ExtractionInput) -> _Built:
     meta: dict[str, CandidateMeta] = {}
     for group in analysis.groups:
         hit = group.hit
-        content = hit.content or _join(analysis.message, group.clauses, zh)
+        content = hit.content or join_clauses(analysis.message, group.clauses, zh)
         content = _without_old_value(content)
         if isinstance(hit, EventHit) and hit.date:
             content = f"{content[:MAX_CONTENT - len(hit.date) - 3]} ({hit.date})"

@@ -47,7 +47,14 @@ from core.extraction.rules import lexicon, patterns
 from core.extraction.rules.analysis import MAX_CLAUSES, MAX_MESSAGE_CHARS, Analysis
 from core.extraction.rules.events import is_event_key
 from core.extraction.rules.refine import CandidateMeta
-from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, split_clauses
+from core.extraction.rules.segment import (
+    Clause,
+    clean_content,
+    has_cjk,
+    join_clauses,
+    normalise,
+    split_clauses,
+)
 from core.extraction.rules.slots import is_known_slot, spec
 from core.extraction.rules.topics import topic_of
 from core.filters import is_noise_content, normalise_key
@@ -59,16 +66,39 @@ GATE_DROP = 0.50  # p(drop) at which a rule candidate under a fallback key is re
 GATE_DROP_SLOT = 0.95  # ... under a catalogue slot (the rules' slot detectors are precise)
 RETYPE = 0.85  # p(type | keep) at which a fallback-keyed candidate changes type
 RETYPE_IMPLAUSIBLE = 0.10  # ... or below which the rules' type is implausible (it then takes the likeliest)
+RETYPE_SLOT = 0.95  # ... a taste/goal/project catalogue slot the classifier calls another of the three
 RESCUE_KEEP = 0.90  # p(keep) at which a sentence no rule fired on becomes a candidate
 RESCUE_TYPE = 0.60  # ... and p(type | keep) its type needs
 FACT_MARGIN = 0.02  # cosine lead a single fact slot needs over the next topic, else fact-personal
 CONTEXT_BAND = (0.25, 0.75)  # p(drop) of a text alone within which the context model reads the turn before
+RESCUE_OVERRIDE = 0.97  # p(keep) at which a clause the rules dropped as overridable (below) is rescued
+SPLIT_KEEP = 0.90  # p(keep) at which a continuation clause of another type leaves its group ...
+SPLIT_TYPE = 0.80  # ... with p(type | keep) of its own type at least this
 RESCUE_MIN_CHARS_ZH = 5
 RESCUE_MIN_WORDS_EN = 3
 # reasons the rules give for dropping a clause that rule out a rescue of its sentence
 _SOFT_REASONS = {"no-trigger"}
+# drops of the rules the classifier may overrule, with a higher probability (RESCUE_OVERRIDE) except for a
+# weekday or clock time (the usual RESCUE_KEEP: a weak sign of a time window): a standing
+# rule phrased like a request ("whenever u summarize an article for me keep it to 5 bullets"), a
+# long-term condition read as a hypothetical ("if it's raining in the morning, always..."), a statement
+# said with a rising tone ("I'm kinda into bouldering now?"), a habit named with a weekday ("周末喜欢去爬山")
+_OVERRIDABLE_REASONS = {"request", "hypothetical", "question-mark", "time-soft"}
+_STRICT_REASONS = _OVERRIDABLE_REASONS - {"time-soft"}
 # clauses left out of a rescued sentence without ruling it out (a thank-you for the advice)
 _SKIPPED_REASONS = {"ack"}
+# a clause that only continues the statement before it ("..., so busy season eats my spring")
+_CONSEQUENCE = re.compile(r"^(?:so|which|that's why|that is why|hence|thus|therefore)\b|"
+                          r"^(?:所以|因此|于是|这样)")
+# a clause with its own first-person subject ("..., and I'd love to walk the Camino one day")
+_OWN_SUBJECT = re.compile(r"^(?:(?:and|but|also|plus|oh)\s+)*(?:i|i'm|i'd|i've|i'll|my)\b|"
+                          r"^(?:而且|并且|还有|另外|也|但是?|不过)?我")
+# the lead of a self-introduction ("quick intro:", "so context:", "简单说下我自己："): not part of a fact
+_INTRO_LEAD = re.compile(
+    r"^(?:(?:hi|hey|hello|ok|okay|so|well|alright|fine)\s+)*(?:a\s+)?(?:quick|brief|short|little|some)?\s*"
+    r"(?:intro|introduction|context|background|bio|about me|me in a nutshell)\b|"
+    r"^(?:(?:hi|hey|hello|ok|okay|嗨|哈喽|你好|那|好吧|好|嗯)\s*)*(?:我)?(?:先|就)?(?:简单)?(?:说|介绍|讲)(?:一?下|几句)?"
+    r"(?:我)?自己|^自我介绍|^(?:个人)?背景")
 
 # Topics a rescued memory may be filed under, per type: key suffix -> bilingual descriptions or
 # example sentences ("|"-separated, each embedded once per process; the nearest one names the
@@ -141,11 +171,29 @@ TOPICS: dict[MemoryType, dict[str, str]] = {
 }
 
 
+_INTENTS = (MemoryType.PREFERENCE, MemoryType.GOAL, MemoryType.PROJECT)
+
+
 @dataclass(frozen=True)
 class _Unit:
     text: str
     sentence: int
     owner: str | None = None  # the relationship fact a sentence about someone else is filed under
+    threshold: float = RESCUE_KEEP  # p(keep) it needs (higher when it overrules a drop of the rules)
+    run: int = -1  # the run of clauses it belongs to (a run is tried clause by clause, then whole)
+    whole: bool = True  # the whole run (else one clause of it)
+
+
+@dataclass(frozen=True)
+class _Split:
+    """A continuation clause of a rule group that may be a memory of its own ("I'm gluten-intolerant,
+    and I'd love to walk the Camino one day")."""
+
+    key: str  # the candidate it would leave
+    text: str  # the clause alone (what the classifier reads)
+    head: str  # the candidate's content without it and what follows
+    tail: str  # it and what follows: the new memory's content
+    sentence: int
 
 
 class ClassifierGate:
@@ -175,7 +223,10 @@ class ClassifierGate:
         candidates = _fold_third_party(analysis, candidates)
         upserts = [c for c in candidates if c.op is CandidateOp.UPSERT]
         units = self._rescue_units(analysis)
-        texts = [c.content for c in upserts] + [u.text for u in units]
+        splits = _split_points(analysis, upserts)
+        said = _said(analysis)  # a templated content ("Lives in Rotterdam") is read as the user said it
+        texts = [said.get(c.content, c.content) for c in upserts] + [u.text for u in units] + \
+            [sp.text for sp in splits]
         if not texts:
             return candidates, meta
         vectors = self.classifier.embed(texts)
@@ -203,9 +254,12 @@ class ClassifierGate:
             if kept.key != cand.key:
                 new_meta[kept.key] = meta.get(cand.key, CandidateMeta())
             out.append(kept)
+        n_units = len(upserts) + len(units)
+        out = self._apply_splits(out, splits, predictions[n_units:], vectors[n_units:], new_meta, analysis)
         taken = {c.key for c in out}
-        for j, (unit, pred) in enumerate(zip(units, predictions[len(upserts):], strict=True)):
-            if pred.p_keep < RESCUE_KEEP:
+        chosen = _chosen_units(units, predictions[len(upserts):n_units])
+        for j, (unit, pred) in enumerate(zip(units, predictions[len(upserts):n_units], strict=True)):
+            if j not in chosen:
                 continue
             rescued: MemoryCandidate | None
             if unit.owner is not None:
@@ -229,12 +283,20 @@ class ClassifierGate:
         slot = is_known_slot(cand.key) or is_event_key(cand.key)  # a dated life event is kept like a slot
         if pred.probs[0] >= (GATE_DROP_SLOT if slot else GATE_DROP):
             return None
+        memory_type = pred.memory_type
+        other = memory_type is not cand.memory_type and {cand.memory_type, memory_type} <= set(_INTENTS)
+        if slot and other and pred.p_keep >= RESCUE_KEEP and pred.p_type(memory_type) >= RETYPE_SLOT \
+                and not is_event_key(cand.key):
+            return self._retyped(cand, memory_type, vector)  # "翻译一本小说，纯属爱好": a project, not books
         if slot or pred.p_keep < 0.5:
             return cand
-        memory_type = pred.memory_type
         if memory_type is cand.memory_type or (pred.p_type(memory_type) < RETYPE
                                                and pred.p_type(cand.memory_type) >= RETYPE_IMPLAUSIBLE):
             return cand
+        return self._retyped(cand, memory_type, vector)
+
+    def _retyped(self, cand: MemoryCandidate, memory_type: MemoryType, vector: npt.NDArray[np.float32]
+                 ) -> MemoryCandidate:
         key = normalise_key(self._key(memory_type, cand.content, vector))
         target = spec(key)
         return cand.model_copy(update={"key": key, "memory_type": target.memory_type,
@@ -243,7 +305,12 @@ class ClassifierGate:
     # -- rescue ---------------------------------------------------------------------------------
     @staticmethod
     def _rescue_units(analysis: Analysis) -> list[_Unit]:
-        """Sentences where no rule fired and every clause was dropped only for lack of a trigger."""
+        """What a rescue may keep: a sentence where no rule fired and every clause was dropped only for
+        lack of a trigger (or for an overridable reason), as a whole; in a sentence where rules fired,
+        each run of consecutive clauses they left (a job or a city among other facts: "civil engineer,
+        34, just relocated to Rotterdam"), clause by clause and as a run. A clause with any other drop
+        reason (a time window, a question, a profile field...) ends a run and rules its sentence out
+        when nothing in it fired."""
         clauses = split_clauses(analysis.message[:MAX_MESSAGE_CHARS], MAX_CLAUSES)
         covered = {c.index for g in analysis.groups for c in g.clauses}
         by_sentence: dict[int, list[Clause]] = {}
@@ -251,21 +318,76 @@ class ClassifierGate:
             by_sentence.setdefault(clause.sentence, []).append(clause)
         units: list[_Unit] = []
         for sentence, members in by_sentence.items():
-            if any(c.index in covered for c in members):
+            fired = any(c.index in covered for c in members)
+            runs: list[list[Clause]] = [[]]
+            blocked = False
+            for clause in members:
+                reason = analysis.dropped.get(clause.index, "no-trigger")
+                if clause.index in covered or reason in _SKIPPED_REASONS:
+                    runs.append([])
+                elif reason in _SOFT_REASONS or reason in _OVERRIDABLE_REASONS:
+                    runs[-1].append(clause)
+                else:
+                    blocked = True
+                    runs.append([])
+            if blocked and not fired:
                 continue
-            members = [c for c in members if analysis.dropped.get(c.index) not in _SKIPPED_REASONS]
-            if not members:
-                continue
-            if any(analysis.dropped.get(c.index, "no-trigger") not in _SOFT_REASONS for c in members):
-                continue
-            owner = _owner(members[0])
-            if owner == "":
-                continue  # "he loves sushi", "Jenny plays guitar": someone else's, and who is unclear
-            text = clean_content(analysis.message[members[0].start:members[-1].end])
-            if not _long_enough(text) or is_noise_content(text):
-                continue
-            units.append(_Unit(text, sentence, owner))
+            for run in runs:
+                while run and _INTRO_LEAD.search(run[0].norm):
+                    run = run[1:]
+                if not run:
+                    continue
+                owner = _owner(run[0])
+                if owner == "":
+                    continue  # "he loves sushi", "Jenny plays guitar": someone else's, and who is unclear
+                body = " ".join(c.norm for c in run)
+                if owner is None and _THIRD_PRONOUN.search(body) and not _FIRST_PERSON.search(body):
+                    continue  # "家里阳台都快被她占满了": about someone named in another turn
+                if fired and _CONSEQUENCE.search(run[0].norm):
+                    continue  # "I'm an auditor, so busy season eats my spring": a detail of the fact before
+                if len(run) == 1 and analysis.dropped.get(run[0].index) == "hypothetical":
+                    continue  # "if I were rich I'd buy an island"; a condition needs its rule after it
+                strict = any(analysis.dropped.get(c.index) in _STRICT_REASONS for c in run)
+                threshold = RESCUE_OVERRIDE if strict else RESCUE_KEEP
+                run_id = run[0].index
+                text = clean_content(analysis.message[run[0].start:run[-1].end])
+                if patterns.RECENT_PAST.search(normalise(text)):
+                    continue  # "last weekend I went to…": of the day (a move is the event detector's)
+                if _long_enough(text, fired and owner is None) and not is_noise_content(text):
+                    units.append(_Unit(text, sentence, owner, threshold, run_id, True))
+                if fired and 1 < len(run) <= 4:
+                    for clause in run:
+                        one = clean_content(clause.text)
+                        own = _owner(clause) if clause is not run[0] else owner
+                        if own != "" and _long_enough(one, own is None) and not is_noise_content(one):
+                            single = RESCUE_OVERRIDE if analysis.dropped.get(clause.index) in \
+                                _STRICT_REASONS else RESCUE_KEEP
+                            units.append(_Unit(one, sentence, own, single, run_id, False))
         return units
+
+    def _apply_splits(self, out: list[MemoryCandidate], splits: list[_Split], predictions: list[Prediction],
+                      vectors: npt.NDArray[np.float32], meta: dict[str, CandidateMeta], analysis: Analysis
+                      ) -> list[MemoryCandidate]:
+        """Cut a continuation clause of another type out of its group into a memory of its own (the first
+        such clause of a candidate, with what follows it)."""
+        done: set[str] = set()
+        for sp, pred, vector in zip(splits, predictions, vectors, strict=True):
+            at = next((i for i, c in enumerate(out) if c.key == sp.key and c.op is CandidateOp.UPSERT), None)
+            if at is None or sp.key in done or pred.p_keep < SPLIT_KEEP:
+                continue
+            memory_type = pred.memory_type
+            if memory_type is out[at].memory_type or pred.p_type(memory_type) < SPLIT_TYPE:
+                continue
+            unit = _Unit(sp.tail, sp.sentence)
+            taken = {c.key for c in out}
+            new = self._rescue(unit, pred, taken, vector)
+            if new is None or new.key in taken:
+                continue
+            done.add(sp.key)
+            out[at] = out[at].model_copy(update={"content": sp.head})
+            out.append(new)
+            meta.setdefault(new.key, CandidateMeta(changed=sp.sentence in analysis.change_sentences))
+        return out
 
     def _rescue(self, unit: _Unit, pred: Prediction, taken: set[str], vector: npt.NDArray[np.float32]
                 ) -> MemoryCandidate | None:
@@ -305,6 +427,7 @@ class ClassifierGate:
 
 
 _FIRST_PERSON = re.compile(r"我|\b(?:i|i'm|i've|i'd|my|me|mine|myself)\b")
+_THIRD_PRONOUN = re.compile(r"[他她]|\b(?:he|she|him|her|his|hers|he's|she's)\b")
 _RELATION_KEYS = ("fact-family", "fact-relationship", "fact-friends")
 
 
@@ -371,7 +494,67 @@ def _relationship_fact(unit: _Unit, pred: Prediction) -> MemoryCandidate:
                            ttl_days=target.ttl_days)
 
 
-def _long_enough(text: str) -> bool:
-    if has_cjk(text):
-        return len(re.findall(r"[\u3400-\u9fff]", text)) >= RESCUE_MIN_CHARS_ZH
-    return len(re.findall(r"[A-Za-z']+", text)) >= RESCUE_MIN_WORDS_EN
+def _long_enough(text: str, among_facts: bool = False) -> bool:
+    """Long enough to stand alone; ``among_facts``: a clause run of a sentence where rules fired (its
+    neighbours say what it is about: "glassblower, 41" in a self-introduction) needs one word less."""
+    words = len(re.findall(r"[A-Za-z']+|[0-9]+", text))  # "civil engineer, 34": three
+    less = 1 if among_facts else 0
+    if has_cjk(text):  # a Latin word counts as two characters ("我是 data analyst")
+        return len(re.findall(r"[\u3400-\u9fff]", text)) + 2 * words >= RESCUE_MIN_CHARS_ZH - less
+    return words >= RESCUE_MIN_WORDS_EN - less
+
+
+def _chosen_units(units: list[_Unit], predictions: list[Prediction]) -> set[int]:
+    """Indices of the units to rescue: per run, the clauses that pass alone; when none does, the
+    whole run if it passes."""
+    passing = {j for j, (u, p) in enumerate(zip(units, predictions, strict=True)) if p.p_keep >= u.threshold}
+    chosen: set[int] = set()
+    runs: dict[int, list[int]] = {}
+    for j, unit in enumerate(units):
+        runs.setdefault(unit.run, []).append(j)
+    for members in runs.values():
+        singles = [j for j in members if not units[j].whole and j in passing]
+        if singles:
+            chosen.update(singles)
+        else:
+            chosen.update(j for j in members if units[j].whole and j in passing)
+    return chosen
+
+
+def _split_points(analysis: Analysis, upserts: list[MemoryCandidate]) -> list[_Split]:
+    """For each rule group whose candidate is exactly its clauses joined, each continuation clause long
+    enough to stand alone where a detector fired or with its own first-person subject (read by the
+    classifier in the same batch; ``ClassifierGate._apply_splits``)."""
+    by_content = {c.content: c for c in upserts}
+    out: list[_Split] = []
+    zh = analysis.lang_zh
+    for group in analysis.groups:
+        if group.hit.content is not None or len(group.clauses) < 2 or group.hit.op is not CandidateOp.UPSERT:
+            continue
+        clauses = sorted(group.clauses, key=lambda c: c.index)
+        cand = by_content.get(join_clauses(analysis.message, clauses, zh))
+        if cand is None or cand.memory_type is MemoryType.CONSTRAINT:
+            continue  # a standing rule is kept whole, with its object
+        for i in range(1, len(clauses)):
+            if clauses[i].sentence != clauses[0].sentence:
+                break
+            text = clean_content(clauses[i].text)
+            if not _long_enough(text) or _owner(clauses[i]) is not None \
+                    or _CONSEQUENCE.search(clauses[i].norm):
+                continue
+            if clauses[i].index not in analysis.absorbed_hits and not _OWN_SUBJECT.search(clauses[i].norm):
+                continue  # a detail of the group ("和家人一起生活"), not read (no model text for it)
+            out.append(_Split(cand.key, text, join_clauses(analysis.message, clauses[:i], zh),
+                              join_clauses(analysis.message, clauses[i:], zh), clauses[0].sentence))
+    return out
+
+
+def _said(analysis: Analysis) -> dict[str, str]:
+    """Templated contents of the rules (a slot's fixed wording, "Lives in Rotterdam") -> the user's own
+    clauses they came from, which the classifier reads instead (it was trained on what people say)."""
+    out: dict[str, str] = {}
+    for group in analysis.groups:
+        if group.hit.content is not None and group.clauses:
+            clauses = sorted(group.clauses, key=lambda c: c.index)
+            out.setdefault(group.hit.content, join_clauses(analysis.message, clauses, analysis.lang_zh))
+    return out

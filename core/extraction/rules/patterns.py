@@ -90,7 +90,7 @@ QUESTION = rx(
     # ("n't" cannot follow a word boundary after these words, so only " not" needs excluding)
     r"^(?:can|could|would|will|do|does|did|is|are|was|were|should|shall|what|what's|"
     r"how|how's|why|where|which|"
-    r"who|whats|any ideas?|anything|is there|are there|have you|has)\b" + _nf(" not"),
+    r"who|whats|any ideas?|anything|is there|are there|have you|has)\b" + _nf(" not", "'t", "’t"),
 )
 # "X不X" at the end ("去不去"): ``questions.is_question`` compares the two groups
 A_NOT_A = re.compile(r"(?P<a>\w)\s*不\s*(?P<b>\w)$")

@@ -15,6 +15,8 @@ statement of a candidate's content, the parts ``build`` joined with "; " / "；"
 - the user's own plan said politely is no rule ("以后我会早点睡，请监督我"), unless it says how the
   assistant should work;
 - a momentary want is no goal ("I want to find some movies to watch", "我想出去走走");
+- sarcasm is no taste: a preference said in a sentence that carries an eye-roll, an upside-down
+  face, "/s" or "(not)" / "（才怪）" ("I just adore queueing at the post office 🙄") is not stored;
 - a memory never loses its referent: a short statement whose object is only a pronoun ("I love
   riding them", "我超爱骑它们") takes the previous sentence of the message, else the user's
   previous turn, as its referent; without one it is not stored.
@@ -89,6 +91,11 @@ _SENTENCE_END = re.compile(r"[.!?。！？\n]+")
 _OWN_PLAN = re.compile(r"\b(?:i'll|i will|i'm going to|i am going to|we'll|we will)\b|"
                        r"我们?(?:会|要|打算|准备)")
 _GOAL_OR_RULE = (MemoryType.GOAL, MemoryType.CONSTRAINT)
+# what marks a sentence as sarcastic (read on the raw message: the clauses have their emoji stripped)
+_SARCASM = re.compile("[\U0001f644\U0001f643\U0001f612\U0001f611]|(?:^|\\s)/s\\b|\\((?:not|jk)\\)|"
+                      "[（(](?:才怪|并不|反话)[）)]|呵呵[。！!]*$|\\b(?:yeah right|not!)")
+_SARCASM_END = re.compile(r"[.!?。！？\n]")
+SARCASM_WINDOW = 80
 REFERENT_MAX_CHARS = 200
 
 
@@ -108,6 +115,21 @@ def _dropped(piece: str, memory_type: MemoryType) -> bool:
     if rule:
         return bool(_RECALL.search(piece) or (_OWN_PLAN.search(piece) and not _MANNER.search(piece)))
     return bool(_MOMENTARY_WANT.search(piece))
+
+
+def _sarcastic(piece: str, message: str) -> bool:
+    """The sentence of ``message`` that ``piece`` comes from carries a sarcasm marker (see module doc)."""
+    probe = piece[:24]
+    at = message.find(probe) if probe else -1
+    if at < 0:
+        return False
+    start = at
+    while start > 0 and not _SARCASM_END.match(message[start - 1]) and at - start < SARCASM_WINDOW:
+        start -= 1
+    tail = message[at + len(probe):at + len(probe) + SARCASM_WINDOW * 2]
+    end = _SARCASM_END.search(tail)
+    stop = at + len(probe) + (end.end() + 3 if end else len(tail))
+    return bool(_SARCASM.search(message[start:stop]))
 
 
 def _referent(content: str, data: ExtractionInput) -> str | None:
@@ -144,7 +166,9 @@ def precise(candidates: Sequence[MemoryCandidate], data: ExtractionInput) -> lis
             out.append(cand)
             continue
         pieces = [p for p in _PIECES.split(cand.content) if p.strip()]
-        kept = [p for p in pieces if not _dropped(normalise(p), cand.memory_type)]
+        taste = cand.memory_type is MemoryType.PREFERENCE
+        kept = [p for p in pieces if not _dropped(normalise(p), cand.memory_type)
+                and not (taste and _sarcastic(p, data.user_message or ""))]
         resolved = [r for r in (_with_referent(p, data) for p in kept) if r]
         if not resolved:
             continue

@@ -189,3 +189,29 @@ def clean_content(text: str) -> str:
         if out == before:
             break
     return out
+
+
+def join_clauses(message: str, clauses: list[Clause], zh: bool) -> str:
+    """The clauses' text in the user's own words: contiguous clauses keep the original
+    punctuation between them, gaps become a separator."""
+    ordered = sorted({c.index: c for c in clauses}.values(), key=lambda c: c.index)
+    sep = "；" if zh else "; "
+    out = ""
+    prev: Clause | None = None
+    for clause in ordered:
+        if prev is None:
+            out = clause.text
+        elif clause.index == prev.index + 1 and clause.sentence == prev.sentence:
+            between = strip_emoji(message[prev.end:clause.start]).strip()
+            if not between or between in {"~", "～"}:
+                between = "，" if zh else ","
+            if not zh and between.startswith(("—", "-", "–")):
+                between = " " + between
+            out += between + ("" if zh else " ") + clause.text
+        elif clause.index == prev.index + 1:
+            between = strip_emoji(message[prev.end:clause.start]).strip() or ("。" if zh else ".")
+            out += between + ("" if zh else " ") + clause.text
+        else:
+            out += sep + clause.text
+        prev = clause
+    return clean_content(out)
