@@ -54,19 +54,7 @@ from typing import Any
 
 import numpy as np
 
-
-@dataclass
-class Reply:
-    """One scripted reply. ``content`` is the assistant message (chat) or ignored (embeddings)."""
-
-    content: str | None = None
-    status: int = 200
-    delay: float = 0.0
-    raw: bytes | None = None  # sent verbatim as the body, bypassing the OpenAI envelope
-    dim: int | None = None  # embeddings: reply with this dimension instead of the configured one
-    prompt_tokens: int = 11
-    completion_tokens: int = 7
-    retry_after: float | None = None  # sent as a Retry-After header (seconds)
+from localstack.double_answers import CHAT_HANDLERS, Reply, echo_candidates, rules_candidates, rules_extractor
 
 
 @dataclass(frozen=True)
@@ -384,76 +372,6 @@ def _with_headers(reply: tuple[int, bytes, float] | tuple[int, bytes, float, dic
     return reply[0], reply[1], reply[2], headers
 
 
-def echo_candidates(body: dict[str, Any]) -> Reply:
-    """A stand-in "model" (``--chat echo-candidates``): stage 1 answers one ``fact`` candidate holding the
-    current user message; stage 2 (a prompt with a candidates block) keeps the candidates it was given."""
-    from core.extraction.prompts import CANDIDATES_BLOCK, CURRENT_BLOCK
-    from core.prompt_data import BlockFormatError, read_block
-
-    messages = body.get("messages") or []
-    prompt = str(messages[-1].get("content", "")) if messages else ""
-    try:
-        if f"<{CANDIDATES_BLOCK}>" in prompt:
-            return Reply(content=json.dumps({"candidates": read_block(prompt, CANDIDATES_BLOCK)},
-                                            ensure_ascii=False))
-        current = read_block(prompt, CURRENT_BLOCK)
-    except BlockFormatError:
-        return Reply(content='{"candidates": []}')
-    text = str(current[0].get("content", "") if current and isinstance(current[0], dict) else "").strip()
-    if not text:
-        return Reply(content='{"candidates": []}')
-    candidate = {"memory_type": "fact", "key": "bench-statement", "content": text[:1000],
-                 "importance": 3, "confidence": 0.9}
-    return Reply(content=json.dumps({"candidates": [candidate]}, ensure_ascii=False))
-
-
-_RULES: Any = None
-_RULES_LOCK = threading.Lock()
-
-
-def _rules_extractor() -> Any:
-    """The one ``RulesExtractor`` of this process, made (and warmed up) on first use."""
-    global _RULES
-    from core.extraction.rules import RulesExtractor
-
-    with _RULES_LOCK:
-        if _RULES is None:
-            _RULES = RulesExtractor()
-            _RULES.warm_up()
-        return _RULES
-
-
-def rules_candidates(body: dict[str, Any]) -> Reply:
-    """A stand-in "model" (``--chat rules-candidates``): stage 1 answers the candidates the offline rules
-    extractor finds in the current user message; stage 2 keeps the candidates it was given."""
-    from core.extraction.candidates import ExtractionInput
-    from core.extraction.prompts import CANDIDATES_BLOCK, CURRENT_BLOCK
-    from core.prompt_data import BlockFormatError, read_block
-
-    messages = body.get("messages") or []
-    prompt = str(messages[-1].get("content", "")) if messages else ""
-    try:
-        if f"<{CANDIDATES_BLOCK}>" in prompt:
-            return Reply(content=json.dumps({"candidates": read_block(prompt, CANDIDATES_BLOCK)},
-                                            ensure_ascii=False))
-        current = read_block(prompt, CURRENT_BLOCK)
-    except BlockFormatError:
-        return Reply(content='{"candidates": []}')
-    text = str(current[0].get("content", "") if current and isinstance(current[0], dict) else "").strip()
-    if not text:
-        return Reply(content='{"candidates": []}')
-    found = _rules_extractor().extract(ExtractionInput(user_message=text))
-    return Reply(content=json.dumps({"candidates": [c.model_dump(mode="json") for c in found]},
-                                    ensure_ascii=False))
-
-
-CHAT_HANDLERS: dict[str, Callable[[dict[str, Any]], Reply]] = {
-    "echo-candidates": echo_candidates,
-    "rules-candidates": rules_candidates,
-    "empty": lambda body: Reply(content='{"candidates": []}'),
-}
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run the double as its own process (see the module docstring)."""
     import argparse
@@ -476,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
     server = FakeOpenAIServer(record_limit=1000)
     server.chat_handler = CHAT_HANDLERS[args.chat]
     if args.chat == "rules-candidates":
-        _rules_extractor()  # load the classifier before the first request
+        rules_extractor()  # load the classifier before the first request
     server.configure(latency=latency, error_rate=args.error_rate, rate_limit_rate=args.rate_limit_rate,
                      retry_after=args.retry_after, endpoints=tuple(args.endpoints.split(",")), seed=args.seed)
     stop = threading.Event()
@@ -490,6 +408,10 @@ def main(argv: list[str] | None = None) -> int:
     stop.wait()
     server.stop()
     return 0
+
+
+__all__ = ["CHAT_HANDLERS", "FakeOpenAIServer", "Latency", "LoadProfile", "RecordedRequest", "Reply",
+           "echo_candidates", "rules_candidates"]
 
 
 if __name__ == "__main__":

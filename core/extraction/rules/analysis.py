@@ -84,7 +84,7 @@ class Analysis:
     dropped: dict[int, str] = field(default_factory=dict)  # clause index -> reason (for debugging/tests)
     forgotten_slots: set[str] = field(default_factory=set)  # slots the user named in a forget request
     # clauses where a detector fired but which continue the group before them (a weak hit, or a taste after a
-    # taste): where the gate may cut a memory of another type out of that group (``gate._split_points``)
+    # taste): where the gate may cut a memory of another type out of that group (``gate_units.split_points``)
     absorbed_hits: set[int] = field(default_factory=set)
 
 
@@ -367,7 +367,7 @@ def _fold_grounds(groups: list[Group]) -> list[Group]:
 
 def _about_someone_else(first_clause: str) -> bool:
     """The sentence's subject is someone other than the user and not a relative or partner (whose
-    details join the family fact, ``gate._fold_third_party``)."""
+    details join the family fact, ``gate_units.fold_third_party``)."""
     return bool(patterns.THIRD_PARTY_START.search(first_clause)) \
         and not patterns.FAMILY_SUBJECT.search(first_clause)
 

@@ -36,8 +36,6 @@ between 0.85 and 0.90 was a 400-turn LoCoMo sample (``bench/RESULTS.md`` section
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import numpy.typing as npt
 
@@ -46,12 +44,27 @@ from core.extraction.classifier import PREV_MAX_CHARS, MemoryClassifier, Predict
 from core.extraction.rules import lexicon, patterns
 from core.extraction.rules.analysis import MAX_CLAUSES, MAX_MESSAGE_CHARS, Analysis
 from core.extraction.rules.events import is_event_key
+from core.extraction.rules.gate_units import (
+    CONSEQUENCE,
+    FIRST_PERSON_WORD,
+    RESCUE_KEEP,
+    THIRD_PRONOUN,
+    Split,
+    Unit,
+    chosen_units,
+    fold_third_party,
+    long_enough,
+    owner_of,
+    relationship_fact,
+    said_texts,
+    split_points,
+)
 from core.extraction.rules.refine import CandidateMeta
+from core.extraction.rules.rescue_topics import TOPICS
 from core.extraction.rules.segment import (
     Clause,
     clean_content,
     has_cjk,
-    join_clauses,
     normalise,
     split_clauses,
 )
@@ -60,22 +73,18 @@ from core.extraction.rules.topics import topic_of
 from core.filters import is_noise_content, normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
-from schemas.events import MAX_MEMORY_CONTENT_CHARS
 
 GATE_DROP = 0.50  # p(drop) at which a rule candidate under a fallback key is removed (drop is the likeliest)
 GATE_DROP_SLOT = 0.95  # ... under a catalogue slot (the rules' slot detectors are precise)
 RETYPE = 0.85  # p(type | keep) at which a fallback-keyed candidate changes type
 RETYPE_IMPLAUSIBLE = 0.10  # ... or below which the rules' type is implausible (it then takes the likeliest)
 RETYPE_SLOT = 0.95  # ... a taste/goal/project catalogue slot the classifier calls another of the three
-RESCUE_KEEP = 0.90  # p(keep) at which a sentence no rule fired on becomes a candidate
 RESCUE_TYPE = 0.60  # ... and p(type | keep) its type needs
 FACT_MARGIN = 0.02  # cosine lead a single fact slot needs over the next topic, else fact-personal
 CONTEXT_BAND = (0.25, 0.75)  # p(drop) of a text alone within which the context model reads the turn before
 RESCUE_OVERRIDE = 0.97  # p(keep) at which a clause the rules dropped as overridable (below) is rescued
 SPLIT_KEEP = 0.90  # p(keep) at which a continuation clause of another type leaves its group ...
 SPLIT_TYPE = 0.80  # ... with p(type | keep) of its own type at least this
-RESCUE_MIN_CHARS_ZH = 5
-RESCUE_MIN_WORDS_EN = 3
 # reasons the rules give for dropping a clause that rule out a rescue of its sentence
 _SOFT_REASONS = {"no-trigger"}
 # drops of the rules the classifier may overrule, with a higher probability (RESCUE_OVERRIDE) except for a
@@ -88,11 +97,6 @@ _STRICT_REASONS = _OVERRIDABLE_REASONS - {"time-soft"}
 # clauses left out of a rescued sentence without ruling it out (a thank-you for the advice)
 _SKIPPED_REASONS = {"ack"}
 # a clause that only continues the statement before it ("..., so busy season eats my spring")
-_CONSEQUENCE = re.compile(r"^(?:so|which|that's why|that is why|hence|thus|therefore)\b|"
-                          r"^(?:所以|因此|于是|这样)")
-# a clause with its own first-person subject ("..., and I'd love to walk the Camino one day")
-_OWN_SUBJECT = re.compile(r"^(?:(?:and|but|also|plus|oh)\s+)*(?:i|i'm|i'd|i've|i'll|my)\b|"
-                          r"^(?:而且|并且|还有|另外|也|但是?|不过)?我")
 # the lead of a self-introduction ("quick intro:", "so context:", "简单说下我自己："): not part of a fact
 _INTRO_LEAD = re.compile(
     r"^(?:(?:hi|hey|hello|ok|okay|so|well|alright|fine)\s+)*(?:a\s+)?(?:quick|brief|short|little|some)?\s*"
@@ -100,100 +104,7 @@ _INTRO_LEAD = re.compile(
     r"^(?:(?:hi|hey|hello|ok|okay|嗨|哈喽|你好|那|好吧|好|嗯)\s*)*(?:我)?(?:先|就)?(?:简单)?(?:说|介绍|讲)(?:一?下|几句)?"
     r"(?:我)?自己|^自我介绍|^(?:个人)?背景")
 
-# Topics a rescued memory may be filed under, per type: key suffix -> bilingual descriptions or
-# example sentences ("|"-separated, each embedded once per process; the nearest one names the
-# topic). Suffixes that are catalogue slots reuse the slot (a new job statement overwrites the old
-# job, a pet joins the pets); a single slot is only chosen with a clear margin (FACT_MARGIN).
-TOPICS: dict[MemoryType, dict[str, str]] = {
-    MemoryType.PREFERENCE: {
-        "food": "喜欢吃的菜 口味 美食 food cuisine dishes taste eating",
-        "drink": "咖啡 茶 奶茶 饮料 coffee tea drinks beverages",
-        "music": "音乐 歌手 乐器 吉他 钢琴 music songs bands instruments guitar piano",
-        "movies": "电影 电视剧 动画 综艺 movies films tv shows anime",
-        "books": "书 小说 阅读 books novels reading",
-        "games": "游戏 桌游 电竞 video games board games",
-        "exercise": "运动 健身 跑步 游泳 球类 瑜伽 sports exercise running swimming fitness yoga",
-        "outdoors": "户外 爬山 露营 钓鱼 观鸟 骑行 hiking camping fishing birdwatching outdoors",
-        "crafts": "手工 编织 十字绣 陶艺 木工 折纸 crafts knitting sewing quilting pottery woodworking",
-        "art": "绘画 书法 摄影 写作 painting drawing calligraphy photography writing poetry",
-        "collecting": "收藏 邮票 乐高 模型 collecting stamps lego models",
-        "travel": "旅行 旅游 景点 出行方式 travel trips destinations seats",
-        "schedule": "作息 早起 熬夜 睡觉 sleep schedule mornings night owl",
-        "style": "穿搭 衣服 颜色 家居 风格 clothes fashion colors home decor style",
-        "social": "安静 独处 聚会 社交 quiet alone socializing parties crowds",
-        "tech": "手机 电脑 软件 数码 phones computers software gadgets apps",
-        "animals": "猫 狗 宠物 动物 cats dogs pets animals",
-    },
-    MemoryType.FACT: {
-        "job": "我是一名护士，在医院上班|我在工厂做技术员，干了五年了|I work as a nurse at a hospital|"
-               "I'm a carpenter, I build furniture for a living",
-        "health": "我有高血压，一直在吃药|我腰不好，不能久坐|I have asthma and a bad knee|"
-                  "I'm allergic to penicillin",
-        "family": "我有两个孩子，老大上小学|我老婆是做设计的|I have two kids and a husband|"
-                  "my mom lives with us",
-        "pets": "我养了一只猫，叫年糕|我家有条金毛|I have a dog named Max|we have two cats at home",
-        "home_city": "我住在上海浦东|我现在定居在成都|I live in Denver|home is Seattle for me",
-        "education": "我在读大学，学计算机|我研究生学的是化学|I studied biology in college|"
-                     "I'm a grad student",
-        "background": "我老家是四川的|我是在海边长大的|I grew up in Texas|I'm originally from Lagos",
-        "personal": "我今年三十岁|我是左撇子，性格比较内向|I'm left-handed and pretty shy|I'm 41 years old",
-    },
-    MemoryType.GOAL: {
-        "career": "职业发展 升职 转行 创业 career promotion job change start a company",
-        "education": "考试 考研 留学 学位 exams graduate school degree study abroad",
-        "language": "学外语 英语 日语 learn a language English Japanese Spanish",
-        "fitness": "减肥 健身 跑马拉松 lose weight fitness marathon",
-        "savings": "存钱 还贷 理财 save money pay off debt financial",
-        "home_purchase": "买房 首付 buy a house down payment",
-        "travel": "去旅行 环游世界 travel the world visit places",
-        "skill": "学会 技能 乐器 游泳 learn a skill instrument swimming cooking",
-        "habit": "习惯 早睡 戒烟 habits sleep early quit smoking",
-    },
-    MemoryType.PROJECT: {
-        "software": "开发 应用 程序 网站 代码 building an app website software code",
-        "writing": "写书 小说 论文 播客 写作 writing a book novel thesis podcast",
-        "renovation": "装修 翻新 改造 renovating restoring a house car boat",
-        "research": "研究 课题 实验 research study experiment",
-        "business": "开店 创业 网店 business shop startup store",
-        "event": "筹备 婚礼 活动 organizing a wedding event club",
-        "media": "拍摄 纪录片 视频 账号 filming documentary videos channel",
-    },
-    MemoryType.CONSTRAINT: {
-        "reply_length": "回答简短 字数 short answers length",
-        "format": "格式 列表 编号 format bullet points lists tables",
-        "language": "用中文 用英文回答 reply language Chinese English",
-        "tone": "语气 正式 随意 tone formal casual",
-        "recommendations": "推荐的时候 避开 不要推荐 recommendations avoid suggest",
-        "reminder": "提醒我 每次 每天 remind me every time whenever",
-        "units": "单位 货币 时间格式 units currency date format",
-        "code_style": "代码 注释 编程语言 code comments programming language",
-    },
-}
-
-
 _INTENTS = (MemoryType.PREFERENCE, MemoryType.GOAL, MemoryType.PROJECT)
-
-
-@dataclass(frozen=True)
-class _Unit:
-    text: str
-    sentence: int
-    owner: str | None = None  # the relationship fact a sentence about someone else is filed under
-    threshold: float = RESCUE_KEEP  # p(keep) it needs (higher when it overrules a drop of the rules)
-    run: int = -1  # the run of clauses it belongs to (a run is tried clause by clause, then whole)
-    whole: bool = True  # the whole run (else one clause of it)
-
-
-@dataclass(frozen=True)
-class _Split:
-    """A continuation clause of a rule group that may be a memory of its own ("I'm gluten-intolerant,
-    and I'd love to walk the Camino one day")."""
-
-    key: str  # the candidate it would leave
-    text: str  # the clause alone (what the classifier reads)
-    head: str  # the candidate's content without it and what follows
-    tail: str  # it and what follows: the new memory's content
-    sentence: int
 
 
 class ClassifierGate:
@@ -220,11 +131,11 @@ class ClassifierGate:
               ) -> tuple[list[MemoryCandidate], dict[str, CandidateMeta]]:
         """Gated, re-typed and rescued candidates (deletes pass untouched) and their refine metadata.
         ``prev``: the turn before the message (context for a context model; embedded in the same batch)."""
-        candidates = _fold_third_party(analysis, candidates)
+        candidates = fold_third_party(analysis, candidates)
         upserts = [c for c in candidates if c.op is CandidateOp.UPSERT]
         units = self._rescue_units(analysis)
-        splits = _split_points(analysis, upserts)
-        said = _said(analysis)  # a templated content ("Lives in Rotterdam") is read as the user said it
+        splits = split_points(analysis, upserts)
+        said = said_texts(analysis)  # a templated content ("Lives in Rotterdam") is read as the user said it
         texts = [said.get(c.content, c.content) for c in upserts] + [u.text for u in units] + \
             [sp.text for sp in splits]
         if not texts:
@@ -257,13 +168,13 @@ class ClassifierGate:
         n_units = len(upserts) + len(units)
         out = self._apply_splits(out, splits, predictions[n_units:], vectors[n_units:], new_meta, analysis)
         taken = {c.key for c in out}
-        chosen = _chosen_units(units, predictions[len(upserts):n_units])
+        chosen = chosen_units(units, predictions[len(upserts):n_units])
         for j, (unit, pred) in enumerate(zip(units, predictions[len(upserts):n_units], strict=True)):
             if j not in chosen:
                 continue
             rescued: MemoryCandidate | None
             if unit.owner is not None:
-                rescued = _relationship_fact(unit, pred)
+                rescued = relationship_fact(unit, pred)
             elif pred.p_type(pred.memory_type) < RESCUE_TYPE:
                 continue
             else:
@@ -304,7 +215,7 @@ class ClassifierGate:
 
     # -- rescue ---------------------------------------------------------------------------------
     @staticmethod
-    def _rescue_units(analysis: Analysis) -> list[_Unit]:
+    def _rescue_units(analysis: Analysis) -> list[Unit]:
         """What a rescue may keep: a sentence where no rule fired and every clause was dropped only for
         lack of a trigger (or for an overridable reason), as a whole; in a sentence where rules fired,
         each run of consecutive clauses they left (a job or a city among other facts: "civil engineer,
@@ -316,7 +227,7 @@ class ClassifierGate:
         by_sentence: dict[int, list[Clause]] = {}
         for clause in clauses:
             by_sentence.setdefault(clause.sentence, []).append(clause)
-        units: list[_Unit] = []
+        units: list[Unit] = []
         for sentence, members in by_sentence.items():
             fired = any(c.index in covered for c in members)
             runs: list[list[Clause]] = [[]]
@@ -337,13 +248,13 @@ class ClassifierGate:
                     run = run[1:]
                 if not run:
                     continue
-                owner = _owner(run[0])
+                owner = owner_of(run[0])
                 if owner == "":
                     continue  # "he loves sushi", "Jenny plays guitar": someone else's, and who is unclear
                 body = " ".join(c.norm for c in run)
-                if owner is None and _THIRD_PRONOUN.search(body) and not _FIRST_PERSON.search(body):
+                if owner is None and THIRD_PRONOUN.search(body) and not FIRST_PERSON_WORD.search(body):
                     continue  # "家里阳台都快被她占满了": about someone named in another turn
-                if fired and _CONSEQUENCE.search(run[0].norm):
+                if fired and CONSEQUENCE.search(run[0].norm):
                     continue  # "I'm an auditor, so busy season eats my spring": a detail of the fact before
                 if len(run) == 1 and analysis.dropped.get(run[0].index) == "hypothetical":
                     continue  # "if I were rich I'd buy an island"; a condition needs its rule after it
@@ -353,19 +264,19 @@ class ClassifierGate:
                 text = clean_content(analysis.message[run[0].start:run[-1].end])
                 if patterns.RECENT_PAST.search(normalise(text)):
                     continue  # "last weekend I went to…": of the day (a move is the event detector's)
-                if _long_enough(text, fired and owner is None) and not is_noise_content(text):
-                    units.append(_Unit(text, sentence, owner, threshold, run_id, True))
+                if long_enough(text, fired and owner is None) and not is_noise_content(text):
+                    units.append(Unit(text, sentence, owner, threshold, run_id, True))
                 if fired and 1 < len(run) <= 4:
                     for clause in run:
                         one = clean_content(clause.text)
-                        own = _owner(clause) if clause is not run[0] else owner
-                        if own != "" and _long_enough(one, own is None) and not is_noise_content(one):
+                        own = owner_of(clause) if clause is not run[0] else owner
+                        if own != "" and long_enough(one, own is None) and not is_noise_content(one):
                             single = RESCUE_OVERRIDE if analysis.dropped.get(clause.index) in \
                                 _STRICT_REASONS else RESCUE_KEEP
-                            units.append(_Unit(one, sentence, own, single, run_id, False))
+                            units.append(Unit(one, sentence, own, single, run_id, False))
         return units
 
-    def _apply_splits(self, out: list[MemoryCandidate], splits: list[_Split], predictions: list[Prediction],
+    def _apply_splits(self, out: list[MemoryCandidate], splits: list[Split], predictions: list[Prediction],
                       vectors: npt.NDArray[np.float32], meta: dict[str, CandidateMeta], analysis: Analysis
                       ) -> list[MemoryCandidate]:
         """Cut a continuation clause of another type out of its group into a memory of its own (the first
@@ -378,7 +289,7 @@ class ClassifierGate:
             memory_type = pred.memory_type
             if memory_type is out[at].memory_type or pred.p_type(memory_type) < SPLIT_TYPE:
                 continue
-            unit = _Unit(sp.tail, sp.sentence)
+            unit = Unit(sp.tail, sp.sentence)
             taken = {c.key for c in out}
             new = self._rescue(unit, pred, taken, vector)
             if new is None or new.key in taken:
@@ -389,7 +300,7 @@ class ClassifierGate:
             meta.setdefault(new.key, CandidateMeta(changed=sp.sentence in analysis.change_sentences))
         return out
 
-    def _rescue(self, unit: _Unit, pred: Prediction, taken: set[str], vector: npt.NDArray[np.float32]
+    def _rescue(self, unit: Unit, pred: Prediction, taken: set[str], vector: npt.NDArray[np.float32]
                 ) -> MemoryCandidate | None:
         memory_type = pred.memory_type
         key = normalise_key(self._key(memory_type, unit.text, vector))
@@ -424,137 +335,3 @@ class ClassifierGate:
             if float(sims[best]) - runner_up < FACT_MARGIN:
                 return f"{memory_type.value}-personal"
         return key
-
-
-_FIRST_PERSON = re.compile(r"我|\b(?:i|i'm|i've|i'd|my|me|mine|myself)\b")
-_THIRD_PRONOUN = re.compile(r"[他她]|\b(?:he|she|him|her|his|hers|he's|she's)\b")
-_RELATION_KEYS = ("fact-family", "fact-relationship", "fact-friends")
-
-
-def _fold_third_party(analysis: Analysis, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
-    """Preference/goal clauses about the family member or partner named earlier in the sentence
-    become detail of that relationship fact (see module doc, step 3)."""
-    by_key = {c.key: c for c in candidates if c.op is CandidateOp.UPSERT}
-    groups_per_key: dict[str, int] = {}
-    for group in analysis.groups:
-        groups_per_key[group.key] = groups_per_key.get(group.key, 0) + 1
-    folded: dict[str, str] = {}
-    for group in analysis.groups:
-        kind = group.key.split("-")[0]
-        if kind not in ("preference", "goal") or group.hit.op is not CandidateOp.UPSERT:
-            continue
-        if groups_per_key[group.key] != 1 or group.key not in by_key or not group.clauses:
-            continue
-        first = min(c.index for c in group.clauses)
-        owner = next((g for g in analysis.groups if g.key in _RELATION_KEYS and g.sentence == group.sentence
-                      and g.clauses and max(c.index for c in g.clauses) < first), None)
-        if owner is None or owner.key not in by_key:
-            continue
-        if any(_FIRST_PERSON.search(c.norm) for c in group.clauses):
-            continue
-        folded[group.key] = owner.key
-    if not folded:
-        return candidates
-    out: list[MemoryCandidate] = []
-    for cand in candidates:
-        if cand.op is CandidateOp.UPSERT and cand.key in folded:
-            continue
-        extra = [by_key[k].content for k, owner in folded.items() if owner == cand.key]
-        if extra and cand.op is CandidateOp.UPSERT:
-            sep = "，" if has_cjk(cand.content) else ", "
-            joined = sep.join([cand.content, *extra])[:MAX_MEMORY_CONTENT_CHARS]
-            cand = cand.model_copy(update={"content": joined})
-        out.append(cand)
-    return out
-
-
-def _owner(clause: Clause) -> str | None:
-    """Whose the sentence starting with ``clause`` is: ``None`` the user's; ``fact-family`` /
-    ``fact-friends`` a relative's or partner's / a friend's or colleague's, a fact about the user's
-    relationships; ``""`` someone else's with no relation named ("he...", "Jenny..."), not kept."""
-    body = normalise(clause.text)
-    if patterns.FAMILY_SUBJECT.search(body):
-        return "fact-family"
-    if patterns.FRIEND_SUBJECT.search(body):
-        return "fact-friends"
-    if patterns.THIRD_PARTY_START.search(body) or (patterns.NAMED_SUBJECT_EN.match(clause.text)
-                                            and not patterns.FIRST_PERSON.search(body)):
-        return ""
-    return None
-
-
-def _relationship_fact(unit: _Unit, pred: Prediction) -> MemoryCandidate:
-    """A kept sentence about a relative or friend, as a fact about the user's relationships (never the
-    user's own preference or fact, whatever type the classifier gives it)."""
-    assert unit.owner
-    target = spec(unit.owner)
-    confidence = round(min(0.9, 0.75 + 0.15 * (pred.p_keep - RESCUE_KEEP) / (1.0 - RESCUE_KEEP)), 3)
-    return MemoryCandidate(op=CandidateOp.UPSERT, memory_type=MemoryType.FACT, key=unit.owner,
-                           content=unit.text, importance=target.importance, confidence=confidence,
-                           ttl_days=target.ttl_days)
-
-
-def _long_enough(text: str, among_facts: bool = False) -> bool:
-    """Long enough to stand alone; ``among_facts``: a clause run of a sentence where rules fired (its
-    neighbours say what it is about: "glassblower, 41" in a self-introduction) needs one word less."""
-    words = len(re.findall(r"[A-Za-z']+|[0-9]+", text))  # "civil engineer, 34": three
-    less = 1 if among_facts else 0
-    if has_cjk(text):  # a Latin word counts as two characters ("我是 data analyst")
-        return len(re.findall(r"[\u3400-\u9fff]", text)) + 2 * words >= RESCUE_MIN_CHARS_ZH - less
-    return words >= RESCUE_MIN_WORDS_EN - less
-
-
-def _chosen_units(units: list[_Unit], predictions: list[Prediction]) -> set[int]:
-    """Indices of the units to rescue: per run, the clauses that pass alone; when none does, the
-    whole run if it passes."""
-    passing = {j for j, (u, p) in enumerate(zip(units, predictions, strict=True)) if p.p_keep >= u.threshold}
-    chosen: set[int] = set()
-    runs: dict[int, list[int]] = {}
-    for j, unit in enumerate(units):
-        runs.setdefault(unit.run, []).append(j)
-    for members in runs.values():
-        singles = [j for j in members if not units[j].whole and j in passing]
-        if singles:
-            chosen.update(singles)
-        else:
-            chosen.update(j for j in members if units[j].whole and j in passing)
-    return chosen
-
-
-def _split_points(analysis: Analysis, upserts: list[MemoryCandidate]) -> list[_Split]:
-    """For each rule group whose candidate is exactly its clauses joined, each continuation clause long
-    enough to stand alone where a detector fired or with its own first-person subject (read by the
-    classifier in the same batch; ``ClassifierGate._apply_splits``)."""
-    by_content = {c.content: c for c in upserts}
-    out: list[_Split] = []
-    zh = analysis.lang_zh
-    for group in analysis.groups:
-        if group.hit.content is not None or len(group.clauses) < 2 or group.hit.op is not CandidateOp.UPSERT:
-            continue
-        clauses = sorted(group.clauses, key=lambda c: c.index)
-        cand = by_content.get(join_clauses(analysis.message, clauses, zh))
-        if cand is None or cand.memory_type is MemoryType.CONSTRAINT:
-            continue  # a standing rule is kept whole, with its object
-        for i in range(1, len(clauses)):
-            if clauses[i].sentence != clauses[0].sentence:
-                break
-            text = clean_content(clauses[i].text)
-            if not _long_enough(text) or _owner(clauses[i]) is not None \
-                    or _CONSEQUENCE.search(clauses[i].norm):
-                continue
-            if clauses[i].index not in analysis.absorbed_hits and not _OWN_SUBJECT.search(clauses[i].norm):
-                continue  # a detail of the group ("和家人一起生活"), not read (no model text for it)
-            out.append(_Split(cand.key, text, join_clauses(analysis.message, clauses[:i], zh),
-                              join_clauses(analysis.message, clauses[i:], zh), clauses[0].sentence))
-    return out
-
-
-def _said(analysis: Analysis) -> dict[str, str]:
-    """Templated contents of the rules (a slot's fixed wording, "Lives in Rotterdam") -> the user's own
-    clauses they came from, which the classifier reads instead (it was trained on what people say)."""
-    out: dict[str, str] = {}
-    for group in analysis.groups:
-        if group.hit.content is not None and group.clauses:
-            clauses = sorted(group.clauses, key=lambda c: c.index)
-            out.setdefault(group.hit.content, join_clauses(analysis.message, clauses, analysis.lang_zh))
-    return out

@@ -1,0 +1,191 @@
+"""What the classifier gate reads besides the rules' candidates: the units a rescue tries (a sentence,
+a run of clauses or one clause of it, with its owner when it is about someone else), the continuation
+clauses that may leave a rule group (split points), the relationship facts third-party clauses join,
+and the user's own wording of templated contents. Pure functions over an ``Analysis``; the decisions
+and thresholds that use them are in ``core.extraction.rules.gate``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.extraction.candidates import CandidateOp, MemoryCandidate
+from core.extraction.classifier import Prediction
+from core.extraction.rules import patterns
+from core.extraction.rules.analysis import Analysis
+from core.extraction.rules.segment import (
+    Clause,
+    clean_content,
+    has_cjk,
+    join_clauses,
+    normalise,
+)
+from core.extraction.rules.slots import spec
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
+from core.types import MemoryType
+from schemas.events import MAX_MEMORY_CONTENT_CHARS
+
+RESCUE_KEEP = 0.90  # p(keep) at which a sentence no rule fired on becomes a candidate
+RESCUE_MIN_CHARS_ZH = 5
+RESCUE_MIN_WORDS_EN = 3
+
+CONSEQUENCE = re.compile(r"^(?:so|which|that's why|that is why|hence|thus|therefore)\b|"
+                          r"^(?:所以|因此|于是|这样)")
+# a clause with its own first-person subject ("..., and I'd love to walk the Camino one day")
+OWN_SUBJECT = re.compile(r"^(?:(?:and|but|also|plus|oh)\s+)*(?:i|i'm|i'd|i've|i'll|my)\b|"
+                          r"^(?:而且|并且|还有|另外|也|但是?|不过)?我")
+
+
+@dataclass(frozen=True)
+class Unit:
+    text: str
+    sentence: int
+    owner: str | None = None  # the relationship fact a sentence about someone else is filed under
+    threshold: float = RESCUE_KEEP  # p(keep) it needs (higher when it overrules a drop of the rules)
+    run: int = -1  # the run of clauses it belongs to (a run is tried clause by clause, then whole)
+    whole: bool = True  # the whole run (else one clause of it)
+
+
+@dataclass(frozen=True)
+class Split:
+    """A continuation clause of a rule group that may be a memory of its own ("I'm gluten-intolerant,
+    and I'd love to walk the Camino one day")."""
+
+    key: str  # the candidate it would leave
+    text: str  # the clause alone (what the classifier reads)
+    head: str  # the candidate's content without it and what follows
+    tail: str  # it and what follows: the new memory's content
+    sentence: int
+
+
+FIRST_PERSON_WORD = re.compile(r"我|\b(?:i|i'm|i've|i'd|my|me|mine|myself)\b")
+THIRD_PRONOUN = re.compile(r"[他她]|\b(?:he|she|him|her|his|hers|he's|she's)\b")
+RELATION_KEYS = ("fact-family", "fact-relationship", "fact-friends")
+
+
+def fold_third_party(analysis: Analysis, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
+    """Preference/goal clauses about the family member or partner named earlier in the sentence
+    become detail of that relationship fact (see module doc, step 3)."""
+    by_key = {c.key: c for c in candidates if c.op is CandidateOp.UPSERT}
+    groups_per_key: dict[str, int] = {}
+    for group in analysis.groups:
+        groups_per_key[group.key] = groups_per_key.get(group.key, 0) + 1
+    folded: dict[str, str] = {}
+    for group in analysis.groups:
+        kind = group.key.split("-")[0]
+        if kind not in ("preference", "goal") or group.hit.op is not CandidateOp.UPSERT:
+            continue
+        if groups_per_key[group.key] != 1 or group.key not in by_key or not group.clauses:
+            continue
+        first = min(c.index for c in group.clauses)
+        owner = next((g for g in analysis.groups if g.key in RELATION_KEYS and g.sentence == group.sentence
+                      and g.clauses and max(c.index for c in g.clauses) < first), None)
+        if owner is None or owner.key not in by_key:
+            continue
+        if any(FIRST_PERSON_WORD.search(c.norm) for c in group.clauses):
+            continue
+        folded[group.key] = owner.key
+    if not folded:
+        return candidates
+    out: list[MemoryCandidate] = []
+    for cand in candidates:
+        if cand.op is CandidateOp.UPSERT and cand.key in folded:
+            continue
+        extra = [by_key[k].content for k, owner in folded.items() if owner == cand.key]
+        if extra and cand.op is CandidateOp.UPSERT:
+            sep = "，" if has_cjk(cand.content) else ", "
+            joined = sep.join([cand.content, *extra])[:MAX_MEMORY_CONTENT_CHARS]
+            cand = cand.model_copy(update={"content": joined})
+        out.append(cand)
+    return out
+
+
+def owner_of(clause: Clause) -> str | None:
+    """Whose the sentence starting with ``clause`` is: ``None`` the user's; ``fact-family`` /
+    ``fact-friends`` a relative's or partner's / a friend's or colleague's, a fact about the user's
+    relationships; ``""`` someone else's with no relation named ("he...", "Jenny..."), not kept."""
+    body = normalise(clause.text)
+    if patterns.FAMILY_SUBJECT.search(body):
+        return "fact-family"
+    if patterns.FRIEND_SUBJECT.search(body):
+        return "fact-friends"
+    if patterns.THIRD_PARTY_START.search(body) or (patterns.NAMED_SUBJECT_EN.match(clause.text)
+                                            and not patterns.FIRST_PERSON.search(body)):
+        return ""
+    return None
+
+
+def relationship_fact(unit: Unit, pred: Prediction) -> MemoryCandidate:
+    """A kept sentence about a relative or friend, as a fact about the user's relationships (never the
+    user's own preference or fact, whatever type the classifier gives it)."""
+    assert unit.owner
+    target = spec(unit.owner)
+    confidence = round(min(0.9, 0.75 + 0.15 * (pred.p_keep - RESCUE_KEEP) / (1.0 - RESCUE_KEEP)), 3)
+    return MemoryCandidate(op=CandidateOp.UPSERT, memory_type=MemoryType.FACT, key=unit.owner,
+                           content=unit.text, importance=target.importance, confidence=confidence,
+                           ttl_days=target.ttl_days)
+
+
+def long_enough(text: str, among_facts: bool = False) -> bool:
+    """Long enough to stand alone; ``among_facts``: a clause run of a sentence where rules fired (its
+    neighbours say what it is about: "glassblower, 41" in a self-introduction) needs one word less."""
+    words = len(re.findall(r"[A-Za-z']+|[0-9]+", text))  # "civil engineer, 34": three
+    less = 1 if among_facts else 0
+    if has_cjk(text):  # a Latin word counts as two characters ("我是 data analyst")
+        return len(re.findall(r"[\u3400-\u9fff]", text)) + 2 * words >= RESCUE_MIN_CHARS_ZH - less
+    return words >= RESCUE_MIN_WORDS_EN - less
+
+
+def chosen_units(units: list[Unit], predictions: list[Prediction]) -> set[int]:
+    """Indices of the units to rescue: per run, the clauses that pass alone; when none does, the
+    whole run if it passes."""
+    passing = {j for j, (u, p) in enumerate(zip(units, predictions, strict=True)) if p.p_keep >= u.threshold}
+    chosen: set[int] = set()
+    runs: dict[int, list[int]] = {}
+    for j, unit in enumerate(units):
+        runs.setdefault(unit.run, []).append(j)
+    for members in runs.values():
+        singles = [j for j in members if not units[j].whole and j in passing]
+        if singles:
+            chosen.update(singles)
+        else:
+            chosen.update(j for j in members if units[j].whole and j in passing)
+    return chosen
+
+
+def split_points(analysis: Analysis, upserts: list[MemoryCandidate]) -> list[Split]:
+    """For each rule group whose candidate is exactly its clauses joined, each continuation clause long
+    enough to stand alone where a detector fired or with its own first-person subject (read by the
+    classifier in the same batch; ``ClassifierGate._apply_splits``)."""
+    by_content = {c.content: c for c in upserts}
+    out: list[Split] = []
+    zh = analysis.lang_zh
+    for group in analysis.groups:
+        if group.hit.content is not None or len(group.clauses) < 2 or group.hit.op is not CandidateOp.UPSERT:
+            continue
+        clauses = sorted(group.clauses, key=lambda c: c.index)
+        cand = by_content.get(join_clauses(analysis.message, clauses, zh))
+        if cand is None or cand.memory_type is MemoryType.CONSTRAINT:
+            continue  # a standing rule is kept whole, with its object
+        for i in range(1, len(clauses)):
+            if clauses[i].sentence != clauses[0].sentence:
+                break
+            text = clean_content(clauses[i].text)
+            if not long_enough(text) or owner_of(clauses[i]) is not None \
+                    or CONSEQUENCE.search(clauses[i].norm):
+                continue
+            if clauses[i].index not in analysis.absorbed_hits and not OWN_SUBJECT.search(clauses[i].norm):
+                continue  # a detail of the group ("和家人一起生活"), not read (no model text for it)
+            out.append(Split(cand.key, text, join_clauses(analysis.message, clauses[:i], zh),
+                              join_clauses(analysis.message, clauses[i:], zh), clauses[0].sentence))
+    return out
+
+
+def said_texts(analysis: Analysis) -> dict[str, str]:
+    """Templated contents of the rules (a slot's fixed wording, "Lives in Rotterdam") -> the user's own
+    clauses they came from, which the classifier reads instead (it was trained on what people say)."""
+    out: dict[str, str] = {}
+    for group in analysis.groups:
+        if group.hit.content is not None and group.clauses:
+            clauses = sorted(group.clauses, key=lambda c: c.index)
+            out.setdefault(group.hit.content, join_clauses(analysis.message, clauses, analysis.lang_zh))
+    return out
