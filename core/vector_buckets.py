@@ -17,8 +17,9 @@ before, or with a partition key) has layout 0: it is searched whole, by the user
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Iterable
+
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 
 MAX_BUCKETS = 1023
 """Milvus allows 1024 partitions per collection, one of them ``_default``."""
