@@ -93,8 +93,8 @@ WITH busy AS MATERIALIZED (
 )
 SELECT o.id, o.topic, o.message_key, o.payload
 FROM outbox o
-WHERE o.id IN (SELECT w.id FROM win w WHERE w.message_key IN (SELECT message_key FROM mine)
-               ORDER BY w.id LIMIT :batch)
+WHERE o.id = ANY(ARRAY(SELECT w.id FROM win w WHERE w.message_key IN (SELECT message_key FROM mine)
+                       ORDER BY w.id LIMIT :batch))
   AND o.published_at IS NULL
 ORDER BY o.id
 FOR UPDATE OF o
@@ -103,6 +103,8 @@ FOR UPDATE OF o
 relay holds) and reads at most ``:batch`` rows with their payloads, whatever the backlog; before, it
 took it from all the claimed users' unpublished rows, which with a backlog meant reading and sorting
 every waiting row (payloads included) to keep ``:batch`` of them (``bench/bench_outbox_relay.py``). The
+batch's ids are one array (``= ANY(ARRAY(...))``), so the rows are read by primary key whatever the
+planner thinks of the table's size (with ``IN (subquery)`` it could hash-join a scan of every row). The
 window itself is an ordered scan of ``ix_outbox_unpublished`` when the statistics are fresh; with stale
 ones (right after a backlog built up) the planner may read every waiting row's id and key for it, which
 is cheap (23 ms at 50,000 rows), until the table is analysed again."""
