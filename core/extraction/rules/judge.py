@@ -179,7 +179,11 @@ class UpdateJudge:
         if not statements:
             return candidates
         sentences = [s for s, _ in statements]
-        anaphoric = previous is not None and any(_is_anaphoric(s) for s in sentences)
+        # "forget that" reaches back to the previous turn only when the rules found nothing this message
+        # withdraws ("I don't watch horror movies anymore, forget that" names its own thing)
+        rules_deleted = any(c.op is CandidateOp.DELETE for c in candidates)
+        anaphoric = (previous is not None and not rules_deleted
+                     and any(_is_anaphoric(s) for s in sentences))
         topics = [topic_text(s) for s in sentences]
         texts = [*sentences, *topics, *(m.content for m in live)]
         if anaphoric and previous:
