@@ -29,6 +29,14 @@ class RetrievedItem(TypedDict):
     components: dict[str, float]
 
 
+class PooledEntry(TypedDict):
+    """One served memory or episode in the order across both kinds (``kind``: memory | episode)."""
+
+    kind: str
+    id: int
+    score: float
+
+
 class RetrieveResult(TypedDict):
     user_id: str
     requested_mode: str
@@ -37,6 +45,9 @@ class RetrieveResult(TypedDict):
     items: list[RetrievedItem]
     prompt_block: str
     took_ms: float
+    episodes: list[dict[str, Any]]  # what the user said (dense only): episode, score, cosine, in_window
+    intent: str | None
+    order: list[PooledEntry]  # the served memories and episodes in one order, best first (dense only)
 
 
 class ToolResult(TypedDict):
