@@ -24,9 +24,12 @@ class Reply:
     retry_after: float | None = None  # sent as a Retry-After header (seconds)
 
 
-def echo_candidates(body: dict[str, Any]) -> Reply:
-    """A stand-in "model" (``--chat echo-candidates``): stage 1 answers one ``fact`` candidate holding the
-    current user message; stage 2 (a prompt with a candidates block) keeps the candidates it was given."""
+_EMPTY = '{"candidates": []}'
+
+
+def _current_message(body: dict[str, Any]) -> str | Reply:
+    """The current user message of a stage-1 prompt; or the reply itself: stage 2 (a prompt with a
+    candidates block) keeps the candidates it was given, and a prompt without a message answers none."""
     from core.extraction.prompts import CANDIDATES_BLOCK, CURRENT_BLOCK
     from core.prompt_data import BlockFormatError, read_block
 
@@ -38,10 +41,17 @@ def echo_candidates(body: dict[str, Any]) -> Reply:
                                             ensure_ascii=False))
         current = read_block(prompt, CURRENT_BLOCK)
     except BlockFormatError:
-        return Reply(content='{"candidates": []}')
+        return Reply(content=_EMPTY)
     text = str(current[0].get("content", "") if current and isinstance(current[0], dict) else "").strip()
-    if not text:
-        return Reply(content='{"candidates": []}')
+    return text or Reply(content=_EMPTY)
+
+
+def echo_candidates(body: dict[str, Any]) -> Reply:
+    """A stand-in "model" (``--chat echo-candidates``): stage 1 answers one ``fact`` candidate holding the
+    current user message; stage 2 (a prompt with a candidates block) keeps the candidates it was given."""
+    text = _current_message(body)
+    if isinstance(text, Reply):
+        return text
     candidate = {"memory_type": "fact", "key": "bench-statement", "content": text[:1000],
                  "importance": 3, "confidence": 0.9}
     return Reply(content=json.dumps({"candidates": [candidate]}, ensure_ascii=False))
@@ -67,21 +77,10 @@ def rules_candidates(body: dict[str, Any]) -> Reply:
     """A stand-in "model" (``--chat rules-candidates``): stage 1 answers the candidates the offline rules
     extractor finds in the current user message; stage 2 keeps the candidates it was given."""
     from core.extraction.candidates import ExtractionInput
-    from core.extraction.prompts import CANDIDATES_BLOCK, CURRENT_BLOCK
-    from core.prompt_data import BlockFormatError, read_block
 
-    messages = body.get("messages") or []
-    prompt = str(messages[-1].get("content", "")) if messages else ""
-    try:
-        if f"<{CANDIDATES_BLOCK}>" in prompt:
-            return Reply(content=json.dumps({"candidates": read_block(prompt, CANDIDATES_BLOCK)},
-                                            ensure_ascii=False))
-        current = read_block(prompt, CURRENT_BLOCK)
-    except BlockFormatError:
-        return Reply(content='{"candidates": []}')
-    text = str(current[0].get("content", "") if current and isinstance(current[0], dict) else "").strip()
-    if not text:
-        return Reply(content='{"candidates": []}')
+    text = _current_message(body)
+    if isinstance(text, Reply):
+        return text
     found = rules_extractor().extract(ExtractionInput(user_message=text))
     return Reply(content=json.dumps({"candidates": [c.model_dump(mode="json") for c in found]},
                                     ensure_ascii=False))
@@ -90,5 +89,5 @@ def rules_candidates(body: dict[str, Any]) -> Reply:
 CHAT_HANDLERS: dict[str, Callable[[dict[str, Any]], Reply]] = {
     "echo-candidates": echo_candidates,
     "rules-candidates": rules_candidates,
-    "empty": lambda body: Reply(content='{"candidates": []}'),
+    "empty": lambda body: Reply(content=_EMPTY),
 }
