@@ -38,5 +38,5 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     suffix = " (dry run: nothing committed)" if args.dry_run else ""
     print(f"expired {data['expired']} memories of {data['users']} users, "
           f"{data['episodes_expired']} episodes; pruned {data['audit_pruned']} audit log rows "
-          f"(AUDIT_LOG_RETENTION_DAYS){suffix}")
+          f"(AUDIT_LOG_RETENTION_DAYS), {data['console_sessions_pruned']} ended console sessions{suffix}")
     return 0

@@ -216,6 +216,15 @@ def console_session_key(session: Session, session_id: str, now: datetime | None 
     return row.key_id
 
 
+def prune_console_sessions(session: Session, now: datetime) -> int:
+    """Delete the console sessions that can no longer be used: expired or revoked before ``now``; how many.
+
+    A live session is never touched; an ended one only names a key id and a time, kept nowhere else."""
+    result = session.execute(delete(ConsoleSessionRow).where(
+        (ConsoleSessionRow.expires_at <= now) | (ConsoleSessionRow.revoked_at <= now)))
+    return int(getattr(result, "rowcount", 0) or 0)
+
+
 def revoke_console_session(session: Session, session_id: str) -> bool:
     """End a console session for every process; ``False`` when it was not live."""
     result = session.execute(update(ConsoleSessionRow).where(ConsoleSessionRow.id == session_id)

@@ -46,7 +46,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from core import metrics
 from core.episodes.store import delete_expired
 from core.filters import is_noise_content, is_noise_key, is_profile_key, normalise_key, passes_read_filters
-from core.keys import prune_audit_log
+from core.keys import prune_audit_log, prune_console_sessions
 from core.memory.dedup import SemanticDeduper
 from core.memory.errors import InvalidMemoryInput
 from core.memory.reader import list_live
@@ -123,11 +123,13 @@ class ExpiryReport:
     dry_run: bool = False
     episodes_expired: int = 0  # episodes past EPISODE_TTL_DAYS deleted (core.episodes)
     audit_pruned: int = 0  # audit log rows older than AUDIT_LOG_RETENTION_DAYS deleted
+    console_sessions_pruned: int = 0  # console logins expired or revoked, deleted
 
     def as_dict(self) -> dict[str, Any]:
         users = sorted({c.user for c in self.expired})
         return {"dry_run": self.dry_run, "expired": len(self.expired), "users": len(users),
                 "episodes_expired": self.episodes_expired, "audit_pruned": self.audit_pruned,
+                "console_sessions_pruned": self.console_sessions_pruned,
                 "changes": [c.as_dict() for c in self.expired]}
 
 
@@ -147,7 +149,8 @@ class LifecycleJobs:
         """Deactivate (operation ``expire``) every active memory whose ``expires_at`` <= ``now``, and
         delete every episode past its ``expires_at`` (``EPISODE_TTL_DAYS``), announced to the indexer;
         a pass over everyone (``user`` None) also deletes the audit rows older than
-        ``audit_retention_days`` (counted in ``pai_memory_retention_pruned_total``)."""
+        ``audit_retention_days`` and the console sessions that expired or were revoked (both counted
+        in ``pai_memory_retention_pruned_total``)."""
         now = now or datetime.now(UTC)
         report = ExpiryReport(dry_run=dry_run)
         if user is None and self.audit_retention_days is not None:
@@ -156,6 +159,11 @@ class LifecycleJobs:
                 report.audit_pruned = prune_audit_log(session, cutoff)
             if not dry_run:
                 metrics.RETENTION_PRUNED.labels("audit_log").inc(report.audit_pruned)
+        if user is None:
+            with self._unit(dry_run) as session:
+                report.console_sessions_pruned = prune_console_sessions(session, now)
+            if not dry_run:
+                metrics.RETENTION_PRUNED.labels("console_sessions").inc(report.console_sessions_pruned)
         report.episodes_expired = self._expire_episodes(user, dry_run, batch_size, now)
         after_user = 0
         while True:

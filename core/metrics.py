@@ -38,7 +38,8 @@ OUTBOX_PUBLISH_FAILURES = Counter("pai_memory_outbox_publish_failures_total", "O
 REDRIVES = Counter("pai_memory_redrives_total", "Rows re-driven by the sweeper", ["kind"])
 RETENTION_PRUNED = Counter("pai_memory_retention_pruned_total",
                            "Rows deleted by the expiry pass for being older than their retention "
-                           "(table: audit_log, AUDIT_LOG_RETENTION_DAYS)", ["table"])
+                           "(table: audit_log, AUDIT_LOG_RETENTION_DAYS; console_sessions, expired or "
+                           "revoked logins)", ["table"])
 MESSAGES_BY_STATUS = Gauge("pai_memory_messages", "Stored messages by memory status", ["status"])
 MEMORIES_BY_VECTOR_STATUS = Gauge(
     "pai_memory_memories", "Memory rows by vector status and activity", ["vector_status", "active"]

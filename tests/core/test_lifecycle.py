@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, func, insert, select, update
+from sqlalchemy import Engine, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from consumers.processes import build_tools
@@ -21,7 +21,7 @@ from core.memory.store import get_or_create_user
 from core.memory.tools import ToolWrite
 from core.memory.writer import MemoryWriter
 from core.storage.db import session_factory
-from core.storage.models import AuditLog, LongTermMemory, MemoryHistory, OutboxEvent
+from core.storage.models import AuditLog, ConsoleSessionRow, LongTermMemory, MemoryHistory, OutboxEvent
 from core.vectorstore import MilvusMemoryIndex, active_collection
 from core.verify import TruthIndexVerifier
 from localstack.process import wait_until
@@ -266,6 +266,44 @@ def test_the_expiry_pass_prunes_the_audit_log_past_its_retention(
     monkeypatch.setenv("AUDIT_LOG_RETENTION_DAYS", "7")
     assert cli_main(["expire", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["audit_pruned"] == 1 and kept() == []
+
+
+def test_the_expiry_pass_deletes_ended_console_sessions_and_keeps_live_ones(
+        cfg: Settings, clean_db: Engine, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Expired and revoked console logins are deleted by a pass over everyone (counted in
+    pai_memory_retention_pruned_total{table="console_sessions"}); a live one stays and still opens the
+    console; a dry run and a pass for one user delete nothing."""
+    from cli.main import main as cli_main
+    from core import metrics
+    from core.keys import BOOTSTRAP_KEY_ID, console_session_key, open_console_session, revoke_console_session
+    from tests.support.ops import export_settings
+
+    export_settings(cfg, monkeypatch)
+    now = datetime.now(UTC)
+    with session_factory(clean_db).begin() as session:
+        session.execute(delete(ConsoleSessionRow))
+        open_console_session(session, "live", BOOTSTRAP_KEY_ID, now + timedelta(hours=8))
+        open_console_session(session, "expired", BOOTSTRAP_KEY_ID, now - timedelta(minutes=1))
+        open_console_session(session, "logged-out", BOOTSTRAP_KEY_ID, now + timedelta(hours=8))
+        assert revoke_console_session(session, "logged-out")
+
+    def ids() -> list[str]:
+        with session_factory(clean_db)() as session:
+            return sorted(session.scalars(select(ConsoleSessionRow.id)).all())
+
+    counter = metrics.RETENTION_PRUNED.labels("console_sessions")
+    before = counter._value.get()
+    assert cli_main(["expire", "--dry-run", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["console_sessions_pruned"] == 2
+    assert cli_main(["expire", "--user", "somebody", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["console_sessions_pruned"] == 0
+    assert ids() == ["expired", "live", "logged-out"] and counter._value.get() == before
+    assert cli_main(["expire", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["console_sessions_pruned"] == 2
+    assert ids() == ["live"] and counter._value.get() == before + 2
+    with session_factory(clean_db)() as session:
+        assert console_session_key(session, "live") == BOOTSTRAP_KEY_ID
 
 
 def test_scheduled_consolidation_runs_passes_until_sigterm(cfg: Settings, clean_db: Engine,
