@@ -139,10 +139,7 @@ def get_or_create_conversation(session: Session, user_pk: int, external_id: str,
         return conv
     conv = session.scalar(_FIND_CONVERSATION, {"user_pk": user_pk, "external_id": external_id})
     if conv is None:
-        conv = session.scalar(
-            insert(Conversation).values(user_id=user_pk, external_id=external_id, summary=None)
-            .on_conflict_do_nothing(constraint="uq_conversations_user_external")
-            .returning(Conversation.id))
+        conv = session.scalar(_INSERT_CONVERSATION, {"user_pk": user_pk, "external_id": external_id})
         if conv is None:  # inserted meanwhile by another transaction
             conv = session.scalar(_FIND_CONVERSATION, {"user_pk": user_pk, "external_id": external_id})
     assert conv is not None
@@ -178,6 +175,11 @@ def conversation_external_id(session: Session, conversation_pk: int) -> str:
 
 _FIND_CONVERSATION = select(Conversation.id).where(Conversation.user_id == bindparam("user_pk"),
                                                    Conversation.external_id == bindparam("external_id"))
+_INSERT_CONVERSATION = (
+    insert(Conversation)
+    .values(user_id=bindparam("user_pk"), external_id=bindparam("external_id"), summary=None)
+    .on_conflict_do_nothing(constraint="uq_conversations_user_external")
+    .returning(Conversation.id))
 
 
 def store_message(session: Session, msg: IncomingMessage) -> tuple[Message, bool]:
@@ -201,26 +203,31 @@ def insert_message(session: Session, msg: IncomingMessage, user_pk: int, conv_pk
     """Insert ``msg`` (user messages ``PENDING``, others ``SKIPPED`` as context); its new id, or None
     when this user already has a message with the same upstream id (nothing is changed then)."""
     is_user = msg.role == MessageRole.USER
-    stmt = (
-        insert(Message)
-        .values(
-            upstream_message_id=msg.message_id,
-            user_id=user_pk,
-            conversation_id=conv_pk,
-            role=msg.role,
-            content=msg.content,
-            created_at=msg.created_at,
-            memory_status=MessageStatus.PENDING if is_user else MessageStatus.SKIPPED,
-            memory_error=None if is_user else "context only (non-user role)",
-            source_topic=msg.source_topic,
-            source_partition=msg.source_partition,
-            source_offset=msg.source_offset,
-        )
-        .on_conflict_do_nothing(constraint="uq_messages_user_upstream")
-        .returning(Message.id)
-    )
-    new_id: int | None = session.scalar(stmt)
+    new_id: int | None = session.scalar(_INSERT_MESSAGE, {
+        "upstream_message_id": msg.message_id,
+        "user_id": user_pk,
+        "conversation_id": conv_pk,
+        "role": str(msg.role),
+        "content": msg.content,
+        "created_at": msg.created_at,
+        "memory_status": (MessageStatus.PENDING if is_user else MessageStatus.SKIPPED).value,
+        "memory_error": None if is_user else "context only (non-user role)",
+        "source_topic": msg.source_topic,
+        "source_partition": msg.source_partition,
+        "source_offset": msg.source_offset,
+    })
     return new_id
+
+
+# built once (every stored message runs it): no statement construction and cache key per message
+_INSERT_MESSAGE = (
+    insert(Message)
+    .values({c: bindparam(c, type_=Message.__table__.c[c].type) for c in (
+        "upstream_message_id", "user_id", "conversation_id", "role", "content", "created_at", "memory_status",
+        "memory_error", "source_topic", "source_partition", "source_offset")})
+    .on_conflict_do_nothing(constraint="uq_messages_user_upstream")
+    .returning(Message.id)
+)
 
 
 _BEFORE = bindparam("before", type_=DateTime(timezone=True))
