@@ -137,11 +137,13 @@ def get_or_create_conversation(session: Session, user_pk: int, external_id: str,
         conv = session.scalar(upsert)
         assert conv is not None
         return conv
-    conv = session.scalar(_FIND_CONVERSATION, {"user_pk": user_pk, "external_id": external_id})
+    # Core statements on the session's connection: the ORM layer would run the insert as an ORM bulk insert
+    conn, params = session.connection(), {"user_pk": user_pk, "external_id": external_id}
+    conv = conn.execute(_FIND_CONVERSATION, params).scalar()
     if conv is None:
-        conv = session.scalar(_INSERT_CONVERSATION, {"user_pk": user_pk, "external_id": external_id})
+        conv = conn.execute(_INSERT_CONVERSATION, params).scalar()
         if conv is None:  # inserted meanwhile by another transaction
-            conv = session.scalar(_FIND_CONVERSATION, {"user_pk": user_pk, "external_id": external_id})
+            conv = conn.execute(_FIND_CONVERSATION, params).scalar()
     assert conv is not None
     return conv
 
@@ -203,7 +205,8 @@ def insert_message(session: Session, msg: IncomingMessage, user_pk: int, conv_pk
     """Insert ``msg`` (user messages ``PENDING``, others ``SKIPPED`` as context); its new id, or None
     when this user already has a message with the same upstream id (nothing is changed then)."""
     is_user = msg.role == MessageRole.USER
-    new_id: int | None = session.scalar(_INSERT_MESSAGE, {
+    # on the session's connection (Core): with a parameter dict the ORM layer would run an ORM bulk insert
+    new_id: int | None = session.connection().execute(_INSERT_MESSAGE, {
         "upstream_message_id": msg.message_id,
         "user_id": user_pk,
         "conversation_id": conv_pk,
@@ -215,7 +218,7 @@ def insert_message(session: Session, msg: IncomingMessage, user_pk: int, conv_pk
         "source_topic": msg.source_topic,
         "source_partition": msg.source_partition,
         "source_offset": msg.source_offset,
-    })
+    }).scalar()
     return new_id
 
 
