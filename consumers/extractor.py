@@ -149,7 +149,8 @@ class ExtractorStrategy:
         self.dead_letters.poll()
         self.ingest.poll()
         self._dispatch(force=False)
-        self.keep_alive.poll((pk, b.first_seen) for b in self.bursts.bursts() for pk in b.message_pks)
+        if self.keep_alive.due:  # listing every held message each turn costs more than the refresh itself
+            self.keep_alive.poll([(pk, b.first_seen) for b in self.bursts.bursts() for pk in b.message_pks])
         held = self.buffered
         self.max_buffered_seen = max(self.max_buffered_seen, held)
         consumer_metrics.CONSUMER_IN_FLIGHT.labels(self.group).set(self.pool.in_flight)
