@@ -73,18 +73,23 @@ def lock_users(session: Session, user_pks: Sequence[int]) -> None:
 def get_or_create_users(session: Session, external_ids: Sequence[str]) -> dict[str, int]:
     """``get_or_create_user`` for several users: one round trip when all are known."""
     wanted = sorted(set(external_ids))
-    found: dict[str, int] = {ext: pk for ext, pk in session.execute(
-        select(User.external_id, User.id).where(User.external_id.in_(wanted)))}
+    conn = session.connection()  # Core statements, each with ONE array parameter (see ``_USERS``)
+    found: dict[str, int] = {ext: pk for ext, pk in conn.execute(_USERS, {"ext": wanted})}
     missing = [e for e in wanted if e not in found]
     if missing:
-        session.execute(insert(User).values([{"external_id": e} for e in missing])
-                        .on_conflict_do_nothing(index_elements=["external_id"]))
-        found.update({ext: pk for ext, pk in session.execute(
-            select(User.external_id, User.id).where(User.external_id.in_(missing)))})
+        conn.execute(_INSERT_USERS, {"ext": missing})  # in the order given: ids follow it
+        found.update({ext: pk for ext, pk in conn.execute(_USERS, {"ext": missing})})
     cache = session.info.setdefault(_EXTERNAL_IDS, {})
     for ext, pk in found.items():
         cache[pk] = ext
     return found
+
+
+# a batch's user ids as ONE array parameter: an IN list or a multi-row VALUES renders a placeholder per
+# user, a statement text per batch size that the driver parses again on every batch
+_USERS = text("SELECT external_id, id FROM users WHERE external_id = ANY(CAST(:ext AS varchar[]))")
+_INSERT_USERS = text("INSERT INTO users (external_id) SELECT unnest(CAST(:ext AS varchar[])) "
+                     "ON CONFLICT (external_id) DO NOTHING")
 
 
 def get_or_create_user(session: Session, external_id: str) -> int:
