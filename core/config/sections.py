@@ -64,7 +64,8 @@ class KafkaSettings(BaseSettings):
                     "each)")
     CONSUMER_EXTRACTOR_MAX_IN_FLIGHT: int = Field(
         32, ge=1, le=1024, validation_alias=accepts_old_name("CONSUMER_EXTRACTOR_MAX_IN_FLIGHT"),
-        description="bursts the extractor extracts at once (distinct users)")
+        description="bursts of distinct users in their model stage at once (the extractor runs a quarter "
+                    "as many more that read or commit meanwhile)")
     CONSUMER_EXTRACTOR_MAX_BUFFERED_RECORDS: int = Field(
         2000, ge=1, le=1_000_000,
         validation_alias=accepts_old_name("CONSUMER_EXTRACTOR_MAX_BUFFERED_RECORDS"),
