@@ -103,7 +103,9 @@ class StorageSettings(BaseSettings):
 
     DATABASE_URL: SecretStr | None = Field(
         None, description="`postgresql://` URL (secret); unset: the local stack's PostgreSQL")
-    DATABASE_POOL_SIZE: int = Field(5, ge=1, le=200, description="connections of each process's pool")
+    DATABASE_POOL_SIZE: int = Field(5, ge=1, le=200, description=(
+        "connections of each process's pool, as many again as overflow (the extractor keeps all twice "
+        "that open)"))
     MEMORY_MILVUS_ENABLED: bool = Field(False, description="dense retrieval uses Milvus only when on; "
                                                            "the demo turns it on")
     MEMORY_MILVUS_URI: str | None = Field(
