@@ -222,7 +222,7 @@ class MessageProcessor:
         try:
             # one deadline for every model call of this burst (core.extraction.burst), counted once the
             # caller's model slot is granted
-            with model_slot or nullcontext(), \
+            with model_slot if model_slot is not None else nullcontext(), \
                     burst_scope(self.settings.LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC) as scope:
                 burst = run_burst(self.extractor, data)
             outcome.stage_seconds["extract"] = burst.extract_sec
