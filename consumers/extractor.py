@@ -15,10 +15,14 @@ a third of the sweeper's re-drive grace old, so a backlog is not re-driven to th
 
 Concurrency (key-level parallelism, as in Confluent's Parallel Consumer):
 - bursts of different users run concurrently, at most ``max_in_flight``
-  (``CONSUMER_EXTRACTOR_MAX_IN_FLIGHT``) at a time, in a pool of as many worker (daemon) threads that pushes
-  back (``PoolFull``) when full; the loop thread never waits for one. ``MessageProcessor.process``
-  is safe to call from several threads (one SQLAlchemy session per call; the per-user advisory lock
-  serialises one user's writes);
+  (``CONSUMER_EXTRACTOR_MAX_IN_FLIGHT``) of them in their model stage at a time (a semaphore of model slots
+  that ``MessageProcessor.process`` holds around the model calls only), in a pool of ``max_in_flight`` +
+  ``prefetch`` worker (daemon) threads that pushes back (``PoolFull``) when full; the loop thread never
+  waits for one. The ``prefetch`` extra bursts read their input and commit their effects while the
+  others wait for the model, so a model slot is taken again the moment a call returns instead of after
+  the burst's commit and the loop's next turn (default ``max_in_flight // 4``, at least 1).
+  ``MessageProcessor.process`` is safe to call from several threads (one SQLAlchemy session per call;
+  the per-user advisory lock serialises one user's writes);
 - bursts of one user run strictly one after another, oldest first (a user's bursts are queued in
   the order they were opened, i.e. offset order; an older burst is started early when a newer
   one of the same user is due), so a later statement always lands after an earlier one;
@@ -48,6 +52,7 @@ re-processing idempotent). Lost partitions are abandoned at once. ``max_poll_int
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
 
@@ -98,9 +103,14 @@ class ExtractorStrategy:
         dlq_max_attempts: int = 5,
         dlq_limit: DlqLimit | None = None,
         keep_alive_sec: float | None = None,
+        prefetch: int | None = None,
     ) -> None:
         if max_in_flight < 1 or max_buffered < 1:
             raise ValueError("max_in_flight and max_buffered must be >= 1")
+        if prefetch is None:
+            prefetch = max(1, max_in_flight // 4)
+        if prefetch < 0:
+            raise ValueError("prefetch must be >= 0")
         self.processor = processor
         self.dlq = dlq
         self.group = group
@@ -112,7 +122,8 @@ class ExtractorStrategy:
         self.errors = ErrorPolicy(group, max_record_attempts=max_record_attempts)
         self.dead_letters = DeadLetterStep(group, dlq, retry=self.retry, dlq_max_attempts=dlq_max_attempts,
                                            limit=dlq_limit, clock=clock)
-        self.pool: BoundedPool[Burst, ProcessOutcome] = BoundedPool(self._extract, max_in_flight,
+        self.model_slots = threading.BoundedSemaphore(max_in_flight)  # bursts in their model stage
+        self.pool: BoundedPool[Burst, ProcessOutcome] = BoundedPool(self._extract, max_in_flight + prefetch,
                                                                    name="extract")
         self.bursts = BurstScheduler(self.pool, debounce_sec=debounce_sec, clock=clock, max_wait_sec=(
             max_wait_sec if max_wait_sec is not None else max(debounce_sec * 4, 30.0)))
@@ -138,7 +149,8 @@ class ExtractorStrategy:
         self.dead_letters.poll()
         self.ingest.poll()
         self._dispatch(force=False)
-        self.keep_alive.poll((pk, b.first_seen) for b in self.bursts.bursts() for pk in b.message_pks)
+        if self.keep_alive.due:  # listing every held message each turn costs more than the refresh itself
+            self.keep_alive.poll([(pk, b.first_seen) for b in self.bursts.bursts() for pk in b.message_pks])
         held = self.buffered
         self.max_buffered_seen = max(self.max_buffered_seen, held)
         consumer_metrics.CONSUMER_IN_FLIGHT.labels(self.group).set(self.pool.in_flight)
@@ -236,7 +248,7 @@ class ExtractorStrategy:
                                     {"messaging.system": "kafka", "messaging.operation.type": "process",
                                      "messaging.batch.message_count": len(burst.job)})
         with tracing.current(span):
-            return self.processor.process(burst.job)
+            return self.processor.process(burst.job, self.model_slots)
 
     def _take_completions(self) -> None:
         for completion in self.pool.completed():

@@ -25,7 +25,11 @@ from core.storage.db import engine_for, session_factory
 
 
 def build_processor(settings: Settings) -> MessageProcessor:
-    sessions = session_factory(engine_for(settings.database_url, settings.DATABASE_POOL_SIZE))
+    # the same cap as every process (pool + overflow = 2 x DATABASE_POOL_SIZE), all of it kept open: the
+    # extractor's bursts read and commit in many threads at once, and overflow connections closed on
+    # return made it connect and disconnect a few times a second (CPU here and a backend per connect)
+    size = settings.DATABASE_POOL_SIZE
+    sessions = session_factory(engine_for(settings.database_url, 2 * size, max_overflow=0))
     reuse, merge = settings.dedup_thresholds
     deduper = SemanticDeduper(build_embedder(settings, "dedup"), reuse, merge)
     return MessageProcessor(settings, sessions, build_extractor(settings), deduper)

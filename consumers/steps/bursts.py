@@ -77,6 +77,7 @@ class BurstScheduler:
         self.clock = clock
         self._open: dict[int, Burst] = {}  # conversation_pk -> its open burst
         self._users: dict[int, list[Burst]] = {}  # user_pk -> bursts in the order they were opened
+        self._held = 0  # records in bursts, kept up to date (read every loop turn)
 
     def __bool__(self) -> bool:
         """True while any burst is held (open, waiting or running)."""
@@ -85,7 +86,7 @@ class BurstScheduler:
     @property
     def held(self) -> int:
         """Records in bursts (open, waiting or running)."""
-        return sum(len(b.items) for b in self.bursts())
+        return self._held
 
     def bursts(self) -> list[Burst]:
         return [b for bursts in self._users.values() for b in bursts]
@@ -104,6 +105,7 @@ class BurstScheduler:
             self._users.setdefault(ingested.user_pk, []).append(burst)
         burst.last_seen = now
         burst.items.append((record, ingested.message_pk))
+        self._held += 1
 
     def due(self, burst: Burst, now: float) -> bool:
         return now - burst.last_seen >= self.debounce_sec or now - burst.first_seen >= self.max_wait_sec
@@ -149,6 +151,7 @@ class BurstScheduler:
         for burst in self.bursts():
             kept = [(r, pk) for r, pk in burst.items if r.tp not in revoked]
             abandoned += len(burst.items) - len(kept)
+            self._held -= len(burst.items) - len(kept)
             burst.items = kept
             if not kept and not burst.running:
                 self.remove(burst)
@@ -158,6 +161,7 @@ class BurstScheduler:
         bursts = self._users.get(burst.user_pk)
         if bursts is not None and burst in bursts:
             bursts.remove(burst)
+            self._held -= len(burst.items)
             if not bursts:
                 del self._users[burst.user_pk]
         if self._open.get(burst.conversation_pk) is burst:

@@ -45,6 +45,12 @@ class KeepAlive:
         self.refreshed = 0  # messages refreshed so far
         self.failures = 0
 
+    @property
+    def due(self) -> bool:
+        """True when the next ``poll`` would look at the held messages (callers may skip listing them
+        otherwise: ``poll`` returns at once)."""
+        return self.interval_sec is not None and self.clock() >= self._next
+
     def poll(self, held: Iterable[tuple[int, float]]) -> None:
         """``held``: (message pk, clock time its burst opened) of every message held now."""
         if self.interval_sec is None:

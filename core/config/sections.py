@@ -64,7 +64,8 @@ class KafkaSettings(BaseSettings):
                     "each)")
     CONSUMER_EXTRACTOR_MAX_IN_FLIGHT: int = Field(
         32, ge=1, le=1024, validation_alias=accepts_old_name("CONSUMER_EXTRACTOR_MAX_IN_FLIGHT"),
-        description="bursts the extractor extracts at once (distinct users)")
+        description="bursts of distinct users in their model stage at once (the extractor runs a quarter "
+                    "as many more that read or commit meanwhile)")
     CONSUMER_EXTRACTOR_MAX_BUFFERED_RECORDS: int = Field(
         2000, ge=1, le=1_000_000,
         validation_alias=accepts_old_name("CONSUMER_EXTRACTOR_MAX_BUFFERED_RECORDS"),
@@ -102,7 +103,9 @@ class StorageSettings(BaseSettings):
 
     DATABASE_URL: SecretStr | None = Field(
         None, description="`postgresql://` URL (secret); unset: the local stack's PostgreSQL")
-    DATABASE_POOL_SIZE: int = Field(5, ge=1, le=200, description="connections of each process's pool")
+    DATABASE_POOL_SIZE: int = Field(5, ge=1, le=200, description=(
+        "connections of each process's pool, as many again as overflow (the extractor keeps all twice "
+        "that open)"))
     MEMORY_MILVUS_ENABLED: bool = Field(False, description="dense retrieval uses Milvus only when on; "
                                                            "the demo turns it on")
     MEMORY_MILVUS_URI: str | None = Field(

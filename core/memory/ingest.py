@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import String, any_, bindparam, select
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
 from core.memory.store import (
@@ -86,11 +87,7 @@ def ingest_batch(session: Session, msgs: Sequence[IncomingMessage], version: str
     known: dict[tuple[str, str], tuple[Message, str]] = {
         (user_ext, row.upstream_message_id): (row, conv_ext)
         for row, user_ext, conv_ext in session.execute(
-            select(Message, User.external_id, Conversation.external_id)
-            .join(User, User.id == Message.user_id)
-            .join(Conversation, Conversation.id == Message.conversation_id)
-            .where(Message.upstream_message_id.in_(sorted({m.message_id for m in msgs})),
-                   User.external_id.in_(sorted(hashes))))}
+            _KNOWN_MESSAGES, {"mids": sorted({m.message_id for m in msgs}), "ext": sorted(hashes)})}
     users: dict[str, int] = {
         ext: pk for ext, pk in session.execute(_KNOWN_USERS, {"ext": sorted(hashes)})}
     new_users = sorted({
@@ -140,7 +137,19 @@ def ingest_batch(session: Session, msgs: Sequence[IncomingMessage], version: str
     return out
 
 
+# the batch's values as ONE array parameter (``= ANY``): an IN list renders a placeholder per value, a
+# statement text per batch size that the driver parses again on every batch (its cache holds short texts)
+_TEXTS = ARRAY(String)
 _ERASED = select(ErasedUser.user_hash, ErasedUser.erased_at).where(
-    ErasedUser.user_hash.in_(bindparam("hashes", expanding=True)))
+    ErasedUser.user_hash == any_(bindparam("hashes", type_=_TEXTS)))
 
-_KNOWN_USERS = select(User.external_id, User.id).where(User.external_id.in_(bindparam("ext", expanding=True)))
+_KNOWN_USERS = select(User.external_id, User.id).where(
+    User.external_id == any_(bindparam("ext", type_=_TEXTS)))
+
+_KNOWN_MESSAGES = (  # known messages with their user's and conversation's upstream ids
+    select(Message, User.external_id, Conversation.external_id)
+    .join(User, User.id == Message.user_id)
+    .join(Conversation, Conversation.id == Message.conversation_id)
+    .where(Message.upstream_message_id == any_(bindparam("mids", type_=_TEXTS)),
+           User.external_id == any_(bindparam("ext", type_=_TEXTS)))
+)

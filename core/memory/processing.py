@@ -44,6 +44,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -181,8 +182,14 @@ class MessageProcessor:
                                                                 "pending": MessageStatus.PENDING.value})
             return int(getattr(result, "rowcount", 0) or 0)
 
-    def process(self, message_pks: Sequence[int]) -> ProcessOutcome:
-        """Extract and apply one burst (message ids of ONE conversation)."""
+    def process(self, message_pks: Sequence[int],
+                model_slot: AbstractContextManager[object] | None = None) -> ProcessOutcome:
+        """Extract and apply one burst (message ids of ONE conversation).
+
+        ``model_slot`` (e.g. a ``threading.Semaphore`` shared by the caller's workers) is held around the
+        model stage only (extract + refine), not around the burst's reads before it or its commit after
+        it: a caller running more bursts than it allows model calls keeps every model slot busy while
+        other bursts read and commit. Waiting for the slot is not part of the burst's deadline."""
         outcome = ProcessOutcome()
         if not message_pks:
             return outcome
@@ -209,12 +216,14 @@ class MessageProcessor:
                 data, external_id = self._input(session, todo, known[todo[0].id])
                 user_pk, conv_pk = todo[0].user_id, todo[0].conversation_id
         if len(parts) > 1:
-            return self._process_parts(parts, outcome)
+            return self._process_parts(parts, outcome, model_slot)
         outcome.stage_seconds["load"] = time.perf_counter() - t0
         outcome.stage_thread_cpu_seconds["load"] = time.thread_time() - c0
         try:
-            # one deadline for every model call of this burst (core.extraction.burst)
-            with burst_scope(self.settings.LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC) as scope:
+            # one deadline for every model call of this burst (core.extraction.burst), counted once the
+            # caller's model slot is granted
+            with model_slot if model_slot is not None else nullcontext(), \
+                    burst_scope(self.settings.LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC) as scope:
                 burst = run_burst(self.extractor, data)
             outcome.stage_seconds["extract"] = burst.extract_sec
             outcome.stage_seconds["refine"] = burst.refine_sec
@@ -249,7 +258,8 @@ class MessageProcessor:
         return outcome
 
     # --- internals ----------------------------------------------------------------------------
-    def _process_parts(self, parts: list[list[int]], outcome: ProcessOutcome) -> ProcessOutcome:
+    def _process_parts(self, parts: list[list[int]], outcome: ProcessOutcome,
+                       model_slot: AbstractContextManager[object] | None = None) -> ProcessOutcome:
         """A burst over the input bounds: each part in order (see module docstring)."""
         cfg = self.settings
         log.info("burst of %d messages split into %d extractions (LONG_TERM_MEMORY_MAX_BURST_MESSAGES=%d, "
@@ -258,7 +268,7 @@ class MessageProcessor:
         failed: PermanentProcessingError | None = None
         for ids in parts:
             try:
-                part = self.process(ids)
+                part = self.process(ids, model_slot)
             except PermanentProcessingError as exc:
                 failed = failed or exc
                 continue

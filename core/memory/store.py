@@ -73,18 +73,23 @@ def lock_users(session: Session, user_pks: Sequence[int]) -> None:
 def get_or_create_users(session: Session, external_ids: Sequence[str]) -> dict[str, int]:
     """``get_or_create_user`` for several users: one round trip when all are known."""
     wanted = sorted(set(external_ids))
-    found: dict[str, int] = {ext: pk for ext, pk in session.execute(
-        select(User.external_id, User.id).where(User.external_id.in_(wanted)))}
+    conn = session.connection()  # Core statements, each with ONE array parameter (see ``_USERS``)
+    found: dict[str, int] = {ext: pk for ext, pk in conn.execute(_USERS, {"ext": wanted})}
     missing = [e for e in wanted if e not in found]
     if missing:
-        session.execute(insert(User).values([{"external_id": e} for e in missing])
-                        .on_conflict_do_nothing(index_elements=["external_id"]))
-        found.update({ext: pk for ext, pk in session.execute(
-            select(User.external_id, User.id).where(User.external_id.in_(missing)))})
+        conn.execute(_INSERT_USERS, {"ext": missing})  # in the order given: ids follow it
+        found.update({ext: pk for ext, pk in conn.execute(_USERS, {"ext": missing})})
     cache = session.info.setdefault(_EXTERNAL_IDS, {})
     for ext, pk in found.items():
         cache[pk] = ext
     return found
+
+
+# a batch's user ids as ONE array parameter: an IN list or a multi-row VALUES renders a placeholder per
+# user, a statement text per batch size that the driver parses again on every batch
+_USERS = text("SELECT external_id, id FROM users WHERE external_id = ANY(CAST(:ext AS varchar[]))")
+_INSERT_USERS = text("INSERT INTO users (external_id) SELECT unnest(CAST(:ext AS varchar[])) "
+                     "ON CONFLICT (external_id) DO NOTHING")
 
 
 def get_or_create_user(session: Session, external_id: str) -> int:
@@ -137,14 +142,13 @@ def get_or_create_conversation(session: Session, user_pk: int, external_id: str,
         conv = session.scalar(upsert)
         assert conv is not None
         return conv
-    conv = session.scalar(_FIND_CONVERSATION, {"user_pk": user_pk, "external_id": external_id})
+    # Core statements on the session's connection: the ORM layer would run the insert as an ORM bulk insert
+    conn, params = session.connection(), {"user_pk": user_pk, "external_id": external_id}
+    conv = conn.execute(_FIND_CONVERSATION, params).scalar()
     if conv is None:
-        conv = session.scalar(
-            insert(Conversation).values(user_id=user_pk, external_id=external_id, summary=None)
-            .on_conflict_do_nothing(constraint="uq_conversations_user_external")
-            .returning(Conversation.id))
+        conv = conn.execute(_INSERT_CONVERSATION, params).scalar()
         if conv is None:  # inserted meanwhile by another transaction
-            conv = session.scalar(_FIND_CONVERSATION, {"user_pk": user_pk, "external_id": external_id})
+            conv = conn.execute(_FIND_CONVERSATION, params).scalar()
     assert conv is not None
     return conv
 
@@ -178,6 +182,11 @@ def conversation_external_id(session: Session, conversation_pk: int) -> str:
 
 _FIND_CONVERSATION = select(Conversation.id).where(Conversation.user_id == bindparam("user_pk"),
                                                    Conversation.external_id == bindparam("external_id"))
+_INSERT_CONVERSATION = (
+    insert(Conversation)
+    .values(user_id=bindparam("user_pk"), external_id=bindparam("external_id"), summary=None)
+    .on_conflict_do_nothing(constraint="uq_conversations_user_external")
+    .returning(Conversation.id))
 
 
 def store_message(session: Session, msg: IncomingMessage) -> tuple[Message, bool]:
@@ -201,26 +210,32 @@ def insert_message(session: Session, msg: IncomingMessage, user_pk: int, conv_pk
     """Insert ``msg`` (user messages ``PENDING``, others ``SKIPPED`` as context); its new id, or None
     when this user already has a message with the same upstream id (nothing is changed then)."""
     is_user = msg.role == MessageRole.USER
-    stmt = (
-        insert(Message)
-        .values(
-            upstream_message_id=msg.message_id,
-            user_id=user_pk,
-            conversation_id=conv_pk,
-            role=msg.role,
-            content=msg.content,
-            created_at=msg.created_at,
-            memory_status=MessageStatus.PENDING if is_user else MessageStatus.SKIPPED,
-            memory_error=None if is_user else "context only (non-user role)",
-            source_topic=msg.source_topic,
-            source_partition=msg.source_partition,
-            source_offset=msg.source_offset,
-        )
-        .on_conflict_do_nothing(constraint="uq_messages_user_upstream")
-        .returning(Message.id)
-    )
-    new_id: int | None = session.scalar(stmt)
+    # on the session's connection (Core): with a parameter dict the ORM layer would run an ORM bulk insert
+    new_id: int | None = session.connection().execute(_INSERT_MESSAGE, {
+        "upstream_message_id": msg.message_id,
+        "user_id": user_pk,
+        "conversation_id": conv_pk,
+        "role": str(msg.role),
+        "content": msg.content,
+        "created_at": msg.created_at,
+        "memory_status": (MessageStatus.PENDING if is_user else MessageStatus.SKIPPED).value,
+        "memory_error": None if is_user else "context only (non-user role)",
+        "source_topic": msg.source_topic,
+        "source_partition": msg.source_partition,
+        "source_offset": msg.source_offset,
+    }).scalar()
     return new_id
+
+
+# built once (every stored message runs it): no statement construction and cache key per message
+_INSERT_MESSAGE = (
+    insert(Message)
+    .values({c: bindparam(c, type_=Message.__table__.c[c].type) for c in (
+        "upstream_message_id", "user_id", "conversation_id", "role", "content", "created_at", "memory_status",
+        "memory_error", "source_topic", "source_partition", "source_offset")})
+    .on_conflict_do_nothing(constraint="uq_messages_user_upstream")
+    .returning(Message.id)
+)
 
 
 _BEFORE = bindparam("before", type_=DateTime(timezone=True))

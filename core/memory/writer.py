@@ -26,7 +26,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
-from sqlalchemy import bindparam, case, func, insert, select, text, update
+from sqlalchemy import DateTime, bindparam, case, func, insert, select, text, update
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -61,6 +61,19 @@ _RECORD = text(
     "source_message_id, command_id, old_content, new_content, memory_type, reason) VALUES (:h_memory_id, "
     ":h_user_id, :h_memory_key, :h_operation, :h_source, :h_source_message_id, :h_command_id, "
     ":h_old_content, :h_new_content, :h_memory_type, :h_reason))" + ENQUEUE_SQL
+)
+_INSERT_MEMORY = (  # built once (a new memory of every write): no statement construction per write
+    insert(LongTermMemory)
+    .values({c: bindparam(c, type_=LongTermMemory.__table__.c[c].type) for c in (
+        "user_id", "conversation_id", "source_message_id", "memory_key", "memory_type", "content",
+        "importance", "confidence", "is_active", "expires_at", "vector_status", "created_at", "updated_at",
+        "write_vector", "write_vector_model", "write_vector_hash")})
+    .returning(LongTermMemory.id)
+)
+_COUNT_LIVE = (  # built once: counted after every write that makes a memory live
+    select(func.count()).select_from(LongTermMemory)
+    .where(LongTermMemory.user_id == bindparam("user_pk"),
+           *live_clause(bindparam("now", type_=DateTime(timezone=True))))
 )
 _FOR_UPDATE = (  # built once: the extractor locks a row per write
     select(LongTermMemory)
@@ -162,26 +175,22 @@ class MemoryWriter:
         row = self.get_for_update(session, ctx.user_pk, key)
         if row is None:
             # Core statements on the session's connection (no ORM bulk layer) on the hot path
-            memory_id = session.connection().execute(
-                insert(LongTermMemory)
-                .values(
-                    user_id=ctx.user_pk,
-                    conversation_id=ctx.conversation_pk,
-                    source_message_id=ctx.source_message_pk,
-                    memory_key=key,
-                    memory_type=write.memory_type.value,
-                    content=content,
-                    importance=write.importance,
-                    confidence=write.confidence,
-                    is_active=True,
-                    expires_at=expires_at,
-                    vector_status=VectorStatus.DIRTY.value,
-                    created_at=now,
-                    updated_at=now,
-                    **self._write_vector(write.memory_type.value, key, content),
-                )
-                .returning(LongTermMemory.id)
-            ).scalar_one()
+            memory_id = session.connection().execute(_INSERT_MEMORY, {
+                "user_id": ctx.user_pk,
+                "conversation_id": ctx.conversation_pk,
+                "source_message_id": ctx.source_message_pk,
+                "memory_key": key,
+                "memory_type": write.memory_type.value,
+                "content": content,
+                "importance": write.importance,
+                "confidence": write.confidence,
+                "is_active": True,
+                "expires_at": expires_at,
+                "vector_status": VectorStatus.DIRTY.value,
+                "created_at": now,
+                "updated_at": now,
+                **self._write_vector(write.memory_type.value, key, content),
+            }).scalar_one()
             op = operation or MemoryOperation.CREATE
             self._record(session, ctx, memory_id, key, op, None, content, write.memory_type.value)
             self._became_live(session, ctx, memory_id)
@@ -357,10 +366,11 @@ class MemoryWriter:
         cap = self.max_active_per_user
         if cap <= 0:
             return []
-        live = [LongTermMemory.user_id == ctx.user_pk, *live_clause(datetime.now(UTC))]
-        count = session.scalar(select(func.count()).select_from(LongTermMemory).where(*live)) or 0
+        now = datetime.now(UTC)
+        count = session.scalar(_COUNT_LIVE, {"user_pk": ctx.user_pk, "now": now}) or 0
         if count <= cap:
             return []
+        live = [LongTermMemory.user_id == ctx.user_pk, *live_clause(now)]
         victims = session.scalars(
             select(LongTermMemory)
             .where(*live)

@@ -15,22 +15,26 @@ from sqlalchemy.orm import Session, sessionmaker
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 
 
-def make_engine(url: str, pool_size: int = 5) -> Engine:
+def make_engine(url: str, pool_size: int = 5, max_overflow: int | None = None) -> Engine:
     """A pooled engine; connections are checked before use so a restarted server is survived.
+    At most ``pool_size`` + ``max_overflow`` (default ``pool_size``) connections; the overflow ones are
+    closed when returned, so a process whose concurrency hovers above ``pool_size`` opens and closes
+    connections all the time (``max_overflow=0`` with a larger pool keeps them instead).
 
     ``hide_parameters``: errors never carry the bound parameters (users' message content); the
     logging filter of ``core.redaction`` also drops the server's DETAIL, which can quote a row.
     """
     return create_engine(
-        url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True, pool_recycle=1800, future=True,
+        url, pool_size=pool_size, max_overflow=pool_size if max_overflow is None else max_overflow,
+        pool_pre_ping=True, pool_recycle=1800, future=True,
         hide_parameters=True,
     )
 
 
 @lru_cache(maxsize=8)
-def engine_for(url: str, pool_size: int = 5) -> Engine:
-    """One engine per URL per process."""
-    return make_engine(url, pool_size)
+def engine_for(url: str, pool_size: int = 5, max_overflow: int | None = None) -> Engine:
+    """One engine per URL (and pool shape) per process."""
+    return make_engine(url, pool_size, max_overflow)
 
 
 def session_factory(engine: Engine) -> sessionmaker[Session]:

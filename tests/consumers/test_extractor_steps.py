@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 
 import pytest
@@ -26,6 +27,9 @@ class BlockingProcessor:
     started: threading.Event = field(default_factory=threading.Event)
     extractor: object = None
     kept_alive: list[list[int]] = field(default_factory=list)
+    in_model: int = 0  # bursts inside their model slot now
+    max_in_model: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
     def ingest(self, msg: IncomingMessage) -> IngestResult:
         offset = msg.source_offset or 0
@@ -35,9 +39,16 @@ class BlockingProcessor:
     def ingest_many(self, msgs: Sequence[IncomingMessage]) -> list[IngestResult]:
         return [self.ingest(m) for m in msgs]
 
-    def process(self, message_pks: list[int]) -> ProcessOutcome:
-        self.started.set()
-        self.release.wait(10)
+    def process(self, message_pks: list[int],
+                model_slot: AbstractContextManager[object] | None = None) -> ProcessOutcome:
+        with model_slot or nullcontext():  # the "model stage", as MessageProcessor holds the slot
+            with self.lock:
+                self.in_model += 1
+                self.max_in_model = max(self.max_in_model, self.in_model)
+            self.started.set()
+            self.release.wait(10)
+            with self.lock:
+                self.in_model -= 1
         return ProcessOutcome(processed=list(message_pks))
 
     def keep_alive(self, message_pks: Sequence[int]) -> int:
@@ -106,7 +117,7 @@ def test_join_gives_up_at_the_injected_deadline() -> None:
 
 def test_the_in_flight_cap_pushes_back_and_the_next_burst_starts_later() -> None:
     processor = BlockingProcessor()
-    s, done = strategy(processor, Clock(), max_in_flight=1)
+    s, done = strategy(processor, Clock(), max_in_flight=1, prefetch=0)
     try:
         for offset in range(3):
             s.submit(chat(offset, message_id=f"m{offset}"))
@@ -119,6 +130,31 @@ def test_the_in_flight_cap_pushes_back_and_the_next_burst_starts_later() -> None
                 break
             threading.Event().wait(0.02)
         assert sorted(r.offset for r in done) == [0, 1, 2] and s.max_running_seen == 1
+    finally:
+        s.close()
+
+
+def test_prefetched_bursts_wait_for_a_model_slot_and_take_it_when_one_frees() -> None:
+    """``max_in_flight`` bounds the bursts in their model stage; ``prefetch`` more are started (they read
+    and commit outside a slot) and wait for one, so a slot never waits for the loop's next turn."""
+    processor = BlockingProcessor()
+    s, done = strategy(processor, Clock(), max_in_flight=2, prefetch=1)
+    try:
+        for offset in range(5):
+            s.submit(chat(offset, message_id=f"m{offset}"))
+        s.poll()
+        assert s.in_flight == 3 and s.buffered == 5  # two in their slot, one waiting for a slot
+        assert processor.started.wait(5)
+        threading.Event().wait(0.1)
+        assert processor.in_model == 2
+        processor.release.set()
+        for _ in range(200):
+            s.poll()
+            if len(done) == 5:
+                break
+            threading.Event().wait(0.02)
+        assert sorted(r.offset for r in done) == [0, 1, 2, 3, 4]
+        assert processor.max_in_model == 2 and s.max_running_seen == 3
     finally:
         s.close()
 
