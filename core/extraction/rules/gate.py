@@ -96,6 +96,12 @@ _OVERRIDABLE_REASONS = {"request", "hypothetical", "question-mark", "time-soft"}
 _STRICT_REASONS = _OVERRIDABLE_REASONS - {"time-soft"}
 # clauses left out of a rescued sentence without ruling it out (a thank-you for the advice)
 _SKIPPED_REASONS = {"ack"}
+# ... and a question tag after a statement asks nothing of it ("I sort of enjoy my taxes, is that weird")
+_TAG_QUESTION = re.compile(
+    r"^(?:(?:lol|haha|lmao|ok|so|but|and|like|honestly)\s+)*(?:is (?:that|it|this) (?:weird|bad|normal|"
+    r"strange|odd|crazy|dumb|silly|wrong|ok|okay|a problem|too much)|right|ya know|you know|"
+    r"am i (?:the only one|weird|crazy|strange)|isn'?t it|don'?t you think|no)[?？]*$|"
+    r"^(?:是不是|会不会)(?:很|有点|太)?(?:奇怪|怪|傻|矫情|离谱)|^(?:对吧|是吧|你说是吧|你懂的|奇怪吗|正常吗|很怪吗)")
 # a clause that only continues the statement before it ("..., so busy season eats my spring")
 # the lead of a self-introduction ("quick intro:", "so context:", "简单说下我自己："): not part of a fact
 _INTRO_LEAD = re.compile(
@@ -234,7 +240,8 @@ class ClassifierGate:
             blocked = False
             for clause in members:
                 reason = analysis.dropped.get(clause.index, "no-trigger")
-                if clause.index in covered or reason in _SKIPPED_REASONS:
+                tag = reason == "question" and clause is not members[0] and _TAG_QUESTION.search(clause.norm)
+                if clause.index in covered or reason in _SKIPPED_REASONS or tag:
                     runs.append([])
                 elif reason in _SOFT_REASONS or reason in _OVERRIDABLE_REASONS:
                     runs[-1].append(clause)
