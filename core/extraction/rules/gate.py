@@ -47,6 +47,7 @@ from core.extraction.rules.events import is_event_key
 from core.extraction.rules.gate_units import (
     CONSEQUENCE,
     FIRST_PERSON_WORD,
+    OWN_SUBJECT,
     RESCUE_KEEP,
     THIRD_PRONOUN,
     Split,
@@ -159,6 +160,7 @@ class ClassifierGate:
         gated: dict[int, MemoryCandidate | None] = {}
         for i, (cand, pred) in enumerate(zip(upserts, predictions[:len(upserts)], strict=True)):
             gated[id(cand)] = self._gate(cand, pred, vectors[i])
+        self._reread_heads(analysis, upserts, gated)
         out: list[MemoryCandidate] = []
         new_meta = dict(meta)
         for cand in candidates:
@@ -193,6 +195,31 @@ class ClassifierGate:
             new_meta.setdefault(rescued.key, CandidateMeta(changed=changed))
         out.sort(key=lambda c: (c.op is not CandidateOp.DELETE, -c.importance))
         return out, new_meta
+
+    def _reread_heads(self, analysis: Analysis, upserts: list[MemoryCandidate],
+                      gated: dict[int, MemoryCandidate | None]) -> None:
+        """A rule candidate of several clauses the gate dropped as a whole is read again by its first
+        clause ("i kinda wanna run a half marathon someday, nothing serious, just to say i did it": the
+        hedges after it drown the goal); kept, it stays with that clause as its content. Never a standing
+        rule (kept whole, with its object). One more embedding batch, only when this happens."""
+        heads: list[tuple[MemoryCandidate, str]] = []
+        for cand in upserts:
+            if gated[id(cand)] is not None or cand.memory_type is MemoryType.CONSTRAINT:
+                continue
+            group = next((g for g in analysis.groups if g.key == cand.key and g.hit.content is None
+                          and len(g.clauses) > 1), None)
+            if group is None:
+                continue
+            first = min(group.clauses, key=lambda c: c.index)
+            head = clean_content(first.text)
+            if head and head != cand.content and long_enough(head) and cand.content.startswith(head[:8]):
+                heads.append((cand, head))
+        if not heads:
+            return
+        vectors = self.classifier.embed([head for _, head in heads])
+        for (cand, head), pred, vector in zip(heads, self.classifier.predict_vectors(vectors), vectors,
+                                              strict=True):
+            gated[id(cand)] = self._gate(cand.model_copy(update={"content": head}), pred, vector)
 
     # -- gate and type --------------------------------------------------------------------------
     def _gate(self, cand: MemoryCandidate, pred: Prediction, vector: npt.NDArray[np.float32]
@@ -273,8 +300,10 @@ class ClassifierGate:
                     continue  # "last weekend I went to…": of the day (a move is the event detector's)
                 if long_enough(text, fired and owner is None) and not is_noise_content(text):
                     units.append(Unit(text, sentence, owner, threshold, run_id, True))
-                if fired and 1 < len(run) <= 4:
+                if 1 < len(run) <= 4:
                     for clause in run:
+                        if not fired and (clause is run[0] or not OWN_SUBJECT.search(clause.norm)):
+                            continue  # nothing fired: only a clause with its own "I" is read alone
                         one = clean_content(clause.text)
                         own = owner_of(clause) if clause is not run[0] else owner
                         if own != "" and long_enough(one, own is None) and not is_noise_content(one):

@@ -161,3 +161,10 @@ def without_denials(piece: str) -> str:
 def mocking(before: str) -> bool:
     """The sentence text before a claim agrees mockingly (with a sarcasm marker in the sentence)."""
     return bool(_MOCK_AGREE.search(before))
+
+
+def outsider_statement(text: str) -> bool:
+    """``text`` opens with a person outside the household as its subject and never speaks of the user
+    (the corpus builder's relabelling uses the same line as the rules)."""
+    first = _SUBCLAUSE.split(text, maxsplit=1)[0]
+    return _outsider_only(normalise(first)) and not _USER_AFTER.search(normalise(text)[len(first):])

@@ -94,3 +94,14 @@ def test_the_piece_functions() -> None:
     assert without_others("my wife is a marathoner") == "my wife is a marathoner"
     assert someone_elses("really hoping my nephew passes his driving test")
     assert not someone_elses("i was going to learn piano but switched to guitar instead")
+
+
+def test_a_clause_with_its_own_i_is_read_alone_where_nothing_fired(ex: RulesExtractor) -> None:
+    stored = _text(_stored(ex, "honestly the cold wouldn't faze me, i drive a snowplough for the county"))
+    assert "snowplough" in stored, stored
+
+
+def test_a_rule_group_drowned_by_hedges_is_read_again_by_its_first_clause(ex: RulesExtractor) -> None:
+    stored = _stored(ex, "i kinda wanna swim across lake geneva someday, no pressure, just for the story")
+    assert any(c.memory_type is MemoryType.GOAL and "swim across lake geneva" in c.content
+               for c in stored), stored
