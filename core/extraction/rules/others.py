@@ -89,12 +89,13 @@ _NOT_IDENTITY_EN = frozenset({
 })
 _DENIED_ZH = re.compile(r"^(?:其实|不是的?|不对)?我(?:又|并|其实|才|根本|可)?不是(?:一个|个|什么)?"
                         r"(.{1,10}?)"
-                        r"(?:啦|啊|哦|呢|了|哈|呀|嘛)?[。！!?？]*$")
+                        r"(?:啦|啊|哦|呢|哈|呀|嘛)?[。！!?？]*$")
 _NOT_IDENTITY_ZH = ("很", "太", "特别", "那么", "不", "说", "因为", "故意", "每", "一直", "非常", "真", "想")
 _CORRECTION = re.compile(r"^(?:你(?:搞|弄|记|说|想)错了|不对|不是的|你误会了|"
                          r"(?:no|nope)?[, ]*you(?:'ve| have)? got (?:it|that|me) wrong|"
                          r"that'?s (?:not right|wrong)|"
                          r"you'?re wrong)[,!. 。！啦呀]*$")
+_NO_LONGER = re.compile(r"\b(?:anymore|any more|no longer)\b|了[。！!]*$")
 _FILLER = re.compile(r"^(?:(?:no|nope|nah|lol|uh|um|well|actually|wait|haha|oh|不不|不是|哈哈)[.!, ]*)+$")
 _SUBCLAUSE = re.compile(r"[,，;；]")
 _MOCK_AGREE = re.compile(r"\b(?:sure|yeah right|ya right|of course|totally|right)\b|"
@@ -140,6 +141,8 @@ def _denied(sub: str) -> bool:
     s = sub.strip()
     if _CORRECTION.search(s):
         return True
+    if _NO_LONGER.search(s):
+        return False  # "i'm not a student anymore", "我不是学生了": a change, the update judge's to read
     m = _DENIED_EN.search(s)
     if m and m.group(1) not in _NOT_IDENTITY_EN:
         return True

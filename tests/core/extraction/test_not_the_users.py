@@ -105,3 +105,9 @@ def test_a_rule_group_drowned_by_hedges_is_read_again_by_its_first_clause(ex: Ru
     stored = _stored(ex, "i kinda wanna swim across lake geneva someday, no pressure, just for the story")
     assert any(c.memory_type is MemoryType.GOAL and "swim across lake geneva" in c.content
                for c in stored), stored
+
+
+def test_a_change_is_no_denied_identity() -> None:
+    text = "I'm not a student anymore, I just joined a consulting firm"
+    assert without_denials(text) == text  # the update judge reads it
+    assert without_denials("我不是学生了，刚入职一家咨询公司") == "我不是学生了，刚入职一家咨询公司"
