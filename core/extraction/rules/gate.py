@@ -112,6 +112,9 @@ _INTRO_LEAD = re.compile(
     r"(?:我)?自己|^自我介绍|^(?:个人)?背景")
 
 _INTENTS = (MemoryType.PREFERENCE, MemoryType.GOAL, MemoryType.PROJECT)
+# the user and a relative together as the subject: what they do together is the user's project or goal
+_USER_AND_KIN = re.compile(r"^(?:me and my|my (?:\w+ ){1,2}and (?:i|me)\b)|^我(?:和|跟|与)我?(?:的)?(?:家人|"
+                           + "|".join(lexicon.FAMILY_ZH) + r")(?:一起)?(?:在|正在|打算|准备|想)")
 
 
 class ClassifierGate:
@@ -232,6 +235,10 @@ class ClassifierGate:
         if slot and other and pred.p_keep >= RESCUE_KEEP and pred.p_type(memory_type) >= RETYPE_SLOT \
                 and not is_event_key(cand.key):
             return self._retyped(cand, memory_type, vector)  # "翻译一本小说，纯属爱好": a project, not books
+        if cand.key == "fact-family" and memory_type in (MemoryType.PROJECT, MemoryType.GOAL) \
+                and pred.p_keep >= RESCUE_KEEP and pred.p_type(memory_type) >= RETYPE_SLOT \
+                and _USER_AND_KIN.search(normalise(cand.content)):
+            return self._retyped(cand, memory_type, vector)  # "me and my dad are rebuilding the old wall"
         if slot or pred.p_keep < 0.5:
             return cand
         if memory_type is cand.memory_type or (pred.p_type(memory_type) < RETYPE

@@ -111,3 +111,8 @@ def test_a_change_is_no_denied_identity() -> None:
     text = "I'm not a student anymore, I just joined a consulting firm"
     assert without_denials(text) == text  # the update judge reads it
     assert without_denials("我不是学生了，刚入职一家咨询公司") == "我不是学生了，刚入职一家咨询公司"
+
+
+def test_what_the_user_does_with_a_relative_is_the_users_project(ex: RulesExtractor) -> None:
+    stored = _stored(ex, "me and my grandad are rebuilding his old rowing boat in the shed, a plank a week")
+    assert [c.memory_type for c in stored] == [MemoryType.PROJECT], stored
