@@ -19,6 +19,7 @@ from core.extraction.rules.places import (
     LOC_EN_I,
     PLACE_EN_CANON,
     canon_place_en,
+    lowercase_place_en,
     valid_place_zh,
 )
 from core.extraction.rules.segment import Clause, clean_content, has_cjk
@@ -135,6 +136,8 @@ class SlotDetectors:
             if m and place is None:
                 raw = m.group("p")
                 place = raw if raw.lower() in {"here", "there"} else canon_place_en(raw)
+        if place is None and not zh:
+            place = lowercase_place_en(nf)
         for rx in HOMETOWN_EN_I:
             m = rx.search(nf)
             if m:

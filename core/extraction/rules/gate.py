@@ -47,6 +47,7 @@ from core.extraction.rules.events import is_event_key
 from core.extraction.rules.gate_units import (
     CONSEQUENCE,
     FIRST_PERSON_WORD,
+    OWN_SUBJECT,
     RESCUE_KEEP,
     THIRD_PRONOUN,
     Split,
@@ -96,6 +97,12 @@ _OVERRIDABLE_REASONS = {"request", "hypothetical", "question-mark", "time-soft"}
 _STRICT_REASONS = _OVERRIDABLE_REASONS - {"time-soft"}
 # clauses left out of a rescued sentence without ruling it out (a thank-you for the advice)
 _SKIPPED_REASONS = {"ack"}
+# ... and a question tag after a statement asks nothing of it ("I sort of enjoy my taxes, is that weird")
+_TAG_QUESTION = re.compile(
+    r"^(?:(?:lol|haha|lmao|ok|so|but|and|like|honestly)\s+)*(?:is (?:that|it|this) (?:weird|bad|normal|"
+    r"strange|odd|crazy|dumb|silly|wrong|ok|okay|a problem|too much)|right|ya know|you know|"
+    r"am i (?:the only one|weird|crazy|strange)|isn'?t it|don'?t you think|no)[?？]*$|"
+    r"^(?:是不是|会不会)(?:很|有点|太)?(?:奇怪|怪|傻|矫情|离谱)|^(?:对吧|是吧|你说是吧|你懂的|奇怪吗|正常吗|很怪吗)")
 # a clause that only continues the statement before it ("..., so busy season eats my spring")
 # the lead of a self-introduction ("quick intro:", "so context:", "简单说下我自己："): not part of a fact
 _INTRO_LEAD = re.compile(
@@ -105,6 +112,9 @@ _INTRO_LEAD = re.compile(
     r"(?:我)?自己|^自我介绍|^(?:个人)?背景")
 
 _INTENTS = (MemoryType.PREFERENCE, MemoryType.GOAL, MemoryType.PROJECT)
+# the user and a relative together as the subject: what they do together is the user's project or goal
+_USER_AND_KIN = re.compile(r"^(?:me and my|my (?:\w+ ){1,2}and (?:i|me)\b)|^我(?:和|跟|与)我?(?:的)?(?:家人|"
+                           + "|".join(lexicon.FAMILY_ZH) + r")(?:一起)?(?:在|正在|打算|准备|想)")
 
 
 class ClassifierGate:
@@ -153,6 +163,7 @@ class ClassifierGate:
         gated: dict[int, MemoryCandidate | None] = {}
         for i, (cand, pred) in enumerate(zip(upserts, predictions[:len(upserts)], strict=True)):
             gated[id(cand)] = self._gate(cand, pred, vectors[i])
+        self._reread_heads(analysis, upserts, gated)
         out: list[MemoryCandidate] = []
         new_meta = dict(meta)
         for cand in candidates:
@@ -188,6 +199,31 @@ class ClassifierGate:
         out.sort(key=lambda c: (c.op is not CandidateOp.DELETE, -c.importance))
         return out, new_meta
 
+    def _reread_heads(self, analysis: Analysis, upserts: list[MemoryCandidate],
+                      gated: dict[int, MemoryCandidate | None]) -> None:
+        """A rule candidate of several clauses the gate dropped as a whole is read again by its first
+        clause ("i kinda wanna run a half marathon someday, nothing serious, just to say i did it": the
+        hedges after it drown the goal); kept, it stays with that clause as its content. Never a standing
+        rule (kept whole, with its object). One more embedding batch, only when this happens."""
+        heads: list[tuple[MemoryCandidate, str]] = []
+        for cand in upserts:
+            if gated[id(cand)] is not None or cand.memory_type is MemoryType.CONSTRAINT:
+                continue
+            group = next((g for g in analysis.groups if g.key == cand.key and g.hit.content is None
+                          and len(g.clauses) > 1), None)
+            if group is None:
+                continue
+            first = min(group.clauses, key=lambda c: c.index)
+            head = clean_content(first.text)
+            if head and head != cand.content and long_enough(head) and cand.content.startswith(head[:8]):
+                heads.append((cand, head))
+        if not heads:
+            return
+        vectors = self.classifier.embed([head for _, head in heads])
+        for (cand, head), pred, vector in zip(heads, self.classifier.predict_vectors(vectors), vectors,
+                                              strict=True):
+            gated[id(cand)] = self._gate(cand.model_copy(update={"content": head}), pred, vector)
+
     # -- gate and type --------------------------------------------------------------------------
     def _gate(self, cand: MemoryCandidate, pred: Prediction, vector: npt.NDArray[np.float32]
               ) -> MemoryCandidate | None:
@@ -199,6 +235,10 @@ class ClassifierGate:
         if slot and other and pred.p_keep >= RESCUE_KEEP and pred.p_type(memory_type) >= RETYPE_SLOT \
                 and not is_event_key(cand.key):
             return self._retyped(cand, memory_type, vector)  # "翻译一本小说，纯属爱好": a project, not books
+        if cand.key == "fact-family" and memory_type in (MemoryType.PROJECT, MemoryType.GOAL) \
+                and pred.p_keep >= RESCUE_KEEP and pred.p_type(memory_type) >= RETYPE_SLOT \
+                and _USER_AND_KIN.search(normalise(cand.content)):
+            return self._retyped(cand, memory_type, vector)  # "me and my dad are rebuilding the old wall"
         if slot or pred.p_keep < 0.5:
             return cand
         if memory_type is cand.memory_type or (pred.p_type(memory_type) < RETYPE
@@ -234,7 +274,8 @@ class ClassifierGate:
             blocked = False
             for clause in members:
                 reason = analysis.dropped.get(clause.index, "no-trigger")
-                if clause.index in covered or reason in _SKIPPED_REASONS:
+                tag = reason == "question" and clause is not members[0] and _TAG_QUESTION.search(clause.norm)
+                if clause.index in covered or reason in _SKIPPED_REASONS or tag:
                     runs.append([])
                 elif reason in _SOFT_REASONS or reason in _OVERRIDABLE_REASONS:
                     runs[-1].append(clause)
@@ -266,8 +307,10 @@ class ClassifierGate:
                     continue  # "last weekend I went to…": of the day (a move is the event detector's)
                 if long_enough(text, fired and owner is None) and not is_noise_content(text):
                     units.append(Unit(text, sentence, owner, threshold, run_id, True))
-                if fired and 1 < len(run) <= 4:
+                if 1 < len(run) <= 4:
                     for clause in run:
+                        if not fired and (clause is run[0] or not OWN_SUBJECT.search(clause.norm)):
+                            continue  # nothing fired: only a clause with its own "I" is read alone
                         one = clean_content(clause.text)
                         own = owner_of(clause) if clause is not run[0] else owner
                         if own != "" and long_enough(one, own is None) and not is_noise_content(one):

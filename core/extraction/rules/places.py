@@ -50,3 +50,30 @@ def canon_place_en(raw: str) -> str | None:
     if caps and caps[0].lower() not in {"the", "a", "an", "my", "our", "i"}:
         return " ".join(caps)
     return None
+
+
+# "living in leicester" typed in lower case: a town the gazetteer does not know, said after "live/living/
+# based in" and alone in its clause (one or two words, nothing after them); not one of the words people
+# "live in" that are no place
+_LOWER_PLACE = re.compile(r"^(?:(?:and|also|currently|now|i|i'm|im|we|we're)\s+)*(?:live|living|based|"
+                          r"residing)\s+(?:in|out of)\s+(?P<p>[a-z][a-z'-]{3,19}(?: [a-z][a-z'-]{2,14})?)"
+                          r"(?:\s+(?:now|atm|rn|these days))?[.!]*$")
+_NOT_PLACES = frozenset({
+    "fear", "denial", "hope", "peace", "harmony", "sin", "squalor", "poverty", "luxury", "comfort",
+    "chaos", "style", "hiding", "limbo", "hell", "heaven", "paradise", "pain", "misery", "constant",
+    "bliss", "dread", "terror", "shame", "secret", "silence", "isolation", "sweatpants", "pyjamas",
+    "pajamas", "hoodies", "shorts", "jeans", "town", "city", "country", "suburbs", "village",
+    "countryside", "flat", "apartment", "dorm", "dorms", "house", "home", "studio", "basement", "attic",
+    "van", "tent", "caravan", "trailer", "shared", "halls",
+})
+
+
+def lowercase_place_en(clause_nf: str) -> str | None:
+    """The place of a lower-case "living in leicester" clause (title-cased), else None."""
+    m = _LOWER_PLACE.search(clause_nf.strip())
+    if not m or m.group("p") != m.group("p").lower():
+        return None
+    words = m.group("p").split()
+    if any(w in _NOT_PLACES for w in words) or words[0] in {"the", "a", "an", "my", "our", "his", "her"}:
+        return None
+    return " ".join(w.capitalize() for w in words)

@@ -17,6 +17,10 @@ statement of a candidate's content, the parts ``build`` joined with "; " / "；"
 - a momentary want is no goal ("I want to find some movies to watch", "我想出去走走");
 - sarcasm is no taste: a preference said in a sentence that carries an eye-roll, an upside-down
   face, "/s" or "(not)" / "（才怪）" ("I just adore queueing at the post office 🙄") is not stored;
+- what is not about the user is not the user's memory, whatever its type (``others``): another
+  person's fact outside the household, a wish for someone else, a plan considered and rejected; a
+  denied identity ("no, I'm not vegan") is cut out of the piece; a mocking self-claim ("sure, and I'm
+  also an astronaut 🙄") is no fact;
 - a memory never loses its referent: a short statement whose object is only a pronoun ("I love
   riding them", "我超爱骑它们") takes the previous sentence of the message, else the user's
   previous turn, as its referent; without one it is not stored.
@@ -29,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
+from core.extraction.rules import others
 from core.extraction.rules.segment import has_cjk, normalise
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
@@ -95,6 +100,7 @@ _GOAL_OR_RULE = (MemoryType.GOAL, MemoryType.CONSTRAINT)
 _SARCASM = re.compile("[\U0001f644\U0001f643\U0001f612\U0001f611]|(?:^|\\s)/s\\b|\\((?:not|jk)\\)|"
                       "[（(](?:才怪|并不|反话)[）)]|呵呵[。！!]*$|\\b(?:yeah right|not!)")
 _SARCASM_END = re.compile(r"[.!?。！？\n]")
+_SARCASM_EMOJI = re.compile("[\U0001f644\U0001f643\U0001f612\U0001f611]")
 SARCASM_WINDOW = 80
 REFERENT_MAX_CHARS = 200
 
@@ -117,19 +123,26 @@ def _dropped(piece: str, memory_type: MemoryType) -> bool:
     return bool(_MOMENTARY_WANT.search(piece))
 
 
-def _sarcastic(piece: str, message: str) -> bool:
-    """The sentence of ``message`` that ``piece`` comes from carries a sarcasm marker (see module doc)."""
+def _sarcastic(piece: str, message: str, claim: bool = False) -> bool:
+    """The sentence of ``message`` that ``piece`` comes from carries a sarcasm marker (see module doc);
+    an eye-roll before ``piece`` ends the sentence it closes ("sure, and I'm an astronaut 🙄 I work at a
+    garden centre": the job is said straight). ``claim``: a statement of fact, sarcastic only when the
+    text before it agrees mockingly ("sure, and I'm also a billionaire 🙄", ``others.mocking``)."""
     probe = piece[:24]
     at = message.find(probe) if probe else -1
     if at < 0:
         return False
     start = at
     while start > 0 and not _SARCASM_END.match(message[start - 1]) and at - start < SARCASM_WINDOW:
+        if _SARCASM_EMOJI.match(message[start - 1]):
+            break
         start -= 1
     tail = message[at + len(probe):at + len(probe) + SARCASM_WINDOW * 2]
     end = _SARCASM_END.search(tail)
     stop = at + len(probe) + (end.end() + 3 if end else len(tail))
-    return bool(_SARCASM.search(message[start:stop]))
+    if not _SARCASM.search(message[start:stop]):
+        return False
+    return not claim or others.mocking(normalise(message[start:at]))
 
 
 def _referent(content: str, data: ExtractionInput) -> str | None:
@@ -166,9 +179,12 @@ def precise(candidates: Sequence[MemoryCandidate], data: ExtractionInput) -> lis
             out.append(cand)
             continue
         pieces = [p for p in _PIECES.split(cand.content) if p.strip()]
-        taste = cand.memory_type is MemoryType.PREFERENCE
-        kept = [p for p in pieces if not _dropped(normalise(p), cand.memory_type)
-                and not (taste and _sarcastic(p, data.user_message or ""))]
+        claim = cand.memory_type is MemoryType.FACT
+        taste_or_claim = claim or cand.memory_type is MemoryType.PREFERENCE
+        message = data.user_message or ""
+        kept = [p for p in (others.without_others(others.without_denials(p)) for p in pieces) if p
+                and not _dropped(normalise(p), cand.memory_type) and not others.someone_elses(normalise(p))
+                and not (taste_or_claim and _sarcastic(p, message, claim=claim))]
         resolved = [r for r in (_with_referent(p, data) for p in kept) if r]
         if not resolved:
             continue

@@ -75,6 +75,12 @@ def _is_soft(text: str, i: int) -> bool:
     return not (ch in ":~～," and prev.isdigit() and nxt.isdigit())
 
 
+def _in_word(text: str, i: int) -> bool:
+    """A half-width ``;`` between two letters with no space is part of a token ("tl;dr"), no boundary."""
+    return (text[i] == ";" and 0 < i < len(text) - 1 and text[i - 1].isascii() and text[i - 1].isalpha()
+            and text[i + 1].isascii() and text[i + 1].isalpha())
+
+
 _JOINT = re.compile(r" (?:but|and i|and i'm|and i've|and i'd) ", re.IGNORECASE)
 _PAIR_SUBJECT = re.compile(r"\b(?:my|our|me) [\w-]+$|\b[A-Z][a-z]+$")
 
@@ -119,7 +125,8 @@ def split_clauses(message: str, max_clauses: int | None = None) -> list[Clause]:
             depth -= 1
         if ch == "\n":
             depth = 0
-        boundary_hard = ch in _HARD or (ch == "." and _is_sentence_stop(message, i))
+        boundary_hard = ((ch in _HARD and not _in_word(message, i))
+                         or (ch == "." and _is_sentence_stop(message, i)))
         if depth == 0 and boundary_hard:
             flush(i)
             pending_sentence_break = True

@@ -26,8 +26,10 @@ from core.extraction.rules import (
     extractor,
     followup,
     forget,
+    others,
     patterns,
     places,
+    precision,
     refine,
     segment,
     slots,
@@ -40,7 +42,7 @@ from schemas import MAX_CONTENT_CHARS
 
 MODULES: list[ModuleType] = [
     patterns, segment, analysis, constraints, forget, detectors, places, topics, followup, extractor, refine,
-    slots, filters, lexical, lifecycle, salient,
+    slots, filters, lexical, lifecycle, salient, others, precision,
 ]
 PER_SEARCH_GUARD_SEC = 0.5  # a hang guard, not a benchmark: a linear search of 64K chars takes ~ms
 PER_EXTRACTION_GUARD_SEC = 3.0
