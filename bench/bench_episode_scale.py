@@ -127,6 +127,34 @@ def _round(base: Any, episodes: Any, vectors: Any, users: Any, scan: int, ep_sca
     return out
 
 
+def _cpu(real: RealMilvus, base: Any, episodes: Any, vectors: Any, users: Any, scan: int,
+         ep_scan: int) -> dict[str, Any]:
+    """CPU time per query of each arm, the server's (its whole process tree, less its idle rate) and this
+    process's: unlike wall time, it does not grow with the machine's load. Arms run in blocks."""
+    idle0, w0 = real.cpu_sec() or 0.0, time.perf_counter()
+    time.sleep(5)
+    idle_rate = ((real.cpu_sec() or 0.0) - idle0) / (time.perf_counter() - w0)
+    pool = ThreadPoolExecutor(1)
+    out: dict[str, Any] = {"server_idle_cpu_ms_per_sec": round(idle_rate * 1000, 2)}
+    try:
+        for arm in ("memories_only", "memories_and_episodes", "memories_only", "memories_and_episodes"):
+            s0, c0, w0 = real.cpu_sec() or 0.0, time.process_time(), time.perf_counter()
+            for q, u in zip(vectors, users, strict=True):
+                beside = pool.submit(episodes.search, int(u), q, ep_scan) if arm != "memories_only" else None
+                base.search(int(u), q, scan)
+                if beside is not None:
+                    beside.result()
+            wall = time.perf_counter() - w0
+            server = ((real.cpu_sec() or 0.0) - s0 - idle_rate * wall) * 1000 / len(vectors)
+            client = (time.process_time() - c0) * 1000 / len(vectors)
+            out.setdefault(arm, []).append({"server_cpu_ms": round(server, 2),
+                                            "client_cpu_ms": round(client, 2),
+                                            "wall_ms_mean": round(wall * 1000 / len(vectors), 2)})
+    finally:
+        pool.shutdown()
+    return out
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--memories", type=int, default=10_000)
@@ -233,6 +261,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "p50_growth_le_5ms": result["growth_ms"]["p50"] <= 5.0,
             "p99_both_lt_80ms": result["memories_and_episodes_ms"]["p99"] < 80.0}
         if real is not None:
+            result["cpu_per_query"] = _cpu(real, base, episodes, vectors, users, scan, ep_scan)
+            log(f"cpu: {json.dumps(result['cpu_per_query'])}")
             result["milvus_rss_mib"] = {"after": real.rss(), "peak": real.peak_rss_mib}
             result["milvus_data_gib"] = _du_gib(real.base)
     finally:

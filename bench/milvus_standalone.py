@@ -50,6 +50,26 @@ def tree_rss(pid: int) -> float | None:
     return round(total, 1) if seen else None
 
 
+def tree_cpu_sec(pid: int) -> float | None:
+    """CPU seconds (user + system, all threads) used so far by a process and all its descendants."""
+    import os
+
+    tick = os.sysconf("SC_CLK_TCK")
+    total, seen = 0.0, False
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+            seen = True
+            children = Path(f"/proc/{p}/task/{p}/children").read_text().split()
+        except (OSError, IndexError, ValueError):
+            children = []
+        todo.extend(int(c) for c in children)
+    return total if seen else None
+
+
 class RealMilvus:
     """A real Milvus standalone in a child process (see the module docstring)."""
 
@@ -130,6 +150,9 @@ class RealMilvus:
 
     def rss(self) -> float | None:
         return tree_rss(self.proc.pid) if self.proc is not None else None
+
+    def cpu_sec(self) -> float | None:
+        return tree_cpu_sec(self.proc.pid) if self.proc is not None else None
 
     def stop(self, keep_data: bool = False) -> None:
         """Stop the server; remove its data directory unless ``keep_data`` or it did not stop cleanly."""
