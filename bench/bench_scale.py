@@ -17,7 +17,8 @@ sizes a dense search that misses ``RETRIEVAL_DENSE_TIMEOUT_SEC`` is served by th
 production.
 
 The real Milvus (PyPI ``milvus`` 2.3.x, ``milvus.default_server``) runs from its own venv
-(``bench/.work/milvus-venv``, created here); when it cannot start, the reason is reported.
+(``bench/.work/milvus-venv``, created on first use; `bench/milvus_standalone.py`); when it cannot start,
+the reason is reported.
 
 Stdout: one JSON object.
 """
@@ -28,137 +29,33 @@ import argparse
 import io
 import json
 import random
-import subprocess
-import sys
 import time
 import uuid
-from pathlib import Path
 from typing import Any
 
-from bench.common import WORK, log
+from bench.common import log
 from bench.machine import rss_mb
+from bench.milvus_standalone import NOISE, RealMilvus, load_milvus, tree_rss
 from bench.stack import install_sigterm, stack_pids, stack_up
 from bench.stats import latency_summary
 from bench.synthetic import synthetic_memories, synthetic_queries
 from harness.pipeline import create_database, drop_database
 
-MILVUS_VENV = WORK / "milvus-venv"
-REAL_MILVUS_PORT = 39750
 BASE_TEXTS = 300
-NOISE = 0.02
-
-
-def tree_rss(pid: int) -> float | None:
-    """RSS (MiB) of a process and all its descendants."""
-    total, seen = 0.0, False
-    todo = [pid]
-    while todo:
-        p = todo.pop()
-        r = rss_mb(p)
-        if r is not None:
-            total += r
-            seen = True
-        try:
-            children = Path(f"/proc/{p}/task/{p}/children").read_text().split()
-        except OSError:
-            children = []
-        todo.extend(int(c) for c in children)
-    return round(total, 1) if seen else None
-
-
-# --- real Milvus ------------------------------------------------------------------------------------
-class RealMilvus:
-    def __init__(self) -> None:
-        self.proc: subprocess.Popen[str] | None = None
-        self.uri = ""
-        self.error: str | None = None
-        self.start_sec: float | None = None
-
-    def start(self, timeout: float = 420.0) -> bool:
-        python = MILVUS_VENV / "bin" / "python"
-        try:
-            ok = (
-                python.exists()
-                and subprocess.run([str(python), "-c", "import milvus"], capture_output=True).returncode == 0
-            )
-            if not ok:
-                log(f"creating {MILVUS_VENV} and installing milvus 2.3.x (real Milvus standalone)")
-                subprocess.run([sys.executable, "-m", "venv", str(MILVUS_VENV)], check=True)
-                subprocess.run(
-                    [str(python), "-m", "pip", "install", "-q", "milvus>=2.3,<2.4"], check=True, timeout=900
-                )
-        except (subprocess.SubprocessError, OSError) as exc:
-            self.error = f"could not install the PyPI milvus package: {exc}"
-            return False
-        base = WORK / f"milvus-standalone-{uuid.uuid4().hex[:6]}"
-        base.mkdir(parents=True)
-        logf = open(base / "launcher.log", "w")  # noqa: SIM115 - kept open for the child's lifetime
-        t0 = time.monotonic()
-        self.proc = subprocess.Popen(
-            [
-                str(python),
-                str(Path(__file__).with_name("milvus_server.py")),
-                str(base),
-                str(REAL_MILVUS_PORT),
-            ],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=logf,
-            text=True,
-            start_new_session=True,
-        )
-        assert self.proc.stdout is not None
-        import selectors
-
-        sel = selectors.DefaultSelector()
-        sel.register(self.proc.stdout, selectors.EVENT_READ)
-        while time.monotonic() - t0 < timeout:
-            if self.proc.poll() is not None:
-                self.error = (
-                    f"milvus standalone exited with {self.proc.returncode}; see {base / 'launcher.log'}"
-                )
-                return False
-            if sel.select(timeout=1.0):
-                line = self.proc.stdout.readline()
-                if line.startswith("READY"):
-                    self.uri = f"http://127.0.0.1:{line.split()[1]}"
-                    self.start_sec = round(time.monotonic() - t0, 1)
-                    return True
-        self.error = f"milvus standalone did not start within {timeout:.0f}s; see {base / 'launcher.log'}"
-        self.stop()
-        return False
-
-    def rss(self) -> float | None:
-        return tree_rss(self.proc.pid) if self.proc is not None else None
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            try:
-                assert self.proc.stdin is not None
-                self.proc.stdin.close()
-                self.proc.wait(120)
-            except (subprocess.TimeoutExpired, OSError):
-                self.proc.kill()
 
 
 # --- loading ----------------------------------------------------------------------------------------
-def base_vectors() -> tuple[Any, list[Any]]:
+def base_vectors(n: int = BASE_TEXTS) -> tuple[Any, list[Any]]:
+    """``n`` synthetic memories and their real e5 passage vectors (every bulk memory's vector derives from
+    one of them, ``bench.milvus_standalone.vectors_for``)."""
     import numpy as np
 
     from core.embedding.local import LocalE5Embedder
 
-    texts = synthetic_memories(BASE_TEXTS, 100, seed=5)
-    log(f"embedding {BASE_TEXTS} base texts with the real model (vectors of all memories derive from them)")
+    texts = synthetic_memories(n, 100, seed=5)
+    log(f"embedding {n} base texts with the real model (vectors of all memories derive from them)")
     vecs = LocalE5Embedder(batch_size=64).embed_passages([m.embedded_text for m in texts])
     return np.asarray(vecs, dtype=np.float32), texts
-
-
-def vectors_for(ids: range, base: Any) -> Any:
-    import numpy as np
-
-    rng = np.random.default_rng(ids.start)
-    v = base[np.asarray(ids) % len(base)] + rng.normal(0, NOISE, (len(ids), base.shape[1])).astype(np.float32)
-    return v / np.linalg.norm(v, axis=1, keepdims=True)
 
 
 def load_postgres(url: str, users: int, start: int, stop: int, texts: list[Any]) -> float:
@@ -206,31 +103,6 @@ def load_postgres(url: str, users: int, start: int, stop: int, texts: list[Any])
         conn.execute("ANALYZE long_term_memories")
         conn.commit()
     return time.perf_counter() - t0
-
-
-def load_milvus(
-    uri: str, collection: str, users: int, start: int, stop: int, base: Any, batch: int = 10000
-) -> float:
-    from pymilvus import MilvusClient
-
-    from core.vectorstore import GRPC_OPTIONS
-
-    # the product's keepalive options: pymilvus' default 10 s pings during these long inserts drew
-    # GOAWAY "too many pings" from Milvus Lite and failed the 1M load
-    client = MilvusClient(uri=uri, timeout=600, grpc_options=GRPC_OPTIONS)
-    t0 = time.perf_counter()
-    for s in range(start, stop, batch):
-        ids = range(s, min(stop, s + batch))
-        vecs = vectors_for(ids, base)
-        rows = [
-            {"id": i + 1, "user_id": i % users + 1, "memory_type": "fact", "vector": vecs[j].tolist()}
-            for j, i in enumerate(ids)
-        ]
-        client.insert(collection, rows, timeout=600)
-    client.flush(collection, timeout=600) if hasattr(client, "flush") else None
-    sec = time.perf_counter() - t0
-    client.close()
-    return sec
 
 
 # --- measuring -------------------------------------------------------------------------------------

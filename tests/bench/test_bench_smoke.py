@@ -26,7 +26,7 @@ MODULES = ["bench.common", "bench.stack", "bench.processes", "bench.machine", "b
            "bench.convert_public", "bench.bench_extractor_concurrency", "bench.locomo_offline",
            "bench.bench_ingest_http", "bench.reporting.ingest_http", "bench.reporting.format",
            "bench.reporting.plots", "bench.reporting.headlines", "bench.reporting.mem0",
-           "bench.reporting.locomo",
+           "bench.reporting.locomo", "bench.bench_episode_scale", "bench.milvus_standalone",
            "bench.reporting.pipeline", "bench.reporting.scale", "bench.reporting.quality",
            "bench.bench_cluster_faults", "bench.bench_outbox_relay", "bench.reporting.cluster"]
 
