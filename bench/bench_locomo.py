@@ -203,6 +203,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--skip", type=int, default=0, help="start at this conversation (a held-out slice)")
     parser.add_argument("--max-turns", type=int, default=0, help="keep only the first N turns (smoke runs)")
     parser.add_argument("--timeout", type=float, default=3600)
+    parser.add_argument("--keep-state", type=Path, default=None,
+                        help="keep the scratch database and collections after the run and write what "
+                             "--reuse-state needs to this JSON file (drop them by hand afterwards)")
+    parser.add_argument("--reuse-state", type=Path, default=None,
+                        help="score retrieval on the store a --keep-state run left (no ingestion; same "
+                             "--conversations/--skip/--max-turns); retrieval variants compared on one store")
     parser.add_argument("--dump", type=Path, default=None,
                         help="write each question's candidates of both kinds (cosine, score, hit) as JSON "
                              "lines, to study merged orders offline")
@@ -244,21 +250,35 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     # message was said) every episode would be expired before the questions are asked
     overrides = {"LONG_TERM_MEMORY_DEBOUNCE_SEC": "0", "LONG_TERM_MEMORY_RETRIEVE_MODE": "dense",
                  "EPISODE_TTL_DAYS": "36500"}
-    with bench_pipeline("locomo", overrides=overrides) as pipe:
-        for proc in ("extractor", "relay", "indexer"):
-            pipe.start(proc)
+    state: dict[str, Any] | None = None
+    if args.reuse_state:
+        state = json.loads(args.reuse_state.read_text())
+        for c, users in zip(convs, state["users"], strict=True):
+            c["users"] = users
+        pipeline: Pipeline = Pipeline(state["env"], "locomo-reuse")
+    else:
+        pipeline = bench_pipeline("locomo", overrides=overrides, keep=args.keep_state is not None)
+    with pipeline as pipe:
         provider = pipe.settings.extractor_provider.value
         result["extractor_provider"] = provider
         log(
             f"LoCoMo: {n_conv} conversations, {sum(len(c['turns']) for c in convs)} turns, "
             f"provider {provider}"
         )
-        t0 = time.monotonic()
-        pub = publish_paced(pipe, convs, args.timeout)
-        pub["wait_synced_after_sec"] = round(pipe.wait_indexed(args.timeout), 1)
-        pub["total_sec"] = round(time.monotonic() - t0, 1)
-        result["ingest"] = pub
-        log(f"ingested: {pub}")
+        if state is not None:
+            result["ingest"] = {**state["ingest"], "reused_state": str(args.reuse_state)}
+        else:
+            for proc in ("extractor", "relay", "indexer"):
+                pipe.start(proc)
+            t0 = time.monotonic()
+            pub = publish_paced(pipe, convs, args.timeout)
+            pub["wait_synced_after_sec"] = round(pipe.wait_indexed(args.timeout), 1)
+            pub["total_sec"] = round(time.monotonic() - t0, 1)
+            result["ingest"] = pub
+            if args.keep_state is not None:
+                args.keep_state.write_text(json.dumps({"env": pipe.env, "users": [c["users"] for c in convs],
+                                                       "ingest": pub}))
+            log(f"ingested: {pub}")
 
         # --- what was stored ---------------------------------------------------------------------
         from sqlalchemy import text
