@@ -209,6 +209,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--reuse-state", type=Path, default=None,
                         help="score retrieval on the store a --keep-state run left (no ingestion; same "
                              "--conversations/--skip/--max-turns); retrieval variants compared on one store")
+    parser.add_argument("--no-fixed-split", action="store_true",
+                        help="skip the fixed-split reference arm (three more retrievals per question)")
     parser.add_argument("--dump", type=Path, default=None,
                         help="write each question's candidates of both kinds (cosine, score, hit) as JSON "
                              "lines, to study merged orders offline")
@@ -329,7 +331,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         ep_cap = pipe.settings.EPISODE_RETRIEVE_LIMIT
         embedder = LocalE5Embedder()
         from core.episodes.search import split_limits, time_intent
+        from core.lexical import tokenize
         from core.retrieval.merge import take_pooled
+        from core.retrieval.plan import build_query
+
+        lex_weight = pipe.settings.EPISODE_LEXICAL_WEIGHT
 
         episodes_only: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
         both: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
@@ -425,12 +431,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 # (each kind's ranking of a longer list starts with that of a shorter one; a kind never
                 # serves past its limit, <= 10)
                 served_pooled: dict[int, list[tuple[set[str], str]]] = {}
+                q_terms = set(tokenize(build_query(q["question"], None)))  # as the retrieval's plan
                 for k in KS:
                     at_k: list[tuple[float, set[str], str]] = []
                     for res, by_id in answers:
                         intent = res.intent or "neutral"
                         order = take_pooled(res.items, res.episodes, mem_cap + ep_cap, intent,
-                                            max_items=mem_cap, max_episodes=ep_cap)[2][:k]
+                                            max_items=mem_cap, max_episodes=ep_cap, terms=q_terms,
+                                            lexical_weight=lex_weight if res.episodes else 0.0)[2][:k]
                         at_k.extend((p.score, *by_id[(p.kind, p.id)]) for p in order)
                     at_k.sort(key=lambda x: -x[0])  # stable: one speaker's own order is kept
                     served_pooled[k] = [(s, t) for _, s, t in at_k[:k]]
@@ -440,7 +448,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 for tally in (episodes_only[cat], episodes_only["all"]):
                     score_list(tally, [(s, t) for _, s, t in eps], evidence, answer)
                 served_both: dict[int, list[tuple[set[str], str]]] = {}
-                for k in KS:
+                for k in KS if not args.no_fixed_split else ():
                     m_lim, e_lim = split_limits(k - k // 2, k // 2, time_intent(q["question"]))
                     mem_part: list[tuple[float, set[str], str]] = []
                     ep_part: list[tuple[float, set[str], str]] = []
@@ -456,8 +464,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     ep_part.sort(key=lambda x: -x[0])
                     served_both[k] = ([(s, t) for _, s, t in mem_part[:m_lim]]
                                       + [(s, t) for _, s, t in ep_part[:e_lim]])
-                for tally in (fixed_split[cat], fixed_split["all"]):  # before the pooled order
-                    score_at(tally, served_both, evidence, answer)
+                for tally in (fixed_split[cat], fixed_split["all"]) if served_both else ():
+                    score_at(tally, served_both, evidence, answer)  # before the pooled order
                 # baselines: cosine over raw turns
                 assert qvecs is not None
                 sims = vecs @ qvecs[qi]
@@ -490,7 +498,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         result["scoring_sec"] = round(time.monotonic() - t_base, 1)
         result["rss_mb"] = pipe.rss()
         ra = result["recall"]
-        result["headline"] = {f"{name}_any@{k}": ra[name]["all"][f"any@{k}"] for name in ra for k in KS}
+        result["headline"] = {f"{name}_any@{k}": ra[name]["all"][f"any@{k}"] for name in ra for k in KS
+                              if "all" in ra[name]}
         result["headline"]["memories_per_turn"] = result["stored"]["memories_per_turn"]
     log(json.dumps(result["headline"]))
     return result
