@@ -209,6 +209,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--reuse-state", type=Path, default=None,
                         help="score retrieval on the store a --keep-state run left (no ingestion; same "
                              "--conversations/--skip/--max-turns); retrieval variants compared on one store")
+    parser.add_argument("--alt-episode-caps", type=lambda v: [int(x) for x in v.split(",") if x],
+                        default=[], help="also score the pooled order with these EPISODE_RETRIEVE_LIMIT "
+                                         "values (e.g. 8,10)")
     parser.add_argument("--no-fixed-split", action="store_true",
                         help="skip the fixed-split reference arm (three more retrievals per question)")
     parser.add_argument("--dump", type=Path, default=None,
@@ -339,6 +342,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
         episodes_only: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
         both: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
+        # ``--alt-episode-caps``: the same pooled order with another EPISODE_RETRIEVE_LIMIT
+        alt_caps: dict[int, defaultdict[str, dict[str, Any]]] = {c: defaultdict(new_tally)
+                                                                 for c in args.alt_episode_caps}
         fixed_split: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
         by_cosine: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
         # the questions are asked the day after the conversation's last session
@@ -416,6 +422,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         for j, i in enumerate(res.items))
                     cands.extend(
                         {"kind": "episode", "spk": spk, "pos": j, "cosine": e.cosine, "score": e.score,
+                         "lexical": e.lexical,
                          "in_window": e.in_window,
                          "hit": bool(episode_source.get(e.episode.id, set()) & evidence),
                          "answer": answer_in(answer, e.episode.content)}
@@ -430,20 +437,21 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 # ``order`` to k: take_pooled of the kinds' candidates, which the top 10 asked above hold
                 # (each kind's ranking of a longer list starts with that of a shorter one; a kind never
                 # serves past its limit, <= 10)
-                served_pooled: dict[int, list[tuple[set[str], str]]] = {}
                 q_terms = set(tokenize(build_query(q["question"], None)))  # as the retrieval's plan
-                for k in KS:
-                    at_k: list[tuple[float, set[str], str]] = []
-                    for res, by_id in answers:
-                        intent = res.intent or "neutral"
-                        order = take_pooled(res.items, res.episodes, mem_cap + ep_cap, intent,
-                                            max_items=mem_cap, max_episodes=ep_cap, terms=q_terms,
-                                            lexical_weight=lex_weight if res.episodes else 0.0)[2][:k]
-                        at_k.extend((p.score, *by_id[(p.kind, p.id)]) for p in order)
-                    at_k.sort(key=lambda x: -x[0])  # stable: one speaker's own order is kept
-                    served_pooled[k] = [(s, t) for _, s, t in at_k[:k]]
-                for tally in (both[cat], both["all"]):
-                    score_at(tally, served_pooled, evidence, answer)
+                for cap, tallies in ((ep_cap, both), *((c, alt_caps[c]) for c in args.alt_episode_caps)):
+                    served_pooled: dict[int, list[tuple[set[str], str]]] = {}
+                    for k in KS:
+                        at_k: list[tuple[float, set[str], str]] = []
+                        for res, by_id in answers:
+                            intent = res.intent or "neutral"
+                            order = take_pooled(res.items, res.episodes, mem_cap + cap, intent,
+                                                max_items=mem_cap, max_episodes=cap, terms=q_terms,
+                                                lexical_weight=lex_weight if res.episodes else 0.0)[2][:k]
+                            at_k.extend((p.score, *by_id[(p.kind, p.id)]) for p in order)
+                        at_k.sort(key=lambda x: -x[0])  # stable: one speaker's own order is kept
+                        served_pooled[k] = [(s, t) for _, s, t in at_k[:k]]
+                    for tally in (tallies[cat], tallies["all"]):
+                        score_at(tally, served_pooled, evidence, answer)
                 eps.sort(key=lambda x: -x[0])
                 for tally in (episodes_only[cat], episodes_only["all"]):
                     score_list(tally, [(s, t) for _, s, t in eps], evidence, answer)
@@ -487,6 +495,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "ours_memories": {k: finish(v) for k, v in ours.items()},
             "ours_episodes": {k: finish(v) for k, v in episodes_only.items()},
             "ours_both": {k: finish(v) for k, v in both.items()},
+            **{f"ours_both_episode_cap_{c}": {k: finish(v) for k, v in t.items()}
+               for c, t in alt_caps.items()},
             "ours_both_fixed_split": {k: finish(v) for k, v in fixed_split.items()},
             "ours_both_pooled_by_cosine": {k: finish(v) for k, v in by_cosine.items()},
             "baseline_raw_turns_all_speakers": {k: finish(v) for k, v in base_all.items()},
