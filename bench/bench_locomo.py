@@ -258,7 +258,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     state: dict[str, Any] | None = None
     if args.reuse_state:
         state = json.loads(args.reuse_state.read_text())
-        for c, users in zip(convs, state["users"], strict=True):
+        for c, users in zip(convs, state["users"][:len(convs)], strict=True):  # a prefix of the kept run
             c["users"] = users
         pipeline: Pipeline = Pipeline(state["env"], "locomo-reuse")
     else:
