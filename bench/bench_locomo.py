@@ -298,6 +298,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 )
             ).all()
         statuses, bursts = pipe.extraction_outcomes()
+        scored_users = {u for c in convs for u in c["users"].values()}
+        rows = [r for r in rows if r[0] in scored_users]  # a --reuse-state prefix: its own users' only
         source_of: dict[int, set[str]] = {}
         per_user: dict[str, int] = defaultdict(int)
         for ext, mid, _mt, _key, _content, upstream in rows:
