@@ -203,6 +203,17 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--skip", type=int, default=0, help="start at this conversation (a held-out slice)")
     parser.add_argument("--max-turns", type=int, default=0, help="keep only the first N turns (smoke runs)")
     parser.add_argument("--timeout", type=float, default=3600)
+    parser.add_argument("--keep-state", type=Path, default=None,
+                        help="keep the scratch database and collections after the run and write what "
+                             "--reuse-state needs to this JSON file (drop them by hand afterwards)")
+    parser.add_argument("--reuse-state", type=Path, default=None,
+                        help="score retrieval on the store a --keep-state run left (no ingestion; same "
+                             "--conversations/--skip/--max-turns); retrieval variants compared on one store")
+    parser.add_argument("--alt-episode-caps", type=lambda v: [int(x) for x in v.split(",") if x],
+                        default=[], help="also score the pooled order with these EPISODE_RETRIEVE_LIMIT "
+                                         "values (e.g. 8,10)")
+    parser.add_argument("--no-fixed-split", action="store_true",
+                        help="skip the fixed-split reference arm (three more retrievals per question)")
     parser.add_argument("--dump", type=Path, default=None,
                         help="write each question's candidates of both kinds (cosine, score, hit) as JSON "
                              "lines, to study merged orders offline")
@@ -244,21 +255,35 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     # message was said) every episode would be expired before the questions are asked
     overrides = {"LONG_TERM_MEMORY_DEBOUNCE_SEC": "0", "LONG_TERM_MEMORY_RETRIEVE_MODE": "dense",
                  "EPISODE_TTL_DAYS": "36500"}
-    with bench_pipeline("locomo", overrides=overrides) as pipe:
-        for proc in ("extractor", "relay", "indexer"):
-            pipe.start(proc)
+    state: dict[str, Any] | None = None
+    if args.reuse_state:
+        state = json.loads(args.reuse_state.read_text())
+        for c, users in zip(convs, state["users"][:len(convs)], strict=True):  # a prefix of the kept run
+            c["users"] = users
+        pipeline: Pipeline = Pipeline(state["env"], "locomo-reuse")
+    else:
+        pipeline = bench_pipeline("locomo", overrides=overrides, keep=args.keep_state is not None)
+    with pipeline as pipe:
         provider = pipe.settings.extractor_provider.value
         result["extractor_provider"] = provider
         log(
             f"LoCoMo: {n_conv} conversations, {sum(len(c['turns']) for c in convs)} turns, "
             f"provider {provider}"
         )
-        t0 = time.monotonic()
-        pub = publish_paced(pipe, convs, args.timeout)
-        pub["wait_synced_after_sec"] = round(pipe.wait_indexed(args.timeout), 1)
-        pub["total_sec"] = round(time.monotonic() - t0, 1)
-        result["ingest"] = pub
-        log(f"ingested: {pub}")
+        if state is not None:
+            result["ingest"] = {**state["ingest"], "reused_state": str(args.reuse_state)}
+        else:
+            for proc in ("extractor", "relay", "indexer"):
+                pipe.start(proc)
+            t0 = time.monotonic()
+            pub = publish_paced(pipe, convs, args.timeout)
+            pub["wait_synced_after_sec"] = round(pipe.wait_indexed(args.timeout), 1)
+            pub["total_sec"] = round(time.monotonic() - t0, 1)
+            result["ingest"] = pub
+            if args.keep_state is not None:
+                args.keep_state.write_text(json.dumps({"env": pipe.env, "users": [c["users"] for c in convs],
+                                                       "ingest": pub}))
+            log(f"ingested: {pub}")
 
         # --- what was stored ---------------------------------------------------------------------
         from sqlalchemy import text
@@ -273,6 +298,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 )
             ).all()
         statuses, bursts = pipe.extraction_outcomes()
+        scored_users = {u for c in convs for u in c["users"].values()}
+        rows = [r for r in rows if r[0] in scored_users]  # a --reuse-state prefix: its own users' only
         source_of: dict[int, set[str]] = {}
         per_user: dict[str, int] = defaultdict(int)
         for ext, mid, _mt, _key, _content, upstream in rows:
@@ -309,10 +336,17 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         ep_cap = pipe.settings.EPISODE_RETRIEVE_LIMIT
         embedder = LocalE5Embedder()
         from core.episodes.search import split_limits, time_intent
+        from core.lexical import tokenize
         from core.retrieval.merge import take_pooled
+        from core.retrieval.plan import build_query
+
+        lex_weight = pipe.settings.EPISODE_LEXICAL_WEIGHT
 
         episodes_only: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
         both: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
+        # ``--alt-episode-caps``: the same pooled order with another EPISODE_RETRIEVE_LIMIT
+        alt_caps: dict[int, defaultdict[str, dict[str, Any]]] = {c: defaultdict(new_tally)
+                                                                 for c in args.alt_episode_caps}
         fixed_split: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
         by_cosine: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
         # the questions are asked the day after the conversation's last session
@@ -390,6 +424,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         for j, i in enumerate(res.items))
                     cands.extend(
                         {"kind": "episode", "spk": spk, "pos": j, "cosine": e.cosine, "score": e.score,
+                         "lexical": e.lexical,
                          "in_window": e.in_window,
                          "hit": bool(episode_source.get(e.episode.id, set()) & evidence),
                          "answer": answer_in(answer, e.episode.content)}
@@ -404,23 +439,26 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 # ``order`` to k: take_pooled of the kinds' candidates, which the top 10 asked above hold
                 # (each kind's ranking of a longer list starts with that of a shorter one; a kind never
                 # serves past its limit, <= 10)
-                served_pooled: dict[int, list[tuple[set[str], str]]] = {}
-                for k in KS:
-                    at_k: list[tuple[float, set[str], str]] = []
-                    for res, by_id in answers:
-                        intent = res.intent or "neutral"
-                        order = take_pooled(res.items, res.episodes, mem_cap + ep_cap, intent,
-                                            max_items=mem_cap, max_episodes=ep_cap)[2][:k]
-                        at_k.extend((p.score, *by_id[(p.kind, p.id)]) for p in order)
-                    at_k.sort(key=lambda x: -x[0])  # stable: one speaker's own order is kept
-                    served_pooled[k] = [(s, t) for _, s, t in at_k[:k]]
-                for tally in (both[cat], both["all"]):
-                    score_at(tally, served_pooled, evidence, answer)
+                q_terms = set(tokenize(build_query(q["question"], None)))  # as the retrieval's plan
+                for cap, tallies in ((ep_cap, both), *((c, alt_caps[c]) for c in args.alt_episode_caps)):
+                    served_pooled: dict[int, list[tuple[set[str], str]]] = {}
+                    for k in KS:
+                        at_k: list[tuple[float, set[str], str]] = []
+                        for res, by_id in answers:
+                            intent = res.intent or "neutral"
+                            order = take_pooled(res.items, res.episodes, mem_cap + cap, intent,
+                                                max_items=mem_cap, max_episodes=cap, terms=q_terms,
+                                                lexical_weight=lex_weight if res.episodes else 0.0)[2][:k]
+                            at_k.extend((p.score, *by_id[(p.kind, p.id)]) for p in order)
+                        at_k.sort(key=lambda x: -x[0])  # stable: one speaker's own order is kept
+                        served_pooled[k] = [(s, t) for _, s, t in at_k[:k]]
+                    for tally in (tallies[cat], tallies["all"]):
+                        score_at(tally, served_pooled, evidence, answer)
                 eps.sort(key=lambda x: -x[0])
                 for tally in (episodes_only[cat], episodes_only["all"]):
                     score_list(tally, [(s, t) for _, s, t in eps], evidence, answer)
                 served_both: dict[int, list[tuple[set[str], str]]] = {}
-                for k in KS:
+                for k in KS if not args.no_fixed_split else ():
                     m_lim, e_lim = split_limits(k - k // 2, k // 2, time_intent(q["question"]))
                     mem_part: list[tuple[float, set[str], str]] = []
                     ep_part: list[tuple[float, set[str], str]] = []
@@ -436,8 +474,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     ep_part.sort(key=lambda x: -x[0])
                     served_both[k] = ([(s, t) for _, s, t in mem_part[:m_lim]]
                                       + [(s, t) for _, s, t in ep_part[:e_lim]])
-                for tally in (fixed_split[cat], fixed_split["all"]):  # before the pooled order
-                    score_at(tally, served_both, evidence, answer)
+                for tally in (fixed_split[cat], fixed_split["all"]) if served_both else ():
+                    score_at(tally, served_both, evidence, answer)  # before the pooled order
                 # baselines: cosine over raw turns
                 assert qvecs is not None
                 sims = vecs @ qvecs[qi]
@@ -459,6 +497,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "ours_memories": {k: finish(v) for k, v in ours.items()},
             "ours_episodes": {k: finish(v) for k, v in episodes_only.items()},
             "ours_both": {k: finish(v) for k, v in both.items()},
+            **{f"ours_both_episode_cap_{c}": {k: finish(v) for k, v in t.items()}
+               for c, t in alt_caps.items()},
             "ours_both_fixed_split": {k: finish(v) for k, v in fixed_split.items()},
             "ours_both_pooled_by_cosine": {k: finish(v) for k, v in by_cosine.items()},
             "baseline_raw_turns_all_speakers": {k: finish(v) for k, v in base_all.items()},
@@ -470,7 +510,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         result["scoring_sec"] = round(time.monotonic() - t_base, 1)
         result["rss_mb"] = pipe.rss()
         ra = result["recall"]
-        result["headline"] = {f"{name}_any@{k}": ra[name]["all"][f"any@{k}"] for name in ra for k in KS}
+        result["headline"] = {f"{name}_any@{k}": ra[name]["all"][f"any@{k}"] for name in ra for k in KS
+                              if "all" in ra[name]}
         result["headline"]["memories_per_turn"] = result["stored"]["memories_per_turn"]
     log(json.dumps(result["headline"]))
     return result

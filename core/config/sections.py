@@ -354,6 +354,12 @@ class RetrievalSettings(BaseSettings):
         6, ge=0, le=200, description="episodes served by `dense`; with neither limit given both kinds "
                                      "are served in one pooled order (`core/retrieval/merge.py`), each "
                                      "within its limit")
+    EPISODE_LEXICAL_WEIGHT: float = Field(
+        0.1, ge=0, le=1, description="hybrid episode retrieval: BM25 over the user's episodes (scaled to "
+                                     "the best) times this, added to the dense cosine "
+                                     "(`core/episodes/hybrid.py`); 0: dense only")
+    EPISODE_LEXICAL_SCAN_MAX: int = Field(2000, ge=0, le=100_000,
+                                          description="newest live episodes of the user BM25 reads per query")
     EPISODE_PROMPT_TOKEN_BUDGET: int = Field(600, ge=0, le=100_000,
                                              description="estimated tokens of the `<user_episodes>` block")
     EPISODE_TTL_DAYS: int = Field(365, ge=1, description="episodes are deleted by the expiry job after this")

@@ -12,7 +12,8 @@ Contracts:
   names, resolved from ``asked_at`` (the question's own time), or ``None``: yesterday, today, last
   night, last/this week(end), last/this month, last/this year, N days/weeks/months ago, and the
   Chinese 昨天/前天/今天/上周/上周末/这周/上个月/这个月/去年/今年/前年. Weeks start on Monday.
-- ``rank_episodes``: cosine relative to the best hit (the memories' rerank window), plus a bonus for
+- ``rank_episodes``: cosine (plus the lexical part of hybrid retrieval, ``core.episodes.hybrid``)
+  relative to the best hit (the memories' rerank window), plus a bonus for
   an episode inside the question's window; ties to the newer episode; at most ``limit`` and within
   ``token_budget`` (``estimate_tokens``), one passage per message kept at most.
 - ``episode_block``: ``<user_episodes>`` fenced like ``<user_memories>`` (``core.prompt_data``), one
@@ -22,7 +23,7 @@ Contracts:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -178,24 +179,34 @@ class RetrievedEpisode:
     score: float
     cosine: float
     in_window: bool
+    lexical: float = 0.0  # the weighted BM25 part of hybrid retrieval (``core.episodes.hybrid``)
+
+    @property
+    def relevance(self) -> float:
+        """What the episode is ranked by before the window bonus: cosine + lexical part."""
+        return self.cosine + self.lexical
 
     def as_dict(self) -> dict[str, Any]:
         return {"episode": self.episode.as_dict(), "score": self.score, "cosine": self.cosine,
-                "in_window": self.in_window}
+                "in_window": self.in_window, "lexical": self.lexical}
 
 
 def rank_episodes(candidates: Sequence[tuple[EpisodeView, float]], limit: int, token_budget: int,
-                  window: tuple[datetime, datetime] | None = None) -> list[RetrievedEpisode]:
-    """Best first (see the module docstring)."""
+                  window: tuple[datetime, datetime] | None = None,
+                  lexical: Mapping[int, float] | None = None) -> list[RetrievedEpisode]:
+    """Best first (see the module docstring); ``lexical``: episode id -> lexical part, added to the
+    cosine (hybrid retrieval)."""
     if limit < 1 or not candidates:
         return []
-    best = max(c for _, c in candidates)
+    lex = lexical or {}
+    best = max(c + lex.get(v.id, 0.0) for v, c in candidates)
     scored = []
     for view, cosine in candidates:
-        rel = min(1.0, max(0.0, 1.0 - (best - cosine) / RETRIEVAL_WINDOW))
+        part = lex.get(view.id, 0.0)
+        rel = min(1.0, max(0.0, 1.0 - (best - cosine - part) / RETRIEVAL_WINDOW))
         inside = window is not None and window[0] <= view.sent_at < window[1]
         scored.append(RetrievedEpisode(view, round(rel + (WINDOW_BONUS if inside else 0.0), 6),
-                                       round(cosine, 6), inside))
+                                       round(cosine, 6), inside, round(part, 6)))
     scored.sort(key=lambda r: (-r.score, -r.episode.sent_at.timestamp(), -r.episode.id))
     out: list[RetrievedEpisode] = []
     seen: set[int] = set()

@@ -6,7 +6,10 @@ serves, and in what order across the kinds (``RetrievalResult.order``). The answ
 apart: ``items`` and ``episodes`` each in their own rank order.
 
 The pooled score of a candidate is its query cosine (the one signal both kinds share: the same
-model embeds the question, the memories and the passages) plus:
+model embeds the question, the memories and the passages) plus, with ``lexical_weight`` (hybrid
+retrieval, ``EPISODE_LEXICAL_WEIGHT``), each kind's lexical part: an episode's its
+``RetrievedEpisode.lexical``, a memory's BM25 of the question's ``terms`` over the memory candidates
+scaled to the best (``memory_lexical``), so neither kind is lifted over the other by words alone; plus:
 - ``LEAN`` for the kind the question's time intent leans on (``core.episodes.search.time_intent``):
   episodes on a question about the past, memories on one about tastes and rules;
 - ``WINDOW_LEAN`` for an episode sent inside the window a relative date of the question names;
@@ -28,10 +31,13 @@ out the other, whose best entry is often the only one that answers.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from core.episodes.hybrid import passage_terms
 from core.episodes.search import RetrievedEpisode
+from core.lexical import BM25
+from core.memory.text import index_text
 from core.retrieval.ranking import RetrievedMemory
 
 LEAN = 0.02
@@ -68,13 +74,25 @@ def _scores(cosines: Sequence[float], bonus: Sequence[float]) -> list[float]:
     return out
 
 
+def memory_lexical(items: Sequence[RetrievedMemory], terms: Collection[str], weight: float) -> list[float]:
+    """The lexical part of each memory in the pool: ``weight x`` BM25 of its index text over the
+    candidates, scaled to the best (``core.episodes.hybrid.lexical_scores``), as episodes get theirs."""
+    if weight <= 0 or not terms or not items:
+        return [0.0] * len(items)
+    texts = [index_text(i.memory.memory_type, i.memory.key, i.memory.content) for i in items]
+    raw = BM25([passage_terms(t) for t in texts]).scores(terms)
+    best = max(raw)
+    return [weight * r / best if best > 0 else 0.0 for r in raw]
+
+
 def pooled_order(items: Sequence[RetrievedMemory], episodes: Sequence[RetrievedEpisode],
-                 intent: str) -> list[Pooled]:
+                 intent: str, terms: Collection[str] = (), lexical_weight: float = 0.0) -> list[Pooled]:
     """Both kinds, best first (see the module docstring)."""
     m_lean = LEAN if intent == "taste" else 0.0
     e_lean = LEAN if intent == "past" else 0.0
-    m_scores = _scores([i.components.raw_retrieval for i in items], [m_lean] * len(items))
-    e_scores = _scores([e.cosine for e in episodes],
+    m_scores = _scores([i.components.raw_retrieval for i in items],
+                       [m_lean + x for x in memory_lexical(items, terms, lexical_weight)])
+    e_scores = _scores([e.relevance for e in episodes],
                        [e_lean + (WINDOW_LEAN if e.in_window else 0.0) for e in episodes])
     pool = ([(s, 0, n, Pooled(MEMORY, i.memory.id, round(s, 6))) for n, (s, i) in enumerate(zip(
         m_scores, items, strict=True))]
@@ -85,12 +103,13 @@ def pooled_order(items: Sequence[RetrievedMemory], episodes: Sequence[RetrievedE
 
 
 def take_pooled(items: Sequence[RetrievedMemory], episodes: Sequence[RetrievedEpisode], total: int,
-                intent: str, *, max_items: int | None = None, max_episodes: int | None = None
+                intent: str, *, max_items: int | None = None, max_episodes: int | None = None,
+                terms: Collection[str] = (), lexical_weight: float = 0.0
                 ) -> tuple[list[RetrievedMemory], list[RetrievedEpisode], list[Pooled]]:
     """``total`` entries of both kinds: each kind's best ``total // FLOOR_SHARE``, then the pooled order,
     at most ``max_items`` memories and ``max_episodes`` episodes (no cap: ``None``); split back into
     the two kinds (each in its own order), and the served entries in pooled order."""
-    full = pooled_order(items, episodes, intent)
+    full = pooled_order(items, episodes, intent, terms, lexical_weight)
     caps = {MEMORY: total if max_items is None else max_items,
             EPISODE: total if max_episodes is None else max_episodes}
     floor = max(0, total) // FLOOR_SHARE

@@ -12,7 +12,7 @@ import math
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -20,8 +20,11 @@ from functools import lru_cache
 from sqlalchemy.orm import Session, sessionmaker
 
 from core.config import Settings
+from core.episodes.hybrid import hybrid_candidates
+from core.episodes.reader import SCAN_FACTOR
+from core.episodes.reader import for_user as episodes_for_user
 from core.episodes.reader import load as load_episodes
-from core.episodes.search import RetrievedEpisode, rank_episodes
+from core.episodes.search import EpisodeView, RetrievedEpisode, rank_episodes
 from core.lexical import BM25, tokenize
 from core.memory.reader import get_live_by_ids, list_live
 from core.memory.store import find_user
@@ -128,18 +131,31 @@ class TruthReads:
         timings["rerank_ms"] = (time.perf_counter() - t1) * 1000
         return ranked
 
-    def episodes(self, user_pk: int, want: EpisodeAsk, timings: dict[str, float]) -> list[RetrievedEpisode]:
-        """The episodes of the search's hits, read from PostgreSQL, ranked and budgeted."""
+    def episodes(self, user_pk: int, want: EpisodeAsk, timings: dict[str, float],
+                 terms: Collection[str] = ()) -> list[RetrievedEpisode]:
+        """The episodes of the search's hits, read from PostgreSQL, fused with BM25 over the user's
+        episodes for the query's ``terms`` (``EPISODE_LEXICAL_WEIGHT``), ranked and budgeted."""
         if not want.hits or want.limit < 1:
             return []
         t0 = time.perf_counter()
         cosines: dict[int, float] = {}
         for episode_id, score in want.hits:
             cosines[episode_id] = max(score, cosines.get(episode_id, -math.inf))
+        now = datetime.now(UTC)
+        weight = self.settings.EPISODE_LEXICAL_WEIGHT
+        scan = self.settings.EPISODE_LEXICAL_SCAN_MAX
+        scanned: list[EpisodeView] = []
         with self.reading() as session:
-            views = load_episodes(session, user_pk, list(cosines), datetime.now(UTC), want.since, want.until)
-        ranked = rank_episodes([(v, cosines[v.id]) for v in views], want.limit,
-                               self.settings.EPISODE_PROMPT_TOKEN_BUDGET, want.window)
+            views = load_episodes(session, user_pk, list(cosines), now, want.since, want.until)
+            if weight > 0 and scan > 0 and terms and views:
+                scanned = episodes_for_user(session, user_pk, now, scan, want.since, want.until)
+        # hybrid: BM25 over the user's episodes beside the dense hits (core.episodes.hybrid); as many
+        # lexical-only episodes may join as the search asked of the index
+        fused = hybrid_candidates([(v, cosines[v.id]) for v in views], scanned, terms, weight,
+                                  want.limit * SCAN_FACTOR)
+        ranked = rank_episodes([(v, c) for v, c, _ in fused], want.limit,
+                               self.settings.EPISODE_PROMPT_TOKEN_BUDGET, want.window,
+                               {v.id: part for v, _, part in fused if part})
         timings["episode_read_ms"] = (time.perf_counter() - t0) * 1000
         return ranked
 

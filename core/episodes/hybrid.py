@@ -1,0 +1,68 @@
+"""Hybrid episode retrieval: the dense hits fused with BM25 over the user's own episodes.
+
+An episode is what the user said, in their words: names, places and things ("Caroline", "pottery",
+"the LGBTQ support group") that a question repeats word for word and that the embedding of a short
+chat line often ranks below a merely topical one. On LoCoMo (conversations 1-2, each speaker's own
+turns) BM25 alone finds about as much as the dense cosine, and the two together find more than either
+(bench/RESULTS.md, issue 25).
+
+Contracts (pure, no I/O):
+- ``lexical_scores(terms, views)``: BM25 (``core.lexical``) of each view's passage for the query's
+  ``terms``, over ``views`` as the corpus, scaled so the best scores 1; episodes that share no term
+  with the query are left out (empty when none does).
+- ``hybrid_candidates(dense, scanned, terms, weight, extra)``: ``dense`` the ``(view, cosine)`` the vector
+  search returned, ``scanned`` the user's live episodes BM25 reads (the newest
+  ``EPISODE_LEXICAL_SCAN_MAX``). BM25 runs over the union (by id); each candidate gets
+  ``weight x`` its scaled BM25 as its lexical part. An episode the vector search did not return joins
+  with the lowest cosine of the dense hits (it ranked below all of them), at most ``extra`` of them,
+  the best by BM25, each with a positive BM25. ``weight`` 0, no terms or no dense hit: ``dense``
+  unchanged with lexical parts 0. Returns ``(view, cosine, lexical part)``, dense hits first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from functools import lru_cache
+
+from core.episodes.search import EpisodeView
+from core.lexical import BM25, tokenize
+
+PASSAGE_TERMS_CACHED = 50_000
+"""Passages whose terms are kept (LRU by text): a passage never changes, so a user's episodes are
+tokenized once, not on every retrieval."""
+
+
+@lru_cache(maxsize=PASSAGE_TERMS_CACHED)
+def passage_terms(text: str) -> tuple[str, ...]:
+    """``tokenize`` of a passage, cached by text."""
+    return tuple(tokenize(text))
+
+
+def lexical_scores(terms: Collection[str], views: Sequence[EpisodeView]) -> dict[int, float]:
+    """Episode id -> BM25 scaled to the best (see the module docstring)."""
+    if not terms or not views:
+        return {}
+    raw = BM25([passage_terms(v.content) for v in views]).scores(terms)
+    best = max(raw)
+    if best <= 0:
+        return {}
+    return {v.id: s / best for v, s in zip(views, raw, strict=True) if s > 0}
+
+
+def hybrid_candidates(dense: Sequence[tuple[EpisodeView, float]], scanned: Sequence[EpisodeView],
+                      terms: Collection[str], weight: float, extra: int
+                      ) -> list[tuple[EpisodeView, float, float]]:
+    """Dense hits and the best lexical-only episodes, each with its lexical part (module docstring)."""
+    if weight <= 0 or not terms or not dense:
+        return [(v, c, 0.0) for v, c in dense]
+    corpus = {v.id: v for v, _ in dense}
+    for view in scanned:
+        corpus.setdefault(view.id, view)
+    scaled = lexical_scores(terms, list(corpus.values()))
+    out = [(v, c, round(weight * scaled.get(v.id, 0.0), 6)) for v, c in dense]
+    floor = min(c for _, c in dense)
+    hit_ids = {v.id for v, _ in dense}
+    lexical_only = sorted((eid for eid in scaled if eid not in hit_ids),
+                          key=lambda eid: (-scaled[eid], -eid))[:max(0, extra)]
+    out.extend((corpus[eid], floor, round(weight * scaled[eid], 6)) for eid in lexical_only)
+    return out

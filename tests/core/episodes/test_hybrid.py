@@ -1,0 +1,80 @@
+"""Hybrid episode retrieval (``core.episodes.hybrid``) and its place in the ranking and the pooled order:
+pure, no services."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from core.episodes.hybrid import hybrid_candidates, lexical_scores
+from core.episodes.search import EpisodeView, RetrievedEpisode, rank_episodes
+from core.lexical import tokenize
+from core.memory.tools import MemoryView
+from core.retrieval.merge import EPISODE, MEMORY, pooled_order
+from core.retrieval.ranking import RetrievedMemory, ScoreComponents
+
+AT = datetime(2026, 11, 1, tzinfo=UTC)
+
+
+def view(eid: int, text: str) -> EpisodeView:
+    return EpisodeView(eid, 100 + eid, 0, text, AT, "c1")
+
+
+def terms(question: str) -> set[str]:
+    return set(tokenize(question))
+
+
+POTTERY = view(1, "I signed up for a pottery class with Melanie last Friday.")
+PAINTING = view(2, "We painted a sunset together at the lake, it was lovely.")
+WORK = view(3, "Work has been busy, lots of meetings this week.")
+RUN = view(4, "I ran a charity race for mental health on Saturday.")
+
+
+def test_lexical_scores_scale_to_the_best_and_leave_out_what_shares_no_word() -> None:
+    scores = lexical_scores(terms("When did she sign up for pottery?"), [POTTERY, PAINTING, WORK])
+    assert scores == {1: 1.0}
+    assert lexical_scores(terms("pottery painting"), [POTTERY, PAINTING, WORK]).keys() == {1, 2}
+    assert lexical_scores(set(), [POTTERY]) == {} and lexical_scores(terms("pottery"), []) == {}
+
+
+def test_a_word_the_question_repeats_lifts_a_dense_hit_and_finds_one_the_index_missed() -> None:
+    dense = [(PAINTING, 0.84), (WORK, 0.83), (POTTERY, 0.82)]
+    fused = hybrid_candidates(dense, [POTTERY, PAINTING, WORK, RUN], terms("Did she go to a pottery class?"),
+                              0.1, extra=5)
+    parts = {v.id: (cos, part) for v, cos, part in fused}
+    assert parts[1] == (0.82, 0.1) and parts[2][1] == 0.0 and parts[3][1] == 0.0
+    ranked = rank_episodes([(v, c) for v, c, _ in fused], 3, 1000, lexical={v.id: p for v, _, p in fused})
+    assert ranked[0].episode.id == 1 and abs(ranked[0].relevance - 0.92) < 1e-9
+    # the race was not among the dense hits: it joins at the lowest dense cosine, with its lexical part
+    fused = hybrid_candidates(dense, [POTTERY, PAINTING, WORK, RUN], terms("Which charity race did she run?"),
+                              0.1, extra=5)
+    joined = [(v.id, cos, part) for v, cos, part in fused if v.id == 4]
+    assert joined == [(4, 0.82, 0.1)]
+    ranked = rank_episodes([(v, c) for v, c, _ in fused], 1, 1000, lexical={v.id: p for v, _, p in fused})
+    assert ranked[0].episode.id == 4
+
+
+def test_weight_zero_no_terms_or_no_dense_hit_leaves_the_dense_order() -> None:
+    dense = [(PAINTING, 0.84), (POTTERY, 0.82)]
+    for weight, words in ((0.0, terms("pottery")), (0.1, set())):
+        assert hybrid_candidates(dense, [RUN], words, weight, 5) == [(PAINTING, 0.84, 0.0),
+                                                                     (POTTERY, 0.82, 0.0)]
+    assert hybrid_candidates([], [POTTERY], terms("pottery"), 0.1, 5) == []
+    # at most ``extra`` lexical-only episodes join, only those sharing a word
+    fused = hybrid_candidates([(WORK, 0.8)], [POTTERY, PAINTING, RUN], terms("pottery painted race"), 0.1, 1)
+    assert len(fused) == 2
+
+
+def mem(mid: int, key: str, content: str, cosine: float) -> RetrievedMemory:
+    v = MemoryView(mid, key, "preference", content, 3, 0.9, AT, AT, None, None)
+    return RetrievedMemory(v, 0.5, ScoreComponents(0.5, 0.5, 0.9, 0.5, 0.0, cosine))
+
+
+def test_the_pool_gives_memories_the_same_lexical_part_so_words_alone_do_not_favour_a_kind() -> None:
+    question = terms("What food do I like?")
+    food = mem(1, "preference-food", "likes spicy Sichuan food", 0.88)
+    said = RetrievedEpisode(view(9, "I love spicy Sichuan food."), 1.0, 0.88, False, 0.1)
+    # episodes alone carrying a lexical part would pass the memory on a taste question
+    assert pooled_order([food], [said], "taste")[0].kind == EPISODE
+    # with the memories' own lexical part the lean of the question decides again
+    order = pooled_order([food], [said], "taste", question, 0.1)
+    assert [p.kind for p in order] == [MEMORY, EPISODE]
