@@ -49,7 +49,8 @@ def load_cases(name: str, data: Path, conversations: int) -> list[dict[str, Any]
     return cases
 
 
-def run_set(name: str, cases: list[dict[str, Any]], extractor: Any, deduper: Any, dump: Path) -> dict[str, Any]:
+def run_set(name: str, cases: list[dict[str, Any]], extractor: Any, deduper: Any,
+            dump: Path) -> dict[str, Any]:
     typed = untyped = n_expect = hits = n_q = forbidden_users = n_mem = 0
     types: Counter[str] = Counter()
     dump.mkdir(parents=True, exist_ok=True)
@@ -59,7 +60,8 @@ def run_set(name: str, cases: list[dict[str, Any]], extractor: Any, deduper: Any
             expects, violations = score_case(case, memories)
             live = [m for m in memories.values() if m.active and passes_read_filters(m.key, m.content)]
             for exp in case.get("expect", []):
-                untyped += any(t.lower() in f"{m.key} {m.content}".lower() for t in exp["any_of"] for m in live)
+                untyped += any(t.lower() in f"{m.key} {m.content}".lower()
+                               for t in exp["any_of"] for m in live)
             n_expect += len(expects)
             typed += sum(expects)
             q = score_queries(case, memories, "product")
@@ -99,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     deduper = _deduper() if args.dedup else None
     out: dict[str, Any] = {"dedup": args.dedup}
     for name in args.sets.split(","):
-        out[name] = run_set(name, load_cases(name, args.data, args.conversations), extractor, deduper, args.dump)
+        cases = load_cases(name, args.data, args.conversations)
+        out[name] = run_set(name, cases, extractor, deduper, args.dump)
         print(json.dumps({name: out[name]}, ensure_ascii=False), flush=True)
     if args.json is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)

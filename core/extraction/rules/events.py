@@ -54,7 +54,8 @@ class EventHit(Hit):
 
 DETAIL_MAX_CHARS = 200
 # a clause that only greets ("你好，朋友", "hi there"): not part of what the user tells
-_GREETING = re.compile(r"^(?:(?:你好|您好|嗨|哈喽|嗯|hi|hello|hey|well|oh)[,， ]*)+(?:朋友|啊|呀|there|friend)?[!！.。]*$|"
+_GREETING = re.compile(r"^(?:(?:你好|您好|嗨|哈喽|嗯|hi|hello|hey|well|oh)[,， ]*)+"
+                       r"(?:朋友|啊|呀|there|friend)?[!！.。]*$|"
                        r"^(?:朋友|亲爱的|friend|buddy)[!！.。]*$")
 # a sentence that turns to the other person or away from the event
 _TURNS_AWAY = re.compile(r"^(?:how|what|and you|you|your|anyway|btw|by the way|hope|thanks|thank|"
@@ -264,17 +265,21 @@ _ZH_LIFE_CHANGE = re.compile(
 
 
 # one dish, one song, one trick learned is the day's ("学会了做一道糖醋鱼", "learned a new recipe")
-_ONE_ITEM = re.compile(r"^(?:学会|开始学|开始练)了?(?:做|唱|弹|画|写|跳|包|烤)?(?:一|两|几)(?:道|首|个|种|招|幅|支)|"
-                       r"^learn(?:ed|t|ing) (?:how )?(?:to (?:make|cook|bake|play|sing) )?(?:a|one|two|a couple of) "
+_ONE_ITEM = re.compile(r"^(?:学会|开始学|开始练)了?(?:做|唱|弹|画|写|跳|包|烤)?(?:一|两|几)"
+                       r"(?:道|首|个|种|招|幅|支)|"
+                       r"^learn(?:ed|t|ing) (?:how )?(?:to (?:make|cook|bake|play|sing) )?"
+                       r"(?:a|one|two|a couple of) "
                        r"(?:new )?(?:dish|recipe|song|trick|cake|meal)")
 
 
 # taking up an activity ("开始学射击", "学会了街舞", "took up pottery", "started learning the cello"): a
 # pastime the user has now, a preference (the hobby list) rather than a dated fact, unless it is a
 # licence, a school or a job
-_TAKES_UP = re.compile(r"^(?:学会|开始学|开始练|迷上)|^(?:took up|(?:started|began) (?:learning|playing|practicing|"
-                       r"practising|doing)|(?:'ve|have) been (?:learning|practicing|practising) |learning (?:to|how))\b")
-_NOT_A_PASTIME = re.compile(r"开车|驾驶|驾照|学位|学校|大学|课程|工作|\b(?:drive|driving|degree|school|college|"
+_TAKES_UP = re.compile(r"^(?:学会|开始学|开始练|迷上)|"
+                       r"^(?:took up|(?:started|began) (?:learning|playing|practicing|practising|doing)|"
+                       r"(?:'ve|have) been (?:learning|practicing|practising) |learning (?:to|how))\b")
+_NOT_A_PASTIME = re.compile(r"开车|驾驶|驾照|学位|学校|大学|课程|工作|"
+                            r"\b(?:drive|driving|degree|school|college|"
                             r"university|course|job|english|spanish|french|german|japanese|chinese|language)\b")
 
 
@@ -443,12 +448,13 @@ def event_hit(clauses: list[Clause], pos: int, body: str, sent_at: datetime | No
     phrase = _TIME_WORDS.sub(" ", head + told if m.group("rest").strip() else sentence)
     slug = content_slug(phrase)
     sep = "，" if zh else ", "
-    content = sep.join(c.text for c in clauses if not _GREETING.match(c.norm)) or sep.join(c.text for c in clauses)
+    content = sep.join(c.text for c in clauses if not _GREETING.match(c.norm)) or \
+        sep.join(c.text for c in clauses)
     detail = _detail(following or [])
     if detail:
         content += ("。" if zh else ". ") + sep.join(c.text for c in detail)
     if _TAKES_UP.search(told.strip()) and not _NOT_A_PASTIME.search(told):
         topic = topic_of("preference", normalise(told)) or "hobby"
-        return Hit(normalise_key(f"preference-{topic}"), CONFIDENCE, content=content, absorbs=False)
+        return EventHit(normalise_key(f"preference-{topic}"), CONFIDENCE, content=content, absorbs=False)
     return EventHit(normalise_key(EVENT_PREFIX + slug), CONFIDENCE, content=content, absorbs=False,
                     date=resolve_date(sentence, sent_at))

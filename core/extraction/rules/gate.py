@@ -105,6 +105,14 @@ _INTRO_LEAD = re.compile(
     r"(?:我)?自己|^自我介绍|^(?:个人)?背景")
 
 _INTENTS = (MemoryType.PREFERENCE, MemoryType.GOAL, MemoryType.PROJECT)
+TASTE_OR_GOAL = 0.90  # p(preference) + p(goal) at which a rescue split between the two is still rescued
+
+
+def _taste_or_goal(pred: Prediction) -> bool:
+    """The classifier is sure the text is a taste or a goal but not which ("我会听古典音乐和做饭来放松"):
+    it is rescued as the likelier of the two (``precision`` then reads a habit told as a goal as a taste)."""
+    return pred.memory_type in (MemoryType.PREFERENCE, MemoryType.GOAL) and \
+        pred.p_type(MemoryType.PREFERENCE) + pred.p_type(MemoryType.GOAL) >= TASTE_OR_GOAL
 
 
 class ClassifierGate:
@@ -175,7 +183,7 @@ class ClassifierGate:
             rescued: MemoryCandidate | None
             if unit.owner is not None:
                 rescued = relationship_fact(unit, pred)
-            elif pred.p_type(pred.memory_type) < RESCUE_TYPE:
+            elif pred.p_type(pred.memory_type) < RESCUE_TYPE and not _taste_or_goal(pred):
                 continue
             else:
                 rescued = self._rescue(unit, pred, taken, vectors[len(upserts) + j])

@@ -65,8 +65,9 @@ _MOOD = re.compile(
     r"anxious|upset|depressed|frustrated|overwhelmed|worried|not very confident|lonely|exhausted)|feeling|"
     r"i(?:'ve| have) been (?:feeling|(?:so |really |a bit |a little |kind of |pretty )?(?:confused|lost|sad|"
     r"down|tired|stressed|bored|anxious|upset|frustrated|overwhelmed|worried|lonely|exhausted)))\b|"
-    r"^(?:我|最近|有时候?|总是|经常|常常|也|还)*(?:感觉|觉得|感到|心情|有点|好|很|特别)(?:自己)?(?:很|好|有点|特别|非常)?"
-    r"(?:迷茫|没有?出路|累|烦|难过|焦虑|郁闷|无聊|失落|沮丧|压力(?:很|好)?大|不开心|没方向|没有方向|困惑|低落)")
+    r"^(?:我|最近|现在|的确|确实|真的|有时候?|总是|经常|常常|也|还)*(?:感觉|觉得|感到|心情|有点|好|很|特别)(?:自己|身体)?(?:很|好|有点|特别|非常|越来越)?"
+    r"(?:迷茫|没有?出路|累|烦|难过|焦虑|郁闷|无聊|失落|沮丧|压力(?:很|好)?大|不开心|没方向|没有方向|困惑|低落|疲劳|疲惫|"
+    r"没有?精神|没劲|孤独|寂寞|空虚|紧张|不自信|好多了|舒服多了)")
 _MOOD_ANYWHERE = re.compile(
     r"\bi (?:feel|felt) (?:like )?(?:i (?:have|had) no (?:direction|way out|future)|lost|stuck|hopeless|"
     r"useless|confused)\b|感觉自己(?:很|好|有点|特别)?(?:没有?出路|没用|迷茫|失败|没方向)|"
@@ -103,7 +104,8 @@ _OWN_PLAN = re.compile(r"\b(?:i'll|i will|i'm going to|i am going to|we'll|we wi
                        r"我们?(?:会|要|打算|准备)")
 _GOAL_OR_RULE = (MemoryType.GOAL, MemoryType.CONSTRAINT)
 # what the user usually does (a habit, not an intent)
-_HABIT_WAY = re.compile(r"来放松|来解压|\bto (?:relax|unwind)\b|平时|通常|一般(?:都|会)|经常|\busually\b|\boften\b|"
+_HABIT_WAY = re.compile(r"来放松|来解压|\bto (?:relax|unwind)\b|平时|通常|一般(?:都|会)|经常|"
+                        r"\busually\b|\boften\b|"
                         r"每(?:天|周|个周末|晚)|\bevery (?:day|week|weekend|evening|night|morning)\b")
 # what marks a sentence as sarcastic (read on the raw message: the clauses have their emoji stripped)
 _SARCASM = re.compile("[\U0001f644\U0001f643\U0001f612\U0001f611]|(?:^|\\s)/s\\b|\\((?:not|jk)\\)|"

@@ -81,3 +81,12 @@ def test_a_habit_told_as_a_goal_is_a_taste(content: str, key: str) -> None:
     got = precise([_cand("goal-travel", content, MemoryType.GOAL)], ExtractionInput(content))
     assert len(got) == 1 and got[0].key.startswith(key)
     assert got[0].memory_type.value == key.rstrip("-")
+
+
+@pytest.mark.parametrize("text", ["你好，朋友，我最近开始学射箭了，感觉很酷", "I took up pottery last month"])
+def test_a_pastime_taken_up_is_a_taste_not_a_dated_fact(text: str) -> None:
+    from core.extraction.rules import RulesExtractor
+
+    got = [c for c in RulesExtractor().extract(ExtractionInput(text)) if c.op is CandidateOp.UPSERT]
+    assert got and got[0].memory_type is PREF and not got[0].key.startswith("fact-event-"), got
+    assert not got[0].content.startswith(("你好", "朋友"))
