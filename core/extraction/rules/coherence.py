@@ -6,7 +6,12 @@ one kind ("I like hiking; I also love trail running"), never unrelated clauses g
 ``old``: a preference or a goal joins only when it is about the same topic (``topics.topic_of``; a
 list slot such as ``preference-hobby`` takes items of any topic, a topical slot such as
 ``preference-food`` only its own) or shares a salient word with it, and the merged text stays
-within ``MERGED_MAX_CHARS`` and ``MERGED_MAX_PIECES`` statements; a fact joins within those bounds.
+within ``MERGED_MAX_CHARS`` and ``MERGED_MAX_PIECES`` statements. Under the same key: a list slot takes
+an item that names a liking or shares a word ("Lately I keep burning my ingredients" does not join the
+hobbies); a topical slot takes a statement of its topic only beside statements of its topic (a food
+taste does not join "I loved the island" that an earlier turn filed under food), or one sharing a
+word. A fact joins its slot within the bounds, except a catch-all key (``fact-personal``,
+``fact-background``, ``fact-health``), which takes only a statement sharing a word with it.
 Otherwise the statement becomes a memory of its own under ``own_key``. Pure functions.
 """
 
@@ -27,6 +32,9 @@ MERGED_MAX_PIECES = 4
 _PIECES = re.compile(r"；|; ")
 LIST_SLOTS = frozenset({"hobby", "skill"})  # lists of items of one kind, whatever their topic
 _TOPICAL = {MemoryType.PREFERENCE: "preference", MemoryType.GOAL: "goal"}
+# a statement that names a liking or an interest (what a list of hobbies takes)
+_LIKING = re.compile(r"\b(?:like|likes|love|loves|enjoy|enjoys|into|fan of|hobby|hobbies|interested in|"
+                     r"passion(?:ate)?|favou?rite)\b|喜欢|爱好|兴趣|热爱|最爱|迷上|着迷")
 
 
 def _topic(kind: str, text: str) -> str | None:
@@ -48,17 +56,28 @@ def one_thing(old: str, new: str, memory_type: MemoryType, key: str, same_key: b
     pieces = [p for p in _PIECES.split(old) if p.strip()] + [p for p in _PIECES.split(new) if p.strip()]
     if len(pieces) > MERGED_MAX_PIECES or sum(len(p) + 2 for p in pieces) > MERGED_MAX_CHARS:
         return False
+    shared = bool(salient_tokens(old) & salient_tokens(new))
     kind = _TOPICAL.get(memory_type)
-    if kind is None:
-        return True
+    if kind is None:  # a fact joins its own slot, but a catch-all key only what shares a word with it
+        return shared or not (same_key and _catch_all(key))
     t_new = _topic(kind, new)
-    if same_key:  # a list slot takes items of any topic; a topical slot those of its topic
-        slot = _slot_topic(kind, key)
-        return slot is None or t_new is None or t_new in (slot, _topic(kind, old))
     t_old = _topic(kind, old)
+    if same_key:
+        slot = _slot_topic(kind, key)
+        if slot is None and key.split("-", 1)[-1] in LIST_SLOTS:  # a list slot: items of any topic, liked
+            return shared or bool(_LIKING.search(normalise(new)))
+        if slot is not None:  # a topical slot: a statement of its topic beside one of its topic
+            return shared or t_new == t_old == slot
+        return True  # a key of the statement's own words
     if t_old and t_new:
         return t_old == t_new
-    return bool(salient_tokens(old) & salient_tokens(new))
+    return shared
+
+
+def _catch_all(key: str) -> bool:
+    """``fact-personal``, ``fact-background``, ``fact-health`` and their salient-word variants: keys
+    that collect statements of any topic, so sharing the key says nothing about sharing a topic."""
+    return key.split("-", 2)[1:2] in (["personal"], ["background"], ["health"])
 
 
 def own_key(memory_type: MemoryType, key: str, content: str, taken: Collection[str]) -> str:

@@ -11,7 +11,9 @@ messages). A told event becomes a memory only when it is a *life change* (``life
 - something the user now has that lasts: a pet adopted or got, a house, a flat, a car bought;
 - a diagnosis ("I was diagnosed with diabetes", "查出了高血压");
 - an activity the user is doing these days (not a day's: "I'm taking a ceramics class", "I've been
-  volunteering at a shelter", "我报了一个油画班").
+  volunteering at a shelter", "我报了一个油画班"); a pastime taken up ("开始学射击", "学会了街舞", "took up
+  pottery") is a preference under its topic's key (``preference-hobby`` without one), undated: the user's
+  hobby now, not a dated fact (one dish or one song learned is of the day, no memory at all).
 
 The grammar of an event told by the user (the subject must be "I"/"we"/"my X and I"/"我"/"我们";
 not a plan, request, question, hypothetical or negated; not routine, "went to bed", "昨天加班到两点")
@@ -34,7 +36,8 @@ from core.extraction.rules import patterns
 from core.extraction.rules.detectors import Hit
 from core.extraction.rules.keys import content_slug
 from core.extraction.rules.questions import is_question
-from core.extraction.rules.segment import Clause, has_cjk
+from core.extraction.rules.segment import Clause, has_cjk, normalise
+from core.extraction.rules.topics import topic_of
 from core.filters import normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 
@@ -50,6 +53,10 @@ class EventHit(Hit):
 
 
 DETAIL_MAX_CHARS = 200
+# a clause that only greets ("你好，朋友", "hi there"): not part of what the user tells
+_GREETING = re.compile(r"^(?:(?:你好|您好|嗨|哈喽|嗯|hi|hello|hey|well|oh)[,， ]*)+"
+                       r"(?:朋友|啊|呀|there|friend)?[!！.。]*$|"
+                       r"^(?:朋友|亲爱的|friend|buddy)[!！.。]*$")
 # a sentence that turns to the other person or away from the event
 _TURNS_AWAY = re.compile(r"^(?:how|what|and you|you|your|anyway|btw|by the way|hope|thanks|thank|"
                          r"你|您|那你|对了|话说)")
@@ -257,10 +264,31 @@ _ZH_LIFE_CHANGE = re.compile(
     r"^开了[^，,。]{0,6}(?:店|公司|工作室)|^认识了[^，,。]{0,6}(?:男朋友|女朋友|对象|老公|老婆)")
 
 
+# one dish, one song, one trick learned is the day's ("学会了做一道糖醋鱼", "learned a new recipe")
+_ONE_ITEM = re.compile(r"^(?:学会|开始学|开始练)了?(?:做|唱|弹|画|写|跳|包|烤)?(?:一|两|几)"
+                       r"(?:道|首|个|种|招|幅|支)|"
+                       r"^learn(?:ed|t|ing) (?:how )?(?:to (?:make|cook|bake|play|sing) )?"
+                       r"(?:a|one|two|a couple of) "
+                       r"(?:new )?(?:dish|recipe|song|trick|cake|meal)")
+
+
+# taking up an activity ("开始学射击", "学会了街舞", "took up pottery", "started learning the cello"): a
+# pastime the user has now, a preference (the hobby list) rather than a dated fact, unless it is a
+# licence, a school or a job
+_TAKES_UP = re.compile(r"^(?:学会|开始学|开始练|迷上)|"
+                       r"^(?:took up|(?:started|began) (?:learning|playing|practicing|practising|doing)|"
+                       r"(?:'ve|have) been (?:learning|practicing|practising) |learning (?:to|how))\b")
+_NOT_A_PASTIME = re.compile(r"开车|驾驶|驾照|学位|学校|大学|课程|工作|"
+                            r"\b(?:drive|driving|degree|school|college|"
+                            r"university|course|job|english|spanish|french|german|japanese|chinese|language)\b")
+
+
 def life_change(told: str, zh: bool) -> bool:
     """``told`` (the event's verb and what follows, normalised) changes who the user is or what
-    they have: a move, a marriage, a new job, a pet, a diagnosis, a degree, a lasting activity."""
-    return bool((_ZH_LIFE_CHANGE if zh else _EN_LIFE_CHANGE).search(told.strip()))
+    they have: a move, a marriage, a new job, a pet, a diagnosis, a degree, a lasting activity; one
+    dish or one song learned is not."""
+    told = told.strip()
+    return bool((_ZH_LIFE_CHANGE if zh else _EN_LIFE_CHANGE).search(told)) and not _ONE_ITEM.search(told)
 
 
 # --- dates --------------------------------------------------------------------------------------
@@ -420,9 +448,13 @@ def event_hit(clauses: list[Clause], pos: int, body: str, sent_at: datetime | No
     phrase = _TIME_WORDS.sub(" ", head + told if m.group("rest").strip() else sentence)
     slug = content_slug(phrase)
     sep = "，" if zh else ", "
-    content = sep.join(c.text for c in clauses)
+    content = sep.join(c.text for c in clauses if not _GREETING.match(c.norm)) or \
+        sep.join(c.text for c in clauses)
     detail = _detail(following or [])
     if detail:
         content += ("。" if zh else ". ") + sep.join(c.text for c in detail)
+    if _TAKES_UP.search(told.strip()) and not _NOT_A_PASTIME.search(told):
+        topic = topic_of("preference", normalise(told)) or "hobby"
+        return EventHit(normalise_key(f"preference-{topic}"), CONFIDENCE, content=content, absorbs=False)
     return EventHit(normalise_key(EVENT_PREFIX + slug), CONFIDENCE, content=content, absorbs=False,
                     date=resolve_date(sentence, sent_at))

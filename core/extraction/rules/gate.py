@@ -116,6 +116,15 @@ _INTENTS = (MemoryType.PREFERENCE, MemoryType.GOAL, MemoryType.PROJECT)
 _USER_AND_KIN = re.compile(r"^(?:me and my|my (?:\w+ ){1,2}and (?:i|me)\b)|^我(?:和|跟|与)我?(?:的)?(?:家人|"
                            + "|".join(lexicon.FAMILY_ZH) + r")(?:一起)?(?:在|正在|打算|准备|想)")
 
+TASTE_OR_GOAL = 0.90  # p(preference) + p(goal) at which a rescue split between the two is still rescued
+
+
+def _taste_or_goal(pred: Prediction) -> bool:
+    """The classifier is sure the text is a taste or a goal but not which ("我会听古典音乐和做饭来放松"):
+    it is rescued as the likelier of the two (``precision`` then reads a habit told as a goal as a taste)."""
+    return pred.memory_type in (MemoryType.PREFERENCE, MemoryType.GOAL) and \
+        pred.p_type(MemoryType.PREFERENCE) + pred.p_type(MemoryType.GOAL) >= TASTE_OR_GOAL
+
 
 class ClassifierGate:
     """Applies one ``MemoryClassifier`` to the rules' candidates of a burst (see module doc)."""
@@ -186,7 +195,7 @@ class ClassifierGate:
             rescued: MemoryCandidate | None
             if unit.owner is not None:
                 rescued = relationship_fact(unit, pred)
-            elif pred.p_type(pred.memory_type) < RESCUE_TYPE:
+            elif pred.p_type(pred.memory_type) < RESCUE_TYPE and not _taste_or_goal(pred):
                 continue
             else:
                 rescued = self._rescue(unit, pred, taken, vectors[len(upserts) + j])

@@ -8,7 +8,8 @@ statement of a candidate's content, the parts ``build`` joined with "; " / "；"
 - a one-off request to the assistant is no constraint and no goal ("in the future can I ask you to
   help me find recipes", "I want to talk to you about my career", "帮我找几部电影") unless it states
   how the assistant should always work ("以后你帮我看合同的时候，先列风险点" is kept whole);
-- a passing mood is no goal, no constraint and no preference ("I feel lost lately", "感觉自己很没有出路"); a
+- a passing mood is no goal, no constraint, no preference and no fact ("I feel lost lately", "感觉自己很没有
+  出路"; a diagnosis, a condition or a trait stays a fact); thanks are no taste and no fact; a
   remembered detail of the day is no rule ("I vaguely remember using vinegar");
 - a remark about a film's or book's content is no preference unless it states a liking ("I think
   the most interesting part is the main character's change");
@@ -25,7 +26,9 @@ statement of a candidate's content, the parts ``build`` joined with "; " / "；"
   riding them", "我超爱骑它们") takes the previous sentence of the message, else the user's
   previous turn, as its referent; without one it is not stored.
 
-A candidate whose every piece is dropped is dropped. Deletions pass untouched. Pure function.
+A candidate whose every piece is dropped is dropped. A goal that tells what the user usually does with no
+intent ("我会听古典音乐、阅读和做饭来放松", "I usually go climbing to unwind") is a habit: it becomes a
+preference under its topic. Deletions pass untouched. Pure function.
 """
 
 from __future__ import annotations
@@ -35,6 +38,9 @@ from collections.abc import Sequence
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
 from core.extraction.rules import others
 from core.extraction.rules.segment import has_cjk, normalise
+from core.extraction.rules.slots import spec
+from core.extraction.rules.topics import topic_of
+from core.filters import normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
 from schemas.events import MAX_MEMORY_CONTENT_CHARS
@@ -61,9 +67,12 @@ _ONE_OFF_REQUEST = re.compile(
 _MOOD = re.compile(
     r"^(?:(?:but|and|so|um|uh|well|recently|lately|sometimes)[, ]+)*(?:i(?:'m| am)? (?:feel(?:ing)?|felt)|"
     r"i(?:'m| am) (?:so |really |a bit |kind of |pretty )?(?:confused|lost|sad|down|tired|stressed|bored|"
-    r"anxious|upset|depressed|frustrated|overwhelmed|worried|not very confident)|feeling)\b|"
-    r"^(?:我|最近|有时候?|总是|经常|常常|也|还)*(?:感觉|觉得|感到|心情|有点|好|很|特别)(?:自己)?(?:很|好|有点|特别|非常)?"
-    r"(?:迷茫|没有?出路|累|烦|难过|焦虑|郁闷|无聊|失落|沮丧|压力(?:很|好)?大|不开心|没方向|没有方向|困惑|低落)")
+    r"anxious|upset|depressed|frustrated|overwhelmed|worried|not very confident|lonely|exhausted)|feeling|"
+    r"i(?:'ve| have) been (?:feeling|(?:so |really |a bit |a little |kind of |pretty )?(?:confused|lost|sad|"
+    r"down|tired|stressed|bored|anxious|upset|frustrated|overwhelmed|worried|lonely|exhausted)))\b|"
+    r"^(?:我|最近|现在|的确|确实|真的|有时候?|总是|经常|常常|也|还)*(?:感觉|觉得|感到|心情|有点|好|很|特别)(?:自己|身体)?(?:很|好|有点|特别|非常|越来越)?"
+    r"(?:迷茫|没有?出路|累|烦|难过|焦虑|郁闷|无聊|失落|沮丧|压力(?:很|好)?大|不开心|没方向|没有方向|困惑|低落|疲劳|疲惫|"
+    r"没有?精神|没劲|孤独|寂寞|空虚|紧张|不自信|好多了|舒服多了)")
 _MOOD_ANYWHERE = re.compile(
     r"\bi (?:feel|felt) (?:like )?(?:i (?:have|had) no (?:direction|way out|future)|lost|stuck|hopeless|"
     r"useless|confused)\b|感觉自己(?:很|好|有点|特别)?(?:没有?出路|没用|迷茫|失败|没方向)|"
@@ -90,12 +99,19 @@ _WORK_REMARK = re.compile(r"\b(?:main character|protagonist|the plot|the ending|
                           r"plot twist)\b|主角|主人公|剧情|情节|结局")
 _LIKING = re.compile(r"\b(?:like|likes|love|loves|enjoy|enjoys|prefer|prefers|favou?rite|fan of|into)\b|"
                      r"喜欢|爱看|爱读|最爱|偏爱")
+# what makes a feeling a lasting fact: a diagnosis, a condition, a trait
+_LASTING_STATE = re.compile(r"\b(?:diagnos\w*|disorder|condition|chronic|therapy|medication|always been|"
+                            r"by nature|person)\b|确诊|诊断|查出|抑郁症|焦虑症|慢性|吃药|性格|一直是|天生")
 _SENTENCE_END = re.compile(r"[.!?。！？\n]+")
 # the user's own plan ("going forward I'll cycle to work, please wish me luck", "以后我会早点睡，请监督我"):
 # about what the user will do, not how the assistant should work
 _OWN_PLAN = re.compile(r"\b(?:i'll|i will|i'm going to|i am going to|we'll|we will)\b|"
                        r"我们?(?:会|要|打算|准备)")
 _GOAL_OR_RULE = (MemoryType.GOAL, MemoryType.CONSTRAINT)
+# what the user usually does (a habit, not an intent)
+_HABIT_WAY = re.compile(r"来放松|来解压|\bto (?:relax|unwind)\b|平时|通常|一般(?:都|会)|经常|"
+                        r"\busually\b|\boften\b|"
+                        r"每(?:天|周|个周末|晚)|\bevery (?:day|week|weekend|evening|night|morning)\b")
 # what marks a sentence as sarcastic (read on the raw message: the clauses have their emoji stripped)
 _SARCASM = re.compile("[\U0001f644\U0001f643\U0001f612\U0001f611]|(?:^|\\s)/s\\b|\\((?:not|jk)\\)|"
                       "[（(](?:才怪|并不|反话)[）)]|呵呵[。！!]*$|\\b(?:yeah right|not!)")
@@ -107,8 +123,12 @@ REFERENT_MAX_CHARS = 200
 
 def _dropped(piece: str, memory_type: MemoryType) -> bool:
     """``piece`` (normalised) is not a memory of ``memory_type``: see the module doc."""
-    if memory_type is MemoryType.PREFERENCE:  # a remark on a film, or a mood, is no taste
-        return bool(_WORK_REMARK.search(piece) or _MOOD.search(piece)) and not _LIKING.search(piece)
+    if memory_type is MemoryType.PREFERENCE:  # a remark on a film, a mood or thanks is no taste
+        return bool(_WORK_REMARK.search(piece) or _MOOD.search(piece) or _THANKS.search(piece)) \
+            and not _LIKING.search(piece)
+    if memory_type is MemoryType.FACT:  # a mood or thanks is no fact; a diagnosis is
+        return bool(_MOOD.search(piece) or _MOOD_ANYWHERE.search(piece) or _THANKS.search(piece)) \
+            and not _LASTING_STATE.search(piece)
     if memory_type not in _GOAL_OR_RULE:
         return False
     if _THANKS.search(piece) or _MOOD.search(piece):
@@ -191,5 +211,17 @@ def precise(candidates: Sequence[MemoryCandidate], data: ExtractionInput) -> lis
         if resolved != pieces:
             sep = "；" if has_cjk(cand.content) else "; "
             cand = cand.model_copy(update={"content": sep.join(resolved)[:MAX_MEMORY_CONTENT_CHARS]})
-        out.append(cand)
+        out.append(_habit_as_taste(cand))
     return out
+
+
+def _habit_as_taste(cand: MemoryCandidate) -> MemoryCandidate:
+    """A goal that tells what the user usually does, with no intent ("我会听古典音乐、阅读和做饭来放松"),
+    is a habit: a preference under its topic (``preference-hobby`` without one)."""
+    norm = normalise(cand.content)
+    if cand.memory_type is not MemoryType.GOAL or not _HABIT_WAY.search(norm) or _INTENT.search(norm):
+        return cand
+    key = normalise_key(f"preference-{topic_of('preference', norm) or 'hobby'}")
+    target = spec(key)
+    return cand.model_copy(update={"key": key, "memory_type": MemoryType.PREFERENCE,
+                                   "importance": target.importance, "ttl_days": target.ttl_days})
