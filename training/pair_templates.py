@@ -631,8 +631,9 @@ def _vals(fam: Family, lang: str, k: int) -> tuple[str, str]:
     return a, b
 
 
-def family_rows(fillings: int = 4) -> list[dict[str, Any]]:
-    """Pairs over ``FAMILIES``: each old memory against its family's statements (same language and the
+def family_rows(fillings: int = 4, base: bool = False) -> list[dict[str, Any]]:
+    """Pairs over ``FAMILIES`` (and ``pair_templates_upd24.FAMILIES_UPD24`` unless ``base``): each old
+    memory against its family's statements (same language and the
     other), every other family's statements as ``unrelated``, and blob memories (see module doc)."""
     out: list[dict[str, Any]] = []
     seen: set[tuple[str, str]] = set()
@@ -649,8 +650,11 @@ def family_rows(fillings: int = 4) -> list[dict[str, Any]]:
         rows += [("refine", t.format(a=a, b=b)) for t in fam.refs[lang]]
         return rows
 
+    from training.pair_templates_upd24 import FAMILIES_UPD24
+
+    families = FAMILIES if base else FAMILIES + FAMILIES_UPD24
     langs = ("en", "zh")
-    for fi, fam in enumerate(FAMILIES):
+    for fi, fam in enumerate(families):
         for k in range(fillings):
             for lang in langs:
                 a, _ = _vals(fam, lang, k)
@@ -663,7 +667,7 @@ def family_rows(fillings: int = 4) -> list[dict[str, Any]]:
                     for rel, new in statements(fam, other, k)[k % 3 :: 3]:
                         if rel != "refine":  # a refinement names the old value in its own language
                             add(old, new, rel, fam.slot)
-                    for oj, ofam in enumerate(FAMILIES):
+                    for oj, ofam in enumerate(families):
                         if oj == fi:
                             continue
                         stm = statements(ofam, lang, k + oj)
@@ -674,10 +678,10 @@ def family_rows(fillings: int = 4) -> list[dict[str, Any]]:
                         plain = ofam.olds[lang][(k + oj) % len(ofam.olds[lang])]
                         add(old, plain.format(a=oa), "unrelated", fam.slot)
     # blobs: two families' statements in one memory; a retraction or a change of one part
-    for fi, fam in enumerate(FAMILIES):
+    for fi, fam in enumerate(families):
         for lang in langs:
             for k in range(2):
-                ofam = FAMILIES[(fi + 5 + 3 * k) % len(FAMILIES)]
+                ofam = families[(fi + 5 + 3 * k) % len(families)]
                 a, _ = _vals(fam, lang, k)
                 oa, _ = _vals(ofam, lang, k)
                 sep = "，" if lang == "zh" else ", and "
@@ -693,11 +697,12 @@ def family_rows(fillings: int = 4) -> list[dict[str, Any]]:
     return out
 
 
-def all_pair_rows() -> list[dict[str, Any]]:
-    """The first ten slots (``utterance_templates.pair_rows``) and ``family_rows``."""
+def all_pair_rows(base: bool = False) -> list[dict[str, Any]]:
+    """The first ten slots (``utterance_templates.pair_rows``) and ``family_rows`` (``base``: without the
+    families added by the ``upd24`` helper, the data of the model before them)."""
     from training.utterance_templates import pair_rows
 
-    return pair_rows() + family_rows()
+    return pair_rows() + family_rows(base=base)
 
 
 if __name__ == "__main__":

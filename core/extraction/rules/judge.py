@@ -85,7 +85,8 @@ _AND = re.compile(r",? and (?:i|i'm|my)\b", re.IGNORECASE)
 # a clause that tells the old value's end or disposal, not the new value
 _STOP = re.compile(r"辞职|不再|不.{0,6}了|放一放|放弃|戒了|卖了|出二手|送人|别记|删|"
                    r"\b(?:quit|left|ditched|sold|gave up|scratch|dropping|no more|not .{1,24} anymore|"
-                   r"anymore|can wait|on hold|broke me|is out|'s out)\b", re.IGNORECASE)
+                   r"anymore|can wait|on hold|broke me|is out|'s out|rip|passed away|so over|over it|"
+                   r"fell through|cancell?ed|is off|called off)\b|去世|卸载|早就不", re.IGNORECASE)
 # a retraction without a topic of its own: "forget that", "erase it", "当我没说", "那条删了"
 _ANAPHOR = re.compile(r"\b(?:that|it|this)\b|那条|这条|刚才|上面", re.IGNORECASE)
 ANAPHOR_P = 0.50  # retract probability enough when the previous turn names the memory
@@ -218,12 +219,16 @@ class UpdateJudge:
         for i, (sentence, tail) in enumerate(statements):
             sims = m_vec @ s_vec[i]
             order = [int(j) for j in np.argsort(-sims, kind="stable")[:MAX_PAIRS] if sims[j] >= MIN_COSINE]
-            if anaphoric and previous and _is_anaphoric(sentence):
+            anaphor = anaphoric and _is_anaphoric(sentence)
+            if anaphor and previous:
                 # "forget that": the memory the previous turn stated is the referent
                 ref = m_vec @ vectors[-1]
                 j = int(np.argmax(ref))
                 if ref[j] >= MIN_COSINE and overlap(live[j].content, previous) >= ANAPHOR_OVERLAP:
-                    order = [j] + [k for k in order if k != j]
+                    if _other_part(sentence, topics[i], previous, live[j].content):
+                        anaphor = False  # "don't keep my address, delete that bit": the address, not the job
+                    else:
+                        order = [j] + [k for k in order if k != j]
             order = [j for j in order if live[j].key not in done]
             if not order:
                 continue
@@ -232,7 +237,6 @@ class UpdateJudge:
                                         np.repeat(t_vec[i:i + 1], len(order), axis=0))
             probs = self.model.predict_proba(feats)
             retract = probs[:, RELATIONS.index("retract")]
-            anaphor = anaphoric and _is_anaphoric(sentence)
             if anaphor:  # "forget that": its topic may be the previous turn, whichever the model finds surer
                 feats = self.model.features(m_vec[order], np.repeat(s_vec[i:i + 1], len(order), axis=0),
                                             [live[j].content for j in order], [sentence] * len(order),
@@ -242,9 +246,7 @@ class UpdateJudge:
                 for rank, j in enumerate(order):
                     memory = live[j]
                     sure = bool(retract[rank] >= RETRACT_P
-                                or (anaphor and rank == 0 and retract[rank] >= ANAPHOR_P
-                                    and (topics[i] == sentence or shares_value(memory.content, topics[i])
-                                         or not _names_topic(topics[i]))))
+                                or (anaphor and rank == 0 and retract[rank] >= ANAPHOR_P))
                     if memory.key in written or memory.key in done or memory.key in deleted or (
                             rank > 0 and not (sure and shares_value(memory.content, topics[i]))):
                         continue  # a second memory goes only when the sentence names a word of it;
@@ -330,7 +332,12 @@ class UpdateJudge:
                     content = content[len(memory.content):].lstrip("；; ,，")
                 if not _strong(tail, p, memory.content):
                     return None  # a detail of the same thing ("一般就小区里溜两圈"): the merge stands
-                content = new_part(content, memory.content) or content
+                # the tail keeps the sentences apart where the merge glued them ("...for me 😭 been
+                # getting into pickleball tho"): its new part, when the merge came from it
+                mine = new_part(content, memory.content) or content
+                theirs = new_part(tail, memory.content) if overlap(content, tail) >= 0.5 else ""
+                told_there = bool(theirs and _changes(theirs) and not UPDATE_CUE.search(mine))
+                content = theirs if told_there else mine
                 out[k] = c.model_copy(update={"content": content, "supersedes": memory.key})
                 return out
         told = False  # the sentence produced a candidate that tells a change (of this slot or not)
@@ -396,10 +403,10 @@ def _from(c: MemoryCandidate, sentence: str) -> bool:
     return c.content in sentence or sentence in c.content or overlap(c.content, sentence) >= 0.5
 
 
-def _names_topic(topic: str) -> bool:
-    """The topic of a retraction names a thing of its own ("don't keep my address, delete that bit" ->
-    "address"): then its "that" is that thing, not the previous turn."""
-    return any(len(t) >= 3 for t in salient_tokens(_ANAPHOR.sub(" ", topic)))
+def _other_part(sentence: str, topic: str, previous: str, memory: str) -> bool:
+    """The retraction names a part of the previous turn that ``memory`` does not hold ("my address is
+    ..., and i'm a teacher" / "don't keep my address, delete that bit"): its "that" is that part."""
+    return topic != sentence and bool(shares_value(previous, topic)) and not shares_value(memory, topic)
 
 
 def _is_anaphoric(sentence: str) -> bool:
