@@ -15,7 +15,7 @@ the other language one in three, every other family as ``unrelated``).
 
 from __future__ import annotations
 
-from training.pair_templates import Family, _f
+from training.pair_family import Family, _f
 
 FAMILIES_UPD24: list[Family] = [
     _f(
