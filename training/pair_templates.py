@@ -600,8 +600,8 @@ def _vals(fam: Family, lang: str, k: int) -> tuple[str, str]:
     return a, b
 
 
-def family_rows(fillings: int = 4, base: bool = False) -> list[dict[str, Any]]:
-    """Pairs over ``FAMILIES`` (and ``pair_templates_upd24.FAMILIES_UPD24`` unless ``base``): each old
+def family_rows(fillings: int = 4, more: bool = False) -> list[dict[str, Any]]:
+    """Pairs over ``FAMILIES`` (and ``pair_templates_upd24.FAMILIES_UPD24`` with ``more``): each old
     memory against its family's statements (same language and the
     other), every other family's statements as ``unrelated``, and blob memories (see module doc)."""
     out: list[dict[str, Any]] = []
@@ -621,7 +621,7 @@ def family_rows(fillings: int = 4, base: bool = False) -> list[dict[str, Any]]:
 
     from training.pair_templates_upd24 import FAMILIES_UPD24
 
-    families = FAMILIES if base else FAMILIES + FAMILIES_UPD24
+    families = FAMILIES + FAMILIES_UPD24 if more else FAMILIES
     langs = ("en", "zh")
     for fi, fam in enumerate(families):
         for k in range(fillings):
@@ -666,12 +666,13 @@ def family_rows(fillings: int = 4, base: bool = False) -> list[dict[str, Any]]:
     return out
 
 
-def all_pair_rows(base: bool = False) -> list[dict[str, Any]]:
-    """The first ten slots (``utterance_templates.pair_rows``) and ``family_rows`` (``base``: without the
-    families added by the ``upd24`` helper, the data of the model before them)."""
+def all_pair_rows(more: bool = False) -> list[dict[str, Any]]:
+    """The first ten slots (``utterance_templates.pair_rows``) and ``family_rows`` (``more``: also the
+    twelve families of ``training.pair_templates_upd24``; not shipped: with them the judge passed fewer
+    dev cases, bench/RESULTS.md "Issue 24, updates and retractions on other people's wording")."""
     from training.utterance_templates import pair_rows
 
-    return pair_rows() + family_rows(base=base)
+    return pair_rows() + family_rows(more=more)
 
 
 if __name__ == "__main__":

@@ -120,9 +120,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--from-file", action="store_true",
                         help="train from training/data/memory_pairs.jsonl")
     parser.add_argument("--out", type=Path, default=PAIR_WEIGHTS_PATH)
+    parser.add_argument("--more-families", action="store_true",
+                        help="also training/pair_templates_upd24.py's twelve families (not shipped)")
     parser.add_argument("--base", action="store_true",
-                        help="without training/pair_templates_upd24.py's families (the before arm); writes "
-                             "only the report, to bench/results/pair_model_base.json")
+                        help="with --more-families: trained without them, tested on every pair (the before "
+                             "arm); writes only the report, to bench/results/pair_model_base.json")
     parser.add_argument("--class-weight-power", type=float, default=CLASS_WEIGHT_POWER)
     parser.add_argument("--compact-only", action="store_true",
                         help="skip the full arm (vectors' product and difference: 776 features, slow)")
@@ -130,12 +132,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.from_file:
         rows = [json.loads(line) for line in PAIRS.read_text(encoding="utf-8").splitlines() if line.strip()]
     else:
-        rows = all_pair_rows()
+        rows = all_pair_rows(more=args.more_families)
     # --base: trained only on the pairs there were before training/pair_templates_upd24.py (the before
     # arm), tested on the same test pairs and held-out slots, the new families among them unseen
-    base_keys = {(r["old"], r["new"]) for r in all_pair_rows(base=True)} if args.base else None
+    base_keys = {(r["old"], r["new"]) for r in all_pair_rows()} if args.base else None
     blob = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
-    if not args.from_file and not args.base:  # (the file always holds every pair)
+    if not args.from_file and not args.base:
         PAIRS.write_text(blob, encoding="utf-8")
     texts = sorted({r["old"] for r in rows} | {r["new"] for r in rows} | {topic_text(r["new"]) for r in rows})
     index = {t: i for i, t in enumerate(texts)}
@@ -162,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
         out: dict[str, Any] = {"test": report(fitted, x[test], y[test], test_rows), "leave_slots_out": {}}
         for slots in HOLDOUT_SLOTS:
             held = np.array([r["slot"] in slots for r in rows])
+            if not held.any():
+                continue  # (the upd24 families without --more-families)
             leave_out = fit(x[~test & ~held & trainable], y[~test & ~held & trainable], center,
                             args.class_weight_power)
             held_rows = [r for r, t, h in zip(rows, test, held, strict=True) if t and h]
