@@ -18,40 +18,9 @@ language and every old value is paired with a different new value. Deterministic
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 from typing import Any
 
-
-@dataclass(frozen=True)
-class Family:
-    """One slot family: values and templates per language (``en``, ``zh``)."""
-
-    slot: str
-    values: dict[str, list[str]]
-    olds: dict[str, list[str]]
-    sups: dict[str, list[str]]
-    rets: dict[str, list[str]]
-    refs: dict[str, list[str]]
-
-
-def _f(
-    slot: str,
-    ven: list[str],
-    vzh: list[str],
-    olds: tuple[list[str], list[str]],
-    sups: tuple[list[str], list[str]],
-    rets: tuple[list[str], list[str]],
-    refs: tuple[list[str], list[str]],
-) -> Family:
-    return Family(
-        slot,
-        {"en": ven, "zh": vzh},
-        {"en": olds[0], "zh": olds[1]},
-        {"en": sups[0], "zh": sups[1]},
-        {"en": rets[0], "zh": rets[1]},
-        {"en": refs[0], "zh": refs[1]},
-    )
-
+from training.pair_family import Family, _f
 
 FAMILIES: list[Family] = [
     _f(
@@ -631,8 +600,9 @@ def _vals(fam: Family, lang: str, k: int) -> tuple[str, str]:
     return a, b
 
 
-def family_rows(fillings: int = 4) -> list[dict[str, Any]]:
-    """Pairs over ``FAMILIES``: each old memory against its family's statements (same language and the
+def family_rows(fillings: int = 4, more: bool = False) -> list[dict[str, Any]]:
+    """Pairs over ``FAMILIES`` (and ``pair_templates_upd24.FAMILIES_UPD24`` with ``more``): each old
+    memory against its family's statements (same language and the
     other), every other family's statements as ``unrelated``, and blob memories (see module doc)."""
     out: list[dict[str, Any]] = []
     seen: set[tuple[str, str]] = set()
@@ -649,8 +619,11 @@ def family_rows(fillings: int = 4) -> list[dict[str, Any]]:
         rows += [("refine", t.format(a=a, b=b)) for t in fam.refs[lang]]
         return rows
 
+    from training.pair_templates_upd24 import FAMILIES_UPD24
+
+    families = FAMILIES + FAMILIES_UPD24 if more else FAMILIES
     langs = ("en", "zh")
-    for fi, fam in enumerate(FAMILIES):
+    for fi, fam in enumerate(families):
         for k in range(fillings):
             for lang in langs:
                 a, _ = _vals(fam, lang, k)
@@ -663,7 +636,7 @@ def family_rows(fillings: int = 4) -> list[dict[str, Any]]:
                     for rel, new in statements(fam, other, k)[k % 3 :: 3]:
                         if rel != "refine":  # a refinement names the old value in its own language
                             add(old, new, rel, fam.slot)
-                    for oj, ofam in enumerate(FAMILIES):
+                    for oj, ofam in enumerate(families):
                         if oj == fi:
                             continue
                         stm = statements(ofam, lang, k + oj)
@@ -674,10 +647,10 @@ def family_rows(fillings: int = 4) -> list[dict[str, Any]]:
                         plain = ofam.olds[lang][(k + oj) % len(ofam.olds[lang])]
                         add(old, plain.format(a=oa), "unrelated", fam.slot)
     # blobs: two families' statements in one memory; a retraction or a change of one part
-    for fi, fam in enumerate(FAMILIES):
+    for fi, fam in enumerate(families):
         for lang in langs:
             for k in range(2):
-                ofam = FAMILIES[(fi + 5 + 3 * k) % len(FAMILIES)]
+                ofam = families[(fi + 5 + 3 * k) % len(families)]
                 a, _ = _vals(fam, lang, k)
                 oa, _ = _vals(ofam, lang, k)
                 sep = "，" if lang == "zh" else ", and "
@@ -693,11 +666,13 @@ def family_rows(fillings: int = 4) -> list[dict[str, Any]]:
     return out
 
 
-def all_pair_rows() -> list[dict[str, Any]]:
-    """The first ten slots (``utterance_templates.pair_rows``) and ``family_rows``."""
+def all_pair_rows(more: bool = False) -> list[dict[str, Any]]:
+    """The first ten slots (``utterance_templates.pair_rows``) and ``family_rows`` (``more``: also the
+    twelve families of ``training.pair_templates_upd24``; not shipped: with them the judge passed fewer
+    dev cases, bench/RESULTS.md "Issue 24, updates and retractions on other people's wording")."""
     from training.utterance_templates import pair_rows
 
-    return pair_rows() + family_rows()
+    return pair_rows() + family_rows(more=more)
 
 
 if __name__ == "__main__":

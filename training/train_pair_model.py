@@ -39,9 +39,11 @@ BATCH = 64
 LEARNING_RATE = 1e-3
 WEIGHT_DECAY = 1e-3
 SEED = 24
-CLASS_WEIGHT_POWER = 1.0  # 1 = fully class-balanced loss (shipped), 0.5 = the ablation arm in RESULTS.md
+CLASS_WEIGHT_POWER = 1.0  # 1 = fully class-balanced loss, 0.5 = less balanced (--class-weight-power)
 HOLDOUT_SLOTS = (("phone", "habit"), ("home", "diet"), ("goal", "pet"), ("device", "computer", "editor"),
-                 ("count", "length", "points"), ("goal_study", "goal_fit"))
+                 ("count", "length", "points"), ("goal_study", "goal_fit"),
+                 # families of training/pair_templates_upd24.py: with --base they are never trained on
+                 ("barber", "podcast", "team"), ("shoes", "bedtime", "insurer"))
 
 F64 = npt.NDArray[np.float64]
 
@@ -50,14 +52,15 @@ def is_test(row: dict[str, Any]) -> bool:
     return int(hashlib.sha1(f"{row['old']}\t{row['new']}".encode()).hexdigest()[:8], 16) % 5 == 0
 
 
-def fit(x: F64, y: npt.NDArray[np.int64], center: npt.NDArray[np.float32]) -> PairModel:
+def fit(x: F64, y: npt.NDArray[np.int64], center: npt.NDArray[np.float32],
+        power: float = CLASS_WEIGHT_POWER) -> PairModel:
     rng = np.random.default_rng(SEED)
     k = len(RELATIONS)
     mean = x.mean(axis=0)
     scale = x.std(axis=0) + 1e-6
     xs = (x - mean) / scale
     n, d = xs.shape
-    cw = (len(y) / (k * np.maximum(np.bincount(y, minlength=k), 1.0))) ** CLASS_WEIGHT_POWER
+    cw = (len(y) / (k * np.maximum(np.bincount(y, minlength=k), 1.0))) ** power
     p = {"w1": rng.normal(0, np.sqrt(2.0 / d), (d, HIDDEN)), "b1": np.zeros(HIDDEN),
          "w2": rng.normal(0, np.sqrt(1.0 / HIDDEN), (HIDDEN, k)), "b2": np.zeros(k)}
     m = {a: np.zeros_like(b) for a, b in p.items()}
@@ -93,12 +96,17 @@ def fit(x: F64, y: npt.NDArray[np.int64], center: npt.NDArray[np.float32]) -> Pa
 def report(model: PairModel, x: F64, y: npt.NDArray[np.int64], rows: list[dict[str, Any]]) -> dict[str, Any]:
     pred = model.predict_proba(x).argmax(axis=1)
     per: dict[str, Any] = {}
+    probs = model.predict_proba(x)
     for i, rel in enumerate(RELATIONS):
         tp = int(((pred == i) & (y == i)).sum())
         fp = int(((pred == i) & (y != i)).sum())
         fn = int(((pred != i) & (y == i)).sum())
+        sure = (pred == i) & (probs[:, i] >= 0.8)  # what the judge acts on
+        tp8, fp8 = int((sure & (y == i)).sum()), int((sure & (y != i)).sum())
         per[rel] = {"n": int((y == i).sum()), "precision": round(tp / (tp + fp), 4) if tp + fp else None,
-                    "recall": round(tp / (tp + fn), 4) if tp + fn else None}
+                    "recall": round(tp / (tp + fn), 4) if tp + fn else None,
+                    "precision_p80": round(tp8 / (tp8 + fp8), 4) if tp8 + fp8 else None,
+                    "recall_p80": round(tp8 / int((y == i).sum()), 4) if (y == i).any() else None}
     by_lang: dict[str, list[bool]] = defaultdict(list)
     for r, p_, g in zip(rows, pred, y, strict=True):
         by_lang["zh" if any("\u3400" <= c <= "\u9fff" for c in r["new"]) else "en"].append(bool(p_ == g))
@@ -112,14 +120,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--from-file", action="store_true",
                         help="train from training/data/memory_pairs.jsonl")
     parser.add_argument("--out", type=Path, default=PAIR_WEIGHTS_PATH)
+    parser.add_argument("--more-families", action="store_true",
+                        help="also training/pair_templates_upd24.py's twelve families (not shipped)")
+    parser.add_argument("--base", action="store_true",
+                        help="with --more-families: trained without them, tested on every pair (the before "
+                             "arm); writes only the report, to bench/results/pair_model_base.json")
+    parser.add_argument("--class-weight-power", type=float, default=CLASS_WEIGHT_POWER)
     parser.add_argument("--compact-only", action="store_true",
                         help="skip the full arm (vectors' product and difference: 776 features, slow)")
     args = parser.parse_args(argv)
     if args.from_file:
         rows = [json.loads(line) for line in PAIRS.read_text(encoding="utf-8").splitlines() if line.strip()]
     else:
-        rows = all_pair_rows()
-        PAIRS.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+        rows = all_pair_rows(more=args.more_families)
+    # --base: trained only on the pairs there were before training/pair_templates_upd24.py (the before
+    # arm), tested on the same test pairs and held-out slots, the new families among them unseen
+    base_keys = {(r["old"], r["new"]) for r in all_pair_rows()} if args.base else None
+    blob = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+    if not args.from_file and not args.base:
+        PAIRS.write_text(blob, encoding="utf-8")
     texts = sorted({r["old"] for r in rows} | {r["new"] for r in rows} | {topic_text(r["new"]) for r in rows})
     index = {t: i for i, t in enumerate(texts)}
     vec = embed(texts, args.cache)
@@ -129,20 +148,26 @@ def main(argv: list[str] | None = None) -> int:
     t_vec = vec[[index[topic_text(t)] for t in news]]
     y = np.array([RELATIONS.index(r["relation"]) for r in rows], dtype=np.int64)
     test = np.array([is_test(r) for r in rows])
+    trainable = np.array([base_keys is None or (r["old"], r["new"]) in base_keys for r in rows])
     test_rows = [r for r, t in zip(rows, test, strict=True) if t]
-    result: dict[str, Any] = {"pairs": len(rows), "pairs_sha1": hashlib.sha1(PAIRS.read_bytes()).hexdigest(),
+    result: dict[str, Any] = {"pairs": len(rows), "pairs_sha1": hashlib.sha1(blob.encode()).hexdigest(),
                               "relations": {rel: int((y == i).sum()) for i, rel in enumerate(RELATIONS)},
-                              "n_train": int((~test).sum()), "n_test": int(test.sum()), "hidden": HIDDEN,
-                              "epochs": EPOCHS, "shipped": "compact", "arms": {}}
+                              "n_train": int((~test & trainable).sum()), "n_test": int(test.sum()),
+                              "hidden": HIDDEN,
+                              "epochs": EPOCHS, "class_weight_power": args.class_weight_power,
+                              "shipped": "none (--base)" if args.base else "compact", "arms": {}}
     model: PairModel | None = None
     arms = (("compact", False),) if args.compact_only else (("compact", False), ("full", True))
     for arm, full in arms:
         x = pair_features(o_vec, n_vec, olds, news, center, full, t_vec)
-        fitted = fit(x[~test], y[~test], center)
+        fitted = fit(x[~test & trainable], y[~test & trainable], center, args.class_weight_power)
         out: dict[str, Any] = {"test": report(fitted, x[test], y[test], test_rows), "leave_slots_out": {}}
         for slots in HOLDOUT_SLOTS:
             held = np.array([r["slot"] in slots for r in rows])
-            leave_out = fit(x[~test & ~held], y[~test & ~held], center)
+            if not held.any():
+                continue  # (the upd24 families without --more-families)
+            leave_out = fit(x[~test & ~held & trainable], y[~test & ~held & trainable], center,
+                            args.class_weight_power)
             held_rows = [r for r, t, h in zip(rows, test, held, strict=True) if t and h]
             sel = test & held
             got = report(leave_out, x[sel], y[sel], held_rows)
@@ -154,9 +179,11 @@ def main(argv: list[str] | None = None) -> int:
         if arm == "compact":
             model = fitted
     assert model is not None
-    model.save(args.out, pairs_sha1=result["pairs_sha1"])
+    results = RESULTS.with_name("pair_model_base.json") if args.base else RESULTS
+    if not args.base:
+        model.save(args.out, pairs_sha1=result["pairs_sha1"])
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    results.write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(json.dumps({arm: {"test_accuracy": v["test"]["accuracy"],
                             "leave_slots_out": {k: (g["accuracy"],
                                                     {r: g["per_relation"][r]["recall"] for r in RELATIONS},

@@ -45,12 +45,23 @@ UPDATE_CUE = re.compile(
     r"new|"
     r"not .{1,20} anymore|used to|these days|from now|make it|scrap|scrapping|gave up|moved on|off the|"
     r"going forward|actually|rip|passed away|sold|traded|ditched|upgraded|relocated|graduated|"
-    r"took up|on hold|change of plans|plot twist|is plenty|is enough|not going back|nah)\b",
+    r"took up|on hold|change of plans|plot twist|is plenty|is enough|not going back|nah|"
+    # issue 24, second pass: indirect cues of change in chat ("ever since", "so over", "picked up")
+    r"ever since|since then|nowadays|lately|so over|over it|no more|not any ?more|getting into|got into|"
+    r"picked up|caved|cancell?ed|fell through|is off|called off|replaced|went (?:fully|full)|"
+    r"(?:i'm|im|i am) (?:a |an )?\S+ now|for good|not anymore|any ?more)\b|"
+    r"后来|如今|最近|早就|已经|卸载|迷上|改(?:坐|乘|骑|开|吃|喝|去|学|练|做|看|玩|听)|switch ?到|换到|转到|"
+    r"不干了|不做了|不玩了|不去了|不用了|取消了|退了",
     re.IGNORECASE)
 RETRACT_CUE = re.compile(
     r"删|别记|不用记|不要存|别存|不用存|忘了|忘掉|当我没说|作废|不算|不弄了|不搞了|别再提|不是我|"
     r"\b(?:forget|delete|remove|erase|wipe|drop|scratch|nvm|never ?mind|don't keep|do not keep|off the list|"
-    r"don't track|not doing it|cancel|don'?t store|not me|don'?t need to (?:remember|know))\b",
+    r"don't track|not doing it|cancel|don'?t store|not me|don'?t need to (?:remember|know)|"
+    # issue 24, second pass: more ways to withdraw something told
+    r"ignore (?:that|this|it|what|the|my|everything)|take (?:out|that out|it out|off)|get rid of|"
+    r"leave (?:out|that out|it out)|strike|toss|purge|"
+    r"don'?t (?:save|remember|record|note|log|hold onto)|mixed (?:it|them) up)\b|"
+    r"去掉|拿掉|抹掉|清掉|划掉|撤回|当没听过|当没听见|就当没|当我没|不想被记|别留|不要记|别保存|不用保存",
     re.IGNORECASE)
 NEGATION = re.compile(r"不|没|别|\b(?:not|no|never|don't|isn't|aren't|won't|n't)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"\d|[一二两三四五六七八九十]|\b(?:one|two|three|four|five|six|seven|eight|nine|ten)\b",

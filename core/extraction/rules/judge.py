@@ -72,14 +72,21 @@ REST_KEEP = 0.5  # the clauses a partial retraction keeps must be a memory alone
 PART_P = 0.50  # a clause of a retracted memory goes with it at this retract probability (privacy first:
 # a detail of the retracted thing goes too, "考公那件事" takes "行测老是做不完" with it)
 MIN_COSINE = 0.80  # a memory less similar than this to the sentence is never its pair
+STRONG_P = 0.85  # a supersede this sure tells a new value without a strong cue word ("traded the civic")
+CROSS_P = 0.90  # a supersede this sure takes over a candidate the sentence produced under another slot or
+# type ("switched majors to public health" keyed fact-health replaces fact-education's value)
+SHORT_TAIL = 12  # characters: a clause this short after the new value's clause completes it ("，叫年糕")
 SHORT_SENTENCE = 8  # characters: a cue sentence this short is read with the sentence after it
 _SENTENCE = re.compile(r"[^。！？!?.;；\n]+[。！？!?.;；]?")
+# an emoji ends a sentence in chat ("the kanji broke me 💀 picked up korean instead")
+_EMOJI = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF]+")
 _CLAUSE = re.compile(r"[^,，;；。!！?？]+")
 _AND = re.compile(r",? and (?:i|i'm|my)\b", re.IGNORECASE)
 # a clause that tells the old value's end or disposal, not the new value
 _STOP = re.compile(r"辞职|不再|不.{0,6}了|放一放|放弃|戒了|卖了|出二手|送人|别记|删|"
                    r"\b(?:quit|left|ditched|sold|gave up|scratch|dropping|no more|not .{1,24} anymore|"
-                   r"anymore|can wait|on hold|broke me|is out|'s out)\b", re.IGNORECASE)
+                   r"anymore|can wait|on hold|broke me|is out|'s out|rip|passed away|so over|over it|"
+                   r"fell through|cancell?ed|is off|called off)\b|去世|卸载|早就不", re.IGNORECASE)
 # a retraction without a topic of its own: "forget that", "erase it", "当我没说", "那条删了"
 _ANAPHOR = re.compile(r"\b(?:that|it|this)\b|那条|这条|刚才|上面", re.IGNORECASE)
 ANAPHOR_P = 0.50  # retract probability enough when the previous turn names the memory
@@ -91,8 +98,14 @@ STRONG_CUE = re.compile(
     r"\b(?:switched|switching|switch to|moved|quit|instead|no longer|anymore|these days|going forward|"
     r"from now|"
     r"make it|ditched|sold|graduated|took up|relocated|upgraded|is plenty|is enough|not going back|gave up|"
-    r"used to|change of plans|plot twist|rip|passed away|new (?:job|place|phone|goal|car|flat|home))\b",
+    r"used to|change of plans|plot twist|rip|passed away|new (?:job|place|phone|goal|car|flat|home)|"
+    r"ever since|so over|no more|not any ?more|traded|picked up|getting into|caved|cancell?ed|fell through|"
+    r"replaced|(?:i'm|im|i am) (?:a |an )?\S+ now)\b|后来|如今|早就|卸载|迷上|switch ?到|换到|转到|"
+    r"改(?:坐|乘|骑|开|吃|喝|去|学|练|做|看|玩|听)",
     re.IGNORECASE)
+# change cues that alone tell no change ("现在饿得发慌", "now 3 stations use it")
+_WEAK_CUE = re.compile(r"现在|已经|最近|\b(?:now|actually|nah|new|lately|nowadays)\b", re.IGNORECASE)
+_COUNT = re.compile(r"\d+|\b(?:one|two|three|four|five|six|seven|eight|nine|ten)\b", re.IGNORECASE)
 _QUESTION = re.compile(r"[?？]\s*$|吗\s*$")
 # an addition to what is there, not a replacement: "into origami as well", "我也开始练书法了"
 _ADDITIVE = re.compile(
@@ -108,6 +121,7 @@ def _tells_new_value(sentence: str) -> bool:
 
 
 def _sentences(message: str) -> list[str]:
+    message = _EMOJI.sub(". ", message)
     return [t for t in (clean_content(m.group(0)) for m in _SENTENCE.finditer(message)) if t]
 
 
@@ -138,7 +152,8 @@ def _shares_value(clause: str, old: str) -> bool:
 
 def new_part(statement: str, old: str) -> str:
     """The clauses of an update ``statement`` about the new value: those with a change cue that do not
-    tell the old value's end; else those that neither tell its end nor name a word of the ``old``
+    tell the old value's end (nor name it, when another cue clause does not), each with a short clause
+    completing it; else those that neither tell its end nor name a word of the ``old``
     memory; else all."""
     text = without_past(statement)
     parts = [p.strip() for p in _CLAUSE.findall(text) if p.strip()]
@@ -146,10 +161,16 @@ def new_part(statement: str, old: str) -> str:
         return clean_content(text)
     kept = []
     for i, p in enumerate(parts):
-        if UPDATE_CUE.search(p) and not _STOP.search(p):
-            kept.append(p)
-            if bare_cue(p) and i + 1 < len(parts) and not _STOP.search(parts[i + 1]):
-                kept.append(parts[i + 1])  # "From now on, keep answers short": the cue alone says nothing
+        if UPDATE_CUE.search(p) and not _STOP.search(p) and not (
+                _shares_value(p, old) and any(UPDATE_CUE.search(q) and not _shares_value(q, old)
+                                                  for q in parts)):
+            kept.append(p)  # a cue clause naming the old value ("芝麻后来送去我妈那儿了") gives way to
+            # one that does not
+            nxt = parts[i + 1] if i + 1 < len(parts) else ""
+            if nxt and not _STOP.search(nxt) and (
+                    bare_cue(p) or (len(nxt) <= SHORT_TAIL and not _shares_value(nxt, old))):
+                kept.append(nxt)  # "From now on, keep answers short": the cue alone says nothing;
+                # "现在家里这只是新领养的橘猫，叫年糕": a short clause completes the new value
     kept = list(dict.fromkeys(kept))
     if not kept:
         kept = [p for p in parts if not _STOP.search(p) and not _shares_value(p, old)]
@@ -198,12 +219,16 @@ class UpdateJudge:
         for i, (sentence, tail) in enumerate(statements):
             sims = m_vec @ s_vec[i]
             order = [int(j) for j in np.argsort(-sims, kind="stable")[:MAX_PAIRS] if sims[j] >= MIN_COSINE]
-            if anaphoric and previous and _is_anaphoric(sentence):
+            anaphor = anaphoric and _is_anaphoric(sentence)
+            if anaphor and previous:
                 # "forget that": the memory the previous turn stated is the referent
                 ref = m_vec @ vectors[-1]
                 j = int(np.argmax(ref))
                 if ref[j] >= MIN_COSINE and overlap(live[j].content, previous) >= ANAPHOR_OVERLAP:
-                    order = [j] + [k for k in order if k != j]
+                    if _other_part(sentence, topics[i], previous, live[j].content):
+                        anaphor = False  # "don't keep my address, delete that bit": the address, not the job
+                    else:
+                        order = [j] + [k for k in order if k != j]
             order = [j for j in order if live[j].key not in done]
             if not order:
                 continue
@@ -212,7 +237,6 @@ class UpdateJudge:
                                         np.repeat(t_vec[i:i + 1], len(order), axis=0))
             probs = self.model.predict_proba(feats)
             retract = probs[:, RELATIONS.index("retract")]
-            anaphor = anaphoric and _is_anaphoric(sentence)
             if anaphor:  # "forget that": its topic may be the previous turn, whichever the model finds surer
                 feats = self.model.features(m_vec[order], np.repeat(s_vec[i:i + 1], len(order), axis=0),
                                             [live[j].content for j in order], [sentence] * len(order),
@@ -231,7 +255,10 @@ class UpdateJudge:
                                             whole=anaphor and topics[i] == sentence)
                     if cand is None:
                         continue
-                    out = [c for c in out if c.key != memory.key]
+                    # neither the memory's own candidates nor what the retraction sentence itself produced
+                    # ("ignore what i said about X" typed as a rule) stay
+                    out = [c for c in out if c.key != memory.key and not (
+                        c.op is CandidateOp.UPSERT and _from(c, sentence) and RETRACT_CUE.search(c.content))]
                     out.insert(0, cand)
                     deleted.add(memory.key)
                     done.add(memory.key)
@@ -303,42 +330,83 @@ class UpdateJudge:
                 content = c.content
                 if content.startswith(memory.content) and len(content) > len(memory.content):
                     content = content[len(memory.content):].lstrip("；; ,，")
-                if not STRONG_CUE.search(tail):
+                if not _strong(tail, p, memory.content):
                     return None  # a detail of the same thing ("一般就小区里溜两圈"): the merge stands
-                content = new_part(content, memory.content) or content
+                # the tail keeps the sentences apart where the merge glued them ("...for me 😭 been
+                # getting into pickleball tho"): its new part, when the merge came from it
+                mine = new_part(content, memory.content) or content
+                theirs = new_part(tail, memory.content) if overlap(content, tail) >= 0.5 else ""
+                told_there = bool(theirs and _changes(theirs) and not UPDATE_CUE.search(mine))
+                content = theirs if told_there else mine
                 out[k] = c.model_copy(update={"content": content, "supersedes": memory.key})
                 return out
-        told = False  # the sentence produced a candidate (of this slot or not)
+        told = False  # the sentence produced a candidate that tells a change (of this slot or not)
+        taken: list[int] = []  # ... under another slot or type, which a sure supersede takes over
         for k, c in enumerate(out):
             if c.op is not CandidateOp.UPSERT or not _from(c, sentence):
                 continue
+            if not UPDATE_CUE.search(c.content):
+                continue  # a side fact of the sentence ("膝盖不行"), not the new value
             told = True
-            if c.supersedes is not None or c.memory_type is not _type(memory):
-                continue
+            if is_event_key(c.key):
+                continue  # a dated life event replaces nothing
             named = is_known_slot(c.key) and is_known_slot(memory.key)
-            if is_event_key(c.key) or (c.key != memory.key and named):
-                continue  # a dated life event replaces nothing; two named slots never replace each other
+            other = c.memory_type is not _type(memory) or (c.key != memory.key and named)
+            if c.supersedes is not None or other:
+                if p >= CROSS_P and c.supersedes in (None, memory.key) and _changes(c.content):
+                    taken.append(k)  # sure: the slot the rules guessed for the new value gives way
+                continue  # else two named slots never replace each other
             content = new_part(c.content, memory.content) or c.content
             out[k] = c.model_copy(update={"content": content, "supersedes": memory.key})
             return out
-        if told:
+        if told and not taken:
             return None  # what the sentence tells is stored under its own key: it is not this memory's value
         if p < STATEMENT_P or not UPDATE_CUE.search(sentence) or _QUESTION.search(sentence):
             return None
         content = new_part(tail, memory.content)[:MAX_MEMORY_CONTENT_CHARS]
-        if len(content) < 2 or not STRONG_CUE.search(tail):
+        if len(content) < 2 or not _strong(tail, p, memory.content) or not _tells_new_value(tail):
             return None  # "现在饿得发慌" tells no change of anything
-        seen = self.classifier.predict([content])[0]
-        if seen.p_keep >= STATEMENT_KEEP and seen.p_type(_type(memory)) < OTHER_TYPE_P:
-            return None  # the memory classifier sees a memory of another type: not this slot's new value
+        if not taken:
+            seen = self.classifier.predict([content])[0]
+            if seen.p_keep >= STATEMENT_KEEP and seen.p_type(_type(memory)) < OTHER_TYPE_P:
+                return None  # the memory classifier sees a memory of another type: not this slot's value
+        out = [c for k, c in enumerate(out) if k not in taken]
         out.append(MemoryCandidate(op=CandidateOp.UPSERT, memory_type=_type(memory), key=memory.key,
                                    content=content, importance=3, confidence=round(p, 3),
                                    supersedes=memory.key))
         return out
 
 
+def _strong(tail: str, p: float, old: str = "") -> bool:
+    """The text tells a new value: a strong change cue, or a supersede of ``STRONG_P`` or more with a
+    change cue other than a bare "now" / "现在" / "已经" ("现在已经有三个站在试用了" is progress) or a
+    changed number ("keep it to two next time")."""
+    if STRONG_CUE.search(tail):
+        return True
+    return p >= STRONG_P and (_changes(tail) or _number_changed(old, tail))
+
+
+def _changes(text: str) -> bool:
+    """A change cue other than the weak ones."""
+    return bool(STRONG_CUE.search(text) or UPDATE_CUE.search(_WEAK_CUE.sub(" ", text)))
+
+
+def _number_changed(old: str, new: str) -> bool:
+    """Both state a count in digits or English words and the new one another ("5 options" -> "two";
+    not "一个小程序" -> "三个站": Chinese numerals count things more often than they set a value)."""
+    a = {m.lower() for m in _COUNT.findall(old)}
+    b = {m.lower() for m in _COUNT.findall(new)}
+    return bool(a and b and b - a)
+
+
 def _from(c: MemoryCandidate, sentence: str) -> bool:
     return c.content in sentence or sentence in c.content or overlap(c.content, sentence) >= 0.5
+
+
+def _other_part(sentence: str, topic: str, previous: str, memory: str) -> bool:
+    """The retraction names a part of the previous turn that ``memory`` does not hold ("my address is
+    ..., and i'm a teacher" / "don't keep my address, delete that bit"): its "that" is that part."""
+    return topic != sentence and bool(shares_value(previous, topic)) and not shares_value(memory, topic)
 
 
 def _is_anaphoric(sentence: str) -> bool:
