@@ -3,6 +3,8 @@
 
     .venv/bin/python -m bench.capacity_model                 # markdown tables on stdout
     .venv/bin/python -m bench.capacity_model --check 40      # the prediction for 40 msgs/s on the rules path
+    .venv/bin/python -m bench.capacity_model --median-of A.json B.json C.json --out bench/results/unit_costs.json
+                                                             # the per-figure median of several unit-cost runs
 
 Every figure is ``rate x unit cost`` (Little's law for what is in flight), divided by a target utilisation
 for processes and cores. The assumptions are named constants; change them and rerun.
@@ -41,6 +43,31 @@ USERS = (1_000_000, 100_000_000)
 def load(path: Path = UNIT_COSTS) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(path.read_text())
     return data
+
+
+def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The per-figure median of several ``bench_unit_costs`` results: every number is the median of that
+    number in the runs (lists element by element), every other value is the first run's; ``runs`` lists
+    each run's start and load average."""
+    def merge(values: list[Any]) -> Any:
+        first = values[0]
+        if isinstance(first, bool) or first is None or isinstance(first, str):
+            return first
+        if isinstance(first, int | float):
+            nums = sorted(float(v) for v in values if isinstance(v, int | float))
+            mid = len(nums) // 2
+            m = nums[mid] if len(nums) % 2 else (nums[mid - 1] + nums[mid]) / 2
+            return round(m) if isinstance(first, int) else round(m, 4)
+        if isinstance(first, dict):
+            return {k: merge([v[k] for v in values if isinstance(v, dict) and k in v]) for k in first}
+        if isinstance(first, list):
+            return [merge([v[i] for v in values]) for i in range(len(first))]
+        return first
+
+    out: dict[str, Any] = merge(runs)
+    out["median_of"] = [{"started_at": r.get("started_at"), "load_avg": r.get("machine", {}).get("load_avg")}
+                        for r in runs]
+    return out
 
 
 def costs(data: dict[str, Any]) -> dict[str, float]:
@@ -188,7 +215,15 @@ def main() -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--costs", type=Path, default=UNIT_COSTS)
     parser.add_argument("--check", type=float, default=None, help="predict the rules path at this rate")
+    parser.add_argument("--median-of", type=Path, nargs="+", default=None,
+                        help="write the per-figure median of these unit-cost runs to --out")
+    parser.add_argument("--out", type=Path, default=UNIT_COSTS)
     args = parser.parse_args()
+    if args.median_of:
+        merged = median_of([load(p) for p in args.median_of])
+        args.out.write_text(json.dumps(merged, indent=1, default=str))
+        print(json.dumps(merged["median_of"]))
+        return 0
     data = load(args.costs)
     if args.check is not None:
         print(json.dumps(check(data, args.check)))
