@@ -1,4 +1,4 @@
-"""``bench/capacity_model.py``: the per-figure median of several unit-cost runs, and the model built from it."""
+"""``bench/capacity_model.py``: the per-figure median of several unit-cost runs, and the model built on it."""
 
 from __future__ import annotations
 
