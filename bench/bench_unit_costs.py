@@ -111,7 +111,7 @@ def footprint(pipe: Pipeline) -> dict[str, Any]:
     out: dict[str, Any] = {"postgres": {}, "kafka": {}, "milvus": {}}
     with psycopg.connect(libpq_url(pipe.settings.database_url), autocommit=True) as conn:
         for table in ("messages", "long_term_memories", "memory_history", "outbox", "conversations",
-                      "users"):
+                      "users", "episodes"):
             with contextlib.suppress(psycopg.Error):
                 rows, size = conn.execute(
                     f"SELECT count(*), pg_total_relation_size('{table}') FROM {table}").fetchone() or (0, 0)

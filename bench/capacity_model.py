@@ -3,6 +3,8 @@
 
     .venv/bin/python -m bench.capacity_model                 # markdown tables on stdout
     .venv/bin/python -m bench.capacity_model --check 40      # the prediction for 40 msgs/s on the rules path
+    # the per-figure median of several unit-cost runs (OUT: bench/results/unit_costs.json, what it reads):
+    .venv/bin/python -m bench.capacity_model --median-of A.json B.json C.json --out OUT.json
 
 Every figure is ``rate x unit cost`` (Little's law for what is in flight), divided by a target utilisation
 for processes and cores. The assumptions are named constants; change them and rerun.
@@ -25,6 +27,8 @@ UTILISATION = 0.6  # target CPU share of a core per process / per core of a node
 QUERIES_PER_MESSAGE = 1.0  # one POST /v1/retrieve per user turn
 TOOL_WRITES_PER_MESSAGE = 0.05  # memory_save/append/delete by the agent per user turn
 MEMORY_WRITES_PER_MESSAGE = 0.2  # memories written per user message (LoCoMo: 0.19-0.21 per turn, RESULTS)
+EPISODES_PER_MESSAGE = 1.0  # episodes (issue 25): a passage per user message (greetings none, long ones more)
+EPISODE_TTL_DAYS = 365  # EPISODE_TTL_DAYS: an episode's Milvus entry and row live this long
 MODEL_LATENCY_SEC = 1.0  # LLM call (extract) latency
 IN_FLIGHT = 32  # CONSUMER_EXTRACTOR_MAX_IN_FLIGHT
 LIVE_MEMORIES_PER_USER = 30  # after dedup by key / semantic merge; inactive rows are retired
@@ -43,21 +47,46 @@ def load(path: Path = UNIT_COSTS) -> dict[str, Any]:
     return data
 
 
+def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The per-figure median of several ``bench_unit_costs`` results: every number is the median of that
+    number in the runs (lists element by element), every other value is the first run's; ``runs`` lists
+    each run's start and load average."""
+    def merge(values: list[Any]) -> Any:
+        first = values[0]
+        if isinstance(first, bool) or first is None or isinstance(first, str):
+            return first
+        if isinstance(first, int | float):
+            nums = sorted(float(v) for v in values if isinstance(v, int | float))
+            mid = len(nums) // 2
+            m = nums[mid] if len(nums) % 2 else (nums[mid - 1] + nums[mid]) / 2
+            return round(m) if isinstance(first, int) else round(m, 4)
+        if isinstance(first, dict):
+            return {k: merge([v[k] for v in values if isinstance(v, dict) and k in v]) for k in first}
+        if isinstance(first, list):
+            return [merge([v[i] for v in values]) for i in range(len(first))]
+        return first
+
+    out: dict[str, Any] = merge(runs)
+    out["median_of"] = [{"started_at": r.get("started_at"), "load_avg": r.get("machine", {}).get("load_avg")}
+                        for r in runs]
+    return out
+
+
 def costs(data: dict[str, Any]) -> dict[str, float]:
     """CPU ms per user message of each component (LLM path), per the assumptions above."""
     llm = data["llm_message"]["cpu_ms_per_unit"]
     tool = data["tool_write"]["cpu_ms_per_unit"]
     query = data["query"]["cpu_ms_per_unit"]
     rules = data["rules_message"]["cpu_ms_per_unit"]
-    # the indexer's cost per memory write is the tool-write phase's (unique texts, embedded for real); the
-    # rules phase repeats a few sentences, whose vectors the embedding cache serves
-    index_ms = tool["indexer"]
-    per_message = MEMORY_WRITES_PER_MESSAGE + TOOL_WRITES_PER_MESSAGE
+    # the indexer, the relay and Milvus per LLM-path message are the LLM phase's own figures: each of its
+    # messages (unique texts) writes an episode and one memory (the double's echo-candidates), both
+    # embedded and indexed for real, so they include the episode the model's message writes and more
+    # memory writes than the 0.2 assumed (on the safe side); the agent's tool writes are added apart
     return {
         "extractor": llm["extractor"],
         "extractor_rules": rules["extractor"],
-        "indexer": index_ms * per_message,
-        "relay": tool["relay"] * per_message,
+        "indexer": llm["indexer"] + tool["indexer"] * TOOL_WRITES_PER_MESSAGE,
+        "relay": llm["relay"] + tool["relay"] * TOOL_WRITES_PER_MESSAGE,
         "api": query["api"] * QUERIES_PER_MESSAGE + tool["api"] * TOOL_WRITES_PER_MESSAGE,
         "postgres": (llm["postgres"] + query["postgres"] * QUERIES_PER_MESSAGE
                      + tool["postgres"] * TOOL_WRITES_PER_MESSAGE),
@@ -65,7 +94,8 @@ def costs(data: dict[str, Any]) -> dict[str, float]:
         # broker's idle rate), times the replication factor (every replica writes and serves fetches)
         "kafka": ((max(llm["kafka"], rules["kafka"]) + tool["kafka"] * TOOL_WRITES_PER_MESSAGE)
                   * KAFKA_REPLICATION),
-        "milvus": (query["milvus"] * QUERIES_PER_MESSAGE + tool["milvus"] * per_message),
+        "milvus": (query["milvus"] * QUERIES_PER_MESSAGE + llm["milvus"]
+                   + tool["milvus"] * TOOL_WRITES_PER_MESSAGE),
     }
 
 
@@ -81,10 +111,15 @@ def footprint(data: dict[str, Any]) -> dict[str, float]:
         "message_row_bytes": (pg["messages"]["bytes"]
                               + pg.get("conversations", {"bytes": 0})["bytes"]) / msgs,
         "memory_row_bytes": pg["long_term_memories"]["bytes"] / mems,
+        # an episode row: measured when the run has the table, else taken as a message row's size
+        "episode_row_bytes": (pg["episodes"]["bytes"] / max(1, pg["episodes"]["rows"]) if "episodes" in pg
+                              else pg["messages"]["bytes"] / msgs),
         "history_row_bytes": pg["memory_history"]["bytes"] / hist,
         "chat_record_bytes": chat / msgs,
-        "dirty_record_bytes": dirty / hist,
-        "milvus_disk_bytes_per_entry": fp["milvus"]["bytes"] / mems,
+        # memory.dirty carries a memory's change (one per history row) and an episode (one per message)
+        "dirty_record_bytes": dirty / (hist + msgs * EPISODES_PER_MESSAGE),
+        # Milvus holds the memories and (issue 25) one episode per message
+        "milvus_disk_bytes_per_entry": fp["milvus"]["bytes"] / (mems + msgs * EPISODES_PER_MESSAGE),
         "outbox_row_bytes": pg["outbox"]["bytes"] / max(1, pg["outbox"]["rows"]),
         "wal_bytes_per_message": data["llm_message"]["wal_bytes_per_unit"],
         "wal_bytes_per_tool_write": data["tool_write"]["wal_bytes_per_unit"],
@@ -109,22 +144,28 @@ def rate_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
         relays = max(1, math.ceil(rate * c["relay"] / 1000 / UTILISATION))
         cores = {k: rate * v / 1000 / UTILISATION for k, v in c.items() if k != "extractor_rules"}
         memory_writes = rate * (MEMORY_WRITES_PER_MESSAGE + TOOL_WRITES_PER_MESSAGE)
+        episodes = rate * EPISODES_PER_MESSAGE
         # rows written per user message: message insert + status update; per memory write: memory row,
-        # history row, outbox insert + mark published + delete after retention, vector status update
-        pg_writes = rate * 2 + memory_writes * 6
+        # history row, outbox insert + mark published + delete after retention, vector status update; per
+        # episode: its row, its outbox insert + mark + delete, its vector status update
+        pg_writes = rate * 2 + memory_writes * 6 + episodes * 5
         wal_day = (rate * f["wal_bytes_per_message"] + rate * TOOL_WRITES_PER_MESSAGE
                    * f["wal_bytes_per_tool_write"]) * 86400
-        storage_day = rate * 86400 * (f["message_row_bytes"]
+        storage_day = rate * 86400 * (f["message_row_bytes"] + EPISODES_PER_MESSAGE * f["episode_row_bytes"]
                                       + MEMORY_WRITES_PER_MESSAGE * f["history_row_bytes"])
-        kafka_in = rate * f["chat_record_bytes"] + memory_writes * f["dirty_record_bytes"]
+        kafka_in = rate * f["chat_record_bytes"] + (memory_writes + episodes) * f["dirty_record_bytes"]
+        episodes_kept = episodes * 86400 * EPISODE_TTL_DAYS
         partitions = max(6, 2 ** math.ceil(math.log2(max(extractors, indexers) * 2)))
         rows.append({
             "rate": rate, "extractors": extractors, "indexers": indexers, "api": api, "relays": relays,
             "cores": cores, "cores_total": sum(cores.values()), "partitions": partitions,
             "pg_writes": pg_writes, "wal_gb_day": wal_day / 1e9, "storage_gb_day": storage_day / 1e9,
-            "outbox_in_flight": memory_writes * OUTBOX_DWELL_SEC,
-            "outbox_kept_rows": memory_writes * OUTBOX_RETENTION_HOURS * 3600,
-            "outbox_kept_gb": memory_writes * OUTBOX_RETENTION_HOURS * 3600 * f["outbox_row_bytes"] / 1e9,
+            "outbox_in_flight": (memory_writes + episodes) * OUTBOX_DWELL_SEC,
+            "outbox_kept_rows": (memory_writes + episodes) * OUTBOX_RETENTION_HOURS * 3600,
+            "outbox_kept_gb": ((memory_writes + episodes) * OUTBOX_RETENTION_HOURS * 3600
+                               * f["outbox_row_bytes"] / 1e9),
+            "episodes_kept": episodes_kept,
+            "episodes_milvus_ram_gb": episodes_kept * MILVUS_RAM_BYTES_PER_ENTRY / 1e9,
             "kafka_in_mb_s": kafka_in / 1e6,
             "kafka_retained_gb": kafka_in * KAFKA_REPLICATION * 86400 * KAFKA_RETENTION_DAYS / 1e9,
         })
@@ -153,8 +194,9 @@ def check(data: dict[str, Any], rate: float) -> dict[str, float]:
 def markdown(data: dict[str, Any]) -> str:
     lines = ["| user msgs/s | extractor procs | indexer procs | API procs | relay | cores (all, at "
              f"{UTILISATION:.0%}) | partitions | PG rows written/s | WAL/day | PG growth/day "
-             "| outbox in flight / kept 24 h | Kafka in (x3 replicated) | Kafka retained (7 d, x3) |",
-             "|" + "---|" * 13]
+             "| outbox in flight / kept 24 h | Kafka in (x3 replicated) | Kafka retained (7 d, x3) "
+             f"| episodes kept ({EPISODE_TTL_DAYS} d) / their Milvus RAM |",
+             "|" + "---|" * 14]
     for r in rate_rows(data):
         lines.append(
             f"| {r['rate']:,} | {r['extractors']} | {r['indexers']} | {r['api']} | {r['relays']} | "
@@ -163,7 +205,8 @@ def markdown(data: dict[str, Any]) -> str:
             f"{r['storage_gb_day']:,.0f} GB | {r['outbox_in_flight']:,.0f} / "
             f"{r['outbox_kept_rows'] / 1e6:,.1f} M rows ({r['outbox_kept_gb']:,.0f} GB) | "
             f"{r['kafka_in_mb_s']:.2f} MB/s ({r['kafka_in_mb_s'] * KAFKA_REPLICATION:.2f}) | "
-            f"{r['kafka_retained_gb']:,.0f} GB |")
+            f"{r['kafka_retained_gb']:,.0f} GB | {r['episodes_kept'] / 1e9:,.1f} billion / "
+            f"{r['episodes_milvus_ram_gb'] / 1e3:,.0f} TB |")
     rows = rate_rows(data)
     lines += ["", "| cores by component | " + " | ".join(f"{r['rate']:,}/s" for r in rows) + " |",
               "|---|" + "---|" * len(RATES)]
@@ -188,7 +231,15 @@ def main() -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--costs", type=Path, default=UNIT_COSTS)
     parser.add_argument("--check", type=float, default=None, help="predict the rules path at this rate")
+    parser.add_argument("--median-of", type=Path, nargs="+", default=None,
+                        help="write the per-figure median of these unit-cost runs to --out")
+    parser.add_argument("--out", type=Path, default=UNIT_COSTS)
     args = parser.parse_args()
+    if args.median_of:
+        merged = median_of([load(p) for p in args.median_of])
+        args.out.write_text(json.dumps(merged, indent=1, default=str))
+        print(json.dumps(merged["median_of"]))
+        return 0
     data = load(args.costs)
     if args.check is not None:
         print(json.dumps(check(data, args.check)))
