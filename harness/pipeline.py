@@ -256,14 +256,19 @@ class Pipeline:
             self.drop_data()
 
     def drop_data(self) -> None:
-        """Drop the pipeline's Milvus collection and its database (best effort)."""
+        """Drop the pipeline's Milvus collections (memories and episodes) and its database (best effort)."""
         with contextlib.suppress(Exception):
             from core.vectorstore import MilvusMemoryIndex
 
             index = MilvusMemoryIndex.from_settings(self.settings)
-            if index.has_collection():
-                index.drop_collection()
-            index.close()
+            try:
+                cfg = self.settings
+                names = {index.collection, cfg.MEMORY_MILVUS_COLLECTION, cfg.episode_collection}
+                for name in names:
+                    if index.has_collection(name):
+                        index.drop_collection(name)
+            finally:
+                index.close()
         with contextlib.suppress(Exception):
             drop_database(self.settings.database_url)
 
