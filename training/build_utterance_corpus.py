@@ -8,11 +8,13 @@ Three sources, recorded per row in ``source``:
   (``training/utterance_templates.py``): identity-changing events, day events, moods, thanks, code and
   one-off requests, sarcasm, hedged and habitual preferences, standing instructions, personal
   projects, updates and retractions; ``template_chat``: a second such set in chat style
-  (``training/utterance_templates_chat.py``, issue 24's second pass); ``template_forbid24``: a third
-  (``training/utterance_templates_forbid24.py``: what is not about the user as drops, hedged tastes,
-  instructions, projects, metric goals as keeps), whose ``relabel`` also turns a template row about a
-  person outside the household into a drop. Deterministic (no randomness:
-  every template takes the slot values at positions ``i * step`` of its lists).
+  (``training/utterance_templates_chat.py``, issue 24's second pass). Deterministic (no randomness:
+  every template takes the slot values at positions ``i * step`` of its lists). Two more template sets
+  are written but not built in: ``training/utterance_templates_forbid24.py`` (what is not about the
+  user as drops, with a ``relabel`` of rows about people outside the household) and
+  ``training/utterance_templates_prec24.py`` (companion-chat drops): retrained with either, the
+  models scored worse on the team's held-out set (bench/RESULTS.md, issue 24), so the shipped corpus
+  and weights do not include them.
 - ``persona_valid_weak``: weak labels from the **validation** split of Synthetic-Persona-Chat
   (CC-BY 4.0, ``../shared/benchmarks/synthetic_persona_chat``; its test split is the evaluation set
   of ``bench/bench_public.py persona`` and is read here only to drop any sentence it also contains):
@@ -46,7 +48,6 @@ from typing import Any
 from training.train_memory_classifier import CORPUS, derive_fields
 from training.utterance_templates import template_rows
 from training.utterance_templates_chat import chat_template_rows
-from training.utterance_templates_forbid24 import forbid24_template_rows, relabel
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("PAI_SHARED_DIR") or REPO / ".." / "shared")  # the shared data, if elsewhere
@@ -221,8 +222,8 @@ def build(corpus: Path) -> dict[str, int]:
     weak = persona_rows() if VALID.exists() else [r for r in old if r["source"] == "persona_valid_weak"]
     rows: dict[str, dict[str, Any]] = {}
     # a text written by hand wins over a template or weak row, the first template set over the second
-    for row in [*hand, *template_rows(), *chat_template_rows(), *forbid24_template_rows(), *weak]:
-        derived = derive_fields(relabel(row))
+    for row in [*hand, *template_rows(), *chat_template_rows(), *weak]:
+        derived = derive_fields(row)
         rows.setdefault(derived["id"], derived)
     out = sorted(rows.values(), key=lambda r: str(r["id"]))
     corpus.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in out), encoding="utf-8")

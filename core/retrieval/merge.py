@@ -14,7 +14,10 @@ scaled to the best (``memory_lexical``), so neither kind is lifted over the othe
   episodes on a question about the past, memories on one about tastes and rules;
 - ``WINDOW_LEAN`` for an episode sent inside the window a relative date of the question names;
 and ties go to the memory (the newer, distilled statement: a knowledge update beats the older
-episode that said otherwise), then to each kind's own order.
+episode that said otherwise), then to each kind's own order. An episode whose message a served
+memory's overwrite replaced (``superseded``: message id -> memory id, from the memory's history)
+is stale: ``sink_superseded`` moves it after the other episodes, and its pooled score stays below
+the memory that replaced it, whatever its cosine.
 
 The pool keeps each kind's own order: a candidate never passes one of its kind ranked above it
 (its pooled score is capped by theirs), so ``items`` stays the rerank's top ``n`` and ``episodes``
@@ -31,7 +34,7 @@ out the other, whose best entry is often the only one that answers.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from core.episodes.hybrid import passage_terms
@@ -48,6 +51,8 @@ WINDOW_LEAN = 0.02
 
 FLOOR_SHARE = 5
 """Each kind is sure of ``total // FLOOR_SHARE`` of a budget ``total`` (2 of the default 12)."""
+STALE_GAP = 1e-6
+"""How far below the memory that replaced it a stale episode's pooled score stays."""
 
 MEMORY = "memory"
 EPISODE = "episode"
@@ -85,15 +90,28 @@ def memory_lexical(items: Sequence[RetrievedMemory], terms: Collection[str], wei
     return [weight * r / best if best > 0 else 0.0 for r in raw]
 
 
+def sink_superseded(episodes: Sequence[RetrievedEpisode],
+                    superseded: Mapping[int, int]) -> list[RetrievedEpisode]:
+    """The episodes in their order, those whose message a memory superseded moved to the end."""
+    return ([e for e in episodes if e.episode.message_id not in superseded]
+            + [e for e in episodes if e.episode.message_id in superseded])
+
+
 def pooled_order(items: Sequence[RetrievedMemory], episodes: Sequence[RetrievedEpisode],
-                 intent: str, terms: Collection[str] = (), lexical_weight: float = 0.0) -> list[Pooled]:
-    """Both kinds, best first (see the module docstring)."""
+                 intent: str, terms: Collection[str] = (), lexical_weight: float = 0.0,
+                 superseded: Mapping[int, int] | None = None) -> list[Pooled]:
+    """Both kinds, best first (see the module docstring); ``episodes`` already sunk
+    (``sink_superseded``) when ``superseded`` is given."""
     m_lean = LEAN if intent == "taste" else 0.0
     e_lean = LEAN if intent == "past" else 0.0
     m_scores = _scores([i.components.raw_retrieval for i in items],
                        [m_lean + x for x in memory_lexical(items, terms, lexical_weight)])
-    e_scores = _scores([e.relevance for e in episodes],
-                       [e_lean + (WINDOW_LEAN if e.in_window else 0.0) for e in episodes])
+    by_memory = {i.memory.id: s for i, s in zip(items, m_scores, strict=True)}
+    stale = superseded or {}
+    e_scores = _scores([min(e.relevance, by_memory[stale[e.episode.message_id]] - STALE_GAP)
+                        if stale.get(e.episode.message_id) in by_memory else e.relevance for e in episodes],
+                       [0.0 if stale.get(e.episode.message_id) in by_memory
+                        else e_lean + (WINDOW_LEAN if e.in_window else 0.0) for e in episodes])
     pool = ([(s, 0, n, Pooled(MEMORY, i.memory.id, round(s, 6))) for n, (s, i) in enumerate(zip(
         m_scores, items, strict=True))]
             + [(s, 1, n, Pooled(EPISODE, e.episode.id, round(s, 6))) for n, (s, e) in enumerate(zip(
@@ -104,12 +122,13 @@ def pooled_order(items: Sequence[RetrievedMemory], episodes: Sequence[RetrievedE
 
 def take_pooled(items: Sequence[RetrievedMemory], episodes: Sequence[RetrievedEpisode], total: int,
                 intent: str, *, max_items: int | None = None, max_episodes: int | None = None,
-                terms: Collection[str] = (), lexical_weight: float = 0.0
+                terms: Collection[str] = (), lexical_weight: float = 0.0,
+                superseded: Mapping[int, int] | None = None
                 ) -> tuple[list[RetrievedMemory], list[RetrievedEpisode], list[Pooled]]:
     """``total`` entries of both kinds: each kind's best ``total // FLOOR_SHARE``, then the pooled order,
     at most ``max_items`` memories and ``max_episodes`` episodes (no cap: ``None``); split back into
     the two kinds (each in its own order), and the served entries in pooled order."""
-    full = pooled_order(items, episodes, intent, terms, lexical_weight)
+    full = pooled_order(items, episodes, intent, terms, lexical_weight, superseded)
     caps = {MEMORY: total if max_items is None else max_items,
             EPISODE: total if max_episodes is None else max_episodes}
     floor = max(0, total) // FLOOR_SHARE

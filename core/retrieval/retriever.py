@@ -28,7 +28,7 @@ from core.lexical import tokenize
 from core.memory.store import find_user
 from core.query_kinds import query_kinds
 from core.retrieval.dense import DenseFailure, DensePath, DenseStart
-from core.retrieval.merge import Pooled, pooled_order, take_pooled
+from core.retrieval.merge import Pooled, pooled_order, sink_superseded, take_pooled
 from core.retrieval.plan import RetrievalPlan, build_query, plan_retrieval
 from core.retrieval.prompt import full_prompt_block, prompt_block
 from core.retrieval.ranking import RerankWeights, RetrievedMemory
@@ -213,12 +213,14 @@ class Retriever:
         items = self._truth.dense(user_id, user_pk, hits, plan.terms, plan.limit, timings, plan.kinds)
         episodes = self._truth.episodes(user_pk, plan.episodes, timings, plan.terms)
         lexical = self.settings.EPISODE_LEXICAL_WEIGHT if episodes else 0.0
+        stale = self._truth.superseded_messages([i.memory.id for i in items]) if episodes and items else {}
+        episodes = sink_superseded(episodes, stale)
         if plan.pool is not None:
             items, episodes, order = take_pooled(items, episodes, plan.pool, plan.intent,
                                                  max_items=plan.pool_caps[0], max_episodes=plan.pool_caps[1],
-                                                 terms=plan.terms, lexical_weight=lexical)
+                                                 terms=plan.terms, lexical_weight=lexical, superseded=stale)
         else:
-            order = pooled_order(items, episodes, plan.intent, plan.terms, lexical)
+            order = pooled_order(items, episodes, plan.intent, plan.terms, lexical, stale)
         if items or episodes:
             return _DenseServed(items, episodes, order)
         return _DenseMissed("the vector index returned no live memory of this user" if hits

@@ -353,7 +353,9 @@ class UpdateJudge:
             named = is_known_slot(c.key) and is_known_slot(memory.key)
             other = c.memory_type is not _type(memory) or (c.key != memory.key and named)
             if c.supersedes is not None or other:
-                if p >= CROSS_P and c.supersedes in (None, memory.key) and _changes(c.content):
+                two_slots = named and c.memory_type is _type(memory)  # e.g. a length rule, a diet rule
+                if p >= CROSS_P and c.supersedes in (None, memory.key) and _changes(c.content) \
+                        and not two_slots:
                     taken.append(k)  # sure: the slot the rules guessed for the new value gives way
                 continue  # else two named slots never replace each other
             content = new_part(c.content, memory.content) or c.content

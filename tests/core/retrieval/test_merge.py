@@ -6,7 +6,16 @@ from datetime import UTC, datetime
 
 from core.episodes.search import EpisodeView, RetrievedEpisode
 from core.memory.tools import MemoryView
-from core.retrieval.merge import EPISODE, FLOOR_SHARE, LEAN, MEMORY, WINDOW_LEAN, pooled_order, take_pooled
+from core.retrieval.merge import (
+    EPISODE,
+    FLOOR_SHARE,
+    LEAN,
+    MEMORY,
+    WINDOW_LEAN,
+    pooled_order,
+    sink_superseded,
+    take_pooled,
+)
 from core.retrieval.ranking import RetrievedMemory, ScoreComponents
 
 AT = datetime(2026, 11, 1, tzinfo=UTC)
@@ -39,6 +48,21 @@ def test_the_time_intent_leans_a_near_tie_and_a_window_lifts_an_episode() -> Non
     assert kinds(pooled_order([mem(1, 0.90)], [ep(1, 0.80)], "past"))[0] == (MEMORY, 1)
     assert kinds(pooled_order(items, [ep(1, 0.85 - WINDOW_LEAN / 2, in_window=True)], "neutral"))[0] == (
         EPISODE, 1)
+
+
+def test_an_episode_a_memory_superseded_sinks_and_stays_below_that_memory() -> None:
+    # ep 1 (message 101) said the old value that memory 1's overwrite replaced: however close its
+    # words are to the question, it comes after the other episodes and after the memory
+    items, episodes = [mem(1, 0.80)], [ep(1, 0.95, in_window=True), ep(2, 0.85)]
+    stale = {101: 1}
+    sunk = sink_superseded(episodes, stale)
+    assert [e.episode.id for e in sunk] == [2, 1]
+    order = pooled_order(items, sunk, "past", superseded=stale)
+    assert kinds(order) == [(EPISODE, 2), (MEMORY, 1), (EPISODE, 1)]
+    # a supersession by a memory that is not served changes nothing in the pool
+    assert kinds(pooled_order([], sunk, "past", superseded={101: 9})) == [(EPISODE, 2), (EPISODE, 1)]
+    kept_m, kept_e, order = take_pooled(items, sunk, 3, "neutral", superseded=stale)
+    assert kinds(order)[-1] == (EPISODE, 1) and len(kept_m) == 1 and len(kept_e) == 2
 
 
 def test_each_kind_keeps_its_own_order() -> None:
