@@ -9,6 +9,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# one setup at a time: the demo and the test command started together would both build .venv at once
+mkdir -p var
+if command -v flock >/dev/null 2>&1; then
+  exec 9>var/setup.lock
+  flock 9
+fi
+
 log() { printf 'setup: %s\n' "$*" >&2; }
 
 pick_python() {
