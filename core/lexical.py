@@ -19,6 +19,7 @@ import math
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 
@@ -95,6 +96,18 @@ def tokenize(text: str) -> list[str]:
         elif word not in _EN_STOP_WORDS:
             terms.append(stem(word))
     return terms
+
+
+TERMS_CACHED = 70_000
+"""Texts whose terms ``cached_terms`` keeps (LRU by text)."""
+
+
+@lru_cache(maxsize=TERMS_CACHED)
+def cached_terms(text: str) -> tuple[str, ...]:
+    """``tokenize`` of a text that does not change once written (a memory's indexed text, an episode's
+    passage), cached by text: a user's documents are tokenized once, not on every retrieval (what a user
+    flooding the lexical paths costs the others)."""
+    return tuple(tokenize(text))
 
 
 def term_weight(term: str) -> float:

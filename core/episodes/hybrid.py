@@ -22,27 +22,16 @@ Contracts (pure, no I/O):
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from functools import lru_cache
 
 from core.episodes.search import EpisodeView
-from core.lexical import BM25, tokenize
-
-PASSAGE_TERMS_CACHED = 50_000
-"""Passages whose terms are kept (LRU by text): a passage never changes, so a user's episodes are
-tokenized once, not on every retrieval."""
-
-
-@lru_cache(maxsize=PASSAGE_TERMS_CACHED)
-def passage_terms(text: str) -> tuple[str, ...]:
-    """``tokenize`` of a passage, cached by text."""
-    return tuple(tokenize(text))
+from core.lexical import BM25, cached_terms
 
 
 def lexical_scores(terms: Collection[str], views: Sequence[EpisodeView]) -> dict[int, float]:
     """Episode id -> BM25 scaled to the best (see the module docstring)."""
     if not terms or not views:
         return {}
-    raw = BM25([passage_terms(v.content) for v in views]).scores(terms)
+    raw = BM25([cached_terms(v.content) for v in views]).scores(terms)
     best = max(raw)
     if best <= 0:
         return {}

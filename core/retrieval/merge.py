@@ -37,9 +37,8 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from core.episodes.hybrid import passage_terms
 from core.episodes.search import RetrievedEpisode
-from core.lexical import BM25
+from core.lexical import BM25, cached_terms
 from core.memory.text import index_text
 from core.retrieval.ranking import RetrievedMemory
 
@@ -85,7 +84,7 @@ def memory_lexical(items: Sequence[RetrievedMemory], terms: Collection[str], wei
     if weight <= 0 or not terms or not items:
         return [0.0] * len(items)
     texts = [index_text(i.memory.memory_type, i.memory.key, i.memory.content) for i in items]
-    raw = BM25([passage_terms(t) for t in texts]).scores(terms)
+    raw = BM25([cached_terms(t) for t in texts]).scores(terms)
     best = max(raw)
     return [weight * r / best if best > 0 else 0.0 for r in raw]
 

@@ -15,7 +15,6 @@ from collections import OrderedDict
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from functools import lru_cache
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
@@ -26,7 +25,7 @@ from core.episodes.reader import SCAN_FACTOR
 from core.episodes.reader import for_user as episodes_for_user
 from core.episodes.reader import load as load_episodes
 from core.episodes.search import EpisodeView, RetrievedEpisode, rank_episodes
-from core.lexical import BM25, tokenize
+from core.lexical import BM25, cached_terms
 from core.memory.reader import get_live_by_ids, list_live
 from core.memory.store import find_user
 from core.memory.text import index_text
@@ -38,15 +37,6 @@ from schemas.vocabulary import MemoryOperation
 
 LEXICAL_SCAN_MAX = 5000  # live memories scanned by the lexical fallback (most important first)
 USER_CACHE_SIZE = 10_000
-DOCUMENT_TERMS_CACHED = 20_000  # memory texts whose terms are kept (LRU)
-
-
-
-@lru_cache(maxsize=DOCUMENT_TERMS_CACHED)
-def document_terms(text: str) -> tuple[str, ...]:
-    """``tokenize`` of a memory's indexed text, cached by text: a user's memories are tokenized once,
-    not on every lexical retrieval (what a user flooding the fallback path costs the others)."""
-    return tuple(tokenize(text))
 
 class RememberedUsers:
     """Internal user ids by external id, a bounded LRU (a known user's dense retrieval then needs no
@@ -192,7 +182,7 @@ class TruthReads:
             views = [MemoryView.of(r) for r in rows]
         if not views:
             return []
-        bm25 = BM25([document_terms(index_text(v.memory_type, v.key, v.content)) for v in views])
+        bm25 = BM25([cached_terms(index_text(v.memory_type, v.key, v.content)) for v in views])
         raws = bm25.scores(terms)  # the query's terms (repeats count once in BM25: the set is the same)
         now = datetime.now(UTC)
         return rerank([Candidate(v, s) for v, s in zip(views, raws, strict=True)], terms, self.weights, now,
