@@ -13,11 +13,12 @@ the held-back statements are recorded as superseded instead of applied.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from confluent_kafka import Consumer, TopicPartition
+from confluent_kafka import Consumer, KafkaError, KafkaException, TopicPartition
 from confluent_kafka.admin import NewPartitions
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
@@ -48,12 +49,27 @@ def publish_round(settings: Settings, users: list[str], n: int, city: str, at: d
 
 
 def end_offsets(settings: Settings, topic: str) -> dict[int, int]:
+    """High watermark per partition. Partitions just added may have no leader yet (the broker answers
+    NOT_LEADER_FOR_PARTITION / LEADER_NOT_AVAILABLE for a moment): such a read is retried."""
     consumer = Consumer({**client_config(settings), "group.id": "offsets-probe", "enable.auto.commit": False})
     try:
         parts = consumer.list_topics(topic, timeout=20).topics[topic].partitions
-        return {p: consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=20)[1] for p in parts}
+        return {p: high_watermark(consumer, TopicPartition(topic, p)) for p in parts}
     finally:
         consumer.close()
+
+
+def high_watermark(consumer: Consumer, tp: TopicPartition, deadline_s: float = 30.0) -> int:
+    transient = {KafkaError.NOT_LEADER_FOR_PARTITION, KafkaError.LEADER_NOT_AVAILABLE,
+                 KafkaError.UNKNOWN_TOPIC_OR_PART, KafkaError._TRANSPORT, KafkaError._TIMED_OUT}
+    give_up = time.monotonic() + deadline_s
+    while True:
+        try:
+            return int(consumer.get_watermark_offsets(tp, timeout=10)[1])
+        except KafkaException as exc:
+            if exc.args[0].code() not in transient or time.monotonic() > give_up:
+                raise
+            time.sleep(0.5)
 
 
 def commit_offset(settings: Settings, topic: str, partition: int, offset: int) -> None:
