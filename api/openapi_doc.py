@@ -13,6 +13,8 @@ from typing import Any
 
 from pydantic import SecretStr
 
+from schemas.generated_file import stale_file, write_file
+
 OPENAPI_FILE = Path(__file__).resolve().parent.parent / "schemas" / "openapi.json"
 
 
@@ -33,13 +35,8 @@ def render() -> str:
 
 
 def stale(path: Path = OPENAPI_FILE) -> list[str]:
-    if not path.exists():
-        return [f"{path.name}: missing"]
-    if path.read_text(encoding="utf-8") != render():
-        return [f"{path.name}: differs from the application (pai-memory schemas generate)"]
-    return []
+    return stale_file(path, render, "differs from the application (pai-memory schemas generate)")
 
 
 def write(path: Path = OPENAPI_FILE) -> Path:
-    path.write_text(render(), encoding="utf-8")
-    return path
+    return write_file(path, render)

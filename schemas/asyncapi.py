@@ -12,7 +12,6 @@ against the producers' constants by the tests). Deterministic output: a diff mea
 
 from __future__ import annotations
 
-import argparse
 import copy
 import sys
 from pathlib import Path
@@ -30,6 +29,7 @@ from schemas.events import (
     MEMORY_DIRTY_V1,
 )
 from schemas.generate import schema_for
+from schemas.generated_file import check_or_write, stale_file, write_file
 
 ASYNCAPI_FILE = Path(__file__).resolve().parent / "asyncapi.yaml"
 ASYNCAPI_VERSION = "3.0.0"
@@ -215,29 +215,15 @@ def render() -> str:
 
 def stale(path: Path = ASYNCAPI_FILE) -> list[str]:
     """Problems with the checked-in document: missing or different from the code."""
-    if not path.exists():
-        return [f"{path.name}: missing"]
-    if path.read_text(encoding="utf-8") != render():
-        return [f"{path.name}: differs from the code"]
-    return []
+    return stale_file(path, render, "differs from the code")
 
 
 def write(path: Path = ASYNCAPI_FILE) -> Path:
-    path.write_text(render(), encoding="utf-8")
-    return path
+    return write_file(path, render)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m schemas.asyncapi", description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="only check; exit 1 when the file is stale")
-    args = parser.parse_args(argv)
-    if args.check:
-        problems = stale()
-        for line in problems:
-            print(line, file=sys.stderr)
-        return 1 if problems else 0
-    print(write())
-    return 0
+    return check_or_write("python -m schemas.asyncapi", (__doc__ or "").splitlines()[0], stale, write, argv)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from schemas.generated_file import stale_file, write_file
+
 EXPORT_FORMAT = "pai.user.export.v1"
 SCHEMA_FILE = Path(__file__).resolve().parent / "export.schema.json"
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -86,13 +88,8 @@ def render() -> str:
 
 
 def stale(path: Path = SCHEMA_FILE) -> list[str]:
-    if not path.exists():
-        return [f"{path.name}: missing"]
-    if path.read_text(encoding="utf-8") != render():
-        return [f"{path.name}: differs from the model (pai-memory schemas generate)"]
-    return []
+    return stale_file(path, render, "differs from the model (pai-memory schemas generate)")
 
 
 def write(path: Path = SCHEMA_FILE) -> Path:
-    path.write_text(render(), encoding="utf-8")
-    return path
+    return write_file(path, render)

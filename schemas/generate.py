@@ -9,13 +9,13 @@ contract changed and the version may need a bump.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from schemas.events import DATASCHEMA_PREFIX, EVENT_CLASSES
+from schemas.generated_file import check_or_write
 
 JSON_DIR = Path(__file__).resolve().parent / "json"
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -71,17 +71,8 @@ def write_files(directory: Path = JSON_DIR) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m schemas.generate", description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="only check; exit 1 when files are stale")
-    args = parser.parse_args(argv)
-    if args.check:
-        problems = stale_files()
-        for line in problems:
-            print(line, file=sys.stderr)
-        return 1 if problems else 0
-    for path in write_files():
-        print(path)
-    return 0
+    return check_or_write("python -m schemas.generate", (__doc__ or "").splitlines()[0], stale_files,
+                          write_files, argv)
 
 
 if __name__ == "__main__":
