@@ -93,8 +93,14 @@ def test_partitions_follow_the_model(docs: list[dict[str, Any]], config: Setting
     assert set(service_topics(config).values()) == {figures["partitions"]}
 
 
-def test_keda_ceilings_and_lag_thresholds_follow_the_model(docs: list[dict[str, Any]],
+def test_keda_ceilings_and_lag_thresholds_follow_the_model(docs: list[dict[str, Any]], config: Settings,
                                                            figures: dict[str, Any]) -> None:
+    # an extractor holds its threshold's records without pausing its partitions (backpressure at the
+    # buffer's limit, resumed at half of it), and commits them well inside the sweeper's re-drive grace
+    assert figures["extractor"]["lag_threshold"] < config.CONSUMER_EXTRACTOR_MAX_BUFFERED_RECORDS / 2
+    from core.memory.redrive import message_redrive_grace
+
+    assert figures["extractor"]["hold_sec"] < message_redrive_grace(config)
     scaled = _by(docs, "ScaledObject")
     assert set(scaled) == {"extractor", "indexer"}
     for group, obj in scaled.items():
