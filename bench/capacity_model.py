@@ -3,6 +3,7 @@
 
     .venv/bin/python -m bench.capacity_model                 # markdown tables on stdout
     .venv/bin/python -m bench.capacity_model --check 40      # the prediction for 40 msgs/s on the rules path
+    .venv/bin/python -m bench.capacity_model --deploy        # the figures deploy/k8s sets (100 msgs/s row)
     # the per-figure median of several unit-cost runs (OUT: bench/results/unit_costs.json, what it reads):
     .venv/bin/python -m bench.capacity_model --median-of A.json B.json C.json --out OUT.json
 
@@ -40,6 +41,14 @@ EMBEDDING_DIM = 384
 MILVUS_RAM_BYTES_PER_ENTRY = EMBEDDING_DIM * 4 * 1.5 + 300  # vector + HNSW graph (~50 %) + scalar fields
 RATES = (100, 1_000, 10_000)
 USERS = (1_000_000, 100_000_000)
+SCALE_OUT = 2  # partitions and autoscaling ceilings leave room for this many times a row's processes
+MIN_PARTITIONS = 6  # KAFKA_TOPIC_PARTITIONS' default (schemas/topics.py): never fewer
+# --- the deployment (deploy/k8s, docs/capacity.md "The deployment uses these figures") ---------------
+DEPLOY_RATE = 100  # the row deploy/k8s is sized for
+API_MIN_REPLICAS = 2  # the API's HorizontalPodAutoscaler floor (one pod may be drained, the PDB keeps 1)
+FIXED_REPLICAS = 2  # the relay (and commands) run a fixed count: two for availability, not for load
+CPU_STEP_M = 50  # a fixed-count process's CPU request is rounded up to this many millicores
+COMMIT_INTERVAL_SEC = 1.0  # consumers.runtime.CommitPolicy.interval_sec: offsets committed every second
 
 
 def load(path: Path = UNIT_COSTS) -> dict[str, Any]:
@@ -155,7 +164,7 @@ def rate_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
                                       + MEMORY_WRITES_PER_MESSAGE * f["history_row_bytes"])
         kafka_in = rate * f["chat_record_bytes"] + (memory_writes + episodes) * f["dirty_record_bytes"]
         episodes_kept = episodes * 86400 * EPISODE_TTL_DAYS
-        partitions = max(6, 2 ** math.ceil(math.log2(max(extractors, indexers) * 2)))
+        partitions = partition_count(max(extractors, indexers))
         rows.append({
             "rate": rate, "extractors": extractors, "indexers": indexers, "api": api, "relays": relays,
             "cores": cores, "cores_total": sum(cores.values()), "partitions": partitions,
@@ -170,6 +179,72 @@ def rate_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
             "kafka_retained_gb": kafka_in * KAFKA_REPLICATION * 86400 * KAFKA_RETENTION_DAYS / 1e9,
         })
     return rows
+
+
+def partition_count(largest_group: int) -> int:
+    """The next power of two at or above ``SCALE_OUT`` x the largest consumer group, at least
+    ``MIN_PARTITIONS``: a group never has more useful members than its topic has partitions."""
+    return max(MIN_PARTITIONS, 2 ** math.ceil(math.log2(largest_group * SCALE_OUT)))
+
+
+def deployment(data: dict[str, Any], *, debounce_sec: float, index_flush_wait_sec: float,
+               index_batch_size: int, rate: float = DEPLOY_RATE) -> dict[str, Any]:
+    """What ``deploy/k8s`` sets for the row at ``rate`` (``tests/deploy/test_capacity_figures.py`` holds
+    the manifests to it). The keyword arguments are the settings the deployment runs with
+    (``LONG_TERM_MEMORY_DEBOUNCE_SEC``, ``MEMORY_INDEX_FLUSH_WAIT_SEC``, ``MEMORY_INDEX_WORKER_BATCH_SIZE``).
+
+    - partitions: the row's partition rule; KEDA's and the HPA's ceilings: ``SCALE_OUT`` x the row's
+      processes, never above the partitions for a consumer group;
+    - a KEDA ``lagThreshold`` is the lag one process holds at its full rate (Little's law: its rate x how
+      long a record stays uncommitted), so KEDA's target (total lag / threshold) is the model's process
+      count at any rate. An extractor's record stays uncommitted for the debounce, the model call and
+      half a commit interval; an indexer's for the batch's fill wait, the batch's CPU and half a commit
+      interval;
+    - a CPU request is what the process uses at the row: a scaled process (extractor, indexer, API) is
+      sized at ``UTILISATION`` of a core, so it requests that and the API's HPA aims at 100 % of the
+      request; the relay (fixed replicas) requests the row's relay CPU split over its replicas.
+    """
+    c = costs(data)
+    row = next((r for r in rate_rows(data) if r["rate"] == rate), None)
+    if row is None:
+        raise ValueError(f"no row at {rate} msgs/s (RATES: {RATES})")
+    events_per_message = MEMORY_WRITES_PER_MESSAGE + TOOL_WRITES_PER_MESSAGE + EPISODES_PER_MESSAGE
+    index_ms_per_event = c["indexer"] / events_per_message
+    index_rate = UTILISATION * 1000 / index_ms_per_event  # memory.dirty events/s of one indexer process
+    extract_hold = debounce_sec + MODEL_LATENCY_SEC + COMMIT_INTERVAL_SEC / 2
+    index_hold = index_flush_wait_sec + index_batch_size * index_ms_per_event / 1000 + COMMIT_INTERVAL_SEC / 2
+    scaled_m = round(UTILISATION * 1000)
+    relays = max(FIXED_REPLICAS, row["relays"])
+    relay_m = math.ceil(rate * c["relay"] / relays / CPU_STEP_M) * CPU_STEP_M  # its CPU use at the row
+    return {
+        "rate": rate,
+        "partitions": row["partitions"],
+        "extractor": {"needed": row["extractors"],
+                      "max": min(row["partitions"], row["extractors"] * SCALE_OUT),
+                      "per_process_rate": per_process_rate(data), "hold_sec": extract_hold,
+                      "lag_threshold": math.ceil(per_process_rate(data) * extract_hold), "cpu_m": scaled_m},
+        "indexer": {"needed": row["indexers"],
+                    "max": min(row["partitions"], row["indexers"] * SCALE_OUT),
+                    "per_process_rate": index_rate, "hold_sec": index_hold,
+                    "lag_threshold": math.ceil(index_rate * index_hold), "cpu_m": scaled_m},
+        "api": {"needed": row["api"], "min": API_MIN_REPLICAS,
+                "max": max(API_MIN_REPLICAS, row["api"] * SCALE_OUT),
+                "cpu_m": scaled_m, "cpu_target_percent": 100},
+        "relay": {"needed": row["relays"], "replicas": relays, "cpu_m": relay_m},
+    }
+
+
+def deploy_figures(data: dict[str, Any]) -> dict[str, Any]:
+    """``deployment`` with the settings ``deploy/k8s/configmap.yaml`` gives every process."""
+    import yaml
+
+    from core.config import load_settings
+
+    configmap = yaml.safe_load((REPO / "deploy" / "k8s" / "configmap.yaml").read_text(encoding="utf-8"))
+    settings = load_settings(_env_file=None, **configmap["data"])
+    return deployment(data, debounce_sec=settings.LONG_TERM_MEMORY_DEBOUNCE_SEC,
+                      index_flush_wait_sec=settings.MEMORY_INDEX_FLUSH_WAIT_SEC,
+                      index_batch_size=settings.MEMORY_INDEX_WORKER_BATCH_SIZE)
 
 
 def user_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -231,6 +306,8 @@ def main() -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--costs", type=Path, default=UNIT_COSTS)
     parser.add_argument("--check", type=float, default=None, help="predict the rules path at this rate")
+    parser.add_argument("--deploy", action="store_true",
+                        help="the figures deploy/k8s sets, with the settings of its ConfigMap")
     parser.add_argument("--median-of", type=Path, nargs="+", default=None,
                         help="write the per-figure median of these unit-cost runs to --out")
     parser.add_argument("--out", type=Path, default=UNIT_COSTS)
@@ -243,6 +320,8 @@ def main() -> int:
     data = load(args.costs)
     if args.check is not None:
         print(json.dumps(check(data, args.check)))
+    elif args.deploy:
+        print(json.dumps(deploy_figures(data), indent=1))
     else:
         print(markdown(data))
     return 0

@@ -30,7 +30,7 @@ from localstack.process import (
     stop_pid,
     wait_ready,
 )
-from localstack.topics import admin_client, ensure_topics, kafka_probe
+from localstack.topics import admin_client, ensure_topics, fewer_partitions, kafka_probe
 
 KAFKA_VERSION = "4.1.1"
 SCALA_VERSION = "2.13"
@@ -348,5 +348,10 @@ class KafkaService(Service):
         settings = self._client_settings(everyone=True)
         created = ensure_topics(settings)
         replication = f" (replication {settings.KAFKA_TOPIC_REPLICATION})" if self.nodes > 1 else ""
-        return (f"topics created: {', '.join(created)}{replication}" if created
-                else "topics present")
+        note = f"topics created: {', '.join(created)}{replication}" if created else "topics present"
+        short = fewer_partitions(settings)
+        if short:  # KAFKA_TOPIC_PARTITIONS raised over an existing cluster: topics are never altered here
+            note += (f"; fewer partitions than KAFKA_TOPIC_PARTITIONS={settings.KAFKA_TOPIC_PARTITIONS} "
+                     "(add them: docs/operations.md \"Adding partitions\"): "
+                     + ", ".join(f"{name} {have}" for name, (have, _) in sorted(short.items())))
+        return note

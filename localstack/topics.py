@@ -1,7 +1,9 @@
 """Kafka topics of the service and a cheap "does the broker answer" probe.
 
 ``ensure_topics`` works against any cluster (the local broker or an external one): it creates the
-missing topics and leaves existing ones as they are (it never changes partition counts).
+missing topics and leaves existing ones as they are (it never changes partition counts: adding partitions
+moves users' keys, an operator's step, docs/operations.md "Adding partitions"); ``fewer_partitions``
+names the existing topics that have fewer partitions than wanted, so ``stack up`` can say so.
 """
 
 from __future__ import annotations
@@ -77,3 +79,16 @@ def ensure_topics(settings: KafkaSettings, topics: Mapping[str, int] | None = No
                 continue  # created concurrently by someone else: fine
             raise StackError(f"cannot create Kafka topic {name}: {exc}") from exc
     return created
+
+
+def fewer_partitions(settings: KafkaSettings, topics: Mapping[str, int] | None = None,
+                     timeout: float = 30.0) -> dict[str, tuple[int, int]]:
+    """Existing ``topics`` (default: ``service_topics``) with fewer partitions than wanted:
+    name -> (partitions it has, partitions wanted). Missing topics are not listed."""
+    wanted = dict(service_topics(settings) if topics is None else topics)
+    try:
+        metadata = admin_client(settings, timeout).list_topics(timeout=timeout).topics
+    except KafkaException as exc:
+        raise StackError(f"Kafka at {settings.KAFKA_BOOTSTRAP_SERVERS} does not answer: {exc}") from exc
+    return {name: (len(metadata[name].partitions), n) for name, n in wanted.items()
+            if name in metadata and len(metadata[name].partitions) < n}

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from bench.capacity_model import median_of, per_process_rate
+import pytest
+
+from bench.capacity_model import deployment, load, median_of, partition_count, per_process_rate
 
 
 def _run(extractor: float, wal: int, load: float) -> dict[str, Any]:
@@ -31,3 +34,18 @@ def test_median_of_two_is_their_mean_and_the_process_rate_follows_it() -> None:
     assert m["llm_message"]["cpu_ms_per_unit"]["extractor"] == 20.0
     # 60 % of a core / 20 ms = 30 msgs/s, under the 32-in-flight bound
     assert per_process_rate(m) == 30.0
+
+
+def test_partition_rule_and_the_deployment_thresholds_follow_the_settings() -> None:
+    assert [partition_count(n) for n in (1, 3, 4, 5, 33, 477)] == [6, 8, 8, 16, 128, 1024]
+    data = load()
+    slow = deployment(data, debounce_sec=12, index_flush_wait_sec=0.2, index_batch_size=32)
+    fast = deployment(data, debounce_sec=0, index_flush_wait_sec=0.2, index_batch_size=32)
+    # a record waits the debounce before its burst is extracted and its offset committed: a shorter
+    # debounce holds less lag per process, so KEDA must scale out at a smaller lag
+    assert slow["extractor"]["hold_sec"] - fast["extractor"]["hold_sec"] == 12
+    assert fast["extractor"]["lag_threshold"] == math.ceil(per_process_rate(data) * 1.5)
+    assert slow["extractor"]["lag_threshold"] > 8 * fast["extractor"]["lag_threshold"]
+    assert slow["indexer"] == fast["indexer"] and slow["partitions"] == fast["partitions"]
+    with pytest.raises(ValueError, match="no row"):
+        deployment(data, debounce_sec=12, index_flush_wait_sec=0.2, index_batch_size=32, rate=7)
