@@ -59,6 +59,7 @@ from core.extraction.rules.gate_units import (
     relationship_fact,
     said_texts,
     split_points,
+    with_user_subject,
 )
 from core.extraction.rules.refine import CandidateMeta
 from core.extraction.rules.rescue_topics import TOPICS
@@ -85,6 +86,8 @@ FACT_MARGIN = 0.02  # cosine lead a single fact slot needs over the next topic, 
 CONTEXT_BAND = (0.25, 0.75)  # p(drop) of a text alone within which the context model reads the turn before
 RESCUE_OVERRIDE = 0.97  # p(keep) at which a clause the rules dropped as overridable (below) is rescued
 SPLIT_KEEP = 0.90  # p(keep) at which a continuation clause of another type leaves its group ...
+LIST_RUN = 4  # clauses in a run of a sentence no rule fired on from which each clause is read alone
+MAX_RUN = 7  # longest run read clause by clause (a long message of 4-7 facts)
 SPLIT_TYPE = 0.80  # ... with p(type | keep) of its own type at least this
 # reasons the rules give for dropping a clause that rule out a rescue of its sentence
 _SOFT_REASONS = {"no-trigger"}
@@ -155,7 +158,7 @@ class ClassifierGate:
         units = self._rescue_units(analysis)
         splits = split_points(analysis, upserts)
         said = said_texts(analysis)  # a templated content ("Lives in Rotterdam") is read as the user said it
-        texts = [said.get(c.content, c.content) for c in upserts] + [u.text for u in units] + \
+        texts = [said.get(c.content, c.content) for c in upserts] + [u.model_text for u in units] + \
             [sp.text for sp in splits]
         if not texts:
             return candidates, meta
@@ -316,16 +319,18 @@ class ClassifierGate:
                     continue  # "last weekend I went to…": of the day (a move is the event detector's)
                 if long_enough(text, fired and owner is None) and not is_noise_content(text):
                     units.append(Unit(text, sentence, owner, threshold, run_id, True))
-                if 1 < len(run) <= 4:
+                listing = len(run) >= LIST_RUN and owner is None  # "41, divorced, i drive a forklift, …"
+                if 1 < len(run) <= MAX_RUN:
                     for clause in run:
-                        if not fired and (clause is run[0] or not OWN_SUBJECT.search(clause.norm)):
+                        if not (fired or listing) and (clause is run[0] or not OWN_SUBJECT.search(clause.norm)):
                             continue  # nothing fired: only a clause with its own "I" is read alone
                         one = clean_content(clause.text)
                         own = owner_of(clause) if clause is not run[0] else owner
                         if own != "" and long_enough(one, own is None) and not is_noise_content(one):
                             single = RESCUE_OVERRIDE if analysis.dropped.get(clause.index) in \
                                 _STRICT_REASONS else RESCUE_KEEP
-                            units.append(Unit(one, sentence, own, single, run_id, False))
+                            read = with_user_subject(clause, one) if own is None and (fired or listing) else None
+                            units.append(Unit(one, sentence, own, single, run_id, False, read))
         return units
 
     def _apply_splits(self, out: list[MemoryCandidate], splits: list[Split], predictions: list[Prediction],

@@ -43,6 +43,11 @@ class Unit:
     threshold: float = RESCUE_KEEP  # p(keep) it needs (higher when it overrules a drop of the rules)
     run: int = -1  # the run of clauses it belongs to (a run is tried clause by clause, then whole)
     whole: bool = True  # the whole run (else one clause of it)
+    read: str | None = None  # what the classifier reads instead of ``text`` (the subject it elides)
+
+    @property
+    def model_text(self) -> str:
+        return self.read or self.text
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,17 @@ class Split:
     head: str  # the candidate's content without it and what follows
     tail: str  # it and what follows: the new memory's content
     sentence: int
+
+
+def with_user_subject(clause: Clause, text: str) -> str | None:
+    """A clause of a list of the user's own facts that elides its subject ("…, physio at a clinic in
+    glasgow, into model trains big time, 周末踢五人制足球"), as the classifier should read it: with the
+    user as its subject ("i'm …", "我…"); the stored content keeps the user's words. ``None`` when the
+    clause names a subject of its own (the user, someone else, a pronoun)."""
+    if patterns.FIRST_PERSON.search(clause.norm) or THIRD_PRONOUN.search(clause.norm) \
+            or owner_of(clause) is not None or patterns.NAMED_SUBJECT_EN.match(clause.text):
+        return None
+    return f"我{text}" if has_cjk(text) else f"i'm {text}"
 
 
 FIRST_PERSON_WORD = re.compile(r"我|\b(?:i|i'm|i've|i'd|my|me|mine|myself)\b")
