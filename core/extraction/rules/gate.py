@@ -122,6 +122,22 @@ _USER_AND_KIN = re.compile(r"^(?:me and my|my (?:\w+ ){1,2}and (?:i|me)\b)|^我(
 TASTE_OR_GOAL = 0.90  # p(preference) + p(goal) at which a rescue split between the two is still rescued
 
 
+# a condition that only frames the clause after it ("when you explain anything medical to me, skip …",
+# "给我排行程的话，…", "你帮我看合同的时候，…"): never read alone, always with that clause
+_CONDITION_LEAD = re.compile(r"(?:的话|的时候|时候)$")
+
+
+def _pieces(run: list[Clause]) -> list[list[Clause]]:
+    """The clauses of a run as they are read alone: a condition lead joined with the clause after it."""
+    out: list[list[Clause]] = []
+    i = 0
+    while i < len(run):
+        lead = patterns.CONDITION_START.search(run[i].norm) or _CONDITION_LEAD.search(run[i].norm)
+        out.append(run[i:i + 2] if lead and i + 1 < len(run) else [run[i]])
+        i += len(out[-1])
+    return out
+
+
 def _taste_or_goal(pred: Prediction) -> bool:
     """The classifier is sure the text is a taste or a goal but not which ("我会听古典音乐和做饭来放松"):
     it is rescued as the likelier of the two (``precision`` then reads a habit told as a goal as a taste)."""
@@ -280,7 +296,11 @@ class ClassifierGate:
         for clause in clauses:
             by_sentence.setdefault(clause.sentence, []).append(clause)
         units: list[Unit] = []
-        for sentence, members in by_sentence.items():
+        blocks: list[tuple[int, list[Clause]]] = []
+        for sentence, members in by_sentence.items():  # "…today 😩 btw when u reply to me …": a new block
+            cut = [i for i, c in enumerate(members) if i and patterns.TOPIC_SHIFT.search(c.norm)]
+            blocks.extend((sentence, members[a:b]) for a, b in zip([0, *cut], [*cut, len(members)], strict=True))
+        for sentence, members in blocks:
             fired = any(c.index in covered for c in members)
             runs: list[list[Clause]] = [[]]
             blocked = False
@@ -321,15 +341,18 @@ class ClassifierGate:
                     units.append(Unit(text, sentence, owner, threshold, run_id, True))
                 listing = len(run) >= LIST_RUN and owner is None  # "41, divorced, i drive a forklift, …"
                 if 1 < len(run) <= MAX_RUN:
-                    for clause in run:
-                        if not (fired or listing) and (clause is run[0] or not OWN_SUBJECT.search(clause.norm)):
+                    for piece in _pieces(run):
+                        clause = piece[0]
+                        lead = len(piece) > 1  # a condition with the instruction after it
+                        if not (fired or listing or lead) and (clause is run[0] or not OWN_SUBJECT.search(clause.norm)):
                             continue  # nothing fired: only a clause with its own "I" is read alone
-                        one = clean_content(clause.text)
+                        one = clean_content(analysis.message[clause.start:piece[-1].end])
                         own = owner_of(clause) if clause is not run[0] else owner
                         if own != "" and long_enough(one, own is None) and not is_noise_content(one):
-                            single = RESCUE_OVERRIDE if analysis.dropped.get(clause.index) in \
-                                _STRICT_REASONS else RESCUE_KEEP
-                            read = with_user_subject(clause, one) if own is None and (fired or listing) else None
+                            single = RESCUE_OVERRIDE if any(analysis.dropped.get(c.index) in _STRICT_REASONS
+                                                            for c in piece) else RESCUE_KEEP
+                            read = with_user_subject(clause, one) if own is None and (fired or listing) \
+                                and not lead else None
                             units.append(Unit(one, sentence, own, single, run_id, False, read))
         return units
 
