@@ -32,6 +32,14 @@ _POLITE = re.compile(r"\b(?:please|pls|plz)\b|请|麻烦")
 _SELF_SUBJECT = re.compile(r"\b(?:i|we|i'll|i'm|we'll)\b|我(?:们)?(?:要|会|得|想|打算|准备|也)")
 # "i never learned java": the user's own statement (a topic of replies alone does not make it a rule)
 _I_SUBJECT = re.compile(r"^(?:i|we)\b")
+
+
+def _own_statement(text: str) -> bool:
+    """The user or someone else is the subject ("i never learned java", "my roommate is never home"): a
+    statement, which a topic of replies alone does not make a rule."""
+    return bool(_I_SUBJECT.match(text) or patterns.THIRD_PARTY_START.search(text))
+
+
 _NEVER_MIND = re.compile(r"\bnever ?mind\b|\bnvm\b")
 # "it reminds me of home", "they always remind me of that day", "that reminded me to call": something
 # brings a memory back; only the imperative "remind me" (to the assistant) asks for a reminder
@@ -87,7 +95,7 @@ class ConstraintDetectors:
                 return None
             topic = topic_of("constraint", joined)
             directed = patterns.ASSISTANT_STRONG.search(joined) or ((lasting or imperative) and (
-                patterns.ASSISTANT_WEAK.search(joined) or (topic in _REPLY_TOPICS and not _I_SUBJECT.match(joined)))) or (
+                patterns.ASSISTANT_WEAK.search(joined) or (topic in _REPLY_TOPICS and not _own_statement(joined)))) or (
                 lasting and _POLITE.search(joined) and not _SELF_SUBJECT.search(joined))
             # ("going forward, metric units please"; not "going forward I'll run, please wish me luck")
             if directed:
