@@ -40,12 +40,12 @@ from core.extraction.rules import forget, patterns
 from core.extraction.rules.constraints import ConstraintDetectors
 from core.extraction.rules.detectors import Hit, SlotDetectors
 from core.extraction.rules.events import dated, event_hit
-from core.extraction.rules.followup import followup_statement
+from core.extraction.rules.followup import first_sentence_answer, followup_statement
 from core.extraction.rules.forget import Deletion
 from core.extraction.rules.keys import salient_tokens
 from core.extraction.rules.places import places_in
 from core.extraction.rules.questions import is_question
-from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, split_clauses
+from core.extraction.rules.segment import Clause, clean_content, has_cjk, join_clauses, normalise, split_clauses
 from core.extraction.rules.topics import topic_of
 from core.filters import is_noise_content
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
@@ -381,6 +381,15 @@ def _same_kind(hit: Hit, active: list[Group]) -> bool:
 def analyse(data: ExtractionInput) -> Analysis:
     analysis = _Analyser(data).run()
     if analysis.groups or analysis.deletions:
+        head = first_sentence_answer(data) if data.context else None
+        if head is not None and not any(c.index == 0 for g in analysis.groups for c in g.clauses):
+            text, cap = head  # "Where do you teach?" -> "albuquerque. also i brew…": the place too
+            again = _Analyser(ExtractionInput(text, (), data.summary, data.existing, data.sent_at)).run()
+            for group in again.groups:
+                content = group.hit.content or join_clauses(text, group.clauses, again.lang_zh)
+                group.hit.content, group.clauses = content, []  # its words are the restatement's
+                group.hit.confidence = min(group.hit.confidence, cap)
+            analysis.groups[:0] = again.groups
         return analysis
     restated = followup_statement(data)
     if restated is None:

@@ -106,3 +106,31 @@ def test_someone_elses_view_of_the_user_is_cut(piece: str, left: str) -> None:
 ])
 def test_a_plan_not_carried_out_stores_nothing(ex: RulesExtractor, text: str, absent: str) -> None:
     assert absent not in " ".join(c.content.lower() for c in _stored(ex, text))
+
+
+def test_a_spaced_hyphen_is_a_dash_between_clauses() -> None:
+    assert [c.text for c in split_clauses("i mostly cook at home - i'm a chef in kent")] == [
+        "i mostly cook at home", "i'm a chef in kent"]
+    assert len(split_clauses("a well-known spot, a 9-5 job")) == 2
+
+
+def test_someone_elses_statement_is_no_rule_for_its_topic(ex: RulesExtractor) -> None:
+    stored = _stored(ex, "my flatmate is never in, which suits me - i'm a german teacher working from home")
+    assert not _by_type(stored, MemoryType.CONSTRAINT) and "german teacher" in _by_type(stored, MemoryType.FACT)
+
+
+def _answer(ex: RulesExtractor, question: str, reply: str) -> list[MemoryCandidate]:
+    from core.extraction.candidates import ContextMessage
+
+    data = ExtractionInput(user_message=reply, context=(ContextMessage(role="assistant", content=question),))
+    return [c for c in ex.refine(data, ex.extract(data)) if c.op is CandidateOp.UPSERT]
+
+
+@pytest.mark.parametrize(("question", "reply", "place"), [
+    ("Oh nice, where do you work?", "dundee", "dundee"),
+    ("Great! Where do you teach?", "winnipeg. also i keep bees, two hives in the garden", "winnipeg"),
+    ("你在哪个城市上班呀？", "佛山", "佛山"),
+])
+def test_a_place_answering_a_where_question_is_the_users(ex: RulesExtractor, question: str, reply: str,
+                                                          place: str) -> None:
+    assert place in _by_type(_answer(ex, question, reply), MemoryType.FACT)
