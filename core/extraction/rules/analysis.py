@@ -45,7 +45,14 @@ from core.extraction.rules.forget import Deletion
 from core.extraction.rules.keys import salient_tokens
 from core.extraction.rules.places import places_in
 from core.extraction.rules.questions import is_question
-from core.extraction.rules.segment import Clause, clean_content, has_cjk, join_clauses, normalise, split_clauses
+from core.extraction.rules.segment import (
+    Clause,
+    clean_content,
+    has_cjk,
+    join_clauses,
+    normalise,
+    split_clauses,
+)
 from core.extraction.rules.topics import topic_of
 from core.filters import is_noise_content
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re

@@ -57,7 +57,7 @@ class ConstraintDetectors:
         """A standing rule for the assistant, possibly spanning the next clauses of the sentence
         ("以后只要有台风预警，就提醒我…", "whenever there's a storm warning, remind me to…")."""
         if pos > 0 and patterns.TIME_HARD.search(clauses[pos - 1].norm) \
-                and not patterns.TOPIC_SHIFT.search(clauses[pos].norm):  # the raw clause: "btw" is cleaned off body
+                and not patterns.TOPIC_SHIFT.search(clauses[pos].norm):  # raw: "btw" is cleaned off body
             return None  # "下个月出差期间，每天提醒我打卡": the window scopes the rule
         if _NEVER_MIND.search(body):
             return None  # "never mind the Rust rewrite" withdraws something, it is no rule
@@ -95,7 +95,8 @@ class ConstraintDetectors:
                 return None
             topic = topic_of("constraint", joined)
             directed = patterns.ASSISTANT_STRONG.search(joined) or ((lasting or imperative) and (
-                patterns.ASSISTANT_WEAK.search(joined) or (topic in _REPLY_TOPICS and not _own_statement(joined)))) or (
+                patterns.ASSISTANT_WEAK.search(joined)
+                or (topic in _REPLY_TOPICS and not _own_statement(joined)))) or (
                 lasting and _POLITE.search(joined) and not _SELF_SUBJECT.search(joined))
             # ("going forward, metric units please"; not "going forward I'll run, please wish me luck")
             if directed:

@@ -299,7 +299,8 @@ class ClassifierGate:
         blocks: list[tuple[int, list[Clause]]] = []
         for sentence, members in by_sentence.items():  # "…today 😩 btw when u reply to me …": a new block
             cut = [i for i, c in enumerate(members) if i and patterns.TOPIC_SHIFT.search(c.norm)]
-            blocks.extend((sentence, members[a:b]) for a, b in zip([0, *cut], [*cut, len(members)], strict=True))
+            bounds = zip([0, *cut], [*cut, len(members)], strict=True)
+            blocks.extend((sentence, members[a:b]) for a, b in bounds)
         for sentence, members in blocks:
             fired = any(c.index in covered for c in members)
             runs: list[list[Clause]] = [[]]
@@ -344,7 +345,8 @@ class ClassifierGate:
                     for piece in _pieces(run):
                         clause = piece[0]
                         lead = len(piece) > 1  # a condition with the instruction after it
-                        if not (fired or listing or lead) and (clause is run[0] or not OWN_SUBJECT.search(clause.norm)):
+                        if not (fired or listing or lead) and (clause is run[0]
+                                                                or not OWN_SUBJECT.search(clause.norm)):
                             continue  # nothing fired: only a clause with its own "I" is read alone
                         one = clean_content(analysis.message[clause.start:piece[-1].end])
                         own = owner_of(clause) if clause is not run[0] else owner

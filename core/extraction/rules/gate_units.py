@@ -199,7 +199,8 @@ def split_points(analysis: Analysis, upserts: list[MemoryCandidate]) -> list[Spl
                     or CONSEQUENCE.search(clauses[i].norm):
                 continue
             if clauses[i].index not in analysis.absorbed_hits and not OWN_SUBJECT.search(clauses[i].norm):
-                listed = with_user_subject(clauses[i], text) if sizes.get(clauses[0].sentence, 0) >= LIST_SENTENCE \
+                in_list = sizes.get(clauses[0].sentence, 0) >= LIST_SENTENCE
+                listed = with_user_subject(clauses[i], text) if in_list \
                     and cand.memory_type is MemoryType.FACT else None
                 if listed is None:
                     continue  # a detail of the group ("和家人一起生活"), not read (no model text for it)

@@ -70,7 +70,8 @@ _CONSIDERED_EN = re.compile(
     r"\bconsidered\b")
 _REJECTED_EN = re.compile(r"\b(?:nah|nope|decided (?:against|not)|not doing it|not gonna (?:happen|do it)|"
                           r"changed my mind|talked myself out of|scrapped (?:it|that|the idea)|"
-                          r"not worth it|not happening|never did|ended up not|didn'?t (?:end up|go through with))\b")
+                          r"not worth it|not happening|never did|ended up not|"
+                          r"didn'?t (?:end up|go through with))\b")
 _CONSIDERED_ZH = re.compile(r"(?:本来|原本|本打算|之前|一度|曾经|还)(?:想|打算|准备|计划|考虑)|"
                             r"想过|考虑过|纠结过")
 _REJECTED_ZH = re.compile(r"(?:还是)?算了|作罢|打消|不(?:打算|准备|考虑|想)(?:\S{0,6})?了|"
@@ -87,7 +88,8 @@ _NOT_IDENTITY_EN = frozenset({
     "in", "on", "at",
     "used", "working", "doing",
 })
-_DENIED_ZH = re.compile(r"^(?:哈哈+|嗯|额|呃)?(?:其实|不是的?|不对)?我(?:又|并|其实|才|根本|可)?不是(?:一个|个|什么)?"
+_DENIED_ZH = re.compile(r"^(?:哈哈+|嗯|额|呃)?(?:其实|不是的?|不对)?我(?:又|并|其实|才|根本|可)?"
+                        r"不是(?:一个|个|什么)?"
                         r"(.{1,10}?)"
                         r"(?:啦|啊|哦|呢|哈|呀|嘛)?[。！!?？]*$")
 _NOT_IDENTITY_ZH = ("很", "太", "特别", "那么", "不", "说", "因为", "故意", "每", "一直", "非常", "真", "想")
@@ -105,7 +107,8 @@ _REPORTED = re.compile(
     r"(?: (?:always|often|usually|still|all|keep|keeps|kept|kinda|sometimes|just|constantly))* "
     r"(?:assume[sd]?|think|thinks|thought|say|says|said|saying|tell me|tells me|told me|telling me|"
     r"want me to|wants me to|expect me to|expects me to)\b|"
-    r"^(?:别人|大家|人家|身边的人|(?:我的?)?(?:" + _ALL_KIN_ZH + r"))(?:们)?(?:都|总|老|一直|总是|老是|经常|还)*"
+    r"^(?:别人|大家|人家|身边的人|(?:我的?)?(?:" + _ALL_KIN_ZH + r"))(?:们)?"
+    r"(?:都|总|老|一直|总是|老是|经常|还)*"
     r"(?:以为|觉得|认为|说|劝)我")
 _SUBCLAUSE = re.compile(r"[,，;；]")
 _CJK_PAUSE = re.compile(r"([\u4e00-\u9fff]) ([\u4e00-\u9fff])")  # a space between Chinese characters

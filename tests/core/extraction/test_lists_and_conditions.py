@@ -31,7 +31,8 @@ def _by_type(cands: list[MemoryCandidate], memory_type: MemoryType) -> str:
 
 def test_a_list_of_subjectless_facts_keeps_the_job_and_the_hobby_apart(ex: RulesExtractor) -> None:
     stored = _stored(ex, "quick rundown: 52, widowed, one grown daughter, i run a bakery outside leeds, "
-                         "bad knee from rugby days, into birdwatching big time, and saving up for a campervan")
+                         "bad knee from rugby days, into birdwatching big time, "
+                         "and saving up for a campervan")
     facts, tastes = _by_type(stored, MemoryType.FACT), _by_type(stored, MemoryType.PREFERENCE)
     assert "bakery" in facts and "birdwatching" in tastes and "bakery" not in tastes, stored
 
@@ -116,7 +117,8 @@ def test_a_spaced_hyphen_is_a_dash_between_clauses() -> None:
 
 def test_someone_elses_statement_is_no_rule_for_its_topic(ex: RulesExtractor) -> None:
     stored = _stored(ex, "my flatmate is never in, which suits me - i'm a german teacher working from home")
-    assert not _by_type(stored, MemoryType.CONSTRAINT) and "german teacher" in _by_type(stored, MemoryType.FACT)
+    assert not _by_type(stored, MemoryType.CONSTRAINT), stored
+    assert "german teacher" in _by_type(stored, MemoryType.FACT), stored
 
 
 def _answer(ex: RulesExtractor, question: str, reply: str) -> list[MemoryCandidate]:
