@@ -396,6 +396,7 @@ def analyse(data: ExtractionInput) -> Analysis:
                 content = group.hit.content or join_clauses(text, group.clauses, again.lang_zh)
                 group.hit.content, group.clauses = content, []  # its words are the restatement's
                 group.hit.confidence = min(group.hit.confidence, cap)
+                group.hit.force_merge = True  # where the user does it: a detail of the slot, no new value
             analysis.groups[:0] = again.groups
         return analysis
     restated = followup_statement(data)
