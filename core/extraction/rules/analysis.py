@@ -385,23 +385,29 @@ def _same_kind(hit: Hit, active: list[Group]) -> bool:
         g.key.split("-")[0] == kind for g in active)
 
 
+def _with_first_answer(analysis: Analysis, data: ExtractionInput) -> Analysis:
+    """"Where do you teach?" -> "albuquerque. also i brew…": the place answered first is the user's too."""
+    head = first_sentence_answer(data) if data.context else None
+    if head is None or any(c.index == 0 for g in analysis.groups for c in g.clauses):
+        return analysis
+    text, cap = head
+    again = _Analyser(ExtractionInput(text, (), data.summary, data.existing, data.sent_at)).run()
+    for group in again.groups:
+        content = group.hit.content or join_clauses(text, group.clauses, again.lang_zh)
+        group.hit.content, group.clauses = content, []  # its words are the restatement's
+        group.hit.confidence = min(group.hit.confidence, cap)
+        group.hit.force_merge = True  # where the user does it: a detail of the slot, no new value
+    analysis.groups[:0] = again.groups
+    return analysis
+
+
 def analyse(data: ExtractionInput) -> Analysis:
     analysis = _Analyser(data).run()
     if analysis.groups or analysis.deletions:
-        head = first_sentence_answer(data) if data.context else None
-        if head is not None and not any(c.index == 0 for g in analysis.groups for c in g.clauses):
-            text, cap = head  # "Where do you teach?" -> "albuquerque. also i brew…": the place too
-            again = _Analyser(ExtractionInput(text, (), data.summary, data.existing, data.sent_at)).run()
-            for group in again.groups:
-                content = group.hit.content or join_clauses(text, group.clauses, again.lang_zh)
-                group.hit.content, group.clauses = content, []  # its words are the restatement's
-                group.hit.confidence = min(group.hit.confidence, cap)
-                group.hit.force_merge = True  # where the user does it: a detail of the slot, no new value
-            analysis.groups[:0] = again.groups
-        return analysis
+        return _with_first_answer(analysis, data)
     restated = followup_statement(data)
     if restated is None:
-        return analysis
+        return _with_first_answer(analysis, data)
     text, cap = restated
     again = _Analyser(ExtractionInput(text, (), data.summary, data.existing, data.sent_at)).run()
     for group in again.groups:

@@ -37,7 +37,8 @@ _I_SUBJECT = re.compile(r"^(?:i|we)\b")
 def _own_statement(text: str) -> bool:
     """The user or someone else is the subject ("i never learned java", "my roommate is never home"): a
     statement, which a topic of replies alone does not make a rule."""
-    return bool(_I_SUBJECT.match(text) or patterns.THIRD_PARTY_START.search(text))
+    return bool(_I_SUBJECT.match(text) or patterns.THIRD_PARTY_START.search(text)
+                or patterns.FRIEND_SUBJECT.search(text))
 
 
 _NEVER_MIND = re.compile(r"\bnever ?mind\b|\bnvm\b")
