@@ -21,7 +21,10 @@ embedding batch:
    topic of its type by embedding (``preference-crafts``, ``fact-job``), never a hash. A sentence
    whose subject is a relative or partner, or a friend or colleague, is filed as a fact about the
    user's relationships (``fact-family``, ``fact-friends``: "my roommate is a night owl"), never as
-   the user's preference; one about someone unnamed ("he loves sushi") is not rescued.
+   the user's preference; one about someone unnamed ("he loves sushi") is not rescued. A list of up
+   to 7 clauses is read clause by clause, a clause that elides its subject with the user as subject
+   ("41, divorced, into model trains" -> "i'm into model trains"); a condition ("when you …", "…的时候")
+   is read with the instruction after it, and a run the classifier keeps whole as a rule stays whole.
 
 The classifier reads each text alone first; with a context model (the ablation arm
 ``memory_mlp_context.npz``; the shipped MLP reads the text alone), a text whose

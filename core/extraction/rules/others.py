@@ -12,6 +12,8 @@ by ``core.extraction.rules.precision`` on every candidate, whatever rule or resc
   "本来想报个班，想了想还是算了") is no goal: it names what the user will *not* do;
 - *a denied identity* ("no, I'm not vegan", "你搞错了，我不是老师") is cut out of the piece, and with it
   the correction's preface; the rest ("I just can't stand mushrooms", "我在幼儿园当保育员") stays;
+- *someone else's view of the user* ("people always assume i'm a teacher", "my dad keeps saying i should
+  become an electrician", "大家都以为我是北方人") is cut out of the piece like a denied identity;
 - *a mocking self-claim* ("sure, and I'm also a billionaire astronaut 🙄") is no fact: a sentence with a
   sarcasm marker whose text before the claim agrees mockingly ("sure", "yeah right", "当然").
 
