@@ -40,12 +40,19 @@ from core.extraction.rules import forget, patterns
 from core.extraction.rules.constraints import ConstraintDetectors
 from core.extraction.rules.detectors import Hit, SlotDetectors
 from core.extraction.rules.events import dated, event_hit
-from core.extraction.rules.followup import followup_statement
+from core.extraction.rules.followup import first_sentence_answer, followup_statement
 from core.extraction.rules.forget import Deletion
 from core.extraction.rules.keys import salient_tokens
 from core.extraction.rules.places import places_in
 from core.extraction.rules.questions import is_question
-from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise, split_clauses
+from core.extraction.rules.segment import (
+    Clause,
+    clean_content,
+    has_cjk,
+    join_clauses,
+    normalise,
+    split_clauses,
+)
 from core.extraction.rules.topics import topic_of
 from core.filters import is_noise_content
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
@@ -378,13 +385,29 @@ def _same_kind(hit: Hit, active: list[Group]) -> bool:
         g.key.split("-")[0] == kind for g in active)
 
 
+def _with_first_answer(analysis: Analysis, data: ExtractionInput) -> Analysis:
+    """"Where do you teach?" -> "albuquerque. also i brew…": the place answered first is the user's too."""
+    head = first_sentence_answer(data) if data.context else None
+    if head is None or any(c.index == 0 for g in analysis.groups for c in g.clauses):
+        return analysis
+    text, cap = head
+    again = _Analyser(ExtractionInput(text, (), data.summary, data.existing, data.sent_at)).run()
+    for group in again.groups:
+        content = group.hit.content or join_clauses(text, group.clauses, again.lang_zh)
+        group.hit.content, group.clauses = content, []  # its words are the restatement's
+        group.hit.confidence = min(group.hit.confidence, cap)
+        group.hit.force_merge = True  # where the user does it: a detail of the slot, no new value
+    analysis.groups[:0] = again.groups
+    return analysis
+
+
 def analyse(data: ExtractionInput) -> Analysis:
     analysis = _Analyser(data).run()
     if analysis.groups or analysis.deletions:
-        return analysis
+        return _with_first_answer(analysis, data)
     restated = followup_statement(data)
     if restated is None:
-        return analysis
+        return _with_first_answer(analysis, data)
     text, cap = restated
     again = _Analyser(ExtractionInput(text, (), data.summary, data.existing, data.sent_at)).run()
     for group in again.groups:

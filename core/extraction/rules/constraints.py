@@ -30,6 +30,17 @@ _OFFSET = re.compile(r"\b(?:\d+|a few|an?|half an?)\s*(?:minutes?|mins?|hours?|h
                      r"(?:提前|早|晚)(?:\d+|[一二三四五六七八九十半两]+)(?:分钟|个?小时|个?钟头?)")
 _POLITE = re.compile(r"\b(?:please|pls|plz)\b|请|麻烦")
 _SELF_SUBJECT = re.compile(r"\b(?:i|we|i'll|i'm|we'll)\b|我(?:们)?(?:要|会|得|想|打算|准备|也)")
+# "i never learned java": the user's own statement (a topic of replies alone does not make it a rule)
+_I_SUBJECT = re.compile(r"^(?:i|we)\b")
+
+
+def _own_statement(text: str) -> bool:
+    """The user or someone else is the subject ("i never learned java", "my roommate is never home"): a
+    statement, which a topic of replies alone does not make a rule."""
+    return bool(_I_SUBJECT.match(text) or patterns.THIRD_PARTY_START.search(text)
+                or patterns.FRIEND_SUBJECT.search(text))
+
+
 _NEVER_MIND = re.compile(r"\bnever ?mind\b|\bnvm\b")
 # "it reminds me of home", "they always remind me of that day", "that reminded me to call": something
 # brings a memory back; only the imperative "remind me" (to the assistant) asks for a reminder
@@ -47,7 +58,7 @@ class ConstraintDetectors:
         """A standing rule for the assistant, possibly spanning the next clauses of the sentence
         ("以后只要有台风预警，就提醒我…", "whenever there's a storm warning, remind me to…")."""
         if pos > 0 and patterns.TIME_HARD.search(clauses[pos - 1].norm) \
-                and not patterns.TOPIC_SHIFT.search(body):
+                and not patterns.TOPIC_SHIFT.search(clauses[pos].norm):  # raw: "btw" is cleaned off body
             return None  # "下个月出差期间，每天提醒我打卡": the window scopes the rule
         if _NEVER_MIND.search(body):
             return None  # "never mind the Rust rewrite" withdraws something, it is no rule
@@ -85,7 +96,8 @@ class ConstraintDetectors:
                 return None
             topic = topic_of("constraint", joined)
             directed = patterns.ASSISTANT_STRONG.search(joined) or ((lasting or imperative) and (
-                patterns.ASSISTANT_WEAK.search(joined) or topic in _REPLY_TOPICS)) or (
+                patterns.ASSISTANT_WEAK.search(joined)
+                or (topic in _REPLY_TOPICS and not _own_statement(joined)))) or (
                 lasting and _POLITE.search(joined) and not _SELF_SUBJECT.search(joined))
             # ("going forward, metric units please"; not "going forward I'll run, please wish me luck")
             if directed:

@@ -19,6 +19,12 @@ _FAV_Q_ZH = re.compile(r"(?:喜欢|爱)(?P<verb>看|听|吃|喝|玩|读|去)?的
                        r"(?P<noun>[\u4e00-\u9fff]{0,4}?)[？?]")
 _FAV_Q_EN = re.compile(r"\b(?:favou?rite|fave|fav)\s*(?P<x>[a-z]+(?: [a-z]+)?)?\s*\?|"
                        r"\bwhat (?:kind|type|sort) of (?P<y>[a-z]+)", re.IGNORECASE)
+# "Where do you teach?" -> "albuquerque": the place is the user's answer, the question's verb its frame
+_WHERE_Q_EN = re.compile(r"\bwhere (?P<aux>do|did|are) (?:you|u) (?P<v>(?:[a-z]+ ){0,2}[a-z]+)\s*\?",
+                         re.IGNORECASE)
+_WHERE_Q_ZH = re.compile(r"你(?:现在|目前|平时)?在哪(?:里|儿|个城市|座城市)?"
+                         r"(?P<v>[\u4e00-\u9fff]{0,6}?)(?:呢|呀|啊)?[？?]")
+_PLACE_REPLY = re.compile(r"^[a-z][a-z .'-]{1,30}$|^[\u4e00-\u9fff]{2,8}$", re.IGNORECASE)
 _YESNO_TAIL = re.compile(r"(?:对吗|是吗|对吧|是吧|吗|吧|呢|, right|, correct|, is that right|"
                          r"right)?\s*[？?]\s*$",
                          re.IGNORECASE)
@@ -67,6 +73,9 @@ def followup_statement(data: ExtractionInput) -> tuple[str, float] | None:
         body = re.sub(r"^(?:should|shall|can|could|will|would|do|does|"
                       r"did|is|are|am)\s+", "", body, flags=re.I)
         return _swap_speakers(body), 0.8
+    where = _where_answer(question, reply)
+    if where is not None:
+        return where, 0.8
     zh = _FAV_Q_ZH.search(question)
     if zh:
         verb, noun = zh.group("verb") or "", zh.group("noun") or ""
@@ -76,3 +85,35 @@ def followup_statement(data: ExtractionInput) -> tuple[str, float] | None:
         thing = en.group("x") or en.group("y") or ""
         return f"My favorite {thing} is {reply}".replace("  ", " "), 0.8
     return None
+
+
+def _where_answer(question: str, reply: str) -> str | None:
+    """A bare place answering "where do you …?" / "你在哪…？", restated as the user's statement."""
+    if not _PLACE_REPLY.match(reply):
+        return None
+    en = _WHERE_Q_EN.search(question)
+    if en:
+        verb = en.group("v") if en.group("aux").lower() != "are" else "am " + en.group("v")
+        return f"I {verb} in {reply}"
+    zh = _WHERE_Q_ZH.search(question)
+    if zh:
+        return f"我在{reply}{zh.group('v') or '生活'}"
+    return None
+
+
+def first_sentence_answer(data: ExtractionInput) -> tuple[str, float] | None:
+    """The first sentence of a longer reply when it alone answers the assistant's "where" question
+    ("Where do you teach?" -> "albuquerque. also i brew my own beer…"), restated like a short reply."""
+    message = (data.user_message or "").strip()
+    cut = _FIRST_STOP.search(message)
+    if cut is None:
+        return None
+    head = clean_content(message[:cut.start()])
+    question = _last_assistant_question(data)
+    if not head or not question:
+        return None
+    where = _where_answer(question, head)
+    return (where, 0.8) if where is not None else None
+
+
+_FIRST_STOP = re.compile(r"[.。!！;；\n]|\s-\s|[,，]")

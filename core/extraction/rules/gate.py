@@ -21,7 +21,10 @@ embedding batch:
    topic of its type by embedding (``preference-crafts``, ``fact-job``), never a hash. A sentence
    whose subject is a relative or partner, or a friend or colleague, is filed as a fact about the
    user's relationships (``fact-family``, ``fact-friends``: "my roommate is a night owl"), never as
-   the user's preference; one about someone unnamed ("he loves sushi") is not rescued.
+   the user's preference; one about someone unnamed ("he loves sushi") is not rescued. A list of up
+   to 7 clauses is read clause by clause, a clause that elides its subject with the user as subject
+   ("41, divorced, into model trains" -> "i'm into model trains"); a condition ("when you …", "…的时候")
+   is read with the instruction after it, and a run the classifier keeps whole as a rule stays whole.
 
 The classifier reads each text alone first; with a context model (the ablation arm
 ``memory_mlp_context.npz``; the shipped MLP reads the text alone), a text whose
@@ -59,6 +62,7 @@ from core.extraction.rules.gate_units import (
     relationship_fact,
     said_texts,
     split_points,
+    with_user_subject,
 )
 from core.extraction.rules.refine import CandidateMeta
 from core.extraction.rules.rescue_topics import TOPICS
@@ -85,6 +89,8 @@ FACT_MARGIN = 0.02  # cosine lead a single fact slot needs over the next topic, 
 CONTEXT_BAND = (0.25, 0.75)  # p(drop) of a text alone within which the context model reads the turn before
 RESCUE_OVERRIDE = 0.97  # p(keep) at which a clause the rules dropped as overridable (below) is rescued
 SPLIT_KEEP = 0.90  # p(keep) at which a continuation clause of another type leaves its group ...
+LIST_RUN = 4  # clauses in a run of a sentence no rule fired on from which each clause is read alone
+MAX_RUN = 7  # longest run read clause by clause (a long message of 4-7 facts)
 SPLIT_TYPE = 0.80  # ... with p(type | keep) of its own type at least this
 # reasons the rules give for dropping a clause that rule out a rescue of its sentence
 _SOFT_REASONS = {"no-trigger"}
@@ -117,6 +123,22 @@ _USER_AND_KIN = re.compile(r"^(?:me and my|my (?:\w+ ){1,2}and (?:i|me)\b)|^我(
                            + "|".join(lexicon.FAMILY_ZH) + r")(?:一起)?(?:在|正在|打算|准备|想)")
 
 TASTE_OR_GOAL = 0.90  # p(preference) + p(goal) at which a rescue split between the two is still rescued
+
+
+# a condition that only frames the clause after it ("when you explain anything medical to me, skip …",
+# "给我排行程的话，…", "你帮我看合同的时候，…"): never read alone, always with that clause
+_CONDITION_LEAD = re.compile(r"(?:的话|的时候|时候)$")
+
+
+def _pieces(run: list[Clause]) -> list[list[Clause]]:
+    """The clauses of a run as they are read alone: a condition lead joined with the clause after it."""
+    out: list[list[Clause]] = []
+    i = 0
+    while i < len(run):
+        lead = patterns.CONDITION_START.search(run[i].norm) or _CONDITION_LEAD.search(run[i].norm)
+        out.append(run[i:i + 2] if lead and i + 1 < len(run) else [run[i]])
+        i += len(out[-1])
+    return out
 
 
 def _taste_or_goal(pred: Prediction) -> bool:
@@ -155,7 +177,7 @@ class ClassifierGate:
         units = self._rescue_units(analysis)
         splits = split_points(analysis, upserts)
         said = said_texts(analysis)  # a templated content ("Lives in Rotterdam") is read as the user said it
-        texts = [said.get(c.content, c.content) for c in upserts] + [u.text for u in units] + \
+        texts = [said.get(c.content, c.content) for c in upserts] + [u.model_text for u in units] + \
             [sp.text for sp in splits]
         if not texts:
             return candidates, meta
@@ -277,7 +299,12 @@ class ClassifierGate:
         for clause in clauses:
             by_sentence.setdefault(clause.sentence, []).append(clause)
         units: list[Unit] = []
-        for sentence, members in by_sentence.items():
+        blocks: list[tuple[int, list[Clause]]] = []
+        for sentence, members in by_sentence.items():  # "…today 😩 btw when u reply to me …": a new block
+            cut = [i for i, c in enumerate(members) if i and patterns.TOPIC_SHIFT.search(c.norm)]
+            bounds = zip([0, *cut], [*cut, len(members)], strict=True)
+            blocks.extend((sentence, members[a:b]) for a, b in bounds)
+        for sentence, members in blocks:
             fired = any(c.index in covered for c in members)
             runs: list[list[Clause]] = [[]]
             blocked = False
@@ -316,16 +343,22 @@ class ClassifierGate:
                     continue  # "last weekend I went to…": of the day (a move is the event detector's)
                 if long_enough(text, fired and owner is None) and not is_noise_content(text):
                     units.append(Unit(text, sentence, owner, threshold, run_id, True))
-                if 1 < len(run) <= 4:
-                    for clause in run:
-                        if not fired and (clause is run[0] or not OWN_SUBJECT.search(clause.norm)):
+                listing = len(run) >= LIST_RUN and owner is None  # "41, divorced, i drive a forklift, …"
+                if 1 < len(run) <= MAX_RUN:
+                    for piece in _pieces(run):
+                        clause = piece[0]
+                        lead = len(piece) > 1  # a condition with the instruction after it
+                        if not (fired or listing or lead) and (clause is run[0]
+                                                                or not OWN_SUBJECT.search(clause.norm)):
                             continue  # nothing fired: only a clause with its own "I" is read alone
-                        one = clean_content(clause.text)
+                        one = clean_content(analysis.message[clause.start:piece[-1].end])
                         own = owner_of(clause) if clause is not run[0] else owner
                         if own != "" and long_enough(one, own is None) and not is_noise_content(one):
-                            single = RESCUE_OVERRIDE if analysis.dropped.get(clause.index) in \
-                                _STRICT_REASONS else RESCUE_KEEP
-                            units.append(Unit(one, sentence, own, single, run_id, False))
+                            single = RESCUE_OVERRIDE if any(analysis.dropped.get(c.index) in _STRICT_REASONS
+                                                            for c in piece) else RESCUE_KEEP
+                            read = with_user_subject(clause, one) if own is None and (fired or listing) \
+                                and not lead else None
+                            units.append(Unit(one, sentence, own, single, run_id, False, read))
         return units
 
     def _apply_splits(self, out: list[MemoryCandidate], splits: list[Split], predictions: list[Prediction],

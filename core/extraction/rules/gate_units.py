@@ -11,19 +11,21 @@ from dataclasses import dataclass
 from core.extraction.candidates import CandidateOp, MemoryCandidate
 from core.extraction.classifier import Prediction
 from core.extraction.rules import patterns
-from core.extraction.rules.analysis import Analysis
+from core.extraction.rules.analysis import MAX_CLAUSES, MAX_MESSAGE_CHARS, Analysis
 from core.extraction.rules.segment import (
     Clause,
     clean_content,
     has_cjk,
     join_clauses,
     normalise,
+    split_clauses,
 )
 from core.extraction.rules.slots import spec
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
 from schemas.events import MAX_MEMORY_CONTENT_CHARS
 
+LIST_SENTENCE = 4  # clauses of a sentence that lists facts (a subjectless clause after a fact is read alone)
 RESCUE_KEEP = 0.90  # p(keep) at which a sentence no rule fired on becomes a candidate
 RESCUE_MIN_CHARS_ZH = 5
 RESCUE_MIN_WORDS_EN = 3
@@ -43,6 +45,11 @@ class Unit:
     threshold: float = RESCUE_KEEP  # p(keep) it needs (higher when it overrules a drop of the rules)
     run: int = -1  # the run of clauses it belongs to (a run is tried clause by clause, then whole)
     whole: bool = True  # the whole run (else one clause of it)
+    read: str | None = None  # what the classifier reads instead of ``text`` (the subject it elides)
+
+    @property
+    def model_text(self) -> str:
+        return self.read or self.text
 
 
 @dataclass(frozen=True)
@@ -55,6 +62,17 @@ class Split:
     head: str  # the candidate's content without it and what follows
     tail: str  # it and what follows: the new memory's content
     sentence: int
+
+
+def with_user_subject(clause: Clause, text: str) -> str | None:
+    """A clause of a list of the user's own facts that elides its subject ("…, physio at a clinic in
+    glasgow, into model trains big time, 周末踢五人制足球"), as the classifier should read it: with the
+    user as its subject ("i'm …", "我…"); the stored content keeps the user's words. ``None`` when the
+    clause names a subject of its own (the user, someone else, a pronoun)."""
+    if patterns.FIRST_PERSON.search(clause.norm) or THIRD_PRONOUN.search(clause.norm) \
+            or owner_of(clause) is not None or patterns.NAMED_SUBJECT_EN.match(clause.text):
+        return None
+    return f"我{text}" if has_cjk(text) else f"i'm {text}"
 
 
 FIRST_PERSON_WORD = re.compile(r"我|\b(?:i|i'm|i've|i'd|my|me|mine|myself)\b")
@@ -145,7 +163,11 @@ def chosen_units(units: list[Unit], predictions: list[Prediction]) -> set[int]:
         runs.setdefault(unit.run, []).append(j)
     for members in runs.values():
         singles = [j for j in members if not units[j].whole and j in passing]
-        if singles:
+        whole_rule = [j for j in members if units[j].whole and j in passing
+                      and predictions[j].memory_type is MemoryType.CONSTRAINT]
+        if whole_rule and not any(predictions[j].memory_type is MemoryType.CONSTRAINT for j in singles):
+            chosen.update(whole_rule)  # a standing rule is kept whole, with its object and its reason
+        elif singles:
             chosen.update(singles)
         else:
             chosen.update(j for j in members if units[j].whole and j in passing)
@@ -159,6 +181,9 @@ def split_points(analysis: Analysis, upserts: list[MemoryCandidate]) -> list[Spl
     by_content = {c.content: c for c in upserts}
     out: list[Split] = []
     zh = analysis.lang_zh
+    sizes: dict[int, int] = {}
+    for clause in split_clauses(analysis.message[:MAX_MESSAGE_CHARS], MAX_CLAUSES):
+        sizes[clause.sentence] = sizes.get(clause.sentence, 0) + 1
     for group in analysis.groups:
         if group.hit.content is not None or len(group.clauses) < 2 or group.hit.op is not CandidateOp.UPSERT:
             continue
@@ -174,7 +199,12 @@ def split_points(analysis: Analysis, upserts: list[MemoryCandidate]) -> list[Spl
                     or CONSEQUENCE.search(clauses[i].norm):
                 continue
             if clauses[i].index not in analysis.absorbed_hits and not OWN_SUBJECT.search(clauses[i].norm):
-                continue  # a detail of the group ("和家人一起生活"), not read (no model text for it)
+                in_list = sizes.get(clauses[0].sentence, 0) >= LIST_SENTENCE
+                listed = with_user_subject(clauses[i], text) if in_list \
+                    and cand.memory_type is MemoryType.FACT else None
+                if listed is None:
+                    continue  # a detail of the group ("和家人一起生活"), not read (no model text for it)
+                text = listed  # "…, bad knee from rugby, into birdwatching big time": read as the user's
             out.append(Split(cand.key, text, join_clauses(analysis.message, clauses[:i], zh),
                               join_clauses(analysis.message, clauses[i:], zh), clauses[0].sentence))
     return out

@@ -12,6 +12,8 @@ by ``core.extraction.rules.precision`` on every candidate, whatever rule or resc
   "本来想报个班，想了想还是算了") is no goal: it names what the user will *not* do;
 - *a denied identity* ("no, I'm not vegan", "你搞错了，我不是老师") is cut out of the piece, and with it
   the correction's preface; the rest ("I just can't stand mushrooms", "我在幼儿园当保育员") stays;
+- *someone else's view of the user* ("people always assume i'm a teacher", "my dad keeps saying i should
+  become an electrician", "大家都以为我是北方人") is cut out of the piece like a denied identity;
 - *a mocking self-claim* ("sure, and I'm also a billionaire astronaut 🙄") is no fact: a sentence with a
   sarcasm marker whose text before the claim agrees mockingly ("sure", "yeah right", "当然").
 
@@ -70,11 +72,12 @@ _CONSIDERED_EN = re.compile(
     r"\bconsidered\b")
 _REJECTED_EN = re.compile(r"\b(?:nah|nope|decided (?:against|not)|not doing it|not gonna (?:happen|do it)|"
                           r"changed my mind|talked myself out of|scrapped (?:it|that|the idea)|"
-                          r"not worth it|not happening)\b")
+                          r"not worth it|not happening|never did|ended up not|"
+                          r"didn'?t (?:end up|go through with))\b")
 _CONSIDERED_ZH = re.compile(r"(?:本来|原本|本打算|之前|一度|曾经|还)(?:想|打算|准备|计划|考虑)|"
                             r"想过|考虑过|纠结过")
 _REJECTED_ZH = re.compile(r"(?:还是)?算了|作罢|打消|不(?:打算|准备|考虑|想)(?:\S{0,6})?了|"
-                          r"放弃了(?:这个)?(?:念头|想法|打算)")
+                          r"放弃了(?:这个)?(?:念头|想法|打算)|(?:就|也|最后|最终|后来|所以|终究)没(?:有)?\S{0,2}(?:了|成)?$")
 _NEW_VALUE = re.compile(r"\b(?:instead|switch(?:ed|ing)?|now i'?m|going with|went with|sticking with)\b|"
                         r"改成|换成|改为|改学|改报|现在(?:改|换|在)|转而|还是(?:继续|选|用|去)")
 # a denied identity ("no no i'm not vegan at all", "我不是老师啦") and a correction's preface
@@ -87,7 +90,8 @@ _NOT_IDENTITY_EN = frozenset({
     "in", "on", "at",
     "used", "working", "doing",
 })
-_DENIED_ZH = re.compile(r"^(?:其实|不是的?|不对)?我(?:又|并|其实|才|根本|可)?不是(?:一个|个|什么)?"
+_DENIED_ZH = re.compile(r"^(?:哈哈+|嗯|额|呃)?(?:其实|不是的?|不对)?我(?:又|并|其实|才|根本|可)?"
+                        r"不是(?:一个|个|什么)?"
                         r"(.{1,10}?)"
                         r"(?:啦|啊|哦|呢|哈|呀|嘛)?[。！!?？]*$")
 _NOT_IDENTITY_ZH = ("很", "太", "特别", "那么", "不", "说", "因为", "故意", "每", "一直", "非常", "真", "想")
@@ -96,8 +100,20 @@ _CORRECTION = re.compile(r"^(?:你(?:搞|弄|记|说|想)错了|不对|不是的
                          r"that'?s (?:not right|wrong)|"
                          r"you'?re wrong)[,!. 。！啦呀]*$")
 _NO_LONGER = re.compile(r"\b(?:anymore|any more|no longer)\b|了[。！!]*$")
-_FILLER = re.compile(r"^(?:(?:no|nope|nah|lol|uh|um|well|actually|wait|haha|oh|不不|不是|哈哈)[.!, ]*)+$")
+_FILLER = re.compile(r"^(?:(?:no|nope|nah|lol|uh|um|well|actually|wait|haha|oh|but|不不|不是|哈哈)[.!, ]*)+$")
+# someone else's view of the user, not the user's own statement ("people always assume i'm a teacher",
+# "my dad keeps saying i should become an electrician", "别人都以为我是老师", "我妈总说我太瘦")
+_REPORTED = re.compile(
+    r"^(?:(?:and|but|so|lol|honestly|like|ugh)[, ]+)*(?:people|everyone|everybody|folks|others|some people|"
+    r"(?:my|our) (?:(?:little|big|older|younger|best|old) )?(?:" + _ALL_KIN_EN + r")s?)"
+    r"(?: (?:always|often|usually|still|all|keep|keeps|kept|kinda|sometimes|just|constantly))* "
+    r"(?:assume[sd]?|think|thinks|thought|say|says|said|saying|tell me|tells me|told me|telling me|"
+    r"want me to|wants me to|expect me to|expects me to)\b|"
+    r"^(?:别人|大家|人家|身边的人|(?:我的?)?(?:" + _ALL_KIN_ZH + r"))(?:们)?"
+    r"(?:都|总|老|一直|总是|老是|经常|还)*"
+    r"(?:以为|觉得|认为|说|劝)我")
 _SUBCLAUSE = re.compile(r"[,，;；]")
+_CJK_PAUSE = re.compile(r"([\u4e00-\u9fff]) ([\u4e00-\u9fff])")  # a space between Chinese characters
 _MOCK_AGREE = re.compile(r"\b(?:sure|yeah right|ya right|of course|totally|right)\b|"
                          r"当然|对对对|是是是|没错没错")
 
@@ -139,7 +155,7 @@ def without_others(piece: str) -> str:
 
 def _denied(sub: str) -> bool:
     s = sub.strip()
-    if _CORRECTION.search(s):
+    if _CORRECTION.search(s) or _REPORTED.search(s):
         return True
     if _NO_LONGER.search(s):
         return False  # "i'm not a student anymore", "我不是学生了": a change, the update judge's to read
@@ -153,7 +169,7 @@ def _denied(sub: str) -> bool:
 def without_denials(piece: str) -> str:
     """``piece`` (as stored) without its sub-clauses that deny an identity or correct the assistant;
     ``""`` when nothing else is left; ``piece`` itself when none does."""
-    subs = _SUBCLAUSE.split(piece)
+    subs = _SUBCLAUSE.split(_CJK_PAUSE.sub("\\1，\\2", piece))  # "我不是医生 我是开网约车的": two
     kept = [sub.strip() for sub in subs if sub.strip() and not _denied(normalise(sub))]
     if len(kept) == len([sub for sub in subs if sub.strip()]):
         return piece

@@ -1,7 +1,8 @@
 """Splitting a user message into sentences and clauses, and tidying clause text for content.
 
 A *sentence* ends at 。！？!?；; a newline, an ellipsis, or a full stop followed by a space.
-A *clause* is a piece of a sentence between commas, colons, dashes, tildes and emoji. Nothing
+A *clause* is a piece of a sentence between commas, colons, dashes (" - " too), tildes, emoji and the spaces
+chat puts between two Chinese characters. Nothing
 inside brackets is split. Every clause keeps its span in the original message so contiguous
 clauses can be joined back with the user's own punctuation.
 """
@@ -75,6 +76,17 @@ def _is_soft(text: str, i: int) -> bool:
     return not (ch in ":~～," and prev.isdigit() and nxt.isdigit())
 
 
+def _cjk_space(text: str, i: int) -> bool:
+    """A space between two Chinese characters is a pause in chat ("我不是医生 我是开网约车的")."""
+    return (text[i] == " " and 0 < i < len(text) - 1 and bool(_CJK.match(text[i - 1]))
+            and bool(_CJK.match(text[i + 1])))
+
+
+def _spaced_dash(text: str, i: int) -> bool:
+    """A hyphen with a space on each side is a dash ("i work from home anyway - i'm a translator")."""
+    return text[i] == "-" and 0 < i < len(text) - 1 and text[i - 1] == " " and text[i + 1] == " "
+
+
 def _in_word(text: str, i: int) -> bool:
     """A half-width ``;`` between two letters with no space is part of a token ("tl;dr"), no boundary."""
     return (text[i] == ";" and 0 < i < len(text) - 1 and text[i - 1].isascii() and text[i - 1].isalpha()
@@ -130,7 +142,8 @@ def split_clauses(message: str, max_clauses: int | None = None) -> list[Clause]:
         if depth == 0 and boundary_hard:
             flush(i)
             pending_sentence_break = True
-        elif depth == 0 and (_is_soft(message, i) or _EMOJI.match(ch)):
+        elif depth == 0 and (_is_soft(message, i) or _EMOJI.match(ch) or _cjk_space(message, i)
+                             or _spaced_dash(message, i)):
             flush(i)
         elif depth == 0 and ch == " " and i > start and _english_joint(message, start, i):
             flush(i)  # "I used to live in Boston but now I'm in Seattle": a new clause
