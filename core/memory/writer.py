@@ -26,7 +26,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
-from sqlalchemy import DateTime, bindparam, case, func, insert, select, text, update
+from sqlalchemy import DateTime, bindparam, case, func, select, text, update
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -62,13 +62,26 @@ _RECORD = text(
     ":h_user_id, :h_memory_key, :h_operation, :h_source, :h_source_message_id, :h_command_id, "
     ":h_old_content, :h_new_content, :h_memory_type, :h_reason))" + ENQUEUE_SQL
 )
-_INSERT_MEMORY = (  # built once (a new memory of every write): no statement construction per write
-    insert(LongTermMemory)
-    .values({c: bindparam(c, type_=LongTermMemory.__table__.c[c].type) for c in (
-        "user_id", "conversation_id", "source_message_id", "memory_key", "memory_type", "content",
-        "importance", "confidence", "is_active", "expires_at", "vector_status", "created_at", "updated_at",
-        "write_vector", "write_vector_model", "write_vector_hash")})
-    .returning(LongTermMemory.id)
+# a new memory, its history row and its outbox row in ONE round trip: the memory's id, drawn by the first
+# INSERT, goes into the history row and the outbox row (``aggregate_id`` and the payload's
+# ``data.memory_id``, written as 1 by ``memory_dirty_params``); returns the memory's id
+_CREATE = text(
+    "WITH mem AS (INSERT INTO long_term_memories (user_id, conversation_id, source_message_id, memory_key, "
+    "memory_type, content, importance, confidence, is_active, expires_at, vector_status, created_at, "
+    "updated_at, write_vector, write_vector_model, write_vector_hash) VALUES (:user_id, :conversation_id, "
+    ":source_message_id, :memory_key, :memory_type, :content, :importance, :confidence, :is_active, "
+    ":expires_at, :vector_status, :m_created_at, :m_updated_at, :write_vector, :write_vector_model, "
+    ":write_vector_hash) RETURNING id), "
+    "history AS (INSERT INTO memory_history (memory_id, user_id, memory_key, operation, source, "
+    "source_message_id, command_id, old_content, new_content, memory_type, reason) SELECT mem.id, "
+    ":h_user_id, :h_memory_key, :h_operation, :h_source, :h_source_message_id, :h_command_id, "
+    ":h_old_content, :h_new_content, :h_memory_type, :h_reason FROM mem) "
+    "INSERT INTO outbox (id, topic, message_key, event_type, aggregate_id, payload, created_at) "
+    "SELECT s.id, :topic, :message_key, :event_type, mem.id, "
+    "jsonb_set(jsonb_set(jsonb_set(CAST(:payload AS jsonb), '{id}', to_jsonb('outbox-' || s.id)), "
+    "'{data,outbox_id}', to_jsonb(s.id)), '{data,memory_id}', to_jsonb(mem.id)), :created_at "
+    "FROM mem, (SELECT nextval(pg_get_serial_sequence('outbox', 'id')) AS id) AS s "
+    "RETURNING aggregate_id"
 )
 _COUNT_LIVE = (  # built once: counted after every write that makes a memory live
     select(func.count()).select_from(LongTermMemory)
@@ -174,8 +187,11 @@ class MemoryWriter:
         expires_at = now + timedelta(days=ttl)
         row = self.get_for_update(session, ctx.user_pk, key)
         if row is None:
-            # Core statements on the session's connection (no ORM bulk layer) on the hot path
-            memory_id = session.connection().execute(_INSERT_MEMORY, {
+            op = operation or MemoryOperation.CREATE
+            # one Core statement on the session's connection (no ORM bulk layer) on the hot path: the row,
+            # its history row and its outbox row
+            memory_id = session.connection().execute(_CREATE, {
+                **self._record_params(session, ctx, 1, key, op, None, content, write.memory_type.value),
                 "user_id": ctx.user_pk,
                 "conversation_id": ctx.conversation_pk,
                 "source_message_id": ctx.source_message_pk,
@@ -187,12 +203,10 @@ class MemoryWriter:
                 "is_active": True,
                 "expires_at": expires_at,
                 "vector_status": VectorStatus.DIRTY.value,
-                "created_at": now,
-                "updated_at": now,
+                "m_created_at": now,
+                "m_updated_at": now,
                 **self._write_vector(write.memory_type.value, key, content),
             }).scalar_one()
-            op = operation or MemoryOperation.CREATE
-            self._record(session, ctx, memory_id, key, op, None, content, write.memory_type.value)
             self._became_live(session, ctx, memory_id)
             return WriteResult(memory_id, key, op)
 
@@ -367,7 +381,10 @@ class MemoryWriter:
         if cap <= 0:
             return []
         now = datetime.now(UTC)
-        count = session.scalar(_COUNT_LIVE, {"user_pk": ctx.user_pk, "now": now}) or 0
+        # a Core statement on the session's connection (no ORM execution path): pending ORM changes are
+        # flushed first, as the ORM's autoflush would (a no-op when there are none)
+        session.flush()
+        count = session.connection().execute(_COUNT_LIVE, {"user_pk": ctx.user_pk, "now": now}).scalar() or 0
         if count <= cap:
             return []
         live = [LongTermMemory.user_id == ctx.user_pk, *live_clause(now)]
@@ -406,7 +423,22 @@ class MemoryWriter:
         memory_type: str | None,
     ) -> None:
         # the history row and the outbox row in one round trip (a data-modifying CTE always runs)
-        session.connection().execute(_RECORD, {
+        session.connection().execute(_RECORD, self._record_params(session, ctx, memory_id, key, op, old, new,
+                                                                  memory_type))
+
+    def _record_params(
+        self,
+        session: Session,
+        ctx: WriteContext,
+        memory_id: int,
+        key: str,
+        op: MemoryOperation,
+        old: str | None,
+        new: str | None,
+        memory_type: str | None,
+    ) -> dict[str, object]:
+        """The parameters of ``_RECORD`` (and of the history and outbox part of ``_CREATE``)."""
+        return {
             "h_memory_id": memory_id, "h_user_id": ctx.user_pk, "h_memory_key": key, "h_operation": op.value,
             "h_source": ctx.source.value, "h_source_message_id": ctx.source_message_pk,
             "h_command_id": ctx.command_id, "h_old_content": old, "h_new_content": new,
@@ -420,4 +452,4 @@ class MemoryWriter:
                 operation=op,
                 origin_at=ctx.origin_at,
             ),
-        })
+        }
