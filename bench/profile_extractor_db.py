@@ -12,12 +12,22 @@ memory classifier, semantic dedup on the local embedder). Reported per message: 
 statements per message by stage, and (second pass over fresh users, under ``cProfile``) the top
 functions by own time and by cumulative time inside ``process``.
 
+``--provider openai``: the LLM path instead, against the OpenAI-compatible TEST DOUBLE
+(``localstack.openai_double``, own process) answering at once with one ``fact`` candidate per message, as
+``bench.bench_extractor_concurrency`` runs it (``--turns-per-user 1``: every message a new user, no
+refine call). ``process_cpu_ms_per_message`` is every thread of this process during ``process`` (the
+extraction's worker thread with its HTTP client, the embedder's threads), ``calling_thread_cpu`` the
+calling thread's part. ``--sample`` replaces cProfile (whose per-call hook inflates small functions) by a
+sampling profile on the process's CPU clock (``CpuSampler``; ``--inline`` runs the extraction in the
+calling thread so it is sampled too; ``--collapsed FILE`` writes the stacks for a flame graph).
+
 The first ``--warm`` messages (their own users) warm the model, caches and the connection pool and
 are not counted. The same script runs on an older checkout (copy it into its ``bench/``) for a
 before/after comparison on the same machine.
 
     DATABASE_URL=postgresql+psycopg://postgres@127.0.0.1:24432/pai_memory \\
         .venv/bin/python -m bench.profile_extractor_db --messages 600
+    ... -m bench.profile_extractor_db --provider openai --turns-per-user 1 --messages 200 --sample --inline
 """
 
 from __future__ import annotations
