@@ -140,18 +140,27 @@ class MemoryWriter:
     def get_for_update(session: Session, user_pk: int, key: str) -> LongTermMemory | None:
         """The user's row with this key, locked for the rest of the transaction. A row already locked
         in this transaction is returned without a second statement (the same object the select would
-        return: the session never refreshes a loaded row)."""
+        return: the session never refreshes a loaded row). A key found absent is remembered too, until
+        ``save`` creates its row (the only insert of memory rows), so a caller that looks before ``save``
+        costs no second statement."""
         tx = session.get_transaction()
-        memo: tuple[object, dict[tuple[int, str], LongTermMemory]] | None = session.info.get(_LOCKED)
+        memo: tuple[object, dict[tuple[int, str], LongTermMemory | None]] | None = session.info.get(_LOCKED)
         if memo is None or memo[0] is not tx:
             memo = session.info[_LOCKED] = (tx, {})
         locked = memo[1]
-        row = locked.get((user_pk, key))
-        if row is None:
-            row = session.scalar(_FOR_UPDATE, {"user_pk": user_pk, "key": key})
-            if row is not None and tx is not None:
-                locked[(user_pk, key)] = row
+        if (user_pk, key) in locked:
+            return locked[(user_pk, key)]
+        row = session.scalar(_FOR_UPDATE, {"user_pk": user_pk, "key": key})
+        if tx is not None:
+            locked[(user_pk, key)] = row
         return row
+
+    @staticmethod
+    def _forget(session: Session, user_pk: int, key: str) -> None:
+        """Drop what ``get_for_update`` remembers of this key (its row was just created)."""
+        memo: tuple[object, dict[tuple[int, str], LongTermMemory | None]] | None = session.info.get(_LOCKED)
+        if memo is not None:
+            memo[1].pop((user_pk, key), None)
 
     @staticmethod
     def _update_row(session: Session, row: LongTermMemory, values: dict[str, object]) -> None:
@@ -207,6 +216,7 @@ class MemoryWriter:
                 "m_updated_at": now,
                 **self._write_vector(write.memory_type.value, key, content),
             }).scalar_one()
+            self._forget(session, ctx.user_pk, key)  # absent no more: the next look reads the new row
             self._became_live(session, ctx, memory_id)
             return WriteResult(memory_id, key, op)
 
