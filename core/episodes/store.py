@@ -50,8 +50,7 @@ class EpisodeWrite:
     passages: int
 
 
-_INSERT = text("""
-WITH src AS (
+_INSERT_CTES = """src AS (
     SELECT * FROM unnest(CAST(:message_ids AS integer[]), CAST(:indexes AS integer[]),
                          CAST(:contents AS text[]), CAST(:sent AS timestamptz[]),
                          CAST(:expires AS timestamptz[]), CAST(:vectors AS bytea[]),
@@ -77,7 +76,30 @@ SELECT outbox_id, :topic, :message_key, :event_type, episode_id,
        :now
 FROM seq
 RETURNING aggregate_id
-""")
+"""
+_INSERT = text("WITH " + _INSERT_CTES)
+_WITH_LEADING: dict[str, TextClause] = {}  # a leading statement's SQL -> the combined statement, built once
+
+
+def _insert_after(leading: str | None) -> TextClause:
+    """``_INSERT``, or ``_INSERT`` preceded by the data-modifying CTE ``lead_stmt AS (<leading>)``."""
+    if leading is None:
+        return _INSERT
+    stmt = _WITH_LEADING.get(leading)
+    if stmt is None:
+        stmt = _WITH_LEADING[leading] = text(f"WITH lead_stmt AS ({leading}), {_INSERT_CTES}")
+    return stmt
+
+
+_ALONE: dict[str, TextClause] = {}
+
+
+def _alone(leading: str) -> TextClause:
+    """The leading statement by itself, built once."""
+    stmt = _ALONE.get(leading)
+    if stmt is None:
+        stmt = _ALONE[leading] = text(leading)
+    return stmt
 
 
 def episode_dirty_payload(user_external_id: str, user_pk: int, now: datetime,
@@ -94,8 +116,14 @@ def episode_dirty_payload(user_external_id: str, user_pk: int, now: datetime,
 def write_episodes(session: Session, *, user_pk: int, conversation_pk: int, user_external_id: str,
                    messages: Sequence[SaidMessage], topic: str, ttl_days: int, max_chars: int,
                    model: str | None = None,
-                   known_vector: Callable[[str], np.ndarray | None] | None = None) -> EpisodeWrite:
-    """Store the passages of ``messages`` and their outbox rows (see the module docstring)."""
+                   known_vector: Callable[[str], np.ndarray | None] | None = None,
+                   leading: tuple[str, dict[str, object]] | None = None) -> EpisodeWrite:
+    """Store the passages of ``messages`` and their outbox rows (see the module docstring).
+
+    ``leading``: the SQL and parameters of a data-modifying statement of the caller's (an UPDATE, say)
+    run in the same round trip, as a CTE ahead of the insert (PostgreSQL runs a data-modifying CTE
+    whether or not it is referenced); it runs alone when there is no passage to store. Its parameter
+    names must not be those of this insert."""
     cols: dict[str, list[object]] = {k: [] for k in
                                      ("message_ids", "indexes", "contents", "sent", "expires", "vectors",
                                       "models")}
@@ -114,11 +142,14 @@ def write_episodes(session: Session, *, user_pk: int, conversation_pk: int, user
             cols["models"].append(None if vector is None else model)
             reused += vector is not None
     if not cols["message_ids"]:
+        if leading is not None:
+            session.connection().execute(_alone(leading[0]), leading[1])
         return EpisodeWrite([], 0, 0)
     now = datetime.now(UTC)
     origin = min(m.sent_at for m in messages)
-    ids = session.connection().execute(_INSERT, {
-        **cols, "user_pk": user_pk, "conversation_pk": conversation_pk, "now": now, "topic": topic,
+    ids = session.connection().execute(_insert_after(leading[0] if leading else None), {
+        **(leading[1] if leading else {}), **cols, "user_pk": user_pk, "conversation_pk": conversation_pk,
+        "now": now, "topic": topic,
         "message_key": user_external_id, "event_type": EpisodeDirtyEvent.EVENT_TYPE,
         "payload": episode_dirty_payload(user_external_id, user_pk, now, origin),
     }).scalars().all()

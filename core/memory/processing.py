@@ -47,8 +47,10 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Protocol
 
-from sqlalchemy import DateTime, bindparam, func, select, text, update
+from sqlalchemy import DateTime, Integer, String, any_, bindparam, select, text, update
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session, sessionmaker
 
 from core import metrics, tracing
@@ -74,7 +76,7 @@ from core.memory.dedup import SemanticDeduper
 from core.memory.ingest import FINAL as FINAL
 from core.memory.ingest import IngestResult as IngestResult
 from core.memory.ingest import ingest_batch, ingest_one
-from core.memory.reader import list_live
+from core.memory.reader import live_rows
 from core.memory.store import IncomingMessage, conversation_context, lock_messages, remember_external_id
 from core.memory.upsert import CandidatePolicy, NamedSlot, admissible, apply_candidates, no_named_slots
 from core.memory.writer import MemoryWriter, WriteContext, WriteResult
@@ -85,12 +87,15 @@ from core.types import MessageRole, MessageStatus, WriteSource
 
 log = logging.getLogger(__name__)
 
-# a burst's messages in conversation order, each with its conversation's summary and its user's upstream id
+# a burst's messages in conversation order, each with its conversation's summary and its user's upstream id:
+# plain rows of the columns the burst reads (a Core statement on the session's connection, no ORM objects)
 _LOAD_BURST = (
-    select(Message, Conversation.summary, User.external_id)
+    select(Message.id, Message.user_id, Message.conversation_id, Message.role, Message.content,
+           Message.memory_status, Message.extractor_version, Message.created_at,
+           Conversation.summary, User.external_id)
     .join(Conversation, Conversation.id == Message.conversation_id)
     .join(User, User.id == Message.user_id)
-    .where(Message.id.in_(bindparam("ids", expanding=True)))
+    .where(Message.id == any_(bindparam("ids", type_=ARRAY(Integer))))  # one array: no per-size statement
     .order_by(Message.created_at, Message.id)
 )
 
@@ -102,6 +107,19 @@ _LOCK_BURST = text(
     "FROM (SELECT pg_advisory_xact_lock(:ns, :uid) AS locked) AS l, messages AS m "
     "WHERE m.id = ANY(CAST(:ids AS integer[])) ORDER BY m.created_at, m.id FOR UPDATE OF m"
 )
+class BurstMessage(Protocol):
+    """What the burst reads of a stored message (a row of ``_LOAD_BURST``)."""
+
+    id: int
+    user_id: int
+    conversation_id: int
+    role: str
+    content: str
+    memory_status: str
+    extractor_version: str | None
+    created_at: datetime
+
+
 class ProcessingError(RuntimeError):
     """Extraction of a message burst failed."""
 
@@ -196,9 +214,8 @@ class MessageProcessor:
         t0, c0 = time.perf_counter(), time.thread_time()
         with self.sessions() as session:
             # the messages with their conversation's summary and their user's upstream id: one read
-            found = session.execute(_LOAD_BURST, {"ids": list(message_pks)}).all()
-            msgs = [row[0] for row in found]
-            known = {row[0].id: (row[1], row[2]) for row in found}
+            msgs = session.connection().execute(_LOAD_BURST, {"ids": list(message_pks)}).all()
+            known = {m.id: (m.summary, m.external_id) for m in msgs}
             todo = [
                 m
                 for m in msgs
@@ -287,7 +304,7 @@ class MessageProcessor:
             raise failed
         return outcome
 
-    def _input(self, session: Session, todo: list[Message],
+    def _input(self, session: Session, todo: Sequence[BurstMessage],
                summary_and_user: tuple[str | None, str] | None = None) -> tuple[ExtractionInput, str]:
         """The extraction input of the burst ``todo``, and the upstream id of its user;
         ``summary_and_user``: the conversation's summary and that id when already read."""
@@ -307,7 +324,7 @@ class MessageProcessor:
         context = tuple(ContextMessage(m.role, m.content) for m in [*prior, *inside])
         existing = tuple(
             ExistingMemory(m.memory_key, m.memory_type or "fact", m.content or "")
-            for m in list_live(session, first.user_id)
+            for m in live_rows(session, first.user_id)
         )
         max_chars = self.settings.LONG_TERM_MEMORY_MAX_PROMPT_CHARS
         for m in todo:
@@ -339,8 +356,8 @@ class MessageProcessor:
             # plain rows, no ORM objects: the final status is one UPDATE
             rows = [
                 m
-                for m in session.execute(_LOCK_BURST, {"ns": int(AdvisoryLock.USER_WRITES), "uid": user_pk,
-                                                       "ids": list(ids)}).all()
+                for m in session.connection().execute(_LOCK_BURST, {
+                    "ns": int(AdvisoryLock.USER_WRITES), "uid": user_pk, "ids": list(ids)}).all()
                 if not (m.memory_status in FINAL and m.extractor_version == self.version)
             ]
             if not rows:
@@ -364,19 +381,24 @@ class MessageProcessor:
             status = MessageStatus.PROCESSED if kept else MessageStatus.SKIPPED
             note = f"superseded by newer statements: {', '.join(sorted(stale))}"[:2000] if stale else None
             row_ids = [m.id for m in rows]
-            session.connection().execute(_FINAL_STATUS, {
-                "row_ids": row_ids, "status": status.value, "version": self.version,
-                "note": note if kept else "nothing worth keeping", "now": now})
+            final_status: dict[str, object] = {
+                "f_row_ids": row_ids, "f_status": status.value, "f_version": self.version,
+                "f_note": note if kept else "nothing worth keeping", "f_now": now}
             (outcome.processed if kept else outcome.skipped).extend(row_ids)
             if said and self.settings.EPISODES_ENABLED:  # what the user said, beside the memories
                 final = set(row_ids)
+                # the final status goes in the episodes' round trip (``write_episodes``' leading statement)
                 self._episodes(session, user_pk, conv_pk, external_id,
-                               [m for m in said if m.message_pk in final], outcome)
+                               [m for m in said if m.message_pk in final], outcome, final_status)
+            else:
+                session.connection().execute(_FINAL_STATUS, final_status)
 
     def _episodes(self, session: Session, user_pk: int, conv_pk: int, external_id: str,
-                  said: list[SaidMessage], outcome: ProcessOutcome) -> None:
+                  said: list[SaidMessage], outcome: ProcessOutcome,
+                  final_status: dict[str, object] | None = None) -> None:
         """The burst's episodes and their outbox rows, in the commit's transaction (``core.episodes``);
-        a passage whose vector the classifier or dedup already computed carries it to the indexer."""
+        a passage whose vector the classifier or dedup already computed carries it to the indexer.
+        ``final_status``: the parameters of ``_FINAL_STATUS``, run in the same round trip."""
         cfg = self.settings
         model = self.deduper.embedder.model if self.deduper is not None else None
         cache = shared_passage_cache()
@@ -384,7 +406,8 @@ class MessageProcessor:
             session, user_pk=user_pk, conversation_pk=conv_pk, user_external_id=external_id, messages=said,
             topic=cfg.TOPIC_MEMORY_DIRTY, ttl_days=cfg.EPISODE_TTL_DAYS,
             max_chars=cfg.EPISODE_PASSAGE_MAX_CHARS, model=model,
-            known_vector=(lambda t: cache.get(model, t)) if model else None)
+            known_vector=(lambda t: cache.get(model, t)) if model else None,
+            leading=(FINAL_STATUS_SQL, final_status) if final_status is not None else None)
         outcome.episodes.extend(written.episode_ids)
         outcome.episode_vectors_reused += written.reused_vectors
 
@@ -419,18 +442,15 @@ WHERE id IN (SELECT id FROM messages WHERE id = ANY(:ids) AND memory_status = :p
              FOR UPDATE SKIP LOCKED)
 """)
 
-_FINAL_STATUS = (  # a burst's messages final, in the extraction's transaction
-    update(Message)
-    .where(Message.id.in_(bindparam("row_ids", expanding=True)))
-    .values(
-        memory_status=bindparam("status"),
-        extractor_version=bindparam("version"),
-        memory_attempts=func.coalesce(Message.memory_attempts, 0) + 1,
-        memory_error=bindparam("note"),
-        processed_at=bindparam("now", type_=DateTime(timezone=True)),
-        updated_at=bindparam("now", type_=DateTime(timezone=True)),
-    )
+# a burst's messages final, in the extraction's transaction: its own statement, or the leading statement of
+# the episodes' insert (``write_episodes``), one round trip for both
+FINAL_STATUS_SQL = (
+    "UPDATE messages SET memory_status = :f_status, extractor_version = :f_version, "
+    "memory_attempts = coalesce(memory_attempts, 0) + 1, memory_error = :f_note, "
+    "processed_at = CAST(:f_now AS timestamptz), updated_at = CAST(:f_now AS timestamptz) "
+    "WHERE id = ANY(CAST(:f_row_ids AS integer[]))"
 )
+_FINAL_STATUS = text(FINAL_STATUS_SQL)
 
 
 def superseded_keys(session: Session, user_pk: int, keys: set[str], newest: datetime) -> set[str]:
@@ -439,7 +459,8 @@ def superseded_keys(session: Session, user_pk: int, keys: set[str], newest: date
     later statement with an earlier one. Writes without a source message (tools) do not count."""
     if not keys:
         return set()
-    rows = session.scalars(_SUPERSEDED, {"user_pk": user_pk, "keys": sorted(keys), "newest": newest}).all()
+    rows = session.connection().execute(_SUPERSEDED, {"user_pk": user_pk, "keys": sorted(keys),
+                                                      "newest": newest}).scalars().all()
     return set(rows)
 
 
@@ -448,7 +469,7 @@ _SUPERSEDED = (  # built once: read in every burst with candidates
     .join(Message, Message.id == MemoryHistory.source_message_id)
     .where(
         MemoryHistory.user_id == bindparam("user_pk"),
-        MemoryHistory.memory_key.in_(bindparam("keys", expanding=True)),
+        MemoryHistory.memory_key == any_(bindparam("keys", type_=ARRAY(String))),
         Message.created_at > bindparam("newest", type_=DateTime(timezone=True)),
     )
     .distinct()

@@ -22,6 +22,7 @@ from sqlalchemy import (
     ColumnElement,
     DateTime,
     Integer,
+    Row,
     Select,
     String,
     and_,
@@ -72,6 +73,37 @@ def _live_stmt(by_type: bool) -> Select[LongTermMemory]:
     return stmt.order_by(
         LongTermMemory.importance.desc(), LongTermMemory.updated_at.desc(), LongTermMemory.id
     )
+
+
+_LIVE_ROW_COLUMNS = (LongTermMemory.id, LongTermMemory.memory_key, LongTermMemory.memory_type,
+                     LongTermMemory.content, LongTermMemory.importance, LongTermMemory.updated_at)
+
+
+@cache
+def _live_rows_stmt() -> Select[int, str, str | None, str | None, int | None, datetime]:
+    """``live_rows``' statement: ``list_live``'s filters and order, six columns."""
+    now = bindparam("now", type_=DateTime(timezone=True))
+    return (
+        select(*_LIVE_ROW_COLUMNS)
+        .where(LongTermMemory.user_id == bindparam("user_pk", type_=Integer), *live_clause(now),
+               not_(filtered_key_clause()))
+        .order_by(LongTermMemory.importance.desc(), LongTermMemory.updated_at.desc(), LongTermMemory.id)
+    )
+
+
+LiveRow = Row[int, str, str | None, str | None, int | None, datetime]
+
+
+def live_rows(session: Session, user_pk: int) -> list[LiveRow]:
+    """``list_live(session, user_pk)`` as plain rows of ``id, memory_key, memory_type, content,
+    importance, updated_at`` (same rows, same order, same read filters): for callers that only read
+    those, e.g. the extractor, several times per burst. A Core statement on the session's connection:
+    no ORM objects are built (nor put in the session), and no other column (the write vector) is read.
+    Inside the session's transaction it sees the transaction's own writes, as ``list_live`` does (pending
+    ORM changes are flushed first, as the ORM's autoflush would; a no-op when there are none)."""
+    session.flush()
+    rows = session.connection().execute(_live_rows_stmt(), {"user_pk": user_pk, "now": datetime.now(UTC)})
+    return [r for r in rows if passes_read_filters(r.memory_key, r.content or "")]
 
 
 def list_live(

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import DateTime, bindparam, func, select, text
+from sqlalchemy import DateTime, Row, bindparam, func, select, text
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
@@ -239,8 +239,8 @@ _INSERT_MESSAGE = (
 
 
 _BEFORE = bindparam("before", type_=DateTime(timezone=True))
-_CONTEXT = (  # built once: read for every burst
-    select(Message)
+_CONTEXT = (  # built once: read for every burst; plain rows of the four columns a burst's context reads
+    select(Message.id, Message.role, Message.content, Message.created_at)
     .where(
         Message.conversation_id == bindparam("conv"),
         (Message.created_at < _BEFORE)
@@ -253,11 +253,12 @@ _CONTEXT = (  # built once: read for every burst
 
 def conversation_context(
     session: Session, conversation_pk: int, before: datetime, before_id: int, max_chars: int
-) -> list[Message]:
-    """Earlier messages of the conversation, oldest first, newest kept within ``max_chars``."""
+) -> list[Row[int, str, str, datetime]]:
+    """Earlier messages of the conversation, oldest first, newest kept within ``max_chars``: rows of
+    ``id, role, content, created_at`` (a Core statement on the session's connection, no ORM objects)."""
     params = {"conv": conversation_pk, "before": before, "before_id": before_id}
-    rows = session.scalars(_CONTEXT, params).all()
-    kept: list[Message] = []
+    rows = session.connection().execute(_CONTEXT, params).all()
+    kept: list[Row[int, str, str, datetime]] = []
     used = 0
     for row in rows:
         used += len(row.content)

@@ -24,15 +24,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from sqlalchemy.orm import Session
 
 from core.extraction.candidates import CandidateOp, MemoryCandidate
-from core.filters import is_noise_content, is_noise_key, is_profile_key, normalise_key
+from core.filters import is_noise_content, is_noise_key, is_profile_key, normalise_key, passes_read_filters
 from core.memory.dedup import DedupItem, SemanticDeduper
 from core.memory.errors import InvalidMemoryInput
-from core.memory.reader import list_live
+from core.memory.reader import live_rows
 from core.memory.writer import MemoryWrite, MemoryWriter, WriteContext, WriteResult
+from core.storage.models import LongTermMemory
 from core.types import MemoryOperation
 
 
@@ -136,7 +138,7 @@ def _apply_one(
     if cand.op is CandidateOp.DELETE:
         key = cand.key
         if deduper is not None and cand.content.strip():
-            live = list_live(session, ctx.user_pk)
+            live = live_rows(session, ctx.user_pk)
             if all(m.memory_key != key for m in live):
                 # a retraction under a key the user does not have (an LLM's guess): the live memory of
                 # the same type it semantically duplicates, under the dedup's thresholds, is the one meant
@@ -171,7 +173,10 @@ def _apply_one(
     write = MemoryWrite(
         cand.key, cand.memory_type, cand.content, cand.importance, cand.confidence, cand.ttl_days
     )
-    live = list_live(session, ctx.user_pk)
+    # the user's live memories are read for semantic reuse only when the key is not one of them: a live row
+    # under the key (the row ``save`` locks and writes next, read once) already says it is
+    live = live_rows(session, ctx.user_pk) if deduper is not None and not _key_is_live(
+        writer.get_for_update(session, ctx.user_pk, cand.key)) else []
     if deduper is not None and all(m.memory_key != cand.key for m in live):
         # two distinct named slots (home city vs home town) are different memories however close
         # their texts embed: semantic reuse is for paraphrased keys, never across known slots
@@ -197,6 +202,16 @@ def _apply_one(
     return [writer.save(session, ctx, write)]
 
 
+def _key_is_live(row: LongTermMemory | None) -> bool:
+    """Would ``live_rows`` return this row (the one under a candidate's key, which passed the key filters
+    in ``admissible``)? Active, unexpired, and its content not noise."""
+    if row is None or not row.is_active:
+        return False
+    if row.expires_at is not None and row.expires_at <= datetime.now(UTC):
+        return False
+    return passes_read_filters(row.memory_key, row.content or "")
+
+
 def merge_redundant(
     session: Session,
     writer: MemoryWriter,
@@ -210,7 +225,7 @@ def merge_redundant(
     With ``touched_keys`` only pairs involving one of those keys are considered (post-write);
     without, every pair of the user is (consolidation). A pair of two named slots is never merged.
     """
-    live = list_live(session, ctx.user_pk)
+    live = live_rows(session, ctx.user_pk)
     items = [DedupItem(m.memory_key, m.memory_type or "fact", m.content or "") for m in live]
     rows = {m.memory_key: m for m in live}
     results: list[WriteResult] = []

@@ -26,7 +26,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
-from sqlalchemy import DateTime, bindparam, case, func, insert, select, text, update
+from sqlalchemy import DateTime, bindparam, case, func, select, text, update
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -62,13 +62,26 @@ _RECORD = text(
     ":h_user_id, :h_memory_key, :h_operation, :h_source, :h_source_message_id, :h_command_id, "
     ":h_old_content, :h_new_content, :h_memory_type, :h_reason))" + ENQUEUE_SQL
 )
-_INSERT_MEMORY = (  # built once (a new memory of every write): no statement construction per write
-    insert(LongTermMemory)
-    .values({c: bindparam(c, type_=LongTermMemory.__table__.c[c].type) for c in (
-        "user_id", "conversation_id", "source_message_id", "memory_key", "memory_type", "content",
-        "importance", "confidence", "is_active", "expires_at", "vector_status", "created_at", "updated_at",
-        "write_vector", "write_vector_model", "write_vector_hash")})
-    .returning(LongTermMemory.id)
+# a new memory, its history row and its outbox row in ONE round trip: the memory's id, drawn by the first
+# INSERT, goes into the history row and the outbox row (``aggregate_id`` and the payload's
+# ``data.memory_id``, written as 1 by ``memory_dirty_params``); returns the memory's id
+_CREATE = text(
+    "WITH mem AS (INSERT INTO long_term_memories (user_id, conversation_id, source_message_id, memory_key, "
+    "memory_type, content, importance, confidence, is_active, expires_at, vector_status, created_at, "
+    "updated_at, write_vector, write_vector_model, write_vector_hash) VALUES (:user_id, :conversation_id, "
+    ":source_message_id, :memory_key, :memory_type, :content, :importance, :confidence, :is_active, "
+    ":expires_at, :vector_status, :m_created_at, :m_updated_at, :write_vector, :write_vector_model, "
+    ":write_vector_hash) RETURNING id), "
+    "history AS (INSERT INTO memory_history (memory_id, user_id, memory_key, operation, source, "
+    "source_message_id, command_id, old_content, new_content, memory_type, reason) SELECT mem.id, "
+    ":h_user_id, :h_memory_key, :h_operation, :h_source, :h_source_message_id, :h_command_id, "
+    ":h_old_content, :h_new_content, :h_memory_type, :h_reason FROM mem) "
+    "INSERT INTO outbox (id, topic, message_key, event_type, aggregate_id, payload, created_at) "
+    "SELECT s.id, :topic, :message_key, :event_type, mem.id, "
+    "jsonb_set(jsonb_set(jsonb_set(CAST(:payload AS jsonb), '{id}', to_jsonb('outbox-' || s.id)), "
+    "'{data,outbox_id}', to_jsonb(s.id)), '{data,memory_id}', to_jsonb(mem.id)), :created_at "
+    "FROM mem, (SELECT nextval(pg_get_serial_sequence('outbox', 'id')) AS id) AS s "
+    "RETURNING aggregate_id"
 )
 _COUNT_LIVE = (  # built once: counted after every write that makes a memory live
     select(func.count()).select_from(LongTermMemory)
@@ -127,18 +140,27 @@ class MemoryWriter:
     def get_for_update(session: Session, user_pk: int, key: str) -> LongTermMemory | None:
         """The user's row with this key, locked for the rest of the transaction. A row already locked
         in this transaction is returned without a second statement (the same object the select would
-        return: the session never refreshes a loaded row)."""
+        return: the session never refreshes a loaded row). A key found absent is remembered too, until
+        ``save`` creates its row (the only insert of memory rows), so a caller that looks before ``save``
+        costs no second statement."""
         tx = session.get_transaction()
-        memo: tuple[object, dict[tuple[int, str], LongTermMemory]] | None = session.info.get(_LOCKED)
+        memo: tuple[object, dict[tuple[int, str], LongTermMemory | None]] | None = session.info.get(_LOCKED)
         if memo is None or memo[0] is not tx:
             memo = session.info[_LOCKED] = (tx, {})
         locked = memo[1]
-        row = locked.get((user_pk, key))
-        if row is None:
-            row = session.scalar(_FOR_UPDATE, {"user_pk": user_pk, "key": key})
-            if row is not None and tx is not None:
-                locked[(user_pk, key)] = row
+        if (user_pk, key) in locked:
+            return locked[(user_pk, key)]
+        row = session.scalar(_FOR_UPDATE, {"user_pk": user_pk, "key": key})
+        if tx is not None:
+            locked[(user_pk, key)] = row
         return row
+
+    @staticmethod
+    def _forget(session: Session, user_pk: int, key: str) -> None:
+        """Drop what ``get_for_update`` remembers of this key (its row was just created)."""
+        memo: tuple[object, dict[tuple[int, str], LongTermMemory | None]] | None = session.info.get(_LOCKED)
+        if memo is not None:
+            memo[1].pop((user_pk, key), None)
 
     @staticmethod
     def _update_row(session: Session, row: LongTermMemory, values: dict[str, object]) -> None:
@@ -174,8 +196,11 @@ class MemoryWriter:
         expires_at = now + timedelta(days=ttl)
         row = self.get_for_update(session, ctx.user_pk, key)
         if row is None:
-            # Core statements on the session's connection (no ORM bulk layer) on the hot path
-            memory_id = session.connection().execute(_INSERT_MEMORY, {
+            op = operation or MemoryOperation.CREATE
+            # one Core statement on the session's connection (no ORM bulk layer) on the hot path: the row,
+            # its history row and its outbox row
+            memory_id = session.connection().execute(_CREATE, {
+                **self._record_params(session, ctx, 1, key, op, None, content, write.memory_type.value),
                 "user_id": ctx.user_pk,
                 "conversation_id": ctx.conversation_pk,
                 "source_message_id": ctx.source_message_pk,
@@ -187,12 +212,11 @@ class MemoryWriter:
                 "is_active": True,
                 "expires_at": expires_at,
                 "vector_status": VectorStatus.DIRTY.value,
-                "created_at": now,
-                "updated_at": now,
+                "m_created_at": now,
+                "m_updated_at": now,
                 **self._write_vector(write.memory_type.value, key, content),
             }).scalar_one()
-            op = operation or MemoryOperation.CREATE
-            self._record(session, ctx, memory_id, key, op, None, content, write.memory_type.value)
+            self._forget(session, ctx.user_pk, key)  # absent no more: the next look reads the new row
             self._became_live(session, ctx, memory_id)
             return WriteResult(memory_id, key, op)
 
@@ -367,7 +391,10 @@ class MemoryWriter:
         if cap <= 0:
             return []
         now = datetime.now(UTC)
-        count = session.scalar(_COUNT_LIVE, {"user_pk": ctx.user_pk, "now": now}) or 0
+        # a Core statement on the session's connection (no ORM execution path): pending ORM changes are
+        # flushed first, as the ORM's autoflush would (a no-op when there are none)
+        session.flush()
+        count = session.connection().execute(_COUNT_LIVE, {"user_pk": ctx.user_pk, "now": now}).scalar() or 0
         if count <= cap:
             return []
         live = [LongTermMemory.user_id == ctx.user_pk, *live_clause(now)]
@@ -406,7 +433,22 @@ class MemoryWriter:
         memory_type: str | None,
     ) -> None:
         # the history row and the outbox row in one round trip (a data-modifying CTE always runs)
-        session.connection().execute(_RECORD, {
+        session.connection().execute(_RECORD, self._record_params(session, ctx, memory_id, key, op, old, new,
+                                                                  memory_type))
+
+    def _record_params(
+        self,
+        session: Session,
+        ctx: WriteContext,
+        memory_id: int,
+        key: str,
+        op: MemoryOperation,
+        old: str | None,
+        new: str | None,
+        memory_type: str | None,
+    ) -> dict[str, object]:
+        """The parameters of ``_RECORD`` (and of the history and outbox part of ``_CREATE``)."""
+        return {
             "h_memory_id": memory_id, "h_user_id": ctx.user_pk, "h_memory_key": key, "h_operation": op.value,
             "h_source": ctx.source.value, "h_source_message_id": ctx.source_message_pk,
             "h_command_id": ctx.command_id, "h_old_content": old, "h_new_content": new,
@@ -420,4 +462,4 @@ class MemoryWriter:
                 operation=op,
                 origin_at=ctx.origin_at,
             ),
-        })
+        }
