@@ -136,9 +136,9 @@ def _round(base: Any, episodes: Any, vectors: Any, users: Any, scan: int, ep_sca
 
 
 def _brief(state: dict[str, Any]) -> dict[str, Any]:
-    keys = ("ready", "segments_known", "total_rows", "indexed_rows", "pending_index_rows", "sealed_segments",
-            "sealed_rows", "sealed_without_index", "growing_segments", "growing_rows", "flushed_not_served",
-            "served_not_flushed")
+    keys = ("ready", "segments_known", "index_per_segment_known", "total_rows", "indexed_rows",
+            "pending_index_rows", "sealed_segments", "sealed_rows", "sealed_without_index",
+            "growing_segments", "growing_rows", "flushed_not_served", "served_not_flushed")
     return {k: state.get(k) for k in keys}
 
 

@@ -12,7 +12,7 @@ settled (``bench/RESULTS.md``, issue 25). The state read here:
 - the vector index's coverage (``describe_index``: ``total_rows``, ``indexed_rows``,
   ``pending_index_rows``);
 - the segments the query node serves (``list_loaded_segments``): growing ones, and sealed ones still
-  without their index;
+  without their index (when the server names a served segment's index at all: Milvus 2.3 does not);
 - the persisted segments (``list_persistent_segments``): a flushed segment the query node does not serve
   yet (hand-off under way), and served sealed segments no longer among the flushed ones (replaced by a
   compaction, still served until the hand-off of its result).
@@ -39,6 +39,7 @@ class ServingState:
     pending_index_rows: int | None = None
     index_state: str | None = None
     segments_known: bool = False
+    index_per_segment_known: bool = False
     growing_segments: int = 0
     growing_rows: int = 0
     sealed_segments: int = 0
@@ -103,6 +104,7 @@ def read_state(client: Any, collection: str, timeout: float) -> ServingState:
         return out
     out.segments_known = True
     served_sealed: set[int] = set()
+    unindexed = 0
     for seg in loaded:
         if _state_name(seg.state) == "Growing":
             out.growing_segments += 1
@@ -111,8 +113,11 @@ def read_state(client: Any, collection: str, timeout: float) -> ServingState:
             out.sealed_segments += 1
             out.sealed_rows += int(seg.num_rows)
             served_sealed.add(int(seg.segment_id))
-            if not seg.index_id:
-                out.sealed_without_index += 1
+            unindexed += not (seg.index_id or seg.index_name)
+    # Milvus 2.3 leaves a served segment's index id and name empty whatever its state: when no segment
+    # names one, the index's coverage (above) is all there is to go by
+    out.index_per_segment_known = unindexed < out.sealed_segments
+    out.sealed_without_index = unindexed if out.index_per_segment_known else 0
     flushed = {int(seg.segment_id) for seg in persisted
                if _state_name(seg.state) == "Flushed" and int(seg.num_rows) > 0}
     out.flushed_not_served = len(flushed - served_sealed)
