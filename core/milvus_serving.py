@@ -23,6 +23,7 @@ calls are not implemented): there ``segments_known`` is false and coverage alone
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -127,6 +128,18 @@ def read_state(client: Any, collection: str, timeout: float) -> ServingState:
 
 def _segments_supported(client: Any) -> bool:
     return not getattr(client, "_pai_no_segment_calls", False)
+
+
+class _QuietUnimplementedSegmentCalls(logging.Filter):
+    """pymilvus logs every failed call at ERROR with its traceback; a server without the segment calls
+    (Milvus Lite) is an expected answer here, asked once per client, not an error."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        return not ("segment_info" in text and "not implemented" in text.lower())
+
+
+logging.getLogger("pymilvus.decorators").addFilter(_QuietUnimplementedSegmentCalls())
 
 
 def wait_until_ready(read: Callable[[], ServingState], timeout: float, poll: float = 2.0,
