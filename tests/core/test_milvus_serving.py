@@ -30,6 +30,7 @@ def settled(**changes: object) -> ServingState:
     ({"sealed_without_index": 1}, False),  # served before its index was built
     ({"flushed_not_served": 1}, False),  # hand-off to the query node under way
     ({"served_not_flushed": 1}, False),  # compacted away, its replacement not swapped in yet
+    ({"total_rows": 0, "indexed_rows": 0, "sealed_segments": 0, "sealed_rows": 0}, True),  # empty
     ({"segments_known": False, "growing_rows": 7}, True),  # Milvus Lite: coverage alone decides
     ({"segments_known": False, "indexed_rows": 60}, False),
 ])
