@@ -29,6 +29,13 @@ thread, as ``_search`` does; ``sequential`` = the two one after the other, for r
 ``embed_plus_both`` = each query's own embedding time plus its ``memories_and_episodes`` time.
 ``--repeats`` rounds over the same data; the collections are dropped at the end.
 
+After the bulk load, as an operator does after one (``docs/operations.md``, "After a bulk load or a
+reindex"), both collections are flushed and the run waits until the server serves them only from sealed,
+indexed segments (``MilvusMemoryIndex.wait_served``, ``core/milvus_serving.py``; up to
+``--served-timeout``): the seconds waited, the states read meanwhile (every 2 s, with the server's CPU) and
+the state before every round are in the result. ``--no-wait-served`` measures right after the load instead
+(the procedure before session 11).
+
 Stdout: one JSON object.
 """
 
@@ -45,7 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import log
-from bench.milvus_standalone import RealMilvus, load_milvus, renice_tree, wait_indexed
+from bench.milvus_standalone import RealMilvus, load_milvus, renice_tree
 from bench.stats import latency_summary
 from bench.synthetic import synthetic_queries
 
@@ -128,6 +135,49 @@ def _round(base: Any, episodes: Any, vectors: Any, users: Any, scan: int, ep_sca
     return out
 
 
+def _brief(state: dict[str, Any]) -> dict[str, Any]:
+    keys = ("ready", "segments_known", "index_per_segment_known", "total_rows", "indexed_rows",
+            "pending_index_rows", "sealed_segments", "sealed_rows", "sealed_without_index",
+            "growing_segments", "growing_rows", "flushed_not_served", "served_not_flushed")
+    return {k: state.get(k) for k in keys}
+
+
+def _served(real: RealMilvus | None, views: tuple[Any, ...], timeout: float, wait: bool) -> dict[str, Any]:
+    """Flush both collections and wait until the server serves them only from sealed, indexed segments
+    (``MilvusMemoryIndex.wait_served``), reading the state of both every 2 s with the server's CPU use
+    meanwhile; ``wait`` false: one reading, no wait."""
+    from core.milvus_serving import wait_until_ready
+
+    trace: list[dict[str, Any]] = []
+    t0 = time.monotonic()
+    last: dict[str, float | None] = {"t": t0, "cpu": real.cpu_sec() if real is not None else None}
+
+    def read_all() -> Any:
+        states = [v.serving_state() for v in views]
+        now, cpu = time.monotonic(), real.cpu_sec() if real is not None else None
+        cpu0, when0 = last["cpu"], last["t"] or t0
+        cores = None
+        if cpu is not None and cpu0 is not None and now > when0:
+            cores = round((cpu - cpu0) / (now - when0), 2)
+        last.update(t=now, cpu=cpu)
+        trace.append({"t": round(now - t0, 1), "server_cpu_cores": cores,
+                      "load_1min": round(os.getloadavg()[0], 1),
+                      **{s.collection: _brief(s.as_dict()) for s in states}})
+        worst = next((s for s in states if not s.ready), states[-1])
+        return worst
+
+    if wait:
+        for v in views:
+            v.flush()
+        state, waited = wait_until_ready(read_all, timeout, poll=2.0)
+    else:
+        state, waited = read_all(), 0.0
+    log(f"server state after {waited:.0f}s: {state.render()}")
+    return {"waited": wait, "waited_sec": round(waited, 1), "ready": state.ready, "readings": len(trace),
+            "final": trace[-1], "first": trace[0],
+            "trace": trace if len(trace) <= 40 else trace[:20] + trace[-20:]}
+
+
 def _cpu(real: RealMilvus, base: Any, episodes: Any, vectors: Any, users: Any, scan: int,
          ep_scan: int) -> dict[str, Any]:
     """CPU time per query of each arm, the server's (its whole process tree, less its idle rate) and this
@@ -174,6 +224,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--port", type=int, default=STANDALONE_PORT)
     parser.add_argument("--max-rss-mib", type=float, default=8192,
                         help="the standalone is stopped (the run fails) if its processes' RSS exceeds this")
+    parser.add_argument("--served-timeout", type=float, default=1800.0,
+                        help="after the load, wait up to this long for both collections to be served from "
+                             "sealed, indexed segments (the documented readiness condition)")
+    parser.add_argument("--no-wait-served", action="store_true",
+                        help="measure right after the load, without waiting for the server to settle")
     parser.add_argument("--measure-nice", type=int, default=None,
                         help="with --standalone: every thread of this process and of the server gets this "
                              "niceness for the timed rounds only (e.g. -10: a host whose CPU they do not "
@@ -244,9 +299,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                                           episode_base, memory_type="episode",
                                           buckets=settings.EPISODE_MILVUS_USER_PARTITIONS), 1)}
         log(f"loaded: {result['load_sec']}")
-        if real is not None:
-            result["index_build"] = {v.collection: wait_indexed(uri, v.collection) for v in (base, episodes)}
-            log(f"indexed: {result['index_build']}")
+        result["served_after_load"] = _served(real, (base, episodes), args.served_timeout,
+                                              wait=not args.no_wait_served)
+        log(f"served after the load: {json.dumps(result['served_after_load']['final'])}")
         result["entities"] = {"memories": base.count(), "episodes": episodes.count()}
         scan = settings.LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT
         ep_scan = max(1, min(settings.EPISODE_RETRIEVE_LIMIT * SCAN_FACTOR, 400))  # as EpisodeSearch asks
@@ -257,7 +312,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                                       + renice_tree(real.proc.pid, args.measure_nice)}
         rounds = []
         for r in range(args.repeats):
+            before = {v.collection: v.serving_state().as_dict() for v in (base, episodes)}
             rounds.append(_round(base, episodes, vectors, users, scan, ep_scan, embed_ms))
+            rounds[-1]["served_before"] = {k: _brief(v) for k, v in before.items()}
             log(f"round {r + 1}: {json.dumps({k: rounds[-1][k] for k in ('load_average', 'growth_ms')})}")
             if real is not None and real.error:
                 raise RuntimeError(real.error)

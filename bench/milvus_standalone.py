@@ -233,26 +233,3 @@ def load_milvus(uri: str, collection: str, users: int, start: int, stop: int, ba
     client.close()
     return sec
 
-
-def wait_indexed(uri: str, collection: str, timeout: float = 900.0) -> dict[str, Any]:
-    """Wait until the vector index of ``collection`` covers every row (a server builds it per sealed
-    segment in the background); returns what ``describe_index`` last said and the seconds waited."""
-    from pymilvus import MilvusClient
-
-    from core.vectorstore import GRPC_OPTIONS
-
-    client = MilvusClient(uri=uri, timeout=60, grpc_options=GRPC_OPTIONS)
-    t0 = time.monotonic()
-    info: dict[str, Any] = {}
-    try:
-        while time.monotonic() - t0 < timeout:
-            info = dict(client.describe_index(collection, "vector", timeout=60) or {})
-            total, done = info.get("total_rows"), info.get("indexed_rows")
-            if total is None or (total and done == total and not info.get("pending_index_rows")):
-                break
-            time.sleep(3)
-    finally:
-        client.close()
-    return {"waited_sec": round(time.monotonic() - t0, 1),
-            **{k: info.get(k) for k in ("index_type", "state", "total_rows", "indexed_rows",
-                                        "pending_index_rows")}}

@@ -1,12 +1,15 @@
 """``pai-memory reindex``: rebuild the vector index (new model or dimension), or re-emit memory.dirty.
 
-    pai-memory reindex [--model M --dim D] [--collection NAME] [--keep-old] [--drop-grace SEC] [--json]
+    pai-memory reindex [--model M --dim D] [--collection NAME] [--keep-old] [--drop-grace SEC]
+                       [--ready-timeout SEC] [--json]
     pai-memory reindex --emit-only [--user U] [--json]
 
 Full rebuild (``core.reindex``): a new collection is registered and filled with every live memory,
 embedded in batches with the configured embedder (``--model``/``--dim`` override
 ``MEMORY_EMBEDDING_MODEL``/``MEMORY_EMBEDDING_DIM`` of the ``openai`` provider), while the old
-collection keeps serving; then one PostgreSQL transaction makes it the active collection, marks the
+collection keeps serving; the new collection is flushed and the rebuild waits (up to ``--ready-timeout``)
+until Milvus serves it only from sealed, indexed segments (``core.milvus_serving``); then one PostgreSQL
+transaction makes it the active collection, marks the
 rows SYNCED with the new ``vector_model``/``vector_version`` and re-emits ``memory.dirty`` for rows
 written during the rebuild; the old collection is dropped after ``--drop-grace`` seconds. After a model
 change, restart the indexer and API processes with the new embedding configuration.
@@ -44,6 +47,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--keep-old", action="store_true", help="do not drop the old collection")
     parser.add_argument("--drop-grace", type=float, default=15.0, metavar="SEC",
                         help="wait before dropping the old collection (readers cache the active one; 15)")
+    parser.add_argument("--ready-timeout", type=float, default=600.0, metavar="SEC",
+                        help="before the switch, wait up to SEC for Milvus to serve the new collection from "
+                             "sealed, indexed segments only (600; it switches anyway after, and says so)")
     parser.add_argument("--batch", type=int, default=256, help="memories per embedding batch (256)")
     parser.add_argument("--emit-only", action="store_true", help="only re-emit memory.dirty via the outbox")
     parser.add_argument("--user", metavar="USER_ID", help="re-emit for this user only (implies --emit-only)")
@@ -90,7 +96,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                           episode_partitions=settings.EPISODE_MILVUS_USER_PARTITIONS)
     try:
         report = reindexer.rebuild(collection=args.collection, drop_old=not args.keep_old,
-                                   drop_grace_sec=args.drop_grace)
+                                   drop_grace_sec=args.drop_grace, ready_timeout_sec=args.ready_timeout)
     except ReindexError as exc:
         print(f"pai-memory reindex: {exc}", file=sys.stderr)
         return 1
@@ -102,7 +108,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     else:
         print(f"reindexed {report.indexed} memories into {report.new_collection} "
               f"(version {report.new_version}, {report.model}, dim {report.dim}) in {report.seconds:.1f}s; "
-              "active now. "
+              f"{'served from sealed, indexed segments' if report.served_ready else 'NOT yet settled'} "
+              f"after waiting {report.served_wait_sec:.1f}s; active now. "
               f"{report.reemitted} rows written during the rebuild re-emitted; old collection "
               f"{report.old_collection} {'dropped' if report.dropped_old else 'kept'}; after a model or "
               f"dimension change the episodes are announced for re-embedding into "

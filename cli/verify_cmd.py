@@ -1,4 +1,5 @@
 """``pai-memory verify [--user U] [--repair [--wait SEC]] [--json]``: PostgreSQL truth vs the Milvus index.
+``pai-memory verify --served [--wait SEC] [--json]``: does Milvus serve it from sealed, indexed segments?
 
 Classes (see ``core.verify``): ``unsynced`` (DIRTY/FAILED rows), ``orphaned`` (index entries the truth
 does not want: erased, inactive, expired, filtered, filed under the wrong user), ``missing`` (SYNCED
@@ -10,6 +11,11 @@ Episodes (``core.episodes.verify``, their own collection): ``unsynced``, ``missi
 ``--repair`` re-drives every drifting row through the outbox (``memory.dirty``; the running relay and
 indexer do the rest) and deletes entries that have no truth row at all directly from Milvus.
 ``--wait SEC`` then waits for the indexer to catch up and verifies again.
+
+``--served`` (no truth comparison): the readiness condition after a bulk load or a reindex
+(``core.milvus_serving``): the active memories' collection and the episodes' are served only from sealed,
+indexed segments (index covers every row; no growing segment, no segment hand-off or compaction swap
+pending). ``--wait SEC`` flushes them first and waits up to SEC for that. Exit 0 ready, 1 not ready.
 
 Exit code: 0 when the last report printed is clean, 1 when it shows drift, 2 on a usage error.
 """
@@ -31,6 +37,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--repair", action="store_true", help="fix drift through the outbox path")
     parser.add_argument("--wait", type=float, default=0.0, metavar="SEC",
                         help="with --repair: wait up to SEC for the indexer, then verify again")
+    parser.add_argument("--served", action="store_true",
+                        help="only check that Milvus serves the collections from sealed, indexed segments "
+                             "(after a bulk load or a reindex); with --wait SEC flush and wait for it")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     parser.add_argument("--no-confirm", action="store_true",
                         help="do not re-check flagged ids (faster; may report in-flight writes as drift)")
@@ -44,6 +53,14 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
     sessions = session_factory(engine_for(settings.database_url, settings.DATABASE_POOL_SIZE))
     index = MilvusMemoryIndex.from_settings(settings)
+    if args.served:
+        try:
+            return _served(args, settings, sessions, index)
+        except VectorStoreError as exc:
+            print(f"pai-memory verify: Milvus: {exc}", file=sys.stderr)
+            return 3
+        finally:
+            index.close()
     verifier = TruthIndexVerifier(sessions, index)
     out: dict[str, Any] = {}
     try:
@@ -102,6 +119,33 @@ def _episodes(args: argparse.Namespace, settings: Settings, sessions: Any, index
         _say(args, f"repair: announced {len(announced)} episodes, deleted {len(report.orphaned)} entries")
         return False
     return report.clean
+
+
+def _served(args: argparse.Namespace, settings: Settings, sessions: Any, index: Any) -> int:
+    """``--served``: the serving state of the active memories' collection and the episodes' collection."""
+    from core.vectorstore import active_collection
+
+    with sessions() as session:
+        row = active_collection(session)
+    names = [row.name if row is not None else index.collection]
+    if settings.EPISODES_ENABLED:
+        names.append(settings.episode_collection)
+    out: dict[str, Any] = {}
+    ready = True
+    for name in names:
+        view = index.for_collection(name)
+        if not view.has_collection():
+            continue
+        if args.wait > 0:
+            state, waited = view.wait_served(args.wait)
+        else:
+            state, waited = view.serving_state(), 0.0
+        out[name] = {**state.as_dict(), "waited_sec": round(waited, 1)}
+        ready = ready and state.ready
+        _say(args, state.render() + (f" (waited {waited:.1f}s)" if args.wait > 0 else ""))
+    if args.json:
+        print(json.dumps({"served": out, "ready": ready}))
+    return 0 if ready else 1
 
 
 def _say(args: argparse.Namespace, text: str) -> None:

@@ -81,6 +81,9 @@ class ReindexReport:
     marked_synced: int = 0
     reemitted: int = 0
     dropped_old: bool = False
+    served_ready: bool | None = None
+    served_wait_sec: float = 0.0
+    served_state: dict[str, Any] = field(default_factory=dict)
     embed_sec: float = 0.0
     milvus_sec: float = 0.0
     seconds: float = 0.0
@@ -130,8 +133,15 @@ class Reindexer:
 
     # --- full rebuild ---------------------------------------------------------------------------
     def rebuild(self, *, collection: str | None = None, drop_old: bool = True, drop_grace_sec: float = 15.0,
-                on_batch: Callable[[int], None] | None = None) -> ReindexReport:
-        """Build a new collection, switch over atomically, drop the old one. Raises ``ReindexError``."""
+                on_batch: Callable[[int], None] | None = None,
+                ready_timeout_sec: float = 600.0) -> ReindexReport:
+        """Build a new collection, switch over atomically, drop the old one. Raises ``ReindexError``.
+
+        Before the switch the new collection is flushed and the rebuild waits up to ``ready_timeout_sec``
+        until it is served only from sealed, indexed segments (``MilvusMemoryIndex.wait_served``), so the
+        first searches do not compete with the server's index building and segment hand-offs; the wait
+        and the state are in the report (``served_*``). Still not ready then: it switches anyway (the
+        searches are right, only slower until the server settles) and says so."""
         t0 = time.perf_counter()
         with self._exclusive():
             started = self.clock() - CLOCK_SKEW
@@ -154,7 +164,12 @@ class Reindexer:
                     target.drop_collection()
                 target.ensure_collection()
                 seen = self._fill(target, report, on_batch)
-                target.flush()  # serve from sealed, indexed segments from the first query on
+                state, waited = target.wait_served(ready_timeout_sec)  # sealed, indexed from query one
+                report.served_ready, report.served_wait_sec = state.ready, waited
+                report.served_state = state.as_dict()
+                if not state.ready:
+                    log.warning("switching to %r before the server settled (%.0fs): %s", name, waited,
+                                state.render())
                 self._switch(report, seen, started)
                 self._episodes(old_spec)
             except Exception as exc:

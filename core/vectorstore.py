@@ -46,10 +46,11 @@ from core.milvus_client import (
     is_not_loaded,
     is_unavailable,
 )
+from core.milvus_serving import ServingState, read_state, wait_until_ready
 from core.storage.models import VectorCollection
 
-__all__ = ["GRPC_OPTIONS", "IndexModelMismatch", "IndexRow", "MilvusMemoryIndex", "VectorStoreError",
-           "VectorStoreUnavailable", "user_scope_filter", "validated_int64"]
+__all__ = ["GRPC_OPTIONS", "IndexModelMismatch", "IndexRow", "MilvusMemoryIndex", "ServingState",
+           "VectorStoreError", "VectorStoreUnavailable", "user_scope_filter", "validated_int64"]
 
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
@@ -278,6 +279,18 @@ class MilvusMemoryIndex:
     def flush(self) -> None:
         """Seal the collection's growing segments (written rows become indexed segments)."""
         self._call(lambda c: c.flush(self.collection, timeout=self.timeout))
+
+    def serving_state(self) -> ServingState:
+        """Is the collection served only from sealed, indexed segments (``core.milvus_serving``)?"""
+        return self._call(lambda c: read_state(c, self.collection, self.timeout))
+
+    def wait_served(self, timeout: float, poll: float = 2.0) -> tuple[ServingState, float]:
+        """Flush, then wait up to ``timeout`` seconds until the collection is ``ready``
+        (``core.milvus_serving``): the readiness condition after a bulk load or a reindex. Returns the
+        last state and the seconds waited; a state still not ready after ``timeout`` is the caller's to
+        report (searches work meanwhile, only slower)."""
+        self.flush()
+        return wait_until_ready(self.serving_state, timeout, poll)
 
     def search(self, user_id: int, vector: Sequence[float] | npt.NDArray[np.float32],
                limit: int) -> list[tuple[int, float]]:

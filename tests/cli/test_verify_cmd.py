@@ -60,5 +60,12 @@ def test_verify_reports_drift_and_repair_fixes_it(cfg: Settings, clean_db: Engin
     assert out["repair"]["enqueued"] == {"overwrite": 1} and out["caught_up"] is True
     assert out["after"]["drift"] == 0 and out["after"]["indexable"] == 2
 
+    # the readiness condition after a bulk load or a reindex: served from sealed, indexed segments
+    assert cli_main(["verify", "--served", "--wait", "30", "--json"]) == 0
+    served = last_json(capsys.readouterr().out)
+    assert served["ready"] is True
+    state = served["served"][cfg.MEMORY_MILVUS_COLLECTION]
+    assert state["ready"] and state["total_rows"] == state["indexed_rows"] == 2
+
     assert cli_main(["verify", "--user", "nobody"]) == 2
     assert "no user" in capsys.readouterr().err

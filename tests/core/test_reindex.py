@@ -94,6 +94,9 @@ def test_model_change_rebuilds_switches_atomically_and_loses_no_write(
     new_name = old_name.removesuffix("_v1") + "_v2"
     assert (report.new_collection, report.new_version, report.old_collection) == (new_name, 2, old_name)
     assert report.indexed >= 3 and report.dropped_old
+    # switched only once the server served the new collection from sealed, indexed segments
+    assert report.served_ready is True and report.served_state["index_covers"]
+    assert report.served_state["total_rows"] == report.indexed
     assert registry(clean_db) == [(new_name, 2, True, NEW_MODEL, NEW_DIM)]
     assert not index.for_collection(old_name, 384).has_collection()
     with Session(clean_db) as s:
