@@ -12,7 +12,8 @@ Three sources, recorded per row in ``source``:
   every template takes the slot values at positions ``i * step`` of its lists). Two more template sets
   are written but not built in: ``training/utterance_templates_forbid24.py`` (what is not about the
   user as drops, with a ``relabel`` of rows about people outside the household) and
-  ``training/utterance_templates_prec24.py`` (companion-chat drops): retrained with either, the
+  ``training/utterance_templates_prec24.py`` (companion-chat drops; with its counterweight of keeps,
+  ``training/utterance_templates_prec24b.py``): retrained with either, the
   models scored worse on the team's held-out set (bench/RESULTS.md, issue 24), so the shipped corpus
   and weights do not include them.
 - ``persona_valid_weak``: weak labels from the **validation** split of Synthetic-Persona-Chat

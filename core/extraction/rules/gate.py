@@ -88,6 +88,13 @@ RESCUE_TYPE = 0.60  # ... and p(type | keep) its type needs
 FACT_MARGIN = 0.02  # cosine lead a single fact slot needs over the next topic, else fact-personal
 CONTEXT_BAND = (0.25, 0.75)  # p(drop) of a text alone within which the context model reads the turn before
 RESCUE_OVERRIDE = 0.97  # p(keep) at which a clause the rules dropped as overridable (below) is rescued
+RESCUE_DAY = 0.97  # p(keep) a rescue needs when it carries a marker of the day or of these days (below)
+# "today", "this weekend", "lately", "最近", "这几天": what a companion-chat user tells of the day or of the
+# moment (an outing, a mood, a plan to unwind) is rescued only when the classifier is very sure; a move, a
+# new job or a pastime taken up is the rules' (events, slots), never a rescue
+_DAY_MARKER = re.compile(r"今天|今晚|今日|这周末|这个周末|本周末|最近|这几天|这段时间|近来|"
+                         r"\b(?:today|tonight|this weekend|this evening|this afternoon|lately|recently|"
+                         r"these days|right now)\b")
 SPLIT_KEEP = 0.90  # p(keep) at which a continuation clause of another type leaves its group ...
 LIST_RUN = 4  # clauses in a run of a sentence no rule fired on from which each clause is read alone
 MAX_RUN = 7  # longest run read clause by clause (a long message of 4-7 facts)
@@ -341,6 +348,8 @@ class ClassifierGate:
                 text = clean_content(analysis.message[run[0].start:run[-1].end])
                 if patterns.RECENT_PAST.search(normalise(text)):
                     continue  # "last weekend I went to…": of the day (a move is the event detector's)
+                if _DAY_MARKER.search(normalise(text)):
+                    threshold = max(threshold, RESCUE_DAY)
                 if long_enough(text, fired and owner is None) and not is_noise_content(text):
                     units.append(Unit(text, sentence, owner, threshold, run_id, True))
                 listing = len(run) >= LIST_RUN and owner is None  # "41, divorced, i drive a forklift, …"
@@ -356,6 +365,8 @@ class ClassifierGate:
                         if own != "" and long_enough(one, own is None) and not is_noise_content(one):
                             single = RESCUE_OVERRIDE if any(analysis.dropped.get(c.index) in _STRICT_REASONS
                                                             for c in piece) else RESCUE_KEEP
+                            if _DAY_MARKER.search(normalise(one)):
+                                single = max(single, RESCUE_DAY)
                             read = with_user_subject(clause, one) if own is None and (fired or listing) \
                                 and not lead else None
                             units.append(Unit(one, sentence, own, single, run_id, False, read))

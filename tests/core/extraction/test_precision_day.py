@@ -7,8 +7,11 @@ from __future__ import annotations
 import pytest
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput, MemoryCandidate
+from core.extraction.rules import RulesExtractor
 from core.extraction.rules.coherence import one_thing
 from core.extraction.rules.events import life_change
+from core.extraction.rules.gate import _DAY_MARKER, RESCUE_DAY
+from core.extraction.rules.gate_units import RESCUE_KEEP
 from core.extraction.rules.precision import precise
 from core.extraction.rules.refine import CandidateMeta, refine_candidates
 from core.types import MemoryType
@@ -90,3 +93,19 @@ def test_a_pastime_taken_up_is_a_taste_not_a_dated_fact(text: str) -> None:
     got = [c for c in RulesExtractor().extract(ExtractionInput(text)) if c.op is CandidateOp.UPSERT]
     assert got and got[0].memory_type is PREF and not got[0].key.startswith("fact-event-"), got
     assert not got[0].content.startswith(("你好", "朋友"))
+
+
+def test_a_rescue_with_a_marker_of_these_days_needs_the_higher_threshold() -> None:
+    assert RESCUE_DAY > RESCUE_KEEP
+    for said in ("I've been thinking about my career a lot lately", "这几天工作压力好大", "today was rough",
+                 "最近总觉得提不起劲", "I recently moved to Leeds"):
+        assert _DAY_MARKER.search(said.lower())
+    for said in ("I work nights at a bakery", "我周末喜欢去爬山", "I live in Porto now"):
+        assert not _DAY_MARKER.search(said.lower())
+
+
+def test_a_musing_of_these_days_is_not_rescued_but_a_pastime_taken_up_is_kept(ex: RulesExtractor) -> None:
+    # no rule fires on the musing: only the classifier's rescue could store it, and "lately" asks it for 0.97
+    assert ex.extract(ExtractionInput("I've been thinking about my career a lot lately")) == []
+    kept = ex.extract(ExtractionInput("I recently started learning the ukulele and I love it"))
+    assert [c.key for c in kept] == ["preference-hobby"]
