@@ -86,7 +86,9 @@ _AND = re.compile(r",? and (?:i|i'm|my)\b", re.IGNORECASE)
 _STOP = re.compile(r"辞职|不再|不.{0,6}了|放一放|放弃|戒了|卖了|出二手|送人|别记|删|"
                    r"\b(?:quit|left|ditched|sold|gave up|scratch|dropping|no more|not .{1,24} anymore|"
                    r"anymore|can wait|on hold|broke me|is out|'s out|rip|passed away|so over|over it|"
-                   r"fell through|cancell?ed|is off|called off)\b|去世|卸载|早就不", re.IGNORECASE)
+                   r"fell through|cancell?ed|is off|called off)\b|去世|卸载|早就不|"
+                   # a correction's wrong value: "portland maine, not oregon", "是女儿不是儿子"
+                   r"^\s*(?:and |but )?not\s+[\w' -]{1,24}[.!~]*\s*$|^\s*不是\S{1,8}$", re.IGNORECASE)
 # a retraction without a topic of its own: "forget that", "erase it", "当我没说", "那条删了"
 _ANAPHOR = re.compile(r"\b(?:that|it|this)\b|那条|这条|刚才|上面", re.IGNORECASE)
 ANAPHOR_P = 0.50  # retract probability enough when the previous turn names the memory
@@ -100,7 +102,10 @@ STRONG_CUE = re.compile(
     r"make it|ditched|sold|graduated|took up|relocated|upgraded|is plenty|is enough|not going back|gave up|"
     r"used to|change of plans|plot twist|rip|passed away|new (?:job|place|phone|goal|car|flat|home)|"
     r"ever since|so over|no more|not any ?more|traded|picked up|getting into|caved|cancell?ed|fell through|"
-    r"replaced|(?:i'm|im|i am) (?:a |an )?\S+ now)\b|后来|如今|早就|卸载|迷上|switch ?到|换到|转到|"
+    r"replaced|(?:i'm|im|i am) (?:a |an )?\S+ now|bump(?:ed)?|rais(?:e|ed)|lower(?:ed)?|increas(?:e|ed)|"
+    r"transferr(?:ed|ing)|relocat(?:e|ed|ing)|is back|back on|typo|i meant|meant to say|"
+    r"got (?:a|an|my) (?:new|own)|no need to|don'?t have to)\b|后来|如今|早就|卸载|迷上|switch ?到|换到|转到|"
+    r"调到|提到|提高到|降到|加到|减到|涨到|转学|恢复|记错|说错|打错|搞错|不用再|不必再|无需再|"
     r"改(?:坐|乘|骑|开|吃|喝|去|学|练|做|看|玩|听)",
     re.IGNORECASE)
 # change cues that alone tell no change ("现在饿得发慌", "now 3 stations use it")
@@ -163,7 +168,7 @@ def new_part(statement: str, old: str) -> str:
     for i, p in enumerate(parts):
         if UPDATE_CUE.search(p) and not _STOP.search(p) and not (
                 _shares_value(p, old) and any(UPDATE_CUE.search(q) and not _shares_value(q, old)
-                                                  for q in parts)):
+                                                  and not _STOP.search(q) for q in parts)):
             kept.append(p)  # a cue clause naming the old value ("芝麻后来送去我妈那儿了") gives way to
             # one that does not
             nxt = parts[i + 1] if i + 1 < len(parts) else ""
