@@ -144,10 +144,16 @@ _TOPIC_NOISE = re.compile(
     re.IGNORECASE)
 
 
+# a retraction cue around its topic ("take the therapist stuff out"): the topic stays
+_TAKE_OUT = re.compile(r"\btake (?:the |that |my )?([^,.!?]{0,24}?)\s*(?:stuff|thing|bit|part|info|details?) out\b",
+                       re.IGNORECASE)
+
+
 def topic_text(new: str) -> str:
     """``new`` without its cue words and fillers (the topic the pair's third and fourth features embed);
     ``new`` itself when nothing is left."""
-    out = _TOPIC_NOISE.sub(" ", RETRACT_CUE.sub(" ", UPDATE_CUE.sub(" ", new)))
+    new_ = _TAKE_OUT.sub(lambda m: f" {m.group(1)} ", new)
+    out = _TOPIC_NOISE.sub(" ", RETRACT_CUE.sub(" ", UPDATE_CUE.sub(" ", new_)))
     out = re.sub(r"[\s,，。.!！?？~、;；:：]+", " ", out).strip()
     return out if len(out) >= 2 else new
 
