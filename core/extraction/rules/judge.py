@@ -41,6 +41,7 @@ import numpy.typing as npt
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
 from core.extraction.classifier import MemoryClassifier
 from core.extraction.pairs import (
+    NEGATION,
     RELATIONS,
     RETRACT_CUE,
     UPDATE_CUE,
@@ -100,7 +101,8 @@ _AND = re.compile(r",? and (?:i|i'm|my)\b", re.IGNORECASE)
 _STOP = re.compile(r"辞职|不再|不.{0,6}了|放一放|放弃|戒了|卖了|出二手|送人|别记|删|"
                    r"\b(?:quit|left|ditched|sold|gave up|scratch|dropping|no more|not .{1,24} anymore|"
                    r"anymore|can wait|on hold|broke me|is out|'s out|rip|passed away|so over|over it|"
-                   r"fell through|cancell?ed|is off|called off)\b|去世|卸载|早就不|"
+                   r"fell through|cancell?ed|is off|called off|no need to|don'?t have to)\b|去世|卸载|早就不|"
+                   r"不用再|不必再|无需再|"
                    # a correction's wrong value: "portland maine, not oregon", "是女儿不是儿子"
                    r"^\s*(?:and |but )?not\s+[\w' -]{1,24}[.!~]*\s*$|^\s*不是\S{1,8}$", re.IGNORECASE)
 # a retraction without a topic of its own: "forget that", "erase it", "当我没说", "那条删了"
@@ -136,6 +138,7 @@ def _tells_new_value(sentence: str) -> bool:
     value's end ("I don't play tennis anymore, forget that" retracts; "scratch X, switching to Y" does
     not)."""
     return any(UPDATE_CUE.search(c) and not RETRACT_CUE.search(c) and not _STOP.search(c)
+               and (_changes(c) or not NEGATION.search(c))  # "我不想让它出现在任何地方" tells nothing new
                for c in _CLAUSE.findall(sentence))
 
 
@@ -229,16 +232,22 @@ def _shares_value(clause: str, old: str) -> bool:
     return any(len(t) >= 2 for t in salient_tokens(clause) & salient_tokens(old))
 
 
-def new_part(statement: str, old: str) -> str:
+def new_part(statement: str, old: str, implicit: bool = False) -> str:
     """The clauses of an update ``statement`` about the new value: those with a change cue that do not
     tell the old value's end (nor name it, when another cue clause does not), each with a short clause
     completing it; else those that neither tell its end nor name a word of the ``old``
-    memory; else all."""
+    memory; else all. A clause of cue words alone ("你记错了") is no value. ``implicit``: the change is
+    only implied (a weak cue: "the commute from astoria is way better, been at the new apartment a month
+    now"): the new value is in the clauses without a cue too, so all clauses but the old value's."""
     text = without_past(statement)
     parts = [p.strip() for p in _CLAUSE.findall(text) if p.strip()]
     if len(parts) < 2:
         return clean_content(text)
     kept = []
+    if implicit:
+        kept = [p for p in parts if not _STOP.search(p) and not _shares_value(p, old) and not bare_cue(p)]
+        if kept:
+            return clean_content(("，" if has_cjk(text) else ", ").join(kept))
     for i, p in enumerate(parts):
         if UPDATE_CUE.search(p) and not _STOP.search(p) and not (
                 _shares_value(p, old) and any(UPDATE_CUE.search(q) and not _shares_value(q, old)
@@ -251,10 +260,9 @@ def new_part(statement: str, old: str) -> str:
                     bare_cue(p) or (len(nxt) <= short and not _shares_value(nxt, old))):
                 kept.append(nxt)  # "From now on, keep answers short": the cue alone says nothing;
                 # "现在家里这只是新领养的橘猫，叫年糕": a short clause completes the new value
-    kept = list(dict.fromkeys(kept))
-    kept = [p for p in kept if not bare_cue(p)] or kept  # "是女儿啊，你记错了": the cue alone says nothing
+    kept = [p for p in dict.fromkeys(kept) if not bare_cue(p)]  # "是女儿啊，你记错了": no value
     if not kept:
-        kept = [p for p in parts if not _STOP.search(p) and not _shares_value(p, old)]
+        kept = [p for p in parts if not _STOP.search(p) and not _shares_value(p, old) and not bare_cue(p)]
     if not kept:
         kept = [p for p in parts if not _STOP.search(p)] or parts
         kept = [p for p in kept if not bare_cue(p)] or kept
@@ -344,7 +352,7 @@ class UpdateJudge:
                     if memory.key in deleted:
                         # a delete the rules made stands (the whole thing withdrawn), unless the sentence
                         # names one part of the memory and the rest is a memory alone
-                        if anaphor or topics[i] == sentence or not sure or not (
+                        if anaphor or topics[i] == sentence or not (
                                 _PART_CUE.search(sentence) or _keeps_some(sentence)
                                 or drop_conjunct(memory.content, topics[i])):
                             continue
@@ -432,7 +440,9 @@ class UpdateJudge:
     def _of_type(self, content: str, memory: ExistingMemory) -> bool:
         """The memory classifier sees ``content`` as a memory of ``memory``'s type."""
         seen = self.classifier.predict([content])[0]
-        return seen.p_keep >= WEAK_TYPE_P and seen.p_type(_type(memory)) >= WEAK_TYPE_P
+        mine = seen.p_type(_type(memory))
+        return seen.p_keep >= WEAK_TYPE_P and (
+            mine >= WEAK_TYPE_P or all(mine >= seen.p_type(t) for t in MemoryType))  # ... or its likeliest
 
     def _supersede(self, out: list[MemoryCandidate], sentence: str, tail: str, memory: ExistingMemory,
                    p: float, before: str = "") -> list[MemoryCandidate] | None:
@@ -469,7 +479,9 @@ class UpdateJudge:
             named = is_known_slot(c.key) and is_known_slot(memory.key)
             other = c.memory_type is not _type(memory) or (c.key != memory.key and named)
             if c.supersedes is not None or other:
-                two_slots = named and c.memory_type is _type(memory)  # e.g. a length rule, a diet rule
+                two_slots = (named and c.memory_type is _type(memory)  # e.g. a length rule, a diet rule
+                             and not shares_value(memory.content, topic_text(sentence)))  # ... unless the
+                # sentence names the memory's own words ("bump the grocery budget to $120")
                 if p >= CROSS_P and c.supersedes in (None, memory.key) and _changes(c.content) \
                         and not two_slots:
                     taken.append(k)  # sure: the slot the rules guessed for the new value gives way
@@ -481,14 +493,16 @@ class UpdateJudge:
             return None  # what the sentence tells is stored under its own key: it is not this memory's value
         if p < STATEMENT_P or not UPDATE_CUE.search(sentence) or _QUESTION.search(sentence):
             return None
-        content = new_part(tail, memory.content)[:MAX_MEMORY_CONTENT_CHARS]
+        content = new_part(tail, memory.content, _weak(tail, before))[:MAX_MEMORY_CONTENT_CHARS]
         if len(content) < 2 or not _strong(tail, p, memory.content, before) or not _tells_new_value(tail):
             return None  # "现在饿得发慌" tells no change of anything
         if _weak(tail, before) and not self._of_type(content, memory):
             return None
         if not taken:
             seen = self.classifier.predict([content])[0]
-            if seen.p_keep >= STATEMENT_KEEP and seen.p_type(_type(memory)) < OTHER_TYPE_P:
+            mine = seen.p_type(_type(memory))
+            if seen.p_keep >= STATEMENT_KEEP and mine < OTHER_TYPE_P and any(
+                    seen.p_type(t) > mine for t in MemoryType):
                 return None  # the memory classifier sees a memory of another type: not this slot's value
         out = [c for k, c in enumerate(out) if k not in taken]
         out.append(MemoryCandidate(op=CandidateOp.UPSERT, memory_type=_type(memory), key=memory.key,
