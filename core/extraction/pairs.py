@@ -145,8 +145,9 @@ _TOPIC_NOISE = re.compile(
 
 
 # a retraction cue around its topic ("take the therapist stuff out"): the topic stays
-_TAKE_OUT = re.compile(r"\btake (?:the |that |my )?([^,.!?]{0,24}?)\s*(?:stuff|thing|bit|part|info|details?) out\b",
-                       re.IGNORECASE)
+_TAKE_OUT = re.compile(
+    r"\btake (?:the |that |my )?([^,.!?]{0,24}?)\s*(?:stuff|thing|bit|part|info|details?) out\b",
+    re.IGNORECASE)
 
 
 def topic_text(new: str) -> str:

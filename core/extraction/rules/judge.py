@@ -75,6 +75,7 @@ PART_P = 0.50  # a clause of a retracted memory goes with it at this retract pro
 MIN_COSINE = 0.80  # a memory less similar than this to the sentence is never its pair
 CROSS_SCRIPT_COSINE = 0.76  # ... when one of the two is Chinese and the other not (e5's cosines across
 # languages sit lower: "I'm based in Singapore" / "上个月 relocate 到吉隆坡了" 0.78)
+CUED_SUPERSEDE_P = 0.70  # ... with a strong change cue, for the most similar memory ("注释改成中文吧")
 SURE_P = 0.93  # a supersede this sure tells a new value with a weak cue alone ("been at the new
 # apartment about a month now", "现在只能每天挤地铁上班")
 NAMED_RETRACT_P = 0.5  # a retraction whose topic names a word of the memory is enough at this probability
@@ -83,7 +84,8 @@ PART_MARGIN = 0.25  # a clause goes with a partial retraction only this close to
 WEAK_TYPE_P = 0.5  # a new value told with a weak cue alone must be of the memory's type this surely
 # (classifier), and a memory (p_keep), else it is no value of that slot ("现在才4万出头" is no job)
 # a retraction of one part: "the adderall part", "salary 那部分", "the debt number"
-_PART_CUE = re.compile(r"\b(?:part|bit|piece|detail|details|number|section)\b|部分|那块|那段|那点|那句", re.IGNORECASE)
+_PART_CUE = re.compile(r"\b(?:part|bit|piece|detail|details|number|section)\b|部分|那块|那段|那点|那句",
+                       re.IGNORECASE)
 # a latin-script clause completing the new value's clause: a noun phrase ("a mazda 3 hatchback")
 _APPOSITIVE = re.compile(r"^\s*(?:a|an|the|my|called|named|like|at|in|with)\b", re.IGNORECASE)
 STRONG_P = 0.85  # a supersede this sure tells a new value without a strong cue word ("traded the civic")
@@ -388,8 +390,9 @@ class UpdateJudge:
                     out.insert(0, cand)
                     deleted.add(memory.key)
                     done.add(memory.key)
-            elif (relation == "supersede" and p >= SUPERSEDE_P and memory.key not in done
-                  and not _ADDITIVE.search(sentence)):
+            elif (relation == "supersede" and memory.key not in done and not _ADDITIVE.search(sentence)
+                  and (p >= SUPERSEDE_P or (p >= CUED_SUPERSEDE_P and best == 0
+                                            and STRONG_CUE.search(sentence)))):
                 # a bare delete the rules made for this memory gives way to the new value, when one is told
                 kept = [c for c in out if c.key != memory.key or c.op is not CandidateOp.DELETE]
                 replaced = self._supersede(kept, sentence, tail, memory, p, befores[i])
@@ -397,6 +400,18 @@ class UpdateJudge:
                     out = replaced
                     written.add(memory.key)
                     done.add(memory.key)
+                    for rank, j in enumerate(order):  # another memory stating the old value the sentence
+                        other = live[j]  # names ("从深圳搬去厦门了": "现在在深圳工作" beside "常住深圳")
+                        sup = float(probs[rank, RELATIONS.index("supersede")])
+                        if rank == best or sup < SUPERSEDE_P or other.key in written | done | deleted \
+                                or not _old_value(sentence, memory.content, other.content):
+                            continue
+                        out.insert(0, MemoryCandidate(
+                            op=CandidateOp.DELETE, memory_type=_type(other), key=other.key,
+                            content=other.content[:MAX_MEMORY_CONTENT_CHARS], importance=3,
+                            confidence=round(sup, 3), supersedes=other.key))
+                        deleted.add(other.key)
+                        done.add(other.key)
         return out
 
     def _retraction(self, memory: ExistingMemory, sentence: str, s_vec: npt.NDArray[np.float32],
@@ -425,6 +440,8 @@ class UpdateJudge:
             rest = drop_conjunct(memory.content, topic)  # "i love horror movies and true crime podcasts"
             kept = [rest] if rest else []
         if kept:
+            if memory.content.startswith("我") and not kept[0].startswith(("我", "I ", "i ")):
+                kept[0] = f"我{kept[0]}"  # the subject the cut clause carried ("我工资..., 在 Shopee 做...")
             content = ("，" if has_cjk(memory.content) else ", ").join(kept)[:MAX_MEMORY_CONTENT_CHARS]
             if self.classifier.predict([content])[0].p_keep >= REST_KEEP:
                 return MemoryCandidate(op=CandidateOp.UPSERT, memory_type=_type(memory), key=memory.key,
@@ -491,7 +508,8 @@ class UpdateJudge:
             return out
         if told and not taken:
             return None  # what the sentence tells is stored under its own key: it is not this memory's value
-        if p < STATEMENT_P or not UPDATE_CUE.search(sentence) or _QUESTION.search(sentence):
+        if (p < STATEMENT_P and not (p >= CUED_SUPERSEDE_P and STRONG_CUE.search(sentence))) \
+                or not UPDATE_CUE.search(sentence) or _QUESTION.search(sentence):
             return None
         content = new_part(tail, memory.content, _weak(tail, before))[:MAX_MEMORY_CONTENT_CHARS]
         if len(content) < 2 or not _strong(tail, p, memory.content, before) or not _tells_new_value(tail):
@@ -506,9 +524,20 @@ class UpdateJudge:
                 return None  # the memory classifier sees a memory of another type: not this slot's value
         out = [c for k, c in enumerate(out) if k not in taken]
         out.append(MemoryCandidate(op=CandidateOp.UPSERT, memory_type=_type(memory), key=memory.key,
-                                   content=content, importance=3, confidence=round(p, 3),
+                                   content=content, importance=3, confidence=round(max(p, SUPERSEDE_P), 3),
                                    supersedes=memory.key))
         return out
+
+
+def _old_value(sentence: str, old: str, other: str) -> bool:
+    """The sentence names, in a clause about the old value's end or where it moved from, a word that both
+    the superseded memory and ``other`` hold."""
+    words = salient_tokens(old) & salient_tokens(other)
+    clauses = [c for c in _CLAUSE.findall(sentence) if _STOP.search(c) or _FROM.search(c)]
+    return any(len(w) >= 2 and w in salient_tokens(c) for c in clauses for w in words)
+
+
+_FROM = re.compile(r"从|\bfrom\b|\bleft\b|\bout of\b", re.IGNORECASE)
 
 
 def _weak(tail: str, before: str) -> bool:
