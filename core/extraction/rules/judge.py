@@ -252,10 +252,11 @@ def new_part(statement: str, old: str, implicit: bool = False) -> str:
             return clean_content(("，" if has_cjk(text) else ", ").join(kept))
     for i, p in enumerate(parts):
         if UPDATE_CUE.search(p) and not _STOP.search(p) and not (
-                _shares_value(p, old) and any(UPDATE_CUE.search(q) and not _shares_value(q, old)
-                                                  and not _STOP.search(q) for q in parts)):
+                _shares_value(p, old) and not _number_changed(old, p)
+                and any(UPDATE_CUE.search(q) and not _shares_value(q, old) and not _STOP.search(q)
+                        for q in parts)):
             kept.append(p)  # a cue clause naming the old value ("芝麻后来送去我妈那儿了") gives way to
-            # one that does not
+            # one that does not, unless it states a new number ("bump the budget to $250")
             nxt = parts[i + 1] if i + 1 < len(parts) else ""
             short = SHORT_TAIL if has_cjk(nxt) or not _APPOSITIVE.search(nxt) else SHORT_TAIL_LATIN
             if nxt and not _STOP.search(nxt) and (
