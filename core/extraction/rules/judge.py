@@ -398,7 +398,11 @@ class UpdateJudge:
                 kept = [c for c in out if c.key != memory.key or c.op is not CandidateOp.DELETE]
                 replaced = self._supersede(kept, sentence, tail, memory, p, befores[i])
                 if replaced is not None:
-                    out = replaced
+                    # the sentence only telling the old value's end ("the trip fell through so i ditched
+                    # french") is no memory of its own once the new value replaces the old
+                    out = [c for c in replaced if not (
+                        c.op is CandidateOp.UPSERT and c.supersedes is None and _from(c, sentence)
+                        and all(_STOP.search(x) for x in _CLAUSE.findall(c.content) if x.strip()))]
                     written.add(memory.key)
                     done.add(memory.key)
                     for rank, j in enumerate(order):  # another memory stating the old value the sentence
@@ -482,7 +486,8 @@ class UpdateJudge:
                 theirs = new_part(tail, memory.content) if overlap(content, tail) >= 0.5 else ""
                 told_there = bool(theirs and _changes(theirs) and not UPDATE_CUE.search(mine))
                 content = theirs if told_there else mine
-                out[k] = c.model_copy(update={"content": content, "supersedes": memory.key})
+                out[k] = c.model_copy(update={"content": content, "supersedes": memory.key,
+                                              "confidence": max(c.confidence, round(p, 3))})
                 return out
         told = False  # the sentence produced a candidate that tells a change (of this slot or not)
         taken: list[int] = []  # ... under another slot or type, which a sure supersede takes over
@@ -505,7 +510,8 @@ class UpdateJudge:
                     taken.append(k)  # sure: the slot the rules guessed for the new value gives way
                 continue  # else two named slots never replace each other
             content = new_part(c.content, memory.content) or c.content
-            out[k] = c.model_copy(update={"content": content, "supersedes": memory.key})
+            out[k] = c.model_copy(update={"content": content, "supersedes": memory.key,
+                                          "confidence": max(c.confidence, round(p, 3))})
             return out
         if told and not taken:
             return None  # what the sentence tells is stored under its own key: it is not this memory's value
