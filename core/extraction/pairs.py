@@ -57,7 +57,9 @@ UPDATE_CUE = re.compile(
     r"调到|提到|提高到|降到|加到|减到|涨到|转学|恢复|记错|说错|打错|搞错|不用再|不必再|无需再|入手了|"
     r"\b(?:bump(?:ed)?|rais(?:e|ed|ing)|lower(?:ed)?|increas(?:e|ed)|transferr?(?:ed|ing)?|relocat(?:e|ed|ing)|"
     r"back on|is back|are back|back to|typo|i meant|meant to say|my bad|got (?:a|an|my) (?:new|own)|"
-    r"as of|officially|no need to|don'?t have to)\b|[,，]\s*not\s+\w+",
+    r"as of|officially|no need to|don'?t have to|(?:you|u) can (?:\w+ ){1,3}now|"
+    r"(?:is|are) (?:fine|ok|okay) now)\b|"
+    r"[,，]\s*not\s+\w+",
     re.IGNORECASE)
 RETRACT_CUE = re.compile(
     r"删|别记|不用记|不要存|别存|不用存|忘了|忘掉|当我没说|作废|不算|不弄了|不搞了|别再提|不是我|"

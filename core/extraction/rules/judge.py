@@ -122,7 +122,8 @@ STRONG_CUE = re.compile(
     r"ever since|so over|no more|not any ?more|traded|picked up|getting into|caved|cancell?ed|fell through|"
     r"replaced|(?:i'm|im|i am) (?:a |an )?\S+ now|bump(?:ed)?|rais(?:e|ed)|lower(?:ed)?|increas(?:e|ed)|"
     r"transferr(?:ed|ing)|relocat(?:e|ed|ing)|is back|back on|typo|i meant|meant to say|"
-    r"got (?:a|an|my) (?:new|own)|no need to|don'?t have to)\b|后来|如今|早就|卸载|迷上|switch ?到|换到|转到|"
+    r"got (?:a|an|my) (?:new|own)|no need to|don'?t have to|(?:you|u) can (?:\w+ ){1,3}now|"
+    r"(?:is|are) (?:fine|ok|okay) now)\b|后来|如今|早就|卸载|迷上|switch ?到|换到|转到|"
     r"调到|提到|提高到|降到|加到|减到|涨到|转学|恢复|记错|说错|打错|搞错|不用再|不必再|无需再|"
     r"改(?:坐|乘|骑|开|吃|喝|去|学|练|做|看|玩|听)",
     re.IGNORECASE)
@@ -485,7 +486,7 @@ class UpdateJudge:
                 mine = new_part(content, memory.content) or content
                 theirs = new_part(tail, memory.content) if overlap(content, tail) >= 0.5 else ""
                 told_there = bool(theirs and _changes(theirs) and not UPDATE_CUE.search(mine))
-                content = theirs if told_there else mine
+                content = theirs if told_there or (theirs and mine in theirs) else mine  # ... or more of it
                 out[k] = c.model_copy(update={"content": content, "supersedes": memory.key,
                                               "confidence": max(c.confidence, round(p, 3))})
                 return out
