@@ -526,9 +526,9 @@ class UpdateJudge:
             return None
         if not taken:
             seen = self.classifier.predict([content])[0]
-            mine = seen.p_type(_type(memory))
-            if seen.p_keep >= STATEMENT_KEEP and mine < OTHER_TYPE_P and any(
-                    seen.p_type(t) > mine for t in MemoryType):
+            p_mine = seen.p_type(_type(memory))
+            if seen.p_keep >= STATEMENT_KEEP and p_mine < OTHER_TYPE_P and any(
+                    seen.p_type(t) > p_mine for t in MemoryType):
                 return None  # the memory classifier sees a memory of another type: not this slot's value
         out = [c for k, c in enumerate(out) if k not in taken]
         out.append(MemoryCandidate(op=CandidateOp.UPSERT, memory_type=_type(memory), key=memory.key,
