@@ -235,18 +235,24 @@ def _shares_value(clause: str, old: str) -> bool:
     return any(len(t) >= 2 for t in salient_tokens(clause) & salient_tokens(old))
 
 
-def new_part(statement: str, old: str, implicit: bool = False) -> str:
+def new_part(statement: str, old: str, implicit: bool = False, correction: bool = False) -> str:
     """The clauses of an update ``statement`` about the new value: those with a change cue that do not
     tell the old value's end (nor name it, when another cue clause does not), each with a short clause
     completing it; else those that neither tell its end nor name a word of the ``old``
     memory; else all. A clause of cue words alone ("你记错了") is no value. ``implicit``: the change is
     only implied (a weak cue: "the commute from astoria is way better, been at the new apartment a month
-    now"): the new value is in the clauses without a cue too, so all clauses but the old value's."""
+    now"): the new value is in the clauses without a cue too, so all clauses but the old value's.
+    ``correction``: the new value names the slot's words ("portland MAINE, not oregon"): all clauses but
+    the wrong value's."""
     text = without_past(statement)
     parts = [p.strip() for p in _CLAUSE.findall(text) if p.strip()]
     if len(parts) < 2:
         return clean_content(text)
     kept = []
+    if correction:
+        kept = [p for p in parts if not _STOP.search(p) and not bare_cue(p)]
+        if kept:
+            return clean_content(("，" if has_cjk(text) else ", ").join(kept))
     if implicit:
         kept = [p for p in parts if not _STOP.search(p) and not _shares_value(p, old) and not bare_cue(p)]
         if kept:
@@ -384,6 +390,11 @@ class UpdateJudge:
             relation = RELATIONS[int(probs[best].argmax())]
             p = float(probs[best].max())
             memory = live[order[best]]
+            if _CORRECTION.search(sentence) and best == 0 and relation in ("supersede", "refine"):
+                # a correction ("portland MAINE, not oregon"): the model, never trained on corrections,
+                # splits it between supersede and refine; together they are the change
+                relation = "supersede"
+                p = float(probs[best, RELATIONS.index("supersede")] + probs[best, RELATIONS.index("refine")])
             if relation == "retract" and p >= RETRACT_P and RETRACT_CUE.search(sentence):
                 if memory.key in written or memory.key in deleted:
                     continue
@@ -519,8 +530,10 @@ class UpdateJudge:
         if (p < STATEMENT_P and not (p >= CUED_SUPERSEDE_P and STRONG_CUE.search(sentence))) \
                 or not UPDATE_CUE.search(sentence) or _QUESTION.search(sentence):
             return None
-        content = new_part(tail, memory.content, _weak(tail, before))[:MAX_MEMORY_CONTENT_CHARS]
-        if len(content) < 2 or not _strong(tail, p, memory.content, before) or not _tells_new_value(tail):
+        content = new_part(tail, memory.content, _weak(tail, before),
+                           bool(_CORRECTION.search(sentence)))[:MAX_MEMORY_CONTENT_CHARS]
+        if len(content) < 2 or not _strong(tail, p, memory.content, before) or not (
+                _tells_new_value(tail) or _CORRECTION.search(sentence)):
             return None  # "现在饿得发慌" tells no change of anything
         if _weak(tail, before) and not self._of_type(content, memory):
             return None
@@ -546,6 +559,11 @@ def _old_value(sentence: str, old: str, other: str) -> bool:
 
 
 _FROM = re.compile(r"从|\bfrom\b|\bleft\b|\bout of\b", re.IGNORECASE)
+
+
+# a correction of what was said or understood: "X, not Y", "typo", "i meant", "记错了", "是A不是B"
+_CORRECTION = re.compile(
+    r"[,，]\s*not\s+\w+|\b(?:typo|i meant|meant to say)\b|记错|说错|打错|搞错|是\S{1,8}不是", re.IGNORECASE)
 
 
 def _weak(tail: str, before: str) -> bool:
