@@ -137,3 +137,8 @@ def test_a_raised_value_replaces_the_old_one(ex: RulesExtractor) -> None:
     refined = _refined(ex, "bump the takeout budget to $250, i'm cooking less these days", existing)
     new = [c for c in refined if c.supersedes == "constraint-food" and c.op is CandidateOp.UPSERT]
     assert new and "250" in new[0].content and "150" not in new[0].content, refined
+
+
+def test_a_correction_names_the_slot_without_the_wrong_value() -> None:
+    assert new_part("lisbon PORTUGAL lol, not texas, way warmer", "i live in lisbon", correction=True) \
+        == "lisbon PORTUGAL lol, way warmer"
