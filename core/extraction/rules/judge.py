@@ -344,7 +344,7 @@ class UpdateJudge:
                                             [live[j].content for j in order], [sentence] * len(order),
                                             np.repeat(vectors[-1:], len(order), axis=0))
                 retract = np.maximum(retract, self.model.predict_proba(feats)[:, RELATIONS.index("retract")])
-            if RETRACT_CUE.search(sentence) and not _tells_new_value(sentence):
+            if _retracts(sentence) and not _tells_new_value(sentence):
                 # what the retraction sentence itself produced ("depression 那句 remove 掉吧" merged into
                 # the memory) writes nothing of its own
                 echoed = {c.key for c in out if c.op is CandidateOp.UPSERT and _from(c, sentence)
@@ -395,7 +395,7 @@ class UpdateJudge:
                 # splits it between supersede and refine; together they are the change
                 relation = "supersede"
                 p = float(probs[best, RELATIONS.index("supersede")] + probs[best, RELATIONS.index("refine")])
-            if relation == "retract" and p >= RETRACT_P and RETRACT_CUE.search(sentence):
+            if relation == "retract" and p >= RETRACT_P and _retracts(sentence):
                 if memory.key in written or memory.key in deleted:
                     continue
                 cand = self._retraction(memory, sentence, s_vec[i], t_vec[i], p, True)
@@ -564,6 +564,15 @@ _FROM = re.compile(r"从|\bfrom\b|\bleft\b|\bout of\b", re.IGNORECASE)
 # a correction of what was said or understood: "X, not Y", "typo", "i meant", "记错了", "是A不是B"
 _CORRECTION = re.compile(
     r"[,，]\s*not\s+\w+|\b(?:typo|i meant|meant to say)\b|记错|说错|打错|搞错|是\S{1,8}不是", re.IGNORECASE)
+
+
+# "don't forget I'm allergic to peanuts", "别忘了": a reminder, not a retraction
+_REMIND = re.compile(r"\b(?:don'?t|do not|never) forget\b|别忘|不要忘|记得", re.IGNORECASE)
+
+
+def _retracts(sentence: str) -> bool:
+    """A retraction cue outside a reminder ("don't forget ...")."""
+    return bool(RETRACT_CUE.search(_REMIND.sub(" ", sentence)))
 
 
 def _weak(tail: str, before: str) -> bool:
