@@ -29,6 +29,14 @@ decides:
   says which message superseded which;
 - ``refine`` / ``unrelated``: nothing changes.
 
+Since issue 24's session 11: a supersede acts at ``CUED_SUPERSEDE_P`` with a strong change cue for the
+most similar memory, at ``SURE_P`` with only a weak cue when the memory classifier sees the new value as a
+memory of the slot's type (``_of_type``); a correction ("X, not Y", "记错了") reads supersede and refine
+together; a second memory stating the old value the sentence moves from goes with the first
+(``_old_value``); a retraction naming one part keeps the rest even over the rules' delete (``_PART_CUE``,
+a keep clause, ``drop_conjunct``), its topic is its retraction clause (``retraction_topic``), and a topic
+naming a word of the memory acts at ``NAMED_RETRACT_P``; "don't forget ..." is no retraction (``_REMIND``).
+
 The upsert stage records ``superseded by message N`` / ``retracted by message N``
 (``core.memory.upsert._linked``). Deterministic.
 """
