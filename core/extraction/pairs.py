@@ -51,7 +51,15 @@ UPDATE_CUE = re.compile(
     r"picked up|caved|cancell?ed|fell through|is off|called off|replaced|went (?:fully|full)|"
     r"(?:i'm|im|i am) (?:a |an )?\S+ now|for good|not anymore|any ?more)\b|"
     r"后来|如今|最近|早就|已经|卸载|迷上|改(?:坐|乘|骑|开|吃|喝|去|学|练|做|看|玩|听)|switch ?到|换到|转到|"
-    r"不干了|不做了|不玩了|不去了|不用了|取消了|退了",
+    r"不干了|不做了|不玩了|不去了|不用了|取消了|退了|"
+    # issue 24, session 11: a value raised or lowered, a move or transfer told with another verb, a thing
+    # back again, and corrections of what was said or understood ("portland maine, not oregon", "记错了")
+    r"调到|提到|提高到|降到|加到|减到|涨到|转学|恢复|记错|说错|打错|搞错|不用再|不必再|无需再|入手了|"
+    r"\b(?:bump(?:ed)?|rais(?:e|ed|ing)|lower(?:ed)?|increas(?:e|ed)|transferr?(?:ed|ing)?|relocat(?:e|ed|ing)|"
+    r"back on|is back|are back|back to|typo|i meant|meant to say|my bad|got (?:a|an|my) (?:new|own)|"
+    r"as of|officially|no need to|don'?t have to|(?:you|u) can (?:\w+ ){1,3}now|"
+    r"(?:is|are) (?:fine|ok|okay) now)\b|"
+    r"[,，]\s*not\s+\w+",
     re.IGNORECASE)
 RETRACT_CUE = re.compile(
     r"删|别记|不用记|不要存|别存|不用存|忘了|忘掉|当我没说|作废|不算|不弄了|不搞了|别再提|不是我|"
@@ -60,7 +68,8 @@ RETRACT_CUE = re.compile(
     # issue 24, second pass: more ways to withdraw something told
     r"ignore (?:that|this|it|what|the|my|everything)|take (?:out|that out|it out|off)|get rid of|"
     r"leave (?:out|that out|it out)|strike|toss|purge|"
-    r"don'?t (?:save|remember|record|note|log|hold onto)|mixed (?:it|them) up)\b|"
+    r"don'?t (?:save|remember|record|note|log|hold onto)|mixed (?:it|them) up|"
+    r"take (?:the |that |my )?[^,.!?]{0,24}(?:stuff|thing|bit|part|info|details?) out|not remember)\b|"
     r"去掉|拿掉|抹掉|清掉|划掉|撤回|当没听过|当没听见|就当没|当我没|不想被记|别留|不要记|别保存|不用保存",
     re.IGNORECASE)
 NEGATION = re.compile(r"不|没|别|\b(?:not|no|never|don't|isn't|aren't|won't|n't)\b", re.IGNORECASE)
@@ -137,10 +146,17 @@ _TOPIC_NOISE = re.compile(
     re.IGNORECASE)
 
 
+# a retraction cue around its topic ("take the therapist stuff out"): the topic stays
+_TAKE_OUT = re.compile(
+    r"\btake (?:the |that |my )?([^,.!?]{0,24}?)\s*(?:stuff|thing|bit|part|info|details?) out\b",
+    re.IGNORECASE)
+
+
 def topic_text(new: str) -> str:
     """``new`` without its cue words and fillers (the topic the pair's third and fourth features embed);
     ``new`` itself when nothing is left."""
-    out = _TOPIC_NOISE.sub(" ", RETRACT_CUE.sub(" ", UPDATE_CUE.sub(" ", new)))
+    new_ = _TAKE_OUT.sub(lambda m: f" {m.group(1)} ", new)
+    out = _TOPIC_NOISE.sub(" ", RETRACT_CUE.sub(" ", UPDATE_CUE.sub(" ", new_)))
     out = re.sub(r"[\s,，。.!！?？~、;；:：]+", " ", out).strip()
     return out if len(out) >= 2 else new
 

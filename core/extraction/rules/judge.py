@@ -29,6 +29,14 @@ decides:
   says which message superseded which;
 - ``refine`` / ``unrelated``: nothing changes.
 
+Since issue 24's session 11: a supersede acts at ``CUED_SUPERSEDE_P`` with a strong change cue for the
+most similar memory, at ``SURE_P`` with only a weak cue when the memory classifier sees the new value as a
+memory of the slot's type (``_of_type``); a correction ("X, not Y", "记错了") reads supersede and refine
+together; a second memory stating the old value the sentence moves from goes with the first
+(``_old_value``); a retraction naming one part keeps the rest even over the rules' delete (``_PART_CUE``,
+a keep clause, ``drop_conjunct``), its topic is its retraction clause (``retraction_topic``), and a topic
+naming a word of the memory acts at ``NAMED_RETRACT_P``; "don't forget ..." is no retraction (``_REMIND``).
+
 The upsert stage records ``superseded by message N`` / ``retracted by message N``
 (``core.memory.upsert._linked``). Deterministic.
 """
@@ -41,6 +49,7 @@ import numpy.typing as npt
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
 from core.extraction.classifier import MemoryClassifier
 from core.extraction.pairs import (
+    NEGATION,
     RELATIONS,
     RETRACT_CUE,
     UPDATE_CUE,
@@ -72,10 +81,26 @@ REST_KEEP = 0.5  # the clauses a partial retraction keeps must be a memory alone
 PART_P = 0.50  # a clause of a retracted memory goes with it at this retract probability (privacy first:
 # a detail of the retracted thing goes too, "考公那件事" takes "行测老是做不完" with it)
 MIN_COSINE = 0.80  # a memory less similar than this to the sentence is never its pair
+CROSS_SCRIPT_COSINE = 0.76  # ... when one of the two is Chinese and the other not (e5's cosines across
+# languages sit lower: "I'm based in Singapore" / "上个月 relocate 到吉隆坡了" 0.78)
+CUED_SUPERSEDE_P = 0.70  # ... with a strong change cue, for the most similar memory ("注释改成中文吧")
+SURE_P = 0.93  # a supersede this sure tells a new value with a weak cue alone ("been at the new
+# apartment about a month now", "现在只能每天挤地铁上班")
+NAMED_RETRACT_P = 0.5  # a retraction whose topic names a word of the memory is enough at this probability
+PART_MARGIN = 0.25  # a clause goes with a partial retraction only this close to the surest clause's
+# probability (a short topic, "salary", sits near every clause of the memory in e5's space)
+WEAK_TYPE_P = 0.5  # a new value told with a weak cue alone must be of the memory's type this surely
+# (classifier), and a memory (p_keep), else it is no value of that slot ("现在才4万出头" is no job)
+# a retraction of one part: "the adderall part", "salary 那部分", "the debt number"
+_PART_CUE = re.compile(r"\b(?:part|bit|piece|detail|details|number|section)\b|部分|那块|那段|那点|那句",
+                       re.IGNORECASE)
+# a latin-script clause completing the new value's clause: a noun phrase ("a mazda 3 hatchback")
+_APPOSITIVE = re.compile(r"^\s*(?:a|an|the|my|called|named|like|at|in|with)\b", re.IGNORECASE)
 STRONG_P = 0.85  # a supersede this sure tells a new value without a strong cue word ("traded the civic")
 CROSS_P = 0.90  # a supersede this sure takes over a candidate the sentence produced under another slot or
 # type ("switched majors to public health" keyed fact-health replaces fact-education's value)
 SHORT_TAIL = 12  # characters: a clause this short after the new value's clause completes it ("，叫年糕")
+SHORT_TAIL_LATIN = 24  # ... in a script of short letters ("i got my own car, a mazda 3 hatchback")
 SHORT_SENTENCE = 8  # characters: a cue sentence this short is read with the sentence after it
 _SENTENCE = re.compile(r"[^。！？!?.;；\n]+[。！？!?.;；]?")
 # an emoji ends a sentence in chat ("the kanji broke me 💀 picked up korean instead")
@@ -86,7 +111,10 @@ _AND = re.compile(r",? and (?:i|i'm|my)\b", re.IGNORECASE)
 _STOP = re.compile(r"辞职|不再|不.{0,6}了|放一放|放弃|戒了|卖了|出二手|送人|别记|删|"
                    r"\b(?:quit|left|ditched|sold|gave up|scratch|dropping|no more|not .{1,24} anymore|"
                    r"anymore|can wait|on hold|broke me|is out|'s out|rip|passed away|so over|over it|"
-                   r"fell through|cancell?ed|is off|called off)\b|去世|卸载|早就不", re.IGNORECASE)
+                   r"fell through|cancell?ed|is off|called off|no need to|don'?t have to)\b|去世|卸载|早就不|"
+                   r"不用再|不必再|无需再|"
+                   # a correction's wrong value: "portland maine, not oregon", "是女儿不是儿子"
+                   r"^\s*(?:and |but )?not\s+[\w' -]{1,24}[.!~]*\s*$|^\s*不是\S{1,8}$", re.IGNORECASE)
 # a retraction without a topic of its own: "forget that", "erase it", "当我没说", "那条删了"
 _ANAPHOR = re.compile(r"\b(?:that|it|this)\b|那条|这条|刚才|上面", re.IGNORECASE)
 ANAPHOR_P = 0.50  # retract probability enough when the previous turn names the memory
@@ -100,7 +128,11 @@ STRONG_CUE = re.compile(
     r"make it|ditched|sold|graduated|took up|relocated|upgraded|is plenty|is enough|not going back|gave up|"
     r"used to|change of plans|plot twist|rip|passed away|new (?:job|place|phone|goal|car|flat|home)|"
     r"ever since|so over|no more|not any ?more|traded|picked up|getting into|caved|cancell?ed|fell through|"
-    r"replaced|(?:i'm|im|i am) (?:a |an )?\S+ now)\b|后来|如今|早就|卸载|迷上|switch ?到|换到|转到|"
+    r"replaced|(?:i'm|im|i am) (?:a |an )?\S+ now|bump(?:ed)?|rais(?:e|ed)|lower(?:ed)?|increas(?:e|ed)|"
+    r"transferr(?:ed|ing)|relocat(?:e|ed|ing)|is back|back on|typo|i meant|meant to say|"
+    r"got (?:a|an|my) (?:new|own)|no need to|don'?t have to|(?:you|u) can (?:\w+ ){1,3}now|"
+    r"(?:is|are) (?:fine|ok|okay) now)\b|后来|如今|早就|卸载|迷上|switch ?到|换到|转到|"
+    r"调到|提到|提高到|降到|加到|减到|涨到|转学|恢复|记错|说错|打错|搞错|不用再|不必再|无需再|"
     r"改(?:坐|乘|骑|开|吃|喝|去|学|练|做|看|玩|听)",
     re.IGNORECASE)
 # change cues that alone tell no change ("现在饿得发慌", "now 3 stations use it")
@@ -117,6 +149,7 @@ def _tells_new_value(sentence: str) -> bool:
     value's end ("I don't play tennis anymore, forget that" retracts; "scratch X, switching to Y" does
     not)."""
     return any(UPDATE_CUE.search(c) and not RETRACT_CUE.search(c) and not _STOP.search(c)
+               and (_changes(c) or not NEGATION.search(c))  # "我不想让它出现在任何地方" tells nothing new
                for c in _CLAUSE.findall(sentence))
 
 
@@ -141,6 +174,66 @@ def cue_statements(message: str) -> list[tuple[str, str]]:
     return out[:MAX_STATEMENTS]
 
 
+def cue_context(message: str) -> list[str]:
+    """For each of ``cue_statements(message)``, the message's sentence before it ("" for the first):
+    where the old value's end is often told ("tore my acl so no more hoops. swimming for rehab now")."""
+    parts = _sentences(message)
+    out = []
+    for i, text in enumerate(parts):
+        if len(text) >= 3 and has_cue(text):
+            out.append(parts[i - 1] if i > 0 else "")
+    return out[:MAX_STATEMENTS]
+
+
+def retraction_topic(sentence: str) -> str:
+    """What a retraction withdraws: the topic of its clauses with a retraction cue, when other clauses
+    say what to keep ("don't keep the pregnancy thing, just the kids" -> "pregnancy"); else
+    ``topic_text(sentence)``."""
+    if not RETRACT_CUE.search(sentence):
+        return topic_text(sentence)
+    parts = [p for p in _CLAUSE.findall(sentence) if p.strip()]
+    cued = [p for p in parts if RETRACT_CUE.search(p)]
+    if not cued or len(cued) == len(parts):
+        return topic_text(sentence)
+    joined = " ".join(cued)
+    if bare_cue(joined):
+        return topic_text(sentence)  # "forget that, it was about my ex": the other clause is the topic
+    return topic_text(joined)
+
+
+def drop_conjunct(content: str, topic: str) -> str:
+    """``content`` without the conjunct the ``topic`` names, when the memory joins two things with
+    "and" / "和" ("i love horror movies and true crime podcasts" - "true crime" -> "i love horror
+    movies"; "我对花生和芒果过敏" - "芒果" -> "我对花生过敏"); "" when there is no such conjunct."""
+    words = [t for t in salient_tokens(topic) & salient_tokens(content) if len(t) >= 2]
+    if not words:
+        return ""
+    low = content.lower()
+    if has_cjk(content):
+        for w in sorted(words, key=len, reverse=True):
+            for pat in (f"[和与跟、及]{w}", f"{w}[和与跟、及]"):
+                m = re.search(pat, low)
+                if m:
+                    return clean_content(content[:m.start()] + content[m.end():])
+        return ""
+    m = re.search(r"\s(?:and|&)\s", low)
+    if not m or re.search(r"\s(?:and|&)\s", low[m.end():]):
+        return ""  # none, or a list of three: not one conjunct
+    left, right = low[:m.start()], low[m.end():]
+    end = _CLAUSE.match(right)
+    right_end = m.end() + (end.end() if end else len(right))
+    in_right = any(re.search(rf"\b{re.escape(w)}", right) for w in words)
+    in_left = [i for i in (re.search(rf"\b{re.escape(w)}", left) for w in words) if i]
+    if in_right and not in_left:
+        return clean_content(content[:m.start()] + content[right_end:])
+    if in_left and not in_right:
+        start = min(i.start() for i in in_left)
+        if len(left[:start].split()) < 1:
+            return ""
+        return clean_content(content[:start] + content[m.end():])
+    return ""
+
+
 def cue_sentences(message: str) -> list[str]:
     """The sentences of ``cue_statements``."""
     return [s for s, _ in cue_statements(message)]
@@ -150,32 +243,47 @@ def _shares_value(clause: str, old: str) -> bool:
     return any(len(t) >= 2 for t in salient_tokens(clause) & salient_tokens(old))
 
 
-def new_part(statement: str, old: str) -> str:
+def new_part(statement: str, old: str, implicit: bool = False, correction: bool = False) -> str:
     """The clauses of an update ``statement`` about the new value: those with a change cue that do not
     tell the old value's end (nor name it, when another cue clause does not), each with a short clause
     completing it; else those that neither tell its end nor name a word of the ``old``
-    memory; else all."""
+    memory; else all. A clause of cue words alone ("你记错了") is no value. ``implicit``: the change is
+    only implied (a weak cue: "the commute from astoria is way better, been at the new apartment a month
+    now"): the new value is in the clauses without a cue too, so all clauses but the old value's.
+    ``correction``: the new value names the slot's words ("portland MAINE, not oregon"): all clauses but
+    the wrong value's."""
     text = without_past(statement)
     parts = [p.strip() for p in _CLAUSE.findall(text) if p.strip()]
     if len(parts) < 2:
         return clean_content(text)
     kept = []
+    if correction:
+        kept = [p for p in parts if not _STOP.search(p) and not bare_cue(p)]
+        if kept:
+            return clean_content(("，" if has_cjk(text) else ", ").join(kept))
+    if implicit:
+        kept = [p for p in parts if not _STOP.search(p) and not _shares_value(p, old) and not bare_cue(p)]
+        if kept:
+            return clean_content(("，" if has_cjk(text) else ", ").join(kept))
     for i, p in enumerate(parts):
         if UPDATE_CUE.search(p) and not _STOP.search(p) and not (
-                _shares_value(p, old) and any(UPDATE_CUE.search(q) and not _shares_value(q, old)
-                                                  for q in parts)):
+                _shares_value(p, old) and not _number_changed(old, p)
+                and any(UPDATE_CUE.search(q) and not _shares_value(q, old) and not _STOP.search(q)
+                        for q in parts)):
             kept.append(p)  # a cue clause naming the old value ("芝麻后来送去我妈那儿了") gives way to
-            # one that does not
+            # one that does not, unless it states a new number ("bump the budget to $250")
             nxt = parts[i + 1] if i + 1 < len(parts) else ""
+            short = SHORT_TAIL if has_cjk(nxt) or not _APPOSITIVE.search(nxt) else SHORT_TAIL_LATIN
             if nxt and not _STOP.search(nxt) and (
-                    bare_cue(p) or (len(nxt) <= SHORT_TAIL and not _shares_value(nxt, old))):
+                    bare_cue(p) or (len(nxt) <= short and not _shares_value(nxt, old))):
                 kept.append(nxt)  # "From now on, keep answers short": the cue alone says nothing;
                 # "现在家里这只是新领养的橘猫，叫年糕": a short clause completes the new value
-    kept = list(dict.fromkeys(kept))
+    kept = [p for p in dict.fromkeys(kept) if not bare_cue(p)]  # "是女儿啊，你记错了": no value
     if not kept:
-        kept = [p for p in parts if not _STOP.search(p) and not _shares_value(p, old)]
+        kept = [p for p in parts if not _STOP.search(p) and not _shares_value(p, old) and not bare_cue(p)]
     if not kept:
         kept = [p for p in parts if not _STOP.search(p)] or parts
+        kept = [p for p in kept if not bare_cue(p)] or kept
     return clean_content(("，" if has_cjk(text) else ", ").join(kept))
 
 
@@ -205,7 +313,8 @@ class UpdateJudge:
         rules_deleted = any(c.op is CandidateOp.DELETE for c in candidates)
         anaphoric = (previous is not None and not rules_deleted
                      and any(_is_anaphoric(s) for s in sentences))
-        topics = [topic_text(s) for s in sentences]
+        topics = [retraction_topic(s) for s in sentences]
+        befores = cue_context(message)
         texts = [*sentences, *topics, *(m.content for m in live)]
         if anaphoric and previous:
             texts.append(previous)
@@ -218,7 +327,8 @@ class UpdateJudge:
         done: set[str] = set()
         for i, (sentence, tail) in enumerate(statements):
             sims = m_vec @ s_vec[i]
-            order = [int(j) for j in np.argsort(-sims, kind="stable")[:MAX_PAIRS] if sims[j] >= MIN_COSINE]
+            order = [int(j) for j in np.argsort(-sims, kind="stable")[:MAX_PAIRS]
+                     if sims[j] >= _min_cosine(sentence, live[int(j)].content)]
             anaphor = anaphoric and _is_anaphoric(sentence)
             if anaphor and previous:
                 # "forget that": the memory the previous turn stated is the referent
@@ -242,17 +352,38 @@ class UpdateJudge:
                                             [live[j].content for j in order], [sentence] * len(order),
                                             np.repeat(vectors[-1:], len(order), axis=0))
                 retract = np.maximum(retract, self.model.predict_proba(feats)[:, RELATIONS.index("retract")])
-            if RETRACT_CUE.search(sentence) and not _tells_new_value(sentence):
+            if _retracts(sentence) and not _tells_new_value(sentence):
+                # what the retraction sentence itself produced ("depression 那句 remove 掉吧" merged into
+                # the memory) writes nothing of its own
+                echoed = {c.key for c in out if c.op is CandidateOp.UPSERT and _from(c, sentence)
+                          and RETRACT_CUE.search(c.content)
+                          and not any(c.content.startswith(m.content) for m in live if m.key == c.key)}
                 for rank, j in enumerate(order):
                     memory = live[j]
+                    named = bool(shares_value(memory.content, topics[i]))
                     sure = bool(retract[rank] >= RETRACT_P
+                                or (named and topics[i] != sentence and retract[rank] >= NAMED_RETRACT_P)
                                 or (anaphor and rank == 0 and retract[rank] >= ANAPHOR_P))
-                    if memory.key in written or memory.key in done or memory.key in deleted or (
-                            rank > 0 and not (sure and shares_value(memory.content, topics[i]))):
-                        continue  # a second memory goes only when the sentence names a word of it;
-                        # a delete the rules made stands (the whole thing withdrawn)
+                    if (memory.key in written and memory.key not in echoed) or memory.key in done or (
+                            rank > 0 and not (sure and named)):
+                        continue  # a second memory goes only when the sentence names a word of it
+                    if memory.key in deleted:
+                        # a delete the rules made stands (the whole thing withdrawn), unless the sentence
+                        # names one part of the memory and the rest is a memory alone
+                        if anaphor or topics[i] == sentence or not (
+                                _PART_CUE.search(sentence) or _keeps_some(sentence)
+                                or drop_conjunct(memory.content, topics[i])):
+                            continue
+                        part = self._retraction(memory, sentence, s_vec[i], t_vec[i], float(retract[rank]),
+                                                True, topic=topics[i])
+                        if part is None or part.op is CandidateOp.DELETE:
+                            continue
+                        out = [c for c in out if c.key != memory.key]
+                        out.insert(0, part)
+                        done.add(memory.key)
+                        continue
                     cand = self._retraction(memory, sentence, s_vec[i], t_vec[i], float(retract[rank]), sure,
-                                            whole=anaphor and topics[i] == sentence)
+                                            whole=anaphor and topics[i] == sentence, topic=topics[i])
                     if cand is None:
                         continue
                     # neither the memory's own candidates nor what the retraction sentence itself produced
@@ -267,7 +398,12 @@ class UpdateJudge:
             relation = RELATIONS[int(probs[best].argmax())]
             p = float(probs[best].max())
             memory = live[order[best]]
-            if relation == "retract" and p >= RETRACT_P and RETRACT_CUE.search(sentence):
+            if _CORRECTION.search(sentence) and best == 0 and relation in ("supersede", "refine"):
+                # a correction ("portland MAINE, not oregon"): the model, never trained on corrections,
+                # splits it between supersede and refine; together they are the change
+                relation = "supersede"
+                p = float(probs[best, RELATIONS.index("supersede")] + probs[best, RELATIONS.index("refine")])
+            if relation == "retract" and p >= RETRACT_P and _retracts(sentence):
                 if memory.key in written or memory.key in deleted:
                     continue
                 cand = self._retraction(memory, sentence, s_vec[i], t_vec[i], p, True)
@@ -275,20 +411,37 @@ class UpdateJudge:
                     out.insert(0, cand)
                     deleted.add(memory.key)
                     done.add(memory.key)
-            elif (relation == "supersede" and p >= SUPERSEDE_P and memory.key not in done
-                  and not _ADDITIVE.search(sentence)):
+            elif (relation == "supersede" and memory.key not in done and not _ADDITIVE.search(sentence)
+                  and (p >= SUPERSEDE_P or (p >= CUED_SUPERSEDE_P and best == 0
+                                            and STRONG_CUE.search(sentence)))):
                 # a bare delete the rules made for this memory gives way to the new value, when one is told
                 kept = [c for c in out if c.key != memory.key or c.op is not CandidateOp.DELETE]
-                replaced = self._supersede(kept, sentence, tail, memory, p)
+                replaced = self._supersede(kept, sentence, tail, memory, p, befores[i])
                 if replaced is not None:
-                    out = replaced
+                    # the sentence only telling the old value's end ("the trip fell through so i ditched
+                    # french") is no memory of its own once the new value replaces the old
+                    out = [c for c in replaced if not (
+                        c.op is CandidateOp.UPSERT and c.supersedes is None and _from(c, sentence)
+                        and all(_STOP.search(x) for x in _CLAUSE.findall(c.content) if x.strip()))]
                     written.add(memory.key)
                     done.add(memory.key)
+                    for rank, j in enumerate(order):  # another memory stating the old value the sentence
+                        other = live[j]  # names ("从深圳搬去厦门了": "现在在深圳工作" beside "常住深圳")
+                        sup = float(probs[rank, RELATIONS.index("supersede")])
+                        if rank == best or sup < SUPERSEDE_P or other.key in written | done | deleted \
+                                or not _old_value(sentence, memory.content, other.content):
+                            continue
+                        out.insert(0, MemoryCandidate(
+                            op=CandidateOp.DELETE, memory_type=_type(other), key=other.key,
+                            content=other.content[:MAX_MEMORY_CONTENT_CHARS], importance=3,
+                            confidence=round(sup, 3), supersedes=other.key))
+                        deleted.add(other.key)
+                        done.add(other.key)
         return out
 
     def _retraction(self, memory: ExistingMemory, sentence: str, s_vec: npt.NDArray[np.float32],
                     t_vec: npt.NDArray[np.float32], p: float, sure: bool,
-                    whole: bool = False) -> MemoryCandidate | None:
+                    whole: bool = False, topic: str = "") -> MemoryCandidate | None:
         """A ``delete`` of ``memory`` (when ``sure``), or an upsert of the clauses the sentence does not
         retract (when some clause is retracted with p >= ``PART_P``, or ``RETRACT_P`` when not ``sure``);
         None when nothing is retracted. ``whole``: a bare "forget that" (no topic of its own) takes the
@@ -301,12 +454,19 @@ class UpdateJudge:
                                         [sentence] * len(parts),
                                         np.repeat(t_vec[None, :], len(parts), axis=0))
             retract = self.model.predict_proba(feats)[:, RELATIONS.index("retract")]
-            gone = retract >= (PART_P if sure else RETRACT_P)
+            gone = (retract >= (PART_P if sure else RETRACT_P)) & (retract >= retract.max() - PART_MARGIN)
             if gone.any() and not gone.all():
                 kept = [c for c, g in zip(parts, gone, strict=True) if not g]
             elif not sure and gone.all():
                 sure = True
+            if len(kept) == 1 and topic and topic != sentence and not whole:
+                kept = [drop_conjunct(kept[0], topic) or kept[0]]
+        elif topic and topic != sentence and not whole:
+            rest = drop_conjunct(memory.content, topic)  # "i love horror movies and true crime podcasts"
+            kept = [rest] if rest else []
         if kept:
+            if memory.content.startswith("我") and not kept[0].startswith(("我", "I ", "i ")):
+                kept[0] = f"我{kept[0]}"  # the subject the cut clause carried ("我工资..., 在 Shopee 做...")
             content = ("，" if has_cjk(memory.content) else ", ").join(kept)[:MAX_MEMORY_CONTENT_CHARS]
             if self.classifier.predict([content])[0].p_keep >= REST_KEEP:
                 return MemoryCandidate(op=CandidateOp.UPSERT, memory_type=_type(memory), key=memory.key,
@@ -319,8 +479,15 @@ class UpdateJudge:
                                content=memory.content[:MAX_MEMORY_CONTENT_CHARS], importance=3,
                                confidence=round(max(p, 0.8), 3), supersedes=memory.key)
 
+    def _of_type(self, content: str, memory: ExistingMemory) -> bool:
+        """The memory classifier sees ``content`` as a memory of ``memory``'s type."""
+        seen = self.classifier.predict([content])[0]
+        mine = seen.p_type(_type(memory))
+        return seen.p_keep >= WEAK_TYPE_P and (
+            mine >= WEAK_TYPE_P or all(mine >= seen.p_type(t) for t in MemoryType))  # ... or its likeliest
+
     def _supersede(self, out: list[MemoryCandidate], sentence: str, tail: str, memory: ExistingMemory,
-                   p: float) -> list[MemoryCandidate] | None:
+                   p: float, before: str = "") -> list[MemoryCandidate] | None:
         """``out`` with the candidate that replaces ``memory`` naming it (see the module doc), or None
         when nothing replaces it."""
         out = list(out)
@@ -330,15 +497,17 @@ class UpdateJudge:
                 content = c.content
                 if content.startswith(memory.content) and len(content) > len(memory.content):
                     content = content[len(memory.content):].lstrip("；; ,，")
-                if not _strong(tail, p, memory.content):
+                if not _strong(tail, p, memory.content, before) or (
+                        _weak(tail, before) and not self._of_type(new_part(content, memory.content), memory)):
                     return None  # a detail of the same thing ("一般就小区里溜两圈"): the merge stands
                 # the tail keeps the sentences apart where the merge glued them ("...for me 😭 been
                 # getting into pickleball tho"): its new part, when the merge came from it
                 mine = new_part(content, memory.content) or content
                 theirs = new_part(tail, memory.content) if overlap(content, tail) >= 0.5 else ""
                 told_there = bool(theirs and _changes(theirs) and not UPDATE_CUE.search(mine))
-                content = theirs if told_there else mine
-                out[k] = c.model_copy(update={"content": content, "supersedes": memory.key})
+                content = theirs if told_there or (theirs and mine in theirs) else mine  # ... or more of it
+                out[k] = c.model_copy(update={"content": content, "supersedes": memory.key,
+                                              "confidence": max(c.confidence, round(p, 3))})
                 return out
         told = False  # the sentence produced a candidate that tells a change (of this slot or not)
         taken: list[int] = []  # ... under another slot or type, which a sure supersede takes over
@@ -353,37 +522,88 @@ class UpdateJudge:
             named = is_known_slot(c.key) and is_known_slot(memory.key)
             other = c.memory_type is not _type(memory) or (c.key != memory.key and named)
             if c.supersedes is not None or other:
-                two_slots = named and c.memory_type is _type(memory)  # e.g. a length rule, a diet rule
+                two_slots = (named and c.memory_type is _type(memory)  # e.g. a length rule, a diet rule
+                             and not shares_value(memory.content, topic_text(sentence)))  # ... unless the
+                # sentence names the memory's own words ("bump the grocery budget to $120")
                 if p >= CROSS_P and c.supersedes in (None, memory.key) and _changes(c.content) \
                         and not two_slots:
                     taken.append(k)  # sure: the slot the rules guessed for the new value gives way
                 continue  # else two named slots never replace each other
             content = new_part(c.content, memory.content) or c.content
-            out[k] = c.model_copy(update={"content": content, "supersedes": memory.key})
+            out[k] = c.model_copy(update={"content": content, "supersedes": memory.key,
+                                          "confidence": max(c.confidence, round(p, 3))})
             return out
         if told and not taken:
             return None  # what the sentence tells is stored under its own key: it is not this memory's value
-        if p < STATEMENT_P or not UPDATE_CUE.search(sentence) or _QUESTION.search(sentence):
+        if (p < STATEMENT_P and not (p >= CUED_SUPERSEDE_P and STRONG_CUE.search(sentence))) \
+                or not UPDATE_CUE.search(sentence) or _QUESTION.search(sentence):
             return None
-        content = new_part(tail, memory.content)[:MAX_MEMORY_CONTENT_CHARS]
-        if len(content) < 2 or not _strong(tail, p, memory.content) or not _tells_new_value(tail):
+        content = new_part(tail, memory.content, _weak(tail, before),
+                           bool(_CORRECTION.search(sentence)))[:MAX_MEMORY_CONTENT_CHARS]
+        if len(content) < 2 or not _strong(tail, p, memory.content, before) or not (
+                _tells_new_value(tail) or _CORRECTION.search(sentence)):
             return None  # "现在饿得发慌" tells no change of anything
+        if _weak(tail, before) and not self._of_type(content, memory):
+            return None
         if not taken:
             seen = self.classifier.predict([content])[0]
-            if seen.p_keep >= STATEMENT_KEEP and seen.p_type(_type(memory)) < OTHER_TYPE_P:
+            p_mine = seen.p_type(_type(memory))
+            if seen.p_keep >= STATEMENT_KEEP and p_mine < OTHER_TYPE_P and any(
+                    seen.p_type(t) > p_mine for t in MemoryType):
                 return None  # the memory classifier sees a memory of another type: not this slot's value
         out = [c for k, c in enumerate(out) if k not in taken]
         out.append(MemoryCandidate(op=CandidateOp.UPSERT, memory_type=_type(memory), key=memory.key,
-                                   content=content, importance=3, confidence=round(p, 3),
+                                   content=content, importance=3, confidence=round(max(p, SUPERSEDE_P), 3),
                                    supersedes=memory.key))
         return out
 
 
-def _strong(tail: str, p: float, old: str = "") -> bool:
-    """The text tells a new value: a strong change cue, or a supersede of ``STRONG_P`` or more with a
-    change cue other than a bare "now" / "现在" / "已经" ("现在已经有三个站在试用了" is progress) or a
-    changed number ("keep it to two next time")."""
-    if STRONG_CUE.search(tail):
+def _old_value(sentence: str, old: str, other: str) -> bool:
+    """The sentence names, in a clause about the old value's end or where it moved from, a word that both
+    the superseded memory and ``other`` hold."""
+    words = salient_tokens(old) & salient_tokens(other)
+    clauses = [c for c in _CLAUSE.findall(sentence) if _STOP.search(c) or _FROM.search(c)]
+    return any(len(w) >= 2 and w in salient_tokens(c) for c in clauses for w in words)
+
+
+_FROM = re.compile(r"从|\bfrom\b|\bleft\b|\bout of\b", re.IGNORECASE)
+
+
+# a correction of what was said or understood: "X, not Y", "typo", "i meant", "记错了", "是A不是B"
+_CORRECTION = re.compile(
+    r"[,，]\s*not\s+\w+|\b(?:typo|i meant|meant to say)\b|记错|说错|打错|搞错|是\S{1,8}不是", re.IGNORECASE)
+
+
+# "don't forget I'm allergic to peanuts", "别忘了": a reminder, not a retraction
+_REMIND = re.compile(r"\b(?:don'?t|do not|never) forget\b|别忘|不要忘|记得", re.IGNORECASE)
+
+
+def _retracts(sentence: str) -> bool:
+    """A retraction cue outside a reminder ("don't forget ...")."""
+    return bool(RETRACT_CUE.search(_REMIND.sub(" ", sentence)))
+
+
+def _weak(tail: str, before: str) -> bool:
+    """Only a weak change cue tells the change (``_strong`` passed on ``SURE_P``)."""
+    return not (STRONG_CUE.search(tail) or (before and STRONG_CUE.search(before)) or _changes(tail))
+
+
+def _keeps_some(sentence: str) -> bool:
+    """A clause of the retraction says what to keep ("..., just the kids", "只留工作那部分")."""
+    return any(not RETRACT_CUE.search(c) and _KEEP.search(c) for c in _CLAUSE.findall(sentence))
+
+
+_KEEP = re.compile(r"\b(?:just|only|but keep|keep the)\b|只留|保留|只记", re.IGNORECASE)
+
+
+def _strong(tail: str, p: float, old: str = "", before: str = "") -> bool:
+    """The text tells a new value: a strong change cue (in it or in the sentence ``before`` it: "no more
+    hoops for me. swimming now"), or a supersede of ``STRONG_P`` or more with a change cue other than a
+    bare "now" / "现在" / "已经" ("现在已经有三个站在试用了" is progress) or a changed number ("keep it to
+    two next time"), or of ``SURE_P`` or more with any change cue."""
+    if STRONG_CUE.search(tail) or (before and STRONG_CUE.search(before)):
+        return True
+    if p >= SURE_P and UPDATE_CUE.search(tail):
         return True
     return p >= STRONG_P and (_changes(tail) or _number_changed(old, tail))
 
@@ -399,6 +619,10 @@ def _number_changed(old: str, new: str) -> bool:
     a = {m.lower() for m in _COUNT.findall(old)}
     b = {m.lower() for m in _COUNT.findall(new)}
     return bool(a and b and b - a)
+
+
+def _min_cosine(a: str, b: str) -> float:
+    return MIN_COSINE if has_cjk(a) == has_cjk(b) else CROSS_SCRIPT_COSINE
 
 
 def _from(c: MemoryCandidate, sentence: str) -> bool:

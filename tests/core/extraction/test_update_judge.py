@@ -10,7 +10,7 @@ from core.extraction.candidates import CandidateOp, ContextMessage, ExistingMemo
 from core.extraction.classifier import MemoryClassifier
 from core.extraction.pairs import number_changed, shares_value, states_new, topic_text
 from core.extraction.rules import RulesExtractor
-from core.extraction.rules.judge import clauses_of, cue_statements, new_part
+from core.extraction.rules.judge import clauses_of, cue_statements, drop_conjunct, new_part, retraction_topic
 
 
 @pytest.fixture(scope="module")
@@ -103,3 +103,42 @@ def test_a_retraction_takes_a_second_memory_only_when_it_names_it(ex: RulesExtra
     )
     refined = _refined(ex, "考教资那件事你帮我忘掉吧，不想再被提起", existing)
     assert not any(c.key == "preference-podcasts" for c in refined), refined
+
+
+# --- issue 24, session 11: parts, raised values, implied changes, corrections ---------------------------
+def test_a_conjunct_and_the_retraction_clause_name_the_part() -> None:
+    assert drop_conjunct("i like sci-fi novels and cooking shows", "cooking") == "i like sci-fi novels"
+    assert drop_conjunct("i like cooking shows and sci-fi novels", "cooking") == "i like sci-fi novels"
+    assert drop_conjunct("我对猫毛和尘螨过敏", "尘螨") == "我对猫毛过敏"
+    assert drop_conjunct("i like tea, coffee and juice", "coffee") == "i like tea, juice"
+    assert drop_conjunct("i like tea and coffee", "matcha") == ""  # names no conjunct
+    assert retraction_topic("don't keep the rent thing, just the neighbourhood") == "rent"
+    assert retraction_topic("please wipe the rent thing") == topic_text("please wipe the rent thing")
+
+
+def test_new_part_of_a_correction_and_of_an_implied_change() -> None:
+    assert new_part("是儿子啊，你搞错了", "我女儿在上初一") == "是儿子啊"
+    assert new_part("lisbon PORTUGAL, not texas", "i live in lisbon") == "lisbon PORTUGAL"
+    implied = new_part("the bakery on elm st is way better, been at the new flat two weeks now",
+                       "i rent a flat on oak road", implicit=True)
+    assert "elm st" in implied
+
+
+def test_a_named_part_survives_the_rules_deleting_the_whole_memory(ex: RulesExtractor) -> None:
+    existing = (ExistingMemory("fact-health", "fact", "i'm on insulin, and i manage a bike shop"),)
+    refined = _refined(ex, "actually forget the insulin part, don't want that saved", existing)
+    kept = [c for c in refined if c.key == "fact-health"]
+    assert kept and kept[0].op is CandidateOp.UPSERT and kept[0].supersedes == "fact-health", refined
+    assert "bike shop" in kept[0].content and "insulin" not in kept[0].content
+
+
+def test_a_raised_value_replaces_the_old_one(ex: RulesExtractor) -> None:
+    existing = (ExistingMemory("constraint-food", "constraint", "keep my monthly takeout budget under $150"),)
+    refined = _refined(ex, "bump the takeout budget to $250, i'm cooking less these days", existing)
+    new = [c for c in refined if c.supersedes == "constraint-food" and c.op is CandidateOp.UPSERT]
+    assert new and "250" in new[0].content and "150" not in new[0].content, refined
+
+
+def test_a_correction_names_the_slot_without_the_wrong_value() -> None:
+    assert new_part("lisbon PORTUGAL lol, not texas, way warmer", "i live in lisbon", correction=True) \
+        == "lisbon PORTUGAL lol, way warmer"
