@@ -14,11 +14,14 @@ of thing: ``eval_rules_offline.score_queries(..., "product")``), users with a fo
 stored by type. ``DIR/<set>.memories.jsonl`` holds every live memory, one JSON line each.
 
     python -m bench.public_offline --dump DIR [--sets memorybank-cn,memorybank-en,persona] [--dedup]
-        [--conversations 50] [--split test|valid] [--items ITEMS.jsonl] [--json bench/results/NAME.json]
+        [--conversations 50] [--split test|valid] [--persona-types said|persona] [--items ITEMS.jsonl]
+        [--json bench/results/NAME.json]
 
 ``--split valid``: Persona-Chat's validation split (develop there; the test split is the reported
 figure). ``--items``: every expected item on one JSON line (its persona sentence, expected type, typed
-and any-type hit, the live memories holding one of its terms) to list the misses.
+and any-type hit, the live memories holding one of its terms) to list the misses. ``--persona-types
+persona``: Persona-Chat's expected types by the persona sentence alone, the converter's rule before
+issue 24's session 11 (``bench.convert_public.expected_type``).
 """
 
 from __future__ import annotations
@@ -41,13 +44,14 @@ PERSONA_SPLITS = {"test": PERSONA_FILE, "valid": "synthetic_persona_chat/data/Sy
 SETS = ("memorybank-cn", "memorybank-en", "persona")
 
 
-def load_cases(name: str, data: Path, conversations: int, split: str = "test") -> list[dict[str, Any]]:
+def load_cases(name: str, data: Path, conversations: int, split: str = "test",
+               types: str = "said") -> list[dict[str, Any]]:
     if name.startswith("memorybank-"):
         lang = name.split("-", 1)[1]
         path = data / "memorybank" / "eval_data" / lang / f"memory_bank_{lang}.json"
         cases, _ = memorybank_cases(json.loads(path.read_text(encoding="utf-8")), lang)
     else:
-        cases, _ = persona_cases(read_persona_csv(data / PERSONA_SPLITS[split]), conversations)
+        cases, _ = persona_cases(read_persona_csv(data / PERSONA_SPLITS[split]), conversations, types)
     path = WORK / "public" / f"{name}{'' if split == 'test' else '-' + split}.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cases), encoding="utf-8")
@@ -107,6 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     parser.add_argument("--split", choices=sorted(PERSONA_SPLITS), default="test",
                         help="Persona-Chat split (develop on valid; test is the reported figure)")
+    parser.add_argument("--persona-types", choices=("said", "persona"), default="said",
+                        help="Persona-Chat expected types (convert_public.expected_type): said, or persona "
+                             "(the persona sentence only, the rule before issue 24's session 11)")
     parser.add_argument("--items", type=Path, default=None,
                         help="one JSON line per expected item: typed / any-type hit and the memories holding a term")
     args = parser.parse_args(argv)
@@ -115,10 +122,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     extractor = make_extractor(True)
     deduper = _deduper() if args.dedup else None
-    out: dict[str, Any] = {"dedup": args.dedup, "persona_split": args.split}
+    out: dict[str, Any] = {"dedup": args.dedup, "persona_split": args.split,
+                           "persona_types": args.persona_types}
     items = args.items.open("w", encoding="utf-8") if args.items is not None else None
     for name in args.sets.split(","):
-        cases = load_cases(name, args.data, args.conversations, args.split)
+        cases = load_cases(name, args.data, args.conversations, args.split, args.persona_types)
         out[name] = run_set(name, cases, extractor, deduper, args.dump, items)
         print(json.dumps({name: out[name]}, ensure_ascii=False), flush=True)
     if items is not None:

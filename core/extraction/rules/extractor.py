@@ -194,7 +194,9 @@ class RulesExtractor:
 
         try:
             prev = data.context[-1].content if data.context else None
-            candidates, meta = self._gate.apply(built.analysis, list(built.candidates), built.meta, prev)
+            filled = frozenset(m.key for m in data.existing)
+            candidates, meta = self._gate.apply(built.analysis, list(built.candidates), built.meta, prev,
+                                                filled)
         except EmbeddingError as exc:  # the rules' answer is still a sound answer
             log.warning("memory classifier unavailable, rules only for this input: %s", exc)
             return built

@@ -146,10 +146,14 @@ class ClassifierGate:
         return self._topic_vectors
 
     def apply(self, analysis: Analysis, candidates: list[MemoryCandidate],
-              meta: dict[str, CandidateMeta], prev: str | None = None
+              meta: dict[str, CandidateMeta], prev: str | None = None,
+              filled: frozenset[str] = frozenset(),
               ) -> tuple[list[MemoryCandidate], dict[str, CandidateMeta]]:
         """Gated, re-typed and rescued candidates (deletes pass untouched) and their refine metadata.
-        ``prev``: the turn before the message (context for a context model; embedded in the same batch)."""
+        ``prev``: the turn before the message (context for a context model; embedded in the same batch);
+        ``filled``: the keys of the user's live memories (a rescue never takes over a single slot among
+        them unless it says a change, "now", "no longer"...: ``_rescue``; "I used to bird watch" is no
+        change of job)."""
         candidates = fold_third_party(analysis, candidates)
         upserts = [c for c in candidates if c.op is CandidateOp.UPSERT]
         units = self._rescue_units(analysis)
@@ -198,7 +202,9 @@ class ClassifierGate:
             elif pred.p_type(pred.memory_type) < RESCUE_TYPE and not _taste_or_goal(pred):
                 continue
             else:
-                rescued = self._rescue(unit, pred, taken, vectors[len(upserts) + j])
+                changes = patterns.CHANGE.search(normalise(unit.text))  # "I'm a handyman now"
+                rescued = self._rescue(unit, pred, taken, vectors[len(upserts) + j],
+                                       frozenset() if changes else filled)
             if rescued is None:
                 continue
             taken.add(rescued.key)
@@ -317,9 +323,13 @@ class ClassifierGate:
                 if long_enough(text, fired and owner is None) and not is_noise_content(text):
                     units.append(Unit(text, sentence, owner, threshold, run_id, True))
                 if 1 < len(run) <= 4:
+                    selves = [c for c in run if OWN_SUBJECT.search(c.norm)]
                     for clause in run:
-                        if not fired and (clause is run[0] or not OWN_SUBJECT.search(clause.norm)):
-                            continue  # nothing fired: only a clause with its own "I" is read alone
+                        if not fired and (clause not in selves or (clause is run[0] and len(selves) < 2)):
+                            # nothing fired: only a clause with its own "I" is read alone, the first one
+                            # when another follows ("I'm a handyman and I restore classic cars": two
+                            # statements, each read alone, not only the second)
+                            continue
                         one = clean_content(clause.text)
                         own = owner_of(clause) if clause is not run[0] else owner
                         if own != "" and long_enough(one, own is None) and not is_noise_content(one):
@@ -352,10 +362,16 @@ class ClassifierGate:
             meta.setdefault(new.key, CandidateMeta(changed=sp.sentence in analysis.change_sentences))
         return out
 
-    def _rescue(self, unit: Unit, pred: Prediction, taken: set[str], vector: npt.NDArray[np.float32]
-                ) -> MemoryCandidate | None:
+    def _rescue(self, unit: Unit, pred: Prediction, taken: set[str], vector: npt.NDArray[np.float32],
+                filled: frozenset[str] = frozenset()) -> MemoryCandidate | None:
+        """A candidate for a unit the classifier keeps. Its key is a guess (topic words or the nearest
+        topic), so it never overwrites a single slot the user already has (``filled``: "I'm a bee farmer",
+        then "I used to bird watch with my grandfather", nearest to the job, would replace the job): it
+        is filed under the type's general key instead."""
         memory_type = pred.memory_type
         key = normalise_key(self._key(memory_type, unit.text, vector))
+        if key in filled and spec(key).single:
+            key = f"{memory_type.value}-personal"
         target = spec(key)
         if target.memory_type is not memory_type:
             return None
