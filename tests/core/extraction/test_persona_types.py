@@ -34,3 +34,11 @@ def test_two_self_statements_are_each_read_alone(ex: RulesExtractor) -> None:
     out = _run(ex, "I'm from a small town and I want to move to the city.")
     assert any(c[0] == "fact" and "small town" in c[2] for c in out), out
     assert any(c[0] == "goal" and "move to the city" in c[2] for c in out), out
+
+
+def test_a_liking_of_doing_is_a_taste_and_an_intent_stays_a_goal(ex: RulesExtractor) -> None:
+    for text in ("Oh, that sounds really interesting! I love learning about animals.", "我很喜欢研究历史。"):
+        assert [c[0] for c in _run(ex, text)] == ["preference"], text
+    for text in ("I love folk music and hope to make it big someday.", "I'd love to learn Spanish.",
+                 "我想学日语。"):
+        assert [c[0] for c in _run(ex, text)] == ["goal"], text
