@@ -139,7 +139,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--conversations", type=int, default=50, help="Persona-Chat conversations")
     parser.add_argument("--persona-types", choices=("said", "persona"), default="said",
                         help="Persona-Chat expected types: from the user's statement when it names a kind "
-                             "(said), or from the persona sentence only (persona: the rule before session 11)")
+                             "(said), or from the persona sentence only (persona: the rule before "
+                             "session 11)")
     parser.add_argument("--users", type=int, default=0, help="MemoryBank: only the first N users (smoke)")
     parser.add_argument("--timeout", type=float, default=1800)
     parser.add_argument("--publish", choices=("turns", "block"), default="turns",

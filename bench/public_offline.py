@@ -40,7 +40,8 @@ from core.filters import passes_read_filters
 
 DEFAULT_DATA = REPO.parent / "shared" / "benchmarks"
 PERSONA_FILE = "synthetic_persona_chat/data/Synthetic-Persona-Chat_test.csv"
-PERSONA_SPLITS = {"test": PERSONA_FILE, "valid": "synthetic_persona_chat/data/Synthetic-Persona-Chat_valid.csv"}
+PERSONA_SPLITS = {"test": PERSONA_FILE,
+                  "valid": "synthetic_persona_chat/data/Synthetic-Persona-Chat_valid.csv"}
 SETS = ("memorybank-cn", "memorybank-en", "persona")
 
 
@@ -115,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="Persona-Chat expected types (convert_public.expected_type): said, or persona "
                              "(the persona sentence only, the rule before issue 24's session 11)")
     parser.add_argument("--items", type=Path, default=None,
-                        help="one JSON line per expected item: typed / any-type hit and the memories holding a term")
+                        help="one JSON line per expected item: typed / any-type hit and the memories "
+                             "holding a term")
     args = parser.parse_args(argv)
     if not (args.data / PERSONA_FILE).exists():
         print(json.dumps({"skipped": f"no public sets under {args.data}"}))

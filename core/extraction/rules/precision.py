@@ -119,7 +119,8 @@ _LIKES_DOING = re.compile(
     r"\bi (?:really |also |just |absolutely |truly )?(?:love|like|enjoy|adore) (?:\w+ing\b|to \w+)|"
     r"^(?:我)?(?:也|还|真的|一直)?(?:很|特别|非常|超)?(?:喜欢|热爱|爱)(?:学|学习|了解|研究|看|读|听|做|玩)")
 # any word of an intent: "I love folk music and hope to make it big someday" stays a goal
-_ANY_INTENT = re.compile(r"\b(?:want|wants|wanna|plan|plans|planning|hope|hopes|hoping|dream|dreams|goal|goals|"
+_ANY_INTENT = re.compile(r"\b(?:want|wants|wanna|plan|plans|planning|hope|hopes|hoping|dream|dreams|goal|"
+                         r"goals|"
                          r"someday|some day|one day|wish|going to|gonna|will|'ll|'d|would|trying to|aim)\b|"
                          r"想|要|打算|计划|希望|梦想|目标|准备|以后|将来")
 # what marks a sentence as sarcastic (read on the raw message: the clauses have their emoji stripped)

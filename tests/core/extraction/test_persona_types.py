@@ -7,7 +7,8 @@ from core.extraction.candidates import ExistingMemory, ExtractionInput
 from core.extraction.rules import RulesExtractor
 
 
-def _run(ex: RulesExtractor, text: str, existing: tuple[ExistingMemory, ...] = ()) -> list[tuple[str, str, str]]:
+def _run(ex: RulesExtractor, text: str,
+         existing: tuple[ExistingMemory, ...] = ()) -> list[tuple[str, str, str]]:
     data = ExtractionInput(user_message=text, existing=existing)
     return [(c.memory_type.value, c.key, c.content) for c in ex.refine(data, ex.extract(data))]
 
