@@ -175,8 +175,8 @@ class ClassifierGate:
                 predictions[i] = pred
         gated: dict[int, MemoryCandidate | None] = {}
         for i, (cand, pred) in enumerate(zip(upserts, predictions[:len(upserts)], strict=True)):
-            gated[id(cand)] = self._gate(cand, pred, vectors[i])
-        self._reread_heads(analysis, upserts, gated)
+            gated[id(cand)] = self._gate(cand, pred, vectors[i], filled)
+        self._reread_heads(analysis, upserts, gated, filled)
         out: list[MemoryCandidate] = []
         new_meta = dict(meta)
         for cand in candidates:
@@ -190,7 +190,8 @@ class ClassifierGate:
                 new_meta[kept.key] = meta.get(cand.key, CandidateMeta())
             out.append(kept)
         n_units = len(upserts) + len(units)
-        out = self._apply_splits(out, splits, predictions[n_units:], vectors[n_units:], new_meta, analysis)
+        out = self._apply_splits(out, splits, predictions[n_units:], vectors[n_units:], new_meta, analysis,
+                                 filled)
         taken = {c.key for c in out}
         chosen = chosen_units(units, predictions[len(upserts):n_units])
         for j, (unit, pred) in enumerate(zip(units, predictions[len(upserts):n_units], strict=True)):
@@ -215,7 +216,7 @@ class ClassifierGate:
         return out, new_meta
 
     def _reread_heads(self, analysis: Analysis, upserts: list[MemoryCandidate],
-                      gated: dict[int, MemoryCandidate | None]) -> None:
+                      gated: dict[int, MemoryCandidate | None], filled: frozenset[str] = frozenset()) -> None:
         """A rule candidate of several clauses the gate dropped as a whole is read again by its first
         clause ("i kinda wanna run a half marathon someday, nothing serious, just to say i did it": the
         hedges after it drown the goal); kept, it stays with that clause as its content. Never a standing
@@ -237,11 +238,11 @@ class ClassifierGate:
         vectors = self.classifier.embed([head for _, head in heads])
         for (cand, head), pred, vector in zip(heads, self.classifier.predict_vectors(vectors), vectors,
                                               strict=True):
-            gated[id(cand)] = self._gate(cand.model_copy(update={"content": head}), pred, vector)
+            gated[id(cand)] = self._gate(cand.model_copy(update={"content": head}), pred, vector, filled)
 
     # -- gate and type --------------------------------------------------------------------------
-    def _gate(self, cand: MemoryCandidate, pred: Prediction, vector: npt.NDArray[np.float32]
-              ) -> MemoryCandidate | None:
+    def _gate(self, cand: MemoryCandidate, pred: Prediction, vector: npt.NDArray[np.float32],
+              filled: frozenset[str] = frozenset()) -> MemoryCandidate | None:
         slot = is_known_slot(cand.key) or is_event_key(cand.key)  # a dated life event is kept like a slot
         if pred.probs[0] >= (GATE_DROP_SLOT if slot else GATE_DROP):
             return None
@@ -249,21 +250,26 @@ class ClassifierGate:
         other = memory_type is not cand.memory_type and {cand.memory_type, memory_type} <= set(_INTENTS)
         if slot and other and pred.p_keep >= RESCUE_KEEP and pred.p_type(memory_type) >= RETYPE_SLOT \
                 and not is_event_key(cand.key):
-            return self._retyped(cand, memory_type, vector)  # "翻译一本小说，纯属爱好": a project, not books
+            return self._retyped(cand, memory_type, vector, filled)  # "翻译一本小说，纯属爱好": a project
         if cand.key == "fact-family" and memory_type in (MemoryType.PROJECT, MemoryType.GOAL) \
                 and pred.p_keep >= RESCUE_KEEP and pred.p_type(memory_type) >= RETYPE_SLOT \
                 and _USER_AND_KIN.search(normalise(cand.content)):
-            return self._retyped(cand, memory_type, vector)  # "me and my dad are rebuilding the old wall"
+            return self._retyped(cand, memory_type, vector, filled)  # "me and my dad are rebuilding..."
         if slot or pred.p_keep < 0.5:
             return cand
         if memory_type is cand.memory_type or (pred.p_type(memory_type) < RETYPE
                                                and pred.p_type(cand.memory_type) >= RETYPE_IMPLAUSIBLE):
             return cand
-        return self._retyped(cand, memory_type, vector)
+        return self._retyped(cand, memory_type, vector, filled)
 
-    def _retyped(self, cand: MemoryCandidate, memory_type: MemoryType, vector: npt.NDArray[np.float32]
-                 ) -> MemoryCandidate:
+    def _retyped(self, cand: MemoryCandidate, memory_type: MemoryType, vector: npt.NDArray[np.float32],
+                 filled: frozenset[str] = frozenset()) -> MemoryCandidate:
+        """``cand`` under the classifier's type and a key of it: like a rescue's (``_rescue``), a guess
+        that never takes over a single slot the user already has ("I work on a lot of different projects,
+        ..." after "I'm an environmentalist") unless it says a change."""
         key = normalise_key(self._key(memory_type, cand.content, vector))
+        if key in filled and spec(key).single and not patterns.CHANGE.search(normalise(cand.content)):
+            key = f"{memory_type.value}-personal"
         target = spec(key)
         return cand.model_copy(update={"key": key, "memory_type": target.memory_type,
                                        "importance": target.importance, "ttl_days": target.ttl_days})
@@ -339,8 +345,8 @@ class ClassifierGate:
         return units
 
     def _apply_splits(self, out: list[MemoryCandidate], splits: list[Split], predictions: list[Prediction],
-                      vectors: npt.NDArray[np.float32], meta: dict[str, CandidateMeta], analysis: Analysis
-                      ) -> list[MemoryCandidate]:
+                      vectors: npt.NDArray[np.float32], meta: dict[str, CandidateMeta], analysis: Analysis,
+                      filled: frozenset[str] = frozenset()) -> list[MemoryCandidate]:
         """Cut a continuation clause of another type out of its group into a memory of its own (the first
         such clause of a candidate, with what follows it)."""
         done: set[str] = set()
@@ -353,7 +359,8 @@ class ClassifierGate:
                 continue
             unit = Unit(sp.tail, sp.sentence)
             taken = {c.key for c in out}
-            new = self._rescue(unit, pred, taken, vector)
+            changes = patterns.CHANGE.search(normalise(sp.tail))
+            new = self._rescue(unit, pred, taken, vector, frozenset() if changes else filled)
             if new is None or new.key in taken:
                 continue
             done.add(sp.key)

@@ -43,3 +43,10 @@ def test_a_liking_of_doing_is_a_taste_and_an_intent_stays_a_goal(ex: RulesExtrac
     for text in ("I love folk music and hope to make it big someday.", "I'd love to learn Spanish.",
                  "我想学日语。"):
         assert [c[0] for c in _run(ex, text)] == ["goal"], text
+
+
+def test_a_retyped_rule_candidate_does_not_overwrite_the_job_either(ex: RulesExtractor) -> None:
+    # a project the classifier retypes as a fact, nearest to the job: detail, not a new job
+    text = "I work on a lot of different projects, but I mostly focus on protecting our natural resources."
+    out = _run(ex, text, (ExistingMemory("fact-job", "fact", "I'm an environmentalist"),))
+    assert out and not [c for c in out if c[1] == "fact-job"], out
