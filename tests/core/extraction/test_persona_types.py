@@ -50,3 +50,17 @@ def test_a_retyped_rule_candidate_does_not_overwrite_the_job_either(ex: RulesExt
     text = "I work on a lot of different projects, but I mostly focus on protecting our natural resources."
     out = _run(ex, text, (ExistingMemory("fact-job", "fact", "I'm an environmentalist"),))
     assert out and not [c for c in out if c[1] == "fact-job"], out
+
+
+def test_a_message_that_adds_replaces_no_other_memory(ex: RulesExtractor) -> None:
+    from core.extraction.rules.extractor import additions_kept
+
+    job = (ExistingMemory("fact-job", "fact", "I'm a professional wrestler"),)
+    data = ExtractionInput(user_message="It's a lot of fun. I get to travel the world and meet new people. "
+                                        "I also get to do things that most people would never get to do.",
+                           existing=job)
+    out = ex.refine(data, ex.extract(data))
+    assert out and all(c.supersedes is None for c in out), out
+    # a word of change still lets the judge's supersede through
+    moved = [c.model_copy(update={"supersedes": "fact-home_city"}) for c in out]
+    assert additions_kept("I also moved to Denver.", moved)[0].supersedes == "fact-home_city"
