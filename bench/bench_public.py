@@ -137,6 +137,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the benchmarks folder")
     parser.add_argument("--langs", default="cn,en", help="MemoryBank languages")
     parser.add_argument("--conversations", type=int, default=50, help="Persona-Chat conversations")
+    parser.add_argument("--persona-types", choices=("said", "persona"), default="said",
+                        help="Persona-Chat expected types: from the user's statement when it names a kind "
+                             "(said), or from the persona sentence only (persona: the rule before "
+                             "session 11)")
     parser.add_argument("--users", type=int, default=0, help="MemoryBank: only the first N users (smoke)")
     parser.add_argument("--timeout", type=float, default=1800)
     parser.add_argument("--publish", choices=("turns", "block"), default="turns",
@@ -165,8 +169,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     path = args.data / PERSONA_FILE
     if not path.exists():
         return {**result, "skipped": f"{path} not found"}
-    cases, counts = persona_cases(read_persona_csv(path), args.conversations)
+    cases, counts = persona_cases(read_persona_csv(path), args.conversations, args.persona_types)
     result["file"] = PERSONA_FILE
+    result["persona_types"] = args.persona_types
     result["converted"] = counts
     result.update(run_set("persona", cases, args.timeout, args.publish, args.dump_memories))
     return result

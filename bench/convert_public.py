@@ -19,7 +19,11 @@ turn (a sentence that is not a question) says a good part of it (at least half o
 by a light stem); its terms are the shared stems, its type is guessed from its verb
 (want/plan/hope/dream -> ``goal``; like/love/enjoy/favorite, or a hobby or habit such as "my hobby
 is", "I collect", "I listen to", "in my spare time" -> ``preference``, the seed's "stable
-preferences and habits"; else ``fact``), and a type-specific question must retrieve it.
+preferences and habits"; else ``fact``), and a type-specific question must retrieve it. Since issue 24's
+session 11 the verb is read first in the user's statement that says the sentence (``expected_type``):
+"I like to volunteer at a soup kitchen" said for "I volunteer at a soup kitchen" is a taste; a statement
+that names no kind ("On weekends I quilt" for "I like to quilt") leaves the persona sentence's type
+(``types="persona"``: the persona sentence's type always, the rule before).
 Each speaker-2 persona sentence gives one forbidden term: of its content words that speaker 1
 never says nor has in their persona, the rarest among the file's persona sentences (then the
 longest), so "ultimate frisbee" rather than "sport". The first ``n`` conversations of the file (in
@@ -156,7 +160,9 @@ this those time times very want wants well were what when where which while will
 enjoy enjoys enjoyed favorite favourite able used still only year years people person day days week
 """
 STOPWORDS = frozenset(_STOP_TEXT.split())
-_PREF = re.compile(r"\b(like|likes|love|loves|enjoy|enjoys|favou?rite|prefer|hate|fan of|into)\b", re.I)
+# "into" as a liking ("I'm really into horses"), not a movement ("I just moved into my first home")
+_PREF = re.compile(r"\b(like|likes|love|loves|enjoy|enjoys|favou?rite|prefer|hate|fan of)\b|"
+                   r"(?:'m|\bam|\bare|'re|\bis|\breally|\bso|\btotally|\bsuper|\bbig) into\b", re.I)
 _HABIT = re.compile(
     r"\b(hobby|hobbies|pastime|collect|collects|collecting|listen to|listens to|spare time|free time)\b", re.I
 )
@@ -214,15 +220,17 @@ def parse_conversation(text: str) -> list[tuple[int, str]]:
     return out
 
 
-def said_terms(sentence: str, turns: Iterable[str]) -> list[str] | None:
-    """The stems of ``sentence`` one statement of ``turns`` shares, when it shares at least half of them. A
-    statement is a sentence of a turn that is not a question: "what's it like to be a senior in high
-    school?" does not say "I never finished high school"."""
+def said_statement(sentence: str, turns: Iterable[str]) -> tuple[list[str], str] | None:
+    """The stems of ``sentence`` one statement of ``turns`` shares, when it shares at least half of them,
+    and that statement (the first that shares the most). A statement is a sentence of a turn that is not a
+    question: "what's it like to be a senior in high school?" does not say "I never finished high
+    school"."""
     mine = content_stems(sentence)
     if not mine:
         return None
     need = max(1, math.ceil(len(mine) / 2))
     best: list[str] = []
+    said = ""
     for turn in turns:
         for statement in _STATEMENT.findall(turn):
             if statement.rstrip().endswith("?"):
@@ -230,23 +238,64 @@ def said_terms(sentence: str, turns: Iterable[str]) -> list[str] | None:
             theirs = content_stems(statement)
             shared = [s for s in mine if s in theirs]
             if len(shared) > len(best):
-                best = shared
-    return best if len(best) >= need else None
+                best, said = shared, statement.strip()
+    return (best, said) if len(best) >= need else None
+
+
+def said_terms(sentence: str, turns: Iterable[str]) -> list[str] | None:
+    """The stems of ``sentence`` one statement of ``turns`` shares (``said_statement``), or ``None``."""
+    found = said_statement(sentence, turns)
+    return found[0] if found else None
+
+
+def statement_type(statement: str) -> str | None:
+    """The type a user's statement says in so many words: ``goal`` (a plan or wish), ``preference`` (a
+    liking, a hobby or habit word), else ``None`` (it names no kind: the persona sentence's type holds)."""
+    if _GOAL.search(statement):
+        return "goal"
+    if _PREF.search(statement) or _HABIT.search(statement):
+        return "preference"
+    return None
+
+
+_CLAUSE = re.compile(r"\s*(?:[,;:]|\band\b|\bbut\b)\s*", re.IGNORECASE)
+
+
+def saying_clause(sentence: str, statement: str) -> str:
+    """The clause of ``statement`` (split at commas, "and", "but") sharing the most content stems with
+    ``sentence`` (the first of those)."""
+    mine = content_stems(sentence)
+    clauses = [c for c in _CLAUSE.split(statement) if c.strip()] or [statement]
+    return max(clauses, key=lambda c: sum(1 for s in content_stems(c) if s in mine))
+
+
+def expected_type(sentence: str, statement: str, types: str = "said") -> str:
+    """The expected type of a persona ``sentence`` the user said in ``statement``. ``types`` ``said``: the
+    kind the clause that says it names in its own words when it names one ("I like to volunteer at a soup
+    kitchen" is a taste, whatever the persona's "I volunteer at a soup kitchen"; in "I'm a teacher, I like
+    to cook" only the second clause is a taste), else the persona sentence's (``persona_type``: "On
+    weekends I quilt" for "I like to quilt", or "run a dog obedience school" in "I like to dance, run a dog
+    obedience school, ..." names no kind); ``persona``: always the persona sentence's (the converter's
+    rule before issue 24's session 11)."""
+    said = statement_type(saying_clause(sentence, statement)) if types == "said" else None
+    return said or persona_type(sentence)
 
 
 def persona_case(
-    row: Mapping[str, str], case_id: str, df: Mapping[str, int] | None = None
+    row: Mapping[str, str], case_id: str, df: Mapping[str, int] | None = None, types: str = "said"
 ) -> tuple[dict[str, Any], dict[str, int]]:
-    """One case; ``df``: in how many persona sentences each stem occurs (picks forbidden terms)."""
+    """One case; ``df``: in how many persona sentences each stem occurs (picks forbidden terms); ``types``:
+    how an expected item's type is chosen (``expected_type``)."""
     turns = parse_conversation(row["Best Generated Conversation"])
     own = [t for s, t in turns if s == 1]
     own_personas = [p.strip() for p in row["user 1 personas"].splitlines() if p.strip()]
     other_personas = [p.strip() for p in row["user 2 personas"].splitlines() if p.strip()]
     expect, queries = [], []
     for sentence in own_personas:
-        terms = said_terms(sentence, own)
-        if terms:
-            mtype = persona_type(sentence)
+        found = said_statement(sentence, own)
+        if found:
+            terms, statement = found
+            mtype = expected_type(sentence, statement, types)
             expect.append({"type": mtype, "any_of": terms, "persona": sentence})
             queries.append({"query": PERSONA_QUERY[mtype], "expect_any_of": terms, "k": PERSONA_K})
     user_words = set(content_stems(" ".join(own + own_personas)))
@@ -267,8 +316,10 @@ def persona_case(
     return case, {"persona_sentences": len(own_personas), "said": len(expect)}
 
 
-def persona_cases(rows: Iterable[Mapping[str, str]], n: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The first ``n`` conversations with at least one expected sentence, and counts."""
+def persona_cases(rows: Iterable[Mapping[str, str]], n: int,
+                  types: str = "said") -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The first ``n`` conversations with at least one expected sentence, and counts; ``types``: see
+    ``expected_type``."""
     rows = list(rows)
     df: dict[str, int] = {}
     for row in rows:
@@ -281,7 +332,7 @@ def persona_cases(rows: Iterable[Mapping[str, str]], n: int) -> tuple[list[dict[
     for i, row in enumerate(rows):
         if len(cases) >= n:
             break
-        case, c = persona_case(row, f"spc-{i:04d}", df)
+        case, c = persona_case(row, f"spc-{i:04d}", df, types)
         if not case["expect"]:
             skipped += 1
             continue

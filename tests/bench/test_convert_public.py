@@ -120,3 +120,20 @@ def test_score_run_counts_typed_and_untyped_recall_and_forbidden_users() -> None
     assert r["users_with_forbidden"] == 1 and r["users_with_forbidden_rate"] == 0.5
     assert r["memories_by_type"] == {"preference": 1, "fact": 2} and r["forbidden_terms"] == 1
     assert bench_public.parse_memory("[goal] goal-x: a: b") == ("goal", "goal-x", "a: b")
+
+
+def test_persona_expected_type_is_the_kind_the_statement_names() -> None:
+    # the user's own words name a taste: a taste, whatever the persona sentence's verb
+    assert convert_public.expected_type("I volunteer at a soup kitchen.",
+                                        "I like to volunteer at a soup kitchen.") == "preference"
+    # a statement that names no kind leaves the persona sentence's type, both ways
+    assert convert_public.expected_type("I like to cross stitch and quilt.",
+                                        "On weekends I quilt, and cross stitch too.") == "preference"
+    assert convert_public.expected_type("Gymnastics is my favorite sport.",
+                                        "I competed in gymnastics.") == "preference"
+    # the rule before session 11: the persona sentence alone
+    assert convert_public.expected_type("I volunteer at a soup kitchen.",
+                                        "I like to volunteer at a soup kitchen.", "persona") == "fact"
+    # "into" is a liking only as one ("I'm really into horses"), not a movement
+    assert convert_public.persona_type("I just moved into my first home.") == "fact"
+    assert convert_public.persona_type("I'm really into horses.") == "preference"

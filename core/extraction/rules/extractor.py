@@ -18,7 +18,7 @@ from core.extraction.rules.analysis import Analysis, Group, analyse
 from core.extraction.rules.events import EventHit, is_event_key
 from core.extraction.rules.keys import content_slug
 from core.extraction.rules.precision import precise
-from core.extraction.rules.refine import CandidateMeta, refine_candidates
+from core.extraction.rules.refine import CandidateMeta, gives_up_old, refine_candidates
 from core.extraction.rules.segment import has_cjk, join_clauses, normalise
 from core.extraction.rules.slots import is_known_slot, spec
 from core.extraction.rules.topics import topic_matches, topic_of
@@ -154,6 +154,25 @@ def build(data: ExtractionInput) -> _Built:
     return _Built(tuple(out), meta, analysis)
 
 
+# a message that adds to what the user told ("I also like to go hiking", "我也养了一只猫") ...
+_ADDITIVE = re.compile(r"\b(?:also|too|as well|in addition)\b|也|另外|此外")
+
+
+def additions_kept(message: str, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
+    """A message that adds to what the user told, with no word of change or of giving up ("It's a lot of
+    fun. I get to travel the world and meet new people. I also get to..."; "I also like to go hiking. I
+    love being outdoors and exploring new places"), replaces none of the user's other memories: an upsert
+    naming another key in ``supersedes`` (the pair judge's reading, here on "new" of "meet new people")
+    keeps its own memory and leaves that one live, like refine's rule that a preference is a list a new
+    item joins. Same-key overwrites and deletions are untouched."""
+    norm = normalise(message or "")
+    if not _ADDITIVE.search(norm) or patterns.CHANGE.search(norm) or gives_up_old(message):
+        return candidates
+    return [c.model_copy(update={"supersedes": None})
+            if c.op is CandidateOp.UPSERT and c.supersedes and normalise_key(c.supersedes) != c.key else c
+            for c in candidates]
+
+
 class RulesExtractor:
     """Offline rule-based ``CandidateExtractor`` for Chinese and English (name ``rules``).
 
@@ -194,7 +213,9 @@ class RulesExtractor:
 
         try:
             prev = data.context[-1].content if data.context else None
-            candidates, meta = self._gate.apply(built.analysis, list(built.candidates), built.meta, prev)
+            filled = frozenset(m.key for m in data.existing)
+            candidates, meta = self._gate.apply(built.analysis, list(built.candidates), built.meta, prev,
+                                                filled)
         except EmbeddingError as exc:  # the rules' answer is still a sound answer
             log.warning("memory classifier unavailable, rules only for this input: %s", exc)
             return built
@@ -220,7 +241,8 @@ class RulesExtractor:
         try:
             previous = next((m.content for m in reversed(data.context)
                              if m.role == "user" and m.content.strip()), None)
-            return self._judge.apply(data.user_message, data.existing, refined, previous)
+            return additions_kept(data.user_message, self._judge.apply(data.user_message, data.existing,
+                                                                        refined, previous))
         except EmbeddingError as exc:  # the rules' answer is still a sound answer
             log.warning("update judge unavailable, rules only for this input: %s", exc)
             return refined

@@ -175,10 +175,14 @@ class ClassifierGate:
         return self._topic_vectors
 
     def apply(self, analysis: Analysis, candidates: list[MemoryCandidate],
-              meta: dict[str, CandidateMeta], prev: str | None = None
+              meta: dict[str, CandidateMeta], prev: str | None = None,
+              filled: frozenset[str] = frozenset(),
               ) -> tuple[list[MemoryCandidate], dict[str, CandidateMeta]]:
         """Gated, re-typed and rescued candidates (deletes pass untouched) and their refine metadata.
-        ``prev``: the turn before the message (context for a context model; embedded in the same batch)."""
+        ``prev``: the turn before the message (context for a context model; embedded in the same batch);
+        ``filled``: the keys of the user's live memories (a rescue never takes over a single slot among
+        them unless it says a change, "now", "no longer"...: ``_rescue``; "I used to bird watch" is no
+        change of job)."""
         candidates = fold_third_party(analysis, candidates)
         upserts = [c for c in candidates if c.op is CandidateOp.UPSERT]
         units = self._rescue_units(analysis)
@@ -200,8 +204,8 @@ class ClassifierGate:
                 predictions[i] = pred
         gated: dict[int, MemoryCandidate | None] = {}
         for i, (cand, pred) in enumerate(zip(upserts, predictions[:len(upserts)], strict=True)):
-            gated[id(cand)] = self._gate(cand, pred, vectors[i])
-        self._reread_heads(analysis, upserts, gated)
+            gated[id(cand)] = self._gate(cand, pred, vectors[i], filled)
+        self._reread_heads(analysis, upserts, gated, filled)
         out: list[MemoryCandidate] = []
         new_meta = dict(meta)
         for cand in candidates:
@@ -215,7 +219,8 @@ class ClassifierGate:
                 new_meta[kept.key] = meta.get(cand.key, CandidateMeta())
             out.append(kept)
         n_units = len(upserts) + len(units)
-        out = self._apply_splits(out, splits, predictions[n_units:], vectors[n_units:], new_meta, analysis)
+        out = self._apply_splits(out, splits, predictions[n_units:], vectors[n_units:], new_meta, analysis,
+                                 filled)
         taken = {c.key for c in out}
         chosen = chosen_units(units, predictions[len(upserts):n_units])
         for j, (unit, pred) in enumerate(zip(units, predictions[len(upserts):n_units], strict=True)):
@@ -227,7 +232,9 @@ class ClassifierGate:
             elif pred.p_type(pred.memory_type) < RESCUE_TYPE and not _taste_or_goal(pred):
                 continue
             else:
-                rescued = self._rescue(unit, pred, taken, vectors[len(upserts) + j])
+                changes = patterns.CHANGE.search(normalise(unit.text))  # "I'm a handyman now"
+                rescued = self._rescue(unit, pred, taken, vectors[len(upserts) + j],
+                                       frozenset() if changes else filled)
             if rescued is None:
                 continue
             taken.add(rescued.key)
@@ -238,7 +245,7 @@ class ClassifierGate:
         return out, new_meta
 
     def _reread_heads(self, analysis: Analysis, upserts: list[MemoryCandidate],
-                      gated: dict[int, MemoryCandidate | None]) -> None:
+                      gated: dict[int, MemoryCandidate | None], filled: frozenset[str] = frozenset()) -> None:
         """A rule candidate of several clauses the gate dropped as a whole is read again by its first
         clause ("i kinda wanna run a half marathon someday, nothing serious, just to say i did it": the
         hedges after it drown the goal); kept, it stays with that clause as its content. Never a standing
@@ -260,11 +267,11 @@ class ClassifierGate:
         vectors = self.classifier.embed([head for _, head in heads])
         for (cand, head), pred, vector in zip(heads, self.classifier.predict_vectors(vectors), vectors,
                                               strict=True):
-            gated[id(cand)] = self._gate(cand.model_copy(update={"content": head}), pred, vector)
+            gated[id(cand)] = self._gate(cand.model_copy(update={"content": head}), pred, vector, filled)
 
     # -- gate and type --------------------------------------------------------------------------
-    def _gate(self, cand: MemoryCandidate, pred: Prediction, vector: npt.NDArray[np.float32]
-              ) -> MemoryCandidate | None:
+    def _gate(self, cand: MemoryCandidate, pred: Prediction, vector: npt.NDArray[np.float32],
+              filled: frozenset[str] = frozenset()) -> MemoryCandidate | None:
         slot = is_known_slot(cand.key) or is_event_key(cand.key)  # a dated life event is kept like a slot
         if pred.probs[0] >= (GATE_DROP_SLOT if slot else GATE_DROP):
             return None
@@ -272,21 +279,26 @@ class ClassifierGate:
         other = memory_type is not cand.memory_type and {cand.memory_type, memory_type} <= set(_INTENTS)
         if slot and other and pred.p_keep >= RESCUE_KEEP and pred.p_type(memory_type) >= RETYPE_SLOT \
                 and not is_event_key(cand.key):
-            return self._retyped(cand, memory_type, vector)  # "翻译一本小说，纯属爱好": a project, not books
+            return self._retyped(cand, memory_type, vector, filled)  # "翻译一本小说，纯属爱好": a project
         if cand.key == "fact-family" and memory_type in (MemoryType.PROJECT, MemoryType.GOAL) \
                 and pred.p_keep >= RESCUE_KEEP and pred.p_type(memory_type) >= RETYPE_SLOT \
                 and _USER_AND_KIN.search(normalise(cand.content)):
-            return self._retyped(cand, memory_type, vector)  # "me and my dad are rebuilding the old wall"
+            return self._retyped(cand, memory_type, vector, filled)  # "me and my dad are rebuilding..."
         if slot or pred.p_keep < 0.5:
             return cand
         if memory_type is cand.memory_type or (pred.p_type(memory_type) < RETYPE
                                                and pred.p_type(cand.memory_type) >= RETYPE_IMPLAUSIBLE):
             return cand
-        return self._retyped(cand, memory_type, vector)
+        return self._retyped(cand, memory_type, vector, filled)
 
-    def _retyped(self, cand: MemoryCandidate, memory_type: MemoryType, vector: npt.NDArray[np.float32]
-                 ) -> MemoryCandidate:
+    def _retyped(self, cand: MemoryCandidate, memory_type: MemoryType, vector: npt.NDArray[np.float32],
+                 filled: frozenset[str] = frozenset()) -> MemoryCandidate:
+        """``cand`` under the classifier's type and a key of it: like a rescue's (``_rescue``), a guess
+        that never takes over a single slot the user already has ("I work on a lot of different projects,
+        ..." after "I'm an environmentalist") unless it says a change."""
         key = normalise_key(self._key(memory_type, cand.content, vector))
+        if key in filled and spec(key).single and not patterns.CHANGE.search(normalise(cand.content)):
+            key = f"{memory_type.value}-personal"
         target = spec(key)
         return cand.model_copy(update={"key": key, "memory_type": target.memory_type,
                                        "importance": target.importance, "ttl_days": target.ttl_days})
@@ -354,12 +366,16 @@ class ClassifierGate:
                     units.append(Unit(text, sentence, owner, threshold, run_id, True))
                 listing = len(run) >= LIST_RUN and owner is None  # "41, divorced, i drive a forklift, …"
                 if 1 < len(run) <= MAX_RUN:
+                    selves = [c for c in run if OWN_SUBJECT.search(c.norm)]
                     for piece in _pieces(run):
                         clause = piece[0]
                         lead = len(piece) > 1  # a condition with the instruction after it
-                        if not (fired or listing or lead) and (clause is run[0]
-                                                                or not OWN_SUBJECT.search(clause.norm)):
-                            continue  # nothing fired: only a clause with its own "I" is read alone
+                        if not (fired or listing or lead) and (
+                                clause not in selves or (clause is run[0] and len(selves) < 2)):
+                            # nothing fired: only a clause with its own "I" is read alone, the first one
+                            # when another follows ("I'm a handyman and I restore classic cars": two
+                            # statements, each read alone, not only the second)
+                            continue
                         one = clean_content(analysis.message[clause.start:piece[-1].end])
                         own = owner_of(clause) if clause is not run[0] else owner
                         if own != "" and long_enough(one, own is None) and not is_noise_content(one):
@@ -373,8 +389,8 @@ class ClassifierGate:
         return units
 
     def _apply_splits(self, out: list[MemoryCandidate], splits: list[Split], predictions: list[Prediction],
-                      vectors: npt.NDArray[np.float32], meta: dict[str, CandidateMeta], analysis: Analysis
-                      ) -> list[MemoryCandidate]:
+                      vectors: npt.NDArray[np.float32], meta: dict[str, CandidateMeta], analysis: Analysis,
+                      filled: frozenset[str] = frozenset()) -> list[MemoryCandidate]:
         """Cut a continuation clause of another type out of its group into a memory of its own (the first
         such clause of a candidate, with what follows it)."""
         done: set[str] = set()
@@ -387,7 +403,8 @@ class ClassifierGate:
                 continue
             unit = Unit(sp.tail, sp.sentence)
             taken = {c.key for c in out}
-            new = self._rescue(unit, pred, taken, vector)
+            changes = patterns.CHANGE.search(normalise(sp.tail))
+            new = self._rescue(unit, pred, taken, vector, frozenset() if changes else filled)
             if new is None or new.key in taken:
                 continue
             done.add(sp.key)
@@ -396,10 +413,16 @@ class ClassifierGate:
             meta.setdefault(new.key, CandidateMeta(changed=sp.sentence in analysis.change_sentences))
         return out
 
-    def _rescue(self, unit: Unit, pred: Prediction, taken: set[str], vector: npt.NDArray[np.float32]
-                ) -> MemoryCandidate | None:
+    def _rescue(self, unit: Unit, pred: Prediction, taken: set[str], vector: npt.NDArray[np.float32],
+                filled: frozenset[str] = frozenset()) -> MemoryCandidate | None:
+        """A candidate for a unit the classifier keeps. Its key is a guess (topic words or the nearest
+        topic), so it never overwrites a single slot the user already has (``filled``: "I'm a bee farmer",
+        then "I used to bird watch with my grandfather", nearest to the job, would replace the job): it
+        is filed under the type's general key instead."""
         memory_type = pred.memory_type
         key = normalise_key(self._key(memory_type, unit.text, vector))
+        if key in filled and spec(key).single:
+            key = f"{memory_type.value}-personal"
         target = spec(key)
         if target.memory_type is not memory_type:
             return None

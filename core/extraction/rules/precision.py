@@ -27,8 +27,9 @@ statement of a candidate's content, the parts ``build`` joined with "; " / "；"
   previous turn, as its referent; without one it is not stored.
 
 A candidate whose every piece is dropped is dropped. A goal that tells what the user usually does with no
-intent ("我会听古典音乐、阅读和做饭来放松", "I usually go climbing to unwind") is a habit: it becomes a
-preference under its topic. Deletions pass untouched. Pure function.
+intent ("我会听古典音乐、阅读和做饭来放松", "I usually go climbing to unwind") is a habit, and one that tells
+what the user likes doing with no word of intent ("I love learning about the past") a liking: either
+becomes a preference under its topic. Deletions pass untouched. Pure function.
 """
 
 from __future__ import annotations
@@ -112,6 +113,16 @@ _GOAL_OR_RULE = (MemoryType.GOAL, MemoryType.CONSTRAINT)
 _HABIT_WAY = re.compile(r"来放松|来解压|\bto (?:relax|unwind)\b|平时|通常|一般(?:都|会)|经常|"
                         r"\busually\b|\boften\b|"
                         r"每(?:天|周|个周末|晚)|\bevery (?:day|week|weekend|evening|night|morning)\b")
+# a liking of doing something, said in the present ("I love learning about the past", "我很喜欢研究历史"):
+# a taste, not a goal, unless an intent is said beside it (below)
+_LIKES_DOING = re.compile(
+    r"\bi (?:really |also |just |absolutely |truly )?(?:love|like|enjoy|adore) (?:\w+ing\b|to \w+)|"
+    r"^(?:我)?(?:也|还|真的|一直)?(?:很|特别|非常|超)?(?:喜欢|热爱|爱)(?:学|学习|了解|研究|看|读|听|做|玩)")
+# any word of an intent: "I love folk music and hope to make it big someday" stays a goal
+_ANY_INTENT = re.compile(r"\b(?:want|wants|wanna|plan|plans|planning|hope|hopes|hoping|dream|dreams|goal|"
+                         r"goals|"
+                         r"someday|some day|one day|wish|going to|gonna|will|'ll|'d|would|trying to|aim)\b|"
+                         r"想|要|打算|计划|希望|梦想|目标|准备|以后|将来")
 # what marks a sentence as sarcastic (read on the raw message: the clauses have their emoji stripped)
 _SARCASM = re.compile("[\U0001f644\U0001f643\U0001f612\U0001f611]|(?:^|\\s)/s\\b|\\((?:not|jk)\\)|"
                       "[（(](?:才怪|并不|反话)[）)]|呵呵[。！!]*$|\\b(?:yeah right|not!)")
@@ -217,9 +228,13 @@ def precise(candidates: Sequence[MemoryCandidate], data: ExtractionInput) -> lis
 
 def _habit_as_taste(cand: MemoryCandidate) -> MemoryCandidate:
     """A goal that tells what the user usually does, with no intent ("我会听古典音乐、阅读和做饭来放松"),
-    is a habit: a preference under its topic (``preference-hobby`` without one)."""
+    is a habit, and one that tells what the user likes doing, with no word of intent at all ("I love
+    learning about the past"), a liking: either way a preference under its topic (``preference-hobby``
+    without one)."""
     norm = normalise(cand.content)
-    if cand.memory_type is not MemoryType.GOAL or not _HABIT_WAY.search(norm) or _INTENT.search(norm):
+    if cand.memory_type is not MemoryType.GOAL or _INTENT.search(norm):
+        return cand
+    if not (_HABIT_WAY.search(norm) or (_LIKES_DOING.search(norm) and not _ANY_INTENT.search(norm))):
         return cand
     key = normalise_key(f"preference-{topic_of('preference', norm) or 'hobby'}")
     target = spec(key)

@@ -148,7 +148,7 @@ _GIVES_UP_OLD = re.compile(
     r"\bgave up\b|\bover\b|\bnot .{1,30} but\b|\bprefer\b|\brather\b|\bchanged?\b|\bmoved on\b")
 
 
-def _gives_up_old(message: str) -> bool:
+def gives_up_old(message: str) -> bool:
     """``message`` (the user's text; empty: unknown, taken as yes) ends an earlier preference."""
     return not message or bool(_GIVES_UP_OLD.search(normalise(message)))
 
@@ -192,7 +192,7 @@ def refine_candidates(existing: Sequence[ExistingMemory], candidates: Sequence[M
             continue
         if contained(cand.content, target.content):
             continue
-        changed = info.changed and (cand.memory_type is not MemoryType.PREFERENCE or _gives_up_old(message))
+        changed = info.changed and (cand.memory_type is not MemoryType.PREFERENCE or gives_up_old(message))
         replaced = (is_single(cand.key) and not info.force_merge) or (changed and not info.force_merge)
         if replaced:
             content = without_past(cand.content)
