@@ -144,6 +144,23 @@ class BM25:
         n = len(self._tfs)
         self._idf = {t: math.log(1.0 + (n - c + 0.5) / (c + 0.5)) for t, c in df.items()}
 
+    def ideal(self, query: Iterable[str]) -> float:
+        """The score of a document of average length holding each query term once: the sum of the
+        weighted IDF of the query's terms that some document holds (a term none holds tells no
+        document from another). What ``coverage`` divides by."""
+        return sum(term_weight(t) * self._idf[t] for t in set(query) if t in self._idf)
+
+    def coverage(self, query: Iterable[str]) -> list[float]:
+        """Each document's score over ``ideal``, capped at 1: how much of the query, weighted by how
+        telling each word is, the document holds (0 when it shares no word). Unlike a score scaled
+        to the best document, a document that shares only one of the query's words gets only that
+        word's share, however it ranks among the others."""
+        terms = list(query)
+        ideal = self.ideal(terms)
+        if ideal <= 0:
+            return [0.0] * len(self._tfs)
+        return [min(1.0, s / ideal) for s in self.scores(terms)]
+
     def scores(self, query: Iterable[str]) -> list[float]:
         """Score of every document for ``query`` terms (repeated query terms count once)."""
         terms = {t: term_weight(t) for t in query if t in self._idf}

@@ -355,8 +355,8 @@ class RetrievalSettings(BaseSettings):
                                      "are served in one pooled order (`core/retrieval/merge.py`), each "
                                      "within its limit")
     EPISODE_LEXICAL_WEIGHT: float = Field(
-        0.1, ge=0, le=1, description="hybrid episode retrieval: BM25 over the user's episodes (scaled to "
-                                     "the best) times this, added to the dense cosine "
+        0.1, ge=0, le=1, description="hybrid episode retrieval: BM25 over the user's episodes (the share "
+                                     "of the question an episode covers) times this, added to the cosine "
                                      "(`core/episodes/hybrid.py`); 0: dense only")
     EPISODE_LEXICAL_SCAN_MAX: int = Field(2000, ge=0, le=100_000,
                                           description="newest live episodes of the user BM25 reads per query")

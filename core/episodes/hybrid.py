@@ -8,12 +8,16 @@ turns) BM25 alone finds about as much as the dense cosine, and the two together 
 
 Contracts (pure, no I/O):
 - ``lexical_scores(terms, views)``: BM25 (``core.lexical``) of each view's passage for the query's
-  ``terms``, over ``views`` as the corpus, scaled so the best scores 1; episodes that share no term
-  with the query are left out (empty when none does).
+  ``terms``, over ``views`` as the corpus, as a share of the query (``BM25.coverage``: the score over
+  that of an average passage holding once every query term some episode holds; capped at 1);
+  episodes that share no term with the query are left out (empty when none does).
+  Not scaled to the best episode: when the best shares only a name or one common word of the
+  question, it gets that word's share, not the whole lexical weight (a question that asks by
+  inference, "would she likely…", shares few words with its answer and is left to the dense order).
 - ``hybrid_candidates(dense, scanned, terms, weight, extra)``: ``dense`` the ``(view, cosine)`` the vector
   search returned, ``scanned`` the user's live episodes BM25 reads (the newest
   ``EPISODE_LEXICAL_SCAN_MAX``). BM25 runs over the union (by id); each candidate gets
-  ``weight x`` its scaled BM25 as its lexical part. An episode the vector search did not return joins
+  ``weight x`` its BM25 coverage as its lexical part. An episode the vector search did not return joins
   with the lowest cosine of the dense hits (it ranked below all of them), at most ``extra`` of them,
   the best by BM25, each with a positive BM25. ``weight`` 0, no terms or no dense hit: ``dense``
   unchanged with lexical parts 0. Returns ``(view, cosine, lexical part)``, dense hits first.
@@ -28,14 +32,11 @@ from core.lexical import BM25, cached_terms
 
 
 def lexical_scores(terms: Collection[str], views: Sequence[EpisodeView]) -> dict[int, float]:
-    """Episode id -> BM25 scaled to the best (see the module docstring)."""
+    """Episode id -> the BM25 coverage of the query (see the module docstring)."""
     if not terms or not views:
         return {}
-    raw = BM25([cached_terms(v.content) for v in views]).scores(terms)
-    best = max(raw)
-    if best <= 0:
-        return {}
-    return {v.id: s / best for v, s in zip(views, raw, strict=True) if s > 0}
+    covered = BM25([cached_terms(v.content) for v in views]).coverage(terms)
+    return {v.id: s for v, s in zip(views, covered, strict=True) if s > 0}
 
 
 def hybrid_candidates(dense: Sequence[tuple[EpisodeView, float]], scanned: Sequence[EpisodeView],

@@ -8,8 +8,8 @@ apart: ``items`` and ``episodes`` each in their own rank order.
 The pooled score of a candidate is its query cosine (the one signal both kinds share: the same
 model embeds the question, the memories and the passages) plus, with ``lexical_weight`` (hybrid
 retrieval, ``EPISODE_LEXICAL_WEIGHT``), each kind's lexical part: an episode's its
-``RetrievedEpisode.lexical``, a memory's BM25 of the question's ``terms`` over the memory candidates
-scaled to the best (``memory_lexical``), so neither kind is lifted over the other by words alone; plus:
+``RetrievedEpisode.lexical``, a memory's BM25 coverage of the question's ``terms`` over the memory
+candidates (``memory_lexical``), so neither kind is lifted over the other by words alone; plus:
 - ``LEAN`` for the kind the question's time intent leans on (``core.episodes.search.time_intent``):
   episodes on a question about the past, memories on one about tastes and rules;
 - ``WINDOW_LEAN`` for an episode sent inside the window a relative date of the question names;
@@ -79,14 +79,13 @@ def _scores(cosines: Sequence[float], bonus: Sequence[float]) -> list[float]:
 
 
 def memory_lexical(items: Sequence[RetrievedMemory], terms: Collection[str], weight: float) -> list[float]:
-    """The lexical part of each memory in the pool: ``weight x`` BM25 of its index text over the
-    candidates, scaled to the best (``core.episodes.hybrid.lexical_scores``), as episodes get theirs."""
+    """The lexical part of each memory in the pool: ``weight x`` the BM25 coverage of the query by its
+    index text over the candidates (``BM25.coverage``), as episodes get theirs
+    (``core.episodes.hybrid.lexical_scores``)."""
     if weight <= 0 or not terms or not items:
         return [0.0] * len(items)
     texts = [index_text(i.memory.memory_type, i.memory.key, i.memory.content) for i in items]
-    raw = BM25([cached_terms(t) for t in texts]).scores(terms)
-    best = max(raw)
-    return [weight * r / best if best > 0 else 0.0 for r in raw]
+    return [weight * c for c in BM25([cached_terms(t) for t in texts]).coverage(terms)]
 
 
 def sink_superseded(episodes: Sequence[RetrievedEpisode],

@@ -71,6 +71,18 @@ def test_rare_terms_weigh_more() -> None:
     assert scores[1] > scores[0] == scores[2] > 0
 
 
+def test_coverage_is_the_share_of_the_query_a_document_holds() -> None:
+    docs = [["cat", "toy"], ["cat", "bed"], ["dog", "bed"], ["fish", "tank"]]
+    bm25 = BM25(docs)
+    full, half, _, none = bm25.coverage(["cat", "toy"])
+    assert full == 1.0 and none == 0.0  # every word, average length: the ideal
+    assert 0 < half < 0.5  # only the commoner of the two words: less than half of the query
+    # a word no document holds tells none apart: it changes nothing
+    assert bm25.coverage(["cat", "toy", "zebra"]) == bm25.coverage(["cat", "toy"])
+    assert bm25.coverage([]) == [0.0] * 4 and bm25.coverage(["zebra"]) == [0.0] * 4
+    assert abs(bm25.ideal(["cat", "toy"]) - bm25.scores(["cat", "toy"])[0]) < 1e-12
+
+
 @given(st.lists(st.lists(st.sampled_from(["a", "b", "c", "猫", "咖啡"]), max_size=6), max_size=6),
        st.lists(st.sampled_from(["a", "b", "z", "猫"]), max_size=4))
 def test_bm25_scores_are_finite_non_negative_and_zero_without_overlap(docs: list[list[str]],
