@@ -16,12 +16,15 @@ candidates (``memory_lexical``), so neither kind is lifted over the other by wor
 and ties go to the memory (the newer, distilled statement: a knowledge update beats the older
 episode that said otherwise), then to each kind's own order. An episode whose message a served
 memory's overwrite replaced (``superseded``: message id -> memory id, from the memory's history)
-is stale: ``sink_superseded`` moves it after the other episodes, and its pooled score stays below
-the memory that replaced it, whatever its cosine.
+is stale: its pooled score stays below the memory that replaced it, whatever its cosine. Only that
+one episode falls: it caps none of the episodes ranked after it (an earlier version moved every
+stale episode after all the others, which on LoCoMo pushed answers out of the top k whenever the
+rules had overwritten a slot the question was about).
 
 The pool keeps each kind's own order: a candidate never passes one of its kind ranked above it
 (its pooled score is capped by theirs), so ``items`` stays the rerank's top ``n`` and ``episodes``
-the episode ranking's top ``m``.
+the episode ranking's top ``m``; a stale episode is the one exception (it may fall behind episodes
+ranked after it).
 
 ``take_pooled`` serves a budget ``total``: each kind is sure of ``total // FLOOR_SHARE`` places
 (its best ones, when it has them), the rest go down the pooled order; a kind never serves more than
@@ -88,28 +91,40 @@ def memory_lexical(items: Sequence[RetrievedMemory], terms: Collection[str], wei
     return [weight * c for c in BM25([cached_terms(t) for t in texts]).coverage(terms)]
 
 
-def sink_superseded(episodes: Sequence[RetrievedEpisode],
-                    superseded: Mapping[int, int]) -> list[RetrievedEpisode]:
-    """The episodes in their order, those whose message a memory superseded moved to the end."""
-    return ([e for e in episodes if e.episode.message_id not in superseded]
-            + [e for e in episodes if e.episode.message_id in superseded])
+def _episode_scores(episodes: Sequence[RetrievedEpisode], bonus: Sequence[float],
+                    caps: Sequence[float | None]) -> list[float]:
+    """``_scores`` for episodes, where ``caps`` holds a stale episode's ceiling (the score of the memory
+    that replaced it, less ``STALE_GAP``): a stale episode is capped by it and by the episodes above,
+    but does not cap the episodes after it."""
+    out: list[float] = []
+    chain: float | None = None
+    for episode, extra, cap in zip(episodes, bonus, caps, strict=True):
+        score = episode.relevance + extra
+        if chain is not None:
+            score = min(score, chain)
+        if cap is None:
+            chain = score
+        else:
+            score = min(score, cap)
+        out.append(score)
+    return out
 
 
 def pooled_order(items: Sequence[RetrievedMemory], episodes: Sequence[RetrievedEpisode],
                  intent: str, terms: Collection[str] = (), lexical_weight: float = 0.0,
                  superseded: Mapping[int, int] | None = None) -> list[Pooled]:
-    """Both kinds, best first (see the module docstring); ``episodes`` already sunk
-    (``sink_superseded``) when ``superseded`` is given."""
+    """Both kinds, best first (see the module docstring)."""
     m_lean = LEAN if intent == "taste" else 0.0
     e_lean = LEAN if intent == "past" else 0.0
     m_scores = _scores([i.components.raw_retrieval for i in items],
                        [m_lean + x for x in memory_lexical(items, terms, lexical_weight)])
     by_memory = {i.memory.id: s for i, s in zip(items, m_scores, strict=True)}
     stale = superseded or {}
-    e_scores = _scores([min(e.relevance, by_memory[stale[e.episode.message_id]] - STALE_GAP)
-                        if stale.get(e.episode.message_id) in by_memory else e.relevance for e in episodes],
-                       [0.0 if stale.get(e.episode.message_id) in by_memory
-                        else e_lean + (WINDOW_LEAN if e.in_window else 0.0) for e in episodes])
+    caps = [by_memory[stale[e.episode.message_id]] - STALE_GAP if stale.get(e.episode.message_id) in by_memory
+            else None for e in episodes]
+    e_scores = _episode_scores(episodes, [0.0 if cap is not None else e_lean + (WINDOW_LEAN if e.in_window
+                                                                                else 0.0)
+                                          for e, cap in zip(episodes, caps, strict=True)], caps)
     pool = ([(s, 0, n, Pooled(MEMORY, i.memory.id, round(s, 6))) for n, (s, i) in enumerate(zip(
         m_scores, items, strict=True))]
             + [(s, 1, n, Pooled(EPISODE, e.episode.id, round(s, 6))) for n, (s, e) in enumerate(zip(

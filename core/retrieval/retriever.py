@@ -28,7 +28,7 @@ from core.lexical import tokenize
 from core.memory.store import find_user
 from core.query_kinds import query_kinds
 from core.retrieval.dense import DenseFailure, DensePath, DenseStart
-from core.retrieval.merge import Pooled, pooled_order, sink_superseded, take_pooled
+from core.retrieval.merge import Pooled, pooled_order, take_pooled
 from core.retrieval.plan import RetrievalPlan, build_query, plan_retrieval
 from core.retrieval.prompt import full_prompt_block, prompt_block
 from core.retrieval.ranking import RerankWeights, RetrievedMemory
@@ -214,7 +214,6 @@ class Retriever:
         episodes = self._truth.episodes(user_pk, plan.episodes, timings, plan.terms)
         lexical = self.settings.EPISODE_LEXICAL_WEIGHT if episodes else 0.0
         stale = self._truth.superseded_messages([i.memory.id for i in items]) if episodes and items else {}
-        episodes = sink_superseded(episodes, stale)
         if plan.pool is not None:
             items, episodes, order = take_pooled(items, episodes, plan.pool, plan.intent,
                                                  max_items=plan.pool_caps[0], max_episodes=plan.pool_caps[1],

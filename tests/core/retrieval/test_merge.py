@@ -13,7 +13,6 @@ from core.retrieval.merge import (
     MEMORY,
     WINDOW_LEAN,
     pooled_order,
-    sink_superseded,
     take_pooled,
 )
 from core.retrieval.ranking import RetrievedMemory, ScoreComponents
@@ -50,19 +49,20 @@ def test_the_time_intent_leans_a_near_tie_and_a_window_lifts_an_episode() -> Non
         EPISODE, 1)
 
 
-def test_an_episode_a_memory_superseded_sinks_and_stays_below_that_memory() -> None:
+def test_an_episode_a_memory_superseded_stays_below_that_memory_and_only_it_falls() -> None:
     # ep 1 (message 101) said the old value that memory 1's overwrite replaced: however close its
-    # words are to the question, it comes after the other episodes and after the memory
-    items, episodes = [mem(1, 0.80)], [ep(1, 0.95, in_window=True), ep(2, 0.85)]
+    # words are to the question, it comes after the memory; the episodes ranked after it keep their place
+    items, episodes = [mem(1, 0.80)], [ep(1, 0.95, in_window=True), ep(2, 0.85), ep(3, 0.82)]
     stale = {101: 1}
-    sunk = sink_superseded(episodes, stale)
-    assert [e.episode.id for e in sunk] == [2, 1]
-    order = pooled_order(items, sunk, "past", superseded=stale)
-    assert kinds(order) == [(EPISODE, 2), (MEMORY, 1), (EPISODE, 1)]
+    order = pooled_order(items, episodes, "past", superseded=stale)
+    assert kinds(order) == [(EPISODE, 2), (EPISODE, 3), (MEMORY, 1), (EPISODE, 1)]
+    assert next(p.score for p in order if p.kind == EPISODE and p.id == 2) == 0.85 + LEAN  # not capped
     # a supersession by a memory that is not served changes nothing in the pool
-    assert kinds(pooled_order([], sunk, "past", superseded={101: 9})) == [(EPISODE, 2), (EPISODE, 1)]
-    kept_m, kept_e, order = take_pooled(items, sunk, 3, "neutral", superseded=stale)
-    assert kinds(order)[-1] == (EPISODE, 1) and len(kept_m) == 1 and len(kept_e) == 2
+    assert kinds(pooled_order([], episodes, "past", superseded={101: 9})) == [
+        (EPISODE, 1), (EPISODE, 2), (EPISODE, 3)]
+    kept_m, kept_e, order = take_pooled(items, episodes, 3, "neutral", superseded=stale)
+    assert kinds(order) == [(EPISODE, 2), (EPISODE, 3), (MEMORY, 1)] and len(kept_m) == 1
+    assert [e.episode.id for e in kept_e] == [2, 3]
 
 
 def test_each_kind_keeps_its_own_order() -> None:
