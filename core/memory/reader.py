@@ -81,14 +81,8 @@ _LIVE_ROW_COLUMNS = (LongTermMemory.id, LongTermMemory.memory_key, LongTermMemor
 
 @cache
 def _live_rows_stmt() -> Select[int, str, str | None, str | None, int | None, datetime]:
-    """``live_rows``' statement: ``list_live``'s filters and order, six columns."""
-    now = bindparam("now", type_=DateTime(timezone=True))
-    return (
-        select(*_LIVE_ROW_COLUMNS)
-        .where(LongTermMemory.user_id == bindparam("user_pk", type_=Integer), *live_clause(now),
-               not_(filtered_key_clause()))
-        .order_by(LongTermMemory.importance.desc(), LongTermMemory.updated_at.desc(), LongTermMemory.id)
-    )
+    """``live_rows``' statement: ``list_live``'s statement (its filters and order), six columns."""
+    return _live_stmt(False).with_only_columns(*_LIVE_ROW_COLUMNS)
 
 
 LiveRow = Row[int, str, str | None, str | None, int | None, datetime]
