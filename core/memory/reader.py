@@ -13,7 +13,7 @@ that pass the filters, the same as filtering everything in Python before the lim
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import UTC, datetime
 from functools import cache
 
@@ -36,7 +36,8 @@ from sqlalchemy import (
 from sqlalchemy.orm import Session
 
 from core.filters import SQL_FILTERED_KEY_PATTERN, SQL_NORMALISED_KEY_PATTERN, passes_read_filters
-from core.storage.models import LongTermMemory, User
+from core.storage.models import LongTermMemory, MemoryHistory, User
+from schemas.vocabulary import MemoryOperation
 
 # rows fetched per round when no limit is given to a paged read; any size gives the same result
 _MIN_PAGE = 64
@@ -162,3 +163,24 @@ def touch(session: Session, ids: Sequence[int]) -> None:
             .where(LongTermMemory.id.in_(list(ids)))
             .values(last_accessed_at=datetime.now(UTC))
         )
+
+
+def superseded_sources(session: Session, memory_ids: Collection[int]) -> dict[int, int]:
+    """Message id -> memory id, for every message whose statement a memory of ``memory_ids`` overwrote:
+    the sources of the memory's history rows before its latest ``overwrite`` (a message that is the
+    overwrite's own source is not one of them)."""
+    rows = session.execute(
+        select(MemoryHistory.memory_id, MemoryHistory.operation, MemoryHistory.source_message_id)
+        .where(MemoryHistory.memory_id.in_(list(memory_ids)))
+        .order_by(MemoryHistory.memory_id, MemoryHistory.id)).all()
+    sources: dict[int, list[int]] = {}
+    out: dict[int, int] = {}
+    for memory_id, operation, message_id in rows:
+        if memory_id is None:
+            continue
+        seen = sources.setdefault(memory_id, [])
+        if operation == MemoryOperation.OVERWRITE.value:
+            out.update({m: memory_id for m in seen if m != message_id})
+        if message_id is not None:
+            seen.append(message_id)
+    return out

@@ -16,7 +16,6 @@ from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from core.config import Settings
@@ -26,14 +25,12 @@ from core.episodes.reader import for_user as episodes_for_user
 from core.episodes.reader import load as load_episodes
 from core.episodes.search import EpisodeView, RetrievedEpisode, rank_episodes
 from core.lexical import BM25, cached_terms
-from core.memory.reader import get_live_by_ids, list_live
+from core.memory.reader import get_live_by_ids, list_live, superseded_sources
 from core.memory.store import find_user
 from core.memory.text import index_text
 from core.memory.tools import MemoryView
 from core.retrieval.plan import EpisodeAsk
 from core.retrieval.ranking import Candidate, RerankWeights, RetrievedMemory, rerank
-from core.storage.models import MemoryHistory
-from schemas.vocabulary import MemoryOperation
 
 LEXICAL_SCAN_MAX = 5000  # live memories scanned by the lexical fallback (most important first)
 USER_CACHE_SIZE = 10_000
@@ -153,26 +150,12 @@ class TruthReads:
         return ranked
 
     def superseded_messages(self, memory_ids: Collection[int]) -> dict[int, int]:
-        """Message id -> the id of the memory whose last overwrite replaced what that message said: the
-        sources of a served memory's history rows before its latest ``overwrite`` (knowledge updates)."""
+        """Message id -> the id of the served memory whose last overwrite replaced what that message
+        said (``core.memory.reader.superseded_sources``): the knowledge updates among ``memory_ids``."""
         if not memory_ids:
             return {}
         with self.reading() as session:
-            rows = session.execute(
-                select(MemoryHistory.memory_id, MemoryHistory.operation, MemoryHistory.source_message_id)
-                .where(MemoryHistory.memory_id.in_(list(memory_ids)))
-                .order_by(MemoryHistory.memory_id, MemoryHistory.id)).all()
-        sources: dict[int, list[int]] = {}
-        out: dict[int, int] = {}
-        for memory_id, operation, message_id in rows:
-            if memory_id is None:
-                continue
-            seen = sources.setdefault(memory_id, [])
-            if operation == MemoryOperation.OVERWRITE.value:
-                out.update({m: memory_id for m in seen if m != message_id})
-            if message_id is not None:
-                seen.append(message_id)
-        return out
+            return superseded_sources(session, memory_ids)
 
     def lexical(self, user_pk: int, query: str, terms: set[str], limit: int,
                 kinds: frozenset[str] = frozenset()) -> list[RetrievedMemory]:
