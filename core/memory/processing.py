@@ -107,6 +107,8 @@ _LOCK_BURST = text(
     "FROM (SELECT pg_advisory_xact_lock(:ns, :uid) AS locked) AS l, messages AS m "
     "WHERE m.id = ANY(CAST(:ids AS integer[])) ORDER BY m.created_at, m.id FOR UPDATE OF m"
 )
+
+
 class BurstMessage(Protocol):
     """What the burst reads of a stored message (a row of ``_LOAD_BURST``)."""
 
