@@ -20,7 +20,11 @@ Concurrency (key-level parallelism, as in Confluent's Parallel Consumer):
   ``prefetch`` worker (daemon) threads that pushes back (``PoolFull``) when full; the loop thread never
   waits for one. The ``prefetch`` extra bursts read their input and commit their effects while the
   others wait for the model, so a model slot is taken again the moment a call returns instead of after
-  the burst's commit and the loop's next turn (default ``max_in_flight // 4``, at least 1).
+  the burst's commit and the loop's next turn (default ``max_in_flight // 4``, at least 1). An in-process
+  provider (``rules``, ``core.extraction.candidates.is_cpu_bound``) gets ``model_slots``
+  (``CONSUMER_EXTRACTOR_CPU_SLOTS``) instead: its bursts compute rather than wait, so more of them at once
+  only share the cores, stretch each toward its budget and, past it, fail bursts that a backlog (a
+  replay, a restart) would otherwise have extracted;
   ``MessageProcessor.process`` is safe to call from several threads (one SQLAlchemy session per call;
   the per-user advisory lock serialises one user's writes);
 - bursts of one user run strictly one after another, oldest first (a user's bursts are queued in
@@ -104,9 +108,12 @@ class ExtractorStrategy:
         dlq_limit: DlqLimit | None = None,
         keep_alive_sec: float | None = None,
         prefetch: int | None = None,
+        model_slots: int | None = None,
     ) -> None:
         if max_in_flight < 1 or max_buffered < 1:
             raise ValueError("max_in_flight and max_buffered must be >= 1")
+        if model_slots is not None and not 1 <= model_slots <= max_in_flight:
+            raise ValueError("model_slots must be between 1 and max_in_flight")
         if prefetch is None:
             prefetch = max(1, max_in_flight // 4)
         if prefetch < 0:
@@ -122,7 +129,8 @@ class ExtractorStrategy:
         self.errors = ErrorPolicy(group, max_record_attempts=max_record_attempts)
         self.dead_letters = DeadLetterStep(group, dlq, retry=self.retry, dlq_max_attempts=dlq_max_attempts,
                                            limit=dlq_limit, clock=clock)
-        self.model_slots = threading.BoundedSemaphore(max_in_flight)  # bursts in their model stage
+        # bursts in their model stage; fewer than the pool's workers for an in-process (CPU-bound) provider
+        self.model_slots = threading.BoundedSemaphore(model_slots or max_in_flight)
         self.pool: BoundedPool[Burst, ProcessOutcome] = BoundedPool(self._extract, max_in_flight + prefetch,
                                                                    name="extract")
         self.bursts = BurstScheduler(self.pool, debounce_sec=debounce_sec, clock=clock, max_wait_sec=(

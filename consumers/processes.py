@@ -14,6 +14,7 @@ from consumers.steps.dlq_limit import DlqLimit
 from core.config import Settings
 from core.embedding.factory import build_embedder
 from core.episodes.indexing import build_episode_indexer
+from core.extraction.candidates import is_cpu_bound
 from core.extraction.factory import build_extractor
 from core.indexing import build_indexer
 from core.memory.dedup import SemanticDeduper
@@ -57,6 +58,8 @@ def extractor_loop(
             debounce_sec=settings.LONG_TERM_MEMORY_DEBOUNCE_SEC,
             group=settings.GROUP_EXTRACTOR,
             max_in_flight=settings.CONSUMER_EXTRACTOR_MAX_IN_FLIGHT,
+            model_slots=(min(settings.CONSUMER_EXTRACTOR_CPU_SLOTS, settings.CONSUMER_EXTRACTOR_MAX_IN_FLIGHT)
+                         if is_cpu_bound(processor.extractor) else None),
             max_buffered=settings.CONSUMER_EXTRACTOR_MAX_BUFFERED_RECORDS,
             revoke_timeout_sec=settings.CONSUMER_REVOKE_TIMEOUT_SEC,
             max_record_attempts=settings.CONSUMER_MAX_RECORD_ATTEMPTS,

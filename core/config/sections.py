@@ -66,6 +66,11 @@ class KafkaSettings(BaseSettings):
         32, ge=1, le=1024, validation_alias=accepts_old_name("CONSUMER_EXTRACTOR_MAX_IN_FLIGHT"),
         description="bursts of distinct users in their model stage at once (the extractor runs a quarter "
                     "as many more that read or commit meanwhile)")
+    CONSUMER_EXTRACTOR_CPU_SLOTS: int = Field(
+        2, ge=1, le=64,
+        description="with an in-process provider (`rules`): bursts in their extraction stage at once, in "
+                    "place of CONSUMER_EXTRACTOR_MAX_IN_FLIGHT (more only share the cores and run each burst "
+                    "toward MEMORY_EXTRACTOR_BURST_BUDGET_SEC)")
     CONSUMER_EXTRACTOR_MAX_BUFFERED_RECORDS: int = Field(
         2000, ge=1, le=1_000_000,
         validation_alias=accepts_old_name("CONSUMER_EXTRACTOR_MAX_BUFFERED_RECORDS"),

@@ -105,6 +105,13 @@ class CandidateExtractor(Protocol):
 
 
 
+def is_cpu_bound(extractor: CandidateExtractor) -> bool:
+    """True when the provider computes in process (``cpu_bound = True``, the ``rules`` provider) rather than
+    waiting on a model server: running more of its bursts at once than there are cores only stretches
+    each one toward its budget."""
+    return bool(getattr(extractor, "cpu_bound", False))
+
+
 class DelegatingExtractor:
     """Base of the provider decorators (budget, metrics): the provider's name, its named slots and
     its ``close`` pass through to ``inner``; a subclass wraps ``extract``/``refine``."""
@@ -112,6 +119,7 @@ class DelegatingExtractor:
     def __init__(self, inner: CandidateExtractor) -> None:
         self.inner = inner
         self.name = inner.name
+        self.cpu_bound = is_cpu_bound(inner)
 
     def named_slot(self, key: str) -> bool:
         """The inner provider's named slots (``core.memory.upsert.NamedSlot``), none if it declares none."""

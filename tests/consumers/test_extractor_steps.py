@@ -159,6 +159,37 @@ def test_prefetched_bursts_wait_for_a_model_slot_and_take_it_when_one_frees() ->
         s.close()
 
 
+def test_a_cpu_bound_provider_runs_only_its_model_slots_at_once_while_the_others_wait() -> None:
+    """``model_slots`` (an in-process provider's ``CONSUMER_EXTRACTOR_CPU_SLOTS``) bounds the bursts in their
+    extraction stage below the pool's workers: the rest are started and wait for a slot."""
+    processor = BlockingProcessor()
+    s, done = strategy(processor, Clock(), max_in_flight=8, prefetch=0, model_slots=2)
+    try:
+        for offset in range(6):
+            s.submit(chat(offset, message_id=f"m{offset}"))
+        s.poll()
+        assert s.in_flight == 6
+        assert processor.started.wait(5)
+        threading.Event().wait(0.1)
+        assert processor.in_model == 2
+        processor.release.set()
+        for _ in range(200):
+            s.poll()
+            if len(done) == 6:
+                break
+            threading.Event().wait(0.02)
+        assert sorted(r.offset for r in done) == list(range(6))
+        assert processor.max_in_model == 2
+    finally:
+        s.close()
+
+
+def test_model_slots_cannot_exceed_the_workers() -> None:
+    with pytest.raises(ValueError, match="model_slots"):
+        ExtractorStrategy(BlockingProcessor(), MemoryDlq(), debounce_sec=0.0,  # type: ignore[arg-type]
+                          max_in_flight=2, model_slots=3)
+
+
 def test_a_bad_deploy_stops_the_extractor_instead_of_dead_lettering_everything() -> None:
     s, _done = strategy(BlockingProcessor(), Clock(),
                        dlq_limit=DlqLimit(max_share=0.5, window=100, min_records=10, max_consecutive=20))

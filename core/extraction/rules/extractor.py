@@ -184,6 +184,8 @@ class RulesExtractor:
     """
 
     name = "rules"
+    #: pure in-process computation: bursts beyond the cores only share them (``CONSUMER_EXTRACTOR_CPU_SLOTS``)
+    cpu_bound = True
 
     def __init__(self, classifier: MemoryClassifier | None = None, judge: bool = True) -> None:
         """``judge``: with a classifier, also the pair model's update/retraction decision in refine."""

@@ -9,7 +9,7 @@ import pytest
 
 from core.config import Settings
 from core.extraction.budget import BudgetedExtractor, ExtractionTimeout, run_burst
-from core.extraction.candidates import ExtractionError, ExtractionInput, MemoryCandidate
+from core.extraction.candidates import ExtractionError, ExtractionInput, MemoryCandidate, is_cpu_bound
 from core.extraction.factory import build_extractor
 from core.extraction.rules import RulesExtractor
 
@@ -118,3 +118,14 @@ def test_the_budget_worker_sees_the_callers_burst_scope() -> None:
     with burst_scope(30.0) as scope:
         run_burst(BudgetedExtractor(ScopeReader(), 5.0), ExtractionInput("hi"))
     assert seen == [scope] and scope.requests == 1 and scope.total_tokens == 8
+
+
+def test_only_the_in_process_provider_is_cpu_bound_through_its_decorators(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The extractor process sizes its extraction slots by this (``CONSUMER_EXTRACTOR_CPU_SLOTS``)."""
+    for name in Settings.model_fields:
+        monkeypatch.delenv(name, raising=False)
+    rules = build_extractor(Settings(_env_file=None, MEMORY_EXTRACTOR_PROVIDER="rules"))
+    llm = build_extractor(Settings(_env_file=None, LLM_BASE_URL="http://127.0.0.1:9/v1"))
+    assert is_cpu_bound(rules) and is_cpu_bound(RulesExtractor())
+    assert llm.name != "rules" and not is_cpu_bound(llm)
