@@ -210,8 +210,11 @@ def _eval(args: argparse.Namespace) -> int:
             timeout=args.timeout,
         )
     log(f"published in {time.monotonic() - t0:.1f}s; waiting for the pipeline")
-    service.wait_settled(all_ids, users, timeout=args.timeout)
+    settled = service.wait_settled(all_ids, users, timeout=args.timeout)
     log(f"pipeline settled in {time.monotonic() - t0:.1f}s")
+    if settled.failed:
+        log(f"warning: {settled.failed} message(s) ended FAILED (extraction errors or budget timeouts, see "
+            f"{service.supervisor.log_dir}): what they said is missing from this score; exit status 1")
 
     if users:
         _warm_dense(api, users[0])
@@ -259,9 +262,10 @@ def _eval(args: argparse.Namespace) -> int:
         "timeline_debounce_sec": args.debounce,
         "publishing": publishing,
         "seconds": round(time.monotonic() - t0, 1),
+        "failed_messages": settled.failed,
     }
     if not args.json:
         print("cases passing per category:")
         print(format_categories(summary["by_category"]))
     print(json.dumps(summary, ensure_ascii=False))
-    return 0
+    return 1 if settled.failed else 0
