@@ -83,7 +83,8 @@ SECTION_NOTES: dict[type[BaseSettings], str] = {
     KafkaSettings: """\
 The consumer loops (`consumers/`) hold at most `CONSUMER_EXTRACTOR_MAX_BUFFERED_RECORDS` records before
 pausing their partitions, extract at most `CONSUMER_EXTRACTOR_MAX_IN_FLIGHT` users' bursts at once in
-their model stage (a quarter as many more read or commit meanwhile; one user's strictly in order), give
+their model stage (a quarter as many more read or commit meanwhile; one user's strictly in order; the
+in-process `rules` provider computes only `CONSUMER_EXTRACTOR_CPU_SLOTS` at once), give
 in-flight work `CONSUMER_REVOKE_TIMEOUT_SEC` on a rebalance and
 `CONSUMER_SHUTDOWN_TIMEOUT_SEC` on SIGTERM. A record that fails `CONSUMER_MAX_RECORD_ATTEMPTS` times with
 an unexpected error goes to its group's dead-letter topic (group name + `DLQ_TOPIC_SUFFIX`).
