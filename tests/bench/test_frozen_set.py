@@ -82,3 +82,17 @@ def test_no_turn_or_query_repeats_a_dev_case() -> None:
     seen = {normalise(s) for s in file_strings(dev)} - {""}
     hits = [(cid, text) for cid, text in frozen_texts(CASES) if normalise(text) in seen]
     assert not hits
+
+
+def test_the_second_blind_set_is_unchanged_and_well_formed() -> None:
+    """``blind_s12_cases.jsonl`` (session 12): the SHA-256 its datasheet states, MISSION.md cases, ids
+    ``<lang>-<category>-<NNN>`` in every category."""
+    blind = FROZEN / "blind_s12_cases.jsonl"
+    sheet = (FROZEN / "BLIND_S12_DATASHEET.md").read_text(encoding="utf-8")
+    stated = re.search(r"SHA-256 of `blind_s12_cases\.jsonl`:\*\* `([0-9a-f]{64})`", sheet)
+    assert stated, "the datasheet states no SHA-256"
+    assert hashlib.sha256(blind.read_bytes()).hexdigest() == stated.group(1)
+    cases = load_cases(blind)
+    assert len(cases) >= 110 and len({c.id for c in cases}) == len(cases)
+    assert all(ID.match(c.id) for c in cases)
+    assert set(Counter(case_category(c.id) for c in cases)) == set(CATEGORIES)
