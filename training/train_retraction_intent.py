@@ -61,13 +61,27 @@ def main(argv: list[str] | None = None) -> int:
     model = fit(x[~test], y[~test])
     p = model.predict_proba(x[test])
     acc = float(((p >= 0.5) == (y[test] == 1)).mean()) if test.any() else 0.0
-    missed = [r["text"] for r, q, t in zip([r for r, t in zip(rows, test, strict=True) if t], p, y[test],
-                                           strict=True) if (q >= 0.5) != (t == 1)]
+    missed = [
+        r["text"]
+        for r, q, t in zip([r for r, t in zip(rows, test, strict=True) if t], p, y[test], strict=True)
+        if (q >= 0.5) != (t == 1)
+    ]
     shipped = fit(x, y)
     shipped.save(args.out, rows=str(len(rows)), held_out_accuracy=f"{acc:.4f}")
-    print(json.dumps({"rows": len(rows), "positives": int(y.sum()), "held_out_rows": int(test.sum()),
-                      "held_out_accuracy": round(acc, 4), "held_out_errors": missed[:20], "out": str(args.out)},
-                     ensure_ascii=False, indent=1))
+    print(
+        json.dumps(
+            {
+                "rows": len(rows),
+                "positives": int(y.sum()),
+                "held_out_rows": int(test.sum()),
+                "held_out_accuracy": round(acc, 4),
+                "held_out_errors": missed[:20],
+                "out": str(args.out),
+            },
+            ensure_ascii=False,
+            indent=1,
+        )
+    )
     return 0
 
 

@@ -43,7 +43,6 @@ from core.extraction.pairs import RETRACT_CUE, UPDATE_CUE, bare_cue, overlap, to
 from core.extraction.retraction_intent import INTENT_P, RetractionIntent
 from core.extraction.rules import patterns
 from core.extraction.rules.forget import is_about_self
-from core.extraction.rules.judge import drop_conjunct
 from core.extraction.rules.segment import clean_content, has_cjk, normalise
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.text.salient import salient_tokens
@@ -52,10 +51,12 @@ from schemas.events import MAX_MEMORY_CONTENT_CHARS
 
 MAX_RETRACTIONS = 3
 MAX_EXISTING = 40
-MIN_COSINE = 0.84  # a clause this near the topic (passage vectors) is what the topic names, when no word does
+MIN_COSINE = 0.85  # a clause this near the topic (passage vectors) is what the topic names, when no word does
+MIN_COSINE_CJK = 0.90  # ... for a Chinese topic (e5's cosines between Chinese texts sit higher)
 MARGIN = 0.02  # ... ahead of every other clause by this much; and every clause this near the best one goes
-SIBLING_MARGIN = 0.03  # a clause of the same memory this near the named clause's cosine goes with it
-# ("抑郁吃药那段": "我有轻度抑郁" is named, "一直在吃氟西汀" is the medication beside it)
+SIBLING_MARGIN = 0.02  # a clause of the same memory this near the named clause's cosine goes with it, when
+# the topic names more than the named clause holds ("抑郁吃药那段": "我有轻度抑郁" is named, "一直在吃氟西汀"
+# is the medication beside it)
 TURN_OVERLAP = 0.5  # a clause of a memory the previous turn stated (Dice overlap with that turn)
 TURN_COSINE = 0.92
 REST_KEEP = 0.5  # the clauses a partial retraction keeps must be a memory alone (classifier p_keep)
@@ -64,20 +65,23 @@ _SENTENCE = re.compile(r"[^。！？!?.;；\n]+[。！？!?.;；]?")
 _EMOJI = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF]+")
 _CLAUSE = re.compile(r"[^,，;；。!！?？]+")
 # a memory's clause boundaries beyond punctuation: "... and i ...", "... so i ...", "因为", "所以"
+_SEGMENT = re.compile(r"[^,，;；。!！?？]+")
 _JOINT = re.compile(r"\s+(?:and|so|because|but)\s+(?:i|i'm|im|my)\b|所以|因为|但是", re.IGNORECASE)
 # what to keep beside the retraction: "just the teaching", "cello's fine to remember", "住哪儿可以记"
 _KEEP = re.compile(r"\b(?:just|only|keep|is fine|'s fine|are fine|fine to|stays|can stay|the rest)\b|"
                    r"可以留|可以记|留着|保留|只记|其他的?可以|别的可以", re.IGNORECASE)
+# a one-character Chinese topic before its marker ("药的事别存", "钱那个别记")
+_ZH_TOPIC = re.compile(r"^[把我的]*([\u4e00-\u9fff])(?:的事|那个|那件|那条|那句|那段|那块|的部分)")
+_REST = re.compile(r"\bthe rest\b|everything else|其他|别的|其余", re.IGNORECASE)
 _REMIND = re.compile(r"\b(?:don'?t|do not|never) forget\b|别忘|不要忘|记得", re.IGNORECASE)
-# a retraction pointing back ("那个不算", "forget that"): its referent may be the previous turn
-_ANAPHOR = re.compile(r"\b(?:that|it|this)\b|那个|那句|那条|这个|这条|上面|刚才", re.IGNORECASE)
 _QUESTION = re.compile(r"[?？]\s*$|吗\s*$")
 # the retraction's own words and fillers left in a topic ("take penicillin off that list")
 _FRAME_WORDS = frozenset({
     "take", "off", "list", "rather", "remember", "nix", "wait", "ignore", "hm", "hmm", "eh", "didnt", "dont",
     "count", "leave", "out", "notes", "hang", "pretend", "never", "mentioned", "disregard", "told", "keep",
     "actually", "situation", "anything", "any", "stuff", "thing", "part", "bit", "pls", "please", "file",
-    "now", "for", "of", "it", "on", "that", "what", "said", "收回", "那句", "那段", "那个", "不算", "句", "段",
+    "now", "for", "of", "it", "on", "that", "what", "said",
+    "收回", "那句", "那段", "那个", "不算", "句", "段",
 })
 
 
@@ -86,7 +90,7 @@ class _Retraction:
     sentence: str
     topic: str  # what it withdraws ("" when only the referent turn names it)
     keep: str  # what it keeps ("" when nothing)
-    drop_text: str  # its clauses that are not the keep clauses (never a memory)
+    dropped: tuple[str, ...]  # its retraction clauses (and a statement "that" points to): never a memory
 
 
 def _sentences(message: str) -> list[str]:
@@ -122,6 +126,25 @@ def _rejoin(content: str, parts: list[str]) -> str:
     return clean_content(text)[:MAX_MEMORY_CONTENT_CHARS]
 
 
+_ITEM = re.compile(r"\s+(?:and|or|&)\s+|[、和与及]|,\s*")
+
+
+def _without_item(clause: str, topic: str) -> str:
+    """``clause`` without the list items the ``topic`` names ("penicillin and cats" - "penicillin" ->
+    "cats"; "悬疑剧、纪录片和韩综" - "韩综" -> "悬疑剧、纪录片"); "" when no item is left or it is no list."""
+    items = [t for t in _ITEM.split(clause) if t.strip()]
+    if len(items) < 2:
+        return ""
+    words = _words(topic)
+    left = [t.strip() for t in items if not (words & _words(t))]
+    if not left or len(left) == len(items):
+        return ""
+    if len(left) == 1:
+        return left[0]
+    sep = "、" if has_cjk(clause) else ", "
+    return sep.join(left[:-1]) + ("和" if has_cjk(clause) else " and ") + left[-1]
+
+
 def _type(memory: ExistingMemory) -> MemoryType:
     try:
         return MemoryType(memory.memory_type)
@@ -149,16 +172,25 @@ class RetractionResolver:
         out = []
         for i, sentence in sorted(found)[:MAX_RETRACTIONS]:
             parts = [p.strip() for p in _CLAUSE.findall(sentence) if p.strip()]
-            keep = [p for p in parts if _KEEP.search(p) and not RETRACT_CUE.search(p)
-                    and not patterns.FORGET.search(normalise(p))]
+            keep = [p for p in parts if _KEEP.search(p) and not _cued(p)]
             drop = [p for p in parts if p not in keep]
-            cued = [p for p in drop if RETRACT_CUE.search(p) or patterns.FORGET.search(normalise(p))]
-            lead = cued or drop[:1]
+            cued = [p for p in drop if _cued(p)]
+            lead = cued or [p for p in drop if _words(topic_text(p)) and not UPDATE_CUE.search(p)]
+            after = sentences[i + 1] if i + 1 < len(sentences) else ""
+            if after and _KEEP.search(after) and not _cued(after):  # "... the phone call bit is fine"
+                keep.append(after)
             topic = topic_text(" ".join(lead)) if lead else ""
-            if not lead or bare_cue(" ".join(lead)) or not _words(topic):
+            short = _ZH_TOPIC.search(" ".join(lead))
+            if (not lead or bare_cue(" ".join(lead)) or not _words(topic)) and short:
+                topic = short.group(1)  # "药的事别存": one character names it
+            elif not lead or bare_cue(" ".join(lead)) or not _words(topic):
                 before = sentences[i - 1] if i > 0 and not _cued(sentences[i - 1]) else ""
                 topic = before if before and _words(before) else ""  # "..., i was wrong. remove that"
-            out.append(_Retraction(sentence, topic, " ".join(keep), " ".join(drop)))
+                if topic:
+                    lead = [*lead, before]  # ... that statement is no memory either
+            # what to keep of what is there ("just the teaching") is no memory of its own either
+            own_keep = tuple(k for k in keep if k in parts)
+            out.append(_Retraction(sentence, topic, " ".join(keep), tuple(lead or parts) + own_keep))
         return out
 
     # -- what it withdraws ----------------------------------------------------------------------------
@@ -186,7 +218,8 @@ class RetractionResolver:
         if r.topic:
             topic_cos = unit_v @ vecs[k]
             k += 1
-            named = np.array([1.0 if topic_words & _words(c) else 0.0 for c in texts])
+            named = np.array([1.0 if topic_words & _words(c) or (len(r.topic) == 1 and r.topic in c) else 0.0
+                              for c in texts])
         if r.keep:
             keep_cos = unit_v @ vecs[k]
             k += 1
@@ -196,7 +229,8 @@ class RetractionResolver:
         if r.topic:
             if named.any():
                 chosen = named > 0
-                for mi in {units[j][0] for j in np.flatnonzero(chosen)}:
+                unmatched = topic_words - {w for j in np.flatnonzero(chosen) for w in _words(texts[j])}
+                for mi in {units[j][0] for j in np.flatnonzero(chosen)} if unmatched else set():
                     mine = np.array([u[0] == mi for u in units])
                     bar = float(np.max(topic_cos[mine & chosen])) - SIBLING_MARGIN
                     chosen |= mine & (topic_cos >= bar)
@@ -204,10 +238,13 @@ class RetractionResolver:
             else:
                 cos = np.sort(np.where(kept, -1.0, topic_cos))[::-1]
                 best = float(cos[0])
-                if best >= MIN_COSINE and (len(cos) < 2 or best - float(cos[1]) >= MARGIN
-                                           or float(cos[1]) < 0):
+                bar = MIN_COSINE_CJK if has_cjk(r.topic) else MIN_COSINE
+                # by meaning alone only against another clause (one clause is no contrast), and never
+                # when the sentence keeps "the rest"
+                if len(cos) >= 2 and best >= bar and best - float(cos[1]) >= MARGIN \
+                        and not _REST.search(r.keep):
                     chosen = (topic_cos >= best - MARGIN) & ~kept
-        if not chosen.any() and previous and (not r.topic or _ANAPHOR.search(r.sentence)):
+        if not chosen.any() and previous and not r.topic:
             turn_cos = unit_v @ vecs[-1]
             chosen = np.array([overlap(c, previous) >= TURN_OVERLAP or c in previous for c in texts]) \
                 | (turn_cos >= TURN_COSINE)
@@ -231,31 +268,44 @@ class RetractionResolver:
             for mi, gone in decided.items():
                 out = self._decide(out, live[mi], gone, r.topic)
             if r.keep:  # "手机号那个别存，住哪儿可以记": a delete of the kept thing is undone
-                keep_words = _words(r.keep)
-                out = [c for c in out if not (
-                    c.op is CandidateOp.DELETE and keep_words & _words(c.content)
-                    and not (_words(r.topic) & _words(c.content))
-                    and not any(live[mi].key == c.key for mi in decided))]
+                out = self._keep_kept(out, r, [live[mi].key for mi in decided])
         return out
+
+    def _keep_kept(self, out: list[MemoryCandidate], r: _Retraction,
+                   decided: list[str]) -> list[MemoryCandidate]:
+        """``out`` without the deletes of memories the keep clauses name, by word or nearer by meaning."""
+        dels = [c for c in out if c.op is CandidateOp.DELETE and c.key not in decided]
+        if not dels:
+            return out
+        vecs = self._vectors([c.content for c in dels] + [r.keep, r.topic or r.sentence])
+        keep_cos, topic_cos = vecs[:-2] @ vecs[-2], vecs[:-2] @ vecs[-1]
+        keep_words, topic_words = _words(r.keep), _words(r.topic)
+        undone = {c.key for c, k, t in zip(dels, keep_cos, topic_cos, strict=True)
+                  if not (topic_words & _words(c.content))
+                  and (keep_words & _words(c.content) or k > t + MARGIN)}
+        return [c for c in out if not (c.op is CandidateOp.DELETE and c.key in undone)]
 
     def _without_sentence(self, out: list[MemoryCandidate], r: _Retraction,
                           live: Sequence[ExistingMemory]) -> list[MemoryCandidate]:
+        """``out`` without the retraction's clauses: a candidate of them alone goes, one they were merged
+        into keeps its other clauses ("scratch the X goal, saving for a trip now" keeps the trip)."""
         keys = {m.key: m for m in live}
         result = []
         for c in out:
-            if c.op is not CandidateOp.UPSERT or (c.supersedes and UPDATE_CUE.search(c.content)):
+            if c.op is not CandidateOp.UPSERT:
                 result.append(c)
                 continue
-            segments = [s for s in re.split(r"[；;]\s*", c.content) if s.strip()]
-            left = [s for s in segments if not (s in r.sentence or overlap(s, r.drop_text) >= 0.5)]
+            segments = [s.strip() for s in _SEGMENT.findall(c.content) if s.strip()]
+            left = [s for s in segments
+                    if not any(s in d or d in s or overlap(s, d) >= 0.5 for d in r.dropped)]
             if len(left) == len(segments):
                 result.append(c)
-            elif left:
-                text = ("；" if has_cjk(c.content) else "; ").join(left)
-                old = keys.get(c.key)
-                if old is None or normalise(text) != normalise(old.content):
-                    result.append(c.model_copy(update={"content": text}))
-            # else: the candidate was the retraction sentence alone: no memory
+                continue
+            old = keys.get(c.key)
+            if not left or (old is not None and all(normalise(s) in normalise(old.content) for s in left)):
+                continue  # the retraction alone, or it merged into what the memory already says
+            sep = "，" if has_cjk(c.content) else ", "
+            result.append(c.model_copy(update={"content": clean_content(sep.join(left))}))
         return result
 
     def _decide(self, out: list[MemoryCandidate], memory: ExistingMemory, gone: set[int],
@@ -266,18 +316,21 @@ class RetractionResolver:
             if i not in gone:
                 rest.append(p)
             elif topic:  # one item of a list: "penicillin and cats" - "penicillin" -> "cats"
-                item = drop_conjunct(p, topic)
-                if item and not (_words(topic) & _words(item)):
+                item = _without_item(p, topic)
+                if item:
                     rest.append(item)
-        mine = [c for c in out if c.key == memory.key]
-        if any(c.op is CandidateOp.UPSERT and c.supersedes == memory.key for c in mine):
-            return out  # a new value replaces it ("scratch X, switching to Y"), or the judge already cut it
+        content = _rejoin(memory.content, rest) if rest else ""
+        for c in out:
+            if c.key == memory.key and c.op is CandidateOp.UPSERT and c.supersedes == memory.key:
+                cut = all(normalise(x) in normalise(memory.content) for x in _SEGMENT.findall(c.content)
+                          if x.strip())
+                if not cut or not content:
+                    return out  # a new value replaces it ("scratch X, switching to Y")
+                # the pair model's cut of the same memory gives way to the cut by named clause and item
         cand: MemoryCandidate | None = None
-        if rest:
-            content = _rejoin(memory.content, rest)
-            if self.classifier.predict([content])[0].p_keep >= REST_KEEP:
-                cand = MemoryCandidate(op=CandidateOp.UPSERT, memory_type=_type(memory), key=memory.key,
-                                       content=content, importance=3, confidence=0.9, supersedes=memory.key)
+        if content and self.classifier.predict([content])[0].p_keep >= REST_KEEP:
+            cand = MemoryCandidate(op=CandidateOp.UPSERT, memory_type=_type(memory), key=memory.key,
+                                   content=content, importance=3, confidence=0.9, supersedes=memory.key)
         if cand is None:
             cand = MemoryCandidate(op=CandidateOp.DELETE, memory_type=_type(memory), key=memory.key,
                                    content=memory.content[:MAX_MEMORY_CONTENT_CHARS], importance=3,
