@@ -72,6 +72,10 @@ _KEEP = re.compile(r"\b(?:just|only|keep|is fine|'s fine|are fine|fine to|stays|
                    r"可以留|可以记|留着|保留|只记|其他的?可以|别的可以", re.IGNORECASE)
 # a one-character Chinese topic before its marker ("药的事别存", "钱那个别记")
 _ZH_TOPIC = re.compile(r"^[把我的]*([\u4e00-\u9fff])(?:的事|那个|那件|那条|那句|那段|那块|的部分)")
+# a keep clause about the memory ("just remember the vegetarian thing"), not a new rule ("just write
+# paragraphs")
+_KEEP_MEMORY = re.compile(r"\b(?:remember|keep|fine|stays?|the rest|save)\b|记|留|保留", re.IGNORECASE)
+_GOAL_WORD = re.compile(r"\b(?:goal|plan|target|resolution)s?\b|目标|计划|打算", re.IGNORECASE)
 _REST = re.compile(r"\bthe rest\b|everything else|其他|别的|其余", re.IGNORECASE)
 _REMIND = re.compile(r"\b(?:don'?t|do not|never) forget\b|别忘|不要忘|记得", re.IGNORECASE)
 _QUESTION = re.compile(r"[?？]\s*$|吗\s*$")
@@ -83,6 +87,9 @@ _FRAME_WORDS = frozenset({
     "now", "for", "of", "it", "on", "that", "what", "said",
     "收回", "那句", "那段", "那个", "不算", "句", "段",
 })
+
+
+_ZH_FRAME = re.compile("|".join(sorted((w for w in _FRAME_WORDS if has_cjk(w)), key=len, reverse=True)))
 
 
 @dataclass(frozen=True)
@@ -107,7 +114,16 @@ def _cued(sentence: str) -> bool:
 
 
 def _words(text: str) -> set[str]:
-    return {t for t in salient_tokens(text) if len(t) >= 2 and t not in _FRAME_WORDS}
+    """Salient words of ``text`` (two characters or more, not the retraction's own words), and its Chinese
+    runs of two or more characters whole ("教会": salient bigrams may leave it out)."""
+    runs = {r for r in (_ZH_FRAME.sub("", r) for r in re.findall(r"[\u4e00-\u9fff]{2,}", text)) if len(r) >= 2}
+    return {t for t in salient_tokens(text) if len(t) >= 2 and t not in _FRAME_WORDS} | runs
+
+
+def _names(topic: str, clause: str) -> bool:
+    """``topic`` names a word of ``clause``: a shared salient word, or a Chinese run of the topic in it."""
+    words = _words(topic)
+    return bool(words & _words(clause)) or any(has_cjk(w) and w in clause for w in words)
 
 
 def memory_clauses(content: str) -> list[str]:
@@ -189,7 +205,7 @@ class RetractionResolver:
                 if topic:
                     lead = [*lead, before]  # ... that statement is no memory either
             # what to keep of what is there ("just the teaching") is no memory of its own either
-            own_keep = tuple(k for k in keep if k in parts)
+            own_keep = tuple(k for k in keep if k in parts and _KEEP_MEMORY.search(k))
             out.append(_Retraction(sentence, topic, " ".join(keep), tuple(lead or parts) + own_keep))
         return out
 
@@ -218,7 +234,7 @@ class RetractionResolver:
         if r.topic:
             topic_cos = unit_v @ vecs[k]
             k += 1
-            named = np.array([1.0 if topic_words & _words(c) or (len(r.topic) == 1 and r.topic in c) else 0.0
+            named = np.array([1.0 if _names(r.topic, c) or (len(r.topic) == 1 and r.topic in c) else 0.0
                               for c in texts])
         if r.keep:
             keep_cos = unit_v @ vecs[k]
@@ -244,6 +260,14 @@ class RetractionResolver:
                 if len(cos) >= 2 and best >= bar and best - float(cos[1]) >= MARGIN \
                         and not _REST.search(r.keep):
                     chosen = (topic_cos >= best - MARGIN) & ~kept
+        if not chosen.any() and r.topic and _GOAL_WORD.search(r.topic):
+            # "drop the house savings goal": the user's goal nearest the topic, when it leads the others
+            goals = np.array([_type(live[mi]) is MemoryType.GOAL for mi, _, _ in units]) & ~kept
+            if goals.any():
+                cos = np.sort(topic_cos[goals])[::-1]
+                if len(cos) == 1 or float(cos[0] - cos[1]) >= MARGIN:
+                    mi_best = units[int(np.flatnonzero(goals)[np.argmax(topic_cos[goals])])][0]
+                    chosen = np.array([u[0] == mi_best for u in units])
         if not chosen.any() and previous and not r.topic:
             turn_cos = unit_v @ vecs[-1]
             chosen = np.array([overlap(c, previous) >= TURN_OVERLAP or c in previous for c in texts]) \
@@ -322,8 +346,8 @@ class RetractionResolver:
         content = _rejoin(memory.content, rest) if rest else ""
         for c in out:
             if c.key == memory.key and c.op is CandidateOp.UPSERT and c.supersedes == memory.key:
-                cut = all(normalise(x) in normalise(memory.content) for x in _SEGMENT.findall(c.content)
-                          if x.strip())
+                cut = all(normalise(x).removeprefix("我") in normalise(memory.content)
+                          for x in _SEGMENT.findall(c.content) if x.strip())
                 if not cut or not content:
                     return out  # a new value replaces it ("scratch X, switching to Y")
                 # the pair model's cut of the same memory gives way to the cut by named clause and item
