@@ -116,7 +116,8 @@ def _cued(sentence: str) -> bool:
 def _words(text: str) -> set[str]:
     """Salient words of ``text`` (two characters or more, not the retraction's own words), and its Chinese
     runs of two or more characters whole ("教会": salient bigrams may leave it out)."""
-    runs = {r for r in (_ZH_FRAME.sub("", r) for r in re.findall(r"[\u4e00-\u9fff]{2,}", text)) if len(r) >= 2}
+    runs = {r for r in (_ZH_FRAME.sub("", r) for r in re.findall(r"[\u4e00-\u9fff]{2,}", text))
+            if len(r) >= 2}
     return {t for t in salient_tokens(text) if len(t) >= 2 and t not in _FRAME_WORDS} | runs
 
 
