@@ -11,6 +11,7 @@ did not see), then the shipped fit on all rows, written to ``core/extraction/dat
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import zlib
 from pathlib import Path
@@ -45,6 +46,11 @@ def fit(x: npt.NDArray[np.float32], y: npt.NDArray[np.int64]) -> RetractionInten
     return RetractionIntent(w.astype(np.float32), float(b), mean.astype(np.float32))
 
 
+def rows_sha1(rows: list[dict[str, Any]]) -> str:
+    """The SHA-1 of the template rows the weights were fitted on (a test checks the shipped weights')."""
+    return hashlib.sha1(json.dumps(rows, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
+
+
 def held_out(group: str) -> bool:
     return zlib.crc32(group.encode()) % 5 == 0
 
@@ -67,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
         if (q >= 0.5) != (t == 1)
     ]
     shipped = fit(x, y)
-    shipped.save(args.out, rows=str(len(rows)), held_out_accuracy=f"{acc:.4f}")
+    shipped.save(args.out, rows=str(len(rows)), rows_sha1=rows_sha1(rows), held_out_accuracy=f"{acc:.4f}")
     print(
         json.dumps(
             {
