@@ -29,6 +29,8 @@ from schemas.events import MAX_MEMORY_CONTENT_CHARS
 
 if TYPE_CHECKING:
     from core.extraction.classifier import MemoryClassifier
+    from core.extraction.retraction_intent import RetractionIntent
+    from core.extraction.rules.retraction import RetractionResolver
 
 log = logging.getLogger(__name__)
 MAX_CONTENT = MAX_MEMORY_CONTENT_CHARS
@@ -173,6 +175,17 @@ def additions_kept(message: str, candidates: list[MemoryCandidate]) -> list[Memo
             for c in candidates]
 
 
+def _intent_model() -> RetractionIntent | None:
+    """The shipped retraction-intent model, or None (cue words only) when its weights do not load."""
+    from core.extraction.retraction_intent import RetractionIntentError, shipped_intent_model
+
+    try:
+        return shipped_intent_model()
+    except RetractionIntentError as exc:
+        log.warning("retraction-intent model unavailable, retraction cue words only: %s", exc)
+        return None
+
+
 class RulesExtractor:
     """Offline rule-based ``CandidateExtractor`` for Chinese and English (name ``rules``).
 
@@ -195,12 +208,16 @@ class RulesExtractor:
             from core.extraction.pairs import shipped_pair_model
             from core.extraction.rules.gate import ClassifierGate
             from core.extraction.rules.judge import UpdateJudge
+            from core.extraction.rules.retraction import RetractionResolver
 
             self._gate: ClassifierGate | None = ClassifierGate(classifier)
             self._judge: UpdateJudge | None = UpdateJudge(classifier, shipped_pair_model()) if judge else None
+            self._retraction: RetractionResolver | None = RetractionResolver(classifier, _intent_model()) \
+                if judge else None
         else:
             self._gate = None
             self._judge = None
+            self._retraction = None
 
     def warm_up(self) -> None:
         """Load the classifier's embedding model and run it once (no-op without a classifier)."""
@@ -243,8 +260,10 @@ class RulesExtractor:
         try:
             previous = next((m.content for m in reversed(data.context)
                              if m.role == "user" and m.content.strip()), None)
-            return additions_kept(data.user_message, self._judge.apply(data.user_message, data.existing,
-                                                                        refined, previous))
+            judged = self._judge.apply(data.user_message, data.existing, refined, previous)
+            if self._retraction is not None:
+                judged = self._retraction.apply(data.user_message, data.existing, judged, previous)
+            return additions_kept(data.user_message, judged)
         except EmbeddingError as exc:  # the rules' answer is still a sound answer
             log.warning("update judge unavailable, rules only for this input: %s", exc)
             return refined

@@ -165,6 +165,12 @@ LEARNED = [
     ("我现在住在绍兴，离河边很近。", "我现在在泉州了，春节后过来的", "superseded", "泉州"),
     # a topical retraction of one clause of a memory keeps the rest
     ("i'm a welder, and i earn about 60k.", "please remove the 60k detail", "retracted in part", "welder"),
+    # issue 24, session 12 (core/extraction/rules/retraction.py): one item of a list, and a retraction with
+    # no cue word the rules know (the retraction-intent model) that keeps the other clause
+    ("i'm allergic to walnuts, penicillin and wasps.", "take penicillin off that list, it was something else",
+     "retracted in part", "walnuts"),
+    ("I had a hernia operation in june, and i drive a bus for the city.",
+     "hm, rather you didn't remember the hernia thing", "retracted in part", "bus"),
 ]
 
 

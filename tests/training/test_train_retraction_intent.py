@@ -1,0 +1,34 @@
+"""The retraction-intent trainer: the shipped weights were fitted on today's template rows, and the fit is
+deterministic and separates a retraction frame from a statement on vectors it is given (no model needed)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.extraction.retraction_intent import INTENT_WEIGHTS_PATH, RetractionIntent
+from training.retraction_templates_forget24 import rows
+from training.train_retraction_intent import fit, rows_sha1
+
+
+def test_the_shipped_weights_match_the_template_rows() -> None:
+    with np.load(INTENT_WEIGHTS_PATH, allow_pickle=False) as data:
+        shipped = str(data["rows_sha1"])
+    assert shipped == rows_sha1(rows()), "templates changed: python -m training.train_retraction_intent"
+    RetractionIntent.load()  # and they load for the classifier's model and prefix
+
+
+def test_rows_are_labelled_both_ways_with_frame_groups() -> None:
+    every = rows()
+    assert {r["label"] for r in every} == {0, 1}
+    assert all(r["text"].strip() and r["group"] for r in every)
+    assert len({r["text"] for r in every}) > 0.9 * len(every)
+
+
+def test_the_fit_is_deterministic_and_separates() -> None:
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=(200, 384)).astype(np.float32)
+    y = (x[:, 0] > 0).astype(np.int64)
+    a, b = fit(x, y), fit(x, y)
+    assert np.array_equal(a.weights, b.weights) and a.bias == b.bias
+    p = a.predict_proba(x)
+    assert float(((p >= 0.5) == (y == 1)).mean()) > 0.95
