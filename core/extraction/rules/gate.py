@@ -127,7 +127,8 @@ _INTRO_LEAD = re.compile(
 
 _INTENTS = (MemoryType.PREFERENCE, MemoryType.GOAL, MemoryType.PROJECT)
 # the user and a relative together as the subject: what they do together is the user's project or goal
-_USER_AND_KIN = re.compile(r"^(?:me and my|my (?:\w+ ){1,2}and (?:i|me)\b)|^我(?:和|跟|与)我?(?:的)?(?:家人|"
+_USER_AND_KIN = re.compile(r"^(?:me (?:and|n|&|an') my|my (?:\w+ ){1,2}and (?:i|me)\b)|"
+                           r"^我(?:和|跟|与)我?(?:的)?(?:家人|"
                            + "|".join(lexicon.FAMILY_ZH) + r")(?:一起)?(?:在|正在|打算|准备|想)")
 
 TASTE_OR_GOAL = 0.90  # p(preference) + p(goal) at which a rescue split between the two is still rescued
