@@ -288,9 +288,11 @@ class ClassifierGate:
             return self._retyped(cand, memory_type, vector, filled)  # "me and my dad are rebuilding..."
         if slot or pred.p_keep < 0.5:
             return cand
-        if memory_type is cand.memory_type or (pred.p_type(memory_type) < RETYPE
-                                               and pred.p_type(cand.memory_type) >= RETYPE_IMPLAUSIBLE):
-            return cand
+        made = cand.memory_type is MemoryType.PROJECT and bool(
+            patterns.PROJECT_MAKING.search(normalise(cand.content)))
+        if memory_type is cand.memory_type or (pred.p_type(memory_type) < RETYPE and (
+                made or pred.p_type(cand.memory_type) >= RETYPE_IMPLAUSIBLE)):
+            return cand  # (a thing the user is making stays a project unless the classifier is sure)
         return self._retyped(cand, memory_type, vector, filled)
 
     def _retyped(self, cand: MemoryCandidate, memory_type: MemoryType, vector: npt.NDArray[np.float32],
