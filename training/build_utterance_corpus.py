@@ -15,7 +15,8 @@ Three sources, recorded per row in ``source``:
   ``training/utterance_templates_prec24.py`` (companion-chat drops; with its counterweight of keeps,
   ``training/utterance_templates_prec24b.py``): retrained with either, the
   models scored worse on the team's held-out set (bench/RESULTS.md, issue 24), so the shipped corpus
-  and weights do not include them.
+  and weights do not include them; nor ``training/utterance_templates_cons24.py`` (standing rules,
+  projects and what is not the user's, session 12), which cost cases on dev4 and the updates sets.
 - ``persona_valid_weak``: weak labels from the **validation** split of Synthetic-Persona-Chat
   (CC-BY 4.0, ``../shared/benchmarks/synthetic_persona_chat``; its test split is the evaluation set
   of ``bench/bench_public.py persona`` and is read here only to drop any sentence it also contains):

@@ -62,7 +62,19 @@ MAX_CLAUSES = 120
 MAX_CLAUSE_CHARS = 400
 
 # a clause that only names the topic of the next one ("As for writing, I like to create poems")
-_LEAD_TOPIC = re.compile(r"^(?:as for|speaking of|when it comes to|regarding|至于|说到|说起|谈到|关于)\s*\S")
+_LEAD_TOPIC = re.compile(r"^(?:as for|speaking of|when it comes to|regarding|至于|说到|说起|谈到|关于)\s*\S|"
+                         # the frame of a project told after it ("side thing on weekends rn: rigging a …")
+                         r"^(?:(?:my|a|the|current|new|little|big|fun)\s+)*(?:side|weekend|passion|pet|hobby|"
+                         r"lockdown|winter|summer|evening) (?:thing|project|hustle|quest|build)s?\b|"
+                         r"^(?:我的?)?(?:业余|周末|下班后)(?:的)?(?:小)?(?:项目|副业|爱好项目)")
+
+
+# a clause telling of the user's own project in progress, and a task's address to the assistant
+_OWN_PROJECT = re.compile(r"(?:在|正在|最近在|一直在)(?:搞|做|弄|折腾|捣鼓)(?:一个|个)?\s*"
+                          r"(?:side project|副业|小?项目|业余项目|个人项目|东西|小工具)|"
+                          r"\b(?:working on|building) (?:a|my) (?:little )?"
+                          r"(?:side )?(?:project|thing)\b")
+_ASKED = re.compile(r"^(?:帮我|请|麻烦|你|给我)|^(?:please|pls|can you|could you)\b")
 
 
 @dataclass
@@ -212,7 +224,9 @@ class _Analyser(SlotDetectors, ConstraintDetectors):
                 for c in clauses:
                     self.dropped[c.index] = "profile"
                 return []
-            if patterns.TASK.search(clause.norm):
+            if patterns.TASK.search(clause.norm) and not (
+                    out and _OWN_PROJECT.search(out[-1].norm) and not _ASKED.search(clause.norm)):
+                # (after "最近在搞一个 side project", "写个记账的 telegram bot…" tells what it is: no task)
                 for c in clauses[clauses.index(clause):]:
                     self.dropped[c.index] = "task-payload"
                 if clause.terminator in {":", "："}:
@@ -286,7 +300,7 @@ class _Analyser(SlotDetectors, ConstraintDetectors):
         retractions = self._retractions(body)
         if patterns.PAST_REF.search(body) and not patterns.JOB_HISTORY_EN.search(body):
             return retractions, ("past" if not retractions else None)
-        constraint = self._constraint(clauses, pos, body)
+        constraint = self._constraint(clauses, pos, body) or self._value_change(body)
         if constraint is not None:
             return [constraint], None
         if patterns.TIME_HARD.search(body):
@@ -300,7 +314,8 @@ class _Analyser(SlotDetectors, ConstraintDetectors):
         if clause.terminator in {"?", "？"}:  # a statement said with a rising tone ("I'm kinda into X now?")
             return [], "question-mark"  # the classifier may still keep it (``gate``: an overridable drop)
         if patterns.REQUEST.search(body) and not (
-                patterns.DISLIKE.search(body) and topic_of("preference", body)):
+                patterns.DISLIKE.search(body) and topic_of("preference", body)) and not (
+                pos > 0 and _OWN_PROJECT.search(clauses[pos - 1].norm) and not _ASKED.search(body)):
             return [], "request"
         if patterns.HYPOTHETICAL.search(body):
             return [], "hypothetical"

@@ -42,10 +42,62 @@ def _own_statement(text: str) -> bool:
 
 
 _NEVER_MIND = re.compile(r"\bnever ?mind\b|\bnvm\b")
+# a kind of task the assistant does, as the condition of a rule ("when you suggest podcasts for me keep them
+# short"); not a moment ("when you get a chance, …", "when you're done, …")
+_WHEN_YOU = re.compile(r"^(?:when|whenever|any ?time|every time|each time|if) (?:you|u) (?:\w+)")
+_WHEN_FREE = re.compile(r"^(?:when|if|any ?time) (?:you|u) (?:get|have|find) (?:a|the|some)? ?"
+                        r"(?:chance|sec|second|minute|moment|time)|"
+                        r"^(?:when|if) (?:you|u)(?:'re| are| r) (?:done|free|ready|back|finished)|"
+                        r"^(?:when|if) (?:you|u) (?:can|could|finish|wake)")
 # "it reminds me of home", "they always remind me of that day", "that reminded me to call": something
 # brings a memory back; only the imperative "remind me" (to the assistant) asks for a reminder
 _ASSOCIATION = re.compile(r"\breminds me\b|\bremind(?:s|ed)? me of\b|\breminded me\b|"
                           r"让我想起|使我想起|令我想起|总让我想起")
+
+
+# a new value for a rule the user already has ("actually make that 45 min", "change it to 2", "改成两本吧",
+# "还是三个就行"): the number (with its unit, when it has one) that replaces the rule's number
+_NUM = r"(?:\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)"
+_VALUE_CHANGE = re.compile(
+    r"\b(?:make (?:that|it|them)|change (?:that|it) to|switch (?:that|it) to|bump (?:that|it) (?:up|down) to|"
+    r"let'?s (?:do|say|go with)|more like)\s+(?P<en>\d+(?:\.\d+)?)\s*(?P<enu>[a-z]+)?|"
+    r"(?:改成|换成|改为|变成|还是)(?P<zh>" + _NUM + r")\s*(?P<zhu>[\u4e00-\u9fff]|[a-z]+)?")
+_UNIT_EN = {"min": "min", "mins": "min", "minute": "min", "minutes": "min", "hr": "h", "hrs": "h",
+            "hour": "h", "hours": "h", "h": "h", "km": "km", "kms": "km", "kilometres": "km",
+            "kilometers": "km", "mi": "mi",
+            "miles": "mi", "words": "words", "word": "words", "bullets": "bullets", "bullet": "bullets",
+            "options": "options", "option": "options", "ideas": "ideas", "items": "items", "points": "points",
+            "sentences": "sentences", "paragraphs": "paragraphs", "pages": "pages", "page": "pages",
+            "recs": "recs", "picks": "picks", "books": "books", "kg": "kg", "lbs": "lb", "lb": "lb"}
+_OLD_NUM_EN = re.compile(r"\b(?P<n>\d+(?:\.\d+)?)\s*(?P<u>[a-z]+)?")
+_OLD_NUM_ZH = re.compile(r"(?P<n>\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)(?P<u>[\u4e00-\u9fff])")
+
+
+def _unit(word: str | None) -> str | None:
+    return _UNIT_EN.get(word or "")
+
+
+def changed_rule(body: str, existing: tuple[ExistingMemory, ...]) -> tuple[str, str] | None:
+    """``(key, content)`` of the user's one standing rule whose value ``body`` changes ("make that 45 min"
+    after "keep each session to 30 min max" -> "... to 45 min max"; "改成两本吧" after "每次三本就够了"), the
+    rule's own words with the new value: None when no rule of the user has a value of that kind, or when more
+    than one does (which one is meant is unclear)."""
+    m = _VALUE_CHANGE.search(body)
+    if m is None:
+        return None
+    zh = m.group("zh") is not None
+    new, unit = (m.group("zh"), m.group("zhu")) if zh else (m.group("en"), _unit(m.group("enu")))
+    found: list[tuple[str, str]] = []
+    for mem in existing:
+        if mem.memory_type != "constraint":
+            continue
+        olds = [o for o in (_OLD_NUM_ZH if zh else _OLD_NUM_EN).finditer(mem.content)
+                if (o.group("u") == unit if zh else _unit(o.group("u")) == unit or unit is None)
+                and o.group("n") != new]
+        if len(olds) == 1:
+            o = olds[0]
+            found.append((mem.key, mem.content[:o.start("n")] + new + mem.content[o.end("n"):]))
+    return found[0] if len(found) == 1 else None
 
 
 class ConstraintDetectors:
@@ -85,7 +137,9 @@ class ConstraintDetectors:
                                 or patterns.ASSISTANT_STRONG.search(joined))
             imperative = (patterns.REPLY_WORD.search(joined) and patterns.IMPERATIVE.search(joined)) or styled
             weak = (patterns.RECURRING.search(joined) and re.search(r"提醒|remind", joined)) or (
-                patterns.LONGTERM_WEAK.search(joined) and patterns.ASSISTANT_STRONG.search(joined))
+                patterns.LONGTERM_WEAK.search(joined) and patterns.ASSISTANT_STRONG.search(joined)) or (
+                _WHEN_YOU.search(joined) and patterns.IMPERATIVE.search(joined)
+                and not _WHEN_FREE.search(joined))
             if not (lasting or imperative or weak):
                 continue
             if patterns.SELF_RULE.search(joined):
@@ -105,6 +159,15 @@ class ConstraintDetectors:
                 self._constraint_keys.add(key)
                 return Hit(key, 0.85 if lasting else 0.8, span=extra)
         return None
+
+    def _value_change(self, body: str) -> Hit | None:
+        """A new value for one of the user's standing rules ("actually make that 45 min"): that rule with the
+        new value, under its key (it replaces the old value)."""
+        changed = changed_rule(body, self.existing)
+        if changed is None:
+            return None
+        self._constraint_keys.add(changed[0])
+        return Hit(changed[0], 0.85, content=changed[1], absorbs=False, said=True)
 
     def _followup_constraint(self, body: str) -> Hit | None:
         """A detail for a constraint the user already has ("汇率用个大概就行"), or a change of it

@@ -40,6 +40,7 @@ class Hit:
     force_merge: bool = False  # a follow-up detail: merge into the existing memory even for single slots
     span: int = 0  # extra clauses after the trigger clause that belong to it (constraint windows)
     weak: bool = False  # only a fallback: continuing the previous group of the sentence is preferred
+    said: bool = False  # ``content`` is the user's own words (an earlier rule with a new value), read as is
 
 
 class SlotDetectors:
@@ -232,7 +233,8 @@ class SlotDetectors:
         if patterns.RESTORE.search(body):
             return Hit("project-renovation", 0.82)  # a readable key, whatever is restored
         noun = patterns.PROJECT_NOUN.search(body) or patterns.PROJECT_NOUN.search(ahead)
-        if not (patterns.PROJECT_VERB.search(body) and noun):
+        making = patterns.PROJECT_MAKING.search(body)
+        if not ((patterns.PROJECT_VERB.search(body) and noun) or making):
             return None
         doing = patterns.JOB_AS_ZH.search(body)
         if doing and not is_not_a_job_role(doing.group("role")):

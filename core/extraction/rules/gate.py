@@ -127,7 +127,8 @@ _INTRO_LEAD = re.compile(
 
 _INTENTS = (MemoryType.PREFERENCE, MemoryType.GOAL, MemoryType.PROJECT)
 # the user and a relative together as the subject: what they do together is the user's project or goal
-_USER_AND_KIN = re.compile(r"^(?:me and my|my (?:\w+ ){1,2}and (?:i|me)\b)|^我(?:和|跟|与)我?(?:的)?(?:家人|"
+_USER_AND_KIN = re.compile(r"^(?:me (?:and|n|&|an') my|my (?:\w+ ){1,2}and (?:i|me)\b)|"
+                           r"^我(?:和|跟|与)我?(?:的)?(?:家人|"
                            + "|".join(lexicon.FAMILY_ZH) + r")(?:一起)?(?:在|正在|打算|准备|想)")
 
 TASTE_OR_GOAL = 0.90  # p(preference) + p(goal) at which a rescue split between the two is still rescued
@@ -287,9 +288,11 @@ class ClassifierGate:
             return self._retyped(cand, memory_type, vector, filled)  # "me and my dad are rebuilding..."
         if slot or pred.p_keep < 0.5:
             return cand
-        if memory_type is cand.memory_type or (pred.p_type(memory_type) < RETYPE
-                                               and pred.p_type(cand.memory_type) >= RETYPE_IMPLAUSIBLE):
-            return cand
+        made = cand.memory_type is MemoryType.PROJECT and bool(
+            patterns.PROJECT_MAKING.search(normalise(cand.content)))
+        if memory_type is cand.memory_type or (pred.p_type(memory_type) < RETYPE and (
+                made or pred.p_type(cand.memory_type) >= RETYPE_IMPLAUSIBLE)):
+            return cand  # (a thing the user is making stays a project unless the classifier is sure)
         return self._retyped(cand, memory_type, vector, filled)
 
     def _retyped(self, cand: MemoryCandidate, memory_type: MemoryType, vector: npt.NDArray[np.float32],

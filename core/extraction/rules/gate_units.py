@@ -117,6 +117,16 @@ def fold_third_party(analysis: Analysis, candidates: list[MemoryCandidate]) -> l
     return out
 
 
+# a sentence whose subject is a thing or an unnamed group ("yeah the squirrels are the main suspects lol",
+# "those things are impossible to find", "it was a mess") and which never speaks of the user: not the user's
+_THING_SUBJECT = re.compile(r"^(?:(?:yeah|yea|ya|yep|lol|lmao|haha|oh|ok|okay|well|so|and|but|honestly|tbh|"
+                            r"ugh)[,!. ]+)*(?:the|these|those|they|they're|it|it's|that's|there's)\b"
+                            + re.not_followed_by(" days", " day", " past", " year", " week", " month",
+                                                 " morning", " time", " moment", " weekend", " summer",
+                                                 " winter"))
+_ANY_FIRST_PERSON = re.compile(r"我|\b(?:i|im|i'm|ive|i've|id|i'd|ill|i'll|my|me|mine|myself|we|our|us)\b")
+
+
 def owner_of(clause: Clause) -> str | None:
     """Whose the sentence starting with ``clause`` is: ``None`` the user's; ``fact-family`` /
     ``fact-friends`` a relative's or partner's / a friend's or colleague's, a fact about the user's
@@ -128,6 +138,8 @@ def owner_of(clause: Clause) -> str | None:
         return "fact-friends"
     if patterns.THIRD_PARTY_START.search(body) or (patterns.NAMED_SUBJECT_EN.match(clause.text)
                                             and not patterns.FIRST_PERSON.search(body)):
+        return ""
+    if _THING_SUBJECT.search(body) and not _ANY_FIRST_PERSON.search(body):
         return ""
     return None
 
@@ -215,7 +227,7 @@ def said_texts(analysis: Analysis) -> dict[str, str]:
     clauses they came from, which the classifier reads instead (it was trained on what people say)."""
     out: dict[str, str] = {}
     for group in analysis.groups:
-        if group.hit.content is not None and group.clauses:
+        if group.hit.content is not None and group.clauses and not group.hit.said:
             clauses = sorted(group.clauses, key=lambda c: c.index)
             out.setdefault(group.hit.content, join_clauses(analysis.message, clauses, analysis.lang_zh))
     return out

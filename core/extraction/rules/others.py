@@ -105,13 +105,14 @@ _FILLER = re.compile(r"^(?:(?:no|nope|nah|lol|uh|um|well|actually|wait|haha|oh|b
 # "my dad keeps saying i should become an electrician", "别人都以为我是老师", "我妈总说我太瘦")
 _REPORTED = re.compile(
     r"^(?:(?:and|but|so|lol|honestly|like|ugh)[, ]+)*(?:people|everyone|everybody|folks|others|some people|"
-    r"(?:my|our) (?:(?:little|big|older|younger|best|old) )?(?:" + _ALL_KIN_EN + r")s?)"
+    r"(?:my|our) (?:(?:little|big|older|younger|best|old) )?(?:" + _ALL_KIN_EN + r")s?|she|he|they)"
     r"(?: (?:always|often|usually|still|all|keep|keeps|kept|kinda|sometimes|just|constantly))* "
     r"(?:assume[sd]?|think|thinks|thought|say|says|said|saying|tell me|tells me|told me|telling me|"
-    r"want me to|wants me to|expect me to|expects me to)\b|"
-    r"^(?:别人|大家|人家|身边的人|(?:我的?)?(?:" + _ALL_KIN_ZH + r"))(?:们)?"
-    r"(?:都|总|老|一直|总是|老是|经常|还)*"
-    r"(?:以为|觉得|认为|说|劝)我")
+    r"want me to|wants me to|wanted me to|expect me to|expects me to|"
+    r"keep(?:s)? (?:pushing|nagging|bugging) me)\b|"
+    r"^(?:别人|大家|人家|身边的人|[他她](?:们)?|(?:我的?)?(?:" + _ALL_KIN_ZH + r"))(?:们)?"
+    r"(?:都|总|老|一直|总是|老是|经常|还|也)*"
+    r"(?:以为|觉得|认为|说|劝|想让|非要|希望|逼)我")
 _SUBCLAUSE = re.compile(r"[,，;；]")
 _CJK_PAUSE = re.compile(r"([\u4e00-\u9fff]) ([\u4e00-\u9fff])")  # a space between Chinese characters
 _MOCK_AGREE = re.compile(r"\b(?:sure|yeah right|ya right|of course|totally|right)\b|"

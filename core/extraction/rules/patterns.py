@@ -53,7 +53,11 @@ TIME_HARD = rx(
     rf"on {_EN_DAY}" + _nf(" mornings", " afternoons", " evenings", " nights") + "|"
     r"by (?:\d{1,2}|noon|tonight|eod|end of (?:the )?day)|this time|for now|just now|"
     r"right away)\b",
-    r"\b\d+ ?(?:min|mins|minute|minutes)\b",
+    # a duration as a limit ("keep each session to 30 min max", "under 20 minutes") is no time window
+    _np("under ", "max ", "most ", "than ", " to ", "within ", "upto ")
+    + r"\b\d+ ?(?:min|mins|minute|minutes)\b"
+    + _nf(" max", " tops", " long", " or less", " or under", " or shorter", " each", " per ", " a session",
+          " an episode"),
 )
 TIME_SOFT = rx(
     # lookarounds consumed (see core/text/regex.py): every use of TIME_SOFT is a yes/no search
@@ -126,7 +130,9 @@ LONGTERM = rx(
     r"one rule|house rule|ground rule|standing rule)\b",
 )
 # weaker markers of a standing rule: they need an explicit address to the assistant
-LONGTERM_WEAK = rx(r"每次|每回|只要|一旦|每当", r"\b(?:every time|whenever|each time|any ?time)\b")
+LONGTERM_WEAK = rx(r"每次|每回|只要|一旦|每当|我(?:更|还是)?(?:希望|宁愿|宁可|更喜欢)你",
+                   r"\b(?:every time|whenever|each time|any ?time|i'?d (?:much )?rather you|"
+                   r"i'?d prefer (?:it )?if you|i prefer (?:it )?when you)\b")
 RECURRING = rx(r"每天|每周|每个?月|每晚|"
                r"每早|每年|每逢", r"\bevery (?:day|morning|night|evening|week|month|year|"
                rf"{_EN_DAY})\b|\bdaily\b|\bweekly\b")
@@ -806,6 +812,22 @@ PROJECT_VERB = rx(
 RESTORE = rx(r"(?:在|正在|一直在|最近在)(?:修复|翻新|改装|复原)(?:一(?:辆|台|艘|座|套|把)|我的|家里的|老)",
              r"(?:^|\bi'?ve |\bi have |\bi'?m |\bi am |\bwe'?re |\bwe are )(?:been )?(?:slowly |currently )?"
              r"(?:restoring|rebuilding|refurbishing|fixing up|doing up) (?:a|an|my|our|this|an old|old)\b")
+# making a thing of one's own over time, whatever the thing ("业余时间在翻译一本冰岛小说",
+# "在给我妈做一本菜谱相册", "在跟几个邻居一起弄小区的共享菜园", "i'm putting together a booklet on …",
+# "crocheting amigurumi versions of …", "rigging a raspberry pi cam on the bird feeder"): a project candidate
+# the classifier still gates (no word list)
+PROJECT_MAKING = rx(
+    r"(?:在|正在|一直在|最近在|这阵子在|业余(?:时间)?在|周末(?:都)?在|慢慢在|下班(?:后)?在)(?:给[^，,。]{1,8})?"
+    r"(?:翻译|写|做|整理|编|拍|画|织|钩|搭|修|录|剪|攒|建|筹备|拼|缝|刻|雕|组装|设计|制作|绘制|记录|汇编)"
+    r"(?:一本|一个|一套|一部|一份|一座|一张|一幅|一条|一辆|一台|一间|一系列|本|个|套|部|份|张|幅|系列)|"
+    r"(?:在|正在|最近在)(?:跟|和|与)[^，,。]{1,8}一起(?:弄|搞|做|建|办|种|维护|运营|筹备|整理|拍|录|写|编)",
+    r"(?:^|\bi'?m |\bi am |\bi'?ve been |\bwe'?re |\bwe are |\bwe'?ve been )(?:been )?"
+    r"(?:slowly |currently |still |lowkey |kinda )?"
+    r"(?:putting together|compiling|knitting|crocheting|quilting|sewing|carving|whittling|transcribing|"
+    r"translating|rigging|assembling|digitising|digitizing|"
+    r"hand-drawing|illustrating|building|writing|making|recording|designing|coding|mapping|cataloguing|"
+    r"cataloging|documenting|archiving) (?:a|an|my|our|this|some|every|all|the whole)\b",
+)
 PROJECT_NOUN_ZH = alt(lexicon.PROJECT_NOUNS_ZH)
 PROJECT_NOUN_EN = r"\b" + alt(lexicon.PROJECT_NOUNS_EN) + r"s?\b"
 PROJECT_NOUN = rx(PROJECT_NOUN_ZH, PROJECT_NOUN_EN)

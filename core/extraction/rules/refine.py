@@ -77,6 +77,14 @@ def contained(part: str, whole: str) -> bool:
     return sum(1 for g in grams if g in _grams(whole)) / len(grams) >= 0.9
 
 
+_NUMBER = re.compile(r"\d+(?:\.\d+)?|[一二两三四五六七八九十半]+")
+
+
+def _numbers(text: str) -> list[str]:
+    """The numbers of ``text`` in order (digits or Chinese numerals)."""
+    return _NUMBER.findall(text)
+
+
 def similarity(a: str, b: str) -> float:
     """Dice coefficient of character bigrams (Chinese) or words (English)."""
     ga, gb = _grams(a), _grams(b)
@@ -190,8 +198,9 @@ def refine_candidates(existing: Sequence[ExistingMemory], candidates: Sequence[M
                 cand = cand.model_copy(update={"content": merge_content(prior.content, cand.content)})
             out[(cand.key, cand.op)] = cand
             continue
-        if contained(cand.content, target.content):
-            continue
+        if contained(cand.content, target.content) and not (
+                info.changed and _numbers(cand.content) != _numbers(target.content)):
+            continue  # (a changed value, "make that 45 min", is news even in the rule's other words)
         changed = info.changed and (cand.memory_type is not MemoryType.PREFERENCE or gives_up_old(message))
         replaced = (is_single(cand.key) and not info.force_merge) or (changed and not info.force_merge)
         if replaced:
