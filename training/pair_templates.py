@@ -601,7 +601,8 @@ def _vals(fam: Family, lang: str, k: int) -> tuple[str, str]:
 
 
 def family_rows(fillings: int = 4, more: bool = False) -> list[dict[str, Any]]:
-    """Pairs over ``FAMILIES`` (and ``pair_templates_upd24.FAMILIES_UPD24`` with ``more``): each old
+    """Pairs over ``FAMILIES`` and ``pair_templates_upd24c.FAMILIES_UPD24C`` (and
+    ``pair_templates_upd24.FAMILIES_UPD24`` with ``more``): each old
     memory against its family's statements (same language and the
     other), every other family's statements as ``unrelated``, and blob memories (see module doc)."""
     out: list[dict[str, Any]] = []
@@ -620,8 +621,11 @@ def family_rows(fillings: int = 4, more: bool = False) -> list[dict[str, Any]]:
         return rows
 
     from training.pair_templates_upd24 import FAMILIES_UPD24
+    from training.pair_templates_upd24c import FAMILIES_UPD24C
 
-    families = FAMILIES + FAMILIES_UPD24 if more else FAMILIES
+    # issue 24, session 12: the upd24c families (new values told beside a negation of the old) ship
+    base = FAMILIES + FAMILIES_UPD24C
+    families = base + FAMILIES_UPD24 if more else base
     langs = ("en", "zh")
     for fi, fam in enumerate(families):
         for k in range(fillings):
