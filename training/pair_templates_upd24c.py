@@ -10,8 +10,8 @@ board game, a bedtime habit, a language being learnt, a reading target, a mornin
 working), give supersede statements with a negation of the old value and no retraction cue, in
 Chinese, English and zh-en mixed chat; refinements (a detail of the same value, nothing replaced; none
 with a negation: such rows pulled "现在能吃辣了" and "芝麻后来送去我妈那儿养了" towards refine); and
-retractions with a retraction cue. Generated from slot lists of their own, never from a case set. ``family_rows`` in
-``training.pair_templates`` pairs them like the other families.
+retractions with a retraction cue. Generated from slot lists of their own, never from a case set.
+``family_rows`` in ``training.pair_templates`` pairs them like the other families.
 """
 
 from __future__ import annotations
