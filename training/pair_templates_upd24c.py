@@ -11,7 +11,9 @@ working), give supersede statements with a negation of the old value and no retr
 Chinese, English and zh-en mixed chat; refinements (a detail of the same value, nothing replaced; none
 with a negation: such rows pulled "现在能吃辣了" and "芝麻后来送去我妈那儿养了" towards refine); and
 retractions with a retraction cue. Generated from slot lists of their own, never from a case set.
-``family_rows`` in ``training.pair_templates`` pairs them like the other families.
+``family_rows`` in ``training.pair_templates`` pairs them like the other families with ``upd24c``
+(``python -m training.train_pair_model --upd24c-families``), meeting the other families one time in
+three; not shipped: every model trained with them passed fewer update dev cases (bench/RESULTS.md).
 """
 
 from __future__ import annotations
