@@ -43,7 +43,9 @@ CLASS_WEIGHT_POWER = 1.0  # 1 = fully class-balanced loss, 0.5 = less balanced (
 HOLDOUT_SLOTS = (("phone", "habit"), ("home", "diet"), ("goal", "pet"), ("device", "computer", "editor"),
                  ("count", "length", "points"), ("goal_study", "goal_fit"),
                  # families of training/pair_templates_upd24.py: with --base they are never trained on
-                 ("barber", "podcast", "team"), ("shoes", "bedtime", "insurer"))
+                 ("barber", "podcast", "team"), ("shoes", "bedtime", "insurer"),
+                 # families of training/pair_templates_upd24c.py (with --upd24c-families)
+                 ("instrument", "notes_app"), ("job3", "lang_learning"))
 
 F64 = npt.NDArray[np.float64]
 
@@ -125,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base", action="store_true",
                         help="with --more-families: trained without them, tested on every pair (the before "
                              "arm); writes only the report, to bench/results/pair_model_base.json")
+    parser.add_argument("--upd24c-families", action="store_true",
+                        help="also training/pair_templates_upd24c.py's eight families (not shipped)")
     parser.add_argument("--class-weight-power", type=float, default=CLASS_WEIGHT_POWER)
     parser.add_argument("--compact-only", action="store_true",
                         help="skip the full arm (vectors' product and difference: 776 features, slow)")
@@ -132,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.from_file:
         rows = [json.loads(line) for line in PAIRS.read_text(encoding="utf-8").splitlines() if line.strip()]
     else:
-        rows = all_pair_rows(more=args.more_families)
+        rows = all_pair_rows(more=args.more_families, upd24c=args.upd24c_families)
     # --base: trained only on the pairs there were before training/pair_templates_upd24.py (the before
     # arm), tested on the same test pairs and held-out slots, the new families among them unseen
     base_keys = {(r["old"], r["new"]) for r in all_pair_rows()} if args.base else None

@@ -13,7 +13,8 @@ zh and en cue words: general words of change, never a pattern per slot). The pro
 the vectors were tried as well: they fit the training slots and fail on slots held out
 (``bench/results/pair_model.json``, issue 24's first version). A one-hidden-layer MLP in numpy, trained
 by ``training/train_pair_model.py`` on generated pairs (``training/pair_templates.py``: hand-written
-templates over 35 slot families in zh and en); weights in ``core/extraction/data/pair_model.npz``.
+templates over 35 slot families in zh and en, and ``training/pair_templates_upd24c.py``: eight more whose
+new values are told beside a negation of the old); weights in ``core/extraction/data/pair_model.npz``.
 
 ``UpdateJudge`` applies it in the rules provider's refine stage (``RulesExtractor.refine``): only a
 message with an update or retraction cue is judged (the others cost nothing), against the user's
@@ -55,6 +56,9 @@ UPDATE_CUE = re.compile(
     # issue 24, session 11: a value raised or lowered, a move or transfer told with another verb, a thing
     # back again, and corrections of what was said or understood ("portland maine, not oregon", "记错了")
     r"调到|提到|提高到|降到|加到|减到|涨到|转学|恢复|记错|说错|打错|搞错|不用再|不必再|无需再|入手了|"
+    # issue 24, session 12: leaving a job and moving back, in the words people use most
+    r"离职|辞呈|裸辞|搬回|搬来|"
+    r"\b(?:resigned|handed in (?:my )?notice|put in (?:my )?(?:two weeks|notice)|laid off|moved back)\b|"
     r"\b(?:bump(?:ed)?|rais(?:e|ed|ing)|lower(?:ed)?|increas(?:e|ed)|transferr?(?:ed|ing)?|relocat(?:e|ed|ing)|"
     r"back on|is back|are back|back to|typo|i meant|meant to say|my bad|got (?:a|an|my) (?:new|own)|"
     r"as of|officially|no need to|don'?t have to|(?:you|u) can (?:\w+ ){1,3}now|"

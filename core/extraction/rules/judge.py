@@ -37,6 +37,15 @@ together; a second memory stating the old value the sentence moves from goes wit
 a keep clause, ``drop_conjunct``), its topic is its retraction clause (``retraction_topic``), and a topic
 naming a word of the memory acts at ``NAMED_RETRACT_P``; "don't forget ..." is no retraction (``_REMIND``).
 
+Since issue 24's session 12: a candidate the sentence produced that tells the change under another slot or
+type than the memory (the rules typed "现在开车上班" a fact beside a commute stored as a preference) keeps its
+own key and type and retires the memory (``supersedes``), where it used to block the supersede, when both
+are facts or preferences (``_STATES``: a goal is never a fact's new value); a dated
+life event telling the new value is taken over at ``CROSS_P``; a count the old memory states told with
+another value is no weak cue (``_weak``); a "so" / "所以" clause is cut before the new value it introduces
+(``_split_therefore``); and a slug key naming the old value's words gets a slug of the new value
+(``_fresh_key``: "constraint-..._notion" no longer holds "Obsidian").
+
 The upsert stage records ``superseded by message N`` / ``retracted by message N``
 (``core.memory.upsert._linked``). Deterministic.
 """
@@ -61,6 +70,7 @@ from core.extraction.pairs import (
     topic_text,
 )
 from core.extraction.rules.events import is_event_key
+from core.extraction.rules.keys import content_slug
 from core.extraction.rules.refine import without_past
 from core.extraction.rules.segment import clean_content, has_cjk
 from core.extraction.rules.slots import is_known_slot
@@ -112,7 +122,8 @@ _STOP = re.compile(r"辞职|不再|不.{0,6}了|放一放|放弃|戒了|卖了|�
                    r"\b(?:quit|left|ditched|sold|gave up|scratch|dropping|no more|not .{1,24} anymore|"
                    r"anymore|can wait|on hold|broke me|is out|'s out|rip|passed away|so over|over it|"
                    r"fell through|cancell?ed|is off|called off|no need to|don'?t have to)\b|去世|卸载|早就不|"
-                   r"不用再|不必再|无需再|"
+                   r"不用再|不必再|无需再|离职|辞呈|裸辞|"
+                   r"\b(?:resigned|handed in (?:my )?notice|put in (?:my )?(?:two weeks|notice)|laid off)\b|"
                    # a correction's wrong value: "portland maine, not oregon", "是女儿不是儿子"
                    r"^\s*(?:and |but )?not\s+[\w' -]{1,24}[.!~]*\s*$|^\s*不是\S{1,8}$", re.IGNORECASE)
 # a retraction without a topic of its own: "forget that", "erase it", "当我没说", "那条删了"
@@ -133,7 +144,8 @@ STRONG_CUE = re.compile(
     r"got (?:a|an|my) (?:new|own)|no need to|don'?t have to|(?:you|u) can (?:\w+ ){1,3}now|"
     r"(?:is|are) (?:fine|ok|okay) now)\b|后来|如今|早就|卸载|迷上|switch ?到|换到|转到|"
     r"调到|提到|提高到|降到|加到|减到|涨到|转学|恢复|记错|说错|打错|搞错|不用再|不必再|无需再|"
-    r"改(?:坐|乘|骑|开|吃|喝|去|学|练|做|看|玩|听)",
+    r"改(?:坐|乘|骑|开|吃|喝|去|学|练|做|看|玩|听)|离职|辞呈|裸辞|搬回|搬来|"
+    r"\b(?:resigned|handed in (?:my )?notice|put in (?:my )?(?:two weeks|notice)|laid off|moved back)\b",
     re.IGNORECASE)
 # change cues that alone tell no change ("现在饿得发慌", "now 3 stations use it")
 _WEAK_CUE = re.compile(r"现在|已经|最近|\b(?:now|actually|nah|new|lately|nowadays)\b", re.IGNORECASE)
@@ -253,7 +265,7 @@ def new_part(statement: str, old: str, implicit: bool = False, correction: bool 
     ``correction``: the new value names the slot's words ("portland MAINE, not oregon"): all clauses but
     the wrong value's."""
     text = without_past(statement)
-    parts = [p.strip() for p in _CLAUSE.findall(text) if p.strip()]
+    parts = [q.strip() for p in _CLAUSE.findall(text) for q in _split_therefore(p) if q.strip()]
     if len(parts) < 2:
         return clean_content(text)
     kept = []
@@ -285,6 +297,19 @@ def new_part(statement: str, old: str, implicit: bool = False, correction: bool 
         kept = [p for p in parts if not _STOP.search(p)] or parts
         kept = [p for p in kept if not bare_cue(p)] or kept
     return clean_content(("，" if has_cjk(text) else ", ").join(kept))
+
+
+# a clause telling why, then the new value: "the ferry route got cut so i bike over the bridge now"
+_THEREFORE = re.compile(r"\s+so\s+((?:i|i'm|im|we|now)\b)|所以()|于是()", re.IGNORECASE)
+
+
+def _split_therefore(clause: str) -> list[str]:
+    """``clause`` cut before the new value a "so" / "所以" introduces."""
+    out, start = [], 0
+    for m in _THEREFORE.finditer(clause):
+        out.append(clause[start:m.start()])
+        start = m.start(1) if m.group(1) else m.end()
+    return [*out, clause[start:]]
 
 
 def clauses_of(content: str) -> list[str]:
@@ -498,7 +523,8 @@ class UpdateJudge:
                 if content.startswith(memory.content) and len(content) > len(memory.content):
                     content = content[len(memory.content):].lstrip("；; ,，")
                 if not _strong(tail, p, memory.content, before) or (
-                        _weak(tail, before) and not self._of_type(new_part(content, memory.content), memory)):
+                        _weak(tail, before, memory.content)
+                        and not self._of_type(new_part(content, memory.content), memory)):
                     return None  # a detail of the same thing ("一般就小区里溜两圈"): the merge stands
                 # the tail keeps the sentences apart where the merge glued them ("...for me 😭 been
                 # getting into pickleball tho"): its new part, when the merge came from it
@@ -507,10 +533,12 @@ class UpdateJudge:
                 told_there = bool(theirs and _changes(theirs) and not UPDATE_CUE.search(mine))
                 content = theirs if told_there or (theirs and mine in theirs) else mine  # ... or more of it
                 out[k] = c.model_copy(update={"content": content, "supersedes": memory.key,
+                                              "key": _fresh_key(memory, content),
                                               "confidence": max(c.confidence, round(p, 3))})
                 return out
         told = False  # the sentence produced a candidate that tells a change (of this slot or not)
         taken: list[int] = []  # ... under another slot or type, which a sure supersede takes over
+        retire: list[int] = []  # ... or which keeps its own slot and retires the old memory
         for k, c in enumerate(out):
             if c.op is not CandidateOp.UPSERT or not _from(c, sentence):
                 continue
@@ -518,7 +546,10 @@ class UpdateJudge:
                 continue  # a side fact of the sentence ("膝盖不行"), not the new value
             told = True
             if is_event_key(c.key):
-                continue  # a dated life event replaces nothing
+                if p >= CROSS_P and _tells_new_value(c.content):
+                    taken.append(k)  # "band broke up, i'm teaching myself drums now": the new value,
+                    # told as the day's news
+                continue  # else a dated life event replaces nothing
             named = is_known_slot(c.key) and is_known_slot(memory.key)
             other = c.memory_type is not _type(memory) or (c.key != memory.key and named)
             if c.supersedes is not None or other:
@@ -528,9 +559,21 @@ class UpdateJudge:
                 if p >= CROSS_P and c.supersedes in (None, memory.key) and _changes(c.content) \
                         and not two_slots:
                     taken.append(k)  # sure: the slot the rules guessed for the new value gives way
+                elif c.supersedes is None and not two_slots and _tells_new_value(c.content) \
+                        and {c.memory_type, _type(memory)} <= _STATES:
+                    retire.append(k)  # the new value keeps the slot and type it was read as ("现在开车上班"
+                    # typed a fact beside a commute stored as a preference); the old memory retires
                 continue  # else two named slots never replace each other
             content = new_part(c.content, memory.content) or c.content
-            out[k] = c.model_copy(update={"content": content, "supersedes": memory.key,
+            key = _fresh_key(memory, content) if c.key == memory.key else c.key
+            out[k] = c.model_copy(update={"content": content, "supersedes": memory.key, "key": key,
+                                          "confidence": max(c.confidence, round(p, 3))})
+            return out
+        if told and not taken and retire:
+            k = retire[0]
+            c = out[k]
+            out[k] = c.model_copy(update={"content": new_part(c.content, memory.content) or c.content,
+                                          "supersedes": memory.key,
                                           "confidence": max(c.confidence, round(p, 3))})
             return out
         if told and not taken:
@@ -538,12 +581,12 @@ class UpdateJudge:
         if (p < STATEMENT_P and not (p >= CUED_SUPERSEDE_P and STRONG_CUE.search(sentence))) \
                 or not UPDATE_CUE.search(sentence) or _QUESTION.search(sentence):
             return None
-        content = new_part(tail, memory.content, _weak(tail, before),
+        content = new_part(tail, memory.content, _weak(tail, before, memory.content),
                            bool(_CORRECTION.search(sentence)))[:MAX_MEMORY_CONTENT_CHARS]
         if len(content) < 2 or not _strong(tail, p, memory.content, before) or not (
                 _tells_new_value(tail) or _CORRECTION.search(sentence)):
             return None  # "现在饿得发慌" tells no change of anything
-        if _weak(tail, before) and not self._of_type(content, memory):
+        if _weak(tail, before, memory.content) and not self._of_type(content, memory):
             return None
         if not taken:
             seen = self.classifier.predict([content])[0]
@@ -552,10 +595,32 @@ class UpdateJudge:
                     seen.p_type(t) > p_mine for t in MemoryType):
                 return None  # the memory classifier sees a memory of another type: not this slot's value
         out = [c for k, c in enumerate(out) if k not in taken]
-        out.append(MemoryCandidate(op=CandidateOp.UPSERT, memory_type=_type(memory), key=memory.key,
-                                   content=content, importance=3, confidence=round(max(p, SUPERSEDE_P), 3),
-                                   supersedes=memory.key))
+        out.append(MemoryCandidate(op=CandidateOp.UPSERT, memory_type=_type(memory),
+                                   key=_fresh_key(memory, content), content=content, importance=3,
+                                   confidence=round(max(p, SUPERSEDE_P), 3), supersedes=memory.key))
         return out
+
+
+# the types a new value read under another slot may move between ("现在开车上班" typed a fact, the commute
+# stored as a preference); a goal is no new value of a fact ("存款要攒到10万，现在才4万出头" beside a job,
+# "准备转行做心理咨询师" beside two children)
+_STATES = frozenset({MemoryType.FACT, MemoryType.PREFERENCE})
+
+
+def _fresh_key(memory: ExistingMemory, content: str) -> str:
+    """The key the new value of ``memory``'s slot is written under: the memory's own, unless that key is
+    a slug of the old value's words (no named slot) of which the new value holds none
+    ("constraint-xie_dong_xi_yong_notion" for "最近 all in Obsidian 了"): then a slug of the new value
+    (the upsert retires the old key through ``supersedes``)."""
+    if is_known_slot(memory.key) or "-" not in memory.key:
+        return memory.key
+    prefix, slug = memory.key.split("-", 1)
+    old_words = set(content_slug(memory.content).split("_"))
+    new_words = set(content_slug(content).split("_"))
+    named = {w for w in slug.split("_") if len(w) >= 3 and w in old_words}
+    if not named or named & new_words:
+        return memory.key
+    return f"{prefix}-{content_slug(content)}"
 
 
 def _old_value(sentence: str, old: str, other: str) -> bool:
@@ -583,9 +648,12 @@ def _retracts(sentence: str) -> bool:
     return bool(RETRACT_CUE.search(_REMIND.sub(" ", sentence)))
 
 
-def _weak(tail: str, before: str) -> bool:
-    """Only a weak change cue tells the change (``_strong`` passed on ``SURE_P``)."""
-    return not (STRONG_CUE.search(tail) or (before and STRONG_CUE.search(before)) or _changes(tail))
+def _weak(tail: str, before: str, old: str = "") -> bool:
+    """Only a weak change cue tells the change (``_strong`` passed on ``SURE_P``); a count the ``old``
+    memory states told with another value is no weak cue ("under 100 words" -> "you can go up to 250
+    words now": an instruction's value changed)."""
+    return not (STRONG_CUE.search(tail) or (before and STRONG_CUE.search(before)) or _changes(tail)
+                or (old and _number_changed(old, tail)))
 
 
 def _keeps_some(sentence: str) -> bool:

@@ -142,3 +142,27 @@ def test_a_raised_value_replaces_the_old_one(ex: RulesExtractor) -> None:
 def test_a_correction_names_the_slot_without_the_wrong_value() -> None:
     assert new_part("lisbon PORTUGAL lol, not texas, way warmer", "i live in lisbon", correction=True) \
         == "lisbon PORTUGAL lol, way warmer"
+
+
+# --- issue 24, session 12 (upd24c): new values read under another slot, in a "so" clause, in the key ----
+def test_new_part_cuts_the_reason_before_so() -> None:
+    assert new_part("the shuttle got cancelled so i walk to the office now", "i take the shuttle to work",
+                    implicit=True) == "i walk to the office now"
+    assert new_part("店关门了所以现在改去菜市场买菜", "我一般在那家超市买菜") == "现在改去菜市场买菜"
+
+
+def test_a_slug_key_naming_the_old_value_is_not_kept_for_the_new_one() -> None:
+    from core.extraction.rules.judge import _fresh_key
+
+    old = ExistingMemory("preference-draw_procreate_ipad", "preference", "i draw in procreate on my ipad")
+    assert _fresh_key(old, "switched to krita on a wacom tablet") != old.key
+    assert _fresh_key(old, "procreate, mostly portraits") == old.key  # the old value is still there
+    named = ExistingMemory("fact-job", "fact", "i'm a baker")
+    assert _fresh_key(named, "i'm a plumber now") == "fact-job"  # a named slot keeps its key
+
+
+def test_a_change_of_count_is_no_weak_cue() -> None:
+    from core.extraction.rules.judge import _weak
+
+    assert _weak("you can go up to 250 words now", "")
+    assert not _weak("you can go up to 250 words now", "", "keep your answers under 100 words")
