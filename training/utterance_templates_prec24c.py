@@ -91,6 +91,18 @@ ABST_ZH = ["酒基本不碰", "烟从来不抽", "咖啡很少喝", "甜食几�
 LIVE_EN = ["live music", "jazz gigs", "the theatre", "stand-up comedy nights", "orchestra concerts", "folk festivals"]
 LIVE_ZH = ["现场音乐", "爵士演出", "话剧", "脱口秀", "交响乐音乐会", "民谣音乐节"]
 
+BRANCH_EN = ["the navy", "the army", "the coast guard", "the air force", "the marines", "the reserves"]
+BRANCH_ZH = ["海军", "陆军", "武警", "空军", "海军陆战队", "预备役"]
+FUTURE_EN = ["veterinarian", "midwife", "architect", "marine biologist", "pharmacist", "physical therapist",
+             "court interpreter", "airline pilot"]
+FUTURE_ZH = ["兽医", "助产士", "建筑师", "海洋生物学家", "药剂师", "康复治疗师", "同声传译", "民航飞行员"]
+SPORT_EN = ["badminton", "five-a-side football", "volleyball", "table tennis", "basketball", "frisbee"]
+SPORT_ZH = ["羽毛球", "五人制足球", "排球", "乒乓球", "篮球", "飞盘"]
+SPARE_EN = ["reading", "sketching", "baking bread", "doing jigsaw puzzles", "gardening", "writing short stories"]
+SPARE_ZH = ["看书", "画速写", "烤面包", "拼拼图", "侍弄花草", "写短篇小说"]
+SINGER_EN = ["Faye Wong", "Adele", "Eason Chan", "Coldplay", "Jay Chou", "Norah Jones"]
+SINGER_ZH = ["王菲", "陈奕迅", "五月天", "孙燕姿", "李健", "莫文蔚"]
+
 _STEPS = (1, 3, 7, 11, 13, 17, 19, 23)
 PER_TEMPLATE = 8
 
@@ -101,6 +113,9 @@ SLOTS: dict[str, list[str]] = {
     "soon_en": SOON_EN, "soon_zh": SOON_ZH, "cond_en": COND_EN, "cond_zh": COND_ZH, "do_en": DO_EN, "do_zh": DO_ZH,
     "every_en": EVERY_EN, "every_zh": EVERY_ZH, "stand_en": STAND_EN, "stand_zh": STAND_ZH, "habit_en": HABIT_EN,
     "habit_zh": HABIT_ZH, "abst_en": ABST_EN, "abst_zh": ABST_ZH, "live_en": LIVE_EN, "live_zh": LIVE_ZH,
+    "branch_en": BRANCH_EN, "branch_zh": BRANCH_ZH, "future_en": FUTURE_EN, "future_zh": FUTURE_ZH,
+    "sport_en": SPORT_EN, "sport_zh": SPORT_ZH, "spare_en": SPARE_EN, "spare_zh": SPARE_ZH,
+    "singer_en": SINGER_EN, "singer_zh": SINGER_ZH,
 }
 
 # (family, keep, type, [templates])
@@ -150,6 +165,31 @@ FAMILIES: list[Fam] = [
         "I love {live_en}, I wish I could go more often", "{live_en} is my thing, I'd like to catch a few more this year",
         "I'm a big fan of {live_en} and go whenever I can afford it", "nothing beats {live_en} for me",
         "我很喜欢{live_zh}，可惜去得不多", "{live_zh}是我最爱的消遣，今年想多去几场", "一有空我就去看{live_zh}",
+    ]),
+    # second pass: what the first retrain with this set lost (a past identity, a career goal, a weekly
+    # group sport, free time spent on a hobby, a singer the user would love to hear live)
+    ("past_identity", True, "fact", [
+        "I served in {branch_en} for six years before this", "I was in {branch_en} back in my twenties",
+        "I'm a veteran, {branch_en}", "spent eight years in {branch_en}, retired now",
+        "我以前在{branch_zh}服役过", "我年轻时当过{branch_zh}", "我是{branch_zh}退伍的",
+    ]),
+    ("career_goal", True, "goal", [
+        "I want to become a {future_en} one day", "my goal is to work as a {future_en}",
+        "I'm hoping to be a {future_en} after school", "ever since I was little I've wanted to be a {future_en}",
+        "我以后想当{future_zh}", "我的目标是成为一名{future_zh}", "我从小就想做{future_zh}",
+    ]),
+    ("weekly_group_sport", True, "preference", [
+        "my coworkers and I started a {sport_en} club, we play every weekend", "a few friends and I play {sport_en} every Saturday",
+        "we have a {sport_en} group at work that meets weekly", "我和同事组了个{sport_zh}群，每个周末都打",
+        "我们几个朋友每周六一起打{sport_zh}",
+    ]),
+    ("free_time_hobby", True, "preference", [
+        "I spend a lot of my free time {spare_en}", "most of my spare time goes to {spare_en}",
+        "when I'm not working I'm usually {spare_en}", "我空闲时间大多用来{spare_zh}", "不上班的时候我一般都在{spare_zh}",
+    ]),
+    ("singer_live_wish", True, "preference", [
+        "I'd love to see {singer_en} live someday, I love their songs", "I'd really like to go to a {singer_en} concert, their music is beautiful",
+        "我很想去听{singer_zh}的演唱会，他们的歌太好听了", "有机会一定要去看{singer_zh}的现场",
     ]),
     ("trip_habit_taste", True, "preference", [
         "every spring I go somewhere I've never been", "I travel solo at least once a year, it's my thing",
