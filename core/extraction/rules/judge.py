@@ -586,7 +586,7 @@ def _a_list(memory: ExistingMemory) -> bool:
     "最近我在玩一个棋牌类游戏"), is no new value of it; only a strong change cue replaces the list."""
     if memory.key.split("-", 1)[-1] in LIST_SLOTS:
         return True
-    if memory.memory_type != MemoryType.PREFERENCE.value:  # "a paralegal at a firm, it's fine, pays the bills"
+    if memory.memory_type != MemoryType.PREFERENCE.value:  # "a paralegal at a firm, it's fine, pays rent"
         return False
     return memory.content.count("、") >= 2 or bool(_EN_LIST.search(memory.content))
 

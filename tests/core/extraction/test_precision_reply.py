@@ -71,4 +71,5 @@ def test_a_trip_of_the_moment_is_no_goal(text: str, dropped: bool) -> None:
 
 
 def test_a_fact_with_remarks_is_no_list() -> None:
-    assert not _a_list(ExistingMemory("fact-job", "fact", "i'm a courier in the old town, it's ok, pays rent"))
+    job = "i'm a courier in the old town, it's ok, pays rent"
+    assert not _a_list(ExistingMemory("fact-job", "fact", job))
