@@ -69,6 +69,7 @@ from core.extraction.pairs import (
     shares_value,
     topic_text,
 )
+from core.extraction.rules.coherence import LIST_SLOTS
 from core.extraction.rules.events import is_event_key
 from core.extraction.rules.keys import content_slug
 from core.extraction.rules.refine import without_past
@@ -437,6 +438,7 @@ class UpdateJudge:
                     deleted.add(memory.key)
                     done.add(memory.key)
             elif (relation == "supersede" and memory.key not in done and not _ADDITIVE.search(sentence)
+                  and not (_a_list(memory) and not STRONG_CUE.search(sentence))
                   and (p >= SUPERSEDE_P or (p >= CUED_SUPERSEDE_P and best == 0
                                             and STRONG_CUE.search(sentence)))):
                 # a bare delete the rules made for this memory gives way to the new value, when one is told
@@ -641,6 +643,20 @@ _CORRECTION = re.compile(
 
 # "don't forget I'm allergic to peanuts", "别忘了": a reminder, not a retraction
 _REMIND = re.compile(r"\b(?:don'?t|do not|never) forget\b|别忘|不要忘|记得", re.IGNORECASE)
+
+
+def _a_list(memory: ExistingMemory) -> bool:
+    """A memory that lists items of one kind (a hobby or skill list, "徒步、长跑、打篮球和攀岩", "painting,
+    playing piano and tea tasting"): one more item told, or one of them told again ("最近我还在学习攀岩",
+    "最近我在玩一个棋牌类游戏"), is no new value of it; only a strong change cue replaces the list."""
+    if memory.key.split("-", 1)[-1] in LIST_SLOTS:
+        return True
+    if memory.memory_type != MemoryType.PREFERENCE.value:  # "a paralegal at a firm, it's fine, pays rent"
+        return False
+    return memory.content.count("、") >= 2 or bool(_EN_LIST.search(memory.content))
+
+
+_EN_LIST = re.compile(r"\w+, [\w' ]+,? and \w+")  # "jazz, soul, and old funk records"
 
 
 def _retracts(sentence: str) -> bool:

@@ -16,6 +16,13 @@ statement of a candidate's content, the parts ``build`` joined with "; " / "；"
 - the user's own plan said politely is no rule ("以后我会早点睡，请监督我"), unless it says how the
   assistant should work;
 - a momentary want is no goal ("I want to find some movies to watch", "我想出去走走");
+- a trip of the moment is no goal: its logistics ("I plan to stay in homestays during my trip", "到了那边先去
+  夜市") or a getaway to unwind ("I plan to go on a trip to relax", "我打算去旅游一下放松一下自己"); a
+  travel dream ("someday I want to see the northern lights") stays;
+- a reply to the assistant's advice is no memory of any type: a message that opens with an
+  acknowledgement ("ok", "great", "you're right", "好的", "我知道了") and a statement of the user's that
+  says they will act on it ("I will practice more and learn the basics", "我将尝试一些冥想和呼吸练习",
+  "以后我也会注意这些细节");
 - sarcasm is no taste: a preference said in a sentence that carries an eye-roll, an upside-down
   face, "/s" or "(not)" / "（才怪）" ("I just adore queueing at the post office 🙄") is not stored;
 - what is not about the user is not the user's memory, whatever its type (``others``): another
@@ -109,6 +116,24 @@ _SENTENCE_END = re.compile(r"[.!?。！？\n]+")
 _OWN_PLAN = re.compile(r"\b(?:i'll|i will|i'm going to|i am going to|we'll|we will)\b|"
                        r"我们?(?:会|要|打算|准备)")
 _GOAL_OR_RULE = (MemoryType.GOAL, MemoryType.CONSTRAINT)
+# a trip of the moment: its logistics, or a getaway to unwind
+_TRIP_OF_MOMENT = re.compile(
+    r"\b(?:during|on|for) (?:my|the|this|our) (?:trip|holiday|vacation|journey)\b|\bwhen i get there\b|"
+    r"\b(?:trip|getaway|vacation|holiday) to (?:relax|unwind|de-?stress|clear my head)\b|"
+    r"旅途中|这次旅行|这趟旅行|这次出行|到了那(?:里|边)|(?:旅游|旅行|出去玩)(?:一下|一趟)?(?:来)?(?:放松|散散?心|解压)")
+# a reply to advice: the message opens with an acknowledgement ...
+_ACK = re.compile(r"^(?:ok(?:ay)?|great|alright|all right|sure|well|yes|yeah|good|fine|got it|i see|"
+                  r"thanks?|thank you(?: (?:so|very) much)?|you'?re right|that'?s (?:very |really )?"
+                  r"(?:helpful|useful|a good idea|good advice|a great idea|great advice|right|true))\b|"
+                  r"^(?:好的|好吧|好啊|嗯嗯?|行|可以|谢谢你?|你说得(?:对|有道理|很对)|有道理|我知道了|明白了|知道了)")
+# ... and the statement says the user will act on it (try, practise, mind, look into...)
+_WILL_ACT = re.compile(
+    r"^(?:(?:ok(?:ay)?|great|alright|sure|well|yes|yeah|thanks?|you'?re right)[,.! ]+)*"
+    r"i(?:'ll| will| am going to|'m going to)(?: definitely| also| try to)? (?:try|practi[cs]e|study|look|"
+    r"check|keep|remember|think|give|follow|pay attention|consider|read|watch|search|take|enjoy|"
+    r"work on|make sure|learn|be more|start|stop|focus)\b|"
+    r"^(?:(?:好的|好吧|嗯|行|我知道了|明白了)[，, ]*)?(?:以后)?我(?:也|一定|还|就)?(?:会|将)(?:去|多|好好)?"
+    r"(?:试|尝试|注意|努力|坚持|多|参考|考虑|记住|看看|搜|查|读|好好|按照|根据|继续|把|调整|改)")
 # what the user usually does (a habit, not an intent)
 _HABIT_WAY = re.compile(r"来放松|来解压|\bto (?:relax|unwind)\b|平时|通常|一般(?:都|会)|经常|"
                         r"\busually\b|\boften\b|"
@@ -151,7 +176,13 @@ def _dropped(piece: str, memory_type: MemoryType) -> bool:
         return True
     if rule:
         return bool(_RECALL.search(piece) or (_OWN_PLAN.search(piece) and not _MANNER.search(piece)))
-    return bool(_MOMENTARY_WANT.search(piece))
+    return bool(_MOMENTARY_WANT.search(piece) or _TRIP_OF_MOMENT.search(piece))
+
+
+def _reply_to_advice(piece: str, message: str) -> bool:
+    """``piece`` (normalised) says the user will act on advice, in a message that opens with an
+    acknowledgement (see the module doc)."""
+    return bool(_WILL_ACT.search(piece) and _ACK.search(normalise(message).lstrip()))
 
 
 def _sarcastic(piece: str, message: str, claim: bool = False) -> bool:
@@ -215,6 +246,7 @@ def precise(candidates: Sequence[MemoryCandidate], data: ExtractionInput) -> lis
         message = data.user_message or ""
         kept = [p for p in (others.without_others(others.without_denials(p)) for p in pieces) if p
                 and not _dropped(normalise(p), cand.memory_type) and not others.someone_elses(normalise(p))
+                and not _reply_to_advice(normalise(p), message)
                 and not (taste_or_claim and _sarcastic(p, message, claim=claim))]
         resolved = [r for r in (_with_referent(p, data) for p in kept) if r]
         if not resolved:
