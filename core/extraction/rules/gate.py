@@ -154,6 +154,18 @@ def _pieces(run: list[Clause]) -> list[list[Clause]]:
     return out
 
 
+def _catch_all(key: str) -> bool:
+    """``fact-personal``, ``fact-background``: keys of no topic."""
+    return key.split("-", 2)[1:2] in (["personal"], ["background"])
+
+
+def _fact_or_project(pred: Prediction) -> bool:
+    """The classifier is sure the text is about the user's life or work but not whether a fact or a
+    project ("me and my husband run a small vineyard outside of adelaide"): it is rescued as the likelier."""
+    return pred.memory_type in (MemoryType.FACT, MemoryType.PROJECT) and \
+        pred.p_type(MemoryType.FACT) + pred.p_type(MemoryType.PROJECT) >= TASTE_OR_GOAL
+
+
 def _taste_or_goal(pred: Prediction) -> bool:
     """The classifier is sure the text is a taste or a goal but not which ("我会听古典音乐和做饭来放松"):
     it is rescued as the likelier of the two (``precision`` then reads a habit told as a goal as a taste)."""
@@ -235,7 +247,8 @@ class ClassifierGate:
             rescued: MemoryCandidate | None
             if unit.owner is not None:
                 rescued = relationship_fact(unit, pred)
-            elif pred.p_type(pred.memory_type) < RESCUE_TYPE and not _taste_or_goal(pred):
+            elif pred.p_type(pred.memory_type) < RESCUE_TYPE and not (
+                    _taste_or_goal(pred) or _fact_or_project(pred)):
                 continue
             else:
                 changes = patterns.CHANGE.search(normalise(unit.text))  # "I'm a handyman now"
@@ -425,7 +438,8 @@ class ClassifierGate:
                     changes = patterns.CHANGE.search(normalise(tail))
                     new = self._rescue(Unit(tail, sp.sentence), pred, taken, vector,
                                        frozenset() if changes else filled)
-                if new is None or new.key in taken:
+                if new is None or new.key in taken or (
+                        not sp.own and new.memory_type is out[at].memory_type and _catch_all(new.key)):
                     continue
                 end = sp.pos
                 out.append(new)
@@ -448,8 +462,11 @@ class ClassifierGate:
             # a job told with its company is no project: the lower bar is for a taste, a goal, a fact
             own = sp.own and memory_type is not MemoryType.PROJECT
             return pred.p_type(memory_type) >= (SPLIT_TYPE_OWN if own else SPLIT_TYPE)
-        # a fact of its own: cut when its key (``_rescue``) is not its group's, nor another taken one
-        return memory_type is MemoryType.FACT and sp.own and pred.p_type(memory_type) >= SPLIT_TYPE_OWN
+        # a fact of its own: cut when its key (``_rescue``) is not its group's, nor another taken one; a list
+        # item that elides its subject only to a slot of its own (``_apply_splits``: "养了一只 husky 叫 Luna"
+        # leaves the job, "mango and kiwi", the cats' names, stays with the cats)
+        return memory_type is MemoryType.FACT and pred.p_type(memory_type) >= (
+            SPLIT_TYPE_OWN if sp.own else SPLIT_TYPE)
 
     def _rescue(self, unit: Unit, pred: Prediction, taken: set[str], vector: npt.NDArray[np.float32],
                 filled: frozenset[str] = frozenset()) -> MemoryCandidate | None:

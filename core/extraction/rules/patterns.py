@@ -49,8 +49,8 @@ TIME_HARD = rx(
     rf"{_EN_DAY})|next (?:week|weekend|month|{_EN_DAY})|(?:the )?next (?:few|couple(?: of)?|"
     rf"two|three|2|3) days|"
     rf"in (?:a|an|\d+|a few|a couple(?: of)?) (?:min|mins|minutes|hours?|hrs?)|"
-    # "on Sunday mornings" recurs; "on Sunday (morning)" is one day
-    rf"on {_EN_DAY}" + _nf(" mornings", " afternoons", " evenings", " nights") + "|"
+    # "on Sunday mornings", "on tuesdays" recur; "on Sunday (morning)" is one day
+    rf"on {_EN_DAY}" + _nf(" mornings", " afternoons", " evenings", " nights", "s") + "|"
     r"by (?:\d{1,2}|noon|tonight|eod|end of (?:the )?day)|this time|for now|just now|"
     r"right away)\b",
     r"\b\d+ ?(?:min|mins|minute|minutes)\b",
