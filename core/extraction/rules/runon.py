@@ -11,7 +11,8 @@ subject that starts a statement: "i", "i'm", "im", "we" (English), "my"/"our" on
 within three words ("my wife does dental hygiene", "my only hobby rn is …"; never "i love my dog"), "我"
 or a relative ("老婆", "儿子", … in Chinese); never after a word that takes a clause or an object
 ("i think i …", "the one that i …", "to my …", "跟我…", "让我…"), nor after a determiner and its noun
-("the book i read"). Connectors before the subject ("and", "honestly", "oh", "对了") go with the new
+("the book i read"), nor in the main clause of a condition ("if i ever moved there i'd …",
+"要是…我就…"). Connectors before the subject ("and", "honestly", "oh", "对了") go with the new
 statement. Each piece keeps at least ``MIN_PIECE_EN`` words / ``MIN_PIECE_CJK`` characters.
 Pure functions, linear time.
 """
@@ -47,6 +48,12 @@ _NO_BREAK_AFTER_EN = {
 }
 _DETERMINERS_EN = {"the", "a", "an", "this", "that", "these", "those", "every", "any", "some", "my", "your",
                    "his", "her", "our", "their", "no", "each", "which", "what"}
+_PREPOSITIONS_EN = {"in", "at", "on", "for", "from", "with", "near", "outside", "by", "of", "to", "as"}
+_COPULAS_EN = {"i'm", "im", "am", "was", "i've", "ive", "been", "be", "are"}
+# a piece that opens a condition or a reason: the subject after it starts its main clause, not a new statement
+_SUBORDINATORS_EN = {"if", "when", "whenever", "because", "bc", "cause", "cuz", "since", "although", "though",
+                     "unless", "once", "while", "before", "after", "until", "till", "whether"}
+_SUBORDINATORS_ZH = re.compile(r"如果|要是|假如|假设|万一|虽然|因为|只要|除非|等到|的话")
 # connectors that start the new statement with its subject ("… twins who are 6 | and honestly my only …")
 _CONNECTORS_EN = {"and", "but", "also", "plus", "honestly", "oh", "btw", "anyway", "anyways", "tbh", "ngl",
                   "actually", "then", "now", "ok", "okay", "lol", "haha"}
@@ -87,19 +94,33 @@ def _breaks_en(text: str) -> list[int]:
             k -= 1  # "and honestly my …": the connectors open the new statement
         if k == 0 or words[k - 1][1] in _NO_BREAK_AFTER_EN:
             continue
-        if k > 1 and words[k - 2][1] in _DETERMINERS_EN:
-            continue  # "the book i read": a relative clause of the noun before it
+        if k == j and word not in _POSSESSIVE_EN and _relative(words, k):
+            continue  # "the long summer holidays i spent …": a relative clause of the noun before it
         cuts.append(k)
     kept: list[int] = []
     last = 0
     for n, k in enumerate(cuts):
         nxt = cuts[n + 1] if n + 1 < len(cuts) else len(words)
+        if any(w in _SUBORDINATORS_EN for _, w in words[last:k]):
+            continue  # "if i ever moved to tallinn i'd have to …": the main clause of a condition
         if k - last >= MIN_PIECE_EN and nxt - k >= MIN_PIECE_EN and (not kept or k > kept[-1]):
             kept.append(k)
             last = k
     if kept and len(words) - kept[-1] < MIN_PIECE_EN:
         kept.pop()
     return [words[k][0] - 1 for k in kept if words[k][0] > 0 and text[words[k][0] - 1] == " "]
+
+
+def _relative(words: list[tuple[int, str]], k: int) -> bool:
+    """The subject at ``k`` follows a noun phrase it may be a relative clause of: a determiner at most
+    four words back with no preposition after it ("the book i read", "the long summer holidays i spent"),
+    unless that noun phrase is what the user is ("i'm a nurse i have two cats")."""
+    for d in range(k - 1, max(-1, k - 5), -1):
+        if words[d][1] in _PREPOSITIONS_EN:
+            return False
+        if words[d][1] in _DETERMINERS_EN:
+            return not (d > 0 and words[d - 1][1] in _COPULAS_EN)
+    return False
 
 
 def _breaks_zh(text: str) -> list[int]:
@@ -116,6 +137,8 @@ def _breaks_zh(text: str) -> list[int]:
         before = text[at - 1] if at > 0 else ""
         if at == i and before in _NO_BREAK_BEFORE_WO:
             continue
+        if _SUBORDINATORS_ZH.search(text[last:at]):
+            continue  # "要是明天下雨我就不去了": the main clause of a condition
         before_n, after_n = len(_CJK.findall(text[last:at])), len(_CJK.findall(text[at:]))
         if before_n >= MIN_PIECE_CJK and after_n >= MIN_PIECE_CJK:
             cuts.append(at)
