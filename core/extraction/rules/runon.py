@@ -19,6 +19,8 @@ Pure functions, linear time.
 
 from __future__ import annotations
 
+import itertools
+
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 
 MIN_WORDS_EN = 14
@@ -97,11 +99,12 @@ def _breaks_en(text: str) -> list[int]:
         if k == j and word not in _POSSESSIVE_EN and _relative(words, k):
             continue  # "the long summer holidays i spent …": a relative clause of the noun before it
         cuts.append(k)
+    subordinators = list(itertools.accumulate((w in _SUBORDINATORS_EN for _, w in words), initial=0))
     kept: list[int] = []
     last = 0
     for n, k in enumerate(cuts):
         nxt = cuts[n + 1] if n + 1 < len(cuts) else len(words)
-        if any(w in _SUBORDINATORS_EN for _, w in words[last:k]):
+        if subordinators[k] > subordinators[last]:
             continue  # "if i ever moved to tallinn i'd have to …": the main clause of a condition
         if k - last >= MIN_PIECE_EN and nxt - k >= MIN_PIECE_EN and (not kept or k > kept[-1]):
             kept.append(k)
@@ -124,6 +127,9 @@ def _relative(words: list[tuple[int, str]], k: int) -> bool:
 
 
 def _breaks_zh(text: str) -> list[int]:
+    cjk = list(itertools.accumulate((bool(_CJK.match(ch)) for ch in text), initial=0))  # linear time
+    starts = {m.start() for m in _SUBORDINATORS_ZH.finditer(text)}
+    subordinators = list(itertools.accumulate((i in starts for i in range(len(text))), initial=0))
     cuts: list[int] = []
     last = 0
     for i, ch in enumerate(text):
@@ -137,9 +143,9 @@ def _breaks_zh(text: str) -> list[int]:
         before = text[at - 1] if at > 0 else ""
         if at == i and before in _NO_BREAK_BEFORE_WO:
             continue
-        if _SUBORDINATORS_ZH.search(text[last:at]):
+        if subordinators[at] > subordinators[last]:
             continue  # "要是明天下雨我就不去了": the main clause of a condition
-        before_n, after_n = len(_CJK.findall(text[last:at])), len(_CJK.findall(text[at:]))
+        before_n, after_n = cjk[at] - cjk[last], cjk[len(text)] - cjk[at]
         if before_n >= MIN_PIECE_CJK and after_n >= MIN_PIECE_CJK:
             cuts.append(at)
             last = at
