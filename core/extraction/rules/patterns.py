@@ -544,6 +544,10 @@ FAMILY_PRED_ZH = (r"(?:今年|已经|刚)?(?:[0-9]{1,2}|[一二两三四五六�
                   r"上班了|考上|读研|读博|在学|正在学|在练|学了.{1,6}年|"
                   # a relative's taste is a fact about the user's family, never the user's preference
                   r"(?:特别|很|最|超|非常)?(?:喜欢|爱吃|爱喝|爱看|爱玩|爱听|讨厌|不吃|不喝|不能吃|吃不了)")
+# a clause that opens with the user's partner or child, the "我" left out in chat ("…，老婆在 Tim Hortons
+# 上班"): their job or place is the family's fact, never the user's own (``detectors``)
+KIN_FIRST_ZH = re.compile(r"^(?P<rel>老婆|老公|媳妇|爱人|对象|男朋友|女朋友|儿子|女儿)"
+                          r"(?:在|是|做|当|开|从事|上|读|今年)")
 FAMILY_ZH_RX = [
     re.compile(rf"(?:我|我家|我们家|家里)(?:的)?(?:大|小|二)?(?P<rel>{FAMILY_ZH}).{{0,6}}?(?:{FAMILY_PRED_ZH}"
                rf")"),
@@ -551,6 +555,7 @@ FAMILY_ZH_RX = [
                rf")"),
     re.compile(r"我(?:已经)?(?:当|做)(?:了)?(?:爸爸|妈妈|爸|妈|父亲|母亲)|我是(?:.{0,4})(?:宝妈|"
                r"宝爸|全职妈妈|全职爸爸|独生子|独生女|家里老大|家里老二|家里老小)"),
+    KIN_FIRST_ZH,
 ]
 FAMILY_EN = alt(lexicon.FAMILY_EN)
 FAMILY_EN_RX = [

@@ -90,3 +90,9 @@ def test_a_pet_told_in_a_self_introduction_leaves_the_job(ex: RulesExtractor) ->
     stored = _stored(ex, "hi～我是 Jenny，在 Vancouver 做 UX designer，养了一只 husky 叫 Luna")
     pets = _with(stored, "husky")
     assert pets and "designer" not in pets[0].content.lower(), stored
+
+
+def test_a_partner_named_without_wo_has_the_job_not_the_user(ex: RulesExtractor) -> None:
+    stored = _stored(ex, "顺便说一下我喜欢看 hockey，老婆在 Tim Hortons 上班")
+    job = [c for c in stored if c.key == "fact-job"]
+    assert not job and any("tim hortons" in c.content.lower() for c in stored if c.key == "fact-family"), stored
