@@ -96,3 +96,8 @@ def test_a_partner_named_without_wo_has_the_job_not_the_user(ex: RulesExtractor)
     stored = _stored(ex, "顺便说一下我喜欢看 hockey，老婆在 Tim Hortons 上班")
     job = [c for c in stored if c.key == "fact-job"]
     assert not job and any("tim hortons" in c.content.lower() for c in stored if c.key == "fact-family"), stored
+
+
+def test_a_job_outside_the_word_list_is_found_where_the_user_works_as_one(ex: RulesExtractor) -> None:
+    stored = _stored(ex, "老家在沈阳，现在在无锡一家工厂当检验员、周末爱钓鱼")
+    assert any("检验员" in c.content for c in stored if c.key == "fact-job"), stored
