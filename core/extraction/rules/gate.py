@@ -154,6 +154,9 @@ def _pieces(run: list[Clause]) -> list[list[Clause]]:
     return out
 
 
+_CONTRAST = re.compile(r"^(?:but|though|although|however|yet|still)\b|^(?:不过|但是?|可是|只是|然而)")
+
+
 def _catch_all(key: str) -> bool:
     """``fact-personal``, ``fact-background``: keys of no topic."""
     return key.split("-", 2)[1:2] in (["personal"], ["background"])
@@ -438,8 +441,7 @@ class ClassifierGate:
                     changes = patterns.CHANGE.search(normalise(tail))
                     new = self._rescue(Unit(tail, sp.sentence), pred, taken, vector,
                                        frozenset() if changes else filled)
-                if new is None or new.key in taken or (
-                        not sp.own and new.memory_type is out[at].memory_type and _catch_all(new.key)):
+                if new is None or new.key in taken or _catch_all(new.key):
                     continue
                 end = sp.pos
                 out.append(new)
@@ -458,13 +460,16 @@ class ClassifierGate:
         if sp.owner is not None:
             return True
         memory_type = pred.memory_type
+        if not sp.own and group_type is not MemoryType.FACT and memory_type is not MemoryType.GOAL:
+            return False  # an item of a list of tastes ("…, military history research, and rock climbing")
         if memory_type is not group_type:
-            # a job told with its company is no project: the lower bar is for a taste, a goal, a fact
-            own = sp.own and memory_type is not MemoryType.PROJECT
+            # a job told with its company is no project, a feeling after "but" is the same topic's: the
+            # lower bar is for a taste, a goal or a fact told as a statement of its own
+            own = sp.own and memory_type is not MemoryType.PROJECT and not _CONTRAST.search(sp.lead)
             return pred.p_type(memory_type) >= (SPLIT_TYPE_OWN if own else SPLIT_TYPE)
-        # a fact of its own: cut when its key (``_rescue``) is not its group's, nor another taken one; a list
-        # item that elides its subject only to a slot of its own (``_apply_splits``: "养了一只 husky 叫 Luna"
-        # leaves the job, "mango and kiwi", the cats' names, stays with the cats)
+        # a fact of its own: cut when its key (``_rescue``) is a topic of its own, not its group's nor another
+        # taken one, nor a catch-all (``_apply_splits``: "养了一只 husky 叫 Luna" leaves the job; "mango and
+        # kiwi", the cats' names, stays with the cats, "and i earn about 60k" with the job)
         return memory_type is MemoryType.FACT and pred.p_type(memory_type) >= (
             SPLIT_TYPE_OWN if sp.own else SPLIT_TYPE)
 

@@ -64,8 +64,9 @@ class Split:
     sentence: int
     clauses: tuple[Clause, ...] = ()  # the group's clauses, in order
     pos: int = 0  # where in ``clauses`` it starts
-    own: bool = False  # a statement of its own: its own subject, or a list item that elides the user
+    own: bool = False  # a statement of its own: its own subject (not a list item that elides the user)
     owner: str | None = None  # a relative's or friend's statement: the relationship fact it becomes
+    lead: str = ""  # the clause as the user wrote it (normalised), its connector included
 
 
 def with_user_subject(clause: Clause, text: str) -> str | None:
@@ -212,7 +213,7 @@ def split_points(analysis: Analysis, upserts: list[MemoryCandidate]) -> list[Spl
                 text = listed  # "…, bad knee from rugby, into birdwatching big time": read as the user's
             out.append(Split(cand.key, text, join_clauses(analysis.message, clauses[:i], zh),
                               join_clauses(analysis.message, clauses[i:], zh), clauses[0].sentence,
-                              tuple(clauses), i, own, owner))
+                              tuple(clauses), i, own, owner, clauses[i].norm))
     return out
 
 

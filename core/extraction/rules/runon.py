@@ -23,7 +23,7 @@ import itertools
 
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 
-MIN_WORDS_EN = 14
+MIN_WORDS_EN = 20
 MIN_PIECE_EN = 3
 MIN_CJK = 16
 MIN_PIECE_CJK = 5
@@ -45,6 +45,8 @@ _NO_BREAK_AFTER_EN = {
     "unless", "though", "although", "whether", "think", "thought", "know", "knew", "guess", "hope", "wish",
     "feel", "felt", "say", "said", "mean", "believe", "suppose", "swear", "bet", "like", "realized",
     "realised", "noticed", "decided", "sure", "glad", "afraid", "so", "or", "nor", "the", "a", "an",
+    "ensure", "make", "makes", "made", "let", "lets", "help", "helps", "see", "saw", "find", "found",
+    "remember", "forget", "heard", "hear", "told", "tell", "show", "showed", "means", "worried", "seems",
     "to", "for", "with", "of", "at", "in", "on", "from", "about", "by", "into", "over", "under", "near",
     "all", "everything", "something", "anything", "thing", "things", "way", "time", "one", "day", "place",
 }
@@ -96,6 +98,9 @@ def _breaks_en(text: str) -> list[int]:
             k -= 1  # "and honestly my …": the connectors open the new statement
         if k == 0 or words[k - 1][1] in _NO_BREAK_AFTER_EN:
             continue
+        if k < j and words[k][1] == "and" and word not in _POSSESSIVE_EN \
+                and any(w in _POSSESSIVE_EN for _, w in words[max(0, k - 3):k]):
+            continue  # "my wife and i …", "a project in my company and I need …": one subject, or one clause
         if k == j and word not in _POSSESSIVE_EN and _relative(words, k):
             continue  # "the long summer holidays i spent …": a relative clause of the noun before it
         cuts.append(k)
