@@ -204,7 +204,8 @@ def split_points(analysis: Analysis, upserts: list[MemoryCandidate]) -> list[Spl
             if not long_enough(text) or CONSEQUENCE.search(clauses[i].norm) or owner == "" or (
                     owner is not None and (owner == cand.key or (i == 1 and owner_of(clauses[0]) == owner))):
                 continue  # "my brother and i share a flat, he's a nurse": a detail of the relationship
-            own = owner is not None or bool(OWN_SUBJECT.search(clauses[i].norm))
+            own = owner is not None or bool(OWN_SUBJECT.search(clauses[i].norm)
+                                            or OWN_SUBJECT.search(normalise(text)))
             if owner is None and clauses[i].index not in analysis.absorbed_hits and not own:
                 in_list = sizes.get(clauses[0].sentence, 0) >= LIST_SENTENCE
                 listed = with_user_subject(clauses[i], text) if in_list else None

@@ -502,7 +502,8 @@ JOB_EN: list[re.Pattern[str] | re.Unless] = [
     re.compile(r"^(?:a|an) (?P<role>(?:[\w/&'+-]+\s+){0,4}?" + OCC_EN + r")s?\b"),
     re.compile(r"\bi(?:'m| am)\s+(?:now |currently |still |actually |just |also |a full-time |working as )*"
                r"(?:a|an|the)\s+(?P<role>(?:[\w/&'+-]+\s+){0,4}?" + OCC_EN + r")s?\b"),
-    re.compile(r"\bi work as (?:a |an |the )?(?P<role>[\w' -]{2,40})"),
+    re.compile(r"\bi work (?:nights |days |weekends |nights and weekends |part[- ]time |full[- ]time |"
+               r"remotely )?as (?:a |an |the )?(?P<role>[\w' -]{2,40})"),
     # not "i work at home / in the morning" (a lookahead in ``re``)
     re.Unless(re.compile(r"\bi(?: currently| still)? work (?:at|for|in) (?P<org>[\w&' .-]{2,40})"), "org",
               re.compile(r"home\b|the morning|the evening|night")),
