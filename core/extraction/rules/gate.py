@@ -89,7 +89,6 @@ RETYPE_IMPLAUSIBLE = 0.10  # ... or below which the rules' type is implausible (
 RETYPE_SLOT = 0.95  # ... a taste/goal/project catalogue slot the classifier calls another of the three
 RESCUE_TYPE = 0.60  # ... and p(type | keep) its type needs
 FACT_MARGIN = 0.02  # cosine lead a single fact slot needs over the next topic, else fact-personal
-NEXT_TOPIC_MARGIN = 0.05  # cosine behind the nearest topic (a taken single slot) a free topic may be
 CONTEXT_BAND = (0.25, 0.75)  # p(drop) of a text alone within which the context model reads the turn before
 RESCUE_OVERRIDE = 0.97  # p(keep) at which a clause the rules dropped as overridable (below) is rescued
 RESCUE_DAY = 0.97  # p(keep) a rescue needs when it carries a marker of the day or of these days (below)
@@ -441,7 +440,8 @@ class ClassifierGate:
                     changes = patterns.CHANGE.search(normalise(tail))
                     new = self._rescue(Unit(tail, sp.sentence), pred, taken, vector,
                                        frozenset() if changes else filled)
-                if new is None or new.key in taken or _catch_all(new.key):
+                if new is None or new.key in taken or (_catch_all(new.key) and (
+                        new.memory_type is out[at].memory_type or pred.p_type(new.memory_type) < SPLIT_TYPE)):
                     continue
                 end = sp.pos
                 out.append(new)
@@ -494,8 +494,8 @@ class ClassifierGate:
 
     def _key(self, memory_type: MemoryType, text: str, vector: npt.NDArray[np.float32],
              taken: Collection[str] = ()) -> str:
-        """``{type}-{topic}``: the rules' topic words first, else the nearest topic by embedding (a free one
-        when the nearest is a single slot in ``taken``)."""
+        """``{type}-{topic}``: the rules' topic words first, else the nearest topic by embedding (the type's
+        general key when the nearest is a single slot in ``taken``)."""
         norm = normalise(text)
         if memory_type in (MemoryType.PREFERENCE, MemoryType.GOAL, MemoryType.CONSTRAINT):
             topic = topic_of(memory_type.value, norm)
@@ -512,14 +512,9 @@ class ClassifierGate:
         key = f"{memory_type.value}-{names[best]}"
         if spec(key).single and key in taken:
             # a single slot another statement of the same message fills ("i'm a software tester" beside
-            # "i grow tons of herbs on my balcony in lisbon", nearest to the job too): the next topic
-            # close to it that is free, so the statement is not lost
-            order = sorted(range(len(names)), key=lambda i: -float(sims[i]))
-            free = next((f"{memory_type.value}-{names[i]}" for i in order[1:]
-                         if float(sims[best]) - float(sims[i]) <= NEXT_TOPIC_MARGIN
-                         and not (spec(f"{memory_type.value}-{names[i]}").single
-                                  and f"{memory_type.value}-{names[i]}" in taken)), None)
-            return free or f"{memory_type.value}-personal"
+            # "i grow tons of herbs on my balcony in lisbon", nearest to the job too): the type's general
+            # key, so the statement is not lost (a guess of another topic would file it wrongly)
+            return f"{memory_type.value}-personal"
         if spec(key).single:
             others = [float(v) for n, v in zip(names, sims, strict=True) if n != names[best]]
             runner_up = max(others, default=-1.0)
