@@ -2,7 +2,7 @@
 with no punctuation is cut where a new statement starts (``runon``), a 、 between two statements and a list
 number are clause boundaries, a group's continuation clauses that are statements of their own leave it (a
 fact of another topic, a taste, a goal, a relative's statement), and a statement whose nearest topic is a
-slot another statement of the message fills is kept under the next free topic. Sentences written for this
+slot another statement of the message fills is kept under the general key. Sentences written for this
 test (none from an evaluation set); the last ones run through the classifier-gated extractor."""
 
 from __future__ import annotations
