@@ -55,7 +55,8 @@ class SlotDetectors:
     def _facts(self, clause: Clause, body: str, pos: int) -> list[Hit]:
         hits: list[Hit] = []
         third = (patterns.THIRD_PARTY_START.search(body) or re.match(r"(?:你|您)|(?:you|your)\b", body)
-                 or (patterns.NAMED_SUBJECT_EN.match(clause.text) and not patterns.FIRST_PERSON.search(body)))
+                 or (patterns.NAMED_SUBJECT_EN.match(clause.text) and not patterns.FIRST_PERSON.search(body))
+                 or patterns.KIN_FIRST_ZH.match(body))
         family = self._family(body)
         if family is not None:
             hits.append(family)

@@ -39,6 +39,8 @@ between 0.85 and 0.90 was a 400-turn LoCoMo sample (``bench/RESULTS.md`` section
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import numpy as np
 import numpy.typing as npt
 
@@ -70,6 +72,7 @@ from core.extraction.rules.segment import (
     Clause,
     clean_content,
     has_cjk,
+    join_clauses,
     normalise,
     split_clauses,
 )
@@ -100,6 +103,7 @@ LIST_RUN = 4  # clauses in a run of a sentence no rule fired on from which each 
 MAX_RUN = 4  # longest run read clause by clause (at 7, long companion-chat narratives were stored as
 # fragments and lost their list items: MemoryBank en query hit 0.853 -> 0.824)
 SPLIT_TYPE = 0.80  # ... with p(type | keep) of its own type at least this
+SPLIT_TYPE_OWN = RESCUE_TYPE  # ... when the clause is a statement of its own ("…, my real passion is …")
 # reasons the rules give for dropping a clause that rule out a rescue of its sentence
 _SOFT_REASONS = {"no-trigger"}
 # drops of the rules the classifier may overrule, with a higher probability (RESCUE_OVERRIDE) except for a
@@ -148,6 +152,21 @@ def _pieces(run: list[Clause]) -> list[list[Clause]]:
         out.append(run[i:i + 2] if lead and i + 1 < len(run) else [run[i]])
         i += len(out[-1])
     return out
+
+
+_CONTRAST = re.compile(r"^(?:but|though|although|however|yet|still)\b|^(?:不过|但是?|可是|只是|然而)")
+
+
+def _catch_all(key: str) -> bool:
+    """``fact-personal``, ``fact-background``: keys of no topic."""
+    return key.split("-", 2)[1:2] in (["personal"], ["background"])
+
+
+def _fact_or_project(pred: Prediction) -> bool:
+    """The classifier is sure the text is about the user's life or work but not whether a fact or a
+    project ("me and my husband run a small vineyard outside of adelaide"): it is rescued as the likelier."""
+    return pred.memory_type in (MemoryType.FACT, MemoryType.PROJECT) and \
+        pred.p_type(MemoryType.FACT) + pred.p_type(MemoryType.PROJECT) >= TASTE_OR_GOAL
 
 
 def _taste_or_goal(pred: Prediction) -> bool:
@@ -231,7 +250,8 @@ class ClassifierGate:
             rescued: MemoryCandidate | None
             if unit.owner is not None:
                 rescued = relationship_fact(unit, pred)
-            elif pred.p_type(pred.memory_type) < RESCUE_TYPE and not _taste_or_goal(pred):
+            elif pred.p_type(pred.memory_type) < RESCUE_TYPE and not (
+                    _taste_or_goal(pred) or _fact_or_project(pred)):
                 continue
             else:
                 changes = patterns.CHANGE.search(normalise(unit.text))  # "I'm a handyman now"
@@ -395,27 +415,66 @@ class ClassifierGate:
     def _apply_splits(self, out: list[MemoryCandidate], splits: list[Split], predictions: list[Prediction],
                       vectors: npt.NDArray[np.float32], meta: dict[str, CandidateMeta], analysis: Analysis,
                       filled: frozenset[str] = frozenset()) -> list[MemoryCandidate]:
-        """Cut a continuation clause of another type out of its group into a memory of its own (the first
-        such clause of a candidate, with what follows it)."""
-        done: set[str] = set()
+        """Cut the continuation clauses of a group that are memories of their own out of it: one memory, one
+        thing. A clause is cut (``_cuts``) when the classifier keeps it and types it otherwise than its group,
+        or, said as a statement of its own (its own subject, a list item), as a fact of another topic
+        ("i'm a bus driver in bristol, my knees are shot from years of football": the job and the knee), or
+        when it is a relative's or friend's statement (a fact about the user's relationships). Each cut takes
+        the clauses up to the next cut; what is left before the first cut stays the group's memory."""
+        by_key: dict[str, list[tuple[Split, Prediction, npt.NDArray[np.float32]]]] = {}
         for sp, pred, vector in zip(splits, predictions, vectors, strict=True):
-            at = next((i for i, c in enumerate(out) if c.key == sp.key and c.op is CandidateOp.UPSERT), None)
-            if at is None or sp.key in done or pred.p_keep < SPLIT_KEEP:
+            by_key.setdefault(sp.key, []).append((sp, pred, vector))
+        zh = analysis.lang_zh
+        for key, cuts in by_key.items():
+            at = next((i for i, c in enumerate(out) if c.key == key and c.op is CandidateOp.UPSERT), None)
+            if at is None:
                 continue
-            memory_type = pred.memory_type
-            if memory_type is out[at].memory_type or pred.p_type(memory_type) < SPLIT_TYPE:
-                continue
-            unit = Unit(sp.tail, sp.sentence)
-            taken = {c.key for c in out}
-            changes = patterns.CHANGE.search(normalise(sp.tail))
-            new = self._rescue(unit, pred, taken, vector, frozenset() if changes else filled)
-            if new is None or new.key in taken:
-                continue
-            done.add(sp.key)
-            out[at] = out[at].model_copy(update={"content": sp.head})
-            out.append(new)
-            meta.setdefault(new.key, CandidateMeta(changed=sp.sentence in analysis.change_sentences))
+            end = len(cuts[0][0].clauses)  # the first clause of the last cut made
+            for sp, pred, vector in sorted(cuts, key=lambda cut: -cut[0].pos):  # the last cut first
+                if not ClassifierGate._cuts(sp, pred, out[at].memory_type):
+                    continue
+                tail = join_clauses(analysis.message, list(sp.clauses[sp.pos:end]), zh)
+                taken = {c.key for c in out}
+                new: MemoryCandidate | None
+                if sp.owner is not None:
+                    unit = Unit(tail, sp.sentence, sp.owner)
+                    new = None if sp.owner in taken else relationship_fact(unit, pred)
+                else:
+                    changes = patterns.CHANGE.search(normalise(tail))
+                    new = self._rescue(Unit(tail, sp.sentence), pred, taken, vector,
+                                       frozenset() if changes else filled)
+                if new is None or new.key in taken or (_catch_all(new.key) and (
+                        new.memory_type is out[at].memory_type or pred.p_type(new.memory_type) < SPLIT_TYPE)):
+                    continue
+                end = sp.pos
+                out.append(new)
+                meta.setdefault(new.key, CandidateMeta(changed=sp.sentence in analysis.change_sentences))
+            group = list(cuts[0][0].clauses)
+            if end < len(group):
+                head = join_clauses(analysis.message, group[:end], zh)
+                out[at] = out[at].model_copy(update={"content": head})
         return out
+
+    @staticmethod
+    def _cuts(sp: Split, pred: Prediction, group_type: MemoryType) -> bool:
+        """The classifier's reading of a continuation clause says it leaves its group (``_apply_splits``)."""
+        if pred.p_keep < SPLIT_KEEP:
+            return False
+        if sp.owner is not None:
+            return True
+        memory_type = pred.memory_type
+        if not sp.own and group_type is not MemoryType.FACT and memory_type is not MemoryType.GOAL:
+            return False  # an item of a list of tastes ("…, military history research, and rock climbing")
+        if memory_type is not group_type:
+            # a job told with its company is no project, a feeling after "but" is the same topic's: the
+            # lower bar is for a taste, a goal or a fact told as a statement of its own
+            own = sp.own and memory_type is not MemoryType.PROJECT and not _CONTRAST.search(sp.lead)
+            return pred.p_type(memory_type) >= (SPLIT_TYPE_OWN if own else SPLIT_TYPE)
+        # a fact of its own: cut when its key (``_rescue``) is a topic of its own, not its group's nor another
+        # taken one, nor a catch-all (``_apply_splits``: "养了一只 husky 叫 Luna" leaves the job; "mango and
+        # kiwi", the cats' names, stays with the cats, "and i earn about 60k" with the job)
+        return memory_type is MemoryType.FACT and pred.p_type(memory_type) >= (
+            SPLIT_TYPE_OWN if sp.own else SPLIT_TYPE)
 
     def _rescue(self, unit: Unit, pred: Prediction, taken: set[str], vector: npt.NDArray[np.float32],
                 filled: frozenset[str] = frozenset()) -> MemoryCandidate | None:
@@ -424,7 +483,7 @@ class ClassifierGate:
         then "I used to bird watch with my grandfather", nearest to the job, would replace the job): it
         is filed under the type's general key instead."""
         memory_type = pred.memory_type
-        key = normalise_key(self._key(memory_type, unit.text, vector))
+        key = normalise_key(self._key(memory_type, unit.text, vector, taken))
         if key in filled and spec(key).single:
             key = f"{memory_type.value}-personal"
         target = spec(key)
@@ -436,8 +495,10 @@ class ClassifierGate:
         return MemoryCandidate(op=CandidateOp.UPSERT, memory_type=memory_type, key=key, content=unit.text,
                                importance=target.importance, confidence=confidence, ttl_days=target.ttl_days)
 
-    def _key(self, memory_type: MemoryType, text: str, vector: npt.NDArray[np.float32]) -> str:
-        """``{type}-{topic}``: the rules' topic words first, else the nearest topic by embedding."""
+    def _key(self, memory_type: MemoryType, text: str, vector: npt.NDArray[np.float32],
+             taken: Collection[str] = ()) -> str:
+        """``{type}-{topic}``: the rules' topic words first, else the nearest topic by embedding (the type's
+        general key when the nearest is a single slot in ``taken``)."""
         norm = normalise(text)
         if memory_type in (MemoryType.PREFERENCE, MemoryType.GOAL, MemoryType.CONSTRAINT):
             topic = topic_of(memory_type.value, norm)
@@ -452,6 +513,11 @@ class ClassifierGate:
         sims = topic_vectors @ vector
         best = int(np.argmax(sims))
         key = f"{memory_type.value}-{names[best]}"
+        if spec(key).single and key in taken:
+            # a single slot another statement of the same message fills ("i'm a software tester" beside
+            # "i grow tons of herbs on my balcony in lisbon", nearest to the job too): the type's general
+            # key, so the statement is not lost (a guess of another topic would file it wrongly)
+            return f"{memory_type.value}-personal"
         if spec(key).single:
             others = [float(v) for n, v in zip(names, sims, strict=True) if n != names[best]]
             runner_up = max(others, default=-1.0)

@@ -33,7 +33,7 @@ RESCUE_MIN_WORDS_EN = 3
 CONSEQUENCE = re.compile(r"^(?:so|which|that's why|that is why|hence|thus|therefore)\b|"
                           r"^(?:所以|因此|于是|这样)")
 # a clause with its own first-person subject ("..., and I'd love to walk the Camino one day")
-OWN_SUBJECT = re.compile(r"^(?:(?:and|but|also|plus|oh)\s+)*(?:i|i'm|i'd|i've|i'll|my)\b|"
+OWN_SUBJECT = re.compile(r"^(?:(?:and|but|also|plus|oh)\s+)*(?:i|i'm|im|i'd|i've|ive|i'll|my)\b|"
                           r"^(?:而且|并且|还有|另外|也|但是?|不过)?我")
 
 
@@ -62,6 +62,11 @@ class Split:
     head: str  # the candidate's content without it and what follows
     tail: str  # it and what follows: the new memory's content
     sentence: int
+    clauses: tuple[Clause, ...] = ()  # the group's clauses, in order
+    pos: int = 0  # where in ``clauses`` it starts
+    own: bool = False  # a statement of its own: its own subject (not a list item that elides the user)
+    owner: str | None = None  # a relative's or friend's statement: the relationship fact it becomes
+    lead: str = ""  # the clause as the user wrote it (normalised), its connector included
 
 
 def with_user_subject(clause: Clause, text: str) -> str | None:
@@ -207,18 +212,21 @@ def split_points(analysis: Analysis, upserts: list[MemoryCandidate]) -> list[Spl
             if clauses[i].sentence != clauses[0].sentence:
                 break
             text = clean_content(clauses[i].text)
-            if not long_enough(text) or owner_of(clauses[i]) is not None \
-                    or CONSEQUENCE.search(clauses[i].norm):
-                continue
-            if clauses[i].index not in analysis.absorbed_hits and not OWN_SUBJECT.search(clauses[i].norm):
+            owner = owner_of(clauses[i])
+            if not long_enough(text) or CONSEQUENCE.search(clauses[i].norm) or owner == "" or (
+                    owner is not None and (owner == cand.key or (i == 1 and owner_of(clauses[0]) == owner))):
+                continue  # "my brother and i share a flat, he's a nurse": a detail of the relationship
+            own = owner is not None or bool(OWN_SUBJECT.search(clauses[i].norm)
+                                            or OWN_SUBJECT.search(normalise(text)))
+            if owner is None and clauses[i].index not in analysis.absorbed_hits and not own:
                 in_list = sizes.get(clauses[0].sentence, 0) >= LIST_SENTENCE
-                listed = with_user_subject(clauses[i], text) if in_list \
-                    and cand.memory_type is MemoryType.FACT else None
+                listed = with_user_subject(clauses[i], text) if in_list else None
                 if listed is None:
                     continue  # a detail of the group ("和家人一起生活"), not read (no model text for it)
                 text = listed  # "…, bad knee from rugby, into birdwatching big time": read as the user's
             out.append(Split(cand.key, text, join_clauses(analysis.message, clauses[:i], zh),
-                              join_clauses(analysis.message, clauses[i:], zh), clauses[0].sentence))
+                              join_clauses(analysis.message, clauses[i:], zh), clauses[0].sentence,
+                              tuple(clauses), i, own, owner, clauses[i].norm))
     return out
 
 

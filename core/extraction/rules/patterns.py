@@ -49,8 +49,8 @@ TIME_HARD = rx(
     rf"{_EN_DAY})|next (?:week|weekend|month|{_EN_DAY})|(?:the )?next (?:few|couple(?: of)?|"
     rf"two|three|2|3) days|"
     rf"in (?:a|an|\d+|a few|a couple(?: of)?) (?:min|mins|minutes|hours?|hrs?)|"
-    # "on Sunday mornings" recurs; "on Sunday (morning)" is one day
-    rf"on {_EN_DAY}" + _nf(" mornings", " afternoons", " evenings", " nights") + "|"
+    # "on Sunday mornings", "on tuesdays" recur; "on Sunday (morning)" is one day
+    rf"on {_EN_DAY}" + _nf(" mornings", " afternoons", " evenings", " nights", "s") + "|"
     r"by (?:\d{1,2}|noon|tonight|eod|end of (?:the )?day)|this time|for now|just now|"
     r"right away)\b",
     # a duration as a limit ("keep each session to 30 min max", "under 20 minutes") is no time window
@@ -471,6 +471,9 @@ JOB_ZH = [
                rf"{ACRONYM_ROLE}\b)[^,，。]{{0,6}}?)(?:的|工作|这行|行业|相关|方面)?$"),
     re.compile(rf"(?:^|我)(?:在)?教\s*(?P<role>{SUBJECT_ZH})"),
     re.compile(r"(?:我的)?(?:职业|工作|本职)(?:是|:)\s*(?P<role>\S{2,})"),
+    # ... and where the user works as one: "在苏州一家工厂当质检员", "在码头做装卸工"
+    re.compile(r"在(?P<org>[^,，。]{1,20}?)(?:当|做|干)(?:了)?(?:一名|一个|名|个)?\s*(?P<role>[^,，。的做当干]{1,6}?"
+               r"(?:师|员|工|匠|司机|医生|护士|经理|主播|记者|编辑|警察|厨师|保安))(?:$|[,，。])"),
     # an occupation outside the word list, by its ending: "我是一名殡葬礼仪师", "我是一名高铁乘务员"
     re.compile(r"^(?:我|本人)(?:现在|目前)?是(?:一名|一位|名|位)\s*(?P<role>[^,，。的]{1,8}?(?:师|员|工|匠|官|"
                r"司机|医生|护士|经理|主播|博主|记者|编辑|作家|画家|警察|农民|厨师|保安|快递员))(?:$|[,，。])"),
@@ -505,7 +508,8 @@ JOB_EN: list[re.Pattern[str] | re.Unless] = [
     re.compile(r"^(?:a|an) (?P<role>(?:[\w/&'+-]+\s+){0,4}?" + OCC_EN + r")s?\b"),
     re.compile(r"\bi(?:'m| am)\s+(?:now |currently |still |actually |just |also |a full-time |working as )*"
                r"(?:a|an|the)\s+(?P<role>(?:[\w/&'+-]+\s+){0,4}?" + OCC_EN + r")s?\b"),
-    re.compile(r"\bi work as (?:a |an |the )?(?P<role>[\w' -]{2,40})"),
+    re.compile(r"\bi work (?:nights |days |weekends |nights and weekends |part[- ]time |full[- ]time |"
+               r"remotely )?as (?:a |an |the )?(?P<role>[\w' -]{2,40})"),
     # not "i work at home / in the morning" (a lookahead in ``re``)
     re.Unless(re.compile(r"\bi(?: currently| still)? work (?:at|for|in) (?P<org>[\w&' .-]{2,40})"), "org",
               re.compile(r"home\b|the morning|the evening|night")),
@@ -550,6 +554,10 @@ FAMILY_PRED_ZH = (r"(?:今年|已经|刚)?(?:[0-9]{1,2}|[一二两三四五六�
                   r"上班了|考上|读研|读博|在学|正在学|在练|学了.{1,6}年|"
                   # a relative's taste is a fact about the user's family, never the user's preference
                   r"(?:特别|很|最|超|非常)?(?:喜欢|爱吃|爱喝|爱看|爱玩|爱听|讨厌|不吃|不喝|不能吃|吃不了)")
+# a clause that opens with the user's partner or child, the "我" left out in chat ("…，老婆在 Tim Hortons
+# 上班"): their job or place is the family's fact, never the user's own (``detectors``)
+KIN_FIRST_ZH = re.compile(r"^(?P<rel>老婆|老公|媳妇|爱人|对象|男朋友|女朋友|儿子|女儿)"
+                          r"(?:在|是|做|当|开|从事|上|读|今年)")
 FAMILY_ZH_RX = [
     re.compile(rf"(?:我|我家|我们家|家里)(?:的)?(?:大|小|二)?(?P<rel>{FAMILY_ZH}).{{0,6}}?(?:{FAMILY_PRED_ZH}"
                rf")"),
@@ -557,6 +565,7 @@ FAMILY_ZH_RX = [
                rf")"),
     re.compile(r"我(?:已经)?(?:当|做)(?:了)?(?:爸爸|妈妈|爸|妈|父亲|母亲)|我是(?:.{0,4})(?:宝妈|"
                r"宝爸|全职妈妈|全职爸爸|独生子|独生女|家里老大|家里老二|家里老小)"),
+    KIN_FIRST_ZH,
 ]
 FAMILY_EN = alt(lexicon.FAMILY_EN)
 FAMILY_EN_RX = [

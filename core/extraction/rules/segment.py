@@ -1,17 +1,21 @@
 """Splitting a user message into sentences and clauses, and tidying clause text for content.
 
 A *sentence* ends at 。！？!?；; a newline, an ellipsis, or a full stop followed by a space.
-A *clause* is a piece of a sentence between commas, colons, dashes (" - " too), tildes, emoji and the spaces
-chat puts between two Chinese characters. Nothing
-inside brackets is split. Every clause keeps its span in the original message so contiguous
-clauses can be joined back with the user's own punctuation.
+A *clause* is a piece of a sentence between commas, colons, dashes (" - " too), tildes, emoji and the
+spaces chat puts between two Chinese characters; a 顿号 (、) between two statements of five characters or
+more ("…在苏州一家工厂当质检员、平时爱滑冰、腰椎间盘突出不能久坐", never "苹果、香蕉"); before a list
+number ("1) i'm a welder 2) i've got …"); and where a long stretch typed with no punctuation at all starts
+a new statement (``runon``). Nothing inside brackets is split. Every clause keeps its span in the original
+message so contiguous clauses can be joined back with the user's own punctuation.
 """
 
 from __future__ import annotations
 
+import itertools
 import unicodedata
 from dataclasses import dataclass
 
+from core.extraction.rules.runon import runon_breaks
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 
 _EMOJI = re.compile(
@@ -93,16 +97,42 @@ def _in_word(text: str, i: int) -> bool:
             and text[i + 1].isascii() and text[i + 1].isalpha())
 
 
-_JOINT = re.compile(r" (?:but|and i|and i'm|and i've|and i'd) ", re.IGNORECASE)
+_JOINT = re.compile(r" (?:but|and i|and i'm|and im|and i've|and ive|and i'd|and please|and pls) ",
+                    re.IGNORECASE)
 _PAIR_SUBJECT = re.compile(r"\b(?:my|our|me) [\w-]+$|\b[A-Z][a-z]+$")
 
 
 def _english_joint(message: str, start: int, i: int) -> bool:
     """`` but `` / `` and I `` between two English statements (not "my wife and I ...")."""
-    m = _JOINT.match(message[i:i + 12])  # a bounded window: the longest joint is 10 characters
+    m = _JOINT.match(message[i:i + 12])  # a bounded window: the longest joint is 12 characters
     if not m:
         return False
     return not (m.group(0).lower().startswith(" and") and _PAIR_SUBJECT.search(message[start:i]))
+
+
+_LIST_NUMBER = re.compile(r"(?:[1-9][0-9]?[)）]|[①-⑩])\s*")
+_ENUM_PIECE = re.compile(r"[^，,。！？!?；;：:\n…~～、\s]+")
+MIN_ENUM_PIECE = 5  # characters on each side of a 、 that separates two statements
+
+
+def _list_number(text: str, i: int) -> int:
+    """The length of a list number starting at ``i`` ("2) ", "②"), after a space or at the start; else 0."""
+    if i > 0 and not text[i - 1].isspace():
+        return 0
+    m = _LIST_NUMBER.match(text[i:i + 4])
+    return m.end() if m else 0
+
+
+def _enumeration_breaks(message: str) -> set[int]:
+    """Positions of the 、 that separate two statements: the piece on each side (to the next mark of
+    punctuation, space or 、) five characters or more."""
+    out: set[int] = set()
+    pieces = [(m.start(), m.end()) for m in _ENUM_PIECE.finditer(message)]
+    for (a_start, a_end), (b_start, b_end) in itertools.pairwise(pieces):
+        if b_start == a_end + 1 and message[a_end] == "、" and a_end - a_start >= MIN_ENUM_PIECE \
+                and b_end - b_start >= MIN_ENUM_PIECE:
+            out.add(a_end)
+    return out
 
 
 def split_clauses(message: str, max_clauses: int | None = None) -> list[Clause]:
@@ -112,8 +142,10 @@ def split_clauses(message: str, max_clauses: int | None = None) -> list[Clause]:
     depth = 0
     start = 0
     pending_sentence_break = False
+    runon = runon_breaks(message)
+    enumeration = _enumeration_breaks(message) if "、" in message else set()
 
-    def flush(end: int) -> None:
+    def flush(end: int, skip: int = 1) -> None:
         nonlocal start
         raw = message[start:end]
         had_emoji = bool(_EMOJI.search(raw))
@@ -123,7 +155,7 @@ def split_clauses(message: str, max_clauses: int | None = None) -> list[Clause]:
             terminator = message[end] if end < len(message) else ""
             clauses.append(Clause(len(clauses), sentence, start + lead, end, text, normalise(text), had_emoji,
                                   terminator))
-        start = end + 1
+        start = end + skip
 
     i = 0
     n = len(message)
@@ -147,6 +179,12 @@ def split_clauses(message: str, max_clauses: int | None = None) -> list[Clause]:
             flush(i)
         elif depth == 0 and ch == " " and i > start and _english_joint(message, start, i):
             flush(i)  # "I used to live in Boston but now I'm in Seattle": a new clause
+        elif depth == 0 and (i in runon or i in enumeration):
+            flush(i, 0 if ch not in " 、" else 1)  # a run-on stretch's next statement (``runon``)
+        elif depth == 0 and (number := _list_number(message, i)):
+            flush(i, number)  # "1) i'm a welder in pittsburgh 2) i've got …": the number is no content
+            i += number
+            continue
         if pending_sentence_break:
             sentence += 1
             pending_sentence_break = False
