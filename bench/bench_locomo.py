@@ -19,8 +19,10 @@ Scoring: every question except category 5 (adversarial), retrieve top 10 (dense 
 product's rerank) for each speaker its evidence turns belong to (lists merged by score), and count
 a hit at k when one of the first k memories has its source message among the evidence turns, or
 contains the answer text (both criteria are also reported alone). With episodes (issue 25): episodes
-only; ``ours_both``, both kinds as a call with neither limit given serves them, read down the answer's
-``order`` to k (``core.retrieval.merge.take_pooled``, each kind within its own limit);
+only; ``ours_both``, both kinds as a call with neither limit given serves them (a retrieval of its
+own per speaker), read down the answer's ``order`` to k (``core.retrieval.merge.take_pooled``, each
+kind within its own limit, the stale-episode rule included); ``ours_both_recomputed``, the same
+``take_pooled`` recomputed from the two top-10 lists without the stale rule (sessions 10-11's figure);
 ``ours_both_fixed_split``, the former split of k by the question's time intent (``split_limits``);
 ``ours_both_pooled_by_cosine``, both kinds by raw cosine.
 ``--dump FILE`` writes each question's candidates of both kinds, ``--skip N`` starts at conversation N
@@ -337,13 +339,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         embedder = LocalE5Embedder()
         from core.episodes.search import split_limits, time_intent
         from core.lexical import tokenize
-        from core.retrieval.merge import take_pooled
+        from core.retrieval.merge import memory_lexical, take_pooled
         from core.retrieval.plan import build_query
 
         lex_weight = pipe.settings.EPISODE_LEXICAL_WEIGHT
 
         episodes_only: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
         both: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
+        # the pooled order recomputed from the two top-10 lists (take_pooled without the stale rule:
+        # the figure of sessions 10-11's "both as served")
+        recomputed: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
         # ``--alt-episode-caps``: the same pooled order with another EPISODE_RETRIEVE_LIMIT
         alt_caps: dict[int, defaultdict[str, dict[str, Any]]] = {c: defaultdict(new_tally)
                                                                  for c in args.alt_episode_caps}
@@ -401,6 +406,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 pooled: list[tuple[float, set[str], str]] = []  # both kinds by their cosine
                 cands: list[dict[str, Any]] = []  # --dump: both kinds' candidates of every target speaker
                 answers = []  # each target speaker's answer, for the pooled order at each k
+                served_orders = []  # each target speaker's served order (a call with neither limit)
                 for spk in target:
                     res = retriever.retrieve(c["users"][spk], q["question"], mode=RetrieveMode.DENSE,
                                              limit=10, episode_limit=10, asked_at=c["asked_at"])
@@ -416,21 +422,51 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     by_id.update({("episode", e.episode.id): (episode_source.get(e.episode.id, set()),
                                                               e.episode.content) for e in res.episodes})
                     answers.append((res, by_id))
+                    # what a call with neither limit given serves (the product's own pooled order)
+                    res_served = retriever.retrieve(c["users"][spk], q["question"], mode=RetrieveMode.DENSE,
+                                                    asked_at=c["asked_at"])
+                    served_by_id = {("memory", i.memory.id): (source_of.get(i.memory.id, set()),
+                                                              f"{i.memory.key} {i.memory.content}")
+                                    for i in res_served.items}
+                    served_by_id.update({("episode", e.episode.id): (episode_source.get(e.episode.id, set()),
+                                                                     e.episode.content)
+                                         for e in res_served.episodes})
+                    served_orders.append((res_served.order, served_by_id))
+                    if dump is None:
+                        continue
+                    q_terms = set(tokenize(build_query(q["question"], None)))
+                    m_lex = memory_lexical(res.items, q_terms, lex_weight if res.episodes else 0.0)
+                    stale = retriever._truth.superseded_messages([i.memory.id for i in res.items])
                     cands.extend(
                         {"kind": "memory", "spk": spk, "pos": j, "cosine": i.components.raw_retrieval,
-                         "score": i.score,
+                         "score": i.score, "id": i.memory.id, "mlex": m_lex[j],
+                         "src": sorted(source_of.get(i.memory.id, set())),
                          "hit": bool(source_of.get(i.memory.id, set()) & evidence),
                          "answer": answer_in(answer, f"{i.memory.key} {i.memory.content}")}
                         for j, i in enumerate(res.items))
                     cands.extend(
                         {"kind": "episode", "spk": spk, "pos": j, "cosine": e.cosine, "score": e.score,
-                         "lexical": e.lexical,
+                         "lexical": e.lexical, "id": e.episode.id, "msg": e.episode.message_id,
+                         "stale_by": stale.get(e.episode.message_id),
+                         "src": sorted(episode_source.get(e.episode.id, set())),
                          "in_window": e.in_window,
                          "hit": bool(episode_source.get(e.episode.id, set()) & evidence),
                          "answer": answer_in(answer, e.episode.content)}
                         for j, e in enumerate(res.episodes))
+                    cands.extend(
+                        {"kind": "served_" + p.kind, "spk": spk, "pos": j, "id": p.id, "score": p.score}
+                        for j, p in enumerate(res_served.order))
                 if dump is not None:
-                    dump.append({"cat": cat, "intent": time_intent(q["question"]), "cands": cands})
+                    dump.append({"cat": cat, "intent": time_intent(q["question"]), "q": q["question"],
+                                 "evidence": sorted(evidence), "answer": str(answer), "cands": cands})
+                served_now: dict[int, list[tuple[set[str], str]]] = {}
+                for k in KS:
+                    at_k_served = [(p.score, *by_id[(p.kind, p.id)]) for order, by_id in served_orders
+                                   for p in order[:k]]
+                    at_k_served.sort(key=lambda x: -x[0])  # stable: one speaker's own order is kept
+                    served_now[k] = [(s, t) for _, s, t in at_k_served[:k]]
+                for tally in (both[cat], both["all"]):
+                    score_at(tally, served_now, evidence, answer)
                 pooled.sort(key=lambda x: -x[0])
                 for tally in (by_cosine[cat], by_cosine["all"]):
                     score_list(tally, [(s, t) for _, s, t in pooled], evidence, answer)
@@ -440,7 +476,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 # (each kind's ranking of a longer list starts with that of a shorter one; a kind never
                 # serves past its limit, <= 10)
                 q_terms = set(tokenize(build_query(q["question"], None)))  # as the retrieval's plan
-                for cap, tallies in ((ep_cap, both), *((c, alt_caps[c]) for c in args.alt_episode_caps)):
+                alt = ((c, alt_caps[c]) for c in args.alt_episode_caps)
+                for cap, tallies in ((ep_cap, recomputed), *alt):
                     served_pooled: dict[int, list[tuple[set[str], str]]] = {}
                     for k in KS:
                         at_k: list[tuple[float, set[str], str]] = []
@@ -497,6 +534,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "ours_memories": {k: finish(v) for k, v in ours.items()},
             "ours_episodes": {k: finish(v) for k, v in episodes_only.items()},
             "ours_both": {k: finish(v) for k, v in both.items()},
+            "ours_both_recomputed": {k: finish(v) for k, v in recomputed.items()},
             **{f"ours_both_episode_cap_{c}": {k: finish(v) for k, v in t.items()}
                for c, t in alt_caps.items()},
             "ours_both_fixed_split": {k: finish(v) for k, v in fixed_split.items()},

@@ -161,16 +161,25 @@ class BM25:
             return [0.0] * len(self._tfs)
         return [min(1.0, s / ideal) for s in self.scores(terms)]
 
+    def coverage_of(self, documents: Sequence[Sequence[str]], query: Iterable[str]) -> list[float]:
+        """``coverage`` of documents outside the corpus, measured on the corpus (its IDF, its average
+        length and its ``ideal``): texts of another kind on the same ruler as the corpus's own."""
+        terms = {t: term_weight(t) for t in query if t in self._idf}
+        ideal = self.ideal(terms)
+        if ideal <= 0:
+            return [0.0] * len(documents)
+        return [min(1.0, self._score(Counter(doc), len(doc), terms) / ideal) for doc in documents]
+
+    def _score(self, tf: Counter[str], length: int, terms: dict[str, float]) -> float:
+        norm = self.k1 * (1.0 - self.b + self.b * (length / self._avg if self._avg else 0.0))
+        total = 0.0
+        for term, weight in terms.items():
+            freq = tf.get(term, 0)
+            if freq:
+                total += weight * self._idf[term] * freq * (self.k1 + 1.0) / (freq + norm)
+        return total
+
     def scores(self, query: Iterable[str]) -> list[float]:
         """Score of every document for ``query`` terms (repeated query terms count once)."""
         terms = {t: term_weight(t) for t in query if t in self._idf}
-        out: list[float] = []
-        for tf, length in zip(self._tfs, self._lengths, strict=True):
-            norm = self.k1 * (1.0 - self.b + self.b * (length / self._avg if self._avg else 0.0))
-            total = 0.0
-            for term, weight in terms.items():
-                freq = tf.get(term, 0)
-                if freq:
-                    total += weight * self._idf[term] * freq * (self.k1 + 1.0) / (freq + norm)
-            out.append(total)
-        return out
+        return [self._score(tf, length, terms) for tf, length in zip(self._tfs, self._lengths, strict=True)]

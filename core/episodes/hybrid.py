@@ -43,16 +43,26 @@ def hybrid_candidates(dense: Sequence[tuple[EpisodeView, float]], scanned: Seque
                       terms: Collection[str], weight: float, extra: int
                       ) -> list[tuple[EpisodeView, float, float]]:
     """Dense hits and the best lexical-only episodes, each with its lexical part (module docstring)."""
+    return hybrid_with_corpus(dense, scanned, terms, weight, extra)[0]
+
+
+def hybrid_with_corpus(dense: Sequence[tuple[EpisodeView, float]], scanned: Sequence[EpisodeView],
+                       terms: Collection[str], weight: float, extra: int
+                       ) -> tuple[list[tuple[EpisodeView, float, float]], BM25 | None]:
+    """``hybrid_candidates`` and the BM25 of its corpus (``None`` when no lexical part is computed): the
+    ruler the memories' lexical part is measured on in the pool (``core.retrieval.merge``)."""
     if weight <= 0 or not terms or not dense:
-        return [(v, c, 0.0) for v, c in dense]
+        return [(v, c, 0.0) for v, c in dense], None
     corpus = {v.id: v for v, _ in dense}
     for view in scanned:
         corpus.setdefault(view.id, view)
-    scaled = lexical_scores(terms, list(corpus.values()))
+    views = list(corpus.values())
+    bm25 = BM25([cached_terms(v.content) for v in views])
+    scaled = {v.id: s for v, s in zip(views, bm25.coverage(terms), strict=True) if s > 0}
     out = [(v, c, round(weight * scaled.get(v.id, 0.0), 6)) for v, c in dense]
     floor = min(c for _, c in dense)
     hit_ids = {v.id for v, _ in dense}
     lexical_only = sorted((eid for eid in scaled if eid not in hit_ids),
                           key=lambda eid: (-scaled[eid], -eid))[:max(0, extra)]
     out.extend((corpus[eid], floor, round(weight * scaled[eid], 6)) for eid in lexical_only)
-    return out
+    return out, bm25

@@ -184,3 +184,14 @@ def superseded_sources(session: Session, memory_ids: Collection[int]) -> dict[in
         if message_id is not None:
             seen.append(message_id)
     return out
+
+
+def stated_sources(session: Session, memory_ids: Collection[int]) -> dict[int, int]:
+    """Memory id -> the message whose statement the memory now holds (its ``source_message_id``, the
+    source of its create or latest update), for the memories of ``memory_ids`` that have one."""
+    if not memory_ids:
+        return {}
+    rows = session.execute(
+        select(LongTermMemory.id, LongTermMemory.source_message_id)
+        .where(LongTermMemory.id.in_(list(memory_ids)), LongTermMemory.source_message_id.is_not(None))).all()
+    return {int(memory_id): int(message_id) for memory_id, message_id in rows if message_id is not None}

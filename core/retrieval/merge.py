@@ -8,23 +8,33 @@ apart: ``items`` and ``episodes`` each in their own rank order.
 The pooled score of a candidate is its query cosine (the one signal both kinds share: the same
 model embeds the question, the memories and the passages) plus, with ``lexical_weight`` (hybrid
 retrieval, ``EPISODE_LEXICAL_WEIGHT``), each kind's lexical part: an episode's its
-``RetrievedEpisode.lexical``, a memory's BM25 coverage of the question's ``terms`` over the memory
-candidates (``memory_lexical``), so neither kind is lifted over the other by words alone; plus:
+``RetrievedEpisode.lexical``, a memory's BM25 coverage of the question's ``terms`` measured on the
+same ruler, the BM25 of the user's episodes the episodes' part was measured on (``memory_lexical``
+with ``corpus``; over the memory candidates themselves when there is none), so neither kind is
+lifted over the other by words alone (a coverage over a dozen memory candidates gave a memory sharing
+one word of the question most of the weight, and on LoCoMo put memories over the evidence turns in
+the first five); plus:
 - ``LEAN`` for the kind the question's time intent leans on (``core.episodes.search.time_intent``):
   episodes on a question about the past, memories on one about tastes and rules;
 - ``WINDOW_LEAN`` for an episode sent inside the window a relative date of the question names;
-and ties go to the memory (the newer, distilled statement: a knowledge update beats the older
-episode that said otherwise), then to each kind's own order. An episode whose message a served
-memory's overwrite replaced (``superseded``: message id -> memory id, from the memory's history)
-is stale: its pooled score stays below the memory that replaced it, whatever its cosine. Only that
-one episode falls: it caps none of the episodes ranked after it (an earlier version moved every
-stale episode after all the others, which on LoCoMo pushed answers out of the top k whenever the
-rules had overwritten a slot the question was about).
+and ties go to the memory (the newer, distilled statement), then to each kind's own order.
+
+A knowledge update: an episode whose message a candidate memory's overwrite replaced (``superseded``:
+message id -> memory id, from the memory's history) is stale, and the memory that replaced it comes
+right before it (its pooled score lifted to the episode's, plus ``STALE_GAP``): the newer statement
+is read first, and the old one keeps its place as what was said then. Earlier versions moved the stale
+episode down instead (below every other episode in session 10, below the memory in session 11): the
+rules extractor overwrites a slot often, so on LoCoMo that pushed the evidence turn a question asks
+about ("when did she draw a self-portrait?", a slot a later drawing overwrote) out of the first ten
+for about one question in twenty.
+
+One place per message (``one_per_message``, in ``take_pooled``): a memory and the episode of the
+message it states (``stated``: memory id -> message id) say one thing; the one the pool ranks first
+is served, the other gives its place to the next candidate.
 
 The pool keeps each kind's own order: a candidate never passes one of its kind ranked above it
 (its pooled score is capped by theirs), so ``items`` stays the rerank's top ``n`` and ``episodes``
-the episode ranking's top ``m``; a stale episode is the one exception (it may fall behind episodes
-ranked after it).
+the episode ranking's top ``m``; a memory lifted before a stale episode is the one exception.
 
 ``take_pooled`` serves a budget ``total``: each kind is sure of ``total // FLOOR_SHARE`` places
 (its best ones, when it has them), the rest go down the pooled order; a kind never serves more than
@@ -54,7 +64,7 @@ WINDOW_LEAN = 0.02
 FLOOR_SHARE = 5
 """Each kind is sure of ``total // FLOOR_SHARE`` of a budget ``total`` (2 of the default 12)."""
 STALE_GAP = 1e-6
-"""How far below the memory that replaced it a stale episode's pooled score stays."""
+"""How far above a stale episode the memory that replaced it is placed."""
 
 MEMORY = "memory"
 EPISODE = "episode"
@@ -81,50 +91,38 @@ def _scores(cosines: Sequence[float], bonus: Sequence[float]) -> list[float]:
     return out
 
 
-def memory_lexical(items: Sequence[RetrievedMemory], terms: Collection[str], weight: float) -> list[float]:
+def memory_lexical(items: Sequence[RetrievedMemory], terms: Collection[str], weight: float,
+                   corpus: BM25 | None = None) -> list[float]:
     """The lexical part of each memory in the pool: ``weight x`` the BM25 coverage of the query by its
-    index text over the candidates (``BM25.coverage``), as episodes get theirs
-    (``core.episodes.hybrid.lexical_scores``)."""
+    index text, measured on ``corpus`` (the BM25 of the user's episodes the episodes' own lexical part
+    was measured on, ``core.episodes.hybrid.hybrid_with_corpus``: one ruler for both kinds), else
+    over the memory candidates themselves (``BM25.coverage``)."""
     if weight <= 0 or not terms or not items:
         return [0.0] * len(items)
-    texts = [index_text(i.memory.memory_type, i.memory.key, i.memory.content) for i in items]
-    return [weight * c for c in BM25([cached_terms(t) for t in texts]).coverage(terms)]
-
-
-def _episode_scores(episodes: Sequence[RetrievedEpisode], bonus: Sequence[float],
-                    caps: Sequence[float | None]) -> list[float]:
-    """``_scores`` for episodes, where ``caps`` holds a stale episode's ceiling (the score of the memory
-    that replaced it, less ``STALE_GAP``): a stale episode is capped by it and by the episodes above,
-    but does not cap the episodes after it."""
-    out: list[float] = []
-    chain: float | None = None
-    for episode, extra, cap in zip(episodes, bonus, caps, strict=True):
-        score = episode.relevance + extra
-        if chain is not None:
-            score = min(score, chain)
-        if cap is None:
-            chain = score
-        else:
-            score = min(score, cap)
-        out.append(score)
-    return out
+    docs = [cached_terms(index_text(i.memory.memory_type, i.memory.key, i.memory.content)) for i in items]
+    shares = corpus.coverage_of(docs, terms) if corpus is not None else BM25(docs).coverage(terms)
+    return [weight * c for c in shares]
 
 
 def pooled_order(items: Sequence[RetrievedMemory], episodes: Sequence[RetrievedEpisode],
                  intent: str, terms: Collection[str] = (), lexical_weight: float = 0.0,
-                 superseded: Mapping[int, int] | None = None) -> list[Pooled]:
+                 superseded: Mapping[int, int] | None = None, corpus: BM25 | None = None) -> list[Pooled]:
     """Both kinds, best first (see the module docstring)."""
     m_lean = LEAN if intent == "taste" else 0.0
     e_lean = LEAN if intent == "past" else 0.0
     m_scores = _scores([i.components.raw_retrieval for i in items],
-                       [m_lean + x for x in memory_lexical(items, terms, lexical_weight)])
-    by_memory = {i.memory.id: s for i, s in zip(items, m_scores, strict=True)}
+                       [m_lean + x for x in memory_lexical(items, terms, lexical_weight, corpus)])
+    e_scores = _scores([e.relevance for e in episodes],
+                       [e_lean + (WINDOW_LEAN if e.in_window else 0.0) for e in episodes])
+    # a memory whose overwrite replaced what a candidate episode said comes right before that episode
     stale = superseded or {}
-    caps = [by_memory[stale[e.episode.message_id]] - STALE_GAP if stale.get(e.episode.message_id) in by_memory
-            else None for e in episodes]
-    e_scores = _episode_scores(episodes, [0.0 if cap is not None else e_lean + (WINDOW_LEAN if e.in_window
-                                                                                else 0.0)
-                                          for e, cap in zip(episodes, caps, strict=True)], caps)
+    lifted: dict[int, float] = {}
+    for e, score in zip(episodes, e_scores, strict=True):
+        memory_id = stale.get(e.episode.message_id)
+        if memory_id is not None:
+            lifted[memory_id] = max(lifted.get(memory_id, score), score)
+    m_scores = [max(s, lifted[i.memory.id] + STALE_GAP) if i.memory.id in lifted else s
+                for i, s in zip(items, m_scores, strict=True)]
     pool = ([(s, 0, n, Pooled(MEMORY, i.memory.id, round(s, 6))) for n, (s, i) in enumerate(zip(
         m_scores, items, strict=True))]
             + [(s, 1, n, Pooled(EPISODE, e.episode.id, round(s, 6))) for n, (s, e) in enumerate(zip(
@@ -133,15 +131,39 @@ def pooled_order(items: Sequence[RetrievedMemory], episodes: Sequence[RetrievedE
     return [entry[3] for entry in pool]
 
 
+def one_per_message(order: Sequence[Pooled], items: Sequence[RetrievedMemory],
+                    episodes: Sequence[RetrievedEpisode], stated: Mapping[int, int]) -> list[Pooled]:
+    """``order`` without the second of a memory and the episode of the message it states (``stated``:
+    memory id -> message id): the two say one thing, so only the one the pool ranks first takes a
+    place."""
+    if not stated:
+        return list(order)
+    message_of = {(MEMORY, i.memory.id): stated.get(i.memory.id) for i in items}
+    message_of.update({(EPISODE, e.episode.id): e.episode.message_id for e in episodes})
+    seen: set[int] = set()
+    out: list[Pooled] = []
+    for p in order:
+        message = message_of.get((p.kind, p.id))
+        if message is not None:
+            if message in seen:
+                continue
+            seen.add(message)
+        out.append(p)
+    return out
+
+
 def take_pooled(items: Sequence[RetrievedMemory], episodes: Sequence[RetrievedEpisode], total: int,
                 intent: str, *, max_items: int | None = None, max_episodes: int | None = None,
                 terms: Collection[str] = (), lexical_weight: float = 0.0,
-                superseded: Mapping[int, int] | None = None
+                superseded: Mapping[int, int] | None = None, stated: Mapping[int, int] | None = None,
+                corpus: BM25 | None = None
                 ) -> tuple[list[RetrievedMemory], list[RetrievedEpisode], list[Pooled]]:
     """``total`` entries of both kinds: each kind's best ``total // FLOOR_SHARE``, then the pooled order,
-    at most ``max_items`` memories and ``max_episodes`` episodes (no cap: ``None``); split back into
-    the two kinds (each in its own order), and the served entries in pooled order."""
-    full = pooled_order(items, episodes, intent, terms, lexical_weight, superseded)
+    at most ``max_items`` memories and ``max_episodes`` episodes (no cap: ``None``), one place per
+    message (``one_per_message``, with ``stated``: memory id -> the message it states); split back
+    into the two kinds (each in its own order), and the served entries in pooled order."""
+    full = one_per_message(pooled_order(items, episodes, intent, terms, lexical_weight, superseded, corpus),
+                           items, episodes, stated or {})
     caps = {MEMORY: total if max_items is None else max_items,
             EPISODE: total if max_episodes is None else max_episodes}
     floor = max(0, total) // FLOOR_SHARE

@@ -211,15 +211,18 @@ class Retriever:
             return _DenseMissed(failure.reason, answered=False)
         timings["dense_ms"] = (time.perf_counter() - dense.started) * 1000
         items = self._truth.dense(user_id, user_pk, hits, plan.terms, plan.limit, timings, plan.kinds)
-        episodes = self._truth.episodes(user_pk, plan.episodes, timings, plan.terms)
+        episodes, corpus = self._truth.episodes_with_corpus(user_pk, plan.episodes, timings, plan.terms)
         lexical = self.settings.EPISODE_LEXICAL_WEIGHT if episodes else 0.0
-        stale = self._truth.superseded_messages([i.memory.id for i in items]) if episodes and items else {}
+        sources = self._truth.memory_sources([i.memory.id for i in items] if episodes else [])
         if plan.pool is not None:
             items, episodes, order = take_pooled(items, episodes, plan.pool, plan.intent,
                                                  max_items=plan.pool_caps[0], max_episodes=plan.pool_caps[1],
-                                                 terms=plan.terms, lexical_weight=lexical, superseded=stale)
+                                                 terms=plan.terms, lexical_weight=lexical,
+                                                 superseded=sources.superseded, stated=sources.stated,
+                                                 corpus=corpus)
         else:
-            order = pooled_order(items, episodes, plan.intent, plan.terms, lexical, stale)
+            order = pooled_order(items, episodes, plan.intent, plan.terms, lexical, sources.superseded,
+                                 corpus)
         if items or episodes:
             return _DenseServed(items, episodes, order)
         return _DenseMissed("the vector index returned no live memory of this user" if hits

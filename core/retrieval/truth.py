@@ -14,18 +14,19 @@ import time
 from collections import OrderedDict
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from sqlalchemy.orm import Session, sessionmaker
 
 from core.config import Settings
-from core.episodes.hybrid import hybrid_candidates
+from core.episodes.hybrid import hybrid_with_corpus
 from core.episodes.reader import SCAN_FACTOR
 from core.episodes.reader import for_user as episodes_for_user
 from core.episodes.reader import load as load_episodes
 from core.episodes.search import EpisodeView, RetrievedEpisode, rank_episodes
 from core.lexical import BM25, cached_terms
-from core.memory.reader import get_live_by_ids, list_live, superseded_sources
+from core.memory.reader import get_live_by_ids, list_live, stated_sources, superseded_sources
 from core.memory.store import find_user
 from core.memory.text import index_text
 from core.memory.tools import MemoryView
@@ -61,6 +62,15 @@ class RememberedUsers:
                 self.pks.move_to_end(user_id)
                 while len(self.pks) > self._size:
                     self.pks.popitem(last=False)
+
+
+@dataclass(frozen=True)
+class MemorySources:
+    """The messages behind some memories: ``superseded`` message id -> the memory whose last overwrite
+    replaced what it said; ``stated`` memory id -> the message whose statement it now holds."""
+
+    superseded: dict[int, int]
+    stated: dict[int, int]
 
 
 class TruthReads:
@@ -125,8 +135,14 @@ class TruthReads:
                  terms: Collection[str] = ()) -> list[RetrievedEpisode]:
         """The episodes of the search's hits, read from PostgreSQL, fused with BM25 over the user's
         episodes for the query's ``terms`` (``EPISODE_LEXICAL_WEIGHT``), ranked and budgeted."""
+        return self.episodes_with_corpus(user_pk, want, timings, terms)[0]
+
+    def episodes_with_corpus(self, user_pk: int, want: EpisodeAsk, timings: dict[str, float],
+                             terms: Collection[str] = ()) -> tuple[list[RetrievedEpisode], BM25 | None]:
+        """``episodes``, and the BM25 of the episodes the lexical part was measured on (``None``:
+        none was), so the memories' lexical part can be measured on the same ruler."""
         if not want.hits or want.limit < 1:
-            return []
+            return [], None
         t0 = time.perf_counter()
         cosines: dict[int, float] = {}
         for episode_id, score in want.hits:
@@ -141,21 +157,26 @@ class TruthReads:
                 scanned = episodes_for_user(session, user_pk, now, scan, want.since, want.until)
         # hybrid: BM25 over the user's episodes beside the dense hits (core.episodes.hybrid); as many
         # lexical-only episodes may join as the search asked of the index
-        fused = hybrid_candidates([(v, cosines[v.id]) for v in views], scanned, terms, weight,
-                                  want.limit * SCAN_FACTOR)
+        fused, corpus = hybrid_with_corpus([(v, cosines[v.id]) for v in views], scanned, terms, weight,
+                                           want.limit * SCAN_FACTOR)
         ranked = rank_episodes([(v, c) for v, c, _ in fused], want.limit,
                                self.settings.EPISODE_PROMPT_TOKEN_BUDGET, want.window,
                                {v.id: part for v, _, part in fused if part})
         timings["episode_read_ms"] = (time.perf_counter() - t0) * 1000
-        return ranked
+        return ranked, corpus
 
     def superseded_messages(self, memory_ids: Collection[int]) -> dict[int, int]:
         """Message id -> the id of the served memory whose last overwrite replaced what that message
         said (``core.memory.reader.superseded_sources``): the knowledge updates among ``memory_ids``."""
+        return self.memory_sources(memory_ids).superseded
+
+    def memory_sources(self, memory_ids: Collection[int]) -> MemorySources:
+        """What the messages behind ``memory_ids`` are to them: the ones a memory's overwrite replaced
+        (``superseded``) and the one each memory now states (``stated``); one session, two reads."""
         if not memory_ids:
-            return {}
+            return MemorySources({}, {})
         with self.reading() as session:
-            return superseded_sources(session, memory_ids)
+            return MemorySources(superseded_sources(session, memory_ids), stated_sources(session, memory_ids))
 
     def lexical(self, user_pk: int, query: str, terms: set[str], limit: int,
                 kinds: frozenset[str] = frozenset()) -> list[RetrievedMemory]:

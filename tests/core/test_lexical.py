@@ -83,6 +83,19 @@ def test_coverage_is_the_share_of_the_query_a_document_holds() -> None:
     assert abs(bm25.ideal(["cat", "toy"]) - bm25.scores(["cat", "toy"])[0]) < 1e-12
 
 
+def test_coverage_of_outside_documents_is_measured_on_the_corpus() -> None:
+    docs = [["cat", "toy"], ["cat", "bed"], ["dog", "bed"], ["fish", "tank"]]
+    bm25 = BM25(docs)
+    # a document of the corpus scored from outside gets its own coverage
+    assert bm25.coverage_of(docs, ["cat", "toy"]) == bm25.coverage(["cat", "toy"])
+    # the corpus's IDF decides: "toy" (rare in the corpus) weighs more than "cat" (common), whatever
+    # the outside documents hold; a word the corpus never holds adds nothing
+    outside = [["toy", "zebra"], ["cat", "zebra"], ["zebra"]]
+    toy, cat, zebra = bm25.coverage_of(outside, ["cat", "toy", "zebra"])
+    assert toy > cat > 0 and zebra == 0.0
+    assert bm25.coverage_of([["cat"]], ["zebra"]) == [0.0] and bm25.coverage_of([], ["cat"]) == []
+
+
 @given(st.lists(st.lists(st.sampled_from(["a", "b", "c", "猫", "咖啡"]), max_size=6), max_size=6),
        st.lists(st.sampled_from(["a", "b", "z", "猫"]), max_size=4))
 def test_bm25_scores_are_finite_non_negative_and_zero_without_overlap(docs: list[list[str]],

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from core.episodes.hybrid import hybrid_candidates, lexical_scores
+from core.episodes.hybrid import hybrid_candidates, hybrid_with_corpus, lexical_scores
 from core.episodes.search import EpisodeView, RetrievedEpisode, rank_episodes
 from core.lexical import tokenize
 from core.memory.tools import MemoryView
-from core.retrieval.merge import EPISODE, MEMORY, pooled_order
+from core.retrieval.merge import EPISODE, MEMORY, memory_lexical, pooled_order
 from core.retrieval.ranking import RetrievedMemory, ScoreComponents
 
 AT = datetime(2026, 11, 1, tzinfo=UTC)
@@ -85,3 +85,20 @@ def test_the_pool_gives_memories_the_same_lexical_part_so_words_alone_do_not_fav
     # with the memories' own lexical part the lean of the question decides again
     order = pooled_order([food], [said], "taste", question, 0.1)
     assert [p.kind for p in order] == [MEMORY, EPISODE]
+
+
+def test_the_memories_lexical_part_is_measured_on_the_episodes_ruler() -> None:
+    # over a handful of memory candidates, a memory sharing only the question's commonest word holds
+    # all the words the candidates hold and gets the whole weight; on the user's episodes (the
+    # corpus the episodes' own part is measured on) it gets that word's share
+    question = terms("Did she go to a pottery class on Friday?")
+    dense = [(POTTERY, 0.82), (PAINTING, 0.80)]
+    fused, corpus = hybrid_with_corpus(dense, [WORK, RUN], question, 0.1, 5)
+    assert corpus is not None and fused == hybrid_candidates(dense, [WORK, RUN], question, 0.1, 5)
+    friday = mem(1, "fact-friday", "Went out on Friday", 0.80)
+    alone = memory_lexical([friday], question, 0.1)
+    ruled = memory_lexical([friday], question, 0.1, corpus)
+    assert alone == [0.1] and 0 < ruled[0] < 0.1
+    pottery_part = next(part for v, _, part in fused if v.id == POTTERY.id)
+    assert ruled[0] < pottery_part  # the episode holding the question's telling word weighs more
+    assert hybrid_with_corpus(dense, [WORK], question, 0.0, 5)[1] is None

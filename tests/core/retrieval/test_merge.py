@@ -49,20 +49,22 @@ def test_the_time_intent_leans_a_near_tie_and_a_window_lifts_an_episode() -> Non
         EPISODE, 1)
 
 
-def test_an_episode_a_memory_superseded_stays_below_that_memory_and_only_it_falls() -> None:
-    # ep 1 (message 101) said the old value that memory 1's overwrite replaced: however close its
-    # words are to the question, it comes after the memory; the episodes ranked after it keep their place
-    items, episodes = [mem(1, 0.80)], [ep(1, 0.95, in_window=True), ep(2, 0.85), ep(3, 0.82)]
+def test_the_memory_that_replaced_a_stale_episode_comes_right_before_it() -> None:
+    # ep 1 (message 101) said the old value that memory 1's overwrite replaced: however far above the
+    # memory the question ranks it, the memory is read first; the old statement and the episodes after
+    # it keep their places
+    items, episodes = [mem(2, 0.83), mem(1, 0.80)], [ep(1, 0.95, in_window=True), ep(2, 0.85), ep(3, 0.82)]
     stale = {101: 1}
     order = pooled_order(items, episodes, "past", superseded=stale)
-    assert kinds(order) == [(EPISODE, 2), (EPISODE, 3), (MEMORY, 1), (EPISODE, 1)]
-    assert next(p.score for p in order if p.kind == EPISODE and p.id == 2) == 0.85 + LEAN  # not capped
-    # a supersession by a memory that is not served changes nothing in the pool
-    assert kinds(pooled_order([], episodes, "past", superseded={101: 9})) == [
-        (EPISODE, 1), (EPISODE, 2), (EPISODE, 3)]
+    assert kinds(order) == [(MEMORY, 1), (EPISODE, 1), (EPISODE, 2), (EPISODE, 3), (MEMORY, 2)]
+    top = round(0.95 + LEAN + WINDOW_LEAN, 6)
+    assert next(p.score for p in order if p.kind == EPISODE and p.id == 1) == top
+    # a supersession by a memory that is not a candidate changes nothing in the pool
+    assert kinds(pooled_order(items[:1], episodes, "past", superseded={101: 9})) == [
+        (EPISODE, 1), (EPISODE, 2), (EPISODE, 3), (MEMORY, 2)]
     kept_m, kept_e, order = take_pooled(items, episodes, 3, "neutral", superseded=stale)
-    assert kinds(order) == [(EPISODE, 2), (EPISODE, 3), (MEMORY, 1)] and len(kept_m) == 1
-    assert [e.episode.id for e in kept_e] == [2, 3]
+    assert kinds(order) == [(MEMORY, 1), (EPISODE, 1), (EPISODE, 2)]
+    assert [i.memory.id for i in kept_m] == [1] and [e.episode.id for e in kept_e] == [1, 2]
 
 
 def test_each_kind_keeps_its_own_order() -> None:
@@ -101,3 +103,19 @@ def test_each_kind_stays_within_its_own_limit() -> None:
     assert kinds(order)[:6] == [(MEMORY, i) for i in range(1, 7)] and len(order) == 12
     few_m, few_e, _ = take_pooled(items[:2], episodes, 12, "past", max_items=6, max_episodes=6)
     assert len(few_m) == 2 and len(few_e) == 6  # a kind short of candidates leaves its places empty
+
+
+def test_a_memory_and_the_episode_of_the_message_it_states_take_one_place() -> None:
+    # memory 1 states message 101 (episode 1's): the two say one thing, the pool's first of them is served
+    # and the place the other would take goes to the next candidate
+    items = [mem(1, 0.90), mem(2, 0.70), mem(3, 0.60)]
+    episodes = [ep(1, 0.85), ep(2, 0.80), ep(3, 0.75)]
+    kept_m, kept_e, order = take_pooled(items, episodes, 4, "neutral", stated={1: 101})
+    assert kinds(order) == [(MEMORY, 1), (EPISODE, 2), (EPISODE, 3), (MEMORY, 2)]
+    assert [e.episode.id for e in kept_e] == [2, 3] and [i.memory.id for i in kept_m] == [1, 2]
+    # the episode first (a question about the past leans on it): the memory gives up its place
+    _, kept_e, order = take_pooled([mem(1, 0.85)], [ep(1, 0.85), ep(2, 0.50)], 2, "past", stated={1: 101})
+    assert kinds(order) == [(EPISODE, 1), (EPISODE, 2)]
+    # a memory stating another message, or none, keeps its place
+    assert len(take_pooled(items, episodes, 6, "neutral", stated={1: 999})[2]) == 6
+    assert len(take_pooled(items, episodes, 6, "neutral")[2]) == 6
