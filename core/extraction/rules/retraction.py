@@ -98,6 +98,7 @@ class _Retraction:
     topic: str  # what it withdraws ("" when only the referent turn names it)
     keep: str  # what it keeps ("" when nothing)
     dropped: tuple[str, ...]  # its retraction clauses (and a statement "that" points to): never a memory
+    resolved: bool = False  # a bare "that" the rules' own delete in this message already answered
 
 
 def _sentences(message: str) -> list[str]:
@@ -177,7 +178,10 @@ class RetractionResolver:
         self.intent = intent
 
     # -- which sentences retract, and what -------------------------------------------------------
-    def retractions(self, message: str, previous: str | None) -> list[_Retraction]:
+    def retractions(self, message: str, previous: str | None, withdrew: bool = False) -> list[_Retraction]:
+        """The message's retraction sentences. ``withdrew``: the rules already deleted a memory in this
+        message, so a bare "please forget that" points at it, not at another sentence or the previous turn
+        ("I moved to Portland. I don't watch horror anymore, please forget that")."""
         sentences = _sentences(message)
         found: list[tuple[int, str]] = [(i, s) for i, s in enumerate(sentences) if _cued(s)]
         if self.intent is not None:
@@ -200,6 +204,9 @@ class RetractionResolver:
             short = _ZH_TOPIC.search(" ".join(lead))
             if (not lead or bare_cue(" ".join(lead)) or not _words(topic)) and short:
                 topic = short.group(1)  # "药的事别存": one character names it
+            elif withdrew and (not lead or bare_cue(" ".join(lead)) or not _words(topic)):
+                out.append(_Retraction(sentence, "", " ".join(keep), tuple(lead or parts), resolved=True))
+                continue
             elif not lead or bare_cue(" ".join(lead)) or not _words(topic):
                 before = sentences[i - 1] if i > 0 and not _cued(sentences[i - 1]) else ""
                 topic = before if before and _words(before) else ""  # "..., i was wrong. remove that"
@@ -285,10 +292,13 @@ class RetractionResolver:
               previous: str | None = None) -> list[MemoryCandidate]:
         """``candidates`` with the message's retractions applied by meaning (see the module doc)."""
         live = [m for m in existing if m.content.strip()][-MAX_EXISTING:]
-        retractions = self.retractions(message, previous) if live else []
+        withdrew = any(c.op is CandidateOp.DELETE for c in candidates)
+        retractions = self.retractions(message, previous, withdrew) if live else []
         out = list(candidates)
         for r in retractions:
             out = self._without_sentence(out, r, live)
+            if r.resolved:
+                continue
             decided = self.withdrawn(r, live, previous)
             for mi, gone in decided.items():
                 out = self._decide(out, live[mi], gone, r.topic)

@@ -111,3 +111,16 @@ def test_reminders_and_rules_retract_nothing(ex: RulesExtractor) -> None:
     for message in ("don't forget i'm allergic to bees", "no seafood in the recipes you send me pls"):
         out = _refined(ex, message, existing)
         assert not [c for c in out if c.op is CandidateOp.DELETE], message
+
+
+def test_a_bare_that_after_its_own_statement_never_reaches_the_previous_turns_memory(
+        ex: RulesExtractor) -> None:
+    """"I don't X anymore, please forget that": the rules withdraw X; the previous turn's new home stays."""
+    existing = (
+        _mem("fact-home_city", "I moved to Lisbon a few weeks ago"),
+        _mem("preference-games", "I love board games, mostly heavy euro ones", "preference"),
+    )
+    out = _by_key(_refined(ex, "Also, I don't really play board games anymore, please forget that.", existing,
+                           previous="Quick news: I moved to Lisbon a few weeks ago."))
+    assert "fact-home_city" not in out or out["fact-home_city"].op is not CandidateOp.DELETE
+    assert out["preference-games"].op is CandidateOp.DELETE
