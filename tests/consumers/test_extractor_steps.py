@@ -134,6 +134,15 @@ def test_the_in_flight_cap_pushes_back_and_the_next_burst_starts_later() -> None
         s.close()
 
 
+def _poll_until(s: ExtractorStrategy, done: list[Record], count: int) -> None:
+    """Poll the strategy (as the loop would) until ``count`` records are done, for at most ~4 s."""
+    for _ in range(200):
+        s.poll()
+        if len(done) == count:
+            return
+        threading.Event().wait(0.02)
+
+
 def test_prefetched_bursts_wait_for_a_model_slot_and_take_it_when_one_frees() -> None:
     """``max_in_flight`` bounds the bursts in their model stage; ``prefetch`` more are started (they read
     and commit outside a slot) and wait for one, so a slot never waits for the loop's next turn."""
@@ -148,11 +157,7 @@ def test_prefetched_bursts_wait_for_a_model_slot_and_take_it_when_one_frees() ->
         threading.Event().wait(0.1)
         assert processor.in_model == 2
         processor.release.set()
-        for _ in range(200):
-            s.poll()
-            if len(done) == 5:
-                break
-            threading.Event().wait(0.02)
+        _poll_until(s, done, 5)
         assert sorted(r.offset for r in done) == [0, 1, 2, 3, 4]
         assert processor.max_in_model == 2 and s.max_running_seen == 3
     finally:
@@ -173,11 +178,7 @@ def test_a_cpu_bound_provider_runs_only_its_model_slots_at_once_while_the_others
         threading.Event().wait(0.1)
         assert processor.in_model == 2
         processor.release.set()
-        for _ in range(200):
-            s.poll()
-            if len(done) == 6:
-                break
-            threading.Event().wait(0.02)
+        _poll_until(s, done, 6)
         assert sorted(r.offset for r in done) == list(range(6))
         assert processor.max_in_model == 2
     finally:
