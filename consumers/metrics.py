@@ -30,6 +30,11 @@ CONSUMER_RETRIES = Counter("pai_memory_consumer_retries_total", "Work retried wi
 OFFSET_COMMIT_FAILURES = Counter(
     "pai_memory_offset_commit_failures_total", "Offset commits the broker did not confirm", ["group"]
 )
+CONSUMER_REJOINS = Counter(
+    "pai_memory_consumer_rejoins_total",
+    "Fresh clients after a member held nothing while partitions had no owner",
+    ["group"],
+)
 CONSUMER_LAST_POLL = Gauge(
     "pai_memory_consumer_last_poll_timestamp_seconds", "Unix time of the consumer loop's latest poll",
     ["group"],

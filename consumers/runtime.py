@@ -38,10 +38,12 @@ from types import FrameType
 from typing import Any, Protocol
 
 from confluent_kafka import OFFSET_INVALID, Consumer, KafkaError, KafkaException, TopicPartition
+from confluent_kafka.admin import AdminClient
 
 from consumers import metrics as consumer_metrics
 from consumers.errors import FatalConsumerError, kafka_error_is_fatal
 from consumers.lag import record_librdkafka_stats
+from consumers.liveness import AssignmentWatchdog, GroupUnreadable, partitions_without_owner
 from consumers.offsets import OffsetTracker, TopicPartitionKey
 from core.config import Settings
 from producers.kafka_config import client_config
@@ -206,6 +208,9 @@ class ConsumerLoop:
         self.commit_failures = 0
         self.pauses = 0  # times backpressure paused the assignment
         self.turns = 0  # loop turns (each one polls the broker): evidence the loop is not blocked
+        self.rejoins = 0  # fresh clients after a member was found outside its group (consumers/liveness.py)
+        self._watchdog = AssignmentWatchdog(settings.CONSUMER_REJOIN_AFTER_SEC)
+        self._admin: AdminClient | None = None
 
     # --- lifecycle ----------------------------------------------------------------------------
     def stop(self) -> None:
@@ -257,11 +262,7 @@ class ConsumerLoop:
         Raises ``FatalConsumerError`` (after committing what is done and closing) on a fatal error.
         """
         self.strategy.bind(self._done)
-        consumer = Consumer(self._config())
-        self._consumer = consumer
-        consumer.subscribe(
-            self.topics, on_assign=self._on_assign, on_revoke=self._on_revoke, on_lost=self._on_lost
-        )
+        consumer = self._join()
         last_commit = time.monotonic()
         fatal: FatalConsumerError | None = None
         try:
@@ -291,6 +292,8 @@ class ConsumerLoop:
                 if time.monotonic() - last_commit >= self.commit_policy.interval_sec:
                     self._commit(asynchronous=True)
                     last_commit = time.monotonic()
+                if self._watchdog.due(bool(self._assigned), time.monotonic()):
+                    consumer = self._check_membership(consumer)
         except FatalConsumerError as exc:
             fatal = exc
             log.critical("consumer group %s stops: %s", self.group_id, exc)
@@ -302,8 +305,49 @@ class ConsumerLoop:
                 self._commit(asynchronous=False)
             finally:
                 self.strategy.close()
-                consumer.close()
+                if self._consumer is not None:
+                    self._consumer.close()
                 self._consumer = None
+
+    # --- membership -----------------------------------------------------------------------------
+    def _join(self) -> Consumer:
+        """A fresh client, subscribed (the group join happens inside ``consume``)."""
+        consumer = Consumer(self._config())
+        self._consumer = consumer
+        consumer.subscribe(
+            self.topics, on_assign=self._on_assign, on_revoke=self._on_revoke, on_lost=self._on_lost
+        )
+        return consumer
+
+    def _check_membership(self, consumer: Consumer) -> Consumer:
+        """Called when the member has held nothing for ``CONSUMER_REJOIN_AFTER_SEC``: if some partition
+        of its topics has no owner in the group, the client is replaced by a fresh one (a new join).
+        A member idle by design (more members than partitions) or a group mid-rebalance is left alone;
+        so is a broker that cannot answer now (checked again later)."""
+        now = time.monotonic()
+        self._watchdog.checked(now)
+        try:
+            if self._admin is None:
+                self._admin = AdminClient(client_config(self.settings))
+            partitions = [(t, p) for t in self.topics
+                          for p in consumer.list_topics(t, timeout=5).topics[t].partitions]
+            orphaned = partitions_without_owner(self._admin, self.group_id, partitions)
+        except (GroupUnreadable, KafkaException, KeyError) as exc:
+            log.info("membership check of %s skipped: %s", self.group_id, exc)
+            return consumer
+        if not orphaned:
+            return consumer
+        log.warning("group %s: no partition held for %.0fs while %d partition(s) have no owner: "
+                    "rejoining with a fresh client", self.group_id, self._watchdog.after_sec, len(orphaned))
+        self._consumer = None
+        try:
+            consumer.close()
+        except (KafkaException, RuntimeError) as exc:
+            log.warning("closing the stale client failed: %s", exc)
+        self.rejoins += 1
+        consumer_metrics.CONSUMER_REJOINS.labels(self.group_id).inc()
+        self._watchdog.rejoined(time.monotonic())
+        return self._join()
 
     # --- backpressure ---------------------------------------------------------------------------
     def _apply_backpressure(self, consumer: Consumer) -> None:

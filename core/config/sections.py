@@ -78,6 +78,8 @@ class KafkaSettings(BaseSettings):
     CONSUMER_REVOKE_TIMEOUT_SEC: float = Field(10, ge=0, le=600, description="in-flight work's grace on "
                                                                              "revoke")
     CONSUMER_SHUTDOWN_TIMEOUT_SEC: float = Field(30, ge=0, le=3600, description="drain on SIGTERM")
+    CONSUMER_REJOIN_AFTER_SEC: float = Field(60, ge=0, le=3600, description="a member holding no partition "
+                                             "this long while some have no owner rejoins (0: never)")
     CONSUMER_MAX_RECORD_ATTEMPTS: int = Field(3, ge=1, le=100,
                                               description="unexpected errors of one record before the DLQ")
     CONSUMER_DLQ_MAX_ATTEMPTS: int = Field(5, ge=1, le=100,
