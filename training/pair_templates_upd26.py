@@ -123,7 +123,7 @@ def additive_rows(fillings: int = 4) -> list[dict[str, Any]]:
 
 # a count of things the user has, raised by one more ("got another one, so three cats now")
 _COUNTS = {
-    "en": (["two cats", "one kid", "three bikes", "two dogs", "four plants"],
+    "en": (["two cats", "one tortoise", "three bikes", "two dogs", "four plants"],
            ["i have {a}", "we've got {a}"],
            ["got another one, so {b} now", "one more arrived, that makes {b}",
             "we're at {b} now, added one more"]),
