@@ -674,15 +674,19 @@ def family_rows(fillings: int = 4, more: bool = False, upd24c: bool = False) -> 
     return out
 
 
-def all_pair_rows(more: bool = False, upd24c: bool = False) -> list[dict[str, Any]]:
+def all_pair_rows(more: bool = False, upd24c: bool = False, upd26: bool = False) -> list[dict[str, Any]]:
     """The first ten slots (``utterance_templates.pair_rows``) and ``family_rows`` (``more``: also the
     twelve families of ``training.pair_templates_upd24``; not shipped: with them the judge passed fewer
     dev cases, bench/RESULTS.md "Issue 24, updates and retractions on other people's wording"; ``upd24c``:
     also the eight families of ``training.pair_templates_upd24c``, not shipped for the same reason,
-    "Issue 24: session 12, updates (helper upd24c)")."""
+    "Issue 24: session 12, updates (helper upd24c)"); ``upd26``: also ``training.pair_templates_upd26``'s
+    rows (one more item of a kind that holds many, as ``unrelated``; one more of a counted thing, as
+    ``supersede``), not shipped: "Issue 24: session 13, updates (helper upd26)")."""
+    from training.pair_templates_upd26 import additive_rows, count_rows
     from training.utterance_templates import pair_rows
 
-    return pair_rows() + family_rows(more=more, upd24c=upd24c)
+    extra = additive_rows() + count_rows() if upd26 else []
+    return pair_rows() + family_rows(more=more, upd24c=upd24c) + extra
 
 
 if __name__ == "__main__":

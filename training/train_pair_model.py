@@ -45,7 +45,9 @@ HOLDOUT_SLOTS = (("phone", "habit"), ("home", "diet"), ("goal", "pet"), ("device
                  # families of training/pair_templates_upd24.py: with --base they are never trained on
                  ("barber", "podcast", "team"), ("shoes", "bedtime", "insurer"),
                  # families of training/pair_templates_upd24c.py (with --upd24c-families)
-                 ("instrument", "notes_app"), ("job3", "lang_learning"))
+                 ("instrument", "notes_app"), ("job3", "lang_learning"),
+                 # additions of one more item of a kind (training/pair_templates_upd26.py)
+                 ("pet_list", "food_list"))
 
 F64 = npt.NDArray[np.float64]
 
@@ -55,8 +57,8 @@ def is_test(row: dict[str, Any]) -> bool:
 
 
 def fit(x: F64, y: npt.NDArray[np.int64], center: npt.NDArray[np.float32],
-        power: float = CLASS_WEIGHT_POWER) -> PairModel:
-    rng = np.random.default_rng(SEED)
+        power: float = CLASS_WEIGHT_POWER, seed: int = SEED) -> PairModel:
+    rng = np.random.default_rng(seed)
     k = len(RELATIONS)
     mean = x.mean(axis=0)
     scale = x.std(axis=0) + 1e-6
@@ -132,11 +134,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--class-weight-power", type=float, default=CLASS_WEIGHT_POWER)
     parser.add_argument("--compact-only", action="store_true",
                         help="skip the full arm (vectors' product and difference: 776 features, slow)")
+    parser.add_argument("--seed", type=int, default=SEED, help="the fit's seed (the variance of a retrain)")
+    parser.add_argument("--no-holdouts", action="store_true",
+                        help="skip the leave-slots-out fits (one fit instead of one per held-out group)")
+    parser.add_argument("--slot-features", action="store_true",
+                        help="also core.extraction.pairs.slot_features (an additive word, the sides' memory "
+                             "types; the ablation arm of issue 24's session 13, not shipped)")
+    parser.add_argument("--upd26-families", action="store_true",
+                        help="also training/pair_templates_upd26.py's additions and counts (not shipped)")
     args = parser.parse_args(argv)
     if args.from_file:
         rows = [json.loads(line) for line in PAIRS.read_text(encoding="utf-8").splitlines() if line.strip()]
     else:
-        rows = all_pair_rows(more=args.more_families, upd24c=args.upd24c_families)
+        rows = all_pair_rows(more=args.more_families, upd24c=args.upd24c_families, upd26=args.upd26_families)
     # --base: trained only on the pairs there were before training/pair_templates_upd24.py (the before
     # arm), tested on the same test pairs and held-out slots, the new families among them unseen
     base_keys = {(r["old"], r["new"]) for r in all_pair_rows()} if args.base else None
@@ -157,16 +167,16 @@ def main(argv: list[str] | None = None) -> int:
     result: dict[str, Any] = {"pairs": len(rows), "pairs_sha1": hashlib.sha1(blob.encode()).hexdigest(),
                               "relations": {rel: int((y == i).sum()) for i, rel in enumerate(RELATIONS)},
                               "n_train": int((~test & trainable).sum()), "n_test": int(test.sum()),
-                              "hidden": HIDDEN,
+                              "hidden": HIDDEN, "slot_features": args.slot_features,
                               "epochs": EPOCHS, "class_weight_power": args.class_weight_power,
                               "shipped": "none (--base)" if args.base else "compact", "arms": {}}
     model: PairModel | None = None
     arms = (("compact", False),) if args.compact_only else (("compact", False), ("full", True))
     for arm, full in arms:
-        x = pair_features(o_vec, n_vec, olds, news, center, full, t_vec)
-        fitted = fit(x[~test & trainable], y[~test & trainable], center, args.class_weight_power)
+        x = pair_features(o_vec, n_vec, olds, news, center, full, t_vec, args.slot_features)
+        fitted = fit(x[~test & trainable], y[~test & trainable], center, args.class_weight_power, args.seed)
         out: dict[str, Any] = {"test": report(fitted, x[test], y[test], test_rows), "leave_slots_out": {}}
-        for slots in HOLDOUT_SLOTS:
+        for slots in () if args.no_holdouts else HOLDOUT_SLOTS:
             held = np.array([r["slot"] in slots for r in rows])
             if not held.any():
                 continue  # (the upd24 families without --more-families)

@@ -9,7 +9,11 @@ the memory against the statement and against the statement's topic (``topic_text
 without cue words and fillers, "forget the medication part" -> "medication"), and cue features (an
 update cue, a retraction cue, a negation, a number, a question, the word / character-bigram overlap, the
 same script, a changed number, a clause telling a new value, a repeated salient word of the old memory;
-zh and en cue words: general words of change, never a pattern per slot). The product and difference of
+zh and en cue words: general words of change, never a pattern per slot). An ablation arm of issue 24's
+session 13 (``extra``, ``slot_features``; not shipped) adds what kind of memory each side is (the memory
+classifier's type distributions of the two sides, their agreement, whether the statement is a memory of the
+user at all) and an additive word ("also", "也"): trained on the templates it lost update cases
+(bench/RESULTS.md, "Issue 24: session 13, updates (helper upd26)"). The product and difference of
 the vectors were tried as well: they fit the training slots and fail on slots held out
 (``bench/results/pair_model.json``, issue 24's first version). A one-hidden-layer MLP in numpy, trained
 by ``training/train_pair_model.py`` on generated pairs (``training/pair_templates.py``: hand-written
@@ -80,6 +84,10 @@ NEGATION = re.compile(r"不|没|别|\b(?:not|no|never|don't|isn't|aren't|won't|n
 _NUMBER = re.compile(r"\d|[一二两三四五六七八九十]|\b(?:one|two|three|four|five|six|seven|eight|nine|ten)\b",
                      re.IGNORECASE)
 _CJK = re.compile(r"[\u3400-\u9fff]")
+# an addition to what is there, not a replacement: "into origami as well", "我也开始练书法了", "又养了一只"
+ADDITIVE = re.compile(
+    r"\b(?:as well|also|besides|in addition|on top of|another)\b|\btoo\s*[.!~]*\s*$|也|另外|还有|又",
+    re.IGNORECASE)
 _DIGITS = re.compile(
     r"\d+|[一二两三四五六七八九十百千万]+|\b(?:one|two|three|four|five|six|seven|eight|nine|ten)\b",
     re.IGNORECASE)
@@ -182,22 +190,51 @@ def _cosines(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64],
 def pair_features(old_vectors: npt.NDArray[np.float32], new_vectors: npt.NDArray[np.float32],
                   olds: list[str], news: list[str], center: npt.NDArray[np.float32],
                   full: bool = False,
-                  topic_vectors: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float64]:
-    """``[cos, centred cos, topic cos, centred topic cos, cues]`` per pair (row i pairs ``olds[i]`` with
-    ``news[i]``); ``center`` is the mean vector of the training texts (e5 cosines all sit near 0.8:
-    centred, they separate topics); ``topic_vectors`` are the vectors of ``topic_text(news[i])`` (without
-    them, the statements' own vectors). With ``full``, also ``[o * n, |o - n|]`` (the ablation arm: it
-    fits the training slots, not new ones)."""
+                  topic_vectors: npt.NDArray[np.float32] | None = None,
+                  extra: bool = False) -> npt.NDArray[np.float64]:
+    """``[cos, centred cos, topic cos, centred topic cos, cues]`` per pair (row i pairs ``olds[i]``
+    with ``news[i]``; ``extra``: and ``slot_features``); ``center`` is the mean vector of the training
+    texts (e5 cosines all sit near 0.8: centred, they separate topics); ``topic_vectors`` are the vectors
+    of ``topic_text(news[i])`` (without them, the statements' own vectors). With ``full``, also
+    ``[o * n, |o - n|]`` (the ablation arm: it fits the training slots, not new ones)."""
     o = old_vectors.astype(np.float64)
     n = new_vectors.astype(np.float64)
     t = n if topic_vectors is None else topic_vectors.astype(np.float64)
     cues = np.array([cue_features(a, b) for a, b in zip(olds, news, strict=True)], dtype=np.float64)
     parts = [*_cosines(o, n, center), *_cosines(o, t, center), cues.reshape(len(olds), CUE_FEATURES)]
+    if extra:
+        parts.append(slot_features(old_vectors, new_vectors, news))
     if full:
         parts = [o * n, np.abs(o - n), *parts]
     return np.concatenate(parts, axis=1)
 
 
+def slot_features(old_vectors: npt.NDArray[np.float32], new_vectors: npt.NDArray[np.float32],
+                  news: list[str]) -> npt.NDArray[np.float64]:
+    """The ablation arm's features (issue 24, session 13; not shipped): an additive word in the statement
+    (``ADDITIVE``: one more item of a kind, "we also got a gecko", replaces nothing) and what kind of memory
+    each side is, as the memory classifier (``shipped_mlp``, no context) reads it: ``[additive, agreement,
+    same type, p_keep new, p_keep old, p new of the old's type]``. ``agreement`` is the
+    chance both are of one type (the dot product of their type distributions, "drop" left out); with the
+    cosines it tells "the same kind of thing, a new value" from "another kind of thing told with a change
+    cue" without a cue list per slot; ``p_keep new`` says the statement is a memory of the user at all (a
+    state of the user, not a request or the day's news)."""
+    from core.extraction.classifier import shipped_mlp
+
+    if len(old_vectors) == 0:
+        return np.zeros((0, EXTRA_FEATURES), dtype=np.float64)
+    mlp = shipped_mlp()
+    po, pn = mlp.predict_proba(old_vectors), mlp.predict_proba(new_vectors)
+    to = po[:, 1:] / np.maximum(po[:, 1:].sum(axis=1, keepdims=True), 1e-9)
+    tn = pn[:, 1:] / np.maximum(pn[:, 1:].sum(axis=1, keepdims=True), 1e-9)
+    top = to.argmax(axis=1)
+    rows = np.arange(len(top))
+    additive = np.array([1.0 if ADDITIVE.search(t) else 0.0 for t in news])
+    return np.stack([additive, (to * tn).sum(axis=1), (top == tn.argmax(axis=1)).astype(np.float64),
+                     1.0 - pn[:, 0], 1.0 - po[:, 0], tn[rows, top]], axis=1)
+
+
+EXTRA_FEATURES = 6
 FEATURES = 4 + CUE_FEATURES
 FULL_FEATURES = 2 * LOCAL_EMBEDDING_DIM + FEATURES
 
@@ -217,12 +254,17 @@ class PairModel:
 
     @property
     def full(self) -> bool:
-        return int(self.w1.shape[0]) == FULL_FEATURES
+        return int(self.w1.shape[0]) in (FULL_FEATURES, FULL_FEATURES + EXTRA_FEATURES)
+
+    @property
+    def extra(self) -> bool:
+        return int(self.w1.shape[0]) in (FEATURES + EXTRA_FEATURES, FULL_FEATURES + EXTRA_FEATURES)
 
     def features(self, old_vectors: npt.NDArray[np.float32], new_vectors: npt.NDArray[np.float32],
                  olds: list[str], news: list[str],
                  topic_vectors: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float64]:
-        return pair_features(old_vectors, new_vectors, olds, news, self.center, self.full, topic_vectors)
+        return pair_features(old_vectors, new_vectors, olds, news, self.center, self.full, topic_vectors,
+                             self.extra)
 
     def predict_proba(self, feats: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         if feats.ndim != 2 or feats.shape[1] != self.w1.shape[0]:
@@ -255,7 +297,8 @@ class PairModel:
                 relations = tuple(str(x) for x in data["relations"])
         except (OSError, KeyError, ValueError) as exc:
             raise PairModelError(f"cannot read pair weights {path}: {exc}") from exc
-        if (relations != RELATIONS or model.w1.shape[0] not in (FEATURES, FULL_FEATURES)
+        shapes = (FEATURES, FULL_FEATURES, FEATURES + EXTRA_FEATURES, FULL_FEATURES + EXTRA_FEATURES)
+        if (relations != RELATIONS or model.w1.shape[0] not in shapes
                 or model.w2.shape[1] != len(RELATIONS) or model.center.shape != (LOCAL_EMBEDDING_DIM,)):
             raise PairModelError(f"pair weights {model.w1.shape} {relations} do not fit the pair features")
         if model.embedding_model != LOCAL_EMBEDDING_MODEL:
