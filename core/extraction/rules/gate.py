@@ -26,6 +26,14 @@ embedding batch:
    ("41, divorced, into model trains" -> "i'm into model trains"); a condition ("when you …", "…的时候")
    is read with the instruction after it, and a run the classifier keeps whole as a rule stays whole.
 
+With the precision model (``core/extraction/data/memory_mlp_precision.npz``, the extractor's default; the
+same MLP shape trained on the corpus plus the companion-chat template sets), a second opinion on keep/drop:
+where it says drop more surely than the classifier, its p(drop) replaces the classifier's for the gate of
+a rule candidate (from ``PRECISION_DROP``; never a standing rule, a single identity slot or a life event) and
+for a rescue (always; from ``PRECISION_DROP`` for one that tells a taste or a habit); the type stays the
+classifier's, and a rule group it drops still gives up its continuation clauses that are memories of their own
+(``_apply_splits``). Splits, the update judge and retractions read the classifier alone.
+
 The classifier reads each text alone first; with a context model (the ablation arm
 ``memory_mlp_context.npz``; the shipped MLP reads the text alone), a text whose
 p(drop) falls within ``CONTEXT_BAND`` is read again with the previous turn (the assistant's question or
