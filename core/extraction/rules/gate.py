@@ -30,7 +30,8 @@ With the precision model (``core/extraction/data/memory_mlp_precision.npz``, the
 same MLP shape trained on the corpus plus the companion-chat template sets), a second opinion on keep/drop:
 where it says drop more surely than the classifier, its p(drop) replaces the classifier's for the gate of
 a rule candidate (from ``PRECISION_DROP``; never a standing rule, a single identity slot or a life event) and
-for a rescue (always; from ``PRECISION_DROP`` for one that tells a taste or a habit); the type stays the
+for a rescue of a taste, goal or project (always; from ``PRECISION_DROP`` for one that tells a taste or a
+habit, and for a rescued fact or rule); the type stays the
 classifier's, and a rule group it drops still gives up its continuation clauses that are memories of their own
 (``_apply_splits``). Splits, the update judge and retractions read the classifier alone.
 
@@ -144,7 +145,8 @@ _USER_AND_KIN = re.compile(r"^(?:me (?:and|n|&|an') my|my (?:\w+ ){1,2}and (?:i|
                            + "|".join(lexicon.FAMILY_ZH) + r")(?:一起)?(?:在|正在|打算|准备|想)")
 
 PRECISION_DROP = 0.50  # p(drop) of the precision model from which its reading counts (``_second_opinion``)
-PRECISION_RESCUE = 0.0  # ... for a rescue (a sentence no rule fired on): whenever it is the surer one,
+PRECISION_RESCUE = 0.0  # ... for a rescue (a sentence no rule fired on) of a taste, goal or project: whenever
+# it is the surer one (a fact, a relative's fact, a rule: PRECISION_DROP, "glassblower, 41, moved to …"),
 # except for a rescue that tells a taste or a habit ("I would also like to attend concerts by …", "I've been
 # spending a lot of my free time reading"): PRECISION_DROP (the companion-chat drops it learned pull such
 # chatty-framed tastes down: MemoryBank en typed recall 0.853 -> 0.809 without this exception)
@@ -255,8 +257,9 @@ class ClassifierGate:
         predictions[:len(upserts)] = [second if _vetoable(cand) else first
                                       for cand, first, second in zip(upserts, alone, opinion, strict=True)]
         rest = slice(len(upserts), n_units)
-        floors = [PRECISION_DROP if _TASTE_OR_HABIT.search(normalise(u.model_text)) else PRECISION_RESCUE
-                  for u in units]
+        floors = [PRECISION_RESCUE if u.owner is None and pred.memory_type in _INTENTS
+                  and not _TASTE_OR_HABIT.search(normalise(u.model_text)) else PRECISION_DROP
+                  for u, pred in zip(units, predictions[rest], strict=True)]
         predictions[rest] = self._second_opinion(vectors[rest], predictions[rest], floors)
         gated: dict[int, MemoryCandidate | None] = {}
         vetoed: dict[int, MemoryCandidate] = {}  # dropped on the precision model's word alone
