@@ -154,6 +154,13 @@ _TASTE_OR_HABIT = re.compile(
     r"\b(?:like|likes|love|loves|enjoy|enjoys|prefer|prefers|favou?rite|fan of|into|usually|often|always|"
     r"free time|spare time|every (?:day|week|weekend|evening|night|morning))\b|"
     r"喜欢|爱看|爱读|爱听|最爱|偏爱|热爱|平时|通常|一般(?:都|会)|经常|总是|每(?:天|周|个周末|晚)|闲暇|空闲时间|业余时间|有空")
+# a wish for the long run ("I want to be a doctor when I grow up", "i kinda wanna swim across lake geneva
+# someday", "将来想当兽医"): the precision model's companion-chat wants pull these down, so it has no say
+_LONG_TERM = re.compile(
+    r"\b(?:someday|some day|one day|when i grow up|dream|dreams|my goal|life goal|bucket list|in the future|"
+    r"in the long run|(?:want|wanna|hope|plan|going) (?:to )?(?:be|become) (?:a|an)\b)|"
+    r"将来|梦想|总有一天|有朝一日|长大以后|长大后|以后想(?:当|成为|做)|人生目标|这辈子")
+_NEVER = 2.0  # a floor above any probability: the precision model never counts
 TASTE_OR_GOAL = 0.90  # p(preference) + p(goal) at which a rescue split between the two is still rescued
 
 
@@ -177,9 +184,11 @@ _CONTRAST = re.compile(r"^(?:but|though|although|however|yet|still)\b|^(?:不过
 
 
 def _vetoable(cand: MemoryCandidate) -> bool:
-    """A rule candidate the precision model may drop: not a standing rule (it learned companion chat), and
-    neither a single slot of who the user is nor a life event (a move, a new job: "moved to Bristol")."""
-    if cand.memory_type is MemoryType.CONSTRAINT or is_event_key(cand.key):
+    """A rule candidate the precision model may drop: not a standing rule (it learned companion chat), not a
+    wish for the long run (``_LONG_TERM``), and neither a single slot of who the user is nor a life event (a
+    move, a new job: "moved to Bristol")."""
+    if cand.memory_type is MemoryType.CONSTRAINT or is_event_key(cand.key) or \
+            _LONG_TERM.search(normalise(cand.content)):
         return False
     return not (is_known_slot(cand.key) and spec(cand.key).single)
 
@@ -257,7 +266,8 @@ class ClassifierGate:
         predictions[:len(upserts)] = [second if _vetoable(cand) else first
                                       for cand, first, second in zip(upserts, alone, opinion, strict=True)]
         rest = slice(len(upserts), n_units)
-        floors = [PRECISION_RESCUE if u.owner is None and pred.memory_type in _INTENTS
+        floors = [_NEVER if _LONG_TERM.search(normalise(u.model_text)) else
+                  PRECISION_RESCUE if u.owner is None and pred.memory_type in _INTENTS
                   and not _TASTE_OR_HABIT.search(normalise(u.model_text)) else PRECISION_DROP
                   for u, pred in zip(units, predictions[rest], strict=True)]
         predictions[rest] = self._second_opinion(vectors[rest], predictions[rest], floors)
