@@ -50,6 +50,9 @@ from typing import Any
 from training.train_memory_classifier import CORPUS, derive_fields
 from training.utterance_templates import template_rows
 from training.utterance_templates_chat import chat_template_rows
+from training.utterance_templates_prec24 import prec24_template_rows
+from training.utterance_templates_prec24b import prec24b_template_rows
+from training.utterance_templates_prec24c import prec24c_template_rows
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("PAI_SHARED_DIR") or REPO / ".." / "shared")  # the shared data, if elsewhere
@@ -216,7 +219,15 @@ def persona_rows() -> list[dict[str, Any]]:
     return list(rows.values())
 
 
-def build(corpus: Path) -> dict[str, int]:
+def precision_rows() -> list[dict[str, Any]]:
+    """The companion-chat template sets of the precision model (the gate's second opinion on keep/drop,
+    ``core/extraction/data/memory_mlp_precision.npz``), in the order they were first trained with."""
+    return [*prec24b_template_rows(), *prec24_template_rows(), *prec24c_template_rows(second_pass=False)]
+
+
+def build(corpus: Path, out_path: Path | None = None, precision: bool = False) -> dict[str, int]:
+    """The corpus, rebuilt in place (``corpus``); ``precision``: written to ``out_path`` with the precision
+    model's template sets after the chat set, ``corpus`` left as it is."""
     old = [json.loads(line) for line in corpus.read_text(encoding="utf-8").splitlines() if line.strip()]
     for row in old:
         row.setdefault("source", "hand")
@@ -224,11 +235,13 @@ def build(corpus: Path) -> dict[str, int]:
     weak = persona_rows() if VALID.exists() else [r for r in old if r["source"] == "persona_valid_weak"]
     rows: dict[str, dict[str, Any]] = {}
     # a text written by hand wins over a template or weak row, the first template set over the second
-    for row in [*hand, *template_rows(), *chat_template_rows(), *weak]:
+    extra = precision_rows() if precision else []
+    for row in [*hand, *template_rows(), *chat_template_rows(), *extra, *weak]:
         derived = derive_fields(row)
         rows.setdefault(derived["id"], derived)
     out = sorted(rows.values(), key=lambda r: str(r["id"]))
-    corpus.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in out), encoding="utf-8")
+    (out_path or corpus).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in out),
+                                    encoding="utf-8")
     counts: dict[str, int] = {}
     for r in out:
         counts[r["source"]] = counts.get(r["source"], 0) + 1
@@ -269,6 +282,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--check", type=Path, nargs="*", default=None,
                         help="only the originality check (extra files to check against: an issue text)")
+    parser.add_argument("--precision", type=Path, default=None, metavar="OUT",
+                        help="write the precision model's corpus (the corpus plus its template sets) here")
     args = parser.parse_args(argv)
     if args.check is not None:
         found = originality_check(args.corpus, args.check)
@@ -276,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if found else 0
     if not VALID.exists():
         print(f"skipping the persona rows: {VALID} is absent (kept as they are)")
-    counts = build(args.corpus)
+    counts = build(args.corpus, args.precision, args.precision is not None)
     print(json.dumps(counts, indent=1), sum(counts.values()))
     return 0
 

@@ -40,6 +40,7 @@ from core.extraction.classifier import (
     LABELS,
     MLP_CONTEXT_WEIGHTS_PATH,
     MLP_WEIGHTS_PATH,
+    PRECISION_WEIGHTS_PATH,
     PREFIX,
     PREV_MAX_CHARS,
     WEIGHTS_PATH,
@@ -161,7 +162,10 @@ def report(probs: F64, rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def train(corpus: Path = CORPUS, cache: Path | None = None) -> tuple[dict[str, MLPModel], dict[str, Any]]:
+def train(corpus: Path = CORPUS, cache: Path | None = None, precision: bool = False
+          ) -> tuple[dict[str, MLPModel], dict[str, Any]]:
+    """``precision``: the precision model's run (its own corpus): the MLP without context alone, no logistic
+    baseline (the shipped logistic weights belong to the shipped corpus)."""
     rows = load_corpus(corpus)
     prevs = sorted({r["prev"][:PREV_MAX_CHARS] for r in rows if r.get("prev")})
     texts = [r["text"] for r in rows]
@@ -184,15 +188,16 @@ def train(corpus: Path = CORPUS, cache: Path | None = None) -> tuple[dict[str, M
                            "batch": BATCH, "learning_rate": LEARNING_RATE, "weight_decay": WEIGHT_DECAY,
                            "seed": SEED, "arms": {}}
     # logistic baseline (the existing trainer's model, L2 by CV on the fit rows)
-    linear = LinearModel.load(WEIGHTS_PATH)  # the shipped logistic model (same train split, all of it)
-    with np.load(WEIGHTS_PATH) as data:
-        if str(data["corpus_sha1"]) != out["corpus_sha1"]:
-            raise SystemExit("the logistic weights are stale: "
-                             "run python -m training.train_memory_classifier first")
-    out["arms"]["logistic"] = {"weights": WEIGHTS_PATH.name,
-                               "test": report(linear.predict_proba(x[~is_train]), test_rows)}
+    if not precision:
+        linear = LinearModel.load(WEIGHTS_PATH)  # the shipped logistic model (same train split, all of it)
+        with np.load(WEIGHTS_PATH) as data:
+            if str(data["corpus_sha1"]) != out["corpus_sha1"]:
+                raise SystemExit("the logistic weights are stale: "
+                                 "run python -m training.train_memory_classifier first")
+        out["arms"]["logistic"] = {"weights": WEIGHTS_PATH.name,
+                                   "test": report(linear.predict_proba(x[~is_train]), test_rows)}
     models: dict[str, MLPModel] = {}
-    for name, context in (("mlp", False), ("mlp_context", True)):
+    for name, context in (("mlp", False),) if precision else (("mlp", False), ("mlp_context", True)):
         feats = context_features(x, prev) if context else x.astype(np.float64)
         model = fit_mlp(feats[fit_sel], y[fit_sel], context)
         raw = model.predict_proba(x[~is_train], prev[~is_train])
@@ -215,14 +220,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=None, help="reuse/save the corpus vectors here")
     parser.add_argument("--context", action="store_true",
                         help="ship the MLP with the previous turn (default: without; the ablation chose it)")
+    parser.add_argument("--precision", action="store_true",
+                        help="train the precision model (the gate's second opinion) on --corpus, which "
+                             "must be built by build_utterance_corpus --precision; writes only "
+                             "core/extraction/data/memory_mlp_precision.npz (or --out) and "
+                             "bench/results/memory_mlp_precision.json (or --json)")
     parser.add_argument("--save-both", type=Path, default=MLP_CONTEXT_WEIGHTS_PATH,
                         help="also write the other MLP arm here (default: the shipped ablation arm's file)")
     args = parser.parse_args(argv)
-    models, result = train(args.corpus, args.cache)
+    if args.precision:
+        if args.corpus == CORPUS:
+            raise SystemExit("--precision needs --corpus: the file build_utterance_corpus --precision wrote")
+        out_path = PRECISION_WEIGHTS_PATH if args.out == MLP_WEIGHTS_PATH else args.out
+        if args.json == RESULTS:
+            args.json = RESULTS.with_name("memory_mlp_precision.json")
+    models, result = train(args.corpus, args.cache, args.precision)
     shipped = "mlp_context" if args.context else "mlp"
     result["shipped"] = shipped
-    models[shipped].save(args.out, corpus_sha1=result["corpus_sha1"])
-    if args.save_both is not None:
+    models[shipped].save(out_path if args.precision else args.out, corpus_sha1=result["corpus_sha1"])
+    if args.save_both is not None and not args.precision:
         models["mlp" if shipped == "mlp_context" else "mlp_context"].save(args.save_both,
                                                                          corpus_sha1=result["corpus_sha1"])
     text = json.dumps(result, ensure_ascii=False, indent=1)

@@ -209,12 +209,20 @@ def _fill(template: str, k: int, t: int) -> str:
     return template.format(**values)
 
 
-def prec24c_template_rows() -> list[dict[str, Any]]:
+SECOND_PASS = frozenset({"past_identity", "career_goal", "weekly_group_sport", "free_time_hobby",
+                         "singer_live_wish"})
+"""The families of the second pass (keeps written against the first retrain's losses)."""
+
+
+def prec24c_template_rows(second_pass: bool = True) -> list[dict[str, Any]]:
     """Every family's templates filled ``PER_TEMPLATE`` times (distinct texts only), in a fixed order;
-    ``source`` is ``template_prec24c``."""
+    ``source`` is ``template_prec24c``. ``second_pass=False``: the first pass alone (482 rows), the set the
+    precision model is trained with (``training/build_utterance_corpus.py --precision``)."""
     out: list[dict[str, Any]] = []
     seen: set[str] = set()
     for family, keep, memory_type, templates in FAMILIES:
+        if not second_pass and family in SECOND_PASS:
+            continue
         for t, template in enumerate(templates):
             n = PER_TEMPLATE if "{" in template else 1
             for k in range(n):

@@ -136,6 +136,9 @@ MLP_WEIGHTS_PATH = Path(__file__).with_name("data") / "memory_mlp.npz"
 MLP_CONTEXT_WEIGHTS_PATH = Path(__file__).with_name("data") / "memory_mlp_context.npz"
 """The MLP that also reads the previous turn: the ablation arm, not the default (on the corpus's test split
 and the held-out cases it did not beat the MLP without context, ``bench/RESULTS.md``)."""
+PRECISION_WEIGHTS_PATH = Path(__file__).with_name("data") / "memory_mlp_precision.npz"
+"""The gate's second opinion on keep/drop (``core.extraction.rules.gate``): an MLP of the same shape trained
+on the corpus plus the companion-chat template sets (``training/train_memory_mlp.py --precision``)."""
 PREV_MAX_CHARS = 200
 """The previous turn the MLP reads as context is cut to this many characters (bounded embedding cost)."""
 
@@ -235,6 +238,7 @@ Model = LinearModel | MLPModel
 _LOAD_LOCK = threading.Lock()
 _MODEL: LinearModel | None = None
 _MLP: MLPModel | None = None
+_PRECISION: MLPModel | None = None
 
 
 def shipped_model() -> LinearModel:
@@ -253,6 +257,15 @@ def shipped_mlp() -> MLPModel:
         if _MLP is None:
             _MLP = MLPModel.load(MLP_WEIGHTS_PATH)
         return _MLP
+
+
+def shipped_precision_mlp() -> MLPModel:
+    """The packaged precision MLP (the gate's second opinion on keep/drop), read once per process."""
+    global _PRECISION
+    with _LOAD_LOCK:
+        if _PRECISION is None:
+            _PRECISION = MLPModel.load(PRECISION_WEIGHTS_PATH)
+        return _PRECISION
 
 
 def _proba(model: Model, vectors: npt.NDArray[np.float32], prev: npt.NDArray[np.float32] | None

@@ -28,7 +28,7 @@ from core.types import MemoryType
 from schemas.events import MAX_MEMORY_CONTENT_CHARS
 
 if TYPE_CHECKING:
-    from core.extraction.classifier import MemoryClassifier
+    from core.extraction.classifier import MemoryClassifier, MLPModel
     from core.extraction.retraction_intent import RetractionIntent
     from core.extraction.rules.retraction import RetractionResolver
 
@@ -186,6 +186,18 @@ def _intent_model() -> RetractionIntent | None:
         return None
 
 
+def _precision_model() -> MLPModel | None:
+    """The shipped precision model (the gate's second opinion on keep/drop), or None when its weights do
+    not load (the gate then reads the memory classifier alone)."""
+    from core.extraction.classifier import ClassifierError, shipped_precision_mlp
+
+    try:
+        return shipped_precision_mlp()
+    except ClassifierError as exc:
+        log.warning("precision model unavailable, the memory classifier alone gates: %s", exc)
+        return None
+
+
 class RulesExtractor:
     """Offline rule-based ``CandidateExtractor`` for Chinese and English (name ``rules``).
 
@@ -200,8 +212,10 @@ class RulesExtractor:
     #: pure in-process computation: bursts beyond the cores only share them (``CONSUMER_EXTRACTOR_CPU_SLOTS``)
     cpu_bound = True
 
-    def __init__(self, classifier: MemoryClassifier | None = None, judge: bool = True) -> None:
-        """``judge``: with a classifier, also the pair model's update/retraction decision in refine."""
+    def __init__(self, classifier: MemoryClassifier | None = None, judge: bool = True,
+                 precision: bool = True) -> None:
+        """``judge``: with a classifier, also the pair model's update/retraction decision in refine;
+        ``precision``: with a classifier, also the precision model's second opinion in the gate."""
         self.classifier = classifier
         self._gated = lru_cache(maxsize=128)(self._apply_classifier)
         if classifier is not None:
@@ -210,7 +224,8 @@ class RulesExtractor:
             from core.extraction.rules.judge import UpdateJudge
             from core.extraction.rules.retraction import RetractionResolver
 
-            self._gate: ClassifierGate | None = ClassifierGate(classifier)
+            self._gate: ClassifierGate | None = ClassifierGate(classifier,
+                                                                 _precision_model() if precision else None)
             self._judge: UpdateJudge | None = UpdateJudge(classifier, shipped_pair_model()) if judge else None
             self._retraction: RetractionResolver | None = RetractionResolver(classifier, _intent_model()) \
                 if judge else None

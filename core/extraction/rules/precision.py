@@ -15,6 +15,9 @@ statement of a candidate's content, the parts ``build`` joined with "; " / "；"
   the most interesting part is the main character's change");
 - the user's own plan said politely is no rule ("以后我会早点睡，请监督我"), unless it says how the
   assistant should work;
+- a thing never done, seen or met is no memory of any type ("I've never played golf", "I've never been
+  to Ohio", "我从来没去过厦门": a reply about the other speaker's world); an abstention stays ("I've never
+  smoked");
 - a momentary want is no goal ("I want to find some movies to watch", "我想出去走走");
 - a trip of the moment is no goal: its logistics ("I plan to stay in homestays during my trip", "到了那边先去
   夜市") or a getaway to unwind ("I plan to go on a trip to relax", "我打算去旅游一下放松一下自己"); a
@@ -153,12 +156,23 @@ _SARCASM = re.compile("[\U0001f644\U0001f643\U0001f612\U0001f611]|(?:^|\\s)/s\\b
                       "[（(](?:才怪|并不|反话)[）)]|呵呵[。！!]*$|\\b(?:yeah right|not!)")
 _SARCASM_END = re.compile(r"[.!?。！？\n]")
 _SARCASM_EMOJI = re.compile("[\U0001f644\U0001f643\U0001f612\U0001f611]")
+# a thing the user has never done, seen or met ("I've never played golf", "I've never been to Ohio",
+# "我从来没去过厦门"): a reply about the other speaker's world, no memory; a lasting abstention ("I've never
+# smoked", "never been married") names none of these verbs and stays
+_NEVER_DONE = re.compile(
+    r"^(?:(?:oh|well|no|nope|yes|yeah|haha|wow|actually|honestly|but|and|so|sadly|unfortunately)[, ]+)*"
+    r"i(?:['’]ve| have)? (?:actually |honestly |personally )?never (?:been (?:to|on|in|inside)\b|"
+    r"been (?:diving|skiing|camping|fishing|hunting|surfing|sailing|skydiving|bowling)|"
+    r"(?:met|heard|seen|tried|played|made|done|read|watched|visited|gone|had the chance)\b)|"
+    r"^(?:我)?(?:从来|从|还|一直)?没(?:有)?(?:去过|见过|玩过|试过|做过|听说过|看过|读过)")
 SARCASM_WINDOW = 80
 REFERENT_MAX_CHARS = 200
 
 
 def _dropped(piece: str, memory_type: MemoryType) -> bool:
     """``piece`` (normalised) is not a memory of ``memory_type``: see the module doc."""
+    if _NEVER_DONE.search(piece):
+        return True
     if memory_type is MemoryType.PREFERENCE:  # a remark on a film, a mood or thanks is no taste
         return bool(_WORK_REMARK.search(piece) or _MOOD.search(piece) or _THANKS.search(piece)) \
             and not _LIKING.search(piece)
