@@ -1,0 +1,86 @@
+"""A project's later progress updates the project (issue 24): one memory per project, never a second copy.
+
+"I'm refurbishing an old Vespa scooter, stripping the rust off the frame", and a week later "update on the
+Vespa: frame is repainted and the engine finally starts!": the second message is news of the live project,
+whatever the rules or the classifier made of it (nothing, a fact about the scooter, a second project under
+another key). ``with_progress`` finds the user's live project that the message names -- a salient word of
+the project's first statement (its identity: the object being made or learned) in the message -- and files
+the message under that project's key, its content the project's first statement and the newest progress
+("<first statement>; <latest news>"), so the project keeps its referent and does not grow by every turn.
+Candidates of the same message that name the project are that news and are folded into it; a standing rule,
+a deletion, a question, a message that says nothing new, and a message naming two projects are left alone.
+Pure function over its inputs; deterministic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
+from core.extraction.rules.questions import is_question
+from core.extraction.rules.refine import contained
+from core.extraction.rules.segment import clean_content, has_cjk, normalise
+from core.extraction.rules.slots import spec
+from core.filters import normalise_key
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
+from core.text.salient import salient_tokens
+from core.types import MemoryType
+from schemas.events import MAX_MEMORY_CONTENT_CHARS
+
+PROGRESS_MAX_CHARS = 160  # the newest news kept beside the project's first statement
+CONFIDENCE = 0.85
+_PIECES = re.compile(r"；|; ")
+# what a word shared with any statement of the moment says nothing of which project it is: the activity's
+# verb form ("restoring", "learning", "学"), time and degree words ("现在", "已经", "every", "weekend")
+_GENERIC_EN = re.compile(r"^(?:\w+ing|\w+ed|week\w*|day\w*|month\w*|year\w*|hour\w*|minute\w*|weekend|"
+                         r"every|first|last|next|new|old|little|bit|done|finally|update|progress|right|"
+                         r"start\w*|finish\w*|project|side|working|work)$")
+_GENERIC_ZH = re.compile(r"现在|已经|每天|每周|开始|最近|进展|进度|一个|两个|时间|周末|晚上|早上|第|完|"
+                         r"终于|项目|做|弄|搞|写|学|练")
+
+
+def _identity(tokens: set[str]) -> set[str]:
+    return {t for t in tokens if not (_GENERIC_ZH.search(t) if has_cjk(t) else _GENERIC_EN.match(t))}
+
+
+def _head(content: str) -> str:
+    pieces = [p for p in _PIECES.split(content) if p.strip()]
+    return pieces[0].strip() if pieces else content.strip()
+
+
+def _named(message_tokens: set[str], project: ExistingMemory) -> set[str]:
+    return _identity(salient_tokens(_head(project.content))) & message_tokens
+
+
+def with_progress(message: str, existing: Sequence[ExistingMemory],
+                  candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
+    """``candidates`` with the message filed as news of the live project it names (see the module doc)."""
+    projects = [m for m in existing if m.memory_type == MemoryType.PROJECT.value]
+    if not projects or not message.strip() or is_question(normalise(message)):
+        return candidates
+    tokens = salient_tokens(message)
+    named = [(p, _named(tokens, p)) for p in projects]
+    named = [(p, shared) for p, shared in named if shared]
+    if len(named) != 1:
+        return candidates  # no project named, or two (which one the news is of is unclear)
+    project, shared = named[0]
+    if any(c.op is CandidateOp.DELETE or (c.supersedes and normalise_key(c.supersedes) != project.key)
+           for c in candidates):
+        return candidates  # a withdrawal or a change of another value is the judge's, not news
+    news = clean_content(message)
+    if not news or contained(news, project.content):
+        return candidates
+    if any(c.op is CandidateOp.UPSERT and c.memory_type is MemoryType.CONSTRAINT
+           and salient_tokens(c.content) & shared for c in candidates):
+        return candidates  # a standing rule about the project stays a rule
+    kept = [c for c in candidates if not (
+        c.op is CandidateOp.UPSERT and c.memory_type is not MemoryType.CONSTRAINT
+        and (normalise_key(c.key) == normalise_key(project.key) or salient_tokens(c.content) & shared))]
+    sep = "；" if has_cjk(project.content + news) else "; "
+    head = _head(project.content)
+    content = (head + sep + news[:PROGRESS_MAX_CHARS])[:MAX_MEMORY_CONTENT_CHARS]
+    target = spec(project.key)
+    kept.append(MemoryCandidate(op=CandidateOp.UPSERT, memory_type=MemoryType.PROJECT, key=project.key,
+                                content=content, importance=target.importance, confidence=CONFIDENCE,
+                                ttl_days=target.ttl_days))
+    return kept
