@@ -102,6 +102,8 @@ def pronoun_details(existing: Sequence[ExistingMemory], candidates: list[MemoryC
     """An update of a memory told with a pronoun as its subject ("它只吃一种 grain-free 的猫粮" after "我养了只猫；
     Mochi, 是只橘猫") is detail of that memory, merged into it, never its replacement: the memory keeps its
     referent (the cat and its name)."""
+    if any(c.op is CandidateOp.DELETE for c in candidates):
+        return candidates  # a withdrawal in the message: what it leaves of a memory is the retraction's
     by_key = {normalise_key(m.key): m for m in existing}
     out: list[MemoryCandidate] = []
     for cand in candidates:
@@ -109,7 +111,8 @@ def pronoun_details(existing: Sequence[ExistingMemory], candidates: list[MemoryC
         old = by_key.get(key)
         if cand.op is CandidateOp.UPSERT and old is not None and old.memory_type != MemoryType.CONSTRAINT.value \
                 and _PRONOUN_SUBJECT.search(normalise(clean_content(cand.content))) \
-                and not contained(old.content, cand.content):
+                and not contained(old.content, cand.content) and not contained(cand.content, old.content):
+            # (a content the old one holds is what a retraction leaves of it: "forget the part about …")
             cand = cand.model_copy(update={"content": merge_content(old.content, cand.content), "supersedes": None})
         out.append(cand)
     return out

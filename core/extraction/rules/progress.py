@@ -2,13 +2,14 @@
 
 "I'm refurbishing an old Vespa scooter, stripping the rust off the frame", and a week later "update on the
 Vespa: frame is repainted and the engine finally starts!": the second message is news of the live project,
-whatever the rules or the classifier made of it (nothing, a fact about the scooter, a second project under
-another key). ``with_progress`` finds the user's live project that the message names -- a salient word of
-the project's first statement (its identity: the object being made or learned) in the message -- and files
-the message under that project's key, its content the project's first statement and the newest progress
-("<first statement>; <latest news>"), so the project keeps its referent and does not grow by every turn.
-Candidates of the same message that name the project are that news and are folded into it; a standing rule,
-a deletion, a question, a message that says nothing new, and a message naming two projects are left alone.
+whatever the rules or the classifier made of it (a fact about the scooter, a second project under another
+key, the same key with the news alone). ``with_progress`` finds the user's live project that the message
+names -- a salient word of the project's first statement (its identity: the object being made or learned)
+in the message -- and files the message's candidates that name it under that project's key, its content
+the project's first statement and the newest progress ("<first statement>; <latest news>"), so the project
+keeps its referent and does not grow by every turn. Only what the rules and the classifier kept is news
+(the day's sales beside the shop's name are not); a standing rule, a deletion, a question, a message that
+says nothing new, and a message naming two projects are left alone.
 Pure function over its inputs; deterministic.
 """
 
@@ -67,16 +68,18 @@ def with_progress(message: str, existing: Sequence[ExistingMemory],
     if any(c.op is CandidateOp.DELETE or (c.supersedes and normalise_key(c.supersedes) != project.key)
            for c in candidates):
         return candidates  # a withdrawal or a change of another value is the judge's, not news
-    news = clean_content(message)
-    if not news or contained(news, project.content):
-        return candidates
     if any(c.op is CandidateOp.UPSERT and c.memory_type is MemoryType.CONSTRAINT
            and salient_tokens(c.content) & shared for c in candidates):
         return candidates  # a standing rule about the project stays a rule
-    kept = [c for c in candidates if not (
-        c.op is CandidateOp.UPSERT and c.memory_type is not MemoryType.CONSTRAINT
-        and (normalise_key(c.key) == normalise_key(project.key) or salient_tokens(c.content) & shared))]
-    sep = "；" if has_cjk(project.content + news) else "; "
+    about = [c for c in candidates if c.op is CandidateOp.UPSERT and c.memory_type is not MemoryType.CONSTRAINT
+             and (normalise_key(c.key) == normalise_key(project.key) or salient_tokens(c.content) & shared)]
+    if not about:
+        return candidates  # nothing of the message is worth keeping (the day's sales, a question): no news
+    sep = "；" if has_cjk(project.content + message) else "; "
+    news = clean_content(sep.join(c.content for c in about))
+    if not news or contained(news, project.content):
+        return candidates
+    kept = [c for c in candidates if c not in about]
     head = _head(project.content)
     content = (head + sep + news[:PROGRESS_MAX_CHARS])[:MAX_MEMORY_CONTENT_CHARS]
     target = spec(project.key)
