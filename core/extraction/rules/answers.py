@@ -24,7 +24,14 @@ from core.extraction.rules.followup import _AFFIRM, _last_assistant_question
 from core.extraction.rules.gate_units import OWN_SUBJECT, owner_of
 from core.extraction.rules.questions import is_question
 from core.extraction.rules.refine import contained, merge_content
-from core.extraction.rules.segment import Clause, clean_content, has_cjk, join_clauses, normalise, split_clauses
+from core.extraction.rules.segment import (
+    Clause,
+    clean_content,
+    has_cjk,
+    join_clauses,
+    normalise,
+    split_clauses,
+)
 from core.extraction.rules.slots import is_known_slot, spec
 from core.filters import normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
@@ -33,7 +40,7 @@ from core.types import MemoryType
 MAX_REPLY_CHARS = 160  # a longer reply tells more than an answer
 CONFIDENCE = 0.85
 # a reply that contradicts or corrects rather than answers ("no, …", "不是", "actually …")
-_NOT_AN_ANSWER = re.compile(r"^(?:no|nope|nah|not really|actually|wait|sorry|不是|没有|不对|其实|算了|等等)\b|"
+_NOT_AN_ANSWER = re.compile(r"^(?:no|nope|nah|not really|actually|wait|sorry)\b|"
                             r"^(?:不是|没有|不对|其实|算了|等等)")
 
 
@@ -79,7 +86,7 @@ def answer_folded(data: ExtractionInput, candidates: list[MemoryCandidate]) -> l
     key = normalise_key(memory.key)
     if any(c.op is CandidateOp.UPSERT and normalise_key(c.key) != key and is_known_slot(c.key)
            and contained(c.content, answer) for c in candidates):
-        return candidates  # the answer is understood on its own ("What's the role?" -> "a nurse at …": the job)
+        return candidates  # understood on its own ("What's the role?" -> "a nurse at …": the job)
     content = merge_content(memory.content, answer)
     kept: list[MemoryCandidate] = []
     for cand in candidates:
@@ -98,10 +105,11 @@ def answer_folded(data: ExtractionInput, candidates: list[MemoryCandidate]) -> l
 _PRONOUN_SUBJECT = re.compile(r"^(?:它们?|她们?|他们?)|^(?:it|it's|its|she|she's|he|he's|they|they're)\b")
 
 
-def pronoun_details(existing: Sequence[ExistingMemory], candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
-    """An update of a memory told with a pronoun as its subject ("它只吃一种 grain-free 的猫粮" after "我养了只猫；
-    Mochi, 是只橘猫") is detail of that memory, merged into it, never its replacement: the memory keeps its
-    referent (the cat and its name)."""
+def pronoun_details(existing: Sequence[ExistingMemory],
+                    candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
+    """An update of a memory told with a pronoun as its subject ("它只吃一种 grain-free 的猫粮" after
+    "我养了只猫；Mochi, 是只橘猫") is detail of that memory, merged into it, never its replacement: the
+    memory keeps its referent (the cat and its name)."""
     if any(c.op is CandidateOp.DELETE for c in candidates):
         return candidates  # a withdrawal in the message: what it leaves of a memory is the retraction's
     by_key = {normalise_key(m.key): m for m in existing}
@@ -109,10 +117,12 @@ def pronoun_details(existing: Sequence[ExistingMemory], candidates: list[MemoryC
     for cand in candidates:
         key = normalise_key(cand.key)
         old = by_key.get(key)
-        if cand.op is CandidateOp.UPSERT and old is not None and old.memory_type != MemoryType.CONSTRAINT.value \
+        if cand.op is CandidateOp.UPSERT and old is not None \
+                and old.memory_type != MemoryType.CONSTRAINT.value \
                 and _PRONOUN_SUBJECT.search(normalise(clean_content(cand.content))) \
                 and not contained(old.content, cand.content) and not contained(cand.content, old.content):
             # (a content the old one holds is what a retraction leaves of it: "forget the part about …")
-            cand = cand.model_copy(update={"content": merge_content(old.content, cand.content), "supersedes": None})
+            cand = cand.model_copy(update={"content": merge_content(old.content, cand.content),
+                                           "supersedes": None})
         out.append(cand)
     return out

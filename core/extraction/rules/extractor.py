@@ -177,6 +177,14 @@ def additions_kept(message: str, candidates: list[MemoryCandidate]) -> list[Memo
             for c in candidates]
 
 
+def _over_turns(data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
+    """What the message adds to the memories of earlier turns: a detail told with a pronoun joins its
+    memory (``answers.pronoun_details``), an answer to the assistant's question joins what the user just
+    said (``answers.answer_folded``), news of a live project updates it (``progress.with_progress``)."""
+    candidates = answer_folded(data, pronoun_details(data.existing, candidates))
+    return with_progress(data.user_message, data.existing, candidates)
+
+
 def _intent_model() -> RetractionIntent | None:
     """The shipped retraction-intent model, or None (cue words only) when its weights do not load."""
     from core.extraction.retraction_intent import RetractionIntentError, shipped_intent_model
@@ -257,7 +265,7 @@ class RulesExtractor:
         live project the message names updates that project (``progress.with_progress``)."""
         refined = refine_candidates(data.existing, candidates, self._built(data).meta, data.user_message)
         if self._judge is None or not data.existing:
-            return with_progress(data.user_message, data.existing, answer_folded(data, pronoun_details(data.existing, refined)))
+            return _over_turns(data, refined)
         from core.embedding.base import EmbeddingError
 
         try:
@@ -270,7 +278,7 @@ class RulesExtractor:
         except EmbeddingError as exc:  # the rules' answer is still a sound answer
             log.warning("update judge unavailable, rules only for this input: %s", exc)
             judged = refined
-        return with_progress(data.user_message, data.existing, answer_folded(data, pronoun_details(data.existing, judged)))
+        return _over_turns(data, judged)
 
     def named_slot(self, key: str) -> bool:
         """A slot of this extractor's catalogue, or one life event (``fact-event-*``: each event the

@@ -71,7 +71,8 @@ def with_progress(message: str, existing: Sequence[ExistingMemory],
     if any(c.op is CandidateOp.UPSERT and c.memory_type is MemoryType.CONSTRAINT
            and salient_tokens(c.content) & shared for c in candidates):
         return candidates  # a standing rule about the project stays a rule
-    about = [c for c in candidates if c.op is CandidateOp.UPSERT and c.memory_type is not MemoryType.CONSTRAINT
+    about = [c for c in candidates
+             if c.op is CandidateOp.UPSERT and c.memory_type is not MemoryType.CONSTRAINT
              and (normalise_key(c.key) == normalise_key(project.key) or salient_tokens(c.content) & shared)]
     if not about:
         return candidates  # nothing of the message is worth keeping (the day's sales, a question): no news
