@@ -5,10 +5,11 @@ said is detail of that memory, not a memory of its own nor a lost fragment.
 "Mochi, 是只橘猫, 三岁了": the reply elides its subject or names it with a pronoun, so alone it has no
 referent ("she's nine") and the rules or the classifier drop it or file it apart. ``answer_folded`` finds
 the user's live memory the previous user turn stated (its content is in that turn) and, when the assistant's
-turn between them asks a question and the reply opens without a subject of its own (no first person, no
-named someone), files the reply's opening clauses -- up to the first clause with its own first-person
-subject ("nah I'm more of a cyclist" is a statement of its own) -- as detail of that memory, under its key.
-A reply that is itself a question, a yes/no, a correction or a withdrawal, a standing rule, and a reply
+turn between them asks a question about it (a word of it, a pronoun, or too short to ask of anything else:
+"How old?"; not "What do you do for work?") and the reply opens without a subject of its own (no first
+person, no named someone), files the reply's opening clauses -- up to the first clause with its own
+first-person subject ("nah I'm more of a cyclist" is a statement of its own) -- as detail of that memory,
+under its key. A reply that is itself a question, a yes/no, a correction or a withdrawal, a standing rule, and a reply
 naming nothing new are left alone. ``pronoun_details``: a later statement about the same thing told with a
 pronoun ("it only eats grain-free food") joins that memory instead of replacing it. Pure functions over their
 inputs; deterministic.
@@ -35,6 +36,7 @@ from core.extraction.rules.segment import (
 from core.extraction.rules.slots import is_known_slot, spec
 from core.filters import normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
+from core.text.salient import salient_tokens
 from core.types import MemoryType
 
 MAX_REPLY_CHARS = 160  # a longer reply tells more than an answer
@@ -42,6 +44,23 @@ CONFIDENCE = 0.85
 # a reply that contradicts or corrects rather than answers ("no, …", "不是", "actually …")
 _NOT_AN_ANSWER = re.compile(r"^(?:no|nope|nah|not really|actually|wait|sorry)\b|"
                             r"^(?:不是|没有|不对|其实|算了|等等)")
+
+
+SHORT_QUESTION_WORDS = 4  # "How old?", "What's the role?": a question this short asks of what was just said
+SHORT_QUESTION_CJK = 8  # "叫什么名字？", "学了多久了？"
+_REFERS_BACK = re.compile(r"[它她他那]|\b(?:it|its|it's|she|her|he|his|him|they|them|their|that|those)\b")
+
+
+def _about_it(question: str, content: str) -> bool:
+    """The assistant's question asks about the memory just stated: it names it (a word in common), refers
+    back to it (a pronoun), or is too short to ask about anything else ("How old?", "叫什么名字？");
+    "What do you do for work?" after "I love dogs" asks about something new."""
+    norm = normalise(question)
+    if salient_tokens(norm) & salient_tokens(content) or _REFERS_BACK.search(norm):
+        return True
+    if has_cjk(norm):
+        return len(re.findall(r"[\u3400-\u9fff]", norm)) <= SHORT_QUESTION_CJK
+    return len(re.findall(r"[a-z']+", norm)) <= SHORT_QUESTION_WORDS
 
 
 def _previous_user(data: ExtractionInput) -> str | None:
@@ -68,6 +87,8 @@ def answer_folded(data: ExtractionInput, candidates: list[MemoryCandidate]) -> l
     if len(stated) != 1:
         return candidates  # nothing stated just before, or several things (which one is asked about)
     memory = stated[0]
+    if not _about_it(question, memory.content):
+        return candidates
     clauses = split_clauses(message)
     if not clauses:
         return candidates

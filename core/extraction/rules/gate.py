@@ -107,6 +107,9 @@ LONG_RUN = 12  # ... and up to this length a longer run too, its kept clauses th
 # (``gate_units.partition_long_runs``: no fragment, no lost list item; a multi-fact message is not one blob)
 SPLIT_TYPE = 0.80  # ... with p(type | keep) of its own type at least this
 SPLIT_TYPE_OWN = RESCUE_TYPE  # ... when the clause is a statement of its own ("…, my real passion is …")
+SPLIT_OTHER = 0.20  # ... or, a statement of its own, with p(its group's type | keep) at most this,
+# whichever of the other types it is ("回家还得遛我家的萨摩耶，不过我最近在学画油画": a taste or a
+# project, not the dog)
 # reasons the rules give for dropping a clause that rule out a rescue of its sentence
 _SOFT_REASONS = {"no-trigger"}
 # drops of the rules the classifier may overrule, with a higher probability (RESCUE_OVERRIDE) except for a
@@ -475,6 +478,8 @@ class ClassifierGate:
         if not sp.own and group_type is not MemoryType.FACT and memory_type is not MemoryType.GOAL:
             return False  # an item of a list of tastes ("…, military history research, and rock climbing")
         if memory_type is not group_type:
+            if sp.own and pred.p_type(group_type) <= SPLIT_OTHER:
+                return True  # a statement of its own the classifier is sure is not of its group's kind
             # a job told with its company is no project, a feeling after "but" is the same topic's: the
             # lower bar is for a taste, a goal or a fact told as a statement of its own
             own = sp.own and memory_type is not MemoryType.PROJECT and not _CONTRAST.search(sp.lead)

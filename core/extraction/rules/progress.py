@@ -8,8 +8,9 @@ names -- a salient word of the project's first statement (its identity: the obje
 in the message -- and files the message's candidates that name it under that project's key, its content
 the project's first statement and the newest progress ("<first statement>; <latest news>"), so the project
 keeps its referent and does not grow by every turn. Only what the rules and the classifier kept is news
-(the day's sales beside the shop's name are not); a standing rule, a deletion, a question, a message that
-says nothing new, and a message naming two projects are left alone.
+(the day's sales beside the shop's name are not), and only a project or a fact is news (a taste or a goal
+naming the same thing stays its own memory); a standing rule, a deletion, a question, a message that says
+nothing new, and a message naming two projects are left alone.
 Pure function over its inputs; deterministic.
 """
 
@@ -31,6 +32,9 @@ from schemas.events import MAX_MEMORY_CONTENT_CHARS
 PROGRESS_MAX_CHARS = 160  # the newest news kept beside the project's first statement
 CONFIDENCE = 0.85
 _PIECES = re.compile(r"；|; ")
+# what news of a project is read as: the project itself, or a fact about the thing being made; a taste or a
+# goal that names it ("I like to make all kinds of crafts" beside "making some crafts") is a memory of its own
+_NEWS = (MemoryType.PROJECT, MemoryType.FACT)
 # what a word shared with any statement of the moment says nothing of which project it is: the activity's
 # verb form ("restoring", "learning", "学"), time and degree words ("现在", "已经", "every", "weekend")
 _GENERIC_EN = re.compile(r"^(?:\w+ing|\w+ed|week\w*|day\w*|month\w*|year\w*|hour\w*|minute\w*|weekend|"
@@ -72,7 +76,7 @@ def with_progress(message: str, existing: Sequence[ExistingMemory],
            and salient_tokens(c.content) & shared for c in candidates):
         return candidates  # a standing rule about the project stays a rule
     about = [c for c in candidates
-             if c.op is CandidateOp.UPSERT and c.memory_type is not MemoryType.CONSTRAINT
+             if c.op is CandidateOp.UPSERT and c.memory_type in _NEWS
              and (normalise_key(c.key) == normalise_key(project.key) or salient_tokens(c.content) & shared)]
     if not about:
         return candidates  # nothing of the message is worth keeping (the day's sales, a question): no news
