@@ -9,10 +9,10 @@ turn between them asks a question about it (a word of it, a pronoun, or too shor
 "How old?"; not "What do you do for work?") and the reply opens without a subject of its own (no first
 person, no named someone), files the reply's opening clauses -- up to the first clause with its own
 first-person subject ("nah I'm more of a cyclist" is a statement of its own) -- as detail of that memory,
-under its key. A reply that is itself a question, a yes/no, a correction or a withdrawal, a standing rule, and a reply
-naming nothing new are left alone. ``pronoun_details``: a later statement about the same thing told with a
-pronoun ("it only eats grain-free food") joins that memory instead of replacing it. Pure functions over their
-inputs; deterministic.
+under its key. A reply that is itself a question, a yes/no, a correction or a withdrawal, a standing rule,
+and a reply naming nothing new are left alone. ``pronoun_details``: a later statement about the same thing
+told with a pronoun ("it only eats grain-free food") joins that memory instead of replacing it. Pure
+functions over their inputs; deterministic.
 """
 
 from __future__ import annotations
