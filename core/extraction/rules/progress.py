@@ -10,7 +10,8 @@ the project's first statement and the newest progress ("<first statement>; <late
 keeps its referent and does not grow by every turn. Only what the rules and the classifier kept is news
 (the day's sales beside the shop's name are not), and only a project or a fact is news (a taste or a goal
 naming the same thing stays its own memory); a standing rule, a deletion, a question, a message that says
-nothing new, and a message naming two projects are left alone.
+nothing new, a message that replaces the thing ("switched to …", "cancelled …, moved everything over to
+…": the update judge's), and a message naming two projects are left alone.
 Pure function over its inputs; deterministic.
 """
 
@@ -20,7 +21,7 @@ from collections.abc import Sequence
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
 from core.extraction.rules.questions import is_question
-from core.extraction.rules.refine import contained
+from core.extraction.rules.refine import contained, gives_up_old
 from core.extraction.rules.segment import clean_content, has_cjk, normalise
 from core.extraction.rules.slots import spec
 from core.filters import normalise_key
@@ -37,6 +38,11 @@ _PIECES = re.compile(r"；|; ")
 _NEWS = (MemoryType.PROJECT, MemoryType.FACT)
 # what a word shared with any statement of the moment says nothing of which project it is: the activity's
 # verb form ("restoring", "learning", "学"), time and degree words ("现在", "已经", "every", "weekend")
+# a message that replaces the thing rather than telling of its progress ("switched to Mint Mobile",
+# "cancelled spotify, moved everything over to apple music", "carpool 没了 现在只能 uber"): the update judge's
+_REPLACED = re.compile(r"\b(?:switch(?:ed)? (?:over )?to|moved (?:\w+ )?(?:over )?to|instead|no longer|"
+                       r"any ?more|cancel+ed|quit|gave up|dropped|sold|traded in|replaced)\b|"
+                       r"换(?:成|了|到|回)|改(?:成|为|用)|不再|已经不|没了|只能|算了|放弃|取消|switch")
 _GENERIC_EN = re.compile(r"^(?:\w+ing|\w+ed|week\w*|day\w*|month\w*|year\w*|hour\w*|minute\w*|weekend|"
                          r"every|first|last|next|new|old|little|bit|done|finally|update|progress|right|"
                          r"start\w*|finish\w*|project|side|working|work)$")
@@ -61,7 +67,8 @@ def with_progress(message: str, existing: Sequence[ExistingMemory],
                   candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
     """``candidates`` with the message filed as news of the live project it names (see the module doc)."""
     projects = [m for m in existing if m.memory_type == MemoryType.PROJECT.value]
-    if not projects or not message.strip() or is_question(normalise(message)):
+    if not projects or not message.strip() or is_question(normalise(message)) \
+            or gives_up_old(message) or _REPLACED.search(normalise(message)):
         return candidates
     tokens = salient_tokens(message)
     named = [(p, _named(tokens, p)) for p in projects]

@@ -109,6 +109,10 @@ def test_a_projects_news_updates_the_project() -> None:
     assert out.content == "I'm refurbishing an old Vespa scooter; the Vespa engine finally starts"
     # nothing kept from the message (the day's numbers beside the project's name): no news
     assert with_progress("today was wild on the Vespa forum, 14 posts", existing, []) == []
+    # a message that replaces the thing is an update, not news
+    plan = (ExistingMemory("project-event", "project", "i'm on the spotify family plan w my roommates"),)
+    moved = _cand("project-event", "cancelled spotify, moved everything over to apple music", MemoryType.PROJECT)
+    assert with_progress("cancelled spotify, moved everything over to apple music", plan, [moved]) == [moved]
     # a message naming no live project: unchanged
     other = _cand("fact-pets", "I have a greyhound")
     assert with_progress("I have a greyhound", existing, [other]) == [other]
