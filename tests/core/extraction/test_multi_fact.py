@@ -111,8 +111,9 @@ def test_a_projects_news_updates_the_project() -> None:
     assert with_progress("today was wild on the Vespa forum, 14 posts", existing, []) == []
     # a message that replaces the thing is an update, not news
     plan = (ExistingMemory("project-event", "project", "i'm on the spotify family plan w my roommates"),)
-    moved = _cand("project-event", "cancelled spotify, moved everything over to apple music", MemoryType.PROJECT)
-    assert with_progress("cancelled spotify, moved everything over to apple music", plan, [moved]) == [moved]
+    said = "cancelled spotify, moved everything over to apple music"
+    moved = _cand("project-event", said, MemoryType.PROJECT)
+    assert with_progress(said, plan, [moved]) == [moved]
     # a message naming no live project: unchanged
     other = _cand("fact-pets", "I have a greyhound")
     assert with_progress("I have a greyhound", existing, [other]) == [other]
