@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
 from core.extraction.rules import lexicon, patterns
 from core.extraction.rules.analysis import Analysis, Group, analyse
+from core.extraction.rules.answers import answer_folded, pronoun_details
 from core.extraction.rules.events import EventHit, is_event_key
 from core.extraction.rules.keys import content_slug
 from core.extraction.rules.precision import precise
+from core.extraction.rules.progress import with_progress
 from core.extraction.rules.refine import CandidateMeta, gives_up_old, refine_candidates
 from core.extraction.rules.segment import has_cjk, join_clauses, normalise
 from core.extraction.rules.slots import is_known_slot, spec
@@ -175,6 +177,14 @@ def additions_kept(message: str, candidates: list[MemoryCandidate]) -> list[Memo
             for c in candidates]
 
 
+def _over_turns(data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
+    """What the message adds to the memories of earlier turns: a detail told with a pronoun joins its
+    memory (``answers.pronoun_details``), an answer to the assistant's question joins what the user just
+    said (``answers.answer_folded``), news of a live project updates it (``progress.with_progress``)."""
+    candidates = answer_folded(data, pronoun_details(data.existing, candidates))
+    return with_progress(data.user_message, data.existing, candidates)
+
+
 def _intent_model() -> RetractionIntent | None:
     """The shipped retraction-intent model, or None (cue words only) when its weights do not load."""
     from core.extraction.retraction_intent import RetractionIntentError, shipped_intent_model
@@ -266,10 +276,11 @@ class RulesExtractor:
 
     def refine(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         """Stage 2: against ``data.existing``: drop what is already known, reuse the key of the same
-        slot, overwrite single slots and changed values, merge new detail into multi slots."""
+        slot, overwrite single slots and changed values, merge new detail into multi slots; news of a
+        live project the message names updates that project (``progress.with_progress``)."""
         refined = refine_candidates(data.existing, candidates, self._built(data).meta, data.user_message)
         if self._judge is None or not data.existing:
-            return refined
+            return _over_turns(data, refined)
         from core.embedding.base import EmbeddingError
 
         try:
@@ -278,10 +289,11 @@ class RulesExtractor:
             judged = self._judge.apply(data.user_message, data.existing, refined, previous)
             if self._retraction is not None:
                 judged = self._retraction.apply(data.user_message, data.existing, judged, previous)
-            return additions_kept(data.user_message, judged)
+            judged = additions_kept(data.user_message, judged)
         except EmbeddingError as exc:  # the rules' answer is still a sound answer
             log.warning("update judge unavailable, rules only for this input: %s", exc)
-            return refined
+            judged = refined
+        return _over_turns(data, judged)
 
     def named_slot(self, key: str) -> bool:
         """A slot of this extractor's catalogue, or one life event (``fact-event-*``: each event the

@@ -22,7 +22,7 @@ _FAV_Q_EN = re.compile(r"\b(?:favou?rite|fave|fav)\s*(?P<x>[a-z]+(?: [a-z]+)?)?\
 # "Where do you teach?" -> "albuquerque": the place is the user's answer, the question's verb its frame
 _WHERE_Q_EN = re.compile(r"\bwhere (?P<aux>do|did|are) (?:you|u) (?P<v>(?:[a-z]+ ){0,2}[a-z]+)\s*\?",
                          re.IGNORECASE)
-_WHERE_Q_ZH = re.compile(r"你(?:现在|目前|平时)?在哪(?:里|儿|个城市|座城市)?"
+_WHERE_Q_ZH = re.compile(r"(?:^|你)(?:现在|目前|平时)?在哪(?:里|儿|个城市|座城市)?"
                          r"(?P<v>[\u4e00-\u9fff]{0,6}?)(?:呢|呀|啊)?[？?]")
 _PLACE_REPLY = re.compile(r"^[a-z][a-z .'-]{1,30}$|^[\u4e00-\u9fff]{2,8}$", re.IGNORECASE)
 _YESNO_TAIL = re.compile(r"(?:对吗|是吗|对吧|是吧|吗|吧|呢|, right|, correct|, is that right|"

@@ -70,6 +70,7 @@ from core.extraction.rules.gate_units import (
     fold_third_party,
     long_enough,
     owner_of,
+    partition_long_runs,
     relationship_fact,
     said_texts,
     split_points,
@@ -110,9 +111,14 @@ _DAY_MARKER = re.compile(r"今天|今晚|今日|这周末|这个周末|本周末
 SPLIT_KEEP = 0.90  # p(keep) at which a continuation clause of another type leaves its group ...
 LIST_RUN = 4  # clauses in a run of a sentence no rule fired on from which each clause is read alone
 MAX_RUN = 4  # longest run read clause by clause (at 7, long companion-chat narratives were stored as
-# fragments and lost their list items: MemoryBank en query hit 0.853 -> 0.824)
+# fragments and lost their list items: MemoryBank en query hit 0.853 -> 0.824) ...
+LONG_RUN = 12  # ... and up to this length a longer run too, its kept clauses then covering the whole run
+# (``gate_units.partition_long_runs``: no fragment, no lost list item; a multi-fact message is not one blob)
 SPLIT_TYPE = 0.80  # ... with p(type | keep) of its own type at least this
 SPLIT_TYPE_OWN = RESCUE_TYPE  # ... when the clause is a statement of its own ("…, my real passion is …")
+SPLIT_OTHER = 0.20  # ... or, a statement of its own, with p(its group's type | keep) at most this,
+# whichever of the other types it is ("回家还得遛我家的萨摩耶，不过我最近在学画油画": a taste or a
+# project, not the dog)
 # reasons the rules give for dropping a clause that rule out a rescue of its sentence
 _SOFT_REASONS = {"no-trigger"}
 # drops of the rules the classifier may overrule, with a higher probability (RESCUE_OVERRIDE) except for a
@@ -305,6 +311,9 @@ class ClassifierGate:
             out = [c for c in out if c.op is not CandidateOp.UPSERT or c.key not in ghosts]
         taken = {c.key for c in out}
         chosen = chosen_units(units, predictions[len(upserts):n_units])
+        units = [*units]
+        for j, unit in partition_long_runs(units, chosen, analysis.message).items():
+            units[j] = unit
         for j, (unit, pred) in enumerate(zip(units, predictions[len(upserts):n_units], strict=True)):
             if j not in chosen:
                 continue
@@ -470,7 +479,8 @@ class ClassifierGate:
                 if long_enough(text, fired and owner is None) and not is_noise_content(text):
                     units.append(Unit(text, sentence, owner, threshold, run_id, True))
                 listing = len(run) >= LIST_RUN and owner is None  # "41, divorced, i drive a forklift, …"
-                if 1 < len(run) <= MAX_RUN:
+                long_run = MAX_RUN < len(run) <= LONG_RUN and listing
+                if 1 < len(run) <= MAX_RUN or long_run:
                     selves = [c for c in run if OWN_SUBJECT.search(c.norm)]
                     for piece in _pieces(run):
                         clause = piece[0]
@@ -490,7 +500,9 @@ class ClassifierGate:
                                 single = max(single, RESCUE_DAY)
                             read = with_user_subject(clause, one) if own is None and (fired or listing) \
                                 and not lead else None
-                            units.append(Unit(one, sentence, own, single, run_id, False, read))
+                            spans = ((clause.start, piece[-1].end), (run[0].start, run[-1].end)) \
+                                if long_run else (None, None)
+                            units.append(Unit(one, sentence, own, single, run_id, False, read, *spans))
         return units
 
     def _apply_splits(self, out: list[MemoryCandidate], splits: list[Split], predictions: list[Prediction],
@@ -547,6 +559,8 @@ class ClassifierGate:
         if not sp.own and group_type is not MemoryType.FACT and memory_type is not MemoryType.GOAL:
             return False  # an item of a list of tastes ("…, military history research, and rock climbing")
         if memory_type is not group_type:
+            if sp.own and pred.p_type(group_type) <= SPLIT_OTHER:
+                return True  # a statement of its own the classifier is sure is not of its group's kind
             # a job told with its company is no project, a feeling after "but" is the same topic's: the
             # lower bar is for a taste, a goal or a fact told as a statement of its own
             own = sp.own and memory_type is not MemoryType.PROJECT and not _CONTRAST.search(sp.lead)

@@ -6,7 +6,7 @@ and thresholds that use them are in ``core.extraction.rules.gate``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from core.extraction.candidates import CandidateOp, MemoryCandidate
 from core.extraction.classifier import Prediction
@@ -46,6 +46,10 @@ class Unit:
     run: int = -1  # the run of clauses it belongs to (a run is tried clause by clause, then whole)
     whole: bool = True  # the whole run (else one clause of it)
     read: str | None = None  # what the classifier reads instead of ``text`` (the subject it elides)
+    # a clause of a long run (``gate.LONG_RUN``): its span in the message and its run's, so a kept clause
+    # takes the run's clauses no clause of it was kept for (``partition_long_runs``)
+    span: tuple[int, int] | None = None
+    run_span: tuple[int, int] | None = None
 
     @property
     def model_text(self) -> str:
@@ -100,9 +104,12 @@ def fold_third_party(analysis: Analysis, candidates: list[MemoryCandidate]) -> l
         if groups_per_key[group.key] != 1 or group.key not in by_key or not group.clauses:
             continue
         first = min(c.index for c in group.clauses)
-        owner = next((g for g in analysis.groups if g.key in RELATION_KEYS and g.sentence == group.sentence
-                      and g.clauses and max(c.index for c in g.clauses) < first), None)
-        if owner is None or owner.key not in by_key:
+        before = [g for g in analysis.groups if g.sentence == group.sentence and g.clauses
+                  and max(c.index for c in g.clauses) < first]
+        # the subject carries over from the statement just before only: "老公是程序员，我对海鲜过敏，
+        # 喜欢看悬疑小说" -- the taste follows the user's own allergy, so it is the user's
+        owner = max(before, key=lambda g: max(c.index for c in g.clauses), default=None)
+        if owner is None or owner.key not in RELATION_KEYS or owner.key not in by_key:
             continue
         if any(FIRST_PERSON_WORD.search(c.norm) for c in group.clauses):
             continue
@@ -168,6 +175,30 @@ def long_enough(text: str, among_facts: bool = False) -> bool:
     if has_cjk(text):  # a Latin word counts as two characters ("我是 data analyst")
         return len(re.findall(r"[\u3400-\u9fff]", text)) + 2 * words >= RESCUE_MIN_CHARS_ZH - less
     return words >= RESCUE_MIN_WORDS_EN - less
+
+
+def partition_long_runs(units: list[Unit], chosen: set[int], message: str) -> dict[int, Unit]:
+    """The kept clauses of a long run (``Unit.span``) cover the whole run: each takes the clauses after it
+    up to the next kept one, the first also those before it ("my life rn: night shifts as an ER nurse,
+    living with my sister in Glasgow, two cats (Miso and Tofu), and I drink way too much black coffee, no
+    sugar ever": the job, the home with the cats, the coffee with "no sugar"). One memory per statement
+    the classifier keeps, and no clause of the run lost, nor a detail cut from the statement it belongs to.
+    Returns the replaced units by index."""
+    by_run: dict[int, list[int]] = {}
+    for j in sorted(chosen):
+        if units[j].span is not None and units[j].run_span is not None and not units[j].whole:
+            by_run.setdefault(units[j].run, []).append(j)
+    out: dict[int, Unit] = {}
+    for members in by_run.values():
+        members.sort(key=lambda j: units[j].span[0])  # type: ignore[index]
+        run_start, run_end = units[members[0]].run_span  # type: ignore[misc]
+        for n, j in enumerate(members):
+            start = run_start if n == 0 else units[j].span[0]  # type: ignore[index]
+            end = units[members[n + 1]].span[0] if n + 1 < len(members) else run_end  # type: ignore[index]
+            text = clean_content(message[start:end])[:MAX_MEMORY_CONTENT_CHARS]
+            if text and text != units[j].text:
+                out[j] = replace(units[j], text=text)
+    return out
 
 
 def chosen_units(units: list[Unit], predictions: list[Prediction]) -> set[int]:

@@ -100,14 +100,22 @@ def _in_word(text: str, i: int) -> bool:
 _JOINT = re.compile(r" (?:but|and i|and i'm|and im|and i've|and ive|and i'd|and please|and pls) ",
                     re.IGNORECASE)
 _PAIR_SUBJECT = re.compile(r"\b(?:my|our|me) [\w-]+$|\b[A-Z][a-z]+$")
+# a name after a preposition is an object, not half of a pair subject ("… a high school in Porto and I'm …")
+_OBJECT_NAME = re.compile(r"\b(?:in|at|to|from|for|near|of|on|by|about|outside|around|with) [A-Z][a-z]+$")
 
 
 def _english_joint(message: str, start: int, i: int) -> bool:
-    """`` but `` / `` and I `` between two English statements (not "my wife and I ...")."""
+    """`` but `` / `` and I `` between two English statements (not "my wife and I ..."). A pair subject
+    takes the plain "I" ("Sarah and I moved"), never a contraction ("… in Porto and I'm learning …"),
+    and is no object of a preposition."""
     m = _JOINT.match(message[i:i + 12])  # a bounded window: the longest joint is 12 characters
     if not m:
         return False
-    return not (m.group(0).lower().startswith(" and") and _PAIR_SUBJECT.search(message[start:i]))
+    joint = m.group(0).lower()
+    if not joint.startswith(" and") or joint.strip() != "and i":
+        return True
+    before = message[start:i]
+    return not (_PAIR_SUBJECT.search(before) and not _OBJECT_NAME.search(before))
 
 
 _LIST_NUMBER = re.compile(r"(?:[1-9][0-9]?[)）]|[①-⑩])\s*")
