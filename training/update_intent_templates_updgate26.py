@@ -115,6 +115,14 @@ ADD_ZH = ["我也在学{y}", "最近还喜欢上了{y}", "又养了{p}", "除了
 ASK_ZH = ["{o}待遇怎么样？", "{c}适合养老吗", "{a}和{b}哪个好", "学{y}难不难", "怎么进{o}"]
 PLAN_ZH = ["以后想去{c}发展", "打算明年考虑一下{o}", "有机会想学{y}", "想换{b}但还没定"]
 ONCE_ZH = ["这次用{b}回答", "去{c}玩了三天", "今天路过{o}", "给我{n}个周末去处", "试过一次{y}，一般"]
+# one-off requests and deferrals: nothing the user told changes
+ONCE_VAL_EN = ["this time just use {b}", "for this email only, {b}", "draft this one in {b} first",
+               "can you redo that in {b}? just this once", "{b} for this answer, the usual after"]
+ONCE_VAL_ZH = ["这次先用{b}写一版吧", "这封邮件用{b}", "这个问题先用{b}回答", "今天这份先用{b}，下次照旧",
+               "这段先给我{b}的版本"]
+LATER = ["let's pick this up next week", "eh i'll deal with it tomorrow", "not today, too tired",
+         "maybe later lol",
+         "下周再说吧", "改天再聊", "今天先这样吧", "明天再弄，先躺会儿", "算了先不想了", "周末再看吧"]
 PLAIN = ["thanks, that helps", "lol ok", "it's so hot today", "what time is it in Tokyo", "good morning!",
          "tell me a joke", "ugh mondays", "that's wild", "谢谢", "今天好累啊", "哈哈哈好的", "帮我写个周报",
          "明天下雨吗", "晚安", "ok cool", "nice one"]
@@ -175,6 +183,9 @@ def rows() -> list[dict[str, Any]]:
     out += _each(ASK_ZH, 0, "zh-q", tell_zh)
     out += _each(PLAN_ZH, 0, "zh-p", tell_zh)
     out += _each(ONCE_ZH, 0, "zh-o", tell_zh)
+    out += _each(ONCE_VAL_EN, 0, "en-ov", {"ab": VALUES_EN})
+    out += _each(ONCE_VAL_ZH, 0, "zh-ov", {"ab": VALUES_ZH})
+    out += [{"text": t, "label": 0, "group": f"later{i % 3}"} for i, t in enumerate(LATER)]
     out += [{"text": t, "label": 0, "group": f"plain{i % 4}"} for i, t in enumerate(PLAIN)]
     seen: set[str] = set()
     uniq = []

@@ -462,7 +462,7 @@ class UpdateJudge:
             elif (relation == "supersede" and memory.key not in done and not _ADDITIVE.search(sentence)
                   and not (_a_list(memory) and not STRONG_CUE.search(sentence))
                   and (p >= SUPERSEDE_P or (p >= CUED_SUPERSEDE_P and best == 0
-                                            and (intent or STRONG_CUE.search(sentence))))):
+                                            and STRONG_CUE.search(sentence)))):
                 # a bare delete the rules made for this memory gives way to the new value, when one is told
                 kept = [c for c in out if c.key != memory.key or c.op is not CandidateOp.DELETE]
                 replaced = self._supersede(kept, sentence, tail, memory, p, befores[i], intent)
@@ -607,8 +607,7 @@ class UpdateJudge:
             return out
         if told and not taken:
             return None  # what the sentence tells is stored under its own key: it is not this memory's value
-        cued = intent or STRONG_CUE.search(sentence)
-        if (p < STATEMENT_P and not (p >= CUED_SUPERSEDE_P and cued)) \
+        if (p < STATEMENT_P and not (p >= CUED_SUPERSEDE_P and STRONG_CUE.search(sentence))) \
                 or not (intent or UPDATE_CUE.search(sentence)) or _QUESTION.search(sentence):
             return None
         weak = not intent and _weak(tail, before, memory.content)  # the intent model stands for the cue
