@@ -128,7 +128,7 @@ PLAIN = ["thanks, that helps", "lol ok", "it's so hot today", "what time is it i
          "明天下雨吗", "晚安", "ok cool", "nice one"]
 
 
-def _each(frames: list[str], label: int, group: str, slots: dict[str, list[Any]],
+def _each(frames: list[str], label: int, group: str, slots: dict[str, Any],
           per: int = 6) -> list[dict[str, Any]]:
     out = []
     for i, frame in enumerate(frames):
