@@ -554,8 +554,10 @@ class UpdateJudge:
                     return None  # a detail of the same thing ("一般就小区里溜两圈"): the merge stands
                 # the tail keeps the sentences apart where the merge glued them ("...for me 😭 been
                 # getting into pickleball tho"): its new part, when the merge came from it
-                mine = new_part(content, memory.content) or content
-                theirs = new_part(tail, memory.content) if overlap(content, tail) >= 0.5 else ""
+                # without a cue word no clause marks the new value: the statement is kept whole
+                mine = content if intent else new_part(content, memory.content) or content
+                theirs = new_part(tail, memory.content) \
+                    if overlap(content, tail) >= 0.5 and not intent else ""
                 told_there = bool(theirs and _changes(theirs) and not UPDATE_CUE.search(mine))
                 content = theirs if told_there or (theirs and mine in theirs) else mine  # ... or more of it
                 out[k] = c.model_copy(update={"content": content, "supersedes": memory.key,
@@ -593,7 +595,7 @@ class UpdateJudge:
                     # slots only as sure as a take-over (CROSS_P): at 0.87 "跟了一位新的瑜伽教练" retired a
                     # hobby list and "最近一直在考虑工作上的问题" the user's temperament (MemoryBank cn)
                 continue  # else two named slots never replace each other
-            content = new_part(c.content, memory.content) or c.content
+            content = c.content if intent else new_part(c.content, memory.content) or c.content
             key = _fresh_key(memory, content) if c.key == memory.key else c.key
             out[k] = c.model_copy(update={"content": content, "supersedes": memory.key, "key": key,
                                           "confidence": max(c.confidence, round(p, 3))})
@@ -611,8 +613,9 @@ class UpdateJudge:
                 or not (intent or UPDATE_CUE.search(sentence)) or _QUESTION.search(sentence):
             return None
         weak = not intent and _weak(tail, before, memory.content)  # the intent model stands for the cue
-        content = new_part(tail, memory.content, weak,
-                           bool(_CORRECTION.search(sentence)))[:MAX_MEMORY_CONTENT_CHARS]
+        corr = bool(_CORRECTION.search(sentence))
+        content = sentence if intent else new_part(tail, memory.content, weak, corr)
+        content = content[:MAX_MEMORY_CONTENT_CHARS]
         if len(content) < 2 or not (intent or _strong(tail, p, memory.content, before)) or not (
                 intent or _tells_new_value(tail) or _CORRECTION.search(sentence)):
             return None  # "现在饿得发慌" tells no change of anything
