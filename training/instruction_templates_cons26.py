@@ -5,7 +5,8 @@ from now on in the user's future requests (however it is phrased: "going forward
 "always", "never", "whenever you", "以后", "别再", "记得每次", "每次…都", or no frame word at all), 0 when it
 does not: a one-off request of the moment ("can you write …", "translate this", "帮我写一段…"), an
 instruction scoped to this answer ("just this once", "in this one", "这次"), a question, the user's own
-habit or plan ("I always take the bus", "我以后想当老师"), someone else's habit, a hypothetical, a thank-you.
+habit or plan ("I always take the bus", "我以后想当老师"), someone else's habit, a hypothetical, a thank-you,
+a request to withdraw something told (the retraction-intent templates' positives: "don't count the X").
 Built from frames x tasks x manners; ``group`` names the frame so the trainer's split holds whole frames out
 (a held-out frame measures wording the model has not seen). Deterministic. The topics are chosen apart from
 the cons26 check set (``bench/data/cons26_check_cases.jsonl``) and the dev sets.
@@ -21,7 +22,7 @@ from typing import Any
 CORPUS = Path(__file__).with_name("data") / "memory_utterances" / "utterances.jsonl"
 # families of the labelled utterance corpus that are requests or things of the moment, never a rule
 _CORPUS_NEGATIVE = {"question_request", "task_request", "short_term", "conditional_short_lived", "task_payload",
-                    "hypothetical", "weather_finance_todo", "thanks_ack", "about_the_other"}
+                    "hypothetical", "weather_finance_todo", "thanks_ack", "about_the_other", "retraction"}
 # a taste or fact the user tells with a word of habit ("I always…", "我每次都…"): their own habit, no rule
 _HABIT = re.compile(r"\b(?:always|never|every time|whenever|usually)\b|每次|总是|从不|从来|一直|平时", re.IGNORECASE)
 
@@ -196,7 +197,16 @@ def rows() -> list[dict[str, Any]]:
                 if text not in seen:
                     seen.add(text)
                     out.append({"text": text, "label": label, "group": f"{'zh' if zh else 'en'}-{group}"})
-    return out + corpus_rows()
+    return out + corpus_rows() + retraction_rows()
+
+
+def retraction_rows() -> list[dict[str, Any]]:
+    """The retraction requests of the retraction-intent templates (``retraction_templates_forget24``): a
+    request to withdraw something told ("don't count the X", "disregard what i told u about X", "那个别记")
+    is no rule for the future either, though it is an imperative to the assistant with "don't"."""
+    from training.retraction_templates_forget24 import rows as forget_rows
+
+    return [{"text": r["text"], "label": 0, "group": f"forget24-{r['group']}"} for r in forget_rows() if r["label"] == 1]
 
 
 def corpus_rows(path: Path = CORPUS, split: str = "train") -> list[dict[str, Any]]:

@@ -224,9 +224,9 @@ class RulesExtractor:
             from core.extraction.rules.retraction import RetractionResolver
 
             self._judge: UpdateJudge | None = UpdateJudge(classifier, shipped_pair_model()) if judge else None
-            self._retraction: RetractionResolver | None = RetractionResolver(classifier, _intent_model()) \
-                if judge else None
             self._standing: StandingInstruction | None = _standing_model()
+            self._retraction: RetractionResolver | None = RetractionResolver(
+                classifier, _intent_model(), self._standing) if judge else None
             self._gate: ClassifierGate | None = ClassifierGate(classifier, self._standing)
         else:
             self._gate = None

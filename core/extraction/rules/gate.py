@@ -276,8 +276,8 @@ class ClassifierGate:
         """A rule candidate of several clauses the gate dropped as a whole is read again by its first
         clause ("i kinda wanna run a half marathon someday, nothing serious, just to say i did it": the
         hedges after it drown the goal); kept, it stays with that clause as its content. A standing
-        rule is read by its first clause with the standing-instruction model only, and kept stays whole (with
-        its object and reason). One more embedding batch, only when this happens."""
+        rule is read by its first clause too (the classifier keeping it as a rule, or the standing-instruction
+        model calling it one: "别再给我推荐X了，我看完睡不着"), and kept stays whole (with its object and reason). One more embedding batch, only when this happens."""
         heads: list[tuple[MemoryCandidate, str]] = []
         for cand in upserts:
             if gated[id(cand)] is not None or (cand.memory_type is MemoryType.CONSTRAINT and self.standing is None):
@@ -296,7 +296,8 @@ class ClassifierGate:
         for (cand, head), pred, vector in zip(heads, self.classifier.predict_vectors(vectors), vectors,
                                               strict=True):
             if cand.memory_type is MemoryType.CONSTRAINT:  # a rule stays whole, with its object and reason
-                gated[id(cand)] = cand if self._standing_rule(cand, vector) else None
+                rule = pred.probs[0] < GATE_DROP and pred.memory_type is MemoryType.CONSTRAINT
+                gated[id(cand)] = cand if rule or self._standing_rule(cand, vector) else None
                 continue
             gated[id(cand)] = self._gate(cand.model_copy(update={"content": head}), pred, vector, filled)
 

@@ -5,7 +5,9 @@
 know (``pairs.RETRACT_CUE``, ``patterns.FORGET``; never a reminder, "don't forget ...", nor the user
 forgetting something, "我又忘了带钥匙"), or, without one, the learned retraction-intent model
 (``core.extraction.retraction_intent``: "leave the X out of your notes", "rather you didn't remember the X
-thing", "那句 ignore 掉") at ``INTENT_P`` when the sentence tells no new value and asks nothing. For each:
+thing", "那句 ignore 掉") at ``INTENT_P``, or at ``INTENT_LEAN`` when the standing-instruction model
+(``core.extraction.standing_instruction``) calls it no rule for the future, when the sentence tells no new
+value and asks nothing. For each:
 
 - **What it withdraws and what it keeps.** Its clauses that say what to keep ("just the teaching", "cello's
   fine to remember", "住哪儿可以记", ``_KEEP``) are the keep topic; the others, without cue words, the
@@ -41,6 +43,7 @@ from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandid
 from core.extraction.classifier import MemoryClassifier
 from core.extraction.pairs import RETRACT_CUE, UPDATE_CUE, bare_cue, overlap, topic_text
 from core.extraction.retraction_intent import INTENT_P, RetractionIntent
+from core.extraction.standing_instruction import STANDING_DROP
 from core.extraction.rules import patterns
 from core.extraction.rules.forget import is_about_self
 from core.extraction.rules.segment import clean_content, has_cjk, normalise
@@ -59,6 +62,7 @@ SIBLING_MARGIN = 0.02  # a clause of the same memory this near the named clause'
 # is the medication beside it)
 TURN_OVERLAP = 0.5  # a clause of a memory the previous turn stated (Dice overlap with that turn)
 TURN_COSINE = 0.92
+INTENT_LEAN = 0.5  # P(retraction) at which a sentence the standing model calls no rule is a retraction
 REST_KEEP = 0.5  # the clauses a partial retraction keeps must be a memory alone (classifier p_keep)
 
 _SENTENCE = re.compile(r"[^。！？!?.;；\n]+[。！？!?.;；]?")
@@ -173,9 +177,14 @@ def _type(memory: ExistingMemory) -> MemoryType:
 class RetractionResolver:
     """Applies the retractions of one message to its candidates (see the module doc)."""
 
-    def __init__(self, classifier: MemoryClassifier, intent: RetractionIntent | None) -> None:
+    def __init__(self, classifier: MemoryClassifier, intent: RetractionIntent | None,
+                 standing: RetractionIntent | None = None) -> None:
+        """``standing``: the standing-instruction model; a sentence the intent model leans to call a
+        retraction (``INTENT_LEAN``) that the standing model calls no rule for the future (``STANDING_DROP``)
+        is a retraction too ("nix the counselor + insomnia part", "leave X out of it for now")."""
         self.classifier = classifier
         self.intent = intent
+        self.standing = standing
 
     # -- which sentences retract, and what -------------------------------------------------------
     def retractions(self, message: str, previous: str | None, withdrew: bool = False) -> list[_Retraction]:
@@ -188,8 +197,11 @@ class RetractionResolver:
             rest = [(i, s) for i, s in enumerate(sentences) if (i, s) not in found and len(s) >= 4
                     and not _QUESTION.search(s) and not UPDATE_CUE.search(s)]
             if rest:
-                probs = self.intent.predict_proba(self.classifier.embed([s for _, s in rest]))
-                found += [pair for pair, p in zip(rest, probs, strict=True) if p >= INTENT_P]
+                vectors = self.classifier.embed([s for _, s in rest])
+                probs = self.intent.predict_proba(vectors)
+                rules = self.standing.predict_proba(vectors) if self.standing is not None else probs * 0 + 1
+                found += [pair for pair, p, q in zip(rest, probs, rules, strict=True)
+                          if p >= INTENT_P or (p >= INTENT_LEAN and q <= STANDING_DROP)]
         out = []
         for i, sentence in sorted(found)[:MAX_RETRACTIONS]:
             parts = [p.strip() for p in _CLAUSE.findall(sentence) if p.strip()]
