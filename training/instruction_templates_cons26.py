@@ -21,17 +21,21 @@ from typing import Any
 
 CORPUS = Path(__file__).with_name("data") / "memory_utterances" / "utterances.jsonl"
 # families of the labelled utterance corpus that are requests or things of the moment, never a rule
-_CORPUS_NEGATIVE = {"question_request", "task_request", "short_term", "conditional_short_lived", "task_payload",
+_CORPUS_NEGATIVE = {"question_request", "task_request", "short_term", "conditional_short_lived",
+                    "task_payload",
                     "hypothetical", "weather_finance_todo", "thanks_ack", "about_the_other", "retraction"}
 # a taste or fact the user tells with a word of habit ("I always…", "我每次都…"): their own habit, no rule
-_HABIT = re.compile(r"\b(?:always|never|every time|whenever|usually)\b|每次|总是|从不|从来|一直|平时", re.IGNORECASE)
+_HABIT = re.compile(r"\b(?:always|never|every time|whenever|usually)\b|每次|总是|从不|从来|一直|平时",
+                    re.IGNORECASE)
 
-TASKS_EN = ["write emails", "draft texts", "plan trips", "suggest recipes", "explain code", "summarize articles",
-            "recommend podcasts", "make workout plans", "give me book recs", "help with my budget",
+TASKS_EN = ["write emails", "draft texts", "plan trips", "suggest recipes", "explain code",
+            "summarize articles", "recommend podcasts", "make workout plans", "give me book recs",
+            "help with my budget",
             "write cover letters", "answer me", "reply", "proofread my essays", "pick gifts"]
 TASK_NOW_EN = ["write an email to my landlord", "draft a text to my sister", "plan a weekend in lisbon",
                "suggest a recipe with chickpeas", "explain this regex", "summarize this article",
-               "recommend a podcast for the drive", "make me a leg day routine", "give me a book for the beach",
+               "recommend a podcast for the drive", "make me a leg day routine",
+               "give me a book for the beach",
                "check this budget", "write a cover letter for this job", "proofread this paragraph",
                "pick a gift for my coworker", "name my new plant", "make a packing list for the trip"]
 DO_EN = ["use metric units", "keep it under 200 words", "skip the small talk", "use plain english",
@@ -97,9 +101,10 @@ OWN_EN = ["take the bus", "drink coffee", "go for a run", "check my email", "ski
 
 TASKS_ZH = ["写邮件", "做旅行计划", "推荐菜谱", "解释代码", "总结文章", "推荐播客", "做健身计划", "推荐书",
             "帮我算账", "写周报", "改作文", "挑礼物", "回答问题", "写文案"]
-TASK_NOW_ZH = ["写一封请假邮件", "做个去青岛的计划", "推荐一道用鸡胸肉的菜", "解释一下这段代码", "总结这篇文章",
-               "推荐一个通勤听的播客", "做个练背的计划", "推荐一本适合旅行看的书", "算一下这个月的账",
-               "写这周的周报", "改一下这篇作文", "挑个送同事的礼物", "给我的新猫起个名字", "列个出差要带的东西"]
+TASK_NOW_ZH = ["写一封请假邮件", "做个去青岛的计划", "推荐一道用鸡胸肉的菜", "解释一下这段代码",
+               "总结这篇文章", "推荐一个通勤听的播客", "做个练背的计划", "推荐一本适合旅行看的书",
+               "算一下这个月的账", "写这周的周报", "改一下这篇作文", "挑个送同事的礼物", "给我的新猫起个名字",
+               "列个出差要带的东西"]
 DO_ZH = ["用公制单位", "控制在两百字以内", "先说结论", "用大白话", "标上价格", "注明出处", "用24小时制",
          "少用专业术语", "最多给两个选项", "标出含麸质的东西", "用口语", "把步骤编上号", "用简体字"]
 NEG_ZH = ["用感叹号", "推荐猪肉做的菜", "加话题标签", "推荐连锁店", "用网络流行语", "放付费链接",
@@ -206,11 +211,13 @@ def retraction_rows() -> list[dict[str, Any]]:
     is no rule for the future either, though it is an imperative to the assistant with "don't"."""
     from training.retraction_templates_forget24 import rows as forget_rows
 
-    return [{"text": r["text"], "label": 0, "group": f"forget24-{r['group']}"} for r in forget_rows() if r["label"] == 1]
+    return [{"text": r["text"], "label": 0, "group": f"forget24-{r['group']}"}
+            for r in forget_rows() if r["label"] == 1]
 
 
 def corpus_rows(path: Path = CORPUS, split: str = "train") -> list[dict[str, Any]]:
-    """Weak labels from the labelled utterance corpus (its ``split``; the trainer fits on "train" only): its constraints are standing
+    """Weak labels from the labelled utterance corpus (its ``split``; the trainer fits on "train" only): its
+    constraints are standing
     instructions; its requests, questions and short-term rules, and the user's own tastes and facts said with
     a word of habit, are not. ``group`` is the corpus family."""
     out: list[dict[str, Any]] = []

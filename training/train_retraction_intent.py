@@ -30,8 +30,8 @@ LEARNING_RATE = 2.0
 L2 = 1e-3
 
 
-def fit(x: npt.NDArray[np.float32], y: npt.NDArray[np.int64], steps: int = STEPS, learning_rate: float = LEARNING_RATE,
-        l2: float = L2) -> RetractionIntent:
+def fit(x: npt.NDArray[np.float32], y: npt.NDArray[np.int64], steps: int = STEPS,
+        learning_rate: float = LEARNING_RATE, l2: float = L2) -> RetractionIntent:
     mean = x.mean(axis=0).astype(np.float64)
     xc = x.astype(np.float64) - mean
     pos = max(int(y.sum()), 1)

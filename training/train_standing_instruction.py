@@ -3,7 +3,8 @@
 
 The retraction-intent trainer's fit (class-balanced logistic regression, full-batch gradient descent from
 zero, deterministic): first a fit with every fifth frame family held out (its accuracy is printed: wording of
-frames the model did not see), then the shipped fit on all rows (its accuracy on the corpus's test split is printed too), written to
+frames the model did not see), then the shipped fit on all rows (its accuracy on the corpus's test split is
+printed too), written to
 ``core/extraction/data/standing_instruction.npz``.
 
     python -m training.train_standing_instruction [--out PATH] [--cache PATH]
@@ -53,8 +54,10 @@ def main(argv: list[str] | None = None) -> int:
     shipped.save(args.out, rows=str(len(rows)), rows_sha1=rows_sha1(rows), held_out_accuracy=f"{acc:.4f}",
                  corpus_test_accuracy=f"{test_acc:.4f}")
     print(json.dumps({"rows": len(rows), "positives": int(y.sum()), "held_out_rows": int(test.sum()),
+
                       "held_out_accuracy": round(acc, 4),
-                      "corpus_test_rows": len(held), "corpus_test_accuracy": round(test_acc, 4), "held_out_errors": missed[:20], "out": str(args.out)},
+                      "corpus_test_rows": len(held), "corpus_test_accuracy": round(test_acc, 4),
+                      "held_out_errors": missed[:20], "out": str(args.out)},
                      ensure_ascii=False, indent=1))
     return 0
 

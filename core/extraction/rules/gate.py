@@ -277,10 +277,11 @@ class ClassifierGate:
         clause ("i kinda wanna run a half marathon someday, nothing serious, just to say i did it": the
         hedges after it drown the goal); kept, it stays with that clause as its content. A standing
         rule is read by its first clause too (the classifier keeping it as a rule, or the standing-instruction
-        model calling it one: "别再给我推荐X了，我看完睡不着"), and kept stays whole (with its object and reason). One more embedding batch, only when this happens."""
+        model calling it one: "别再给我推荐X了，我看完睡不着"), and kept stays whole (with its object and
+        reason). One more embedding batch, only when this happens."""
         heads: list[tuple[MemoryCandidate, str]] = []
         for cand in upserts:
-            if gated[id(cand)] is not None or (cand.memory_type is MemoryType.CONSTRAINT and self.standing is None):
+            if gated[id(cand)] is not None:
                 continue
             group = next((g for g in analysis.groups if g.key == cand.key and g.hit.content is None
                           and len(g.clauses) > 1), None)

@@ -35,7 +35,7 @@ statement of a candidate's content, the parts ``build`` joined with "; " / "；"
 
 With the standing-instruction model (``core.extraction.standing_instruction``, given as ``standing``: the
 probability that a text is a rule the assistant follows from now on), a constraint is read as a whole first:
-at ``STANDING_KEEP`` or more it is a standing instruction however it is phrased ("记得每次给我列清单都按…分类",
+at ``STANDING_KEEP`` or more it is a standing instruction however it is phrased ("记得每次给我列清单都按…分",
 "keep X out of anything you write for me"), and the one-off-request, recall and own-plan words above do not
 drop it; at ``STANDING_DROP`` or less it is a request of the moment ("can u whip up a script to …") and is
 dropped.
@@ -52,10 +52,10 @@ from collections.abc import Callable, Sequence
 
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
 from core.extraction.rules import others
-from core.extraction.standing_instruction import STANDING_DROP, STANDING_KEEP
 from core.extraction.rules.segment import has_cjk, normalise
 from core.extraction.rules.slots import spec
 from core.extraction.rules.topics import topic_of
+from core.extraction.standing_instruction import STANDING_DROP, STANDING_KEEP
 from core.filters import normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType

@@ -43,10 +43,10 @@ from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandid
 from core.extraction.classifier import MemoryClassifier
 from core.extraction.pairs import RETRACT_CUE, UPDATE_CUE, bare_cue, overlap, topic_text
 from core.extraction.retraction_intent import INTENT_P, RetractionIntent
-from core.extraction.standing_instruction import STANDING_DROP
 from core.extraction.rules import patterns
 from core.extraction.rules.forget import is_about_self
 from core.extraction.rules.segment import clean_content, has_cjk, normalise
+from core.extraction.standing_instruction import STANDING_DROP
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.text.salient import salient_tokens
 from core.types import MemoryType
