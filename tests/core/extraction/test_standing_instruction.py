@@ -1,7 +1,8 @@
-"""Standing instructions vs requests of the moment (issue 24, session 13, ``core.extraction.standing_instruction``):
-the learned decision keeps a rule phrased without "from now on" and drops a request typed as a rule; a sentence
-the user disowns is no memory; a retraction the intent model only leans to, that is no rule, is a retraction.
-Sentences written for this test (none from an evaluation set)."""
+"""Standing instructions vs requests of the moment (issue 24, session 13,
+``core.extraction.standing_instruction``): the learned decision keeps a rule phrased without "from now on"
+and drops a request typed as a rule; a sentence the user disowns is no memory; a retraction the intent model
+only leans to, that is no rule, is a retraction. Sentences written for this test (none from an evaluation
+set)."""
 
 from __future__ import annotations
 
@@ -35,7 +36,8 @@ def test_the_shipped_model_loads_and_separates_rules_from_requests(ex: RulesExtr
 
 def test_precision_keeps_what_the_model_calls_a_rule_and_drops_a_request() -> None:
     data = ExtractionInput("x", sent_at=SENT)
-    recall_worded = _rule("记得每次给我整理书单都按出版年份排")  # "记得" is also "I remember": the rules' recall words
+    # "记得" is also "I remember": the rules' recall words
+    recall_worded = _rule("记得每次给我整理书单都按出版年份排")
     kept = precise([recall_worded], data, lambda texts: [STANDING_KEEP] * len(texts))
     assert [c.content for c in kept] == [recall_worded.content]
     assert precise([recall_worded], data) == []  # without the model, the recall words drop it
