@@ -227,7 +227,7 @@ class RulesExtractor:
             self._standing: StandingInstruction | None = _standing_model()
             self._retraction: RetractionResolver | None = RetractionResolver(
                 classifier, _intent_model(), self._standing) if judge else None
-            self._gate: ClassifierGate | None = ClassifierGate(classifier, self._standing)
+            self._gate: ClassifierGate | None = ClassifierGate(classifier)
         else:
             self._gate = None
             self._judge = None

@@ -78,7 +78,6 @@ from core.extraction.rules.segment import (
 )
 from core.extraction.rules.slots import is_known_slot, spec
 from core.extraction.rules.topics import topic_of
-from core.extraction.standing_instruction import STANDING_KEEP, StandingInstruction
 from core.filters import is_noise_content, normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
@@ -180,12 +179,8 @@ def _taste_or_goal(pred: Prediction) -> bool:
 class ClassifierGate:
     """Applies one ``MemoryClassifier`` to the rules' candidates of a burst (see module doc)."""
 
-    def __init__(self, classifier: MemoryClassifier, standing: StandingInstruction | None = None) -> None:
-        """``standing``: the standing-instruction model; a rule candidate it calls a standing instruction
-        (``STANDING_KEEP``, on the whole content or, for a rule of several clauses, on its first clause:
-        "别再给我推荐X了，我看完睡不着") is not removed by the gate; kept whole, with its reason."""
+    def __init__(self, classifier: MemoryClassifier) -> None:
         self.classifier = classifier
-        self.standing = standing
         self._topic_vectors: dict[MemoryType, tuple[list[str], npt.NDArray[np.float32]]] | None = None
 
     def _topics(self) -> dict[MemoryType, tuple[list[str], npt.NDArray[np.float32]]]:
@@ -275,10 +270,10 @@ class ClassifierGate:
                       gated: dict[int, MemoryCandidate | None], filled: frozenset[str] = frozenset()) -> None:
         """A rule candidate of several clauses the gate dropped as a whole is read again by its first
         clause ("i kinda wanna run a half marathon someday, nothing serious, just to say i did it": the
-        hedges after it drown the goal); kept, it stays with that clause as its content. A standing
-        rule is read by its first clause too (the classifier keeping it as a rule, or the standing-instruction
-        model calling it one: "别再给我推荐X了，我看完睡不着"), and kept stays whole (with its object and
-        reason). One more embedding batch, only when this happens."""
+        hedges after it drown the goal); kept, it stays with that clause as its content. A standing rule is
+        read by its first clause too, and kept by the classifier as a rule there ("别再给我推荐X了，我看完
+        睡不着": the reason after it drowns the rule) it stays whole (with its object and reason). One more
+        embedding batch, only when this happens."""
         heads: list[tuple[MemoryCandidate, str]] = []
         for cand in upserts:
             if gated[id(cand)] is not None:
@@ -298,21 +293,16 @@ class ClassifierGate:
                                               strict=True):
             if cand.memory_type is MemoryType.CONSTRAINT:  # a rule stays whole, with its object and reason
                 rule = pred.probs[0] < GATE_DROP and pred.memory_type is MemoryType.CONSTRAINT
-                gated[id(cand)] = cand if rule or self._standing_rule(cand, vector) else None
+                gated[id(cand)] = cand if rule else None
                 continue
             gated[id(cand)] = self._gate(cand.model_copy(update={"content": head}), pred, vector, filled)
 
     # -- gate and type --------------------------------------------------------------------------
-    def _standing_rule(self, cand: MemoryCandidate, vector: npt.NDArray[np.float32]) -> bool:
-        """The standing-instruction model calls the rule candidate a rule from now on."""
-        return self.standing is not None and cand.memory_type is MemoryType.CONSTRAINT and \
-            float(self.standing.predict_proba(vector[None, :])[0]) >= STANDING_KEEP
-
     def _gate(self, cand: MemoryCandidate, pred: Prediction, vector: npt.NDArray[np.float32],
               filled: frozenset[str] = frozenset()) -> MemoryCandidate | None:
         slot = is_known_slot(cand.key) or is_event_key(cand.key)  # a dated life event is kept like a slot
         if pred.probs[0] >= (GATE_DROP_SLOT if slot else GATE_DROP):
-            return cand if self._standing_rule(cand, vector) else None
+            return None
         memory_type = pred.memory_type
         other = memory_type is not cand.memory_type and {cand.memory_type, memory_type} <= set(_INTENTS)
         if slot and other and pred.p_keep >= RESCUE_KEEP and pred.p_type(memory_type) >= RETYPE_SLOT \

@@ -35,10 +35,10 @@ statement of a candidate's content, the parts ``build`` joined with "; " / "；"
 
 With the standing-instruction model (``core.extraction.standing_instruction``, given as ``standing``: the
 probability that a text is a rule the assistant follows from now on), a constraint is read as a whole first:
-at ``STANDING_KEEP`` or more it is a standing instruction however it is phrased ("记得每次给我列清单都按…分",
-"keep X out of anything you write for me"), and the one-off-request, recall and own-plan words above do not
-drop it; at ``STANDING_DROP`` or less it is a request of the moment ("can u whip up a script to …") and is
-dropped.
+at ``STANDING_KEEP`` or more it is a standing instruction however it is phrased ("记得每次给我列清单都按…
+分"), and the recall and own-plan words above do not drop it (the one-off-request words still do: "如果你有
+推荐的话就告诉我吧" reads like a rule to the model); at ``STANDING_DROP`` or less it is a request of the
+moment ("can u whip up a script to …") and is dropped.
 
 A candidate whose every piece is dropped is dropped. A goal that tells what the user usually does with no
 intent ("我会听古典音乐、阅读和做饭来放松", "I usually go climbing to unwind") is a habit, and one that tells
@@ -167,7 +167,7 @@ REFERENT_MAX_CHARS = 200
 
 def _dropped(piece: str, memory_type: MemoryType, standing: bool = False) -> bool:
     """``piece`` (normalised) is not a memory of ``memory_type``: see the module doc. ``standing``: the
-    standing-instruction model calls the constraint a rule from now on (no request, recall or own plan)."""
+    standing-instruction model calls the constraint a rule from now on (no recall and no own plan)."""
     if memory_type is MemoryType.PREFERENCE:  # a remark on a film, a mood or thanks is no taste
         return bool(_WORK_REMARK.search(piece) or _MOOD.search(piece) or _THANKS.search(piece)) \
             and not _LIKING.search(piece)
@@ -181,12 +181,11 @@ def _dropped(piece: str, memory_type: MemoryType, standing: bool = False) -> boo
     if _MOOD_ANYWHERE.search(piece) and not _INTENT.search(piece):
         return True
     rule = memory_type is MemoryType.CONSTRAINT
-    if rule and standing:
-        return False
     if _ONE_OFF_REQUEST.search(piece) and not (rule and _MANNER.search(piece)):
         return True
     if rule:
-        return bool(_RECALL.search(piece) or (_OWN_PLAN.search(piece) and not _MANNER.search(piece)))
+        return not standing and bool(_RECALL.search(piece) or (_OWN_PLAN.search(piece)
+                                                                and not _MANNER.search(piece)))
     return bool(_MOMENTARY_WANT.search(piece) or _TRIP_OF_MOMENT.search(piece))
 
 
