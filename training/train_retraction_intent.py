@@ -30,7 +30,8 @@ LEARNING_RATE = 2.0
 L2 = 1e-3
 
 
-def fit(x: npt.NDArray[np.float32], y: npt.NDArray[np.int64]) -> RetractionIntent:
+def fit(x: npt.NDArray[np.float32], y: npt.NDArray[np.int64], steps: int = STEPS,
+        learning_rate: float = LEARNING_RATE, l2: float = L2) -> RetractionIntent:
     mean = x.mean(axis=0).astype(np.float64)
     xc = x.astype(np.float64) - mean
     pos = max(int(y.sum()), 1)
@@ -38,11 +39,11 @@ def fit(x: npt.NDArray[np.float32], y: npt.NDArray[np.int64]) -> RetractionInten
     sw = np.where(y == 1, 0.5 / pos, 0.5 / neg)
     w = np.zeros(x.shape[1])
     b = 0.0
-    for _ in range(STEPS):
+    for _ in range(steps):
         p = 1.0 / (1.0 + np.exp(-(xc @ w + b)))
         g = (p - y) * sw
-        w -= LEARNING_RATE * (xc.T @ g + L2 * w)
-        b -= LEARNING_RATE * float(g.sum())
+        w -= learning_rate * (xc.T @ g + l2 * w)
+        b -= learning_rate * float(g.sum())
     return RetractionIntent(w.astype(np.float32), float(b), mean.astype(np.float32))
 
 

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from core.extraction.classifier import MemoryClassifier, MLPModel
     from core.extraction.retraction_intent import RetractionIntent
     from core.extraction.rules.retraction import RetractionResolver
+    from core.extraction.standing_instruction import StandingInstruction
 
 log = logging.getLogger(__name__)
 MAX_CONTENT = MAX_MEMORY_CONTENT_CHARS
@@ -208,6 +209,18 @@ def _precision_model() -> MLPModel | None:
         return None
 
 
+def _standing_model() -> StandingInstruction | None:
+    """The shipped standing-instruction model, or None (the rules' request words only) when its weights do
+    not load."""
+    from core.extraction.standing_instruction import StandingInstructionError, shipped_standing_model
+
+    try:
+        return shipped_standing_model()
+    except StandingInstructionError as exc:
+        log.warning("standing-instruction model unavailable, request words only: %s", exc)
+        return None
+
+
 class RulesExtractor:
     """Offline rule-based ``CandidateExtractor`` for Chinese and English (name ``rules``).
 
@@ -241,12 +254,21 @@ class RulesExtractor:
             self._judge: UpdateJudge | None = UpdateJudge(
                 classifier, shipped_pair_model(),
                 shipped_update_intent() if UPDATE_INTENT_ON else None) if judge else None
-            self._retraction: RetractionResolver | None = RetractionResolver(classifier, _intent_model()) \
-                if judge else None
+            self._standing: StandingInstruction | None = _standing_model()
+            self._retraction: RetractionResolver | None = RetractionResolver(
+                classifier, _intent_model(), self._standing) if judge else None
         else:
             self._gate = None
             self._judge = None
             self._retraction = None
+            self._standing = None
+
+    def standing(self, texts: list[str]) -> list[float]:
+        """P(standing instruction) per text (``core.extraction.standing_instruction``), on the classifier's
+        passage vectors (cached: the gate embedded the candidates already); empty without the model."""
+        if self.classifier is None or self._standing is None or not texts:
+            return [0.5] * len(texts)  # undecided: neither threshold applies
+        return [float(p) for p in self._standing.predict_proba(self.classifier.embed(texts))]
 
     def warm_up(self) -> None:
         """Load the classifier's embedding model and run it once (no-op without a classifier)."""
@@ -276,7 +298,8 @@ class RulesExtractor:
         """Stage 1: long-term memory candidates from ``data.user_message`` (never from context), after
         the precision pass (``precision.precise``: no thanks, requests or moods as rules or goals, no
         pronoun without its referent)."""
-        return precise(self._built(data).candidates, data)
+        return precise(self._built(data).candidates, data,
+                       self.standing if self._standing is not None else None)
 
     def refine(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         """Stage 2: against ``data.existing``: drop what is already known, reuse the key of the same

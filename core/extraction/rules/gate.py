@@ -359,11 +359,13 @@ class ClassifierGate:
                       gated: dict[int, MemoryCandidate | None], filled: frozenset[str] = frozenset()) -> None:
         """A rule candidate of several clauses the gate dropped as a whole is read again by its first
         clause ("i kinda wanna run a half marathon someday, nothing serious, just to say i did it": the
-        hedges after it drown the goal); kept, it stays with that clause as its content. Never a standing
-        rule (kept whole, with its object). One more embedding batch, only when this happens."""
+        hedges after it drown the goal); kept, it stays with that clause as its content. A standing rule is
+        read by its first clause too, and kept by the classifier as a rule there ("别再给我推荐X了，我看完
+        睡不着": the reason after it drowns the rule) it stays whole (with its object and reason). One more
+        embedding batch, only when this happens."""
         heads: list[tuple[MemoryCandidate, str]] = []
         for cand in upserts:
-            if gated[id(cand)] is not None or cand.memory_type is MemoryType.CONSTRAINT:
+            if gated[id(cand)] is not None:
                 continue
             group = next((g for g in analysis.groups if g.key == cand.key and g.hit.content is None
                           and len(g.clauses) > 1), None)
@@ -379,6 +381,10 @@ class ClassifierGate:
         predictions = self._second_opinion(vectors, self.classifier.predict_vectors(vectors))
         for (cand, head), pred, vector in zip(heads, predictions, vectors,
                                               strict=True):
+            if cand.memory_type is MemoryType.CONSTRAINT:  # a rule stays whole, with its object and reason
+                rule = pred.probs[0] < GATE_DROP and pred.memory_type is MemoryType.CONSTRAINT
+                gated[id(cand)] = cand if rule else None
+                continue
             gated[id(cand)] = self._gate(cand.model_copy(update={"content": head}), pred, vector, filled)
 
     # -- gate and type --------------------------------------------------------------------------

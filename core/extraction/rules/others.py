@@ -99,6 +99,15 @@ _CORRECTION = re.compile(r"^(?:你(?:搞|弄|记|说|想)错了|不对|不是的
                          r"(?:no|nope)?[, ]*you(?:'ve| have)? got (?:it|that|me) wrong|"
                          r"that'?s (?:not right|wrong)|"
                          r"you'?re wrong)[,!. 。！啦呀]*$")
+# the user disowns a statement put in their mouth ("i never said i like overtime", "who said i'm into golf",
+# "我可没说我喜欢加班", "谁说我爱吃辣了"): a negated verb of saying with the user as the one who said, then
+# what
+# was (not) said; the statement after it is not the user's
+_DISOWNED = re.compile(r"^(?:(?:no|nope|nah|um|uh|well|wait|lol|haha|hey)[, ]+)*"
+                       r"(?:i (?:never|didn'?t|did not|don'?t (?:remember|recall) (?:ever )?)\s*"
+                       r"(?:say|said|saying|tell|told|mention|mentioned)|"
+                       r"who (?:said|says|told you))\b|"
+                       r"^(?:我(?:可|又|也|从来|从|根本|压根|并)?(?:没|没有|不曾)|谁)(?:说|讲|提)(?:过|到)?我")
 _NO_LONGER = re.compile(r"\b(?:anymore|any more|no longer)\b|了[。！!]*$")
 _FILLER = re.compile(r"^(?:(?:no|nope|nah|lol|uh|um|well|actually|wait|haha|oh|but|不不|不是|哈哈)[.!, ]*)+$")
 # someone else's view of the user, not the user's own statement ("people always assume i'm a teacher",
@@ -156,7 +165,7 @@ def without_others(piece: str) -> str:
 
 def _denied(sub: str) -> bool:
     s = sub.strip()
-    if _CORRECTION.search(s) or _REPORTED.search(s):
+    if _CORRECTION.search(s) or _REPORTED.search(s) or _DISOWNED.search(s):
         return True
     if _NO_LONGER.search(s):
         return False  # "i'm not a student anymore", "我不是学生了": a change, the update judge's to read

@@ -36,6 +36,13 @@ statement of a candidate's content, the parts ``build`` joined with "; " / "；"
   riding them", "我超爱骑它们") takes the previous sentence of the message, else the user's
   previous turn, as its referent; without one it is not stored.
 
+With the standing-instruction model (``core.extraction.standing_instruction``, given as ``standing``: the
+probability that a text is a rule the assistant follows from now on), a constraint is read as a whole first:
+at ``STANDING_KEEP`` or more it is a standing instruction however it is phrased ("记得每次给我列清单都按…
+分"), and the recall and own-plan words above do not drop it (the one-off-request words still do: "如果你有
+推荐的话就告诉我吧" reads like a rule to the model); at ``STANDING_DROP`` or less it is a request of the
+moment ("can u whip up a script to …") and is dropped.
+
 A candidate whose every piece is dropped is dropped. A goal that tells what the user usually does with no
 intent ("我会听古典音乐、阅读和做饭来放松", "I usually go climbing to unwind") is a habit, and one that tells
 what the user likes doing with no word of intent ("I love learning about the past") a liking: either
@@ -44,13 +51,14 @@ becomes a preference under its topic. Deletions pass untouched. Pure function.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
 from core.extraction.rules import others
 from core.extraction.rules.segment import has_cjk, normalise
 from core.extraction.rules.slots import spec
 from core.extraction.rules.topics import topic_of
+from core.extraction.standing_instruction import STANDING_DROP, STANDING_KEEP
 from core.filters import normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
@@ -169,8 +177,9 @@ SARCASM_WINDOW = 80
 REFERENT_MAX_CHARS = 200
 
 
-def _dropped(piece: str, memory_type: MemoryType) -> bool:
-    """``piece`` (normalised) is not a memory of ``memory_type``: see the module doc."""
+def _dropped(piece: str, memory_type: MemoryType, standing: bool = False) -> bool:
+    """``piece`` (normalised) is not a memory of ``memory_type``: see the module doc. ``standing``: the
+    standing-instruction model calls the constraint a rule from now on (no recall and no own plan)."""
     if _NEVER_DONE.search(piece):
         return True
     if memory_type is MemoryType.PREFERENCE:  # a remark on a film, a mood or thanks is no taste
@@ -189,7 +198,8 @@ def _dropped(piece: str, memory_type: MemoryType) -> bool:
     if _ONE_OFF_REQUEST.search(piece) and not (rule and _MANNER.search(piece)):
         return True
     if rule:
-        return bool(_RECALL.search(piece) or (_OWN_PLAN.search(piece) and not _MANNER.search(piece)))
+        return not standing and bool(_RECALL.search(piece) or (_OWN_PLAN.search(piece)
+                                                                and not _MANNER.search(piece)))
     return bool(_MOMENTARY_WANT.search(piece) or _TRIP_OF_MOMENT.search(piece))
 
 
@@ -246,20 +256,30 @@ def _with_referent(content: str, data: ExtractionInput) -> str | None:
     return f"{referent}{sep}{content}"[:MAX_MEMORY_CONTENT_CHARS]
 
 
-def precise(candidates: Sequence[MemoryCandidate], data: ExtractionInput) -> list[MemoryCandidate]:
+def precise(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
+            standing: Callable[[list[str]], list[float]] | None = None) -> list[MemoryCandidate]:
     """``candidates`` without thanks, one-off requests, passing moods and momentary wants typed as
-    a goal or constraint, and with pronoun-only statements given their referent (or dropped)."""
+    a goal or constraint, and with pronoun-only statements given their referent (or dropped).
+    ``standing``: P(standing instruction) per text (the standing-instruction model), read on constraints."""
+    rules = [c for c in candidates if c.op is CandidateOp.UPSERT and c.memory_type is MemoryType.CONSTRAINT]
+    p_rule = dict(zip([c.content for c in rules], standing([c.content for c in rules]), strict=True)) \
+        if standing is not None and rules else {}
     out: list[MemoryCandidate] = []
     for cand in candidates:
         if cand.op is not CandidateOp.UPSERT:
             out.append(cand)
             continue
+        p = p_rule.get(cand.content) if cand.memory_type is MemoryType.CONSTRAINT else None
+        if p is not None and p <= STANDING_DROP:
+            continue  # a request of the moment typed as a rule
+        standing_rule = p is not None and p >= STANDING_KEEP
         pieces = [p for p in _PIECES.split(cand.content) if p.strip()]
         claim = cand.memory_type is MemoryType.FACT
         taste_or_claim = claim or cand.memory_type is MemoryType.PREFERENCE
         message = data.user_message or ""
         kept = [p for p in (others.without_others(others.without_denials(p)) for p in pieces) if p
-                and not _dropped(normalise(p), cand.memory_type) and not others.someone_elses(normalise(p))
+                and not _dropped(normalise(p), cand.memory_type, standing_rule)
+                and not others.someone_elses(normalise(p))
                 and not _reply_to_advice(normalise(p), message)
                 and not (taste_or_claim and _sarcastic(p, message, claim=claim))]
         resolved = [r for r in (_with_referent(p, data) for p in kept) if r]

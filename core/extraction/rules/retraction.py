@@ -5,7 +5,9 @@
 know (``pairs.RETRACT_CUE``, ``patterns.FORGET``; never a reminder, "don't forget ...", nor the user
 forgetting something, "我又忘了带钥匙"), or, without one, the learned retraction-intent model
 (``core.extraction.retraction_intent``: "leave the X out of your notes", "rather you didn't remember the X
-thing", "那句 ignore 掉") at ``INTENT_P`` when the sentence tells no new value and asks nothing. For each:
+thing", "那句 ignore 掉") at ``INTENT_P``, or at ``INTENT_LEAN`` when the standing-instruction model
+(``core.extraction.standing_instruction``) calls it no rule for the future and it names a word of a live
+memory, when the sentence tells no new value and asks nothing. For each:
 
 - **What it withdraws and what it keeps.** Its clauses that say what to keep ("just the teaching", "cello's
   fine to remember", "住哪儿可以记", ``_KEEP``) are the keep topic; the others, without cue words, the
@@ -44,6 +46,7 @@ from core.extraction.retraction_intent import INTENT_P, RetractionIntent
 from core.extraction.rules import patterns
 from core.extraction.rules.forget import is_about_self
 from core.extraction.rules.segment import clean_content, has_cjk, normalise
+from core.extraction.standing_instruction import STANDING_DROP
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.text.salient import salient_tokens
 from core.types import MemoryType
@@ -59,6 +62,9 @@ SIBLING_MARGIN = 0.02  # a clause of the same memory this near the named clause'
 # is the medication beside it)
 TURN_OVERLAP = 0.5  # a clause of a memory the previous turn stated (Dice overlap with that turn)
 TURN_COSINE = 0.92
+INTENT_LEAN = 0.6  # P(retraction) at which a sentence the standing model calls no rule and that names a word
+# of a live memory is a retraction ("nix the counselor + insomnia part"; an acknowledgement, "yeah!", "lol yes
+# exactly", sits near 0.55 and names nothing)
 REST_KEEP = 0.5  # the clauses a partial retraction keeps must be a memory alone (classifier p_keep)
 
 _SENTENCE = re.compile(r"[^。！？!?.;；\n]+[。！？!?.;；]?")
@@ -173,12 +179,19 @@ def _type(memory: ExistingMemory) -> MemoryType:
 class RetractionResolver:
     """Applies the retractions of one message to its candidates (see the module doc)."""
 
-    def __init__(self, classifier: MemoryClassifier, intent: RetractionIntent | None) -> None:
+    def __init__(self, classifier: MemoryClassifier, intent: RetractionIntent | None,
+                 standing: RetractionIntent | None = None) -> None:
+        """``standing``: the standing-instruction model; a sentence the intent model leans to call a
+        retraction (``INTENT_LEAN``) that the standing model calls no rule for the future (``STANDING_DROP``)
+        and that names a word of a live memory is a retraction too ("nix the counselor + insomnia part",
+        "leave X out of it for now")."""
         self.classifier = classifier
         self.intent = intent
+        self.standing = standing
 
     # -- which sentences retract, and what -------------------------------------------------------
-    def retractions(self, message: str, previous: str | None, withdrew: bool = False) -> list[_Retraction]:
+    def retractions(self, message: str, previous: str | None, withdrew: bool = False,
+                    live_words: frozenset[str] = frozenset()) -> list[_Retraction]:
         """The message's retraction sentences. ``withdrew``: the rules already deleted a memory in this
         message, so a bare "please forget that" points at it, not at another sentence or the previous turn
         ("I moved to Portland. I don't watch horror anymore, please forget that")."""
@@ -188,8 +201,12 @@ class RetractionResolver:
             rest = [(i, s) for i, s in enumerate(sentences) if (i, s) not in found and len(s) >= 4
                     and not _QUESTION.search(s) and not UPDATE_CUE.search(s)]
             if rest:
-                probs = self.intent.predict_proba(self.classifier.embed([s for _, s in rest]))
-                found += [pair for pair, p in zip(rest, probs, strict=True) if p >= INTENT_P]
+                vectors = self.classifier.embed([s for _, s in rest])
+                probs = self.intent.predict_proba(vectors)
+                rules = self.standing.predict_proba(vectors) if self.standing is not None else probs * 0 + 1
+                found += [pair for pair, p, q in zip(rest, probs, rules, strict=True)
+                          if p >= INTENT_P or (p >= INTENT_LEAN and q <= STANDING_DROP
+                                               and _words(pair[1]) & live_words)]
         out = []
         for i, sentence in sorted(found)[:MAX_RETRACTIONS]:
             parts = [p.strip() for p in _CLAUSE.findall(sentence) if p.strip()]
@@ -293,7 +310,8 @@ class RetractionResolver:
         """``candidates`` with the message's retractions applied by meaning (see the module doc)."""
         live = [m for m in existing if m.content.strip()][-MAX_EXISTING:]
         withdrew = any(c.op is CandidateOp.DELETE for c in candidates)
-        retractions = self.retractions(message, previous, withdrew) if live else []
+        live_words = frozenset(w for m in live for w in _words(m.content))
+        retractions = self.retractions(message, previous, withdrew, live_words) if live else []
         out = list(candidates)
         for r in retractions:
             out = self._without_sentence(out, r, live)

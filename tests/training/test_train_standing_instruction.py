@@ -1,0 +1,26 @@
+"""The standing-instruction trainer: the shipped weights were fitted on today's rows (templates, the utterance
+corpus's train split, the retraction-intent templates' requests), and the rows are labelled both ways."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.extraction.standing_instruction import STANDING_WEIGHTS_PATH, StandingInstruction
+from training.instruction_templates_cons26 import corpus_rows, rows
+from training.train_retraction_intent import rows_sha1
+
+
+def test_the_shipped_weights_match_the_rows() -> None:
+    with np.load(STANDING_WEIGHTS_PATH, allow_pickle=False) as data:
+        shipped = str(data["rows_sha1"])
+    assert shipped == rows_sha1(rows()), "rows changed: python -m training.train_standing_instruction"
+    StandingInstruction.load(STANDING_WEIGHTS_PATH)
+
+
+def test_rows_are_labelled_both_ways_and_the_test_split_is_kept_out() -> None:
+    every = rows()
+    assert {r["label"] for r in every} == {0, 1}
+    assert all(r["text"].strip() and r["group"] for r in every)
+    train = {r["text"] for r in every}
+    held = corpus_rows(split="test")
+    assert held and sum(r["text"] in train for r in held) < 0.05 * len(held)
