@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 UPDATE_INTENT_PATH = Path(__file__).with_name("data") / "update_intent.npz"
 UPDATE_INTENT_P = 0.64
 """A sentence without a change word reports a change at this probability or more."""
-UPDATE_INTENT_ON = True
+UPDATE_INTENT_ON = False
 """The rules extractor's update judge reads the model (off: change words alone gate the judge)."""
 
 _LOCK = threading.Lock()

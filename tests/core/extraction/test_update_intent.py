@@ -11,7 +11,7 @@ from core.extraction.classifier import MemoryClassifier
 from core.extraction.pairs import has_cue
 from core.extraction.rules import RulesExtractor
 from core.extraction.rules.judge import UpdateJudge
-from core.extraction.update_intent import UPDATE_INTENT_P, shipped_update_intent
+from core.extraction.update_intent import UPDATE_INTENT_ON, UPDATE_INTENT_P, shipped_update_intent
 from training.train_retraction_intent import rows_sha1
 from training.update_intent_templates_updgate26 import rows
 
@@ -44,13 +44,22 @@ def test_a_change_without_a_cue_word_reads_as_an_update(classifier: MemoryClassi
     assert all(q < UPDATE_INTENT_P for q in p[len(UPDATES):]), p  # additions, first statements, questions
 
 
+def _gated_extractor(classifier: MemoryClassifier) -> RulesExtractor:
+    """The rules extractor with the update-intent gate on (``UPDATE_INTENT_ON`` ships it off)."""
+    ex = RulesExtractor(classifier=classifier)
+    assert ex._judge is not None
+    assert (ex._judge.intent is not None) is UPDATE_INTENT_ON
+    ex._judge.intent = shipped_update_intent()
+    return ex
+
+
 def _refined(ex: RulesExtractor, message: str, existing: tuple[ExistingMemory, ...]) -> list:
     data = ExtractionInput(message, existing=existing)
     return ex.refine(data, ex.extract(data))
 
 
 def test_the_judge_supersedes_on_the_intent_alone(classifier: MemoryClassifier) -> None:
-    ex = RulesExtractor(classifier=classifier)
+    ex = _gated_extractor(classifier)
     old = ExistingMemory("preference-tech", "preference", "我用的是华为手机")
     out = _refined(ex, "华为摔坏了，入了个小米", (old,))
     # no clause carries a change word to mark the new value: the statement is the new memory, whole
@@ -65,7 +74,7 @@ def test_the_judge_supersedes_on_the_intent_alone(classifier: MemoryClassifier) 
 
 
 def test_an_addition_of_one_more_of_a_kind_is_never_gated(classifier: MemoryClassifier) -> None:
-    ex = RulesExtractor(classifier=classifier)
+    ex = _gated_extractor(classifier)
     assert ex._judge is not None
     assert ex._judge.gated("we also have a cockatiel. 我也在学尤克里里") == frozenset()
     old = ExistingMemory("fact-pets", "fact", "I have a beagle named Toast")
