@@ -22,7 +22,8 @@ contains the answer text (both criteria are also reported alone). With episodes 
 only; ``ours_both``, both kinds as a call with neither limit given serves them (a retrieval of its
 own per speaker), read down the answer's ``order`` to k (``core.retrieval.merge.take_pooled``, each
 kind within its own limit, the stale-episode rule included); ``ours_both_recomputed``, the same
-``take_pooled`` recomputed from the two top-10 lists without the stale rule (sessions 10-11's figure);
+``take_pooled`` recomputed from the two top-10 lists without the stale rule nor the kinds' backgrounds
+(raw cosines; sessions 10-11's figure);
 ``ours_both_fixed_split``, the former split of k by the question's time intent (``split_limits``);
 ``ours_both_pooled_by_cosine``, both kinds by raw cosine.
 ``--dump FILE`` writes each question's candidates of both kinds, ``--skip N`` starts at conversation N

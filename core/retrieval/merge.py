@@ -32,6 +32,17 @@ One place per message (``one_per_message``, in ``take_pooled``): a memory and th
 message it states (``stated``: memory id -> message id) say one thing; the one the pool ranks first
 is served, the other gives its place to the next candidate.
 
+Each kind on its own ruler (``Backgrounds``, ``calibrated``): before they are pooled, each kind's
+scores are standardised against that kind's own background for the question, the cosines of the top
+``n`` vector hits of that kind (``n`` the shorter of the two hit lists, so both are cut at the same
+depth): a score becomes its distance above the kind's mean in units of the kind's spread, rescaled to
+the two spreads' mean so the leans, the window and the lexical part keep their size in cosine. A memory
+is a distilled line and an episode what was said: the same question's cosines of the two kinds sit on
+different levels and spreads (the memories' a few hundredths lower), so the raw cosines let the
+episodes crowd the memories out of the first places on a question whose best answer is a memory (what
+a user is like or would do: LoCoMo open-domain). This is z-score fusion: no constant, the question's
+own hits calibrate it; with fewer than ``MIN_BACKGROUND`` hits of either kind the raw scores are kept.
+
 The pool keeps each kind's own order: a candidate never passes one of its kind ranked above it
 (its pooled score is capped by theirs), so ``items`` stays the rerank's top ``n`` and ``episodes``
 the episode ranking's top ``m``; a memory lifted before a stale episode is the one exception.
@@ -47,6 +58,7 @@ out the other, whose best entry is often the only one that answers.
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -66,8 +78,36 @@ FLOOR_SHARE = 5
 STALE_GAP = 1e-6
 """How far above a stale episode the memory that replaced it is placed."""
 
+MIN_BACKGROUND = 10
+"""Hits of each kind needed to standardise the kinds against their backgrounds: the spread of a handful
+of cosines is noise (a user with a few memories keeps the raw cosines)."""
+
 MEMORY = "memory"
 EPISODE = "episode"
+
+
+@dataclass(frozen=True)
+class Backgrounds:
+    """The cosines of each kind's vector hits for the question (any order): what each kind's scores
+    are standardised against before the pool (module docstring)."""
+
+    memories: Sequence[float]
+    episodes: Sequence[float]
+
+    def calibration(self) -> tuple[tuple[float, float], tuple[float, float]] | None:
+        """``((scale, shift) of the memories, (scale, shift) of the episodes)``: a score ``x`` of a kind
+        becomes ``scale * x + shift``; ``None`` when either kind has too few hits or no spread."""
+        depth = min(len(self.memories), len(self.episodes))
+        if depth < MIN_BACKGROUND:
+            return None
+        tops = [sorted(self.memories, reverse=True)[:depth], sorted(self.episodes, reverse=True)[:depth]]
+        means = [statistics.fmean(t) for t in tops]
+        spreads = [statistics.pstdev(t) for t in tops]
+        if min(spreads) <= 0:
+            return None
+        unit = statistics.fmean(spreads)
+        (m_mean, e_mean), (m_spread, e_spread) = means, spreads
+        return ((unit / m_spread, -m_mean * unit / m_spread), (unit / e_spread, -e_mean * unit / e_spread))
 
 
 @dataclass(frozen=True)
@@ -104,16 +144,27 @@ def memory_lexical(items: Sequence[RetrievedMemory], terms: Collection[str], wei
     return [weight * c for c in shares]
 
 
+def calibrated(scores: Sequence[float], scale_shift: tuple[float, float] | None) -> list[float]:
+    """``scores`` on the pool's ruler (``Backgrounds.calibration``); unchanged without one."""
+    if scale_shift is None:
+        return list(scores)
+    scale, shift = scale_shift
+    return [scale * x + shift for x in scores]
+
+
 def pooled_order(items: Sequence[RetrievedMemory], episodes: Sequence[RetrievedEpisode],
                  intent: str, terms: Collection[str] = (), lexical_weight: float = 0.0,
-                 superseded: Mapping[int, int] | None = None, corpus: BM25 | None = None) -> list[Pooled]:
+                 superseded: Mapping[int, int] | None = None, corpus: BM25 | None = None,
+                 backgrounds: Backgrounds | None = None) -> list[Pooled]:
     """Both kinds, best first (see the module docstring)."""
     m_lean = LEAN if intent == "taste" else 0.0
     e_lean = LEAN if intent == "past" else 0.0
-    m_scores = _scores([i.components.raw_retrieval for i in items],
-                       [m_lean + x for x in memory_lexical(items, terms, lexical_weight, corpus)])
-    e_scores = _scores([e.relevance for e in episodes],
-                       [e_lean + (WINDOW_LEAN if e.in_window else 0.0) for e in episodes])
+    rulers = backgrounds.calibration() if backgrounds is not None else None
+    m_raw = [i.components.raw_retrieval + m_lean + x
+             for i, x in zip(items, memory_lexical(items, terms, lexical_weight, corpus), strict=True)]
+    e_raw = [e.relevance + e_lean + (WINDOW_LEAN if e.in_window else 0.0) for e in episodes]
+    m_scores = _scores(calibrated(m_raw, rulers[0] if rulers else None), [0.0] * len(items))
+    e_scores = _scores(calibrated(e_raw, rulers[1] if rulers else None), [0.0] * len(episodes))
     # a memory whose overwrite replaced what a candidate episode said comes right before that episode
     stale = superseded or {}
     lifted: dict[int, float] = {}
@@ -156,14 +207,15 @@ def take_pooled(items: Sequence[RetrievedMemory], episodes: Sequence[RetrievedEp
                 intent: str, *, max_items: int | None = None, max_episodes: int | None = None,
                 terms: Collection[str] = (), lexical_weight: float = 0.0,
                 superseded: Mapping[int, int] | None = None, stated: Mapping[int, int] | None = None,
-                corpus: BM25 | None = None
+                corpus: BM25 | None = None, backgrounds: Backgrounds | None = None
                 ) -> tuple[list[RetrievedMemory], list[RetrievedEpisode], list[Pooled]]:
     """``total`` entries of both kinds: each kind's best ``total // FLOOR_SHARE``, then the pooled order,
     at most ``max_items`` memories and ``max_episodes`` episodes (no cap: ``None``), one place per
-    message (``one_per_message``, with ``stated``: memory id -> the message it states); split back
-    into the two kinds (each in its own order), and the served entries in pooled order."""
-    full = one_per_message(pooled_order(items, episodes, intent, terms, lexical_weight, superseded, corpus),
-                           items, episodes, stated or {})
+    message (``one_per_message``, with ``stated``: memory id -> the message it states), each kind on
+    its own ruler with ``backgrounds``; split back into the two kinds (each in its own order), and the
+    served entries in pooled order."""
+    full = one_per_message(pooled_order(items, episodes, intent, terms, lexical_weight, superseded, corpus,
+                                        backgrounds), items, episodes, stated or {})
     caps = {MEMORY: total if max_items is None else max_items,
             EPISODE: total if max_episodes is None else max_episodes}
     floor = max(0, total) // FLOOR_SHARE

@@ -28,7 +28,7 @@ from core.lexical import tokenize
 from core.memory.store import find_user
 from core.query_kinds import query_kinds
 from core.retrieval.dense import DenseFailure, DensePath, DenseStart
-from core.retrieval.merge import Pooled, pooled_order, take_pooled
+from core.retrieval.merge import Backgrounds, Pooled, pooled_order, take_pooled
 from core.retrieval.plan import RetrievalPlan, build_query, plan_retrieval
 from core.retrieval.prompt import full_prompt_block, prompt_block
 from core.retrieval.ranking import RerankWeights, RetrievedMemory
@@ -214,15 +214,17 @@ class Retriever:
         episodes, corpus = self._truth.episodes_with_corpus(user_pk, plan.episodes, timings, plan.terms)
         lexical = self.settings.EPISODE_LEXICAL_WEIGHT if episodes else 0.0
         sources = self._truth.memory_sources([i.memory.id for i in items] if episodes else [])
+        # each kind standardised against its own vector hits for this question (merge.Backgrounds)
+        backgrounds = Backgrounds([c for _, c in hits], [c for _, c in plan.episodes.hits])
         if plan.pool is not None:
             items, episodes, order = take_pooled(items, episodes, plan.pool, plan.intent,
                                                  max_items=plan.pool_caps[0], max_episodes=plan.pool_caps[1],
                                                  terms=plan.terms, lexical_weight=lexical,
                                                  superseded=sources.superseded, stated=sources.stated,
-                                                 corpus=corpus)
+                                                 corpus=corpus, backgrounds=backgrounds)
         else:
             order = pooled_order(items, episodes, plan.intent, plan.terms, lexical, sources.superseded,
-                                 corpus)
+                                 corpus, backgrounds)
         if items or episodes:
             return _DenseServed(items, episodes, order)
         return _DenseMissed("the vector index returned no live memory of this user" if hits

@@ -11,7 +11,9 @@ from core.retrieval.merge import (
     FLOOR_SHARE,
     LEAN,
     MEMORY,
+    MIN_BACKGROUND,
     WINDOW_LEAN,
+    Backgrounds,
     pooled_order,
     take_pooled,
 )
@@ -119,3 +121,50 @@ def test_a_memory_and_the_episode_of_the_message_it_states_take_one_place() -> N
     # a memory stating another message, or none, keeps its place
     assert len(take_pooled(items, episodes, 6, "neutral", stated={1: 999})[2]) == 6
     assert len(take_pooled(items, episodes, 6, "neutral")[2]) == 6
+
+
+def _spread(centre: float, width: float, n: int) -> list[float]:
+    return [centre + width * (i / (n - 1) - 0.5) for i in range(n)]
+
+
+def test_each_kind_is_standardised_against_its_own_hits_for_the_question() -> None:
+    # the memories' cosines sit lower than the episodes' (a distilled line against what was said): the
+    # best memory stands far above the other memories, the best episode only just above the episodes
+    m_hits = [0.80, *_spread(0.70, 0.04, 39)]
+    e_hits = [0.83, *_spread(0.81, 0.04, 79)]
+    backgrounds = Backgrounds(m_hits, e_hits)
+    items, episodes = [mem(1, 0.80), mem(2, 0.71)], [ep(1, 0.83), ep(2, 0.82)]
+    assert kinds(pooled_order(items, episodes, "neutral")) == [
+        (EPISODE, 1), (EPISODE, 2), (MEMORY, 1), (MEMORY, 2)]  # raw cosines: the episodes crowd it out
+    order = pooled_order(items, episodes, "neutral", backgrounds=backgrounds)
+    assert kinds(order)[0] == (MEMORY, 1)  # on each kind's own ruler, the memory is the clearer answer
+    assert [p.score for p in order] == sorted((p.score for p in order), reverse=True)
+    # the same depth of each list is read: hits below the shorter list's length do not count
+    deeper = Backgrounds(m_hits, [*e_hits, *([0.10] * 200)])
+    assert kinds(pooled_order(items, episodes, "neutral", backgrounds=deeper)) == kinds(order)
+    # the calibration is affine per kind: each kind keeps its own order, and a shift of every cosine of
+    # one kind (its hits and its candidates alike) changes nothing
+    shifted = Backgrounds([c - 0.05 for c in m_hits], e_hits)
+    assert kinds(pooled_order([mem(1, 0.75), mem(2, 0.66)], episodes, "neutral", backgrounds=shifted)) == \
+        kinds(order)
+    _, _, served = take_pooled(items, episodes, 2, "neutral", backgrounds=backgrounds)
+    assert kinds(served)[0] == (MEMORY, 1)
+
+
+def test_too_few_hits_or_no_spread_keep_the_raw_cosines() -> None:
+    items, episodes = [mem(1, 0.80)], [ep(1, 0.83)]
+    raw = kinds(pooled_order(items, episodes, "neutral"))
+    few = Backgrounds([0.80] * (MIN_BACKGROUND - 2) + [0.5], _spread(0.8, 0.1, 50))
+    flat = Backgrounds([0.7] * 40, _spread(0.8, 0.1, 50))
+    assert few.calibration() is None and flat.calibration() is None
+    for bg in (few, flat, None):
+        assert kinds(pooled_order(items, episodes, "neutral", backgrounds=bg)) == raw
+
+
+def test_on_each_kinds_ruler_the_newer_statement_still_comes_before_the_stale_one() -> None:
+    # a knowledge update with a background that puts the memory far below the old episode: the memory
+    # that replaced what episode 1 said is still read right before it
+    backgrounds = Backgrounds(_spread(0.80, 0.02, 40), _spread(0.60, 0.40, 80))
+    items, episodes = [mem(1, 0.70)], [ep(1, 0.95), ep(2, 0.90)]
+    order = pooled_order(items, episodes, "neutral", superseded={101: 1}, backgrounds=backgrounds)
+    assert kinds(order) == [(MEMORY, 1), (EPISODE, 1), (EPISODE, 2)]
