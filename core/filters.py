@@ -18,6 +18,7 @@ Invariants:
 from __future__ import annotations
 
 import hashlib
+import json
 import unicodedata
 from functools import lru_cache
 
@@ -241,6 +242,19 @@ def is_instruction_content(content: str) -> bool:
     with that reason when it refuses such content (not "filtered noise")."""
     text = unicodedata.normalize("NFKC", (content or "")[:MAX_CONTENT_SCAN])
     return bool(_INSTRUCTION_CONTENT.search(text))
+
+
+def is_structured_payload(content: str) -> bool:
+    """True when ``content`` as a whole is a machine payload, not speech: a JSON object or array (a tool
+    call or an API body, pasted or injected), which states nothing about the user whatever its fields
+    say. Linear in the length (one JSON parse)."""
+    text = (content or "").strip()
+    if len(text) < 2 or text[0] not in "{[" or text[-1] not in "}]":
+        return False
+    try:
+        return isinstance(json.loads(text), (dict, list))
+    except ValueError:
+        return False
 
 
 def is_noise_content(content: str) -> bool:

@@ -24,7 +24,7 @@ from core.extraction.rules.refine import CandidateMeta, gives_up_old, refine_can
 from core.extraction.rules.segment import has_cjk, join_clauses, normalise
 from core.extraction.rules.slots import is_known_slot, spec
 from core.extraction.rules.topics import topic_matches, topic_of
-from core.filters import is_noise_content, normalise_key
+from core.filters import is_noise_content, is_structured_payload, normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
 from schemas.events import MAX_MEMORY_CONTENT_CHARS
@@ -104,6 +104,8 @@ def build(data: ExtractionInput) -> _Built:
     retraction cancels it, otherwise details accumulate. This matters when the pipeline coalesces
     a burst of user messages into one extraction.
     """
+    if is_structured_payload(data.user_message):
+        return _Built((), {})  # a JSON tool call or body is no statement of the user's
     analysis: Analysis = analyse(data)
     zh = analysis.lang_zh
     latest: dict[str, MemoryCandidate] = {}
