@@ -24,7 +24,7 @@ from core.extraction.standing_instruction import STANDING_WEIGHTS_PATH, Standing
 from training.instruction_templates_cons26 import corpus_rows
 from training.instruction_templates_cons26 import rows as template_rows
 from training.train_memory_classifier import embed
-from training.train_retraction_intent import fit, held_out, rows_sha1
+from training.train_retraction_intent import fit_framed, rows_sha1
 
 # sharper than the retraction-intent fit's (600 steps at 2.0, L2 1e-3), which stays underfitted on these rows:
 # on the corpus's test split (its constraints against its requests, questions and habits) 0.957 accuracy
@@ -38,26 +38,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, default=None, help="a vector cache file (shared format)")
     args = ap.parse_args(argv)
     rows: list[dict[str, Any]] = template_rows()
-    x = embed([r["text"] for r in rows], args.cache, PREFIX)
-    y = np.array([r["label"] for r in rows], dtype=np.int64)
-    test = np.array([held_out(r["group"]) for r in rows])
-    model = fit(x[~test], y[~test], STEPS, LEARNING_RATE, L2)
-    p = model.predict_proba(x[test])
-    acc = float(((p >= 0.5) == (y[test] == 1)).mean()) if test.any() else 0.0
-    tested = [r for r, t in zip(rows, test, strict=True) if t]
-    missed = [r["text"] for r, q, t in zip(tested, p, y[test], strict=True) if (q >= 0.5) != (t == 1)]
-    fitted = fit(x, y, STEPS, LEARNING_RATE, L2)
+    framed = fit_framed(rows, args.cache, STEPS, LEARNING_RATE, L2)
+    fitted = framed.model
     held = corpus_rows(split="test")  # the corpus's test split: never trained on
     pt = fitted.predict_proba(embed([r["text"] for r in held], args.cache, PREFIX))
     test_acc = float(((pt >= 0.5) == (np.array([r["label"] for r in held]) == 1)).mean()) if held else 0.0
     shipped = StandingInstruction(fitted.weights, fitted.bias, fitted.mean)
-    shipped.save(args.out, rows=str(len(rows)), rows_sha1=rows_sha1(rows), held_out_accuracy=f"{acc:.4f}",
-                 corpus_test_accuracy=f"{test_acc:.4f}")
-    print(json.dumps({"rows": len(rows), "positives": int(y.sum()), "held_out_rows": int(test.sum()),
-
-                      "held_out_accuracy": round(acc, 4),
+    shipped.save(args.out, rows=str(len(rows)), rows_sha1=rows_sha1(rows),
+                 held_out_accuracy=f"{framed.held_out_accuracy:.4f}", corpus_test_accuracy=f"{test_acc:.4f}")
+    print(json.dumps({"rows": framed.rows, "positives": framed.positives,
+                      "held_out_rows": framed.held_out_rows,
+                      "held_out_accuracy": round(framed.held_out_accuracy, 4),
                       "corpus_test_rows": len(held), "corpus_test_accuracy": round(test_acc, 4),
-                      "held_out_errors": missed[:20], "out": str(args.out)},
+                      "held_out_errors": [t for t, _ in framed.held_out_errors[:20]], "out": str(args.out)},
                      ensure_ascii=False, indent=1))
     return 0
 
