@@ -226,9 +226,10 @@ class RetractionResolver:
                 for pair, p, q in zip(rest, probs, rules, strict=True):
                     if UPDATE_CUE.search(pair[1]):  # "scrap" / "drop" / "actually" also announce updates
                         # ... and a new value told with them is an update ("改成 2 人份吧", "make it 3")
-                        if p >= INTENT_CUED and q <= STANDING_DROP and not _NEW_NUMBER.search(pair[1]):
+                        clauses = set() if _NEW_NUMBER.search(pair[1]) else self._withdrawing_clauses(pair[1])
+                        if clauses:
                             found.append(pair)
-                            withdrawing |= self._withdrawing_clauses(pair[1])
+                            withdrawing |= clauses
                     elif p >= INTENT_P or (p >= INTENT_LEAN and q <= STANDING_DROP
                                            and _words(pair[1]) & live_words):
                         found.append(pair)
@@ -261,15 +262,19 @@ class RetractionResolver:
         return out
 
     def _withdrawing_clauses(self, sentence: str) -> set[str]:
-        """The clauses of a sentence with an update cue that the intent model calls a retraction alone ("eh
-        scrap that X rule" of "eh scrap that X rule, i'm fine with X now"): they name what is withdrawn, the
-        others tell why."""
+        """The clauses of a sentence with an update cue that withdraw something: the intent model calls them
+        a retraction (``INTENT_CUED``) and the standing model no rule (``STANDING_DROP``) ("eh scrap that X
+        rule" of "eh scrap that X rule, turns out i'm fine with X"). They name what is withdrawn; the other
+        clauses tell why."""
         assert self.intent is not None
         parts = [p.strip() for p in _CLAUSE.findall(sentence) if p.strip()]
-        if len(parts) < 2:
-            return set(parts)
-        probs = self.intent.predict_proba(self.classifier.embed(parts))
-        return {p for p, q in zip(parts, probs, strict=True) if q >= INTENT_P}
+        if not parts:
+            return set()
+        vectors = self.classifier.embed(parts)
+        probs = self.intent.predict_proba(vectors)
+        rules = self.standing.predict_proba(vectors) if self.standing is not None else probs * 0 + 1
+        return {p for p, q, r in zip(parts, probs, rules, strict=True)
+                if q >= INTENT_CUED and r <= STANDING_DROP}
 
     # -- what it withdraws ----------------------------------------------------------------------------
     def _vectors(self, texts: list[str]) -> npt.NDArray[np.float32]:
@@ -413,13 +418,18 @@ class RetractionResolver:
                 topic: str) -> list[MemoryCandidate]:
         parts = memory_clauses(memory.content)
         rest = []
+        whole = False  # a clause withdrawn whole, not one item of its list
         for i, p in enumerate(parts):
             if i not in gone:
                 rest.append(p)
-            elif topic:  # one item of a list: "penicillin and cats" - "penicillin" -> "cats"
-                item = _without_item(p, topic)
-                if item:
-                    rest.append(item)
+                continue
+            item = _without_item(p, topic) if topic else ""  # "penicillin and cats" - "penicillin" -> "cats"
+            if item:
+                rest.append(item)
+            else:
+                whole = True
+        if whole and _type(memory) is MemoryType.CONSTRAINT:
+            rest = []  # a rule is one thing: its condition alone ("whenever you plan trips") is no rule
         content = _rejoin(memory.content, rest) if rest else ""
         for c in out:
             if c.key == memory.key and c.op is CandidateOp.UPSERT and c.supersedes == memory.key:
