@@ -1,6 +1,5 @@
 """Train the standing-instruction model (``core.extraction.standing_instruction``) on the template rows of
-``training/instruction_templates_cons26.py`` and ``training/instruction_templates_cons27.py``, and the
-session-14 retraction templates' withdrawals as negatives (``training_rows``).
+``training/instruction_templates_cons26.py``.
 
 The retraction-intent trainer's fit (class-balanced logistic regression, full-batch gradient descent from
 zero, deterministic): first a fit with every fifth frame family held out (its accuracy is printed: wording of
@@ -24,8 +23,6 @@ from core.extraction.classifier import PREFIX
 from core.extraction.standing_instruction import STANDING_WEIGHTS_PATH, StandingInstruction
 from training.instruction_templates_cons26 import corpus_rows
 from training.instruction_templates_cons26 import rows as template_rows
-from training.instruction_templates_cons27 import rows as cons27_rows
-from training.retraction_templates_cons27 import rows as cons27_retraction_rows
 from training.train_memory_classifier import embed
 from training.train_retraction_intent import fit_framed, rows_sha1
 
@@ -35,21 +32,12 @@ from training.train_retraction_intent import fit_framed, rows_sha1
 STEPS, LEARNING_RATE, L2 = 3000, 8.0, 1e-4
 
 
-def training_rows() -> list[dict[str, Any]]:
-    """The rows the shipped weights are fitted on: the session-13 rows, the session-14 frames (a standing
-    assumption for a kind of request; a one-off request with a constraint of its own; code specifications),
-    and the session-14 retraction templates' withdrawals, which are no rule for the future either."""
-    withdrawals = [{"text": r["text"], "label": 0, "group": f"cons27r-{r['group']}"}
-                   for r in cons27_retraction_rows() if r["label"] == 1]
-    return template_rows() + cons27_rows() + withdrawals
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", type=Path, default=STANDING_WEIGHTS_PATH)
     ap.add_argument("--cache", type=Path, default=None, help="a vector cache file (shared format)")
     args = ap.parse_args(argv)
-    rows: list[dict[str, Any]] = training_rows()
+    rows: list[dict[str, Any]] = template_rows()
     framed = fit_framed(rows, args.cache, STEPS, LEARNING_RATE, L2)
     fitted = framed.model
     held = corpus_rows(split="test")  # the corpus's test split: never trained on

@@ -6,9 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from core.extraction.standing_instruction import STANDING_WEIGHTS_PATH, StandingInstruction
-from training.instruction_templates_cons26 import corpus_rows
+from training.instruction_templates_cons26 import corpus_rows, rows
 from training.train_retraction_intent import rows_sha1
-from training.train_standing_instruction import training_rows as rows
 
 
 def test_the_shipped_weights_match_the_rows() -> None:

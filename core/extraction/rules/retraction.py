@@ -65,6 +65,9 @@ TURN_COSINE = 0.92
 INTENT_CUED = 0.70  # P(retraction) at which a sentence with an update cue is a retraction too ("scrap the bit
 # about X", "eh scrap that X rule, ...": "scrap" also announces updates); calibrated on the retraction-intent
 # trainer's held-out frame folds (``python -m training.train_retraction_intent``, "cued_threshold")
+CUED_NOT_RULE = 0.5  # ... and the standing model's decision boundary: such a clause is no rule below it (a
+# rule with an update cue, "actually, never suggest X", withdraws nothing; "scrap that X rule" names a rule
+# and sits near 0.2, above ``STANDING_DROP``)
 INTENT_LEAN = 0.6  # P(retraction) at which a sentence the standing model calls no rule and that names a word
 # of a live memory is a retraction ("nix the counselor + insomnia part"; an acknowledgement, "yeah!", "lol yes
 # exactly", sits near 0.55 and names nothing)
@@ -263,9 +266,9 @@ class RetractionResolver:
 
     def _withdrawing_clauses(self, sentence: str) -> set[str]:
         """The clauses of a sentence with an update cue that withdraw something: the intent model calls them
-        a retraction (``INTENT_CUED``) and the standing model no rule (``STANDING_DROP``) ("eh scrap that X
-        rule" of "eh scrap that X rule, turns out i'm fine with X"). They name what is withdrawn; the other
-        clauses tell why."""
+        a retraction (``INTENT_CUED``) and the standing model no rule (below its decision boundary,
+        ``CUED_NOT_RULE``) ("eh scrap that X rule" of "eh scrap that X rule, turns out i'm fine with X"). They
+        name what is withdrawn; the other clauses tell why."""
         assert self.intent is not None
         parts = [p.strip() for p in _CLAUSE.findall(sentence) if p.strip()]
         if not parts:
@@ -274,7 +277,7 @@ class RetractionResolver:
         probs = self.intent.predict_proba(vectors)
         rules = self.standing.predict_proba(vectors) if self.standing is not None else probs * 0 + 1
         return {p for p, q, r in zip(parts, probs, rules, strict=True)
-                if q >= INTENT_CUED and r <= STANDING_DROP}
+                if q >= INTENT_CUED and r < CUED_NOT_RULE}
 
     # -- what it withdraws ----------------------------------------------------------------------------
     def _vectors(self, texts: list[str]) -> npt.NDArray[np.float32]:

@@ -71,14 +71,3 @@ def test_a_leaning_retraction_that_is_no_rule_withdraws_the_part(ex: RulesExtrac
     assert any(c.op is CandidateOp.DELETE and c.key == "fact-health" for c in out)
     assert not any(c.key == "preference-games" and c.op is CandidateOp.DELETE for c in out)
 
-
-def test_a_standing_assumption_is_a_rule_and_a_constrained_one_off_is_not(ex: RulesExtractor) -> None:
-    """Session 14 (cons27): "for any X stuff assume ..." states a circumstance for every such request; a
-    one-off request with a constraint of its own, or code whose specification says "never", is no rule."""
-    rules = ["for anything museum related assume i'm visiting with my grandma",
-             "只要是订火车票的事，都默认我要靠窗"]
-    requests = ["jot me a sonnet about ferries but no rhyming couplets",
-                "write a kotlin function that never throws"]
-    p = ex.standing(rules + requests)
-    assert min(p[:2]) > max(p[2:])
-    assert max(p[2:]) <= STANDING_DROP
