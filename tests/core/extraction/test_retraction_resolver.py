@@ -126,10 +126,11 @@ def test_a_bare_that_after_its_own_statement_never_reaches_the_previous_turns_me
     assert out["preference-games"].op is CandidateOp.DELETE
 
 
-# --- session 14 (helper cons27): sentences written for this test, none from an evaluation set -----------------
+# --- session 14 (helper cons27): sentences written for this test, none from an evaluation set ------------
 def test_words_before_a_bare_forget_that_are_no_topic(ex: RulesExtractor) -> None:
     """"<interjection> forget that, <why>": the pronoun points at the previous turn's statement."""
-    existing = (_mem("goal-language", "i'm learning to play the banjo", "goal"), _mem("fact-job", "i'm a baker"))
+    existing = (_mem("goal-language", "i'm learning to play the banjo", "goal"),
+                _mem("fact-job", "i'm a baker"))
     out = _by_key(_refined(ex, "argh forget that, gave up in a week", existing,
                            previous="i'm learning to play the banjo"))
     assert out["goal-language"].op is CandidateOp.DELETE
