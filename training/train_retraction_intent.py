@@ -1,5 +1,6 @@
 """Train the retraction-intent model (``core.extraction.retraction_intent``) on the template rows of
-``training/retraction_templates_forget24.py``.
+``training/retraction_templates_forget24.py`` and ``training/retraction_templates_cons27.py``
+(``training_rows``).
 
 Class-balanced logistic regression, full-batch gradient descent from zero (deterministic). First a fit
 with every fifth frame family held out (the held-out accuracy is printed: wording of frames the model
@@ -23,6 +24,7 @@ import numpy.typing as npt
 
 from core.extraction.classifier import PREFIX
 from core.extraction.retraction_intent import INTENT_WEIGHTS_PATH, RetractionIntent
+from training.retraction_templates_cons27 import rows as cons27_rows
 from training.retraction_templates_forget24 import rows as template_rows
 from training.train_memory_classifier import embed
 
@@ -51,6 +53,12 @@ def fit(x: npt.NDArray[np.float32], y: npt.NDArray[np.int64], steps: int = STEPS
 def rows_sha1(rows: list[dict[str, Any]]) -> str:
     """The SHA-1 of the template rows the weights were fitted on (a test checks the shipped weights')."""
     return hashlib.sha1(json.dumps(rows, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
+
+
+def training_rows() -> list[dict[str, Any]]:
+    """The rows the shipped weights are fitted on: the session-12 templates, then the session-14 ones (a part
+    of what was told, a bare "that" with its reason, and their look-alikes)."""
+    return template_rows() + cons27_rows()
 
 
 def held_out(group: str) -> bool:
@@ -85,19 +93,42 @@ def fit_framed(rows: list[dict[str, Any]], cache: Path | None, steps: int = STEP
                      errors)
 
 
+def cued_threshold(rows: list[dict[str, Any]], cache: Path | None) -> dict[str, float]:
+    """The probability at which a sentence with an update cue (``pairs.UPDATE_CUE``: "scrap", "actually",
+    "now") is a retraction (``core.extraction.rules.retraction.INTENT_CUED``), calibrated out of fold: five
+    fits, each without one fifth of the frame groups, score the rows of the groups they did not see; the
+    threshold is the first step of 0.05 above every cued non-retraction's out-of-fold probability."""
+    from core.extraction.pairs import UPDATE_CUE
+
+    x = embed([r["text"] for r in rows], cache, PREFIX)
+    y = np.array([r["label"] for r in rows], dtype=np.int64)
+    fold = np.array([zlib.crc32(r["group"].encode()) % 5 for r in rows])
+    p = np.zeros(len(rows))
+    for k in range(5):
+        p[fold == k] = fit(x[fold != k], y[fold != k]).predict_proba(x[fold == k])
+    cued = np.array([bool(UPDATE_CUE.search(r["text"])) for r in rows])
+    neg, pos = p[cued & (y == 0)], p[cued & (y == 1)]
+    top = float(neg.max()) if len(neg) else 0.5
+    threshold = min(0.95, float(np.ceil((top + 1e-9) / 0.05) * 0.05))
+    return {"cued_negatives": len(neg), "cued_positives": len(pos),
+            "cued_negative_max": round(top, 4), "cued_threshold": round(threshold, 2),
+            "cued_positive_recall": round(float((pos >= threshold).mean()) if len(pos) else 0.0, 4)}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", type=Path, default=INTENT_WEIGHTS_PATH)
     ap.add_argument("--cache", type=Path, default=None, help="a vector cache file (shared format)")
     args = ap.parse_args(argv)
-    rows: list[dict[str, Any]] = template_rows()
+    rows: list[dict[str, Any]] = training_rows()
     framed = fit_framed(rows, args.cache)
     framed.model.save(args.out, rows=str(len(rows)), rows_sha1=rows_sha1(rows),
                       held_out_accuracy=f"{framed.held_out_accuracy:.4f}")
     print(json.dumps({"rows": framed.rows, "positives": framed.positives,
                       "held_out_rows": framed.held_out_rows,
                       "held_out_accuracy": round(framed.held_out_accuracy, 4),
-                      "held_out_errors": [t for t, _ in framed.held_out_errors[:20]], "out": str(args.out)},
+                      "held_out_errors": [t for t, _ in framed.held_out_errors[:20]], "out": str(args.out),
+                      **cued_threshold(rows, args.cache)},
                      ensure_ascii=False, indent=1))
     return 0
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from core.extraction.retraction_intent import INTENT_WEIGHTS_PATH, RetractionIntent
-from training.retraction_templates_forget24 import rows
 from training.train_retraction_intent import fit, rows_sha1
+from training.train_retraction_intent import training_rows as rows
 
 
 def test_the_shipped_weights_match_the_template_rows() -> None:

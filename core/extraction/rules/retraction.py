@@ -62,6 +62,12 @@ SIBLING_MARGIN = 0.02  # a clause of the same memory this near the named clause'
 # is the medication beside it)
 TURN_OVERLAP = 0.5  # a clause of a memory the previous turn stated (Dice overlap with that turn)
 TURN_COSINE = 0.92
+INTENT_CUED = 0.70  # P(retraction) at which a sentence with an update cue is a retraction too ("scrap the bit
+# about X", "eh scrap that X rule, ...": "scrap" also announces updates); calibrated on the retraction-intent
+# trainer's held-out frame folds (``python -m training.train_retraction_intent``, "cued_threshold")
+CUED_NOT_RULE = 0.5  # ... and the standing model's decision boundary: such a clause is no rule below it (a
+# rule with an update cue, "actually, never suggest X", withdraws nothing; "scrap that X rule" names a rule
+# and sits near 0.2, above ``STANDING_DROP``)
 INTENT_LEAN = 0.6  # P(retraction) at which a sentence the standing model calls no rule and that names a word
 # of a live memory is a retraction ("nix the counselor + insomnia part"; an acknowledgement, "yeah!", "lol yes
 # exactly", sits near 0.55 and names nothing)
@@ -85,6 +91,21 @@ _GOAL_WORD = re.compile(r"\b(?:goal|plan|target|resolution)s?\b|目标|计划|�
 _REST = re.compile(r"\bthe rest\b|everything else|其他|别的|其余", re.IGNORECASE)
 _REMIND = re.compile(r"\b(?:don'?t|do not|never) forget\b|别忘|不要忘|记得", re.IGNORECASE)
 _QUESTION = re.compile(r"[?？]\s*$|吗\s*$")
+# what follows a cue when its object is a pronoun pointing back ("ugh forget that", "scrap that one pls"): the
+# clause withdraws the statement before it, whatever words lead into the cue
+_POINTER = re.compile(r"\s*(?:about\s+)?(?:that|this|it)(?:\s+one)?"
+                      r"(?:\s+(?:pls|please|plz|lol|thx|thanks))?\s*", re.IGNORECASE)
+
+
+# a number told in the sentence: the new value of an update, never withdrawn by it
+_NEW_NUMBER = re.compile(r"\d|[一二两三四五六七八九十]|"
+                         r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten)\b", re.IGNORECASE)
+
+
+def _points_back(clause: str) -> bool:
+    """The clause's last cue word takes a pronoun as its object and nothing after it ("ugh forget that")."""
+    ends = [m.end() for rx in (RETRACT_CUE, UPDATE_CUE) for m in rx.finditer(clause)]
+    return bool(ends) and re.fullmatch(_POINTER, clause[max(ends):]) is not None
 # the retraction's own words and fillers left in a topic ("take penicillin off that list")
 _FRAME_WORDS = frozenset({
     "take", "off", "list", "rather", "remember", "nix", "wait", "ignore", "hm", "hmm", "eh", "didnt", "dont",
@@ -197,28 +218,37 @@ class RetractionResolver:
         ("I moved to Portland. I don't watch horror anymore, please forget that")."""
         sentences = _sentences(message)
         found: list[tuple[int, str]] = [(i, s) for i, s in enumerate(sentences) if _cued(s)]
+        withdrawing: set[str] = set()  # clauses with an update cue the intent model calls a retraction
         if self.intent is not None:
             rest = [(i, s) for i, s in enumerate(sentences) if (i, s) not in found and len(s) >= 4
-                    and not _QUESTION.search(s) and not UPDATE_CUE.search(s)]
+                    and not _QUESTION.search(s)]
             if rest:
                 vectors = self.classifier.embed([s for _, s in rest])
                 probs = self.intent.predict_proba(vectors)
                 rules = self.standing.predict_proba(vectors) if self.standing is not None else probs * 0 + 1
-                found += [pair for pair, p, q in zip(rest, probs, rules, strict=True)
-                          if p >= INTENT_P or (p >= INTENT_LEAN and q <= STANDING_DROP
-                                               and _words(pair[1]) & live_words)]
+                for pair, p, q in zip(rest, probs, rules, strict=True):
+                    if UPDATE_CUE.search(pair[1]):  # "scrap" / "drop" / "actually" also announce updates
+                        # ... and a new value told with them is an update ("改成 2 人份吧", "make it 3")
+                        clauses = set() if _NEW_NUMBER.search(pair[1]) else self._withdrawing_clauses(pair[1])
+                        if clauses:
+                            found.append(pair)
+                            withdrawing |= clauses
+                    elif p >= INTENT_P or (p >= INTENT_LEAN and q <= STANDING_DROP
+                                           and _words(pair[1]) & live_words):
+                        found.append(pair)
         out = []
         for i, sentence in sorted(found)[:MAX_RETRACTIONS]:
             parts = [p.strip() for p in _CLAUSE.findall(sentence) if p.strip()]
             keep = [p for p in parts if _KEEP.search(p) and not _cued(p)]
             drop = [p for p in parts if p not in keep]
-            cued = [p for p in drop if _cued(p)]
+            cued = [p for p in drop if _cued(p) or p in withdrawing]
             lead = cued or [p for p in drop if _words(topic_text(p)) and not UPDATE_CUE.search(p)]
+            points_back = bool(lead) and all(_points_back(p) for p in lead)
             after = sentences[i + 1] if i + 1 < len(sentences) else ""
             if after and _KEEP.search(after) and not _cued(after):  # "... the phone call bit is fine"
                 keep.append(after)
-            topic = topic_text(" ".join(lead)) if lead else ""
-            short = _ZH_TOPIC.search(" ".join(lead))
+            topic = topic_text(" ".join(lead)) if lead and not points_back else ""
+            short = None if points_back else _ZH_TOPIC.search(" ".join(lead))
             if (not lead or bare_cue(" ".join(lead)) or not _words(topic)) and short:
                 topic = short.group(1)  # "药的事别存": one character names it
             elif withdrew and (not lead or bare_cue(" ".join(lead)) or not _words(topic)):
@@ -233,6 +263,21 @@ class RetractionResolver:
             own_keep = tuple(k for k in keep if k in parts and _KEEP_MEMORY.search(k))
             out.append(_Retraction(sentence, topic, " ".join(keep), tuple(lead or parts) + own_keep))
         return out
+
+    def _withdrawing_clauses(self, sentence: str) -> set[str]:
+        """The clauses of a sentence with an update cue that withdraw something: the intent model calls them
+        a retraction (``INTENT_CUED``) and the standing model no rule (below its decision boundary,
+        ``CUED_NOT_RULE``) ("eh scrap that X rule" of "eh scrap that X rule, turns out i'm fine with X"). They
+        name what is withdrawn; the other clauses tell why."""
+        assert self.intent is not None
+        parts = [p.strip() for p in _CLAUSE.findall(sentence) if p.strip()]
+        if not parts:
+            return set()
+        vectors = self.classifier.embed(parts)
+        probs = self.intent.predict_proba(vectors)
+        rules = self.standing.predict_proba(vectors) if self.standing is not None else probs * 0 + 1
+        return {p for p, q, r in zip(parts, probs, rules, strict=True)
+                if q >= INTENT_CUED and r < CUED_NOT_RULE}
 
     # -- what it withdraws ----------------------------------------------------------------------------
     def _vectors(self, texts: list[str]) -> npt.NDArray[np.float32]:
@@ -361,17 +406,33 @@ class RetractionResolver:
             result.append(c.model_copy(update={"content": clean_content(sep.join(left))}))
         return result
 
+    def _without_reasons(self, out: list[MemoryCandidate], rule: ExistingMemory) -> list[MemoryCandidate]:
+        """``out`` without the upserts that would replace a withdrawn ``rule`` with what the standing model
+        calls no rule for the future ("scrap that X rule, i'm fine with X now": the reason is no new rule)."""
+        repl = [c for c in out if c.op is CandidateOp.UPSERT and c.supersedes == rule.key
+                and c.key != rule.key and c.memory_type is MemoryType.CONSTRAINT]
+        if not repl or self.standing is None:
+            return out
+        probs = self.standing.predict_proba(self.classifier.embed([c.content for c in repl]))
+        gone = {id(c) for c, p in zip(repl, probs, strict=True) if p <= STANDING_DROP}
+        return [c for c in out if id(c) not in gone]
+
     def _decide(self, out: list[MemoryCandidate], memory: ExistingMemory, gone: set[int],
                 topic: str) -> list[MemoryCandidate]:
         parts = memory_clauses(memory.content)
         rest = []
+        whole = False  # a clause withdrawn whole, not one item of its list
         for i, p in enumerate(parts):
             if i not in gone:
                 rest.append(p)
-            elif topic:  # one item of a list: "penicillin and cats" - "penicillin" -> "cats"
-                item = _without_item(p, topic)
-                if item:
-                    rest.append(item)
+                continue
+            item = _without_item(p, topic) if topic else ""  # "penicillin and cats" - "penicillin" -> "cats"
+            if item:
+                rest.append(item)
+            else:
+                whole = True
+        if whole and _type(memory) is MemoryType.CONSTRAINT:
+            rest = []  # a rule is one thing: its condition alone ("whenever you plan trips") is no rule
         content = _rejoin(memory.content, rest) if rest else ""
         for c in out:
             if c.key == memory.key and c.op is CandidateOp.UPSERT and c.supersedes == memory.key:
@@ -380,6 +441,8 @@ class RetractionResolver:
                 if not cut or not content:
                     return out  # a new value replaces it ("scratch X, switching to Y")
                 # the pair model's cut of the same memory gives way to the cut by named clause and item
+        if not content and _type(memory) is MemoryType.CONSTRAINT:
+            out = self._without_reasons(out, memory)
         cand: MemoryCandidate | None = None
         if content and self.classifier.predict([content])[0].p_keep >= REST_KEEP:
             cand = MemoryCandidate(op=CandidateOp.UPSERT, memory_type=_type(memory), key=memory.key,

@@ -124,3 +124,32 @@ def test_a_bare_that_after_its_own_statement_never_reaches_the_previous_turns_me
                            previous="Quick news: I moved to Lisbon a few weeks ago."))
     assert "fact-home_city" not in out or out["fact-home_city"].op is not CandidateOp.DELETE
     assert out["preference-games"].op is CandidateOp.DELETE
+
+
+# --- session 14 (helper cons27): sentences written for this test, none from an evaluation set ------------
+def test_words_before_a_bare_forget_that_are_no_topic(ex: RulesExtractor) -> None:
+    """"<interjection> forget that, <why>": the pronoun points at the previous turn's statement."""
+    existing = (_mem("goal-language", "i'm learning to play the banjo", "goal"),
+                _mem("fact-job", "i'm a baker"))
+    out = _by_key(_refined(ex, "argh forget that, gave up in a week", existing,
+                           previous="i'm learning to play the banjo"))
+    assert out["goal-language"].op is CandidateOp.DELETE
+    assert out["goal-language"].supersedes == "goal-language"
+    assert "fact-job" not in out
+
+
+def test_a_part_withdrawn_with_an_update_verb_keeps_the_rest(ex: RulesExtractor) -> None:
+    existing = (_mem("fact-home_city", "i live in bristol"),
+                _mem("fact-personal", "my landlord is suing me over the deposit"))
+    out = _by_key(_refined(ex, "scrap the bit about the landlord lawsuit pls", existing,
+                           previous="i live in bristol and my landlord is suing me over the deposit"))
+    assert out["fact-personal"].op is CandidateOp.DELETE
+    assert "fact-home_city" not in out
+
+
+def test_a_withdrawn_rule_is_not_replaced_by_its_reason(ex: RulesExtractor) -> None:
+    rule = _mem("constraint-food", "whenever you suggest snacks, avoid anything with peanuts", "constraint")
+    out = _refined(ex, "eh scrap that peanut rule, turns out i'm not allergic after all", (rule,),
+                   previous="whenever you suggest snacks, avoid anything with peanuts")
+    assert [c.op for c in out if c.key == "constraint-food"] == [CandidateOp.DELETE]
+    assert not [c for c in out if c.op is CandidateOp.UPSERT and c.memory_type.value == "constraint"]

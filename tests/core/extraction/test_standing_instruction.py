@@ -70,3 +70,4 @@ def test_a_leaning_retraction_that_is_no_rule_withdraws_the_part(ex: RulesExtrac
     out = ex.refine(data, ex.extract(data))
     assert any(c.op is CandidateOp.DELETE and c.key == "fact-health" for c in out)
     assert not any(c.key == "preference-games" and c.op is CandidateOp.DELETE for c in out)
+
