@@ -278,7 +278,7 @@ class MemoryToolServer:
             result = svc.retriever.retrieve(request.user_id, request.question, request.conversation_summary,
                                             request.mode, request.limit, episode_limit=request.episode_limit,
                                             since=request.since, until=request.until,
-                                            asked_at=request.asked_at)
+                                            asked_at=request.asked_at, user_names=request.user_names)
             return _dump(RetrieveResponse, result.as_dict())
         if isinstance(request, HistoryRequest):
             doc = history_document(tools.sessions, request.user_id, request.memory_id)

@@ -59,6 +59,11 @@ class RetrieveRequest(_Strict):
     asked_at: AwareDatetime | None = Field(None, strict=False, description="when the question was asked: "
                                            "relative dates in it ('last weekend', '去年') are resolved from "
                                            "it; default: the server's time")
+    user_names: list[Annotated[str, Field(min_length=1, max_length=64, pattern=_TEXT)]] = Field(
+        default_factory=list, max_length=8,
+        description="the names the user goes by ('Alice', 'Alice Chen'): taken out of the question "
+                    "the search reads, so a question that names the user ('what might Alice like?') "
+                    "is matched on what it asks, not on the name")
 
     @model_validator(mode="after")
     def _window(self) -> RetrieveRequest:

@@ -217,6 +217,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                                          "values (e.g. 8,10)")
     parser.add_argument("--no-fixed-split", action="store_true",
                         help="skip the fixed-split reference arm (three more retrievals per question)")
+    parser.add_argument("--no-user-names", action="store_true",
+                        help="ask without the speaker's name as the user's name (``user_names``, "
+                             "core.retrieval.plan.without_names): the rows before session 14")
     parser.add_argument("--dump", type=Path, default=None,
                         help="write each question's candidates of both kinds (cosine, score, hit) as JSON "
                              "lines, to study merged orders offline")
@@ -344,6 +347,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         from core.retrieval.plan import build_query
 
         lex_weight = pipe.settings.EPISODE_LEXICAL_WEIGHT
+        from core.retrieval.plan import without_names
+
+        def names(speaker: str) -> list[str]:
+            """The user's names as a caller gives them (``user_names``): the speaker's name."""
+            return [] if args.no_user_names else [speaker]
+
+        result["user_names"] = not args.no_user_names
 
         episodes_only: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
         both: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
@@ -359,6 +369,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         ours: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
         base_all: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
         base_own: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
+        base_own_unnamed: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
         served: dict[str, int] = defaultdict(int)
         skipped_q = 0
         retrieval_ms: list[float] = []
@@ -390,7 +401,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 for spk in target:
                     t1 = time.perf_counter()
                     res = retriever.retrieve(
-                        c["users"][spk], q["question"], mode=RetrieveMode.DENSE, limit=10
+                        c["users"][spk], q["question"], mode=RetrieveMode.DENSE, limit=10,
+                        user_names=names(spk)
                     )
                     retrieval_ms.append((time.perf_counter() - t1) * 1000)
                     served[res.served_by.value] += 1
@@ -410,7 +422,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 served_orders = []  # each target speaker's served order (a call with neither limit)
                 for spk in target:
                     res = retriever.retrieve(c["users"][spk], q["question"], mode=RetrieveMode.DENSE,
-                                             limit=10, episode_limit=10, asked_at=c["asked_at"])
+                                             limit=10, episode_limit=10, asked_at=c["asked_at"],
+                                             user_names=names(spk))
                     eps.extend((e.score, episode_source.get(e.episode.id, set()), e.episode.content)
                                for e in res.episodes)
                     pooled.extend((e.cosine, episode_source.get(e.episode.id, set()), e.episode.content)
@@ -422,10 +435,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                              for i in res.items}
                     by_id.update({("episode", e.episode.id): (episode_source.get(e.episode.id, set()),
                                                               e.episode.content) for e in res.episodes})
-                    answers.append((res, by_id))
+                    answers.append((res, by_id, spk))
                     # what a call with neither limit given serves (the product's own pooled order)
                     res_served = retriever.retrieve(c["users"][spk], q["question"], mode=RetrieveMode.DENSE,
-                                                    asked_at=c["asked_at"])
+                                                    asked_at=c["asked_at"], user_names=names(spk))
                     served_by_id = {("memory", i.memory.id): (source_of.get(i.memory.id, set()),
                                                               f"{i.memory.key} {i.memory.content}")
                                     for i in res_served.items}
@@ -435,7 +448,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     served_orders.append((res_served.order, served_by_id))
                     if dump is None:
                         continue
-                    q_terms = set(tokenize(build_query(q["question"], None)))
+                    q_terms = set(tokenize(build_query(without_names(q["question"], names(spk)), None)))
                     m_lex = memory_lexical(res.items, q_terms, lex_weight if res.episodes else 0.0)
                     stale = retriever._truth.superseded_messages([i.memory.id for i in res.items])
                     cands.extend(
@@ -476,14 +489,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 # ``order`` to k: take_pooled of the kinds' candidates, which the top 10 asked above hold
                 # (each kind's ranking of a longer list starts with that of a shorter one; a kind never
                 # serves past its limit, <= 10)
-                q_terms = set(tokenize(build_query(q["question"], None)))  # as the retrieval's plan
                 alt = ((c, alt_caps[c]) for c in args.alt_episode_caps)
                 for cap, tallies in ((ep_cap, recomputed), *alt):
                     served_pooled: dict[int, list[tuple[set[str], str]]] = {}
                     for k in KS:
                         at_k: list[tuple[float, set[str], str]] = []
-                        for res, by_id in answers:
+                        for res, by_id, a_spk in answers:
                             intent = res.intent or "neutral"
+                            # the terms as the retrieval's plan has them
+                            q_terms = set(tokenize(build_query(without_names(q["question"], names(a_spk)),
+                                                               None)))
                             order = take_pooled(res.items, res.episodes, mem_cap + cap, intent,
                                                 max_items=mem_cap, max_episodes=cap, terms=q_terms,
                                                 lexical_weight=lex_weight if res.episodes else 0.0)[2][:k]
@@ -503,7 +518,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     for spk in target:
                         res = retriever.retrieve(c["users"][spk], q["question"], mode=RetrieveMode.DENSE,
                                                  limit=max(1, m_lim), episode_limit=e_lim,
-                                                 asked_at=c["asked_at"])
+                                                 asked_at=c["asked_at"], user_names=names(spk))
                         mem_part.extend((i.score, source_of.get(i.memory.id, set()),
                                          f"{i.memory.key} {i.memory.content}") for i in res.items[:m_lim])
                         ep_part.extend((e.score, episode_source.get(e.episode.id, set()), e.episode.content)
@@ -526,6 +541,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     score_list(tally, ranked_all, evidence, answer)
                 for tally in (base_own[cat], base_own["all"]):
                     score_list(tally, ranked_own, evidence, answer)
+                if not args.no_user_names:  # the same baseline asked with the speaker's name taken out
+                    unnamed = embedder.embed_queries([without_names(q["question"], [spk]) for spk in target])
+                    own_sims = sorted(((float(vecs[i] @ unnamed[j]), i) for j, spk in enumerate(target)
+                                       for i in speaker_idx[spk]), key=lambda x: -x[0])[:10]
+                    ranked_unnamed = [({turns[i]["dia_id"]}, turns[i]["text"]) for _, i in own_sims]
+                    for tally in (base_own_unnamed[cat], base_own_unnamed["all"]):
+                        score_list(tally, ranked_unnamed, evidence, answer)
         retriever.close()
         if dump is not None and args.dump:
             args.dump.write_text("".join(json.dumps(d) + "\n" for d in dump))
@@ -542,6 +564,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "ours_both_pooled_by_cosine": {k: finish(v) for k, v in by_cosine.items()},
             "baseline_raw_turns_all_speakers": {k: finish(v) for k, v in base_all.items()},
             "baseline_raw_turns_evidence_speaker": {k: finish(v) for k, v in base_own.items()},
+            **({"baseline_raw_turns_evidence_speaker_without_name": {k: finish(v)
+                                                                     for k, v in base_own_unnamed.items()}}
+               if base_own_unnamed else {}),
         }
         result["questions_without_valid_evidence"] = skipped_q
         result["ours_served_by"] = dict(served)

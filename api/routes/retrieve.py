@@ -21,5 +21,6 @@ def retrieve(request: Request, body: RetrieveRequest, principal: Caller, svc: Se
     user_limit(request, body.user_id)
     result = svc.retriever.retrieve(body.user_id, body.question, body.conversation_summary, body.mode,
                                     body.limit, episode_limit=body.episode_limit, since=body.since,
-                                    until=body.until, asked_at=body.asked_at)
+                                    until=body.until, asked_at=body.asked_at,
+                                    user_names=body.user_names)
     return result.as_dict()

@@ -1,10 +1,19 @@
 """The first stage of a dense retrieval: what to ask (query, terms, kinds) and how many of each to serve.
 
 Pure: no I/O and no state; ``plan_retrieval`` turns a request into a ``RetrievalPlan``.
+
+The user's own names (``user_names``, given by the caller: "Alice", "Alice Chen") are taken out of the
+question before it is embedded and tokenized (``without_names``): everything the search reads is the
+user's own (what they said, what was distilled from it), so "what might Alice's career be?" asked for
+Alice is "what might career be?". Her name tells none of her passages from another; in the query it
+pulls the embedding toward passages that name a person (a greeting to a friend by name) and, rare in
+her own words, it takes BM25's whole lexical weight for the one passage that holds it. The question's
+time intent, kinds and relative dates are read from the question as asked.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -14,6 +23,46 @@ from core.lexical import tokenize
 from core.query_kinds import query_kinds
 
 QUERY_MAX_CHARS = 2000  # question + summary sent to the embedder (e5 reads ~512 tokens anyway)
+USER_NAMES_MAX = 8  # names of one user a retrieval takes out of its question
+_POSSESSIVE = ("'s", "\u2019s", "'", "\u2019")  # "Alice's", "Alice’s", "James'"
+
+
+def _word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def without_names(question: str, names: Sequence[str]) -> str:
+    """``question`` without the user's own ``names`` (case-insensitive; a name written in a script
+    with spaces between words only as a whole word, with its possessive ``'s``), spaces collapsed;
+    the question itself when nothing of it would be left."""
+    text = question
+    for name in sorted({n.strip() for n in names[:USER_NAMES_MAX] if n and n.strip()}, key=len,
+                       reverse=True):
+        folded, target = text.casefold(), name.casefold()
+        if len(folded) != len(text):  # a casefold that changes lengths: leave the text as it is
+            continue
+        spaced = any(_word_char(ch) and ord(ch) < 0x2E80 for ch in name)
+        out: list[str] = []
+        i = 0
+        while (at := folded.find(target, i)) >= 0:
+            end = at + len(target)
+            whole = not spaced or ((at == 0 or not _word_char(text[at - 1]))
+                                   and (end == len(text) or not _word_char(text[end])))
+            if not whole:
+                out.append(text[i:end])
+                i = end
+                continue
+            for tail in _POSSESSIVE if spaced else ():
+                if folded.startswith(tail, end) and (end + len(tail) == len(text)
+                                                     or not _word_char(text[end + len(tail)])):
+                    end += len(tail)
+                    break
+            out.append(text[i:at])
+            i = end
+        out.append(text[i:])
+        text = "".join(out)
+    text = " ".join(text.split())
+    return text if any(_word_char(ch) for ch in text) else question
 
 
 def build_query(question: str, conversation_summary: str | None) -> str:
@@ -39,7 +88,7 @@ class EpisodeAsk:
 class RetrievalPlan:
     """A dense (or lexical) retrieval's request, resolved: the query and how many items to serve."""
 
-    query: str  # question + summary, capped (``build_query``)
+    query: str  # question (without the user's own names) + summary, capped (``build_query``)
     terms: set[str]  # the query's tokens (exact-key match of the rerank)
     kinds: frozenset[str]  # the kinds of thing the question asks about (``core.query_kinds``)
     intent: str  # the question's time intent (``core.episodes.search.time_intent``)
@@ -52,14 +101,15 @@ class RetrievalPlan:
 def plan_retrieval(settings: RetrievalSettings, episodes_enabled: bool, question: str,
                    conversation_summary: str | None, limit: int | None, episode_limit: int | None,
                    since: datetime | None, until: datetime | None,
-                   asked_at: datetime | None) -> RetrievalPlan:
+                   asked_at: datetime | None, user_names: Sequence[str] = ()) -> RetrievalPlan:
     """The plan of a dense retrieval (see ``Retriever.retrieve`` for the limits' defaults).
 
     When the caller gives neither limit, the candidates of both kinds are pooled
     (``pool``, ``core.retrieval.merge``: the question's time intent leans it) and served in that
     order, at most ``LONG_TERM_MEMORY_RETRIEVE_LIMIT`` memories and ``EPISODE_RETRIEVE_LIMIT``
     episodes (``pool_caps``); without episodes
-    (``episodes_enabled`` false) none are asked.
+    (``episodes_enabled`` false) none are asked. ``user_names``: the user's own names, taken out of
+    the question the search reads (``without_names``; the module docstring).
     """
     intent = time_intent(question)
     ep_limit = (episode_limit if episode_limit is not None
@@ -70,7 +120,8 @@ def plan_retrieval(settings: RetrievalSettings, episodes_enabled: bool, question
         caps = (settings.LONG_TERM_MEMORY_RETRIEVE_LIMIT, ep_limit)
         pool = sum(caps)
         limit = ep_limit = pool
-    query = build_query(question, conversation_summary)
+    query = build_query(without_names(question, user_names) if user_names else question,
+                        conversation_summary)
     return RetrievalPlan(
         query=query, terms=set(tokenize(query)), kinds=query_kinds(question), intent=intent,
         limit=limit or settings.LONG_TERM_MEMORY_RETRIEVE_LIMIT,

@@ -100,7 +100,8 @@ class Retriever:
     def retrieve(self, user_id: str, question: str, conversation_summary: str | None = None,
                  mode: RetrieveMode | None = None, limit: int | None = None, *,
                  episode_limit: int | None = None, since: datetime | None = None,
-                 until: datetime | None = None, asked_at: datetime | None = None) -> RetrievalResult:
+                 until: datetime | None = None, asked_at: datetime | None = None,
+                 user_names: Sequence[str] = ()) -> RetrievalResult:
         """Memories of ``user_id`` for this question, ranked, with the path that served them.
 
         ``limit`` defaults to ``LONG_TERM_MEMORY_RETRIEVE_LIMIT`` (dense/lexical) or
@@ -113,7 +114,9 @@ class Retriever:
         the caller gives neither limit, both kinds are served by their pooled order
         (``core.retrieval.merge``: a question about the past leans on episodes, one about tastes and
         rules on memories), each within its own limit. ``order`` gives the served entries of both kinds
-        in that order.
+        in that order. ``user_names``: the names the user goes by, taken out of the question the
+        search reads (``core.retrieval.plan.without_names``: "what might Alice's career be?" asked for
+        Alice); the question's time intent and dates are read as asked.
         """
         started = time.perf_counter()
         mode = RetrieveMode(mode) if mode is not None else self.settings.LONG_TERM_MEMORY_RETRIEVE_MODE
@@ -130,7 +133,7 @@ class Retriever:
             return self._result(user_id, mode, ServedBy.FULL_INJECT, items, started, timings)
 
         plan = plan_retrieval(self.settings, self.episodes is not None, question, conversation_summary,
-                              limit, episode_limit, since, until, asked_at)
+                              limit, episode_limit, since, until, asked_at, user_names)
         # the query embedding starts before the user lookup (it does not need the user) and runs
         # beside it; the vector search waits for the user's internal id
         dense = self._dense.start(user_id, plan.query, timings, plan.episodes)

@@ -8,7 +8,7 @@ from core.config import Settings
 from core.episodes.search import time_intent
 from core.lexical import tokenize
 from core.query_kinds import query_kinds
-from core.retrieval.plan import QUERY_MAX_CHARS, RetrievalPlan, build_query, plan_retrieval
+from core.retrieval.plan import QUERY_MAX_CHARS, RetrievalPlan, build_query, plan_retrieval, without_names
 
 SETTINGS = Settings(_env_file=None, LONG_TERM_MEMORY_RETRIEVE_LIMIT=6, EPISODE_RETRIEVE_LIMIT=4)
 NOW = datetime(2026, 3, 15, 12, tzinfo=UTC)
@@ -47,3 +47,22 @@ def test_caller_limits_are_kept_and_no_episodes_without_the_episode_search() -> 
     p = plan("What did I do two weeks ago?", episodes=False)
     assert p.episodes.limit == 0 and p.limit == 6
     assert p.episodes.hits == [] and p.episodes.window is not None  # "two weeks ago" is a window
+
+
+def test_the_users_own_names_are_taken_out_of_the_question_the_search_reads() -> None:
+    question = "What might Alice's career be, and does Alice like tea?"
+    p = plan_retrieval(SETTINGS, True, question, "we talked about Alice", None, None, None, None, NOW,
+                       user_names=["Alice"])
+    assert p.query == "What might career be, and does like tea?\nwe talked about Alice"
+    assert "alic" not in tokenize(p.query.splitlines()[0]) and p.terms == set(tokenize(p.query))
+    assert p.intent == time_intent(question) and p.kinds == query_kinds(question)  # read as asked
+    assert plan(question).query == question  # no names given: the question as asked
+
+
+def test_without_names_takes_whole_words_and_possessives_only() -> None:
+    assert without_names("Does Johnny know John's dog? JOHN’S cat", ["john"]) == "Does Johnny know dog? cat"
+    assert without_names("What does Alice Chen like? Alice", ["Alice", "Alice Chen"]) == "What does like?"
+    assert without_names("James' car", ["James"]) == "car"
+    assert without_names("张伟喜欢什么？", ["张伟"]) == "喜欢什么？"
+    assert without_names("Alice?", ["Alice"]) == "Alice?"  # nothing left: the question as asked
+    assert without_names("What do I like?", ["Alice", " ", ""]) == "What do I like?"

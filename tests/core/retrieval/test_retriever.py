@@ -837,3 +837,19 @@ def test_a_long_question_of_an_unknown_user_takes_no_lane_time(env: Env) -> None
         result = retriever.retrieve("nobody-at-all", LONG_QUESTION, limit=2)
         assert result.items == [] and time.monotonic() - started < 10
         assert long_lane().waiting == 0
+
+
+def test_a_question_naming_the_user_is_searched_without_the_users_names(env: Env) -> None:
+    """``user_names``: the search embeds the question without the user's own name (the user's store holds
+    only the user's own things, so the name tells none of them apart); without names, as asked."""
+    seed_alice(env)
+    index_rows(env)
+    spy = SelectiveEmbedder(EMBEDDER)
+    retriever = build_retriever(env.settings, env.sessions, spy)
+    env.closers.append(retriever.close)
+    named = retriever.retrieve("alice", "Which exam does Alice Liu want to pass?", limit=2,
+                               user_names=["Alice Liu"])
+    assert named.served_by is ServedBy.DENSE
+    assert [i.memory.key for i in named.items][:1] == ["jlpt"]
+    retriever.retrieve("alice", "Which movie does Alice love?", limit=2)
+    assert spy.calls == ["Which exam does want to pass?", "Which movie does Alice love?"]
