@@ -98,6 +98,13 @@ SAYING_EN = ["friendship only works if both sides try", "money can't buy peace o
 SAYING_ZH = ["友谊要靠双方经营", "钱买不来心安", "时间能治愈大部分事情", "努力总会有回报的", "你不可能让所有人满意", "健康比什么都重要"]
 HEARD_EN = ["that show", "the new Nolan film", "that band", "the book everyone talks about", "that podcast", "the musical"]
 HEARD_ZH = ["那部剧", "诺兰的新片", "那个乐队", "大家都在聊的那本书", "那档播客", "那部音乐剧"]
+ARTIST_EN = ["Norah Jones", "Sufjan Stevens", "Khruangbin", "Ludovico Einaudi", "Hozier", "Radiohead"]
+ARTIST_ZH = ["朴树", "许巍", "草东没有派对", "久石让", "万能青年旅店", "蔡健雅"]
+WHY_EN = ["their songs are so calming", "the lyrics really speak to me", "the live versions sound even better",
+          "I grew up listening to them", "their music gets me through long drives"]
+WHY_ZH = ["他的歌听着特别安静", "歌词很打动我", "现场版更好听", "我是听着他的歌长大的", "开长途全靠他的歌"]
+NEWHOBBY_EN = ["salsa", "kayaking", "calligraphy", "rock climbing", "the ukulele", "sourdough baking"]
+NEWHOBBY_ZH = ["萨尔萨舞", "皮划艇", "书法", "攀岩", "尤克里里", "做酸面包"]
 
 _STEPS = (1, 3, 7, 11, 13, 17, 19, 23)
 PER_TEMPLATE = 6
@@ -113,6 +120,8 @@ SLOTS: dict[str, list[str]] = {
     "pet_zh": PET_ZH, "job_en": JOB_EN, "job_zh": JOB_ZH, "hobby_en": HOBBY_EN, "hobby_zh": HOBBY_ZH,
     "mood_en": MOOD_EN, "mood_zh": MOOD_ZH, "fear_en": FEAR_EN, "fear_zh": FEAR_ZH,
     "hero_en": HERO_EN, "hero_zh": HERO_ZH, "loss_en": LOSS_EN, "loss_zh": LOSS_ZH, "arc_en": ARC_EN, "arc_zh": ARC_ZH,
+    "artist_en": ARTIST_EN, "artist_zh": ARTIST_ZH, "why_en": WHY_EN, "why_zh": WHY_ZH,
+    "newhobby_en": NEWHOBBY_EN, "newhobby_zh": NEWHOBBY_ZH,
     "saying_en": SAYING_EN, "saying_zh": SAYING_ZH, "heard_en": HEARD_EN, "heard_zh": HEARD_ZH,
 }
 
@@ -195,6 +204,18 @@ FAMILIES: list[Fam] = [
     ("hobby_with_object", True, "preference", [
         "{mood_en}, but my weekends are all about {hobby_en}", "I've been into {hobby_en} for years",
         "{hobby_en} is how I unwind", "{mood_zh}，不过我周末一般都在{hobby_zh}", "我{hobby_zh}好多年了", "我平时靠{hobby_zh}放松",
+    ]),
+    # third pass (what the second pass cost on MemoryBank en, as families: a wish to hear an artist live told
+    # with its reason, a hobby taken up lately and enjoyed)
+    ("artist_live_wish_with_reason", True, "preference", [
+        "I'd really love to catch {artist_en} in concert one day, {why_en}", "I'd also like to see {artist_en} live since {why_en}",
+        "going to a {artist_en} show is on my list, {why_en}", "我也很想去听{artist_zh}的现场，因为{why_zh}",
+        "有机会想去看{artist_zh}的演出，{why_zh}",
+    ]),
+    ("new_hobby_enjoyed", True, "preference", [
+        "I recently took up {newhobby_en} and it's really fun", "I started learning {newhobby_en} a while ago and I love it",
+        "I've picked up {newhobby_en} lately, it feels great", "我最近开始学{newhobby_zh}，感觉特别有意思",
+        "前阵子学了点{newhobby_zh}，越玩越喜欢",
     ]),
     ("lasting_struggle", True, "fact", [
         "I've always been scared of {fear_en}", "I have a real phobia of {fear_en}", "my whole life I've had a fear of {fear_en}",
