@@ -223,11 +223,12 @@ def persona_rows() -> list[dict[str, Any]]:
 def precision_rows() -> list[dict[str, Any]]:
     """The companion-chat template sets of the precision model (the gate's second opinion on keep/drop,
     ``core/extraction/data/memory_mlp_precision.npz``), in the order they were first trained with; session
-    14 added ``utterance_templates_prec27.py`` (moods and self-doubt, advice echoes, referent-less reactions,
-    media and trips of the moment, plots and sayings, with keeps beside moods). ``PAI_PRECISION_SETS=s13``
-    builds session 13's corpus."""
+    14 wrote ``utterance_templates_prec27.py`` (moods and self-doubt, advice echoes, referent-less reactions,
+    media and trips of the moment, plots and sayings, with keeps beside moods), built in only with
+    ``PAI_PRECISION_SETS=s14``: retrained with it the model cost a MemoryBank item in each language and a
+    dev5 project (``bench/RESULTS.md``, issue 24, session 14), so the shipped weights are session 13's."""
     rows = [*prec24b_template_rows(), *prec24_template_rows(), *prec24c_template_rows(second_pass=False)]
-    if os.environ.get("PAI_PRECISION_SETS") == "s13":
+    if os.environ.get("PAI_PRECISION_SETS") != "s14":
         return rows
     return [*rows, *prec27_template_rows()]
 

@@ -1,5 +1,6 @@
 """The precision model's session-14 template set (``training.utterance_templates_prec27``): what it adds to
-the precision corpus, and that ``PAI_PRECISION_SETS=s13`` still builds session 13's set."""
+the precision corpus with ``PAI_PRECISION_SETS=s14``, and that the default still builds session 13's set
+(the shipped weights')."""
 
 from __future__ import annotations
 
@@ -31,10 +32,11 @@ def test_rows_are_distinct_labelled_and_both_ways() -> None:
         assert any(t.isascii() for t in fam), family
 
 
-def test_precision_rows_add_the_set_unless_session_13_is_asked(monkeypatch: pytest.MonkeyPatch) -> None:
-    with_set = corpus.precision_rows()
-    monkeypatch.setenv("PAI_PRECISION_SETS", "s13")
+def test_precision_rows_add_the_set_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PAI_PRECISION_SETS", raising=False)
     without = corpus.precision_rows()
+    monkeypatch.setenv("PAI_PRECISION_SETS", "s14")
+    with_set = corpus.precision_rows()
     assert len(with_set) == len(without) + len(prec27_template_rows())
     assert not any(r["source"] == "template_prec27" for r in without)
 

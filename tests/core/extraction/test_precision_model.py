@@ -87,21 +87,3 @@ def test_a_thing_never_done_is_not_stored(ex: RulesExtractor) -> None:
     assert _upserts(ex, "I've never played squash before.") == []
     assert _upserts(ex, "Haha, I've never been to Tasmania.") == []
     assert _upserts(ex, "I've never smoked in my life.")  # an abstention is still a memory
-
-
-# session 14 (``prec27``): the families of ``training/utterance_templates_prec27.py``, read by the shipped
-# precision model alone (sentences written for this test, none a template row)
-@pytest.mark.parametrize(("text", "drop"), [
-    ("I always feel that my songs may not be appreciated by anyone", True),  # self-doubt of these days
-    ("I have heard of that cooking show, but I haven't seen it yet", True),  # a work only heard of
-    ("the story is about an old miner who loses his son and learns to forgive", True),  # a plot, not the user
-    ("最近在追一部叫《山海之间》的剧，挺好看的", True),  # a show of the moment
-    ("so tired lol, anyway I've been a vegan for six years", False),  # a durable fact beside a mood
-    ("今天好困，对了我是做护士的", False),
-    ("I recently took up pottery and honestly it's so much fun", False),  # a hobby taken up lately
-    ("I've been scared of the dark since I was a kid", False),
-])
-def test_the_precision_model_reads_the_session_14_families(ex: RulesExtractor, text: str, drop: bool) -> None:
-    assert ex.classifier is not None
-    p_drop = float(shipped_precision_mlp().predict_proba(ex.classifier.embed([text]))[0, 0])
-    assert (p_drop >= PRECISION_DROP) is drop, p_drop
