@@ -26,8 +26,8 @@ from core.extraction.classifier import PREFIX
 from core.extraction.update_intent import UPDATE_INTENT_PATH
 from training.train_memory_classifier import embed
 from training.train_retraction_intent import fit, fit_framed, held_out, rows_sha1
-from training.update_intent_templates_updgate26 import rows as template_rows
 from training.update_intent_templates_upd27 import rows as upd27_rows
+from training.update_intent_templates_updgate26 import rows as template_rows
 
 PRECISION = 0.90
 

@@ -34,7 +34,8 @@ PROGRESS_ZH = ["{o}这周又进步了一点", "{o}已经坚持{n}周了", "{o}�
 PLACES_EN = ["near the old harbour", "on the east side", "right by the university", "close to the stadium",
              "in a quiet suburb", "above a bakery"]
 PLACES_ZH = ["在地铁站旁边", "在老城区", "离公司很近", "在大学附近", "在江边", "在一个安静的小区"]
-DETAIL_EN = ["our place is {c}, love the area", "the office is {c}", "mostly i handle the client side of things",
+DETAIL_EN = ["our place is {c}, love the area", "the office is {c}",
+             "mostly i handle the client side of things",
              "she's a rescue, a bit shy with strangers", "he's three now and very loud",
              "especially the spicy ones", "mostly the older stuff from the 90s",
              "the team is tiny, just five of us", "it's a hybrid role, two days in the office"]

