@@ -69,6 +69,7 @@ from core.extraction.pairs import (
     shares_value,
     topic_text,
 )
+from core.extraction.retraction_intent import INTENT_P as WITHDRAWAL_P
 from core.extraction.retraction_intent import RetractionIntent
 from core.extraction.rules.coherence import LIST_SLOTS
 from core.extraction.rules.events import is_event_key
@@ -333,13 +334,16 @@ class UpdateJudge:
     """Applies the pair model to one message's candidates against the user's live memories."""
 
     def __init__(self, classifier: MemoryClassifier, model: PairModel,
-                 intent: RetractionIntent | None = None) -> None:
+                 intent: RetractionIntent | None = None, withdrawal: RetractionIntent | None = None) -> None:
         """``intent``: the update-intent model (``core.extraction.update_intent``); with it a sentence
         without a change word that it reads as a change (p >= ``UPDATE_INTENT_P``) is judged too, as if
-        it carried a strong change cue, for the most similar memory only, never a list or an addition."""
+        it carried a strong change cue, for the most similar memory only, never a list or an addition.
+        ``withdrawal``: the retraction-intent model (``core.extraction.retraction_intent``); a sentence it
+        reads as a withdrawal (p >= its ``INTENT_P``) is never gated ("leave the X out of your notes")."""
         self.classifier = classifier
         self.model = model
         self.intent = intent
+        self.withdrawal = withdrawal
 
     def gated(self, message: str) -> frozenset[str]:
         """The message's sentences without a change word that the update-intent model reads as a change
@@ -350,8 +354,11 @@ class UpdateJudge:
                  and not _ADDITIVE.search(t) and not _QUESTION.search(t)]
         if not plain:
             return frozenset()
-        p = self.intent.predict_proba(self.classifier.embed(plain))
-        return frozenset(t for t, q in zip(plain, p, strict=True) if q >= UPDATE_INTENT_P)
+        vectors = self.classifier.embed(plain)
+        p = self.intent.predict_proba(vectors)
+        w = self.withdrawal.predict_proba(vectors) if self.withdrawal is not None else np.zeros(len(plain))
+        return frozenset(t for t, q, r in zip(plain, p, w, strict=True)
+                         if q >= UPDATE_INTENT_P and r < WITHDRAWAL_P)
 
     def apply(self, message: str, existing: tuple[ExistingMemory, ...],
               candidates: list[MemoryCandidate], previous: str | None = None) -> list[MemoryCandidate]:

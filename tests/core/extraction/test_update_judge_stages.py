@@ -11,7 +11,7 @@ from core.extraction.classifier import MemoryClassifier
 from core.extraction.rules import RulesExtractor
 from core.extraction.rules.answers import pronoun_details
 from core.extraction.rules.judge import new_part
-from core.extraction.update_intent import shipped_update_intent
+from core.extraction.update_intent import UPDATE_INTENT_P, shipped_update_intent
 from core.types import MemoryType
 
 
@@ -73,3 +73,12 @@ def test_a_message_withdrawing_something_gates_none_of_its_sentences(ex: RulesEx
     sentence = "the old nikon broke so i grabbed a sony a7"
     assert ex._judge.gated(sentence) == frozenset({sentence})  # alone, the model reads it as a change
     assert ex._judge.gated(f"{sentence}. the salary bit, delete that") == frozenset()
+
+
+def test_a_withdrawal_without_a_retraction_word_is_never_gated(ex: RulesExtractor) -> None:
+    assert ex._judge is not None and ex._judge.intent is not None
+    # the update-intent model alone reads it as a change; the retraction-intent model as a withdrawal
+    sentence = "rather you left the rehab bit out of your notes"
+    vec = ex._judge.classifier.embed([sentence])
+    assert ex._judge.intent.predict_proba(vec)[0] >= UPDATE_INTENT_P
+    assert ex._judge.gated(sentence) == frozenset()
