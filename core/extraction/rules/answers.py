@@ -124,6 +124,10 @@ def answer_folded(data: ExtractionInput, candidates: list[MemoryCandidate]) -> l
 
 # a statement whose subject is a pronoun: it says more of what the memory is about, it names no new value
 _PRONOUN_SUBJECT = re.compile(r"^(?:它们?|她们?|他们?)|^(?:it|it's|its|she|she's|he|he's|they|they're)\b")
+# "it" without a referent: a cleft telling what holds now ("its crossfit for me these days", "it's green tea
+# only now"), the new value of the memory, not a detail of it
+_CLEFT = re.compile(
+    r"^(?:it's|its|it is)\s+(?:[\w'-]+\s+){1,5}?(?:for me|now|these days|nowadays|from now on)\b")
 
 
 def pronoun_details(existing: Sequence[ExistingMemory],
@@ -141,6 +145,7 @@ def pronoun_details(existing: Sequence[ExistingMemory],
         if cand.op is CandidateOp.UPSERT and old is not None \
                 and old.memory_type != MemoryType.CONSTRAINT.value \
                 and _PRONOUN_SUBJECT.search(normalise(clean_content(cand.content))) \
+                and not _CLEFT.search(normalise(clean_content(cand.content))) \
                 and not contained(old.content, cand.content) and not contained(cand.content, old.content):
             # (a content the old one holds is what a retraction leaves of it: "forget the part about …")
             cand = cand.model_copy(update={"content": merge_content(old.content, cand.content),

@@ -255,7 +255,7 @@ class RulesExtractor:
 
             self._judge: UpdateJudge | None = UpdateJudge(
                 classifier, shipped_pair_model(),
-                shipped_update_intent() if UPDATE_INTENT_ON else None) if judge else None
+                shipped_update_intent() if UPDATE_INTENT_ON else None, _intent_model()) if judge else None
             self._standing: StandingInstruction | None = _standing_model()
             self._retraction: RetractionResolver | None = RetractionResolver(
                 classifier, _intent_model(), self._standing) if judge else None

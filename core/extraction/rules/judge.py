@@ -69,6 +69,7 @@ from core.extraction.pairs import (
     shares_value,
     topic_text,
 )
+from core.extraction.retraction_intent import INTENT_P as WITHDRAWAL_P
 from core.extraction.retraction_intent import RetractionIntent
 from core.extraction.rules.coherence import LIST_SLOTS
 from core.extraction.rules.events import is_event_key
@@ -288,6 +289,9 @@ def new_part(statement: str, old: str, implicit: bool = False, correction: bool 
                         for q in parts)):
             kept.append(p)  # a cue clause naming the old value ("芝麻后来送去我妈那儿了") gives way to
             # one that does not, unless it states a new number ("bump the budget to $250")
+            if bare_cue(p) and _POSTFIX_CUE.search(p) and i > 0 and not _STOP.search(parts[i - 1]):
+                kept.insert(len(kept) - 1, parts[i - 1])  # "目标变成 save 5万，就行": the value is before
+                continue
             nxt = parts[i + 1] if i + 1 < len(parts) else ""
             short = SHORT_TAIL if has_cjk(nxt) or not _APPOSITIVE.search(nxt) else SHORT_TAIL_LATIN
             if nxt and not _STOP.search(nxt) and (
@@ -301,6 +305,11 @@ def new_part(statement: str, old: str, implicit: bool = False, correction: bool 
         kept = [p for p in parts if not _STOP.search(p)] or parts
         kept = [p for p in kept if not bare_cue(p)] or kept
     return clean_content(("，" if has_cjk(text) else ", ").join(kept))
+
+
+# a cue that closes the clause telling the new value ("5万就行", "三个就够了"): alone as a clause, it
+# completes the clause before it, not the one after
+_POSTFIX_CUE = re.compile(r"^\s*(?:就行|就够了|就好|即可)")
 
 
 # a clause telling why, then the new value: "the ferry route got cut so i bike over the bridge now"
@@ -325,25 +334,31 @@ class UpdateJudge:
     """Applies the pair model to one message's candidates against the user's live memories."""
 
     def __init__(self, classifier: MemoryClassifier, model: PairModel,
-                 intent: RetractionIntent | None = None) -> None:
+                 intent: RetractionIntent | None = None, withdrawal: RetractionIntent | None = None) -> None:
         """``intent``: the update-intent model (``core.extraction.update_intent``); with it a sentence
         without a change word that it reads as a change (p >= ``UPDATE_INTENT_P``) is judged too, as if
-        it carried a strong change cue, for the most similar memory only, never a list or an addition."""
+        it carried a strong change cue, for the most similar memory only, never a list or an addition.
+        ``withdrawal``: the retraction-intent model (``core.extraction.retraction_intent``); a sentence it
+        reads as a withdrawal (p >= its ``INTENT_P``) is never gated ("leave the X out of your notes")."""
         self.classifier = classifier
         self.model = model
         self.intent = intent
+        self.withdrawal = withdrawal
 
     def gated(self, message: str) -> frozenset[str]:
         """The message's sentences without a change word that the update-intent model reads as a change
         (no question, no addition: "also into X", "我也在学Y")."""
-        if self.intent is None:
-            return frozenset()
+        if self.intent is None or _retracts(message):
+            return frozenset()  # a message withdrawing something: its other sentences tell no new value
         plain = [t for t in _sentences(message) if len(t) >= 3 and not has_cue(t)
                  and not _ADDITIVE.search(t) and not _QUESTION.search(t)]
         if not plain:
             return frozenset()
-        p = self.intent.predict_proba(self.classifier.embed(plain))
-        return frozenset(t for t, q in zip(plain, p, strict=True) if q >= UPDATE_INTENT_P)
+        vectors = self.classifier.embed(plain)
+        p = self.intent.predict_proba(vectors)
+        w = self.withdrawal.predict_proba(vectors) if self.withdrawal is not None else np.zeros(len(plain))
+        return frozenset(t for t, q, r in zip(plain, p, w, strict=True)
+                         if q >= UPDATE_INTENT_P and r < WITHDRAWAL_P)
 
     def apply(self, message: str, existing: tuple[ExistingMemory, ...],
               candidates: list[MemoryCandidate], previous: str | None = None) -> list[MemoryCandidate]:
@@ -446,11 +461,21 @@ class UpdateJudge:
             relation = RELATIONS[int(probs[best].argmax())]
             p = float(probs[best].max())
             memory = live[order[best]]
+            if intent and memory.memory_type == MemoryType.GOAL.value:
+                continue  # a goal changes with a word of change; without one, news of it is progress
             if (_CORRECTION.search(sentence) or intent) and best == 0 and relation in ("supersede", "refine"):
                 # a correction ("portland MAINE, not oregon"): the model, never trained on corrections,
                 # splits it between supersede and refine; together they are the change
                 relation = "supersede"
                 p = float(probs[best, RELATIONS.index("supersede")] + probs[best, RELATIONS.index("refine")])
+            elif best == 0 and relation == "supersede" and not _retracts(sentence) \
+                    and STRONG_CUE.search(sentence) and _tells_new_value(sentence):
+                # the old value's end and a new value in one sentence without a retraction word ("X学不
+                # 下去了，现在改学Y"): the model, surest of a supersede, gives the rest to retract; both say
+                # the old value no longer holds, and the sentence tells what holds instead (not when retract
+                # is the surer reading: "汇率用个 rough estimate 就行" refines a rule, read retract 0.84)
+                relation = "supersede"
+                p = float(probs[best, RELATIONS.index("supersede")] + probs[best, RELATIONS.index("retract")])
             if relation == "retract" and p >= RETRACT_P and _retracts(sentence):
                 if memory.key in written or memory.key in deleted:
                     continue

@@ -13,7 +13,7 @@ from core.extraction.rules import RulesExtractor
 from core.extraction.rules.judge import UpdateJudge
 from core.extraction.update_intent import UPDATE_INTENT_ON, UPDATE_INTENT_P, shipped_update_intent
 from training.train_retraction_intent import rows_sha1
-from training.update_intent_templates_updgate26 import rows
+from training.train_update_intent import training_rows
 
 UPDATES = ["the huawei cracked so i grabbed a oneplus 12", "摩托卖给同事了，入了辆小电驴"]
 NOT_UPDATES = ["we also have a cockatiel", "我也在学尤克里里", "I have a cockatiel",
@@ -32,7 +32,7 @@ def test_the_shipped_weights_are_the_template_rows_fit() -> None:
     from core.extraction.update_intent import UPDATE_INTENT_PATH
 
     with np.load(UPDATE_INTENT_PATH) as data:
-        assert str(data["rows_sha1"]) == rows_sha1(rows())
+        assert str(data["rows_sha1"]) == rows_sha1(training_rows())
 
 
 def test_a_change_without_a_cue_word_reads_as_an_update(classifier: MemoryClassifier) -> None:
