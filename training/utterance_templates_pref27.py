@@ -9,8 +9,9 @@ reading which stage lost a statement: tastes said as idioms ("X is unbeatable", 
 dislikes ("X isn't really for me"), tastes given as a bare answer ("mostly X, could live on it"), household
 facts told with "we" and facts told in passing in a chatty message ("sorry, slow reply, i'm a X and …"),
 goals with a hedge or a horizon ("i'd like to X eventually", "aiming to X by 2029", "今年争取X"); and as drops
-what only reports on something already told: progress on a goal ("update: 40 pages in") and a reply that
-evaluates "it" ("yeah it's great, the X are the fun part"), which has no referent of its own.
+what only reports on something already told: progress on a goal ("update: 40 pages in"). (A family of replies
+that evaluate "it" as drops was tried and taken out: the classifier then dropped "I love riding them", whose
+referent ``precision`` restores.)
 
 Expansion is deterministic like the other sets': template ``t`` takes, for its ``k``-th row, slot value
 ``(k * step_s + t) % len(values)`` of each slot ``s`` (co-prime steps), ``PER_TEMPLATE`` rows at most,
@@ -50,8 +51,6 @@ YEAR = ["2027", "2028", "2029", "2030", "next summer", "the end of next year"]
 AGE_ZH = ["三十岁", "三十五岁", "四十岁", "退休"]
 PROGRESS_EN = ["40 pages", "3 kilos", "12 lessons", "two chapters", "1,500 dollars", "six runs", "half the course"]
 PROGRESS_ZH = ["三分之一", "一半", "十节课", "两千块", "五公斤", "八章", "二十次"]
-PART_EN = ["weekend shifts", "tasting days", "field trips", "quiet mornings", "team lunches", "site visits"]
-PART_ZH = ["出外勤的日子", "周末值班", "开会以外的时间", "带新人的时候", "发工资那天"]
 
 _STEPS = (1, 3, 7, 11, 13)
 PER_TEMPLATE = 6
@@ -60,7 +59,7 @@ SLOTS: dict[str, list[str]] = {
     "food_en": FOOD_EN, "food_zh": FOOD_ZH, "car_en": CAR_EN, "car_zh": CAR_ZH, "home_en": HOME_EN,
     "city_en": CITY_EN, "city_zh": CITY_ZH, "job_en": JOB_EN, "job_zh": JOB_ZH, "goal_en": GOAL_EN,
     "goal_zh": GOAL_ZH, "year": YEAR, "age_zh": AGE_ZH, "progress_en": PROGRESS_EN,
-    "progress_zh": PROGRESS_ZH, "part_en": PART_EN, "part_zh": PART_ZH,
+    "progress_zh": PROGRESS_ZH,
 }
 
 # (family, keep, type, [templates])
@@ -111,11 +110,6 @@ FAMILIES: list[Fam] = [
         "halfway there lol, {progress_en} down", "progress check: {progress_en} this month", "still going, {progress_en} so far",
         "进度还行，已经{progress_zh}了", "目前完成了{progress_zh}", "汇报一下，已经搞定{progress_zh}", "最近一直在坚持，差不多{progress_zh}了",
         "update 一下，{progress_zh}了",
-    ]),
-    ("reply_evaluates_it", False, None, [
-        "yeah it's great, the {part_en} are the fun part", "honestly i like it a lot, esp the {part_en}",
-        "it's alright, the {part_en} make it worth it", "love it tbh, the {part_en} especially",
-        "还挺喜欢的，尤其是{part_zh}", "还行吧，{part_zh}最开心", "挺好的，就是喜欢{part_zh}",
     ]),
 ]
 
