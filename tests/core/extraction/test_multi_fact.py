@@ -92,7 +92,8 @@ def test_an_answer_understood_on_its_own_keeps_its_slot() -> None:
 
 def test_a_reply_that_refers_back_joins_its_memory_whatever_slot_it_was_read_as() -> None:
     # "do you like it?" -- "love it tbh, ...": about the job the user just told, not a taste of its own
-    taste = _cand("preference-schedule", "love it tbh, the weekend shifts are the best", MemoryType.PREFERENCE)
+    taste = _cand("preference-schedule", "love it tbh, the weekend shifts are the best",
+                  MemoryType.PREFERENCE)
     data = ExtractionInput("love it tbh, the weekend shifts are the best",
                            _turns("I work as a ferry deckhand", "Oh nice, do you like it?"),
                            existing=(ExistingMemory("fact-job", "fact", "I work as a ferry deckhand"),))
