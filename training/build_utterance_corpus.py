@@ -8,10 +8,7 @@ Three sources, recorded per row in ``source``:
   (``training/utterance_templates.py``): identity-changing events, day events, moods, thanks, code and
   one-off requests, sarcasm, hedged and habitual preferences, standing instructions, personal
   projects, updates and retractions; ``template_chat``: a second such set in chat style
-  (``training/utterance_templates_chat.py``, issue 24's second pass); ``template_pref27``: tastes said
-  as idioms, dislikes or bare answers, household and in-passing facts, hedged goals with a horizon, and as
-  drops progress reports and replies that evaluate "it" (``training/utterance_templates_pref27.py``, issue
-  24, session 14). Deterministic (no randomness:
+  (``training/utterance_templates_chat.py``, issue 24's second pass). Deterministic (no randomness:
   every template takes the slot values at positions ``i * step`` of its lists). Two more template sets
   are written but not built in: ``training/utterance_templates_forbid24.py`` (what is not about the
   user as drops, with a ``relabel`` of rows about people outside the household) and
@@ -56,7 +53,6 @@ from training.utterance_templates_chat import chat_template_rows
 from training.utterance_templates_prec24 import prec24_template_rows
 from training.utterance_templates_prec24b import prec24b_template_rows
 from training.utterance_templates_prec24c import prec24c_template_rows
-from training.utterance_templates_pref27 import pref27_template_rows
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("PAI_SHARED_DIR") or REPO / ".." / "shared")  # the shared data, if elsewhere
@@ -240,7 +236,7 @@ def build(corpus: Path, out_path: Path | None = None, precision: bool = False) -
     rows: dict[str, dict[str, Any]] = {}
     # a text written by hand wins over a template or weak row, the first template set over the second
     extra = precision_rows() if precision else []
-    for row in [*hand, *template_rows(), *chat_template_rows(), *pref27_template_rows(), *extra, *weak]:
+    for row in [*hand, *template_rows(), *chat_template_rows(), *extra, *weak]:
         derived = derive_fields(row)
         rows.setdefault(derived["id"], derived)
     out = sorted(rows.values(), key=lambda r: str(r["id"]))
