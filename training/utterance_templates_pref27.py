@@ -11,7 +11,9 @@ facts told with "we" and facts told in passing in a chatty message ("sorry, slow
 goals with a hedge or a horizon ("i'd like to X eventually", "aiming to X by 2029", "今年争取X"); and as drops
 what only reports on something already told: progress on a goal ("update: 40 pages in"). (A family of replies
 that evaluate "it" as drops was tried and taken out: the classifier then dropped "I love riding them", whose
-referent ``precision`` restores.)
+referent ``precision`` restores.) **Not built into the shipped corpus**: retrained with it, the MLP cut fewer
+multi-topic messages apart (dev5 and dev6 lost cases, ``bench/RESULTS.md``, issue 24 session 14); build it in
+by adding ``pref27_template_rows()`` after ``chat_template_rows()`` in ``build_utterance_corpus.build``.
 
 Expansion is deterministic like the other sets': template ``t`` takes, for its ``k``-th row, slot value
 ``(k * step_s + t) % len(values)`` of each slot ``s`` (co-prime steps), ``PER_TEMPLATE`` rows at most,
