@@ -16,7 +16,9 @@ Three sources, recorded per row in ``source``:
   ``training/utterance_templates_prec24b.py``): retrained with either, the
   models scored worse on the team's held-out set (bench/RESULTS.md, issue 24), so the shipped corpus
   and weights do not include them; nor ``training/utterance_templates_cons24.py`` (standing rules,
-  projects and what is not the user's, session 12), which cost cases on dev4 and the updates sets.
+  projects and what is not the user's, session 12), which cost cases on dev4 and the updates sets; nor
+  ``training/utterance_templates_pref27.py`` (taste idioms, dislikes, bare answers, household and in-passing
+  facts, hedged goals, progress reports as drops; session 14), which cost multi-topic cases on dev5 and dev6.
 - ``persona_valid_weak``: weak labels from the **validation** split of Synthetic-Persona-Chat
   (CC-BY 4.0, ``../shared/benchmarks/synthetic_persona_chat``; its test split is the evaluation set
   of ``bench/bench_public.py persona`` and is read here only to drop any sentence it also contains):

@@ -7,7 +7,9 @@ referent ("she's nine") and the rules or the classifier drop it or file it apart
 the user's live memory the previous user turn stated (its content is in that turn) and, when the assistant's
 turn between them asks a question about it (a word of it, a pronoun, or too short to ask of anything else:
 "How old?"; not "What do you do for work?") and the reply opens without a subject of its own (no first
-person, no named someone), files the reply's opening clauses -- up to the first clause with its own
+person, no named someone), files the reply's opening clauses -- even when the classifier read them as a
+memory of another slot, if the reply opens by referring back ("do you like it?" -- "love it tbh, the weekend
+shifts are the best": about the job, no taste of a schedule) -- up to the first clause with its own
 first-person subject ("nah I'm more of a cyclist" is a statement of its own) -- as detail of that memory,
 under its key. A reply that is itself a question, a yes/no, a correction or a withdrawal, a standing rule,
 and a reply naming nothing new are left alone. ``pronoun_details``: a later statement about the same thing
@@ -105,9 +107,11 @@ def answer_folded(data: ExtractionInput, candidates: list[MemoryCandidate]) -> l
     if not answer or contained(answer, memory.content):
         return candidates
     key = normalise_key(memory.key)
-    if any(c.op is CandidateOp.UPSERT and normalise_key(c.key) != key and is_known_slot(c.key)
-           and contained(c.content, answer) for c in candidates):
-        return candidates  # understood on its own ("What's the role?" -> "a nurse at …": the job)
+    if not _REFERS_BACK.search(first.norm) and any(
+            c.op is CandidateOp.UPSERT and normalise_key(c.key) != key and is_known_slot(c.key)
+            and contained(c.content, answer) for c in candidates):
+        return candidates  # understood on its own ("What's the role?" -> "a nurse at …": the job); a reply
+        # that opens by referring back ("love it, the night shifts are the best") is about that memory
     content = merge_content(memory.content, answer)
     kept: list[MemoryCandidate] = []
     for cand in candidates:

@@ -92,9 +92,13 @@ QUESTION = rx(
     r"是不是|有没有|要不要|会不会|"
     r"行不行|对不对|好不好|不$|请问|问下|问一下|想问|想知道",  # "X不X" at the end: is_a_not_a
     # ("n't" cannot follow a word boundary after these words, so only " not" needs excluding)
-    r"^(?:can|could|would|will|do|does|did|is|are|was|were|should|shall|what|what's|"
+    r"^(?:do|does|did|is|are|was|were|what|what's|"
     r"how|how's|why|where|which|"
     r"who|whats|any ideas?|anything|is there|are there|have you|has)\b" + _nf(" not", "'t", "’t"),
+    # a modal opens a question only with its subject after it ("could you …", "can i …"); with a verb after
+    # it the subject is elided, a statement of chat ("could eat them every day", "would love to see Peru")
+    r"^(?:can|could|would|will|should|shall)\s+(?:not\s+)?(?:you|u|ya|i|we|they|he|she|it|this|that|these|"
+    r"those|there|someone|somebody|anyone|anybody|one|people|my|your|our|their|his|her|the|a|an|y'all)\b",
 )
 # "X不X" at the end ("去不去"): ``questions.is_question`` compares the two groups
 A_NOT_A = re.compile(r"(?P<a>\w)\s*不\s*(?P<b>\w)$")

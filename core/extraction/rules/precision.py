@@ -18,7 +18,9 @@ statement of a candidate's content, the parts ``build`` joined with "; " / "；"
 - a thing never done, seen or met is no memory of any type ("I've never played golf", "I've never been
   to Ohio", "我从来没去过厦门": a reply about the other speaker's world); an abstention stays ("I've never
   smoked");
-- a momentary want is no goal ("I want to find some movies to watch", "我想出去走走");
+- a momentary want is no goal ("I want to find some movies to watch", "我想出去走走"), unless it names a
+  horizon beyond the day ("I'd like to get my Dutch to C1 eventually", "want to get certified by 2027",
+  "今年想买辆车": a goal);
 - a trip of the moment is no goal: its logistics ("I plan to stay in homestays during my trip", "到了那边先去
   夜市") or a getaway to unwind ("I plan to go on a trip to relax", "我打算去旅游一下放松一下自己"); a
   travel dream ("someday I want to see the northern lights") stays;
@@ -173,6 +175,14 @@ _NEVER_DONE = re.compile(
     r"been (?:diving|skiing|camping|fishing|hunting|surfing|sailing|skydiving|bowling)|"
     r"(?:met|heard|seen|tried|played|made|done|read|watched|visited|gone|had the chance)\b)|"
     r"^(?:我)?(?:从来|从|还|一直)?没(?:有)?(?:去过|见过|玩过|试过|做过|听说过|看过|读过)")
+# a horizon beyond the day: a want with one is a goal, never a momentary want ("I'd like to get X eventually")
+_HORIZON = re.compile(
+    r"\b(?:eventually|someday|some day|one day|long[- ]term|in the long run|in the future|this year|"
+    r"next year|by (?:the end of )?(?:19|20)\d\d|by (?:the end of )?(?:next|this) (?:year|summer|spring|"
+    r"fall|autumn|winter)|before i(?:'m| am| turn) \d+|"
+    r"within (?:the next )?(?:a|an|one|two|three|few|couple(?: of)?|\d+) (?:\w+ )?(?:years?|months)|"
+    r"in (?:a|one|two|three|\d+) (?:years?|months))\b|"
+    r"今年|明年|年底|年内|(?:\d+|[一二三四五六七八九十]+)(?:岁|年)(?:之前|以前|前)|将来|总有一天|有朝一日|以后|长期")
 SARCASM_WINDOW = 80
 REFERENT_MAX_CHARS = 200
 
@@ -200,7 +210,8 @@ def _dropped(piece: str, memory_type: MemoryType, standing: bool = False) -> boo
     if rule:
         return not standing and bool(_RECALL.search(piece) or (_OWN_PLAN.search(piece)
                                                                 and not _MANNER.search(piece)))
-    return bool(_MOMENTARY_WANT.search(piece) or _TRIP_OF_MOMENT.search(piece))
+    momentary = _MOMENTARY_WANT.search(piece) and not _HORIZON.search(piece)
+    return bool(momentary or _TRIP_OF_MOMENT.search(piece))
 
 
 def _reply_to_advice(piece: str, message: str) -> bool:

@@ -47,6 +47,15 @@ def test_a_rising_tone_statement_is_no_question_and_a_taste_is_kept(ex: RulesExt
     assert [c.memory_type for c in _having(out, "birdwatching")] == [MemoryType.PREFERENCE]
 
 
+def test_a_modal_opens_a_question_only_with_its_subject_after_it() -> None:
+    # "could eat them every day": the subject is elided, a statement of chat
+    assert not is_question("could eat them every week")
+    assert not is_question("would love to see the fjords one day")
+    assert is_question("could you check the train times")
+    assert is_question("can i bring my dog")
+    assert is_question("should we book early")
+
+
 def test_a_standing_rule_phrased_like_a_request_is_kept_whole(ex: RulesExtractor) -> None:
     out = _out(ex, "whenever u draft a cover letter for me keep it to one page max")
     rules = [c for c in out if c.memory_type is MemoryType.CONSTRAINT]

@@ -90,6 +90,17 @@ def test_an_answer_understood_on_its_own_keeps_its_slot() -> None:
     assert answer_folded(data, [job]) == [job]
 
 
+def test_a_reply_that_refers_back_joins_its_memory_whatever_slot_it_was_read_as() -> None:
+    # "do you like it?" -- "love it tbh, ...": about the job the user just told, not a taste of its own
+    taste = _cand("preference-schedule", "love it tbh, the weekend shifts are the best",
+                  MemoryType.PREFERENCE)
+    data = ExtractionInput("love it tbh, the weekend shifts are the best",
+                           _turns("I work as a ferry deckhand", "Oh nice, do you like it?"),
+                           existing=(ExistingMemory("fact-job", "fact", "I work as a ferry deckhand"),))
+    assert [(c.key, c.content) for c in answer_folded(data, [taste])] == [
+        ("fact-job", "I work as a ferry deckhand; love it tbh, the weekend shifts are the best")]
+
+
 def test_a_detail_told_with_a_pronoun_joins_its_memory() -> None:
     existing = (ExistingMemory("fact-pets", "fact", "我养了只猫；Mochi, 是只橘猫"),)
     new = _cand("fact-pets", "它只吃一种grain-free的猫粮").model_copy(update={"supersedes": "fact-pets"})

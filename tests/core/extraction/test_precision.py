@@ -66,6 +66,8 @@ def test_the_days_events_are_no_memory(ex: RulesExtractor, text: str) -> None:
      MemoryType.CONSTRAINT, "summary first"),
     ("以后你帮我改简历的时候，先把错别字标出来", MemoryType.CONSTRAINT, "先把错别字标出来"),
     ("I want to run a half marathon before I turn forty", MemoryType.GOAL, "half marathon"),
+    # a want with a horizon beyond the day is a goal, not a momentary want
+    ("I think I'd like to get my Portuguese to C1 eventually", MemoryType.GOAL, "Portuguese"),
 ])
 def test_what_changes_the_user_and_standing_rules_stay(ex: RulesExtractor, text: str, kind: MemoryType,
                                                        words: str) -> None:
