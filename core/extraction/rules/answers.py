@@ -108,8 +108,7 @@ def answer_folded(data: ExtractionInput, candidates: list[MemoryCandidate]) -> l
         return candidates
     key = normalise_key(memory.key)
     if not _REFERS_BACK.search(first.norm) and any(
-            c.op is CandidateOp.UPSERT and normalise_key(c.key) != key and is_known_slot(c.key)
-            and contained(c.content, answer) for c in candidates):
+            _stands_alone(c, key, memory.memory_type, answer) for c in candidates):
         return candidates  # understood on its own ("What's the role?" -> "a nurse at …": the job); a reply
         # that opens by referring back ("love it, the night shifts are the best") is about that memory
     content = merge_content(memory.content, answer)
@@ -124,6 +123,18 @@ def answer_folded(data: ExtractionInput, candidates: list[MemoryCandidate]) -> l
                                 content=content, importance=target.importance, confidence=CONFIDENCE,
                                 ttl_days=target.ttl_days))
     return kept
+
+
+def _stands_alone(cand: MemoryCandidate, key: str, memory_type: str, answer: str) -> bool:
+    """The reply's own reading of the answer (a candidate over the same words) files it apart from the memory
+    the previous turn stated: under a catalogue slot of its own, or as another kind of memory ("我最近转行了"
+    is a career goal, "从sales转到了data analyst" the job fact): one memory holds one kind of thing, so the
+    reply is a memory of its own and the stated one is left as it was."""
+    if cand.op is not CandidateOp.UPSERT or normalise_key(cand.key) == key:
+        return False
+    if not (contained(cand.content, answer) or contained(answer, cand.content)):
+        return False
+    return is_known_slot(cand.key) or cand.memory_type.value != memory_type
 
 
 # a statement whose subject is a pronoun: it says more of what the memory is about, it names no new value

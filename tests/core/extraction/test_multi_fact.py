@@ -101,6 +101,20 @@ def test_a_reply_that_refers_back_joins_its_memory_whatever_slot_it_was_read_as(
         ("fact-job", "I work as a ferry deckhand; love it tbh, the weekend shifts are the best")]
 
 
+def test_an_answer_of_another_kind_stands_on_its_own() -> None:
+    # the classifier reads the reply as a fact, the memory it would join is a goal: two kinds, two memories
+    job = _cand("fact-career_switch", "从sales转到了data analyst, 在一家电商公司")
+    data = ExtractionInput(job.content, _turns("我最近转行了", "转去做什么？"),
+                           existing=(ExistingMemory("goal-career", "goal", "我最近转行了"),))
+    assert answer_folded(data, [job]) == [job]
+    # the same kind joins the memory it answers
+    pet = _cand("fact-dog_breed", "border collie, her name's Juno")
+    data = ExtractionInput("border collie, her name's Juno", _turns("I have a dog", "What breed?"),
+                           existing=(ExistingMemory("fact-pets", "fact", "I have a dog"),))
+    assert [(c.key, c.content) for c in answer_folded(data, [pet])] == [
+        ("fact-pets", "I have a dog; border collie, her name's Juno")]
+
+
 def test_a_detail_told_with_a_pronoun_joins_its_memory() -> None:
     existing = (ExistingMemory("fact-pets", "fact", "我养了只猫；Mochi, 是只橘猫"),)
     new = _cand("fact-pets", "它只吃一种grain-free的猫粮").model_copy(update={"supersedes": "fact-pets"})
