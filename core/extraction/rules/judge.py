@@ -74,6 +74,7 @@ from core.extraction.retraction_intent import RetractionIntent
 from core.extraction.rules.coherence import LIST_SLOTS
 from core.extraction.rules.events import is_event_key
 from core.extraction.rules.keys import content_slug
+from core.extraction.rules.patterns import REQUEST
 from core.extraction.rules.refine import without_past
 from core.extraction.rules.segment import clean_content, has_cjk
 from core.extraction.rules.slots import is_known_slot
@@ -260,7 +261,8 @@ def _shares_value(clause: str, old: str) -> bool:
     return any(len(t) >= 2 for t in salient_tokens(clause) & salient_tokens(old))
 
 
-def new_part(statement: str, old: str, implicit: bool = False, correction: bool = False) -> str:
+def new_part(statement: str, old: str, implicit: bool = False, correction: bool = False,
+             requests: bool = True) -> str:
     """The clauses of an update ``statement`` about the new value: those with a change cue that do not
     tell the old value's end (nor name it, when another cue clause does not), each with a short clause
     completing it; else those that neither tell its end nor name a word of the ``old``
@@ -268,9 +270,13 @@ def new_part(statement: str, old: str, implicit: bool = False, correction: bool 
     only implied (a weak cue: "the commute from astoria is way better, been at the new apartment a month
     now"): the new value is in the clauses without a cue too, so all clauses but the old value's.
     ``correction``: the new value names the slot's words ("portland MAINE, not oregon"): all clauses but
-    the wrong value's."""
+    the wrong value's. ``requests=False``: a clause asking the assistant for something ("今天的工作总结帮我
+    列一下", the next message of a burst) is no part of a value that is not a rule."""
     text = without_past(statement)
     parts = [q.strip() for p in _CLAUSE.findall(text) for q in _split_therefore(p) if q.strip()]
+    if not requests:
+        parts = [p for p in parts if not REQUEST.search(p)] or parts
+        text = ("，" if has_cjk(text) else ", ").join(parts)
     if len(parts) < 2:
         return clean_content(text)
     kept = []
@@ -581,7 +587,8 @@ class UpdateJudge:
                 # getting into pickleball tho"): its new part, when the merge came from it
                 # without a cue word no clause marks the new value: the statement is kept whole
                 mine = content if intent else new_part(content, memory.content) or content
-                theirs = new_part(tail, memory.content) \
+                rule = memory.memory_type == MemoryType.CONSTRAINT.value
+                theirs = new_part(tail, memory.content, requests=rule) \
                     if overlap(content, tail) >= 0.5 and not intent else ""
                 told_there = bool(theirs and _changes(theirs) and not UPDATE_CUE.search(mine))
                 content = theirs if told_there or (theirs and mine in theirs) else mine  # ... or more of it
@@ -639,7 +646,8 @@ class UpdateJudge:
             return None
         weak = not intent and _weak(tail, before, memory.content)  # the intent model stands for the cue
         corr = bool(_CORRECTION.search(sentence))
-        content = sentence if intent else new_part(tail, memory.content, weak, corr)
+        content = sentence if intent else new_part(tail, memory.content, weak, corr,
+                                                   requests=memory.memory_type == MemoryType.CONSTRAINT.value)
         content = content[:MAX_MEMORY_CONTENT_CHARS]
         if len(content) < 2 or not (intent or _strong(tail, p, memory.content, before)) or not (
                 intent or _tells_new_value(tail) or _CORRECTION.search(sentence)):

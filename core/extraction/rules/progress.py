@@ -88,11 +88,14 @@ def with_progress(message: str, existing: Sequence[ExistingMemory],
     if not about:
         return candidates  # nothing of the message is worth keeping (the day's sales, a question): no news
     sep = "；" if has_cjk(project.content + message) else "; "
-    news = clean_content(sep.join(c.content for c in about))
+    head = _head(project.content)
+    # each clause once: a candidate refine already merged with the project repeats the head
+    pieces = [p.strip() for c in about for p in _PIECES.split(c.content) if p.strip()]
+    news = clean_content(sep.join(p for i, p in enumerate(pieces)
+                                  if not contained(p, head) and p not in pieces[:i]))
     if not news or contained(news, project.content):
         return candidates
     kept = [c for c in candidates if c not in about]
-    head = _head(project.content)
     content = (head + sep + news[:PROGRESS_MAX_CHARS])[:MAX_MEMORY_CONTENT_CHARS]
     target = spec(project.key)
     kept.append(MemoryCandidate(op=CandidateOp.UPSERT, memory_type=MemoryType.PROJECT, key=project.key,

@@ -144,6 +144,20 @@ def test_a_projects_news_updates_the_project() -> None:
     assert with_progress("I have a greyhound", existing, [other]) == [other]
 
 
+def test_news_told_before_the_project_is_not_repeated_when_the_project_is_told() -> None:
+    # a tool appended the project's news first; the message telling the project itself must not glue that
+    # news twice ("X; X; I'm building ..."): each clause of the merged memory is there once
+    existing = (ExistingMemory("project-pennywise", "project", "Pennywise will add CSV import from banks next"),)
+    message = "I'm building an open-source budgeting app called Pennywise, written in Flutter with a Rust core."
+    extractor = RulesExtractor()
+    data = ExtractionInput(message, existing=existing)
+    out = [c for c in extractor.refine(data, extractor.extract(data)) if c.key == "project-pennywise"]
+    assert out, "the project is told: its memory is written"
+    pieces = [p.strip() for p in out[0].content.replace("；", "; ").split("; ")]
+    assert len(pieces) == len(set(pieces)), out[0].content
+    assert any("budgeting app" in p for p in pieces) and any("CSV import" in p for p in pieces)
+
+
 def test_the_whole_pipeline_keeps_a_pets_name_told_over_turns() -> None:
     extractor = RulesExtractor()
     first = ExtractionInput("我养了只猫")
