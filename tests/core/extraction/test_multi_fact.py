@@ -147,8 +147,10 @@ def test_a_projects_news_updates_the_project() -> None:
 def test_news_told_before_the_project_is_not_repeated_when_the_project_is_told() -> None:
     # a tool appended the project's news first; the message telling the project itself must not glue that
     # news twice ("X; X; I'm building ..."): each clause of the merged memory is there once
-    existing = (ExistingMemory("project-pennywise", "project", "Pennywise will add CSV import from banks next"),)
-    message = "I'm building an open-source budgeting app called Pennywise, written in Flutter with a Rust core."
+    news = "Pennywise will add CSV import from banks next"
+    existing = (ExistingMemory("project-pennywise", "project", news),)
+    message = ("I'm building an open-source budgeting app called Pennywise, "
+               "written in Flutter with a Rust core.")
     extractor = RulesExtractor()
     data = ExtractionInput(message, existing=existing)
     out = [c for c in extractor.refine(data, extractor.extract(data)) if c.key == "project-pennywise"]

@@ -172,7 +172,8 @@ def test_a_request_in_the_next_message_of_a_burst_is_no_part_of_the_new_value(ex
     # a coalesced burst: the correction, then the next message asks for something; the new taste is the
     # correction's clause alone (a request is part of a new value only when the memory is a rule)
     existing = (ExistingMemory("preference-drink", "preference", "我平时喜欢喝美式咖啡，不加糖"),)
-    refined = _refined(ex, "更正一下，我现在改喝燕麦拿铁了，不喝美式了。\n今天的工作总结帮我列一下。", existing)
+    burst = "更正一下，我现在改喝燕麦拿铁了，不喝美式了。\n今天的工作总结帮我列一下。"
+    refined = _refined(ex, burst, existing)
     new = [c for c in refined if c.supersedes == "preference-drink" and c.op is CandidateOp.UPSERT]
     assert new and "燕麦拿铁" in new[0].content and "总结" not in new[0].content, refined
     assert new_part("改成每天两杯了，帮我记一下", "每天一杯咖啡", requests=False) == "改成每天两杯了"
