@@ -32,6 +32,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from training.template_rows import family_rows
+
 PER_TEMPLATE = 5
 _STEPS = (1, 3, 5, 7, 11, 13, 17, 19)
 
@@ -135,25 +137,7 @@ FAMILIES: list[tuple[str, bool, str | None, list[str]]] = [
 ]
 
 
-def _fill(template: str, k: int, t: int) -> str:
-    names = sorted({part.split("}")[0] for part in template.split("{")[1:]})
-    values = {name: SLOTS[name][(k * _STEPS[s % len(_STEPS)] + t) % len(SLOTS[name])]
-              for s, name in enumerate(names)}
-    return template.format(**values)
-
-
 def cons24_template_rows() -> list[dict[str, Any]]:
     """Every family's templates filled ``PER_TEMPLATE`` times (distinct texts only), in a fixed order;
     ``source`` is ``template_cons24``."""
-    out: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for family, keep, memory_type, templates in FAMILIES:
-        for t, template in enumerate(templates):
-            for k in range(PER_TEMPLATE if "{" in template else 1):
-                text = _fill(template, k, t)
-                if text in seen:
-                    continue
-                seen.add(text)
-                out.append({"text": text, "keep": keep, "type": memory_type, "family": family,
-                            "relation": None, "source": "template_cons24"})
-    return out
+    return family_rows(FAMILIES, SLOTS, _STEPS, PER_TEMPLATE, "template_cons24")

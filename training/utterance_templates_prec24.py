@@ -34,6 +34,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from training.template_rows import family_rows
+
 PLACE_EN = ["the riverside market", "an old bookshop downtown", "the botanical garden", "a pottery studio open day",
             "the new science center", "a lakeside trail", "the flower show", "a jazz bar near my office",
             "the harbor boardwalk", "a temple fair", "the county museum", "a food festival in the square"]
@@ -165,25 +167,7 @@ FAMILIES: list[Fam] = [
 ]
 
 
-def _fill(template: str, k: int, t: int) -> str:
-    names = sorted({part.split("}")[0] for part in template.split("{")[1:]})
-    values = {name: SLOTS[name][(k * _STEPS[s % 8] + t) % len(SLOTS[name])] for s, name in enumerate(names)}
-    return template.format(**values)
-
-
 def prec24_template_rows() -> list[dict[str, Any]]:
     """Every family's templates filled ``PER_TEMPLATE`` times (distinct texts only), in a fixed order;
     ``source`` is ``template_prec24``."""
-    out: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for family, keep, memory_type, templates in FAMILIES:
-        for t, template in enumerate(templates):
-            n = PER_TEMPLATE if "{" in template else 1
-            for k in range(n):
-                text = _fill(template, k, t)
-                if text in seen:
-                    continue
-                seen.add(text)
-                out.append({"text": text, "keep": keep, "type": memory_type, "family": family,
-                            "relation": None, "source": "template_prec24"})
-    return out
+    return family_rows(FAMILIES, SLOTS, _STEPS, PER_TEMPLATE, "template_prec24")

@@ -42,6 +42,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from training.template_rows import family_rows
+
 JOB_EN = ["locksmith", "night-shift baker", "museum guard", "crane operator", "tax auditor", "piano tuner",
           "wedding photographer", "veterinary nurse", "sewer inspector", "school bus driver", "perfume tester",
           "claims adjuster"]
@@ -218,31 +220,17 @@ FAMILIES: list[Fam] = [
 ]
 
 
-def _fill(template: str, k: int, t: int) -> str:
-    names = sorted({part.split("}")[0] for part in template.split("{")[1:]})
-    values = {name: SLOTS[name][(k * _STEPS[s % 8] + t) % len(SLOTS[name])] for s, name in enumerate(names)}
-    return template.format(**values)
-
-
 def _goal_or_project(text: str) -> str:
     """The typed family of mixed rows: studying for an exam is a goal, making a thing a project."""
     return "goal" if any(w in text for w in ("studying", "preparing", "准备", "备考")) else "project"
 
 
+def _typed(text: str, keep: bool, memory_type: str | None) -> str | None:
+    """A kept row of a mixed family (no type of its own) is typed by its text."""
+    return memory_type if memory_type or not keep else _goal_or_project(text)
+
+
 def prec24b_template_rows() -> list[dict[str, Any]]:
     """Every family's templates filled ``PER_TEMPLATE`` times (distinct texts only), in a fixed order;
     ``source`` is ``template_prec24b``."""
-    out: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for family, keep, memory_type, templates in FAMILIES:
-        for t, template in enumerate(templates):
-            n = PER_TEMPLATE if "{" in template else 1
-            for k in range(n):
-                text = _fill(template, k, t)
-                if text in seen:
-                    continue
-                seen.add(text)
-                typed = memory_type if memory_type or not keep else _goal_or_project(text)
-                out.append({"text": text, "keep": keep, "type": typed, "family": family,
-                            "relation": None, "source": "template_prec24b"})
-    return out
+    return family_rows(FAMILIES, SLOTS, _STEPS, PER_TEMPLATE, "template_prec24b", typed=_typed)

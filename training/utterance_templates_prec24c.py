@@ -45,6 +45,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from training.template_rows import family_rows
+
 CITY_EN = ["Lisbon", "Kyoto", "Hanoi", "Edinburgh", "Guilin", "Tallinn", "Cusco", "Da Nang", "Bruges", "Luang Prabang"]
 CITY_ZH = ["桂林", "大理", "青岛", "洱海边", "婺源", "张家界", "喀什", "涠洲岛", "景德镇", "阿那亚"]
 WHEN_EN = ["next month", "over the long weekend", "in a couple of weeks", "after this project wraps up",
@@ -203,12 +205,6 @@ FAMILIES: list[Fam] = [
 ]
 
 
-def _fill(template: str, k: int, t: int) -> str:
-    names = sorted({part.split("}")[0] for part in template.split("{")[1:]})
-    values = {name: SLOTS[name][(k * _STEPS[s % 8] + t) % len(SLOTS[name])] for s, name in enumerate(names)}
-    return template.format(**values)
-
-
 SECOND_PASS = frozenset({"past_identity", "career_goal", "weekly_group_sport", "free_time_hobby",
                          "singer_live_wish"})
 """The families of the second pass (keeps written against the first retrain's losses)."""
@@ -218,18 +214,5 @@ def prec24c_template_rows(second_pass: bool = True) -> list[dict[str, Any]]:
     """Every family's templates filled ``PER_TEMPLATE`` times (distinct texts only), in a fixed order;
     ``source`` is ``template_prec24c``. ``second_pass=False``: the first pass alone (482 rows), the set the
     precision model is trained with (``training/build_utterance_corpus.py --precision``)."""
-    out: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for family, keep, memory_type, templates in FAMILIES:
-        if not second_pass and family in SECOND_PASS:
-            continue
-        for t, template in enumerate(templates):
-            n = PER_TEMPLATE if "{" in template else 1
-            for k in range(n):
-                text = _fill(template, k, t)
-                if text in seen:
-                    continue
-                seen.add(text)
-                out.append({"text": text, "keep": keep, "type": memory_type, "family": family,
-                            "relation": None, "source": "template_prec24c"})
-    return out
+    return family_rows(FAMILIES, SLOTS, _STEPS, PER_TEMPLATE, "template_prec24c",
+                       skip=() if second_pass else SECOND_PASS)

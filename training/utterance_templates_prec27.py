@@ -32,6 +32,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from training.template_rows import family_rows
+
 WORK_EN = ["paintings", "short stories", "songs", "photos", "poems", "designs", "app", "comic"]
 WORK_ZH = ["画", "小说", "歌", "照片", "诗", "设计稿", "小程序", "漫画"]
 FAIL_EN = ["get anywhere", "catch up", "get it right", "make any progress", "beat this slump", "feel good about it"]
@@ -224,25 +226,7 @@ FAMILIES: list[Fam] = [
 ]
 
 
-def _fill(template: str, k: int, t: int) -> str:
-    names = sorted({part.split("}")[0] for part in template.split("{")[1:]})
-    values = {name: SLOTS[name][(k * _STEPS[s % 8] + t) % len(SLOTS[name])] for s, name in enumerate(names)}
-    return template.format(**values)
-
-
 def prec27_template_rows() -> list[dict[str, Any]]:
     """Every family's templates filled ``PER_TEMPLATE`` times (distinct texts only), in a fixed order;
     ``source`` is ``template_prec27``."""
-    out: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for family, keep, memory_type, templates in FAMILIES:
-        for t, template in enumerate(templates):
-            n = PER_TEMPLATE if "{" in template else 1
-            for k in range(n):
-                text = _fill(template, k, t)
-                if text in seen:
-                    continue
-                seen.add(text)
-                out.append({"text": text, "keep": keep, "type": memory_type, "family": family,
-                            "relation": None, "source": "template_prec27"})
-    return out
+    return family_rows(FAMILIES, SLOTS, _STEPS, PER_TEMPLATE, "template_prec27")

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from training.template_rows import family_rows
+
 TASTE_EN = ["a long soak in the tub", "fresh sourdough", "thunderstorms at night", "vinyl on a sunday morning",
             "iced matcha", "a good murder mystery podcast", "spicy ramen", "open-world games", "museum hopping",
             "trail running", "old kung fu movies", "homemade dumplings", "a slow morning with the paper",
@@ -116,26 +118,7 @@ FAMILIES: list[Fam] = [
 ]
 
 
-def _fill(template: str, k: int, t: int) -> str:
-    names = sorted({part.split("}")[0] for part in template.split("{")[1:]})
-    values = {name: SLOTS[name][(k * _STEPS[s % len(_STEPS)] + t) % len(SLOTS[name])]
-              for s, name in enumerate(names)}
-    return template.format(**values)
-
-
 def pref27_template_rows() -> list[dict[str, Any]]:
     """Every family's templates filled ``PER_TEMPLATE`` times (distinct texts only), in a fixed order;
     ``source`` is ``template_pref27``."""
-    out: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for family, keep, memory_type, templates in FAMILIES:
-        for t, template in enumerate(templates):
-            n = PER_TEMPLATE if "{" in template else 1
-            for k in range(n):
-                text = _fill(template, k, t)
-                if text in seen:
-                    continue
-                seen.add(text)
-                out.append({"text": text, "keep": keep, "type": memory_type, "family": family,
-                            "relation": None, "source": "template_pref27"})
-    return out
+    return family_rows(FAMILIES, SLOTS, _STEPS, PER_TEMPLATE, "template_pref27")
