@@ -38,10 +38,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("files", type=Path, nargs="+")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
+    missing = [path for path in args.files if not path.exists()]
     for path in args.files:
-        if path.exists():
-            print(score(path, args.out), flush=True)
-    return 0
+        print(score(path, args.out) if path.exists() else f"{path}: no such file", flush=True)
+    return 1 if missing else 0
 
 
 if __name__ == "__main__":
