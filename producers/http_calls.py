@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Generic, Literal, TypeVar
 
 import httpx
@@ -59,10 +60,16 @@ def message_body(messages: Sequence[ChatMessageData | Mapping[str, Any]]) -> dic
 # --- the calls ------------------------------------------------------------------------------------------
 
 def retrieve(user_id: str, question: str, conversation_summary: str | None, mode: str | None,
-             limit: int | None) -> Call[RetrieveResult]:
+             limit: int | None, *, episode_limit: int | None = None, since: datetime | None = None,
+             until: datetime | None = None, asked_at: datetime | None = None,
+             user_names: Sequence[str] | None = None) -> Call[RetrieveResult]:
+    """``POST /v1/retrieve``; the datetimes must be timezone-aware (the API refuses naive ones)."""
     return Call("POST", "/v1/retrieve", json=drop_none({
         "user_id": user_id, "question": question, "conversation_summary": conversation_summary,
-        "mode": mode, "limit": limit}))
+        "mode": mode, "limit": limit, "episode_limit": episode_limit,
+        "since": since.isoformat() if since else None, "until": until.isoformat() if until else None,
+        "asked_at": asked_at.isoformat() if asked_at else None,
+        "user_names": list(user_names) if user_names else None}))
 
 
 def tool_write(tool: Literal["save", "append"], user_id: str, key: str, content: str,

@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any, Self, TypeVar
 
 import httpx
@@ -118,9 +119,15 @@ class MemoryClient(RetryPolicy):
 
     # retrieval and the four tools
     def retrieve(self, user_id: str, question: str, *, conversation_summary: str | None = None,
-                 mode: str | None = None, limit: int | None = None) -> RetrieveResult:
-        """Memories for a prompt; ``prompt_block`` is ready to inject."""
-        return self._send(calls.retrieve(user_id, question, conversation_summary, mode, limit))
+                 mode: str | None = None, limit: int | None = None, episode_limit: int | None = None,
+                 since: datetime | None = None, until: datetime | None = None,
+                 asked_at: datetime | None = None, user_names: Sequence[str] | None = None) -> RetrieveResult:
+        """Memories (and episodes) for a prompt; ``prompt_block`` is ready to inject. The options are the
+        API's (``RetrieveRequest``): the episodes' limit, a time window, when the question was asked, the
+        names the user goes by."""
+        return self._send(calls.retrieve(user_id, question, conversation_summary, mode, limit,
+                                         episode_limit=episode_limit, since=since, until=until,
+                                         asked_at=asked_at, user_names=user_names))
 
     def save(self, user_id: str, key: str, content: str, **fields: Any) -> ToolResult:
         """``memory_save``; ``fields``: memory_type, importance, confidence, ttl_days, conversation_id,
@@ -218,8 +225,13 @@ class AsyncMemoryClient(RetryPolicy):
             await asyncio.sleep(delay)
 
     async def retrieve(self, user_id: str, question: str, *, conversation_summary: str | None = None,
-                       mode: str | None = None, limit: int | None = None) -> RetrieveResult:
-        return await self._send(calls.retrieve(user_id, question, conversation_summary, mode, limit))
+                       mode: str | None = None, limit: int | None = None, episode_limit: int | None = None,
+                       since: datetime | None = None, until: datetime | None = None,
+                       asked_at: datetime | None = None,
+                       user_names: Sequence[str] | None = None) -> RetrieveResult:
+        return await self._send(calls.retrieve(user_id, question, conversation_summary, mode, limit,
+                                               episode_limit=episode_limit, since=since, until=until,
+                                               asked_at=asked_at, user_names=user_names))
 
     async def save(self, user_id: str, key: str, content: str, **fields: Any) -> ToolResult:
         return await self._send(calls.tool_write("save", user_id, key, content, fields))

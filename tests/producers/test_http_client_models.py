@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, get_type_hints
 
@@ -67,3 +68,30 @@ def test_sync_and_async_clients_send_the_same_requests() -> None:
     asyncio.run(run())
     assert seen[:3] == seen[3:] and len(seen) == 6
     assert isinstance(sync, RetryPolicy)
+
+
+def test_both_clients_send_the_retrieve_options_the_api_takes() -> None:
+    bodies: list[dict[str, Any]] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        bodies.append(json.loads(request.content))
+        return httpx.Response(200, json={"items": []})
+
+    since = datetime(2026, 11, 1, tzinfo=UTC)
+    options: dict[str, Any] = {"episode_limit": 4, "since": since, "asked_at": since,
+                               "user_names": ["Alice", "Alice Chen"]}
+    with MemoryClient("http://api.test", token="t", transport=httpx.MockTransport(answer)) as sync:
+        sync.retrieve("u1", "what did I do last weekend?", **options)
+
+    async def run() -> None:
+        async with AsyncMemoryClient("http://api.test", token="t",
+                                     transport=httpx.MockTransport(answer)) as client:
+            await client.retrieve("u1", "what did I do last weekend?", **options)
+
+    asyncio.run(run())
+    assert bodies[0] == bodies[1] == {
+        "user_id": "u1", "question": "what did I do last weekend?", "episode_limit": 4,
+        "since": "2026-11-01T00:00:00+00:00", "asked_at": "2026-11-01T00:00:00+00:00",
+        "user_names": ["Alice", "Alice Chen"]}
+    # each field is one the API's request model takes
+    assert set(bodies[0]) <= set(SCHEMAS["RetrieveRequest"]["properties"])
