@@ -19,7 +19,7 @@ from core.extraction.rules.answers import answer_folded, pronoun_details
 from core.extraction.rules.events import EventHit, is_event_key
 from core.extraction.rules.keys import content_slug
 from core.extraction.rules.precision import precise
-from core.extraction.rules.progress import with_progress
+from core.extraction.rules.progress import told_next, with_progress
 from core.extraction.rules.refine import CandidateMeta, gives_up_old, refine_candidates
 from core.extraction.rules.segment import has_cjk, join_clauses, normalise
 from core.extraction.rules.slots import is_known_slot, spec
@@ -183,9 +183,10 @@ def additions_kept(message: str, candidates: list[MemoryCandidate]) -> list[Memo
 def _over_turns(data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
     """What the message adds to the memories of earlier turns: a detail told with a pronoun joins its
     memory (``answers.pronoun_details``), an answer to the assistant's question joins what the user just
-    said (``answers.answer_folded``), news of a live project updates it (``progress.with_progress``)."""
+    said (``answers.answer_folded``), news of a live project updates it (``progress.with_progress``, and
+    ``progress.told_next`` for the next turn that goes on about it without naming it)."""
     candidates = answer_folded(data, pronoun_details(data.existing, candidates))
-    return with_progress(data.user_message, data.existing, candidates)
+    return told_next(data, with_progress(data.user_message, data.existing, candidates))
 
 
 def _intent_model() -> RetractionIntent | None:

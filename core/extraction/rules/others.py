@@ -50,10 +50,16 @@ _ACQ_ZH = ("好朋友", "朋友", "同事", "老板", "领导", "同学", "室�
            "发小", "前任", "房东")
 _LEAD_EN = (r"^(?:(?:ya|yeah|yea|so|and|but|lol|lmao|ok|okay|well|also|btw|fyi|honestly|tbh|oh|haha|ugh)"
             r"[,!. ]+)*")
+_OUTSIDER_WORDS_EN = "|".join(re.escape(w) for w in (*_OUT_KIN_EN, *_ACQ_EN))
+# the person named by who they are to the user ("my flatmate"), or as one of several ("a friend of mine",
+# "one of my coworkers", "this guy at work" is no kin word and stays the rescue's to judge)
 _OUTSIDER_EN = re.compile(
-    _LEAD_EN + r"(?:my|our) (?:(?:little|big|older|younger|best|close|old|good|twin|older) )?(?:"
-    + "|".join(re.escape(w) for w in (*_OUT_KIN_EN, *_ACQ_EN)) + r")s?(?:'s|'re)?\b")
-_OUTSIDER_ZH = re.compile(r"^(?:我|我的|我家|我们家)(?:的)?(?:大|小|二|亲)?(?:"
+    _LEAD_EN + r"(?:(?:my|our) (?:(?:little|big|older|younger|best|close|old|good|twin|older) )?(?:"
+    + _OUTSIDER_WORDS_EN + r")s?(?:'s|'re)?\b|"
+    r"(?:a|an|some|this|one of my|one of our) (?:(?:close|old|good|best) )?(?:" + _OUTSIDER_WORDS_EN
+    + r")s?(?: of (?:mine|ours))?(?:'s|'re)?\b)")
+_OUTSIDER_ZH = re.compile(r"^(?:(?:我|我的|我家|我们家)(?:的)?(?:有)?(?:一个|一位|个|几个)?|有(?:一)?个|有位)"
+                          r"(?:的)?(?:大|小|二|亲)?(?:"
                           + "|".join(re.escape(w) for w in (*_OUT_KIN_ZH, *_ACQ_ZH)) + r")")
 # the user speaks of themselves after the subject ("... got me into climbing", "我妈让我...", "... and i")
 _USER_AFTER = re.compile(r"我|\b(?:i|i'm|im|i've|i'd|i'll|me|my|mine|myself)\b")
@@ -185,6 +191,27 @@ def without_denials(piece: str) -> str:
         return piece
     kept = [sub for sub in kept if not _FILLER.search(normalise(sub))]  # "no no, i'm not vegan, ...": "no no"
     return ("，" if has_cjk(piece) else ", ").join(kept)
+
+
+# a claim the user takes back as a joke right after it ("i'm a professional couch potato lmao. jk i'm a
+# line cook", "我是亿万富翁 开玩笑的"): what precedes the marker is no memory, nor is the marker part of
+# what follows
+_JOKE_MARK = re.compile(r"^[\s,.!。，！~]*(?:(?:lol|lmao|haha+|哈哈+)[\s,.!。，！~]*)*"
+                        r"(?:(?:jk|j/k|just kidding|just joking|kidding)\b|"
+                        r"开玩笑(?:的|啦|呢)?|开个玩笑|逗你(?:的|玩的?)?)")
+
+
+def taken_back(piece: str, message: str) -> bool:
+    """``piece`` (as stored) is followed in ``message`` by a marker that takes it back as a joke."""
+    probe = piece.strip()[-24:]
+    at = message.find(probe) if probe else -1
+    return at >= 0 and bool(_JOKE_MARK.search(message[at + len(probe):]))
+
+
+def without_joke_mark(piece: str) -> str:
+    """``piece`` without a leading joke marker ("jk i'm a line cook at a diner" -> "i'm a line cook …")."""
+    m = _JOKE_MARK.search(piece)
+    return piece[m.end():].strip() if m and m.end() < len(piece) else piece
 
 
 def mocking(before: str) -> bool:

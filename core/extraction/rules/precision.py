@@ -33,7 +33,8 @@ statement of a candidate's content, the parts ``build`` joined with "; " / "；"
 - what is not about the user is not the user's memory, whatever its type (``others``): another
   person's fact outside the household, a wish for someone else, a plan considered and rejected; a
   denied identity ("no, I'm not vegan") is cut out of the piece; a mocking self-claim ("sure, and I'm
-  also an astronaut 🙄") is no fact;
+  also an astronaut 🙄") is no fact; a claim taken back as a joke ("… lmao. jk i'm a line cook", "开玩笑的")
+  is no memory, and the marker is no part of what follows it;
 - a memory never loses its referent: a short statement whose object is only a pronoun ("I love
   riding them", "我超爱骑它们") takes the previous sentence of the message, else the user's
   previous turn, as its referent; without one it is not stored.
@@ -288,7 +289,9 @@ def precise(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
         claim = cand.memory_type is MemoryType.FACT
         taste_or_claim = claim or cand.memory_type is MemoryType.PREFERENCE
         message = data.user_message or ""
-        kept = [p for p in (others.without_others(others.without_denials(p)) for p in pieces) if p
+        kept = [p for p in (others.without_joke_mark(others.without_others(others.without_denials(p)))
+                            for p in pieces) if p
+                and not others.taken_back(p, message)
                 and not _dropped(normalise(p), cand.memory_type, standing_rule)
                 and not others.someone_elses(normalise(p))
                 and not _reply_to_advice(normalise(p), message)

@@ -19,11 +19,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
+from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput, MemoryCandidate
+from core.extraction.rules import patterns
+from core.extraction.rules.answers import _NOT_AN_ANSWER
+from core.extraction.rules.followup import _AFFIRM
+from core.extraction.rules.gate_units import OWN_SUBJECT, owner_of
 from core.extraction.rules.questions import is_question
 from core.extraction.rules.refine import contained, gives_up_old
-from core.extraction.rules.segment import clean_content, has_cjk, normalise
-from core.extraction.rules.slots import spec
+from core.extraction.rules.segment import (
+    Clause,
+    clean_content,
+    has_cjk,
+    join_clauses,
+    normalise,
+    split_clauses,
+)
+from core.extraction.rules.slots import is_known_slot, spec
 from core.filters import normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.text.salient import salient_tokens
@@ -98,6 +109,95 @@ def with_progress(message: str, existing: Sequence[ExistingMemory],
     kept = [c for c in candidates if c not in about]
     content = (head + sep + news[:PROGRESS_MAX_CHARS])[:MAX_MEMORY_CONTENT_CHARS]
     target = spec(project.key)
+    kept.append(MemoryCandidate(op=CandidateOp.UPSERT, memory_type=MemoryType.PROJECT, key=project.key,
+                                content=content, importance=target.importance, confidence=CONFIDENCE,
+                                ttl_days=target.ttl_days))
+    return kept
+
+
+# a reply this thin tells no news ("it really is", "是啊 挺累的", "yeah it's a lot of work")
+NEWS_MIN_TOKENS = 3  # salient words of an English reply
+NEWS_MIN_TOKENS_CJK = 4  # salient character pairs of a Chinese one (five characters)
+NEWS_MAX_CHARS = 200  # a longer message tells more than the next thing about the project
+
+
+def _previous_user(data: ExtractionInput) -> str | None:
+    for msg in reversed(data.context):
+        if msg.role == "user" and msg.content.strip():
+            return msg.content
+    return None
+
+
+def _reply_body(message: str) -> list[Clause]:
+    """The reply's clauses without its opening acknowledgements ("yeah", "嗯", "haha", "好消息")."""
+    clauses = split_clauses(message)
+    while clauses and ((_AFFIRM.match(clauses[0].text) and len(salient_tokens(clauses[0].text)) <= 1)
+                       or not salient_tokens(clauses[0].text)):
+        clauses = clauses[1:]
+    return clauses
+
+
+def told_next(data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
+    """The user's next turn after telling of a project, when it goes on about it without naming it (the
+    engine turned over, the tiles are laid, "营业执照办下来了", "some of the letters are from the 1950s"), is
+    news of that project, filed under its key as "<first statement>; <news>" -- whatever the rules and the
+    classifier made of it (dropped as the day's news, a fact of a generic key, the project's key with the
+    news alone, which would lose the project). Only when the previous user turn stated exactly one live
+    memory and it is a project; never a question, a withdrawal or change, a reply too thin to tell anything
+    (see ``NEWS_MIN_TOKENS``), a reply opening with a subject of its own (the user, a named person, a
+    relative: a statement of its own), nor one the pipeline filed under a catalogue slot or as a taste, goal
+    or rule (understood on its own). Pure function over its inputs; deterministic."""
+    message = (data.user_message or "").strip()
+    previous = _previous_user(data)
+    if not message or len(message) > NEWS_MAX_CHARS or previous is None or not data.existing:
+        return candidates
+    norm = normalise(message)
+    if is_question(norm) or gives_up_old(message) or _REPLACED.search(norm):
+        return candidates
+    stated = [m for m in data.existing
+              if contained(m.content, previous) or contained(_head(m.content), previous)]
+    if len(stated) != 1 or stated[0].memory_type != MemoryType.PROJECT.value:
+        return candidates
+    project = stated[0]
+    key = normalise_key(project.key)
+    if any(c.op is CandidateOp.DELETE or (c.supersedes and normalise_key(c.supersedes) != key)
+           for c in candidates):
+        return candidates  # a withdrawal or a change of another value is the judge's, not news
+    body = _reply_body(message)
+    if not body:
+        return candidates
+    first = body[0]
+    if OWN_SUBJECT.search(first.norm) or owner_of(first) is not None or _NOT_AN_ANSWER.search(first.norm):
+        return candidates
+    told = [first]
+    for clause in body[1:]:  # up to a statement of its own ("…, also my daughter started school")
+        if OWN_SUBJECT.search(clause.norm) or owner_of(clause) is not None:
+            break
+        told.append(clause)
+    news = clean_content(join_clauses(message, told, has_cjk(message)))
+    tokens = salient_tokens(news)
+    if len(tokens) < (NEWS_MIN_TOKENS_CJK if has_cjk(news) else NEWS_MIN_TOKENS) \
+            or contained(news, project.content):
+        return candidates
+    head = _head(project.content)
+    if any(c.op is CandidateOp.UPSERT and normalise_key(c.key) == key and contained(head, c.content)
+           for c in candidates):
+        return candidates  # already filed under the project (an answer to the assistant's question, news)
+    about: list[MemoryCandidate] = []
+    for cand in candidates:
+        same = normalise_key(cand.key) == key
+        if cand.op is not CandidateOp.UPSERT or not (
+                same or contained(cand.content, news) or contained(news, cand.content)):
+            continue
+        own_fact = cand.memory_type is MemoryType.FACT and is_known_slot(cand.key) \
+            and patterns.FIRST_PERSON.search(norm)
+        if not same and (cand.memory_type not in _NEWS or own_fact):
+            return candidates  # understood on its own: a taste, a goal, a rule, or the user's own fact
+        about.append(cand)
+    sep = "；" if has_cjk(project.content + message) else "; "
+    content = (head + sep + news[:PROGRESS_MAX_CHARS])[:MAX_MEMORY_CONTENT_CHARS]
+    target = spec(project.key)
+    kept = [c for c in candidates if c not in about]
     kept.append(MemoryCandidate(op=CandidateOp.UPSERT, memory_type=MemoryType.PROJECT, key=project.key,
                                 content=content, importance=target.importance, confidence=CONFIDENCE,
                                 ttl_days=target.ttl_days))
