@@ -830,9 +830,12 @@ RESTORE = rx(r"(?:在|正在|一直在|最近在)(?:修复|翻新|改装|复原)
 # "crocheting amigurumi versions of …", "rigging a raspberry pi cam on the bird feeder"): a project candidate
 # the classifier still gates (no word list)
 PROJECT_MAKING = rx(
-    r"(?:在|正在|一直在|最近在|这阵子在|业余(?:时间)?在|周末(?:都)?在|慢慢在|下班(?:后)?在)(?:给[^，,。]{1,8})?"
+    r"(?:在|正在|一直在|最近在|这阵子在|业余(?:时间)?在|周末(?:都)?在|慢慢在|下班(?:后)?在)"
+    # how the making goes ("在慢慢刻", "在偷偷给她织") and for whom, then the thing counted by any measure
+    # word ("一件毛衣", "一把椅子"; not "一下", "一些", "一点": a moment or an amount, no thing made)
+    r"(?:慢慢|偷偷|悄悄|默默|自己|亲手|抽空|一点点)?(?:地)?(?:给[^，,。]{1,8})?"
     r"(?:翻译|写|做|整理|编|拍|画|织|钩|搭|修|录|剪|攒|建|筹备|拼|缝|刻|雕|组装|设计|制作|绘制|记录|汇编)"
-    r"(?:一本|一个|一套|一部|一份|一座|一张|一幅|一条|一辆|一台|一间|一系列|本|个|套|部|份|张|幅|系列)|"
+    r"(?:一[^下些点会次遍直起样般边\s，,。！!？?]|一系列|本|个|套|部|份|张|幅|系列)|"
     r"(?:在|正在|最近在)(?:跟|和|与)[^，,。]{1,8}一起(?:弄|搞|做|建|办|种|维护|运营|筹备|整理|拍|录|写|编)",
     r"(?:^|\bi'?m |\bi am |\bi'?ve been |\bwe'?re |\bwe are |\bwe'?ve been )(?:been )?"
     r"(?:slowly |currently |still |lowkey |kinda )?"

@@ -84,3 +84,13 @@ def test_the_joke_is_dropped_and_the_job_kept_through_the_extractor(ex: RulesExt
     data = ExtractionInput(user_message="i'm a professional astronaut obviously lmao. jk i teach year 4")
     contents = " | ".join(c.content for c in ex.extract(data))
     assert "teach year 4" in contents and "astronaut" not in contents, contents
+
+
+def test_making_a_thing_counted_by_any_measure_word_is_a_project_candidate() -> None:
+    from core.extraction.rules import patterns
+
+    for said in ("在偷偷给她织一条围巾", "周末都在慢慢做一把椅子",
+                 "在给外甥搭一座树屋", "业余在亲手缝一只布偶"):
+        assert patterns.PROJECT_MAKING.search(said), said
+    for said in ("在写一下周报", "在做一些准备", "在看一部电影"):
+        assert not patterns.PROJECT_MAKING.search(said), said
