@@ -317,7 +317,9 @@ class _Analyser(SlotDetectors, ConstraintDetectors):
                 patterns.DISLIKE.search(body) and topic_of("preference", body)) and not (
                 pos > 0 and _OWN_PROJECT.search(clauses[pos - 1].norm) and not _ASKED.search(body)):
             return [], "request"
-        if patterns.HYPOTHETICAL.search(body):
+        if _make_believe(clauses, pos):
+            return [], "make-believe"  # never rescued: a game's premise is nobody's fact
+        if patterns.HYPOTHETICAL.search(body) or _consequent(clauses, pos, body):
             return [], "hypothetical"
         if patterns.ACK_COMMIT.search(body) or (
                 patterns.ACK_ADVICE.search(body) and not topic_of("goal", body)):
@@ -428,3 +430,28 @@ def analyse(data: ExtractionInput) -> Analysis:
     for group in again.groups:
         group.hit.confidence = min(group.hit.confidence, cap)
     return again
+
+
+# the user's part in a hypothetical told in clauses of its own: the consequence after its condition
+# ("假如我是老板，我就天天放假", "if i won the lottery, i'd quit"), and whatever follows a make-believe
+# frame in the same sentence ("pretend you're my landlord and i'm a tenant …", "我们来玩角色扮演，我是…")
+_CONSEQUENT = re.compile(r"^(?:那|那么|那样)?(?:的话)?我(?:就|肯定|一定|绝对|会|才|也会)|"
+                         r"^(?:(?:and|then|so)\s+)*i(?:'d| would| could| might)\b")
+_MAKE_BELIEVE = re.compile(r"^(?:(?:ok|okay|so|hey|now|let'?s|lets|can we|we)\s+)*(?:pretend|imagine|say|"
+                           r"role-?play|roleplay|play a game)\b|"
+                           r"^(?:好|那|我们|咱们|来|一起)*(?:假装|假设|扮演|玩(?:个|一个)?(?:游戏|角色扮演)|角色扮演)")
+
+
+def _earlier(clauses: list[Clause], pos: int) -> list[Clause]:
+    return [c for c in clauses[:pos] if c.sentence == clauses[pos].sentence]
+
+
+def _consequent(clauses: list[Clause], pos: int, body: str) -> bool:
+    """The clause at ``pos`` is the user's consequence of the condition just before it (see above)."""
+    before = _earlier(clauses, pos)
+    return bool(before and patterns.HYPOTHETICAL.search(before[-1].norm) and _CONSEQUENT.search(body))
+
+
+def _make_believe(clauses: list[Clause], pos: int) -> bool:
+    """The clause at ``pos`` follows a make-believe frame of its sentence (see above)."""
+    return any(_MAKE_BELIEVE.search(c.norm) for c in _earlier(clauses, pos))

@@ -94,3 +94,16 @@ def test_making_a_thing_counted_by_any_measure_word_is_a_project_candidate() -> 
         assert patterns.PROJECT_MAKING.search(said), said
     for said in ("在写一下周报", "在做一些准备", "在看一部电影"):
         assert not patterns.PROJECT_MAKING.search(said), said
+
+
+def test_the_consequence_of_a_condition_and_a_games_premise_are_no_memories(ex: RulesExtractor) -> None:
+    for said, absent in (("要是我中了彩票，我肯定先环游世界", "环游世界"),
+                         ("if i had a bigger flat, i'd get a piano", "piano"),
+                         ("let's pretend you're a journalist and i'm a famous chef from lyon", "lyon"),
+                         ("我们来玩角色扮演，我是一个住在海边的渔夫", "渔夫")):
+        contents = " | ".join(c.content for c in ex.extract(ExtractionInput(user_message=said)))
+        assert absent not in contents, (said, contents)
+    said = "if i had more time i'd learn the cello. i work in logistics"
+    kept = ex.extract(ExtractionInput(user_message=said))
+    contents = " | ".join(c.content for c in kept)
+    assert "logistics" in contents and "cello" not in contents, contents
