@@ -163,8 +163,11 @@ _ANY_INTENT = re.compile(r"\b(?:want|wants|wanna|plan|plans|planning|hope|hopes|
                          r"someday|some day|one day|wish|going to|gonna|will|'ll|'d|would|trying to|aim)\b|"
                          r"想|要|打算|计划|希望|梦想|目标|准备|以后|将来")
 # what marks a sentence as sarcastic (read on the raw message: the clauses have their emoji stripped)
+# (in Chinese chat "[微笑]" / "（微笑）" are a sneer, and so is the smiling face 🙂 after an overstated
+# liking, "太…了", "可太…", "真是…", "最爱"; "呵呵" at either end)
 _SARCASM = re.compile("[\U0001f644\U0001f643\U0001f612\U0001f611]|(?:^|\\s)/s\\b|\\((?:not|jk)\\)|"
-                      "[（(](?:才怪|并不|反话)[）)]|呵呵[。！!]*$|\\b(?:yeah right|not!)")
+                      "[（(](?:才怪|并不|反话)[）)]|呵呵[。！!]*$|^呵呵|\\b(?:yeah right|not!)|"
+                      "[（(\\[]微笑[）)\\]]|(?:太|可太|真是|最爱|最喜欢)[^.!?。！？\\n]{0,20}\U0001f642")
 _SARCASM_END = re.compile(r"[.!?。！？\n]")
 _SARCASM_EMOJI = re.compile("[\U0001f644\U0001f643\U0001f612\U0001f611]")
 # a thing the user has never done, seen or met ("I've never played golf", "I've never been to Ohio",

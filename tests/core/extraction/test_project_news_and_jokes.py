@@ -107,3 +107,12 @@ def test_the_consequence_of_a_condition_and_a_games_premise_are_no_memories(ex: 
     kept = ex.extract(ExtractionInput(user_message=said))
     contents = " | ".join(c.content for c in kept)
     assert "logistics" in contents and "cello" not in contents, contents
+
+
+def test_a_chinese_sneer_marks_sarcasm_and_a_plain_smile_does_not(ex: RulesExtractor) -> None:
+    for said, absent in (("我真是太爱早高峰挤公交了🙂", "挤公交"),
+                         ("最喜欢半夜被楼上吵醒了（微笑）", "吵醒")):
+        contents = " | ".join(c.content for c in ex.extract(ExtractionInput(user_message=said)))
+        assert absent not in contents, (said, contents)
+    contents = " | ".join(c.content for c in ex.extract(ExtractionInput(user_message="我很喜欢弹吉他🙂")))
+    assert "吉他" in contents, contents
