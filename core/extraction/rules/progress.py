@@ -160,9 +160,9 @@ def told_next(data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[
         return candidates
     project = stated[0]
     key = normalise_key(project.key)
-    if any(c.op is CandidateOp.DELETE or (c.supersedes and normalise_key(c.supersedes) != key)
-           for c in candidates):
-        return candidates  # a withdrawal or a change of another value is the judge's, not news
+    if any(c.op is CandidateOp.DELETE or (c.supersedes and {normalise_key(c.supersedes), normalise_key(c.key)}
+                                           != {key}) for c in candidates):
+        return candidates  # a withdrawal, a change of another value, or a new thing replacing the project
     body = _reply_body(message)
     if not body:
         return candidates
