@@ -56,6 +56,7 @@ from training.utterance_templates_prec24 import prec24_template_rows
 from training.utterance_templates_prec24b import prec24b_template_rows
 from training.utterance_templates_prec24c import prec24c_template_rows
 from training.utterance_templates_prec27 import prec27_template_rows
+from training.utterance_templates_prec28 import prec28_template_rows
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("PAI_SHARED_DIR") or REPO / ".." / "shared")  # the shared data, if elsewhere
@@ -230,7 +231,10 @@ def precision_rows() -> list[dict[str, Any]]:
     ``PAI_PRECISION_SETS=s14``: retrained with it the model cost a MemoryBank item in each language and a
     dev5 project (``bench/RESULTS.md``, issue 24, session 14), so the shipped weights are session 13's."""
     rows = [*prec24b_template_rows(), *prec24_template_rows(), *prec24c_template_rows(second_pass=False)]
-    if os.environ.get("PAI_PRECISION_SETS") != "s14":
+    sets = os.environ.get("PAI_PRECISION_SETS")
+    if sets == "s15":
+        return [*rows, *prec28_template_rows()]
+    if sets != "s14":
         return rows
     return [*rows, *prec27_template_rows()]
 
