@@ -1,6 +1,6 @@
 """The precision model's session-15 template set (``training.utterance_templates_prec28``): rows with the
-assistant's turn before them, built into the precision corpus with ``PAI_PRECISION_SETS=s15``, and the neutral
-assistant turns the context trainer reads the other rows after."""
+assistant's turn before them, built into the precision corpus only with ``PAI_PRECISION_SETS=s15``
+(measured, not shipped), and the neutral assistant turns the context trainer reads the other rows after."""
 
 from __future__ import annotations
 

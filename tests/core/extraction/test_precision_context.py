@@ -13,7 +13,6 @@ import numpy.typing as npt
 import pytest
 
 from core.extraction.candidates import CandidateOp, ContextMessage, ExtractionInput
-from core.extraction.classifier import MLPModel
 from core.extraction.rules import RulesExtractor
 from core.extraction.rules import extractor as extractor_module
 
@@ -61,8 +60,3 @@ def test_a_model_without_context_is_called_as_before(ex: RulesExtractor,
              "Have you ever tried pottery?", monkeypatch)
     assert model.seen and all(p is None for p in model.seen)
 
-
-def test_the_shipped_precision_model_is_an_mlp() -> None:
-    from core.extraction.classifier import shipped_precision_mlp
-
-    assert isinstance(shipped_precision_mlp(), MLPModel)
