@@ -56,6 +56,7 @@ from training.utterance_templates_prec24 import prec24_template_rows
 from training.utterance_templates_prec24b import prec24b_template_rows
 from training.utterance_templates_prec24c import prec24c_template_rows
 from training.utterance_templates_prec27 import prec27_template_rows
+from training.utterance_templates_prec28 import prec28_template_rows
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("PAI_SHARED_DIR") or REPO / ".." / "shared")  # the shared data, if elsewhere
@@ -224,15 +225,21 @@ def persona_rows() -> list[dict[str, Any]]:
 
 def precision_rows() -> list[dict[str, Any]]:
     """The companion-chat template sets of the precision model (the gate's second opinion on keep/drop,
-    ``core/extraction/data/memory_mlp_precision.npz``), in the order they were first trained with; session
-    14 wrote ``utterance_templates_prec27.py`` (moods and self-doubt, advice echoes, referent-less reactions,
-    media and trips of the moment, plots and sayings, with keeps beside moods), built in only with
-    ``PAI_PRECISION_SETS=s14``: retrained with it the model cost a MemoryBank item in each language and a
-    dev5 project (``bench/RESULTS.md``, issue 24, session 14), so the shipped weights are session 13's."""
+    ``core/extraction/data/memory_mlp_precision.npz``), in the order they were first trained with (session
+    13's three prec24 sets, the shipped weights' corpus). Measured and not shipped:
+    ``PAI_PRECISION_SETS=s14`` adds session 14's ``utterance_templates_prec27.py`` (moods and self-doubt,
+    advice echoes, referent-less reactions, media and trips of the moment, plots and sayings, with keeps
+    beside moods; it cost a MemoryBank item in each language and a dev5 project); ``PAI_PRECISION_SETS=s15``
+    adds session 15's ``utterance_templates_prec28.py`` (user replies with the assistant's turn before them,
+    for the model that reads it, ``train_memory_mlp --precision --context``; it cost a MemoryBank item in
+    each language): ``bench/RESULTS.md``, issue 24."""
     rows = [*prec24b_template_rows(), *prec24_template_rows(), *prec24c_template_rows(second_pass=False)]
-    if os.environ.get("PAI_PRECISION_SETS") != "s14":
-        return rows
-    return [*rows, *prec27_template_rows()]
+    sets = os.environ.get("PAI_PRECISION_SETS")
+    if sets == "s14":
+        return [*rows, *prec27_template_rows()]
+    if sets == "s15":
+        return [*rows, *prec28_template_rows()]
+    return rows
 
 
 def build(corpus: Path, out_path: Path | None = None, precision: bool = False) -> dict[str, int]:

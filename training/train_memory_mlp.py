@@ -162,10 +162,28 @@ def report(probs: F64, rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def train(corpus: Path = CORPUS, cache: Path | None = None, precision: bool = False
+def _neutral_prevs(rows: list[dict[str, Any]], cache: Path | None) -> npt.NDArray[np.float32]:
+    """Per row, the vector of one neutral assistant turn of its language (``utterance_templates_prec28``),
+    chosen by a hash of the row's id (deterministic)."""
+    from training.utterance_templates_prec28 import NEUTRAL_PREVS_EN, NEUTRAL_PREVS_ZH
+
+    pool = [*NEUTRAL_PREVS_EN, *NEUTRAL_PREVS_ZH]
+    vectors = embed(pool, cache)
+    out = np.zeros((len(rows), vectors.shape[1]), dtype=np.float32)
+    for i, r in enumerate(rows):
+        h = int(hashlib.sha1(("prev:" + r["id"]).encode()).hexdigest()[:6], 16)
+        zh = r.get("lang") == "zh"
+        offset = len(NEUTRAL_PREVS_EN) if zh else 0
+        out[i] = vectors[offset + h % (len(NEUTRAL_PREVS_ZH) if zh else len(NEUTRAL_PREVS_EN))]
+    return out
+
+
+def train(corpus: Path = CORPUS, cache: Path | None = None, precision: bool = False, context_arm: bool = False
           ) -> tuple[dict[str, MLPModel], dict[str, Any]]:
-    """``precision``: the precision model's run (its own corpus): the MLP without context alone, no logistic
-    baseline (the shipped logistic weights belong to the shipped corpus)."""
+    """``precision``: the precision model's run (its own corpus): one MLP, no logistic baseline (the shipped
+    logistic weights belong to the shipped corpus); without context, or with ``context_arm`` the MLP that
+    reads the previous turn, where every row without one is also fitted (and calibrated) after a neutral
+    assistant turn (``_neutral_prevs``)."""
     rows = load_corpus(corpus)
     prevs = sorted({r["prev"][:PREV_MAX_CHARS] for r in rows if r.get("prev")})
     texts = [r["text"] for r in rows]
@@ -197,11 +215,23 @@ def train(corpus: Path = CORPUS, cache: Path | None = None, precision: bool = Fa
         out["arms"]["logistic"] = {"weights": WEIGHTS_PATH.name,
                                    "test": report(linear.predict_proba(x[~is_train]), test_rows)}
     models: dict[str, MLPModel] = {}
-    for name, context in (("mlp", False),) if precision else (("mlp", False), ("mlp_context", True)):
+    arms = ((("mlp_context", True),) if context_arm else (("mlp", False),)) if precision else \
+        (("mlp", False), ("mlp_context", True))
+    for name, context in arms:
         feats = context_features(x, prev) if context else x.astype(np.float64)
-        model = fit_mlp(feats[fit_sel], y[fit_sel], context)
+        fit_x, fit_y, cal_x, cal_y = feats[fit_sel], y[fit_sel], feats[calib], y[calib]
+        if precision and context:  # every row without a previous turn is also read after a neutral one
+            neutral = _neutral_prevs(rows, cache)
+            extra = np.array([bool(r.get("prev")) is False for r in rows])
+            aug = context_features(x, neutral)
+            fit_x = np.concatenate([fit_x, aug[fit_sel & extra]])
+            fit_y = np.concatenate([fit_y, y[fit_sel & extra]])
+            cal_x = np.concatenate([cal_x, aug[calib & extra]])
+            cal_y = np.concatenate([cal_y, y[calib & extra]])
+            out["n_fit_neutral_prev"] = int((fit_sel & extra).sum())
+        model = fit_mlp(fit_x, fit_y, context)
         raw = model.predict_proba(x[~is_train], prev[~is_train])
-        t = fit_temperature(model, feats[calib], y[calib])
+        t = fit_temperature(model, cal_x, cal_y)
         model = MLPModel(**{**model.__dict__, "temperature": t})
         scaled = report(model.predict_proba(x[~is_train], prev[~is_train]), test_rows)
         scaled["ece_keep_before_scaling"] = ece(1.0 - raw[:, 0], np.array([r["keep"] for r in test_rows]))
@@ -234,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
         out_path = PRECISION_WEIGHTS_PATH if args.out == MLP_WEIGHTS_PATH else args.out
         if args.json == RESULTS:
             args.json = RESULTS.with_name("memory_mlp_precision.json")
-    models, result = train(args.corpus, args.cache, args.precision)
+    models, result = train(args.corpus, args.cache, args.precision, args.precision and args.context)
     shipped = "mlp_context" if args.context else "mlp"
     result["shipped"] = shipped
     models[shipped].save(out_path if args.precision else args.out, corpus_sha1=result["corpus_sha1"])

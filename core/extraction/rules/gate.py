@@ -256,7 +256,12 @@ class ClassifierGate:
             [sp.text for sp in splits]
         if not texts:
             return candidates, meta
-        vectors = self.classifier.embed(texts)
+        # the turn before, for a precision model that reads it (embedded in the same batch)
+        turn = (prev or "").strip()[:PREV_MAX_CHARS] \
+            if self.precision is not None and self.precision.context else ""
+        vectors = self.classifier.embed([*texts, turn] if turn else texts)
+        turn_vector = vectors[-1:] if turn else None
+        vectors = vectors[:len(texts)]
         predictions = self.classifier.predict_vectors(vectors)
         prev_text = (prev or "").strip()[:PREV_MAX_CHARS] if self.classifier.uses_context else ""
         unsure = [i for i, p in enumerate(predictions) if CONTEXT_BAND[0] <= p.probs[0] <= CONTEXT_BAND[1]]
@@ -268,7 +273,7 @@ class ClassifierGate:
                 predictions[i] = pred
         n_units = len(upserts) + len(units)
         alone = predictions[:len(upserts)]
-        opinion = self._second_opinion(vectors[:len(upserts)], alone)
+        opinion = self._second_opinion(vectors[:len(upserts)], alone, turn=turn_vector)
         predictions[:len(upserts)] = [second if _vetoable(cand) else first
                                       for cand, first, second in zip(upserts, alone, opinion, strict=True)]
         rest = slice(len(upserts), n_units)
@@ -276,7 +281,7 @@ class ClassifierGate:
                   PRECISION_RESCUE if u.owner is None and pred.memory_type in _INTENTS
                   and not _TASTE_OR_HABIT.search(normalise(u.model_text)) else PRECISION_DROP
                   for u, pred in zip(units, predictions[rest], strict=True)]
-        predictions[rest] = self._second_opinion(vectors[rest], predictions[rest], floors)
+        predictions[rest] = self._second_opinion(vectors[rest], predictions[rest], floors, turn_vector)
         gated: dict[int, MemoryCandidate | None] = {}
         vetoed: dict[int, MemoryCandidate] = {}  # dropped on the precision model's word alone
         for i, (cand, pred) in enumerate(zip(upserts, predictions[:len(upserts)], strict=True)):
@@ -285,7 +290,7 @@ class ClassifierGate:
                 kept_alone = self._gate(cand, alone[i], vectors[i], filled)
                 if kept_alone is not None:
                     vetoed[id(cand)] = kept_alone
-        self._reread_heads(analysis, upserts, gated, filled)
+        self._reread_heads(analysis, upserts, gated, filled, turn_vector)
         out: list[MemoryCandidate] = []
         new_meta = dict(meta)
         ghosts: set[str] = set()
@@ -337,14 +342,16 @@ class ClassifierGate:
         return out, new_meta
 
     def _second_opinion(self, vectors: npt.NDArray[np.float32], predictions: list[Prediction],
-                        floors: list[float] | None = None) -> list[Prediction]:
+                        floors: list[float] | None = None, turn: npt.NDArray[np.float32] | None = None
+                        ) -> list[Prediction]:
         """The precision model's reading (module doc): where it says drop more surely than the memory
         classifier, and with p >= the text's floor (``PRECISION_DROP`` unless ``floors`` says otherwise), its
         p(drop) replaces the classifier's; the type stays the classifier's (its shares of the rest). Other
         predictions are returned as they are (the same objects)."""
         if self.precision is None or not predictions:
             return predictions
-        drops = self.precision.predict_proba(vectors)[:, 0]
+        prev = None if turn is None else np.repeat(turn, len(vectors), axis=0)
+        drops = self.precision.predict_proba(vectors, prev)[:, 0]
         out: list[Prediction] = []
         for i, (pred, drop) in enumerate(zip(predictions, drops, strict=True)):
             d = float(drop)
@@ -356,7 +363,8 @@ class ClassifierGate:
         return out
 
     def _reread_heads(self, analysis: Analysis, upserts: list[MemoryCandidate],
-                      gated: dict[int, MemoryCandidate | None], filled: frozenset[str] = frozenset()) -> None:
+                      gated: dict[int, MemoryCandidate | None], filled: frozenset[str] = frozenset(),
+                      turn: npt.NDArray[np.float32] | None = None) -> None:
         """A rule candidate of several clauses the gate dropped as a whole is read again by its first
         clause ("i kinda wanna run a half marathon someday, nothing serious, just to say i did it": the
         hedges after it drown the goal); kept, it stays with that clause as its content. A standing rule is
@@ -378,7 +386,7 @@ class ClassifierGate:
         if not heads:
             return
         vectors = self.classifier.embed([head for _, head in heads])
-        predictions = self._second_opinion(vectors, self.classifier.predict_vectors(vectors))
+        predictions = self._second_opinion(vectors, self.classifier.predict_vectors(vectors), turn=turn)
         for (cand, head), pred, vector in zip(heads, predictions, vectors,
                                               strict=True):
             if cand.memory_type is MemoryType.CONSTRAINT:  # a rule stays whole, with its object and reason
