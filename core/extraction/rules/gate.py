@@ -539,10 +539,9 @@ class ClassifierGate:
                                 and not lead else None
                             spans = ((clause.start, piece[-1].end), (run[0].start, run[-1].end)) \
                                 if long_run else (None, None)
-                            units.append(Unit(one, sentence, own, single, run_id, False, read, *spans,
-                                              asked=single >= RESCUE_OVERRIDE and any(
-                                                  analysis.dropped.get(c.index) in _STRICT_REASONS
-                                                  for c in piece)))
+                            asked = any(analysis.dropped.get(c.index) in _STRICT_REASONS for c in piece)
+                            units.append(Unit(one, sentence, own, single, run_id, False, read,
+                                              span=spans[0], run_span=spans[1], asked=asked))
         return units
 
     def _apply_splits(self, out: list[MemoryCandidate], splits: list[Split], predictions: list[Prediction],

@@ -29,7 +29,7 @@ def _upserts(ex: RulesExtractor, message: str) -> list[MemoryCandidate]:
 
 def test_a_diet_fact_with_a_rule_clause_becomes_the_rule_and_keeps_the_fact() -> None:
     data = ExtractionInput("x", sent_at=SENT)
-    grounded = _fact("fact-allergy", "我对榛子过敏，帮我挑蛋糕的时候看一眼配料")
+    grounded = _fact("fact-allergy", "我对榛子过敏，挑蛋糕的时候看一眼配料")
     rule = precise([grounded], data, lambda texts: [STANDING_KEEP] * len(texts))
     assert [(c.memory_type, c.content) for c in rule] == [(MemoryType.CONSTRAINT, grounded.content)]
     assert rule[0].key.startswith("constraint-")
