@@ -29,8 +29,8 @@ STANDING_KEEP = 0.80
 own-plan words do not drop it (``core.extraction.rules.precision``). On the labelled utterance corpus's
 test split (69 constraints against 456 requests, questions, short-term rules, habits and retractions; never
 trained on) 65.2 % of the constraints and none of the others reach it (session 15's weights: 72.5 % and
-none) (at 0.60: 91.3 % and 1.3 %, but on MemoryBank en "I vaguely remember using vinegar…" at 0.63 and "I will share my feelings with you…" at 0.78
-were kept as rules)."""
+none); at 0.60: 91.3 % and 1.3 %, but on MemoryBank en "I vaguely remember using vinegar…" at 0.63 and "I
+will share my feelings with you…" at 0.78 were kept as rules."""
 STANDING_DROP = 0.20
 """At this probability or less a constraint candidate is a request of the moment: it is no memory. On the
 same split, with the session-15 weights, 1 of the 69 constraints (at 0.15) and 84.6 % of the others are at or
