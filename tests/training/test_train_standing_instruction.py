@@ -1,13 +1,16 @@
-"""The standing-instruction trainer: the shipped weights were fitted on today's rows (templates, the utterance
-corpus's train split, the retraction-intent templates' requests), and the rows are labelled both ways."""
+"""The standing-instruction trainer: the shipped weights were fitted on today's rows (templates of sessions 13
+and 15, the utterance corpus's train split, the retraction-intent templates' requests), the rows are labelled
+both ways, and the question-ending threshold the trainer calibrates is the one the gate uses."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from core.extraction.standing_instruction import STANDING_WEIGHTS_PATH, StandingInstruction
-from training.instruction_templates_cons26 import corpus_rows, rows
+from core.extraction.standing_instruction import STANDING_RESCUE, STANDING_WEIGHTS_PATH, StandingInstruction
+from training.instruction_templates_cons26 import corpus_rows
+from training.instruction_templates_cons28 import rows as cons28_rows
 from training.train_retraction_intent import rows_sha1
+from training.train_standing_instruction import template_rows as rows
 
 
 def test_the_shipped_weights_match_the_rows() -> None:
@@ -24,3 +27,15 @@ def test_rows_are_labelled_both_ways_and_the_test_split_is_kept_out() -> None:
     train = {r["text"] for r in every}
     held = corpus_rows(split="test")
     assert held and sum(r["text"] in train for r in held) < 0.05 * len(held)
+
+
+def test_the_gate_uses_the_calibrated_question_threshold() -> None:
+    with np.load(STANDING_WEIGHTS_PATH, allow_pickle=False) as data:
+        assert float(str(data["asked_threshold"])) == STANDING_RESCUE
+
+
+def test_the_chat_families_hold_rules_and_look_alikes_of_both_languages() -> None:
+    chat = cons28_rows()
+    groups = {(r["group"].split("-")[1], r["label"]) for r in chat}
+    assert groups == {("en", 0), ("en", 1), ("zh", 0), ("zh", 1)}
+    assert {r["text"] for r in chat} <= {r["text"] for r in rows()}

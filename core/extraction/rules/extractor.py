@@ -250,14 +250,15 @@ class RulesExtractor:
             from core.extraction.rules.judge import UpdateJudge
             from core.extraction.rules.retraction import RetractionResolver
 
+            self._standing: StandingInstruction | None = _standing_model()
             self._gate: ClassifierGate | None = ClassifierGate(classifier,
-                                                                 _precision_model() if precision else None)
+                                                                 _precision_model() if precision else None,
+                                                                 self._standing)
             from core.extraction.update_intent import UPDATE_INTENT_ON, shipped_update_intent
 
             self._judge: UpdateJudge | None = UpdateJudge(
                 classifier, shipped_pair_model(),
                 shipped_update_intent() if UPDATE_INTENT_ON else None, _intent_model()) if judge else None
-            self._standing: StandingInstruction | None = _standing_model()
             self._retraction: RetractionResolver | None = RetractionResolver(
                 classifier, _intent_model(), self._standing) if judge else None
         else:

@@ -35,6 +35,11 @@ habit, and for a rescued fact or rule); the type stays the
 classifier's, and a rule group it drops still gives up its continuation clauses that are memories of their own
 (``_apply_splits``). Splits, the update judge and retractions read the classifier alone.
 
+With the standing-instruction model (``core.extraction.standing_instruction``), a rescue unit the
+classifier types as a rule that the model calls a standing rule (``STANDING_RESCUE``) needs no p(keep) of
+its own (``_standing_rules``): a rule said with a question tag or in chat words, which the classifier keeps
+too rarely.
+
 The classifier reads each text alone first; with a context model (the ablation arm
 ``memory_mlp_context.npz``; the shipped MLP reads the text alone), a text whose
 p(drop) falls within ``CONTEXT_BAND`` is read again with the previous turn (the assistant's question or
@@ -49,6 +54,7 @@ between 0.85 and 0.90 was a 400-turn LoCoMo sample (``bench/RESULTS.md`` section
 from __future__ import annotations
 
 from collections.abc import Collection
+from dataclasses import replace
 
 import numpy as np
 import numpy.typing as npt
@@ -88,6 +94,7 @@ from core.extraction.rules.segment import (
 )
 from core.extraction.rules.slots import is_known_slot, spec
 from core.extraction.rules.topics import topic_of
+from core.extraction.standing_instruction import STANDING_RESCUE, StandingInstruction
 from core.filters import is_noise_content, normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
@@ -221,9 +228,11 @@ def _taste_or_goal(pred: Prediction) -> bool:
 class ClassifierGate:
     """Applies one ``MemoryClassifier`` to the rules' candidates of a burst (see module doc)."""
 
-    def __init__(self, classifier: MemoryClassifier, precision: MLPModel | None = None) -> None:
+    def __init__(self, classifier: MemoryClassifier, precision: MLPModel | None = None,
+                 standing: StandingInstruction | None = None) -> None:
         self.classifier = classifier
         self.precision = precision
+        self.standing = standing
         self._topic_vectors: dict[MemoryType, tuple[list[str], npt.NDArray[np.float32]]] | None = None
 
     def _topics(self) -> dict[MemoryType, tuple[list[str], npt.NDArray[np.float32]]]:
@@ -282,6 +291,7 @@ class ClassifierGate:
                   and not _TASTE_OR_HABIT.search(normalise(u.model_text)) else PRECISION_DROP
                   for u, pred in zip(units, predictions[rest], strict=True)]
         predictions[rest] = self._second_opinion(vectors[rest], predictions[rest], floors, turn_vector)
+        units = self._standing_rules(units, predictions[rest], vectors[rest])
         gated: dict[int, MemoryCandidate | None] = {}
         vetoed: dict[int, MemoryCandidate] = {}  # dropped on the precision model's word alone
         for i, (cand, pred) in enumerate(zip(upserts, predictions[:len(upserts)], strict=True)):
@@ -340,6 +350,21 @@ class ClassifierGate:
             new_meta.setdefault(rescued.key, CandidateMeta(changed=changed))
         out.sort(key=lambda c: (c.op is not CandidateOp.DELETE, -c.importance))
         return out, new_meta
+
+    def _standing_rules(self, units: list[Unit], predictions: list[Prediction],
+                        vectors: npt.NDArray[np.float32]) -> list[Unit]:
+        """``units``, a unit the rules dropped as a question or a request, or a consequence of a fact
+        (``Unit.asked``), that the classifier types as a rule (``RESCUE_TYPE``) and the standing-instruction
+        model calls a standing rule (``STANDING_RESCUE``, calibrated on sentences that end like a question)
+        needing no p(keep) of its own: a rule said with a question tag or in chat words ("no X in anything
+        you suggest, ok?", "帮我…的时候pls先…"), which the classifier alone keeps too rarely."""
+        if self.standing is None or not units:
+            return units
+        probs = self.standing.predict_proba(vectors)
+        return [replace(u, threshold=0.0) if u.asked and u.owner is None
+                and pred.memory_type is MemoryType.CONSTRAINT
+                and pred.p_type(MemoryType.CONSTRAINT) >= RESCUE_TYPE and p >= STANDING_RESCUE else u
+                for u, pred, p in zip(units, predictions, probs, strict=True)]
 
     def _second_opinion(self, vectors: npt.NDArray[np.float32], predictions: list[Prediction],
                         floors: list[float] | None = None, turn: npt.NDArray[np.float32] | None = None
@@ -479,7 +504,13 @@ class ClassifierGate:
                 if owner is None and THIRD_PRONOUN.search(body) and not FIRST_PERSON_WORD.search(body):
                     continue  # "家里阳台都快被她占满了": about someone named in another turn
                 if fired and CONSEQUENCE.search(run[0].norm):
-                    continue  # "I'm an auditor, so busy season eats my spring": a detail of the fact before
+                    # "I'm an auditor, so busy season eats my spring": a detail of the fact before, unless the
+                    # standing-instruction model calls it a rule ("<a diet limit>, so no X in my recipes ok?":
+                    # ``_standing_rules``); no p(keep) rescues it
+                    text = clean_content(analysis.message[run[0].start:run[-1].end])
+                    if long_enough(text, False) and not is_noise_content(text):
+                        units.append(Unit(text, sentence, owner, _NEVER, run[0].index, True, asked=True))
+                    continue
                 if len(run) == 1 and analysis.dropped.get(run[0].index) == "hypothetical":
                     continue  # "if I were rich I'd buy an island"; a condition needs its rule after it
                 strict = any(analysis.dropped.get(c.index) in _STRICT_REASONS for c in run)
@@ -491,7 +522,7 @@ class ClassifierGate:
                 if _DAY_MARKER.search(normalise(text)):
                     threshold = max(threshold, RESCUE_DAY)
                 if long_enough(text, fired and owner is None) and not is_noise_content(text):
-                    units.append(Unit(text, sentence, owner, threshold, run_id, True))
+                    units.append(Unit(text, sentence, owner, threshold, run_id, True, asked=strict))
                 listing = len(run) >= LIST_RUN and owner is None  # "41, divorced, i drive a forklift, …"
                 long_run = MAX_RUN < len(run) <= LONG_RUN and listing
                 if 1 < len(run) <= MAX_RUN or long_run:
@@ -516,7 +547,9 @@ class ClassifierGate:
                                 and not lead else None
                             spans = ((clause.start, piece[-1].end), (run[0].start, run[-1].end)) \
                                 if long_run else (None, None)
-                            units.append(Unit(one, sentence, own, single, run_id, False, read, *spans))
+                            asked = any(analysis.dropped.get(c.index) in _STRICT_REASONS for c in piece)
+                            units.append(Unit(one, sentence, own, single, run_id, False, read,
+                                              span=spans[0], run_span=spans[1], asked=asked))
         return units
 
     def _apply_splits(self, out: list[MemoryCandidate], splits: list[Split], predictions: list[Prediction],
@@ -600,7 +633,8 @@ class ClassifierGate:
             return None
         if key in taken and target.single:
             return None  # the rules already filled this single slot from the same burst
-        confidence = round(min(0.9, 0.75 + 0.15 * (pred.p_keep - RESCUE_KEEP) / (1.0 - RESCUE_KEEP)), 3)
+        above = max(0.0, pred.p_keep - RESCUE_KEEP)  # none for a rule the standing model rescued
+        confidence = round(min(0.9, 0.75 + 0.15 * above / (1.0 - RESCUE_KEEP)), 3)
         return MemoryCandidate(op=CandidateOp.UPSERT, memory_type=memory_type, key=key, content=unit.text,
                                importance=target.importance, confidence=confidence, ttl_days=target.ttl_days)
 

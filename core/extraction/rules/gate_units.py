@@ -50,6 +50,9 @@ class Unit:
     # takes the run's clauses no clause of it was kept for (``partition_long_runs``)
     span: tuple[int, int] | None = None
     run_span: tuple[int, int] | None = None
+    # the rules dropped it as a question or a request, or it is a consequence of the fact before it: a rule
+    # said with a question tag or in chat words may be one (``gate.ClassifierGate._standing_rules``)
+    asked: bool = False
 
     @property
     def model_text(self) -> str:

@@ -276,6 +276,8 @@ def precise(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
     """``candidates`` without thanks, one-off requests, passing moods and momentary wants typed as
     a goal or constraint, and with pronoun-only statements given their referent (or dropped).
     ``standing``: P(standing instruction) per text (the standing-instruction model), read on constraints."""
+    if standing is not None:
+        candidates = _grounded_rules(candidates, standing)
     rules = [c for c in candidates if c.op is CandidateOp.UPSERT and c.memory_type is MemoryType.CONSTRAINT]
     p_rule = dict(zip([c.content for c in rules], standing([c.content for c in rules]), strict=True)) \
         if standing is not None and rules else {}
@@ -306,6 +308,34 @@ def precise(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
             sep = "；" if has_cjk(cand.content) else "; "
             cand = cand.model_copy(update={"content": sep.join(resolved)[:MAX_MEMORY_CONTENT_CHARS]})
         out.append(_habit_as_taste(cand))
+    return out
+
+
+_GROUND_KEYS = frozenset({"fact-allergy", "fact-diet", "fact-health"})
+_CLAUSE_SPLIT = re.compile(r"[，,；;。]\s*|\.\s+")
+
+
+def _grounded_rules(candidates: Sequence[MemoryCandidate],
+                    standing: Callable[[list[str]], list[float]]) -> list[MemoryCandidate]:
+    """A diet, allergy or health fact whose later clause the standing-instruction model calls a rule
+    (``STANDING_KEEP``) is that rule, its content keeping the fact as its reason ("我对X过敏的哈，推荐零食
+    的时候注意点", "i'm off Y doctor's orders, watch it in any recipe"): the rules grouped the instruction,
+    said without a frame word, into the fact as its continuation. The fact told alone stays a fact."""
+    grounds = [c for c in candidates if c.op is CandidateOp.UPSERT and c.memory_type is MemoryType.FACT
+               and c.key in _GROUND_KEYS]
+    later = {id(c): [p for p in _CLAUSE_SPLIT.split(c.content) if p.strip()][1:] for c in grounds}
+    texts = [t for c in grounds for t in later[id(c)]]
+    if not texts:
+        return list(candidates)
+    p_rule = dict(zip(texts, standing(texts), strict=True))
+    out: list[MemoryCandidate] = []
+    for cand in candidates:
+        if id(cand) in later and any(p_rule[t] >= STANDING_KEEP for t in later[id(cand)]):
+            key = normalise_key(f"constraint-{topic_of('constraint', normalise(cand.content)) or 'food'}")
+            target = spec(key)
+            cand = cand.model_copy(update={"key": key, "memory_type": MemoryType.CONSTRAINT,
+                                           "importance": target.importance, "ttl_days": target.ttl_days})
+        out.append(cand)
     return out
 
 

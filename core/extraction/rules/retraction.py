@@ -6,8 +6,8 @@ know (``pairs.RETRACT_CUE``, ``patterns.FORGET``; never a reminder, "don't forge
 forgetting something, "我又忘了带钥匙"), or, without one, the learned retraction-intent model
 (``core.extraction.retraction_intent``: "leave the X out of your notes", "rather you didn't remember the X
 thing", "那句 ignore 掉") at ``INTENT_P``, or at ``INTENT_LEAN`` when the standing-instruction model
-(``core.extraction.standing_instruction``) calls it no rule for the future and it names a word of a live
-memory, when the sentence tells no new value and asks nothing. For each:
+(``core.extraction.standing_instruction``) calls it no rule for the future (``LEAN_NOT_RULE``) and it
+names a word of a live memory, when the sentence tells no new value and asks nothing. For each:
 
 - **What it withdraws and what it keeps.** Its clauses that say what to keep ("just the teaching", "cello's
   fine to remember", "住哪儿可以记", ``_KEEP``) are the keep topic; the others, without cue words, the
@@ -68,6 +68,10 @@ INTENT_CUED = 0.70  # P(retraction) at which a sentence with an update cue is a 
 CUED_NOT_RULE = 0.5  # ... and the standing model's decision boundary: such a clause is no rule below it (a
 # rule with an update cue, "actually, never suggest X", withdraws nothing; "scrap that X rule" names a rule
 # and sits near 0.2, above ``STANDING_DROP``)
+LEAN_NOT_RULE = 0.20  # the standing model's P(rule) at or below which a sentence the intent model leans to is
+# no rule (``INTENT_LEAN``): session 15's weights read "eh, nix the X + Y part" at 0.18, above
+# ``STANDING_DROP``; the lean path also needs a word of a live memory, so it may read "no rule" more loosely
+# than precision does
 INTENT_LEAN = 0.6  # P(retraction) at which a sentence the standing model calls no rule and that names a word
 # of a live memory is a retraction ("nix the counselor + insomnia part"; an acknowledgement, "yeah!", "lol yes
 # exactly", sits near 0.55 and names nothing)
@@ -233,7 +237,7 @@ class RetractionResolver:
                         if clauses:
                             found.append(pair)
                             withdrawing |= clauses
-                    elif p >= INTENT_P or (p >= INTENT_LEAN and q <= STANDING_DROP
+                    elif p >= INTENT_P or (p >= INTENT_LEAN and q <= LEAN_NOT_RULE
                                            and _words(pair[1]) & live_words):
                         found.append(pair)
         out = []
