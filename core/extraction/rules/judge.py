@@ -261,8 +261,18 @@ def _shares_value(clause: str, old: str) -> bool:
     return any(len(t) >= 2 for t in salient_tokens(clause) & salient_tokens(old))
 
 
-def new_part(statement: str, old: str, implicit: bool = False, correction: bool = False,
-             requests: bool = True) -> str:
+def without_requests(value: str) -> str:
+    """``value`` without its clauses that ask the assistant for something ("今天的工作总结帮我列一下", the
+    next message of a burst glued to a new value); the value itself when every clause asks. Applied after
+    the update is decided, so what is decided never depends on it."""
+    parts = [q.strip() for p in _CLAUSE.findall(value) for q in _split_therefore(p) if q.strip()]
+    kept = [p for p in parts if not REQUEST.search(p)]
+    if not kept or len(kept) == len(parts):
+        return value
+    return clean_content(("，" if has_cjk(value) else ", ").join(kept))
+
+
+def new_part(statement: str, old: str, implicit: bool = False, correction: bool = False) -> str:
     """The clauses of an update ``statement`` about the new value: those with a change cue that do not
     tell the old value's end (nor name it, when another cue clause does not), each with a short clause
     completing it; else those that neither tell its end nor name a word of the ``old``
@@ -270,13 +280,9 @@ def new_part(statement: str, old: str, implicit: bool = False, correction: bool 
     only implied (a weak cue: "the commute from astoria is way better, been at the new apartment a month
     now"): the new value is in the clauses without a cue too, so all clauses but the old value's.
     ``correction``: the new value names the slot's words ("portland MAINE, not oregon"): all clauses but
-    the wrong value's. ``requests=False``: a clause asking the assistant for something ("今天的工作总结帮我
-    列一下", the next message of a burst) is no part of a value that is not a rule."""
+    the wrong value's."""
     text = without_past(statement)
     parts = [q.strip() for p in _CLAUSE.findall(text) for q in _split_therefore(p) if q.strip()]
-    if not requests:
-        parts = [p for p in parts if not REQUEST.search(p)] or parts
-        text = ("，" if has_cjk(text) else ", ").join(parts)
     if len(parts) < 2:
         return clean_content(text)
     kept = []
@@ -588,10 +594,11 @@ class UpdateJudge:
                 # without a cue word no clause marks the new value: the statement is kept whole
                 mine = content if intent else new_part(content, memory.content) or content
                 rule = memory.memory_type == MemoryType.CONSTRAINT.value
-                theirs = new_part(tail, memory.content, requests=rule) \
+                theirs = new_part(tail, memory.content) \
                     if overlap(content, tail) >= 0.5 and not intent else ""
                 told_there = bool(theirs and _changes(theirs) and not UPDATE_CUE.search(mine))
                 content = theirs if told_there or (theirs and mine in theirs) else mine  # ... or more of it
+                content = content if rule else without_requests(content)
                 out[k] = c.model_copy(update={"content": content, "supersedes": memory.key,
                                               "key": _fresh_key(memory, content),
                                               "confidence": max(c.confidence, round(p, 3))})
@@ -646,8 +653,7 @@ class UpdateJudge:
             return None
         weak = not intent and _weak(tail, before, memory.content)  # the intent model stands for the cue
         corr = bool(_CORRECTION.search(sentence))
-        content = sentence if intent else new_part(tail, memory.content, weak, corr,
-                                                   requests=memory.memory_type == MemoryType.CONSTRAINT.value)
+        content = sentence if intent else new_part(tail, memory.content, weak, corr)
         content = content[:MAX_MEMORY_CONTENT_CHARS]
         if len(content) < 2 or not (intent or _strong(tail, p, memory.content, before)) or not (
                 intent or _tells_new_value(tail) or _CORRECTION.search(sentence)):
@@ -661,6 +667,8 @@ class UpdateJudge:
                     seen.p_type(t) > p_mine for t in MemoryType):
                 return None  # the memory classifier sees a memory of another type: not this slot's value
         out = [c for k, c in enumerate(out) if k not in taken]
+        if memory.memory_type != MemoryType.CONSTRAINT.value:
+            content = without_requests(content)  # after every check: what is decided never depends on it
         out.append(MemoryCandidate(op=CandidateOp.UPSERT, memory_type=_type(memory),
                                    key=_fresh_key(memory, content), content=content, importance=3,
                                    confidence=round(max(p, SUPERSEDE_P), 3), supersedes=memory.key))

@@ -10,7 +10,14 @@ from core.extraction.candidates import CandidateOp, ContextMessage, ExistingMemo
 from core.extraction.classifier import MemoryClassifier
 from core.extraction.pairs import number_changed, shares_value, states_new, topic_text
 from core.extraction.rules import RulesExtractor
-from core.extraction.rules.judge import clauses_of, cue_statements, drop_conjunct, new_part, retraction_topic
+from core.extraction.rules.judge import (
+    clauses_of,
+    cue_statements,
+    drop_conjunct,
+    new_part,
+    retraction_topic,
+    without_requests,
+)
 
 
 @pytest.fixture(scope="module")
@@ -176,5 +183,7 @@ def test_a_request_in_the_next_message_of_a_burst_is_no_part_of_the_new_value(ex
     refined = _refined(ex, burst, existing)
     new = [c for c in refined if c.supersedes == "preference-drink" and c.op is CandidateOp.UPSERT]
     assert new and "燕麦拿铁" in new[0].content and "总结" not in new[0].content, refined
-    assert new_part("改成每天两杯了，帮我记一下", "每天一杯咖啡", requests=False) == "改成每天两杯了"
-    assert "帮我" in new_part("以后改成帮我列三个选项", "以后帮我列五个选项", requests=True)
+    assert without_requests("改成每天两杯了，帮我记一下") == "改成每天两杯了"
+    assert without_requests("帮我记一下") == "帮我记一下"  # every clause asks: the value stands
+    told = "I moved to Denver, the commute is short"
+    assert without_requests(told) == told
