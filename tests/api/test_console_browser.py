@@ -66,9 +66,11 @@ if CHROMIUM is None or DRIVER is None:
     pytest.skip("no chromium/chromedriver: apt-get install chromium chromium-driver (scripts/setup.sh tries)",
                 allow_module_level=True)
 
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException  # noqa: E402
 from selenium.webdriver.chrome.service import Service as ChromeService  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
+from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
 from selenium.webdriver.support import expected_conditions  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -149,7 +151,23 @@ def login(driver: WebDriver, url: str, token: str) -> None:
     driver.find_element(By.ID, "token").send_keys(token)
     button = driver.find_element(By.ID, "login")
     button.click()
-    WebDriverWait(driver, 30).until(expected_conditions.staleness_of(button))
+    WebDriverWait(driver, 30).until(_gone(button))
+
+
+def _gone(element: WebElement) -> Callable[[WebDriver], bool]:
+    """``expected_conditions.staleness_of``, also when Chrome says so as "Node with given id does not
+    belong to the document" (a plain WebDriverException, seen once in a fresh-clone run)."""
+    def check(_: WebDriver) -> bool:
+        try:
+            element.is_enabled()
+        except StaleElementReferenceException:
+            return True
+        except WebDriverException as error:
+            if "does not belong to the document" in str(error):
+                return True
+            raise
+        return False
+    return check
 
 
 def cells(driver: WebDriver, table_id: str) -> list[str]:
