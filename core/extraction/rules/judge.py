@@ -261,11 +261,16 @@ def _shares_value(clause: str, old: str) -> bool:
     return any(len(t) >= 2 for t in salient_tokens(clause) & salient_tokens(old))
 
 
+def _value_clauses(text: str) -> list[str]:
+    """``text``'s clauses as a value is read: split at clause marks and before "so"/"所以"."""
+    return [q.strip() for p in _CLAUSE.findall(text) for q in _split_therefore(p) if q.strip()]
+
+
 def without_requests(value: str) -> str:
     """``value`` without its clauses that ask the assistant for something ("今天的工作总结帮我列一下", the
     next message of a burst glued to a new value); the value itself when every clause asks. Applied after
     the update is decided, so what is decided never depends on it."""
-    parts = [q.strip() for p in _CLAUSE.findall(value) for q in _split_therefore(p) if q.strip()]
+    parts = _value_clauses(value)
     kept = [p for p in parts if not REQUEST.search(p)]
     if not kept or len(kept) == len(parts):
         return value
@@ -282,7 +287,7 @@ def new_part(statement: str, old: str, implicit: bool = False, correction: bool 
     ``correction``: the new value names the slot's words ("portland MAINE, not oregon"): all clauses but
     the wrong value's."""
     text = without_past(statement)
-    parts = [q.strip() for p in _CLAUSE.findall(text) for q in _split_therefore(p) if q.strip()]
+    parts = _value_clauses(text)
     if len(parts) < 2:
         return clean_content(text)
     kept = []
