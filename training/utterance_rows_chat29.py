@@ -224,15 +224,8 @@ ROWS: list[tuple[str, str | None, str]] = [
     ("在录一张自己的民谣小专辑，写了六首了", J, "chat_project"),
     ("我在做一个 side project，一个帮人找猫的网站", J, "chat_project"),
     ("最近在 restore 一台老的 Walkman", J, "chat_project"),
-    # --- standing instructions (keep, constraint) ---
-    ("going forward pls keep answers short, like 3 sentences max", C, "chat_rule"),
-    ("don't ever recommend me horror stuff, i can't do it", C, "chat_rule"),
-    ("always give me prices in euros", C, "chat_rule"),
-    ("when you suggest recipes keep them under 30 min", C, "chat_rule"),
-    ("以后给我推荐书的时候别推鸡汤类的", C, "chat_rule"),
-    ("跟我说话别用太多英文缩写，看不懂", C, "chat_rule"),
-    ("以后回答我都用中文就行", C, "chat_rule"),
-    ("no spoilers ever pls, i watch everything late", C, "chat_rule"),
+    # (eight standing instructions in chat words were written too and taken out: fitted 4 times, they made
+    # one-off Chinese requests to the assistant read as rules; standing instructions have their own model)
     # --- requests: code and one-offs (drop) ---
     ("can you write me a python script that renames all my photos by date", D, "request_code"),
     ("write a regex that matches email addresses pls", D, "request_code"),
