@@ -15,7 +15,7 @@ def test_every_line_is_a_labelled_pair_of_its_group() -> None:
     assert len(rows) == sum(len(lines.strip().splitlines()) for _, _, lines in GROUPS)
     assert all(r["relation"] in RELATIONS and r["new"] and r["old"] for r in rows)
     assert len({(r["old"], r["new"]) for r in rows}) == len(rows)  # no line twice
-    # every group but the pure retractions holds a hard negative: a line of the same thing that replaces nothing
+    # every group holds a hard negative: a line of the same thing that replaces nothing
     assert sum(any(r["relation"] in ("refine", "unrelated") and r["slot"] == f"chat_{g}" for r in rows)
                for g, _, _ in GROUPS) == len(GROUPS)
 
