@@ -11,6 +11,14 @@ with class-balanced cross-entropy and Adam from a fixed seed (deterministic), fe
 on the training rows. Writes ``core/extraction/data/pair_model.npz`` and ``bench/results/pair_model.json``.
 
     .venv/bin/python -m training.train_pair_model [--cache PATH] [--compact-only]
+
+``--chat-upd29`` adds the written chat-style pairs of ``training/pair_chat_rows_upd29.py`` (each repeated
+``--chat-repeat`` times: 290 lines beside 52,244 template pairs) and reports them on ``CHAT_FOLDS`` folds by
+group (each fold's model trained on the templates and the other folds' lines, the template test split out):
+the out-of-fold accuracy and per-relation precision / recall, the same for a model trained on the templates
+alone (the before arm), and per relation the lowest bar at which the out-of-fold lines the model reads as
+that relation are that relation at least ``BAR_PRECISION`` of the time (the bars fitted on held-out folds;
+written to ``bench/results/pair_model.json`` under ``chat_folds``).
 """
 
 from __future__ import annotations
@@ -50,6 +58,27 @@ HOLDOUT_SLOTS = (("phone", "habit"), ("home", "diet"), ("goal", "pet"), ("device
                  ("pet_list", "food_list"))
 
 F64 = npt.NDArray[np.float64]
+CHAT_FOLDS = 5
+CHAT_REPEAT = 4
+BAR_PRECISION = 0.90
+
+
+def chat_fold(row: dict[str, Any]) -> int:
+    """The fold of a written chat pair: by its group (``slot``), so a group's lines are held out together."""
+    return int(hashlib.sha1(str(row["slot"]).encode()).hexdigest()[:8], 16) % CHAT_FOLDS
+
+
+def fitted_bar(probs: F64, y: npt.NDArray[np.int64], rel: int,
+               precision: float = BAR_PRECISION) -> float | None:
+    """The lowest probability bar at which the rows read as ``rel`` (argmax) with p >= bar are ``rel`` at
+    least ``precision`` of the time (None when no bar reaches it)."""
+    pred = probs.argmax(axis=1)
+    mine = np.where(pred == rel)[0]
+    for bar in np.round(np.arange(0.50, 0.995, 0.01), 2):
+        sel = mine[probs[mine, rel] >= bar]
+        if len(sel) >= 5 and float((y[sel] == rel).mean()) >= precision:
+            return float(bar)
+    return None
 
 
 def is_test(row: dict[str, Any]) -> bool:
@@ -118,6 +147,45 @@ def report(model: PairModel, x: F64, y: npt.NDArray[np.int64], rows: list[dict[s
             "by_lang_of_new": {k: round(sum(v) / len(v), 4) for k, v in sorted(by_lang.items())}}
 
 
+def chat_folds(x: F64, y: npt.NDArray[np.int64], rows: list[dict[str, Any]], chat: npt.NDArray[np.bool_],
+               template_test: npt.NDArray[np.bool_], center: npt.NDArray[np.float32],
+               args: argparse.Namespace) -> dict[str, Any]:
+    """Out-of-fold figures of the written chat pairs (one line each, not its repeats), for a model with the
+    other folds' lines and for one trained on the templates alone; the bars fitted on the out-of-fold
+    probabilities."""
+    first: dict[tuple[str, str], int] = {}
+    for i, r in enumerate(rows):
+        if chat[i]:
+            first.setdefault((r["old"], r["new"]), i)
+    idx = np.array(sorted(first.values()))
+    folds = np.array([chat_fold(r) for r in rows])
+    oof = np.zeros((len(idx), len(RELATIONS)))
+    for f in range(CHAT_FOLDS):
+        train = ~template_test & ~(chat & (folds == f))
+        model = fit(x[train], y[train], center, args.class_weight_power, args.seed)
+        sel = folds[idx] == f
+        oof[sel] = model.predict_proba(x[idx[sel]])
+    templates_only = fit(x[~template_test & ~chat], y[~template_test & ~chat], center,
+                         args.class_weight_power, args.seed)
+    before = templates_only.predict_proba(x[idx])
+    yy = y[idx]
+
+    def figures(probs: F64) -> dict[str, Any]:
+        pred = probs.argmax(axis=1)
+        per = {}
+        for k, rel in enumerate(RELATIONS):
+            tp, fp = int(((pred == k) & (yy == k)).sum()), int(((pred == k) & (yy != k)).sum())
+            per[rel] = {"n": int((yy == k).sum()),
+                        "precision": round(tp / (tp + fp), 4) if tp + fp else None,
+                        "recall": round(tp / int((yy == k).sum()), 4) if (yy == k).any() else None,
+                        "fitted_bar": fitted_bar(probs, yy, k)}
+        return {"accuracy": round(float((pred == yy).mean()), 4), "per_relation": per}
+
+    return {"lines": len(idx), "folds": CHAT_FOLDS, "repeat": args.chat_repeat,
+            "bar_precision": BAR_PRECISION, "with_other_folds": figures(oof),
+            "templates_only": figures(before)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", type=Path, default=None)
@@ -142,11 +210,18 @@ def main(argv: list[str] | None = None) -> int:
                              "types; the ablation arm of issue 24's session 13, not shipped)")
     parser.add_argument("--upd26-families", action="store_true",
                         help="also training/pair_templates_upd26.py's additions and counts (not shipped)")
+    parser.add_argument("--chat-upd29", action="store_true",
+                        help="also training/pair_chat_rows_upd29.py's written chat pairs (group folds)")
+    parser.add_argument("--chat-repeat", type=int, default=CHAT_REPEAT)
     args = parser.parse_args(argv)
     if args.from_file:
         rows = [json.loads(line) for line in PAIRS.read_text(encoding="utf-8").splitlines() if line.strip()]
     else:
         rows = all_pair_rows(more=args.more_families, upd24c=args.upd24c_families, upd26=args.upd26_families)
+        if args.chat_upd29:
+            from training.pair_chat_rows_upd29 import chat_pair_rows
+
+            rows = rows + [dict(r, chat=True) for r in chat_pair_rows() for _ in range(args.chat_repeat)]
     # --base: trained only on the pairs there were before training/pair_templates_upd24.py (the before
     # arm), tested on the same test pairs and held-out slots, the new families among them unseen
     base_keys = {(r["old"], r["new"]) for r in all_pair_rows()} if args.base else None
@@ -161,7 +236,8 @@ def main(argv: list[str] | None = None) -> int:
     o_vec, n_vec = vec[[index[t] for t in olds]], vec[[index[t] for t in news]]
     t_vec = vec[[index[topic_text(t)] for t in news]]
     y = np.array([RELATIONS.index(r["relation"]) for r in rows], dtype=np.int64)
-    test = np.array([is_test(r) for r in rows])
+    chat = np.array([bool(r.get("chat")) for r in rows])
+    test = np.array([is_test(r) for r in rows]) & ~chat  # the written lines are tested by their folds
     trainable = np.array([base_keys is None or (r["old"], r["new"]) in base_keys for r in rows])
     test_rows = [r for r, t in zip(rows, test, strict=True) if t]
     result: dict[str, Any] = {"pairs": len(rows), "pairs_sha1": hashlib.sha1(blob.encode()).hexdigest(),
@@ -189,6 +265,8 @@ def main(argv: list[str] | None = None) -> int:
             wrong = (probs.argmax(axis=1) > 0) & (y[sel] == 0) & (probs.max(axis=1) >= 0.8)
             got["unrelated_called_related_at_p80"] = int(wrong.sum())
             out["leave_slots_out"]["+".join(slots)] = got
+        if chat.any():
+            out["chat_folds"] = chat_folds(x, y, rows, chat, test & ~chat, center, args)
         result["arms"][arm] = out
         if arm == "compact":
             model = fitted
@@ -198,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
         model.save(args.out, pairs_sha1=result["pairs_sha1"])
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     results.write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    print(json.dumps({arm: {"test_accuracy": v["test"]["accuracy"],
+    print(json.dumps({arm: {"test_accuracy": v["test"]["accuracy"], "chat_folds": v.get("chat_folds"),
                             "leave_slots_out": {k: (g["accuracy"],
                                                     {r: g["per_relation"][r]["recall"] for r in RELATIONS},
                                                     g["unrelated_called_related_at_p80"])

@@ -312,16 +312,27 @@ def new_part(statement: str, old: str, implicit: bool = False, correction: bool 
             nxt = parts[i + 1] if i + 1 < len(parts) else ""
             short = SHORT_TAIL if has_cjk(nxt) or not _APPOSITIVE.search(nxt) else SHORT_TAIL_LATIN
             if nxt and not _STOP.search(nxt) and (
-                    bare_cue(p) or (len(nxt) <= short and not _shares_value(nxt, old))):
+                    _no_value(p) or (len(nxt) <= short and not _shares_value(nxt, old))):
                 kept.append(nxt)  # "From now on, keep answers short": the cue alone says nothing;
                 # "现在家里这只是新领养的橘猫，叫年糕": a short clause completes the new value
-    kept = [p for p in dict.fromkeys(kept) if not bare_cue(p)]  # "是女儿啊，你记错了": no value
+    kept = [p for p in dict.fromkeys(kept) if not _no_value(p)]  # "是女儿啊，你记错了": no value
     if not kept:
         kept = [p for p in parts if not _STOP.search(p) and not _shares_value(p, old) and not bare_cue(p)]
     if not kept:
         kept = [p for p in parts if not _STOP.search(p)] or parts
         kept = [p for p in kept if not bare_cue(p)] or kept
     return clean_content(("，" if has_cjk(text) else ", ").join(kept))
+
+
+# the small words a disposal clause ends on ("traded it in", "gave it away"): with a pronoun and the cue
+# they name nothing
+_PARTICLE = re.compile(r"\b(?:in|on|up|away|off|out|over|back|down)\b", re.IGNORECASE)
+
+
+def _no_value(clause: str) -> bool:
+    """``clause`` is cue words, fillers and a pronoun's particle only ("traded it in", "sold it off"): it
+    names no value, old or new; the clause after it tells the new one ("traded it in, got an X")."""
+    return bare_cue(clause) or bare_cue(_PARTICLE.sub(" ", clause))
 
 
 # a cue that closes the clause telling the new value ("5万就行", "三个就够了"): alone as a clause, it

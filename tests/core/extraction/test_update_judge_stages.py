@@ -82,3 +82,14 @@ def test_a_withdrawal_without_a_retraction_word_is_never_gated(ex: RulesExtracto
     vec = ex._judge.classifier.embed([sentence])
     assert ex._judge.intent.predict_proba(vec)[0] >= UPDATE_INTENT_P
     assert ex._judge.gated(sentence) == frozenset()
+
+
+# issue 24, session 16 (helper upd29): a clause of the cue, a pronoun and a particle only tells the old
+# value's disposal, not the new value; the clause after it does
+@pytest.mark.parametrize(("statement", "old", "new", "gone"), [
+    ("switched it up, green tea in the mornings", "a double espresso every morning", "green tea", "switched"),
+    ("swapped it out, i'm on a standing desk these days", "i work from a couch", "standing desk", "swapped"),
+])
+def test_a_disposal_clause_by_pronoun_is_no_new_value(statement: str, old: str, new: str, gone: str) -> None:
+    got = new_part(statement, old)
+    assert new in got and gone not in got, got
