@@ -68,9 +68,9 @@ def main(argv: list[str] | None = None) -> int:
         from training.retraction_lines_cons29 import rows as lines
         from training.retraction_templates_cons27 import rows as cons27_rows
         from training.retraction_templates_forget24 import rows as forget24_rows
-        from training.train_retraction_intent import fit
+        from training.train_retraction_intent import fit as intent_fit
 
-        out["retraction_intent"] = arms(forget24_rows() + cons27_rows(), lines(), fit, args.cache)
+        out["retraction_intent"] = arms(forget24_rows() + cons27_rows(), lines(), intent_fit, args.cache)
         print(json.dumps(out, ensure_ascii=False), flush=True)
     if args.model in ("standing", "both"):
         from training.instruction_lines_cons29 import rows as lines
@@ -79,10 +79,10 @@ def main(argv: list[str] | None = None) -> int:
         from training.train_retraction_intent import fit as base_fit
         from training.train_standing_instruction import L2, LEARNING_RATE, STEPS
 
-        def fit(x: npt.NDArray[np.float32], y: npt.NDArray[np.int64]) -> RetractionIntent:
+        def sharp_fit(x: npt.NDArray[np.float32], y: npt.NDArray[np.int64]) -> RetractionIntent:
             return base_fit(x, y, STEPS, LEARNING_RATE, L2)
 
-        out["standing_instruction"] = arms(cons26_rows() + cons28_rows(), lines(), fit, args.cache)
+        out["standing_instruction"] = arms(cons26_rows() + cons28_rows(), lines(), sharp_fit, args.cache)
     print(json.dumps(out, ensure_ascii=False, indent=1))
     return 0
 
