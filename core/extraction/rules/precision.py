@@ -281,19 +281,14 @@ def precise(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
     rules = [c for c in candidates if c.op is CandidateOp.UPSERT and c.memory_type is MemoryType.CONSTRAINT]
     p_rule = dict(zip([c.content for c in rules], standing([c.content for c in rules]), strict=True)) \
         if standing is not None and rules else {}
-    # the rule read in its whole sentence: "just for this one, answer in English" is an exception of the
-    # moment, though its clause "answer in English" alone reads as a rule
-    said = {c.content: s for c in rules if (s := _sentence_of(c.content, data.user_message or ""))}
-    p_said = dict(zip(said, standing(list(said.values())), strict=True)) if standing is not None and said \
-        else {}
     out: list[MemoryCandidate] = []
     for cand in candidates:
         if cand.op is not CandidateOp.UPSERT:
             out.append(cand)
             continue
         p = p_rule.get(cand.content) if cand.memory_type is MemoryType.CONSTRAINT else None
-        if p is not None and (p <= STANDING_DROP or p_said.get(cand.content, 1.0) <= STANDING_DROP):
-            continue  # a request of the moment typed as a rule, or a rule's exception of the moment
+        if p is not None and p <= STANDING_DROP:
+            continue  # a request of the moment typed as a rule
         standing_rule = p is not None and p >= STANDING_KEEP
         pieces = [p for p in _PIECES.split(cand.content) if p.strip()]
         claim = cand.memory_type is MemoryType.FACT
@@ -314,18 +309,6 @@ def precise(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
             cand = cand.model_copy(update={"content": sep.join(resolved)[:MAX_MEMORY_CONTENT_CHARS]})
         out.append(_habit_as_taste(cand))
     return out
-
-
-def _sentence_of(content: str, message: str) -> str | None:
-    """The sentence of ``message`` that holds ``content`` (its first piece), when it says more than it."""
-    first = normalise(_PIECES.split(content)[0]).strip()
-    if len(first) < 4:
-        return None
-    for sentence in (s.strip() for s in _SENTENCE_END.split(message)):
-        said = normalise(sentence)
-        if first in said and len(said) > len(first) + 3:
-            return sentence
-    return None
 
 
 _GROUND_KEYS = frozenset({"fact-allergy", "fact-diet", "fact-health"})
