@@ -1,5 +1,6 @@
 """Train the standing-instruction model (``core.extraction.standing_instruction``) on the template rows of
-``training/instruction_templates_cons26.py`` and ``training/instruction_templates_cons28.py``.
+``training/instruction_templates_cons26.py`` and ``training/instruction_templates_cons28.py`` and the
+hand-written chat lines of ``training/instruction_lines_cons29.py``.
 
 The retraction-intent trainer's fit (class-balanced logistic regression, full-batch gradient descent from
 zero, deterministic): first a fit with every fifth frame family held out (its accuracy is printed: wording of
@@ -24,6 +25,7 @@ import numpy as np
 
 from core.extraction.classifier import PREFIX
 from core.extraction.standing_instruction import STANDING_WEIGHTS_PATH, StandingInstruction
+from training.instruction_lines_cons29 import rows as cons29_rows
 from training.instruction_templates_cons26 import corpus_rows
 from training.instruction_templates_cons26 import rows as cons26_rows
 from training.instruction_templates_cons28 import rows as cons28_rows
@@ -39,9 +41,11 @@ _ASKS = re.compile(r"[?？]\s*$|(?:好吗|行不|可以吧|可以吗)\s*$")
 
 
 def template_rows() -> list[dict[str, Any]]:
-    """Session 13's rows (frames, the corpus's train split, retraction requests) and session 15's chat-style
-    families (``training/instruction_templates_cons28.py``)."""
-    return cons26_rows() + cons28_rows()
+    """Session 13's rows (frames, the corpus's train split, retraction requests), session 15's chat-style
+    families (``training/instruction_templates_cons28.py``) and session 16's hand-written lines in many voices
+    (``training/instruction_lines_cons29.py``: rules without "from now on", changed values, and one-off
+    requests, a rule's exception, questions, withdrawals, reminders, habits as hard negatives)."""
+    return cons26_rows() + cons28_rows() + cons29_rows()
 
 
 def asked_threshold(rows: list[dict[str, Any]], cache: Path | None) -> dict[str, float]:

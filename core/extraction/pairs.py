@@ -78,7 +78,9 @@ RETRACT_CUE = re.compile(
     r"leave (?:out|that out|it out)|strike|toss|purge|"
     r"don'?t (?:save|remember|record|note|log|hold onto)|mixed (?:it|them) up|"
     r"take (?:the |that |my )?[^,.!?]{0,24}(?:stuff|thing|bit|part|info|details?) out|not remember)\b|"
-    r"去掉|拿掉|抹掉|清掉|划掉|撤回|当没听过|当没听见|就当没|当我没|不想被记|别留|不要记|别保存|不用保存",
+    # ("就当没说过" / "当我没提过" is all cue: no topic "说过" is left to name nothing)
+    r"去掉|拿掉|抹掉|清掉|划掉|撤回|当没听过|当没听见|就当没(?:说过?|提过?|讲过?)?|当我没(?:说过?|提过?|讲过?)?|"
+    r"不想被记|别留|不要记|别保存|不用保存",
     re.IGNORECASE)
 NEGATION = re.compile(r"不|没|别|\b(?:not|no|never|don't|isn't|aren't|won't|n't)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"\d|[一二两三四五六七八九十]|\b(?:one|two|three|four|five|six|seven|eight|nine|ten)\b",

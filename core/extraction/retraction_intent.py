@@ -25,6 +25,12 @@ from core.extraction.classifier import PREFIX
 INTENT_WEIGHTS_PATH = Path(__file__).with_name("data") / "retraction_intent.npz"
 INTENT_P = 0.70
 """A sentence is a retraction request at this probability or more (without a cue word the rules know)."""
+INTENT_CUE_FLOOR = 0.50
+"""A sentence with a retraction cue word ("nvm", "forget it", "算了") whose every reading is under this
+probability withdraws nothing in the resolver (``core.extraction.rules.retraction``): "nvm, found it", "forget
+it, i'll do it tomorrow" are about the moment. Calibrated out of fold by ``python -m
+training.train_retraction_intent`` ("cue_floor": the highest 0.05 step at which 95 % of the training rows'
+cued withdrawals pass; stored in the weights, checked by ``tests/training``)."""
 
 
 class RetractionIntentError(RuntimeError):

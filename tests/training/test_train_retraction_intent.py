@@ -1,5 +1,6 @@
-"""The retraction-intent trainer: the shipped weights were fitted on today's template rows, and the fit is
-deterministic and separates a retraction frame from a statement on vectors it is given (no model needed)."""
+"""The retraction-intent trainer: the shipped weights were fitted on today's rows and carry the calibrated cue
+floor the resolver uses; the fit is deterministic and separates a retraction frame from a statement on vectors
+it is given (no model needed)."""
 
 from __future__ import annotations
 
@@ -32,3 +33,20 @@ def test_the_fit_is_deterministic_and_separates() -> None:
     assert np.array_equal(a.weights, b.weights) and a.bias == b.bias
     p = a.predict_proba(x)
     assert float(((p >= 0.5) == (y == 1)).mean()) > 0.95
+
+
+def test_the_resolver_uses_the_calibrated_cue_floor() -> None:
+    from core.extraction.retraction_intent import INTENT_CUE_FLOOR
+
+    with np.load(INTENT_WEIGHTS_PATH, allow_pickle=False) as data:
+        assert float(str(data["cue_floor"])) == INTENT_CUE_FLOOR
+
+
+def test_the_cue_floor_lets_most_cued_withdrawals_through() -> None:
+    from training.train_retraction_intent import cue_floor
+
+    rows_ = [{"text": "forget that", "label": 1}, {"text": "nvm, scrap the bit about my loan", "label": 1},
+             {"text": "forget it, the bus came", "label": 0}]
+    out = cue_floor(rows_, np.array([0.9, 0.6, 0.2]))
+    assert out["cue_positive_pass"] >= 0.95 and 0.2 < out["cue_floor"] <= 0.6
+    assert out["cue_negative_stopped"] == 1.0

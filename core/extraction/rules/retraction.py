@@ -3,7 +3,9 @@
 ``RetractionResolver.apply`` runs in the rules provider's refine stage after the update judge
 (``core.extraction.rules.judge``). It finds the message's retraction sentences: a retraction cue the rules
 know (``pairs.RETRACT_CUE``, ``patterns.FORGET``; never a reminder, "don't forget ...", nor the user
-forgetting something, "我又忘了带钥匙"), or, without one, the learned retraction-intent model
+forgetting something, "我又忘了带钥匙"; and not when the retraction-intent model reads the sentence and its
+cued clauses under ``INTENT_CUE_FLOOR`` and it names no word of a live memory: "nvm, found it" is about the
+moment), or, without one, the learned retraction-intent model
 (``core.extraction.retraction_intent``: "leave the X out of your notes", "rather you didn't remember the X
 thing", "那句 ignore 掉") at ``INTENT_P``, or at ``INTENT_LEAN`` when the standing-instruction model
 (``core.extraction.standing_instruction``) calls it no rule for the future (``LEAN_NOT_RULE``) and it
@@ -42,7 +44,7 @@ import numpy.typing as npt
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
 from core.extraction.classifier import MemoryClassifier
 from core.extraction.pairs import RETRACT_CUE, UPDATE_CUE, bare_cue, overlap, topic_text
-from core.extraction.retraction_intent import INTENT_P, RetractionIntent
+from core.extraction.retraction_intent import INTENT_CUE_FLOOR, INTENT_P, RetractionIntent
 from core.extraction.rules import patterns
 from core.extraction.rules.forget import is_about_self
 from core.extraction.rules.segment import clean_content, has_cjk, normalise
@@ -137,7 +139,7 @@ def _sentences(message: str) -> list[str]:
     return [t for t in (clean_content(m.group(0)) for m in _SENTENCE.finditer(message)) if t]
 
 
-def _cued(sentence: str) -> bool:
+def cued(sentence: str) -> bool:
     """A retraction cue the rules know, outside a reminder and the user's own forgetting."""
     text = _REMIND.sub(" ", sentence)
     if not (RETRACT_CUE.search(text) or patterns.FORGET.search(normalise(text))):
@@ -221,7 +223,9 @@ class RetractionResolver:
         message, so a bare "please forget that" points at it, not at another sentence or the previous turn
         ("I moved to Portland. I don't watch horror anymore, please forget that")."""
         sentences = _sentences(message)
-        found: list[tuple[int, str]] = [(i, s) for i, s in enumerate(sentences) if _cued(s)]
+        found: list[tuple[int, str]] = [(i, s) for i, s in enumerate(sentences) if cued(s)]
+        if self.intent is not None and found:
+            found = self._above_cue_floor(found, live_words)
         withdrawing: set[str] = set()  # clauses with an update cue the intent model calls a retraction
         if self.intent is not None:
             rest = [(i, s) for i, s in enumerate(sentences) if (i, s) not in found and len(s) >= 4
@@ -243,13 +247,13 @@ class RetractionResolver:
         out = []
         for i, sentence in sorted(found)[:MAX_RETRACTIONS]:
             parts = [p.strip() for p in _CLAUSE.findall(sentence) if p.strip()]
-            keep = [p for p in parts if _KEEP.search(p) and not _cued(p)]
+            keep = [p for p in parts if _KEEP.search(p) and not cued(p)]
             drop = [p for p in parts if p not in keep]
-            cued = [p for p in drop if _cued(p) or p in withdrawing]
-            lead = cued or [p for p in drop if _words(topic_text(p)) and not UPDATE_CUE.search(p)]
+            cue_parts = [p for p in drop if cued(p) or p in withdrawing]
+            lead = cue_parts or [p for p in drop if _words(topic_text(p)) and not UPDATE_CUE.search(p)]
             points_back = bool(lead) and all(_points_back(p) for p in lead)
             after = sentences[i + 1] if i + 1 < len(sentences) else ""
-            if after and _KEEP.search(after) and not _cued(after):  # "... the phone call bit is fine"
+            if after and _KEEP.search(after) and not cued(after):  # "... the phone call bit is fine"
                 keep.append(after)
             topic = topic_text(" ".join(lead)) if lead and not points_back else ""
             short = None if points_back else _ZH_TOPIC.search(" ".join(lead))
@@ -259,7 +263,7 @@ class RetractionResolver:
                 out.append(_Retraction(sentence, "", " ".join(keep), tuple(lead or parts), resolved=True))
                 continue
             elif not lead or bare_cue(" ".join(lead)) or not _words(topic):
-                before = sentences[i - 1] if i > 0 and not _cued(sentences[i - 1]) else ""
+                before = sentences[i - 1] if i > 0 and not cued(sentences[i - 1]) else ""
                 topic = before if before and _words(before) else ""  # "..., i was wrong. remove that"
                 if topic:
                     lead = [*lead, before]  # ... that statement is no memory either
@@ -267,6 +271,22 @@ class RetractionResolver:
             own_keep = tuple(k for k in keep if k in parts and _KEEP_MEMORY.search(k))
             out.append(_Retraction(sentence, topic, " ".join(keep), tuple(lead or parts) + own_keep))
         return out
+
+    def _above_cue_floor(self, found: list[tuple[int, str]],
+                         live_words: frozenset[str]) -> list[tuple[int, str]]:
+        """The cued sentences the retraction-intent model does not call something else: a cue word whose
+        sentence, and whose cued clauses that name something, all read under ``INTENT_CUE_FLOOR`` is about the
+        moment ("nvm, found it", "forget it, i'll do it tomorrow"), unless the sentence names a word of a live
+        memory ("看球那个别记了"). A bare cue clause ("nvm", "forget it") is read with its sentence only."""
+        assert self.intent is not None
+        texts = [s for _, s in found]
+        clauses = [[p.strip() for p in _CLAUSE.findall(s) if p.strip() and cued(p) and not bare_cue(p)
+                    and not _points_back(p) and _words(topic_text(p))] for s in texts]
+        flat = [c for cs in clauses for c in cs if c not in texts]
+        probs = self.intent.predict_proba(self.classifier.embed(texts + flat))
+        p = dict(zip(texts + flat, (float(q) for q in probs), strict=True))
+        return [(i, s) for (i, s), cs in zip(found, clauses, strict=True)
+                if max([p[s], *(p[c] for c in cs)]) >= INTENT_CUE_FLOOR or _words(topic_text(s)) & live_words]
 
     def _withdrawing_clauses(self, sentence: str) -> set[str]:
         """The clauses of a sentence with an update cue that withdraw something: the intent model calls them

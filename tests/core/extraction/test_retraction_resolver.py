@@ -153,3 +153,13 @@ def test_a_withdrawn_rule_is_not_replaced_by_its_reason(ex: RulesExtractor) -> N
                    previous="whenever you suggest snacks, avoid anything with peanuts")
     assert [c.op for c in out if c.key == "constraint-food"] == [CandidateOp.DELETE]
     assert not [c for c in out if c.op is CandidateOp.UPSERT and c.memory_type.value == "constraint"]
+
+
+def test_a_cue_word_about_the_moment_withdraws_nothing(ex: RulesExtractor) -> None:
+    # a bare "nvm" about the moment, under the calibrated cue floor, and a withdrawal of the same shape
+    existing = (_mem("fact-job", "I work as a paramedic in Leeds"),)
+    previous = "I work as a paramedic in Leeds"
+    out = _refined(ex, "nvm, the parcel turned up, all sorted", existing, previous=previous)
+    assert not [c for c in out if c.op is CandidateOp.DELETE]
+    out = _refined(ex, "ugh forget that, i'd rather keep work out of it", existing, previous=previous)
+    assert [c.key for c in out if c.op is CandidateOp.DELETE] == ["fact-job"]

@@ -1,0 +1,49 @@
+"""The hand-written chat lines of session 16 (``training/instruction_lines_cons29.py``,
+``training/retraction_lines_cons29.py``): labelled both ways, both languages on both sides, every family
+named, in the trainers' rows (the retraction lines only in the ablation arm), and no line is a user turn of
+an evaluation case set."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from training.instruction_lines_cons29 import rows as instruction_lines
+from training.retraction_lines_cons29 import rows as retraction_lines
+from training.train_retraction_intent import training_rows
+from training.train_standing_instruction import template_rows
+
+DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
+
+
+def _cjk(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+@pytest.mark.parametrize("lines", [instruction_lines, retraction_lines])
+def test_lines_hold_both_labels_in_both_languages(lines) -> None:  # type: ignore[no-untyped-def]
+    every = lines()
+    assert {(r["label"], _cjk(r["text"])) for r in every} == {(0, False), (0, True), (1, False), (1, True)}
+    assert all(r["group"].startswith("cons29-") and r["text"].strip() for r in every)
+    assert len({r["text"] for r in every}) == len(every)
+
+
+def test_the_trainers_read_the_lines() -> None:
+    assert {r["text"] for r in instruction_lines()} <= {r["text"] for r in template_rows()}
+    # the retraction lines are an ablation arm, not in the shipped rows
+    lines = {r["text"] for r in retraction_lines()}
+    assert lines <= {r["text"] for r in training_rows(with_lines=True)}
+    assert training_rows(with_lines=True) == training_rows() + retraction_lines()
+
+
+def test_no_line_is_a_user_turn_of_a_case_set() -> None:
+    turns: set[str] = set()
+    for path in DATA.glob("*_cases.jsonl"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                turns |= {t["content"].strip().lower() for t in json.loads(line)["conversation"]
+                          if t["role"] == "user"}
+    lines = {r["text"].strip().lower() for r in [*instruction_lines(), *retraction_lines()]}
+    assert not lines & turns
