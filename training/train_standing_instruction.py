@@ -1,6 +1,6 @@
 """Train the standing-instruction model (``core.extraction.standing_instruction``) on the template rows of
-``training/instruction_templates_cons26.py`` and ``training/instruction_templates_cons28.py`` and the
-hand-written chat lines of ``training/instruction_lines_cons29.py``.
+``training/instruction_templates_cons26.py`` and ``training/instruction_templates_cons28.py`` (with
+``--with-lines``, also the hand-written chat lines of ``training/instruction_lines_cons29.py``: an arm).
 
 The retraction-intent trainer's fit (class-balanced logistic regression, full-batch gradient descent from
 zero, deterministic): first a fit with every fifth frame family held out (its accuracy is printed: wording of
@@ -40,12 +40,15 @@ STEPS, LEARNING_RATE, L2 = 3000, 8.0, 1e-4
 _ASKS = re.compile(r"[?？]\s*$|(?:好吗|行不|可以吧|可以吗)\s*$")
 
 
-def template_rows() -> list[dict[str, Any]]:
-    """Session 13's rows (frames, the corpus's train split, retraction requests), session 15's chat-style
-    families (``training/instruction_templates_cons28.py``) and session 16's hand-written lines in many voices
-    (``training/instruction_lines_cons29.py``: rules without "from now on", changed values, and one-off
-    requests, a rule's exception, questions, withdrawals, reminders, habits as hard negatives)."""
-    return cons26_rows() + cons28_rows() + cons29_rows()
+def template_rows(with_lines: bool = False) -> list[dict[str, Any]]:
+    """Session 13's rows (frames, the corpus's train split, retraction requests) and session 15's chat-style
+    families (``training/instruction_templates_cons28.py``): the shipped weights' rows. ``with_lines`` adds
+    session 16's hand-written lines in many voices (``training/instruction_lines_cons29.py``: rules without
+    "from now on", changed values, and one-off requests, a rule's exception, questions, withdrawals,
+    reminders, habits as hard negatives): an arm, not shipped (fitted with them, the model read MemoryBank
+    en's "I vaguely remember using vinegar, sugar, …" at or above ``STANDING_RESCUE`` and stored it as a
+    rule, and changed no case of any case set)."""
+    return cons26_rows() + cons28_rows() + (cons29_rows() if with_lines else [])
 
 
 def asked_threshold(rows: list[dict[str, Any]], cache: Path | None) -> dict[str, float]:
@@ -74,8 +77,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", type=Path, default=STANDING_WEIGHTS_PATH)
     ap.add_argument("--cache", type=Path, default=None, help="a vector cache file (shared format)")
+    ap.add_argument("--with-lines", action="store_true",
+                    help="add session 16's hand-written lines (an arm: not the shipped weights' rows)")
     args = ap.parse_args(argv)
-    rows: list[dict[str, Any]] = template_rows()
+    rows: list[dict[str, Any]] = template_rows(with_lines=args.with_lines)
     framed = fit_framed(rows, args.cache, STEPS, LEARNING_RATE, L2)
     fitted = framed.model
     held = corpus_rows(split="test")  # the corpus's test split: never trained on

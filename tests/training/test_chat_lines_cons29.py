@@ -1,6 +1,6 @@
 """The hand-written chat lines of session 16 (``training/instruction_lines_cons29.py``,
 ``training/retraction_lines_cons29.py``): labelled both ways, both languages on both sides, every family
-named, in the trainers' rows (the retraction lines only in the ablation arm), and no line is a user turn of
+named, in the trainers' arms (neither in the shipped rows), and no line is a user turn of
 an evaluation case set."""
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ def test_lines_hold_both_labels_in_both_languages(lines) -> None:  # type: ignor
 
 
 def test_the_trainers_read_the_lines() -> None:
-    assert {r["text"] for r in instruction_lines()} <= {r["text"] for r in template_rows()}
-    # the retraction lines are an ablation arm, not in the shipped rows
+    # both sets of lines are arms, not in the shipped rows
+    assert template_rows(with_lines=True) == template_rows() + instruction_lines()
     lines = {r["text"] for r in retraction_lines()}
     assert lines <= {r["text"] for r in training_rows(with_lines=True)}
     assert training_rows(with_lines=True) == training_rows() + retraction_lines()
