@@ -31,7 +31,7 @@ same MLP shape trained on the corpus plus the companion-chat template sets), a s
 where it says drop more surely than the classifier, its p(drop) replaces the classifier's for the gate of
 a rule candidate (from ``PRECISION_DROP``; never a standing rule, a single identity slot or a life event) and
 for a rescue of a taste, goal or project (always; from ``PRECISION_DROP`` for one that tells a taste or a
-habit, and for a rescued fact or rule); the type stays the
+habit, and for a rescued fact or rule; ``gate_opinion``); the type stays the
 classifier's, and a rule group it drops still gives up its continuation clauses that are memories of their own
 (``gate_splits``). Splits, the update judge and retractions read the classifier alone.
 
@@ -41,8 +41,8 @@ its own (``gate_standing``): a rule said with a question tag or in chat words, w
 too rarely.
 
 The classifier reads each text alone first; with a context model (the ablation arm
-``memory_mlp_context.npz``; the shipped MLP reads the text alone), a text whose
-p(drop) falls within ``CONTEXT_BAND`` is read again with the previous turn (the assistant's question or
+``memory_mlp_context.npz``; the shipped MLP reads the text alone), a text whose p(drop) falls within
+``CONTEXT_BAND`` (``gate_opinion``) is read again with the previous turn (the assistant's question or
 the user's earlier message, embedded once per burst and only then), so an answer such as "yes, every
 weekend" is judged with the question it answers.
 
