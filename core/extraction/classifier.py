@@ -137,8 +137,8 @@ MLP_CONTEXT_WEIGHTS_PATH = Path(__file__).with_name("data") / "memory_mlp_contex
 """The MLP that also reads the previous turn: the ablation arm, not the default (on the corpus's test split
 and the held-out cases it did not beat the MLP without context, ``bench/RESULTS.md``)."""
 PRECISION_WEIGHTS_PATH = Path(__file__).with_name("data") / "memory_mlp_precision.npz"
-"""The gate's second opinion on keep/drop (``core.extraction.rules.gate``): an MLP of the same shape trained
-on the corpus plus the companion-chat template sets (``training/train_memory_mlp.py --precision``)."""
+"""The gate's second opinion on keep/drop (``core.extraction.rules.gate_opinion``): an MLP of the same shape
+trained on the corpus plus the companion-chat template sets (``training/train_memory_mlp.py --precision``)."""
 PREV_MAX_CHARS = 200
 """The previous turn the MLP reads as context is cut to this many characters (bounded embedding cost)."""
 

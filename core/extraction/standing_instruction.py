@@ -10,8 +10,8 @@ on" ("keep X out of anything you write for me", "记得每次…都…", "别再
 moment ("can you write …", "just this once …", "这次…就行"), which is no memory
 (``core.extraction.rules.precision``), and, beside the retraction-intent model, a retraction from a rule
 (``core.extraction.rules.retraction``). Since session 15 also: a rule the classifier types as one is
-rescued by the gate at ``STANDING_RESCUE`` whatever its p(keep) (``core.extraction.rules.gate``), and a diet
-or allergy fact with a later rule clause becomes that rule (``core.extraction.rules.precision``).
+rescued by the gate at ``STANDING_RESCUE`` whatever its p(keep) (``core.extraction.rules.gate_standing``),
+and a diet or allergy fact with a later rule clause becomes that rule (``core.extraction.rules.precision``).
 Deterministic;
 ``StandingInstructionError`` when the weights are absent or made for another model.
 """
@@ -39,9 +39,9 @@ constraints, at 0.15, and 78.1 %). At 0.20 the same constraint and 84.6 %, but a
 
 STANDING_RESCUE = 0.65
 """At this probability or more a text the classifier types as a rule is rescued as one whatever its p(keep)
-(``core.extraction.rules.gate``): a rule said with a question tag ("…, ok?", "…好吗") or in chat words. The
-trainer's out-of-fold threshold for sentences that end like a question (five fits, each without a fifth of
-the frame groups: the first 0.05 step above the 99th percentile of the question-ending non-rules; the
+(``core.extraction.rules.gate_standing``): a rule said with a question tag ("…, ok?", "…好吗") or in chat
+words. The trainer's out-of-fold threshold for sentences that end like a question (five fits, each without a
+fifth of the frame groups: the first 0.05 step above the 99th percentile of the question-ending non-rules; the
 weights' ``asked_threshold``, checked by ``tests/training/test_train_standing_instruction.py``)."""
 
 StandingInstructionError = RetractionIntentError

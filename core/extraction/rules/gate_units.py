@@ -2,7 +2,8 @@
 a run of clauses or one clause of it, with its owner when it is about someone else), the continuation
 clauses that may leave a rule group (split points), the relationship facts third-party clauses join,
 and the user's own wording of templated contents. Pure functions over an ``Analysis``; the decisions
-and thresholds that use them are in ``core.extraction.rules.gate``."""
+and thresholds that use them are in the gate's stages (``core.extraction.rules.gate`` and its ``gate_*``
+modules)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from schemas.events import MAX_MEMORY_CONTENT_CHARS
 
 LIST_SENTENCE = 4  # clauses of a sentence that lists facts (a subjectless clause after a fact is read alone)
 RESCUE_KEEP = 0.90  # p(keep) at which a sentence no rule fired on becomes a candidate
+NEVER = 2.0  # above any probability: a p(keep) no unit reaches, a floor the precision model never does
 RESCUE_MIN_CHARS_ZH = 5
 RESCUE_MIN_WORDS_EN = 3
 
@@ -46,12 +48,12 @@ class Unit:
     run: int = -1  # the run of clauses it belongs to (a run is tried clause by clause, then whole)
     whole: bool = True  # the whole run (else one clause of it)
     read: str | None = None  # what the classifier reads instead of ``text`` (the subject it elides)
-    # a clause of a long run (``gate.LONG_RUN``): its span in the message and its run's, so a kept clause
-    # takes the run's clauses no clause of it was kept for (``partition_long_runs``)
+    # a clause of a long run (``gate_rescue.LONG_RUN``): its span in the message and its run's, so a kept
+    # clause takes the run's clauses no clause of it was kept for (``partition_long_runs``)
     span: tuple[int, int] | None = None
     run_span: tuple[int, int] | None = None
     # the rules dropped it as a question or a request, or it is a consequence of the fact before it: a rule
-    # said with a question tag or in chat words may be one (``gate.ClassifierGate._standing_rules``)
+    # said with a question tag or in chat words may be one (``gate_standing.standing_rules``)
     asked: bool = False
 
     @property
@@ -228,7 +230,7 @@ def chosen_units(units: list[Unit], predictions: list[Prediction]) -> set[int]:
 def split_points(analysis: Analysis, upserts: list[MemoryCandidate]) -> list[Split]:
     """For each rule group whose candidate is exactly its clauses joined, each continuation clause long
     enough to stand alone where a detector fired or with its own first-person subject (read by the
-    classifier in the same batch; ``ClassifierGate._apply_splits``)."""
+    classifier in the same batch; ``gate_splits.apply_splits``)."""
     by_content = {c.content: c for c in upserts}
     out: list[Split] = []
     zh = analysis.lang_zh

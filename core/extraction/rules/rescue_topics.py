@@ -1,4 +1,4 @@
-"""The topics a rescued memory may be filed under (a data table of ``core.extraction.rules.gate``)."""
+"""The topics a rescued memory may be filed under (a data table of ``core.extraction.rules.gate_keys``)."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ import pytest
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
 from core.extraction.classifier import LABELS, Prediction
 from core.extraction.rules import RulesExtractor
-from core.extraction.rules.gate import _pieces
+from core.extraction.rules.gate_rescue import _pieces
 from core.extraction.rules.gate_units import Unit, chosen_units, with_user_subject
 from core.extraction.rules.others import without_denials
 from core.extraction.rules.segment import split_clauses

@@ -10,7 +10,7 @@ from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionIn
 from core.extraction.rules import RulesExtractor
 from core.extraction.rules.coherence import one_thing
 from core.extraction.rules.events import life_change
-from core.extraction.rules.gate import _DAY_MARKER, RESCUE_DAY
+from core.extraction.rules.gate_rescue import _DAY_MARKER, RESCUE_DAY
 from core.extraction.rules.gate_units import RESCUE_KEEP
 from core.extraction.rules.precision import precise
 from core.extraction.rules.refine import CandidateMeta, refine_candidates

@@ -8,7 +8,7 @@ import pytest
 from core.extraction.candidates import CandidateOp, ExtractionInput
 from core.extraction.classifier import LOCAL_EMBEDDING_MODEL, shipped_precision_mlp
 from core.extraction.rules import RulesExtractor
-from core.extraction.rules.gate import PRECISION_DROP, ClassifierGate
+from core.extraction.rules.gate_opinion import PRECISION_DROP, second_opinion
 from core.extraction.rules.precision import _NEVER_DONE
 from core.extraction.rules.segment import normalise
 from core.types import MemoryType
@@ -51,18 +51,18 @@ def test_durable_statements_stay(ex: RulesExtractor, message: str, memory_type: 
 
 def test_the_second_opinion_changes_drop_not_type(ex: RulesExtractor) -> None:
     assert ex.classifier is not None
-    gate = ClassifierGate(ex.classifier, shipped_precision_mlp())
+    precision = shipped_precision_mlp()
     texts = ["I went to see a jazz trio at the harbour and it was really lovely",
              "I love restoring old fountain pens"]
     vectors = ex.classifier.embed(texts)
     first = ex.classifier.predict_vectors(vectors)
-    second = gate._second_opinion(vectors, first)
+    second = second_opinion(precision, vectors, first)
     outing, pens = second
     assert outing.probs[0] >= PRECISION_DROP > first[0].probs[0]  # the precision model's word
     assert outing.memory_type is first[0].memory_type  # the type stays the memory classifier's
     assert abs(sum(outing.probs) - 1.0) < 1e-4
     assert pens is first[1]  # unsure or agreeing: the memory classifier's prediction as it was
-    assert gate._second_opinion(vectors, first, [2.0, 2.0]) == first  # a floor above 1: never counts
+    assert second_opinion(precision, vectors, first, [2.0, 2.0]) == first  # a floor above 1: never counts
     assert pens.memory_type is MemoryType.PREFERENCE
 
 

@@ -1,0 +1,100 @@
+"""The readings the classifier gate decides on besides the classifier's first one: the same classifier again
+with the turn before, and the precision model's second opinion on keep/drop.
+
+Contract: ``read_in_context`` reads again, with the previous turn, each text whose p(drop) alone falls within
+``CONTEXT_BAND`` (only for a classifier with a context model; the turn is embedded only then).
+``second_opinion`` returns each prediction as it is (the same object) unless the precision model says drop
+more surely than the classifier and with p >= the text's floor (``PRECISION_DROP`` unless told otherwise):
+then its p(drop) replaces the classifier's and the type shares of the rest are scaled, so the type stays the
+classifier's. ``vetoable`` says which rule candidates it may drop (never a standing rule, a wish for the long
+run, a single identity slot or a life event); ``rescue_floors`` gives each rescue unit its floor (``NEVER``
+for a wish for the long run, ``PRECISION_RESCUE`` for the user's taste, goal or project not told as a taste or
+a habit, else ``PRECISION_DROP``). Pure functions; without a precision model the readings are unchanged.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from core.extraction.candidates import MemoryCandidate
+from core.extraction.classifier import PREV_MAX_CHARS, MemoryClassifier, MLPModel, Prediction
+from core.extraction.rules.events import is_event_key
+from core.extraction.rules.gate_units import NEVER, Unit
+from core.extraction.rules.gate_verdicts import INTENTS
+from core.extraction.rules.segment import normalise
+from core.extraction.rules.slots import is_known_slot, spec
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
+from core.types import MemoryType
+
+CONTEXT_BAND = (0.25, 0.75)  # p(drop) of a text alone within which the context model reads the turn before
+PRECISION_DROP = 0.50  # p(drop) of the precision model from which its reading counts (``second_opinion``)
+PRECISION_RESCUE = 0.0  # ... for a rescue (a sentence no rule fired on) of a taste, goal or project: whenever
+# it is the surer one (a fact, a relative's fact, a rule: PRECISION_DROP, "glassblower, 41, moved to …"),
+# except for a rescue that tells a taste or a habit ("I would also like to attend concerts by …", "I've been
+# spending a lot of my free time reading"): PRECISION_DROP (the companion-chat drops it learned pull such
+# chatty-framed tastes down: MemoryBank en typed recall 0.853 -> 0.809 without this exception)
+_TASTE_OR_HABIT = re.compile(
+    r"\b(?:like|likes|love|loves|enjoy|enjoys|prefer|prefers|favou?rite|fan of|into|usually|often|always|"
+    r"free time|spare time|every (?:day|week|weekend|evening|night|morning))\b|"
+    r"喜欢|爱看|爱读|爱听|最爱|偏爱|热爱|平时|通常|一般(?:都|会)|经常|总是|每(?:天|周|个周末|晚)|闲暇|空闲时间|业余时间|有空")
+# a wish for the long run ("I want to be a doctor when I grow up", "i kinda wanna swim across lake geneva
+# someday", "将来想当兽医"): the precision model's companion-chat wants pull these down, so it has no say
+_LONG_TERM = re.compile(
+    r"\b(?:someday|some day|one day|when i grow up|dream|dreams|my goal|life goal|bucket list|in the future|"
+    r"in the long run|(?:want|wanna|hope|plan|going) (?:to )?(?:be|become) (?:a|an)\b)|"
+    r"将来|梦想|总有一天|有朝一日|长大以后|长大后|以后想(?:当|成为|做)|人生目标|这辈子")
+
+
+def read_in_context(classifier: MemoryClassifier, vectors: npt.NDArray[np.float32],
+                    predictions: list[Prediction], prev: str | None) -> list[Prediction]:
+    """``predictions`` (changed in place and returned), each unsure one (p(drop) within ``CONTEXT_BAND``)
+    read again with ``prev``, the turn before, when the classifier has a context model."""
+    prev_text = (prev or "").strip()[:PREV_MAX_CHARS] if classifier.uses_context else ""
+    unsure = [i for i, p in enumerate(predictions) if CONTEXT_BAND[0] <= p.probs[0] <= CONTEXT_BAND[1]]
+    if prev_text and unsure:  # the previous turn is embedded only when a text alone is unsure
+        prev_vector = classifier.embed([prev_text])
+        again = classifier.predict_vectors(vectors[unsure], np.repeat(prev_vector, len(unsure), axis=0))
+        for i, pred in zip(unsure, again, strict=True):
+            predictions[i] = pred
+    return predictions
+
+
+def second_opinion(precision: MLPModel | None, vectors: npt.NDArray[np.float32],
+                   predictions: list[Prediction], floors: list[float] | None = None,
+                   turn: npt.NDArray[np.float32] | None = None) -> list[Prediction]:
+    """The precision model's reading (module doc): where it says drop more surely than the memory
+    classifier, and with p >= the text's floor (``PRECISION_DROP`` unless ``floors`` says otherwise), its
+    p(drop) replaces the classifier's; the type stays the classifier's (its shares of the rest). Other
+    predictions are returned as they are (the same objects)."""
+    if precision is None or not predictions:
+        return predictions
+    prev = None if turn is None else np.repeat(turn, len(vectors), axis=0)
+    drops = precision.predict_proba(vectors, prev)[:, 0]
+    out: list[Prediction] = []
+    for i, (pred, drop) in enumerate(zip(predictions, drops, strict=True)):
+        d = float(drop)
+        if d < (PRECISION_DROP if floors is None else floors[i]) or d <= pred.probs[0]:
+            out.append(pred)
+            continue
+        scale = (1.0 - d) / pred.p_keep if pred.p_keep > 0 else 0.0
+        out.append(Prediction((round(d, 6), *(round(p * scale, 6) for p in pred.probs[1:]))))
+    return out
+
+
+def vetoable(cand: MemoryCandidate) -> bool:
+    """A rule candidate the precision model may drop: not a standing rule (it learned companion chat), not a
+    wish for the long run (``_LONG_TERM``), and neither a single slot of who the user is nor a life event (a
+    move, a new job: "moved to Bristol")."""
+    if cand.memory_type is MemoryType.CONSTRAINT or is_event_key(cand.key) or \
+            _LONG_TERM.search(normalise(cand.content)):
+        return False
+    return not (is_known_slot(cand.key) and spec(cand.key).single)
+
+
+def rescue_floors(units: list[Unit], predictions: list[Prediction]) -> list[float]:
+    """Each rescue unit's floor for ``second_opinion`` (module doc)."""
+    return [NEVER if _LONG_TERM.search(normalise(u.model_text)) else
+            PRECISION_RESCUE if u.owner is None and pred.memory_type in INTENTS
+            and not _TASTE_OR_HABIT.search(normalise(u.model_text)) else PRECISION_DROP
+            for u, pred in zip(units, predictions, strict=True)]

@@ -1,0 +1,264 @@
+"""The classifier gate's rescue: what the rules left of a message (no rule fired on it) that the classifier
+keeps becomes a candidate.
+
+Contract: ``rescue_units(analysis)`` lists what a rescue may keep (pure, over the ``Analysis``): a sentence
+no rule fired on whose clauses were dropped only for lack of a trigger or for an overridable reason, as a
+whole; each run of clauses the rules left, clause by clause (``_pieces``: a condition with the instruction
+after it) and as a run; each with the p(keep) it needs (``RESCUE_KEEP``, ``RESCUE_OVERRIDE`` when it
+overrules a drop of the rules, at least ``RESCUE_DAY`` with a marker of the day). ``rescue(unit, ...)`` is the
+candidate for one unit the classifier keeps; ``add_rescues`` adds those of the chosen units of a burst.
+Invariants: a sentence with a hard drop (a time window, a question, a profile field ...) and no rule fired is
+never rescued; a unit about someone unnamed is never one; a rescue's key is a guess, so it never takes over
+a single slot the user already has (``filled``) unless it says a change, nor one the burst took; its type
+needs p(type | keep) >= ``RESCUE_TYPE`` unless the classifier is sure it is a taste or a goal, or a fact or a
+project (``TASTE_OR_GOAL``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from core.extraction.candidates import CandidateOp, MemoryCandidate
+from core.extraction.classifier import Prediction
+from core.extraction.rules import patterns
+from core.extraction.rules.analysis import MAX_CLAUSES, MAX_MESSAGE_CHARS, Analysis
+from core.extraction.rules.gate_keys import TopicKeys
+from core.extraction.rules.gate_units import (
+    CONSEQUENCE,
+    FIRST_PERSON_WORD,
+    NEVER,
+    OWN_SUBJECT,
+    RESCUE_KEEP,
+    THIRD_PRONOUN,
+    Unit,
+    chosen_units,
+    long_enough,
+    owner_of,
+    partition_long_runs,
+    relationship_fact,
+    with_user_subject,
+)
+from core.extraction.rules.refine import CandidateMeta
+from core.extraction.rules.segment import Clause, clean_content, normalise, split_clauses
+from core.extraction.rules.slots import spec
+from core.filters import is_noise_content, normalise_key
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
+from core.types import MemoryType
+
+RESCUE_TYPE = 0.60  # p(type | keep) a rescue's type needs
+TASTE_OR_GOAL = 0.90  # p(preference) + p(goal) at which a rescue split between the two is still rescued
+RESCUE_OVERRIDE = 0.97  # p(keep) at which a clause the rules dropped as overridable (below) is rescued
+RESCUE_DAY = 0.97  # p(keep) a rescue needs when it carries a marker of the day or of these days (below)
+# "today", "this weekend", "lately", "最近", "这几天": what a companion-chat user tells of the day or of the
+# moment (an outing, a mood, a plan to unwind) is rescued only when the classifier is very sure; a move, a
+# new job or a pastime taken up is the rules' (events, slots), never a rescue
+_DAY_MARKER = re.compile(r"今天|今晚|今日|这周末|这个周末|本周末|最近|这几天|这段时间|近来|"
+                         r"\b(?:today|tonight|this weekend|this evening|this afternoon|lately|recently|"
+                         r"these days|right now)\b")
+LIST_RUN = 4  # clauses in a run of a sentence no rule fired on from which each clause is read alone
+MAX_RUN = 4  # longest run read clause by clause (at 7, long companion-chat narratives were stored as
+# fragments and lost their list items: MemoryBank en query hit 0.853 -> 0.824) ...
+LONG_RUN = 12  # ... and up to this length a longer run too, its kept clauses then covering the whole run
+# (``gate_units.partition_long_runs``: no fragment, no lost list item; a multi-fact message is not one blob)
+# reasons the rules give for dropping a clause that rule out a rescue of its sentence
+_SOFT_REASONS = {"no-trigger"}
+# drops of the rules the classifier may overrule, with a higher probability (RESCUE_OVERRIDE) except for a
+# weekday or clock time (the usual RESCUE_KEEP: a weak sign of a time window): a standing
+# rule phrased like a request ("whenever u summarize an article for me keep it to 5 bullets"), a
+# long-term condition read as a hypothetical ("if it's raining in the morning, always..."), a statement
+# said with a rising tone ("I'm kinda into bouldering now?"), a habit named with a weekday ("周末喜欢去爬山")
+_OVERRIDABLE_REASONS = {"request", "hypothetical", "question-mark", "time-soft"}
+_STRICT_REASONS = _OVERRIDABLE_REASONS - {"time-soft"}
+# clauses left out of a rescued sentence without ruling it out (a thank-you for the advice)
+_SKIPPED_REASONS = {"ack"}
+# ... and a question tag after a statement asks nothing of it ("I sort of enjoy my taxes, is that weird")
+_TAG_QUESTION = re.compile(
+    r"^(?:(?:lol|haha|lmao|ok|so|but|and|like|honestly)\s+)*(?:is (?:that|it|this) (?:weird|bad|normal|"
+    r"strange|odd|crazy|dumb|silly|wrong|ok|okay|a problem|too much)|right|ya know|you know|"
+    r"am i (?:the only one|weird|crazy|strange)|isn'?t it|don'?t you think|no)[?？]*$|"
+    r"^(?:是不是|会不会)(?:很|有点|太)?(?:奇怪|怪|傻|矫情|离谱)|^(?:对吧|是吧|你说是吧|你懂的|奇怪吗|正常吗|很怪吗)")
+# a clause that only continues the statement before it ("..., so busy season eats my spring")
+# the lead of a self-introduction ("quick intro:", "so context:", "简单说下我自己："): not part of a fact
+_INTRO_LEAD = re.compile(
+    r"^(?:(?:hi|hey|hello|ok|okay|so|well|alright|fine)\s+)*(?:a\s+)?(?:quick|brief|short|little|some)?\s*"
+    r"(?:intro|introduction|context|background|bio|about me|me in a nutshell)\b|"
+    r"^(?:(?:hi|hey|hello|ok|okay|嗨|哈喽|你好|那|好吧|好|嗯)\s*)*(?:我)?(?:先|就)?(?:简单)?(?:说|介绍|讲)(?:一?下|几句)?"
+    r"(?:我)?自己|^自我介绍|^(?:个人)?背景")
+
+# a condition that only frames the clause after it ("when you explain anything medical to me, skip …",
+# "给我排行程的话，…", "你帮我看合同的时候，…"): never read alone, always with that clause
+_CONDITION_LEAD = re.compile(r"(?:的话|的时候|时候)$")
+
+
+def _pieces(run: list[Clause]) -> list[list[Clause]]:
+    """The clauses of a run as they are read alone: a condition lead joined with the clause after it."""
+    out: list[list[Clause]] = []
+    i = 0
+    while i < len(run):
+        lead = patterns.CONDITION_START.search(run[i].norm) or _CONDITION_LEAD.search(run[i].norm)
+        out.append(run[i:i + 2] if lead and i + 1 < len(run) else [run[i]])
+        i += len(out[-1])
+    return out
+
+
+def _fact_or_project(pred: Prediction) -> bool:
+    """The classifier is sure the text is about the user's life or work but not whether a fact or a
+    project ("me and my husband run a small vineyard outside of adelaide"): it is rescued as the likelier."""
+    return pred.memory_type in (MemoryType.FACT, MemoryType.PROJECT) and \
+        pred.p_type(MemoryType.FACT) + pred.p_type(MemoryType.PROJECT) >= TASTE_OR_GOAL
+
+
+def _taste_or_goal(pred: Prediction) -> bool:
+    """The classifier is sure the text is a taste or a goal but not which ("我会听古典音乐和做饭来放松"):
+    it is rescued as the likelier of the two (``precision`` then reads a habit told as a goal as a taste)."""
+    return pred.memory_type in (MemoryType.PREFERENCE, MemoryType.GOAL) and \
+        pred.p_type(MemoryType.PREFERENCE) + pred.p_type(MemoryType.GOAL) >= TASTE_OR_GOAL
+
+
+def rescue_units(analysis: Analysis) -> list[Unit]:
+    """What a rescue may keep: a sentence where no rule fired and every clause was dropped only for
+    lack of a trigger (or for an overridable reason), as a whole; in a sentence where rules fired,
+    each run of consecutive clauses they left (a job or a city among other facts: "civil engineer,
+    34, just relocated to Rotterdam"), clause by clause and as a run. A clause with any other drop
+    reason (a time window, a question, a profile field...) ends a run and rules its sentence out
+    when nothing in it fired."""
+    clauses = split_clauses(analysis.message[:MAX_MESSAGE_CHARS], MAX_CLAUSES)
+    covered = {c.index for g in analysis.groups for c in g.clauses}
+    by_sentence: dict[int, list[Clause]] = {}
+    for clause in clauses:
+        by_sentence.setdefault(clause.sentence, []).append(clause)
+    units: list[Unit] = []
+    blocks: list[tuple[int, list[Clause]]] = []
+    for sentence, members in by_sentence.items():  # "…today 😩 btw when u reply to me …": a new block
+        cut = [i for i, c in enumerate(members) if i and patterns.TOPIC_SHIFT.search(c.norm)]
+        bounds = zip([0, *cut], [*cut, len(members)], strict=True)
+        blocks.extend((sentence, members[a:b]) for a, b in bounds)
+    for sentence, members in blocks:
+        fired = any(c.index in covered for c in members)
+        runs: list[list[Clause]] = [[]]
+        blocked = False
+        for clause in members:
+            reason = analysis.dropped.get(clause.index, "no-trigger")
+            tag = reason == "question" and clause is not members[0] and _TAG_QUESTION.search(clause.norm)
+            if clause.index in covered or reason in _SKIPPED_REASONS or tag:
+                runs.append([])
+            elif reason in _SOFT_REASONS or reason in _OVERRIDABLE_REASONS:
+                runs[-1].append(clause)
+            else:
+                blocked = True
+                runs.append([])
+        if blocked and not fired:
+            continue
+        for run in runs:
+            while run and _INTRO_LEAD.search(run[0].norm):
+                run = run[1:]
+            if not run:
+                continue
+            owner = owner_of(run[0])
+            if owner == "":
+                continue  # "he loves sushi", "Jenny plays guitar": someone else's, and who is unclear
+            body = " ".join(c.norm for c in run)
+            if owner is None and THIRD_PRONOUN.search(body) and not FIRST_PERSON_WORD.search(body):
+                continue  # "家里阳台都快被她占满了": about someone named in another turn
+            if fired and CONSEQUENCE.search(run[0].norm):
+                # "I'm an auditor, so busy season eats my spring": a detail of the fact before, unless the
+                # standing-instruction model calls it a rule ("<a diet limit>, so no X in my recipes ok?":
+                # ``gate_standing.standing_rules``); no p(keep) rescues it
+                text = clean_content(analysis.message[run[0].start:run[-1].end])
+                if long_enough(text, False) and not is_noise_content(text):
+                    units.append(Unit(text, sentence, owner, NEVER, run[0].index, True, asked=True))
+                continue
+            if len(run) == 1 and analysis.dropped.get(run[0].index) == "hypothetical":
+                continue  # "if I were rich I'd buy an island"; a condition needs its rule after it
+            strict = any(analysis.dropped.get(c.index) in _STRICT_REASONS for c in run)
+            threshold = RESCUE_OVERRIDE if strict else RESCUE_KEEP
+            run_id = run[0].index
+            text = clean_content(analysis.message[run[0].start:run[-1].end])
+            if patterns.RECENT_PAST.search(normalise(text)):
+                continue  # "last weekend I went to…": of the day (a move is the event detector's)
+            if _DAY_MARKER.search(normalise(text)):
+                threshold = max(threshold, RESCUE_DAY)
+            if long_enough(text, fired and owner is None) and not is_noise_content(text):
+                units.append(Unit(text, sentence, owner, threshold, run_id, True, asked=strict))
+            listing = len(run) >= LIST_RUN and owner is None  # "41, divorced, i drive a forklift, …"
+            long_run = MAX_RUN < len(run) <= LONG_RUN and listing
+            if 1 < len(run) <= MAX_RUN or long_run:
+                selves = [c for c in run if OWN_SUBJECT.search(c.norm)]
+                for piece in _pieces(run):
+                    clause = piece[0]
+                    lead = len(piece) > 1  # a condition with the instruction after it
+                    if not (fired or listing or lead) and (
+                            clause not in selves or (clause is run[0] and len(selves) < 2)):
+                        # nothing fired: only a clause with its own "I" is read alone, the first one
+                        # when another follows ("I'm a handyman and I restore classic cars": two
+                        # statements, each read alone, not only the second)
+                        continue
+                    one = clean_content(analysis.message[clause.start:piece[-1].end])
+                    own = owner_of(clause) if clause is not run[0] else owner
+                    if own != "" and long_enough(one, own is None) and not is_noise_content(one):
+                        single = RESCUE_OVERRIDE if any(analysis.dropped.get(c.index) in _STRICT_REASONS
+                                                        for c in piece) else RESCUE_KEEP
+                        if _DAY_MARKER.search(normalise(one)):
+                            single = max(single, RESCUE_DAY)
+                        read = with_user_subject(clause, one) if own is None and (fired or listing) \
+                            and not lead else None
+                        spans = ((clause.start, piece[-1].end), (run[0].start, run[-1].end)) \
+                            if long_run else (None, None)
+                        asked = any(analysis.dropped.get(c.index) in _STRICT_REASONS for c in piece)
+                        units.append(Unit(one, sentence, own, single, run_id, False, read,
+                                          span=spans[0], run_span=spans[1], asked=asked))
+    return units
+
+
+def rescue(unit: Unit, pred: Prediction, taken: set[str], vector: npt.NDArray[np.float32], keys: TopicKeys,
+           filled: frozenset[str] = frozenset()) -> MemoryCandidate | None:
+    """A candidate for a unit the classifier keeps. Its key is a guess (topic words or the nearest
+    topic), so it never overwrites a single slot the user already has (``filled``: "I'm a bee farmer",
+    then "I used to bird watch with my grandfather", nearest to the job, would replace the job): it
+    is filed under the type's general key instead."""
+    memory_type = pred.memory_type
+    key = normalise_key(keys.key(memory_type, unit.text, vector, taken))
+    if key in filled and spec(key).single:
+        key = f"{memory_type.value}-personal"
+    target = spec(key)
+    if target.memory_type is not memory_type:
+        return None
+    if key in taken and target.single:
+        return None  # the rules already filled this single slot from the same burst
+    above = max(0.0, pred.p_keep - RESCUE_KEEP)  # none for a rule the standing model rescued
+    confidence = round(min(0.9, 0.75 + 0.15 * above / (1.0 - RESCUE_KEEP)), 3)
+    return MemoryCandidate(op=CandidateOp.UPSERT, memory_type=memory_type, key=key, content=unit.text,
+                           importance=target.importance, confidence=confidence, ttl_days=target.ttl_days)
+
+
+def add_rescues(out: list[MemoryCandidate], meta: dict[str, CandidateMeta], units: list[Unit],
+                predictions: list[Prediction], vectors: npt.NDArray[np.float32], analysis: Analysis,
+                keys: TopicKeys, filled: frozenset[str] = frozenset()) -> None:
+    """Append to ``out`` the rescue of each unit ``chosen_units`` picks on its reading (``predictions``,
+    ``vectors``: one per unit), a long run's clauses first taking the clauses of the run no kept clause
+    covers (``partition_long_runs``); a relative's or friend's unit is a relationship fact. A rescue's
+    metadata is added to ``meta`` unless its key has some."""
+    taken = {c.key for c in out}
+    chosen = chosen_units(units, predictions)
+    units = [*units]
+    for j, unit in partition_long_runs(units, chosen, analysis.message).items():
+        units[j] = unit
+    for j, (unit, pred) in enumerate(zip(units, predictions, strict=True)):
+        if j not in chosen:
+            continue
+        rescued: MemoryCandidate | None
+        if unit.owner is not None:
+            rescued = relationship_fact(unit, pred)
+        elif pred.p_type(pred.memory_type) < RESCUE_TYPE and not (
+                _taste_or_goal(pred) or _fact_or_project(pred)):
+            continue
+        else:
+            changes = patterns.CHANGE.search(normalise(unit.text))  # "I'm a handyman now"
+            rescued = rescue(unit, pred, taken, vectors[j], keys, frozenset() if changes else filled)
+        if rescued is None:
+            continue
+        taken.add(rescued.key)
+        out.append(rescued)
+        changed = unit.sentence in analysis.change_sentences
+        meta.setdefault(rescued.key, CandidateMeta(changed=changed))
