@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from training.template_rows import written_rows
+
 POSITIVE: dict[str, list[str]] = {
     "goingforward": [
         "going forward, celsius please, fahrenheit means nothing to me",
@@ -246,12 +248,4 @@ NEGATIVE: dict[str, list[str]] = {
 
 def rows() -> list[dict[str, Any]]:
     """The lines as trainer rows (``text``, ``label``, ``group``: ``cons29-<family>``), no duplicates."""
-    out: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for lines, label in ((POSITIVE, 1), (NEGATIVE, 0)):
-        for family, texts in lines.items():
-            for text in texts:
-                if text not in seen:
-                    seen.add(text)
-                    out.append({"text": text, "label": label, "group": f"cons29-{family}"})
-    return out
+    return written_rows(POSITIVE, NEGATIVE, "cons29")

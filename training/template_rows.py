@@ -44,3 +44,19 @@ def family_rows(families: Sequence[Family], slots: Mapping[str, Sequence[str]], 
                 out.append({"text": text, "keep": keep, "type": kind, "family": family,
                             "relation": None, "source": source})
     return out
+
+
+def written_rows(positive: Mapping[str, Sequence[str]], negative: Mapping[str, Sequence[str]],
+                 prefix: str) -> list[dict[str, Any]]:
+    """Hand-written lines by family as trainer rows (``text``, ``label`` 1 for ``positive`` and 0 for
+    ``negative``, ``group``: ``<prefix>-<family>``), in the mappings' order, each text once (its first
+    family wins)."""
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for lines, label in ((positive, 1), (negative, 0)):
+        for family, texts in lines.items():
+            for text in texts:
+                if text not in seen:
+                    seen.add(text)
+                    out.append({"text": text, "label": label, "group": f"{prefix}-{family}"})
+    return out
