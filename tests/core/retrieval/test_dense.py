@@ -112,3 +112,43 @@ def test_disabled_vector_search_or_no_embedder_says_why() -> None:
     assert "no embedder" in (no_embedder.unavailable("a") or "")
     no_search.close()
     no_embedder.close()
+
+
+@dataclass
+class SidedEmbedder:
+    """A question's vector on one axis, a statement's on the other (e5's ``query:`` / ``passage:``)."""
+
+    model: str = "sided"
+    dim: int = 2
+    passages: list[str] = field(default_factory=list)
+
+    def embed_passages(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        self.passages.extend(texts)
+        return np.array([[0.0, 1.0] for _ in texts], dtype=np.float32)
+
+    def embed_queries(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        return np.array([[1.0, 0.0] for _ in texts], dtype=np.float32)
+
+
+@dataclass
+class VectorRecorder:
+    vectors: list[list[float]] = field(default_factory=list)
+
+    def search(self, user_id: int, vector: npt.NDArray[np.float32], limit: int) -> list[tuple[int, float]]:
+        self.vectors.append([round(float(x), 4) for x in vector])
+        return [(7, 0.9)]
+
+
+def test_an_inference_questions_statement_is_blended_into_the_searched_vector() -> None:
+    """The statement (``core.retrieval.inference``) is embedded as a passage and the search reads the
+    blend of the two vectors; without one, the question's vector alone and no passage embedding."""
+    embedder, search = SidedEmbedder(), VectorRecorder()
+    dense = DensePath(settings(), embedder, search, None)
+    for statement in ("patriotic person", None):
+        start = dense.start("alice", "Would I be considered a patriotic person?", {}, ask(), statement)
+        resolved(start.user_slot, 42)
+        assert dense.await_hits("alice", start) == [(7, 0.9)]
+    dense.close()
+    half = round(float(np.sqrt(0.5)), 4)
+    assert search.vectors == [[half, half], [1.0, 0.0]]
+    assert embedder.passages == ["patriotic person"]
