@@ -43,8 +43,7 @@ Invariants:
   best effort: a row locked by a writer is not waited for, so a read never waits for a write).
 
 Modules, by responsibility: ``retriever`` (the service and its stages, the factory), ``plan`` (the
-query and the limits), ``inference`` (an inference question's topic, blended into its query
-vector), ``dense`` (embed + vector search in a bounded pool, within the budget),
+query and the limits), ``dense`` (embed + vector search in a bounded pool, within the budget),
 ``fairness`` (per-user slots, the circuit breaker), ``query_vectors`` (the query-vector LRU with single
 flight), ``vector_search`` (the port and its Milvus adapter), ``truth`` (the PostgreSQL reads),
 ``ranking`` (rerank), ``merge`` (memories and episodes in one pooled order), ``prompt`` (the prompt
@@ -52,7 +51,6 @@ block), ``result`` (what ``retrieve`` returns), ``touch`` (``last_accessed_at`` 
 Every public name is importable from here.
 """
 
-from core.retrieval.inference import blend, inference_statement
 from core.retrieval.merge import Pooled, pooled_order, take_pooled
 from core.retrieval.plan import QUERY_MAX_CHARS, build_query
 from core.retrieval.prompt import (
@@ -86,11 +84,9 @@ __all__ = [
     "ScoreComponents",
     "ServedBy",
     "VectorSearch",
-    "blend",
     "build_query",
     "build_retriever",
     "full_prompt_block",
-    "inference_statement",
     "pooled_order",
     "prompt_block",
     "read_prompt_block",
