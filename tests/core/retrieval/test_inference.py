@@ -26,8 +26,8 @@ def test_an_inference_question_gives_its_topic_without_the_frame(question: str, 
 
 @pytest.mark.parametrize("question", [
     "When did I start my new job?", "What is my sister's name?", "Where did we go last weekend?",
-    "What do I usually eat for breakfast?", "How many kids do I have?", "我上周去了哪里？",
-    "我妹妹叫什么名字？", "Would?", "你觉得呢？",
+    "What do I usually eat for breakfast?", "How many kids do I have?", "我上周去了哪里？", "我妹妹叫什么名字？",
+    "Would?", "你觉得呢？",
 ])
 def test_a_recall_question_or_a_bare_frame_gives_none(question: str) -> None:
     assert inference_statement(question) is None
