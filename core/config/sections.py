@@ -355,10 +355,6 @@ class RetrievalSettings(BaseSettings):
     RETRIEVAL_DENSE_BREAKER_USERS: int = Field(
         3, ge=1, le=1000, description="distinct users whose dense search failed within the cooldown before "
                                       "the whole dense path pauses")
-    RETRIEVAL_INFERENCE_QUERY: bool = Field(
-        True, description="an inference question (\"would I enjoy ...?\", \"what job might suit me?\") "
-                          "blends its topic, embedded as a statement, into the dense query vector "
-                          "(`core/retrieval/inference.py`; one more embedding for such a question)")
     EPISODES_ENABLED: bool = Field(True, description="episodes (what the user said) stored, indexed and "
                                                      "retrieved beside the memories")
     EPISODE_RETRIEVE_LIMIT: int = Field(

@@ -22,7 +22,6 @@ from core.embedding.long_lane import LANE_MAX_WAITING
 from core.episodes.reader import EpisodeSearch
 from core.redaction import one_line_error
 from core.retrieval.fairness import DenseBreaker, UserSlots
-from core.retrieval.inference import blend
 from core.retrieval.plan import EpisodeAsk
 from core.retrieval.query_vectors import QueryVectors
 from core.retrieval.vector_search import VectorSearch
@@ -85,11 +84,8 @@ class DensePath:
         self._episode_pool = ThreadPoolExecutor(max_workers=settings.RETRIEVAL_DENSE_CONCURRENCY,
                                                 thread_name_prefix="retrieval-episodes")
 
-    def start(self, user_id: str, query: str, timings: dict[str, float], episodes: EpisodeAsk,
-              statement: str | None = None) -> DenseStart:
-        """Start the search of ``query`` for ``user_id`` if the path is open to this user now;
-        ``statement`` (an inference question's topic, ``core.retrieval.inference``) is embedded as a
-        passage and blended into the query's vector."""
+    def start(self, user_id: str, query: str, timings: dict[str, float], episodes: EpisodeAsk) -> DenseStart:
+        """Start the search of ``query`` for ``user_id`` if the path is open to this user now."""
         reason = self.unavailable(user_id)
         user_slot: Future[int | None] = Future()
         search: Future[Hits] | None = None
@@ -101,7 +97,7 @@ class DensePath:
             long = self._is_long(query)
             query = query if long else self._fit_query(query)
             try:
-                search = self._submit(user_id, user_slot, query, timings, episodes, long, statement)
+                search = self._submit(user_id, user_slot, query, timings, episodes, long)
             except DenseFailure as failure:
                 reason = failure.reason
         return DenseStart(user_slot, search, reason, started, long)
@@ -143,7 +139,7 @@ class DensePath:
         return bool(is_long(query)) if callable(is_long) else False
 
     def _submit(self, user_id: str, user_slot: Future[int | None], query: str, timings: dict[str, float],
-                episodes: EpisodeAsk, long: bool, statement: str | None = None) -> Future[Hits]:
+                episodes: EpisodeAsk, long: bool) -> Future[Hits]:
         """Start embed + vector search in the dense pool (the episodes' search beside it when asked), a
         long question in the long-question pool; or ``DenseFailure`` if the user already holds its
         share of the slots, the pool is full or closed.
@@ -162,7 +158,7 @@ class DensePath:
                                f"short questions keep the dense path" if long
                                else "dense path saturated (too many concurrent vector searches)")
         try:
-            future = pool.submit(self._search, user_slot, query, timings, episodes, long, statement)
+            future = pool.submit(self._search, user_slot, query, timings, episodes, long)
         except RuntimeError as exc:  # pool shut down
             slots.release()
             self.user_slots.release(user_id)
@@ -176,14 +172,12 @@ class DensePath:
         return future
 
     def _search(self, user_slot: Future[int | None], query: str, timings: dict[str, float],
-                episodes: EpisodeAsk, long: bool, statement: str | None = None) -> Hits:
+                episodes: EpisodeAsk, long: bool) -> Hits:
         assert self.embedder is not None and self.vector_search is not None
         if long and user_slot.result() is None:  # no lane time for a user who does not exist
             return []
         t0 = time.perf_counter()
         vector = self.vectors.vector(self.embedder, query)
-        if statement:
-            vector = blend(vector, self.vectors.vector(self.embedder, statement, passage=True))
         timings["embed_ms"] = (time.perf_counter() - t0) * 1000
         user_pk = user_slot.result()
         if user_pk is None:

@@ -21,7 +21,6 @@ from core.config import RetrievalSettings
 from core.episodes.search import question_window, time_intent
 from core.lexical import tokenize
 from core.query_kinds import query_kinds
-from core.retrieval.inference import inference_statement
 
 QUERY_MAX_CHARS = 2000  # question + summary sent to the embedder (e5 reads ~512 tokens anyway)
 USER_NAMES_MAX = 8  # names of one user a retrieval takes out of its question
@@ -97,9 +96,6 @@ class RetrievalPlan:
     episodes: EpisodeAsk  # episodes to serve (limit 0: none)
     pool: int | None = None  # serve this many of both kinds, mixed by their pooled order (merge.py)
     pool_caps: tuple[int, int] = (0, 0)  # with ``pool``: at most this many memories, episodes
-    # an inference question's topic as a statement, blended into the query vector
-    # (``core.retrieval.inference``)
-    statement: str | None = None
 
 
 def plan_retrieval(settings: RetrievalSettings, episodes_enabled: bool, question: str,
@@ -113,9 +109,7 @@ def plan_retrieval(settings: RetrievalSettings, episodes_enabled: bool, question
     order, at most ``LONG_TERM_MEMORY_RETRIEVE_LIMIT`` memories and ``EPISODE_RETRIEVE_LIMIT``
     episodes (``pool_caps``); without episodes
     (``episodes_enabled`` false) none are asked. ``user_names``: the user's own names, taken out of
-    the question the search reads (``without_names``; the module docstring). An inference question
-    ("would I enjoy ...?", "what job might suit me?") gets its topic as a ``statement`` for the dense
-    path to blend into the query vector (``core.retrieval.inference``; ``RETRIEVAL_INFERENCE_QUERY``).
+    the question the search reads (``without_names``; the module docstring).
     """
     intent = time_intent(question)
     ep_limit = (episode_limit if episode_limit is not None
@@ -126,11 +120,10 @@ def plan_retrieval(settings: RetrievalSettings, episodes_enabled: bool, question
         caps = (settings.LONG_TERM_MEMORY_RETRIEVE_LIMIT, ep_limit)
         pool = sum(caps)
         limit = ep_limit = pool
-    asked = without_names(question, user_names) if user_names else question
-    query = build_query(asked, conversation_summary)
-    statement = inference_statement(asked) if settings.RETRIEVAL_INFERENCE_QUERY else None
+    query = build_query(without_names(question, user_names) if user_names else question,
+                        conversation_summary)
     return RetrievalPlan(
         query=query, terms=set(tokenize(query)), kinds=query_kinds(question), intent=intent,
         limit=limit or settings.LONG_TERM_MEMORY_RETRIEVE_LIMIT,
         episodes=EpisodeAsk(ep_limit, since, until, question_window(question, asked_at)), pool=pool,
-        pool_caps=caps, statement=statement)
+        pool_caps=caps)

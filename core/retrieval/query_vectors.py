@@ -28,13 +28,12 @@ class QueryVectors:
         self.cached: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
         self.in_flight: dict[str, Future[npt.NDArray[np.float32]]] = {}  # by cache key
 
-    def vector(self, embedder: Embedder, query: str, passage: bool = False) -> npt.NDArray[np.float32]:
+    def vector(self, embedder: Embedder, query: str) -> npt.NDArray[np.float32]:
         """The query's vector: from the LRU, from an identical query's in-flight embedding, or a
-        new model call whose result the identical queries arriving meanwhile share. ``passage``: the
-        text embedded on the passages' side (``embed_passages``: a statement, not a question).
+        new model call whose result the identical queries arriving meanwhile share.
 
         A wait for another query's call is unbounded here: the caller's time budget bounds it."""
-        cache_key = f"{embedder.model}\x00{'p' if passage else 'q'}\x00{query}"
+        cache_key = f"{embedder.model}\x00{query}"
         with self._lock:
             cached = self.cached.get(cache_key)
             if cached is not None:
@@ -48,8 +47,7 @@ class QueryVectors:
             metrics.RETRIEVAL_EMBED_COALESCED.inc()
             return pending.result()
         try:
-            embed = embedder.embed_passages if passage else embedder.embed_queries
-            vector = np.asarray(embed([query])[0], dtype=np.float32)
+            vector = np.asarray(embedder.embed_queries([query])[0], dtype=np.float32)
         except BaseException as exc:
             with self._lock:
                 del self.in_flight[cache_key]

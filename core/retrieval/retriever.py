@@ -136,7 +136,7 @@ class Retriever:
                               limit, episode_limit, since, until, asked_at, user_names)
         # the query embedding starts before the user lookup (it does not need the user) and runs
         # beside it; the vector search waits for the user's internal id
-        dense = self._dense.start(user_id, plan.query, timings, plan.episodes, plan.statement)
+        dense = self._dense.start(user_id, plan.query, timings, plan.episodes)
         user = self._resolve_user(user_id, dense.user_slot, timings)
         if user.pk is None:
             served = ServedBy.DENSE if dense.reason is None else ServedBy.LEXICAL_FALLBACK

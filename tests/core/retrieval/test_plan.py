@@ -66,16 +66,3 @@ def test_without_names_takes_whole_words_and_possessives_only() -> None:
     assert without_names("张伟喜欢什么？", ["张伟"]) == "喜欢什么？"
     assert without_names("Alice?", ["Alice"]) == "Alice?"  # nothing left: the question as asked
     assert without_names("What do I like?", ["Alice", " ", ""]) == "What do I like?"
-
-
-def test_an_inference_question_carries_its_topic_as_a_statement() -> None:
-    """"Would Alice enjoy ...?" asked for Alice: the topic, read without her name, for the dense path to
-    blend into the query vector (``core.retrieval.inference``); none for a recall question, none when
-    ``RETRIEVAL_INFERENCE_QUERY`` is off."""
-    question = "Would Alice be considered a patriotic person?"
-    p = plan_retrieval(SETTINGS, True, question, None, None, None, None, None, NOW, user_names=["Alice"])
-    assert p.statement == "patriotic person"
-    assert p.query == "Would be considered a patriotic person?"  # the question itself is unchanged
-    assert plan("When did I start my new job?").statement is None
-    off = Settings(_env_file=None, RETRIEVAL_INFERENCE_QUERY=False)  # type: ignore[call-arg]
-    assert plan_retrieval(off, True, question, None, None, None, None, None, NOW).statement is None

@@ -73,29 +73,3 @@ def test_a_failed_call_is_neither_cached_nor_left_in_flight() -> None:
     embedder.fail = False
     vectors.vector(embedder, "tea")
     assert embedder.calls == ["tea", "tea"]
-
-
-@dataclass
-class SidedEmbedder:
-    """Queries and passages are different vectors of one text (e5's ``query:`` / ``passage:``)."""
-
-    model: str = "stub"
-    dim: int = 2
-    calls: list[tuple[str, str]] = field(default_factory=list)
-
-    def embed_passages(self, texts: list[str]) -> npt.NDArray[np.float32]:
-        self.calls.extend(("passage", t) for t in texts)
-        return np.array([[0.0, 1.0] for _ in texts], dtype=np.float32)
-
-    def embed_queries(self, texts: list[str]) -> npt.NDArray[np.float32]:
-        self.calls.extend(("query", t) for t in texts)
-        return np.array([[1.0, 0.0] for _ in texts], dtype=np.float32)
-
-
-def test_a_passage_is_embedded_on_the_passages_side_and_cached_apart() -> None:
-    vectors, embedder = QueryVectors(), SidedEmbedder()
-    as_query = vectors.vector(embedder, "patriotic person")
-    as_passage = vectors.vector(embedder, "patriotic person", passage=True)
-    assert as_query.tolist() == [1.0, 0.0] and as_passage.tolist() == [0.0, 1.0]
-    assert vectors.vector(embedder, "patriotic person", passage=True) is as_passage  # cached
-    assert embedder.calls == [("query", "patriotic person"), ("passage", "patriotic person")]

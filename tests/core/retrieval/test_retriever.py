@@ -853,38 +853,3 @@ def test_a_question_naming_the_user_is_searched_without_the_users_names(env: Env
     assert [i.memory.key for i in named.items][:1] == ["jlpt"]
     retriever.retrieve("alice", "Which movie does Alice love?", limit=2)
     assert spy.calls == ["Which exam does want to pass?", "Which movie does Alice love?"]
-
-
-# what one user told, a statement of a trait among lines that ask, speculate or chat (the question's
-# hypothetical frame pulls toward those)
-CAROL_MEMORIES = [
-    ("trip", "Just got back from a trip to Lisbon with my sister"),
-    ("meeting", "My manager moved our team meeting to Thursdays"),
-    ("army", "So proud to have served my country in the army for six years"),
-    ("saving", "Started saving for a house, money is tight but we'll get there"),
-    ("game", "Did you watch the game last night? It was wild"),
-    ("shelter", "Volunteers at the animal shelter every Saturday morning"),
-    ("dinner", "Had pasta for dinner, the kids loved it"),
-    ("jazz_book", "Reading a book about the history of jazz"),
-    ("rain", "Would you believe it rained all weekend?"),
-    ("beach", "Thinks she might go to the beach this summer, would be nice"),
-    ("hike", "Her sister asked whether she would be up for a hike next month"),
-    ("parties", "Can't stand crowded places, big parties drain her completely"),
-    ("painting", "Teaching herself to paint with watercolors"),
-    ("tires", "The car needed new tires, it cost a fortune"),
-]
-
-
-def test_an_inference_question_reaches_a_statement_it_does_not_paraphrase(env: Env) -> None:
-    """"Would I be considered a patriotic person?": the answer is what the user said of serving their
-    country, not a line that asks or speculates like the question. With its topic blended into the query
-    (``RETRIEVAL_INFERENCE_QUERY``, ``core.retrieval.inference``) retrieval reaches it; without, not."""
-    carol = {key: save(env, "carol", key, content) for key, content in CAROL_MEMORIES}
-    index_rows(env)
-    question = "Would I be considered a patriotic person?"
-    on = env.retriever().retrieve("carol", question, mode=RetrieveMode.DENSE, limit=3)
-    off = env.retriever(RETRIEVAL_INFERENCE_QUERY=False).retrieve("carol", question, mode=RetrieveMode.DENSE,
-                                                                  limit=3)
-    assert on.served_by is ServedBy.DENSE and off.served_by is ServedBy.DENSE
-    assert carol["army"] in ids(on), [i.memory.key for i in on.items]
-    assert carol["army"] not in ids(off), [i.memory.key for i in off.items]
