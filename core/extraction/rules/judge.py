@@ -31,31 +31,32 @@ decides:
 
 Since issue 24's session 11: a supersede acts at ``CUED_SUPERSEDE_P`` with a strong change cue for the
 most similar memory, at ``SURE_P`` with only a weak cue when the memory classifier sees the new value as a
-memory of the slot's type (``_of_type``); a correction ("X, not Y", "记错了") reads supersede and refine
+memory of the slot's type (``of_type``); a correction ("X, not Y", "记错了") reads supersede and refine
 together; a second memory stating the old value the sentence moves from goes with the first
-(``_old_value``); a retraction naming one part keeps the rest even over the rules' delete (``_PART_CUE``,
+(``old_value``); a retraction naming one part keeps the rest even over the rules' delete (``_PART_CUE``,
 a keep clause, ``drop_conjunct``), its topic is its retraction clause (``retraction_topic``), and a topic
-naming a word of the memory acts at ``NAMED_RETRACT_P``; "don't forget ..." is no retraction (``_REMIND``).
+naming a word of the memory acts at ``NAMED_RETRACT_P``; "don't forget ..." is no retraction (``retracts``).
 
 Since issue 24's session 12: a candidate the sentence produced that tells the change under another slot or
 type than the memory (the rules typed "现在开车上班" a fact beside a commute stored as a preference) keeps its
 own key and type and retires the memory (``supersedes``), where it used to block the supersede, when both
 are facts or preferences (``_STATES``: a goal is never a fact's new value); a dated
 life event telling the new value is taken over at ``CROSS_P``; a count the old memory states told with
-another value is no weak cue (``_weak``); a "so" / "所以" clause is cut before the new value it introduces
+another value is no weak cue (``weak_cue``); a "so" / "所以" clause is cut before the new value it introduces
 (``_split_therefore``); and a slug key naming the old value's words gets a slug of the new value
-(``_fresh_key``: "constraint-..._notion" no longer holds "Obsidian").
+(``fresh_key``: "constraint-..._notion" no longer holds "Obsidian").
 
 The upsert stage records ``superseded by message N`` / ``retracted by message N``
 (``core.memory.upsert._linked``). Deterministic.
 
-The stages, each its own module with its thresholds: ``judge_cues`` (which sentences are judged and the cue
-words a text carries), ``judge_pairs`` (the one embedding batch, the live memories each sentence is paired
-with and the pair model's reading), ``judge_retract`` (a retraction's topic and what it withdraws, whole or in
-part), ``judge_supersede`` (the candidate that gives a memory its new value, and a second memory stating the
-old one), ``judge_values`` (the clauses of a statement that are the new value), over the ``judge_ledger`` of
-what the message has written, deleted and decided. ``UpdateJudge.apply`` runs them per cue sentence in this
-order: pair; a retraction sentence withdraws; else read the surest relation and retract or supersede.
+The stages, each its own module with the thresholds and helpers it reads (the names above live there):
+``judge_cues`` (which sentences are judged and the cue words a text carries), ``judge_pairs`` (the one
+embedding batch, the live memories each sentence is paired with and the pair model's reading),
+``judge_retract`` (a retraction's topic and what it withdraws, whole or in part), ``judge_supersede`` (the
+candidate that gives a memory its new value, and a second memory stating the old one), ``judge_values`` (the
+clauses of a statement that are the new value), over the ``judge_ledger`` of what the message has written,
+deleted and decided. ``UpdateJudge.apply`` runs them per cue sentence in this order: pair; a retraction
+sentence withdraws; else read the surest relation and retract or supersede.
 """
 
 from __future__ import annotations
