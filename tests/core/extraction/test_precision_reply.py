@@ -7,7 +7,7 @@ import pytest
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput
 from core.extraction.rules import RulesExtractor
-from core.extraction.rules.judge import _a_list
+from core.extraction.rules.judge_supersede import a_list
 from core.extraction.rules.precision import _reply_to_advice
 from core.extraction.rules.segment import normalise
 
@@ -38,12 +38,12 @@ def test_a_reply_to_advice_is_not_stored(ex: RulesExtractor) -> None:
 
 
 def test_a_list_of_one_kind_is_recognised() -> None:
-    assert _a_list(ExistingMemory("preference-hobby", "preference", "I like chess"))  # a list slot
-    assert _a_list(ExistingMemory("preference-exercise", "preference", "我喜欢游泳、骑车、打羽毛球和爬山"))
-    assert _a_list(ExistingMemory("preference-music", "preference",
+    assert a_list(ExistingMemory("preference-hobby", "preference", "I like chess"))  # a list slot
+    assert a_list(ExistingMemory("preference-exercise", "preference", "我喜欢游泳、骑车、打羽毛球和爬山"))
+    assert a_list(ExistingMemory("preference-music", "preference",
                                   "I love jazz, soul, and old funk records"))
-    assert not _a_list(ExistingMemory("fact-job", "fact", "I work as a radiographer"))
-    assert not _a_list(ExistingMemory("preference-drink", "preference", "I drink oat milk lattes"))
+    assert not a_list(ExistingMemory("fact-job", "fact", "I work as a radiographer"))
+    assert not a_list(ExistingMemory("preference-drink", "preference", "I drink oat milk lattes"))
 
 
 def test_one_item_told_again_does_not_replace_the_list(ex: RulesExtractor) -> None:
@@ -72,4 +72,4 @@ def test_a_trip_of_the_moment_is_no_goal(text: str, dropped: bool) -> None:
 
 def test_a_fact_with_remarks_is_no_list() -> None:
     job = "i'm a courier in the old town, it's ok, pays rent"
-    assert not _a_list(ExistingMemory("fact-job", "fact", job))
+    assert not a_list(ExistingMemory("fact-job", "fact", job))

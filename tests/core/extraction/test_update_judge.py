@@ -10,14 +10,6 @@ from core.extraction.candidates import CandidateOp, ContextMessage, ExistingMemo
 from core.extraction.classifier import MemoryClassifier
 from core.extraction.pairs import number_changed, shares_value, states_new, topic_text
 from core.extraction.rules import RulesExtractor
-from core.extraction.rules.judge import (
-    clauses_of,
-    cue_statements,
-    drop_conjunct,
-    new_part,
-    retraction_topic,
-    without_requests,
-)
 
 
 @pytest.fixture(scope="module")
@@ -45,29 +37,6 @@ def test_cue_features_of_a_statement() -> None:
     )
     assert topic_text("could you forget the insulin part") == "insulin"
     assert topic_text("erase that pls") == "erase that pls"  # nothing left: the statement itself
-
-
-def test_new_part_keeps_the_new_value_only() -> None:
-    assert (
-        new_part("gave up squash, it's rowing for me these days", "I play squash")
-        == "it's rowing for me these days"
-    )
-    assert new_part("不喝可乐了，现在改喝气泡水", "我每天喝可乐") == "现在改喝气泡水"
-    assert (
-        new_part("im in Tacoma these days, olympia rent got silly", "I live in Olympia")
-        == "im in Tacoma these days"
-    )
-
-
-def test_statements_and_clauses() -> None:
-    assert cue_statements(
-        "我辞职了！现在在一家花店帮忙"
-    ) == [  # the short first sentence is read with the next
-        ("我辞职了，现在在一家花店帮忙", "我辞职了，现在在一家花店帮忙"),
-        ("现在在一家花店帮忙", "现在在一家花店帮忙"),
-    ]
-    assert cue_statements("I like hiking. The hills are nice") == []
-    assert clauses_of("i'm a welder, and i earn about 60k") == ["i'm a welder", "i earn about 60k"]
 
 
 # --- decisions through the provider ---------------------------------------------------------------------
@@ -113,24 +82,6 @@ def test_a_retraction_takes_a_second_memory_only_when_it_names_it(ex: RulesExtra
 
 
 # --- issue 24, session 11: parts, raised values, implied changes, corrections ---------------------------
-def test_a_conjunct_and_the_retraction_clause_name_the_part() -> None:
-    assert drop_conjunct("i like sci-fi novels and cooking shows", "cooking") == "i like sci-fi novels"
-    assert drop_conjunct("i like cooking shows and sci-fi novels", "cooking") == "i like sci-fi novels"
-    assert drop_conjunct("我对猫毛和尘螨过敏", "尘螨") == "我对猫毛过敏"
-    assert drop_conjunct("i like tea, coffee and juice", "coffee") == "i like tea, juice"
-    assert drop_conjunct("i like tea and coffee", "matcha") == ""  # names no conjunct
-    assert retraction_topic("don't keep the rent thing, just the neighbourhood") == "rent"
-    assert retraction_topic("please wipe the rent thing") == topic_text("please wipe the rent thing")
-
-
-def test_new_part_of_a_correction_and_of_an_implied_change() -> None:
-    assert new_part("是儿子啊，你搞错了", "我女儿在上初一") == "是儿子啊"
-    assert new_part("lisbon PORTUGAL, not texas", "i live in lisbon") == "lisbon PORTUGAL"
-    implied = new_part("the bakery on elm st is way better, been at the new flat two weeks now",
-                       "i rent a flat on oak road", implicit=True)
-    assert "elm st" in implied
-
-
 def test_a_named_part_survives_the_rules_deleting_the_whole_memory(ex: RulesExtractor) -> None:
     existing = (ExistingMemory("fact-health", "fact", "i'm on insulin, and i manage a bike shop"),)
     refined = _refined(ex, "actually forget the insulin part, don't want that saved", existing)
@@ -146,35 +97,7 @@ def test_a_raised_value_replaces_the_old_one(ex: RulesExtractor) -> None:
     assert new and "250" in new[0].content and "150" not in new[0].content, refined
 
 
-def test_a_correction_names_the_slot_without_the_wrong_value() -> None:
-    assert new_part("lisbon PORTUGAL lol, not texas, way warmer", "i live in lisbon", correction=True) \
-        == "lisbon PORTUGAL lol, way warmer"
-
-
 # --- issue 24, session 12 (upd24c): new values read under another slot, in a "so" clause, in the key ----
-def test_new_part_cuts_the_reason_before_so() -> None:
-    assert new_part("the shuttle got cancelled so i walk to the office now", "i take the shuttle to work",
-                    implicit=True) == "i walk to the office now"
-    assert new_part("店关门了所以现在改去菜市场买菜", "我一般在那家超市买菜") == "现在改去菜市场买菜"
-
-
-def test_a_slug_key_naming_the_old_value_is_not_kept_for_the_new_one() -> None:
-    from core.extraction.rules.judge import _fresh_key
-
-    old = ExistingMemory("preference-draw_procreate_ipad", "preference", "i draw in procreate on my ipad")
-    assert _fresh_key(old, "switched to krita on a wacom tablet") != old.key
-    assert _fresh_key(old, "procreate, mostly portraits") == old.key  # the old value is still there
-    named = ExistingMemory("fact-job", "fact", "i'm a baker")
-    assert _fresh_key(named, "i'm a plumber now") == "fact-job"  # a named slot keeps its key
-
-
-def test_a_change_of_count_is_no_weak_cue() -> None:
-    from core.extraction.rules.judge import _weak
-
-    assert _weak("you can go up to 250 words now", "")
-    assert not _weak("you can go up to 250 words now", "", "keep your answers under 100 words")
-
-
 def test_a_request_in_the_next_message_of_a_burst_is_no_part_of_the_new_value(ex: RulesExtractor) -> None:
     # a coalesced burst: the correction, then the next message asks for something; the new taste is the
     # correction's clause alone (a request is part of a new value only when the memory is a rule)
@@ -183,7 +106,3 @@ def test_a_request_in_the_next_message_of_a_burst_is_no_part_of_the_new_value(ex
     refined = _refined(ex, burst, existing)
     new = [c for c in refined if c.supersedes == "preference-drink" and c.op is CandidateOp.UPSERT]
     assert new and "燕麦拿铁" in new[0].content and "总结" not in new[0].content, refined
-    assert without_requests("改成每天两杯了，帮我记一下") == "改成每天两杯了"
-    assert without_requests("帮我记一下") == "帮我记一下"  # every clause asks: the value stands
-    told = "I moved to Denver, the commute is short"
-    assert without_requests(told) == told

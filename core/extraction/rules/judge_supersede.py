@@ -1,0 +1,270 @@
+"""The update judge's supersessions: the candidate that gives a paired memory its new value.
+
+Contract: ``supersede_paired`` acts on the pair model's supersede reading of one sentence against its
+surest pair (p >= ``SUPERSEDE_P``, or ``CUED_SUPERSEDE_P`` with a strong change cue for the most similar
+memory; never an addition, never a list without a strong change cue). ``supersede`` finds what replaces the
+memory, in this order: the candidate refine merged into the memory's own key, rewritten with the new
+statement alone (only with a strong change cue, ``strong_change``); else the candidate the sentence produced
+(its content overlaps the sentence), naming the memory in ``supersedes``, or taken over or kept beside it
+across slots at ``CROSS_P``; else, at ``STATEMENT_P`` with an update cue and no question, the sentence's
+new value itself (``judge_values.new_part``) unless the memory classifier calls it a memory of another type.
+A new value told with a weak cue alone (``weak_cue``) must be of the memory's type (``of_type``). Then another
+memory stating the old value the sentence moves from goes too (``old_value``). A slug key naming the old
+value's words gets a slug of the new value (``fresh_key``). Invariants: every replacement names the memory
+in ``supersedes``; two named slots never replace each other; a goal is never a fact's new value
+(``_STATES``); the requests glued to a value are cut only after everything is decided; the classifier is
+passed in.
+"""
+
+from __future__ import annotations
+
+from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
+from core.extraction.classifier import MemoryClassifier
+from core.extraction.pairs import RELATIONS, UPDATE_CUE, overlap, shares_value, topic_text
+from core.extraction.rules.coherence import LIST_SLOTS
+from core.extraction.rules.events import is_event_key
+from core.extraction.rules.judge_cues import (
+    ADDITIVE,
+    CLAUSE,
+    CORRECTION,
+    QUESTION,
+    STOP,
+    STRONG_CUE,
+    changes,
+    from_sentence,
+    number_changed,
+    tells_new_value,
+)
+from core.extraction.rules.judge_ledger import Ledger, type_of
+from core.extraction.rules.judge_pairs import Pairing
+from core.extraction.rules.judge_values import new_part, without_requests
+from core.extraction.rules.keys import content_slug
+from core.extraction.rules.slots import is_known_slot
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
+from core.text.salient import salient_tokens
+from core.types import MemoryType
+from schemas.events import MAX_MEMORY_CONTENT_CHARS
+
+SUPERSEDE_P = 0.80
+STATEMENT_P = 0.80  # the sentence itself becomes the new content only this sure
+STATEMENT_KEEP = 0.8  # ... unless the memory classifier is this sure it is a memory
+OTHER_TYPE_P = 0.5  # ... and gives the memory's own type less than this
+CUED_SUPERSEDE_P = 0.70  # ... with a strong change cue, for the most similar memory ("注释改成中文吧")
+SURE_P = 0.93  # a supersede this sure tells a new value with a weak cue alone ("been at the new
+# apartment about a month now", "现在只能每天挤地铁上班")
+WEAK_TYPE_P = 0.5  # a new value told with a weak cue alone must be of the memory's type this surely
+# (classifier), and a memory (p_keep), else it is no value of that slot ("现在才4万出头" is no job)
+STRONG_P = 0.85  # a supersede this sure tells a new value without a strong cue word ("traded the civic")
+CROSS_P = 0.90  # a supersede this sure takes over a candidate the sentence produced under another slot or
+# type ("switched majors to public health" keyed fact-health replaces fact-education's value)
+# the types a new value read under another slot may move between ("现在开车上班" typed a fact, the commute
+# stored as a preference); a goal is no new value of a fact ("存款要攒到10万，现在才4万出头" beside a job,
+# "准备转行做心理咨询师" beside two children)
+_STATES = frozenset({MemoryType.FACT, MemoryType.PREFERENCE})
+_FROM = re.compile(r"从|\bfrom\b|\bleft\b|\bout of\b", re.IGNORECASE)
+_EN_LIST = re.compile(r"\w+, [\w' ]+,? and \w+")  # "jazz, soul, and old funk records"
+
+
+def fresh_key(memory: ExistingMemory, content: str) -> str:
+    """The key the new value of ``memory``'s slot is written under: the memory's own, unless that key is
+    a slug of the old value's words (no named slot) of which the new value holds none
+    ("constraint-xie_dong_xi_yong_notion" for "最近 all in Obsidian 了"): then a slug of the new value
+    (the upsert retires the old key through ``supersedes``)."""
+    if is_known_slot(memory.key) or "-" not in memory.key:
+        return memory.key
+    prefix, slug = memory.key.split("-", 1)
+    old_words = set(content_slug(memory.content).split("_"))
+    new_words = set(content_slug(content).split("_"))
+    named = {w for w in slug.split("_") if len(w) >= 3 and w in old_words}
+    if not named or named & new_words:
+        return memory.key
+    return f"{prefix}-{content_slug(content)}"
+
+
+def old_value(sentence: str, old: str, other: str) -> bool:
+    """The sentence names, in a clause about the old value's end or where it moved from, a word that both
+    the superseded memory and ``other`` hold."""
+    words = salient_tokens(old) & salient_tokens(other)
+    clauses = [c for c in CLAUSE.findall(sentence) if STOP.search(c) or _FROM.search(c)]
+    return any(len(w) >= 2 and w in salient_tokens(c) for c in clauses for w in words)
+
+
+def a_list(memory: ExistingMemory) -> bool:
+    """A memory that lists items of one kind (a hobby or skill list, "徒步、长跑、打篮球和攀岩", "painting,
+    playing piano and tea tasting"): one more item told, or one of them told again ("最近我还在学习攀岩",
+    "最近我在玩一个棋牌类游戏"), is no new value of it; only a strong change cue replaces the list."""
+    if memory.key.split("-", 1)[-1] in LIST_SLOTS:
+        return True
+    if memory.memory_type != MemoryType.PREFERENCE.value:  # "a paralegal at a firm, it's fine, pays rent"
+        return False
+    return memory.content.count("、") >= 2 or bool(_EN_LIST.search(memory.content))
+
+
+def weak_cue(tail: str, before: str, old: str = "") -> bool:
+    """Only a weak change cue tells the change (``strong_change`` passed on ``SURE_P``); a count the ``old``
+    memory states told with another value is no weak cue ("under 100 words" -> "you can go up to 250
+    words now": an instruction's value changed)."""
+    return not (STRONG_CUE.search(tail) or (before and STRONG_CUE.search(before)) or changes(tail)
+                or (old and number_changed(old, tail)))
+
+
+def strong_change(tail: str, p: float, old: str = "", before: str = "") -> bool:
+    """The text tells a new value: a strong change cue (in it or in the sentence ``before`` it: "no more
+    hoops for me. swimming now"), or a supersede of ``STRONG_P`` or more with a change cue other than a
+    bare "now" / "现在" / "已经" ("现在已经有三个站在试用了" is progress) or a changed number ("keep it to
+    two next time"), or of ``SURE_P`` or more with any change cue."""
+    if STRONG_CUE.search(tail) or (before and STRONG_CUE.search(before)):
+        return True
+    if p >= SURE_P and UPDATE_CUE.search(tail):
+        return True
+    return p >= STRONG_P and (changes(tail) or number_changed(old, tail))
+
+
+def of_type(classifier: MemoryClassifier, content: str, memory: ExistingMemory) -> bool:
+    """The memory classifier sees ``content`` as a memory of ``memory``'s type."""
+    seen = classifier.predict([content])[0]
+    mine = seen.p_type(type_of(memory))
+    return seen.p_keep >= WEAK_TYPE_P and (
+        mine >= WEAK_TYPE_P or all(mine >= seen.p_type(t) for t in MemoryType))  # ... or its likeliest
+
+
+def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence: str, tail: str,
+              memory: ExistingMemory, p: float, before: str = "",
+              intent: bool = False) -> list[MemoryCandidate] | None:
+    """``out`` with the candidate that replaces ``memory`` naming it (see the module doc), or None
+    when nothing replaces it. ``intent``: the sentence has no change word, the update-intent model
+    reads it as a change: that stands for a strong change cue (a fragment told against the old value,
+    "入了个X", is no memory alone for the classifier, so its type is not asked)."""
+    out = list(out)
+    for k, c in enumerate(out):
+        if c.op is CandidateOp.UPSERT and c.key == memory.key:
+            # refine merged the new statement into the old memory: the new statement alone replaces it
+            content = c.content
+            if content.startswith(memory.content) and len(content) > len(memory.content):
+                content = content[len(memory.content):].lstrip("；; ,，")
+            if not (intent or strong_change(tail, p, memory.content, before)) or (
+                    weak_cue(tail, before, memory.content) and not intent
+                    and not of_type(classifier, new_part(content, memory.content), memory)):
+                return None  # a detail of the same thing ("一般就小区里溜两圈"): the merge stands
+            # the tail keeps the sentences apart where the merge glued them ("...for me 😭 been
+            # getting into pickleball tho"): its new part, when the merge came from it
+            # without a cue word no clause marks the new value: the statement is kept whole
+            mine = content if intent else new_part(content, memory.content) or content
+            rule = memory.memory_type == MemoryType.CONSTRAINT.value
+            theirs = new_part(tail, memory.content) \
+                if overlap(content, tail) >= 0.5 and not intent else ""
+            told_there = bool(theirs and changes(theirs) and not UPDATE_CUE.search(mine))
+            content = theirs if told_there or (theirs and mine in theirs) else mine  # ... or more of it
+            content = content if rule else without_requests(content)
+            out[k] = c.model_copy(update={"content": content, "supersedes": memory.key,
+                                          "key": fresh_key(memory, content),
+                                          "confidence": max(c.confidence, round(p, 3))})
+            return out
+    told = False  # the sentence produced a candidate that tells a change (of this slot or not)
+    taken: list[int] = []  # ... under another slot or type, which a sure supersede takes over
+    retire: list[int] = []  # ... or which keeps its own slot and retires the old memory
+    for k, c in enumerate(out):
+        if c.op is not CandidateOp.UPSERT or not from_sentence(c, sentence):
+            continue
+        if not (intent or UPDATE_CUE.search(c.content)):
+            continue  # a side fact of the sentence ("膝盖不行"), not the new value
+        told = True
+        if is_event_key(c.key):
+            if p >= CROSS_P and (intent or tells_new_value(c.content)):
+                taken.append(k)  # "band broke up, i'm teaching myself drums now": the new value,
+                # told as the day's news
+            continue  # else a dated life event replaces nothing
+        named = is_known_slot(c.key) and is_known_slot(memory.key)
+        other = c.memory_type is not type_of(memory) or (c.key != memory.key and named)
+        if c.supersedes is not None or other:
+            two_slots = (named and c.memory_type is type_of(memory)  # e.g. a length rule, a diet rule
+                         and not shares_value(memory.content, topic_text(sentence)))  # ... unless the
+            # sentence names the memory's own words ("bump the grocery budget to $120")
+            if p >= CROSS_P and c.supersedes in (None, memory.key) and (intent or changes(c.content)) \
+                    and not two_slots:
+                taken.append(k)  # sure: the slot the rules guessed for the new value gives way
+            elif p >= CROSS_P and c.supersedes is None and not two_slots \
+                    and (intent or tells_new_value(c.content)) \
+                    and {c.memory_type, type_of(memory)} <= _STATES:
+                retire.append(k)  # the new value keeps the slot and type it was read as ("现在开车上班"
+                # typed a fact beside a commute stored as a preference); the old memory retires. Across
+                # slots only as sure as a take-over (CROSS_P): at 0.87 "跟了一位新的瑜伽教练" retired a
+                # hobby list and "最近一直在考虑工作上的问题" the user's temperament (MemoryBank cn)
+            continue  # else two named slots never replace each other
+        content = c.content if intent else new_part(c.content, memory.content) or c.content
+        key = fresh_key(memory, content) if c.key == memory.key else c.key
+        out[k] = c.model_copy(update={"content": content, "supersedes": memory.key, "key": key,
+                                      "confidence": max(c.confidence, round(p, 3))})
+        return out
+    if told and not taken and retire:
+        k = retire[0]
+        c = out[k]
+        out[k] = c.model_copy(update={"content": new_part(c.content, memory.content) or c.content,
+                                      "supersedes": memory.key,
+                                      "confidence": max(c.confidence, round(p, 3))})
+        return out
+    if told and not taken:
+        return None  # what the sentence tells is stored under its own key: it is not this memory's value
+    if (p < STATEMENT_P and not (p >= CUED_SUPERSEDE_P and STRONG_CUE.search(sentence))) \
+            or not (intent or UPDATE_CUE.search(sentence)) or QUESTION.search(sentence):
+        return None
+    weak = not intent and weak_cue(tail, before, memory.content)  # the intent model stands for the cue
+    corr = bool(CORRECTION.search(sentence))
+    content = sentence if intent else new_part(tail, memory.content, weak, corr)
+    content = content[:MAX_MEMORY_CONTENT_CHARS]
+    if len(content) < 2 or not (intent or strong_change(tail, p, memory.content, before)) or not (
+            intent or tells_new_value(tail) or CORRECTION.search(sentence)):
+        return None  # "现在饿得发慌" tells no change of anything
+    if weak and not of_type(classifier, content, memory):
+        return None
+    if not taken:
+        seen = classifier.predict([content])[0]
+        p_mine = seen.p_type(type_of(memory))
+        if seen.p_keep >= STATEMENT_KEEP and p_mine < OTHER_TYPE_P and any(
+                seen.p_type(t) > p_mine for t in MemoryType):
+            return None  # the memory classifier sees a memory of another type: not this slot's value
+    out = [c for k, c in enumerate(out) if k not in taken]
+    if memory.memory_type != MemoryType.CONSTRAINT.value:
+        content = without_requests(content)  # after every check: what is decided never depends on it
+    out.append(MemoryCandidate(op=CandidateOp.UPSERT, memory_type=type_of(memory),
+                               key=fresh_key(memory, content), content=content, importance=3,
+                               confidence=round(max(p, SUPERSEDE_P), 3), supersedes=memory.key))
+    return out
+
+
+
+def supersede_paired(classifier: MemoryClassifier, ledger: Ledger, live: list[ExistingMemory],
+                     pairing: Pairing, best: int, p: float, sentence: str, tail: str, before: str,
+                     intent: bool) -> None:
+    """The pair model reads a supersede of ``live[pairing.order[best]]`` with probability ``p``: the
+    candidate that replaces it names it, and another paired memory stating the old value the sentence
+    moves from goes too (see the module doc); ``ledger`` is updated in place."""
+    memory = live[pairing.order[best]]
+    cued = bool(STRONG_CUE.search(sentence))
+    if memory.key in ledger.done or ADDITIVE.search(sentence) or (a_list(memory) and not cued) \
+            or not (p >= SUPERSEDE_P or (p >= CUED_SUPERSEDE_P and best == 0 and cued)):
+        return
+    # a bare delete the rules made for this memory gives way to the new value, when one is told
+    kept = [c for c in ledger.out if c.key != memory.key or c.op is not CandidateOp.DELETE]
+    replaced = supersede(classifier, kept, sentence, tail, memory, p, before, intent)
+    if replaced is None:
+        return
+    # the sentence only telling the old value's end ("the trip fell through so i ditched
+    # french") is no memory of its own once the new value replaces the old
+    ledger.out = [c for c in replaced if not (
+        c.op is CandidateOp.UPSERT and c.supersedes is None and from_sentence(c, sentence)
+        and all(STOP.search(x) for x in CLAUSE.findall(c.content) if x.strip()))]
+    ledger.written.add(memory.key)
+    ledger.done.add(memory.key)
+    for rank, j in enumerate(pairing.order):  # another memory stating the old value the sentence
+        other = live[j]  # names ("从深圳搬去厦门了": "现在在深圳工作" beside "常住深圳")
+        sup = float(pairing.probs[rank, RELATIONS.index("supersede")])
+        if rank == best or sup < SUPERSEDE_P or other.key in ledger.written | ledger.done | ledger.deleted \
+                or not old_value(sentence, memory.content, other.content):
+            continue
+        ledger.out.insert(0, MemoryCandidate(
+            op=CandidateOp.DELETE, memory_type=type_of(other), key=other.key,
+            content=other.content[:MAX_MEMORY_CONTENT_CHARS], importance=3,
+            confidence=round(sup, 3), supersedes=other.key))
+        ledger.deleted.add(other.key)
+        ledger.done.add(other.key)
