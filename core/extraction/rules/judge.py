@@ -434,13 +434,15 @@ class UpdateJudge:
                 continue
             feats = self.model.features(m_vec[order], np.repeat(s_vec[i:i + 1], len(order), axis=0),
                                         [live[j].content for j in order], [sentence] * len(order),
-                                        np.repeat(t_vec[i:i + 1], len(order), axis=0))
+                                        np.repeat(t_vec[i:i + 1], len(order), axis=0),
+                                        self.classifier.embed)
             probs = self.model.predict_proba(feats)
             retract = probs[:, RELATIONS.index("retract")]
             if anaphor:  # "forget that": its topic may be the previous turn, whichever the model finds surer
                 feats = self.model.features(m_vec[order], np.repeat(s_vec[i:i + 1], len(order), axis=0),
                                             [live[j].content for j in order], [sentence] * len(order),
-                                            np.repeat(vectors[-1:], len(order), axis=0))
+                                            np.repeat(vectors[-1:], len(order), axis=0),
+                                            self.classifier.embed)
                 retract = np.maximum(retract, self.model.predict_proba(feats)[:, RELATIONS.index("retract")])
             if _retracts(sentence) and not _tells_new_value(sentence):
                 # what the retraction sentence itself produced ("depression 那句 remove 掉吧" merged into
@@ -554,7 +556,8 @@ class UpdateJudge:
             c_vec = self.classifier.embed(parts)
             feats = self.model.features(c_vec, np.repeat(s_vec[None, :], len(parts), axis=0), parts,
                                         [sentence] * len(parts),
-                                        np.repeat(t_vec[None, :], len(parts), axis=0))
+                                        np.repeat(t_vec[None, :], len(parts), axis=0),
+                                        self.classifier.embed)
             retract = self.model.predict_proba(feats)[:, RELATIONS.index("retract")]
             gone = (retract >= (PART_P if sure else RETRACT_P)) & (retract >= retract.max() - PART_MARGIN)
             if gone.any() and not gone.all():
