@@ -15,7 +15,10 @@ classifier's type distributions of the two sides, their agreement, whether the s
 user at all) and an additive word ("also", "也"): trained on the templates it lost update cases
 (bench/RESULTS.md, "Issue 24: session 13, updates (helper upd26)"). The product and difference of
 the vectors were tried as well: they fit the training slots and fail on slots held out
-(``bench/results/pair_model.json``, issue 24's first version). A one-hidden-layer MLP in numpy, trained
+(``bench/results/pair_model.json``, issue 24's first version). A third arm (``joint``, session 17; not
+shipped) reads the two texts together: ``core.extraction.pair_align.joint_features``, the difference spans of
+the two texts embedded and compared (``bench/results/pair_model_joint30.json``); weights of that arm need an
+embedder in ``PairModel.features``. A one-hidden-layer MLP in numpy, trained
 by ``training/train_pair_model.py`` on generated pairs (``training/pair_templates.py``: hand-written
 templates over 35 slot families in zh and en, and ``training/pair_templates_upd24c.py``: eight more whose
 new values are told beside a negation of the old); weights in ``core/extraction/data/pair_model.npz``.
