@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from core.extraction.pair_align import span_texts
 from core.extraction.pairs import PAIR_WEIGHTS_PATH, RELATIONS, PairModel, pair_features, topic_text
 from training.pair_templates import all_pair_rows
 from training.train_memory_classifier import embed
@@ -213,6 +214,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chat-upd29", action="store_true",
                         help="also training/pair_chat_rows_upd29.py's written chat pairs (group folds)")
     parser.add_argument("--chat-repeat", type=int, default=CHAT_REPEAT)
+    parser.add_argument("--joint", action="store_true",
+                        help="also core.extraction.pair_align.joint_features (the two texts aligned, their "
+                             "difference spans embedded and compared)")
+    parser.add_argument("--report", type=Path, default=None,
+                        help="write the report here instead of bench/results/pair_model.json (an ablation "
+                             "run; the pairs file is rewritten only when the weights go to the shipped path)")
     args = parser.parse_args(argv)
     if args.from_file:
         rows = [json.loads(line) for line in PAIRS.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -226,12 +233,18 @@ def main(argv: list[str] | None = None) -> int:
     # arm), tested on the same test pairs and held-out slots, the new families among them unseen
     base_keys = {(r["old"], r["new"]) for r in all_pair_rows()} if args.base else None
     blob = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
-    if not args.from_file and not args.base:
+    if not args.from_file and not args.base and args.out == PAIR_WEIGHTS_PATH:
         PAIRS.write_text(blob, encoding="utf-8")
-    texts = sorted({r["old"] for r in rows} | {r["new"] for r in rows} | {topic_text(r["new"]) for r in rows})
+    olds, news = [r["old"] for r in rows], [r["new"] for r in rows]
+    spans = set(span_texts(olds, news)) if args.joint else set()
+    texts = sorted({r["old"] for r in rows} | {r["new"] for r in rows} | {topic_text(r["new"]) for r in rows}
+                   | spans)
     index = {t: i for i, t in enumerate(texts)}
     vec = embed(texts, args.cache)
-    olds, news = [r["old"] for r in rows], [r["new"] for r in rows]
+
+    def lookup(batch: list[str]) -> npt.NDArray[np.float32]:
+        return vec[[index[t] for t in batch]]
+
     center = vec.mean(axis=0).astype(np.float32)
     o_vec, n_vec = vec[[index[t] for t in olds]], vec[[index[t] for t in news]]
     t_vec = vec[[index[topic_text(t)] for t in news]]
@@ -243,13 +256,14 @@ def main(argv: list[str] | None = None) -> int:
     result: dict[str, Any] = {"pairs": len(rows), "pairs_sha1": hashlib.sha1(blob.encode()).hexdigest(),
                               "relations": {rel: int((y == i).sum()) for i, rel in enumerate(RELATIONS)},
                               "n_train": int((~test & trainable).sum()), "n_test": int(test.sum()),
-                              "hidden": HIDDEN, "slot_features": args.slot_features,
+                              "hidden": HIDDEN, "slot_features": args.slot_features, "joint": args.joint,
                               "epochs": EPOCHS, "class_weight_power": args.class_weight_power,
                               "shipped": "none (--base)" if args.base else "compact", "arms": {}}
     model: PairModel | None = None
     arms = (("compact", False),) if args.compact_only else (("compact", False), ("full", True))
     for arm, full in arms:
-        x = pair_features(o_vec, n_vec, olds, news, center, full, t_vec, args.slot_features)
+        x = pair_features(o_vec, n_vec, olds, news, center, full, t_vec, args.slot_features,
+                          args.joint and not full, lookup)
         fitted = fit(x[~test & trainable], y[~test & trainable], center, args.class_weight_power, args.seed)
         out: dict[str, Any] = {"test": report(fitted, x[test], y[test], test_rows), "leave_slots_out": {}}
         for slots in () if args.no_holdouts else HOLDOUT_SLOTS:
@@ -271,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
         if arm == "compact":
             model = fitted
     assert model is not None
-    results = RESULTS.with_name("pair_model_base.json") if args.base else RESULTS
+    results = RESULTS.with_name("pair_model_base.json") if args.base else (args.report or RESULTS)
     if not args.base:
         model.save(args.out, pairs_sha1=result["pairs_sha1"])
     RESULTS.parent.mkdir(parents=True, exist_ok=True)

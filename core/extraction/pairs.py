@@ -15,7 +15,10 @@ classifier's type distributions of the two sides, their agreement, whether the s
 user at all) and an additive word ("also", "也"): trained on the templates it lost update cases
 (bench/RESULTS.md, "Issue 24: session 13, updates (helper upd26)"). The product and difference of
 the vectors were tried as well: they fit the training slots and fail on slots held out
-(``bench/results/pair_model.json``, issue 24's first version). A one-hidden-layer MLP in numpy, trained
+(``bench/results/pair_model.json``, issue 24's first version). A third arm (``joint``, session 17; not
+shipped) reads the two texts together: ``core.extraction.pair_align.joint_features``, the difference spans of
+the two texts embedded and compared (``bench/results/pair_model_joint30.json``); weights of that arm need an
+embedder in ``PairModel.features``. A one-hidden-layer MLP in numpy, trained
 by ``training/train_pair_model.py`` on generated pairs (``training/pair_templates.py``: hand-written
 templates over 35 slot families in zh and en, and ``training/pair_templates_upd24c.py``: eight more whose
 new values are told beside a negation of the old); weights in ``core/extraction/data/pair_model.npz``.
@@ -37,6 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.config import LOCAL_EMBEDDING_DIM, LOCAL_EMBEDDING_MODEL
+from core.extraction.pair_align import JOINT_FEATURES, Embed, joint_features
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.text.salient import salient_tokens
 
@@ -193,12 +197,15 @@ def pair_features(old_vectors: npt.NDArray[np.float32], new_vectors: npt.NDArray
                   olds: list[str], news: list[str], center: npt.NDArray[np.float32],
                   full: bool = False,
                   topic_vectors: npt.NDArray[np.float32] | None = None,
-                  extra: bool = False) -> npt.NDArray[np.float64]:
+                  extra: bool = False, joint: bool = False,
+                  embed: Embed | None = None) -> npt.NDArray[np.float64]:
     """``[cos, centred cos, topic cos, centred topic cos, cues]`` per pair (row i pairs ``olds[i]``
     with ``news[i]``; ``extra``: and ``slot_features``); ``center`` is the mean vector of the training
     texts (e5 cosines all sit near 0.8: centred, they separate topics); ``topic_vectors`` are the vectors
     of ``topic_text(news[i])`` (without them, the statements' own vectors). With ``full``, also
-    ``[o * n, |o - n|]`` (the ablation arm: it fits the training slots, not new ones)."""
+    ``[o * n, |o - n|]`` (the ablation arm: it fits the training slots, not new ones). With ``joint``, also
+    ``core.extraction.pair_align.joint_features`` (the two texts aligned, their difference spans embedded
+    by ``embed``)."""
     o = old_vectors.astype(np.float64)
     n = new_vectors.astype(np.float64)
     t = n if topic_vectors is None else topic_vectors.astype(np.float64)
@@ -206,6 +213,10 @@ def pair_features(old_vectors: npt.NDArray[np.float32], new_vectors: npt.NDArray
     parts = [*_cosines(o, n, center), *_cosines(o, t, center), cues.reshape(len(olds), CUE_FEATURES)]
     if extra:
         parts.append(slot_features(old_vectors, new_vectors, news))
+    if joint:
+        if embed is None:
+            raise ValueError("joint pair features need an embedder for the difference spans")
+        parts.append(joint_features(old_vectors, new_vectors, olds, news, center, embed))
     if full:
         parts = [o * n, np.abs(o - n), *parts]
     return np.concatenate(parts, axis=1)
@@ -262,11 +273,19 @@ class PairModel:
     def extra(self) -> bool:
         return int(self.w1.shape[0]) in (FEATURES + EXTRA_FEATURES, FULL_FEATURES + EXTRA_FEATURES)
 
+    @property
+    def joint(self) -> bool:
+        """The weights read the two texts aligned (``pair_align.joint_features``) beside the compact ones."""
+        return int(self.w1.shape[0]) == FEATURES + JOINT_FEATURES
+
     def features(self, old_vectors: npt.NDArray[np.float32], new_vectors: npt.NDArray[np.float32],
                  olds: list[str], news: list[str],
-                 topic_vectors: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float64]:
+                 topic_vectors: npt.NDArray[np.float32] | None = None,
+                 embed: Embed | None = None) -> npt.NDArray[np.float64]:
+        """The features these weights read; ``embed`` (``passage:`` vectors of texts) is needed when
+        ``joint``."""
         return pair_features(old_vectors, new_vectors, olds, news, self.center, self.full, topic_vectors,
-                             self.extra)
+                             self.extra, self.joint, embed)
 
     def predict_proba(self, feats: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         if feats.ndim != 2 or feats.shape[1] != self.w1.shape[0]:
@@ -299,7 +318,8 @@ class PairModel:
                 relations = tuple(str(x) for x in data["relations"])
         except (OSError, KeyError, ValueError) as exc:
             raise PairModelError(f"cannot read pair weights {path}: {exc}") from exc
-        shapes = (FEATURES, FULL_FEATURES, FEATURES + EXTRA_FEATURES, FULL_FEATURES + EXTRA_FEATURES)
+        shapes = (FEATURES, FULL_FEATURES, FEATURES + EXTRA_FEATURES, FULL_FEATURES + EXTRA_FEATURES,
+                  FEATURES + JOINT_FEATURES)
         if (relations != RELATIONS or model.w1.shape[0] not in shapes
                 or model.w2.shape[1] != len(RELATIONS) or model.center.shape != (LOCAL_EMBEDDING_DIM,)):
             raise PairModelError(f"pair weights {model.w1.shape} {relations} do not fit the pair features")

@@ -135,7 +135,8 @@ class UpdateJudge:
         emb = embed_message(self.classifier, said, topics, live, previous if anaphoric else None)
         ledger = Ledger.of(candidates)
         for i, (sentence, tail) in enumerate(statements):
-            pairing = pair(self.model, emb, i, sentence, topics[i], live, previous, anaphoric, ledger.done)
+            pairing = pair(self.model, emb, i, sentence, topics[i], live, previous, anaphoric, ledger.done,
+                           self.classifier.embed)
             if pairing is None:
                 continue
             topic, s_vec, t_vec = topics[i], emb.sentences[i], emb.topics[i]

