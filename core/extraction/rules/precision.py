@@ -38,7 +38,8 @@ statement of a candidate's content, the parts ``build`` joined with "; " / "；"
 - a memory never loses its referent (``referent``): a statement that leans on a thing named outside it (a
   pronoun or a demonstrative with no antecedent in the memory: "I love riding them", "我超爱骑它们", "each
   book is great", "I love their music") takes the nearest sentence before it in the message that names a
-  thing, else the user's previous turn, as its referent; without one it is not stored.
+  thing, else the user's previous turn, as its referent; without one it is not stored. A constraint keeps
+  its words (its pronoun is what the assistant writes: "when you suggest podcasts keep them short").
 
 With the standing-instruction model (``core.extraction.standing_instruction``, given as ``standing``: the
 probability that a text is a rule the assistant follows from now on), a constraint is read as a whole first:
@@ -285,7 +286,9 @@ def precise(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
                 and not (taste_or_claim and _sarcastic(p, message, claim=claim))]
         resolved: list[str] = []
         for piece in kept:
-            carried = _with_referent(piece, data, resolved)
+            # a rule keeps its object as told ("keep them short" is about what the assistant writes)
+            rule = cand.memory_type is MemoryType.CONSTRAINT
+            carried = piece if rule else _with_referent(piece, data, resolved)
             if carried:
                 resolved.append(carried)
         if not resolved:

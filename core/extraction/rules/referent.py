@@ -34,6 +34,8 @@ _DUMMY_IT = re.compile(_OPENER + r"it(?:'s| is| was| has been| had been|'s been|
                        r"(?: (?:really|so|very|quite|pretty|a bit|kind of|not|always|never|just|too))*"
                        r" (?:[a-z]+ )?(?:to|that|when|if|how|whether|for)\b|" + _OPENER +
                        r"it (?:depends|seems|takes|feels like|looks like|turns out|happens)\b|" + _OPENER +
+                       r"it(?:'s| is| gets)? (?:rain\w*|snow\w*|cold|hot|freezing|below|above|sunny|"
+                       r"windy|dark|late|early)\b|" + _OPENER +
                        r"it(?:'s| is| has) been\b")
 # "that"/"this" opening a remark about the conversation ("that's why", "this is my first time") is no thing
 _DEICTIC_OPEN = re.compile(_OPENER + r"(?:that|this)(?:'s| is| was) (?:why|because|how|what|when|my first)\b")
@@ -42,7 +44,8 @@ _EN_DETERMINER = re.compile(r"\b(?:these|those|each|every|this)\s+(?P<noun>[a-z]
 _TIME_WORDS = (
     "year years month months week weeks weekend weekends morning mornings evening evenings night nights day "
     "days time times summer winter spring fall autumn season moment point semester term afternoon "
-    "afternoons hour hours minute minutes"
+    "afternoons hour hours minute minutes monday tuesday wednesday thursday friday saturday sunday weekday "
+    "weekdays"
 )
 _TIME_NOUN = frozenset(_TIME_WORDS.split())
 # after "this"/"each"/…: no noun at all ("this is", "each other", "those ones")
@@ -76,7 +79,7 @@ _EN_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
 _EN_EMPTY = re.compile(r"^(?:(?:ha)+h?|(?:he)+|lol|lmao|omg|wow|yay|hmm+|ugh|cool|nice|great|awesome|sure|"
                        r"right|true|good|fine|totally|definitely|exactly|absolutely|agreed|glad|happy)$")
 # where a clause ends inside a statement: an antecedent named in an earlier clause counts
-_CLAUSE_BREAK = re.compile(r"[,，;；:：、]|\b(?:and|but|so|because|since|which|while|although)\b")
+_CLAUSE_BREAK = re.compile(r"[,，;；:：、.!?。！？]|\b(?:and|but|so|because|since|which|while|although)\b")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 
 
