@@ -20,10 +20,13 @@ caller then does not store the fragment: it stays findable as an episode). Pure 
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.text.salient import EN_STOP, ZH_STOP_RX, normalize
 
 REFERENT_MAX_CHARS = 200
+READ_MAX_CHARS = 1000  # a statement longer than a memory is read up to the length of one
 _OPENER = r"^(?:(?:and|but|so|oh|yeah|yes|also|well|honestly|plus|then)[, ]+)*"
 # a pronoun or a demonstrative as the subject that opens the statement
 _EN_SUBJECT = re.compile(_OPENER + r"(?:(?:it|they|each(?: one| of them)?|both(?: of them)?|all of them|"
@@ -73,6 +76,7 @@ _ZH_WORD_BEFORE = frozenset("其吉")
 # common verbs and adverbs: a run of only these before a pronoun names no antecedent
 _ZH_VERBISH = re.compile(r"^[骑玩吃看养学习做用穿买听读写配搭陪遛喂带跟和同与觉得认为"
                          r"真超最更特别挺好蛮都也还就很常经一起每天今明昨平时总]*$")
+_DUMMY_SPAN = 80  # characters after an "it" read for a dummy subject
 _SENTENCE_END = re.compile(r"[.!?。！？\n]+")
 _EN_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
 # interjections and bare evaluations: words that name nothing ("haha yes", "cool", "so true")
@@ -83,78 +87,108 @@ _CLAUSE_BREAK = re.compile(r"[,，;；:：、.!?。！？]|\b(?:and|but|so|becau
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 
 
-def _en_nounlike(text: str) -> bool:
-    """``text`` (normalised) has an English word that may name a thing: no function word, no common verb,
-    no -ing or -ed form."""
-    for word in _EN_WORD.findall(text):
-        if len(word) < 3 or word in EN_STOP or word in _EN_VERBS or "'" in word:
-            continue
-        if word.endswith(("ing", "ed", "ly")) or _EN_EMPTY.match(word):
-            continue
-        return True
-    return False
+def _en_word_names(word: str) -> bool:
+    return not (len(word) < 3 or word in EN_STOP or word in _EN_VERBS or "'" in word
+                or word.endswith(("ing", "ed", "ly")) or bool(_EN_EMPTY.match(word)))
 
 
-def _zh_nounlike(text: str) -> bool:
-    """``text`` has a run of Chinese characters that may name a thing (function characters, pronouns,
-    common verbs and adverbs cut out)."""
-    for run in _CJK_RUN.findall(text):
-        for part in ZH_STOP_RX.split(run):
-            if len(part) >= 2 and not _ZH_VERBISH.match(part):
-                return True
-    return False
+def _zh_part_names(part: str) -> bool:
+    return len(part) >= 2 and not _ZH_VERBISH.match(part)
+
+
+def _en_noun_end(text: str) -> int:
+    """Where the first English word that may name a thing ends in ``text`` (normalised; no function word,
+    no common verb, no -ing or -ed form, no interjection), or -1."""
+    for m in _EN_WORD.finditer(text):
+        if _en_word_names(m.group(0)):
+            return m.end()
+    return -1
+
+
+def _zh_noun_end(text: str) -> int:
+    """Where the first run of Chinese characters that may name a thing ends (function characters,
+    pronouns, common verbs and adverbs cut out), or -1."""
+    for run in _CJK_RUN.finditer(text):
+        cursor = run.start()
+        for stop in ZH_STOP_RX.finditer(run.group(0)):
+            if _zh_part_names(text[cursor:run.start() + stop.start()]):
+                return run.start() + stop.start()
+            cursor = run.start() + stop.end()
+        if _zh_part_names(text[cursor:run.end()]):
+            return run.end()
+    return -1
 
 
 def nounlike(text: str) -> bool:
     """``text`` names something a pronoun could lean on (English or Chinese)."""
     norm = normalize(text)
-    return _en_nounlike(norm) or _zh_nounlike(norm)
+    return _en_noun_end(norm) >= 0 or _zh_noun_end(norm) >= 0
 
 
-def _earlier_clauses(norm: str, at: int) -> str:
-    """The text of ``norm`` before the clause that holds position ``at``."""
-    breaks = [m.start() for m in _CLAUSE_BREAK.finditer(norm[:at])]
-    return norm[:breaks[-1]] if breaks else ""
+class _Read:
+    """One statement read once: its clause breaks and where its first noun-like word ends, so each
+    pronoun is checked in constant time (a long message with a pronoun at every turn stays linear)."""
+
+    def __init__(self, norm: str) -> None:
+        self.norm = norm
+        self.breaks = [m.start() for m in _CLAUSE_BREAK.finditer(norm)]
+        self.en_noun = _en_noun_end(norm)
+        self.zh_noun = _zh_noun_end(norm)
+
+    def _clause_start(self, at: int) -> int:
+        """The start of the last clause break before ``at`` (0 when none)."""
+        i = bisect_left(self.breaks, at)
+        return self.breaks[i - 1] if i > 0 else 0
+
+    def named_before(self, at: int, zh: bool, same_clause: bool = False) -> bool:
+        """A noun-like word ends before the clause holding ``at`` (``same_clause``: before ``at``)."""
+        end = self.zh_noun if zh else self.en_noun
+        limit = at if same_clause else self._clause_start(at)
+        return 0 <= end <= limit
 
 
-def _en_leans(norm: str) -> bool:
+def _en_leans(read: _Read) -> bool:
+    norm = read.norm
     subject = _EN_SUBJECT.search(norm)
     if subject and subject.group("next") not in _TIME_NOUN and not _DUMMY_IT.search(norm) \
             and not _DEICTIC_OPEN.search(norm):
         return True
     for m in _EN_DETERMINER.finditer(norm):
         noun = m.group("noun")
-        if noun not in _TIME_NOUN and noun not in _NO_NOUN \
-                and not _en_nounlike(_earlier_clauses(norm, m.start())):
+        if noun not in _TIME_NOUN and noun not in _NO_NOUN and not read.named_before(m.start(), zh=False):
             return True
     for m in _EN_OBJECT.finditer(norm):
         if m.start() == 0:
             continue  # a subject, read above
-        if m.group(0) == "it" and _DUMMY_IT.search(norm[m.start():]):
+        if m.group(0) == "it" and _DUMMY_IT.search(norm[m.start():m.start() + _DUMMY_SPAN]):
             continue
         # a possessive reads back to a noun of its own clause ("the dog loves its toys"), an object
         # pronoun to one of an earlier clause ("I keep bees, I love them"; "my kids love it" leans)
         possessive = m.group(0) in ("their", "its", "his")
-        if not _en_nounlike(norm[:m.start()] if possessive else _earlier_clauses(norm, m.start())):
+        if not read.named_before(m.start(), zh=False, same_clause=possessive):
             return True
     return False
 
 
-def _zh_leans(norm: str) -> bool:
+def _zh_leans(read: _Read) -> bool:
+    norm = read.norm
     for m in _ZH_ANAPHOR.finditer(norm):
         if m.start() > 0 and norm[m.start() - 1] in _ZH_WORD_BEFORE:
             continue
-        if m.group(0).startswith(("这", "那")) and _ZH_TIME_AFTER.search(norm[m.end():]):
+        if m.group(0).startswith(("这", "那")) and _ZH_TIME_AFTER.search(norm[m.end():m.end() + 4]):
             continue
-        if not _zh_nounlike(_earlier_clauses(norm, m.start())):
+        if not read.named_before(m.start(), zh=True):
             return True
     return False
 
 
 def leans(text: str) -> bool:
     """``text`` leans on a referent named outside it (see the module doc)."""
-    norm = normalize(text).strip()
-    return bool(norm) and (_en_leans(norm) or _zh_leans(norm))
+    norm = normalize(text[:READ_MAX_CHARS]).strip()
+    if not norm:
+        return False
+    read = _Read(norm)
+    return _en_leans(read) or _zh_leans(read)
 
 
 def _sentences(text: str) -> list[str]:
@@ -172,7 +206,7 @@ def referent_for(piece: str, message: str, previous_user: str | None) -> str | N
     probe = piece[:24]
     at = message.find(probe) if probe else -1
     if at > 0:
-        for sentence in reversed(_sentences(message[:at])):
+        for sentence in reversed(_sentences(message[max(0, at - READ_MAX_CHARS):at])):
             if _names_it(sentence, piece):
                 return sentence.rstrip("，,;；:：、 ")
     if previous_user and len(previous_user.strip()) <= REFERENT_MAX_CHARS:
