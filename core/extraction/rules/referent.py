@@ -14,7 +14,8 @@ verbs and light nouns that name no antecedent): no list of things.
 
 ``referent_for(piece, message, previous_user)``: the sentence that names what ``piece`` leans on: the
 nearest sentence before it in the same message that has a noun-like word of its own and does not lean
-itself, else the user's previous turn when it is short and has one; ``None`` when neither does (the
+itself, else the user's previous turn when it is short and has one (a question is no referent: it names
+nothing the user has); ``None`` when neither does (the
 caller then does not store the fragment: it stays findable as an episode). Pure functions.
 """
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
+from core.extraction.rules.segment import has_cjk
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.text.salient import EN_STOP, ZH_STOP_RX, normalize
 
@@ -76,6 +78,9 @@ _ZH_WORD_BEFORE = frozenset("其吉")
 # common verbs and adverbs: a run of only these before a pronoun names no antecedent
 _ZH_VERBISH = re.compile(r"^[骑玩吃看养学习做用穿买听读写配搭陪遛喂带跟和同与觉得认为"
                          r"真超最更特别挺好蛮都也还就很常经一起每天今明昨平时总]*$")
+# a question said without its mark ("what else do you like to do", "你呢")
+_QUESTION_OPEN = re.compile(r"^(?:(?:and|so|oh|well)[, ]+)?(?:what|which|who|where|when|why|how|do|does|did|"
+                            r"are|is|can|could|would|will|have|has)\b.*\byou\b|你呢|吗$|呢$")
 _DUMMY_SPAN = 80  # characters after an "it" read for a dummy subject
 _SENTENCE_END = re.compile(r"[.!?。！？\n]+")
 _EN_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
@@ -191,8 +196,17 @@ def leans(text: str) -> bool:
     return _en_leans(read) or _zh_leans(read)
 
 
-def _sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+def _statements(text: str) -> list[str]:
+    """The sentences of ``text`` that are no question (a question names nothing the user has)."""
+    out: list[str] = []
+    start = 0
+    for end in [*_SENTENCE_END.finditer(text), None]:
+        sentence = text[start:end.start() if end else len(text)].strip()
+        asked = end is not None and ("?" in end.group(0) or "？" in end.group(0))
+        if sentence and not asked and not _QUESTION_OPEN.search(normalize(sentence)):
+            out.append(sentence)
+        start = end.end() if end else len(text)
+    return out
 
 
 def _names_it(sentence: str, piece: str) -> bool:
@@ -206,11 +220,12 @@ def referent_for(piece: str, message: str, previous_user: str | None) -> str | N
     probe = piece[:24]
     at = message.find(probe) if probe else -1
     if at > 0:
-        for sentence in reversed(_sentences(message[max(0, at - READ_MAX_CHARS):at])):
+        for sentence in reversed(_statements(message[max(0, at - READ_MAX_CHARS):at])):
             if _names_it(sentence, piece):
                 return sentence.rstrip("，,;；:：、 ")
     if previous_user and len(previous_user.strip()) <= REFERENT_MAX_CHARS:
-        joined = _SENTENCE_END.sub(" ", previous_user).strip()
-        if nounlike(joined) and not leans(joined):
+        told = _statements(previous_user)
+        joined = ". ".join(told) if told and not has_cjk(previous_user) else "，".join(told)
+        if joined and nounlike(joined) and not leans(joined):
             return joined
     return None

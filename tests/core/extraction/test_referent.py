@@ -68,3 +68,9 @@ def test_a_sentence_that_leans_itself_is_no_referent() -> None:
                                              ("一辆老摩托", True), ("我也很喜欢", False)])
 def test_nounlike(text: str, names: bool) -> None:
     assert nounlike(text) is names
+
+
+def test_a_question_is_no_referent() -> None:
+    assert referent_for("I adore feeding them", "Do you keep any pets? I adore feeding them", None) is None
+    assert referent_for("I adore feeding them", "I adore feeding them", "what else do you like to do") is None
+    assert referent_for("我每天都要遛它们", "我每天都要遛它们", "你养宠物吗？") is None
