@@ -40,7 +40,7 @@ _DUMMY_IT = re.compile(_OPENER + r"it(?:'s| is| was| has been| had been|'s been|
                        r" (?:[a-z]+ )?(?:to|that|when|if|how|whether|for)\b|" + _OPENER +
                        r"it (?:depends|seems|takes|feels like|looks like|turns out|happens)\b|" + _OPENER +
                        r"it(?:'s| is| gets)? (?:rain\w*|snow\w*|cold|hot|freezing|below|above|sunny|"
-                       r"windy|dark|late|early)\b|" + _OPENER +
+                       r"windy|dark|late|early|dry|wet|warm|cool|humid|cloudy|foggy|icy)\b|" + _OPENER +
                        r"it(?:'s| is| has) been\b")
 # "that"/"this" opening a remark about the conversation ("that's why", "this is my first time") is no thing
 _DEICTIC_OPEN = re.compile(_OPENER + r"(?:that|this)(?:'s| is| was) (?:why|because|how|what|when|my first)\b")
@@ -81,6 +81,8 @@ _ZH_VERBISH = re.compile(r"^[骑玩吃看养学习做用穿买听读写配搭陪
 # a question said without its mark ("what else do you like to do", "你呢")
 _QUESTION_OPEN = re.compile(r"^(?:(?:and|so|oh|well)[, ]+)?(?:what|which|who|where|when|why|how|do|does|did|"
                             r"are|is|can|could|would|will|have|has)\b.*\byou\b|你呢|吗$|呢$")
+# "it" naming the situation in a condition ("cycling in when it's quiet", "if it's cheap enough")
+_SITUATION_IT = re.compile(r"\b(?:when|whenever|if|unless|until|once|while) it$")
 _DUMMY_SPAN = 80  # characters after an "it" read for a dummy subject
 _SENTENCE_END = re.compile(r"[.!?。！？\n]+")
 _EN_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
@@ -165,7 +167,8 @@ def _en_leans(read: _Read) -> bool:
     for m in _EN_OBJECT.finditer(norm):
         if m.start() == 0:
             continue  # a subject, read above
-        if m.group(0) == "it" and _DUMMY_IT.search(norm[m.start():m.start() + _DUMMY_SPAN]):
+        if m.group(0) == "it" and (_DUMMY_IT.search(norm[m.start():m.start() + _DUMMY_SPAN])
+                                   or _SITUATION_IT.search(norm[max(0, m.start() - 12):m.end()])):
             continue
         # a possessive reads back to a noun of its own clause ("the dog loves its toys"), an object
         # pronoun to one of an earlier clause ("I keep bees, I love them"; "my kids love it" leans)

@@ -30,6 +30,8 @@ def test_a_statement_whose_thing_is_named_elsewhere_leans(text: str) -> None:
     "I keep bees and I harvest their honey every autumn",
     "It's tough to find time for the gym",
     "It depends on my shifts",
+    "what I really like is running along the river when it's quiet",
+    "I walk to work whenever it's dry",
     "these days I mostly cook at home",
     "this year I want to learn the cello",
     "every weekend I go bouldering",
