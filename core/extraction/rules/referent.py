@@ -31,9 +31,9 @@ REFERENT_MAX_CHARS = 200
 READ_MAX_CHARS = 1000  # a statement longer than a memory is read up to the length of one
 _OPENER = r"^(?:(?:and|but|so|oh|yeah|yes|also|well|honestly|plus|then)[, ]+)*"
 # a pronoun or a demonstrative as the subject that opens the statement
-_EN_SUBJECT = re.compile(_OPENER + r"(?:(?:it|they|each(?: one| of them)?|both(?: of them)?|all of them|"
+_EN_SUBJECT = re.compile(_OPENER + r"(?:(?:it|they|both(?: of them)?|all of them|"
                          r"he|she)\b|"
-                         r"(?:those|these) (?P<next>[a-z]+)|(?:this|that)(?:'s| is| was| has| will)\b)")
+                         r"(?:those|these|each) (?P<next>[a-z]+)|(?:this|that)(?:'s| is| was| has| will)\b)")
 # "it" as a dummy subject: "it's hard to …", "it depends", "it's been a while", "it feels like …"
 _DUMMY_IT = re.compile(_OPENER + r"it(?:'s| is| was| has been| had been|'s been| will be| would be)?"
                        r"(?: (?:really|so|very|quite|pretty|a bit|kind of|not|always|never|just|too))*"
@@ -45,7 +45,7 @@ _DUMMY_IT = re.compile(_OPENER + r"it(?:'s| is| was| has been| had been|'s been|
 # "that"/"this" opening a remark about the conversation ("that's why", "this is my first time") is no thing
 _DEICTIC_OPEN = re.compile(_OPENER + r"(?:that|this)(?:'s| is| was) (?:why|because|how|what|when|my first)\b")
 # a demonstrative or distributive determiner before a noun that is not a time
-_EN_DETERMINER = re.compile(r"\b(?:these|those|each|every|this)\s+(?P<noun>[a-z]+)")
+_EN_DETERMINER = re.compile(r"\b(?:these|those|this)\s+(?P<noun>[a-z]+)")
 _TIME_WORDS = (
     "year years month months week weeks weekend weekends morning mornings evening evenings night nights day "
     "days time times summer winter spring fall autumn season moment point semester term afternoon "
@@ -142,7 +142,7 @@ class _Read:
         self.en_noun = _en_noun_end(norm)
         self.zh_noun = _zh_noun_end(norm)
 
-    def _clause_start(self, at: int) -> int:
+    def clause_start(self, at: int) -> int:
         """The start of the last clause break before ``at`` (0 when none)."""
         i = bisect_left(self.breaks, at)
         return self.breaks[i - 1] if i > 0 else 0
@@ -150,7 +150,7 @@ class _Read:
     def named_before(self, at: int, zh: bool, same_clause: bool = False) -> bool:
         """A noun-like word ends before the clause holding ``at`` (``same_clause``: before ``at``)."""
         end = self.zh_noun if zh else self.en_noun
-        limit = at if same_clause else self._clause_start(at)
+        limit = at if same_clause else self.clause_start(at)
         return 0 <= end <= limit
 
 
@@ -185,6 +185,9 @@ def _zh_leans(read: _Read) -> bool:
             continue
         if m.group(0).startswith(("这", "那")) and _ZH_TIME_AFTER.search(norm[m.end():m.end() + 4]):
             continue
+        opened = norm[read.clause_start(m.start()):m.start()].strip("，,;；:：、.!?。！？ ")
+        if m.group(0).startswith("每") and opened:
+            continue  # "every X" inside a clause quantifies ("画遍每个步道"); opening one it refers back
         if not read.named_before(m.start(), zh=True):
             return True
     return False

@@ -12,7 +12,7 @@ from core.extraction.rules.referent import leans, nounlike, referent_for
 @pytest.mark.parametrize("text", [
     "I adore feeding them",
     "they always want me to sing it again",
-    "every album is a masterpiece to me",
+    "each album is a masterpiece to me",
     "those are my go-to snacks",
     "I could listen to their songs all day",
     "I'm totally hooked on it",
@@ -35,6 +35,7 @@ def test_a_statement_whose_thing_is_named_elsewhere_leans(text: str) -> None:
     "these days I mostly cook at home",
     "this year I want to learn the cello",
     "every weekend I go bouldering",
+    "I'm knitting a scarf for every cousin, three done so far",
     "I'm a pharmacist in Leeds",
     "我养了两只兔子，它们很黏人",
     "这个周末我想去露营",
