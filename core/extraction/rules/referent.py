@@ -83,6 +83,8 @@ _QUESTION_OPEN = re.compile(r"^(?:(?:and|so|oh|well)[, ]+)?(?:what|which|who|whe
                             r"are|is|can|could|would|will|have|has)\b.*\byou\b|你呢|吗$|呢$")
 # "it" naming the situation in a condition ("cycling in when it's quiet", "if it's cheap enough")
 _SITUATION_IT = re.compile(r"\b(?:when|whenever|if|unless|until|once|while) it$")
+# the run of Chinese characters right before a pronoun, after its last function character
+_APPOSED = re.compile(r"[\u3400-\u9fff]+$")
 _DUMMY_SPAN = 80  # characters after an "it" read for a dummy subject
 _SENTENCE_END = re.compile(r"[.!?。！？\n]+")
 _EN_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
@@ -90,7 +92,8 @@ _EN_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
 _EN_EMPTY = re.compile(r"^(?:(?:ha)+h?|(?:he)+|lol|lmao|omg|wow|yay|hmm+|ugh|cool|nice|great|awesome|sure|"
                        r"right|true|good|fine|totally|definitely|exactly|absolutely|agreed|glad|happy)$")
 # where a clause ends inside a statement: an antecedent named in an earlier clause counts
-_CLAUSE_BREAK = re.compile(r"[,，;；:：、.!?。！？]|\b(?:and|but|so|because|since|which|while|although)\b")
+_CLAUSE_BREAK = re.compile(r"[,，;；:：、.!?。！？()（）—–]|\s-\s|"
+                           r"\b(?:and|but|so|because|since|which|while|although)\b")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 
 
@@ -188,6 +191,9 @@ def _zh_leans(read: _Read) -> bool:
         opened = norm[read.clause_start(m.start()):m.start()].strip("，,;；:：、.!?。！？ ")
         if m.group(0).startswith("每") and opened:
             continue  # "every X" inside a clause quantifies ("画遍每个步道"); opening one it refers back
+        apposed = _APPOSED.search(norm[max(0, m.start() - 8):m.start()])
+        if apposed is not None and _zh_noun_end(apposed.group(0)) >= 0:
+            continue  # a pronoun right after its noun ("我对<食物>那个味道…"): the noun is named
         if not read.named_before(m.start(), zh=True):
             return True
     return False

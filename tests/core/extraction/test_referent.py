@@ -18,7 +18,7 @@ from core.extraction.rules.referent import leans, nounlike, referent_for
     "I'm totally hooked on it",
     "我每天都要遛它们",
     "这些都是我最爱的零食",
-    "我特别欣赏这种风格",
+    "我也挺喜欢这种风格",
     "每部都看了三遍",
     "我想一直跟着她练",
 ])
@@ -36,6 +36,8 @@ def test_a_statement_whose_thing_is_named_elsewhere_leans(text: str) -> None:
     "this year I want to learn the cello",
     "every weekend I go bouldering",
     "I'm knitting a scarf for every cousin, three done so far",
+    "I run a tiny podcast called Fernweh - it covers slow travel",
+    "我对榴莲那个味道完全没有抵抗力",
     "I'm a pharmacist in Leeds",
     "我养了两只兔子，它们很黏人",
     "这个周末我想去露营",
