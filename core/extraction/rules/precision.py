@@ -39,7 +39,8 @@ statement of a candidate's content, the parts ``build`` joined with "; " / "；"
   pronoun or a demonstrative with no antecedent in the memory: "I love riding them", "我超爱骑它们", "each
   book is great", "I love their music") takes the nearest sentence before it in the message that names a
   thing, else the user's previous turn, as its referent; without one it is not stored. A constraint keeps
-  its words (its pronoun is what the assistant writes: "when you suggest podcasts keep them short").
+  its words (its pronoun is what the assistant writes: "when you suggest podcasts keep them short"), and so
+  does a statement of a message that retracts (``retraction.cued``: its pronoun is what it withdraws).
 
 With the standing-instruction model (``core.extraction.standing_instruction``, given as ``standing``: the
 probability that a text is a rule the assistant follows from now on), a constraint is read as a whole first:
@@ -59,7 +60,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
-from core.extraction.rules import others, referent
+from core.extraction.rules import others, referent, retraction
 from core.extraction.rules.segment import has_cjk, normalise
 from core.extraction.rules.slots import spec
 from core.extraction.rules.topics import topic_of
@@ -241,8 +242,8 @@ def _with_referent(piece: str, data: ExtractionInput, before: Sequence[str]) -> 
     """``piece``, or the sentence naming what it leans on joined before it (``referent``), or ``None``
     when it leans on a thing named nowhere near; ``before``: the pieces of the same memory kept before it
     (a pronoun whose antecedent they name needs nothing more)."""
-    if not referent.leans(piece):
-        return piece
+    if not referent.leans(piece) or retraction.cued(data.user_message or ""):
+        return piece  # a retraction's pronoun is the memory it withdraws: the retraction path reads it
     if before and not referent.leans("; ".join([*before, piece])):
         return piece
     previous = next((m.content for m in reversed(data.context) if m.role == "user" and m.content.strip()),
