@@ -150,11 +150,11 @@ class _Read:
         i = bisect_left(self.breaks, at)
         return self.breaks[i - 1] if i > 0 else 0
 
-    def named_before(self, at: int, zh: bool, same_clause: bool = False) -> bool:
-        """A noun-like word ends before the clause holding ``at`` (``same_clause``: before ``at``)."""
-        end = self.zh_noun if zh else self.en_noun
+    def named_before(self, at: int, same_clause: bool = False) -> bool:
+        """A noun-like word of either script ends before the clause holding ``at`` (``same_clause``: before
+        ``at``): a mixed message names its thing in either ("我在做一个drone，想让它…")."""
         limit = at if same_clause else self.clause_start(at)
-        return 0 <= end <= limit
+        return 0 <= self.en_noun <= limit or 0 <= self.zh_noun <= limit
 
 
 def _en_leans(read: _Read) -> bool:
@@ -165,7 +165,7 @@ def _en_leans(read: _Read) -> bool:
         return True
     for m in _EN_DETERMINER.finditer(norm):
         noun = m.group("noun")
-        if noun not in _TIME_NOUN and noun not in _NO_NOUN and not read.named_before(m.start(), zh=False):
+        if noun not in _TIME_NOUN and noun not in _NO_NOUN and not read.named_before(m.start()):
             return True
     for m in _EN_OBJECT.finditer(norm):
         if m.start() == 0:
@@ -176,7 +176,7 @@ def _en_leans(read: _Read) -> bool:
         # a possessive reads back to a noun of its own clause ("the dog loves its toys"), an object
         # pronoun to one of an earlier clause ("I keep bees, I love them"; "my kids love it" leans)
         possessive = m.group(0) in ("their", "its", "his")
-        if not read.named_before(m.start(), zh=False, same_clause=possessive):
+        if not read.named_before(m.start(), same_clause=possessive):
             return True
     return False
 
@@ -194,7 +194,7 @@ def _zh_leans(read: _Read) -> bool:
         apposed = _APPOSED.search(norm[max(0, m.start() - 8):m.start()])
         if apposed is not None and _zh_noun_end(apposed.group(0)) >= 0:
             continue  # a pronoun right after its noun ("我对<食物>那个味道…"): the noun is named
-        if not read.named_before(m.start(), zh=True):
+        if not read.named_before(m.start()):
             return True
     return False
 
