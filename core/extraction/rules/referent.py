@@ -7,16 +7,19 @@ to learn from him"), a pronoun subject ("they always ask me to make it", "它们
 distributive noun phrase ("each book is great", "这种气质", "每本书都很不错", "those things"), a possessive
 ("I love their music"). An object pronoun or a demonstrative finds its antecedent in an earlier clause of
 the statement ("I keep bees, I love them", "我养了一只猫，它很可爱"; "my kids love it" leans), a possessive in
-its own clause ("the dog loves its toys"). It does not lean when the demonstrative names a time
-("this year", "这个周末", "那些年") or when "it" is a dummy subject ("it's hard to find time", "it depends").
+its own clause ("the dog loves its toys"), a noun-like word of either script
+("我在做一个drone，想让它…"). It does not lean when the demonstrative names a time ("this year",
+"这个周末", "那些年"), when "it" is a dummy, weather or situation subject ("it's hard to find time",
+"it depends", "when it's quiet"), when "every X" or a 每-phrase inside a clause quantifies ("a map of
+every trail"), or when a Chinese pronoun follows its noun ("我对<X>那个味道").
 The words read are closed classes (pronouns, demonstratives, time nouns, interjections, the commonest
 verbs and light nouns that name no antecedent): no list of things.
 
 ``referent_for(piece, message, previous_user)``: the sentence that names what ``piece`` leans on: the
 nearest sentence before it in the same message that has a noun-like word of its own and does not lean
 itself, else the user's previous turn when it is short and has one (a question is no referent: it names
-nothing the user has); ``None`` when neither does (the
-caller then does not store the fragment: it stays findable as an episode). Pure functions.
+nothing the user has); ``None`` when neither does (the caller then does not store the fragment: it stays
+findable as an episode). Pure functions.
 """
 
 from __future__ import annotations
