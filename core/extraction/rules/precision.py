@@ -35,9 +35,12 @@ statement of a candidate's content, the parts ``build`` joined with "; " / "；"
   denied identity ("no, I'm not vegan") is cut out of the piece; a mocking self-claim ("sure, and I'm
   also an astronaut 🙄") is no fact; a claim taken back as a joke ("… lmao. jk i'm a line cook", "开玩笑的")
   is no memory, and the marker is no part of what follows it;
-- a memory never loses its referent: a short statement whose object is only a pronoun ("I love
-  riding them", "我超爱骑它们") takes the previous sentence of the message, else the user's
-  previous turn, as its referent; without one it is not stored.
+- a memory never loses its referent (``referent``): a statement that leans on a thing named outside it (a
+  pronoun or a demonstrative with no antecedent in the memory: "I love riding them", "我超爱骑它们", "each
+  book is great", "I love their music") takes the nearest sentence before it in the message that names a
+  thing, else the user's previous turn, as its referent; without one it is not stored. A constraint keeps
+  its words (its pronoun is what the assistant writes: "when you suggest podcasts keep them short"), and so
+  does a statement of a message that retracts (``retraction.cued``: its pronoun is what it withdraws).
 
 With the standing-instruction model (``core.extraction.standing_instruction``, given as ``standing``: the
 probability that a text is a rule the assistant follows from now on), a constraint is read as a whole first:
@@ -57,7 +60,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
-from core.extraction.rules import others
+from core.extraction.rules import others, referent, retraction
 from core.extraction.rules.segment import has_cjk, normalise
 from core.extraction.rules.slots import spec
 from core.extraction.rules.topics import topic_of
@@ -107,15 +110,6 @@ _MOMENTARY_WANT = re.compile(
     r"\b(?:i )?(?:want|wanna|would like|'d like|need) to (?:find|watch|see|eat|grab|get|buy|hear|know|"
     r"relax|rest|take a break|go out|chill|sleep|read) (?:some|a|an|something|anything|more)?\b|"
     r"想(?:找|看|吃|喝|买|听|知道|休息|放松|出去(?:走走|玩玩|逛逛)|睡)(?:一下|一些|几|点|个)")
-_PRONOUN_ONLY = re.compile(
-    r"^(?:(?:and|but|so|oh|yeah|also)[, ]+)*(?:i|we)(?: really| also| just| absolutely| totally)? "
-    r"(?:love|like|enjoy|adore|hate|dislike|ride|riding|play|playing|collect|collecting|feed|walk|"
-    r"train|miss|have|keep|own|love riding|like riding|enjoy riding|love playing|like playing|"
-    r"enjoy playing|love watching|like watching|love reading|like reading|love eating|like eating|"
-    r"love making|like making)(?: [a-z]+ing)? (?:them|it|those|these|that one|those ones)"
-    r"(?: (?:so much|a lot|all|too|every day|daily|whenever i can))?[.!]*$|"
-    r"^(?:我)?(?:也|还|超|很|特别|非常|真的)*(?:喜欢|爱|讨厌|养|骑|玩|收集|吃|看)(?:骑|玩|吃|看|养)?"
-    r"(?:它们|它|他们|这个|那个|这些|那些)(?:了|啦|呀|啊|的)?[。！!]*$")
 # a remark about a film's or a book's content is no taste of the user's unless a liking is stated
 _WORK_REMARK = re.compile(r"\b(?:main character|protagonist|the plot|the ending|the story|the scene|"
                           r"plot twist)\b|主角|主人公|剧情|情节|结局")
@@ -124,7 +118,6 @@ _LIKING = re.compile(r"\b(?:like|likes|love|loves|enjoy|enjoys|prefer|prefers|fa
 # what makes a feeling a lasting fact: a diagnosis, a condition, a trait
 _LASTING_STATE = re.compile(r"\b(?:diagnos\w*|disorder|condition|chronic|therapy|medication|always been|"
                             r"by nature|person)\b|确诊|诊断|查出|抑郁症|焦虑症|慢性|吃药|性格|一直是|天生")
-_SENTENCE_END = re.compile(r"[.!?。！？\n]+")
 # the user's own plan ("going forward I'll cycle to work, please wish me luck", "以后我会早点睡，请监督我"):
 # about what the user will do, not how the assistant should work
 _OWN_PLAN = re.compile(r"\b(?:i'll|i will|i'm going to|i am going to|we'll|we will)\b|"
@@ -188,7 +181,6 @@ _HORIZON = re.compile(
     r"in (?:a|one|two|three|\d+) (?:years?|months))\b|"
     r"今年|明年|年底|年内|(?:\d+|[一二三四五六七八九十]+)(?:岁|年)(?:之前|以前|前)|将来|总有一天|有朝一日|以后|长期")
 SARCASM_WINDOW = 80
-REFERENT_MAX_CHARS = 200
 
 
 def _dropped(piece: str, memory_type: MemoryType, standing: bool = False) -> bool:
@@ -246,29 +238,21 @@ def _sarcastic(piece: str, message: str, claim: bool = False) -> bool:
     return not claim or others.mocking(normalise(message[start:at]))
 
 
-def _referent(content: str, data: ExtractionInput) -> str | None:
-    """The sentence before ``content`` in the user's message, else the user's previous turn (short
-    enough to read as a referent), or ``None``."""
-    message = data.user_message or ""
-    at = message.find(content)
-    if at > 0:
-        before = [s.strip() for s in _SENTENCE_END.split(message[:at]) if s.strip()]
-        if before:
-            return before[-1]
-    users = [m.content.strip() for m in data.context if m.role == "user" and m.content.strip()]
-    if users and len(users[-1]) <= REFERENT_MAX_CHARS:
-        return _SENTENCE_END.sub(" ", users[-1]).strip()
-    return None
-
-
-def _with_referent(content: str, data: ExtractionInput) -> str | None:
-    if not _PRONOUN_ONLY.search(normalise(content)):
-        return content
-    referent = _referent(content, data)
-    if referent is None:
+def _with_referent(piece: str, data: ExtractionInput, before: Sequence[str]) -> str | None:
+    """``piece``, or the sentence naming what it leans on joined before it (``referent``), or ``None``
+    when it leans on a thing named nowhere near; ``before``: the pieces of the same memory kept before it
+    (a pronoun whose antecedent they name needs nothing more)."""
+    if not referent.leans(piece) or retraction.cued(data.user_message or ""):
+        return piece  # a retraction's pronoun is the memory it withdraws: the retraction path reads it
+    if before and not referent.leans("; ".join([*before, piece])):
+        return piece
+    previous = next((m.content for m in reversed(data.context) if m.role == "user" and m.content.strip()),
+                    None)
+    named = referent.referent_for(piece, data.user_message or "", previous)
+    if named is None:
         return None
-    sep = "，" if has_cjk(content) else ". "
-    return f"{referent}{sep}{content}"[:MAX_MEMORY_CONTENT_CHARS]
+    sep = "，" if has_cjk(piece) else ". "
+    return f"{named}{sep}{piece}"[:MAX_MEMORY_CONTENT_CHARS]
 
 
 def precise(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
@@ -301,7 +285,13 @@ def precise(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
                 and not others.someone_elses(normalise(p))
                 and not _reply_to_advice(normalise(p), message)
                 and not (taste_or_claim and _sarcastic(p, message, claim=claim))]
-        resolved = [r for r in (_with_referent(p, data) for p in kept) if r]
+        resolved: list[str] = []
+        for piece in kept:
+            # a rule keeps its object as told ("keep them short" is about what the assistant writes)
+            rule = cand.memory_type is MemoryType.CONSTRAINT
+            carried = piece if rule else _with_referent(piece, data, resolved)
+            if carried:
+                resolved.append(carried)
         if not resolved:
             continue
         if resolved != pieces:
