@@ -3,9 +3,8 @@ vectors and the shipped memory classifier; sentences written for this test, none
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 
-import numpy as np
 import pytest
 
 from core.extraction.classifier import MemoryClassifier
@@ -44,16 +43,10 @@ def test_two_values_of_one_kind_read_alike_a_detail_does_not(classifier: MemoryC
                           classifier.embed).shape == (0, JOINT_FEATURES)
 
 
-def test_a_joint_model_needs_an_embedder_and_round_trips(tmp_path: Path,
-                                                         classifier: MemoryClassifier) -> None:
-    rng = np.random.default_rng(0)
-    d, k = FEATURES + JOINT_FEATURES, len(RELATIONS)
-    model = PairModel(rng.normal(size=(d, 8)).astype(np.float32), np.zeros(8, np.float32),
-                      rng.normal(size=(8, k)).astype(np.float32), np.zeros(k, np.float32),
-                      np.zeros(d, np.float32), np.ones(d, np.float32), shipped_pair_model().center)
-    path = tmp_path / "pair.npz"
-    model.save(path)
-    loaded = PairModel.load(path)
+def test_a_joint_model_needs_an_embedder_and_round_trips(
+        saved_random_pair_model: Callable[[int], PairModel], classifier: MemoryClassifier) -> None:
+    k = len(RELATIONS)
+    loaded = saved_random_pair_model(FEATURES + JOINT_FEATURES)
     assert loaded.joint and not loaded.extra and not loaded.full
     old, new = "i live in Tulsa", "moved to Boise last spring"
     v = classifier.embed([old, new])

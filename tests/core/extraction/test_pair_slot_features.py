@@ -6,9 +6,8 @@ this test, none from an evaluation set."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 
-import numpy as np
 import pytest
 
 from core.extraction.classifier import MemoryClassifier
@@ -42,16 +41,11 @@ def test_slot_features_read_an_addition_and_the_kinds_of_memory(classifier: Memo
     assert ADDITIVE.search("我也开始学插花了") and not ADDITIVE.search("我现在在泉州了")
 
 
-def test_a_model_with_slot_features_round_trips(tmp_path: Path, classifier: MemoryClassifier) -> None:
-    rng = np.random.default_rng(0)
-    d, k = FEATURES + EXTRA_FEATURES, len(RELATIONS)
+def test_a_model_with_slot_features_round_trips(
+        saved_random_pair_model: Callable[[int], PairModel], classifier: MemoryClassifier) -> None:
+    k = len(RELATIONS)
     shipped = shipped_pair_model()
-    model = PairModel(rng.normal(size=(d, 8)).astype(np.float32), np.zeros(8, np.float32),
-                      rng.normal(size=(8, k)).astype(np.float32), np.zeros(k, np.float32),
-                      np.zeros(d, np.float32), np.ones(d, np.float32), shipped.center)
-    path = tmp_path / "pair.npz"
-    model.save(path)
-    loaded = PairModel.load(path)
+    loaded = saved_random_pair_model(FEATURES + EXTRA_FEATURES)
     assert loaded.extra and not loaded.full and not shipped.extra
     old, new = "i live in Tulsa", "moved to Boise last spring"
     v = classifier.embed([old, new])
