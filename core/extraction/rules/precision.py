@@ -238,17 +238,15 @@ def _sarcastic(piece: str, message: str, claim: bool = False) -> bool:
     return not claim or others.mocking(normalise(message[start:at]))
 
 
-def _with_referent(piece: str, data: ExtractionInput, before: Sequence[str]) -> str | None:
+def _with_referent(piece: str, message: str, previous: str | None, before: Sequence[str]) -> str | None:
     """``piece``, or the sentence naming what it leans on joined before it (``referent``), or ``None``
-    when it leans on a thing named nowhere near; ``before``: the pieces of the same memory kept before it
-    (a pronoun whose antecedent they name needs nothing more)."""
-    if not referent.leans(piece) or retraction.cued(data.user_message or ""):
-        return piece  # a retraction's pronoun is the memory it withdraws: the retraction path reads it
+    when it leans on a thing named nowhere near; ``previous``: the user's previous turn; ``before``: the
+    pieces of the same memory kept before it (a pronoun whose antecedent they name needs nothing more)."""
+    if not referent.leans(piece):
+        return piece
     if before and not referent.leans("; ".join([*before, piece])):
         return piece
-    previous = next((m.content for m in reversed(data.context) if m.role == "user" and m.content.strip()),
-                    None)
-    named = referent.referent_for(piece, data.user_message or "", previous)
+    named = referent.referent_for(piece, message, previous)
     if named is None:
         return None
     sep = "，" if has_cjk(piece) else ". "
@@ -265,6 +263,10 @@ def precise(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
     rules = [c for c in candidates if c.op is CandidateOp.UPSERT and c.memory_type is MemoryType.CONSTRAINT]
     p_rule = dict(zip([c.content for c in rules], standing([c.content for c in rules]), strict=True)) \
         if standing is not None and rules else {}
+    message = data.user_message or ""
+    retracts = retraction.cued(message)
+    previous = next((m.content for m in reversed(data.context) if m.role == "user" and m.content.strip()),
+                    None)
     out: list[MemoryCandidate] = []
     for cand in candidates:
         if cand.op is not CandidateOp.UPSERT:
@@ -277,7 +279,6 @@ def precise(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
         pieces = [p for p in _PIECES.split(cand.content) if p.strip()]
         claim = cand.memory_type is MemoryType.FACT
         taste_or_claim = claim or cand.memory_type is MemoryType.PREFERENCE
-        message = data.user_message or ""
         kept = [p for p in (others.without_joke_mark(others.without_others(others.without_denials(p)))
                             for p in pieces) if p
                 and not others.taken_back(p, message)
@@ -286,10 +287,11 @@ def precise(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
                 and not _reply_to_advice(normalise(p), message)
                 and not (taste_or_claim and _sarcastic(p, message, claim=claim))]
         resolved: list[str] = []
+        # a rule keeps its object as told ("keep them short" is about what the assistant writes), and a
+        # retraction's pronoun is the memory it withdraws (the retraction path reads it)
+        as_told = cand.memory_type is MemoryType.CONSTRAINT or retracts
         for piece in kept:
-            # a rule keeps its object as told ("keep them short" is about what the assistant writes)
-            rule = cand.memory_type is MemoryType.CONSTRAINT
-            carried = piece if rule else _with_referent(piece, data, resolved)
+            carried = piece if as_told else _with_referent(piece, message, previous, resolved)
             if carried:
                 resolved.append(carried)
         if not resolved:
