@@ -130,9 +130,14 @@ def number_changed(old: str, new: str) -> bool:
     return bool(a and b and b - a)
 
 
+def without_reminders(sentence: str) -> str:
+    """``sentence`` with its reminders ("don't forget …", "别忘了") blanked: no retraction cue inside them."""
+    return _REMIND.sub(" ", sentence)
+
+
 def retracts(sentence: str) -> bool:
     """A retraction cue outside a reminder ("don't forget ...")."""
-    return bool(RETRACT_CUE.search(_REMIND.sub(" ", sentence)))
+    return bool(RETRACT_CUE.search(without_reminders(sentence)))
 
 
 def is_anaphoric(sentence: str) -> bool:

@@ -47,6 +47,8 @@ from core.extraction.pairs import RETRACT_CUE, UPDATE_CUE, bare_cue, overlap, to
 from core.extraction.retraction_intent import INTENT_CUE_FLOOR, INTENT_P, RetractionIntent
 from core.extraction.rules import patterns
 from core.extraction.rules.forget import is_about_self
+from core.extraction.rules.judge_cues import CLAUSE, without_reminders
+from core.extraction.rules.judge_cues import sentences as message_sentences
 from core.extraction.rules.segment import clean_content, has_cjk, normalise
 from core.extraction.standing_instruction import STANDING_DROP
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
@@ -79,9 +81,6 @@ INTENT_LEAN = 0.6  # P(retraction) at which a sentence the standing model calls 
 # exactly", sits near 0.55 and names nothing)
 REST_KEEP = 0.5  # the clauses a partial retraction keeps must be a memory alone (classifier p_keep)
 
-_SENTENCE = re.compile(r"[^。！？!?.;；\n]+[。！？!?.;；]?")
-_EMOJI = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF]+")
-_CLAUSE = re.compile(r"[^,，;；。!！?？]+")
 # a memory's clause boundaries beyond punctuation: "... and i ...", "... so i ...", "因为", "所以"
 _SEGMENT = re.compile(r"[^,，;；。!！?？]+")
 _JOINT = re.compile(r"\s+(?:and|so|because|but)\s+(?:i|i'm|im|my)\b|所以|因为|但是", re.IGNORECASE)
@@ -95,7 +94,6 @@ _ZH_TOPIC = re.compile(r"^[把我的]*([\u4e00-\u9fff])(?:的事|那个|那件|�
 _KEEP_MEMORY = re.compile(r"\b(?:remember|keep|fine|stays?|the rest|save)\b|记|留|保留", re.IGNORECASE)
 _GOAL_WORD = re.compile(r"\b(?:goal|plan|target|resolution)s?\b|目标|计划|打算", re.IGNORECASE)
 _REST = re.compile(r"\bthe rest\b|everything else|其他|别的|其余", re.IGNORECASE)
-_REMIND = re.compile(r"\b(?:don'?t|do not|never) forget\b|别忘|不要忘|记得", re.IGNORECASE)
 _QUESTION = re.compile(r"[?？]\s*$|吗\s*$")
 # what follows a cue when its object is a pronoun pointing back ("ugh forget that", "scrap that one pls"): the
 # clause withdraws the statement before it, whatever words lead into the cue
@@ -134,14 +132,9 @@ class _Retraction:
     resolved: bool = False  # a bare "that" the rules' own delete in this message already answered
 
 
-def _sentences(message: str) -> list[str]:
-    message = _EMOJI.sub(". ", message)
-    return [t for t in (clean_content(m.group(0)) for m in _SENTENCE.finditer(message)) if t]
-
-
 def cued(sentence: str) -> bool:
     """A retraction cue the rules know, outside a reminder and the user's own forgetting."""
-    text = _REMIND.sub(" ", sentence)
+    text = without_reminders(sentence)
     if not (RETRACT_CUE.search(text) or patterns.FORGET.search(normalise(text))):
         return False
     return not is_about_self(sentence) and not patterns.KEEP_REMINDER.search(normalise(sentence))
@@ -164,7 +157,7 @@ def _names(topic: str, clause: str) -> bool:
 def memory_clauses(content: str) -> list[str]:
     """A memory's clauses, at punctuation and at "and i" / "so i" / "because" / "所以" / "因为"."""
     parts = []
-    for p in _CLAUSE.findall(_JOINT.sub(lambda m: ", " + m.group(0).strip(), content)):
+    for p in CLAUSE.findall(_JOINT.sub(lambda m: ", " + m.group(0).strip(), content)):
         if len(p.strip()) >= 2:
             parts.append(p.strip())
     return parts
@@ -222,7 +215,7 @@ class RetractionResolver:
         """The message's retraction sentences. ``withdrew``: the rules already deleted a memory in this
         message, so a bare "please forget that" points at it, not at another sentence or the previous turn
         ("I moved to Portland. I don't watch horror anymore, please forget that")."""
-        sentences = _sentences(message)
+        sentences = message_sentences(message)
         found: list[tuple[int, str]] = [(i, s) for i, s in enumerate(sentences) if cued(s)]
         if self.intent is not None and found:
             found = self._above_cue_floor(found, live_words)
@@ -246,7 +239,7 @@ class RetractionResolver:
                         found.append(pair)
         out = []
         for i, sentence in sorted(found)[:MAX_RETRACTIONS]:
-            parts = [p.strip() for p in _CLAUSE.findall(sentence) if p.strip()]
+            parts = [p.strip() for p in CLAUSE.findall(sentence) if p.strip()]
             keep = [p for p in parts if _KEEP.search(p) and not cued(p)]
             drop = [p for p in parts if p not in keep]
             cue_parts = [p for p in drop if cued(p) or p in withdrawing]
@@ -280,7 +273,7 @@ class RetractionResolver:
         memory ("看球那个别记了"). A bare cue clause ("nvm", "forget it") is read with its sentence only."""
         assert self.intent is not None
         texts = [s for _, s in found]
-        clauses = [[p.strip() for p in _CLAUSE.findall(s) if p.strip() and cued(p) and not bare_cue(p)
+        clauses = [[p.strip() for p in CLAUSE.findall(s) if p.strip() and cued(p) and not bare_cue(p)
                     and not _points_back(p) and _words(topic_text(p))] for s in texts]
         flat = [c for cs in clauses for c in cs if c not in texts]
         probs = self.intent.predict_proba(self.classifier.embed(texts + flat))
@@ -294,7 +287,7 @@ class RetractionResolver:
         ``CUED_NOT_RULE``) ("eh scrap that X rule" of "eh scrap that X rule, turns out i'm fine with X"). They
         name what is withdrawn; the other clauses tell why."""
         assert self.intent is not None
-        parts = [p.strip() for p in _CLAUSE.findall(sentence) if p.strip()]
+        parts = [p.strip() for p in CLAUSE.findall(sentence) if p.strip()]
         if not parts:
             return set()
         vectors = self.classifier.embed(parts)
