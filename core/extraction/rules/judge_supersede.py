@@ -233,12 +233,30 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
 
 
 
+def supersede_new(out: list[MemoryCandidate], sentence: str, memory: ExistingMemory, intent: bool,
+                  reads_change: bool) -> bool:
+    """A sentence with a change word whose statement nothing of the message kept is read on the update-intent
+    model's word (``reads_change``), as a sentence without one: never a goal's news (progress, as in
+    ``UpdateJudge.apply``), never where a candidate of the message comes from the sentence or writes the
+    memory's key (what was kept is decided by the words, as before)."""
+    if intent or not reads_change or memory.memory_type == MemoryType.GOAL.value:
+        return False
+    return not any(c.op is CandidateOp.UPSERT and (c.key == memory.key or from_sentence(c, sentence))
+                   for c in out)
+
+
 def supersede_paired(classifier: MemoryClassifier, ledger: Ledger, live: list[ExistingMemory],
                      pairing: Pairing, best: int, p: float, sentence: str, tail: str, before: str,
-                     intent: bool) -> None:
+                     intent: bool, reads_change: bool = False) -> None:
     """The pair model reads a supersede of ``live[pairing.order[best]]`` with probability ``p``: the
     candidate that replaces it names it, and another paired memory stating the old value the sentence
-    moves from goes too (see the module doc); ``ledger`` is updated in place."""
+    moves from goes too (see the module doc); ``ledger`` is updated in place. ``reads_change``: the
+    update-intent model reads the sentence as a change; when the sentence has a change word, the words'
+    checks find no new value in it, nothing the message kept comes from it or writes the memory (the
+    rules and the gate dropped the statement: "sold the X and bought a Y", "X待不下去了，回Y找了份工作")
+    and the memory classifier, reading the sentence whole, sees a memory of the slot's type (``of_type``:
+    "leave X out of it for now" is none), the model's reading stands for the words, as for a sentence
+    without a change word (``supersede_new``)."""
     memory = live[pairing.order[best]]
     cued = bool(STRONG_CUE.search(sentence))
     if memory.key in ledger.done or ADDITIVE.search(sentence) or (a_list(memory) and not cued) \
@@ -247,6 +265,9 @@ def supersede_paired(classifier: MemoryClassifier, ledger: Ledger, live: list[Ex
     # a bare delete the rules made for this memory gives way to the new value, when one is told
     kept = [c for c in ledger.out if c.key != memory.key or c.op is not CandidateOp.DELETE]
     replaced = supersede(classifier, kept, sentence, tail, memory, p, before, intent)
+    if replaced is None and supersede_new(kept, sentence, memory, intent, reads_change) \
+            and of_type(classifier, sentence, memory):  # read whole, a memory of the slot's type
+        replaced = supersede(classifier, kept, sentence, tail, memory, p, before, True)
     if replaced is None:
         return
     # the sentence only telling the old value's end ("the trip fell through so i ditched
