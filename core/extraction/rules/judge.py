@@ -46,6 +46,12 @@ another value is no weak cue (``weak_cue``); a "so" / "所以" clause is cut bef
 (``_split_therefore``); and a slug key naming the old value's words gets a slug of the new value
 (``fresh_key``: "constraint-..._notion" no longer holds "Obsidian").
 
+Since issue 24's session 18: the update-intent model also speaks for a sentence with a change word whose
+statement nothing of the message kept: where the words find no new value, the model reads a change and the
+retraction-intent model no withdrawal (``reads_change``), its supersede and retract are read together and
+the sentence, a memory of the slot's type for the classifier, is the new value
+(``judge_supersede.supersede_new``).
+
 The upsert stage records ``superseded by message N`` / ``retracted by message N``
 (``core.memory.upsert._linked``). Deterministic.
 

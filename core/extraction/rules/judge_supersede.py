@@ -7,7 +7,9 @@ memory, in this order: the candidate refine merged into the memory's own key, re
 statement alone (only with a strong change cue, ``strong_change``); else the candidate the sentence produced
 (its content overlaps the sentence), naming the memory in ``supersedes``, or taken over or kept beside it
 across slots at ``CROSS_P``; else, at ``STATEMENT_P`` with an update cue and no question, the sentence's
-new value itself (``judge_values.new_part``) unless the memory classifier calls it a memory of another type.
+new value itself (``judge_values.new_part``) unless the memory classifier calls it a memory of another type;
+else, when nothing of the message comes from the sentence or writes the memory and the update-intent model
+reads a change (``supersede_new``), the sentence whole, read as a sentence without a change word is.
 A new value told with a weak cue alone (``weak_cue``) must be of the memory's type (``of_type``). Then another
 memory stating the old value the sentence moves from goes too (``old_value``). A slug key naming the old
 value's words gets a slug of the new value (``fresh_key``). Invariants: every replacement names the memory
