@@ -46,6 +46,12 @@ another value is no weak cue (``weak_cue``); a "so" / "所以" clause is cut bef
 (``_split_therefore``); and a slug key naming the old value's words gets a slug of the new value
 (``fresh_key``: "constraint-..._notion" no longer holds "Obsidian").
 
+Since issue 24's session 18: the update-intent model also speaks for a sentence with a change word whose
+statement nothing of the message kept: where the words find no new value, the model reads a change and the
+retraction-intent model no withdrawal (``reads_change``), its supersede and retract are read together and
+the sentence, a memory of the slot's type for the classifier, is the new value
+(``judge_supersede.supersede_new``).
+
 The upsert stage records ``superseded by message N`` / ``retracted by message N``
 (``core.memory.upsert._linked``). Deterministic.
 
@@ -110,11 +116,21 @@ class UpdateJudge:
                  and not ADDITIVE.search(t) and not QUESTION.search(t)]
         if not plain:
             return frozenset()
-        vectors = self.classifier.embed(plain)
+        return frozenset(t for t, change in zip(plain, self.reads_change(self.classifier.embed(plain)),
+                                                strict=True) if change)
+
+    def reads_change(self, vectors: np.ndarray) -> list[bool]:
+        """Per sentence (its ``passage:`` vector), whether the update-intent model reads it as a change of a
+        state the user told (p >= ``UPDATE_INTENT_P``) and the retraction-intent model reads no withdrawal
+        (p < its ``INTENT_P``: "leave X out of it" is no new value). For a sentence without a change word
+        that gates it (``gated``); for one with a change word, the model's word stands where the words'
+        checks find no new value (``judge_pairs.reading``, ``judge_supersede.supersede_paired``). All False
+        without the model."""
+        if self.intent is None or not len(vectors):
+            return [False] * len(vectors)
         p = self.intent.predict_proba(vectors)
-        w = self.withdrawal.predict_proba(vectors) if self.withdrawal is not None else np.zeros(len(plain))
-        return frozenset(t for t, q, r in zip(plain, p, w, strict=True)
-                         if q >= UPDATE_INTENT_P and r < WITHDRAWAL_P)
+        w = self.withdrawal.predict_proba(vectors) if self.withdrawal is not None else np.zeros(len(vectors))
+        return [bool(q >= UPDATE_INTENT_P and r < WITHDRAWAL_P) for q, r in zip(p, w, strict=True)]
 
     def apply(self, message: str, existing: tuple[ExistingMemory, ...],
               candidates: list[MemoryCandidate], previous: str | None = None) -> list[MemoryCandidate]:
@@ -133,6 +149,8 @@ class UpdateJudge:
         topics = [retraction_topic(s) for s in said]
         befores = cue_context(message, gated)
         emb = embed_message(self.classifier, said, topics, live, previous if anaphoric else None)
+        # a message withdrawing something tells no new value on the model's word (as ``gated``)
+        reads_change = [False] * len(said) if retracts(message) else self.reads_change(emb.sentences)
         ledger = Ledger.of(candidates)
         for i, (sentence, tail) in enumerate(statements):
             pairing = pair(self.model, emb, i, sentence, topics[i], live, previous, anaphoric, ledger.done,
@@ -144,7 +162,7 @@ class UpdateJudge:
                 withdraw(self.classifier, self.model, ledger, live, pairing, sentence, topic, s_vec, t_vec)
                 continue
             intent = not has_cue(sentence)  # judged on the update-intent model's word alone
-            best, relation, p = reading(pairing.probs, sentence, intent)
+            best, relation, p = reading(pairing.probs, sentence, intent, reads_change[i])
             memory = live[pairing.order[best]]
             if intent and memory.memory_type == MemoryType.GOAL.value:
                 continue  # a goal changes with a word of change; without one, news of it is progress
@@ -152,5 +170,5 @@ class UpdateJudge:
                 retract_paired(self.classifier, self.model, ledger, memory, sentence, s_vec, t_vec, p)
             elif relation == "supersede":
                 supersede_paired(self.classifier, ledger, live, pairing, best, p, sentence, tail, befores[i],
-                                 intent)
+                                 intent, reads_change[i])
         return ledger.out

@@ -121,10 +121,12 @@ def pair(model: PairModel, emb: Embedded, i: int, sentence: str, topic: str, liv
     return Pairing(order, probs, retract, anaphor)
 
 
-def reading(probs: npt.NDArray[np.float64], sentence: str, intent: bool) -> tuple[int, str, float]:
+def reading(probs: npt.NDArray[np.float64], sentence: str, intent: bool,
+            reads_change: bool = False) -> tuple[int, str, float]:
     """``(best, relation, p)``: the pair (rank in the pairing) the model is surest of a relation other than
     unrelated, that relation and its probability. ``intent``: the sentence has no change word, the
-    update-intent model read it as a change."""
+    update-intent model read it as a change; ``reads_change``: the update-intent model reads the sentence
+    (with a change word or not) as a change, which tells a new value as a strong change cue does."""
     best = int(np.argmax(probs.max(axis=1) * (probs.argmax(axis=1) > 0)))
     relation = RELATIONS[int(probs[best].argmax())]
     p = float(probs[best].max())
@@ -134,9 +136,10 @@ def reading(probs: npt.NDArray[np.float64], sentence: str, intent: bool) -> tupl
         relation = "supersede"
         p = float(probs[best, RELATIONS.index("supersede")] + probs[best, RELATIONS.index("refine")])
     elif best == 0 and relation == "supersede" and not retracts(sentence) \
-            and STRONG_CUE.search(sentence) and tells_new_value(sentence):
+            and (reads_change or (STRONG_CUE.search(sentence) and tells_new_value(sentence))):
         # the old value's end and a new value in one sentence without a retraction word ("X学不
-        # 下去了，现在改学Y"): the model, surest of a supersede, gives the rest to retract; both say
+        # 下去了，现在改学Y"; or, on the update-intent model's word, "X待不下去了，回Y找了份工作", where no
+        # word marks the new value): the model, surest of a supersede, gives the rest to retract; both say
         # the old value no longer holds, and the sentence tells what holds instead (not when retract
         # is the surer reading: "汇率用个 rough estimate 就行" refines a rule, read retract 0.84)
         relation = "supersede"

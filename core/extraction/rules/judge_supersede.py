@@ -7,7 +7,9 @@ memory, in this order: the candidate refine merged into the memory's own key, re
 statement alone (only with a strong change cue, ``strong_change``); else the candidate the sentence produced
 (its content overlaps the sentence), naming the memory in ``supersedes``, or taken over or kept beside it
 across slots at ``CROSS_P``; else, at ``STATEMENT_P`` with an update cue and no question, the sentence's
-new value itself (``judge_values.new_part``) unless the memory classifier calls it a memory of another type.
+new value itself (``judge_values.new_part``) unless the memory classifier calls it a memory of another type;
+else, when nothing of the message comes from the sentence or writes the memory and the update-intent model
+reads a change (``supersede_new``), the sentence whole, read as a sentence without a change word is.
 A new value told with a weak cue alone (``weak_cue``) must be of the memory's type (``of_type``). Then another
 memory stating the old value the sentence moves from goes too (``old_value``). A slug key naming the old
 value's words gets a slug of the new value (``fresh_key``). Invariants: every replacement names the memory
@@ -233,12 +235,30 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
 
 
 
+def supersede_new(out: list[MemoryCandidate], sentence: str, memory: ExistingMemory, intent: bool,
+                  reads_change: bool) -> bool:
+    """A sentence with a change word whose statement nothing of the message kept is read on the update-intent
+    model's word (``reads_change``), as a sentence without one: never a goal's news (progress, as in
+    ``UpdateJudge.apply``), never where a candidate of the message comes from the sentence or writes the
+    memory's key (what was kept is decided by the words, as before)."""
+    if intent or not reads_change or memory.memory_type == MemoryType.GOAL.value:
+        return False
+    return not any(c.op is CandidateOp.UPSERT and (c.key == memory.key or from_sentence(c, sentence))
+                   for c in out)
+
+
 def supersede_paired(classifier: MemoryClassifier, ledger: Ledger, live: list[ExistingMemory],
                      pairing: Pairing, best: int, p: float, sentence: str, tail: str, before: str,
-                     intent: bool) -> None:
+                     intent: bool, reads_change: bool = False) -> None:
     """The pair model reads a supersede of ``live[pairing.order[best]]`` with probability ``p``: the
     candidate that replaces it names it, and another paired memory stating the old value the sentence
-    moves from goes too (see the module doc); ``ledger`` is updated in place."""
+    moves from goes too (see the module doc); ``ledger`` is updated in place. ``reads_change``: the
+    update-intent model reads the sentence as a change; when the sentence has a change word, the words'
+    checks find no new value in it, nothing the message kept comes from it or writes the memory (the
+    rules and the gate dropped the statement: "sold the X and bought a Y", "X待不下去了，回Y找了份工作")
+    and the memory classifier, reading the sentence whole, sees a memory of the slot's type (``of_type``:
+    "leave X out of it for now" is none), the model's reading stands for the words, as for a sentence
+    without a change word (``supersede_new``)."""
     memory = live[pairing.order[best]]
     cued = bool(STRONG_CUE.search(sentence))
     if memory.key in ledger.done or ADDITIVE.search(sentence) or (a_list(memory) and not cued) \
@@ -247,6 +267,9 @@ def supersede_paired(classifier: MemoryClassifier, ledger: Ledger, live: list[Ex
     # a bare delete the rules made for this memory gives way to the new value, when one is told
     kept = [c for c in ledger.out if c.key != memory.key or c.op is not CandidateOp.DELETE]
     replaced = supersede(classifier, kept, sentence, tail, memory, p, before, intent)
+    if replaced is None and supersede_new(kept, sentence, memory, intent, reads_change) \
+            and of_type(classifier, sentence, memory):  # read whole, a memory of the slot's type
+        replaced = supersede(classifier, kept, sentence, tail, memory, p, before, True)
     if replaced is None:
         return
     # the sentence only telling the old value's end ("the trip fell through so i ditched

@@ -44,3 +44,12 @@ def test_the_ledger_starts_from_refines_candidates() -> None:
     ledger = Ledger.of(given)
     assert ledger.out == given and ledger.out is not given
     assert (ledger.written, ledger.deleted, ledger.done) == ({"fact-home_city"}, {"fact-job"}, set())
+
+
+def test_a_change_the_update_intent_model_reads_takes_supersede_and_retract_together() -> None:
+    # no strong change word marks the new value: the words alone leave the supersede under the bar
+    probs = _probs({"supersede": 0.6, "retract": 0.35, "unrelated": 0.05})
+    sentence = "the lease ran out, found a flat by the river"
+    assert reading(probs, sentence, intent=False) == (0, "supersede", 0.6)
+    best, relation, p = reading(probs, sentence, intent=False, reads_change=True)
+    assert (best, relation) == (0, "supersede") and abs(p - 0.95) < 1e-9

@@ -5,8 +5,9 @@ sentences written for these tests."""
 
 from __future__ import annotations
 
-from core.extraction.candidates import ExistingMemory
-from core.extraction.rules.judge_supersede import SURE_P, fresh_key, strong_change, weak_cue
+from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
+from core.extraction.rules.judge_supersede import SURE_P, fresh_key, strong_change, supersede_new, weak_cue
+from core.types import MemoryType
 
 
 def test_a_slug_key_naming_the_old_value_is_not_kept_for_the_new_one() -> None:
@@ -26,3 +27,28 @@ def test_a_bare_now_tells_a_change_only_when_the_model_is_sure() -> None:
     assert strong_change("switched to oat milk", 0.5)
     assert not strong_change("now 3 stations use it", SURE_P - 0.01)
     assert strong_change("now 3 stations use it", SURE_P)
+
+
+def test_a_statement_nothing_kept_is_read_on_the_update_intent_models_word() -> None:
+    bike = ExistingMemory("fact-vehicle", "fact", "i ride an old red vespa")
+    sentence = "gave the vespa away and found a second-hand cargo bike"
+    assert supersede_new([], sentence, bike, intent=False, reads_change=True)
+    # the model reads no change; a sentence without a change word is already read on the model's word
+    assert not supersede_new([], sentence, bike, intent=False, reads_change=False)
+    assert not supersede_new([], sentence, bike, intent=True, reads_change=True)
+    goal = ExistingMemory("goal-savings", "goal", "saving up for a vespa")
+    assert not supersede_new([], sentence, goal, intent=False, reads_change=True)  # a goal's news is progress
+
+
+def test_what_the_message_kept_is_decided_by_the_words() -> None:
+    bike = ExistingMemory("fact-vehicle", "fact", "i ride an old red vespa")
+    sentence = "gave the vespa away and found a second-hand cargo bike"
+
+    def kept(key: str, content: str) -> MemoryCandidate:
+        return MemoryCandidate(op=CandidateOp.UPSERT, memory_type=MemoryType.FACT, key=key, content=content,
+                               importance=3, confidence=0.9)
+
+    assert not supersede_new([kept("fact-other", sentence)], sentence, bike, intent=False, reads_change=True)
+    assert not supersede_new([kept("fact-vehicle", "a cargo bike")], sentence, bike, intent=False,
+                             reads_change=True)
+    assert supersede_new([kept("fact-job", "i teach piano")], sentence, bike, intent=False, reads_change=True)

@@ -76,3 +76,26 @@ def test_a_withdrawal_without_a_retraction_word_is_never_gated(ex: RulesExtracto
     vec = ex._judge.classifier.embed([sentence])
     assert ex._judge.intent.predict_proba(vec)[0] >= UPDATE_INTENT_P
     assert ex._judge.gated(sentence) == frozenset()
+
+
+@pytest.mark.parametrize(("old", "message", "new", "gone"), [
+    # a change word ("不住了") but no clause the words read as the new value; nothing of the message kept
+    (ExistingMemory("fact-home_city", "fact", "我住在武汉"), "武汉太热待不住了，回大连找了个房子",
+     "大连", None),
+    # the rules delete the old job, the words find no new value: the delete gave the new value away
+    (ExistingMemory("fact-job", "fact", "我在银行做柜员"), "柜员不做了，去保险公司做理赔",
+     "保险公司", "银行"),
+])
+def test_a_dropped_statement_the_update_intent_model_reads_as_a_change_supersedes(
+        ex: RulesExtractor, old: ExistingMemory, message: str, new: str, gone: str | None) -> None:
+    out = _refined(ex, message, old)
+    assert any(c.op is CandidateOp.UPSERT and c.supersedes == old.key and new in c.content
+               and (gone is None or gone not in c.content) for c in out), out
+    assert not any(c.op is CandidateOp.DELETE for c in out), out
+
+
+def test_a_day_event_beside_a_live_slot_stays_dropped(ex: RulesExtractor) -> None:
+    # the pair model reads a supersede of the home (0.99); the update-intent model reads no change
+    home = ExistingMemory("fact-home_city", "fact", "I live in Leeds with my flatmates")
+    out = _refined(ex, "went for a walk now, the weather in Leeds is lovely", home)
+    assert not any(c.supersedes == home.key or c.key == home.key for c in out), out
