@@ -25,7 +25,6 @@ from core.extraction.rules import patterns
 from core.extraction.rules.analysis import MAX_CLAUSES, MAX_MESSAGE_CHARS, Analysis
 from core.extraction.rules.gate_keys import TopicKeys
 from core.extraction.rules.gate_units import (
-    ADDRESSED,
     CONSEQUENCE,
     FIRST_PERSON_WORD,
     NEVER,
@@ -34,7 +33,6 @@ from core.extraction.rules.gate_units import (
     THIRD_PRONOUN,
     Unit,
     chosen_units,
-    list_message,
     long_enough,
     owner_of,
     partition_long_runs,
@@ -126,7 +124,6 @@ def rescue_units(analysis: Analysis) -> list[Unit]:
     reason (a time window, a question, a profile field...) ends a run and rules its sentence out
     when nothing in it fired."""
     clauses = split_clauses(analysis.message[:MAX_MESSAGE_CHARS], MAX_CLAUSES)
-    items = list_message(clauses)  # a list-style message: each item is read alone, even a one-word one
     covered = {c.index for g in analysis.groups for c in g.clauses}
     by_sentence: dict[int, list[Clause]] = {}
     for clause in clauses:
@@ -161,10 +158,7 @@ def rescue_units(analysis: Analysis) -> list[Unit]:
             owner = owner_of(run[0])
             if owner == "":
                 continue  # "he loves sushi", "Jenny plays guitar": someone else's, and who is unclear
-            # a run of a list that speaks to the assistant is read as before: a rule, not items
-            listed = items and not any(ADDRESSED.search(c.norm) for c in run)
-            # in a list, a pronoun in a later item is its own ("one son (he's 15)"), not the run's subject
-            body = run[0].norm if listed else " ".join(c.norm for c in run)
+            body = " ".join(c.norm for c in run)
             if owner is None and THIRD_PRONOUN.search(body) and not FIRST_PERSON_WORD.search(body):
                 continue  # "家里阳台都快被她占满了": about someone named in another turn
             if fired and CONSEQUENCE.search(run[0].norm):
@@ -187,10 +181,9 @@ def rescue_units(analysis: Analysis) -> list[Unit]:
                 threshold = max(threshold, RESCUE_DAY)
             if long_enough(text, fired and owner is None) and not is_noise_content(text):
                 units.append(Unit(text, sentence, owner, threshold, run_id, True, asked=strict))
-            # "41, divorced, i drive a forklift, …"
-            listing = (len(run) >= LIST_RUN or listed) and owner is None
+            listing = len(run) >= LIST_RUN and owner is None  # "41, divorced, i drive a forklift, …"
             long_run = MAX_RUN < len(run) <= LONG_RUN and listing
-            if 1 < len(run) <= MAX_RUN or long_run or (listed and len(run) == 1):
+            if 1 < len(run) <= MAX_RUN or long_run:
                 selves = [c for c in run if OWN_SUBJECT.search(c.norm)]
                 for piece in _pieces(run):
                     clause = piece[0]
@@ -203,9 +196,7 @@ def rescue_units(analysis: Analysis) -> list[Unit]:
                         continue
                     one = clean_content(analysis.message[clause.start:piece[-1].end])
                     own = owner_of(clause) if clause is not run[0] else owner
-                    if listed and own is None and THIRD_PRONOUN.match(clause.norm):
-                        continue  # "she's a vet": an item about someone named before it
-                    if own != "" and long_enough(one, own is None, item=listed) and not is_noise_content(one):
+                    if own != "" and long_enough(one, own is None) and not is_noise_content(one):
                         single = RESCUE_OVERRIDE if any(analysis.dropped.get(c.index) in _STRICT_REASONS
                                                         for c in piece) else RESCUE_KEEP
                         if _DAY_MARKER.search(normalise(one)):

@@ -89,31 +89,6 @@ def with_user_subject(clause: Clause, text: str) -> str | None:
     return f"我{text}" if has_cjk(text) else f"i'm {text}"
 
 
-# a list-style message (a self-introduction told as a list of items, most with no verb and no "I": "29,
-# welder, rotterdam. two kids.", "38了，在港口开吊车"): at least LIST_ITEMS clauses, at least half of them
-# short items (ITEM_WORDS words, ITEM_CHARS_ZH characters); its items are read one by one, whatever sentence
-# they sit in (``gate_rescue.rescue_units``)
-LIST_ITEMS = 4
-ITEM_WORDS = 5
-ITEM_CHARS_ZH = 12
-
-
-def short_item(clause: Clause) -> bool:
-    """A clause short enough to be a list item rather than a statement."""
-    if has_cjk(clause.text):
-        return len(re.findall(r"[\u3400-\u9fff]", clause.text)) <= ITEM_CHARS_ZH
-    return len(re.findall(r"[A-Za-z']+|[0-9]+", clause.text)) <= ITEM_WORDS
-
-
-# a clause that speaks to the assistant ("for any recipes you give me"): a rule's frame, never a list item
-ADDRESSED = re.compile(r"[你您]|\b(?:you|your|u|ur|yours)\b")
-
-
-def list_message(clauses: list[Clause]) -> bool:
-    """The message is a list of items (``LIST_ITEMS``): its clauses are mostly short items."""
-    return len(clauses) >= LIST_ITEMS and 2 * sum(short_item(c) for c in clauses) >= len(clauses)
-
-
 FIRST_PERSON_WORD = re.compile(r"我|\b(?:i|i'm|i've|i'd|my|me|mine|myself)\b")
 THIRD_PRONOUN = re.compile(r"[他她]|\b(?:he|she|him|her|his|hers|he's|she's)\b")
 RELATION_KEYS = ("fact-family", "fact-relationship", "fact-friends")
@@ -197,14 +172,10 @@ def relationship_fact(unit: Unit, pred: Prediction) -> MemoryCandidate:
                            ttl_days=target.ttl_days)
 
 
-def long_enough(text: str, among_facts: bool = False, item: bool = False) -> bool:
+def long_enough(text: str, among_facts: bool = False) -> bool:
     """Long enough to stand alone; ``among_facts``: a clause run of a sentence where rules fired (its
-    neighbours say what it is about: "glassblower, 41" in a self-introduction) needs one word less;
-    ``item``: an item of a list-style message (``list_message``) needs only one word ("Boston", "vegan"),
-    two Chinese characters."""
+    neighbours say what it is about: "glassblower, 41" in a self-introduction) needs one word less."""
     words = len(re.findall(r"[A-Za-z']+|[0-9]+", text))  # "civil engineer, 34": three
-    if item:
-        return len(re.findall(r"[\u3400-\u9fff]", text)) + 2 * words >= 2
     less = 1 if among_facts else 0
     if has_cjk(text):  # a Latin word counts as two characters ("我是 data analyst")
         return len(re.findall(r"[\u3400-\u9fff]", text)) + 2 * words >= RESCUE_MIN_CHARS_ZH - less
