@@ -351,7 +351,7 @@ class _Analyser(SlotDetectors, ConstraintDetectors):
             hits.append(Hit("fact-diet", 0.85, op=CandidateOp.DELETE, absorbs=False))
         if patterns.BREAKUP.search(body):
             hits.append(Hit("fact-relationship", 0.85, op=CandidateOp.DELETE, absorbs=False))
-        if patterns.JOB_LOSS.search(body):
+        if patterns.JOB_LOSS.search(body) and not patterns.JOB_ENDS_SOON.search(body):
             hits.append(Hit("fact-job", 0.8, op=CandidateOp.DELETE, absorbs=False))
         return hits
 

@@ -24,6 +24,7 @@ _WHERE_Q_EN = re.compile(r"\bwhere (?P<aux>do|did|are) (?:you|u) (?P<v>(?:[a-z]+
                          re.IGNORECASE)
 _WHERE_Q_ZH = re.compile(r"(?:^|你)(?:现在|目前|平时)?在哪(?:里|儿|个城市|座城市)?"
                          r"(?P<v>[\u4e00-\u9fff]{0,6}?)(?:呢|呀|啊)?[？?]")
+_ENDS_WITH_PREP = re.compile(r"\b(?:to|from|at|in|into|near)$", re.IGNORECASE)
 _PLACE_REPLY = re.compile(r"^[a-z][a-z .'-]{1,30}$|^[\u4e00-\u9fff]{2,8}$", re.IGNORECASE)
 _YESNO_TAIL = re.compile(r"(?:对吗|是吗|对吧|是吧|吗|吧|呢|, right|, correct|, is that right|"
                          r"right)?\s*[？?]\s*$",
@@ -94,7 +95,9 @@ def _where_answer(question: str, reply: str) -> str | None:
     en = _WHERE_Q_EN.search(question)
     if en:
         verb = en.group("v") if en.group("aux").lower() != "are" else "am " + en.group("v")
-        return f"I {verb} in {reply}"
+        # "where did you move to?" -> "I move to Denver", not "I move to in Denver"
+        prep = "" if _ENDS_WITH_PREP.search(verb) else "in "
+        return f"I {verb} {prep}{reply}"
     zh = _WHERE_Q_ZH.search(question)
     if zh:
         return f"我在{reply}{zh.group('v') or '生活'}"

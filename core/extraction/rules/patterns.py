@@ -613,6 +613,9 @@ BREAKUP = rx(r"分手了|离婚了|分了", r"\bbroke up\b|\bsplit up\b|\bgot di
 JOB_LOSS = rx(r"辞职了|离职了|被裁了?|失业了|"
               r"裸辞了?|退休了", r"\bquit my job\b|\bgot laid off\b|\blost my job\b|\bi'?m unemployed\b|"
               r"\bi retired\b|\bbetween jobs\b")
+# a job that ends soon is not ended ("快退休了", "马上要辞职了", "about to retire"): no loss of the job yet
+JOB_ENDS_SOON = rx(r"(?:快|快要|就要|马上要?|即将|准备|打算|明年|年底)(?:就)?(?:退休|辞职|离职)",
+                   r"\b(?:about to|going to|gonna|soon to|planning to) (?:retire|quit my job)\b")
 
 PETS_ZH = alt(lexicon.PETS_ZH)
 PETS_ZH_RX = [
