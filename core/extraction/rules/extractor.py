@@ -18,7 +18,7 @@ from core.extraction.rules.analysis import Analysis, Group, analyse
 from core.extraction.rules.answers import answer_folded, pronoun_details
 from core.extraction.rules.events import EventHit, is_event_key
 from core.extraction.rules.keys import content_slug
-from core.extraction.rules.precision import precise
+from core.extraction.rules.precision import Precise, precise_parts, with_referents
 from core.extraction.rules.progress import told_next, with_progress
 from core.extraction.rules.refine import CandidateMeta, gives_up_old, refine_candidates
 from core.extraction.rules.segment import has_cjk, join_clauses, normalise
@@ -244,6 +244,7 @@ class RulesExtractor:
         ``precision``: with a classifier, also the precision model's second opinion in the gate."""
         self.classifier = classifier
         self._gated = lru_cache(maxsize=128)(self._apply_classifier)
+        self._precised = lru_cache(maxsize=128)(self._apply_precision)
         if classifier is not None:
             from core.extraction.pairs import shipped_pair_model
             from core.extraction.rules.gate import ClassifierGate
@@ -298,17 +299,26 @@ class RulesExtractor:
     def _built(self, data: ExtractionInput) -> _Built:
         return self._gated(data) if self._gate is not None else build(data)
 
+    def _apply_precision(self, data: ExtractionInput) -> Precise:
+        return precise_parts(self._built(data).candidates, data,
+                             self.standing if self._standing is not None else None)
+
     def extract(self, data: ExtractionInput) -> list[MemoryCandidate]:
         """Stage 1: long-term memory candidates from ``data.user_message`` (never from context), after
-        the precision pass (``precision.precise``: no thanks, requests or moods as rules or goals, no
-        pronoun without its referent)."""
-        return precise(self._built(data).candidates, data,
-                       self.standing if self._standing is not None else None)
+        the precision pass (``precision.precise_parts``: no thanks, requests or moods as rules or goals, no
+        pronoun without its referent). Each is in its own words: the sentence a statement leans on is
+        joined in by ``refine``, once the update judge has read the statement alone."""
+        return list(self._precised(data).candidates)
 
     def refine(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         """Stage 2: against ``data.existing``: drop what is already known, reuse the key of the same
         slot, overwrite single slots and changed values, merge new detail into multi slots; news of a
-        live project the message names updates that project (``progress.with_progress``)."""
+        live project the message names updates that project (``progress.with_progress``). Last, a
+        statement that leans on a thing named outside it gets that sentence joined before it
+        (``precision.with_referents``): what is stored names its thing."""
+        return with_referents(self._judged(data, candidates), self._precised(data).referents)
+
+    def _judged(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         refined = refine_candidates(data.existing, candidates, self._built(data).meta, data.user_message)
         if self._judge is None or not data.existing:
             return _over_turns(data, refined)
