@@ -31,6 +31,7 @@ from schemas.events import MAX_MEMORY_CONTENT_CHARS
 
 if TYPE_CHECKING:
     from core.extraction.classifier import MemoryClassifier, MLPModel
+    from core.extraction.referent_choice import ReferentChooser
     from core.extraction.retraction_intent import RetractionIntent
     from core.extraction.rules.retraction import RetractionResolver
     from core.extraction.standing_instruction import StandingInstruction
@@ -224,6 +225,24 @@ def _standing_model() -> StandingInstruction | None:
         return None
 
 
+def _referent_chooser(on: bool | None) -> ReferentChooser | None:
+    """The learned referent chooser when switched on (``on``, else ``REFERENT_MODEL_ON``), or None (the rule
+    chooses; also when its weights do not load)."""
+    from core.extraction.referent_choice import (
+        REFERENT_MODEL_ON,
+        ReferentChooserError,
+        shipped_referent_chooser,
+    )
+
+    if not (REFERENT_MODEL_ON if on is None else on):
+        return None
+    try:
+        return shipped_referent_chooser()
+    except ReferentChooserError as exc:
+        log.warning("referent chooser unavailable, the rule chooses: %s", exc)
+        return None
+
+
 class RulesExtractor:
     """Offline rule-based ``CandidateExtractor`` for Chinese and English (name ``rules``).
 
@@ -239,10 +258,13 @@ class RulesExtractor:
     cpu_bound = True
 
     def __init__(self, classifier: MemoryClassifier | None = None, judge: bool = True,
-                 precision: bool = True) -> None:
+                 precision: bool = True, referent_model: bool | None = None) -> None:
         """``judge``: with a classifier, also the pair model's update/retraction decision in refine;
-        ``precision``: with a classifier, also the precision model's second opinion in the gate."""
+        ``precision``: with a classifier, also the precision model's second opinion in the gate;
+        ``referent_model``: with a classifier, the learned referent chooser in place of the rule's choice
+        (``core.extraction.referent_choice``; unset: ``REFERENT_MODEL_ON``, off)."""
         self.classifier = classifier
+        self._chooser = _referent_chooser(referent_model) if classifier is not None else None
         self._gated = lru_cache(maxsize=128)(self._apply_classifier)
         self._precised = lru_cache(maxsize=128)(self._apply_precision)
         if classifier is not None:
@@ -301,7 +323,18 @@ class RulesExtractor:
 
     def _apply_precision(self, data: ExtractionInput) -> Precise:
         return precise_parts(self._built(data).candidates, data,
-                             self.standing if self._standing is not None else None)
+                             self.standing if self._standing is not None else None,
+                             self._choose_referent if self._chooser is not None else None)
+
+    def _choose_referent(self, piece: str, message: str, previous: str | None) -> str | None:
+        """The learned chooser's referent of ``piece`` (``core.extraction.referent_choice``)."""
+        from core.extraction.referent_choice import referent_by_model
+
+        assert self._chooser is not None and self.classifier is not None
+        classifier = self.classifier
+        return referent_by_model(self._chooser, classifier.embed,
+                                 lambda texts: [p.p_keep for p in classifier.predict(texts)],
+                                 piece, message, previous)
 
     def extract(self, data: ExtractionInput) -> list[MemoryCandidate]:
         """Stage 1: long-term memory candidates from ``data.user_message`` (never from context), after

@@ -243,7 +243,13 @@ def _sarcastic(piece: str, message: str, claim: bool = False) -> bool:
     return not claim or others.mocking(normalise(message[start:at]))
 
 
-def _referent(piece: str, message: str, previous: str | None, before: Sequence[str]) -> str | None:
+ChooseReferent = Callable[[str, str, str | None], str | None]
+"""(statement, message, the user's previous turn) -> the sentence naming what the statement leans on, or None:
+the learned chooser (``core.extraction.referent_choice``) in place of ``referent.referent_for``."""
+
+
+def _referent(piece: str, message: str, previous: str | None, before: Sequence[str],
+              choose: ChooseReferent | None = None) -> str | None:
     """The sentence naming what ``piece`` leans on (``referent``), the empty string when it names its own
     thing, or ``None`` when it leans on a thing named nowhere near; ``previous``: the user's previous turn;
     ``before``: the pieces of the same memory kept before it (a pronoun whose antecedent they name needs
@@ -252,7 +258,7 @@ def _referent(piece: str, message: str, previous: str | None, before: Sequence[s
         return ""
     if before and not referent.leans("; ".join([*before, piece])):
         return ""
-    return referent.referent_for(piece, message, previous)
+    return (choose or referent.referent_for)(piece, message, previous)
 
 
 @dataclass(frozen=True)
@@ -290,18 +296,21 @@ def with_referents(candidates: Sequence[MemoryCandidate],
 
 
 def precise(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
-            standing: Callable[[list[str]], list[float]] | None = None) -> list[MemoryCandidate]:
+            standing: Callable[[list[str]], list[float]] | None = None,
+            choose: ChooseReferent | None = None) -> list[MemoryCandidate]:
     """``precise_parts`` with the referents joined in: the candidates as they would be stored."""
-    kept = precise_parts(candidates, data, standing)
+    kept = precise_parts(candidates, data, standing, choose)
     return with_referents(kept.candidates, kept.referents)
 
 
 def precise_parts(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
-                  standing: Callable[[list[str]], list[float]] | None = None) -> Precise:
+                  standing: Callable[[list[str]], list[float]] | None = None,
+                  choose: ChooseReferent | None = None) -> Precise:
     """``candidates`` without thanks, one-off requests, passing moods and momentary wants typed as
     a goal or constraint, and without statements that lean on a referent named nowhere near; the
     referent of each statement that leans on one named near is kept apart (``Precise``).
-    ``standing``: P(standing instruction) per text (the standing-instruction model), read on constraints."""
+    ``standing``: P(standing instruction) per text (the standing-instruction model), read on constraints;
+    ``choose``: the learned referent chooser in place of the rule's choice (off by default)."""
     if standing is not None:
         candidates = _grounded_rules(candidates, standing)
     rules = [c for c in candidates if c.op is CandidateOp.UPSERT and c.memory_type is MemoryType.CONSTRAINT]
@@ -336,7 +345,7 @@ def precise_parts(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
         # retraction's pronoun is the memory it withdraws (the retraction path reads it)
         as_told = cand.memory_type is MemoryType.CONSTRAINT or retracts
         for piece in kept:
-            named = "" if as_told else _referent(piece, message, previous, resolved)
+            named = "" if as_told else _referent(piece, message, previous, resolved, choose)
             if named is None:
                 continue  # it leans on a thing named nowhere near: not stored
             if named:
