@@ -1,4 +1,4 @@
-"""Train the referent chooser (``core.extraction.referent_choice``, issue 24, session 18, helper ref32).
+"""Train the referent chooser (``core.extraction.rules.referent_choice``, issue 24, session 18, helper ref32).
 
 For a statement that leans on a thing named outside it, each candidate sentence (an earlier sentence of the
 same message, the user's previous turn and, with ``--assistant``, the assistant's turn the message answers)
@@ -29,8 +29,8 @@ import numpy as np
 import numpy.typing as npt
 
 from core.extraction.classifier import PREFIX
-from core.extraction.referent_choice import CHOOSER_PATH, Candidate, ReferentChooser, pair_features
 from core.extraction.rules import referent
+from core.extraction.rules.referent_choice import CHOOSER_PATH, Candidate, ReferentChooser, pair_features
 from core.extraction.rules.segment import has_cjk
 from training.referent_rows_ref32 import rows as ref32_rows
 from training.train_memory_classifier import embed

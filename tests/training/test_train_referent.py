@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from core.extraction.referent_choice import CHOOSER_PATH, ReferentChooser
+from core.extraction.rules.referent_choice import CHOOSER_PATH, ReferentChooser
 from core.extraction.rules.segment import has_cjk
 from training.referent_rows_ref32 import rows
 from training.train_referent import candidates, target

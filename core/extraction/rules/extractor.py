@@ -31,8 +31,8 @@ from schemas.events import MAX_MEMORY_CONTENT_CHARS
 
 if TYPE_CHECKING:
     from core.extraction.classifier import MemoryClassifier, MLPModel
-    from core.extraction.referent_choice import ReferentChooser
     from core.extraction.retraction_intent import RetractionIntent
+    from core.extraction.rules.referent_choice import ReferentChooser
     from core.extraction.rules.retraction import RetractionResolver
     from core.extraction.standing_instruction import StandingInstruction
 
@@ -228,7 +228,7 @@ def _standing_model() -> StandingInstruction | None:
 def _referent_chooser(on: bool | None) -> ReferentChooser | None:
     """The learned referent chooser when switched on (``on``, else ``REFERENT_MODEL_ON``), or None (the rule
     chooses; also when its weights do not load)."""
-    from core.extraction.referent_choice import (
+    from core.extraction.rules.referent_choice import (
         REFERENT_MODEL_ON,
         ReferentChooserError,
         shipped_referent_chooser,
@@ -262,7 +262,7 @@ class RulesExtractor:
         """``judge``: with a classifier, also the pair model's update/retraction decision in refine;
         ``precision``: with a classifier, also the precision model's second opinion in the gate;
         ``referent_model``: with a classifier, the learned referent chooser in place of the rule's choice
-        (``core.extraction.referent_choice``; unset: ``REFERENT_MODEL_ON``, off)."""
+        (``core.extraction.rules.referent_choice``; unset: ``REFERENT_MODEL_ON``, off)."""
         self.classifier = classifier
         self._chooser = _referent_chooser(referent_model) if classifier is not None else None
         self._gated = lru_cache(maxsize=128)(self._apply_classifier)
@@ -327,8 +327,8 @@ class RulesExtractor:
                              self._choose_referent if self._chooser is not None else None)
 
     def _choose_referent(self, piece: str, message: str, previous: str | None) -> str | None:
-        """The learned chooser's referent of ``piece`` (``core.extraction.referent_choice``)."""
-        from core.extraction.referent_choice import referent_by_model
+        """The learned chooser's referent of ``piece`` (``core.extraction.rules.referent_choice``)."""
+        from core.extraction.rules.referent_choice import referent_by_model
 
         assert self._chooser is not None and self.classifier is not None
         classifier = self.classifier

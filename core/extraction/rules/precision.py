@@ -245,7 +245,7 @@ def _sarcastic(piece: str, message: str, claim: bool = False) -> bool:
 
 ChooseReferent = Callable[[str, str, str | None], str | None]
 """(statement, message, the user's previous turn) -> the sentence naming what the statement leans on, or None:
-the learned chooser (``core.extraction.referent_choice``) in place of ``referent.referent_for``."""
+the learned chooser (``core.extraction.rules.referent_choice``) in place of ``referent.referent_for``."""
 
 
 def _referent(piece: str, message: str, previous: str | None, before: Sequence[str],

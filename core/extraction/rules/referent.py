@@ -248,7 +248,7 @@ def referent_for(piece: str, message: str, previous_user: str | None) -> str | N
 
 def sentences_before(piece: str, message: str) -> list[str]:
     """Every sentence of ``message`` before ``piece``, nearest first, questions included (the candidates
-    of the learned chooser, ``core.extraction.referent_choice``)."""
+    of the learned chooser, ``core.extraction.rules.referent_choice``)."""
     probe = piece[:24]
     at = message.find(probe) if probe else -1
     if at <= 0:

@@ -1,4 +1,4 @@
-"""The learned referent chooser (issue 24, ``core.extraction.referent_choice``): among the earlier sentences
+"""The learned referent chooser (issue 24, ``core.extraction.rules.referent_choice``): among the earlier sentences
 of the message and the user's previous turn, the one that names what a leaning statement is about, or none;
 off by default, switched on per extractor. Sentences written for this test (none from the training rows or an
 evaluation set)."""
@@ -12,7 +12,9 @@ import pytest
 
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
 from core.extraction.classifier import MemoryClassifier
-from core.extraction.referent_choice import (
+from core.extraction.rules import RulesExtractor
+from core.extraction.rules.referent import sentences_before
+from core.extraction.rules.referent_choice import (
     CHOOSER_PATH,
     REFERENT_MODEL_ON,
     Keep,
@@ -20,8 +22,6 @@ from core.extraction.referent_choice import (
     referent_by_model,
     shipped_referent_chooser,
 )
-from core.extraction.rules import RulesExtractor
-from core.extraction.rules.referent import sentences_before
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +82,7 @@ def test_weights_of_other_features_are_refused(tmp_path: Path) -> None:
     data["features"] = ["cosine"]
     path = tmp_path / "chooser.json"
     path.write_text(json.dumps(data), encoding="utf-8")
-    from core.extraction.referent_choice import ReferentChooser
+    from core.extraction.rules.referent_choice import ReferentChooser
 
     with pytest.raises(ReferentChooserError):
         ReferentChooser.load(path)

@@ -31,7 +31,7 @@ REFERENT_MODEL_ON = False
 """The learned chooser replaces the rule's choice of referent (``core.extraction.rules.precision``). Off:
 on the written rows it chooses better than the rule out of fold (``python -m training.train_referent``);
 what it does on the public sets: bench/RESULTS.md, session 18, helper ref32."""
-CHOOSER_PATH = Path(__file__).with_name("data") / "referent_chooser.json"
+CHOOSER_PATH = Path(__file__).parents[1] / "data" / "referent_chooser.json"
 SOURCES = ("m", "prev", "asst")
 FEATURES = ("cosine", "from_message", "from_previous", "from_assistant", "nearness", "asks", "leans", "names",
             "keeps", "length")
