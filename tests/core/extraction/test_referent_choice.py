@@ -1,7 +1,7 @@
 """The learned referent chooser (issue 24, ``core.extraction.rules.referent_choice``): among the earlier
 sentences of the message and the user's previous turn, the one that names what a leaning statement is
-about, or none; off by default, switched on per extractor. Sentences written for this test (none from the training rows or an
-evaluation set)."""
+about, or none; off by default, switched on per extractor. Sentences written for this test (none from the
+training rows or an evaluation set)."""
 
 from __future__ import annotations
 
