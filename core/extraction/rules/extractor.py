@@ -349,7 +349,8 @@ class RulesExtractor:
         live project the message names updates that project (``progress.with_progress``). Last, a
         statement that leans on a thing named outside it gets that sentence joined before it
         (``precision.with_referents``): what is stored names its thing."""
-        return with_referents(self._judged(data, candidates), self._precised(data).referents)
+        return with_referents(self._judged(data, candidates), self._precised(data).referents,
+                              data.user_message)
 
     def _judged(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         refined = refine_candidates(data.existing, candidates, self._built(data).meta, data.user_message)

@@ -272,11 +272,12 @@ class Precise:
     referents: dict[str, str] = field(default_factory=dict)
 
 
-def with_referents(candidates: Sequence[MemoryCandidate],
-                   referents: Mapping[str, str]) -> list[MemoryCandidate]:
+def with_referents(candidates: Sequence[MemoryCandidate], referents: Mapping[str, str],
+                   message: str | None = None) -> list[MemoryCandidate]:
     """``candidates`` with each statement of ``referents`` that their content holds preceded by the
-    sentence it leans on ("<referent>. <statement>"), unless the content up to it no longer leans (refine
-    joined it to a memory that names the thing: "I drive a Tesla now, my husband hates it")."""
+    sentence it leans on ("<referent>. <statement>"), unless what the content says before it, of ``message``
+    (the words the message told; an older memory refine merged it into names no thing of this message),
+    names the thing already ("I drive a Tesla now, my husband hates it": refine joined the two)."""
     if not referents:
         return list(candidates)
     out: list[MemoryCandidate] = []
@@ -285,8 +286,12 @@ def with_referents(candidates: Sequence[MemoryCandidate],
         if cand.op is not CandidateOp.DELETE:
             for piece, named in referents.items():
                 at = content.find(piece)
-                if at < 0 or named in content or not referent.leans(content[:at + len(piece)]):
-                    continue  # not there, or what the memory says before it names the thing already
+                if at < 0 or named in content:
+                    continue
+                told = [p for p in _PIECES.split(content[:at]) if p.strip()
+                        and (message is None or p.strip(" ,，") in message)]
+                if not referent.leans("; ".join([*told, piece])):
+                    continue  # what this message says before it in the memory names the thing already
                 sep = "，" if has_cjk(piece) else ". "
                 content = f"{content[:at]}{named}{sep}{content[at:]}"
         if content != cand.content:
@@ -300,7 +305,7 @@ def precise(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
             choose: ChooseReferent | None = None) -> list[MemoryCandidate]:
     """``precise_parts`` with the referents joined in: the candidates as they would be stored."""
     kept = precise_parts(candidates, data, standing, choose)
-    return with_referents(kept.candidates, kept.referents)
+    return with_referents(kept.candidates, kept.referents, data.user_message)
 
 
 def precise_parts(candidates: Sequence[MemoryCandidate], data: ExtractionInput,

@@ -62,3 +62,20 @@ def test_a_referent_already_named_in_the_memory_is_not_joined_twice(ex: RulesExt
     stored = _stored(ex, data)
     assert any("hates it" in c.content for c in stored), stored
     assert all(c.content.count("Tesla Model 3") <= 1 for c in stored), stored
+
+
+def test_an_older_memory_merged_before_the_statement_does_not_stand_for_its_referent() -> None:
+    from core.extraction.rules.precision import with_referents
+    from core.types import MemoryType
+
+    message = "yeah I started with a new climbing coach. I want to learn from him"
+    merged = MemoryCandidate(memory_type=MemoryType.GOAL, key="goal-skill",
+                             content="I want to stay fit; I want to learn from him")
+    told_together = MemoryCandidate(
+        memory_type=MemoryType.GOAL, key="goal-climbing",
+        content="yeah I started with a new climbing coach, I want to learn from him")
+    referents = {"I want to learn from him": "yeah I started with a new climbing coach"}
+    got = with_referents([merged, told_together], referents, message)
+    assert got[0].content == ("I want to stay fit; yeah I started with a new climbing coach. "
+                              "I want to learn from him")
+    assert got[1].content == told_together.content
