@@ -64,7 +64,7 @@ tiebreak between 0.85 and 0.90 was a 400-turn LoCoMo sample (``bench/RESULTS.md`
 from __future__ import annotations
 
 from core.extraction.candidates import CandidateOp, MemoryCandidate
-from core.extraction.classifier import PREV_MAX_CHARS, MemoryClassifier, MLPModel
+from core.extraction.classifier import MemoryClassifier, MLPModel, turn_tail
 from core.extraction.rules.analysis import Analysis
 from core.extraction.rules.gate_heads import reread_heads
 from core.extraction.rules.gate_keys import TopicKeys
@@ -107,8 +107,7 @@ class ClassifierGate:
         if not texts:
             return candidates, meta
         # the turn before, for a precision model that reads it (embedded in the same batch)
-        turn = (prev or "").strip()[:PREV_MAX_CHARS] \
-            if self.precision is not None and self.precision.context else ""
+        turn = turn_tail(prev) if self.precision is not None and self.precision.context else ""
         vectors = self.classifier.embed([*texts, turn] if turn else texts)
         turn_vector = vectors[-1:] if turn else None
         vectors = vectors[:len(texts)]
