@@ -20,6 +20,11 @@ reply takes up the turn's topic on both sides, and only what the reply adds deci
 - drops: the day's news told in answer to "what did you do today" (a walk, a meal, a film tonight); a remark
   that only agrees with the assistant about the topic ("concerts really are special", "看来我们都喜欢美食");
   thanks and requests after an answer; a passing mood about the day.
+
+Withdrawn after the measurement (session 16): six rows (two concert wishes, four agreeing remarks about concerts
+and food) were shaped after the two MemoryBank items prec28's report describes (a concert wish, a remark about
+food), which is tuning to a public set; the model measured in ``bench/RESULTS.md`` (issue 24, session 16) was
+trained on the set with them (commit ``592dc07``), this set is without them and is not yet measured.
 """
 
 from __future__ import annotations
@@ -29,7 +34,6 @@ from typing import Any
 Pair = tuple[str, str]
 FAMILIES: list[tuple[str, bool, str | None, list[Pair]]] = [
     ("prev_topic_taste", True, "preference", [
-        ("Live music is such a special experience. Which artist would you most like to see in concert?", "I'd really love to see Florence and the Machine in concert, her voice gives me chills"),
         ("Do you enjoy concerts?", "yeah I love concerts, I go to at least a few gigs every year"),
         ("What kind of food do you enjoy the most?", "The food I enjoy most is Sichuan food, the spicier the better"),
         ("Food can be such a comfort. Do you like cooking?", "I do like cooking, especially slow stews on a Sunday"),
@@ -43,7 +47,6 @@ FAMILIES: list[tuple[str, bool, str | None, list[Pair]]] = [
         ("Gardening seems relaxing. Do you have a garden?", "I'm really into gardening, tomatoes and herbs mostly on my balcony"),
         ("Coffee or tea?", "tea all the way, green tea, I can't stand coffee"),
         ("What do you like about travelling?", "I like travelling slowly, staying a week in one small town rather than rushing around"),
-        ("音乐会真的很特别。你最想去看谁的演唱会？", "我最想去看五月天的演唱会，他们的歌陪了我整个大学"),
         ("你喜欢吃什么？", "我最喜欢吃的是湘菜，越辣越好"),
         ("你平时喜欢看什么类型的书？", "我平时喜欢看推理小说，东野圭吾的基本都看过"),
         ("你喜欢运动吗？", "挺喜欢运动的，尤其是打乒乓球，从小就打"),
@@ -121,15 +124,11 @@ FAMILIES: list[tuple[str, bool, str | None, list[Pair]]] = [
         ("昨晚睡得好吗？", "不太好，凌晨四点就醒了"),
     ]),
     ("prev_agreeing_remark", False, None, [
-        ("Live music is such a special experience, the atmosphere is unforgettable.", "yes, concerts really are a special experience"),
-        ("Food brings people together, doesn't it?", "It seems we both have a big interest in food haha"),
         ("Reading opens up so many worlds.", "true, books really can take you anywhere"),
         ("Exercise is great for both body and mind.", "exactly, exercise is good for everything"),
         ("Travel broadens the mind.", "I agree, travelling teaches you a lot"),
         ("Music can really lift your mood.", "yeah music is powerful like that"),
         ("Pets can be such good company.", "so true, animals are amazing company"),
-        ("现场听音乐会的感觉真的很特别。", "是啊，演唱会的氛围确实很特别"),
-        ("美食总能让人开心起来。", "看来我们对吃的都挺感兴趣的"),
         ("读书可以让人看到更大的世界。", "对，读书确实能开阔眼界"),
         ("运动对身心都有好处。", "没错，运动好处真的很多"),
         ("旅行能让人成长。", "我同意，出去走走能学到很多"),
