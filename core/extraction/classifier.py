@@ -20,7 +20,6 @@ model and the arithmetic are deterministic, each text is embedded on its own row
 from __future__ import annotations
 
 import dataclasses
-import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,6 +32,7 @@ import numpy.typing as npt
 from core.config import LOCAL_EMBEDDING_DIM, LOCAL_EMBEDDING_MODEL
 from core.embedding.base import Embedder
 from core.embedding.cache import PassageVectorCache, shared_passage_cache
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
 
 WEIGHTS_PATH = Path(__file__).with_name("data") / "memory_classifier.npz"
