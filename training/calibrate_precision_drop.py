@@ -53,11 +53,11 @@ def calibrate(corpus: Path, model_path: Path, cache: Path | None) -> dict[str, A
     p_drop = model.predict_proba(x, prev if model.context else None)[:, 0]
     keep = np.array([bool(r["keep"]) for r in rows])
     with_turn = np.array([bool(t) for t in turns])
-    table = [{"threshold": t, "all": _rates(p_drop, keep, t),
-              "with_turn": _rates(p_drop[with_turn], keep[with_turn], t)} for t in GRID]
-    best = max(table, key=lambda r: (r["all"]["balanced"], -abs(r["threshold"] - 0.5)))
+    rates = {t: (_rates(p_drop, keep, t), _rates(p_drop[with_turn], keep[with_turn], t)) for t in GRID}
+    chosen = max(GRID, key=lambda t: (rates[t][0]["balanced"], -abs(t - 0.5)))
+    table = [{"threshold": t, "all": rates[t][0], "with_turn": rates[t][1]} for t in GRID]
     return {"corpus": corpus.name, "model": model_path.name, "n_heldout": len(rows),
-            "n_heldout_with_turn": int(with_turn.sum()), "grid": table, "chosen": best["threshold"]}
+            "n_heldout_with_turn": int(with_turn.sum()), "grid": table, "chosen": chosen}
 
 
 def main(argv: list[str] | None = None) -> int:
