@@ -31,7 +31,8 @@ same MLP shape trained on the corpus plus the companion-chat template sets), a s
 where it says drop more surely than the classifier, its p(drop) replaces the classifier's for the gate of
 a rule candidate (from ``PRECISION_DROP``; never a standing rule, a single identity slot or a life event) and
 for a rescue of a taste, goal or project (always; from ``PRECISION_DROP`` for one that tells a taste or a
-habit, and for a rescued fact or rule; ``gate_opinion``); the type stays the
+habit, and for a rescued fact or rule; a model that reads the turn counts from ``CONTEXT_FLOOR`` at least;
+``gate_opinion``); the type stays the
 classifier's, and a rule group it drops still gives up its continuation clauses that are memories of their own
 (``gate_splits``). Splits, the update judge and retractions read the classifier alone.
 
