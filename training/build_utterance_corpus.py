@@ -57,6 +57,8 @@ from training.utterance_templates_prec24b import prec24b_template_rows
 from training.utterance_templates_prec24c import prec24c_template_rows
 from training.utterance_templates_prec27 import prec27_template_rows
 from training.utterance_templates_prec28 import prec28_template_rows
+from training.utterance_templates_prec29 import prec29_template_rows
+from training.utterance_templates_prec32 import prec32_template_rows
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("PAI_SHARED_DIR") or REPO / ".." / "shared")  # the shared data, if elsewhere
@@ -232,13 +234,22 @@ def precision_rows() -> list[dict[str, Any]]:
     beside moods; it cost a MemoryBank item in each language and a dev5 project); ``PAI_PRECISION_SETS=s15``
     adds session 15's ``utterance_templates_prec28.py`` (user replies with the assistant's turn before them,
     for the model that reads it, ``train_memory_mlp --precision --context``; it cost a MemoryBank item in
-    each language): ``bench/RESULTS.md``, issue 24."""
+    each language); ``PAI_PRECISION_SETS=s16`` adds session 16's ``utterance_templates_prec29.py`` beside
+    session 15's (replies that take up the turn's topic, kept when they tell a taste, a wish or a fact,
+    dropped when they tell the day or only agree); ``PAI_PRECISION_SETS=s18`` adds session 18's
+    ``utterance_templates_prec32.py`` beside both (a message that opens a new topic after a turn it does not
+    answer, kept when it tells a taste, a fact or a long-run aim, dropped when it tells the day; plans of the
+    moment dropped beside long-run goals kept): ``bench/RESULTS.md``, issue 24."""
     rows = [*prec24b_template_rows(), *prec24_template_rows(), *prec24c_template_rows(second_pass=False)]
     sets = os.environ.get("PAI_PRECISION_SETS")
     if sets == "s14":
         return [*rows, *prec27_template_rows()]
     if sets == "s15":
         return [*rows, *prec28_template_rows()]
+    if sets == "s16":
+        return [*rows, *prec28_template_rows(), *prec29_template_rows()]
+    if sets == "s18":
+        return [*rows, *prec28_template_rows(), *prec29_template_rows(), *prec32_template_rows()]
     return rows
 
 

@@ -30,6 +30,7 @@ import itertools
 import json
 import sys
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,7 @@ from core.extraction.classifier import (
     LinearModel,
     MLPModel,
     context_features,
+    turn_tail,
 )
 from training.train_memory_classifier import CORPUS, embed, label_of, load_corpus
 
@@ -189,7 +191,10 @@ def train(corpus: Path = CORPUS, cache: Path | None = None, precision: bool = Fa
     reads the previous turn, where every row without one is also fitted (and calibrated) after a neutral
     assistant turn (``_neutral_prevs``)."""
     rows = load_corpus(corpus)
-    prevs = sorted({r["prev"][:PREV_MAX_CHARS] for r in rows if r.get("prev")})
+    # the precision model reads the end of the turn (``turn_tail``: the assistant's question is last), the
+    # memory classifier's context arm its start
+    cut: Callable[[str], str] = turn_tail if precision else (lambda p: p[:PREV_MAX_CHARS])
+    prevs = sorted({cut(r["prev"]) for r in rows if r.get("prev")})
     texts = [r["text"] for r in rows]
     vectors = embed(texts + prevs, cache)
     x, pv = vectors[:len(texts)], vectors[len(texts):]
@@ -197,7 +202,7 @@ def train(corpus: Path = CORPUS, cache: Path | None = None, precision: bool = Fa
     prev = np.zeros_like(x)
     for i, r in enumerate(rows):
         if r.get("prev"):
-            prev[i] = pv[where[r["prev"][:PREV_MAX_CHARS]]]
+            prev[i] = pv[where[cut(r["prev"])]]
     y = np.array([label_of(r) for r in rows], dtype=np.int64)
     is_train = np.array([r["split"] == "train" for r in rows])
     calib = is_train & _calibration([r["id"] for r in rows])

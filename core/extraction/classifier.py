@@ -32,6 +32,7 @@ import numpy.typing as npt
 from core.config import LOCAL_EMBEDDING_DIM, LOCAL_EMBEDDING_MODEL
 from core.embedding.base import Embedder
 from core.embedding.cache import PassageVectorCache, shared_passage_cache
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
 
 WEIGHTS_PATH = Path(__file__).with_name("data") / "memory_classifier.npz"
@@ -141,6 +142,21 @@ PRECISION_WEIGHTS_PATH = Path(__file__).with_name("data") / "memory_mlp_precisio
 trained on the corpus plus the companion-chat template sets (``training/train_memory_mlp.py --precision``)."""
 PREV_MAX_CHARS = 200
 """The previous turn the MLP reads as context is cut to this many characters (bounded embedding cost)."""
+
+_SENTENCE_END = re.compile(r"[.!?。！？…]+\s*")
+
+
+def turn_tail(prev: str | None) -> str:
+    """The end of the turn before a message, as the precision model reads it: its last ``PREV_MAX_CHARS``
+    characters, from the first sentence start inside them (a companion assistant puts its question last:
+    "… is a special experience. Which artist would you like to see?"; its first characters are the topic
+    without the question)."""
+    text = (prev or "").strip()
+    if len(text) <= PREV_MAX_CHARS:
+        return text
+    tail = text[-PREV_MAX_CHARS:]
+    end = _SENTENCE_END.search(tail)
+    return tail[end.end():] if end and end.end() < len(tail) else tail
 
 
 def context_features(vectors: npt.NDArray[np.float32], prev: npt.NDArray[np.float32] | None

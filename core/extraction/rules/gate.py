@@ -31,7 +31,8 @@ same MLP shape trained on the corpus plus the companion-chat template sets), a s
 where it says drop more surely than the classifier, its p(drop) replaces the classifier's for the gate of
 a rule candidate (from ``PRECISION_DROP``; never a standing rule, a single identity slot or a life event) and
 for a rescue of a taste, goal or project (always; from ``PRECISION_DROP`` for one that tells a taste or a
-habit, and for a rescued fact or rule; ``gate_opinion``); the type stays the
+habit, and for a rescued fact or rule; a model that reads the turn counts from ``CONTEXT_FLOOR`` at least;
+``gate_opinion``); the type stays the
 classifier's, and a rule group it drops still gives up its continuation clauses that are memories of their own
 (``gate_splits``). Splits, the update judge and retractions read the classifier alone.
 
@@ -64,7 +65,7 @@ tiebreak between 0.85 and 0.90 was a 400-turn LoCoMo sample (``bench/RESULTS.md`
 from __future__ import annotations
 
 from core.extraction.candidates import CandidateOp, MemoryCandidate
-from core.extraction.classifier import PREV_MAX_CHARS, MemoryClassifier, MLPModel
+from core.extraction.classifier import MemoryClassifier, MLPModel, turn_tail
 from core.extraction.rules.analysis import Analysis
 from core.extraction.rules.gate_heads import reread_heads
 from core.extraction.rules.gate_keys import TopicKeys
@@ -107,8 +108,7 @@ class ClassifierGate:
         if not texts:
             return candidates, meta
         # the turn before, for a precision model that reads it (embedded in the same batch)
-        turn = (prev or "").strip()[:PREV_MAX_CHARS] \
-            if self.precision is not None and self.precision.context else ""
+        turn = turn_tail(prev) if self.precision is not None and self.precision.context else ""
         vectors = self.classifier.embed([*texts, turn] if turn else texts)
         turn_vector = vectors[-1:] if turn else None
         vectors = vectors[:len(texts)]

@@ -4,7 +4,8 @@ with the turn before, and the precision model's second opinion on keep/drop.
 Contract: ``read_in_context`` reads again, with the previous turn, each text whose p(drop) alone falls within
 ``CONTEXT_BAND`` (only for a classifier with a context model; the turn is embedded only then).
 ``second_opinion`` returns each prediction as it is (the same object) unless the precision model says drop
-more surely than the classifier and with p >= the text's floor (``PRECISION_DROP`` unless told otherwise):
+more surely than the classifier and with p >= the text's floor (``PRECISION_DROP`` unless told otherwise; for
+a precision model that reads the turn, at least ``CONTEXT_FLOOR``):
 then its p(drop) replaces the classifier's and the type shares of the rest are scaled, so the type stays the
 classifier's. ``vetoable`` says which rule candidates it may drop (never a standing rule, a wish for the long
 run, a single identity slot or a life event); ``rescue_floors`` gives each rescue unit its floor (``NEVER``
@@ -34,6 +35,12 @@ PRECISION_RESCUE = 0.0  # ... for a rescue (a sentence no rule fired on) of a ta
 # except for a rescue that tells a taste or a habit ("I would also like to attend concerts by …", "I've been
 # spending a lot of my free time reading"): PRECISION_DROP (the companion-chat drops it learned pull such
 # chatty-framed tastes down: MemoryBank en typed recall 0.853 -> 0.809 without this exception)
+CONTEXT_FLOOR = 0.30  # the lowest p(drop) from which a precision model that reads the turn counts, whatever
+# the text's floor: the threshold of highest balanced keep/drop accuracy on the held-out split of its corpus
+# (``training.calibrate_precision_drop`` on the s18 arm; ``bench/RESULTS.md``, issue 24, session 18). A turn
+# the message does not answer lifts p(drop) of a rescued taste from about 0.01 to 0.1, and a rescue must keep
+# p >= ``RESCUE_KEEP`` (0.90): with the rescue floor of 0.0 it was lost. Inert with a model that reads no turn
+# (``MLPModel.context`` false: the shipped one).
 _TASTE_OR_HABIT = re.compile(
     r"\b(?:like|likes|love|loves|enjoy|enjoys|prefer|prefers|favou?rite|fan of|into|usually|often|always|"
     r"free time|spare time|every (?:day|week|weekend|evening|night|morning))\b|"
@@ -74,7 +81,8 @@ def second_opinion(precision: MLPModel | None, vectors: npt.NDArray[np.float32],
     out: list[Prediction] = []
     for i, (pred, drop) in enumerate(zip(predictions, drops, strict=True)):
         d = float(drop)
-        if d < (PRECISION_DROP if floors is None else floors[i]) or d <= pred.probs[0]:
+        floor = PRECISION_DROP if floors is None else floors[i]
+        if d < (max(floor, CONTEXT_FLOOR) if precision.context else floor) or d <= pred.probs[0]:
             out.append(pred)
             continue
         scale = (1.0 - d) / pred.p_keep if pred.p_keep > 0 else 0.0

@@ -1,0 +1,81 @@
+"""The precision model's drop threshold (``core.extraction.rules.gate_opinion.PRECISION_DROP``) read on the
+held-out split of its own corpus (issue 24, session 18).
+
+The corpus's test split (``split != "train"``: never fitted, and not the calibration rows the temperature was
+fitted on) is read by a trained precision model, each row after its own assistant turn when it has one (cut by
+``turn_tail``, as the trainer and the gate cut it); for each threshold ``t`` of a grid, a row is dropped when
+p(drop) >= t. Printed per threshold: keep recall (kept rows that stay), drop recall (drop rows that go), their
+mean (balanced accuracy), on all held-out rows and on the rows with a turn. The threshold chosen is the one of
+highest balanced accuracy on all held-out rows (ties: the one nearest 0.5). Never read on evaluation cases.
+
+    .venv/bin/python -m training.calibrate_precision_drop --corpus U.jsonl --model P.npz --cache C.npz
+        [--json OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from core.extraction.classifier import MLPModel, turn_tail
+from training.train_memory_classifier import embed, load_corpus
+
+GRID = tuple(round(0.30 + 0.05 * i, 2) for i in range(13))  # 0.30 .. 0.90
+
+
+def _rates(p_drop: npt.NDArray[np.float64], keep: npt.NDArray[np.bool_], t: float) -> dict[str, float]:
+    dropped = p_drop >= t
+    keep_recall = float((~dropped[keep]).mean()) if keep.any() else 1.0
+    drop_recall = float(dropped[~keep].mean()) if (~keep).any() else 1.0
+    return {"keep_recall": round(keep_recall, 4), "drop_recall": round(drop_recall, 4),
+            "balanced": round((keep_recall + drop_recall) / 2, 4)}
+
+
+def calibrate(corpus: Path, model_path: Path, cache: Path | None) -> dict[str, Any]:
+    """Per threshold of ``GRID``, the rates on the held-out rows (all, and those with a turn), and the chosen
+    threshold (module doc)."""
+    rows = [r for r in load_corpus(corpus) if r["split"] != "train"]
+    model = MLPModel.load(model_path)
+    texts = [r["text"] for r in rows]
+    turns = [turn_tail(r["prev"]) if model.context and r.get("prev") else "" for r in rows]
+    vectors = embed(texts + sorted({t for t in turns if t}), cache)
+    x = vectors[:len(texts)]
+    where = {t: len(texts) + i for i, t in enumerate(sorted({t for t in turns if t}))}
+    prev = np.zeros_like(x)
+    for i, t in enumerate(turns):
+        if t:
+            prev[i] = vectors[where[t]]
+    p_drop = model.predict_proba(x, prev if model.context else None)[:, 0]
+    keep = np.array([bool(r["keep"]) for r in rows])
+    with_turn = np.array([bool(t) for t in turns])
+    rates = {t: (_rates(p_drop, keep, t), _rates(p_drop[with_turn], keep[with_turn], t)) for t in GRID}
+    chosen = max(GRID, key=lambda t: (rates[t][0]["balanced"], -abs(t - 0.5)))
+    table = [{"threshold": t, "all": rates[t][0], "with_turn": rates[t][1]} for t in GRID]
+    return {"corpus": corpus.name, "model": model_path.name, "n_heldout": len(rows),
+            "n_heldout_with_turn": int(with_turn.sum()), "grid": table, "chosen": chosen}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, required=True)
+    parser.add_argument("--model", type=Path, required=True)
+    parser.add_argument("--cache", type=Path, default=None)
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args(argv)
+    out = calibrate(args.corpus, args.model, args.cache)
+    for r in out["grid"]:
+        print(f"t={r['threshold']:.2f}  all {r['all']}  with_turn {r['with_turn']}")
+    print(f"chosen {out['chosen']} (held-out rows {out['n_heldout']}, "
+          f"with a turn {out['n_heldout_with_turn']})")
+    if args.json is not None:
+        args.json.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
