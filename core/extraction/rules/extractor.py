@@ -16,6 +16,7 @@ from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandi
 from core.extraction.rules import lexicon, patterns
 from core.extraction.rules.analysis import Analysis, Group, analyse
 from core.extraction.rules.answers import answer_folded, pronoun_details
+from core.extraction.rules.coherence import nearest_cosine
 from core.extraction.rules.events import EventHit, is_event_key
 from core.extraction.rules.keys import content_slug
 from core.extraction.rules.precision import Precise, precise_parts, with_referents
@@ -352,8 +353,21 @@ class RulesExtractor:
         return with_referents(self._judged(data, candidates), self._precised(data).referents,
                               data.user_message)
 
+    def _related(self, old: str, new: str) -> float:
+        """The classifier's embedder's cosine between ``new`` and the nearest statement of ``old`` (a
+        memory's content, its statements joined by "；"/"; ")."""
+        from core.embedding.base import EmbeddingError
+
+        assert self.classifier is not None
+        try:
+            return nearest_cosine(self.classifier.embed, old, new)
+        except EmbeddingError as exc:  # the topic words alone decide, as without a classifier
+            log.warning("embedder unavailable, merge topic check by words only: %s", exc)
+            return 1.0
+
     def _judged(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
-        refined = refine_candidates(data.existing, candidates, self._built(data).meta, data.user_message)
+        refined = refine_candidates(data.existing, candidates, self._built(data).meta, data.user_message,
+                                    self._related if self.classifier is not None else None)
         if self._judge is None or not data.existing:
             return _over_turns(data, refined)
         from core.embedding.base import EmbeddingError
