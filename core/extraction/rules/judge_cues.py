@@ -96,7 +96,7 @@ def cue_statements(message: str, gated: frozenset[str] = frozenset()) -> list[tu
             # a question after the statement (to the assistant: "你喜欢看电视剧吗") is never part of it:
             # not joined to a short cue sentence, not in the tail a new value is read from
             after = [t for t, asked in read[i + 1:i + 3] if not asked]
-            if len(text) < SHORT_SENTENCE and after[:1] == parts[i + 1:i + 2]:
+            if len(text) < SHORT_SENTENCE and i + 1 < len(parts) and not read[i + 1][1]:
                 text = f"{text}{'，' if has_cjk(text) else ', '}{parts[i + 1]}"
             sep = "，" if has_cjk(text) else ", "
             out.append((text, sep.join([parts[i], *after])))
