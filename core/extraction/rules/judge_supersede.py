@@ -47,6 +47,8 @@ from core.text.salient import salient_tokens
 from core.types import MemoryType
 from schemas.events import MAX_MEMORY_CONTENT_CHARS
 
+_PIECES = re.compile(r"；|; ")
+
 _TOPICAL = frozenset({MemoryType.PREFERENCE.value, MemoryType.GOAL.value})
 
 SUPERSEDE_P = 0.80
@@ -167,12 +169,14 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
     told = False  # the sentence produced a candidate that tells a change (of this slot or not)
     taken: list[int] = []  # ... under another slot or type, which a sure supersede takes over
     retire: list[int] = []  # ... or which keeps its own slot and retires the old memory
-    elsewhere = False  # the sentence's statement is kept in another named slot of the memory's type
+    # the sentence's statement is kept under another key of the memory's type (its own, or merged into
+    # another memory: "I've become interested in car racing" joined the hobbies)
+    elsewhere = any(c.op is CandidateOp.UPSERT and c.memory_type is type_of(memory) and c.key != memory.key
+                    and any(from_sentence(c.model_copy(update={"content": piece}), sentence)
+                            for piece in _PIECES.split(c.content) if piece.strip()) for c in out)
     for k, c in enumerate(out):
         if c.op is not CandidateOp.UPSERT or not from_sentence(c, sentence):
             continue
-        elsewhere = elsewhere or (c.memory_type is type_of(memory) and c.key != memory.key
-                                  and is_known_slot(c.key) and is_known_slot(memory.key))
         if not (intent or UPDATE_CUE.search(c.content)):
             continue  # a side fact of the sentence ("膝盖不行"), not the new value
         told = True
@@ -213,8 +217,8 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
     if (told or elsewhere) and not taken:
         # what the sentence tells is stored under its own key: it is not this memory's value. A statement
         # is read in its own words, so its change word may sit in the referent beside it ("最近开始追一部
-        # 电视剧X，很喜欢里面的演员"): a statement of the memory's type that the rules filed under another
-        # named slot is that slot's, cue or not (two named slots never replace each other)
+        # 电视剧X，很喜欢里面的演员"): a statement of the memory's type that the message keeps under another
+        # key is that memory's, cue or not, never written twice
         return None
     if (p < STATEMENT_P and not (p >= CUED_SUPERSEDE_P and STRONG_CUE.search(sentence))) \
             or not (intent or UPDATE_CUE.search(sentence)) or QUESTION.search(sentence):
