@@ -18,8 +18,7 @@ from __future__ import annotations
 
 from core.extraction.candidates import MemoryCandidate
 from core.extraction.pairs import NEGATION, RETRACT_CUE, UPDATE_CUE, has_cue, overlap
-from core.extraction.rules.questions import is_question
-from core.extraction.rules.segment import clean_content, has_cjk, normalise
+from core.extraction.rules.segment import clean_content, has_cjk
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 
 MAX_STATEMENTS = 4
@@ -72,14 +71,8 @@ _ANAPHOR = re.compile(r"\b(?:that|it|this)\b|那条|这条|刚才|上面", re.IG
 
 def sentences(message: str) -> list[str]:
     """The message's sentences, cleaned (an emoji ends one)."""
-    return [t for t, _ in _read(message)]
-
-
-def _read(message: str) -> list[tuple[str, bool]]:
-    """``sentences(message)``, each with whether it is a question (read before cleaning drops its "?")."""
     message = _EMOJI.sub(". ", message)
-    read = ((clean_content(m.group(0)), m.group(0).strip()) for m in _SENTENCE.finditer(message))
-    return [(t, raw.endswith(("?", "？")) or is_question(normalise(t))) for t, raw in read if t]
+    return [t for t in (clean_content(m.group(0)) for m in _SENTENCE.finditer(message)) if t]
 
 
 def cue_statements(message: str, gated: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
@@ -88,18 +81,14 @@ def cue_statements(message: str, gated: frozenset[str] = frozenset()) -> list[tu
     the one after it; ``tail`` is the sentence and the two after it (where a new value is often told:
     "not doing badminton anymore. swimming laps instead now"). ``gated``: sentences without a cue word
     the update-intent model reads as a change (``core.extraction.update_intent``), judged as well."""
-    read = _read(message)
-    parts = [t for t, _ in read]
+    parts = sentences(message)
     out = []
     for i, text in enumerate(parts):
         if len(text) >= 3 and (has_cue(text) or text in gated):
-            # a question after the statement (to the assistant: "你喜欢看电视剧吗") is never part of it:
-            # not joined to a short cue sentence, not in the tail a new value is read from
-            after = [t for t, asked in read[i + 1:i + 3] if not asked]
-            if len(text) < SHORT_SENTENCE and i + 1 < len(parts) and not read[i + 1][1]:
+            if len(text) < SHORT_SENTENCE and i + 1 < len(parts):
                 text = f"{text}{'，' if has_cjk(text) else ', '}{parts[i + 1]}"
             sep = "，" if has_cjk(text) else ", "
-            out.append((text, sep.join([parts[i], *after])))
+            out.append((text, sep.join(parts[i:i + 3])))
     return out[:MAX_STATEMENTS]
 
 
