@@ -23,7 +23,7 @@ from __future__ import annotations
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
 from core.extraction.classifier import MemoryClassifier
 from core.extraction.pairs import RELATIONS, UPDATE_CUE, overlap, shares_value, topic_text
-from core.extraction.rules.coherence import LIST_SLOTS, about_its_thing, nearest_cosine
+from core.extraction.rules.coherence import LIST_SLOTS
 from core.extraction.rules.events import is_event_key
 from core.extraction.rules.judge_cues import (
     ADDITIVE,
@@ -49,7 +49,6 @@ from schemas.events import MAX_MEMORY_CONTENT_CHARS
 
 _PIECES = re.compile(r"；|; ")
 
-_TOPICAL = frozenset({MemoryType.PREFERENCE.value, MemoryType.GOAL.value})
 
 SUPERSEDE_P = 0.80
 STATEMENT_P = 0.80  # the sentence itself becomes the new content only this sure
@@ -169,9 +168,10 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
     told = False  # the sentence produced a candidate that tells a change (of this slot or not)
     taken: list[int] = []  # ... under another slot or type, which a sure supersede takes over
     retire: list[int] = []  # ... or which keeps its own slot and retires the old memory
-    # the sentence's statement is kept under another key of the memory's type (its own, or merged into
-    # another memory: "I've become interested in car racing" joined the hobbies)
+    # the sentence's statement is a taste or goal kept under another named slot (merged into it or not)
     elsewhere = any(c.op is CandidateOp.UPSERT and c.memory_type is type_of(memory) and c.key != memory.key
+                    and c.memory_type in (MemoryType.PREFERENCE, MemoryType.GOAL)
+                    and is_known_slot(c.key) and is_known_slot(memory.key)
                     and any(from_sentence(c.model_copy(update={"content": piece}), sentence)
                             for piece in _PIECES.split(c.content) if piece.strip()) for c in out)
     for k, c in enumerate(out):
@@ -217,8 +217,8 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
     if (told or elsewhere) and not taken:
         # what the sentence tells is stored under its own key: it is not this memory's value. A statement
         # is read in its own words, so its change word may sit in the referent beside it ("最近开始追一部
-        # 电视剧X，很喜欢里面的演员"): a statement of the memory's type that the message keeps under another
-        # key is that memory's, cue or not, never written twice
+        # 电视剧X，很喜欢里面的演员"): a taste or goal the message keeps under another named slot is that
+        # slot's, cue or not (two named slots never replace each other), never written twice
         return None
     if (p < STATEMENT_P and not (p >= CUED_SUPERSEDE_P and STRONG_CUE.search(sentence))) \
             or not (intent or UPDATE_CUE.search(sentence)) or QUESTION.search(sentence):
@@ -277,9 +277,6 @@ def supersede_paired(classifier: MemoryClassifier, ledger: Ledger, live: list[Ex
     if memory.key in ledger.done or ADDITIVE.search(sentence) or (a_list(memory) and not cued) \
             or not (p >= SUPERSEDE_P or (p >= CUED_SUPERSEDE_P and best == 0 and cued)):
         return
-    if memory.memory_type in _TOPICAL and not about_its_thing(
-            memory.content, sentence, lambda old, new: nearest_cosine(classifier.embed, old, new)):
-        return  # a taste or a goal is replaced by one of its own thing: a TV series is no new reading taste
     # a bare delete the rules made for this memory gives way to the new value, when one is told
     kept = [c for c in ledger.out if c.key != memory.key or c.op is not CandidateOp.DELETE]
     replaced = supersede(classifier, kept, sentence, tail, memory, p, before, intent)
