@@ -97,12 +97,6 @@ def nearest_cosine(embed: Callable[[list[str]], npt.NDArray[np.float32]], old: s
     return float(np.max(vectors[1:] @ vectors[0]))
 
 
-def about_its_thing(old: str, new: str, related: Related) -> bool:
-    """``new`` is about the thing of the memory ``old``: it shares a salient word with it, or the
-    embedder's cosine to its nearest statement reaches ``ONE_THING_COSINE``."""
-    return bool(salient_tokens(old) & salient_tokens(new)) or related(old, new) >= ONE_THING_COSINE
-
-
 def _near(related: Related | None, old: str, new: str) -> bool:
     """The embedder (when given) reads ``new`` as about the thing of one of ``old``'s statements."""
     return related is None or related(old, new) >= ONE_THING_COSINE
