@@ -17,7 +17,12 @@ Otherwise the statement becomes a memory of its own under ``own_key``. Pure func
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import json
+from collections.abc import Callable, Collection
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
 
 from core.extraction.rules import lexicon
 from core.extraction.rules.keys import content_slug, salient_tokens
@@ -27,6 +32,11 @@ from core.filters import normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
 
+# The shipped embedder's cosine below which a statement is not about the memory's thing (the nearest of its
+# statements): fewer than 5% of one-thing pairs held out fall below it (``training.calibrate_one_thing``).
+_CALIBRATION = Path(__file__).resolve().parents[1] / "data" / "one_thing_calibration.json"
+ONE_THING_COSINE = float(next(iter(json.loads(_CALIBRATION.read_text(encoding="utf-8")).values()))["cosine"])
+Related = Callable[[str, str], float]  # (memory content, statement) -> the cosine of the nearest statement
 MERGED_MAX_CHARS = 240
 MERGED_MAX_PIECES = 4
 _PIECES = re.compile(r"；|; ")
@@ -50,9 +60,13 @@ def _slot_topic(kind: str, key: str) -> str | None:
     return suffix if suffix in names and suffix not in LIST_SLOTS else None
 
 
-def one_thing(old: str, new: str, memory_type: MemoryType, key: str, same_key: bool) -> bool:
+def one_thing(old: str, new: str, memory_type: MemoryType, key: str, same_key: bool,
+              related: Related | None = None) -> bool:
     """``new`` may be merged into the memory ``key`` whose content is ``old``; ``same_key``: the
-    extractor itself filed ``new`` under ``key`` (see the module doc)."""
+    extractor itself filed ``new`` under ``key`` (see the module doc). ``related``: the embedder's
+    cosine; where only the topic words join them (no salient word shared), it must reach
+    ``ONE_THING_COSINE`` too ("a studio with privacy" and "learning a programming language" both read
+    as the topic "language")."""
     pieces = [p for p in _PIECES.split(old) if p.strip()] + [p for p in _PIECES.split(new) if p.strip()]
     if len(pieces) > MERGED_MAX_PIECES or sum(len(p) + 2 for p in pieces) > MERGED_MAX_CHARS:
         return False
@@ -67,11 +81,25 @@ def one_thing(old: str, new: str, memory_type: MemoryType, key: str, same_key: b
         if slot is None and key.split("-", 1)[-1] in LIST_SLOTS:  # a list slot: items of any topic, liked
             return shared or bool(_LIKING.search(normalise(new)))
         if slot is not None:  # a topical slot: a statement of its topic beside one of its topic
-            return shared or t_new == t_old == slot
+            return shared or (t_new == t_old == slot and _near(related, old, new))
         return True  # a key of the statement's own words
     if t_old and t_new:
-        return t_old == t_new
+        return t_old == t_new and (shared or _near(related, old, new))
     return shared
+
+
+def nearest_cosine(embed: Callable[[list[str]], npt.NDArray[np.float32]], old: str, new: str) -> float:
+    """The cosine (vectors of ``embed``) between ``new`` and the nearest statement of ``old`` (a memory's
+    content, its statements joined by "；"/"; ")."""
+    pieces = [p for p in _PIECES.split(old) if p.strip()] or [old]
+    vectors = embed([new, *pieces])
+    vectors = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+    return float(np.max(vectors[1:] @ vectors[0]))
+
+
+def _near(related: Related | None, old: str, new: str) -> bool:
+    """The embedder (when given) reads ``new`` as about the thing of one of ``old``'s statements."""
+    return related is None or related(old, new) >= ONE_THING_COSINE
 
 
 def _catch_all(key: str) -> bool:

@@ -16,9 +16,10 @@ from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandi
 from core.extraction.rules import lexicon, patterns
 from core.extraction.rules.analysis import Analysis, Group, analyse
 from core.extraction.rules.answers import answer_folded, pronoun_details
+from core.extraction.rules.coherence import nearest_cosine
 from core.extraction.rules.events import EventHit, is_event_key
 from core.extraction.rules.keys import content_slug
-from core.extraction.rules.precision import precise
+from core.extraction.rules.precision import Precise, precise_parts, with_referents
 from core.extraction.rules.progress import told_next, with_progress
 from core.extraction.rules.refine import CandidateMeta, gives_up_old, refine_candidates
 from core.extraction.rules.segment import has_cjk, join_clauses, normalise
@@ -32,6 +33,7 @@ from schemas.events import MAX_MEMORY_CONTENT_CHARS
 if TYPE_CHECKING:
     from core.extraction.classifier import MemoryClassifier, MLPModel
     from core.extraction.retraction_intent import RetractionIntent
+    from core.extraction.rules.referent_choice import ReferentChooser
     from core.extraction.rules.retraction import RetractionResolver
     from core.extraction.standing_instruction import StandingInstruction
 
@@ -224,6 +226,24 @@ def _standing_model() -> StandingInstruction | None:
         return None
 
 
+def _referent_chooser(on: bool | None) -> ReferentChooser | None:
+    """The learned referent chooser when switched on (``on``, else ``REFERENT_MODEL_ON``), or None (the rule
+    chooses; also when its weights do not load)."""
+    from core.extraction.rules.referent_choice import (
+        REFERENT_MODEL_ON,
+        ReferentChooserError,
+        shipped_referent_chooser,
+    )
+
+    if not (REFERENT_MODEL_ON if on is None else on):
+        return None
+    try:
+        return shipped_referent_chooser()
+    except ReferentChooserError as exc:
+        log.warning("referent chooser unavailable, the rule chooses: %s", exc)
+        return None
+
+
 class RulesExtractor:
     """Offline rule-based ``CandidateExtractor`` for Chinese and English (name ``rules``).
 
@@ -239,11 +259,15 @@ class RulesExtractor:
     cpu_bound = True
 
     def __init__(self, classifier: MemoryClassifier | None = None, judge: bool = True,
-                 precision: bool = True) -> None:
+                 precision: bool = True, referent_model: bool | None = None) -> None:
         """``judge``: with a classifier, also the pair model's update/retraction decision in refine;
-        ``precision``: with a classifier, also the precision model's second opinion in the gate."""
+        ``precision``: with a classifier, also the precision model's second opinion in the gate;
+        ``referent_model``: with a classifier, the learned referent chooser in place of the rule's choice
+        (``core.extraction.rules.referent_choice``; unset: ``REFERENT_MODEL_ON``, off)."""
         self.classifier = classifier
+        self._chooser = _referent_chooser(referent_model) if classifier is not None else None
         self._gated = lru_cache(maxsize=128)(self._apply_classifier)
+        self._precised = lru_cache(maxsize=128)(self._apply_precision)
         if classifier is not None:
             from core.extraction.pairs import shipped_pair_model
             from core.extraction.rules.gate import ClassifierGate
@@ -298,18 +322,52 @@ class RulesExtractor:
     def _built(self, data: ExtractionInput) -> _Built:
         return self._gated(data) if self._gate is not None else build(data)
 
+    def _apply_precision(self, data: ExtractionInput) -> Precise:
+        return precise_parts(self._built(data).candidates, data,
+                             self.standing if self._standing is not None else None,
+                             self._choose_referent if self._chooser is not None else None)
+
+    def _choose_referent(self, piece: str, message: str, previous: str | None) -> str | None:
+        """The learned chooser's referent of ``piece`` (``core.extraction.rules.referent_choice``)."""
+        from core.extraction.rules.referent_choice import referent_by_model
+
+        assert self._chooser is not None and self.classifier is not None
+        classifier = self.classifier
+        return referent_by_model(self._chooser, classifier.embed,
+                                 lambda texts: [p.p_keep for p in classifier.predict(texts)],
+                                 piece, message, previous)
+
     def extract(self, data: ExtractionInput) -> list[MemoryCandidate]:
         """Stage 1: long-term memory candidates from ``data.user_message`` (never from context), after
-        the precision pass (``precision.precise``: no thanks, requests or moods as rules or goals, no
-        pronoun without its referent)."""
-        return precise(self._built(data).candidates, data,
-                       self.standing if self._standing is not None else None)
+        the precision pass (``precision.precise_parts``: no thanks, requests or moods as rules or goals, no
+        pronoun without its referent). Each is in its own words: the sentence a statement leans on is
+        joined in by ``refine``, once the update judge has read the statement alone."""
+        return list(self._precised(data).candidates)
 
     def refine(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         """Stage 2: against ``data.existing``: drop what is already known, reuse the key of the same
         slot, overwrite single slots and changed values, merge new detail into multi slots; news of a
-        live project the message names updates that project (``progress.with_progress``)."""
-        refined = refine_candidates(data.existing, candidates, self._built(data).meta, data.user_message)
+        live project the message names updates that project (``progress.with_progress``). Last, a
+        statement that leans on a thing named outside it gets that sentence joined before it
+        (``precision.with_referents``): what is stored names its thing."""
+        return with_referents(self._judged(data, candidates), self._precised(data).referents,
+                              data.user_message)
+
+    def _related(self, old: str, new: str) -> float:
+        """The classifier's embedder's cosine between ``new`` and the nearest statement of ``old`` (a
+        memory's content, its statements joined by "；"/"; ")."""
+        from core.embedding.base import EmbeddingError
+
+        assert self.classifier is not None
+        try:
+            return nearest_cosine(self.classifier.embed, old, new)
+        except EmbeddingError as exc:  # the topic words alone decide, as without a classifier
+            log.warning("embedder unavailable, merge topic check by words only: %s", exc)
+            return 1.0
+
+    def _judged(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
+        refined = refine_candidates(data.existing, candidates, self._built(data).meta, data.user_message,
+                                    self._related if self.classifier is not None else None)
         if self._judge is None or not data.existing:
             return _over_turns(data, refined)
         from core.embedding.base import EmbeddingError

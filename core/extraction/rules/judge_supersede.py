@@ -47,6 +47,9 @@ from core.text.salient import salient_tokens
 from core.types import MemoryType
 from schemas.events import MAX_MEMORY_CONTENT_CHARS
 
+_PIECES = re.compile(r"；|; ")
+
+
 SUPERSEDE_P = 0.80
 STATEMENT_P = 0.80  # the sentence itself becomes the new content only this sure
 STATEMENT_KEEP = 0.8  # ... unless the memory classifier is this sure it is a memory
@@ -165,6 +168,12 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
     told = False  # the sentence produced a candidate that tells a change (of this slot or not)
     taken: list[int] = []  # ... under another slot or type, which a sure supersede takes over
     retire: list[int] = []  # ... or which keeps its own slot and retires the old memory
+    # the sentence's statement is a taste or goal kept under another named slot (merged into it or not)
+    elsewhere = any(c.op is CandidateOp.UPSERT and c.memory_type is type_of(memory) and c.key != memory.key
+                    and c.memory_type in (MemoryType.PREFERENCE, MemoryType.GOAL)
+                    and is_known_slot(c.key) and is_known_slot(memory.key)
+                    and any(from_sentence(c.model_copy(update={"content": piece}), sentence)
+                            for piece in _PIECES.split(c.content) if piece.strip()) for c in out)
     for k, c in enumerate(out):
         if c.op is not CandidateOp.UPSERT or not from_sentence(c, sentence):
             continue
@@ -205,8 +214,12 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
                                       "supersedes": memory.key,
                                       "confidence": max(c.confidence, round(p, 3))})
         return out
-    if told and not taken:
-        return None  # what the sentence tells is stored under its own key: it is not this memory's value
+    if (told or elsewhere) and not taken:
+        # what the sentence tells is stored under its own key: it is not this memory's value. A statement
+        # is read in its own words, so its change word may sit in the referent beside it ("最近开始追一部
+        # 电视剧X，很喜欢里面的演员"): a taste or goal the message keeps under another named slot is that
+        # slot's, cue or not (two named slots never replace each other), never written twice
+        return None
     if (p < STATEMENT_P and not (p >= CUED_SUPERSEDE_P and STRONG_CUE.search(sentence))) \
             or not (intent or UPDATE_CUE.search(sentence)) or QUESTION.search(sentence):
         return None

@@ -13,8 +13,9 @@ from __future__ import annotations
 from core.extraction.pairs import UPDATE_CUE, bare_cue
 from core.extraction.rules.judge_cues import CLAUSE, STOP, number_changed
 from core.extraction.rules.patterns import REQUEST
+from core.extraction.rules.questions import is_question
 from core.extraction.rules.refine import without_past
-from core.extraction.rules.segment import clean_content, has_cjk
+from core.extraction.rules.segment import clean_content, has_cjk, normalise
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.text.salient import salient_tokens
 
@@ -58,10 +59,11 @@ def _no_value(clause: str) -> bool:
 
 def without_requests(value: str) -> str:
     """``value`` without its clauses that ask the assistant for something ("今天的工作总结帮我列一下", the
-    next message of a burst glued to a new value); the value itself when every clause asks. Applied after
-    the update is decided, so what is decided never depends on it."""
+    next message of a burst glued to a new value) or ask it a question ("你喜欢看电视剧吗": a question is
+    never part of a stored statement); the value itself when every clause asks. Applied after the update
+    is decided, so what is decided never depends on it."""
     parts = _value_clauses(value)
-    kept = [p for p in parts if not REQUEST.search(p)]
+    kept = [p for p in parts if not REQUEST.search(p) and not is_question(normalise(p))]
     if not kept or len(kept) == len(parts):
         return value
     return clean_content(("，" if has_cjk(value) else ", ").join(kept))

@@ -38,7 +38,11 @@ statement of a candidate's content, the parts ``build`` joined with "; " / "；"
 - a memory never loses its referent (``referent``): a statement that leans on a thing named outside it (a
   pronoun or a demonstrative with no antecedent in the memory: "I love riding them", "我超爱骑它们", "each
   book is great", "I love their music") takes the nearest sentence before it in the message that names a
-  thing, else the user's previous turn, as its referent; without one it is not stored. A constraint keeps
+  thing, else the user's previous turn, as its referent; without one it is not stored. The referent only
+  supplies the thing: the statement stays in its own words through every later reading (its type and slot,
+  keep or drop, the update judge, the match of a candidate to a sentence of the message), and the referent
+  is joined before it in what is stored (``precise_parts`` keeps them apart, ``with_referents`` joins them
+  once refine has judged; ``precise`` does both at once). A constraint keeps
   its words (its pronoun is what the assistant writes: "when you suggest podcasts keep them short"), and so
   does a statement of a message that retracts (``retraction.cued``: its pronoun is what it withdraws).
 
@@ -57,7 +61,8 @@ becomes a preference under its topic. Deletions pass untouched. Pure function.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
 from core.extraction.rules import others, referent, retraction
@@ -238,26 +243,79 @@ def _sarcastic(piece: str, message: str, claim: bool = False) -> bool:
     return not claim or others.mocking(normalise(message[start:at]))
 
 
-def _with_referent(piece: str, message: str, previous: str | None, before: Sequence[str]) -> str | None:
-    """``piece``, or the sentence naming what it leans on joined before it (``referent``), or ``None``
-    when it leans on a thing named nowhere near; ``previous``: the user's previous turn; ``before``: the
-    pieces of the same memory kept before it (a pronoun whose antecedent they name needs nothing more)."""
+ChooseReferent = Callable[[str, str, str | None], str | None]
+"""(statement, message, the user's previous turn) -> the sentence naming what the statement leans on, or None:
+the learned chooser (``core.extraction.rules.referent_choice``) in place of ``referent.referent_for``."""
+
+
+def _referent(piece: str, message: str, previous: str | None, before: Sequence[str],
+              choose: ChooseReferent | None = None) -> str | None:
+    """The sentence naming what ``piece`` leans on (``referent``), the empty string when it names its own
+    thing, or ``None`` when it leans on a thing named nowhere near; ``previous``: the user's previous turn;
+    ``before``: the pieces of the same memory kept before it (a pronoun whose antecedent they name needs
+    nothing more)."""
     if not referent.leans(piece):
-        return piece
+        return ""
     if before and not referent.leans("; ".join([*before, piece])):
-        return piece
-    named = referent.referent_for(piece, message, previous)
-    if named is None:
-        return None
-    sep = "，" if has_cjk(piece) else ". "
-    return f"{named}{sep}{piece}"[:MAX_MEMORY_CONTENT_CHARS]
+        return ""
+    return (choose or referent.referent_for)(piece, message, previous)
+
+
+@dataclass(frozen=True)
+class Precise:
+    """What the precision pass keeps: ``candidates`` in the statements' own words (what the later
+    stages type, judge and match against the message read), and ``referents``: for a kept statement
+    that leans on a thing named outside it, the sentence that names it (``with_referents`` joins it
+    before the statement in what is stored, so the memory stays findable by its thing)."""
+
+    candidates: list[MemoryCandidate]
+    referents: dict[str, str] = field(default_factory=dict)
+
+
+def with_referents(candidates: Sequence[MemoryCandidate], referents: Mapping[str, str],
+                   message: str | None = None) -> list[MemoryCandidate]:
+    """``candidates`` with each statement of ``referents`` that their content holds preceded by the
+    sentence it leans on ("<referent>. <statement>"), unless what the content says before it, of ``message``
+    (the words the message told; an older memory refine merged it into names no thing of this message),
+    names the thing already ("I drive a Tesla now, my husband hates it": refine joined the two)."""
+    if not referents:
+        return list(candidates)
+    out: list[MemoryCandidate] = []
+    for cand in candidates:
+        content = cand.content
+        if cand.op is not CandidateOp.DELETE:
+            for piece, named in referents.items():
+                at = content.find(piece)
+                if at < 0 or named in content:
+                    continue
+                told = [p for p in _PIECES.split(content[:at]) if p.strip()
+                        and (message is None or p.strip(" ,，") in message)]
+                if not referent.leans("; ".join([*told, piece])):
+                    continue  # what this message says before it in the memory names the thing already
+                sep = "，" if has_cjk(piece) else ". "
+                content = f"{content[:at]}{named}{sep}{content[at:]}"
+        if content != cand.content:
+            cand = cand.model_copy(update={"content": content[:MAX_MEMORY_CONTENT_CHARS]})
+        out.append(cand)
+    return out
 
 
 def precise(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
-            standing: Callable[[list[str]], list[float]] | None = None) -> list[MemoryCandidate]:
+            standing: Callable[[list[str]], list[float]] | None = None,
+            choose: ChooseReferent | None = None) -> list[MemoryCandidate]:
+    """``precise_parts`` with the referents joined in: the candidates as they would be stored."""
+    kept = precise_parts(candidates, data, standing, choose)
+    return with_referents(kept.candidates, kept.referents, data.user_message)
+
+
+def precise_parts(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
+                  standing: Callable[[list[str]], list[float]] | None = None,
+                  choose: ChooseReferent | None = None) -> Precise:
     """``candidates`` without thanks, one-off requests, passing moods and momentary wants typed as
-    a goal or constraint, and with pronoun-only statements given their referent (or dropped).
-    ``standing``: P(standing instruction) per text (the standing-instruction model), read on constraints."""
+    a goal or constraint, and without statements that lean on a referent named nowhere near; the
+    referent of each statement that leans on one named near is kept apart (``Precise``).
+    ``standing``: P(standing instruction) per text (the standing-instruction model), read on constraints;
+    ``choose``: the learned referent chooser in place of the rule's choice (off by default)."""
     if standing is not None:
         candidates = _grounded_rules(candidates, standing)
     rules = [c for c in candidates if c.op is CandidateOp.UPSERT and c.memory_type is MemoryType.CONSTRAINT]
@@ -268,6 +326,7 @@ def precise(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
     previous = next((m.content for m in reversed(data.context) if m.role == "user" and m.content.strip()),
                     None)
     out: list[MemoryCandidate] = []
+    referents: dict[str, str] = {}
     for cand in candidates:
         if cand.op is not CandidateOp.UPSERT:
             out.append(cand)
@@ -291,16 +350,19 @@ def precise(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
         # retraction's pronoun is the memory it withdraws (the retraction path reads it)
         as_told = cand.memory_type is MemoryType.CONSTRAINT or retracts
         for piece in kept:
-            carried = piece if as_told else _with_referent(piece, message, previous, resolved)
-            if carried:
-                resolved.append(carried)
+            named = "" if as_told else _referent(piece, message, previous, resolved, choose)
+            if named is None:
+                continue  # it leans on a thing named nowhere near: not stored
+            if named:
+                referents.setdefault(piece, named)
+            resolved.append(piece)
         if not resolved:
             continue
         if resolved != pieces:
             sep = "；" if has_cjk(cand.content) else "; "
             cand = cand.model_copy(update={"content": sep.join(resolved)[:MAX_MEMORY_CONTENT_CHARS]})
         out.append(_habit_as_taste(cand))
-    return out
+    return Precise(out, referents)
 
 
 _GROUND_KEYS = frozenset({"fact-allergy", "fact-diet", "fact-health"})

@@ -244,3 +244,21 @@ def referent_for(piece: str, message: str, previous_user: str | None) -> str | N
         if joined and nounlike(joined) and not leans(joined):
             return joined
     return None
+
+
+def sentences_before(piece: str, message: str) -> list[str]:
+    """Every sentence of ``message`` before ``piece``, nearest first, questions included (the candidates
+    of the learned chooser, ``core.extraction.rules.referent_choice``)."""
+    probe = piece[:24]
+    at = message.find(probe) if probe else -1
+    if at <= 0:
+        return []
+    head = message[max(0, at - READ_MAX_CHARS):at]
+    out: list[str] = []
+    start = 0
+    for end in [*_SENTENCE_END.finditer(head), None]:
+        sentence = head[start:end.end() if end else len(head)].strip().rstrip("，,;；:：、 ")
+        if sentence:
+            out.append(sentence)
+        start = end.end() if end else len(head)
+    return out[::-1]

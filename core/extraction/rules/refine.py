@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
 from core.extraction.rules import patterns
-from core.extraction.rules.coherence import one_thing, own_key
+from core.extraction.rules.coherence import Related, one_thing, own_key
 from core.extraction.rules.keys import salient_tokens
 from core.extraction.rules.questions import is_question
 from core.extraction.rules.segment import clean_content, has_cjk, normalise
@@ -173,9 +173,11 @@ def _grounds_a_rule(content: str, existing: Sequence[ExistingMemory]) -> bool:
 
 
 def refine_candidates(existing: Sequence[ExistingMemory], candidates: Sequence[MemoryCandidate],
-                      meta: dict[str, CandidateMeta], message: str = "") -> list[MemoryCandidate]:
+                      meta: dict[str, CandidateMeta], message: str = "",
+                      related: Related | None = None) -> list[MemoryCandidate]:
     """Candidates judged against ``existing``; with ``message`` (the user's text) its updates and
-    retractions are resolved against ``existing`` too."""
+    retractions are resolved against ``existing`` too; ``related``: the embedder's cosine, for the topic
+    check of a merge (``coherence.one_thing``)."""
     keys = {m.key for m in existing}
     out: dict[tuple[str, CandidateOp], MemoryCandidate] = {}
     for cand in candidates:
@@ -207,7 +209,8 @@ def refine_candidates(existing: Sequence[ExistingMemory], candidates: Sequence[M
             content = without_past(cand.content)
         elif contained(target.content, cand.content):
             content = cand.content
-        elif one_thing(target.content, cand.content, cand.memory_type, target.key, cand.key == target.key):
+        elif one_thing(target.content, cand.content, cand.memory_type, target.key, cand.key == target.key,
+                       related):
             content = merge_content(target.content, cand.content)
         else:  # one memory, one thing: an unrelated statement is a memory of its own
             key = own_key(cand.memory_type, target.key, cand.content, keys | {k for k, _ in out})

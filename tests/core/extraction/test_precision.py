@@ -75,8 +75,15 @@ def test_what_changes_the_user_and_standing_rules_stay(ex: RulesExtractor, text:
     assert found and words in found[0].content, (text, _upserts(ex, text))
 
 
+def _stored(ex: RulesExtractor, text: str,
+            context: tuple[ContextMessage, ...] = ()) -> list[MemoryCandidate]:
+    """What stage 2 hands the store (the referent of a leaning statement is joined in there)."""
+    data = ExtractionInput(text, context=context, sent_at=SENT)
+    return [c for c in ex.refine(data, ex.extract(data)) if c.op is CandidateOp.UPSERT]
+
+
 def test_a_pronoun_keeps_its_referent_from_the_previous_sentence(ex: RulesExtractor) -> None:
-    found = _upserts(ex, "I keep three Shetland ponies at my aunt's farm. I love riding them.")
+    found = _stored(ex, "I keep three Shetland ponies at my aunt's farm. I love riding them.")
     riding = [c for c in found if "riding them" in c.content]
     assert riding and "Shetland ponies" in riding[0].content
 
@@ -84,7 +91,7 @@ def test_a_pronoun_keeps_its_referent_from_the_previous_sentence(ex: RulesExtrac
 def test_a_pronoun_takes_the_users_previous_turn_as_referent(ex: RulesExtractor) -> None:
     context = (ContextMessage("user", "I have two old vespas in the garage"),
                ContextMessage("assistant", "Nice! Do you ride much?"))
-    found = _upserts(ex, "I love riding them", context)
+    found = _stored(ex, "I love riding them", context)
     assert found and "vespas" in found[0].content
     assert found[0].content.endswith("I love riding them")
 
