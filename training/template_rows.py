@@ -60,3 +60,22 @@ def written_rows(positive: Mapping[str, Sequence[str]], negative: Mapping[str, S
                     seen.add(text)
                     out.append({"text": text, "label": label, "group": f"{prefix}-{family}"})
     return out
+
+
+ContextFamily = tuple[str, bool, str | None, list[tuple[str, str]]]
+"""(family name, keep, memory type or None, written (assistant turn, user reply) pairs)."""
+
+
+def context_rows(families: Sequence[ContextFamily], source: str) -> list[dict[str, Any]]:
+    """Written (turn, reply) pairs as rows of the precision model's corpus: in a fixed order, each reply text
+    once (its first family wins), ``source`` as given, the turn in ``prev``."""
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for family, keep, memory_type, pairs in families:
+        for prev, text in pairs:
+            if text in seen:
+                continue
+            seen.add(text)
+            out.append({"text": text, "keep": keep, "type": memory_type, "family": family,
+                        "relation": None, "source": source, "prev": prev})
+    return out

@@ -31,6 +31,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from training.template_rows import context_rows
+
 Pair = tuple[str, str]
 FAMILIES: list[tuple[str, bool, str | None, list[Pair]]] = [
     ("prev_topic_taste", True, "preference", [
@@ -162,13 +164,4 @@ FAMILIES: list[tuple[str, bool, str | None, list[Pair]]] = [
 def prec29_template_rows() -> list[dict[str, Any]]:
     """Every family's (prev, text) pairs, in a fixed order, distinct texts only; ``source`` is
     ``template_prec29``; each row carries its ``prev``."""
-    out: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for family, keep, memory_type, pairs in FAMILIES:
-        for prev, text in pairs:
-            if text in seen:
-                continue
-            seen.add(text)
-            out.append({"text": text, "keep": keep, "type": memory_type, "family": family,
-                        "relation": None, "source": "template_prec29", "prev": prev})
-    return out
+    return context_rows(FAMILIES, "template_prec29")
