@@ -19,7 +19,8 @@ gave different labels stays unlabelled, with those labels in ``earlier``, to rea
 content, as a multiset): which memories are gone and which are new, and the other store's precision: exact
 when every new memory has a label (from ``--labels`` files, e.g. an earlier ``--rows`` file once read), else
 its bounds (every unlabelled new memory bad / good). ``--rows FILE`` writes every gone and new memory with its
-label or an empty one, to read.
+label or an empty one, to read; a new one also carries ``near``, the gone memory of the same user most like it
+(character 3-grams) with its label, to read a re-cut memory beside what it replaced.
 
 Labels: ``good`` (durable, about the user, of a sensible type, one coherent statement; a wrong slot in the
 key alone does not make it bad), else the first that applies of ``not_about_user`` (another person's or the
@@ -199,6 +200,7 @@ def delta(full: list[dict[str, Any]], other: dict[str, list[dict[str, Any]]],
                     rows.append({**{k: v for k, v in row.items() if k != "sample_id"}, "kind": "gone"})
     for row in full:
         row.pop("_kept", None)
+    _mark_nearest_gone(rows)
 
     def tally(name: str | None) -> dict[str, Any]:
         before = [r for r in full if name in (None, r["set"])]
@@ -226,6 +228,24 @@ def delta(full: list[dict[str, Any]], other: dict[str, list[dict[str, Any]]],
         return out
 
     return {"overall": tally(None), "per_set": {name: tally(name) for name in sets}}, rows
+
+
+def _mark_nearest_gone(rows: list[dict[str, Any]]) -> None:
+    """Give each new row ``near``: the gone memory of the same user sharing the most of its character 3-grams
+    (Jaccard), with that memory's label: a reading aid for a re-cut memory, never a label."""
+    for new in (r for r in rows if r["kind"] == "new"):
+        grams = _grams(new["content"])
+        best, best_overlap = None, 0.0
+        for gone in rows:
+            if gone["kind"] != "gone" or (gone["set"], gone["case"]) != (new["set"], new["case"]):
+                continue
+            other = _grams(gone["content"])
+            overlap = len(grams & other) / len(grams | other)
+            if overlap > best_overlap:
+                best, best_overlap = gone, overlap
+        if best is not None:
+            new["near"] = {"content": best["content"], "memory_type": best["memory_type"],
+                           "label": best["label"], "overlap": round(best_overlap, 3)}
 
 
 def _share(good: int, n: int) -> float | None:

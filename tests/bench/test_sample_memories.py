@@ -106,7 +106,7 @@ def test_delta_counts_gone_and_new_and_gives_exact_precision_once_read(tmp_path:
     _write(other / "persona.memories.jsonl", [
         _mem("u1", "I have a dog"), _mem("u2", "I like tea", "preference"),  # one copy of the tea memory gone
         _mem("u1", "I went for a walk today", "preference"),  # same text, another type: new
-        _mem("u2", "I live in Oslo")])
+        _mem("u3", "I live in Oslo")])
     rows_file = tmp_path / "rows.jsonl"
     argv = ["delta", str(full_file), str(other), "--cases", str(tmp_path), "--rows", str(rows_file)]
     figures, _ = sample_memories.delta(full, {"persona": []}, {})
@@ -117,6 +117,10 @@ def test_delta_counts_gone_and_new_and_gives_exact_precision_once_read(tmp_path:
         ("gone", "I like tea"), ("gone", "I went for a walk today"), ("new", "I live in Oslo"),
         ("new", "I went for a walk today")]
     assert all(not r["label"] for r in rows if r["kind"] == "new")
+    near = {r["content"]: r.get("near") for r in rows if r["kind"] == "new"}
+    assert near["I went for a walk today"] == {"content": "I went for a walk today", "memory_type": "fact",
+                                               "label": "day_event", "overlap": 1.0}
+    assert near["I live in Oslo"] is None  # no gone memory of that user
     bounds, _ = sample_memories.delta(full, {"persona": [json.loads(x) for x in
                                       (other / "persona.memories.jsonl").read_text().splitlines()]}, {})
     after = bounds["overall"]["after"]
