@@ -51,3 +51,92 @@ def test_nearest_turn_and_score() -> None:
     assert s["per_set"]["x"]["labels"] == {"good": 1, "blob": 1}
     with pytest.raises(ValueError, match="unlabelled"):
         sample_memories.score([{"sample_id": "d", "set": "x", "label": ""}])
+
+
+def _write(path: Path, rows: list[dict[str, object]]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+def _mem(case: str, content: str, kind: str = "fact") -> dict[str, object]:
+    return {"set": "persona", "case": case, "memory_type": kind, "key": f"{kind}-x", "content": content}
+
+
+def test_all_takes_every_memory_in_dump_order(tmp_path: Path) -> None:
+    _dump(tmp_path)
+    argv = ["sample", str(tmp_path), "--sets", "memorybank-cn,persona", "--all", "--cases", str(tmp_path)]
+    assert sample_memories.main([*argv, "--seed", "1", "--out", str(tmp_path / "a.jsonl")]) == 0
+    assert sample_memories.main([*argv, "--seed", "2", "--out", str(tmp_path / "b.jsonl")]) == 0
+    a = (tmp_path / "a.jsonl").read_text()
+    assert a == (tmp_path / "b.jsonl").read_text()  # no draw: the seed does not matter
+    rows = [json.loads(x) for x in a.splitlines()]
+    assert [r["content"] for r in rows if r["set"] == "memorybank-cn"] == [f"content {i}" for i in range(50)]
+    assert len(rows) == 55 and all(r["label"] == "" for r in rows)
+
+
+def test_reuse_fills_agreed_labels_and_leaves_disagreements(tmp_path: Path) -> None:
+    earlier = _write(tmp_path / "old.jsonl", [
+        {**_mem("u1", "I have a dog"), "label": "good", "note": "a pet [label reused from older.jsonl]"},
+        {**_mem("u1", "I have a dog"), "label": "good", "note": "pet"},
+        {**_mem("u1", "thanks a lot"), "label": "thanks_request_mood", "note": ""},
+        {**_mem("u1", "thanks a lot"), "label": "good", "note": ""},
+        {**_mem("u2", "I like tea", "preference"), "label": "good", "note": ""},
+        {"set": "persona", "case": "u3", "memory_type": "fact", "content": "x", "end_kind": "changed",
+         "end_content": "I live in Oslo", "end_type": "fact", "end_label": "good", "end_note": "city",
+         "label": "day_event"}])
+    rows = [{**_mem("u1", "I have a dog"), "label": "", "note": ""},
+            {**_mem("u1", "thanks a lot"), "label": "", "note": ""},
+            {**_mem("u2", "I like tea"), "label": "", "note": ""},  # stored under another type: read anew
+            {**_mem("u3", "I live in Oslo"), "label": "", "note": ""}]
+    counts = sample_memories.reuse(rows, sample_memories.earlier_labels([earlier]))
+    assert counts == {"reused": 2, "conflict": 1, "unlabelled": 1}
+    assert rows[0]["label"] == "good" and rows[0]["note"] == "pet [label reused from old.jsonl]"
+    assert rows[1]["label"] == "" and rows[1]["earlier"] == {"thanks_request_mood": 1, "good": 1}
+    assert rows[2]["label"] == "" and rows[3]["label"] == "good"
+
+
+def test_delta_counts_gone_and_new_and_gives_exact_precision_once_read(tmp_path: Path) -> None:
+    full = [{**_mem("u1", "I have a dog"), "label": "good", "sample_id": "p-1"},
+            {**_mem("u1", "I went for a walk today"), "label": "day_event", "sample_id": "p-2"},
+            {**_mem("u2", "I like tea", "preference"), "label": "good", "sample_id": "p-3"},
+            {**_mem("u2", "I like tea", "preference"), "label": "good", "sample_id": "p-4"}]
+    full_file = _write(tmp_path / "full.jsonl", full)
+    other = tmp_path / "other"
+    other.mkdir()
+    _write(other / "persona.memories.jsonl", [
+        _mem("u1", "I have a dog"), _mem("u2", "I like tea", "preference"),  # one copy of the tea memory gone
+        _mem("u1", "I went for a walk today", "preference"),  # same text, another type: new
+        _mem("u3", "I live in Oslo")])
+    rows_file = tmp_path / "rows.jsonl"
+    argv = ["delta", str(full_file), str(other), "--cases", str(tmp_path), "--rows", str(rows_file)]
+    figures, _ = sample_memories.delta(full, {"persona": []}, {})
+    assert figures["overall"]["after"] == {"n": 0, "good": 0, "good_share": None}
+    assert sample_memories.main(argv) == 0
+    rows = [json.loads(x) for x in rows_file.read_text().splitlines()]
+    assert sorted((r["kind"], r["content"]) for r in rows) == [
+        ("gone", "I like tea"), ("gone", "I went for a walk today"), ("new", "I live in Oslo"),
+        ("new", "I went for a walk today")]
+    assert all(not r["label"] for r in rows if r["kind"] == "new")
+    near = {r["content"]: r.get("near") for r in rows if r["kind"] == "new"}
+    assert near["I went for a walk today"] == {"content": "I went for a walk today", "memory_type": "fact",
+                                               "label": "day_event", "overlap": 1.0}
+    assert near["I live in Oslo"] is None  # no gone memory of that user
+    bounds, _ = sample_memories.delta(full, {"persona": [json.loads(x) for x in
+                                      (other / "persona.memories.jsonl").read_text().splitlines()]}, {})
+    after = bounds["overall"]["after"]
+    assert bounds["overall"]["before"]["good"] == 3 and bounds["overall"]["gone"]["good"] == 1
+    assert after["n"] == 4 and (after["good_min"], after["good_max"]) == (2, 4)
+    for r in rows:  # the reader labels the new ones; the file is then passed back with --labels
+        if r["kind"] == "new":
+            r["label"] = "good" if "Oslo" in r["content"] else "day_event"
+    _write(rows_file, rows)
+    labels = sample_memories.earlier_labels([rows_file])
+    exact, _ = sample_memories.delta(full, {"persona": [json.loads(x) for x in
+                                     (other / "persona.memories.jsonl").read_text().splitlines()]}, labels)
+    assert exact["overall"]["after"] == {"n": 4, "good": 3, "good_share": 0.75}
+    assert exact["per_set"]["persona"]["new"]["labels"] == {"good": 1, "day_event": 1}
+
+
+def test_delta_refuses_an_unlabelled_full_store() -> None:
+    with pytest.raises(ValueError, match="unlabelled"):
+        sample_memories.delta([{**_mem("u1", "x"), "label": "", "sample_id": "p-1"}], {"persona": []}, {})
