@@ -198,14 +198,14 @@ def pair_features(old_vectors: npt.NDArray[np.float32], new_vectors: npt.NDArray
                   full: bool = False,
                   topic_vectors: npt.NDArray[np.float32] | None = None,
                   extra: bool = False, joint: bool = False,
-                  embed: Embed | None = None) -> npt.NDArray[np.float64]:
+                  embed: Embed | None = None, script: bool = False) -> npt.NDArray[np.float64]:
     """``[cos, centred cos, topic cos, centred topic cos, cues]`` per pair (row i pairs ``olds[i]``
     with ``news[i]``; ``extra``: and ``slot_features``); ``center`` is the mean vector of the training
     texts (e5 cosines all sit near 0.8: centred, they separate topics); ``topic_vectors`` are the vectors
     of ``topic_text(news[i])`` (without them, the statements' own vectors). With ``full``, also
     ``[o * n, |o - n|]`` (the ablation arm: it fits the training slots, not new ones). With ``joint``, also
     ``core.extraction.pair_align.joint_features`` (the two texts aligned, their difference spans embedded
-    by ``embed``)."""
+    by ``embed``). With ``script``, also ``script_features`` (which script each side is written in)."""
     o = old_vectors.astype(np.float64)
     n = new_vectors.astype(np.float64)
     t = n if topic_vectors is None else topic_vectors.astype(np.float64)
@@ -217,6 +217,8 @@ def pair_features(old_vectors: npt.NDArray[np.float32], new_vectors: npt.NDArray
         if embed is None:
             raise ValueError("joint pair features need an embedder for the difference spans")
         parts.append(joint_features(old_vectors, new_vectors, olds, news, center, embed))
+    if script:
+        parts.append(script_features(olds, news))
     if full:
         parts = [o * n, np.abs(o - n), *parts]
     return np.concatenate(parts, axis=1)
@@ -247,6 +249,28 @@ def slot_features(old_vectors: npt.NDArray[np.float32], new_vectors: npt.NDArray
                      1.0 - pn[:, 0], 1.0 - po[:, 0], tn[rows, top]], axis=1)
 
 
+_LATIN_WORD = re.compile(r"[A-Za-z]+")
+
+
+def script_share(text: str) -> float:
+    """How much of ``text`` is Chinese: its Chinese characters (two to a word) against its Latin words, 0 for
+    English, 1 for Chinese, between for zh-en mixed ("搬去 Vancouver 了" 0.6); 0 for a text of neither."""
+    cjk = len(_CJK.findall(text)) / 2.0
+    latin = float(len(_LATIN_WORD.findall(text)))
+    return cjk / (cjk + latin) if cjk + latin else 0.0
+
+
+def script_features(olds: list[str], news: list[str]) -> npt.NDArray[np.float64]:
+    """``[share old, share new, |share old - share new|]`` per pair (``script_share``): where the two sides
+    are written in different scripts, e5's cosines sit lower for the same meaning, and the compact cue
+    "same script" only says whether both sides hold a Chinese character at all (a zh memory against a
+    zh-en mixed line reads "same")."""
+    a = np.array([script_share(t) for t in olds], dtype=np.float64)
+    b = np.array([script_share(t) for t in news], dtype=np.float64)
+    return np.stack([a, b, np.abs(a - b)], axis=1).reshape(len(olds), SCRIPT_FEATURES)
+
+
+SCRIPT_FEATURES = 3
 EXTRA_FEATURES = 6
 FEATURES = 4 + CUE_FEATURES
 FULL_FEATURES = 2 * LOCAL_EMBEDDING_DIM + FEATURES
@@ -278,6 +302,12 @@ class PairModel:
         """The weights read the two texts aligned (``pair_align.joint_features``) beside the compact ones."""
         return int(self.w1.shape[0]) == FEATURES + JOINT_FEATURES
 
+    @property
+    def script(self) -> bool:
+        """The weights read which script each side is written in (``script_features``) beside the compact
+        ones."""
+        return int(self.w1.shape[0]) == FEATURES + SCRIPT_FEATURES
+
     def features(self, old_vectors: npt.NDArray[np.float32], new_vectors: npt.NDArray[np.float32],
                  olds: list[str], news: list[str],
                  topic_vectors: npt.NDArray[np.float32] | None = None,
@@ -285,7 +315,7 @@ class PairModel:
         """The features these weights read; ``embed`` (``passage:`` vectors of texts) is needed when
         ``joint``."""
         return pair_features(old_vectors, new_vectors, olds, news, self.center, self.full, topic_vectors,
-                             self.extra, self.joint, embed)
+                             self.extra, self.joint, embed, self.script)
 
     def predict_proba(self, feats: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         if feats.ndim != 2 or feats.shape[1] != self.w1.shape[0]:
@@ -319,7 +349,7 @@ class PairModel:
         except (OSError, KeyError, ValueError) as exc:
             raise PairModelError(f"cannot read pair weights {path}: {exc}") from exc
         shapes = (FEATURES, FULL_FEATURES, FEATURES + EXTRA_FEATURES, FULL_FEATURES + EXTRA_FEATURES,
-                  FEATURES + JOINT_FEATURES)
+                  FEATURES + JOINT_FEATURES, FEATURES + SCRIPT_FEATURES)
         if (relations != RELATIONS or model.w1.shape[0] not in shapes
                 or model.w2.shape[1] != len(RELATIONS) or model.center.shape != (LOCAL_EMBEDDING_DIM,)):
             raise PairModelError(f"pair weights {model.w1.shape} {relations} do not fit the pair features")
