@@ -76,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--feats", type=Path, default=Path("/tmp/pair_joint_feats.npz"))
     parser.add_argument("--folds", action="store_true", help="also the group folds with the other lines")
     parser.add_argument("--seeds", default="24,1,2")
+    parser.add_argument("--repeat", type=int, default=CHAT_REPEAT, help="a written line's weight (--folds)")
     parser.add_argument("--arms", default="shipped,joint,script", help="which named arms to run")
     parser.add_argument("--upd29-only", action="store_true",
                         help="with --folds, train on upd29's lines alone (session 17's arm)")
@@ -122,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.folds:
                 oof = np.zeros((len(ci), len(RELATIONS)))
                 for f in range(CHAT_FOLDS):
-                    train = np.concatenate([ti, np.repeat(ci[(folds != f) & trainable], CHAT_REPEAT)])
+                    train = np.concatenate([ti, np.repeat(ci[(folds != f) & trainable], args.repeat)])
                     m = fit(x[train][:, cols], y[train], center, seed=seed)
                     oof[folds == f] = m.predict_proba(x[ci[folds == f]][:, cols])
                 print(f"{name:<8} seed {seed:>2} + other folds:  {lines(oof)}", flush=True)

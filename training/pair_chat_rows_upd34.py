@@ -208,11 +208,11 @@ S left leeds for good, new flat and new job in bristol
 R moved out to harrogate but still commute to the bakery in leeds
 U moved flats within leeds, same job
 """),
-    ("second_factory", "在深圳一家电子厂上班", """
-S 离开深圳了，回成都做销售
-S 从深圳搬到东莞了，换了个厂
-R 搬到深圳龙华了，离厂近一点
-U 深圳今天好热
+    ("second_factory", "在苏州一家电子厂上班", """
+S 离开苏州了，去成都做销售
+S 从苏州搬到无锡了，换了个厂
+R 搬到园区那边了，离厂近一点
+U 苏州今天好热
 """),
     ("second_school", "my kids go to riverside elementary in dayton", """
 S we moved out of dayton in june, the kids started at a new school in columbus
