@@ -29,6 +29,8 @@ from core.extraction.pairs import (
     RELATIONS,
     SCRIPT_FEATURES,
     pair_features,
+    script_centred,
+    script_centres,
     script_features,
     topic_text,
 )
@@ -61,7 +63,10 @@ def features(cache: Path | None, out: Path) -> dict[str, npt.NDArray[np.float64]
     x = pair_features(lookup(olds), lookup(news), olds, news, center, False,
                       lookup([topic_text(n) for n in news]), False, True, lookup)
     n_chat = len(chat_rows())
-    x = np.concatenate([x, script_features(olds, news)], axis=1)
+    centres = script_centres(vec, texts)
+    x = np.concatenate([x, script_features(olds, news),
+                        script_centred(lookup(olds), lookup(news), lookup([topic_text(n) for n in news]),
+                                       olds, news, centres)], axis=1)
     arrays = {"x": x, "y": np.array([RELATIONS.index(r["relation"]) for r in rows]),
               "chat": np.arange(len(rows)) >= len(rows) - n_chat,
               "test": np.array([is_test(r) for r in rows]) & (np.arange(len(rows)) < len(rows) - n_chat),
@@ -87,8 +92,12 @@ def main(argv: list[str] | None = None) -> int:
     y = d["y"].astype(np.int64)
     center = d["center"].astype(np.float32)
     script = list(range(FEATURES + JOINT_FEATURES, FEATURES + JOINT_FEATURES + SCRIPT_FEATURES))
+    centred = [script[-1] + 1, script[-1] + 2]
     named = {"shipped": list(range(FEATURES)), "joint": list(range(FEATURES + JOINT_FEATURES)),
-             "script": list(range(FEATURES)) + script}
+             "script": list(range(FEATURES)) + script,
+             # the centred cosines on each script's own centre in place of the one shared centre
+             "scentre": [0, centred[0], 2, centred[1], *range(4, FEATURES)],
+             "scentre+script": [0, centred[0], 2, centred[1], *range(4, FEATURES), *script]}
     arms = {a: named[a] for a in args.arms.split(",") if a}
     for a in args.extra_arms:
         name, cols = a.split("=")

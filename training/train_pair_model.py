@@ -32,6 +32,7 @@ The shipped weights (session 19, helper upd34):
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import sys
@@ -43,7 +44,14 @@ import numpy as np
 import numpy.typing as npt
 
 from core.extraction.pair_align import span_texts
-from core.extraction.pairs import PAIR_WEIGHTS_PATH, RELATIONS, PairModel, pair_features, topic_text
+from core.extraction.pairs import (
+    PAIR_WEIGHTS_PATH,
+    RELATIONS,
+    PairModel,
+    pair_features,
+    script_centres,
+    topic_text,
+)
 from training.pair_templates import all_pair_rows
 from training.train_memory_classifier import embed
 
@@ -232,6 +240,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="also training/pair_chat_rows_upd34.py's written pairs (group folds)")
     parser.add_argument("--script", action="store_true",
                         help="also core.extraction.pairs.script_features (the script of each side)")
+    parser.add_argument("--script-centres", action="store_true",
+                        help="centre each side on its own script (core.extraction.pairs.script_centred)")
     parser.add_argument("--chat-repeat", type=int, default=CHAT_REPEAT)
     parser.add_argument("--joint", action="store_true",
                         help="also core.extraction.pair_align.joint_features (the two texts aligned, their "
@@ -271,6 +281,7 @@ def main(argv: list[str] | None = None) -> int:
         return vec[[index[t] for t in batch]]
 
     center = vec.mean(axis=0).astype(np.float32)
+    centres = script_centres(vec, texts) if args.script_centres else None
     o_vec, n_vec = vec[[index[t] for t in olds]], vec[[index[t] for t in news]]
     t_vec = vec[[index[topic_text(t)] for t in news]]
     y = np.array([RELATIONS.index(r["relation"]) for r in rows], dtype=np.int64)
@@ -282,14 +293,14 @@ def main(argv: list[str] | None = None) -> int:
                               "relations": {rel: int((y == i).sum()) for i, rel in enumerate(RELATIONS)},
                               "n_train": int((~test & trainable).sum()), "n_test": int(test.sum()),
                               "hidden": HIDDEN, "slot_features": args.slot_features, "joint": args.joint,
-                              "script": args.script,
+                              "script": args.script, "script_centres": args.script_centres,
                               "epochs": EPOCHS, "class_weight_power": args.class_weight_power,
                               "shipped": "none (--base)" if args.base else "compact", "arms": {}}
     model: PairModel | None = None
     arms = (("compact", False),) if args.compact_only else (("compact", False), ("full", True))
     for arm, full in arms:
         x = pair_features(o_vec, n_vec, olds, news, center, full, t_vec, args.slot_features,
-                          args.joint and not full, lookup, args.script and not full)
+                          args.joint and not full, lookup, args.script and not full, centres)
         fitted = fit(x[~test & trainable], y[~test & trainable], center, args.class_weight_power, args.seed)
         out: dict[str, Any] = {"test": report(fitted, x[test], y[test], test_rows), "leave_slots_out": {}}
         for slots in () if args.no_holdouts else HOLDOUT_SLOTS:
@@ -309,7 +320,7 @@ def main(argv: list[str] | None = None) -> int:
             out["chat_folds"] = chat_folds(x, y, rows, chat, test & ~chat, center, args)
         result["arms"][arm] = out
         if arm == "compact":
-            model = fitted
+            model = dataclasses.replace(fitted, centres=centres)
     assert model is not None
     results = RESULTS.with_name("pair_model_base.json") if args.base else (args.report or RESULTS)
     if not args.base:
