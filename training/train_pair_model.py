@@ -21,12 +21,10 @@ that relation are that relation at least ``BAR_PRECISION`` of the time (the bars
 written to ``bench/results/pair_model.json`` under ``chat_folds``). ``--chat-upd34`` adds the written pairs
 of ``training/pair_chat_rows_upd34.py`` the same way (the two sides in different scripts; a second memory
 naming the old value), reported beside upd29's lines per set (``by_family``); ``--script`` adds
-``core.extraction.pairs.script_features`` (which script each side is written in).
-
-The shipped weights (session 19, helper upd34):
-
-    .venv/bin/python -m training.train_pair_model --cache C --compact-only --no-holdouts \\
-        --chat-upd29 --chat-upd34 --script
+``core.extraction.pairs.script_features`` (which script each side is written in) and ``--script-centres``
+centres each side on its own script's centre (``core.extraction.pairs.script_centred``; the centres are saved
+with the weights). None of these arms is shipped (bench/RESULTS.md, "Issue 24: session 19, updates (helper
+ upd34)").
 """
 
 from __future__ import annotations
