@@ -24,7 +24,7 @@ naming the old value), reported beside upd29's lines per set (``by_family``); ``
 ``core.extraction.pairs.script_features`` (which script each side is written in) and ``--script-centres``
 centres each side on its own script's centre (``core.extraction.pairs.script_centred``; the centres are saved
 with the weights). None of these arms is shipped (bench/RESULTS.md, "Issue 24: session 19, updates (helper
- upd34)").
+upd34)").
 """
 
 from __future__ import annotations
