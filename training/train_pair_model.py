@@ -18,12 +18,19 @@ group (each fold's model trained on the templates and the other folds' lines, th
 the out-of-fold accuracy and per-relation precision / recall, the same for a model trained on the templates
 alone (the before arm), and per relation the lowest bar at which the out-of-fold lines the model reads as
 that relation are that relation at least ``BAR_PRECISION`` of the time (the bars fitted on held-out folds;
-written to ``bench/results/pair_model.json`` under ``chat_folds``).
+written to ``bench/results/pair_model.json`` under ``chat_folds``). ``--chat-upd34`` adds the written pairs
+of ``training/pair_chat_rows_upd34.py`` the same way (the two sides in different scripts; a second memory
+naming the old value), reported beside upd29's lines per set (``by_family``); ``--script`` adds
+``core.extraction.pairs.script_features`` (which script each side is written in) and ``--script-centres``
+centres each side on its own script's centre (``core.extraction.pairs.script_centred``; the centres are saved
+with the weights). None of these arms is shipped (bench/RESULTS.md, "Issue 24: session 19, updates (helper
+upd34)").
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import sys
@@ -35,7 +42,14 @@ import numpy as np
 import numpy.typing as npt
 
 from core.extraction.pair_align import span_texts
-from core.extraction.pairs import PAIR_WEIGHTS_PATH, RELATIONS, PairModel, pair_features, topic_text
+from core.extraction.pairs import (
+    PAIR_WEIGHTS_PATH,
+    RELATIONS,
+    PairModel,
+    pair_features,
+    script_centres,
+    topic_text,
+)
 from training.pair_templates import all_pair_rows
 from training.train_memory_classifier import embed
 
@@ -169,9 +183,15 @@ def chat_folds(x: F64, y: npt.NDArray[np.int64], rows: list[dict[str, Any]], cha
     templates_only = fit(x[~template_test & ~chat], y[~template_test & ~chat], center,
                          args.class_weight_power, args.seed)
     before = templates_only.predict_proba(x[idx])
-    yy = y[idx]
+    family = np.array([str(rows[i].get("family", "upd29")) for i in idx])
 
-    def figures(probs: F64) -> dict[str, Any]:
+    def figures(probs: F64, only: str | None = None) -> dict[str, Any]:
+        if only is None and len(set(family)) > 1:
+            by = {fam: figures(probs, fam) for fam in sorted(set(family))}
+        else:
+            by = {}
+        sel = np.ones(len(idx), dtype=bool) if only is None else family == only
+        probs, yy = probs[sel], y[idx][sel]
         pred = probs.argmax(axis=1)
         per = {}
         for k, rel in enumerate(RELATIONS):
@@ -180,7 +200,8 @@ def chat_folds(x: F64, y: npt.NDArray[np.int64], rows: list[dict[str, Any]], cha
                         "precision": round(tp / (tp + fp), 4) if tp + fp else None,
                         "recall": round(tp / int((yy == k).sum()), 4) if (yy == k).any() else None,
                         "fitted_bar": fitted_bar(probs, yy, k)}
-        return {"accuracy": round(float((pred == yy).mean()), 4), "per_relation": per}
+        return {"lines": int(sel.sum()), "accuracy": round(float((pred == yy).mean()), 4),
+                "per_relation": per, **({"by_family": by} if by else {})}
 
     return {"lines": len(idx), "folds": CHAT_FOLDS, "repeat": args.chat_repeat,
             "bar_precision": BAR_PRECISION, "with_other_folds": figures(oof),
@@ -213,6 +234,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="also training/pair_templates_upd26.py's additions and counts (not shipped)")
     parser.add_argument("--chat-upd29", action="store_true",
                         help="also training/pair_chat_rows_upd29.py's written chat pairs (group folds)")
+    parser.add_argument("--chat-upd34", action="store_true",
+                        help="also training/pair_chat_rows_upd34.py's written pairs (group folds)")
+    parser.add_argument("--script", action="store_true",
+                        help="also core.extraction.pairs.script_features (the script of each side)")
+    parser.add_argument("--script-centres", action="store_true",
+                        help="centre each side on its own script (core.extraction.pairs.script_centred)")
     parser.add_argument("--chat-repeat", type=int, default=CHAT_REPEAT)
     parser.add_argument("--joint", action="store_true",
                         help="also core.extraction.pair_align.joint_features (the two texts aligned, their "
@@ -228,7 +255,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.chat_upd29:
             from training.pair_chat_rows_upd29 import chat_pair_rows
 
-            rows = rows + [dict(r, chat=True) for r in chat_pair_rows() for _ in range(args.chat_repeat)]
+            rows = rows + [dict(r, chat=True, family="upd29") for r in chat_pair_rows()
+                           for _ in range(args.chat_repeat)]
+        if args.chat_upd34:
+            from training.pair_chat_rows_upd34 import chat_pair_rows as chat_pair_rows_upd34
+
+            rows = rows + [dict(r, chat=True) for r in chat_pair_rows_upd34()
+                           for _ in range(args.chat_repeat)]
     # --base: trained only on the pairs there were before training/pair_templates_upd24.py (the before
     # arm), tested on the same test pairs and held-out slots, the new families among them unseen
     base_keys = {(r["old"], r["new"]) for r in all_pair_rows()} if args.base else None
@@ -246,6 +279,7 @@ def main(argv: list[str] | None = None) -> int:
         return vec[[index[t] for t in batch]]
 
     center = vec.mean(axis=0).astype(np.float32)
+    centres = script_centres(vec, texts) if args.script_centres else None
     o_vec, n_vec = vec[[index[t] for t in olds]], vec[[index[t] for t in news]]
     t_vec = vec[[index[topic_text(t)] for t in news]]
     y = np.array([RELATIONS.index(r["relation"]) for r in rows], dtype=np.int64)
@@ -257,13 +291,14 @@ def main(argv: list[str] | None = None) -> int:
                               "relations": {rel: int((y == i).sum()) for i, rel in enumerate(RELATIONS)},
                               "n_train": int((~test & trainable).sum()), "n_test": int(test.sum()),
                               "hidden": HIDDEN, "slot_features": args.slot_features, "joint": args.joint,
+                              "script": args.script, "script_centres": args.script_centres,
                               "epochs": EPOCHS, "class_weight_power": args.class_weight_power,
                               "shipped": "none (--base)" if args.base else "compact", "arms": {}}
     model: PairModel | None = None
     arms = (("compact", False),) if args.compact_only else (("compact", False), ("full", True))
     for arm, full in arms:
         x = pair_features(o_vec, n_vec, olds, news, center, full, t_vec, args.slot_features,
-                          args.joint and not full, lookup)
+                          args.joint and not full, lookup, args.script and not full, centres)
         fitted = fit(x[~test & trainable], y[~test & trainable], center, args.class_weight_power, args.seed)
         out: dict[str, Any] = {"test": report(fitted, x[test], y[test], test_rows), "leave_slots_out": {}}
         for slots in () if args.no_holdouts else HOLDOUT_SLOTS:
@@ -283,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
             out["chat_folds"] = chat_folds(x, y, rows, chat, test & ~chat, center, args)
         result["arms"][arm] = out
         if arm == "compact":
-            model = fitted
+            model = dataclasses.replace(fitted, centres=centres)
     assert model is not None
     results = RESULTS.with_name("pair_model_base.json") if args.base else (args.report or RESULTS)
     if not args.base:

@@ -198,25 +198,34 @@ def pair_features(old_vectors: npt.NDArray[np.float32], new_vectors: npt.NDArray
                   full: bool = False,
                   topic_vectors: npt.NDArray[np.float32] | None = None,
                   extra: bool = False, joint: bool = False,
-                  embed: Embed | None = None) -> npt.NDArray[np.float64]:
+                  embed: Embed | None = None, script: bool = False,
+                  centres: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float64]:
     """``[cos, centred cos, topic cos, centred topic cos, cues]`` per pair (row i pairs ``olds[i]``
     with ``news[i]``; ``extra``: and ``slot_features``); ``center`` is the mean vector of the training
     texts (e5 cosines all sit near 0.8: centred, they separate topics); ``topic_vectors`` are the vectors
     of ``topic_text(news[i])`` (without them, the statements' own vectors). With ``full``, also
     ``[o * n, |o - n|]`` (the ablation arm: it fits the training slots, not new ones). With ``joint``, also
     ``core.extraction.pair_align.joint_features`` (the two texts aligned, their difference spans embedded
-    by ``embed``)."""
+    by ``embed``). With ``script``, also ``script_features`` (which script each side is written in). With
+    ``centres`` (``script_centres``), the two centred cosines are ``script_centred``'s: each side centred on
+    its own script's centre, not on ``center``."""
     o = old_vectors.astype(np.float64)
     n = new_vectors.astype(np.float64)
     t = n if topic_vectors is None else topic_vectors.astype(np.float64)
     cues = np.array([cue_features(a, b) for a, b in zip(olds, news, strict=True)], dtype=np.float64)
     parts = [*_cosines(o, n, center), *_cosines(o, t, center), cues.reshape(len(olds), CUE_FEATURES)]
+    if centres is not None:
+        tv = new_vectors if topic_vectors is None else topic_vectors
+        own = script_centred(old_vectors, new_vectors, tv, olds, news, centres)
+        parts[1], parts[3] = own[:, :1], own[:, 1:]
     if extra:
         parts.append(slot_features(old_vectors, new_vectors, news))
     if joint:
         if embed is None:
             raise ValueError("joint pair features need an embedder for the difference spans")
         parts.append(joint_features(old_vectors, new_vectors, olds, news, center, embed))
+    if script:
+        parts.append(script_features(olds, news))
     if full:
         parts = [o * n, np.abs(o - n), *parts]
     return np.concatenate(parts, axis=1)
@@ -247,6 +256,53 @@ def slot_features(old_vectors: npt.NDArray[np.float32], new_vectors: npt.NDArray
                      1.0 - pn[:, 0], 1.0 - po[:, 0], tn[rows, top]], axis=1)
 
 
+_LATIN_WORD = re.compile(r"[A-Za-z]+")
+
+
+def script_share(text: str) -> float:
+    """How much of ``text`` is Chinese: its Chinese characters (two to a word) against its Latin words, 0 for
+    English, 1 for Chinese, between for zh-en mixed ("搬去 Vancouver 了" 0.6); 0 for a text of neither."""
+    cjk = len(_CJK.findall(text)) / 2.0
+    latin = float(len(_LATIN_WORD.findall(text)))
+    return cjk / (cjk + latin) if cjk + latin else 0.0
+
+
+def script_features(olds: list[str], news: list[str]) -> npt.NDArray[np.float64]:
+    """``[share old, share new, |share old - share new|]`` per pair (``script_share``): where the two sides
+    are written in different scripts, e5's cosines sit lower for the same meaning, and the compact cue
+    "same script" only says whether both sides hold a Chinese character at all (a zh memory against a
+    zh-en mixed line reads "same")."""
+    a = np.array([script_share(t) for t in olds], dtype=np.float64)
+    b = np.array([script_share(t) for t in news], dtype=np.float64)
+    return np.stack([a, b, np.abs(a - b)], axis=1).reshape(len(olds), SCRIPT_FEATURES)
+
+
+def script_centres(vectors: npt.NDArray[np.float32], texts: list[str]) -> npt.NDArray[np.float32]:
+    """The mean vector of the English texts (``script_share`` 0) and of the Chinese ones (1): ``(2, dim)``."""
+    share = np.array([script_share(t) for t in texts])
+    en, zh = vectors[share == 0.0].mean(axis=0), vectors[share == 1.0].mean(axis=0)
+    return np.stack([en, zh]).astype(np.float32)
+
+
+def script_centred(old_vectors: npt.NDArray[np.float32], new_vectors: npt.NDArray[np.float32],
+                   topic_vectors: npt.NDArray[np.float32], olds: list[str], news: list[str],
+                   centres: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
+    """The memory's cosine to the statement and to its topic, each vector centred on the centre of its own
+    script (``script_centres``; a zh-en mixed text on the mix of the two by its ``script_share``): the
+    language's own direction of e5 leaves both sides, so a Chinese memory and an English statement of one
+    slot compare as two texts of one script do. ``(n, 2)``."""
+    def centred(vectors: npt.NDArray[np.float32], texts: list[str]) -> npt.NDArray[np.float64]:
+        share = np.array([[script_share(t)] for t in texts], dtype=np.float64).reshape(len(texts), 1)
+        c = (1.0 - share) * centres[0].astype(np.float64) + share * centres[1].astype(np.float64)
+        out = vectors.astype(np.float64) - c
+        norms: npt.NDArray[np.float64] = np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
+        return out / norms
+
+    o, n, t = centred(old_vectors, olds), centred(new_vectors, news), centred(topic_vectors, news)
+    return np.stack([(o * n).sum(axis=1), (o * t).sum(axis=1)], axis=1).reshape(len(olds), 2)
+
+
+SCRIPT_FEATURES = 3
 EXTRA_FEATURES = 6
 FEATURES = 4 + CUE_FEATURES
 FULL_FEATURES = 2 * LOCAL_EMBEDDING_DIM + FEATURES
@@ -264,6 +320,8 @@ class PairModel:
     scale: npt.NDArray[np.float32]
     center: npt.NDArray[np.float32]
     embedding_model: str = LOCAL_EMBEDDING_MODEL
+    # the English and the Chinese centre (``script_centres``): the centred cosines are read per script
+    centres: npt.NDArray[np.float32] | None = None
 
     @property
     def full(self) -> bool:
@@ -278,6 +336,12 @@ class PairModel:
         """The weights read the two texts aligned (``pair_align.joint_features``) beside the compact ones."""
         return int(self.w1.shape[0]) == FEATURES + JOINT_FEATURES
 
+    @property
+    def script(self) -> bool:
+        """The weights read which script each side is written in (``script_features``) beside the compact
+        ones."""
+        return int(self.w1.shape[0]) == FEATURES + SCRIPT_FEATURES
+
     def features(self, old_vectors: npt.NDArray[np.float32], new_vectors: npt.NDArray[np.float32],
                  olds: list[str], news: list[str],
                  topic_vectors: npt.NDArray[np.float32] | None = None,
@@ -285,7 +349,7 @@ class PairModel:
         """The features these weights read; ``embed`` (``passage:`` vectors of texts) is needed when
         ``joint``."""
         return pair_features(old_vectors, new_vectors, olds, news, self.center, self.full, topic_vectors,
-                             self.extra, self.joint, embed)
+                             self.extra, self.joint, embed, self.script, self.centres)
 
     def predict_proba(self, feats: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         if feats.ndim != 2 or feats.shape[1] != self.w1.shape[0]:
@@ -304,6 +368,7 @@ class PairModel:
                                   "mean": self.mean, "scale": self.scale, "center": self.center,
                                   "relations": np.array(RELATIONS),
                                   "embedding_model": np.array(self.embedding_model),
+                                  **({} if self.centres is None else {"centres": self.centres}),
                                   **{k: np.array(v) for k, v in sorted(meta.items())}}
         with path.open("wb") as fh:
             np.savez_compressed(fh, **arrays)
@@ -314,14 +379,16 @@ class PairModel:
             with np.load(path, allow_pickle=False) as data:
                 arrays = {k: np.asarray(data[k], dtype=np.float32)
                           for k in ("w1", "b1", "w2", "b2", "mean", "scale", "center")}
-                model = cls(**arrays, embedding_model=str(data["embedding_model"]))
+                centres = np.asarray(data["centres"], dtype=np.float32) if "centres" in data.files else None
+                model = cls(**arrays, embedding_model=str(data["embedding_model"]), centres=centres)
                 relations = tuple(str(x) for x in data["relations"])
         except (OSError, KeyError, ValueError) as exc:
             raise PairModelError(f"cannot read pair weights {path}: {exc}") from exc
         shapes = (FEATURES, FULL_FEATURES, FEATURES + EXTRA_FEATURES, FULL_FEATURES + EXTRA_FEATURES,
-                  FEATURES + JOINT_FEATURES)
+                  FEATURES + JOINT_FEATURES, FEATURES + SCRIPT_FEATURES)
         if (relations != RELATIONS or model.w1.shape[0] not in shapes
-                or model.w2.shape[1] != len(RELATIONS) or model.center.shape != (LOCAL_EMBEDDING_DIM,)):
+                or model.w2.shape[1] != len(RELATIONS) or model.center.shape != (LOCAL_EMBEDDING_DIM,)
+                or (model.centres is not None and model.centres.shape != (2, LOCAL_EMBEDDING_DIM))):
             raise PairModelError(f"pair weights {model.w1.shape} {relations} do not fit the pair features")
         if model.embedding_model != LOCAL_EMBEDDING_MODEL:
             raise PairModelError(f"pair weights are for {model.embedding_model}: retrain")

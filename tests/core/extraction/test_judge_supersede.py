@@ -6,7 +6,14 @@ sentences written for these tests."""
 from __future__ import annotations
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
-from core.extraction.rules.judge_supersede import SURE_P, fresh_key, strong_change, supersede_new, weak_cue
+from core.extraction.rules.judge_supersede import (
+    SURE_P,
+    fresh_key,
+    old_value,
+    strong_change,
+    supersede_new,
+    weak_cue,
+)
 from core.types import MemoryType
 
 
@@ -52,3 +59,14 @@ def test_what_the_message_kept_is_decided_by_the_words() -> None:
     assert not supersede_new([kept("fact-vehicle", "a cargo bike")], sentence, bike, intent=False,
                              reads_change=True)
     assert supersede_new([kept("fact-job", "i teach piano")], sentence, bike, intent=False, reads_change=True)
+
+
+def test_a_second_memory_names_the_old_value_where_the_sentence_leaves_it() -> None:
+    # the sentence leaves the old place ("left", "离开"): a memory of another thing there states the old value
+    home, other = "i live in tulsa", "i coach a swim team in tulsa"
+    assert old_value("left tulsa for boise, coaching there now", home, other)
+    assert old_value("毕业离开青岛了，在济南上班", "现在住青岛", "在青岛读研，学的化学")
+    assert old_value("从青岛搬到济南了", "现在住青岛", "在青岛读研，学的化学")
+    # a move within the old place leaves it nowhere
+    assert not old_value("搬到青岛黄岛了，离学校近", "现在住青岛", "在青岛读研，学的化学")
+    assert not old_value("moved flats within tulsa, same team", home, other)
