@@ -4,7 +4,7 @@ A self-introduction told as a list ("night nurse, leeds. two teens. vegan-ish. b
 stand alone: a job with a place, a bare city, a count of children, a condition, a diet, "X by day, Y by
 night". Ordinary prose split at its commas has clauses that are just as short but are not items: the objects
 of a verb listed after it ("I like singing, dancing, working out" -> "dancing"), an adverbial or a reply
-word ("with my friends", "然后", "是的"), a Chinese prose clause ("比如画画、唱歌等", "感觉还不错"), a
+word ("with my friends", "然后", "是的"), a Chinese prose clause ("比如下棋、钓鱼什么的", "感觉还不错"), a
 sentence of the day ("today I went to the mall"). The list-item head (``training/train_list_item.py``) is
 trained on the items of ``utterance_rows_list32`` and the items below (label 1) against the clauses below
 (label 0); the list fragment model (``training/train_list_fragment.py``) reads the items of a list with
@@ -137,10 +137,10 @@ and cooking
 swimming too
 playing the piano
 watching movies
-some light vegetables
+a side of pickled cabbage
 a bit of fruit
-the main character
-especially the ending
+the villain mostly
+especially the twist
 with my friends
 in the park
 after dinner
@@ -175,7 +175,7 @@ how should i do it
 thank you so much
 that sounds great
 good morning
-hi AI companion
+hey assistant
 i watched a film yesterday
 we played cards
 it was a long day
@@ -200,8 +200,8 @@ during the holiday
 on the way home
 before bed
 in the morning
-是的
-另外
+没错
+再说
 然后
 还有
 嗯
@@ -217,7 +217,7 @@ in the morning
 所以就没去
 然后我们去吃饭了
 吃了火锅
-看了一部电影
+看了一部露营
 跟朋友一起
 在公园里
 晚饭以后
@@ -250,96 +250,157 @@ in the morning
 hi
 hello
 hey there
-hi friend
-hello, friend
+hiya mate
+hello pal
 dear AI
-my AI buddy
-AI companion
+dear bot
+my chat buddy
 good evening
 hiya
 yo
-basketball
-photography
-traveling
-hiking
-skiing
-rock climbing
-chess
-painting
+bowling
+archery
+karaoke
+snorkeling
+sketching
+table tennis
+crosswords
+pottery
 gardening
 yoga
 jogging
 fishing
 camping
 knitting
-museums
-beaches
-mountains and lakes
-pizza
-noodles
-fresh vegetables
-chicken and beef
-soy sauce
-garlic and ginger
-old furniture
-vintage clothes
-comfort and fit
-colour and design
-the price
+art galleries
+flea markets
+rivers and forests
+dumplings
+lentil soup
+a few carrots
+tofu and mushrooms
+olive oil
+cumin and paprika
+old coins
+vinyl records
+the fabric
+the brand
+how much it costs
 the plot
 the acting
 the soundtrack
-pop and rock
+jazz and blues
 classical music
 action movies
-a variety of them
-lots of things
-many different kinds
+all sorts really
+loads of stuff
+every kind
 and more
 plus a few others
-and how about you
-do you have any hobbies
-have you heard of it
-do you like it
-any suggestions
-i'd love to hear your thoughts
-it was really relaxing
+what about yourself
+got any favourites
+ever tried it
+any tips
+thoughts?
+tell me what you reckon
+it was super chill
 we laughed a lot
-the view was stunning
+the sunset was gorgeous
 it's been a busy week
 and i learned a lot
 so i'm a bit nervous
 i'm feeling much better now
 你好
-你好，朋友
+小助手你好
 嗨
-亲爱的AI
-AI伙伴
+哈喽呀
+嗨，伙计
 晚上好
-唱歌跳舞
-健身
-旅游
+下棋
+书法
+钓鱼
 电影
-摄影
-绘画
-读诗
-弹吉他
-醋、糖、酱油
-姜和蒜
-山脉和河流
-雪山
-酸辣土豆丝
-宫保鸡丁等等
-价格和质量
-剧情和演员
+插花
+打乒乓球
+写毛笔字
+拉二胡
+葱姜蒜
+花椒和辣椒
+湖边和草地
+古镇
+红烧肉
+饺子馄饨之类
+面料和版型
+配乐和画面
 你呢
-你有什么爱好吗
+你平时玩什么
 你觉得怎么样
-我很想去
-但是有点怕
-大功告成
+一直想试试
+就是没时间
+搞定了
 感觉很放松
-玩得很开心""".splitlines()
+玩得很开心
+首先要想清楚
+其次是坚持
+最后就是心态
+我觉得吧
+说起来有点好笑
+当时特别紧张
+后来就习惯了
+一路上风景很好
+路上堵了半天
+走着走着就到了
+大家都很热情
+老板人挺好的
+味道有点咸
+分量也足
+我们聊了很久
+他说下次再来
+结果还是迟到了
+反正也没事干
+顺便买了点水果
+回来就睡了
+感觉收获很大
+学到了不少东西
+挺有成就感的
+说不上来为什么
+可能是太累了吧
+也许明天会好点
+希望一切顺利
+不知道你怎么看
+你能给我点建议吗
+有没有好的办法
+谢谢你的鼓励
+我会试试的
+听起来不错
+真的假的
+太好玩了
+就是有点远
+在书里
+尤其是第二部分
+作者写得很细腻
+人物很丰满
+first we grabbed coffee
+then it started pouring
+after that we went home
+the queue was massive
+my feet were killing me
+the guide was really funny
+we got a bit lost
+it took ages to find parking
+honestly it was worth it
+i'm not sure why
+maybe next time
+hopefully it gets better
+long story short
+on top of that
+to make things worse
+believe it or not
+at the end of the day
+in other words""".splitlines()
+
+
+_TYPES = {"P": P, "F": F, "G": G, "J": J, "C": C}
 
 
 def items() -> list[tuple[str, str]]:
@@ -347,7 +408,7 @@ def items() -> list[tuple[str, str]]:
     out = []
     for line in _ITEMS:
         kind, text = line.split("|", 1)
-        out.append((text, kind))
+        out.append((text, _TYPES[kind]))
     return out
 
 
