@@ -1,6 +1,6 @@
 """How often the list test fires: on the public sets' user messages (MemoryBank cn/en, Persona-Chat test)
-and on case files, by clause length alone (session 18's test, ``gate_units.item_candidates``) and with the
-list-item head (``core.extraction.list_items``).
+and on case files, by clause length alone (session 18's test, ``gate_units.item_candidates``) and by the
+gate's list test (``ClassifierGate.list_items``: the list-item head, a taste's objects left out).
 
     python -m bench.list_firing [--data /work/shared/benchmarks] [--cases FILE ...] [--show N]
 """
@@ -14,21 +14,20 @@ from pathlib import Path
 from typing import Any
 
 from bench.public_offline import DEFAULT_DATA, load_cases
-from core.extraction.list_items import shipped_list_item
-from core.extraction.rules.analysis import MAX_CLAUSES, MAX_MESSAGE_CHARS
-from core.extraction.rules.gate_units import item_candidates, list_message
-from core.extraction.rules.segment import clean_content, split_clauses
+from core.extraction.candidates import ExtractionInput
+from core.extraction.classifier import MemoryClassifier
+from core.extraction.list_items import shipped_list_reader
+from core.extraction.rules.analysis import MAX_CLAUSES, MAX_MESSAGE_CHARS, analyse
+from core.extraction.rules.gate import ClassifierGate
+from core.extraction.rules.gate_units import item_candidates
+from core.extraction.rules.segment import split_clauses
 
 
 def user_messages(cases: list[dict[str, Any]]) -> list[str]:
     return [str(t["content"]) for c in cases for t in c["conversation"] if t.get("role") == "user"]
 
 
-def firing(messages: list[str], show: int) -> dict[str, Any]:
-    from core.embedding.local import LocalE5Embedder
-
-    head = shipped_list_item()
-    embedder = LocalE5Embedder()
+def firing(gate: ClassifierGate, messages: list[str], show: int) -> dict[str, Any]:
     by_length = by_head = 0
     shown: list[str] = []
     for text in messages:
@@ -37,8 +36,7 @@ def firing(messages: list[str], show: int) -> dict[str, Any]:
         if not short:
             continue
         by_length += 1
-        vectors = embedder.embed_passages([clean_content(clauses[i].text) for i in short])
-        if list_message(clauses, sum(head.is_item(vectors))):
+        if gate.list_items(analyse(ExtractionInput(user_message=text))):
             by_head += 1
             if len(shown) < show:
                 shown.append(text[:160])
@@ -60,8 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.cases:
         cases = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
         sets[path.name] = user_messages(cases)
+    gate = ClassifierGate(MemoryClassifier(), lists=shipped_list_reader())
     for name, messages in sets.items():
-        print(json.dumps({name: firing(messages, args.show)}, ensure_ascii=False), flush=True)
+        print(json.dumps({name: firing(gate, messages, args.show)}, ensure_ascii=False), flush=True)
     return 0
 
 
