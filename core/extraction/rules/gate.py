@@ -25,6 +25,8 @@ embedding batch:
    to 7 clauses is read clause by clause, a clause that elides its subject with the user as subject
    ("41, divorced, into model trains" -> "i'm into model trains"); a condition ("when you …", "…的时候")
    is read with the instruction after it, and a run the classifier keeps whole as a rule stays whole.
+   A list-style self-introduction (``list_items``: the list-item head of ``core.extraction.list_items``) has
+   each item read alone, by the list fragment model instead of the classifier and the precision model.
 
 With the precision model (``core/extraction/data/memory_mlp_precision.npz``, the extractor's default; the
 same MLP shape trained on the corpus plus the companion-chat template sets), a second opinion on keep/drop:
