@@ -100,6 +100,7 @@ def with_user_subject(clause: Clause, text: str) -> str | None:
 # fragment model (``gate_rescue.rescue_units``, ``gate.ClassifierGate``)
 LIST_ITEMS = 4
 LIST_MIN_ITEMS = 3  # a list has three items at least ("hi, AI companion. Today I ...": two short clauses)
+LIST_MAX_CLAUSES = 16  # a self-introduction, not a wall of fragments (nor a flood of repeated junk)
 ITEM_WORDS = 5
 ITEM_CHARS_ZH = 12
 
@@ -115,7 +116,9 @@ def item_candidates(clauses: list[Clause]) -> list[int]:
     """Positions of the clauses the list-item head reads: the short ones of a message long enough and
     short enough in its clauses to be a list (none otherwise: no vector is computed)."""
     short = [i for i, c in enumerate(clauses) if short_item(c) and clean_content(c.text)]
-    return short if len(clauses) >= LIST_ITEMS and 2 * len(short) >= len(clauses) else []
+    if not LIST_ITEMS <= len(clauses) <= LIST_MAX_CLAUSES:
+        return []
+    return short if 2 * len(short) >= len(clauses) else []
 
 
 def list_message(clauses: list[Clause], items: int) -> bool:
@@ -213,11 +216,11 @@ def relationship_fact(unit: Unit, pred: Prediction) -> MemoryCandidate:
 def long_enough(text: str, among_facts: bool = False, item: bool = False) -> bool:
     """Long enough to stand alone; ``among_facts``: a clause run of a sentence where rules fired (its
     neighbours say what it is about: "glassblower, 41" in a self-introduction) needs one word less;
-    ``item``: an item of a list-style message (``list_message``) needs only one word ("Boston", "vegan"),
-    two Chinese characters."""
+    ``item``: an item of a list-style message (``list_message``) needs only one word of two letters or a
+    number ("Boston", "vegan", "34"), or two Chinese characters; a lone letter ("h") is no item."""
     words = len(re.findall(r"[A-Za-z']+|[0-9]+", text))  # "civil engineer, 34": three
     if item:
-        return len(re.findall(r"[\u3400-\u9fff]", text)) + 2 * words >= 2
+        return len(re.findall(r"[\u3400-\u9fff]", text)) >= 2 or bool(re.search(r"[A-Za-z]{2}|[0-9]", text))
     less = 1 if among_facts else 0
     if has_cjk(text):  # a Latin word counts as two characters ("我是 data analyst")
         return len(re.findall(r"[\u3400-\u9fff]", text)) + 2 * words >= RESCUE_MIN_CHARS_ZH - less

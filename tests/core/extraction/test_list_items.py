@@ -38,7 +38,13 @@ def test_a_list_needs_half_its_clauses_and_three_at_least_as_items() -> None:
 
 def test_a_list_item_needs_only_one_word() -> None:
     assert long_enough("Rotterdam", item=True) and long_enough("吃素", item=True)
+    assert long_enough("34", item=True)
     assert not long_enough("Rotterdam") and not long_enough("", item=True)
+    assert not long_enough("h", item=True) and not long_enough("我", item=True)  # a lone letter is no item
+
+
+def test_a_flood_of_short_fragments_is_no_list() -> None:
+    assert not item_candidates(split_clauses("ab, 我a, 7, " * 12))  # 36 clauses: no self-introduction
 
 
 def test_the_head_saves_and_loads_and_refuses_other_shapes(tmp_path: Path) -> None:
