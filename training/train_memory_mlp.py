@@ -182,14 +182,15 @@ def _neutral_prevs(rows: list[dict[str, Any]], cache: Path | None) -> npt.NDArra
 
 
 def train(corpus: Path = CORPUS, cache: Path | None = None, precision: bool = False,
-          context_arm: bool = False, upweight: dict[str, int] | None = None
+          context_arm: bool = False, upweight: dict[str, int] | None = None, baseline: bool = True
           ) -> tuple[dict[str, MLPModel], dict[str, Any]]:
     """``upweight``: family prefix -> how many times each fit row of such a family is fitted (the hand-written
     chat rows, a few hundred among thousands of template and weak rows; calibration and test rows once).
     ``precision``: the precision model's run (its own corpus): one MLP, no logistic baseline (the shipped
     logistic weights belong to the shipped corpus); without context, or with ``context_arm`` the MLP that
     reads the previous turn, where every row without one is also fitted (and calibrated) after a neutral
-    assistant turn (``_neutral_prevs``)."""
+    assistant turn (``_neutral_prevs``). ``baseline=False``: one MLP without context and no logistic baseline
+    (a model of its own corpus, such as the list fragment model, ``train_list_fragment``)."""
     rows = load_corpus(corpus)
     # the precision model reads the end of the turn (``turn_tail``: the assistant's question is last), the
     # memory classifier's context arm its start
@@ -215,7 +216,7 @@ def train(corpus: Path = CORPUS, cache: Path | None = None, precision: bool = Fa
                            "batch": BATCH, "learning_rate": LEARNING_RATE, "weight_decay": WEIGHT_DECAY,
                            "seed": SEED, "upweight": upweight or {}, "arms": {}}
     # logistic baseline (the existing trainer's model, L2 by CV on the fit rows)
-    if not precision:
+    if not precision and baseline:
         linear = LinearModel.load(WEIGHTS_PATH)  # the shipped logistic model (same train split, all of it)
         with np.load(WEIGHTS_PATH) as data:
             if str(data["corpus_sha1"]) != out["corpus_sha1"]:
@@ -225,7 +226,7 @@ def train(corpus: Path = CORPUS, cache: Path | None = None, precision: bool = Fa
                                    "test": report(linear.predict_proba(x[~is_train]), test_rows)}
     models: dict[str, MLPModel] = {}
     arms = ((("mlp_context", True),) if context_arm else (("mlp", False),)) if precision else \
-        (("mlp", False), ("mlp_context", True))
+        (("mlp", False), ("mlp_context", True)) if baseline else (("mlp", False),)
     for name, context in arms:
         feats = context_features(x, prev) if context else x.astype(np.float64)
         fit_x, fit_y, cal_x, cal_y = feats[fit_sel], y[fit_sel], feats[calib], y[calib]

@@ -32,6 +32,7 @@ from schemas.events import MAX_MEMORY_CONTENT_CHARS
 
 if TYPE_CHECKING:
     from core.extraction.classifier import MemoryClassifier, MLPModel
+    from core.extraction.list_items import ListReader
     from core.extraction.retraction_intent import RetractionIntent
     from core.extraction.rules.referent_choice import ReferentChooser
     from core.extraction.rules.retraction import RetractionResolver
@@ -214,6 +215,19 @@ def _precision_model() -> MLPModel | None:
         return None
 
 
+def _list_reader() -> ListReader | None:
+    """The shipped list reader (the list-item head and the list fragment model), or None when its weights do
+    not load (a list-style message is then read as any other)."""
+    from core.extraction.classifier import ClassifierError
+    from core.extraction.list_items import shipped_list_reader
+
+    try:
+        return shipped_list_reader()
+    except ClassifierError as exc:
+        log.warning("list reader unavailable, lists read as any message: %s", exc)
+        return None
+
+
 def _standing_model() -> StandingInstruction | None:
     """The shipped standing-instruction model, or None (the rules' request words only) when its weights do
     not load."""
@@ -259,9 +273,11 @@ class RulesExtractor:
     cpu_bound = True
 
     def __init__(self, classifier: MemoryClassifier | None = None, judge: bool = True,
-                 precision: bool = True, referent_model: bool | None = None) -> None:
+                 precision: bool = True, referent_model: bool | None = None, lists: bool = True) -> None:
         """``judge``: with a classifier, also the pair model's update/retraction decision in refine;
         ``precision``: with a classifier, also the precision model's second opinion in the gate;
+        ``lists``: with a classifier, a list-style message's items read by the list reader
+        (``core.extraction.list_items``);
         ``referent_model``: with a classifier, the learned referent chooser in place of the rule's choice
         (``core.extraction.rules.referent_choice``; unset: ``REFERENT_MODEL_ON``, off)."""
         self.classifier = classifier
@@ -277,7 +293,8 @@ class RulesExtractor:
             self._standing: StandingInstruction | None = _standing_model()
             self._gate: ClassifierGate | None = ClassifierGate(classifier,
                                                                  _precision_model() if precision else None,
-                                                                 self._standing)
+                                                                 self._standing,
+                                                                 _list_reader() if lists else None)
             from core.extraction.update_intent import UPDATE_INTENT_ON, shipped_update_intent
 
             self._judge: UpdateJudge | None = UpdateJudge(

@@ -25,6 +25,8 @@ embedding batch:
    to 7 clauses is read clause by clause, a clause that elides its subject with the user as subject
    ("41, divorced, into model trains" -> "i'm into model trains"); a condition ("when you …", "…的时候")
    is read with the instruction after it, and a run the classifier keeps whole as a rule stays whole.
+   A list-style self-introduction (``list_items``: the list-item head of ``core.extraction.list_items``) has
+   each item read alone, by the list fragment model instead of the classifier and the precision model.
 
 With the precision model (``core/extraction/data/memory_mlp_precision.npz``, the extractor's default; the
 same MLP shape trained on the corpus plus the companion-chat template sets), a second opinion on keep/drop:
@@ -65,29 +67,69 @@ tiebreak between 0.85 and 0.90 was a 400-turn LoCoMo sample (``bench/RESULTS.md`
 from __future__ import annotations
 
 from core.extraction.candidates import CandidateOp, MemoryCandidate
-from core.extraction.classifier import MemoryClassifier, MLPModel, turn_tail
-from core.extraction.rules.analysis import Analysis
+from core.extraction.classifier import MemoryClassifier, MLPModel, Prediction, turn_tail
+from core.extraction.list_items import ListReader
+from core.extraction.rules.analysis import MAX_CLAUSES, MAX_MESSAGE_CHARS, Analysis
 from core.extraction.rules.gate_heads import reread_heads
 from core.extraction.rules.gate_keys import TopicKeys
 from core.extraction.rules.gate_opinion import read_in_context, rescue_floors, second_opinion, vetoable
 from core.extraction.rules.gate_rescue import add_rescues, rescue_units
 from core.extraction.rules.gate_splits import apply_splits
 from core.extraction.rules.gate_standing import standing_rules
-from core.extraction.rules.gate_units import fold_third_party, said_texts, split_points
+from core.extraction.rules.gate_units import (
+    FIRST_PERSON_WORD,
+    fold_third_party,
+    item_candidates,
+    list_message,
+    said_texts,
+    split_points,
+)
 from core.extraction.rules.gate_verdicts import gate_upserts
 from core.extraction.rules.refine import CandidateMeta
+from core.extraction.rules.segment import clean_content, split_clauses
 from core.extraction.standing_instruction import StandingInstruction
+from core.types import MemoryType
 
 
 class ClassifierGate:
     """Applies one ``MemoryClassifier`` to the rules' candidates of a burst (see module doc)."""
 
     def __init__(self, classifier: MemoryClassifier, precision: MLPModel | None = None,
-                 standing: StandingInstruction | None = None) -> None:
+                 standing: StandingInstruction | None = None, lists: ListReader | None = None) -> None:
         self.classifier = classifier
         self.precision = precision
         self.standing = standing
+        self.lists = lists
         self.keys = TopicKeys(classifier)
+
+    def list_items(self, analysis: Analysis) -> frozenset[int]:
+        """The clauses (by index) the list-item head calls items when the message is a list
+        (``gate_units.list_message``); empty otherwise, and without a list reader. Only the short clauses of
+        a message that may be a list are embedded (``gate_units.item_candidates``)."""
+        if self.lists is None:
+            return frozenset()
+        clauses = split_clauses(analysis.message[:MAX_MESSAGE_CHARS], MAX_CLAUSES)
+        short = item_candidates(clauses)
+        if not short:
+            return frozenset()
+        texts = [clean_content(clauses[i].text) for i in short]
+        flags = self.lists.head.is_item(self.classifier.embed(texts))
+        if not list_message(clauses, sum(flags)):
+            return frozenset()
+        items = {clauses[i].index for i, flag in zip(short, flags, strict=True) if flag}
+        # a clause in the first person that the classifier reads as a taste ("I enjoy knitting, sewing,
+        # baking bread, …", "我喜欢唱歌，健身，…"): the short clauses after it in its sentence are its objects
+        leads = [c for c in clauses if c.index not in items and FIRST_PERSON_WORD.search(c.norm)]
+        if leads:
+            readings = self.classifier.predict_vectors(self.classifier.embed([clean_content(c.text)
+                                                                              for c in leads]))
+            for lead, pred in zip(leads, readings, strict=True):
+                if pred.memory_type is MemoryType.PREFERENCE and pred.p_keep >= 0.5:
+                    items -= {c.index for c in clauses
+                              if c.sentence == lead.sentence and c.index > lead.index}
+            if not list_message(clauses, len(items)):
+                return frozenset()
+        return frozenset(items)
 
     def apply(self, analysis: Analysis, candidates: list[MemoryCandidate],
               meta: dict[str, CandidateMeta], prev: str | None = None,
@@ -100,7 +142,7 @@ class ClassifierGate:
         is no change of job)."""
         candidates = fold_third_party(analysis, candidates)
         upserts = [c for c in candidates if c.op is CandidateOp.UPSERT]
-        units = rescue_units(analysis)
+        units = rescue_units(analysis, self.list_items(analysis))
         splits = split_points(analysis, upserts)
         said = said_texts(analysis)  # a templated content ("Lives in Rotterdam") is read as the user said it
         texts = [said.get(c.content, c.content) for c in upserts] + [u.model_text for u in units] + \
@@ -123,6 +165,12 @@ class ClassifierGate:
         floors = rescue_floors(units, predictions[rest])
         predictions[rest] = second_opinion(self.precision, vectors[rest], predictions[rest], floors,
                                            turn_vector)
+        if self.lists is not None and any(u.item for u in units):
+            # an item of a list is read by the list fragment model alone (``core.extraction.list_items``)
+            at = [j for j, u in enumerate(units) if u.item]
+            rows = self.lists.fragment.predict_proba(vectors[rest][at])
+            for j, row in zip(at, rows, strict=True):
+                predictions[len(upserts) + j] = Prediction(tuple(round(float(p), 6) for p in row))
         units = standing_rules(self.standing, units, predictions[rest], vectors[rest])
         gated, vetoed = gate_upserts(upserts, predictions[:len(upserts)], alone, vectors, self.keys, filled)
         reread_heads(self.classifier, self.precision, self.keys, analysis, upserts, gated, filled,

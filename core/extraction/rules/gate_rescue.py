@@ -25,6 +25,7 @@ from core.extraction.rules import patterns
 from core.extraction.rules.analysis import MAX_CLAUSES, MAX_MESSAGE_CHARS, Analysis
 from core.extraction.rules.gate_keys import TopicKeys
 from core.extraction.rules.gate_units import (
+    ADDRESSED,
     CONSEQUENCE,
     FIRST_PERSON_WORD,
     NEVER,
@@ -116,13 +117,17 @@ def _taste_or_goal(pred: Prediction) -> bool:
         pred.p_type(MemoryType.PREFERENCE) + pred.p_type(MemoryType.GOAL) >= TASTE_OR_GOAL
 
 
-def rescue_units(analysis: Analysis) -> list[Unit]:
+def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> list[Unit]:
     """What a rescue may keep: a sentence where no rule fired and every clause was dropped only for
     lack of a trigger (or for an overridable reason), as a whole; in a sentence where rules fired,
     each run of consecutive clauses they left (a job or a city among other facts: "civil engineer,
     34, just relocated to Rotterdam"), clause by clause and as a run. A clause with any other drop
     reason (a time window, a question, a profile field...) ends a run and rules its sentence out
-    when nothing in it fired."""
+    when nothing in it fired. ``items``: the clauses (by index) of a list-style message the list-item head
+    calls items (``gate_units.list_message``; empty: not a list): every run of such a message has each clause
+    read alone with the user as elided subject, a one-word item too, an item with the list fragment model
+    (``Unit.item``); a pronoun in a later item is that item's, not the run's subject; a run that speaks to
+    the assistant is read as before."""
     clauses = split_clauses(analysis.message[:MAX_MESSAGE_CHARS], MAX_CLAUSES)
     covered = {c.index for g in analysis.groups for c in g.clauses}
     by_sentence: dict[int, list[Clause]] = {}
@@ -158,7 +163,10 @@ def rescue_units(analysis: Analysis) -> list[Unit]:
             owner = owner_of(run[0])
             if owner == "":
                 continue  # "he loves sushi", "Jenny plays guitar": someone else's, and who is unclear
-            body = " ".join(c.norm for c in run)
+            # a run of a list that speaks to the assistant is read as before: a rule, not items
+            listed = bool(items) and not any(ADDRESSED.search(c.norm) for c in run)
+            # in a list, a pronoun in a later item is its own ("one son (he's 15)"), not the run's subject
+            body = run[0].norm if listed else " ".join(c.norm for c in run)
             if owner is None and THIRD_PRONOUN.search(body) and not FIRST_PERSON_WORD.search(body):
                 continue  # "家里阳台都快被她占满了": about someone named in another turn
             if fired and CONSEQUENCE.search(run[0].norm):
@@ -181,9 +189,10 @@ def rescue_units(analysis: Analysis) -> list[Unit]:
                 threshold = max(threshold, RESCUE_DAY)
             if long_enough(text, fired and owner is None) and not is_noise_content(text):
                 units.append(Unit(text, sentence, owner, threshold, run_id, True, asked=strict))
-            listing = len(run) >= LIST_RUN and owner is None  # "41, divorced, i drive a forklift, …"
+            # "41, divorced, i drive a forklift, …"
+            listing = (len(run) >= LIST_RUN or listed) and owner is None
             long_run = MAX_RUN < len(run) <= LONG_RUN and listing
-            if 1 < len(run) <= MAX_RUN or long_run:
+            if 1 < len(run) <= MAX_RUN or long_run or (listed and len(run) == 1):
                 selves = [c for c in run if OWN_SUBJECT.search(c.norm)]
                 for piece in _pieces(run):
                     clause = piece[0]
@@ -196,7 +205,10 @@ def rescue_units(analysis: Analysis) -> list[Unit]:
                         continue
                     one = clean_content(analysis.message[clause.start:piece[-1].end])
                     own = owner_of(clause) if clause is not run[0] else owner
-                    if own != "" and long_enough(one, own is None) and not is_noise_content(one):
+                    if listed and own is None and THIRD_PRONOUN.match(clause.norm):
+                        continue  # "she's a vet": an item about someone named before it
+                    item = listed and clause.index in items and not lead
+                    if own != "" and long_enough(one, own is None, item=item) and not is_noise_content(one):
                         single = RESCUE_OVERRIDE if any(analysis.dropped.get(c.index) in _STRICT_REASONS
                                                         for c in piece) else RESCUE_KEEP
                         if _DAY_MARKER.search(normalise(one)):
@@ -207,7 +219,7 @@ def rescue_units(analysis: Analysis) -> list[Unit]:
                             if long_run else (None, None)
                         asked = any(analysis.dropped.get(c.index) in _STRICT_REASONS for c in piece)
                         units.append(Unit(one, sentence, own, single, run_id, False, read,
-                                          span=spans[0], run_span=spans[1], asked=asked))
+                                          span=spans[0], run_span=spans[1], asked=asked, item=item))
     return units
 
 

@@ -55,6 +55,8 @@ class Unit:
     # the rules dropped it as a question or a request, or it is a consequence of the fact before it: a rule
     # said with a question tag or in chat words may be one (``gate_standing.standing_rules``)
     asked: bool = False
+    # an item of a list-style message (``list_message``): read by the list fragment model, not the classifier
+    item: bool = False
 
     @property
     def model_text(self) -> str:
@@ -87,6 +89,45 @@ def with_user_subject(clause: Clause, text: str) -> str | None:
             or owner_of(clause) is not None or patterns.NAMED_SUBJECT_EN.match(clause.text):
         return None
     return f"我{text}" if has_cjk(text) else f"i'm {text}"
+
+
+# a list-style message (a self-introduction told as a list of items, most with no verb and no "I": "29,
+# welder, rotterdam. two kids.", "38了，在港口开吊车"): at least LIST_ITEMS clauses, at least half of them
+# items. A clause can be an item only when it is short (ITEM_WORDS words, ITEM_CHARS_ZH characters:
+# ``short_item``); whether a short clause is an item and not a clause of ordinary prose (a verb's objects
+# listed after it, a reply word, a Chinese prose clause) is the list-item head's call
+# (``core.extraction.list_items``, on the clause's vector); its items are read one by one with the list
+# fragment model (``gate_rescue.rescue_units``, ``gate.ClassifierGate``)
+LIST_ITEMS = 4
+LIST_MIN_ITEMS = 3  # a list has three items at least ("hi, AI companion. Today I ...": two short clauses)
+LIST_MAX_CLAUSES = 16  # a self-introduction, not a wall of fragments (nor a flood of repeated junk)
+ITEM_WORDS = 5
+ITEM_CHARS_ZH = 12
+
+
+def short_item(clause: Clause) -> bool:
+    """A clause short enough to be a list item rather than a statement."""
+    if has_cjk(clause.text):
+        return len(re.findall(r"[\u3400-\u9fff]", clause.text)) <= ITEM_CHARS_ZH
+    return len(re.findall(r"[A-Za-z']+|[0-9]+", clause.text)) <= ITEM_WORDS
+
+
+def item_candidates(clauses: list[Clause]) -> list[int]:
+    """Positions of the clauses the list-item head reads: the short ones of a message long enough and
+    short enough in its clauses to be a list (none otherwise: no vector is computed)."""
+    short = [i for i, c in enumerate(clauses) if short_item(c) and clean_content(c.text)]
+    if not LIST_ITEMS <= len(clauses) <= LIST_MAX_CLAUSES:
+        return []
+    return short if 2 * len(short) >= len(clauses) else []
+
+
+def list_message(clauses: list[Clause], items: int) -> bool:
+    """The message is a list (``LIST_ITEMS``): at least half of its clauses are items, three at least."""
+    return len(clauses) >= LIST_ITEMS and items >= LIST_MIN_ITEMS and 2 * items >= len(clauses)
+
+
+# a clause that speaks to the assistant ("for any recipes you give me"): a rule's frame, never a list item
+ADDRESSED = re.compile(r"[你您]|\b(?:you|your|u|ur|yours)\b")
 
 
 FIRST_PERSON_WORD = re.compile(r"我|\b(?:i|i'm|i've|i'd|my|me|mine|myself)\b")
@@ -172,10 +213,14 @@ def relationship_fact(unit: Unit, pred: Prediction) -> MemoryCandidate:
                            ttl_days=target.ttl_days)
 
 
-def long_enough(text: str, among_facts: bool = False) -> bool:
+def long_enough(text: str, among_facts: bool = False, item: bool = False) -> bool:
     """Long enough to stand alone; ``among_facts``: a clause run of a sentence where rules fired (its
-    neighbours say what it is about: "glassblower, 41" in a self-introduction) needs one word less."""
+    neighbours say what it is about: "glassblower, 41" in a self-introduction) needs one word less;
+    ``item``: an item of a list-style message (``list_message``) needs only one word of two letters or a
+    number ("Boston", "vegan", "34"), or two Chinese characters; a lone letter ("h") is no item."""
     words = len(re.findall(r"[A-Za-z']+|[0-9]+", text))  # "civil engineer, 34": three
+    if item:
+        return len(re.findall(r"[\u3400-\u9fff]", text)) >= 2 or bool(re.search(r"[A-Za-z]{2}|[0-9]", text))
     less = 1 if among_facts else 0
     if has_cjk(text):  # a Latin word counts as two characters ("我是 data analyst")
         return len(re.findall(r"[\u3400-\u9fff]", text)) + 2 * words >= RESCUE_MIN_CHARS_ZH - less
