@@ -33,11 +33,11 @@ class _Recording:
 
 
 def _extract(ex: RulesExtractor, model: _Recording, message: str, turn: str,
-             monkeypatch: pytest.MonkeyPatch) -> list[str]:
+             monkeypatch: pytest.MonkeyPatch, role: str = "assistant") -> list[str]:
     assert ex.classifier is not None
     monkeypatch.setattr(extractor_module, "_precision_model", lambda: model)
     extractor = RulesExtractor(ex.classifier)
-    data = ExtractionInput(message, context=(ContextMessage("assistant", turn),))
+    data = ExtractionInput(message, context=(ContextMessage(role, turn),))
     return [c.content for c in extractor.extract(data) if c.op is CandidateOp.UPSERT]
 
 
@@ -60,3 +60,13 @@ def test_a_model_without_context_is_called_as_before(ex: RulesExtractor,
              "Have you ever tried pottery?", monkeypatch)
     assert model.seen and all(p is None for p in model.seen)
 
+
+
+def test_the_users_own_earlier_message_is_no_turn_before(ex: RulesExtractor,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Session 19: the context models learned assistant turns; a message after the user's own earlier message
+    (a case whose turns are all the user's) is read without a turn."""
+    model = _Recording(context=True)
+    _extract(ex, model, "I've been making ceramic mugs on a wheel in my garage for three years.",
+             "ok so about my week: mostly work, nothing special.", monkeypatch, role="user")
+    assert model.seen and all(p is None for p in model.seen)
