@@ -79,3 +79,11 @@ def test_a_short_turn_that_misleads_the_model_is_not_given(tmp_path: Path) -> No
 def test_a_turn_that_does_not_mislead_is_always_given(tmp_path: Path) -> None:
     corpus, model, cache = _setup(tmp_path)
     assert calibrate(corpus, model, cache)["short_chosen"] == 0
+
+
+def test_the_turn_band_reports_the_readings_the_turn_changes(tmp_path: Path) -> None:
+    corpus, model, cache = _setup(tmp_path)
+    bands = calibrate(corpus, model, cache)["turn_band"]
+    whole = next(b for b in bands if b["band"] == [0.0, 1.0])
+    assert whole["share_with_turn"] == 1.0 and whole["changed_kept"] == whole["changed"]
+    assert all(0.0 <= b["share_with_turn"] <= 1.0 and b["changed_kept"] <= b["changed"] for b in bands)
