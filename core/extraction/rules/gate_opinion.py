@@ -42,7 +42,7 @@ CONTEXT_FLOOR = 0.35  # the lowest p(drop) from which a precision model that rea
 # both; ``bench/RESULTS.md``, issue 24, sessions 18 and 19). A turn
 # the message does not answer lifts p(drop) of a rescued taste from about 0.01 to 0.1, and a rescue must keep
 # p >= ``RESCUE_KEEP`` (0.90): with the rescue floor of 0.0 it was lost. Inert with a model that reads no turn
-# (``MLPModel.context`` false: the shipped one).
+# (``MLPModel.context`` false; the shipped model reads the turn since session 19).
 TURN_BAND = (0.01, 0.95)  # p(drop) of a text read without the turn within which the turn can change its
 # reading: the turn is embedded only when a text of the message falls inside (one model text less per message
 # otherwise). On the s19 arm's held-out rows with a turn (``training.calibrate_precision_drop``), the band
