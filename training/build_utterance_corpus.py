@@ -52,6 +52,7 @@ from typing import Any
 from training.train_memory_classifier import CORPUS, derive_fields
 from training.utterance_templates import template_rows
 from training.utterance_templates_chat import chat_template_rows
+from training.utterance_templates_ctx34 import ctx34_template_rows
 from training.utterance_templates_prec24 import prec24_template_rows
 from training.utterance_templates_prec24b import prec24b_template_rows
 from training.utterance_templates_prec24c import prec24c_template_rows
@@ -239,7 +240,10 @@ def precision_rows() -> list[dict[str, Any]]:
     dropped when they tell the day or only agree); ``PAI_PRECISION_SETS=s18`` adds session 18's
     ``utterance_templates_prec32.py`` beside both (a message that opens a new topic after a turn it does not
     answer, kept when it tells a taste, a fact or a long-run aim, dropped when it tells the day; plans of the
-    moment dropped beside long-run goals kept): ``bench/RESULTS.md``, issue 24."""
+    moment dropped beside long-run goals kept); ``PAI_PRECISION_SETS=s19`` adds session 19's
+    ``utterance_templates_ctx34.py`` beside the three (messages after a short acknowledgement, kept or dropped
+    by what they tell; long-run wishes and tastes told in the words of the assistant's question beside echoes
+    of the moment dropped; trained with ``train_memory_mlp --short-acks``): ``bench/RESULTS.md``, issue 24."""
     rows = [*prec24b_template_rows(), *prec24_template_rows(), *prec24c_template_rows(second_pass=False)]
     sets = os.environ.get("PAI_PRECISION_SETS")
     if sets == "s14":
@@ -250,6 +254,9 @@ def precision_rows() -> list[dict[str, Any]]:
         return [*rows, *prec28_template_rows(), *prec29_template_rows()]
     if sets == "s18":
         return [*rows, *prec28_template_rows(), *prec29_template_rows(), *prec32_template_rows()]
+    if sets == "s19":
+        return [*rows, *prec28_template_rows(), *prec29_template_rows(), *prec32_template_rows(),
+                *ctx34_template_rows()]
     return rows
 
 

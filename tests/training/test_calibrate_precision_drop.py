@@ -54,3 +54,36 @@ def test_held_out_rows_only_and_a_separating_threshold_is_chosen(tmp_path: Path)
     assert best["all"]["balanced"] == max(r["all"]["balanced"] for r in out["grid"]) == 1.0
     keep_recall = [r["all"]["keep_recall"] for r in out["grid"]]
     assert keep_recall == sorted(keep_recall)  # a higher bar drops fewer keeps
+
+
+def test_a_short_turn_that_misleads_the_model_is_not_given(tmp_path: Path) -> None:
+    corpus, model_path, cache = _setup(tmp_path)
+    rows = [json.loads(line) for line in corpus.read_text(encoding="utf-8").splitlines()]
+    for r in rows:  # the turn is a three-character acknowledgement
+        r["prev"] = "Ok." if r["prev"] else ""
+    corpus.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    with np.load(cache) as data:
+        texts, vectors = [str(t) for t in data["texts"]], np.array(data["vectors"])
+    texts[texts.index("How are you?")] = "Ok."
+    vectors[texts.index("Ok."), 0] = 1.0
+    np.savez(cache, texts=np.array(texts), vectors=vectors, prefix=np.array(PREFIX))
+    model = MLPModel.load(model_path)
+    w1 = model.w1.copy()
+    w1[LOCAL_EMBEDDING_DIM, 0], w1[LOCAL_EMBEDDING_DIM, 1] = -20.0, 20.0  # after the turn, all read drop
+    MLPModel(**{**model.__dict__, "w1": w1}).save(model_path)
+    out = calibrate(corpus, model_path, cache)
+    assert out["short_grid"][0]["chars"] == 0 and out["short_grid"][0]["with_turn"]["keep_recall"] < 1.0
+    assert out["short_chosen"] == min(r["chars"] for r in out["short_grid"] if r["chars"] > len("Ok."))
+
+
+def test_a_turn_that_does_not_mislead_is_always_given(tmp_path: Path) -> None:
+    corpus, model, cache = _setup(tmp_path)
+    assert calibrate(corpus, model, cache)["short_chosen"] == 0
+
+
+def test_the_turn_band_reports_the_readings_the_turn_changes(tmp_path: Path) -> None:
+    corpus, model, cache = _setup(tmp_path)
+    bands = calibrate(corpus, model, cache)["turn_band"]
+    whole = next(b for b in bands if b["band"] == [0.0, 1.0])
+    assert whole["share_with_turn"] == 1.0 and whole["changed_kept"] == whole["changed"]
+    assert all(0.0 <= b["share_with_turn"] <= 1.0 and b["changed_kept"] <= b["changed"] for b in bands)

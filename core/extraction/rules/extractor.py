@@ -327,7 +327,10 @@ class RulesExtractor:
         from core.embedding.base import EmbeddingError
 
         try:
-            prev = data.context[-1].content if data.context else None
+            # the turn before, when it is the assistant's (the context models learned assistant turns; the
+            # user's own earlier message is not a turn the message answers)
+            last = data.context[-1] if data.context else None
+            prev = last.content if last is not None and last.role == "assistant" else None
             filled = frozenset(m.key for m in data.existing)
             candidates, meta = self._gate.apply(built.analysis, list(built.candidates), built.meta, prev,
                                                 filled)

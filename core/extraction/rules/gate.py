@@ -72,12 +72,19 @@ from core.extraction.list_items import ListReader
 from core.extraction.rules.analysis import MAX_CLAUSES, MAX_MESSAGE_CHARS, Analysis
 from core.extraction.rules.gate_heads import reread_heads
 from core.extraction.rules.gate_keys import TopicKeys
-from core.extraction.rules.gate_opinion import read_in_context, rescue_floors, second_opinion, vetoable
+from core.extraction.rules.gate_opinion import (
+    needs_turn,
+    read_in_context,
+    rescue_floors,
+    second_opinion,
+    vetoable,
+)
 from core.extraction.rules.gate_rescue import add_rescues, rescue_units
 from core.extraction.rules.gate_splits import apply_splits
 from core.extraction.rules.gate_standing import standing_rules
 from core.extraction.rules.gate_units import (
     FIRST_PERSON_WORD,
+    NEVER,
     fold_third_party,
     item_candidates,
     list_message,
@@ -136,7 +143,8 @@ class ClassifierGate:
               filled: frozenset[str] = frozenset(),
               ) -> tuple[list[MemoryCandidate], dict[str, CandidateMeta]]:
         """Gated, re-typed and rescued candidates (deletes pass untouched) and their refine metadata.
-        ``prev``: the turn before the message (context for a context model; embedded in the same batch);
+        ``prev``: the turn before the message (context for a context model; embedded only when it can change
+        the precision model's reading, ``gate_opinion.needs_turn``);
         ``filled``: the keys of the user's live memories (a rescue never takes over a single slot among
         them unless it says a change, "now", "no longer"...: ``gate_rescue.rescue``; "I used to bird watch"
         is no change of job)."""
@@ -149,20 +157,23 @@ class ClassifierGate:
             [sp.text for sp in splits]
         if not texts:
             return candidates, meta
-        # the turn before, for a precision model that reads it (embedded in the same batch)
-        turn = turn_tail(prev) if self.precision is not None and self.precision.context else ""
-        vectors = self.classifier.embed([*texts, turn] if turn else texts)
-        turn_vector = vectors[-1:] if turn else None
-        vectors = vectors[:len(texts)]
+        vectors = self.classifier.embed(texts)
         first_reading = self.classifier.predict_vectors(vectors)
         predictions = read_in_context(self.classifier, vectors, first_reading, prev)
         n_units = len(upserts) + len(units)
+        rest = slice(len(upserts), n_units)
+        floors = rescue_floors(units, predictions[rest])
+        # the turn before, for a precision model that reads it, embedded only when it can change the reading
+        # of a text the precision model has a say on (a vetoable rule candidate, a rescue it may drop)
+        turn = turn_tail(prev) if self.precision is not None and self.precision.context else ""
+        asked = [i for i, cand in enumerate(upserts) if vetoable(cand)] + \
+            [len(upserts) + i for i, floor in enumerate(floors) if floor < NEVER]
+        turn_vector = self.classifier.embed([turn]) if turn and needs_turn(self.precision, vectors[asked]) \
+            else None
         alone = predictions[:len(upserts)]
         opinion = second_opinion(self.precision, vectors[:len(upserts)], alone, turn=turn_vector)
         predictions[:len(upserts)] = [second if vetoable(cand) else first
                                       for cand, first, second in zip(upserts, alone, opinion, strict=True)]
-        rest = slice(len(upserts), n_units)
-        floors = rescue_floors(units, predictions[rest])
         predictions[rest] = second_opinion(self.precision, vectors[rest], predictions[rest], floors,
                                            turn_vector)
         if self.lists is not None and any(u.item for u in units):

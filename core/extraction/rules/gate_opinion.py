@@ -5,12 +5,13 @@ Contract: ``read_in_context`` reads again, with the previous turn, each text who
 ``CONTEXT_BAND`` (only for a classifier with a context model; the turn is embedded only then).
 ``second_opinion`` returns each prediction as it is (the same object) unless the precision model says drop
 more surely than the classifier and with p >= the text's floor (``PRECISION_DROP`` unless told otherwise; for
-a precision model that reads the turn, at least ``CONTEXT_FLOOR``):
-then its p(drop) replaces the classifier's and the type shares of the rest are scaled, so the type stays the
-classifier's. ``vetoable`` says which rule candidates it may drop (never a standing rule, a wish for the long
-run, a single identity slot or a life event); ``rescue_floors`` gives each rescue unit its floor (``NEVER``
-for a wish for the long run, ``PRECISION_RESCUE`` for the user's taste, goal or project not told as a taste or
-a habit, else ``PRECISION_DROP``). Pure functions; without a precision model the readings are unchanged.
+a precision model that reads the turn, at least ``CONTEXT_FLOOR``): then its p(drop) replaces the classifier's
+and the type shares of the rest are scaled, so the type stays the classifier's. ``needs_turn`` says whether
+the turn before can change any reading (``TURN_BAND``; the gate embeds it only then). ``vetoable`` says which
+rule candidates it may drop (never a standing rule, a wish for the long run, a single identity slot or a life
+event); ``rescue_floors`` gives each rescue unit its floor (``NEVER`` for a wish for the long run,
+``PRECISION_RESCUE`` for the user's taste, goal or project not told as a taste or a habit, else
+``PRECISION_DROP``). Pure functions; without a precision model the readings are unchanged.
 """
 
 from __future__ import annotations
@@ -35,12 +36,19 @@ PRECISION_RESCUE = 0.0  # ... for a rescue (a sentence no rule fired on) of a ta
 # except for a rescue that tells a taste or a habit ("I would also like to attend concerts by …", "I've been
 # spending a lot of my free time reading"): PRECISION_DROP (the companion-chat drops it learned pull such
 # chatty-framed tastes down: MemoryBank en typed recall 0.853 -> 0.809 without this exception)
-CONTEXT_FLOOR = 0.30  # the lowest p(drop) from which a precision model that reads the turn counts, whatever
+CONTEXT_FLOOR = 0.35  # the lowest p(drop) from which a precision model that reads the turn counts, whatever
 # the text's floor: the threshold of highest balanced keep/drop accuracy on the held-out split of its corpus
-# (``training.calibrate_precision_drop`` on the s18 arm; ``bench/RESULTS.md``, issue 24, session 18). A turn
+# (``training.calibrate_precision_drop``: 0.30 on the s18 arm, 0.35 on session 19's s19 arm, balanced 0.950 at
+# both; ``bench/RESULTS.md``, issue 24, sessions 18 and 19). A turn
 # the message does not answer lifts p(drop) of a rescued taste from about 0.01 to 0.1, and a rescue must keep
 # p >= ``RESCUE_KEEP`` (0.90): with the rescue floor of 0.0 it was lost. Inert with a model that reads no turn
-# (``MLPModel.context`` false: the shipped one).
+# (``MLPModel.context`` false; the shipped model reads the turn since session 19).
+TURN_BAND = (0.01, 0.95)  # p(drop) of a text read without the turn within which the turn can change its
+# reading: the turn is embedded only when a text of the message falls inside (one model text less per message
+# otherwise). On the s19 arm's held-out rows with a turn (``training.calibrate_precision_drop``), the band
+# keeps 45 of the 46 readings the turn changes at ``CONTEXT_FLOOR`` and needs the turn for 25 % of the rows;
+# the extraction CPU per message grew by 60 % when every message's turn was embedded (``bench/RESULTS.md``,
+# issue 24, session 19).
 _TASTE_OR_HABIT = re.compile(
     r"\b(?:like|likes|love|loves|enjoy|enjoys|prefer|prefers|favou?rite|fan of|into|usually|often|always|"
     r"free time|spare time|every (?:day|week|weekend|evening|night|morning))\b|"
@@ -65,6 +73,15 @@ def read_in_context(classifier: MemoryClassifier, vectors: npt.NDArray[np.float3
         for i, pred in zip(unsure, again, strict=True):
             predictions[i] = pred
     return predictions
+
+
+def needs_turn(precision: MLPModel | None, vectors: npt.NDArray[np.float32]) -> bool:
+    """Whether the turn before can change the precision model's reading of any of ``vectors``: a model that
+    reads the turn, and a text whose p(drop) without it falls within ``TURN_BAND``."""
+    if precision is None or not precision.context or not len(vectors):
+        return False
+    drops = precision.predict_proba(vectors, None)[:, 0]
+    return bool(((drops >= TURN_BAND[0]) & (drops <= TURN_BAND[1])).any())
 
 
 def second_opinion(precision: MLPModel | None, vectors: npt.NDArray[np.float32],
