@@ -195,8 +195,8 @@ def train(corpus: Path = CORPUS, cache: Path | None = None, precision: bool = Fa
     logistic weights belong to the shipped corpus); without context, or with ``context_arm`` the MLP that
     reads the previous turn, where every row without one is also fitted (and calibrated) after a neutral
     assistant turn (``_neutral_prevs``; ``short_acks``: its pool also holds short acknowledgements).
-    ``baseline=False``: one MLP without context and no logistic baseline (a model of its own corpus, such as the
-    list fragment model, ``train_list_fragment``)."""
+    ``baseline=False``: one MLP without context and no logistic baseline (a model of its own corpus, such as
+    the list fragment model, ``train_list_fragment``)."""
     rows = load_corpus(corpus)
     # the precision model reads the end of the turn (``turn_tail``: the assistant's question is last), the
     # memory classifier's context arm its start
