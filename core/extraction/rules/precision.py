@@ -65,7 +65,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
+from core.extraction.horizon import HORIZON_DROP
 from core.extraction.rules import others, referent, retraction
+from core.extraction.rules.events import is_event_key
 from core.extraction.rules.segment import has_cjk, normalise
 from core.extraction.rules.slots import spec
 from core.extraction.rules.topics import topic_of
@@ -186,6 +188,9 @@ _HORIZON = re.compile(
     r"in (?:a|one|two|three|\d+) (?:years?|months))\b|"
     r"今年|明年|年底|年内|(?:\d+|[一二三四五六七八九十]+)(?:岁|年)(?:之前|以前|前)|将来|总有一天|有朝一日|以后|长期")
 SARCASM_WINDOW = 80
+# the types whose statements the horizon model reads (a plan of the moment typed as a goal, a thing done
+# today told as a fact); a life event (``fact-event-…``) is never read
+_HORIZON_TYPES = (MemoryType.GOAL, MemoryType.FACT)
 
 
 def _dropped(piece: str, memory_type: MemoryType, standing: bool = False) -> bool:
@@ -302,25 +307,29 @@ def with_referents(candidates: Sequence[MemoryCandidate], referents: Mapping[str
 
 def precise(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
             standing: Callable[[list[str]], list[float]] | None = None,
-            choose: ChooseReferent | None = None) -> list[MemoryCandidate]:
+            choose: ChooseReferent | None = None,
+            horizon: Callable[[list[str]], list[float]] | None = None) -> list[MemoryCandidate]:
     """``precise_parts`` with the referents joined in: the candidates as they would be stored."""
-    kept = precise_parts(candidates, data, standing, choose)
+    kept = precise_parts(candidates, data, standing, choose, horizon)
     return with_referents(kept.candidates, kept.referents, data.user_message)
 
 
 def precise_parts(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
                   standing: Callable[[list[str]], list[float]] | None = None,
-                  choose: ChooseReferent | None = None) -> Precise:
+                  choose: ChooseReferent | None = None,
+                  horizon: Callable[[list[str]], list[float]] | None = None) -> Precise:
     """``candidates`` without thanks, one-off requests, passing moods and momentary wants typed as
     a goal or constraint, and without statements that lean on a referent named nowhere near; the
     referent of each statement that leans on one named near is kept apart (``Precise``).
     ``standing``: P(standing instruction) per text (the standing-instruction model), read on constraints;
-    ``choose``: the learned referent chooser in place of the rule's choice (off by default)."""
+    ``choose``: the learned referent chooser in place of the rule's choice (off by default); ``horizon``:
+    P(of this day, week or trip) per text (the horizon model), read on each statement of a goal or a fact."""
     if standing is not None:
         candidates = _grounded_rules(candidates, standing)
     rules = [c for c in candidates if c.op is CandidateOp.UPSERT and c.memory_type is MemoryType.CONSTRAINT]
     p_rule = dict(zip([c.content for c in rules], standing([c.content for c in rules]), strict=True)) \
         if standing is not None and rules else {}
+    moment = _of_the_moment(candidates, horizon)
     message = data.user_message or ""
     retracts = retraction.cued(message)
     previous = next((m.content for m in reversed(data.context) if m.role == "user" and m.content.strip()),
@@ -342,6 +351,7 @@ def precise_parts(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
                             for p in pieces) if p
                 and not others.taken_back(p, message)
                 and not _dropped(normalise(p), cand.memory_type, standing_rule)
+                and not (cand.memory_type in _HORIZON_TYPES and not is_event_key(cand.key) and p in moment)
                 and not others.someone_elses(normalise(p))
                 and not _reply_to_advice(normalise(p), message)
                 and not (taste_or_claim and _sarcastic(p, message, claim=claim))]
@@ -363,6 +373,20 @@ def precise_parts(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
             cand = cand.model_copy(update={"content": sep.join(resolved)[:MAX_MEMORY_CONTENT_CHARS]})
         out.append(_habit_as_taste(cand))
     return Precise(out, referents)
+
+
+def _of_the_moment(candidates: Sequence[MemoryCandidate],
+                   horizon: Callable[[list[str]], list[float]] | None) -> frozenset[str]:
+    """The statements of the goals and facts among ``candidates`` (a life event's aside) that the horizon
+    model reads as of this day, week or trip (``HORIZON_DROP`` or more), read in one call."""
+    if horizon is None:
+        return frozenset()
+    pieces = list(dict.fromkeys(p for c in candidates if c.op is CandidateOp.UPSERT
+                                and c.memory_type in _HORIZON_TYPES and not is_event_key(c.key)
+                                for p in _PIECES.split(c.content) if p.strip()))
+    if not pieces:
+        return frozenset()
+    return frozenset(p for p, q in zip(pieces, horizon(pieces), strict=True) if q >= HORIZON_DROP)
 
 
 _GROUND_KEYS = frozenset({"fact-allergy", "fact-diet", "fact-health"})
