@@ -24,6 +24,11 @@ statement of a candidate's content, the parts ``build`` joined with "; " / "；"
 - a trip of the moment is no goal: its logistics ("I plan to stay in homestays during my trip", "到了那边先去
   夜市") or a getaway to unwind ("I plan to go on a trip to relax", "我打算去旅游一下放松一下自己"); a
   travel dream ("someday I want to see the northern lights") stays;
+- a statement of a goal or a fact that the horizon model (``core.extraction.horizon``, given as ``horizon``:
+  the probability that a text is of this day, week or trip) reads at ``HORIZON_DROP`` or more is no memory: a
+  plan of the moment, a trip's itinerary, a thing done today or what the user is doing right now ("gotta pick
+  up my dry cleaning before 6", "刚从健身房回来"); a long-run aim, a big goal with a near date, a fact of who
+  the user is and an activity of these months stay, and a life event (``fact-event-…``) is never read;
 - a reply to the assistant's advice is no memory of any type: a message that opens with an
   acknowledgement ("ok", "great", "you're right", "好的", "我知道了") and a statement of the user's that
   says they will act on it ("I will practice more and learn the basics", "我将尝试一些冥想和呼吸练习",
@@ -377,12 +382,14 @@ def precise_parts(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
 
 def _of_the_moment(candidates: Sequence[MemoryCandidate],
                    horizon: Callable[[list[str]], list[float]] | None) -> frozenset[str]:
-    """The statements of the goals and facts among ``candidates`` (a life event's aside) that the horizon
-    model reads as of this day, week or trip (``HORIZON_DROP`` or more), read in one call."""
+    """The statements of the goals and facts among ``candidates`` that the horizon model reads as of this day,
+    week or trip (``HORIZON_DROP`` or more), read in one call; a life event and a goal that tells a habit
+    ("我会听音乐和做饭来放松": ``_habit_as_taste``, a taste) are not read."""
     if horizon is None:
         return frozenset()
     pieces = list(dict.fromkeys(p for c in candidates if c.op is CandidateOp.UPSERT
                                 and c.memory_type in _HORIZON_TYPES and not is_event_key(c.key)
+                                and _habit_as_taste(c) is c  # a habit told as a goal is a taste
                                 for p in _PIECES.split(c.content) if p.strip()))
     if not pieces:
         return frozenset()
