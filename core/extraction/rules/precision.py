@@ -74,7 +74,7 @@ from core.extraction.horizon import HORIZON_DROP
 from core.extraction.rules import others, referent, retraction
 from core.extraction.rules.events import is_event_key
 from core.extraction.rules.segment import has_cjk, normalise
-from core.extraction.rules.slots import spec
+from core.extraction.rules.slots import is_known_slot, spec
 from core.extraction.rules.topics import topic_of
 from core.extraction.standing_instruction import STANDING_DROP, STANDING_KEEP
 from core.filters import normalise_key
@@ -383,12 +383,14 @@ def precise_parts(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
 def _of_the_moment(candidates: Sequence[MemoryCandidate],
                    horizon: Callable[[list[str]], list[float]] | None) -> frozenset[str]:
     """The statements of the goals and facts among ``candidates`` that the horizon model reads as of this day,
-    week or trip (``HORIZON_DROP`` or more), read in one call; a life event and a goal that tells a habit
-    ("我会听音乐和做饭来放松": ``_habit_as_taste``, a taste) are not read."""
+    week or trip (``HORIZON_DROP`` or more), read in one call; a life event, a single slot of who the user is
+    (job, home city, hometown, education, diet, relationship: as the gate's precision veto, ``gate_opinion``)
+    and a goal that tells a habit ("我会听音乐和做饭来放松": ``_habit_as_taste``, a taste) are not read."""
     if horizon is None:
         return frozenset()
     pieces = list(dict.fromkeys(p for c in candidates if c.op is CandidateOp.UPSERT
                                 and c.memory_type in _HORIZON_TYPES and not is_event_key(c.key)
+                                and not (is_known_slot(c.key) and spec(c.key).single)  # who the user is
                                 and _habit_as_taste(c) is c  # a habit told as a goal is a taste
                                 for p in _PIECES.split(c.content) if p.strip()))
     if not pieces:
