@@ -24,11 +24,13 @@ statement of a candidate's content, the parts ``build`` joined with "; " / "；"
 - a trip of the moment is no goal: its logistics ("I plan to stay in homestays during my trip", "到了那边先去
   夜市") or a getaway to unwind ("I plan to go on a trip to relax", "我打算去旅游一下放松一下自己"); a
   travel dream ("someday I want to see the northern lights") stays;
-- a statement of a goal or a fact that the horizon model (``core.extraction.horizon``, given as ``horizon``:
-  the probability that a text is of this day, week or trip) reads at ``HORIZON_DROP`` or more is no memory: a
-  plan of the moment, a trip's itinerary, a thing done today or what the user is doing right now ("gotta pick
-  up my dry cleaning before 6", "刚从健身房回来"); a long-run aim, a big goal with a near date, a fact of who
-  the user is and an activity of these months stay, and a life event (``fact-event-…``) is never read;
+- a statement of a goal or of a fact under no catalogue slot that the horizon model
+  (``core.extraction.horizon``, given as ``horizon``: the probability that a text is of this day, week or
+  trip) reads at ``HORIZON_DROP`` or more is no memory: a plan of the moment, a trip's itinerary, a thing
+  done today or what the user is doing right now ("gotta pick up my dry cleaning before 6", "刚从健身房回
+  来"); a long-run aim, a big goal with a near date and an activity of these months stay, and a fact a slot
+  detector recognised (a job, a home, an allergy, a pet, a car) or a life event (``fact-event-…``) is never
+  read;
 - a reply to the assistant's advice is no memory of any type: a message that opens with an
   acknowledgement ("ok", "great", "you're right", "好的", "我知道了") and a statement of the user's that
   says they will act on it ("I will practice more and learn the basics", "我将尝试一些冥想和呼吸练习",
@@ -193,9 +195,6 @@ _HORIZON = re.compile(
     r"in (?:a|one|two|three|\d+) (?:years?|months))\b|"
     r"今年|明年|年底|年内|(?:\d+|[一二三四五六七八九十]+)(?:岁|年)(?:之前|以前|前)|将来|总有一天|有朝一日|以后|长期")
 SARCASM_WINDOW = 80
-# the types whose statements the horizon model reads (a plan of the moment typed as a goal, a thing done
-# today told as a fact); a life event (``fact-event-…``) is never read
-_HORIZON_TYPES = (MemoryType.GOAL, MemoryType.FACT)
 
 
 def _dropped(piece: str, memory_type: MemoryType, standing: bool = False) -> bool:
@@ -356,7 +355,7 @@ def precise_parts(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
                             for p in pieces) if p
                 and not others.taken_back(p, message)
                 and not _dropped(normalise(p), cand.memory_type, standing_rule)
-                and not (cand.memory_type in _HORIZON_TYPES and not is_event_key(cand.key) and p in moment)
+                and p not in moment
                 and not others.someone_elses(normalise(p))
                 and not _reply_to_advice(normalise(p), message)
                 and not (taste_or_claim and _sarcastic(p, message, claim=claim))]
@@ -380,18 +379,24 @@ def precise_parts(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
     return Precise(out, referents)
 
 
+def _read_horizon(cand: MemoryCandidate) -> bool:
+    """The horizon model reads a goal (not one that tells a habit, "我会听音乐和做饭来放松":
+    ``_habit_as_taste``, a taste) and a fact under no catalogue slot (``fact-personal``, a topic key): a
+    fact a slot detector of the rules recognised (a job, a home, an allergy, a pet, a car, a relative:
+    "对芒果过敏", "换了一辆比亚迪海豹") or a life event (``fact-event-…``) is not read: the slot detectors
+    are precise (the gate too drops one only at ``GATE_DROP_SLOT``)."""
+    if cand.memory_type is MemoryType.GOAL:
+        return _habit_as_taste(cand) is cand
+    return cand.memory_type is MemoryType.FACT and not is_known_slot(cand.key) and not is_event_key(cand.key)
+
+
 def _of_the_moment(candidates: Sequence[MemoryCandidate],
                    horizon: Callable[[list[str]], list[float]] | None) -> frozenset[str]:
-    """The statements of the goals and facts among ``candidates`` that the horizon model reads as of this day,
-    week or trip (``HORIZON_DROP`` or more), read in one call; a life event, a single slot of who the user is
-    (job, home city, hometown, education, diet, relationship: as the gate's precision veto, ``gate_opinion``)
-    and a goal that tells a habit ("我会听音乐和做饭来放松": ``_habit_as_taste``, a taste) are not read."""
+    """The statements of the candidates the horizon model reads (``_read_horizon``) that it reads as of this
+    day, week or trip (``HORIZON_DROP`` or more), read in one call."""
     if horizon is None:
         return frozenset()
-    pieces = list(dict.fromkeys(p for c in candidates if c.op is CandidateOp.UPSERT
-                                and c.memory_type in _HORIZON_TYPES and not is_event_key(c.key)
-                                and not (is_known_slot(c.key) and spec(c.key).single)  # who the user is
-                                and _habit_as_taste(c) is c  # a habit told as a goal is a taste
+    pieces = list(dict.fromkeys(p for c in candidates if c.op is CandidateOp.UPSERT and _read_horizon(c)
                                 for p in _PIECES.split(c.content) if p.strip()))
     if not pieces:
         return frozenset()
