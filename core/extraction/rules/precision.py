@@ -355,7 +355,7 @@ def precise_parts(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
                             for p in pieces) if p
                 and not others.taken_back(p, message)
                 and not _dropped(normalise(p), cand.memory_type, standing_rule)
-                and p not in moment
+                and not (p in moment and _read_horizon(cand))
                 and not others.someone_elses(normalise(p))
                 and not _reply_to_advice(normalise(p), message)
                 and not (taste_or_claim and _sarcastic(p, message, claim=claim))]
