@@ -1,6 +1,6 @@
 """The horizon model (``core.extraction.horizon``) and its reading in the precision pass
 (``core.extraction.rules.precision``): a goal's or a fact's statement of this day, week or trip is dropped, a
-lasting one stays, a life event and a taste are never read."""
+lasting one stays; a life event, a fact under a catalogue slot and a taste are never read."""
 
 from __future__ import annotations
 
@@ -31,11 +31,13 @@ def test_statements_of_the_moment_leave_goals_and_facts_and_the_rest_stays() -> 
                    "I want to see Patagonia one day; we fly out at dawn on friday"),
              _cand("fact-personal", MemoryType.FACT, "picked up some paint today"),
              _cand("fact-event-moved_york", MemoryType.FACT, "we fly out at dawn on friday"),
+             _cand("fact-vehicle", MemoryType.FACT, "picked up some paint today"),
              _cand("preference-hobby", MemoryType.PREFERENCE, "picked up some paint today")]
     kept = precise_parts(cands, ExtractionInput(user_message="x"), horizon=read).candidates
     assert [(c.key, c.content) for c in kept] == [
         ("goal-travel", "I want to see Patagonia one day"),
         ("fact-event-moved_york", "we fly out at dawn on friday"),  # a life event is never read
+        ("fact-vehicle", "picked up some paint today"),  # nor a fact a slot detector recognised
         ("preference-hobby", "picked up some paint today")]  # nor a taste
     assert len(calls) == 1  # one call for the whole burst
 
