@@ -393,14 +393,16 @@ def _read_horizon(cand: MemoryCandidate) -> bool:
 def _of_the_moment(candidates: Sequence[MemoryCandidate],
                    horizon: Callable[[list[str]], list[float]] | None) -> frozenset[str]:
     """The statements of the candidates the horizon model reads (``_read_horizon``) that it reads as of this
-    day, week or trip (``HORIZON_DROP`` or more), read in one call."""
+    day, week or trip (``HORIZON_DROP`` or more), read in one call; a statement that names a horizon beyond
+    the day (``_HORIZON``: "明年想去 X 徒步", "next year", "eventually") is never of the moment."""
     if horizon is None:
         return frozenset()
     pieces = list(dict.fromkeys(p for c in candidates if c.op is CandidateOp.UPSERT and _read_horizon(c)
                                 for p in _PIECES.split(c.content) if p.strip()))
     if not pieces:
         return frozenset()
-    return frozenset(p for p, q in zip(pieces, horizon(pieces), strict=True) if q >= HORIZON_DROP)
+    return frozenset(p for p, q in zip(pieces, horizon(pieces), strict=True)
+                     if q >= HORIZON_DROP and not _HORIZON.search(normalise(p)))
 
 
 _GROUND_KEYS = frozenset({"fact-allergy", "fact-diet", "fact-health"})

@@ -26,16 +26,19 @@ def _fake_horizon(moment: set[str]):  # type: ignore[no-untyped-def]
 
 
 def test_statements_of_the_moment_leave_goals_and_facts_and_the_rest_stays() -> None:
-    read, calls = _fake_horizon({"we fly out at dawn on friday", "picked up some paint today"})
+    read, calls = _fake_horizon({"we fly out at dawn on friday", "picked up some paint today",
+                                 "next year I want to walk the length of Japan"})
     cands = [_cand("goal-travel", MemoryType.GOAL,
                    "I want to see Patagonia one day; we fly out at dawn on friday"),
              _cand("fact-personal", MemoryType.FACT, "picked up some paint today"),
+             _cand("goal-travel_japan", MemoryType.GOAL, "next year I want to walk the length of Japan"),
              _cand("fact-event-moved_york", MemoryType.FACT, "we fly out at dawn on friday"),
              _cand("fact-vehicle", MemoryType.FACT, "picked up some paint today"),
              _cand("preference-hobby", MemoryType.PREFERENCE, "picked up some paint today")]
     kept = precise_parts(cands, ExtractionInput(user_message="x"), horizon=read).candidates
     assert [(c.key, c.content) for c in kept] == [
         ("goal-travel", "I want to see Patagonia one day"),
+        ("goal-travel_japan", "next year I want to walk the length of Japan"),  # a horizon beyond the day
         ("fact-event-moved_york", "we fly out at dawn on friday"),  # a life event is never read
         ("fact-vehicle", "picked up some paint today"),  # nor a fact a slot detector recognised
         ("preference-hobby", "picked up some paint today")]  # nor a taste
