@@ -32,6 +32,7 @@ from schemas.events import MAX_MEMORY_CONTENT_CHARS
 
 if TYPE_CHECKING:
     from core.extraction.classifier import MemoryClassifier, MLPModel
+    from core.extraction.horizon import Horizon
     from core.extraction.list_items import ListReader
     from core.extraction.retraction_intent import RetractionIntent
     from core.extraction.rules.referent_choice import ReferentChooser
@@ -291,6 +292,9 @@ class RulesExtractor:
             from core.extraction.rules.retraction import RetractionResolver
 
             self._standing: StandingInstruction | None = _standing_model()
+            from core.extraction.horizon import HORIZON_ON, shipped_horizon
+
+            self._horizon: Horizon | None = shipped_horizon() if HORIZON_ON else None
             self._gate: ClassifierGate | None = ClassifierGate(classifier,
                                                                  _precision_model() if precision else None,
                                                                  self._standing,
@@ -307,6 +311,7 @@ class RulesExtractor:
             self._judge = None
             self._retraction = None
             self._standing = None
+            self._horizon = None
 
     def standing(self, texts: list[str]) -> list[float]:
         """P(standing instruction) per text (``core.extraction.standing_instruction``), on the classifier's
@@ -314,6 +319,13 @@ class RulesExtractor:
         if self.classifier is None or self._standing is None or not texts:
             return [0.5] * len(texts)  # undecided: neither threshold applies
         return [float(p) for p in self._standing.predict_proba(self.classifier.embed(texts))]
+
+    def horizon(self, texts: list[str]) -> list[float]:
+        """P(of this day, week or trip) per text (``core.extraction.horizon``), on the classifier's passage
+        vectors (cached: the gate embedded most of them already); undecided (0.0) without the model."""
+        if self.classifier is None or self._horizon is None or not texts:
+            return [0.0] * len(texts)
+        return [float(p) for p in self._horizon.predict_proba(self.classifier.embed(texts))]
 
     def warm_up(self) -> None:
         """Load the classifier's embedding model and run it once (no-op without a classifier)."""
@@ -345,7 +357,8 @@ class RulesExtractor:
     def _apply_precision(self, data: ExtractionInput) -> Precise:
         return precise_parts(self._built(data).candidates, data,
                              self.standing if self._standing is not None else None,
-                             self._choose_referent if self._chooser is not None else None)
+                             self._choose_referent if self._chooser is not None else None,
+                             self.horizon if self._horizon is not None else None)
 
     def _choose_referent(self, piece: str, message: str, previous: str | None) -> str | None:
         """The learned chooser's referent of ``piece`` (``core.extraction.rules.referent_choice``)."""

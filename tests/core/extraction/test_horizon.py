@@ -1,0 +1,62 @@
+"""The horizon model (``core.extraction.horizon``) and its reading in the precision pass
+(``core.extraction.rules.precision``): a goal's or a fact's statement of this day, week or trip is dropped, a
+lasting one stays; a life event, a fact under a catalogue slot and a taste are never read."""
+
+from __future__ import annotations
+
+from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
+from core.extraction.classifier import MemoryClassifier
+from core.extraction.horizon import HORIZON_DROP, shipped_horizon
+from core.extraction.rules.precision import precise_parts
+from core.types import MemoryType
+
+
+def _cand(key: str, memory_type: MemoryType, content: str) -> MemoryCandidate:
+    return MemoryCandidate(op=CandidateOp.UPSERT, key=key, memory_type=memory_type, content=content,
+                           importance=3, confidence=0.9)
+
+
+def _fake_horizon(moment: set[str]):  # type: ignore[no-untyped-def]
+    calls: list[list[str]] = []
+
+    def read(texts: list[str]) -> list[float]:
+        calls.append(list(texts))
+        return [0.9 if t in moment else 0.1 for t in texts]
+    return read, calls
+
+
+def test_statements_of_the_moment_leave_goals_and_facts_and_the_rest_stays() -> None:
+    read, calls = _fake_horizon({"we fly out at dawn on friday", "picked up some paint today",
+                                 "next year I want to walk the length of Japan"})
+    cands = [_cand("goal-travel", MemoryType.GOAL,
+                   "I want to see Patagonia one day; we fly out at dawn on friday"),
+             _cand("fact-personal", MemoryType.FACT, "picked up some paint today"),
+             _cand("goal-travel_japan", MemoryType.GOAL, "next year I want to walk the length of Japan"),
+             _cand("fact-event-moved_york", MemoryType.FACT, "we fly out at dawn on friday"),
+             _cand("fact-vehicle", MemoryType.FACT, "picked up some paint today"),
+             _cand("preference-hobby", MemoryType.PREFERENCE, "picked up some paint today")]
+    kept = precise_parts(cands, ExtractionInput(user_message="x"), horizon=read).candidates
+    assert [(c.key, c.content) for c in kept] == [
+        ("goal-travel", "I want to see Patagonia one day"),
+        ("goal-travel_japan", "next year I want to walk the length of Japan"),  # a horizon beyond the day
+        ("fact-event-moved_york", "we fly out at dawn on friday"),  # a life event is never read
+        ("fact-vehicle", "picked up some paint today"),  # nor a fact a slot detector recognised
+        ("preference-hobby", "picked up some paint today")]  # nor a taste
+    assert len(calls) == 1  # one call for the whole burst
+
+
+def test_without_the_model_nothing_changes() -> None:
+    cands = [_cand("fact-personal", MemoryType.FACT, "picked up some paint today")]
+    assert precise_parts(cands, ExtractionInput(user_message="x")).candidates == cands
+
+
+def test_the_shipped_model_reads_the_horizon_not_the_topic() -> None:
+    model = shipped_horizon()
+    assert model is not None
+    texts = ["heading to the optician after lunch to get my glasses adjusted",
+             "明晚要和大学室友去吃烧烤",
+             "I've wanted to train as an optician for years and I'm finally applying to the course",
+             "我从去年开始一直在学做木工"]
+    p = model.predict_proba(MemoryClassifier().embed(texts))
+    assert p[0] >= HORIZON_DROP and p[1] >= HORIZON_DROP
+    assert p[2] < HORIZON_DROP and p[3] < HORIZON_DROP

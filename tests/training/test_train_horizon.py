@@ -1,0 +1,52 @@
+"""The horizon model's rows (``training.horizon_rows_prec34``) and trainer (``training.train_horizon``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from core.extraction.horizon import HORIZON_DROP, HORIZON_PATH
+from training.horizon_rows_prec34 import LASTING, MOMENT, rows
+from training.train_horizon import calibrated_bar, training_rows
+from training.train_retraction_intent import rows_sha1
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _zh(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def test_rows_are_distinct_both_labels_both_scripts_one_group_per_family() -> None:
+    got = rows()
+    texts = [r["text"] for r in got]
+    assert len(texts) == len(set(texts)) == sum(len(v) for v in (*MOMENT.values(), *LASTING.values()))
+    assert {r["label"] for r in got} == {0, 1}
+    assert {r["group"] for r in got} == {f"h34-{f}" for f in (*MOMENT, *LASTING)}
+    for label in (0, 1):
+        side = [r["text"] for r in got if r["label"] == label]
+        assert any(_zh(t) for t in side) and any(t.isascii() for t in side)
+        assert any(_zh(t) and any(c.isascii() and c.isalpha() for c in t) for t in side)  # mixed lines
+
+
+def test_no_row_is_a_sentence_of_a_case_file() -> None:
+    hay = "".join(json.dumps(json.loads(line), ensure_ascii=False).casefold()
+                  for path in sorted((REPO / "bench" / "data").glob("*_cases.jsonl"))
+                  for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+    assert not [r["text"] for r in training_rows() if r["text"].casefold() in hay]
+
+
+def test_the_bar_is_the_lowest_step_with_the_asked_precision() -> None:
+    y = np.array([1, 1, 1, 0, 1, 0, 0, 0])
+    p = np.array([0.95, 0.9, 0.8, 0.7, 0.6, 0.4, 0.3, 0.1])
+    bar = calibrated_bar(p, y)
+    assert bar["bar"] == 0.75 and bar["precision"] == 1.0 and bar["recall"] == 0.75
+    assert bar["lasting_dropped"] == 0.0
+
+
+def test_the_shipped_weights_are_the_trainers_on_these_rows_at_their_bar() -> None:
+    with np.load(HORIZON_PATH, allow_pickle=False) as data:
+        assert str(data["rows_sha1"]) == rows_sha1(training_rows())
+        assert float(str(data["calibrated_bar"])) == HORIZON_DROP
