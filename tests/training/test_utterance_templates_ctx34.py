@@ -5,36 +5,12 @@ asked."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-from training import build_utterance_corpus as corpus
 from training import train_memory_mlp as trainer
 from training.utterance_templates_ctx34 import FAMILIES, SHORT_ACKS_EN, SHORT_ACKS_ZH, ctx34_template_rows
-from training.utterance_templates_prec28 import NEUTRAL_PREVS_EN, NEUTRAL_PREVS_ZH, prec28_template_rows
-from training.utterance_templates_prec29 import prec29_template_rows
-from training.utterance_templates_prec32 import prec32_template_rows
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-def _zh(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
-
-
-def test_rows_are_distinct_typed_when_kept_and_carry_the_turn_before() -> None:
-    rows = ctx34_template_rows()
-    texts = [r["text"] for r in rows]
-    assert len(texts) == len(set(texts))
-    assert all(r["source"] == "template_ctx34" and r["prev"] and r["prev"] != r["text"] for r in rows)
-    assert all((r["type"] is None) is (not r["keep"]) for r in rows)
-    for family, _, _, _ in FAMILIES:  # both languages in every family, the turn before in the row's language
-        fam = [r for r in rows if r["family"] == family]
-        assert any(_zh(r["text"]) for r in fam) and any(r["text"].isascii() for r in fam), family
-        assert all(_zh(r["text"]) == _zh(r["prev"]) for r in fam), family
+from training.utterance_templates_prec28 import NEUTRAL_PREVS_EN, NEUTRAL_PREVS_ZH
 
 
 def test_the_same_short_acknowledgements_open_durable_and_day_messages() -> None:
@@ -55,21 +31,6 @@ def test_echoes_of_the_question_are_kept_for_the_long_run_and_dropped_for_the_mo
     assert not any(r["keep"] for r in by["echo_of_the_moment"])
 
 
-def test_precision_rows_add_the_four_context_sets_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("PAI_PRECISION_SETS", raising=False)
-    without = corpus.precision_rows()
-    monkeypatch.setenv("PAI_PRECISION_SETS", "s18")
-    assert not any(r["source"] == "template_ctx34" for r in corpus.precision_rows())
-    monkeypatch.setenv("PAI_PRECISION_SETS", "s19")
-    assert len(corpus.precision_rows()) == len(without) + len(prec28_template_rows()) + \
-        len(prec29_template_rows()) + len(prec32_template_rows()) + len(ctx34_template_rows())
-
-
-def test_no_row_is_a_sentence_of_a_case_file() -> None:
-    hay = "".join(json.dumps(json.loads(line), ensure_ascii=False).casefold()
-                  for path in sorted((REPO / "bench" / "data").glob("*_cases.jsonl"))
-                  for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
-    assert not [r["text"] for r in ctx34_template_rows() if r["text"].casefold() in hay]
 
 
 def test_neutral_turns_hold_the_short_acknowledgements_only_when_asked(
