@@ -355,10 +355,12 @@ class RulesExtractor:
         return self._gated(data) if self._gate is not None else build(data)
 
     def _apply_precision(self, data: ExtractionInput) -> Precise:
-        return precise_parts(self._built(data).candidates, data,
+        built = self._built(data)
+        return precise_parts(built.candidates, data,
                              self.standing if self._standing is not None else None,
                              self._choose_referent if self._chooser is not None else None,
-                             self.horizon if self._horizon is not None else None)
+                             self.horizon if self._horizon is not None else None,
+                             frozenset(key for key, m in built.meta.items() if m.listed))
 
     def _choose_referent(self, piece: str, message: str, previous: str | None) -> str | None:
         """The learned chooser's referent of ``piece`` (``core.extraction.rules.referent_choice``)."""

@@ -16,6 +16,8 @@ project (``TASTE_OR_GOAL``).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import numpy.typing as npt
 
@@ -274,3 +276,5 @@ def add_rescues(out: list[MemoryCandidate], meta: dict[str, CandidateMeta], unit
         out.append(rescued)
         changed = unit.sentence in analysis.change_sentences
         meta.setdefault(rescued.key, CandidateMeta(changed=changed))
+        if unit.item and not meta[rescued.key].listed:
+            meta[rescued.key] = replace(meta[rescued.key], listed=True)

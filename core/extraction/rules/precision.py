@@ -321,19 +321,22 @@ def precise(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
 def precise_parts(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
                   standing: Callable[[list[str]], list[float]] | None = None,
                   choose: ChooseReferent | None = None,
-                  horizon: Callable[[list[str]], list[float]] | None = None) -> Precise:
+                  horizon: Callable[[list[str]], list[float]] | None = None,
+                  listed: frozenset[str] = frozenset()) -> Precise:
     """``candidates`` without thanks, one-off requests, passing moods and momentary wants typed as
     a goal or constraint, and without statements that lean on a referent named nowhere near; the
     referent of each statement that leans on one named near is kept apart (``Precise``).
     ``standing``: P(standing instruction) per text (the standing-instruction model), read on constraints;
     ``choose``: the learned referent chooser in place of the rule's choice (off by default); ``horizon``:
-    P(of this day, week or trip) per text (the horizon model), read on each statement of a goal or a fact."""
+    P(of this day, week or trip) per text (the horizon model), read on each statement of a goal or a fact;
+    ``listed``: the keys of candidates holding an item of a list-style message, which the horizon model,
+    trained on whole statements, does not read (the list fragment model read the verbless item)."""
     if standing is not None:
         candidates = _grounded_rules(candidates, standing)
     rules = [c for c in candidates if c.op is CandidateOp.UPSERT and c.memory_type is MemoryType.CONSTRAINT]
     p_rule = dict(zip([c.content for c in rules], standing([c.content for c in rules]), strict=True)) \
         if standing is not None and rules else {}
-    moment = _of_the_moment(candidates, horizon)
+    moment = _of_the_moment([c for c in candidates if c.key not in listed], horizon)
     message = data.user_message or ""
     retracts = retraction.cued(message)
     previous = next((m.content for m in reversed(data.context) if m.role == "user" and m.content.strip()),

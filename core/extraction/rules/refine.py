@@ -51,6 +51,7 @@ _STRIP = re.compile(r"[\s,，。.!！?？、:：;；\"'“”‘’「」《》(
 class CandidateMeta:
     changed: bool = False  # the user signalled a change next to this statement
     force_merge: bool = False  # a follow-up detail: merge even into a single slot
+    listed: bool = False  # holds an item of a list-style message, read by the list fragment model
 
 
 def _flat(text: str) -> str:

@@ -45,6 +45,16 @@ def test_statements_of_the_moment_leave_goals_and_facts_and_the_rest_stays() -> 
     assert len(calls) == 1  # one call for the whole burst
 
 
+def test_an_item_of_a_list_is_not_read() -> None:
+    read, calls = _fake_horizon({"night shifts", "picked up some paint today"})
+    cands = [_cand("fact-personal", MemoryType.FACT, "night shifts"),
+             _cand("fact-hobby", MemoryType.FACT, "picked up some paint today")]
+    kept = precise_parts(cands, ExtractionInput(user_message="x"), horizon=read,
+                         listed=frozenset({"fact-personal"})).candidates
+    assert [c.key for c in kept] == ["fact-personal"]  # the list fragment model read the verbless item
+    assert calls == [["picked up some paint today"]]
+
+
 def test_without_the_model_nothing_changes() -> None:
     cands = [_cand("fact-personal", MemoryType.FACT, "picked up some paint today")]
     assert precise_parts(cands, ExtractionInput(user_message="x")).candidates == cands
