@@ -12,7 +12,9 @@ clause outright; the horizon model may overrule it where it is sure the statemen
 (``core.extraction.horizon.HORIZON_KEEP``). Of prec34's 413 rows only 10 lasting ones carried such a word, so the
 model had little to learn the difference from: a life change (moved, married, a new job, a diagnosis, a pet, a
 baby, retired) or a long-run goal told with a near date lasts; an errand, an outing or a task with the same date
-and often the same topic (a friend's wedding, helping someone move, a vet visit for the dog one has) does not.
+and often the same topic (a friend's wedding, helping someone move, a vet visit for the dog one has) does not;
+nor does a figure or a trial of this week or month (a sum spent, a bill, a count, a diet tried: the seed's
+short-term stats).
 """
 
 from __future__ import annotations
@@ -56,6 +58,44 @@ MOMENT: dict[str, list[str]] = {
         "tmr 早上要 drop off 一个 package",
         "今晚 meal prep 一下明天的午饭",
         "next week 要去 IKEA 买个书架",
+    ],
+    # the period's figures and trials: a sum spent, a bill, a count or a diet tried this week or month is of
+    # that period (the seed's short-term finance stats), not who the user is
+    "period_figure_en": [
+        "my phone bill came to 95 bucks this month, kinda steep",
+        "I've already spent like 600 on takeout this month oops",
+        "ran 40 miles this month so far",
+        "this week I only slept five hours a night",
+        "made about 2k from tutoring this month",
+        "my gas bill this month is double what it was",
+        "I've watched 12 movies this month lol",
+    ],
+    "period_figure_zh": [
+        "这个月光打车就花了八百多",
+        "本月电费三百二，有点离谱",
+        "这周一共加了二十个小时的班",
+        "这个月已经看完四本书了",
+        "这个月兼职赚了三千块",
+        "这周步数平均一万二",
+    ],
+    "period_trial_en": [
+        "this month I'm giving the whole no-sugar thing a shot, we'll see",
+        "trying out intermittent fasting this week just to see",
+        "this month I'm testing whether I can live without my car",
+        "doing a no-spend challenge this month",
+        "I'm trying cold showers this week, day 3 lol",
+    ],
+    "period_trial_zh": [
+        "这个月试试不喝奶茶",
+        "这周在试着十点前睡觉，看能坚持几天",
+        "这个月先试一下素食，看看身体反应",
+        "本月挑战不网购",
+        "这周试着每天走路上班",
+    ],
+    "period_mixed": [
+        "this month 在试 low carb",
+        "这个月 spending 有点超了，花了四千多",
+        "this week 试着 no caffeine",
     ],
 }
 

@@ -358,8 +358,8 @@ class _Analyser(SlotDetectors, ConstraintDetectors):
     def _lasts(self, clauses: list[Clause], pos: int) -> bool:
         """The horizon model reads the clause as lasting (``HORIZON_KEEP`` or less), or its sentence as
         lasting and the clause not as of the moment ("passing my driving test next month, my big goal")."""
-        if self.horizon is None:
-            return False
+        if self.horizon is None or HORIZON_KEEP <= 0.0:
+            return False  # no calibrated keep bar: the time words alone decide
         clause = self.message[clauses[pos].start:clauses[pos].end]
         sentence = self.message[clauses[0].start:clauses[-1].end]
         texts = [clause] if sentence == clause else [clause, sentence]

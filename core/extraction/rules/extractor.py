@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
+from core.extraction.rules import analysis as _analysis
 from core.extraction.rules import lexicon, patterns
 from core.extraction.rules.analysis import Analysis, Group, HorizonReading, analyse
 from core.extraction.rules.answers import answer_folded, pronoun_details
@@ -345,7 +346,8 @@ class RulesExtractor:
             self.classifier.predict(["warm-up"])
 
     def _apply_classifier(self, data: ExtractionInput) -> _Built:
-        built = build(data, self._lasting if self._horizon is not None else None)
+        reads = self._horizon is not None and _analysis.HORIZON_KEEP > 0.0  # 0.0: no calibrated keep bar
+        built = build(data, self._lasting if reads else None)
         if self._gate is None or built.analysis is None:
             return built
         from core.embedding.base import EmbeddingError
