@@ -12,6 +12,15 @@ lowest of 0.50-0.95 (step 0.05) at which the held-out rows read at or above it a
 ``core.extraction.horizon.HORIZON_DROP`` holds the shipped one). Then the shipped fit on all rows, written
 to ``core/extraction/data/horizon.npz``.
 
+The other way, the keep bar: the highest of 0.05-0.50 (step 0.05) at which held-out rows that carry a near
+date (``patterns.TIME_HARD``: "tomorrow", "next week", "下周") read at or below it last at least
+``KEEP_PRECISION`` of the time (stored as ``lasting_bar``; ``core.extraction.horizon.HORIZON_KEEP``: where the
+model overrules the rules' time filter). Held out: the training rows' out-of-fold readings and the rows of
+``training/horizon_rows_hz35.py`` (lasting statements with a near date against plans of the day on the same
+topics, never fitted) read by the shipped fit. Fitting on those rows was measured and not shipped: the drop
+bar's held-out precision fell (a pet brought home this weekend read as of the moment out of fold), so its
+lowest 98 % step rose from 0.65 to 0.85 (``bench/RESULTS.md``, session 19, hz35).
+
     python -m training.train_horizon [--out PATH] [--cache PATH] [--json PATH]
 """
 
@@ -28,6 +37,9 @@ import numpy.typing as npt
 
 from core.extraction.classifier import PREFIX
 from core.extraction.horizon import HORIZON_PATH, Horizon
+from core.extraction.rules import patterns
+from core.extraction.rules.segment import normalise
+from training.horizon_rows_hz35 import rows as near_date_rows
 from training.horizon_rows_prec34 import rows as horizon_rows
 from training.train_memory_classifier import embed
 from training.train_retraction_intent import fit, rows_sha1
@@ -38,6 +50,7 @@ FOLDS = 5
 STEPS = 3000  # the intent trainers' recipe with more steps and less shrinkage: out-of-fold accuracy 0.945
 LEARNING_RATE = 5.0  # against 0.912 with their defaults (600 steps, 2.0, 1e-3; bench/RESULTS.md, session 19)
 L2 = 1e-4
+KEEP_PRECISION = 0.98  # a plan of the day kept as a memory is the issue's largest bad family: as strict
 _PREC32 = {"plan_of_the_moment": 1, "long_run_goal": 0}
 
 
@@ -46,6 +59,7 @@ def training_rows() -> list[dict[str, Any]]:
     per family and script), each text once."""
     out: list[dict[str, Any]] = list(horizon_rows())
     seen = {r["text"] for r in out}
+
     for family, _keep, _type, pairs in PREC32_FAMILIES:
         if family not in _PREC32:
             continue
@@ -87,6 +101,26 @@ def calibrated_bar(p: npt.NDArray[np.float64], y: npt.NDArray[np.int64]) -> dict
     return {"bar": 0.95, "precision": 0.0, "recall": 0.0, "lasting_dropped": 0.0}
 
 
+def near_dated(texts: list[str]) -> npt.NDArray[np.bool_]:
+    """Which texts carry a near date the rules' hard time filter reads (``patterns.TIME_HARD``)."""
+    return np.array([patterns.TIME_HARD.search(normalise(t)) is not None for t in texts], dtype=bool)
+
+
+def lasting_bar(p: npt.NDArray[np.float64], y: npt.NDArray[np.int64]) -> dict[str, float]:
+    """The highest bar (0.05-0.50, step 0.05) at which held-out rows at or below it last at least
+    ``KEEP_PRECISION`` of the time (the caller passes the rows with a near date), with that precision, the
+    share of lasting rows kept and the share of rows of the moment at or below it; 0.0 if no bar holds it."""
+    last = y == 0
+    best = {"bar": 0.0, "precision": 0.0, "recall": 0.0, "moment_kept": 0.0}
+    for bar in (round(float(b), 2) for b in np.arange(0.05, 0.501, 0.05)):
+        hit = p <= bar
+        if hit.any() and float(last[hit].mean()) >= KEEP_PRECISION:
+            best = {"bar": bar, "precision": round(float(last[hit].mean()), 4),
+                    "recall": round(float(hit[last].mean()), 4),
+                    "moment_kept": round(float(hit[~last].mean()), 4)}
+    return best
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", type=Path, default=HORIZON_PATH)
@@ -100,13 +134,24 @@ def main(argv: list[str] | None = None) -> int:
     oof = out_of_fold(x, y, folds)
     bar = calibrated_bar(oof, y)
     full = fit(x, y, STEPS, LEARNING_RATE, L2)
+    extra = near_date_rows()
+    p_extra = full.predict_proba(embed([r["text"] for r in extra], args.cache, PREFIX))
+    y_extra = np.array([r["label"] for r in extra], dtype=np.int64)
+    held = np.concatenate([oof, p_extra])
+    y_held = np.concatenate([y, y_extra])
+    near = near_dated([r["text"] for r in (*rows, *extra)])
+    keep = lasting_bar(held[near], y_held[near])
     model = Horizon(full.weights, full.bias, full.mean)
-    model.save(args.out, rows=str(len(rows)), rows_sha1=rows_sha1(rows), calibrated_bar=f"{bar['bar']:.2f}")
+    model.save(args.out, rows=str(len(rows)), rows_sha1=rows_sha1(rows), calibrated_bar=f"{bar['bar']:.2f}",
+               lasting_bar=f"{keep['bar']:.2f}", calibration_rows_sha1=rows_sha1(extra))
     errors = sorted(((r["text"], round(float(q), 3), r["label"]) for r, q in zip(rows, oof, strict=True)
                      if (q >= 0.5) != (r["label"] == 1)), key=lambda e: -abs(e[1] - 0.5))
     report = {"rows": len(rows), "moment": int(y.sum()), "groups": len({r["group"] for r in rows}),
               "out_of_fold_accuracy": round(float(((oof >= 0.5) == (y == 1)).mean()), 4),
               "calibrated_bar": bar,
+              "near_dated_held_out": {"lasting": int((near & (y_held == 0)).sum()),
+                                      "moment": int((near & (y_held == 1)).sum())},
+              "lasting_bar": keep,
               "out_of_fold_errors": [f"{t} ({q}, label {lab})" for t, q, lab in errors],
               "rows_sha1": rows_sha1(rows), "out": str(args.out)}
     text = json.dumps(report, ensure_ascii=False, indent=1)

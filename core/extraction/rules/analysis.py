@@ -33,9 +33,11 @@ replies to the assistant's question), ``questions`` (is a clause a question), ``
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput
+from core.extraction.horizon import HORIZON_DROP, HORIZON_KEEP
 from core.extraction.rules import forget, patterns
 from core.extraction.rules.constraints import ConstraintDetectors
 from core.extraction.rules.detectors import Hit, SlotDetectors
@@ -108,9 +110,14 @@ class Analysis:
 
 
 # --- the analyser ----------------------------------------------------------------------------
+HorizonReading = Callable[[list[str]], list[float]]
+"""P(of this day, week or trip) per text (``core.extraction.horizon`` through the extractor's classifier)."""
+
+
 class _Analyser(SlotDetectors, ConstraintDetectors):
-    def __init__(self, data: ExtractionInput) -> None:
+    def __init__(self, data: ExtractionInput, horizon: HorizonReading | None = None) -> None:
         self.data = data
+        self.horizon = horizon
         self.message = data.user_message or ""
         # bounded work on any input: the first clauses only; a huge clause is pasted text
         self.clauses = split_clauses(self.message[:MAX_MESSAGE_CHARS], MAX_CLAUSES)
@@ -306,7 +313,10 @@ class _Analyser(SlotDetectors, ConstraintDetectors):
         if patterns.TIME_HARD.search(body):
             event = None if retractions else event_hit(clauses, pos, body, self.data.sent_at,
                                                                   self._next_sentence(clauses))
-            return retractions or ([event] if event else []), ("time" if not (retractions or event) else None)
+            if retractions or event or not self._lasts(clauses, pos):
+                return retractions or ([event] if event else []), \
+                    ("time" if not (retractions or event) else None)
+            # a lasting statement with a near date ("we move to Lisbon next month"): read like any other
         if patterns.TIME_SOFT.search(body) and not patterns.HABIT.search(body):
             return [], "time-soft"  # a weekday or a clock time: the classifier may still keep a habit
         if is_question(body) and not _CLEFT.search(body):
@@ -345,6 +355,17 @@ class _Analyser(SlotDetectors, ConstraintDetectors):
         return hits, None
 
     # -- detectors ----------------------------------------------------------------------------
+    def _lasts(self, clauses: list[Clause], pos: int) -> bool:
+        """The horizon model reads the clause as lasting (``HORIZON_KEEP`` or less), or its sentence as
+        lasting and the clause not as of the moment ("passing my driving test next month, my big goal")."""
+        if self.horizon is None or HORIZON_KEEP <= 0.0:
+            return False  # no calibrated keep bar: the time words alone decide
+        clause = self.message[clauses[pos].start:clauses[pos].end]
+        sentence = self.message[clauses[0].start:clauses[-1].end]
+        texts = [clause] if sentence == clause else [clause, sentence]
+        p = self.horizon(texts)
+        return p[0] <= HORIZON_KEEP or (len(p) > 1 and p[1] <= HORIZON_KEEP and p[0] < HORIZON_DROP)
+
     def _retractions(self, body: str) -> list[Hit]:
         hits: list[Hit] = []
         if patterns.DIET_RETRACT.search(body):
@@ -402,13 +423,14 @@ def _same_kind(hit: Hit, active: list[Group]) -> bool:
         g.key.split("-")[0] == kind for g in active)
 
 
-def _with_first_answer(analysis: Analysis, data: ExtractionInput) -> Analysis:
+def _with_first_answer(analysis: Analysis, data: ExtractionInput,
+                       horizon: HorizonReading | None = None) -> Analysis:
     """"Where do you teach?" -> "albuquerque. also i brew…": the place answered first is the user's too."""
     head = first_sentence_answer(data) if data.context else None
     if head is None or any(c.index == 0 for g in analysis.groups for c in g.clauses):
         return analysis
     text, cap = head
-    again = _Analyser(ExtractionInput(text, (), data.summary, data.existing, data.sent_at)).run()
+    again = _Analyser(ExtractionInput(text, (), data.summary, data.existing, data.sent_at), horizon).run()
     for group in again.groups:
         content = group.hit.content or join_clauses(text, group.clauses, again.lang_zh)
         group.hit.content, group.clauses = content, []  # its words are the restatement's
@@ -418,15 +440,17 @@ def _with_first_answer(analysis: Analysis, data: ExtractionInput) -> Analysis:
     return analysis
 
 
-def analyse(data: ExtractionInput) -> Analysis:
-    analysis = _Analyser(data).run()
+def analyse(data: ExtractionInput, horizon: HorizonReading | None = None) -> Analysis:
+    """The rules' reading of ``data.user_message``; ``horizon``: the horizon model, which lets a lasting
+    statement with a near date past the hard time filter (unset: the time words alone decide)."""
+    analysis = _Analyser(data, horizon).run()
     if analysis.groups or analysis.deletions:
-        return _with_first_answer(analysis, data)
+        return _with_first_answer(analysis, data, horizon)
     restated = followup_statement(data)
     if restated is None:
-        return _with_first_answer(analysis, data)
+        return _with_first_answer(analysis, data, horizon)
     text, cap = restated
-    again = _Analyser(ExtractionInput(text, (), data.summary, data.existing, data.sent_at)).run()
+    again = _Analyser(ExtractionInput(text, (), data.summary, data.existing, data.sent_at), horizon).run()
     for group in again.groups:
         group.hit.confidence = min(group.hit.confidence, cap)
     return again

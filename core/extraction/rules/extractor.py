@@ -13,8 +13,9 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
+from core.extraction.rules import analysis as _analysis
 from core.extraction.rules import lexicon, patterns
-from core.extraction.rules.analysis import Analysis, Group, analyse
+from core.extraction.rules.analysis import Analysis, Group, HorizonReading, analyse
 from core.extraction.rules.answers import answer_folded, pronoun_details
 from core.extraction.rules.coherence import nearest_cosine
 from core.extraction.rules.events import EventHit, is_event_key
@@ -100,17 +101,18 @@ def _final_key(group: Group, content: str) -> str:
 
 
 @lru_cache(maxsize=128)
-def build(data: ExtractionInput) -> _Built:
+def build(data: ExtractionInput, horizon: HorizonReading | None = None) -> _Built:
     """Candidates for ``data.user_message`` plus, per key, what refine needs to know.
 
     One candidate per key. Statements are read in order: a later statement about the same slot
     made with a change signal ("现在改成…", "update: I moved…") replaces the earlier one, a later
     retraction cancels it, otherwise details accumulate. This matters when the pipeline coalesces
-    a burst of user messages into one extraction.
+    a burst of user messages into one extraction. ``horizon``: the horizon model's reading, which lets a
+    lasting statement with a near date past the rules' hard time filter (``analysis.analyse``).
     """
     if is_structured_payload(data.user_message):
         return _Built((), {})  # a JSON tool call or body is no statement of the user's
-    analysis: Analysis = analyse(data)
+    analysis: Analysis = analyse(data, horizon)
     zh = analysis.lang_zh
     latest: dict[str, MemoryCandidate] = {}
     meta: dict[str, CandidateMeta] = {}
@@ -327,13 +329,25 @@ class RulesExtractor:
             return [0.0] * len(texts)
         return [float(p) for p in self._horizon.predict_proba(self.classifier.embed(texts))]
 
+    def _lasting(self, texts: list[str]) -> list[float]:
+        """``horizon`` for the rules' time filter: of the moment (1.0) when the embedding fails, so the filter
+        drops as without the model."""
+        from core.embedding.base import EmbeddingError
+
+        try:
+            return self.horizon(texts)
+        except EmbeddingError as exc:
+            log.warning("horizon model unavailable, the time words alone: %s", exc)
+            return [1.0] * len(texts)
+
     def warm_up(self) -> None:
         """Load the classifier's embedding model and run it once (no-op without a classifier)."""
         if self.classifier is not None:
             self.classifier.predict(["warm-up"])
 
     def _apply_classifier(self, data: ExtractionInput) -> _Built:
-        built = build(data)
+        reads = self._horizon is not None and _analysis.HORIZON_KEEP > 0.0  # 0.0: no calibrated keep bar
+        built = build(data, self._lasting if reads else None)
         if self._gate is None or built.analysis is None:
             return built
         from core.embedding.base import EmbeddingError
@@ -352,7 +366,7 @@ class RulesExtractor:
         return _Built(tuple(candidates), meta, built.analysis)
 
     def _built(self, data: ExtractionInput) -> _Built:
-        return self._gated(data) if self._gate is not None else build(data)
+        return self._gated(data) if self._gate is not None else build(data)  # no classifier: no horizon
 
     def _apply_precision(self, data: ExtractionInput) -> Precise:
         built = self._built(data)

@@ -1,12 +1,17 @@
 """The horizon model (``core.extraction.horizon``) and its reading in the precision pass
 (``core.extraction.rules.precision``): a goal's or a fact's statement of this day, week or trip is dropped, a
-lasting one stays; a life event, a fact under a catalogue slot and a taste are never read."""
+lasting one stays; a life event, a fact under a catalogue slot and a taste are never read; and the other way,
+a lasting statement with a near date passes the rules' time filter (``core.extraction.rules.analysis``)."""
 
 from __future__ import annotations
 
+import pytest
+
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
 from core.extraction.classifier import MemoryClassifier
-from core.extraction.horizon import HORIZON_DROP, shipped_horizon
+from core.extraction.horizon import HORIZON_DROP, HORIZON_KEEP, shipped_horizon
+from core.extraction.rules import RulesExtractor
+from core.extraction.rules.analysis import analyse
 from core.extraction.rules.precision import precise_parts
 from core.types import MemoryType
 
@@ -70,3 +75,59 @@ def test_the_shipped_model_reads_the_horizon_not_the_topic() -> None:
     p = model.predict_proba(MemoryClassifier().embed(texts))
     assert p[0] >= HORIZON_DROP and p[1] >= HORIZON_DROP
     assert p[2] < HORIZON_DROP and p[3] < HORIZON_DROP
+
+
+# --- the other way: a lasting statement with a near date passes the rules' time filter (hz35) ---
+
+ARM_KEEP = 0.25  # the keep bar measured before the period rows (bench/RESULTS.md, session 19, hz35)
+
+
+def test_the_shipped_keep_bar_is_off_and_the_time_words_decide(ex: RulesExtractor) -> None:
+    assert HORIZON_KEEP == 0.0  # no held-out step reaches 98 %: the overrule is off
+    for text in ("passing my driving test next month is my big goal", "明天要去超市买菜"):
+        assert ex.extract(ExtractionInput(user_message=text)) == [], text
+
+
+def test_at_a_keep_bar_a_lasting_statement_with_a_near_date_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("core.extraction.rules.analysis.HORIZON_KEEP", ARM_KEEP)
+    armed = RulesExtractor(MemoryClassifier())
+    for text in ("passing my driving test next month is my big goal!", "下个月我就搬到杭州了。"):
+        kept = armed.extract(ExtractionInput(user_message=text))
+        assert [c.content for c in kept] == [text.rstrip("!。")], text
+    for text in ("gonna grab sushi tonight with my sister!", "明天要去超市买菜。",
+                 "next week I have a dentist appointment!", "I need to finish the slides by tomorrow!"):
+        assert armed.extract(ExtractionInput(user_message=text)) == [], text
+    monkeypatch.undo()
+    assert RulesExtractor().extract(ExtractionInput(user_message="下个月我就搬到杭州了。")) == []  # no model
+
+
+def test_the_time_filter_asks_the_model_only_of_a_clause_with_a_near_date(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("core.extraction.rules.analysis.HORIZON_KEEP", ARM_KEEP)
+    asked: list[list[str]] = []
+
+    def lasting(texts: list[str]) -> list[float]:
+        asked.append(list(texts))
+        return [0.1] * len(texts)
+
+    def moment(texts: list[str]) -> list[float]:
+        return [0.9] * len(texts)
+
+    text = "we move to Lisbon for good next month"
+    assert analyse(ExtractionInput(user_message=text), moment).dropped == {0: "time"}
+    assert analyse(ExtractionInput(user_message=text), lasting).dropped.get(0) != "time"
+    assert asked == [[text]]
+    asked.clear()
+    analyse(ExtractionInput(user_message="I love hiking in the alps"), lasting)
+    assert asked == []
+
+
+def test_a_clause_of_the_moment_in_a_lasting_sentence_keeps_its_drop(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("core.extraction.rules.analysis.HORIZON_KEEP", ARM_KEEP)
+
+    def read(texts: list[str]) -> list[float]:  # the clause of the moment, the sentence lasting
+        return [0.9 if t == "gotta pack tonight" else 0.1 for t in texts]
+
+    text = "I'm moving to Berlin for good, gotta pack tonight"
+    dropped = analyse(ExtractionInput(user_message=text), read).dropped
+    assert "time" in dropped.values()
