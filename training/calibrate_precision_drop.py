@@ -16,15 +16,15 @@ highest balanced accuracy (ties: the shortest, 0 = every turn given). The turn b
 the same rows, for a band of p(drop) read without the turn, the share of rows whose turn is read and how
 many of the readings the turn changes the band keeps.
 
-The goal slots' bar (session 19, ``gate_verdicts.GATE_DROP_GOAL_SLOT``): the gate's reading of each held-out row
-as a rule candidate under a goal slot would get it (the shipped memory classifier's p(drop) on the text alone,
-replaced by the precision model's, read after the turn, where that is >= ``PRECISION_DROP`` and surer, unless the
-text tells a wish for the long run, which the precision model may not veto). Goal-typed rows: those the memory
-classifier types as a goal, and those with the kept rows' goal label besides. Printed per bar of ``GOAL_GRID``,
-for the bar on the precision model's reading only (``opinion``: the classifier's own reading keeps
-``GATE_DROP_SLOT``; what the gate does) and on any reading: rows dropped, drop precision (share of them labelled
-drop), keep rows lost, drop recall. The bar chosen is the lowest whose drop precision is >= ``GOAL_PRECISION``
-on both groupings.
+The goal slots' bar (session 19, ``gate_verdicts.GATE_DROP_GOAL_SLOT``): the gate's reading of each held-out
+row as a rule candidate under a goal slot would get it (the shipped memory classifier's p(drop) on the text
+alone, replaced by the precision model's, read after the turn, where that is >= ``PRECISION_DROP`` and
+surer, unless the text tells a wish for the long run, which the precision model may not veto). Goal-typed
+rows: those the memory classifier types as a goal, and those with the kept rows' goal label besides. Printed
+per bar of ``GOAL_GRID``, for the bar on the precision model's reading only (``opinion``: the classifier's
+own reading keeps ``GATE_DROP_SLOT``; what the gate does) and on any reading: rows dropped, drop precision
+(share of them labelled drop), keep rows lost, drop recall. The bar chosen is the lowest whose drop
+precision is >= ``GOAL_PRECISION`` on both groupings.
 
     .venv/bin/python -m training.calibrate_precision_drop --corpus U.jsonl --model P.npz --cache C.npz
         [--json OUT]
@@ -95,8 +95,8 @@ def goal_slot(rows: list[dict[str, Any]], x: npt.NDArray[np.float32], p_precisio
     """The goal slots' bar (module doc): ``p_precision`` is the precision model's p(drop) of each row (after
     its turn); ``classifier`` the memory classifier (default: the shipped one)."""
     probs = (classifier or MLPModel.load(MLP_WEIGHTS_PATH)).predict_proba(x, None)
-    asked = np.array([vetoable(MemoryCandidate(key="goal-travel", content=r["text"][:MAX_MEMORY_CONTENT_CHARS],
-                                      memory_type=MemoryType.GOAL))
+    asked = np.array([vetoable(MemoryCandidate(key="goal-travel", memory_type=MemoryType.GOAL,
+                                               content=r["text"][:MAX_MEMORY_CONTENT_CHARS]))
                       for r in rows])
     second = asked & (p_precision >= PRECISION_DROP) & (p_precision > probs[:, 0])
     gate = np.where(second, p_precision, probs[:, 0])
@@ -120,9 +120,9 @@ def goal_slot(rows: list[dict[str, Any]], x: npt.NDArray[np.float32], p_precisio
         ok = [t for t in GOAL_GRID if all(r["precision"] >= GOAL_PRECISION for k, g in table.items()
                                             if k.startswith(reading) for r in g if r["bar"] == t)]
         chosen[reading] = min(ok) if ok else None
-    lost = [{"text": r["text"], "family": r["family"], "p_drop": round(float(p), 4), "opinion": bool(o)}
-            for r, p, o, k, g in zip(rows, gate, second, keep, groups["classifier_or_label_goal"], strict=True)
-            if k and g and p >= GOAL_GRID[0]]
+    lost = [{"text": r["text"], "family": r.get("family"), "p_drop": round(float(p), 4), "opinion": bool(o)}
+            for r, p, o, k, g in zip(rows, gate, second, keep, groups["classifier_or_label_goal"],
+                                     strict=True) if k and g and p >= GOAL_GRID[0]]
     return {"table": table, "chosen": chosen, "keep_rows_at_or_above_050": lost}
 
 

@@ -1,15 +1,15 @@
 """The classifier gate's verdict on one rule candidate: kept as it is, dropped, or re-typed and re-keyed.
 
-Contract: ``verdict(cand, pred, vector, keys, filled, opinion)`` is ``None`` (dropped: p(drop) >= ``GATE_DROP``,
-``GATE_DROP_SLOT`` under a catalogue slot or a life event's key, ``GATE_DROP_GOAL_SLOT`` under a goal's catalogue
-slot when the reading is the precision model's, ``opinion``), ``cand`` itself (kept), or a copy of it
-under the classifier's type and a key of that type (``retyped``). ``gate_upserts`` gives the verdict on every
-upsert of a burst and, for one dropped on the precision model's word alone, the verdict the classifier's
-own reading gives (so that candidate still gives up its continuation clauses before it goes). Invariants: a
-catalogue slot keeps its type unless the classifier is sure it is another of taste, goal and project
-(``RETYPE_SLOT``) or a family fact tells what the user does with a relative; a life event is never
-re-typed; a re-keyed candidate never takes over a single slot the user already has (``filled``) unless it
-says a change. Pure: no state but the topic keys' cache.
+Contract: ``verdict(cand, pred, vector, keys, filled, opinion)`` is ``None`` (dropped: p(drop) >=
+``GATE_DROP``, ``GATE_DROP_SLOT`` under a catalogue slot or a life event's key, ``GATE_DROP_GOAL_SLOT``
+under a goal's catalogue slot when the reading is the precision model's, ``opinion``), ``cand`` itself
+(kept), or a copy of it under the classifier's type and a key of that type (``retyped``). ``gate_upserts``
+gives the verdict on every upsert of a burst and, for one dropped on the precision model's word alone, the
+verdict the classifier's own reading gives (so that candidate still gives up its continuation clauses before
+it goes). Invariants: a catalogue slot keeps its type unless the classifier is sure it is another of taste,
+goal and project (``RETYPE_SLOT``) or a family fact tells what the user does with a relative; a life event
+is never re-typed; a re-keyed candidate never takes over a single slot the user already has (``filled``)
+unless it says a change. Pure: no state but the topic keys' cache.
 """
 
 from __future__ import annotations
@@ -77,7 +77,8 @@ def verdict(cand: MemoryCandidate, pred: Prediction, vector: npt.NDArray[np.floa
 
 def _slot_bar(key: str, opinion: bool) -> float:
     """The p(drop) from which a candidate under the catalogue slot or life event ``key`` is dropped."""
-    goal = opinion and not is_event_key(key) and is_known_slot(key) and spec(key).memory_type is MemoryType.GOAL
+    goal = opinion and not is_event_key(key) and is_known_slot(key) and \
+        spec(key).memory_type is MemoryType.GOAL
     return GATE_DROP_GOAL_SLOT if goal else GATE_DROP_SLOT
 
 
