@@ -2,14 +2,14 @@
 
 Contract: ``verdict(cand, pred, vector, keys, filled, opinion)`` is ``None`` (dropped: p(drop) >=
 ``GATE_DROP``, ``GATE_DROP_SLOT`` under a catalogue slot or a life event's key, ``GATE_DROP_GOAL_SLOT``
-under a goal's catalogue slot when the reading is the precision model's, ``opinion``), ``cand`` itself
-(kept), or a copy of it under the classifier's type and a key of that type (``retyped``). ``gate_upserts``
-gives the verdict on every upsert of a burst and, for one dropped on the precision model's word alone, the
-verdict the classifier's own reading gives (so that candidate still gives up its continuation clauses before
-it goes). Invariants: a catalogue slot keeps its type unless the classifier is sure it is another of taste,
-goal and project (``RETYPE_SLOT``) or a family fact tells what the user does with a relative; a life event
-is never re-typed; a re-keyed candidate never takes over a single slot the user already has (``filled``)
-unless it says a change. Pure: no state but the topic keys' cache.
+(off: the same) under a goal's catalogue slot when the reading is the precision model's, ``opinion``),
+``cand`` itself (kept), or a copy of it under the classifier's type and a key of that type (``retyped``).
+``gate_upserts`` gives the verdict on every upsert of a burst and, for one dropped on the precision model's
+word alone, the verdict the classifier's own reading gives (so that candidate still gives up its
+continuation clauses before it goes). Invariants: a catalogue slot keeps its type unless the classifier is
+sure it is another of taste, goal and project (``RETYPE_SLOT``) or a family fact tells what the user does
+with a relative; a life event is never re-typed; a re-keyed candidate never takes over a single slot the
+user already has (``filled``) unless it says a change. Pure: no state but the topic keys' cache.
 """
 
 from __future__ import annotations
@@ -31,13 +31,14 @@ from core.types import MemoryType
 
 GATE_DROP = 0.50  # p(drop) at which a rule candidate under a fallback key is removed (drop is the likeliest)
 GATE_DROP_SLOT = 0.95  # ... under a catalogue slot (the rules' slot detectors are precise)
-GATE_DROP_GOAL_SLOT = 0.50  # ... under a goal's catalogue slot ("goal-travel": found by intent words, "plan",
-# "going to", "打算", which a plan of the day has too) when the precision model had its say (its p(drop), read
-# after the assistant's turn, replaced the classifier's): the lowest bar of 0.50-0.95 whose drop precision is
-# >= 0.95 on the goal-typed rows of the precision model's held-out split (1.000 at every bar: 46 of 62 drop
-# rows go at 0.50, 29 at 0.95, no kept row; ``training.calibrate_precision_drop``, ``goal_slot``;
-# ``bench/RESULTS.md``, issue 24, session 19, gslot35). The classifier's own reading keeps GATE_DROP_SLOT (a
-# "bucket list: ..." wish reads 0.80-0.91 there).
+GATE_DROP_GOAL_SLOT = GATE_DROP_SLOT  # ... under a goal's catalogue slot ("goal-travel": found by intent
+# words, "plan", "going to", "打算", which a plan of the day has too) when the precision model had its say (its p(drop), read after the assistant's
+# turn, replaced the classifier's). Measured, off: 0.50 is the lowest bar of 0.50-0.95 whose drop precision
+# is >= 0.95 on the goal-typed rows of the precision model's held-out split (1.000 at every bar: 46 of 62
+# drop rows go at 0.50, 29 at 0.95, no kept row; ``training.calibrate_precision_drop``, ``goal_slot``), but
+# at 0.50 the guards fell (dev4 and dev6: a goal of learning lost, a plan given up stored) and the public
+# store lost 12 good memories for 8 bad (``bench/RESULTS.md``, issue 24, session 19, gslot35). The
+# classifier's own reading keeps GATE_DROP_SLOT in any case.
 RETYPE = 0.85  # p(type | keep) at which a fallback-keyed candidate changes type
 RETYPE_IMPLAUSIBLE = 0.10  # ... or below which the rules' type is implausible (it then takes the likeliest)
 RETYPE_SLOT = 0.95  # ... a taste/goal/project catalogue slot the classifier calls another of the three

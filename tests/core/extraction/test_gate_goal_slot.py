@@ -1,8 +1,8 @@
 """Issue 24, precision, session 19 (``gslot35``): a goal candidate under a catalogue slot ("goal-travel",
 found by intent words a plan of the day has too) goes when the precision model says drop from
-``GATE_DROP_GOAL_SLOT``; other catalogue slots keep ``GATE_DROP_SLOT``, and the memory classifier's own
-reading keeps it for goals too. A stand-in precision model says a p(drop) for the rules' candidate (0 for
-other texts). Sentences written for this test."""
+``GATE_DROP_GOAL_SLOT`` (measured at 0.50, shipped off: the slot bar); other catalogue slots keep
+``GATE_DROP_SLOT``, and the memory classifier's own reading keeps it for goals too. A stand-in precision
+model says a p(drop) for the rules' candidate (0 for other texts). Sentences written for this test."""
 
 from __future__ import annotations
 
@@ -13,13 +13,20 @@ import numpy.typing as npt
 import pytest
 
 from core.extraction.candidates import CandidateOp, ContextMessage, ExtractionInput, MemoryCandidate
-from core.extraction.rules import RulesExtractor
+from core.extraction.rules import RulesExtractor, gate_verdicts
 from core.extraction.rules import extractor as extractor_module
 from core.extraction.rules.gate_verdicts import GATE_DROP_GOAL_SLOT, GATE_DROP_SLOT
+
+ARM = 0.50  # the bar measured on the held-out split (shipped off: ``GATE_DROP_GOAL_SLOT`` is the slot bar)
 
 TRIPS = ("my plan is to see the northern lights in Norway", "我打算带孩子们去葡萄牙自驾游")
 TASTE = "I really love hiking in the mountains on weekends."
 TURN = "Any plans coming up?"
+
+
+def test_off_a_goal_slot_keeps_the_slot_bar(ex: RulesExtractor, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As shipped (off): the precision model's drop under the slot bar leaves the goal."""
+    assert [c.key for c in _upserts(ex, (ARM + GATE_DROP_SLOT) / 2, TRIPS[0], monkeypatch)] == ["goal-travel"]
 
 
 @dataclass
@@ -54,12 +61,13 @@ def _upserts(ex: RulesExtractor, drop: float | None, message: str,
 
 
 def test_the_bars_order() -> None:
-    assert 0.5 <= GATE_DROP_GOAL_SLOT < GATE_DROP_SLOT
+    assert 0.5 <= GATE_DROP_GOAL_SLOT <= GATE_DROP_SLOT
 
 
 def test_a_goal_slot_goes_on_the_precision_models_drop(ex: RulesExtractor,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    between = (GATE_DROP_GOAL_SLOT + GATE_DROP_SLOT) / 2
+    monkeypatch.setattr(gate_verdicts, "GATE_DROP_GOAL_SLOT", ARM)
+    between = (ARM + GATE_DROP_SLOT) / 2
     for trip in TRIPS:
         kept = _upserts(ex, None, trip, monkeypatch)
         assert [c.key for c in kept] == ["goal-travel"]  # the rules' goal slot, kept by the classifier alone
@@ -68,7 +76,8 @@ def test_a_goal_slot_goes_on_the_precision_models_drop(ex: RulesExtractor,
 
 
 def test_other_catalogue_slots_keep_the_slot_bar(ex: RulesExtractor, monkeypatch: pytest.MonkeyPatch) -> None:
-    between = (GATE_DROP_GOAL_SLOT + GATE_DROP_SLOT) / 2
+    monkeypatch.setattr(gate_verdicts, "GATE_DROP_GOAL_SLOT", ARM)
+    between = (ARM + GATE_DROP_SLOT) / 2
     for message in (TASTE, "I work as a pharmacist at a hospital in Leeds."):
         alone = _upserts(ex, None, message, monkeypatch)
         assert alone and all(not c.key.startswith("goal-") for c in alone)
