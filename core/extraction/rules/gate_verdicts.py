@@ -32,13 +32,13 @@ from core.types import MemoryType
 GATE_DROP = 0.50  # p(drop) at which a rule candidate under a fallback key is removed (drop is the likeliest)
 GATE_DROP_SLOT = 0.95  # ... under a catalogue slot (the rules' slot detectors are precise)
 GATE_DROP_GOAL_SLOT = GATE_DROP_SLOT  # ... under a goal's catalogue slot ("goal-travel": found by intent
-# words, "plan", "going to", "打算", which a plan of the day has too) when the precision model had its say
-# (its p(drop), read after the assistant's turn, replaced the classifier's). Measured, off: 0.50 is the lowest bar of 0.50-0.95 whose drop precision
-# is >= 0.95 on the goal-typed rows of the precision model's held-out split (1.000 at every bar: 46 of 62
-# drop rows go at 0.50, 29 at 0.95, no kept row; ``training.calibrate_precision_drop``, ``goal_slot``), but
-# at 0.50 the guards fell (dev4 and dev6: a goal of learning lost, a plan given up stored) and the public
-# store lost 12 good memories for 8 bad (``bench/RESULTS.md``, issue 24, session 19, gslot35). The
-# classifier's own reading keeps GATE_DROP_SLOT in any case.
+# words, "plan", "going to", "打算", which a plan of the day has too) when the precision model had
+# its say (its p(drop), read after the assistant's turn, replaced the classifier's). Measured, off: 0.50 is
+# the lowest bar of 0.50-0.95 whose drop precision is >= 0.95 on the goal-typed rows of the precision
+# model's held-out split (1.000 at every bar: 46 of 62 drop rows go at 0.50, 29 at 0.95, no kept row;
+# ``training.calibrate_precision_drop``, ``goal_slot``), but at 0.50 the guards fell (dev4 and dev6: a
+# goal of learning lost, a plan given up stored) and the public store lost 12 good memories for 8 bad
+# (``bench/RESULTS.md``, issue 24, session 19, gslot35). The classifier's own reading keeps GATE_DROP_SLOT.
 RETYPE = 0.85  # p(type | keep) at which a fallback-keyed candidate changes type
 RETYPE_IMPLAUSIBLE = 0.10  # ... or below which the rules' type is implausible (it then takes the likeliest)
 RETYPE_SLOT = 0.95  # ... a taste/goal/project catalogue slot the classifier calls another of the three
