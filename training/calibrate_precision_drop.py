@@ -16,6 +16,16 @@ highest balanced accuracy (ties: the shortest, 0 = every turn given). The turn b
 the same rows, for a band of p(drop) read without the turn, the share of rows whose turn is read and how
 many of the readings the turn changes the band keeps.
 
+The goal slots' bar (session 19, ``gate_verdicts.GATE_DROP_GOAL_SLOT``): the gate's reading of each held-out
+row as a rule candidate under a goal slot would get it (the shipped memory classifier's p(drop) on the text
+alone, replaced by the precision model's, read after the turn, where that is >= ``PRECISION_DROP`` and
+surer, unless the text tells a wish for the long run, which the precision model may not veto). Goal-typed
+rows: those the memory classifier types as a goal, and those with the kept rows' goal label besides. Printed
+per bar of ``GOAL_GRID``, for the bar on the precision model's reading only (``opinion``: the classifier's
+own reading keeps ``GATE_DROP_SLOT``; what the gate does) and on any reading: rows dropped, drop precision
+(share of them labelled drop), keep rows lost, drop recall. The bar chosen is the lowest whose drop
+precision is >= ``GOAL_PRECISION`` on both groupings.
+
     .venv/bin/python -m training.calibrate_precision_drop --corpus U.jsonl --model P.npz --cache C.npz
         [--json OUT]
 """
@@ -30,11 +40,17 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.extraction.classifier import MLPModel, turn_tail
+from core.extraction.candidates import MAX_MEMORY_CONTENT_CHARS, MemoryCandidate
+from core.extraction.classifier import MLP_WEIGHTS_PATH, MLPModel, turn_tail
+from core.extraction.rules.gate_opinion import PRECISION_DROP, vetoable
+from core.extraction.rules.gate_verdicts import GATE_DROP_SLOT
+from core.types import MemoryType
 from training.train_memory_classifier import embed, load_corpus
 
 GRID = tuple(round(0.30 + 0.05 * i, 2) for i in range(13))  # 0.30 .. 0.90
 SHORT_GRID = (0, 6, 8, 10, 12, 15, 20, 25, 30)  # characters of the turn's tail below which it is not given
+GOAL_GRID = tuple(round(0.50 + 0.05 * i, 2) for i in range(10))  # 0.50 .. 0.95
+GOAL_PRECISION = 0.95  # drop precision asked of the goal slots' bar (the brief of issue 24, session 19)
 BAND_GRID = tuple((lo, hi) for lo in (0.0, 0.01, 0.02, 0.05) for hi in (1.0, 0.95))  # p(drop) without turn
 
 
@@ -68,9 +84,46 @@ def calibrate(corpus: Path, model_path: Path, cache: Path | None) -> dict[str, A
     table = [{"threshold": t, "all": rates[t][0], "with_turn": rates[t][1]} for t in GRID]
     out = {"corpus": corpus.name, "model": model_path.name, "n_heldout": len(rows),
            "n_heldout_with_turn": int(with_turn.sum()), "grid": table, "chosen": chosen}
+    out["goal_slot"] = goal_slot(rows, x, p_drop, keep)
     if model.context:
         out.update(short_turns(model, x, prev, keep, np.array([len(t) for t in turns]), with_turn, chosen))
     return out
+
+
+def goal_slot(rows: list[dict[str, Any]], x: npt.NDArray[np.float32], p_precision: npt.NDArray[np.float64],
+              keep: npt.NDArray[np.bool_], classifier: MLPModel | None = None) -> dict[str, Any]:
+    """The goal slots' bar (module doc): ``p_precision`` is the precision model's p(drop) of each row (after
+    its turn); ``classifier`` the memory classifier (default: the shipped one)."""
+    probs = (classifier or MLPModel.load(MLP_WEIGHTS_PATH)).predict_proba(x, None)
+    asked = np.array([vetoable(MemoryCandidate(key="goal-travel", memory_type=MemoryType.GOAL,
+                                               content=r["text"][:MAX_MEMORY_CONTENT_CHARS]))
+                      for r in rows])
+    second = asked & (p_precision >= PRECISION_DROP) & (p_precision > probs[:, 0])
+    gate = np.where(second, p_precision, probs[:, 0])
+    typed = probs[:, 1:].argmax(axis=1) + 1 == 3  # LABELS: drop, preference, fact, goal, ...
+    labelled = np.array([r.get("type") == "goal" for r in rows])
+    groups = {"classifier_goal": typed, "classifier_or_label_goal": typed | labelled}
+    table: dict[str, list[dict[str, Any]]] = {}
+    for reading in ("opinion", "any_reading"):  # the bar on the precision model's reading only, or on any
+        for name, group in groups.items():
+            rows_out: list[dict[str, Any]] = table.setdefault(f"{reading}:{name}", [])
+            for t in GOAL_GRID:
+                bar = np.where(second, t, GATE_DROP_SLOT) if reading == "opinion" else np.full(len(gate), t)
+                dropped = group & (gate >= bar)
+                bad = int((dropped & ~keep).sum())
+                rows_out.append({"bar": t, "n": int(group.sum()), "dropped": int(dropped.sum()), "bad": bad,
+                                 "precision": round(bad / int(dropped.sum()), 4) if dropped.any() else 1.0,
+                                 "keep_lost": int((dropped & keep).sum()),
+                                 "drop_recall": round(bad / max(1, int((group & ~keep).sum())), 4)})
+    chosen = {}
+    for reading in ("opinion", "any_reading"):
+        ok = [t for t in GOAL_GRID if all(r["precision"] >= GOAL_PRECISION for k, g in table.items()
+                                            if k.startswith(reading) for r in g if r["bar"] == t)]
+        chosen[reading] = min(ok) if ok else None
+    lost = [{"text": r["text"], "family": r.get("family"), "p_drop": round(float(p), 4), "opinion": bool(o)}
+            for r, p, o, k, g in zip(rows, gate, second, keep, groups["classifier_or_label_goal"],
+                                     strict=True) if k and g and p >= GOAL_GRID[0]]
+    return {"table": table, "chosen": chosen, "keep_rows_at_or_above_050": lost}
 
 
 def short_turns(model: MLPModel, x: npt.NDArray[np.float32], prev: npt.NDArray[np.float32],
@@ -125,6 +178,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"turn < {r['chars']:>2} chars not given: short rows {r['n_short']:>3}  "
               f"with_turn {r['with_turn']}  short read with turn {r['short_read_with_turn']}  "
               f"without {r['short_read_without']}")
+    for name, table in out["goal_slot"]["table"].items():
+        for r in table:
+            print(f"goal slot ({name}): bar {r['bar']:.2f}  dropped {r['dropped']:>3}/{r['n']}  precision "
+                  f"{r['precision']}  keep rows lost {r['keep_lost']}  drop recall {r['drop_recall']}")
+    print(f"goal slot bar chosen {out['goal_slot']['chosen']}")
     if "short_chosen" in out:
         print(f"short-turn length chosen {out['short_chosen']}")
     for r in out.get("turn_band", []):

@@ -10,7 +10,7 @@ import numpy as np
 
 from core.config import LOCAL_EMBEDDING_DIM, LOCAL_EMBEDDING_MODEL
 from core.extraction.classifier import LABELS, PREFIX, MLPModel
-from training.calibrate_precision_drop import GRID, calibrate
+from training.calibrate_precision_drop import GRID, calibrate, goal_slot
 
 
 def _setup(tmp_path: Path) -> tuple[Path, Path, Path]:
@@ -87,3 +87,28 @@ def test_the_turn_band_reports_the_readings_the_turn_changes(tmp_path: Path) -> 
     whole = next(b for b in bands if b["band"] == [0.0, 1.0])
     assert whole["share_with_turn"] == 1.0 and whole["changed_kept"] == whole["changed"]
     assert all(0.0 <= b["share_with_turn"] <= 1.0 and b["changed_kept"] <= b["changed"] for b in bands)
+
+
+def _goal_classifier() -> MLPModel:
+    """A memory classifier that types every text a goal and is sure it is kept."""
+    b2 = np.array([-5.0, 0.0, 0.0, 5.0, 0.0, 0.0], dtype=np.float32)
+    return MLPModel(w1=np.zeros((LOCAL_EMBEDDING_DIM, 2), dtype=np.float32), b1=np.zeros(2, dtype=np.float32),
+                    w2=np.zeros((2, 6), dtype=np.float32), b2=b2,
+                    mean=np.zeros(LOCAL_EMBEDDING_DIM, dtype=np.float32), temperature=1.0, context=False,
+                    labels=LABELS, embedding_model=LOCAL_EMBEDDING_MODEL)
+
+
+def test_the_goal_slots_bar_is_the_lowest_with_the_asked_precision() -> None:
+    """Session 19 (gslot35): nine plans of the moment the precision model drops at 0.6, a kept goal it reads
+    0.8 (drop precision 0.9 up to 0.80), and a wish for the long run it reads 0.9 but may not veto."""
+    texts = [f"plan {i}" for i in range(9)] + ["a goal", "someday I want to sail around the world"]
+    rows = [{"text": t, "family": "f", "type": None if i < 9 else "goal"} for i, t in enumerate(texts)]
+    keep = np.array([False] * 9 + [True, True])
+    p_precision = np.array([0.6] * 9 + [0.8, 0.9])
+    x = np.zeros((len(texts), LOCAL_EMBEDDING_DIM), dtype=np.float32)
+    out = goal_slot(rows, x, p_precision, keep, _goal_classifier())
+    opinion = {r["bar"]: r for r in out["table"]["opinion:classifier_goal"]}
+    assert opinion[0.5]["dropped"] == 10 and opinion[0.5]["precision"] == 0.9
+    assert opinion[0.85]["dropped"] == 0 and opinion[0.85]["keep_lost"] == 0
+    assert out["chosen"]["opinion"] == 0.85  # the wish is never dropped: the classifier's own reading is sure
+    assert [r["text"] for r in out["keep_rows_at_or_above_050"]] == ["a goal"]
