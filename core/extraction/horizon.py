@@ -18,13 +18,9 @@ Deterministic; ``HorizonError`` when the weights are absent or made for another 
 
 from __future__ import annotations
 
-import logging
-import threading
 from pathlib import Path
 
-from core.extraction.retraction_intent import RetractionIntent, RetractionIntentError
-
-log = logging.getLogger(__name__)
+from core.extraction.retraction_intent import RetractionIntent, RetractionIntentError, shipped_or_none
 
 HORIZON_PATH = Path(__file__).with_name("data") / "horizon.npz"
 HORIZON_DROP = 0.65
@@ -54,19 +50,7 @@ class Horizon(RetractionIntent):
     """``sigmoid((x - mean) @ weights + bias)``: P(of this day, week or trip) per row of vectors."""
 
 
-_LOCK = threading.Lock()
-_SHIPPED: list[Horizon | None] = []
-
 
 def shipped_horizon() -> Horizon | None:
     """The shipped weights, loaded once per process; None (the rules' words alone) when they do not load."""
-    with _LOCK:
-        if not _SHIPPED:
-            try:
-                loaded = Horizon.load(HORIZON_PATH)
-                assert isinstance(loaded, Horizon)
-                _SHIPPED.append(loaded)
-            except HorizonError as exc:
-                log.warning("horizon model unavailable, the rules' words alone: %s", exc)
-                _SHIPPED.append(None)
-        return _SHIPPED[0]
+    return shipped_or_none(Horizon, HORIZON_PATH, "horizon model", "the rules' words alone")

@@ -11,16 +11,19 @@ Deterministic; ``RetractionIntentError`` when the weights are absent or made for
 
 from __future__ import annotations
 
+import logging
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from core.config import LOCAL_EMBEDDING_DIM, LOCAL_EMBEDDING_MODEL
 from core.extraction.classifier import PREFIX
+
+log = logging.getLogger(__name__)
 
 INTENT_WEIGHTS_PATH = Path(__file__).with_name("data") / "retraction_intent.npz"
 INTENT_P = 0.70
@@ -92,3 +95,22 @@ def shipped_intent_model() -> RetractionIntent:
         if not _SHIPPED:
             _SHIPPED.append(RetractionIntent.load())
         return _SHIPPED[0]
+
+
+Intent = TypeVar("Intent", bound=RetractionIntent)
+_OPTIONAL: dict[Path, RetractionIntent | None] = {}
+
+
+def shipped_or_none(cls: type[Intent], path: Path, what: str, instead: str) -> Intent | None:
+    """``cls``'s weights at ``path`` (the intent models' one format), loaded once per process; None, logged
+    as ``what`` unavailable with what runs ``instead``, when they do not load (``RetractionIntentError``)."""
+    with _LOCK:
+        if path not in _OPTIONAL:
+            try:
+                _OPTIONAL[path] = cls.load(path)
+            except RetractionIntentError as exc:
+                log.warning("%s unavailable, %s: %s", what, instead, exc)
+                _OPTIONAL[path] = None
+        model = _OPTIONAL[path]
+    assert model is None or isinstance(model, cls)
+    return model

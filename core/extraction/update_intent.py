@@ -14,13 +14,9 @@ Deterministic.
 
 from __future__ import annotations
 
-import logging
-import threading
 from pathlib import Path
 
-from core.extraction.retraction_intent import RetractionIntent, RetractionIntentError
-
-log = logging.getLogger(__name__)
+from core.extraction.retraction_intent import RetractionIntent, shipped_or_none
 
 UPDATE_INTENT_PATH = Path(__file__).with_name("data") / "update_intent.npz"
 UPDATE_INTENT_P = 0.62
@@ -31,17 +27,7 @@ UPDATE_INTENT_ON = True
 issue 24's session 14: retrained with progress reports as negatives, never replacing a goal, never gating a
 message that withdraws something (``core.extraction.rules.judge``)."""
 
-_LOCK = threading.Lock()
-_SHIPPED: list[RetractionIntent | None] = []
-
 
 def shipped_update_intent() -> RetractionIntent | None:
     """The shipped weights, loaded once per process; None (change words only) when they do not load."""
-    with _LOCK:
-        if not _SHIPPED:
-            try:
-                _SHIPPED.append(RetractionIntent.load(UPDATE_INTENT_PATH))
-            except RetractionIntentError as exc:
-                log.warning("update-intent model unavailable, change words only: %s", exc)
-                _SHIPPED.append(None)
-        return _SHIPPED[0]
+    return shipped_or_none(RetractionIntent, UPDATE_INTENT_PATH, "update-intent model", "change words only")
