@@ -107,6 +107,15 @@ class Analysis:
     # clauses where a detector fired but which continue the group before them (a weak hit, or a taste after a
     # taste): where the gate may cut a memory of another type out of that group (``gate_units.split_points``)
     absorbed_hits: set[int] = field(default_factory=set)
+    # every clause of the message (its first ``MAX_MESSAGE_CHARS`` characters, ``MAX_CLAUSES`` clauses), split
+    # once here and read by the gate (``message_clauses``)
+    clauses: list[Clause] = field(default_factory=list)
+
+
+def message_clauses(analysis: Analysis) -> list[Clause]:
+    """The message's clauses as the analyser split them (split here for an ``Analysis`` made without
+    them)."""
+    return analysis.clauses or split_clauses(analysis.message[:MAX_MESSAGE_CHARS], MAX_CLAUSES)
 
 
 # --- the analyser ----------------------------------------------------------------------------
@@ -188,7 +197,7 @@ class _Analyser(SlotDetectors, ConstraintDetectors):
         forgotten = {slot for topic in forget_topics for slot, rx in patterns.SLOT_NAMES.items()
                      if rx.search(normalise(topic))}
         return Analysis(groups, deletions, forget_topics, change_sentences, self.message, self.lang_zh,
-                        self.dropped, forgotten, self.absorbed_hits)
+                        self.dropped, forgotten, self.absorbed_hits, self.clauses)
 
     def _sentence_results(self, clauses: list[Clause]) -> list[_Result]:
         """Per clause: its hits and drop reason; clauses swallowed by a multi-clause rule are marked."""

@@ -69,7 +69,7 @@ from __future__ import annotations
 from core.extraction.candidates import CandidateOp, MemoryCandidate
 from core.extraction.classifier import MemoryClassifier, MLPModel, Prediction, turn_tail
 from core.extraction.list_items import ListReader
-from core.extraction.rules.analysis import MAX_CLAUSES, MAX_MESSAGE_CHARS, Analysis
+from core.extraction.rules.analysis import Analysis, message_clauses
 from core.extraction.rules.gate_heads import reread_heads
 from core.extraction.rules.gate_keys import TopicKeys
 from core.extraction.rules.gate_opinion import (
@@ -93,7 +93,7 @@ from core.extraction.rules.gate_units import (
 )
 from core.extraction.rules.gate_verdicts import gate_upserts
 from core.extraction.rules.refine import CandidateMeta
-from core.extraction.rules.segment import clean_content, split_clauses
+from core.extraction.rules.segment import clean_content
 from core.extraction.standing_instruction import StandingInstruction
 from core.types import MemoryType
 
@@ -115,7 +115,7 @@ class ClassifierGate:
         a message that may be a list are embedded (``gate_units.item_candidates``)."""
         if self.lists is None:
             return frozenset()
-        clauses = split_clauses(analysis.message[:MAX_MESSAGE_CHARS], MAX_CLAUSES)
+        clauses = message_clauses(analysis)
         short = item_candidates(clauses)
         if not short:
             return frozenset()

@@ -24,7 +24,7 @@ import numpy.typing as npt
 from core.extraction.candidates import CandidateOp, MemoryCandidate
 from core.extraction.classifier import Prediction
 from core.extraction.rules import patterns
-from core.extraction.rules.analysis import MAX_CLAUSES, MAX_MESSAGE_CHARS, Analysis
+from core.extraction.rules.analysis import Analysis, message_clauses
 from core.extraction.rules.gate_keys import TopicKeys
 from core.extraction.rules.gate_units import (
     ADDRESSED,
@@ -43,7 +43,7 @@ from core.extraction.rules.gate_units import (
     with_user_subject,
 )
 from core.extraction.rules.refine import CandidateMeta
-from core.extraction.rules.segment import Clause, clean_content, normalise, split_clauses
+from core.extraction.rules.segment import Clause, clean_content, normalise
 from core.extraction.rules.slots import spec
 from core.filters import is_noise_content, normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
@@ -130,7 +130,7 @@ def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> lis
     read alone with the user as elided subject, a one-word item too, an item with the list fragment model
     (``Unit.item``); a pronoun in a later item is that item's, not the run's subject; a run that speaks to
     the assistant is read as before."""
-    clauses = split_clauses(analysis.message[:MAX_MESSAGE_CHARS], MAX_CLAUSES)
+    clauses = message_clauses(analysis)
     covered = {c.index for g in analysis.groups for c in g.clauses}
     by_sentence: dict[int, list[Clause]] = {}
     for clause in clauses:

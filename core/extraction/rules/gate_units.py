@@ -12,14 +12,13 @@ from dataclasses import dataclass, replace
 from core.extraction.candidates import CandidateOp, MemoryCandidate
 from core.extraction.classifier import Prediction
 from core.extraction.rules import patterns
-from core.extraction.rules.analysis import MAX_CLAUSES, MAX_MESSAGE_CHARS, Analysis
+from core.extraction.rules.analysis import Analysis, message_clauses
 from core.extraction.rules.segment import (
     Clause,
     clean_content,
     has_cjk,
     join_clauses,
     normalise,
-    split_clauses,
 )
 from core.extraction.rules.slots import spec
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
@@ -280,7 +279,7 @@ def split_points(analysis: Analysis, upserts: list[MemoryCandidate]) -> list[Spl
     out: list[Split] = []
     zh = analysis.lang_zh
     sizes: dict[int, int] = {}
-    for clause in split_clauses(analysis.message[:MAX_MESSAGE_CHARS], MAX_CLAUSES):
+    for clause in message_clauses(analysis):
         sizes[clause.sentence] = sizes.get(clause.sentence, 0) + 1
     for group in analysis.groups:
         if group.hit.content is not None or len(group.clauses) < 2 or group.hit.op is not CandidateOp.UPSERT:
