@@ -7,7 +7,8 @@ rule and its opposite are never "the same words". Only the text counts: NFKC, lo
 A single function character is not a cut when it and its neighbour form a word of a dictionary
 (``zh_pieces``): 成都, 会计, 过敏, 地铁 keep their 都, 会, 过, 地 (else 我搬到成都了 read {搬到, 到成}
 and 我是会计 {计}). The dictionary is the two-character part of pypinyin's phrase table (offline,
-already the key slugs' transliterator), no list of our own.
+already the key slugs' transliterator), no list of our own; pronouns, demonstratives, 一 and 个 never
+join (``ZH_NEVER_JOINS``: 一家, 我家, 这次 are no content words). 觉得 is a filler like "think".
 """
 
 from __future__ import annotations
@@ -35,13 +36,16 @@ EN_KEEP = frozenset({"no", "not", "never", "don't", "dont", "nothing", "without"
 ZH_STOP_WORDS = """
 以后 今后 往后 从今以后 现在 总是 一直 每次 所有 我们 你们 他们 她们 自己 时候 的话 一下 一点 有点
 这个 那个 这些 那些 什么 怎么 因为 所以 但是 还是 或者 而且 就是 可以 能够 需要 记得 记住
-帮我 给我 请你 麻烦 以及 然后 喜欢 想要 绝对 千万 一定 特别 非常 比较 真的
+帮我 给我 请你 麻烦 以及 然后 喜欢 想要 绝对 千万 一定 特别 非常 比较 真的 觉得
 长期 目标 计划 打算 规划 梦想
 我 你 您 他 她 它 的 地 得 了 着 过 是 在 就 都 也 很 还 又 再 把 被 让 给 对 和 与 跟 或 而 但
 吧 呢 吗 啊 呀 哦 嘛 哈 请 要 会 能 想 这 那 个 些 一 有
 """
 ZH_STOP = sorted(ZH_STOP_WORDS.split(), key=len, reverse=True)
 _ZH_STOP_SET = frozenset(ZH_STOP)
+# pronouns, demonstratives, "one" and the general measure word: a character of these stays a cut even in a
+# dictionary word (我家, 这次, 一家, 两个: "在一家X公司" and "在一家Y银行" share no word)
+ZH_NEVER_JOINS = frozenset("我你您他她它这那一个些")
 ZH_STOP_RX = re.compile("|".join(map(re.escape, ZH_STOP)))
 TOKEN = re.compile(r"[\u3400-\u9fff]+|[a-z0-9]+(?:'[a-z]+)?")
 CJK = re.compile(r"[\u3400-\u9fff]")
@@ -70,7 +74,7 @@ def _zh_pairs(run: str, marks: list[int]) -> list[int]:
     out = []
     for i in range(len(run) - 1):
         a, b = marks[i], marks[i + 1]
-        joined = (_STOP_WORD not in (a, b) and _CONTENT in (a, b)
+        joined = (_STOP_WORD not in (a, b) and _CONTENT in (a, b) and not ZH_NEVER_JOINS & set(run[i:i + 2])
                   and zh_word(run[i:i + 2]) and run[i:i + 2] not in _ZH_STOP_SET)
         if a == b == _CONTENT or joined:
             out.append(i)

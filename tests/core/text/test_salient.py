@@ -44,6 +44,14 @@ def test_function_characters_that_make_no_word_still_cut() -> None:
     assert "我是" not in salient_tokens("我是老师")
 
 
+def test_determiners_and_pronouns_join_no_word() -> None:
+    # 一家 and 我家 are dictionary words, but "a" / "my" name nothing: two employers share no token
+    assert salient_tokens("在一家会计师事务所上班") & salient_tokens("在一家银行做柜员") == set()
+    assert "我家" not in salient_tokens("我家在地铁站旁边")
+    assert "地铁" in salient_tokens("我家在地铁站旁边")
+    assert salient_tokens("我觉得") == set()
+
+
 def test_mixed_script() -> None:
     tokens = salient_tokens("I moved to 成都 last year, 现在在 Tencent 做会计")
     assert {"moved", "成都", "tencent", "会计", "year", "last"} <= tokens
