@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from core.text.salient import CJK, EN_KEEP, EN_STOP, TOKEN, ZH_STOP_RX, normalize, salient_tokens
+from core.text.salient import CJK, EN_KEEP, EN_STOP, TOKEN, normalize, salient_tokens, zh_pieces
 
 Embed = Callable[[list[str]], npt.NDArray[np.float32]]
 JOINT_FEATURES = 9
@@ -51,7 +51,7 @@ def _unshared(text: str, other: set[str]) -> str:
     parts: list[str] = []
     for token in TOKEN.findall(normalize(text)):
         if CJK.match(token):
-            for run in ZH_STOP_RX.split(token):
+            for run in zh_pieces(token):
                 if not run:
                     continue
                 covered = [False] * len(run)

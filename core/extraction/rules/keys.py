@@ -1,7 +1,8 @@
 """Readable, stable key slugs for memories no slot table names ("constraint-no_meat_fish_recipes").
 
 ``content_slug(text)`` takes the salient words of ``text`` in order: English words without
-function words and filler verbs, Chinese without function characters and fillers, transliterated
+function words and filler verbs, Chinese without function characters and fillers (``zh_pieces``: a
+dictionary word keeps its function character, 成都 stays whole), transliterated
 to toneless pinyin (pypinyin, offline; its phrase dictionary reads 重庆 as "chong qing"). The same
 text always gives the same slug (only the text counts: lower-cased, NFKC); negations (no, not,
 never, 不, 别, 没) are kept, so a rule and its opposite do not share a key. When nothing salient
@@ -14,7 +15,7 @@ import hashlib
 
 from pypinyin import lazy_pinyin
 
-from core.text.salient import CJK, EN_KEEP, EN_STOP, TOKEN, ZH_STOP_RX, normalize, overlap, salient_tokens
+from core.text.salient import CJK, EN_KEEP, EN_STOP, TOKEN, normalize, overlap, salient_tokens, zh_pieces
 
 __all__ = ["content_slug", "overlap", "salient_tokens"]
 
@@ -35,7 +36,7 @@ def content_slug(text: str) -> str:
     words = syllables = 0
     for token in TOKEN.findall(norm):
         if CJK.match(token):
-            for run in ZH_STOP_RX.split(token):
+            for run in zh_pieces(token):
                 for syl in lazy_pinyin(run) if run else []:
                     if syllables < MAX_SYLLABLES and syl.isascii() and syl.isalpha():
                         parts.append(syl)

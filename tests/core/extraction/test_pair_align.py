@@ -29,6 +29,15 @@ def test_the_spans_are_what_each_side_has_that_the_other_lacks() -> None:
     assert "厦门" in zh.old_only and "福州" in zh.new_only and not zh.shared
 
 
+def test_a_city_or_a_job_with_a_function_character_is_shared_whole() -> None:
+    # 成都 and 会计 hold a character of the Chinese stop list; as words they are shared, out of the spans
+    spans = diff_spans("我在成都一家会计师事务所上班", "离开成都了，去深圳做会计")
+    assert {"成都", "会计"} <= spans.shared
+    assert "成" not in spans.old_only and "都" not in spans.new_only and "深圳" in spans.new_only
+    moved = diff_spans("我住在成都", "我搬到杭州了")
+    assert "成都" in moved.old_only and "杭州" in moved.new_only and not moved.shared
+
+
 def test_two_values_of_one_kind_read_alike_a_detail_does_not(classifier: MemoryClassifier) -> None:
     olds = ["my daughter plays cello in the school orchestra"] * 2
     news = ["my daughter plays viola in the school orchestra now",

@@ -18,7 +18,7 @@ def test_slug_keeps_salient_words_in_order_and_negations() -> None:
     assert content_slug("I'm vegetarian") == "vegetarian"
     # Chinese: toneless pinyin of the characters left after function words; 不 is kept
     assert content_slug("品茶") == "pin_cha"
-    assert content_slug("以后回答我的时候不要用表情") == "hui_da_bu_yong_biao_qing"
+    assert content_slug("以后回答我的时候不要用表情") == "hui_da_bu_yao_yong_biao_qing"  # 不要 a word
     assert content_slug("我住在重庆") == "zhu_chong_qing"  # phrase reading, not character by character
     assert content_slug("我喜欢用Python写代码") == "yong_python_xie_dai_ma"
 
