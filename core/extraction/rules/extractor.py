@@ -418,6 +418,8 @@ class RulesExtractor:
         refined = refine_candidates(data.existing, candidates, self._built(data).meta, data.user_message,
                                     self._related if self.classifier is not None else None)
         if self._judge is None or not data.existing:
+            if self._retraction is not None and not data.existing:
+                refined = self._withdrawn_within(data, refined)
             return _over_turns(data, refined)
         from core.embedding.base import EmbeddingError
 
@@ -432,6 +434,21 @@ class RulesExtractor:
             log.warning("update judge unavailable, rules only for this input: %s", exc)
             judged = refined
         return _over_turns(data, judged)
+
+    def _withdrawn_within(self, data: ExtractionInput,
+                          candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
+        """``candidates`` of a user with no live memory, without what the message withdraws within itself
+        ("X……算了当我没说。对了Y": X is no memory); the resolver reads only cued sentences then."""
+        from core.embedding.base import EmbeddingError
+
+        assert self._retraction is not None
+        previous = next((m.content for m in reversed(data.context)
+                         if m.role == "user" and m.content.strip()), None)
+        try:
+            return self._retraction.apply(data.user_message, data.existing, candidates, previous)
+        except EmbeddingError as exc:  # the rules' answer is still a sound answer
+            log.warning("retraction resolver unavailable, rules only for this input: %s", exc)
+            return candidates
 
     def named_slot(self, key: str) -> bool:
         """A slot of this extractor's catalogue, or one life event (``fact-event-*``: each event the

@@ -80,6 +80,7 @@ from core.extraction.rules.judge_cues import (
     cue_context,
     cue_statements,
     is_anaphoric,
+    own_referent,
     retracts,
     sentences,
     tells_new_value,
@@ -145,16 +146,19 @@ class UpdateJudge:
         # "forget that" reaches back to the previous turn only when the rules found nothing this message
         # withdraws ("I don't watch horror movies anymore, forget that" names its own thing)
         rules_deleted = any(c.op is CandidateOp.DELETE for c in candidates)
-        anaphoric = previous is not None and not rules_deleted and any(is_anaphoric(s) for s in said)
-        topics = [retraction_topic(s) for s in said]
         befores = cue_context(message, gated)
+        # ... and never past a statement of this message before it ("ugh I forgot my keys at the office.
+        # forget it, it's fine": the keys, not the city told the turn before)
+        pointing = [is_anaphoric(s) and not own_referent(b) for s, b in zip(said, befores, strict=False)]
+        anaphoric = previous is not None and not rules_deleted and any(pointing)
+        topics = [retraction_topic(s) for s in said]
         emb = embed_message(self.classifier, said, topics, live, previous if anaphoric else None)
         # a message withdrawing something tells no new value on the model's word (as ``gated``)
         reads_change = [False] * len(said) if retracts(message) else self.reads_change(emb.sentences)
         ledger = Ledger.of(candidates)
         for i, (sentence, tail) in enumerate(statements):
-            pairing = pair(self.model, emb, i, sentence, topics[i], live, previous, anaphoric, ledger.done,
-                           self.classifier.embed)
+            pairing = pair(self.model, emb, i, sentence, topics[i], live, previous, anaphoric and pointing[i],
+                           ledger.done, self.classifier.embed)
             if pairing is None:
                 continue
             topic, s_vec, t_vec = topics[i], emb.sentences[i], emb.topics[i]

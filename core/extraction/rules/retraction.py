@@ -189,6 +189,53 @@ def _without_item(clause: str, topic: str) -> str:
     return sep.join(left[:-1]) + ("和" if has_cjk(clause) else " and ") + left[-1]
 
 
+# a clause that details the one before it ("..., especially X", "...，特别是X", "…，比如X")
+_DETAIL = re.compile(r"\s*(?:especially|particularly|mostly|mainly|like|e\.g\.|esp\.?|such as|"
+                     r"特别是|尤其是|主要是|比如|例如|像是)", re.IGNORECASE)
+# a place in a list the user told ("drop the third one", "erase the second one", "第二个删掉", "最后那个别记")
+_ORDINAL_EN = re.compile(r"\b(?:the\s+)?(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|last)"
+                         r"(?:\s+(?:one|thing|part|bit|item|point))?\b", re.IGNORECASE)
+_ORDINAL_ZH = re.compile(r"第\s*([一二三四五12345])\s*(?:个|条|件|点|项|句)|"
+                         r"(最后)(?:一个|那个|一条|那条|一件|那件|一句|那句|一点)")
+_PLACE = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3,
+          "fifth": 4, "5th": 4, "last": -1, "一": 0, "1": 0, "二": 1, "2": 1, "三": 2, "3": 2, "四": 3,
+          "4": 3, "五": 4, "5": 4, "最后": -1}
+# the items of a list the user told: after its announcement ("three things about me: a, b, and c"), at
+# commas, semicolons, "、", "and", "1)"
+_LIST_SPLIT = re.compile(r"\s*(?:[,，;；、]\s*(?:and\s+|以及|还有|和)?|\s+and\s+|\(?\b[1-5][).]\s+|"
+                         r"[①②③④⑤])\s*", re.IGNORECASE)
+
+
+def list_items(turn: str) -> list[str]:
+    """The items of a list ``turn`` tells, in order (the part after its last colon when it announces one):
+    each with two salient words or a Chinese run; [] when fewer than two."""
+    body = re.split(r"[:：]", turn)[-1] if re.search(r"[:：]", turn) else turn
+    if "、" in body:  # "爬山、看书和做饭": the last item after "和"
+        body = re.sub(r"和|及|以及", "、", body)
+    items = [t.strip(" .。!！") for t in _LIST_SPLIT.split(body)]
+    items = [t for t in items if t and _words(t)]
+    return items if len(items) >= 2 else []
+
+
+def ordinal_item(sentence: str, previous: str | None) -> str:
+    """The item of the previous turn's list a retraction names by its place ("can you drop the third one?"
+    after "three things: I'm vegan, I play the bassoon, and I'm saving up for IVF" -> "I'm saving up for
+    IVF"); "" when the sentence names no place or the turn holds no such item."""
+    if not previous:
+        return ""
+    zh, en = _ORDINAL_ZH.search(sentence), _ORDINAL_EN.search(sentence)
+    if zh is not None:
+        place = _PLACE.get(zh.group(1) or zh.group(2) or "")
+    elif en is not None:
+        place = _PLACE.get(en.group(1).lower())
+    else:
+        return ""
+    items = list_items(previous)
+    if place is None or not items or place >= len(items):
+        return ""
+    return items[place]
+
+
 def _type(memory: ExistingMemory) -> MemoryType:
     try:
         return MemoryType(memory.memory_type)
@@ -211,16 +258,18 @@ class RetractionResolver:
 
     # -- which sentences retract, and what -------------------------------------------------------
     def retractions(self, message: str, previous: str | None, withdrew: bool = False,
-                    live_words: frozenset[str] = frozenset()) -> list[_Retraction]:
+                    live_words: frozenset[str] = frozenset(), uncued: bool = True) -> list[_Retraction]:
         """The message's retraction sentences. ``withdrew``: the rules already deleted a memory in this
         message, so a bare "please forget that" points at it, not at another sentence or the previous turn
-        ("I moved to Portland. I don't watch horror anymore, please forget that")."""
+        ("I moved to Portland. I don't watch horror anymore, please forget that"). ``uncued``: also the
+        sentences without a cue word the intent model reads as a retraction (off when there is no live
+        memory: such a sentence withdraws nothing then)."""
         sentences = message_sentences(message)
         found: list[tuple[int, str]] = [(i, s) for i, s in enumerate(sentences) if cued(s)]
         if self.intent is not None and found:
             found = self._above_cue_floor(found, live_words)
         withdrawing: set[str] = set()  # clauses with an update cue the intent model calls a retraction
-        if self.intent is not None:
+        if self.intent is not None and uncued:
             rest = [(i, s) for i, s in enumerate(sentences) if (i, s) not in found and len(s) >= 4
                     and not _QUESTION.search(s)]
             if rest:
@@ -250,7 +299,10 @@ class RetractionResolver:
                 keep.append(after)
             topic = topic_text(" ".join(lead)) if lead and not points_back else ""
             short = None if points_back else _ZH_TOPIC.search(" ".join(lead))
-            if (not lead or bare_cue(" ".join(lead)) or not _words(topic)) and short:
+            placed = ordinal_item(" ".join(lead or parts), previous)
+            if placed:
+                topic = placed  # "erase the second one": the second thing the previous turn listed
+            elif (not lead or bare_cue(" ".join(lead)) or not _words(topic)) and short:
                 topic = short.group(1)  # "药的事别存": one character names it
             elif withdrew and (not lead or bare_cue(" ".join(lead)) or not _words(topic)):
                 out.append(_Retraction(sentence, "", " ".join(keep), tuple(lead or parts), resolved=True))
@@ -371,9 +423,13 @@ class RetractionResolver:
               previous: str | None = None) -> list[MemoryCandidate]:
         """``candidates`` with the message's retractions applied by meaning (see the module doc)."""
         live = [m for m in existing if m.content.strip()][-MAX_EXISTING:]
+        if not live and not any(cued(s) for s in message_sentences(message)):
+            return candidates  # nothing to withdraw, and no cue to withdraw within the message
         withdrew = any(c.op is CandidateOp.DELETE for c in candidates)
         live_words = frozenset(w for m in live for w in _words(m.content))
-        retractions = self.retractions(message, previous, withdrew, live_words) if live else []
+        # with no live memory, a cued retraction still withdraws what the message itself told before it
+        # ("我在考虑辞职去读研……算了当我没说。对了我养了一只柯基")
+        retractions = self.retractions(message, previous, withdrew, live_words, uncued=bool(live))
         out = list(candidates)
         for r in retractions:
             out = self._without_sentence(out, r, live)
@@ -439,7 +495,10 @@ class RetractionResolver:
         parts = memory_clauses(memory.content)
         rest = []
         whole = False  # a clause withdrawn whole, not one item of its list
+        gone = set(gone)
         for i, p in enumerate(parts):
+            if i not in gone and i - 1 in gone and _DETAIL.match(p):
+                gone.add(i)  # "喜欢追星，特别是X": the detail of a withdrawn clause goes with it
             if i not in gone:
                 rest.append(p)
                 continue
