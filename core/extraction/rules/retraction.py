@@ -47,7 +47,7 @@ from core.extraction.pairs import RETRACT_CUE, UPDATE_CUE, bare_cue, overlap, to
 from core.extraction.retraction_intent import INTENT_CUE_FLOOR, INTENT_P, RetractionIntent
 from core.extraction.rules import patterns
 from core.extraction.rules.forget import is_about_self
-from core.extraction.rules.judge_cues import CLAUSE, without_reminders
+from core.extraction.rules.judge_cues import CLAUSE, tells_new_value, without_reminders
 from core.extraction.rules.judge_cues import sentences as message_sentences
 from core.extraction.rules.segment import clean_content, has_cjk, normalise
 from core.extraction.standing_instruction import STANDING_DROP
@@ -130,6 +130,8 @@ class _Retraction:
     keep: str  # what it keeps ("" when nothing)
     dropped: tuple[str, ...]  # its retraction clauses (and a statement "that" points to): never a memory
     resolved: bool = False  # a bare "that" the rules' own delete in this message already answered
+    new_value: str = ""  # what it tells in place of what it withdraws ("..., saving for a van instead")
+    within: bool = False  # a bare cue withdrawing a statement told before it in the same message
 
 
 def cued(sentence: str) -> bool:
@@ -192,6 +194,7 @@ def _without_item(clause: str, topic: str) -> str:
 # a clause that details the one before it ("..., especially X", "...，特别是X", "…，比如X")
 _DETAIL = re.compile(r"\s*(?:especially|particularly|mostly|mainly|like|e\.g\.|esp\.?|such as|"
                      r"特别是|尤其是|主要是|比如|例如|像是)", re.IGNORECASE)
+_ELLIPSIS = re.compile(r"\.{3,}|…+")  # "X……算了当我没说": a clause ends at an ellipsis too
 # a place in a list the user told ("drop the third one", "erase the second one", "第二个删掉", "最后那个别记")
 _ORDINAL_EN = re.compile(r"\b(?:the\s+)?(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|last)"
                          r"(?:\s+(?:one|thing|part|bit|item|point))?\b", re.IGNORECASE)
@@ -267,7 +270,7 @@ class RetractionResolver:
         sentences = message_sentences(message)
         found: list[tuple[int, str]] = [(i, s) for i, s in enumerate(sentences) if cued(s)]
         if self.intent is not None and found:
-            found = self._above_cue_floor(found, live_words)
+            found = self._above_cue_floor(found, live_words, previous)
         withdrawing: set[str] = set()  # clauses with an update cue the intent model calls a retraction
         if self.intent is not None and uncued:
             rest = [(i, s) for i, s in enumerate(sentences) if (i, s) not in found and len(s) >= 4
@@ -288,7 +291,7 @@ class RetractionResolver:
                         found.append(pair)
         out = []
         for i, sentence in sorted(found)[:MAX_RETRACTIONS]:
-            parts = [p.strip() for p in CLAUSE.findall(sentence) if p.strip()]
+            parts = [q.strip() for p in CLAUSE.findall(sentence) for q in _ELLIPSIS.split(p) if q.strip()]
             keep = [p for p in parts if _KEEP.search(p) and not cued(p)]
             drop = [p for p in parts if p not in keep]
             cue_parts = [p for p in drop if cued(p) or p in withdrawing]
@@ -297,6 +300,7 @@ class RetractionResolver:
             after = sentences[i + 1] if i + 1 < len(sentences) else ""
             if after and _KEEP.search(after) and not cued(after):  # "... the phone call bit is fine"
                 keep.append(after)
+            within = False
             topic = topic_text(" ".join(lead)) if lead and not points_back else ""
             short = None if points_back else _ZH_TOPIC.search(" ".join(lead))
             placed = ordinal_item(" ".join(lead or parts), previous)
@@ -308,21 +312,30 @@ class RetractionResolver:
                 out.append(_Retraction(sentence, "", " ".join(keep), tuple(lead or parts), resolved=True))
                 continue
             elif not lead or bare_cue(" ".join(lead)) or not _words(topic):
-                before = sentences[i - 1] if i > 0 and not cued(sentences[i - 1]) else ""
+                # the statement before the cue: in its sentence ("X……算了当我没说"), else the sentence before
+                first = parts.index(lead[0]) if lead and lead[0] in parts else 0
+                own = [p for p in parts[:first] if p not in keep and _words(p)]
+                before = " ".join(own) if own else (
+                    sentences[i - 1] if i > 0 and not cued(sentences[i - 1]) else "")
                 topic = before if before and _words(before) else ""  # "..., i was wrong. remove that"
                 if topic:
-                    lead = [*lead, before]  # ... that statement is no memory either
+                    lead = [*lead, *(own or [before])]  # ... that statement is no memory either
+                    within = True
             # what to keep of what is there ("just the teaching") is no memory of its own either
             own_keep = tuple(k for k in keep if k in parts and _KEEP_MEMORY.search(k))
-            out.append(_Retraction(sentence, topic, " ".join(keep), tuple(lead or parts) + own_keep))
+            # a clause telling a new value beside the withdrawal ("scratch X, switching to Y")
+            new = [p for p in drop if p not in lead and p not in keep and tells_new_value(p)]
+            out.append(_Retraction(sentence, topic, " ".join(keep), tuple(lead or parts) + own_keep,
+                                   new_value=("，" if has_cjk(sentence) else ", ").join(new), within=within))
         return out
 
-    def _above_cue_floor(self, found: list[tuple[int, str]],
-                         live_words: frozenset[str]) -> list[tuple[int, str]]:
+    def _above_cue_floor(self, found: list[tuple[int, str]], live_words: frozenset[str],
+                         previous: str | None = None) -> list[tuple[int, str]]:
         """The cued sentences the retraction-intent model does not call something else: a cue word whose
         sentence, and whose cued clauses that name something, all read under ``INTENT_CUE_FLOOR`` is about the
         moment ("nvm, found it", "forget it, i'll do it tomorrow"), unless the sentence names a word of a live
-        memory ("看球那个别记了"). A bare cue clause ("nvm", "forget it") is read with its sentence only."""
+        memory ("看球那个别记了"), itself or by a place in the previous turn's list ("wipe the second one").
+        A bare cue clause ("nvm", "forget it") is read with its sentence only."""
         assert self.intent is not None
         texts = [s for _, s in found]
         clauses = [[p.strip() for p in CLAUSE.findall(s) if p.strip() and cued(p) and not bare_cue(p)
@@ -331,7 +344,8 @@ class RetractionResolver:
         probs = self.intent.predict_proba(self.classifier.embed(texts + flat))
         p = dict(zip(texts + flat, (float(q) for q in probs), strict=True))
         return [(i, s) for (i, s), cs in zip(found, clauses, strict=True)
-                if max([p[s], *(p[c] for c in cs)]) >= INTENT_CUE_FLOOR or _words(topic_text(s)) & live_words]
+                if max([p[s], *(p[c] for c in cs)]) >= INTENT_CUE_FLOOR or _words(topic_text(s)) & live_words
+                or _words(ordinal_item(s, previous)) & live_words]
 
     def _withdrawing_clauses(self, sentence: str) -> set[str]:
         """The clauses of a sentence with an update cue that withdraw something: the intent model calls them
@@ -430,6 +444,8 @@ class RetractionResolver:
         # with no live memory, a cued retraction still withdraws what the message itself told before it
         # ("我在考虑辞职去读研……算了当我没说。对了我养了一只柯基")
         retractions = self.retractions(message, previous, withdrew, live_words, uncued=bool(live))
+        if not live:  # ... and only that: a retraction naming its own topic has nothing to withdraw then
+            retractions = [r for r in retractions if r.within]
         out = list(candidates)
         for r in retractions:
             out = self._without_sentence(out, r, live)
@@ -437,7 +453,7 @@ class RetractionResolver:
                 continue
             decided = self.withdrawn(r, live, previous)
             for mi, gone in decided.items():
-                out = self._decide(out, live[mi], gone, r.topic)
+                out = self._decide(out, live[mi], gone, r.topic, r.new_value if len(decided) == 1 else "")
             if r.keep:  # "手机号那个别存，住哪儿可以记": a delete of the kept thing is undone
                 out = self._keep_kept(out, r, [live[mi].key for mi in decided])
         return out
@@ -490,8 +506,19 @@ class RetractionResolver:
         gone = {id(c) for c, p in zip(repl, probs, strict=True) if p <= STANDING_DROP}
         return [c for c in out if id(c) not in gone]
 
+    def _replaces(self, memory: ExistingMemory, new_value: str) -> bool:
+        """A withdrawn rule is replaced only by a rule (the standing model above ``CUED_NOT_RULE``): "scrap
+        that X rule, i'm fine with X now" tells the reason, not a new rule."""
+        if _type(memory) is not MemoryType.CONSTRAINT:
+            return True
+        if self.standing is None:
+            return False
+        return float(self.standing.predict_proba(self.classifier.embed([new_value]))[0]) >= CUED_NOT_RULE
+
     def _decide(self, out: list[MemoryCandidate], memory: ExistingMemory, gone: set[int],
-                topic: str) -> list[MemoryCandidate]:
+                topic: str, new_value: str = "") -> list[MemoryCandidate]:
+        """``out`` with ``memory`` withdrawn: its ``gone`` clauses cut (the rest rewritten), or deleted, or,
+        withdrawn whole beside a ``new_value`` the classifier calls a memory, replaced by it."""
         parts = memory_clauses(memory.content)
         rest = []
         whole = False  # a clause withdrawn whole, not one item of its list
@@ -520,6 +547,9 @@ class RetractionResolver:
         if not content and _type(memory) is MemoryType.CONSTRAINT:
             out = self._without_reasons(out, memory)
         cand: MemoryCandidate | None = None
+        if not content and new_value and not any(c.op is CandidateOp.UPSERT and c.supersedes == memory.key
+                                                 for c in out) and self._replaces(memory, new_value):
+            content = clean_content(new_value)[:MAX_MEMORY_CONTENT_CHARS]  # "scratch X, switching to Y"
         if content and self.classifier.predict([content])[0].p_keep >= REST_KEEP:
             cand = MemoryCandidate(op=CandidateOp.UPSERT, memory_type=_type(memory), key=memory.key,
                                    content=content, importance=3, confidence=0.9, supersedes=memory.key)
