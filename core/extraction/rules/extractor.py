@@ -301,13 +301,15 @@ class RulesExtractor:
                                                                  _precision_model() if precision else None,
                                                                  self._standing,
                                                                  _list_reader() if lists else None)
+            from core.extraction.retraction_target import shipped_target
             from core.extraction.update_intent import UPDATE_INTENT_ON, shipped_update_intent
 
             self._judge: UpdateJudge | None = UpdateJudge(
-                classifier, shipped_pair_model(),
-                shipped_update_intent() if UPDATE_INTENT_ON else None, _intent_model()) if judge else None
+                classifier, shipped_pair_model(), shipped_update_intent() if UPDATE_INTENT_ON else None,
+                _intent_model(), shipped_target()) if judge else None
+
             self._retraction: RetractionResolver | None = RetractionResolver(
-                classifier, _intent_model(), self._standing) if judge else None
+                classifier, _intent_model(), self._standing, shipped_target()) if judge else None
         else:
             self._gate = None
             self._judge = None

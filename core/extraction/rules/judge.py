@@ -74,6 +74,7 @@ from core.extraction.classifier import MemoryClassifier
 from core.extraction.pairs import PairModel, has_cue
 from core.extraction.retraction_intent import INTENT_P as WITHDRAWAL_P
 from core.extraction.retraction_intent import RetractionIntent
+from core.extraction.retraction_target import RetractionTarget
 from core.extraction.rules.judge_cues import (
     ADDITIVE,
     QUESTION,
@@ -97,16 +98,21 @@ class UpdateJudge:
     """Applies the pair model to one message's candidates against the user's live memories."""
 
     def __init__(self, classifier: MemoryClassifier, model: PairModel,
-                 intent: RetractionIntent | None = None, withdrawal: RetractionIntent | None = None) -> None:
+                 intent: RetractionIntent | None = None, withdrawal: RetractionIntent | None = None,
+                 target: RetractionTarget | None = None) -> None:
         """``intent``: the update-intent model (``core.extraction.update_intent``); with it a sentence
         without a change word that it reads as a change (p >= ``UPDATE_INTENT_P``) is judged too, as if
         it carried a strong change cue, for the most similar memory only, never a list or an addition.
         ``withdrawal``: the retraction-intent model (``core.extraction.retraction_intent``); a sentence it
-        reads as a withdrawal (p >= its ``INTENT_P``) is never gated ("leave the X out of your notes")."""
+        reads as a withdrawal (p >= its ``INTENT_P``) is never gated ("leave the X out of your notes").
+        ``target``: the retraction-target model (``core.extraction.retraction_target``); a retraction that
+        names its own thing by no word of a memory withdraws it only when the model does not read it under
+        its ``veto`` bar."""
         self.classifier = classifier
         self.model = model
         self.intent = intent
         self.withdrawal = withdrawal
+        self.target = target
 
     def gated(self, message: str) -> frozenset[str]:
         """The message's sentences without a change word that the update-intent model reads as a change
@@ -163,7 +169,8 @@ class UpdateJudge:
                 continue
             topic, s_vec, t_vec = topics[i], emb.sentences[i], emb.topics[i]
             if retracts(sentence) and not tells_new_value(sentence):
-                withdraw(self.classifier, self.model, ledger, live, pairing, sentence, topic, s_vec, t_vec)
+                withdraw(self.classifier, self.model, ledger, live, pairing, sentence, topic, s_vec, t_vec,
+                         self.target)
                 continue
             intent = not has_cue(sentence)  # judged on the update-intent model's word alone
             best, relation, p = reading(pairing.probs, sentence, intent, reads_change[i])

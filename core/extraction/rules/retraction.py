@@ -45,6 +45,7 @@ from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandid
 from core.extraction.classifier import MemoryClassifier
 from core.extraction.pairs import RETRACT_CUE, UPDATE_CUE, bare_cue, overlap, topic_text
 from core.extraction.retraction_intent import INTENT_CUE_FLOOR, INTENT_P, RetractionIntent
+from core.extraction.retraction_target import RetractionTarget, clause_probabilities
 from core.extraction.rules import patterns
 from core.extraction.rules.forget import is_about_self
 from core.extraction.rules.judge_cues import CLAUSE, tells_new_value, without_reminders
@@ -250,14 +251,16 @@ class RetractionResolver:
     """Applies the retractions of one message to its candidates (see the module doc)."""
 
     def __init__(self, classifier: MemoryClassifier, intent: RetractionIntent | None,
-                 standing: RetractionIntent | None = None) -> None:
+                 standing: RetractionIntent | None = None, target: RetractionTarget | None = None) -> None:
         """``standing``: the standing-instruction model; a sentence the intent model leans to call a
         retraction (``INTENT_LEAN``) that the standing model calls no rule for the future (``STANDING_DROP``)
         and that names a word of a live memory is a retraction too ("nix the counselor + insomnia part",
-        "leave X out of it for now")."""
+        "leave X out of it for now"). ``target``: the retraction-target model; without it a clause no word
+        names is found at the fixed cosine bars (``MIN_COSINE``, ``MARGIN``)."""
         self.classifier = classifier
         self.intent = intent
         self.standing = standing
+        self.target = target
 
     # -- which sentences retract, and what -------------------------------------------------------
     def retractions(self, message: str, previous: str | None, withdrew: bool = False,
@@ -404,6 +407,13 @@ class RetractionResolver:
                     bar = float(np.max(topic_cos[mine & chosen])) - SIBLING_MARGIN
                     chosen |= mine & (topic_cos >= bar)
                 chosen &= ~kept
+            elif self.target is not None:
+                # by meaning alone: the retraction-target model at its calibrated bar, only against another
+                # clause, and never when the sentence keeps "the rest"
+                if len(units) >= 2 and not _REST.search(r.keep):
+                    p = clause_probabilities(self.target, r.topic, r.sentence, texts, self.classifier.embed,
+                                             self.classifier.embedder.embed_queries)
+                    chosen = (p >= self.target.accept) & ~kept
             else:
                 cos = np.sort(np.where(kept, -1.0, topic_cos))[::-1]
                 best = float(cos[0])
