@@ -37,10 +37,11 @@ import numpy.typing as npt
 from core.config import LOCAL_EMBEDDING_MODEL
 from core.extraction.classifier import PREFIX
 from core.extraction.retraction_intent import RetractionIntentError
-from core.extraction.rules.segment import has_cjk
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 
 log = logging.getLogger(__name__)
 
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 Embed = Callable[[list[str]], npt.NDArray[np.float32]]
 TARGET_WEIGHTS_PATH = Path(__file__).with_name("data") / "retraction_target.npz"
 FEATURES = ("cos", "lead", "centred", "sentence_lead", "cjk", "cjk_cos")
@@ -67,7 +68,7 @@ def target_features(topic: str, topic_vec: npt.NDArray[np.float32], sentence_vec
     units = _unit(clause_vecs)
     c = units @ _unit(topic_vec)
     s = units @ _unit(sentence_vec)
-    cjk = np.full(len(c), 1.0 if has_cjk(topic) else 0.0)
+    cjk = np.full(len(c), 1.0 if _CJK.search(topic) else 0.0)
     return np.stack([c, _lead(c), c - c.mean(), _lead(s), cjk, cjk * c], axis=1)
 
 
