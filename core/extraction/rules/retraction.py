@@ -316,8 +316,11 @@ class RetractionResolver:
                 continue
             elif not lead or bare_cue(" ".join(lead)) or not _words(topic):
                 # the statement before the cue: in its sentence ("X……算了当我没说"), else the sentence before
+                # (a statement the memory classifier calls a memory, not the reason: "我妈不同意，就当没说过")
                 first = parts.index(lead[0]) if lead and lead[0] in parts else 0
                 own = [p for p in parts[:first] if p not in keep and _words(p)]
+                if own and self.classifier.predict([" ".join(own)])[0].p_keep < REST_KEEP:
+                    own = []
                 before = " ".join(own) if own else (
                     sentences[i - 1] if i > 0 and not cued(sentences[i - 1]) else "")
                 topic = before if before and _words(before) else ""  # "..., i was wrong. remove that"
