@@ -8,7 +8,8 @@ Class-balanced logistic regression on the standardised features, full-batch grad
 them the two bars are calibrated (``accept``: the lowest 0.05 step at which >= 90 % of the clauses taken are
 targets; ``veto``: the highest 0.05 step at which >= 95 % of the targets pass), and printed beside the fixed
 cosine bars the resolver used before (``MIN_COSINE`` / ``MIN_COSINE_CJK`` within ``MARGIN`` of the best, ahead
-of the second by ``MARGIN``) on the same held-out rows. Then the shipped fit on all rows, with the bars, is
+of the second by ``MARGIN``) on the same held-out rows, and the two in the resolver's order (the bars, else
+the model). Then the shipped fit on all rows, with the bars, is
 written to ``core/extraction/data/retraction_target.npz``.
 
     python -m training.train_retraction_target [--out PATH] [--cache PATH]
@@ -117,6 +118,17 @@ def fixed_bars(groups: tuple[TargetGroup, ...], cache: Path | None) -> npt.NDArr
     return np.concatenate(out)
 
 
+def union(fixed: npt.NDArray[np.bool_], model: npt.NDArray[np.bool_],
+          ys: list[npt.NDArray[np.int64]]) -> npt.NDArray[np.bool_]:
+    """Per group, the clauses the fixed bars take, else the model's (the resolver's order)."""
+    out, off = [], 0
+    for y in ys:
+        f, m = fixed[off:off + len(y)], model[off:off + len(y)]
+        out.append(f if f.any() else m)
+        off += len(y)
+    return np.concatenate(out)
+
+
 def report(name: str, taken: npt.NDArray[np.bool_], y: npt.NDArray[np.int64]) -> str:
     tp = int((taken & (y == 1)).sum())
     return (f"{name}: takes {int(taken.sum())}, of them targets {tp} (precision "
@@ -137,6 +149,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"groups {len(GROUPS)}, clauses {len(y)}, targets {int(y.sum())}")
     print(report("fixed cosine bars (no fit)", fixed_bars(GROUPS, args.cache), y))
     print(report(f"model at accept {accept} (out of fold)", p >= accept, y))
+    print(report("the resolver's order: the bars, else the model", union(fixed_bars(GROUPS, args.cache),
+                                                                       p >= accept, ys), y))
     print(f"veto {veto}: targets under it {int((p[y == 1] < veto).sum())}/{int(y.sum())}, "
           f"non-targets under it {int((p[y == 0] < veto).sum())}/{int((y == 0).sum())}")
     full = fit(np.concatenate(xs), y)

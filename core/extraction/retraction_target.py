@@ -41,6 +41,13 @@ from core.text import regex as re  # linear time (RE2), never the backtracking s
 
 log = logging.getLogger(__name__)
 
+# Off by default (session 20): on every tune half the model changed no case (the pooled tune halves'
+# scoring byte-identical with and without it), and on the check halves its accept path withdrew the wrong
+# memory of one retraction (``bench/RESULTS.md``, "Issue 24: session 20, retractions (helper forget37)").
+# With it on, the resolver and the judge read it as their docs say; ``RulesExtractor(...,
+# retraction_target=True)`` turns it on for one extractor.
+RETRACTION_TARGET_ON = False
+
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 Embed = Callable[[list[str]], npt.NDArray[np.float32]]
 TARGET_WEIGHTS_PATH = Path(__file__).with_name("data") / "retraction_target.npz"

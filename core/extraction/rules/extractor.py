@@ -276,13 +276,16 @@ class RulesExtractor:
     cpu_bound = True
 
     def __init__(self, classifier: MemoryClassifier | None = None, judge: bool = True,
-                 precision: bool = True, referent_model: bool | None = None, lists: bool = True) -> None:
+                 precision: bool = True, referent_model: bool | None = None, lists: bool = True,
+                 retraction_target: bool | None = None) -> None:
         """``judge``: with a classifier, also the pair model's update/retraction decision in refine;
         ``precision``: with a classifier, also the precision model's second opinion in the gate;
         ``lists``: with a classifier, a list-style message's items read by the list reader
         (``core.extraction.list_items``);
         ``referent_model``: with a classifier, the learned referent chooser in place of the rule's choice
-        (``core.extraction.rules.referent_choice``; unset: ``REFERENT_MODEL_ON``, off)."""
+        (``core.extraction.rules.referent_choice``; unset: ``REFERENT_MODEL_ON``, off);
+        ``retraction_target``: with a classifier and ``judge``, the retraction-target model in the resolver
+        and the judge (``core.extraction.retraction_target``; unset: ``RETRACTION_TARGET_ON``, off)."""
         self.classifier = classifier
         self._chooser = _referent_chooser(referent_model) if classifier is not None else None
         self._gated = lru_cache(maxsize=128)(self._apply_classifier)
@@ -301,15 +304,16 @@ class RulesExtractor:
                                                                  _precision_model() if precision else None,
                                                                  self._standing,
                                                                  _list_reader() if lists else None)
-            from core.extraction.retraction_target import shipped_target
+            from core.extraction.retraction_target import RETRACTION_TARGET_ON, shipped_target
             from core.extraction.update_intent import UPDATE_INTENT_ON, shipped_update_intent
 
+            on = RETRACTION_TARGET_ON if retraction_target is None else retraction_target
+            target = shipped_target() if on else None
             self._judge: UpdateJudge | None = UpdateJudge(
                 classifier, shipped_pair_model(), shipped_update_intent() if UPDATE_INTENT_ON else None,
-                _intent_model(), shipped_target()) if judge else None
-
+                _intent_model(), target) if judge else None
             self._retraction: RetractionResolver | None = RetractionResolver(
-                classifier, _intent_model(), self._standing, shipped_target()) if judge else None
+                classifier, _intent_model(), self._standing, target) if judge else None
         else:
             self._gate = None
             self._judge = None

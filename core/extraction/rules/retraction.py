@@ -197,8 +197,10 @@ _DETAIL = re.compile(r"\s*(?:especially|particularly|mostly|mainly|like|e\.g\.|e
                      r"特别是|尤其是|主要是|比如|例如|像是)", re.IGNORECASE)
 _ELLIPSIS = re.compile(r"\.{3,}|…+")  # "X……算了当我没说": a clause ends at an ellipsis too
 # a place in a list the user told ("drop the third one", "erase the second one", "第二个删掉", "最后那个别记")
-_ORDINAL_EN = re.compile(r"\b(?:the\s+)?(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|last)"
-                         r"(?:\s+(?:one|thing|part|bit|item|point))?\b", re.IGNORECASE)
+# (the place is the object: "the third one", "the 2nd thing", "the last" ending its clause; not "last week",
+# "at first", "the first time")
+_ORDINAL_EN = re.compile(r"\bthe\s+(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|last)"
+                         r"(?:\s+(?:one|thing|part|bit|item|point)\b|\s*(?:[,，.!?？]|$))", re.IGNORECASE)
 _ORDINAL_ZH = re.compile(r"第\s*([一二三四五12345])\s*(?:个|条|件|点|项|句)|"
                          r"(最后)(?:一个|那个|一条|那条|一件|那件|一句|那句|一点)")
 _PLACE = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3,
@@ -306,7 +308,7 @@ class RetractionResolver:
             within = False
             topic = topic_text(" ".join(lead)) if lead and not points_back else ""
             short = None if points_back else _ZH_TOPIC.search(" ".join(lead))
-            placed = ordinal_item(" ".join(lead or parts), previous)
+            placed = "" if _words(topic) & live_words else ordinal_item(" ".join(lead or parts), previous)
             if placed:
                 topic = placed  # "erase the second one": the second thing the previous turn listed
             elif (not lead or bare_cue(" ".join(lead)) or not _words(topic)) and short:
@@ -410,22 +412,22 @@ class RetractionResolver:
                     bar = float(np.max(topic_cos[mine & chosen])) - SIBLING_MARGIN
                     chosen |= mine & (topic_cos >= bar)
                 chosen &= ~kept
-            elif self.target is not None:
-                # by meaning alone: the retraction-target model at its calibrated bar, only against another
-                # clause, and never when the sentence keeps "the rest"
-                if len(units) >= 2 and not _REST.search(r.keep):
-                    p = clause_probabilities(self.target, r.topic, r.sentence, texts, self.classifier.embed,
-                                             self.classifier.embedder.embed_queries)
-                    chosen = (p >= self.target.accept) & ~kept
             else:
                 cos = np.sort(np.where(kept, -1.0, topic_cos))[::-1]
                 best = float(cos[0])
                 bar = MIN_COSINE_CJK if has_cjk(r.topic) else MIN_COSINE
                 # by meaning alone only against another clause (one clause is no contrast), and never
-                # when the sentence keeps "the rest"
-                if len(cos) >= 2 and best >= bar and best - float(cos[1]) >= MARGIN \
-                        and not _REST.search(r.keep):
-                    chosen = (topic_cos >= best - MARGIN) & ~kept
+                # when the sentence keeps "the rest": the fixed cosine bars first, then the retraction-target
+                # model at its calibrated bar (out of fold on its written groups: precision 0.967, recall
+                # 0.500 together, against 0.917 / 0.190 for the bars and 0.963 / 0.448 for the model alone)
+                if len(cos) >= 2 and not _REST.search(r.keep):
+                    if best >= bar and best - float(cos[1]) >= MARGIN:
+                        chosen = (topic_cos >= best - MARGIN) & ~kept
+                    elif self.target is not None:
+                        queries = self.classifier.embedder.embed_queries
+                        p = clause_probabilities(self.target, r.topic, r.sentence, texts,
+                                                 self.classifier.embed, queries)
+                        chosen = (p >= self.target.accept) & ~kept
         if not chosen.any() and r.topic and _GOAL_WORD.search(r.topic):
             # "drop the house savings goal": the user's goal nearest the topic, when it leads the others
             goals = np.array([_type(live[mi]) is MemoryType.GOAL for mi, _, _ in units]) & ~kept

@@ -209,3 +209,20 @@ def test_a_withdrawal_with_a_new_value_beside_it_is_replaced_by_that_value(ex: R
     cand = out["goal-savings"]
     assert cand.op is CandidateOp.UPSERT and cand.supersedes == "goal-savings"
     assert "driving lessons" in cand.content and "gaming" not in cand.content
+
+
+def test_a_place_word_that_is_no_list_place_names_nothing() -> None:
+    told = "a few things: i'm a night-shift nurse, i keep two ferrets, and i'm going through a divorce"
+    assert ordinal_item("forget what i told you last week", told) == ""
+    assert ordinal_item("the first time i said it, i was joking, forget it", told) == ""
+
+
+def test_the_retraction_target_model_is_off_by_default_and_names_a_category_when_on() -> None:
+    clf = MemoryClassifier()
+    existing = (_mem("fact-health", "I have type 2 diabetes"), _mem("fact-job", "I work as a barista in Leeds"),
+                _mem("preference-music", "I love jazz", "preference"))
+    message = "pls don't keep anything medical about me"
+    off = _refined(RulesExtractor(classifier=clf), message, existing)
+    assert not any(c.op is CandidateOp.DELETE and c.key == "fact-health" for c in off)
+    on = _refined(RulesExtractor(classifier=clf, retraction_target=True), message, existing)
+    assert {c.key for c in on if c.op is CandidateOp.DELETE} == {"fact-health"}
