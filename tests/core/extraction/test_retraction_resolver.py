@@ -219,7 +219,8 @@ def test_a_place_word_that_is_no_list_place_names_nothing() -> None:
 
 def test_the_retraction_target_model_is_off_by_default_and_names_a_category_when_on() -> None:
     clf = MemoryClassifier()
-    existing = (_mem("fact-health", "I have type 2 diabetes"), _mem("fact-job", "I work as a barista in Leeds"),
+    existing = (_mem("fact-health", "I have type 2 diabetes"),
+                _mem("fact-job", "I work as a barista in Leeds"),
                 _mem("preference-music", "I love jazz", "preference"))
     message = "pls don't keep anything medical about me"
     off = _refined(RulesExtractor(classifier=clf), message, existing)
