@@ -276,13 +276,16 @@ class RulesExtractor:
     cpu_bound = True
 
     def __init__(self, classifier: MemoryClassifier | None = None, judge: bool = True,
-                 precision: bool = True, referent_model: bool | None = None, lists: bool = True) -> None:
+                 precision: bool = True, referent_model: bool | None = None, lists: bool = True,
+                 retraction_target: bool | None = None) -> None:
         """``judge``: with a classifier, also the pair model's update/retraction decision in refine;
         ``precision``: with a classifier, also the precision model's second opinion in the gate;
         ``lists``: with a classifier, a list-style message's items read by the list reader
         (``core.extraction.list_items``);
         ``referent_model``: with a classifier, the learned referent chooser in place of the rule's choice
-        (``core.extraction.rules.referent_choice``; unset: ``REFERENT_MODEL_ON``, off)."""
+        (``core.extraction.rules.referent_choice``; unset: ``REFERENT_MODEL_ON``, off);
+        ``retraction_target``: with a classifier and ``judge``, the retraction-target model in the resolver
+        and the judge (``core.extraction.retraction_target``; unset: ``RETRACTION_TARGET_ON``, off)."""
         self.classifier = classifier
         self._chooser = _referent_chooser(referent_model) if classifier is not None else None
         self._gated = lru_cache(maxsize=128)(self._apply_classifier)
@@ -301,13 +304,16 @@ class RulesExtractor:
                                                                  _precision_model() if precision else None,
                                                                  self._standing,
                                                                  _list_reader() if lists else None)
+            from core.extraction.retraction_target import RETRACTION_TARGET_ON, shipped_target
             from core.extraction.update_intent import UPDATE_INTENT_ON, shipped_update_intent
 
+            on = RETRACTION_TARGET_ON if retraction_target is None else retraction_target
+            target = shipped_target() if on else None
             self._judge: UpdateJudge | None = UpdateJudge(
-                classifier, shipped_pair_model(),
-                shipped_update_intent() if UPDATE_INTENT_ON else None, _intent_model()) if judge else None
+                classifier, shipped_pair_model(), shipped_update_intent() if UPDATE_INTENT_ON else None,
+                _intent_model(), target) if judge else None
             self._retraction: RetractionResolver | None = RetractionResolver(
-                classifier, _intent_model(), self._standing) if judge else None
+                classifier, _intent_model(), self._standing, target) if judge else None
         else:
             self._gate = None
             self._judge = None
@@ -418,6 +424,8 @@ class RulesExtractor:
         refined = refine_candidates(data.existing, candidates, self._built(data).meta, data.user_message,
                                     self._related if self.classifier is not None else None)
         if self._judge is None or not data.existing:
+            if self._retraction is not None and not data.existing:
+                refined = self._withdrawn_within(data, refined)
             return _over_turns(data, refined)
         from core.embedding.base import EmbeddingError
 
@@ -432,6 +440,21 @@ class RulesExtractor:
             log.warning("update judge unavailable, rules only for this input: %s", exc)
             judged = refined
         return _over_turns(data, judged)
+
+    def _withdrawn_within(self, data: ExtractionInput,
+                          candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
+        """``candidates`` of a user with no live memory, without what the message withdraws within itself
+        ("X……算了当我没说。对了Y": X is no memory); the resolver reads only cued sentences then."""
+        from core.embedding.base import EmbeddingError
+
+        assert self._retraction is not None
+        previous = next((m.content for m in reversed(data.context)
+                         if m.role == "user" and m.content.strip()), None)
+        try:
+            return self._retraction.apply(data.user_message, data.existing, candidates, previous)
+        except EmbeddingError as exc:  # the rules' answer is still a sound answer
+            log.warning("retraction resolver unavailable, rules only for this input: %s", exc)
+            return candidates
 
     def named_slot(self, key: str) -> bool:
         """A slot of this extractor's catalogue, or one life event (``fact-event-*``: each event the

@@ -74,12 +74,14 @@ from core.extraction.classifier import MemoryClassifier
 from core.extraction.pairs import PairModel, has_cue
 from core.extraction.retraction_intent import INTENT_P as WITHDRAWAL_P
 from core.extraction.retraction_intent import RetractionIntent
+from core.extraction.retraction_target import RetractionTarget
 from core.extraction.rules.judge_cues import (
     ADDITIVE,
     QUESTION,
     cue_context,
     cue_statements,
     is_anaphoric,
+    own_referent,
     retracts,
     sentences,
     tells_new_value,
@@ -96,16 +98,21 @@ class UpdateJudge:
     """Applies the pair model to one message's candidates against the user's live memories."""
 
     def __init__(self, classifier: MemoryClassifier, model: PairModel,
-                 intent: RetractionIntent | None = None, withdrawal: RetractionIntent | None = None) -> None:
+                 intent: RetractionIntent | None = None, withdrawal: RetractionIntent | None = None,
+                 target: RetractionTarget | None = None) -> None:
         """``intent``: the update-intent model (``core.extraction.update_intent``); with it a sentence
         without a change word that it reads as a change (p >= ``UPDATE_INTENT_P``) is judged too, as if
         it carried a strong change cue, for the most similar memory only, never a list or an addition.
         ``withdrawal``: the retraction-intent model (``core.extraction.retraction_intent``); a sentence it
-        reads as a withdrawal (p >= its ``INTENT_P``) is never gated ("leave the X out of your notes")."""
+        reads as a withdrawal (p >= its ``INTENT_P``) is never gated ("leave the X out of your notes").
+        ``target``: the retraction-target model (``core.extraction.retraction_target``); a retraction that
+        names its own thing by no word of a memory withdraws it only when the model does not read it under
+        its ``veto`` bar."""
         self.classifier = classifier
         self.model = model
         self.intent = intent
         self.withdrawal = withdrawal
+        self.target = target
 
     def gated(self, message: str) -> frozenset[str]:
         """The message's sentences without a change word that the update-intent model reads as a change
@@ -145,21 +152,25 @@ class UpdateJudge:
         # "forget that" reaches back to the previous turn only when the rules found nothing this message
         # withdraws ("I don't watch horror movies anymore, forget that" names its own thing)
         rules_deleted = any(c.op is CandidateOp.DELETE for c in candidates)
-        anaphoric = previous is not None and not rules_deleted and any(is_anaphoric(s) for s in said)
-        topics = [retraction_topic(s) for s in said]
         befores = cue_context(message, gated)
+        # ... and never past a statement of this message before it ("ugh I forgot my keys at the office.
+        # forget it, it's fine": the keys, not the city told the turn before)
+        pointing = [is_anaphoric(s) and not own_referent(b) for s, b in zip(said, befores, strict=False)]
+        anaphoric = previous is not None and not rules_deleted and any(pointing)
+        topics = [retraction_topic(s) for s in said]
         emb = embed_message(self.classifier, said, topics, live, previous if anaphoric else None)
         # a message withdrawing something tells no new value on the model's word (as ``gated``)
         reads_change = [False] * len(said) if retracts(message) else self.reads_change(emb.sentences)
         ledger = Ledger.of(candidates)
         for i, (sentence, tail) in enumerate(statements):
-            pairing = pair(self.model, emb, i, sentence, topics[i], live, previous, anaphoric, ledger.done,
-                           self.classifier.embed)
+            pairing = pair(self.model, emb, i, sentence, topics[i], live, previous, anaphoric and pointing[i],
+                           ledger.done, self.classifier.embed)
             if pairing is None:
                 continue
             topic, s_vec, t_vec = topics[i], emb.sentences[i], emb.topics[i]
             if retracts(sentence) and not tells_new_value(sentence):
-                withdraw(self.classifier, self.model, ledger, live, pairing, sentence, topic, s_vec, t_vec)
+                withdraw(self.classifier, self.model, ledger, live, pairing, sentence, topic, s_vec, t_vec,
+                         self.target)
                 continue
             intent = not has_cue(sentence)  # judged on the update-intent model's word alone
             best, relation, p = reading(pairing.probs, sentence, intent, reads_change[i])

@@ -20,6 +20,9 @@ from core.extraction.candidates import MemoryCandidate
 from core.extraction.pairs import NEGATION, RETRACT_CUE, UPDATE_CUE, has_cue, overlap
 from core.extraction.rules.segment import clean_content, has_cjk
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
+from core.text.salient import salient_tokens
+
+_QUESTION_END = re.compile(r"[?？]\s*$|吗\s*$")
 
 MAX_STATEMENTS = 4
 SHORT_SENTENCE = 8  # characters: a cue sentence this short is read with the sentence after it
@@ -143,6 +146,14 @@ def retracts(sentence: str) -> bool:
 def is_anaphoric(sentence: str) -> bool:
     """A retraction that points back ("forget that", "那条删了") rather than naming its own topic alone."""
     return bool(RETRACT_CUE.search(sentence) and _ANAPHOR.search(sentence))
+
+
+def own_referent(before: str) -> bool:
+    """The sentence before a retraction in the same message states something of its own, so a bare "forget
+    it" after it points there, not at the previous turn ("ugh I forgot my keys at the office. forget it,
+    it's fine, ..."): two salient words or more, no cue, no question."""
+    return (bool(before) and not has_cue(before) and not _QUESTION_END.search(before)
+            and len({t for t in salient_tokens(before) if len(t) >= 2}) >= 2)
 
 
 def from_sentence(c: MemoryCandidate, sentence: str) -> bool:

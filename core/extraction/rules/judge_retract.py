@@ -21,6 +21,7 @@ import numpy.typing as npt
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
 from core.extraction.classifier import MemoryClassifier
 from core.extraction.pairs import RELATIONS, RETRACT_CUE, PairModel, bare_cue, shares_value, topic_text
+from core.extraction.retraction_target import RetractionTarget, clause_probabilities
 from core.extraction.rules.judge_cues import CLAUSE, from_sentence
 from core.extraction.rules.judge_ledger import Ledger, type_of
 from core.extraction.rules.judge_pairs import Pairing
@@ -144,12 +145,33 @@ def retraction(classifier: MemoryClassifier, model: PairModel, memory: ExistingM
                            confidence=round(max(p, 0.8), 3), supersedes=memory.key)
 
 
+def unnamed_below_veto(classifier: MemoryClassifier, target: RetractionTarget | None,
+                       live: list[ExistingMemory], sentence: str, topic: str) -> set[str]:
+    """The keys of the live memories a retraction with its own ``topic`` names by no word and whose clauses
+    the retraction-target model reads under its ``veto`` bar, every clause against all the live clauses
+    ("家里人的信息别存了" does not withdraw "我在一家银行上班"); empty without the model or a topic."""
+    if target is None or not topic or topic == sentence:
+        return set()
+    units = [(m.key, c) for m in live for c in (clauses_of(m.content) or [m.content])]
+    if len(units) < 2:
+        return set()
+    p = clause_probabilities(target, topic, sentence, [c for _, c in units], classifier.embed,
+                             classifier.embedder.embed_queries)
+    best: dict[str, float] = {}
+    for (key, _), q in zip(units, p, strict=True):
+        best[key] = max(best.get(key, 0.0), float(q))
+    return {m.key for m in live if best.get(m.key, 0.0) < target.veto and not shares_value(m.content, topic)}
+
+
 def withdraw(classifier: MemoryClassifier, model: PairModel, ledger: Ledger, live: list[ExistingMemory],
              pairing: Pairing, sentence: str, topic: str, s_vec: npt.NDArray[np.float32],
-             t_vec: npt.NDArray[np.float32]) -> None:
+             t_vec: npt.NDArray[np.float32], target: RetractionTarget | None = None) -> None:
     """A retraction sentence (no new value told) withdraws its paired memories (see the module doc);
-    ``ledger`` is updated in place."""
+    ``ledger`` is updated in place. ``target``: a memory the sentence names by no word and the
+    retraction-target model reads under its veto (``unnamed_below_veto``) is not withdrawn here (the
+    resolver reads it after)."""
     retract, anaphor = pairing.retract, pairing.anaphor
+    vetoed = set() if anaphor else unnamed_below_veto(classifier, target, live, sentence, topic)
     # what the retraction sentence itself produced ("depression 那句 remove 掉吧" merged into
     # the memory) writes nothing of its own
     echoed = {c.key for c in ledger.out if c.op is CandidateOp.UPSERT and from_sentence(c, sentence)
@@ -162,7 +184,7 @@ def withdraw(classifier: MemoryClassifier, model: PairModel, ledger: Ledger, liv
                     or (named and topic != sentence and retract[rank] >= NAMED_RETRACT_P)
                     or (anaphor and rank == 0 and retract[rank] >= ANAPHOR_P))
         if (memory.key in ledger.written and memory.key not in echoed) or memory.key in ledger.done or (
-                rank > 0 and not (sure and named)):
+                rank > 0 and not (sure and named)) or memory.key in vetoed:
             continue  # a second memory goes only when the sentence names a word of it
         if memory.key in ledger.deleted:
             # a delete the rules made stands (the whole thing withdrawn), unless the sentence

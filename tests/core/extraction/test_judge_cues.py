@@ -9,6 +9,7 @@ from core.extraction.rules.judge_cues import (
     cue_context,
     cue_statements,
     is_anaphoric,
+    own_referent,
     retracts,
     tells_new_value,
 )
@@ -43,3 +44,11 @@ def test_a_reminder_is_no_retraction_and_the_old_values_end_no_new_value() -> No
     assert not tells_new_value("i don't play tennis anymore, forget that")
     assert tells_new_value("scratch the violin, switching to cello")
     assert is_anaphoric("forget that pls") and not is_anaphoric("forget my old address")
+
+
+def test_a_statement_before_a_bare_retraction_is_its_own_referent() -> None:
+    assert own_referent("argh, spilled coffee all over my laptop")
+    assert not own_referent("")  # the first sentence: the previous turn may be the referent
+    assert not own_referent("ok")  # no statement
+    assert not own_referent("did i tell you about my sister?")  # a question
+    assert not own_referent("scratch what i said about the gym")  # a cue of its own

@@ -17,7 +17,7 @@ from core.extraction.candidates import (
 from core.extraction.classifier import MemoryClassifier
 from core.extraction.retraction_intent import shipped_intent_model
 from core.extraction.rules import RulesExtractor
-from core.extraction.rules.retraction import _without_item, memory_clauses
+from core.extraction.rules.retraction import _without_item, list_items, memory_clauses, ordinal_item
 
 
 @pytest.fixture(scope="module")
@@ -163,3 +163,67 @@ def test_a_cue_word_about_the_moment_withdraws_nothing(ex: RulesExtractor) -> No
     assert not [c for c in out if c.op is CandidateOp.DELETE]
     out = _refined(ex, "ugh forget that, i'd rather keep work out of it", existing, previous=previous)
     assert [c.key for c in out if c.op is CandidateOp.DELETE] == ["fact-job"]
+
+
+# --- session 20 (helper forget37) ----------------------------------------------------------------------
+def test_list_items_and_a_place_in_the_list() -> None:
+    told = "a few things: i'm a night-shift nurse, i keep two ferrets, and i'm going through a divorce"
+    assert list_items(told) == ["i'm a night-shift nurse", "i keep two ferrets",
+                                "i'm going through a divorce"]
+    assert ordinal_item("could you delete the last one", told) == "i'm going through a divorce"
+    assert ordinal_item("pls forget the 2nd thing", told) == "i keep two ferrets"
+    assert ordinal_item("第一个别记了", "我会弹吉他、养了条狗和在还房贷") == "我会弹吉他"
+    assert ordinal_item("forget the fifth one", told) == ""  # no fifth item: nothing named
+    assert ordinal_item("forget the first one", "i like tea") == ""  # no list
+    assert ordinal_item("forget my address", told) == ""  # no place named
+
+
+def test_a_place_in_the_previous_turns_list_names_what_goes(ex: RulesExtractor) -> None:
+    told = "two things: i'm allergic to shellfish, and i'm in a lot of credit card debt"
+    memory = _mem("fact-allergy", "i'm allergic to shellfish, and i'm in a lot of credit card debt")
+    out = _by_key(_refined(ex, "actually can you wipe the second one", (memory,), previous=told))
+    cand = out["fact-allergy"]
+    assert cand.op is CandidateOp.UPSERT and cand.supersedes == "fact-allergy"
+    assert "shellfish" in cand.content and "debt" not in cand.content
+
+
+def test_the_detail_of_a_withdrawn_clause_goes_with_it(ex: RulesExtractor) -> None:
+    memory = _mem("preference-hobby", "我平时爱打游戏，尤其是王者荣耀，也喜欢烘焙", "preference")
+    out = _by_key(_refined(ex, "打游戏那个别记了", (memory,)))
+    cand = out["preference-hobby"]
+    assert cand.op is CandidateOp.UPSERT and "烘焙" in cand.content
+    assert "游戏" not in cand.content and "王者" not in cand.content
+
+
+def test_a_statement_withdrawn_in_its_own_message_is_no_memory_for_a_new_user(ex: RulesExtractor) -> None:
+    out = _refined(ex, "i've been thinking about quitting to go freelance... nvm forget i said that. "
+                       "i have a parrot named kiwi btw", ())
+    assert not any("freelance" in c.content for c in out)
+    assert any("parrot" in c.content for c in out)
+
+
+def test_a_withdrawal_with_a_new_value_beside_it_is_replaced_by_that_value(ex: RulesExtractor) -> None:
+    memory = _mem("goal-savings", "i'm saving up for a new gaming pc", "goal")
+    out = _by_key(_refined(ex, "forget the gaming pc plan, putting that cash toward driving lessons instead",
+                           (memory,)))
+    cand = out["goal-savings"]
+    assert cand.op is CandidateOp.UPSERT and cand.supersedes == "goal-savings"
+    assert "driving lessons" in cand.content and "gaming" not in cand.content
+
+
+def test_a_place_word_that_is_no_list_place_names_nothing() -> None:
+    told = "a few things: i'm a night-shift nurse, i keep two ferrets, and i'm going through a divorce"
+    assert ordinal_item("forget what i told you last week", told) == ""
+    assert ordinal_item("the first time i said it, i was joking, forget it", told) == ""
+
+
+def test_the_retraction_target_model_is_off_by_default_and_names_a_category_when_on() -> None:
+    clf = MemoryClassifier()
+    existing = (_mem("fact-health", "I have type 2 diabetes"),
+                _mem("fact-job", "I work as a barista in Leeds"),
+                _mem("preference-music", "I love jazz", "preference"))
+    message = "pls don't keep anything medical about me"
+    off = _refined(RulesExtractor(classifier=clf), message, existing)
+    assert not any(c.op is CandidateOp.DELETE and c.key == "fact-health" for c in off)
+    on = _refined(RulesExtractor(classifier=clf, retraction_target=True), message, existing)
+    assert {c.key for c in on if c.op is CandidateOp.DELETE} == {"fact-health"}

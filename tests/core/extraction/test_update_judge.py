@@ -66,6 +66,14 @@ def test_a_bare_forget_that_deletes_what_the_previous_turn_stated(ex: RulesExtra
     assert {c.key for c in refined if c.op is CandidateOp.DELETE} == {"goal-skill"}, refined
 
 
+def test_a_bare_forget_it_after_a_statement_of_the_message_keeps_the_previous_turns_memory(
+        ex: RulesExtractor) -> None:
+    existing = (ExistingMemory("fact-job", "fact", "i work as a dentist in porto"),)
+    refined = _refined(ex, "argh, spilled coffee all over my laptop. forget it, whatever, i'll dry it out",
+                       existing, previous="i work as a dentist in porto")
+    assert not any(c.op is CandidateOp.DELETE for c in refined), refined
+
+
 def test_a_detail_merged_into_its_own_key_is_not_a_replacement(ex: RulesExtractor) -> None:
     existing = (ExistingMemory("fact-pets", "fact", "我家柴犬叫年糕，四岁了"),)
     refined = _refined(ex, "它跑不了太远哈，平时就楼下转一圈", existing)

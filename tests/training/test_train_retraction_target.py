@@ -1,0 +1,63 @@
+"""The retraction-target trainer (``training/train_retraction_target.py``) and its written groups
+(``training/retraction_target_rows_forget37.py``): groups in both languages with and without a target, none a
+user turn of a case set, the shipped weights fitted on these groups, and the out-of-fold bars."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+from numpy.lib.npyio import NpzFile
+
+from core.extraction.retraction_target import TARGET_WEIGHTS_PATH, RetractionTarget
+from training.retraction_target_rows_forget37 import GROUPS
+from training.train_retraction_target import bars, fit, groups_sha1
+
+DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
+
+
+def _cjk(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def test_groups_cover_both_languages_with_and_without_a_target() -> None:
+    kinds = {(bool(g.targets), _cjk(g.retraction)) for g in GROUPS}
+    assert kinds == {(True, True), (True, False), (False, True), (False, False)}
+    assert all(len(g.clauses) >= 2 and all(0 <= t < len(g.clauses) for t in g.targets) for g in GROUPS)
+    assert len({g.retraction for g in GROUPS}) == len(GROUPS)
+
+
+def test_no_group_is_a_user_turn_of_a_case_set() -> None:
+    turns: set[str] = set()
+    for path in DATA.glob("*_cases.jsonl"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                turns |= {t["content"].strip().lower() for t in json.loads(line)["conversation"]
+                          if t["role"] == "user"}
+    written = {g.retraction.lower() for g in GROUPS} | {c.lower() for g in GROUPS for c in g.clauses}
+    assert not written & turns
+
+
+def test_the_shipped_weights_are_fitted_on_these_groups() -> None:
+    data: NpzFile
+    with np.load(TARGET_WEIGHTS_PATH, allow_pickle=False) as data:
+        assert str(data["rows_sha1"]) == groups_sha1(GROUPS)
+    model = RetractionTarget.load()
+    assert 0.0 < model.veto < model.accept < 1.0
+
+
+def test_bars_take_precise_clauses_and_keep_the_targets() -> None:
+    y = np.array([1, 1, 1, 1, 0, 0, 0, 0, 0, 0])
+    p = np.array([0.97, 0.92, 0.6, 0.3, 0.8, 0.5, 0.2, 0.1, 0.1, 0.05])
+    accept, veto = bars(p, y)
+    assert accept == 0.85  # from 0.85 up every clause taken is a target; at 0.8 a non-target is taken
+    assert veto == 0.3  # the highest step at which every target (>= 95 %) still passes
+
+
+def test_fit_ranks_the_separable_side_first() -> None:
+    rng = np.random.default_rng(0)
+    x = np.concatenate([rng.normal(1.0, 0.3, (20, 6)), rng.normal(-1.0, 0.3, (40, 6))])
+    y = np.array([1] * 20 + [0] * 40)
+    p = fit(x, y).predict_proba(x)
+    assert p[:20].min() > p[20:].max()
