@@ -246,8 +246,8 @@ def precision_rows() -> list[dict[str, Any]]:
     by what they tell; long-run wishes and tastes told in the words of the assistant's question beside echoes
     of the moment dropped; trained with ``train_memory_mlp --short-acks``); ``PAI_PRECISION_SETS=s20`` adds
     session 20's ``utterance_templates_prec37.py`` beside the four (companion chat: the day told with feeling,
-    moods of the moment, thanks, requests, questions back, plans of the moment dropped; lasting tastes, ongoing
-    aims told with "recently" and a mood, life changes and standing facts kept after the same turns):
+    moods of the moment, thanks, requests, questions back, plans of the moment dropped; lasting tastes,
+    ongoing aims told with "recently" and a mood, life changes and standing facts kept after the same turns):
     ``bench/RESULTS.md``, issue 24."""
     rows = [*prec24b_template_rows(), *prec24_template_rows(), *prec24c_template_rows(second_pass=False)]
     sets = os.environ.get("PAI_PRECISION_SETS")
