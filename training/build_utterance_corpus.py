@@ -262,9 +262,9 @@ def precision_rows() -> list[dict[str, Any]]:
     if sets == "s19":
         return [*rows, *prec28_template_rows(), *prec29_template_rows(), *prec32_template_rows(),
                 *ctx34_template_rows()]
-    if sets == "s20":
+    if sets in ("s20", "s20d"):  # s20d: the ablation without session 20's keeps
         return [*rows, *prec28_template_rows(), *prec29_template_rows(), *prec32_template_rows(),
-                *ctx34_template_rows(), *prec37_template_rows()]
+                *ctx34_template_rows(), *prec37_template_rows(keeps=sets == "s20")]
     return rows
 
 

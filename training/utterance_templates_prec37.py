@@ -269,10 +269,11 @@ _AFTER_ADVICE_TYPES: dict[str, str] = {
 }
 
 
-def prec37_template_rows() -> list[dict[str, Any]]:
+def prec37_template_rows(keeps: bool = True) -> list[dict[str, Any]]:
     """Every family's (prev, text) pairs, in a fixed order, distinct texts only; ``source`` is
-    ``template_prec37``; each row carries its ``prev``; a kept line after advice is typed by what it tells."""
-    rows = context_rows(FAMILIES, "template_prec37")
+    ``template_prec37``; each row carries its ``prev``; a kept line after advice is typed by what it tells.
+    ``keeps=False``: the drop families alone (the ablation ``PAI_PRECISION_SETS=s20d``)."""
+    rows = [r for r in context_rows(FAMILIES, "template_prec37") if keeps or not r["keep"]]
     for r in rows:
         if r["family"] == "taste_or_aim_after_advice":
             r["type"] = _AFTER_ADVICE_TYPES[r["text"]]
