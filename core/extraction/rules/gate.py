@@ -189,7 +189,6 @@ class ClassifierGate:
         out: list[MemoryCandidate] = []
         new_meta = dict(meta)
         ghosts: set[str] = set()
-        vetoed_groups: set[str] = set()  # the keys of the groups vetoed by the precision model
         for cand in candidates:
             if cand.op is not CandidateOp.UPSERT:
                 out.append(cand)
@@ -201,24 +200,11 @@ class ClassifierGate:
                 # concerts by Y"), then goes
                 kept = vetoed[id(cand)]
                 ghosts.add(kept.key)
-                vetoed_groups.update((cand.key, kept.key))
             if kept is None:
                 continue
             if kept.key != cand.key:
                 new_meta[kept.key] = meta.get(cand.key, CandidateMeta())
             out.append(kept)
-        if vetoed_groups and self.precision is not None:
-            # the continuation clauses of a group the precision model vetoed face it too (from
-            # PRECISION_DROP, after the turn): read by the classifier alone, its moods and plans left the
-            # vetoed group as memories of their own
-            at = [n_units + j for j, sp in enumerate(splits) if sp.key in vetoed_groups]
-            if at:
-                if turn_vector is None and turn and needs_turn(self.precision, vectors[at]):
-                    turn_vector = self.classifier.embed([turn])
-                again = second_opinion(self.precision, vectors[at], [predictions[i] for i in at],
-                                       turn=turn_vector)
-                for i, pred in zip(at, again, strict=True):
-                    predictions[i] = pred
         out = apply_splits(out, splits, predictions[n_units:], vectors[n_units:], new_meta, analysis,
                            self.keys, filled)
         if ghosts:
