@@ -60,6 +60,7 @@ from training.utterance_templates_prec27 import prec27_template_rows
 from training.utterance_templates_prec28 import prec28_template_rows
 from training.utterance_templates_prec29 import prec29_template_rows
 from training.utterance_templates_prec32 import prec32_template_rows
+from training.utterance_templates_prec37 import prec37_template_rows
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("PAI_SHARED_DIR") or REPO / ".." / "shared")  # the shared data, if elsewhere
@@ -243,7 +244,11 @@ def precision_rows() -> list[dict[str, Any]]:
     moment dropped beside long-run goals kept); ``PAI_PRECISION_SETS=s19`` adds session 19's
     ``utterance_templates_ctx34.py`` beside the three (messages after a short acknowledgement, kept or dropped
     by what they tell; long-run wishes and tastes told in the words of the assistant's question beside echoes
-    of the moment dropped; trained with ``train_memory_mlp --short-acks``): ``bench/RESULTS.md``, issue 24."""
+    of the moment dropped; trained with ``train_memory_mlp --short-acks``); ``PAI_PRECISION_SETS=s20`` adds
+    session 20's ``utterance_templates_prec37.py`` beside the four (companion chat: the day told with feeling,
+    moods of the moment, thanks, requests, questions back, plans of the moment dropped; lasting tastes,
+    ongoing aims told with "recently" and a mood, life changes and standing facts kept after the same turns):
+    ``bench/RESULTS.md``, issue 24."""
     rows = [*prec24b_template_rows(), *prec24_template_rows(), *prec24c_template_rows(second_pass=False)]
     sets = os.environ.get("PAI_PRECISION_SETS")
     if sets == "s14":
@@ -257,6 +262,9 @@ def precision_rows() -> list[dict[str, Any]]:
     if sets == "s19":
         return [*rows, *prec28_template_rows(), *prec29_template_rows(), *prec32_template_rows(),
                 *ctx34_template_rows()]
+    if sets in ("s20", "s20d"):  # s20d: the ablation without session 20's keeps
+        return [*rows, *prec28_template_rows(), *prec29_template_rows(), *prec32_template_rows(),
+                *ctx34_template_rows(), *prec37_template_rows(keeps=sets == "s20")]
     return rows
 
 

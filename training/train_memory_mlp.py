@@ -57,6 +57,7 @@ from training.train_memory_classifier import CORPUS, embed, label_of, load_corpu
 REPO = Path(__file__).resolve().parents[1]
 HIDDEN = 64
 EPOCHS = 15
+WARM_EPOCHS = 2  # passes of a warm start (``--init``): the new rows fitted with the old, little else moved
 BATCH = 64
 LEARNING_RATE = 1e-3
 WEIGHT_DECAY = 1e-4
@@ -72,17 +73,21 @@ def _calibration(ids: list[str]) -> npt.NDArray[np.bool_]:
 
 
 def fit_mlp(feats: F64, y: npt.NDArray[np.int64], context: bool, hidden: int = HIDDEN,
-            epochs: int = EPOCHS) -> MLPModel:
-    """Class-balanced cross-entropy, Adam, decoupled weight decay; He-initialised from ``SEED``."""
+            epochs: int = EPOCHS, init: MLPModel | None = None) -> MLPModel:
+    """Class-balanced cross-entropy, Adam, decoupled weight decay; He-initialised from ``SEED``, or, with
+    ``init``, started from that model's weights and centre (a warm start: ``WARM_EPOCHS`` passes)."""
     rng = np.random.default_rng(SEED)
     classes = len(LABELS)
-    mean = feats.mean(axis=0)
+    mean = feats.mean(axis=0) if init is None else init.mean.astype(np.float64)
     x = feats - mean
     n, d = x.shape
     counts = np.bincount(y, minlength=classes).astype(np.float64)
     cw = len(y) / (classes * np.maximum(counts, 1.0))
     params = {"w1": rng.normal(0, np.sqrt(2.0 / d), (d, hidden)), "b1": np.zeros(hidden),
               "w2": rng.normal(0, np.sqrt(1.0 / hidden), (hidden, classes)), "b2": np.zeros(classes)}
+    if init is not None:
+        params = {k: getattr(init, k).astype(np.float64) for k in params}
+        epochs = WARM_EPOCHS
     m = {k: np.zeros_like(v) for k, v in params.items()}
     v2 = {k: np.zeros_like(v) for k, v in params.items()}
     onehot = np.eye(classes)[y]
@@ -187,7 +192,7 @@ def _neutral_prevs(rows: list[dict[str, Any]], cache: Path | None, short_acks: b
 
 def train(corpus: Path = CORPUS, cache: Path | None = None, precision: bool = False,
           context_arm: bool = False, upweight: dict[str, int] | None = None, short_acks: bool = False,
-          baseline: bool = True
+          baseline: bool = True, init: MLPModel | None = None
           ) -> tuple[dict[str, MLPModel], dict[str, Any]]:
     """``upweight``: family prefix -> how many times each fit row of such a family is fitted (the hand-written
     chat rows, a few hundred among thousands of template and weak rows; calibration and test rows once).
@@ -249,7 +254,7 @@ def train(corpus: Path = CORPUS, cache: Path | None = None, precision: bool = Fa
             extra_rows = fit_sel & np.array([str(r["family"]).startswith(prefix) for r in rows])
             fit_x = np.concatenate([fit_x, *[feats[extra_rows]] * (times - 1)])
             fit_y = np.concatenate([fit_y, *[y[extra_rows]] * (times - 1)])
-        model = fit_mlp(fit_x, fit_y, context)
+        model = fit_mlp(fit_x, fit_y, context, init=init if context == bool(init and init.context) else None)
         raw = model.predict_proba(x[~is_train], prev[~is_train])
         t = fit_temperature(model, cal_x, cal_y)
         model = MLPModel(**{**model.__dict__, "temperature": t})
@@ -283,6 +288,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--short-acks", action="store_true",
                         help="with --precision --context: the neutral turns also hold two-to-five-word "
                              "acknowledgements (utterance_templates_ctx34; session 19's arm)")
+    parser.add_argument("--init", type=Path, default=None,
+                        help="warm start from this model of the same shape (session 20's arm: the "
+                             "shipped precision model, so readings the new rows do not speak to stay put)")
     args = parser.parse_args(argv)
     upweight = {k: int(v) for k, v in (item.split("=", 1) for item in args.upweight)}
     if args.precision:
@@ -291,8 +299,11 @@ def main(argv: list[str] | None = None) -> int:
         out_path = PRECISION_WEIGHTS_PATH if args.out == MLP_WEIGHTS_PATH else args.out
         if args.json == RESULTS:
             args.json = RESULTS.with_name("memory_mlp_precision.json")
+    init = MLPModel.load(args.init) if args.init is not None else None
     models, result = train(args.corpus, args.cache, args.precision, args.precision and args.context, upweight,
-                           args.short_acks)
+                           args.short_acks, init=init)
+    if init is not None:
+        result["warm_start"] = str(args.init)
     shipped = "mlp_context" if args.context else "mlp"
     result["shipped"] = shipped
     models[shipped].save(out_path if args.precision else args.out, corpus_sha1=result["corpus_sha1"])

@@ -20,6 +20,7 @@ from training import (
     utterance_templates_prec28,
     utterance_templates_prec29,
     utterance_templates_prec32,
+    utterance_templates_prec37,
 )
 
 REPO = Path(__file__).resolve().parents[2]
@@ -32,10 +33,12 @@ SETS: dict[str, tuple[Rows, list[tuple[Any, ...]], bool]] = {
     "prec29": (utterance_templates_prec29.prec29_template_rows, utterance_templates_prec29.FAMILIES, True),
     "prec32": (utterance_templates_prec32.prec32_template_rows, utterance_templates_prec32.FAMILIES, True),
     "ctx34": (utterance_templates_ctx34.ctx34_template_rows, utterance_templates_ctx34.FAMILIES, True),
+    "prec37": (utterance_templates_prec37.prec37_template_rows, utterance_templates_prec37.FAMILIES, True),
 }
 # what each key adds to the shipped base rows
 KEYS = {"s14": ("prec27",), "s15": ("prec28",), "s16": ("prec28", "prec29"),
-        "s18": ("prec28", "prec29", "prec32"), "s19": ("prec28", "prec29", "prec32", "ctx34")}
+        "s18": ("prec28", "prec29", "prec32"), "s19": ("prec28", "prec29", "prec32", "ctx34"),
+        "s20": ("prec28", "prec29", "prec32", "ctx34", "prec37")}
 
 
 def _zh(text: str) -> bool:
