@@ -73,6 +73,9 @@ _SOFT_REASONS = {"no-trigger"}
 # said with a rising tone ("I'm kinda into bouldering now?"), a habit named with a weekday ("周末喜欢去爬山")
 _OVERRIDABLE_REASONS = {"request", "hypothetical", "question-mark", "time-soft"}
 _STRICT_REASONS = _OVERRIDABLE_REASONS - {"time-soft"}
+# drops after which a clause that speaks to the assistant is still read alone by the standing model
+# (``_with_rule_reads``): a rule said as a question, in the words of a request, or naming a clock time
+_RULE_READ_REASONS = {"question", "question-mark", "request", "time-soft"}
 # clauses left out of a rescued sentence without ruling it out (a thank-you for the advice)
 _SKIPPED_REASONS = {"ack"}
 # ... and a question tag after a statement asks nothing of it ("I sort of enjoy my taxes, is that weird")
@@ -222,7 +225,43 @@ def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> lis
                         asked = any(analysis.dropped.get(c.index) in _STRICT_REASONS for c in piece)
                         units.append(Unit(one, sentence, own, single, run_id, False, read,
                                           span=spans[0], run_span=spans[1], asked=asked, item=item))
-    return units
+    return _with_rule_reads(analysis, clauses, covered, units)
+
+
+def _with_rule_reads(analysis: Analysis, clauses: list[Clause], covered: set[int],
+                     units: list[Unit]) -> list[Unit]:
+    """``units`` and, for each clause the rules dropped as a question, a request or for a clock time
+    (``_RULE_READ_REASONS``) that speaks to the assistant, is the user's and no unit reads alone yet, that
+    clause (with the condition before it, ``_pieces``) as a unit only the standing-instruction model can
+    rescue (``NEVER``, ``asked``: ``gate_standing.standing_rules``): a standing rule said as a polite
+    question, after a lead ("记住哈，…"), before its reason, or naming a clock time, whose sentence as a whole
+    reads as chat or is ruled out by its question. A unit that already reads that clause alone is marked
+    ``asked`` instead (its own p(keep) bar stays)."""
+    out = [*units]
+    by_text = {u.text: j for j, u in enumerate(out)}
+    for pos, clause in enumerate(clauses):
+        if clause.index in covered or analysis.dropped.get(clause.index) not in _RULE_READ_REASONS:
+            continue
+        lead = pos > 0 and clauses[pos - 1].sentence == clause.sentence \
+            and clauses[pos - 1].index not in covered \
+            and bool(patterns.CONDITION_START.search(clauses[pos - 1].norm)
+                     or _CONDITION_LEAD.search(clauses[pos - 1].norm))
+        first = clauses[pos - 1] if lead else clause
+        text = clean_content(analysis.message[first.start:clause.end])
+        body = normalise(text)
+        if owner_of(first) is not None or not (
+                ADDRESSED.search(body) or patterns.ASSISTANT_STRONG.search(body)):
+            continue
+        if not long_enough(text, False) or is_noise_content(text):
+            continue
+        if text in by_text:
+            j = by_text[text]
+            if out[j].owner is None and not out[j].item:
+                out[j] = replace(out[j], asked=True)
+            continue
+        by_text[text] = len(out)
+        out.append(Unit(text, clause.sentence, None, NEVER, -1000 - clause.index, False, asked=True))
+    return out
 
 
 def rescue(unit: Unit, pred: Prediction, taken: set[str], vector: npt.NDArray[np.float32], keys: TopicKeys,

@@ -1,0 +1,31 @@
+"""A clause the rules drop as a question, a request or for a clock time is still read alone by the
+standing-instruction model when it speaks to the assistant (issue 24, session 20,
+``core.extraction.rules.gate_rescue``): such a unit needs the standing model's say (``NEVER`` as its own
+bar), so a one-off request or a question stays dropped. Sentences written for this test (none from an
+evaluation set or a training file)."""
+
+from __future__ import annotations
+
+from core.extraction.candidates import ExtractionInput
+from core.extraction.rules.analysis import analyse
+from core.extraction.rules.gate_rescue import rescue_units
+from core.extraction.rules.gate_units import NEVER
+
+
+def _asked(message: str) -> list[tuple[str, float]]:
+    return [(u.text, u.threshold) for u in rescue_units(analyse(ExtractionInput(message))) if u.asked]
+
+
+def test_a_rule_said_as_a_question_is_read_alone_by_the_standing_model_only() -> None:
+    units = _asked("could you leave the semicolons out of whatever you edit for me? they look stiff")
+    assert units == [("could you leave the semicolons out of whatever you edit for me", NEVER)]
+
+
+def test_a_rule_naming_a_clock_time_is_read_alone_with_its_lead_dropped() -> None:
+    units = _asked("噢对了，以后帮我订会议室别订中午十二点到一点的，我要午休")
+    assert [t for t, _ in units] == ["以后帮我订会议室别订中午十二点到一点的"]
+
+
+def test_a_clause_that_does_not_speak_to_the_assistant_is_not_read() -> None:
+    assert _asked("is it normal to wake up at 5am every day?") == []
+    assert _asked("my brother could never sit still at dinner, could he?") == []
