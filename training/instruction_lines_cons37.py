@@ -1,14 +1,15 @@
 """Hand-written chat lines for the standing-instruction model (issue 24, session 20, helper cons37).
 
-Each line is written once, in its own voice (English, Chinese, mixed; typos, slang, emoji, hedges), not frame x
-slot. They target the surfaces where session 15's weights read a rule and a request of the moment alike (a
-polite question that sets a rule, "记住/记得" before a rule, a rule that names a clock time or emoji, a rule
-after thanks, a rule with its reason first, "assume …" rules, a changed value) and the one-off requests that
-look like them (a task with its payload: write this code, translate this, draft this reply; a rule's exception
-for this once; a limit for one meal or one day; companion chat told in the first person: "I vaguely remember
-…", "I'll tell you how it went"). Label 1: a rule the assistant follows from now on. ``group`` names the
-family (the trainer holds whole families out). Written from the issue's family list, apart from the sentences
-of the case halves, the dev sets and the development cases of this session.
+Each line is written once, in its own voice (English, Chinese, mixed; typos, slang, emoji, hedges),
+not frame x slot. They target the surfaces where session 15's weights read a rule and a request of
+the moment alike (a polite question that sets a rule, "记住/记得" before a rule, a rule that names a
+clock time or emoji, a rule after thanks, a rule with its reason first, "assume …" rules, a changed
+value) and the one-off requests that look like them (a task with its payload: write this code,
+translate this, draft this reply; a rule's exception for this once; a limit for one meal or one day;
+companion chat told in the first person: "I vaguely remember …", "I'll tell you how it went"). Label
+1: a rule the assistant follows from now on. ``group`` names the family (the trainer holds whole
+families out). Written from the issue's family list, apart from the sentences of the case halves,
+the dev sets and the development cases of this session.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Train the standing-instruction model (``core.extraction.standing_instruction``) on the template rows of
 ``training/instruction_templates_cons26.py`` and ``training/instruction_templates_cons28.py`` and the
-hand-written chat lines of ``training/instruction_lines_cons29.py`` and ``training/instruction_lines_cons37.py``,
+hand-written chat lines of ``training/instruction_lines_cons29.py`` and
+``training/instruction_lines_cons37.py``,
 each line weighted ``LINE_WEIGHT`` times a template row (since session 20; ``--no-lines``: session 15's rows
 alone, the arm the shipped weights replaced).
 
@@ -44,9 +45,10 @@ STEPS, LEARNING_RATE, L2 = 3000, 8.0, 1e-4
 _ASKS = re.compile(r"[?？]\s*$|(?:好吗|行不|可以吧|可以吗)\s*$")
 
 
-# a hand-written line counts this many template rows: a few hundred lines in many voices against ~4,900 frame x
-# slot rows (at 1 they moved the held-out line families by nothing: session 16's ablation; at 8 the lines'
-# out-of-fold accuracy rises from 0.809 to 0.832, the corpus's test split falls from 0.962 to 0.952)
+# a hand-written line counts this many template rows: a few hundred lines in many voices against ~4,900
+# frame x slot rows (at 1 they moved the held-out line families by nothing: session 16's ablation; at 8
+# the lines' out-of-fold accuracy rises from 0.809 to 0.832, the corpus's test split falls from 0.962
+# to 0.952; at 20: 0.822)
 LINE_WEIGHT = 8.0
 
 
@@ -55,7 +57,8 @@ def template_rows(with_lines: bool = True) -> list[dict[str, Any]]:
     families (``training/instruction_templates_cons28.py``) and, with ``with_lines`` (the shipped weights'
     rows since session 20), the hand-written lines of session 16 (``training/instruction_lines_cons29.py``:
     rules without "from now on", changed values, and one-off requests, a rule's exception, questions,
-    withdrawals, reminders, habits as hard negatives) and session 20 (``training/instruction_lines_cons37.py``:
+    withdrawals, reminders, habits as hard negatives) and session 20
+    (``training/instruction_lines_cons37.py``:
     a rule said as a polite question, after "记住", with a clock time, after thanks, with its reason first;
     tasks with their payload, a limit for one meal or day, companion chat told in the first person)."""
     return cons26_rows() + cons28_rows() + (cons29_rows() + cons37_rows() if with_lines else [])
@@ -95,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=STANDING_WEIGHTS_PATH)
     ap.add_argument("--cache", type=Path, default=None, help="a vector cache file (shared format)")
     ap.add_argument("--no-lines", action="store_true",
-                    help="session 15's rows alone, without the hand-written lines (an arm: not the shipped rows)")
+                    help="session 15's rows alone, without the hand-written lines (an arm, not shipped)")
     args = ap.parse_args(argv)
     rows: list[dict[str, Any]] = template_rows(with_lines=not args.no_lines)
     framed = fit_framed(rows, args.cache, STEPS, LEARNING_RATE, L2, row_weights(rows))

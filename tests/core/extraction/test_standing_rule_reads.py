@@ -29,3 +29,20 @@ def test_a_rule_naming_a_clock_time_is_read_alone_with_its_lead_dropped() -> Non
 def test_a_clause_that_does_not_speak_to_the_assistant_is_not_read() -> None:
     assert _asked("is it normal to wake up at 5am every day?") == []
     assert _asked("my brother could never sit still at dinner, could he?") == []
+
+
+def test_a_rule_after_thanks_in_one_clause_keeps_the_rule_without_the_thanks() -> None:
+    from core.extraction.candidates import CandidateOp, MemoryCandidate
+    from core.extraction.rules.precision import precise
+    from core.types import MemoryType
+
+    def rule(content: str) -> MemoryCandidate:
+        return MemoryCandidate(op=CandidateOp.UPSERT, memory_type=MemoryType.CONSTRAINT, key="constraint-x",
+                               content=content, importance=5, confidence=0.85)
+
+    data = ExtractionInput("x")
+    kept = precise([rule("cheers, thanks a lot! oh and when you pick recipes for me, skip the cilantro")], data)
+    assert [c.content for c in kept] == ["oh and when you pick recipes for me, skip the cilantro"]
+    # thanks alone, and thanks after the shift, are no rule
+    assert precise([rule("thanks so much, that really helped")], data) == []
+    assert precise([rule("also thanks for the help, you're the best")], data) == []
