@@ -51,6 +51,18 @@ def test_a_new_value_replaces_the_rules_old_value_in_its_own_words() -> None:
     assert changed_rule(normalise("make that 2 options"), two) is None
 
 
+def test_a_count_said_in_words_is_a_value_too() -> None:
+    rule = ExistingMemory("constraint-podcasts", "constraint", "suggest four podcasts at most when i ask")
+    assert changed_rule(normalise("ok make it two"), (rule,)) == (
+        "constraint-podcasts", "suggest two podcasts at most when i ask")
+    digits = ExistingMemory("constraint-podcasts", "constraint", "suggest 4 podcasts at most when i ask")
+    assert changed_rule(normalise("let's do three podcasts"), (digits,)) == (
+        "constraint-podcasts", "suggest three podcasts at most when i ask")
+    # the same value, or a pick among options, changes nothing
+    assert changed_rule(normalise("make it 4"), (rule,)) is None
+    assert changed_rule(normalise("let's go with one of those"), (rule,)) is None
+
+
 def test_a_changed_value_is_news_to_refine() -> None:
     from core.extraction.rules.refine import CandidateMeta
 
