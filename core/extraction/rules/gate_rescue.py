@@ -239,8 +239,12 @@ def _with_rule_reads(analysis: Analysis, clauses: list[Clause], covered: set[int
     ``asked`` instead (its own p(keep) bar stays)."""
     out = [*units]
     by_text = {u.text: j for j, u in enumerate(out)}
+    # a time window in the sentence scopes it to the moment ("…by 6pm today, can u help me
+    # …?"), as it scopes a rule of the rules (``constraints``)
+    windowed = {c.sentence for c in clauses if analysis.dropped.get(c.index) == "time"}
     for pos, clause in enumerate(clauses):
-        if clause.index in covered or analysis.dropped.get(clause.index) not in _RULE_READ_REASONS:
+        if clause.index in covered or analysis.dropped.get(clause.index) not in _RULE_READ_REASONS \
+                or clause.sentence in windowed:
             continue
         lead = pos > 0 and clauses[pos - 1].sentence == clause.sentence \
             and clauses[pos - 1].index not in covered \

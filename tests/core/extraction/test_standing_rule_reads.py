@@ -46,3 +46,7 @@ def test_a_rule_after_thanks_in_one_clause_keeps_the_rule_without_the_thanks() -
     # thanks alone, and thanks after the shift, are no rule
     assert precise([rule("thanks so much, that really helped")], data) == []
     assert precise([rule("also thanks for the help, you're the best")], data) == []
+
+
+def test_a_sentence_with_a_time_window_is_not_read() -> None:
+    assert _asked("ugh I have to send the invoice by 5pm today, could you check my numbers?") == []
