@@ -55,7 +55,8 @@ _ASSOCIATION = re.compile(r"\breminds me\b|\bremind(?:s|ed)? me of\b|\breminded 
                           r"让我想起|使我想起|令我想起|总让我想起")
 
 
-# a new value for a rule the user already has ("actually make that 45 min", "change it to 2", "改成两本吧",
+# a new value for a rule the user already has ("actually make that 45 min", "change it to 2", "cap it at 3",
+# "改成两本吧",
 # "还是三个就行"): the number (with its unit, when it has one) that replaces the rule's number
 _NUM = r"(?:\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)"
 # a count said as a word ("make it two", "three options max") is the same value as its digits
@@ -65,7 +66,8 @@ _WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six":
 _NUM_EN = r"(?:\d+(?:\.\d+)?|" + "|".join(_WORDS) + ")"
 _VALUE_CHANGE = re.compile(
     r"\b(?:make (?:that|it|them)|change (?:that|it) to|switch (?:that|it) to|bump (?:that|it) (?:up|down) to|"
-    r"let'?s (?:do|say|go with)|more like)\s+(?P<en>" + _NUM_EN + r")\b\s*(?P<enu>[a-z]+)?|"
+    r"let'?s (?:do|say|go with)|more like|cap (?:that|it|them) at|limit (?:that|it|them) to|"
+    r"bring (?:that|it|them) down to)\s+(?P<en>" + _NUM_EN + r")\b\s*(?P<enu>[a-z]+)?|"
     r"(?:改成|换成|改为|变成|还是)(?P<zh>" + _NUM + r")\s*(?P<zhu>[\u4e00-\u9fff]|[a-z]+)?")
 _UNIT_EN = {"min": "min", "mins": "min", "minute": "min", "minutes": "min", "hr": "h", "hrs": "h",
             "hour": "h", "hours": "h", "h": "h", "km": "km", "kms": "km", "kilometres": "km",

@@ -58,6 +58,8 @@ def test_a_count_said_in_words_is_a_value_too() -> None:
     digits = ExistingMemory("constraint-podcasts", "constraint", "suggest 4 podcasts at most when i ask")
     assert changed_rule(normalise("let's do three podcasts"), (digits,)) == (
         "constraint-podcasts", "suggest three podcasts at most when i ask")
+    assert changed_rule(normalise("too many, cap it at 2"), (rule,)) == (
+        "constraint-podcasts", "suggest 2 podcasts at most when i ask")
     # the same value, or a pick among options, changes nothing
     assert changed_rule(normalise("make it 4"), (rule,)) is None
     assert changed_rule(normalise("let's go with one of those"), (rule,)) is None
@@ -109,3 +111,11 @@ def test_someone_elses_advice_to_the_user_is_not_the_users(ex: RulesExtractor) -
 
 def test_a_remark_about_a_thing_is_not_rescued(ex: RulesExtractor) -> None:
     assert _stored(ex, "yeah the seagulls are the real problem lol") == []
+
+
+def test_a_new_value_without_a_change_word_replaces_the_old_one(ex: RulesExtractor) -> None:
+    rule = ExistingMemory("constraint-gifts", "constraint", "when you suggest board games give me like 8 to pick from")
+    data = ExtractionInput("8 is a lot tbh, cap it at 4", existing=(rule,))
+    out = ex.refine(data, ex.extract(data))
+    assert [(c.key, c.content) for c in out if c.op is CandidateOp.UPSERT] == [
+        ("constraint-gifts", "when you suggest board games give me like 4 to pick from")]
