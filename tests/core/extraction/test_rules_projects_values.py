@@ -114,7 +114,8 @@ def test_a_remark_about_a_thing_is_not_rescued(ex: RulesExtractor) -> None:
 
 
 def test_a_new_value_without_a_change_word_replaces_the_old_one(ex: RulesExtractor) -> None:
-    rule = ExistingMemory("constraint-gifts", "constraint", "when you suggest board games give me like 8 to pick from")
+    rule = ExistingMemory("constraint-gifts", "constraint",
+                          "when you suggest board games give me like 8 to pick from")
     data = ExtractionInput("8 is a lot tbh, cap it at 4", existing=(rule,))
     out = ex.refine(data, ex.extract(data))
     assert [(c.key, c.content) for c in out if c.op is CandidateOp.UPSERT] == [

@@ -41,7 +41,8 @@ def test_a_rule_after_thanks_in_one_clause_keeps_the_rule_without_the_thanks() -
                                content=content, importance=5, confidence=0.85)
 
     data = ExtractionInput("x")
-    kept = precise([rule("cheers, thanks a lot! oh and when you pick recipes for me, skip the cilantro")], data)
+    told = "cheers, thanks a lot! oh and when you pick recipes for me, skip the cilantro"
+    kept = precise([rule(told)], data)
     assert [c.content for c in kept] == ["oh and when you pick recipes for me, skip the cilantro"]
     # thanks alone, and thanks after the shift, are no rule
     assert precise([rule("thanks so much, that really helped")], data) == []
