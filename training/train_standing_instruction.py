@@ -28,6 +28,9 @@ import numpy as np
 import numpy.typing as npt
 
 from core.extraction.classifier import PREFIX
+from core.extraction.rules import patterns
+from core.extraction.rules.gate_units import ADDRESSED
+from core.extraction.rules.segment import normalise
 from core.extraction.standing_instruction import STANDING_WEIGHTS_PATH, StandingInstruction
 from training.instruction_lines_cons29 import rows as cons29_rows
 from training.instruction_lines_cons37 import rows as cons37_rows
@@ -71,7 +74,8 @@ def row_weights(rows: list[dict[str, Any]]) -> npt.NDArray[np.float64]:
 
 def asked_threshold(rows: list[dict[str, Any]], cache: Path | None) -> dict[str, float]:
     """The probability at which a sentence that ends like a question is a standing rule
-    (``core.extraction.standing_instruction.STANDING_ASKED``), calibrated out of fold: five fits, each without
+    (``core.extraction.standing_instruction.STANDING_RESCUE``) and the one for a sentence that speaks to the
+    assistant with no time window (``STANDING_ADDRESSED``), calibrated out of fold: five fits, each without
     one fifth of the frame groups, score the rows of the groups they did not see; the threshold is the first
     step of 0.05 above the 99th percentile of the question-ending non-rules' out-of-fold probabilities."""
     x = embed([r["text"] for r in rows], cache, PREFIX)
@@ -86,10 +90,22 @@ def asked_threshold(rows: list[dict[str, Any]], cache: Path | None) -> dict[str,
     neg, pos = p[asks & (y == 0)], p[asks & (y == 1)]
     top = float(np.quantile(neg, 0.99)) if len(neg) else 0.5
     threshold = min(0.95, float(np.ceil((top + 1e-9) / 0.05) * 0.05))
+    # the same for rows that speak to the assistant and name no time window (``STANDING_ADDRESSED``: the
+    # rescue's read of a clause the rules dropped as a request or for a clock time, never with a window)
+    said = [normalise(r["text"]) for r in rows]
+    addressed = np.array([bool((ADDRESSED.search(t) or patterns.ASSISTANT_STRONG.search(t))
+                               and not patterns.TIME_HARD.search(t)) for t in said])
+    a_neg, a_pos = p[addressed & (y == 0)], p[addressed & (y == 1)]
+    a_top = float(np.quantile(a_neg, 0.99)) if len(a_neg) else 0.5
+    a_threshold = min(0.95, float(np.ceil((a_top + 1e-9) / 0.05) * 0.05))
     return {"asked_negatives": len(neg), "asked_positives": len(pos), "asked_negative_p99": round(top, 4),
             "asked_negative_max": round(float(neg.max()) if len(neg) else 0.0, 4),
             "asked_threshold": round(threshold, 2),
             "asked_positive_recall": round(float((pos >= threshold).mean()) if len(pos) else 0.0, 4),
+            "addressed_negatives": len(a_neg), "addressed_positives": len(a_pos),
+            "addressed_negative_p99": round(a_top, 4), "addressed_threshold": round(a_threshold, 2),
+            "addressed_positive_recall": round(float((a_pos >= a_threshold).mean()) if len(a_pos) else 0.0,
+                                               4),
             "oof_accuracy": round(float(((p >= 0.5) == (y == 1)).mean()), 4)}
 
 
@@ -110,7 +126,8 @@ def main(argv: list[str] | None = None) -> int:
     shipped = StandingInstruction(fitted.weights, fitted.bias, fitted.mean)
     shipped.save(args.out, rows=str(len(rows)), rows_sha1=rows_sha1(rows),
                  held_out_accuracy=f"{framed.held_out_accuracy:.4f}", corpus_test_accuracy=f"{test_acc:.4f}",
-                 asked_threshold=f"{asked['asked_threshold']:.2f}", line_weight=f"{LINE_WEIGHT:g}")
+                 asked_threshold=f"{asked['asked_threshold']:.2f}",
+                 addressed_threshold=f"{asked['addressed_threshold']:.2f}", line_weight=f"{LINE_WEIGHT:g}")
     print(json.dumps({"rows": framed.rows, "positives": framed.positives,
                       "held_out_rows": framed.held_out_rows,
                       "held_out_accuracy": round(framed.held_out_accuracy, 4),

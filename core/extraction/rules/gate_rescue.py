@@ -45,6 +45,7 @@ from core.extraction.rules.gate_units import (
 from core.extraction.rules.refine import CandidateMeta
 from core.extraction.rules.segment import Clause, clean_content, normalise
 from core.extraction.rules.slots import spec
+from core.extraction.standing_instruction import STANDING_ADDRESSED
 from core.filters import is_noise_content, normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
@@ -260,11 +261,15 @@ def _with_rule_reads(analysis: Analysis, clauses: list[Clause], covered: set[int
             continue
         if text in by_text:
             j = by_text[text]
-            if out[j].owner is None and not out[j].item:
-                out[j] = replace(out[j], asked=True)
+            if out[j].owner is None and not out[j].item and not out[j].asked:
+                out[j] = replace(out[j], asked=True, bar=STANDING_ADDRESSED)
             continue
         by_text[text] = len(out)
-        out.append(Unit(text, clause.sentence, None, NEVER, -1000 - clause.index, False, asked=True))
+        # a clause that asks is read at the bar calibrated on sentences that end like a question, any other at
+        # the bar calibrated on sentences that speak to the assistant without a time window
+        asks = analysis.dropped.get(clause.index) in {"question", "question-mark"}
+        out.append(Unit(text, clause.sentence, None, NEVER, -1000 - clause.index, False, asked=True,
+                        bar=None if asks else STANDING_ADDRESSED))
     return out
 
 

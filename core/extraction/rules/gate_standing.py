@@ -35,5 +35,6 @@ def standing_rules(standing: StandingInstruction | None, units: list[Unit], pred
     probs = standing.predict_proba(vectors)
     return [replace(u, threshold=0.0) if u.asked and u.owner is None
             and pred.memory_type is MemoryType.CONSTRAINT
-            and pred.p_type(MemoryType.CONSTRAINT) >= RESCUE_TYPE and p >= STANDING_RESCUE else u
+            and pred.p_type(MemoryType.CONSTRAINT) >= RESCUE_TYPE
+            and p >= (STANDING_RESCUE if u.bar is None else u.bar) else u
             for u, pred, p in zip(units, predictions, probs, strict=True)]
