@@ -75,8 +75,10 @@ _SOFT_REASONS = {"no-trigger"}
 _OVERRIDABLE_REASONS = {"request", "hypothetical", "question-mark", "time-soft"}
 _STRICT_REASONS = _OVERRIDABLE_REASONS - {"time-soft"}
 # drops after which a clause that speaks to the assistant is still read alone by the standing model
-# (``_with_rule_reads``): a rule said as a question, in the words of a request, or naming a clock time
-_RULE_READ_REASONS = {"question", "question-mark", "request", "time-soft"}
+# (``_with_rule_reads``): a rule said in the words of a request, or naming a clock time. Not a question: the
+# standing model reads a Chinese question for advice ("你有没有什么提高学习效率的建议") at 0.61-0.84, and such
+# reads stored 7 questions of MemoryBank zh as rules in a first public run
+_RULE_READ_REASONS = {"request", "time-soft"}
 # clauses left out of a rescued sentence without ruling it out (a thank-you for the advice)
 _SKIPPED_REASONS = {"ack"}
 # ... and a question tag after a statement asks nothing of it ("I sort of enjoy my taxes, is that weird")
@@ -265,11 +267,9 @@ def _with_rule_reads(analysis: Analysis, clauses: list[Clause], covered: set[int
                 out[j] = replace(out[j], asked=True, bar=STANDING_ADDRESSED)
             continue
         by_text[text] = len(out)
-        # a clause that asks is read at the bar calibrated on sentences that end like a question, any other at
-        # the bar calibrated on sentences that speak to the assistant without a time window
-        asks = analysis.dropped.get(clause.index) in {"question", "question-mark"}
+        # read at the bar calibrated on sentences that speak to the assistant without a time window
         out.append(Unit(text, clause.sentence, None, NEVER, -1000 - clause.index, False, asked=True,
-                        bar=None if asks else STANDING_ADDRESSED))
+                        bar=STANDING_ADDRESSED))
     return out
 
 

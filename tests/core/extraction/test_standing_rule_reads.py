@@ -10,15 +10,24 @@ from core.extraction.candidates import ExtractionInput
 from core.extraction.rules.analysis import analyse
 from core.extraction.rules.gate_rescue import rescue_units
 from core.extraction.rules.gate_units import NEVER
+from core.extraction.standing_instruction import STANDING_ADDRESSED
 
 
 def _asked(message: str) -> list[tuple[str, float]]:
     return [(u.text, u.threshold) for u in rescue_units(analyse(ExtractionInput(message))) if u.asked]
 
 
-def test_a_rule_said_as_a_question_is_read_alone_by_the_standing_model_only() -> None:
-    units = _asked("could you leave the semicolons out of whatever you edit for me? they look stiff")
-    assert units == [("could you leave the semicolons out of whatever you edit for me", NEVER)]
+def test_a_rule_said_as_a_request_is_read_alone_by_the_standing_model_only() -> None:
+    units = [(u.text, u.threshold, u.bar) for u in rescue_units(analyse(ExtractionInput(
+        "记住哈，帮我挑礼物别挑香水，我同事过敏"))) if u.asked]
+    # the whole run as before (the rules dropped a request in it), and the request read alone
+    assert ("帮我挑礼物别挑香水", NEVER, STANDING_ADDRESSED) in units
+
+
+def test_a_question_is_not_read() -> None:
+    # the standing model reads Chinese questions for advice as rules: a question is never read so
+    assert _asked("你有没有什么提高写作水平的建议？") == []
+    assert _asked("could you leave the semicolons out of whatever you edit for me? they look stiff") == []
 
 
 def test_a_rule_naming_a_clock_time_is_read_alone_with_its_lead_dropped() -> None:
