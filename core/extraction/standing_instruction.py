@@ -39,12 +39,13 @@ the same split no constraint and 76.3 % of the others are at or below it (sessio
 with its reason ("别再给我推荐X了，我看完晚上睡不着") reads 0.18 and was dropped (cons26 tune -1)."""
 
 STANDING_RESCUE = 0.60
-"""At this probability or more a text the classifier types as a rule is rescued as one whatever its
-p(keep) (``core.extraction.rules.gate_standing``): a rule said with a question tag ("…, ok?", "…好吗") or
-in chat words. The trainer's out-of-fold threshold for sentences that end like a question (five fits, each without a fifth of the
-frame groups: the first 0.05 step above the 99th percentile of the question-ending non-rules; the
-weights' ``asked_threshold``, checked by ``tests/training/test_train_standing_instruction.py``): 0.60
-for session 20's weights (session 15's: 0.65)."""
+"""At this probability or more a text the classifier types as a rule is rescued as one whatever its p(keep)
+(``core.extraction.rules.gate_standing``): a rule said with a question tag ("…, ok?", "…好吗") or in chat
+words. The trainer's out-of-fold threshold for sentences that end like a question (five fits, each
+without a fifth of the frame groups: the first 0.05 step above the 99th percentile of the question-
+ending non-rules; the weights' ``asked_threshold``, checked by
+``tests/training/test_train_standing_instruction.py``): 0.60 for session 20's weights (session 15's:
+0.65)."""
 
 STANDING_ADDRESSED = 0.75
 """At this probability or more a clause the rules dropped as a request or for a clock time, that speaks to the
