@@ -233,17 +233,17 @@ def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> lis
 
 def _with_rule_reads(analysis: Analysis, clauses: list[Clause], covered: set[int],
                      units: list[Unit]) -> list[Unit]:
-    """``units`` and, for each clause the rules dropped as a question, a request or for a clock time
+    """``units`` and, for each clause the rules dropped as a request or for a clock time
     (``_RULE_READ_REASONS``) that speaks to the assistant, is the user's and no unit reads alone yet, that
     clause (with the condition before it, ``_pieces``) as a unit only the standing-instruction model can
-    rescue (``NEVER``, ``asked``: ``gate_standing.standing_rules``): a standing rule said as a polite
-    question, after a lead ("记住哈，…"), before its reason, or naming a clock time, whose sentence as a whole
-    reads as chat or is ruled out by its question. A unit that already reads that clause alone is marked
-    ``asked`` instead (its own p(keep) bar stays)."""
+    rescue, at ``STANDING_ADDRESSED`` (``NEVER``, ``asked``, ``bar``: ``gate_standing.standing_rules``): a
+    standing rule said after a lead ("记住哈，…"), before its reason, or naming a clock time, whose
+    sentence as a whole reads as chat. A unit that already reads that clause alone is marked ``asked``
+    instead (its own p(keep) bar stays). Never in a sentence with a time window; never a question."""
     out = [*units]
     by_text = {u.text: j for j, u in enumerate(out)}
-    # a time window in the sentence scopes it to the moment ("…by 6pm today, can u help me
-    # …?"), as it scopes a rule of the rules (``constraints``)
+    # a time window in the sentence scopes it to the moment ("…by 6pm today, can u help me …"), as it
+    # scopes a rule of the rules (``constraints``)
     windowed = {c.sentence for c in clauses if analysis.dropped.get(c.index) == "time"}
     for pos, clause in enumerate(clauses):
         if clause.index in covered or analysis.dropped.get(clause.index) not in _RULE_READ_REASONS \
