@@ -36,12 +36,20 @@ L2 = 1e-3
 
 
 def fit(x: npt.NDArray[np.float32], y: npt.NDArray[np.int64], steps: int = STEPS,
-        learning_rate: float = LEARNING_RATE, l2: float = L2) -> RetractionIntent:
+        learning_rate: float = LEARNING_RATE, l2: float = L2,
+        weights: npt.NDArray[np.float64] | None = None) -> RetractionIntent:
+    """Class-balanced logistic regression; ``weights``: each row's weight within its class (default 1: every
+    row counts the same, the retraction-intent model's fit)."""
     mean = x.mean(axis=0).astype(np.float64)
     xc = x.astype(np.float64) - mean
-    pos = max(int(y.sum()), 1)
-    neg = max(len(y) - pos, 1)
-    sw = np.where(y == 1, 0.5 / pos, 0.5 / neg)
+    if weights is None:
+        pos = max(int(y.sum()), 1)
+        neg = max(len(y) - pos, 1)
+        sw = np.where(y == 1, 0.5 / pos, 0.5 / neg)
+    else:
+        wpos = max(float(weights[y == 1].sum()), 1e-9)
+        wneg = max(float(weights[y == 0].sum()), 1e-9)
+        sw = np.where(y == 1, 0.5 / wpos, 0.5 / wneg) * weights
     w = np.zeros(x.shape[1])
     b = 0.0
     for _ in range(steps):
@@ -83,19 +91,21 @@ class FramedFit:
 
 
 def fit_framed(rows: list[dict[str, Any]], cache: Path | None, steps: int = STEPS,
-               learning_rate: float = LEARNING_RATE, l2: float = L2) -> FramedFit:
+               learning_rate: float = LEARNING_RATE, l2: float = L2,
+               weights: npt.NDArray[np.float64] | None = None) -> FramedFit:
     """Embed ``rows`` (``text``, ``label``, ``group``), fit without every fifth frame group and score
-    those, then fit on all rows. The intent trainers' one recipe."""
+    those, then fit on all rows. The intent trainers' one recipe. ``weights``: per row, as ``fit``'s."""
     x = embed([r["text"] for r in rows], cache, PREFIX)
     y = np.array([r["label"] for r in rows], dtype=np.int64)
     test = np.array([held_out(r["group"]) for r in rows])
-    p = fit(x[~test], y[~test], steps, learning_rate, l2).predict_proba(x[test])
+    p = fit(x[~test], y[~test], steps, learning_rate, l2,
+            None if weights is None else weights[~test]).predict_proba(x[test])
     acc = float(((p >= 0.5) == (y[test] == 1)).mean()) if test.any() else 0.0
     tested = [r for r, t in zip(rows, test, strict=True) if t]
     errors = [(r["text"], float(q)) for r, q in zip(tested, p, strict=True)
               if (q >= 0.5) != (r["label"] == 1)]
-    return FramedFit(fit(x, y, steps, learning_rate, l2), len(rows), int(y.sum()), int(test.sum()), acc,
-                     errors)
+    return FramedFit(fit(x, y, steps, learning_rate, l2, weights), len(rows), int(y.sum()), int(test.sum()),
+                     acc, errors)
 
 
 def _out_of_fold(rows: list[dict[str, Any]], cache: Path | None) -> npt.NDArray[np.float64]:

@@ -6,7 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.extraction.standing_instruction import STANDING_RESCUE, STANDING_WEIGHTS_PATH, StandingInstruction
+from core.extraction.standing_instruction import (
+    STANDING_ADDRESSED,
+    STANDING_RESCUE,
+    STANDING_WEIGHTS_PATH,
+    StandingInstruction,
+)
 from training.instruction_templates_cons26 import corpus_rows
 from training.instruction_templates_cons28 import rows as cons28_rows
 from training.train_retraction_intent import rows_sha1
@@ -32,6 +37,11 @@ def test_rows_are_labelled_both_ways_and_the_test_split_is_kept_out() -> None:
 def test_the_gate_uses_the_calibrated_question_threshold() -> None:
     with np.load(STANDING_WEIGHTS_PATH, allow_pickle=False) as data:
         assert float(str(data["asked_threshold"])) == STANDING_RESCUE
+
+
+def test_the_rescue_uses_the_calibrated_threshold_for_what_speaks_to_the_assistant() -> None:
+    with np.load(STANDING_WEIGHTS_PATH, allow_pickle=False) as data:
+        assert float(str(data["addressed_threshold"])) == STANDING_ADDRESSED
 
 
 def test_the_chat_families_hold_rules_and_look_alikes_of_both_languages() -> None:

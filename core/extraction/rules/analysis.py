@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput
 from core.extraction.horizon import HORIZON_DROP, HORIZON_KEEP
 from core.extraction.rules import forget, patterns
-from core.extraction.rules.constraints import ConstraintDetectors
+from core.extraction.rules.constraints import ConstraintDetectors, changed_rule
 from core.extraction.rules.detectors import Hit, SlotDetectors
 from core.extraction.rules.events import dated, event_hit
 from core.extraction.rules.followup import first_sentence_answer, followup_statement
@@ -173,8 +173,9 @@ class _Analyser(SlotDetectors, ConstraintDetectors):
             if not clauses:
                 continue
             text = " ".join(c.norm for c in clauses)
-            if patterns.CHANGE.search(text) or any(patterns.PAST_REF.search(c.norm) for c in clauses):
-                change_sentences.add(sentence)
+            if patterns.CHANGE.search(text) or any(patterns.PAST_REF.search(c.norm) for c in clauses) \
+                    or any(changed_rule(c.norm, self.existing) for c in clauses):
+                change_sentences.add(sentence)  # a new value for a rule ("…, cap it at 3") is a change too
             if patterns.TEST.search(text):
                 for c in clauses:
                     self.dropped[c.index] = "test"

@@ -45,6 +45,7 @@ from core.extraction.rules.gate_units import (
 from core.extraction.rules.refine import CandidateMeta
 from core.extraction.rules.segment import Clause, clean_content, normalise
 from core.extraction.rules.slots import spec
+from core.extraction.standing_instruction import STANDING_ADDRESSED
 from core.filters import is_noise_content, normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
@@ -73,6 +74,11 @@ _SOFT_REASONS = {"no-trigger"}
 # said with a rising tone ("I'm kinda into bouldering now?"), a habit named with a weekday ("周末喜欢去爬山")
 _OVERRIDABLE_REASONS = {"request", "hypothetical", "question-mark", "time-soft"}
 _STRICT_REASONS = _OVERRIDABLE_REASONS - {"time-soft"}
+# drops after which a clause that speaks to the assistant is still read alone by the standing model
+# (``_with_rule_reads``): a rule said in the words of a request, or naming a clock time. Not a question: the
+# standing model reads a Chinese question for advice ("你有没有什么提高学习效率的建议") at 0.61-0.84, and such
+# reads stored 7 questions of MemoryBank zh as rules in a first public run
+_RULE_READ_REASONS = {"request", "time-soft"}
 # clauses left out of a rescued sentence without ruling it out (a thank-you for the advice)
 _SKIPPED_REASONS = {"ack"}
 # ... and a question tag after a statement asks nothing of it ("I sort of enjoy my taxes, is that weird")
@@ -222,7 +228,49 @@ def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> lis
                         asked = any(analysis.dropped.get(c.index) in _STRICT_REASONS for c in piece)
                         units.append(Unit(one, sentence, own, single, run_id, False, read,
                                           span=spans[0], run_span=spans[1], asked=asked, item=item))
-    return units
+    return _with_rule_reads(analysis, clauses, covered, units)
+
+
+def _with_rule_reads(analysis: Analysis, clauses: list[Clause], covered: set[int],
+                     units: list[Unit]) -> list[Unit]:
+    """``units`` and, for each clause the rules dropped as a request or for a clock time
+    (``_RULE_READ_REASONS``) that speaks to the assistant, is the user's and no unit reads alone yet, that
+    clause (with the condition before it, ``_pieces``) as a unit only the standing-instruction model can
+    rescue, at ``STANDING_ADDRESSED`` (``NEVER``, ``asked``, ``bar``: ``gate_standing.standing_rules``): a
+    standing rule said after a lead ("记住哈，…"), before its reason, or naming a clock time, whose
+    sentence as a whole reads as chat. A unit that already reads that clause alone is marked ``asked``
+    instead (its own p(keep) bar stays). Never in a sentence with a time window; never a question."""
+    out = [*units]
+    by_text = {u.text: j for j, u in enumerate(out)}
+    # a time window in the sentence scopes it to the moment ("…by 6pm today, can u help me …"), as it
+    # scopes a rule of the rules (``constraints``)
+    windowed = {c.sentence for c in clauses if analysis.dropped.get(c.index) == "time"}
+    for pos, clause in enumerate(clauses):
+        if clause.index in covered or analysis.dropped.get(clause.index) not in _RULE_READ_REASONS \
+                or clause.sentence in windowed:
+            continue
+        lead = pos > 0 and clauses[pos - 1].sentence == clause.sentence \
+            and clauses[pos - 1].index not in covered \
+            and bool(patterns.CONDITION_START.search(clauses[pos - 1].norm)
+                     or _CONDITION_LEAD.search(clauses[pos - 1].norm))
+        first = clauses[pos - 1] if lead else clause
+        text = clean_content(analysis.message[first.start:clause.end])
+        body = normalise(text)
+        if owner_of(first) is not None or not (
+                ADDRESSED.search(body) or patterns.ASSISTANT_STRONG.search(body)):
+            continue
+        if not long_enough(text, False) or is_noise_content(text):
+            continue
+        if text in by_text:
+            j = by_text[text]
+            if out[j].owner is None and not out[j].item and not out[j].asked:
+                out[j] = replace(out[j], asked=True, bar=STANDING_ADDRESSED)
+            continue
+        by_text[text] = len(out)
+        # read at the bar calibrated on sentences that speak to the assistant without a time window
+        out.append(Unit(text, clause.sentence, None, NEVER, -1000 - clause.index, False, asked=True,
+                        bar=STANDING_ADDRESSED))
+    return out
 
 
 def rescue(unit: Unit, pred: Prediction, taken: set[str], vector: npt.NDArray[np.float32], keys: TopicKeys,

@@ -5,7 +5,8 @@ Contract: ``standing_rules(standing, units, predictions, vectors)`` returns ``un
 each unit set to 0 where the unit was asked (``Unit.asked``: the rules dropped it as a question or a request,
 or it is a consequence of the fact before it), is the user's, the classifier types it as a rule with
 p(type | keep) >= ``gate_rescue.RESCUE_TYPE``, and the standing-instruction model calls it a standing rule
-(``STANDING_RESCUE``); every other unit is returned as it is. Without the model or units, ``units`` itself.
+(``STANDING_RESCUE``, or the unit's own ``bar``: ``gate_rescue`` sets ``STANDING_ADDRESSED`` for a clause
+it reads alone); every other unit is returned as it is. Without the model or units, ``units`` itself.
 Pure.
 """
 
@@ -35,5 +36,6 @@ def standing_rules(standing: StandingInstruction | None, units: list[Unit], pred
     probs = standing.predict_proba(vectors)
     return [replace(u, threshold=0.0) if u.asked and u.owner is None
             and pred.memory_type is MemoryType.CONSTRAINT
-            and pred.p_type(MemoryType.CONSTRAINT) >= RESCUE_TYPE and p >= STANDING_RESCUE else u
+            and pred.p_type(MemoryType.CONSTRAINT) >= RESCUE_TYPE
+            and p >= (STANDING_RESCUE if u.bar is None else u.bar) else u
             for u, pred, p in zip(units, predictions, probs, strict=True)]

@@ -54,6 +54,9 @@ class Unit:
     # the rules dropped it as a question or a request, or it is a consequence of the fact before it: a rule
     # said with a question tag or in chat words may be one (``gate_standing.standing_rules``)
     asked: bool = False
+    # the standing model's bar for an asked unit when not ``STANDING_RESCUE``
+    # (``gate_rescue._with_rule_reads``: a clause that speaks to the assistant and does not ask)
+    bar: float | None = None
     # an item of a list-style message (``list_message``): read by the list fragment model, not the classifier
     item: bool = False
 

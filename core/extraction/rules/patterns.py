@@ -51,8 +51,9 @@ TIME_HARD = rx(
     rf"in (?:a|an|\d+|a few|a couple(?: of)?) (?:min|mins|minutes|hours?|hrs?)|"
     # "on Sunday mornings", "on tuesdays" recur; "on Sunday (morning)" is one day
     rf"on {_EN_DAY}" + _nf(" mornings", " afternoons", " evenings", " nights", "s") + "|"
-    r"by (?:\d{1,2}|noon|tonight|eod|end of (?:the )?day)|this time|for now|just now|"
-    r"right away)\b",
+    # "this once", "just for this one" scope what follows to the moment, as "这次" / "这一次" do
+    r"by (?:\d{1,2}|noon|tonight|eod|end of (?:the )?day)|this time|this once|(?:just|only) for this one|"
+    r"for now|just now|right away)\b",
     # a duration as a limit ("keep each session to 30 min max", "under 20 minutes") is no time window
     _np("under ", "max ", "most ", "than ", " to ", "within ", "upto ")
     + r"\b\d+ ?(?:min|mins|minute|minutes)\b"

@@ -73,7 +73,7 @@ from dataclasses import dataclass, field
 
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
 from core.extraction.horizon import HORIZON_DROP
-from core.extraction.rules import others, referent, retraction
+from core.extraction.rules import others, patterns, referent, retraction
 from core.extraction.rules.events import is_event_key
 from core.extraction.rules.segment import has_cjk, normalise
 from core.extraction.rules.slots import is_known_slot, spec
@@ -224,6 +224,23 @@ def _dropped(piece: str, memory_type: MemoryType, standing: bool = False) -> boo
     return bool(momentary or _TRIP_OF_MOMENT.search(piece))
 
 
+def _after_thanks(piece: str) -> str:
+    """A rule told after thanks in the same clause ("haha thanks for the tips btw whenever you …",
+    "谢啦～另外以后…"): the part from the topic shift on (``patterns.TOPIC_SHIFT``) when the thanks are
+    before it and not after; else ``piece``. The thanks are no part of the rule, which ``_dropped`` would
+    drop whole for them."""
+    if not _THANKS.search(normalise(piece)):
+        return piece
+    for i in range(1, len(piece)):
+        before = piece[i - 1]
+        if not (before.isspace() or before in "，,。.!！~～、;；" or "\u4e00" <= before <= "\u9fff"):
+            continue
+        rest = piece[i:].strip()
+        if patterns.TOPIC_SHIFT.search(normalise(rest)):
+            return piece if _THANKS.search(normalise(rest)) else rest
+    return piece
+
+
 def _reply_to_advice(piece: str, message: str) -> bool:
     """``piece`` (normalised) says the user will act on advice, in a message that opens with an
     acknowledgement (see the module doc)."""
@@ -351,7 +368,8 @@ def precise_parts(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
         if p is not None and p <= STANDING_DROP:
             continue  # a request of the moment typed as a rule
         standing_rule = p is not None and p >= STANDING_KEEP
-        pieces = [p for p in _PIECES.split(cand.content) if p.strip()]
+        told = [p for p in _PIECES.split(cand.content) if p.strip()]
+        pieces = [_after_thanks(p) for p in told] if cand.memory_type is MemoryType.CONSTRAINT else told
         claim = cand.memory_type is MemoryType.FACT
         taste_or_claim = claim or cand.memory_type is MemoryType.PREFERENCE
         kept = [p for p in (others.without_joke_mark(others.without_others(others.without_denials(p)))
@@ -375,7 +393,7 @@ def precise_parts(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
             resolved.append(piece)
         if not resolved:
             continue
-        if resolved != pieces:
+        if resolved != told:
             sep = "；" if has_cjk(cand.content) else "; "
             cand = cand.model_copy(update={"content": sep.join(resolved)[:MAX_MEMORY_CONTENT_CHARS]})
         out.append(_habit_as_taste(cand))

@@ -51,6 +51,20 @@ def test_a_new_value_replaces_the_rules_old_value_in_its_own_words() -> None:
     assert changed_rule(normalise("make that 2 options"), two) is None
 
 
+def test_a_count_said_in_words_is_a_value_too() -> None:
+    rule = ExistingMemory("constraint-podcasts", "constraint", "suggest four podcasts at most when i ask")
+    assert changed_rule(normalise("ok make it two"), (rule,)) == (
+        "constraint-podcasts", "suggest two podcasts at most when i ask")
+    digits = ExistingMemory("constraint-podcasts", "constraint", "suggest 4 podcasts at most when i ask")
+    assert changed_rule(normalise("let's do three podcasts"), (digits,)) == (
+        "constraint-podcasts", "suggest three podcasts at most when i ask")
+    assert changed_rule(normalise("too many, cap it at 2"), (rule,)) == (
+        "constraint-podcasts", "suggest 2 podcasts at most when i ask")
+    # the same value, or a pick among options, changes nothing
+    assert changed_rule(normalise("make it 4"), (rule,)) is None
+    assert changed_rule(normalise("let's go with one of those"), (rule,)) is None
+
+
 def test_a_changed_value_is_news_to_refine() -> None:
     from core.extraction.rules.refine import CandidateMeta
 
@@ -97,3 +111,12 @@ def test_someone_elses_advice_to_the_user_is_not_the_users(ex: RulesExtractor) -
 
 def test_a_remark_about_a_thing_is_not_rescued(ex: RulesExtractor) -> None:
     assert _stored(ex, "yeah the seagulls are the real problem lol") == []
+
+
+def test_a_new_value_without_a_change_word_replaces_the_old_one(ex: RulesExtractor) -> None:
+    rule = ExistingMemory("constraint-gifts", "constraint",
+                          "when you suggest board games give me like 8 to pick from")
+    data = ExtractionInput("8 is a lot tbh, cap it at 4", existing=(rule,))
+    out = ex.refine(data, ex.extract(data))
+    assert [(c.key, c.content) for c in out if c.op is CandidateOp.UPSERT] == [
+        ("constraint-gifts", "when you suggest board games give me like 4 to pick from")]
