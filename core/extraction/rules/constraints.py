@@ -58,9 +58,13 @@ _ASSOCIATION = re.compile(r"\breminds me\b|\bremind(?:s|ed)? me of\b|\breminded 
 # a new value for a rule the user already has ("actually make that 45 min", "change it to 2", "改成两本吧",
 # "还是三个就行"): the number (with its unit, when it has one) that replaces the rule's number
 _NUM = r"(?:\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)"
+# an English count in words, as ``judge_cues.number_changed`` reads one ("make it one at a time")
+_EN_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+             "eight": "8", "nine": "9", "ten": "10"}
+_EN_NUM = r"(?:\d+(?:\.\d+)?|" + "|".join(_EN_WORDS) + r")\b"
 _VALUE_CHANGE = re.compile(
     r"\b(?:make (?:that|it|them)|change (?:that|it) to|switch (?:that|it) to|bump (?:that|it) (?:up|down) to|"
-    r"let'?s (?:do|say|go with)|more like)\s+(?P<en>\d+(?:\.\d+)?)\s*(?P<enu>[a-z]+)?|"
+    r"let'?s (?:do|say|go with)|more like)\s+(?P<en>" + _EN_NUM + r")\s*(?P<enu>[a-z]+)?|"
     r"(?:改成|换成|改为|变成|还是)(?P<zh>" + _NUM + r")\s*(?P<zhu>[\u4e00-\u9fff]|[a-z]+)?")
 _UNIT_EN = {"min": "min", "mins": "min", "minute": "min", "minutes": "min", "hr": "h", "hrs": "h",
             "hour": "h", "hours": "h", "h": "h", "km": "km", "kms": "km", "kilometres": "km",
@@ -69,12 +73,17 @@ _UNIT_EN = {"min": "min", "mins": "min", "minute": "min", "minutes": "min", "hr"
             "options": "options", "option": "options", "ideas": "ideas", "items": "items", "points": "points",
             "sentences": "sentences", "paragraphs": "paragraphs", "pages": "pages", "page": "pages",
             "recs": "recs", "picks": "picks", "books": "books", "kg": "kg", "lbs": "lb", "lb": "lb"}
-_OLD_NUM_EN = re.compile(r"\b(?P<n>\d+(?:\.\d+)?)\s*(?P<u>[a-z]+)?")
+_OLD_NUM_EN = re.compile(r"\b(?P<n>" + _EN_NUM + r")\s*(?P<u>[a-z]+)?", re.IGNORECASE)
 _OLD_NUM_ZH = re.compile(r"(?P<n>\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)(?P<u>[\u4e00-\u9fff])")
 
 
 def _unit(word: str | None) -> str | None:
     return _UNIT_EN.get(word or "")
+
+
+def _value(number: str) -> str:
+    """A count as digits: "two" and "2" are one value."""
+    return _EN_WORDS.get(number.lower(), number)
 
 
 def changed_rule(body: str, existing: tuple[ExistingMemory, ...]) -> tuple[str, str] | None:
@@ -93,7 +102,7 @@ def changed_rule(body: str, existing: tuple[ExistingMemory, ...]) -> tuple[str, 
             continue
         olds = [o for o in (_OLD_NUM_ZH if zh else _OLD_NUM_EN).finditer(mem.content)
                 if (o.group("u") == unit if zh else _unit(o.group("u")) == unit or unit is None)
-                and o.group("n") != new]
+                and _value(o.group("n")) != _value(new)]
         if len(olds) == 1:
             o = olds[0]
             found.append((mem.key, mem.content[:o.start("n")] + new + mem.content[o.end("n"):]))
