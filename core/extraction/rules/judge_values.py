@@ -57,6 +57,19 @@ def _no_value(clause: str) -> bool:
     return bare_cue(clause) or bare_cue(_PARTICLE.sub(" ", clause))
 
 
+def _restates(parts: list[str], old: str) -> bool:
+    """``parts`` are the ``old`` memory's clauses in order, some kept word for word and some told anew (the
+    rules rewrote a rule with its changed value: "…, just 2 at a time max, more than that, and i freeze up"
+    -> "…, just 1 at a time max, …"): the whole text is the memory's new value, never one of its kept
+    clauses alone."""
+    before = [normalise(q).lower() for q in _value_clauses(old)]
+    now = [normalise(p).lower() for p in parts]
+    if len(now) != len(before) or len(now) < 2:
+        return False
+    same = sum(a == b for a, b in zip(now, before, strict=True))
+    return 0 < same < len(now)
+
+
 def without_requests(value: str) -> str:
     """``value`` without its clauses that ask the assistant for something ("今天的工作总结帮我列一下", the
     next message of a burst glued to a new value) or ask it a question ("你喜欢看电视剧吗": a question is
@@ -73,14 +86,16 @@ def new_part(statement: str, old: str, implicit: bool = False, correction: bool 
     """The clauses of an update ``statement`` about the new value: those with a change cue that do not
     tell the old value's end (nor name it, when another cue clause does not), each with a short clause
     completing it; else those that neither tell its end nor name a word of the ``old``
-    memory; else all. A clause of cue words alone ("你记错了") is no value. ``implicit``: the change is
-    only implied (a weak cue: "the commute from astoria is way better, been at the new apartment a month
-    now"): the new value is in the clauses without a cue too, so all clauses but the old value's.
+    memory; else all. The ``old`` memory restated clause by clause with some clauses changed (the rules'
+    rewrite of a rule with its new value) is the new value whole. A clause of cue words alone ("你记错了")
+    is no value. ``implicit``: the change is only implied (a weak cue: "the commute from astoria is way
+    better, been at the new apartment a month now"): the new value is in the clauses without a cue too,
+    so all clauses but the old value's.
     ``correction``: the new value names the slot's words ("portland MAINE, not oregon"): all clauses but
     the wrong value's."""
     text = without_past(statement)
     parts = _value_clauses(text)
-    if len(parts) < 2:
+    if len(parts) < 2 or _restates(parts, old):
         return clean_content(text)
     kept = []
     if correction:

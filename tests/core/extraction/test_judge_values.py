@@ -62,3 +62,19 @@ def test_a_request_glued_to_a_value_is_cut() -> None:
     assert without_requests("帮我记一下") == "帮我记一下"  # every clause asks: the value stands
     told = "I moved to Denver, the commute is short"
     assert without_requests(told) == told
+
+
+def test_a_rule_restated_with_its_changed_value_is_the_new_value_whole() -> None:
+    old = "when you plan my runs, 3 routes at most, past that, i overthink it"
+    new = "when you plan my runs, 2 routes at most, past that, i overthink it"
+    assert new_part(new, old) == new  # not "past that": a clause the old rule already holds
+    zh_old = "以后帮我挑餐厅的时候，每次四家就够了，多了我挑花眼"
+    zh_new = "以后帮我挑餐厅的时候，每次两家就够了，多了我挑花眼"
+    assert new_part(zh_new, zh_old) == zh_new
+
+
+def test_a_statement_dismissing_the_old_value_keeps_the_clause_that_states_the_new_one() -> None:
+    old = "when you plan my runs, 3 routes at most, past that, i overthink it"
+    assert new_part("make it 2 routes, 3 is still a lot", old) == "make it 2 routes"
+    zh_old = "以后帮我挑餐厅的时候，每次四家就够了，多了我挑花眼"
+    assert new_part("改成两家吧，四家还是太多了", zh_old) == "改成两家吧"

@@ -45,6 +45,14 @@ def test_a_new_value_replaces_the_rules_old_value_in_its_own_words() -> None:
     zh = ExistingMemory("constraint-dian_ying", "constraint", "给我推荐电影的时候每次五部就够了")
     assert changed_rule(normalise("还是改成三部吧"), (zh,)) == (
         "constraint-dian_ying", "给我推荐电影的时候每次三部就够了")
+    # a count in words reads as one in digits, either way round
+    assert changed_rule(normalise("ok make it three options"), (rule,)) == (
+        "constraint-reading", "when you suggest novels give me three options")
+    words = ExistingMemory("constraint-tea", "constraint",
+                           "when you pick teas for me, two at a time, no more")
+    assert changed_rule(normalise("make it 1 at a time"), (words,)) == (
+        "constraint-tea", "when you pick teas for me, 1 at a time, no more")
+    assert changed_rule(normalise("make it four options"), (rule,)) is None  # the same value
     # no rule with a number of that kind, or two of them: which rule is meant is unclear
     assert changed_rule(normalise("make that 2 options"), ()) is None
     two = (rule, ExistingMemory("constraint-music", "constraint", "recommend 3 options of albums"))

@@ -114,3 +114,16 @@ def test_a_request_in_the_next_message_of_a_burst_is_no_part_of_the_new_value(ex
     refined = _refined(ex, burst, existing)
     new = [c for c in refined if c.supersedes == "preference-drink" and c.op is CandidateOp.UPSERT]
     assert new and "燕麦拿铁" in new[0].content and "总结" not in new[0].content, refined
+
+
+@pytest.mark.parametrize(("rule", "message", "new", "kept"), [
+    ("when you plan my runs, 3 routes at most, past that, i overthink it",
+     "actually make it 2 at most, 3 is still a lot", "2 routes at most", "plan my runs"),
+    ("以后帮我挑餐厅的时候，每次四家就够了，多了我挑花眼", "改成两家吧，四家还是太多了", "两家", "挑餐厅"),
+])
+def test_a_rule_whose_value_changes_is_rewritten_whole(ex: RulesExtractor, rule: str, message: str,
+                                                        new: str, kept: str) -> None:
+    existing = (ExistingMemory("constraint-limit", "constraint", rule),)
+    refined = _refined(ex, message, existing)
+    up = [c for c in refined if c.op is CandidateOp.UPSERT and c.supersedes == "constraint-limit"]
+    assert up and new in up[0].content and kept in up[0].content, refined
