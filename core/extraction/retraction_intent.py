@@ -15,7 +15,7 @@ import logging
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -97,13 +97,18 @@ def shipped_intent_model() -> RetractionIntent:
         return _SHIPPED[0]
 
 
-Intent = TypeVar("Intent", bound=RetractionIntent)
-_OPTIONAL: dict[Path, RetractionIntent | None] = {}
+class _Loadable(Protocol):
+    @classmethod
+    def load(cls, path: Path) -> Any: ...
 
 
-def shipped_or_none(cls: type[Intent], path: Path, what: str, instead: str) -> Intent | None:
-    """``cls``'s weights at ``path`` (the intent models' one format), loaded once per process; None, logged
-    as ``what`` unavailable with what runs ``instead``, when they do not load (``RetractionIntentError``)."""
+Model = TypeVar("Model", bound=_Loadable)
+_OPTIONAL: dict[Path, object | None] = {}
+
+
+def shipped_or_none(cls: type[Model], path: Path, what: str, instead: str) -> Model | None:
+    """An optional model's weights at ``path`` (``cls.load``), loaded once per process; None, logged as
+    ``what`` unavailable with what runs ``instead``, when they do not load (``RetractionIntentError``)."""
     with _LOCK:
         if path not in _OPTIONAL:
             try:

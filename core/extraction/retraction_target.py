@@ -24,8 +24,6 @@ not withdraw a memory whose clauses all read under it and that the retraction na
 
 from __future__ import annotations
 
-import logging
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,10 +34,8 @@ import numpy.typing as npt
 
 from core.config import LOCAL_EMBEDDING_MODEL
 from core.extraction.classifier import PREFIX
-from core.extraction.retraction_intent import RetractionIntentError
+from core.extraction.retraction_intent import RetractionIntentError, shipped_or_none
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
-
-log = logging.getLogger(__name__)
 
 # Off by default (session 20): on every tune half the model changed no case (the pooled tune halves'
 # scoring byte-identical with and without it), and on the check halves its accept path withdrew the wrong
@@ -128,21 +124,10 @@ class RetractionTarget:
         return model
 
 
-_LOCK = threading.Lock()
-_SHIPPED: dict[Path, RetractionTarget | None] = {}
-
-
 def shipped_target(path: Path = TARGET_WEIGHTS_PATH) -> RetractionTarget | None:
     """The shipped weights, loaded once per process; None (logged) when they do not load: the resolver then
     reads a clause by meaning alone at its fixed cosine bars and the judge vetoes nothing."""
-    with _LOCK:
-        if path not in _SHIPPED:
-            try:
-                _SHIPPED[path] = RetractionTarget.load(path)
-            except RetractionIntentError as exc:
-                log.warning("retraction-target model unavailable, fixed cosine bars instead: %s", exc)
-                _SHIPPED[path] = None
-        return _SHIPPED[path]
+    return shipped_or_none(RetractionTarget, path, "retraction-target model", "fixed cosine bars instead")
 
 
 def clause_probabilities(model: RetractionTarget, topic: str, sentence: str, clauses: list[str],
