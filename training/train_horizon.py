@@ -141,9 +141,9 @@ def main(argv: list[str] | None = None) -> int:
     y_held = np.concatenate([y, y_extra])
     near = near_dated([r["text"] for r in (*rows, *extra)])
     keep = lasting_bar(held[near], y_held[near])
-    model = Horizon(full.weights, full.bias, full.mean)
-    model.save(args.out, rows=str(len(rows)), rows_sha1=rows_sha1(rows), calibrated_bar=f"{bar['bar']:.2f}",
-               lasting_bar=f"{keep['bar']:.2f}", calibration_rows_sha1=rows_sha1(extra))
+    model = Horizon(full.head)
+    model.save(args.out, rows_sha1(rows), {"calibrated_bar": bar["bar"], "lasting_bar": keep["bar"]},
+               rows=str(len(rows)), calibration_rows_sha1=rows_sha1(extra))
     errors = sorted(((r["text"], round(float(q), 3), r["label"]) for r, q in zip(rows, oof, strict=True)
                      if (q >= 0.5) != (r["label"] == 1)), key=lambda e: -abs(e[1] - 0.5))
     report = {"rows": len(rows), "moment": int(y.sum()), "groups": len({r["group"] for r in rows}),

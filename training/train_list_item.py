@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.extraction.list_items import LIST_ITEM_PATH, ListItemHead
+from core.extraction.logistic_head import LogisticHead, invocation
 from training import list_item_rows34, utterance_rows_list32
 from training.train_memory_classifier import CORPUS, embed, load_corpus
 
@@ -113,7 +114,8 @@ def train(corpus: Path = CORPUS, cache: Path | None = None) -> tuple[ListItemHea
                                       for f in families}},
     }
     w, b = fit(x, y)
-    head = ListItemHead(w.astype(np.float32), float(b), threshold)
+    head = ListItemHead(LogisticHead.of(w.astype(np.float32), float(b), bars={"threshold": threshold},
+                                        trainer=invocation(), data_sha1=report["rows_sha1"]))
     return head, report
 
 
@@ -125,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
     head, report = train(args.corpus, args.cache)
-    head.save(args.out, rows_sha1=report["rows_sha1"])
+    head.save(args.out)
     text = json.dumps(report, ensure_ascii=False, indent=1)
     print(text)
     args.json.parent.mkdir(parents=True, exist_ok=True)

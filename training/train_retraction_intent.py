@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.extraction.classifier import PREFIX
+from core.extraction.logistic_head import LogisticHead
 from core.extraction.retraction_intent import INTENT_WEIGHTS_PATH, RetractionIntent
 from training.retraction_lines_cons29 import rows as cons29_rows
 from training.retraction_templates_cons27 import rows as cons27_rows
@@ -57,7 +58,7 @@ def fit(x: npt.NDArray[np.float32], y: npt.NDArray[np.int64], steps: int = STEPS
         g = (p - y) * sw
         w -= learning_rate * (xc.T @ g + l2 * w)
         b -= learning_rate * float(g.sum())
-    return RetractionIntent(w.astype(np.float32), float(b), mean.astype(np.float32))
+    return RetractionIntent(LogisticHead.of(w.astype(np.float32), float(b), mean.astype(np.float32)))
 
 
 def rows_sha1(rows: list[dict[str, Any]]) -> str:
@@ -165,8 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     oof = _out_of_fold(rows, args.cache)
     floor = cue_floor(rows, oof)
     framed.model.save(args.out, rows=str(len(rows)), rows_sha1=rows_sha1(rows),
-                      held_out_accuracy=f"{framed.held_out_accuracy:.4f}",
-                      cue_floor=f"{floor['cue_floor']:.2f}")
+                      bars={"cue_floor": floor["cue_floor"]},
+                      held_out_accuracy=f"{framed.held_out_accuracy:.4f}")
     print(json.dumps({"rows": framed.rows, "positives": framed.positives,
                       "held_out_rows": framed.held_out_rows,
                       "held_out_accuracy": round(framed.held_out_accuracy, 4),

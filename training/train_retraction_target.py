@@ -20,11 +20,13 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
+from core.extraction.logistic_head import LogisticHead, invocation
 from core.extraction.retraction_target import FEATURES, TARGET_WEIGHTS_PATH, RetractionTarget, target_features
 from core.extraction.rules.judge_retract import retraction_topic
 from core.extraction.rules.segment import has_cjk
@@ -78,7 +80,7 @@ def fit(x: npt.NDArray[np.float64], y: npt.NDArray[np.int64]) -> RetractionTarge
         g = (p - y) * sw
         w -= LEARNING_RATE * (xs.T @ g + L2 * w)
         b -= LEARNING_RATE * float(g.sum())
-    return RetractionTarget(w, b, mean, scale, accept=0.5, veto=0.5)
+    return RetractionTarget(LogisticHead(w, b, mean, scale, FEATURES, bars={"accept": 0.5, "veto": 0.5}))
 
 
 def out_of_fold(xs: list[npt.NDArray[np.float64]],
@@ -154,10 +156,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"veto {veto}: targets under it {int((p[y == 1] < veto).sum())}/{int(y.sum())}, "
           f"non-targets under it {int((p[y == 0] < veto).sum())}/{int((y == 0).sum())}")
     full = fit(np.concatenate(xs), y)
-    model = RetractionTarget(full.weights, full.bias, full.mean, full.scale, accept=accept, veto=veto)
-    model.save(args.out, rows_sha1=groups_sha1(GROUPS), trainer="training.train_retraction_target")
-    print(f"weights {dict(zip(FEATURES, np.round(model.weights, 3).tolist(), strict=True))} bias "
-          f"{model.bias:.3f} -> {args.out}")
+    head = replace(full.head, bars={"accept": accept, "veto": veto}, trainer=invocation(),
+                   data_sha1=groups_sha1(GROUPS))
+    RetractionTarget(head).save(args.out)
+    print(f"weights {dict(zip(FEATURES, np.round(head.weights, 3).tolist(), strict=True))} bias "
+          f"{head.bias:.3f} -> {args.out}")
     return 0
 
 

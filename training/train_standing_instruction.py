@@ -123,11 +123,11 @@ def main(argv: list[str] | None = None) -> int:
     pt = fitted.predict_proba(embed([r["text"] for r in held], args.cache, PREFIX))
     test_acc = float(((pt >= 0.5) == (np.array([r["label"] for r in held]) == 1)).mean()) if held else 0.0
     asked = asked_threshold(rows, args.cache)
-    shipped = StandingInstruction(fitted.weights, fitted.bias, fitted.mean)
-    shipped.save(args.out, rows=str(len(rows)), rows_sha1=rows_sha1(rows),
-                 held_out_accuracy=f"{framed.held_out_accuracy:.4f}", corpus_test_accuracy=f"{test_acc:.4f}",
-                 asked_threshold=f"{asked['asked_threshold']:.2f}",
-                 addressed_threshold=f"{asked['addressed_threshold']:.2f}", line_weight=f"{LINE_WEIGHT:g}")
+    shipped = StandingInstruction(fitted.head)
+    shipped.save(args.out, rows_sha1(rows), {"asked_threshold": asked["asked_threshold"],
+                                             "addressed_threshold": asked["addressed_threshold"]},
+                 rows=str(len(rows)), held_out_accuracy=f"{framed.held_out_accuracy:.4f}",
+                 corpus_test_accuracy=f"{test_acc:.4f}", line_weight=f"{LINE_WEIGHT:g}")
     print(json.dumps({"rows": framed.rows, "positives": framed.positives,
                       "held_out_rows": framed.held_out_rows,
                       "held_out_accuracy": round(framed.held_out_accuracy, 4),

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.extraction.retraction_intent import RetractionIntent, RetractionIntentError, shipped_or_none
+from core.extraction.logistic_head import shipped_or_none
+from core.extraction.retraction_intent import RetractionIntent, RetractionIntentError
 
 HORIZON_PATH = Path(__file__).with_name("data") / "horizon.npz"
 HORIZON_DROP = 0.65
@@ -43,7 +44,8 @@ HORIZON_ON = True
 """The precision pass reads the model (off: the rules' momentary-want and trip words alone)."""
 
 HorizonError = RetractionIntentError
-"""The weights are missing, malformed or made for another embedding model (the intent models' one format)."""
+"""The weights are missing, malformed or made for another embedding model (the logistic heads' one error,
+``core.extraction.logistic_head``)."""
 
 
 class Horizon(RetractionIntent):

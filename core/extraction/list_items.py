@@ -17,13 +17,13 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from core.config import LOCAL_EMBEDDING_DIM, LOCAL_EMBEDDING_MODEL
-from core.extraction.classifier import ClassifierError, MLPModel
+from core.config import LOCAL_EMBEDDING_DIM
+from core.extraction.classifier import MLPModel
+from core.extraction.logistic_head import LogisticHead, LogisticHeadError
 
 LIST_ITEM_PATH = Path(__file__).with_name("data") / "list_item.npz"
 LIST_FRAGMENT_PATH = Path(__file__).with_name("data") / "list_fragment_mlp.npz"
@@ -31,46 +31,34 @@ LIST_FRAGMENT_PATH = Path(__file__).with_name("data") / "list_fragment_mlp.npz"
 
 @dataclass(frozen=True)
 class ListItemHead:
-    """Logistic regression over one clause vector: p(an item of a list-style self-introduction)."""
+    """A ``LogisticHead`` over one clause vector: p(an item of a list-style self-introduction), with its
+    bar ``"threshold"``."""
 
-    weights: npt.NDArray[np.float32]  # (dim,)
-    bias: float
-    threshold: float
-    embedding_model: str = LOCAL_EMBEDDING_MODEL
+    head: LogisticHead
+
+    @property
+    def threshold(self) -> float:
+        return self.head.bars["threshold"]
 
     def p_item(self, vectors: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
         if len(vectors) == 0:
             return np.zeros(0)
-        if vectors.ndim != 2 or vectors.shape[1] != self.weights.shape[0]:
-            raise ValueError(f"expected vectors of shape (n, {self.weights.shape[0]}), got {vectors.shape}")
-        z = vectors.astype(np.float64) @ self.weights.astype(np.float64) + self.bias
-        return 1.0 / (1.0 + np.exp(-z))
+        return self.head.predict_proba(vectors)
 
     def is_item(self, vectors: npt.NDArray[np.float32]) -> list[bool]:
         return [bool(p >= self.threshold) for p in self.p_item(vectors)]
 
-    def save(self, path: Path, **meta: str) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        arrays: dict[str, Any] = {
-            "weights": self.weights.astype(np.float32), "bias": np.array(self.bias),
-            "threshold": np.array(self.threshold), "embedding_model": np.array(self.embedding_model),
-            **{k: np.array(v) for k, v in sorted(meta.items())},
-        }
-        with path.open("wb") as fh:
-            np.savez_compressed(fh, **arrays)
+    def save(self, path: Path) -> None:
+        self.head.save(path)
 
     @classmethod
     def load(cls, path: Path = LIST_ITEM_PATH) -> ListItemHead:
-        """Read a weights file; raises ``ClassifierError`` when it is absent or does not fit."""
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                head = cls(weights=np.asarray(data["weights"], dtype=np.float32), bias=float(data["bias"]),
-                           threshold=float(data["threshold"]), embedding_model=str(data["embedding_model"]))
-        except (OSError, KeyError, ValueError) as exc:
-            raise ClassifierError(f"cannot read list-item weights {path}: {exc}") from exc
-        if head.embedding_model != LOCAL_EMBEDDING_MODEL or head.weights.shape != (LOCAL_EMBEDDING_DIM,):
-            raise ClassifierError(f"list-item weights are for {head.embedding_model} {head.weights.shape}")
-        return head
+        """Read a weights file; raises ``LogisticHeadError`` when it is absent or does not fit
+        (``HeadShapeError``: not of the embedding's dimension)."""
+        head = LogisticHead.load(path, dim=LOCAL_EMBEDDING_DIM)
+        if "threshold" not in head.bars:
+            raise LogisticHeadError(f"{path} has no list-item bar \"threshold\"")
+        return cls(head)
 
 
 _LOCK = threading.Lock()
@@ -105,5 +93,6 @@ class ListReader:
 
 
 def shipped_list_reader() -> ListReader:
-    """The packaged list reader; raises ``ClassifierError`` when a weights file does not load."""
+    """The packaged list reader; raises ``ClassifierError`` (the fragment model) or ``LogisticHeadError`` (the
+    head) when a weights file does not load."""
     return ListReader(shipped_list_item(), shipped_list_fragment())

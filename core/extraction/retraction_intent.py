@@ -11,19 +11,19 @@ Deterministic; ``RetractionIntentError`` when the weights are absent or made for
 
 from __future__ import annotations
 
-import logging
 import threading
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from core.config import LOCAL_EMBEDDING_DIM, LOCAL_EMBEDDING_MODEL
-from core.extraction.classifier import PREFIX
+from core.config import LOCAL_EMBEDDING_DIM
+from core.extraction.logistic_head import LogisticHead, LogisticHeadError, invocation, shipped_or_none
 
-log = logging.getLogger(__name__)
+__all__ = ["INTENT_CUE_FLOOR", "INTENT_P", "INTENT_WEIGHTS_PATH", "RetractionIntent", "RetractionIntentError",
+           "shipped_intent_model", "shipped_or_none"]
 
 INTENT_WEIGHTS_PATH = Path(__file__).with_name("data") / "retraction_intent.npz"
 INTENT_P = 0.70
@@ -32,57 +32,36 @@ INTENT_CUE_FLOOR = 0.50
 """A sentence with a retraction cue word ("nvm", "forget it", "算了") whose every reading is under this
 probability withdraws nothing in the resolver (``core.extraction.rules.retraction``): "nvm, found it", "forget
 it, i'll do it tomorrow" are about the moment. Calibrated out of fold by ``python -m
-training.train_retraction_intent`` ("cue_floor": the highest 0.05 step at which 95 % of the training rows'
+training.train_retraction_intent`` (bar "cue_floor": the highest 0.05 step at which 95 % of the training rows'
 cued withdrawals pass; stored in the weights, checked by ``tests/training``)."""
 
-
-class RetractionIntentError(RuntimeError):
-    """The intent weights are missing, malformed or made for another embedding model."""
+RetractionIntentError = LogisticHeadError
+"""The intent weights are missing, malformed or made for another embedding model (the heads' one error)."""
 
 
 @dataclass(frozen=True)
 class RetractionIntent:
-    """``sigmoid((x - mean) @ weights + bias)`` on ``prefix`` vectors of ``embedding_model``."""
+    """A ``LogisticHead`` over the classifier's ``passage`` vectors (centred by the training rows' mean)."""
 
-    weights: npt.NDArray[np.float32]  # (dim,)
-    bias: float
-    mean: npt.NDArray[np.float32]  # (dim,)
-    embedding_model: str = LOCAL_EMBEDDING_MODEL
-    prefix: str = PREFIX
+    head: LogisticHead
 
     def predict_proba(self, vectors: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
         """P(retraction request) per row."""
-        if vectors.ndim != 2 or vectors.shape[1] != self.weights.shape[0]:
-            raise ValueError(f"expected vectors of shape (n, {self.weights.shape[0]}), got {vectors.shape}")
-        z = (vectors.astype(np.float64) - self.mean) @ self.weights.astype(np.float64) + self.bias
-        return 1.0 / (1.0 + np.exp(-np.clip(z, -30.0, 30.0)))
+        return self.head.predict_proba(vectors)
 
-    def save(self, path: Path, **meta: str) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        arrays: dict[str, Any] = {
-            "weights": self.weights.astype(np.float32), "bias": np.array(self.bias, dtype=np.float32),
-            "mean": self.mean.astype(np.float32), "embedding_model": np.array(self.embedding_model),
-            "prefix": np.array(self.prefix), **{k: np.array(v) for k, v in sorted(meta.items())},
-        }
-        with path.open("wb") as fh:
-            np.savez_compressed(fh, **arrays)
+    def save(self, path: Path, rows_sha1: str = "", bars: Mapping[str, float] | None = None,
+             trainer: str | None = None, **notes: str) -> None:
+        """Write the head with its training rows' SHA-1, its calibrated ``bars`` and the trainer's ``notes``
+        (the trainer: this process's command unless given). The bias is kept at float32, as these models'
+        files always held it."""
+        replace(self.head, bias=float(np.float32(self.head.bias)), bars=dict(bars or {}),
+                trainer=invocation() if trainer is None else trainer, data_sha1=rows_sha1,
+                notes=notes).save(path)
 
     @classmethod
     def load(cls, path: Path = INTENT_WEIGHTS_PATH) -> RetractionIntent:
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                model = cls(weights=np.asarray(data["weights"], dtype=np.float32), bias=float(data["bias"]),
-                            mean=np.asarray(data["mean"], dtype=np.float32),
-                            embedding_model=str(data["embedding_model"]), prefix=str(data["prefix"]))
-        except (OSError, KeyError, ValueError) as exc:
-            raise RetractionIntentError(f"cannot read retraction-intent weights {path}: {exc}") from exc
-        if model.embedding_model != LOCAL_EMBEDDING_MODEL or model.weights.shape != (LOCAL_EMBEDDING_DIM,):
-            raise RetractionIntentError(f"retraction-intent weights are for {model.embedding_model} "
-                                        f"{model.weights.shape}, not {LOCAL_EMBEDDING_MODEL}")
-        if model.prefix != PREFIX:
-            raise RetractionIntentError(f"retraction-intent weights read {model.prefix!r} vectors, the "
-                                        f"classifier embeds {PREFIX!r} ones: retrain")
-        return model
+        """Read a weights file (``LogisticHeadError`` when it is absent or does not fit)."""
+        return cls(LogisticHead.load(path, dim=LOCAL_EMBEDDING_DIM))
 
 
 _LOCK = threading.Lock()
@@ -95,27 +74,3 @@ def shipped_intent_model() -> RetractionIntent:
         if not _SHIPPED:
             _SHIPPED.append(RetractionIntent.load())
         return _SHIPPED[0]
-
-
-class _Loadable(Protocol):
-    @classmethod
-    def load(cls, path: Path) -> Any: ...
-
-
-Model = TypeVar("Model", bound=_Loadable)
-_OPTIONAL: dict[Path, object | None] = {}
-
-
-def shipped_or_none(cls: type[Model], path: Path, what: str, instead: str) -> Model | None:
-    """An optional model's weights at ``path`` (``cls.load``), loaded once per process; None, logged as
-    ``what`` unavailable with what runs ``instead``, when they do not load (``RetractionIntentError``)."""
-    with _LOCK:
-        if path not in _OPTIONAL:
-            try:
-                _OPTIONAL[path] = cls.load(path)
-            except RetractionIntentError as exc:
-                log.warning("%s unavailable, %s: %s", what, instead, exc)
-                _OPTIONAL[path] = None
-        model = _OPTIONAL[path]
-    assert model is None or isinstance(model, cls)
-    return model

@@ -27,14 +27,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from core.config import LOCAL_EMBEDDING_MODEL
-from core.extraction.classifier import PREFIX
-from core.extraction.retraction_intent import RetractionIntentError, shipped_or_none
+from core.extraction.logistic_head import LogisticHead, LogisticHeadError, shipped_or_none
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 
 # Off by default (session 20): on every tune half the model changed no case (the pooled tune halves'
@@ -77,51 +74,32 @@ def target_features(topic: str, topic_vec: npt.NDArray[np.float32], sentence_vec
 
 @dataclass(frozen=True)
 class RetractionTarget:
-    """``sigmoid(((x - mean) / scale) @ weights + bias)`` over ``target_features``."""
+    """A ``LogisticHead`` over ``target_features`` (standardised), with its bars "accept" and "veto"."""
 
-    weights: npt.NDArray[np.float64]  # (len(FEATURES),)
-    bias: float
-    mean: npt.NDArray[np.float64]
-    scale: npt.NDArray[np.float64]
-    accept: float
-    veto: float
-    embedding_model: str = LOCAL_EMBEDDING_MODEL
-    prefix: str = PREFIX
+    head: LogisticHead
+
+    @property
+    def accept(self) -> float:
+        return self.head.bars["accept"]
+
+    @property
+    def veto(self) -> float:
+        return self.head.bars["veto"]
 
     def predict_proba(self, features: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         """P(the clause is what the retraction withdraws) per row of ``target_features``."""
-        z = ((features - self.mean) / self.scale) @ self.weights + self.bias
-        return 1.0 / (1.0 + np.exp(-np.clip(z, -30.0, 30.0)))
+        return self.head.predict_proba(features)
 
-    def save(self, path: Path, **meta: str) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        arrays: dict[str, Any] = {
-            "weights": self.weights, "bias": np.array(self.bias), "mean": self.mean, "scale": self.scale,
-            "accept": np.array(self.accept), "veto": np.array(self.veto), "features": np.array(FEATURES),
-            "embedding_model": np.array(self.embedding_model), "prefix": np.array(self.prefix),
-            **{k: np.array(v) for k, v in sorted(meta.items())},
-        }
-        with path.open("wb") as fh:
-            np.savez_compressed(fh, **arrays)
+    def save(self, path: Path) -> None:
+        self.head.save(path)
 
     @classmethod
     def load(cls, path: Path = TARGET_WEIGHTS_PATH) -> RetractionTarget:
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                model = cls(weights=np.asarray(data["weights"], dtype=np.float64), bias=float(data["bias"]),
-                            mean=np.asarray(data["mean"], dtype=np.float64),
-                            scale=np.asarray(data["scale"], dtype=np.float64), accept=float(data["accept"]),
-                            veto=float(data["veto"]), embedding_model=str(data["embedding_model"]),
-                            prefix=str(data["prefix"]))
-                features = tuple(str(f) for f in data["features"])
-        except (OSError, KeyError, ValueError) as exc:
-            raise RetractionIntentError(f"cannot read retraction-target weights {path}: {exc}") from exc
-        if features != FEATURES or model.weights.shape != (len(FEATURES),):
-            raise RetractionIntentError(f"retraction-target weights read {features}, not {FEATURES}: retrain")
-        if model.embedding_model != LOCAL_EMBEDDING_MODEL or model.prefix != PREFIX:
-            raise RetractionIntentError(f"retraction-target weights are for {model.embedding_model} "
-                                        f"{model.prefix!r} vectors, not {LOCAL_EMBEDDING_MODEL} {PREFIX!r}")
-        return model
+        """Read a weights file (``LogisticHeadError`` when it is absent, does not fit or lacks a bar)."""
+        head = LogisticHead.load(path, features=FEATURES)
+        if not {"accept", "veto"} <= set(head.bars):
+            raise LogisticHeadError(f"{path} lacks the retraction-target bars accept and veto: retrain")
+        return cls(head)
 
 
 def shipped_target(path: Path = TARGET_WEIGHTS_PATH) -> RetractionTarget | None:

@@ -56,8 +56,8 @@ so), by the method of ``STANDING_RESCUE`` (the weights' ``addressed_threshold``)
 percentile 0.728, 79.6 % of the 1,252 rules reach it (at ``STANDING_RESCUE``, 0.60: 3.3 % and 92.7 %)."""
 
 StandingInstructionError = RetractionIntentError
-"""The weights are missing, malformed or made for another embedding model (the retraction-intent error: both
-models share one file format)."""
+"""The weights are missing, malformed or made for another embedding model (the logistic heads' one
+error: such heads have one file format, ``core.extraction.logistic_head``)."""
 
 
 class StandingInstruction(RetractionIntent):

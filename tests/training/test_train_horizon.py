@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from core.extraction.horizon import HORIZON_DROP, HORIZON_KEEP, HORIZON_PATH
+from core.extraction.horizon import HORIZON_DROP, HORIZON_KEEP, HORIZON_PATH, Horizon
 from training.horizon_rows_hz35 import LASTING as NEAR_LASTING
 from training.horizon_rows_hz35 import MOMENT as NEAR_MOMENT
 from training.horizon_rows_hz35 import rows as near_date_rows
@@ -51,9 +51,9 @@ def test_the_bar_is_the_lowest_step_with_the_asked_precision() -> None:
 
 
 def test_the_shipped_weights_are_the_trainers_on_these_rows_at_their_bar() -> None:
-    with np.load(HORIZON_PATH, allow_pickle=False) as data:
-        assert str(data["rows_sha1"]) == rows_sha1(training_rows())
-        assert float(str(data["calibrated_bar"])) == HORIZON_DROP
+    head = Horizon.load(HORIZON_PATH).head
+    assert head.data_sha1 == rows_sha1(training_rows())
+    assert head.bars["calibrated_bar"] == HORIZON_DROP
 
 
 def test_the_near_date_rows_are_distinct_both_labels_all_scripts_all_near_dated() -> None:
@@ -87,6 +87,6 @@ def test_the_keep_bar_is_the_highest_step_with_the_asked_precision() -> None:
 
 
 def test_the_shipped_weights_carry_the_keep_bar_on_these_rows() -> None:
-    with np.load(HORIZON_PATH, allow_pickle=False) as data:
-        assert str(data["calibration_rows_sha1"]) == rows_sha1(near_date_rows())
-        assert float(str(data["lasting_bar"])) == HORIZON_KEEP
+    head = Horizon.load(HORIZON_PATH).head
+    assert head.notes["calibration_rows_sha1"] == rows_sha1(near_date_rows())
+    assert head.bars["lasting_bar"] == HORIZON_KEEP

@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 
 import numpy as np
-from numpy.lib.npyio import NpzFile
 
 from core.extraction.retraction_target import TARGET_WEIGHTS_PATH, RetractionTarget
 from training.retraction_target_rows_forget37 import GROUPS
@@ -40,10 +39,8 @@ def test_no_group_is_a_user_turn_of_a_case_set() -> None:
 
 
 def test_the_shipped_weights_are_fitted_on_these_groups() -> None:
-    data: NpzFile
-    with np.load(TARGET_WEIGHTS_PATH, allow_pickle=False) as data:
-        assert str(data["rows_sha1"]) == groups_sha1(GROUPS)
-    model = RetractionTarget.load()
+    model = RetractionTarget.load(TARGET_WEIGHTS_PATH)
+    assert model.head.data_sha1 == groups_sha1(GROUPS)
     assert 0.0 < model.veto < model.accept < 1.0
 
 

@@ -4,8 +4,6 @@ both ways, and the question-ending threshold the trainer calibrates is the one t
 
 from __future__ import annotations
 
-import numpy as np
-
 from core.extraction.standing_instruction import (
     STANDING_ADDRESSED,
     STANDING_RESCUE,
@@ -19,10 +17,8 @@ from training.train_standing_instruction import template_rows as rows
 
 
 def test_the_shipped_weights_match_the_rows() -> None:
-    with np.load(STANDING_WEIGHTS_PATH, allow_pickle=False) as data:
-        shipped = str(data["rows_sha1"])
+    shipped = StandingInstruction.load(STANDING_WEIGHTS_PATH).head.data_sha1
     assert shipped == rows_sha1(rows()), "rows changed: python -m training.train_standing_instruction"
-    StandingInstruction.load(STANDING_WEIGHTS_PATH)
 
 
 def test_rows_are_labelled_both_ways_and_the_test_split_is_kept_out() -> None:
@@ -35,13 +31,12 @@ def test_rows_are_labelled_both_ways_and_the_test_split_is_kept_out() -> None:
 
 
 def test_the_gate_uses_the_calibrated_question_threshold() -> None:
-    with np.load(STANDING_WEIGHTS_PATH, allow_pickle=False) as data:
-        assert float(str(data["asked_threshold"])) == STANDING_RESCUE
+    assert StandingInstruction.load(STANDING_WEIGHTS_PATH).head.bars["asked_threshold"] == STANDING_RESCUE
 
 
 def test_the_rescue_uses_the_calibrated_threshold_for_what_speaks_to_the_assistant() -> None:
-    with np.load(STANDING_WEIGHTS_PATH, allow_pickle=False) as data:
-        assert float(str(data["addressed_threshold"])) == STANDING_ADDRESSED
+    bars = StandingInstruction.load(STANDING_WEIGHTS_PATH).head.bars
+    assert bars["addressed_threshold"] == STANDING_ADDRESSED
 
 
 def test_the_chat_families_hold_rules_and_look_alikes_of_both_languages() -> None:

@@ -223,10 +223,11 @@ def _list_reader() -> ListReader | None:
     not load (a list-style message is then read as any other)."""
     from core.extraction.classifier import ClassifierError
     from core.extraction.list_items import shipped_list_reader
+    from core.extraction.logistic_head import LogisticHeadError
 
     try:
         return shipped_list_reader()
-    except ClassifierError as exc:
+    except (ClassifierError, LogisticHeadError) as exc:
         log.warning("list reader unavailable, lists read as any message: %s", exc)
         return None
 

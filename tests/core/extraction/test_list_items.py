@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
-from core.extraction.classifier import ClassifierError
 from core.extraction.list_items import ListItemHead, shipped_list_item
+from core.extraction.logistic_head import HeadShapeError, LogisticHead
 from core.extraction.rules import RulesExtractor
 from core.extraction.rules.analysis import analyse
 from core.extraction.rules.gate_units import item_candidates, list_message, long_enough
@@ -52,11 +52,11 @@ def test_the_head_saves_and_loads_and_refuses_other_shapes(tmp_path: Path) -> No
     path = tmp_path / "head.npz"
     head.save(path)
     again = ListItemHead.load(path)
-    vectors = np.random.default_rng(0).normal(size=(3, head.weights.shape[0])).astype(np.float32)
+    vectors = np.random.default_rng(0).normal(size=(3, head.head.dim)).astype(np.float32)
     assert np.allclose(again.p_item(vectors), head.p_item(vectors))
     assert again.is_item(vectors) == [bool(p >= head.threshold) for p in head.p_item(vectors)]
-    ListItemHead(np.zeros(7, dtype=np.float32), 0.0, 0.5).save(path)
-    with pytest.raises(ClassifierError):
+    ListItemHead(LogisticHead.of(np.zeros(7, dtype=np.float32), 0.0, bars={"threshold": 0.5})).save(path)
+    with pytest.raises(HeadShapeError):
         ListItemHead.load(path)
 
 

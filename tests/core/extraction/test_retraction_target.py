@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from core.extraction.retraction_intent import RetractionIntentError
+from core.extraction.logistic_head import HeadShapeError, LogisticHead
 from core.extraction.retraction_target import FEATURES, RetractionTarget, shipped_target, target_features
 
 
@@ -32,8 +32,8 @@ def test_a_single_clause_stands_out_from_nothing() -> None:
 
 
 def test_weights_of_other_features_are_refused(tmp_path: Path) -> None:
-    model = RetractionTarget(np.zeros(len(FEATURES)), 0.0, np.zeros(len(FEATURES)), np.ones(len(FEATURES)),
-                             accept=0.9, veto=0.25)
+    model = RetractionTarget(LogisticHead.of(np.zeros(len(FEATURES)), 0.0, features=FEATURES,
+                                             bars={"accept": 0.9, "veto": 0.25}))
     good = tmp_path / "good.npz"
     model.save(good)
     assert RetractionTarget.load(good).accept == pytest.approx(0.9)
@@ -42,6 +42,6 @@ def test_weights_of_other_features_are_refused(tmp_path: Path) -> None:
     arrays["features"] = np.array(("cos",))
     bad = tmp_path / "bad.npz"
     np.savez(bad, **arrays)
-    with pytest.raises(RetractionIntentError):
+    with pytest.raises(HeadShapeError):
         RetractionTarget.load(bad)
     assert shipped_target(tmp_path / "missing.npz") is None

@@ -27,12 +27,10 @@ def classifier() -> MemoryClassifier:
 
 
 def test_the_shipped_weights_are_the_template_rows_fit() -> None:
-    import numpy as np
-
+    from core.extraction.retraction_intent import RetractionIntent
     from core.extraction.update_intent import UPDATE_INTENT_PATH
 
-    with np.load(UPDATE_INTENT_PATH) as data:
-        assert str(data["rows_sha1"]) == rows_sha1(training_rows())
+    assert RetractionIntent.load(UPDATE_INTENT_PATH).head.data_sha1 == rows_sha1(training_rows())
 
 
 def test_a_change_without_a_cue_word_reads_as_an_update(classifier: MemoryClassifier) -> None:
