@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--golden", type=Path, default=None, help="also write the test's reference here")
     parser.add_argument("--dry-run", action="store_true", help="compare, write nothing")
     args = parser.parse_args(argv)
-    golden: dict[str, Array] = {}
+    golden: dict[str, Any] = {}
     failed = 0
     for item in SHIPPED:
         with np.load(item.path, allow_pickle=False) as data:

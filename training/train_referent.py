@@ -160,9 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     }
     print(json.dumps(report, ensure_ascii=False))
     if not args.no_write:
-        intent = fit(x, y)
+        head = fit(x, y).head
         chooser = ReferentChooser(
-            intent.weights.astype(np.float64), float(intent.bias), intent.mean.astype(np.float64), threshold
+            head.weights.astype(np.float64), head.bias, head.mean.astype(np.float64), threshold
         )
         sha = hashlib.sha1(json.dumps(rows, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
         chooser.save(args.out, rows_sha1=sha, assistant=str(args.assistant))
