@@ -1,0 +1,45 @@
+"""The session-21 fact / project rows: appended with their labels, removed again, no copies of cases."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from training.train_memory_classifier import CORPUS
+from training.utterance_rows_ptype40 import ROWS, _flat, check, main
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_append_adds_the_rows_with_their_labels_and_remove_takes_them_out(tmp_path: Path) -> None:
+    corpus = tmp_path / "utterances.jsonl"
+    corpus.write_text(CORPUS.read_text(encoding="utf-8"), encoding="utf-8")
+    assert main(["--remove", "--corpus", str(corpus)]) == 0  # the shipped corpus holds them: start without
+    without = corpus.read_text(encoding="utf-8")
+    assert main(["--append", "--corpus", str(corpus)]) == 0
+    lines = corpus.read_text(encoding="utf-8").splitlines()
+    added = [json.loads(line) for line in lines[len(without.splitlines()):]]
+    assert len(added) == len(ROWS)
+    labels = {_flat(t): k for t, k, _ in ROWS}
+    for row in added:
+        assert row["keep"] is True and row["type"] == labels[_flat(row["text"])] and row["source"] == "hand"
+        assert str(row["family"]).startswith("ptype40_")
+    assert {r["type"] for r in added} == {"fact", "project"}
+    assert main(["--append", "--corpus", str(corpus)]) == 0  # idempotent
+    assert len(corpus.read_text(encoding="utf-8").splitlines()) == len(lines)
+    assert main(["--remove", "--corpus", str(corpus)]) == 0
+    assert corpus.read_text(encoding="utf-8") == without
+
+
+def test_rows_are_no_copies_of_the_case_files() -> None:
+    cases = sorted((REPO / "bench" / "data").glob("*_cases.jsonl"))
+    assert cases
+    assert check(cases) == []
+
+
+def test_check_finds_a_copy(tmp_path: Path) -> None:
+    text, _, _ = ROWS[0]
+    path = tmp_path / "c.jsonl"
+    path.write_text(json.dumps({"conversation": [{"role": "user", "content": "so. " + text.upper()}]}),
+                    encoding="utf-8")
+    assert check([path]) == [text]
