@@ -43,3 +43,4 @@ def test_a_reply_with_its_own_subject_is_read_as_itself(ex: RulesExtractor) -> N
     # a reply that states something in its own words is no bare value: the question frames nothing
     out = _reply(ex, "What do you do for fun?", "I love hiking in the mountains")
     assert list(out.values()) == ["I love hiking in the mountains"]
+
