@@ -142,6 +142,8 @@ _BE = {"are": "am", "were": "was"}
 _PARTICIPLE = re.compile(r"(?:ed|called)$")
 # a Chinese reply with a predicate of its own ("在一家公司做运营") is a statement, not a bare value
 _ZH_PREDICATE = re.compile(r"[在做是去有了过着要想]")
+# ... and an English reply that opens with a verb's -ing form ("running a small bakery") has one too
+_EN_PREDICATE = re.compile(r"^[a-z]{2,}ing\s+[a-z]", re.IGNORECASE)
 _NOT_BARE = re.compile(r"^(?:no|nope|nah|not really|idk|dunno|no idea|not sure|none|nothing|"
                        r"不知道|没有|不是|没|随便|都行|都可以)\b|[？?]$|"
                        # a choice among what the assistant offered ("the second one", "前者"): no value
@@ -161,7 +163,8 @@ def bare_answer(data: ExtractionInput) -> str | None:
         return None  # several sentences: more than an answer
     if len(reply.split()) > BARE_WORDS or len(re.findall(r"[\u3400-\u9fff]", reply)) > BARE_CJK:
         return None
-    if re.search(r"我|你|您|\b(?:i|i'm|im|i've|me|my|we|our|you|your|u|ur)\b", reply, flags=re.I):
+    if re.search(r"我|你|您|\b(?:i|i'm|im|i've|me|my|we|our|you|your|u|ur)\b", reply, flags=re.I) \
+            or _EN_PREDICATE.search(reply):
         return None
     pieces = [p.strip() for p in re.split(r"[？?]", question) if p.strip()]
     if not pieces:
@@ -192,6 +195,8 @@ def bare_answer(data: ExtractionInput) -> str | None:
         return " ".join([words[0], words[1], reply, *words[2:]])
     words = rest.split(" ")
     if words[0].lower() == "i":  # "how old are you?" -> "I am 41"
+        if len(words) > 2 and words[1].endswith("ing"):  # "what are you reading now?" -> "I am reading X now"
+            return " ".join(["I", _BE.get(aux, aux), words[1], reply, *words[2:]])
         return " ".join(["I", _BE.get(aux, aux), *words[1:], reply])
     if len(words) > 2 and _PARTICIPLE.search(words[-1]):  # "what's your dog called?" -> "my dog is called …"
         return " ".join([*words[:-1], aux, words[-1], reply])

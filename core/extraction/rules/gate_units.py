@@ -303,16 +303,10 @@ def split_points(analysis: Analysis, upserts: list[MemoryCandidate]) -> list[Spl
                                             or OWN_SUBJECT.search(normalise(text)))
             if owner is None and clauses[i].index not in analysis.absorbed_hits and not own:
                 in_list = sizes.get(clauses[0].sentence, 0) >= LIST_SENTENCE
-                # a Chinese clause that elides its subject after the user's own taste, goal or project
-                # ("我很爱打羽毛球，以后想考个教练证"): the user is its subject, read as such (a plan
-                # after a taste is two things); after a fact, its detail ("我在减脂，晚上不吃主食")
-                elided = zh and has_cjk(text) and cand.memory_type is not MemoryType.FACT \
-                    and bool(patterns.FIRST_PERSON.search(clauses[0].norm))
-                listed = with_user_subject(clauses[i], text) if in_list or elided else None
+                listed = with_user_subject(clauses[i], text) if in_list else None
                 if listed is None:
                     continue  # a detail of the group ("和家人一起生活"), not read (no model text for it)
                 text = listed  # "…, bad knee from rugby, into birdwatching big time": read as the user's
-                own = elided and not in_list  # the user's statement, its subject elided as Chinese does
             out.append(Split(cand.key, text, join_clauses(analysis.message, clauses[:i], zh),
                               join_clauses(analysis.message, clauses[i:], zh), clauses[0].sentence,
                               tuple(clauses), i, own, owner, clauses[i].norm))

@@ -1,7 +1,6 @@
 """One memory, one thing in a message that tells several (issue 24, session 21): a rule's item of a list-style
-introduction is read like the list's other items, and a Chinese clause that elides the user as its subject
-is read as the user's statement (a plan after a taste is its own goal). Lines written for this test (none
-from an evaluation set), through ``RulesExtractor``'s public interface."""
+introduction is read like the list's other items. Lines written for this test (none from an evaluation set),
+through ``RulesExtractor``'s public interface."""
 
 from __future__ import annotations
 
@@ -15,10 +14,3 @@ def test_a_rule_item_of_a_list_is_read_like_the_lists_other_items(ex: RulesExtra
                                      "learning welsh"))
     assert any("Nut-free" in c.content for c in out if c.memory_type.value == "fact")
 
-
-def test_a_plan_after_a_taste_in_one_chinese_sentence_is_its_own_goal(ex: RulesExtractor) -> None:
-    # the second clause elides its subject (the user's): a plan is not part of the taste
-    out = ex.extract(ExtractionInput("我很爱打羽毛球，以后想考个教练证。"))
-    taste = next(c for c in out if c.memory_type.value == "preference")
-    assert "教练证" not in taste.content
-    assert any(c.memory_type.value == "goal" and "教练证" in c.content for c in out)
