@@ -42,7 +42,7 @@ from core.extraction.rules import forget, patterns
 from core.extraction.rules.constraints import ConstraintDetectors, changed_rule
 from core.extraction.rules.detectors import Hit, SlotDetectors
 from core.extraction.rules.events import dated, event_hit
-from core.extraction.rules.followup import first_sentence_answer, followup_statement
+from core.extraction.rules.followup import bare_answer, first_sentence_answer, followup_statement
 from core.extraction.rules.forget import Deletion
 from core.extraction.rules.keys import salient_tokens
 from core.extraction.rules.places import places_in
@@ -450,9 +450,31 @@ def _with_first_answer(analysis: Analysis, data: ExtractionInput,
     return analysis
 
 
+BARE_ANSWER_CAP = 0.8  # confidence of a memory read from a bare answer in its question's frame
+
+
+def _bare_answered(data: ExtractionInput, horizon: HorizonReading | None) -> Analysis | None:
+    """A bare reply to the assistant's content question ("搬到哪里去了？" -> "厦门") read as its
+    restatement in the question's frame (``followup.bare_answer``): the rules' slot detectors and, in the
+    gate, the classifier read the restatement, not the fragment ("night porter at a hotel" alone is no
+    job)."""
+    restated = bare_answer(data)
+    if restated is None:
+        return None
+    again = _Analyser(ExtractionInput(restated, (), data.summary, data.existing, data.sent_at), horizon).run()
+    if again.deletions:
+        return None
+    for group in again.groups:
+        group.hit.confidence = min(group.hit.confidence, BARE_ANSWER_CAP)
+    return again
+
+
 def analyse(data: ExtractionInput, horizon: HorizonReading | None = None) -> Analysis:
     """The rules' reading of ``data.user_message``; ``horizon``: the horizon model, which lets a lasting
     statement with a near date past the hard time filter (unset: the time words alone decide)."""
+    answered = _bare_answered(data, horizon) if data.context else None
+    if answered is not None:
+        return answered
     analysis = _Analyser(data, horizon).run()
     if analysis.groups or analysis.deletions:
         return _with_first_answer(analysis, data, horizon)

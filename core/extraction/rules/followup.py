@@ -1,5 +1,6 @@
 """Short replies to the assistant's question, restated as the user's own statement ("Favorite game?"
--> "Wingspan" becomes "My favorite game is Wingspan"; "所以以后都用中文？" -> "对"). The fact is the
+-> "Wingspan" becomes "My favorite game is Wingspan"; "所以以后都用中文？" -> "对"; a bare value after a
+content question, "搬到哪里去了？" -> "昆明" becomes "我搬到昆明去了", ``bare_answer``). The fact is the
 user's answer or confirmation; the question only supplies its frame."""
 
 from __future__ import annotations
@@ -120,3 +121,83 @@ def first_sentence_answer(data: ExtractionInput) -> tuple[str, float] | None:
 
 
 _FIRST_STOP = re.compile(r"[.。!！;；\n]|\s-\s|[,，]")
+
+
+# A bare answer to the assistant's content question ("And what's the new job?" -> "night porter at a
+# hotel"; "搬到哪里去了？" -> "昆明"): the reply is the value, the question's frame its slot. The question is
+# restated as the user's statement with the answer in the place of the question word, and the rules and the
+# classifier read that statement as they read any other (a slot detector, the time filter, the horizon model):
+# "搬到哪里去了？" + "昆明" -> "我搬到昆明去了", "what's the new job?" + "welder" -> "my new job is welder",
+# "你今天去哪儿了？" + "公园" -> "我今天去公园了" (a thing of the day, dropped like the statement would be).
+# Only grammar words: the question words of each language and English auxiliaries, never a topic.
+BARE_WORDS = 8  # a reply longer than this says more than an answer
+BARE_CJK = 16
+_WH_ZH = re.compile(r"哪个城市|哪座城市|哪个地方|什么地方|哪里|哪儿|哪|什么样的|什么|啥|多少|几")
+_ZH_TAIL = re.compile(r"(?:呢|呀|啊|哇|嘛|吗)*[？?]\s*$")
+_WH_EN = re.compile(
+    r"^(?:(?:and|so|oh|ok|okay|well|then|cool|nice|wow)[,!]?\s+)*"
+    r"(?P<wh>what|which|who|how (?:old|long|many|much))(?P<noun>(?: (?:kind|sort|type) of)?(?: [a-z]+)?)??"
+    r"(?:'s| (?P<aux>do|does|did|are|is|was|were|have|has)) (?P<rest>[a-z' ]+?)\s*\?$", re.IGNORECASE)
+_BE = {"are": "am", "were": "was"}
+_PARTICIPLE = re.compile(r"(?:ed|called)$")
+# a Chinese reply with a predicate of its own ("在一家公司做运营") is a statement, not a bare value
+_ZH_PREDICATE = re.compile(r"[在做是去有了过着要想]")
+# ... and an English reply that opens with a verb's -ing form ("running a small bakery") has one too
+_EN_PREDICATE = re.compile(r"^[a-z]{2,}ing\s+[a-z]", re.IGNORECASE)
+_NOT_BARE = re.compile(r"^(?:no|nope|nah|not really|idk|dunno|no idea|not sure|none|nothing|"
+                       r"不知道|没有|不是|没|随便|都行|都可以)\b|[？?]$|"
+                       # a choice among what the assistant offered ("the second one", "前者"): no value
+                       r"\b(?:one|ones|option|former|latter)$|^(?:the )?(?:first|second|third|last|other)\b|"
+                       r"^(?:第.个?|前者|后者|这个|那个|这种|那种)", re.IGNORECASE)
+
+
+def bare_answer(data: ExtractionInput) -> str | None:
+    """The user's bare reply restated with the assistant's content question as its frame (see above), or
+    None: the reply is long, has its own subject or addressee, a question, a yes/no or a shrug, or the
+    question is not a content question of a form restated here."""
+    reply = clean_content(data.user_message or "")
+    question = _last_assistant_question(data)
+    if not question or not reply or _AFFIRM.match(reply) or _NOT_BARE.search(reply):
+        return None
+    if re.search(r"[.。!！;；\n]", reply.rstrip(".。!！")):
+        return None  # several sentences: more than an answer
+    if len(reply.split()) > BARE_WORDS or len(re.findall(r"[\u3400-\u9fff]", reply)) > BARE_CJK:
+        return None
+    if re.search(r"我|你|您|\b(?:i|i'm|im|i've|me|my|we|our|you|your|u|ur)\b", reply, flags=re.I) \
+            or _EN_PREDICATE.search(reply):
+        return None
+    pieces = [p.strip() for p in re.split(r"[？?]", question) if p.strip()]
+    if not pieces:
+        return None
+    tail = pieces[-1] + "?"  # "哦？搬到哪里去了？": the last question
+    if re.search(r"[\u3400-\u9fff]", tail):
+        if _ZH_PREDICATE.search(reply):
+            return None
+        body = _ZH_TAIL.sub("", tail)
+        if not _WH_ZH.search(body):
+            return None
+        body = _swap_speakers(body)
+        body = body if "我" in body else "我" + body
+        return _WH_ZH.sub(lambda _m: reply, body, count=1)
+    m = _WH_EN.search(tail)
+    if m is None:
+        return None
+    aux = (m.group("aux") or "is").lower()
+    rest = _swap_speakers(m.group("rest").strip())
+    if re.match(r"^the\b", rest, flags=re.I):
+        rest = "my" + rest[3:]  # "what's the new job?" asks the user's
+    if aux in ("do", "does", "did"):
+        words = rest.split(" ", 2)  # subject, verb, the rest: "I do now" -> "I do <answer> now"
+        if len(words) < 2:
+            return None
+        if _ENDS_WITH_PREP.search(rest) or rest.endswith(" about"):
+            return f"{rest} {reply}"  # "what do you want to talk about?" -> "I want to talk about …"
+        return " ".join([words[0], words[1], reply, *words[2:]])
+    words = rest.split(" ")
+    if words[0].lower() == "i":  # "how old are you?" -> "I am 41"
+        if len(words) > 2 and words[1].endswith("ing"):  # "what are you reading now?" -> "I am reading X now"
+            return " ".join(["I", _BE.get(aux, aux), words[1], reply, *words[2:]])
+        return " ".join(["I", _BE.get(aux, aux), *words[1:], reply])
+    if len(words) > 2 and _PARTICIPLE.search(words[-1]):  # "what's your dog called?" -> "my dog is called …"
+        return " ".join([*words[:-1], aux, words[-1], reply])
+    return f"{rest} {aux} {reply}"

@@ -66,6 +66,8 @@ tiebreak between 0.85 and 0.90 was a 400-turn LoCoMo sample (``bench/RESULTS.md`
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from core.extraction.candidates import CandidateOp, MemoryCandidate
 from core.extraction.classifier import MemoryClassifier, MLPModel, Prediction, turn_tail
 from core.extraction.list_items import ListReader
@@ -96,6 +98,19 @@ from core.extraction.rules.refine import CandidateMeta
 from core.extraction.rules.segment import clean_content
 from core.extraction.standing_instruction import StandingInstruction
 from core.types import MemoryType
+
+
+def listed_candidates(analysis: Analysis, upserts: list[MemoryCandidate], items: frozenset[int]) -> list[int]:
+    """The positions in ``upserts`` of the rule candidates whose group is one clause, an item of the list
+    (``ClassifierGate.list_items``)."""
+    if not items:
+        return []
+    out: list[int] = []
+    for i, cand in enumerate(upserts):
+        groups = [g for g in analysis.groups if g.key == cand.key]
+        if len(groups) == 1 and len(groups[0].clauses) == 1 and groups[0].clauses[0].index in items:
+            out.append(i)
+    return out
 
 
 class ClassifierGate:
@@ -150,7 +165,8 @@ class ClassifierGate:
         is no change of job)."""
         candidates = fold_third_party(analysis, candidates)
         upserts = [c for c in candidates if c.op is CandidateOp.UPSERT]
-        units = rescue_units(analysis, self.list_items(analysis))
+        items = self.list_items(analysis)
+        units = rescue_units(analysis, items)
         splits = split_points(analysis, upserts)
         said = said_texts(analysis)  # a templated content ("Lives in Rotterdam") is read as the user said it
         texts = [said.get(c.content, c.content) for c in upserts] + [u.model_text for u in units] + \
@@ -176,6 +192,13 @@ class ClassifierGate:
                                       for cand, first, second in zip(upserts, alone, opinion, strict=True)]
         predictions[rest] = second_opinion(self.precision, vectors[rest], predictions[rest], floors,
                                            turn_vector)
+        listed = listed_candidates(analysis, upserts, items)
+        if self.lists is not None and listed:
+            # a rule candidate that is one item of a list ("gluten-free (coeliac)" among a job, a city and the
+            # pets) is read like the list's other items: by the list fragment model alone
+            rows = self.lists.fragment.predict_proba(vectors[listed])
+            for i, row in zip(listed, rows, strict=True):
+                predictions[i] = Prediction(tuple(round(float(p), 6) for p in row))
         if self.lists is not None and any(u.item for u in units):
             # an item of a list is read by the list fragment model alone (``core.extraction.list_items``)
             at = [j for j, u in enumerate(units) if u.item]
@@ -205,6 +228,10 @@ class ClassifierGate:
             if kept.key != cand.key:
                 new_meta[kept.key] = meta.get(cand.key, CandidateMeta())
             out.append(kept)
+        for i in listed:  # held as a list item: the horizon model leaves it to the fragment model's reading
+            key = upserts[i].key
+            if key in new_meta or any(c.key == key for c in out):
+                new_meta[key] = replace(new_meta.get(key, CandidateMeta()), listed=True)
         out = apply_splits(out, splits, predictions[n_units:], vectors[n_units:], new_meta, analysis,
                            self.keys, filled)
         if ghosts:
