@@ -32,8 +32,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
-from core.extraction.classifier import MemoryClassifier
+from core.extraction.classifier import Prediction, shipped_mlp
 from core.extraction.pairs import RELATIONS, shipped_pair_model, topic_text
 from core.types import MemoryType
 from training.train_memory_classifier import embed
@@ -69,7 +70,8 @@ def bar(other: np.ndarray, wrong: np.ndarray) -> float | None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cache", type=Path, default=None, help="passage-vector cache (train_memory_classifier)")
+    parser.add_argument("--cache", type=Path, default=None,
+                        help="passage-vector cache (training.train_memory_classifier.embed)")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
     data = rows()
@@ -77,19 +79,21 @@ def main(argv: list[str] | None = None) -> int:
     texts = sorted(set(olds) | set(news) | {topic_text(t) for t in news})
     index = {t: i for i, t in enumerate(texts)}
     vec = embed(texts, args.cache)
-    at = lambda batch: vec[[index[t] for t in batch]]  # noqa: E731
+
+    def at(batch: list[str]) -> npt.NDArray[np.float32]:
+        return vec[[index[t] for t in batch]]
+
     model = shipped_pair_model()
-    probs = model.predict_proba(model.features(at(olds), at(news), olds, news, at([topic_text(t) for t in news])))
+    topics = at([topic_text(t) for t in news])
+    probs = model.predict_proba(model.features(at(olds), at(news), olds, news, topics))
     sup = probs[:, RELATIONS.index("supersede")]
     read = (probs.argmax(axis=1) == RELATIONS.index("supersede")) & (sup >= SUPERSEDE_P)
-    classifier = MemoryClassifier.__new__(MemoryClassifier)  # the shipped weights on given vectors only
-    from core.extraction.classifier import shipped_mlp
-
-    classifier.model = shipped_mlp()
-    uniq = sorted(set(olds) | set(news))
-    pred = {t: p for t, p in zip(uniq, classifier.predict_vectors(at(uniq)), strict=True)}
+    uniq = sorted(set(olds) | set(news))  # the shipped classifier on the texts alone (no previous turn)
+    pred = {t: Prediction(tuple(float(x) for x in p))
+            for t, p in zip(uniq, shipped_mlp().predict_proba(at(uniq)), strict=True)}
     mine = [max(TYPES, key=lambda t, p=pred[o]: p.p_type(t)) for o in olds]
-    other = np.array([max(pred[n].p_type(t) for t in TYPES if t is not m) for n, m in zip(news, mine, strict=True)])
+    other = np.array([max(pred[n].p_type(t) for t in TYPES if t is not m)
+                      for n, m in zip(news, mine, strict=True)])
     wrong = np.array([r["relation"] != "supersede" for r in data])
     chat = np.array([bool(r.get("chat")) for r in data])
     folds = np.array([fold(r) for r in data])
@@ -110,8 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     report["bar"] = shipped
     for name, sel in (("templates", read & ~chat), ("chat", read & chat)):
         blocked = sel & (other >= shipped)
-        report[name] = {"rows": int(sel.sum()), "wrong": int((sel & wrong).sum()), "blocked": int(blocked.sum()),
-                        "blocked_right": int((blocked & wrong).sum()),
+        report[name] = {"rows": int(sel.sum()), "wrong": int((sel & wrong).sum()),
+                        "blocked": int(blocked.sum()), "blocked_right": int((blocked & wrong).sum()),
                         "supersedes_blocked": int((blocked & ~wrong).sum())}
     # the old, fixed rule for comparison: blocked when p(the memory's type) < 0.5 and another type is likelier
     old_rule = np.array([pred[n].p_keep >= 0.8 and pred[n].p_type(m) < 0.5

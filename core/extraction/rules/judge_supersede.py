@@ -255,7 +255,11 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
         return None
     if not taken and sure_of_another_type(classifier, content, memory):
         return None  # the memory classifier is sure it is a memory of another type: not this slot's value
-    out = [c for k, c in enumerate(out) if k not in taken]
+    # a candidate of the message holding the new value under another slot (told in the sentence after the
+    # cue: "quit X! doing Y full time now" kept Y as a project) is that value: written once, in the slot
+    same = [k for k, c in enumerate(out) if c.op is CandidateOp.UPSERT and c.supersedes is None
+            and c.key != memory.key and from_sentence(c, content)]
+    out = [c for k, c in enumerate(out) if k not in taken and k not in same]
     if memory.memory_type != MemoryType.CONSTRAINT.value:
         content = without_requests(content)  # after every check: what is decided never depends on it
     out.append(MemoryCandidate(op=CandidateOp.UPSERT, memory_type=type_of(memory),
