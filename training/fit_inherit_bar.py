@@ -117,6 +117,10 @@ def main(argv: list[str] | None = None) -> int:
         report[name] = {"rows": int(sel.sum()), "wrong": int((sel & wrong).sum()),
                         "blocked": int(blocked.sum()), "blocked_right": int((blocked & wrong).sum()),
                         "supersedes_blocked": int((blocked & ~wrong).sum())}
+    for name, sel in (("templates_by_bar", read & ~chat), ("chat_by_bar", read & chat)):
+        report[name] = {str(b): {"blocked": int((sel & (other >= b)).sum()),
+                                 "blocked_right": int((sel & (other >= b) & wrong).sum())}
+                        for b in (0.5, 0.6, 0.7, 0.8, 0.9, 0.95)}
     # the old, fixed rule for comparison: blocked when p(the memory's type) < 0.5 and another type is likelier
     old_rule = np.array([pred[n].p_keep >= 0.8 and pred[n].p_type(m) < 0.5
                          and any(pred[n].p_type(t) > pred[n].p_type(m) for t in TYPES)

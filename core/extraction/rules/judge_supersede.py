@@ -42,6 +42,7 @@ from core.extraction.rules.judge_ledger import Ledger, type_of
 from core.extraction.rules.judge_pairs import Pairing
 from core.extraction.rules.judge_values import new_part, without_requests
 from core.extraction.rules.keys import content_slug
+from core.extraction.rules.segment import has_cjk
 from core.extraction.rules.slots import is_known_slot
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.text.salient import salient_tokens
@@ -98,6 +99,16 @@ def old_value(sentence: str, old: str, other: str) -> bool:
     words = salient_tokens(old) & salient_tokens(other)
     clauses = [c for c in CLAUSE.findall(sentence) if STOP.search(c) or _FROM.search(c)]
     return any(len(w) >= 2 and w in salient_tokens(c) for c in clauses for w in words)
+
+
+def untold(sentence: str, side: list[str]) -> str:
+    """The clauses of ``sentence`` that none of the ``side`` contents holds, joined, when one of them tells a
+    change with a strong cue (``STRONG_CUE``); else ""."""
+    rest = [c.strip() for c in CLAUSE.findall(sentence) if c.strip() and not any(
+        c.strip() in s or overlap(c, s) >= 0.5 for s in side)]
+    if not any(STRONG_CUE.search(c) for c in rest):
+        return ""
+    return ("，" if has_cjk(sentence) else ", ").join(rest)
 
 
 def a_list(memory: ExistingMemory) -> bool:
@@ -184,6 +195,7 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
     told = False  # the sentence produced a candidate that tells a change (of this slot or not)
     taken: list[int] = []  # ... under another slot or type, which a sure supersede takes over
     retire: list[int] = []  # ... or which keeps its own slot and retires the old memory
+    side: list[str] = []  # what those candidates hold
     # the sentence's statement is a taste or goal kept under another named slot (merged into it or not)
     elsewhere = any(c.op is CandidateOp.UPSERT and c.memory_type is type_of(memory) and c.key != memory.key
                     and c.memory_type in (MemoryType.PREFERENCE, MemoryType.GOAL)
@@ -196,6 +208,7 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
         if not (intent or UPDATE_CUE.search(c.content)):
             continue  # a side fact of the sentence ("膝盖不行"), not the new value
         told = True
+        side.append(c.content)
         if is_event_key(c.key):
             if p >= CROSS_P and (intent or tells_new_value(c.content)):
                 taken.append(k)  # "band broke up, i'm teaching myself drums now": the new value,
@@ -230,12 +243,15 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
                                       "supersedes": memory.key,
                                       "confidence": max(c.confidence, round(p, 3))})
         return out
-    if (told or elsewhere) and not taken:
+    rest = untold(sentence, side) if told and not elsewhere and not taken and not intent else ""
+    if (told or elsewhere) and not taken and not rest:
         # what the sentence tells is stored under its own key: it is not this memory's value. A statement
         # is read in its own words, so its change word may sit in the referent beside it ("最近开始追一部
         # 电视剧X，很喜欢里面的演员"): a taste or goal the message keeps under another named slot is that
         # slot's, cue or not (two named slots never replace each other), never written twice
         return None
+    if rest:  # ... unless a clause no candidate holds tells a change with a strong cue: the memory's value,
+        sentence = tail = rest  # the side fact beside it keeps its own slot ("switch to km, i live in X now")
     if (p < STATEMENT_P and not (p >= CUED_SUPERSEDE_P and STRONG_CUE.search(sentence))) \
             or not (intent or UPDATE_CUE.search(sentence)) or QUESTION.search(sentence):
         return None
@@ -258,7 +274,7 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
     # a candidate of the message holding the new value under another slot (told in the sentence after the
     # cue: "quit X! doing Y full time now" kept Y as a project) is that value: written once, in the slot
     same = [k for k, c in enumerate(out) if c.op is CandidateOp.UPSERT and c.supersedes is None
-            and c.key != memory.key and from_sentence(c, content)]
+            and c.key != memory.key and from_sentence(c, content) and not from_sentence(c, sentence)]
     out = [c for k, c in enumerate(out) if k not in taken and k not in same]
     if memory.memory_type != MemoryType.CONSTRAINT.value:
         content = without_requests(content)  # after every check: what is decided never depends on it
