@@ -68,6 +68,11 @@ def bar(other: np.ndarray, wrong: np.ndarray) -> float | None:
     return None
 
 
+def likeliest(seen: Prediction) -> MemoryType:
+    """The classifier's likeliest type of a text (what it would be stored as)."""
+    return max(TYPES, key=seen.p_type)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", type=Path, default=None,
@@ -91,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     uniq = sorted(set(olds) | set(news))  # the shipped classifier on the texts alone (no previous turn)
     pred = {t: Prediction(tuple(float(x) for x in p))
             for t, p in zip(uniq, shipped_mlp().predict_proba(at(uniq)), strict=True)}
-    mine = [max(TYPES, key=lambda t, p=pred[o]: p.p_type(t)) for o in olds]
+    mine = [likeliest(pred[o]) for o in olds]
     other = np.array([max(pred[n].p_type(t) for t in TYPES if t is not m)
                       for n, m in zip(news, mine, strict=True)])
     wrong = np.array([r["relation"] != "supersede" for r in data])
