@@ -23,12 +23,11 @@ decides:
   names the memory in ``supersedes``; else, with p >= ``STATEMENT_P``, an update cue and no question,
   the sentence itself becomes the memory's new content (``new_part``: without the clauses about the
   old value, "quit coffee, matcha now" -> "matcha now") when it has a strong change cue (``STRONG_CUE``)
-  (or, on the models' word, the memory classifier types the new part as the slot's: ``of_type``) and the
-  memory classifier is not sure it is a memory of another type (``sure_of_another_type``: p_keep >=
-  ``STATEMENT_KEEP`` and another type at ``OTHER_TYPE_SURE``, a bar fitted on the pair rows by
-  ``training/fit_inherit_bar.py``: 1.0, never). A refine merge into the memory's own key is rewritten
-  only with a strong change cue or a new part the classifier types as the slot's. The upsert
-  deactivates or overwrites the old memory and its history says which message superseded which;
+  (or, where the rules read the old value's end, the memory classifier types the new part as the
+  slot's: ``of_type``) and the memory classifier does not call it, with p >= ``STATEMENT_KEEP``, a
+  memory of another type (p of the memory's type < ``OTHER_TYPE_P``). A refine merge into the memory's
+  own key is rewritten only with a strong change cue or a new part the classifier types as the slot's.
+  The upsert deactivates or overwrites the old memory and its history says which message superseded which;
 - ``refine`` / ``unrelated``: nothing changes.
 
 Since issue 24's session 11: a supersede acts at ``CUED_SUPERSEDE_P`` with a strong change cue for the
@@ -54,8 +53,7 @@ retraction-intent model no withdrawal (``reads_change``), its supersede and retr
 the sentence, a memory of the slot's type for the classifier, is the new value
 (``judge_supersede.supersede_new``).
 
-Since issue 24's session 21: the new value takes the memory's slot, key and type, unless the classifier is
-sure of another type (above); a candidate of the message that holds the statement's new value under another
+Since issue 24's session 21: a candidate of the message that holds the statement's new value under another
 slot, told after the cue sentence, is written once, in the slot; a sentence whose candidates are side facts of
 other slots gives the memory its strongly cued clause no candidate holds (``untold``); a second memory stating
 the old value reads the sentence's supersede and retract together.

@@ -4,21 +4,22 @@ Contract: ``supersede_paired`` acts on the pair model's supersede reading of one
 pair (p >= ``SUPERSEDE_P``, or ``CUED_SUPERSEDE_P`` with a strong change cue for the most similar memory;
 never an addition, never a list without a strong change cue). ``supersede`` finds what replaces the memory, in
 this order: the candidate refine merged into the memory's own key, rewritten with the new statement alone
-(only with a strong change cue, ``strong_change``); else the candidate the sentence produced (its content
-overlaps the sentence), naming the memory in ``supersedes``, or taken over or kept beside it across slots at
-``CROSS_P``; else, when those candidates are side facts of other slots, the sentence's strongly cued clause
-none of them holds (``untold``), read as the statement; else, at ``STATEMENT_P`` with an update cue and no
-question, the sentence's new value itself (``judge_values.new_part``), told by a strong change or typed as the
-slot's by the memory classifier (``of_type``), written under the memory's key and type unless the classifier
-is sure it is a memory of another type (``sure_of_another_type``, a bar fitted on the pair rows: never), a
-candidate of the message told after the sentence that holds it giving way; else, when nothing of the message
-comes from the sentence or writes the memory and the update-intent model reads a change (``supersede_new``),
-the sentence whole, read as a sentence without a change word is. A new value told with a weak cue alone
-(``weak_cue``) must be of the memory's type (``of_type``). Then another memory stating the old value the
-sentence moves from goes too (``old_value``, its supersede and retract read together). A slug key naming the
-old value's words gets a slug of the new value (``fresh_key``). Invariants: every replacement names the memory
-in ``supersedes``; two named slots never replace each other; a goal is never a fact's new value (``_STATES``);
-the requests glued to a value are cut only after everything is decided; the classifier is passed in.
+(only with a strong change cue, ``strong_change``, or a new part the memory classifier types as the slot's,
+``of_type``); else the candidate the sentence produced (its content overlaps the sentence), naming the memory
+in ``supersedes``, or taken over or kept beside it across slots at ``CROSS_P``; else, when those candidates
+are side facts of other slots, the sentence's strongly cued clause none of them holds (``untold``), read as
+the statement; else, at ``STATEMENT_P`` with an update cue and no question, the sentence's new value itself
+(``judge_values.new_part``), told by a strong change (or, where the rules read the old value's end, typed as
+the slot's by the memory classifier: ``of_type``), written under the memory's key and type unless the memory
+classifier calls it a memory of another type (``another_type``), a candidate of the message told after the
+sentence that holds it giving way; else, when nothing of the message comes from the sentence or writes the
+memory and the update-intent model reads a change (``supersede_new``), the sentence whole, read as a sentence
+without a change word is. A new value told with a weak cue alone (``weak_cue``) must be of the memory's type
+(``of_type``). Then another memory stating the old value the sentence moves from goes too (``old_value``, its
+supersede and retract read together). A slug key naming the old value's words gets a slug of the new value
+(``fresh_key``). Invariants: every replacement names the memory in ``supersedes``; two named slots never
+replace each other; a goal is never a fact's new value (``_STATES``); the requests glued to a value are cut
+only after everything is decided; the classifier is passed in.
 """
 
 from __future__ import annotations
