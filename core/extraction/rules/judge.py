@@ -23,10 +23,11 @@ decides:
   names the memory in ``supersedes``; else, with p >= ``STATEMENT_P``, an update cue and no question,
   the sentence itself becomes the memory's new content (``new_part``: without the clauses about the
   old value, "quit coffee, matcha now" -> "matcha now") when it has a strong change cue (``STRONG_CUE``)
-  and the memory classifier does not call it, with p >= ``STATEMENT_KEEP``, a memory of another type
-  (p of the memory's type < ``OTHER_TYPE_P``). A refine merge into the memory's own key is rewritten
-  only with a strong change cue. The upsert deactivates or overwrites the old memory and its history
-  says which message superseded which;
+  (or, where the rules read the old value's end, the memory classifier types the new part as the
+  slot's: ``of_type``) and the memory classifier does not call it, with p >= ``STATEMENT_KEEP``, a
+  memory of another type (p of the memory's type < ``OTHER_TYPE_P``). A refine merge into the memory's
+  own key is rewritten only with a strong change cue or a new part the classifier types as the slot's.
+  The upsert deactivates or overwrites the old memory and its history says which message superseded which;
 - ``refine`` / ``unrelated``: nothing changes.
 
 Since issue 24's session 11: a supersede acts at ``CUED_SUPERSEDE_P`` with a strong change cue for the
@@ -51,6 +52,11 @@ statement nothing of the message kept: where the words find no new value, the mo
 retraction-intent model no withdrawal (``reads_change``), its supersede and retract are read together and
 the sentence, a memory of the slot's type for the classifier, is the new value
 (``judge_supersede.supersede_new``).
+
+Since issue 24's session 21: a candidate of the message that holds the statement's new value under another
+slot, told after the cue sentence, is written once, in the slot; a sentence whose candidates are side facts of
+other slots gives the memory its strongly cued clause no candidate holds (``untold``); a second memory stating
+the old value reads the sentence's supersede and retract together.
 
 The upsert stage records ``superseded by message N`` / ``retracted by message N``
 (``core.memory.upsert._linked``). Deterministic.

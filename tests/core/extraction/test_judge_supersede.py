@@ -70,3 +70,15 @@ def test_a_second_memory_names_the_old_value_where_the_sentence_leaves_it() -> N
     # a move within the old place leaves it nowhere
     assert not old_value("搬到青岛黄岛了，离学校近", "现在住青岛", "在青岛读研，学的化学")
     assert not old_value("moved flats within tulsa, same team", home, other)
+
+
+def test_untold_is_the_strongly_cued_clauses_no_candidate_holds() -> None:
+    from core.extraction.rules.judge_supersede import untold
+
+    assert untold("switch to kg please, i'm living in spain now", ["i'm living in spain now"]) == \
+        "switch to kg please"
+    assert untold("重量改成公斤吧，我现在住在马德里", ["我现在住在马德里"]) == "重量改成公斤吧"
+    # the clause left tells no change with a strong cue: nothing
+    assert untold("kg is nicer, i'm living in spain now", ["i'm living in spain now"]) == ""
+    # every clause is held by a candidate: nothing
+    assert untold("switched to kg", ["switched to kg"]) == ""
