@@ -10,7 +10,12 @@ session 14). The gate's bar is calibrated on the held-out frame groups: the lowe
 0.01) at which the held-out rows read at or above it are real updates at least ``PRECISION`` of the time
 (printed as ``calibrated_bar``; ``core.extraction.update_intent.UPDATE_INTENT_P`` holds the shipped one).
 
-    python -m training.train_update_intent [--out PATH] [--cache PATH] [--upd27-rows]
+``--intent39-rows`` adds ``training/update_intent_rows_intent39.py`` (a standing instruction's value changed
+without a change word, and its hard negatives; issue 24, session 20).
+
+    python -m training.train_update_intent [--out PATH] [--cache PATH] [--upd27-rows] [--intent39-rows]
+
+The shipped weights: ``python -m training.train_update_intent --upd27-rows --intent39-rows`` (bar 0.63).
 """
 
 from __future__ import annotations
@@ -26,22 +31,24 @@ from core.extraction.classifier import PREFIX
 from core.extraction.update_intent import UPDATE_INTENT_PATH
 from training.train_memory_classifier import embed
 from training.train_retraction_intent import fit, fit_framed, held_out, rows_sha1
+from training.update_intent_rows_intent39 import rows as intent39_rows
 from training.update_intent_templates_upd27 import rows as upd27_rows
 from training.update_intent_templates_updgate26 import rows as template_rows
 
 PRECISION = 0.90
 
 
-def training_rows(upd27: bool = True) -> list[dict[str, Any]]:
+def training_rows(upd27: bool = True, intent39: bool = True) -> list[dict[str, Any]]:
     """The rows the shipped weights are fitted on: updgate26's templates, then (``upd27``) the upd27
-    negatives they do not already hold."""
+    negatives and (``intent39``) the intent39 rows (instruction values changed without a change word, and
+    their hard negatives) they do not already hold."""
     rows: list[dict[str, Any]] = template_rows()
-    if upd27:
-        seen = {r["text"] for r in rows}
-        for r in upd27_rows():
-            if r["text"] not in seen:
-                seen.add(r["text"])
-                rows.append(r)
+    seen = {r["text"] for r in rows}
+    extra = (upd27_rows() if upd27 else []) + (intent39_rows() if intent39 else [])
+    for r in extra:
+        if r["text"] not in seen:
+            seen.add(r["text"])
+            rows.append(r)
     return rows
 
 
@@ -66,8 +73,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=UPDATE_INTENT_PATH)
     ap.add_argument("--cache", type=Path, default=None, help="a vector cache file (shared format)")
     ap.add_argument("--upd27-rows", action="store_true", help="add the upd27 negatives (progress, details)")
+    ap.add_argument("--intent39-rows", action="store_true",
+                    help="add the intent39 rows (instruction values changed without a change word)")
     args = ap.parse_args(argv)
-    rows = training_rows(args.upd27_rows)
+    rows = training_rows(args.upd27_rows, args.intent39_rows)
     framed = fit_framed(rows, args.cache)
     bar = calibrated_bar(rows, args.cache)
     framed.model.save(args.out, rows=str(len(rows)), rows_sha1=rows_sha1(rows),
