@@ -2,9 +2,10 @@
 ``training/update_intent_templates_updgate26.py``.
 
 The retraction-intent trainer's fit (class-balanced logistic regression, full-batch gradient descent from
-zero, deterministic) with its own ``STEPS`` / ``LEARNING_RATE`` / ``L2`` (since issue 24's session 21):
-first a fit with every fifth frame family held out (its accuracy is printed: wording of frames the model
-did not see), then the shipped fit on all rows, written to ``core/extraction/data/update_intent.npz``.
+zero, deterministic; ``--steps`` / ``--learning-rate`` / ``--l2`` since issue 24's session 21, default
+its own): first a fit with every fifth frame family held out (its accuracy is printed: wording of frames
+the model did not see), then the shipped fit on all rows, written to
+``core/extraction/data/update_intent.npz``.
 ``--upd27-rows`` adds the negatives of ``training/update_intent_templates_upd27.py`` (progress on a goal,
 details of a state, fragments; issue 24, session 14), ``--intent39-rows`` the rows of
 ``training/update_intent_rows_intent39.py`` (a standing instruction's value changed without a change word,
@@ -15,13 +16,17 @@ The gate's bar is fitted out of fold (``calibrated_bar``, since session 21): ``S
 groups into ``FOLDS`` folds, each row read by a fit without its fold; per split the lowest bar (0.50-0.95,
 step 0.01) at which the rows read at or above it are updates at least ``PRECISION`` of the time; the median
 of the splits is the bar (printed with the splits' bars and their spread, and stored in the weights as
-``calibrated_bar``; ``core.extraction.update_intent.UPDATE_INTENT_P`` holds it). ``one_fold_bar`` is the bar
-of the single held-out fifth that calibrated it before session 21 (printed to show its spread).
+``calibrated_bar``; ``core.extraction.update_intent.UPDATE_INTENT_P`` holds the shipped bar).
+``one_fold_bar`` is the bar of the single held-out fifth that calibrated it before session 21 (printed to show
+its spread).
 
     python -m training.train_update_intent [--out PATH] [--cache PATH] [--upd27-rows] [--intent39-rows]
-        [--intent40-rows]
+        [--intent40-rows] [--steps N] [--learning-rate F] [--l2 F]
 
-The shipped weights: ``python -m training.train_update_intent --upd27-rows --intent39-rows --intent40-rows``.
+The shipped weights (main's since session 14, ``UPDATE_INTENT_P`` 0.62; out of fold 0.63, spread 0.61-0.65):
+``python -m training.train_update_intent --upd27-rows``. Session 21's arm E, measured and not shipped (bar
+0.74; ``bench/results/update_intent_intent40_armE.npz``): ``python -m training.train_update_intent
+--upd27-rows --intent39-rows --intent40-rows --steps 1500 --learning-rate 8 --l2 1e-4``.
 """
 
 from __future__ import annotations
