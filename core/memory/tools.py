@@ -3,10 +3,23 @@
 One service behind three doors (Python API, the memory-command consumer, the HTTP API). Each
 write is one transaction: truth + history + outbox (+ the command id when given, so a
 redelivered command changes nothing twice and returns its first result).
+
+With a ``SemanticDeduper`` a save or an append under a key the user has no live memory of is checked
+against the user's live memories of the same type, under the bars the extraction's upsert uses
+(``SemanticDeduper.best_match``: the reuse threshold, or the lexical gate; two named slots are never
+duplicates): when one of another key says the same, the tool's key takes it over -- the write lands
+under the tool's key (a save with its content, an append with the addition after the twin's content) and
+the twin is deactivated (operation ``dedupe``, its history row names the tool's key). Afterwards live
+copies at or above the merge threshold that the write touched are merged, as after an extraction
+(``core.memory.upsert.merge_redundant``). So a tool write and an extracted memory that say the same end as
+one memory in either order: the extraction reuses the tool's key when the tool wrote first, the tool
+takes the extracted memory over when it wrote second. An embedder that fails leaves the write as it
+was asked (no dedup), never failing it.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
@@ -17,8 +30,10 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session, sessionmaker
 
 from core import metrics, tracing
+from core.embedding.base import EmbeddingError
+from core.memory.dedup import DedupItem, SemanticDeduper
 from core.memory.errors import InvalidMemoryInput, MemoryInactive, MemoryNotFound
-from core.memory.reader import list_live
+from core.memory.reader import list_live, live_rows
 from core.memory.store import (
     find_user,
     get_or_create_conversation,
@@ -27,11 +42,14 @@ from core.memory.store import (
     lock_user,
     lock_users,
 )
+from core.memory.upsert import NamedSlot, is_live, merge_redundant, no_named_slots
 from core.memory.writer import MemoryWrite, MemoryWriter, WriteContext, WriteResult
 from core.storage.db import transaction
 from core.storage.models import LongTermMemory, ProcessedCommand
-from core.types import MemoryType, WriteSource
+from core.types import MemoryOperation, MemoryType, WriteSource
 from schemas.events import DEFAULT_MEMORY_CONFIDENCE
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -135,9 +153,15 @@ def _validate_user(user_id: str) -> str:
 class MemoryTools:
     """The four tools over the PostgreSQL truth."""
 
-    def __init__(self, sessions: sessionmaker[Session], writer: MemoryWriter) -> None:
+    def __init__(self, sessions: sessionmaker[Session], writer: MemoryWriter,
+                 deduper: SemanticDeduper | None = None, named_slot: NamedSlot = no_named_slots) -> None:
+        """``deduper``: a save or append that says what a live memory of another key says takes it over
+        (module doc); ``None``: writes go exactly where they are asked. ``named_slot``: the extraction
+        provider's named slots, never taken over by another named slot."""
         self.sessions = sessions
         self.writer = writer
+        self.deduper = deduper
+        self.named_slot = named_slot
 
     def memory_save(self, request: ToolWrite) -> ToolResult:
         """Create the memory with this key, or overwrite it."""
@@ -240,13 +264,62 @@ class MemoryTools:
             return lambda s, ctx: self.writer.deactivate(s, ctx, r.key)
         mtype = _memory_type(r.memory_type)
         _check_scores(r.importance, r.confidence, r.ttl_days)
-        if c.tool == "memory_save":
+        if c.tool in ("memory_save", "memory_append"):
             write = MemoryWrite(r.key, mtype, r.content, r.importance, r.confidence, r.ttl_days)
-            return lambda s, ctx: self.writer.save(s, ctx, write)
-        if c.tool == "memory_append":
-            return lambda s, ctx: self.writer.append(s, ctx, r.key, r.content, mtype, r.importance,
-                                                     r.confidence, r.ttl_days)
+            append = c.tool == "memory_append"
+            return lambda s, ctx: self._save_or_append(s, ctx, write, append)
         raise InvalidMemoryInput(f"unknown tool {c.tool!r}")
+
+    def _save_or_append(self, session: Session, ctx: WriteContext, write: MemoryWrite,
+                        append: bool) -> WriteResult:
+        """``memory_save`` / ``memory_append`` of ``write`` for the locked user; with the deduper, a live
+        memory of another key that says the same is taken over by ``write.key`` (module doc)."""
+        twin = self._twin(session, ctx, write)
+        if twin is None:
+            result = (self.writer.append(session, ctx, write.key, write.content, write.memory_type,
+                                         write.importance, write.confidence, write.ttl_days)
+                      if append else self.writer.save(session, ctx, write))
+        else:
+            item, score = twin
+            content = write.content
+            if append and write.content.casefold() not in item.content.casefold():
+                content = f"{item.content}; {write.content}"
+            elif append:
+                content = item.content
+            took = WriteContext(**{**ctx.__dict__,
+                                   "reason": f"{ctx.reason}; took over {item.key}, a semantic duplicate "
+                                             f"(cosine {score:.3f})"})
+            result = self.writer.save(session, took, MemoryWrite(write.key, write.memory_type, content,
+                                                                 write.importance, write.confidence,
+                                                                 write.ttl_days))
+            retired = WriteContext(**{**ctx.__dict__,
+                                      "reason": f"semantic duplicate of {write.key} (cosine {score:.3f}); "
+                                                f"taken over by {ctx.reason}"})
+            self.writer.deactivate(session, retired, item.key, MemoryOperation.DEDUPE, missing_ok=True)
+        if self.deduper is not None and result.changed:
+            try:
+                merge_redundant(session, self.writer, self.deduper, ctx, {result.memory_key}, self.named_slot)
+            except EmbeddingError:
+                log.warning("the dedup embedder failed; %s written without the merge check",
+                            result.memory_key)
+        return result
+
+    def _twin(self, session: Session, ctx: WriteContext,
+              write: MemoryWrite) -> tuple[DedupItem, float] | None:
+        """The live memory of another key and the same type that ``write`` duplicates (the upsert's
+        bars, ``SemanticDeduper.best_match``), with its cosine; None without a deduper, when the key
+        itself is live (the write lands there), or when the embedder fails."""
+        if self.deduper is None or is_live(self.writer.get_for_update(session, ctx.user_pk, write.key)):
+            return None
+        named = self.named_slot(write.key)
+        live = [DedupItem(m.memory_key, m.memory_type or "fact", m.content or "")
+                for m in live_rows(session, ctx.user_pk)
+                if m.memory_key != write.key and not (named and self.named_slot(m.memory_key))]
+        try:
+            return self.deduper.best_match(DedupItem(write.key, write.memory_type.value, write.content), live)
+        except EmbeddingError:
+            log.warning("the dedup embedder failed; %s written without the duplicate check", write.key)
+            return None
 
     def memory_list(
         self, user_id: str, memory_type: MemoryType | str | None = None, limit: int = 200
