@@ -67,7 +67,7 @@ def build_services(settings: Settings) -> ApiServices:
     # the tool writes dedup as the extraction does (core.memory.tools), on the retriever's embedder
     reuse, merge = settings.dedup_thresholds
     deduper = SemanticDeduper(embedder, reuse, merge)
-    writer = MemoryWriter.from_settings(settings, vectors=deduper)
+    writer = MemoryWriter.from_settings(settings)  # no write vectors: tool writes never wait on the embedder
     retriever = build_retriever(settings, sessions, embedder)
     warm = getattr(embedder, "warm_up", None)
     dense = settings.MEMORY_MILVUS_ENABLED and settings.LONG_TERM_MEMORY_RETRIEVE_MODE is RetrieveMode.DENSE

@@ -38,16 +38,15 @@ def build_processor(settings: Settings) -> MessageProcessor:
 
 def build_tools(settings: Settings, dedup: bool = True) -> MemoryTools:
     """The tool service of the command group, with the semantic dedup of the extraction (its thresholds,
-    the provider's named slots): a command that says what an extracted memory says takes it over; its
-    vectors go to the indexer with the rows. ``dedup=False``: every write lands as asked, nothing embedded
-    (what the indexer's tests write)."""
+    the provider's named slots): a command that says what an extracted memory says takes it over. The
+    writer carries no vectors, so a tool write never waits on the embedder (a failing one only skips the
+    dedup); the indexer embeds. ``dedup=False``: every write lands as asked, nothing embedded."""
     sessions = session_factory(engine_for(settings.database_url, settings.DATABASE_POOL_SIZE))
     if not dedup:
         return MemoryTools(sessions, MemoryWriter.from_settings(settings))
     reuse, merge = settings.dedup_thresholds
     deduper = SemanticDeduper(build_embedder(settings, "dedup"), reuse, merge)
-    return MemoryTools(sessions, MemoryWriter.from_settings(settings, vectors=deduper), deduper,
-                       named_slots(settings))
+    return MemoryTools(sessions, MemoryWriter.from_settings(settings), deduper, named_slots(settings))
 
 
 def dead_letter_publisher(settings: Settings, group: str) -> DeadLetterPublisher:
