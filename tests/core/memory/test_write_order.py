@@ -141,3 +141,15 @@ def test_the_command_among_the_turns(settings: Settings, clean_db: Engine,
                                      models: tuple[SemanticDeduper, CandidateExtractor], order: str) -> None:
     """One burst per user turn, the command landing after the user's second turn (after the rule was said)."""
     _check(_play(settings, clean_db, models, order, turns=True, at=2))
+
+
+JUDGE = ("the update judge reads the user's later reply-length rule as superseding the tool's diet rule: its "
+         "named-slot guard holds only when both keys are catalogue slots, and the tool's key is free-form "
+         "(bench/RESULTS.md, session 21, demo40)")
+
+
+@pytest.mark.xfail(strict=True, reason=JUDGE)
+def test_the_command_before_the_turns(settings: Settings, clean_db: Engine,
+                                      models: tuple[SemanticDeduper, CandidateExtractor]) -> None:
+    """One burst per user turn, the command before the first: the rule must outlive the later turns."""
+    _check(_play(settings, clean_db, models, "before", turns=True, at=0))
