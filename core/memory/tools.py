@@ -5,16 +5,19 @@ write is one transaction: truth + history + outbox (+ the command id when given,
 redelivered command changes nothing twice and returns its first result).
 
 With a ``SemanticDeduper`` a save or an append under a key the user has no live memory of is checked
-against the user's live memories of the same type, under the bars the extraction's upsert uses
-(``SemanticDeduper.best_match``: the reuse threshold, or the lexical gate; two named slots are never
-duplicates): when one of another key says the same, the tool's key takes it over -- the write lands
-under the tool's key (a save with its content, an append with the addition after the twin's content) and
-the twin is deactivated (operation ``dedupe``, its history row names the tool's key). Afterwards live
-copies at or above the merge threshold that the write touched are merged, as after an extraction
-(``core.memory.upsert.merge_redundant``). So a tool write and an extracted memory that say the same end as
-one memory in either order: the extraction reuses the tool's key when the tool wrote first, the tool
-takes the extracted memory over when it wrote second. An embedder that fails leaves the write as it
-was asked (no dedup), never failing it.
+against the live memories of the same type that the user's messages wrote (extracted: a source message),
+never against another tool write (two tool keys are two memories by the caller's choice). Such a memory
+is the same one when it passes the bars of the extraction's upsert (``SemanticDeduper.best_match``: the
+reuse cosine, or the lexical gate; two named slots never) **and** one of the two says nothing the other
+does not (``says_no_more``: every salient word of one is in the other, polarity words read as one and
+the same polarity on both sides): the bars alone
+join short different facts ("Allergic to peanuts" / "Allergic to shellfish", "My sister lives in Berlin" /
+"My brother lives in Berlin" pass them), and a take-over retires a memory. Then the tool's key takes it
+over: the write lands under the tool's key (a save with its content, an append with the addition after
+the other memory's content) and the other memory is deactivated (operation ``dedupe``, its history row
+names the tool's key). So a tool write and an extracted memory that say the same end as one memory in
+either order: the extraction reuses the tool's key when the tool wrote first, the tool takes the
+extracted memory over when it wrote second. An embedder that fails leaves the write as it was asked.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from core import metrics, tracing
 from core.embedding.base import EmbeddingError
 from core.memory.dedup import DedupItem, SemanticDeduper
 from core.memory.errors import InvalidMemoryInput, MemoryInactive, MemoryNotFound
-from core.memory.reader import list_live, live_rows
+from core.memory.reader import list_live
 from core.memory.store import (
     find_user,
     get_or_create_conversation,
@@ -42,10 +45,11 @@ from core.memory.store import (
     lock_user,
     lock_users,
 )
-from core.memory.upsert import NamedSlot, is_live, merge_redundant, no_named_slots
+from core.memory.upsert import NamedSlot, is_live, no_named_slots
 from core.memory.writer import MemoryWrite, MemoryWriter, WriteContext, WriteResult
 from core.storage.db import transaction
 from core.storage.models import LongTermMemory, ProcessedCommand
+from core.text.salient import EN_KEEP, salient_tokens
 from core.types import MemoryOperation, MemoryType, WriteSource
 from schemas.events import DEFAULT_MEMORY_CONFIDENCE
 
@@ -296,30 +300,28 @@ class MemoryTools:
                                       "reason": f"semantic duplicate of {write.key} (cosine {score:.3f}); "
                                                 f"taken over by {ctx.reason}"})
             self.writer.deactivate(session, retired, item.key, MemoryOperation.DEDUPE, missing_ok=True)
-        if self.deduper is not None and result.changed:
-            try:
-                merge_redundant(session, self.writer, self.deduper, ctx, {result.memory_key}, self.named_slot)
-            except EmbeddingError:
-                log.warning("the dedup embedder failed; %s written without the merge check",
-                            result.memory_key)
         return result
 
     def _twin(self, session: Session, ctx: WriteContext,
               write: MemoryWrite) -> tuple[DedupItem, float] | None:
-        """The live memory of another key and the same type that ``write`` duplicates (the upsert's
-        bars, ``SemanticDeduper.best_match``), with its cosine; None without a deduper, when the key
-        itself is live (the write lands there), or when the embedder fails."""
+        """The live memory of another key and the same type, written from the user's messages, that
+        ``write`` says the same as (the upsert's bars and one's salient words within the other's; module
+        doc), with its cosine; None without a deduper, when the key itself is live (the write lands
+        there), or when the embedder fails."""
         if self.deduper is None or is_live(self.writer.get_for_update(session, ctx.user_pk, write.key)):
             return None
         named = self.named_slot(write.key)
-        live = [DedupItem(m.memory_key, m.memory_type or "fact", m.content or "")
-                for m in live_rows(session, ctx.user_pk)
-                if m.memory_key != write.key and not (named and self.named_slot(m.memory_key))]
+        said = [DedupItem(m.memory_key, m.memory_type or "fact", m.content or "")
+                for m in list_live(session, ctx.user_pk, write.memory_type.value)
+                if m.source_message_id is not None and m.memory_key != write.key
+                and not (named and self.named_slot(m.memory_key))]
         try:
-            return self.deduper.best_match(DedupItem(write.key, write.memory_type.value, write.content), live)
+            item = DedupItem(write.key, write.memory_type.value, write.content)
+            match = self.deduper.best_match(item, said)
         except EmbeddingError:
             log.warning("the dedup embedder failed; %s written without the duplicate check", write.key)
             return None
+        return match if match is not None and says_no_more(write.content, match[0].content) else None
 
     def memory_list(
         self, user_id: str, memory_type: MemoryType | str | None = None, limit: int = 200
@@ -427,6 +429,17 @@ class MemoryTools:
             res.changed,
         )
         return result, res
+
+
+_NEGATION = "<not>"
+
+
+def says_no_more(a: str, b: str) -> bool:
+    """One of ``a`` and ``b`` says nothing the other does not: every salient word of one is in the other
+    (``core.text.salient``), the polarity words (``EN_KEEP``: no, not, never, without...) read as one, and
+    both of the same polarity."""
+    ta, tb = ({_NEGATION if t in EN_KEEP else t for t in salient_tokens(x)} for x in (a, b))
+    return bool(ta and tb) and (_NEGATION in ta) == (_NEGATION in tb) and (ta <= tb or tb <= ta)
 
 
 def _memory_type(value: MemoryType | str) -> MemoryType:
