@@ -159,8 +159,8 @@ class MemoryTools:
 
     def __init__(self, sessions: sessionmaker[Session], writer: MemoryWriter,
                  deduper: SemanticDeduper | None = None, named_slot: NamedSlot = no_named_slots) -> None:
-        """``deduper``: a save or append that says what a live memory of another key says takes it over
-        (module doc); ``None``: writes go exactly where they are asked. ``named_slot``: the extraction
+        """``deduper``: a save or append that says what an extracted memory of another key says takes it
+        over (module doc); ``None``: writes go exactly where they are asked. ``named_slot``: the extraction
         provider's named slots, never taken over by another named slot."""
         self.sessions = sessions
         self.writer = writer
@@ -276,8 +276,8 @@ class MemoryTools:
 
     def _save_or_append(self, session: Session, ctx: WriteContext, write: MemoryWrite,
                         append: bool) -> WriteResult:
-        """``memory_save`` / ``memory_append`` of ``write`` for the locked user; with the deduper, a live
-        memory of another key that says the same is taken over by ``write.key`` (module doc)."""
+        """``memory_save`` / ``memory_append`` of ``write`` for the locked user; with the deduper, an
+        extracted memory of another key that says the same is taken over by ``write.key`` (module doc)."""
         twin = self._twin(session, ctx, write)
         if twin is None:
             result = (self.writer.append(session, ctx, write.key, write.content, write.memory_type,
