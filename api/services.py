@@ -55,19 +55,24 @@ class ApiServices:
 def build_services(settings: Settings) -> ApiServices:
     """Services wired from the settings, sharing one engine and one embedder. No network I/O."""
     from core.embedding.factory import build_embedder
+    from core.extraction.factory import named_slots
+    from core.memory.dedup import SemanticDeduper
     from core.memory.writer import MemoryWriter
     from core.retrieval import build_retriever
     from core.storage.db import engine_for, session_factory
 
     engine = engine_for(settings.database_url, settings.DATABASE_POOL_SIZE)
     sessions = session_factory(engine)
-    writer = MemoryWriter.from_settings(settings)
     embedder = build_embedder(settings)
+    # the tool writes dedup as the extraction does (core.memory.tools), on the retriever's embedder
+    reuse, merge = settings.dedup_thresholds
+    deduper = SemanticDeduper(embedder, reuse, merge)
+    writer = MemoryWriter.from_settings(settings)  # no write vectors: tool writes never wait on the embedder
     retriever = build_retriever(settings, sessions, embedder)
     warm = getattr(embedder, "warm_up", None)
     dense = settings.MEMORY_MILVUS_ENABLED and settings.LONG_TERM_MEMORY_RETRIEVE_MODE is RetrieveMode.DENSE
-    return ApiServices(MemoryTools(sessions, writer), retriever, Readiness(settings, engine),
-                       warm_up=warm if dense and callable(warm) else None)
+    return ApiServices(MemoryTools(sessions, writer, deduper, named_slots(settings)), retriever,
+                       Readiness(settings, engine), warm_up=warm if dense and callable(warm) else None)
 
 
 @dataclass(frozen=True)

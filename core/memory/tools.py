@@ -3,10 +3,26 @@
 One service behind three doors (Python API, the memory-command consumer, the HTTP API). Each
 write is one transaction: truth + history + outbox (+ the command id when given, so a
 redelivered command changes nothing twice and returns its first result).
+
+With a ``SemanticDeduper`` a save or an append under a key the user has no live memory of is checked
+against the live memories of the same type that the user's messages wrote (extracted: a source message),
+never against another tool write (two tool keys are two memories by the caller's choice). Such a memory
+is the same one when it passes the bars of the extraction's upsert (``SemanticDeduper.best_match``: the
+reuse cosine, or the lexical gate; two named slots never) **and** one of the two says nothing the other
+does not (``says_no_more``: every salient word of one is in the other, polarity words read as one and
+the same polarity on both sides): the bars alone
+join short different facts ("Allergic to peanuts" / "Allergic to shellfish", "My sister lives in Berlin" /
+"My brother lives in Berlin" pass them), and a take-over retires a memory. Then the tool's key takes it
+over: the write lands under the tool's key (a save with its content, an append with the addition after
+the other memory's content) and the other memory is deactivated (operation ``dedupe``, its history row
+names the tool's key). So a tool write and an extracted memory that say the same end as one memory in
+either order: the extraction reuses the tool's key when the tool wrote first, the tool takes the
+extracted memory over when it wrote second. An embedder that fails leaves the write as it was asked.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
@@ -17,6 +33,8 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session, sessionmaker
 
 from core import metrics, tracing
+from core.embedding.base import EmbeddingError
+from core.memory.dedup import DedupItem, SemanticDeduper
 from core.memory.errors import InvalidMemoryInput, MemoryInactive, MemoryNotFound
 from core.memory.reader import list_live
 from core.memory.store import (
@@ -27,11 +45,15 @@ from core.memory.store import (
     lock_user,
     lock_users,
 )
+from core.memory.upsert import NamedSlot, is_live, no_named_slots
 from core.memory.writer import MemoryWrite, MemoryWriter, WriteContext, WriteResult
 from core.storage.db import transaction
 from core.storage.models import LongTermMemory, ProcessedCommand
-from core.types import MemoryType, WriteSource
+from core.text.salient import EN_KEEP, salient_tokens
+from core.types import MemoryOperation, MemoryType, WriteSource
 from schemas.events import DEFAULT_MEMORY_CONFIDENCE
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -135,9 +157,15 @@ def _validate_user(user_id: str) -> str:
 class MemoryTools:
     """The four tools over the PostgreSQL truth."""
 
-    def __init__(self, sessions: sessionmaker[Session], writer: MemoryWriter) -> None:
+    def __init__(self, sessions: sessionmaker[Session], writer: MemoryWriter,
+                 deduper: SemanticDeduper | None = None, named_slot: NamedSlot = no_named_slots) -> None:
+        """``deduper``: a save or append that says what an extracted memory of another key says takes it
+        over (module doc); ``None``: writes go exactly where they are asked. ``named_slot``: the extraction
+        provider's named slots, never taken over by another named slot."""
         self.sessions = sessions
         self.writer = writer
+        self.deduper = deduper
+        self.named_slot = named_slot
 
     def memory_save(self, request: ToolWrite) -> ToolResult:
         """Create the memory with this key, or overwrite it."""
@@ -240,13 +268,60 @@ class MemoryTools:
             return lambda s, ctx: self.writer.deactivate(s, ctx, r.key)
         mtype = _memory_type(r.memory_type)
         _check_scores(r.importance, r.confidence, r.ttl_days)
-        if c.tool == "memory_save":
+        if c.tool in ("memory_save", "memory_append"):
             write = MemoryWrite(r.key, mtype, r.content, r.importance, r.confidence, r.ttl_days)
-            return lambda s, ctx: self.writer.save(s, ctx, write)
-        if c.tool == "memory_append":
-            return lambda s, ctx: self.writer.append(s, ctx, r.key, r.content, mtype, r.importance,
-                                                     r.confidence, r.ttl_days)
+            append = c.tool == "memory_append"
+            return lambda s, ctx: self._save_or_append(s, ctx, write, append)
         raise InvalidMemoryInput(f"unknown tool {c.tool!r}")
+
+    def _save_or_append(self, session: Session, ctx: WriteContext, write: MemoryWrite,
+                        append: bool) -> WriteResult:
+        """``memory_save`` / ``memory_append`` of ``write`` for the locked user; with the deduper, an
+        extracted memory of another key that says the same is taken over by ``write.key`` (module doc)."""
+        twin = self._twin(session, ctx, write)
+        if twin is None:
+            result = (self.writer.append(session, ctx, write.key, write.content, write.memory_type,
+                                         write.importance, write.confidence, write.ttl_days)
+                      if append else self.writer.save(session, ctx, write))
+        else:
+            item, score = twin
+            content = write.content
+            if append and write.content.casefold() not in item.content.casefold():
+                content = f"{item.content}; {write.content}"
+            elif append:
+                content = item.content
+            took = WriteContext(**{**ctx.__dict__,
+                                   "reason": f"{ctx.reason}; took over {item.key}, a semantic duplicate "
+                                             f"(cosine {score:.3f})"})
+            result = self.writer.save(session, took, MemoryWrite(write.key, write.memory_type, content,
+                                                                 write.importance, write.confidence,
+                                                                 write.ttl_days))
+            retired = WriteContext(**{**ctx.__dict__,
+                                      "reason": f"semantic duplicate of {write.key} (cosine {score:.3f}); "
+                                                f"taken over by {ctx.reason}"})
+            self.writer.deactivate(session, retired, item.key, MemoryOperation.DEDUPE, missing_ok=True)
+        return result
+
+    def _twin(self, session: Session, ctx: WriteContext,
+              write: MemoryWrite) -> tuple[DedupItem, float] | None:
+        """The live memory of another key and the same type, written from the user's messages, that
+        ``write`` says the same as (the upsert's bars and one's salient words within the other's; module
+        doc), with its cosine; None without a deduper, when the key itself is live (the write lands
+        there), or when the embedder fails."""
+        if self.deduper is None or is_live(self.writer.get_for_update(session, ctx.user_pk, write.key)):
+            return None
+        named = self.named_slot(write.key)
+        said = [DedupItem(m.memory_key, m.memory_type or "fact", m.content or "")
+                for m in list_live(session, ctx.user_pk, write.memory_type.value)
+                if m.source_message_id is not None and m.memory_key != write.key
+                and not (named and self.named_slot(m.memory_key))]
+        try:
+            item = DedupItem(write.key, write.memory_type.value, write.content)
+            match = self.deduper.best_match(item, said)
+        except EmbeddingError:
+            log.warning("the dedup embedder failed; %s written without the duplicate check", write.key)
+            return None
+        return match if match is not None and says_no_more(write.content, match[0].content) else None
 
     def memory_list(
         self, user_id: str, memory_type: MemoryType | str | None = None, limit: int = 200
@@ -354,6 +429,17 @@ class MemoryTools:
             res.changed,
         )
         return result, res
+
+
+_NEGATION = "<not>"
+
+
+def says_no_more(a: str, b: str) -> bool:
+    """One of ``a`` and ``b`` says nothing the other does not: every salient word of one is in the other
+    (``core.text.salient``), the polarity words (``EN_KEEP``: no, not, never, without...) read as one, and
+    both of the same polarity."""
+    ta, tb = ({_NEGATION if t in EN_KEEP else t for t in salient_tokens(x)} for x in (a, b))
+    return bool(ta and tb) and (_NEGATION in ta) == (_NEGATION in tb) and (ta <= tb or tb <= ta)
 
 
 def _memory_type(value: MemoryType | str) -> MemoryType:

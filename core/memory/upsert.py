@@ -175,7 +175,7 @@ def _apply_one(
     )
     # the user's live memories are read for semantic reuse only when the key is not one of them: a live row
     # under the key (the row ``save`` locks and writes next, read once) already says it is
-    live = live_rows(session, ctx.user_pk) if deduper is not None and not _key_is_live(
+    live = live_rows(session, ctx.user_pk) if deduper is not None and not is_live(
         writer.get_for_update(session, ctx.user_pk, cand.key)) else []
     if deduper is not None and all(m.memory_key != cand.key for m in live):
         # two distinct named slots (home city vs home town) are different memories however close
@@ -202,9 +202,9 @@ def _apply_one(
     return [writer.save(session, ctx, write)]
 
 
-def _key_is_live(row: LongTermMemory | None) -> bool:
-    """Would ``live_rows`` return this row (the one under a candidate's key, which passed the key filters
-    in ``admissible``)? Active, unexpired, and its content not noise."""
+def is_live(row: LongTermMemory | None) -> bool:
+    """Would ``live_rows`` return this row (the one under a write's key, which passed the key filters)?
+    Active, unexpired, and its content not noise."""
     if row is None or not row.is_active:
         return False
     if row.expires_at is not None and row.expires_at <= datetime.now(UTC):

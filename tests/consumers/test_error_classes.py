@@ -261,7 +261,7 @@ def test_indexer_isolates_a_poison_memory_dead_letters_its_record_and_syncs_the_
 ) -> None:
     cfg = isolated_settings(settings, unique_name, MEMORY_MILVUS_COLLECTION=unique_name("t_ec"),
                             MEMORY_INDEX_WORKER_ENABLED=True)
-    tools = build_tools(cfg)
+    tools = build_tools(cfg, dedup=False)  # three similar rows as written: no dedup, the indexer embeds
     ids = [tools.memory_save(ToolWrite("ec-ix", f"fact-k{i}", f"fact number {i}: likes kite surfing",
                                        "fact")).memory_id
            for i in range(3)]

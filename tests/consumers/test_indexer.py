@@ -172,7 +172,7 @@ def test_freshness_is_measured_from_the_origin_of_the_change(cfg: Settings, clea
     """The histogram observes now - origin_at (when the message/command was created), not the commit."""
     from prometheus_client import REGISTRY
 
-    tools = build_tools(cfg)
+    tools = build_tools(cfg, dedup=False)  # the rows as written: no dedup, the indexer embeds
     h = harness(cfg, clean_db, CountingEmbedder())
     origin = datetime.now(UTC) - timedelta(seconds=400)
     tools.memory_save(ToolWrite("ix-fresh", "fact-city", "lives in Dalian", "fact", origin_at=origin))
@@ -193,7 +193,7 @@ def test_freshness_is_measured_from_the_origin_of_the_change(cfg: Settings, clea
 
 
 def test_poll_seals_what_a_sync_wrote(cfg: Settings, clean_db: Engine) -> None:
-    tools = build_tools(cfg)
+    tools = build_tools(cfg, dedup=False)  # the rows as written: no dedup, the indexer embeds
     h = harness(cfg, clean_db, CountingEmbedder())
     h.strategy.indexer.seal_interval_sec = 0.001
     tools.memory_save(ToolWrite("ix-seal", "fact-city", "lives in Hefei", "fact"))
@@ -206,7 +206,7 @@ def test_poll_seals_what_a_sync_wrote(cfg: Settings, clean_db: Engine) -> None:
 
 def test_flushes_after_the_wait_or_at_batch_size_and_collapses_events(cfg: Settings,
                                                                       clean_db: Engine) -> None:
-    tools = build_tools(cfg)
+    tools = build_tools(cfg, dedup=False)  # the rows as written: no dedup, the indexer embeds
     embedder = CountingEmbedder()
     h = harness(cfg, clean_db, embedder, batch_size=3)
     a = tools.memory_save(ToolWrite("ix-b", "fact-city", "lives in Nanjing", "fact"))
@@ -269,7 +269,7 @@ def fake_embedder(fake: FakeOpenAIServer) -> OpenAIEmbedder:
 
 def test_failed_sync_is_retried_with_backoff_and_only_then_done(cfg: Settings, clean_db: Engine,
                                                                 fake: FakeOpenAIServer) -> None:
-    tools = build_tools(cfg)
+    tools = build_tools(cfg, dedup=False)  # the rows as written: no dedup, the indexer embeds
     h = harness(cfg, clean_db, fake_embedder(fake))
     res = tools.memory_save(ToolWrite("ix-f", "goal-swim", "learn to swim butterfly stroke", "goal"))
     fake.embedding_fault(status=400)
@@ -294,7 +294,7 @@ def test_failed_sync_is_retried_with_backoff_and_only_then_done(cfg: Settings, c
 
 def test_gives_up_after_max_attempts_leaving_failed_rows_for_the_sweeper(cfg: Settings, clean_db: Engine,
                                                                         fake: FakeOpenAIServer) -> None:
-    tools = build_tools(cfg)
+    tools = build_tools(cfg, dedup=False)  # the rows as written: no dedup, the indexer embeds
     h = harness(cfg, clean_db, fake_embedder(fake), max_attempts=2)
     res = tools.memory_save(ToolWrite("ix-g", "fact-team", "plays in an amateur football team", "fact"))
     fake.embedding_fault(status=400, repeat=2)
@@ -310,7 +310,7 @@ def test_gives_up_after_max_attempts_leaving_failed_rows_for_the_sweeper(cfg: Se
 
 
 def test_join_retries_until_the_deadline(cfg: Settings, clean_db: Engine, fake: FakeOpenAIServer) -> None:
-    tools = build_tools(cfg)
+    tools = build_tools(cfg, dedup=False)  # the rows as written: no dedup, the indexer embeds
     h = harness(cfg, clean_db, fake_embedder(fake))
     tools.memory_save(ToolWrite("ix-j", "fact-bike", "commutes by bicycle", "fact"))
     fake.embedding_fault(status=400)
@@ -323,7 +323,7 @@ def test_join_retries_until_the_deadline(cfg: Settings, clean_db: Engine, fake: 
 # --- rebalancing -----------------------------------------------------------------------------------------
 def test_revoke_finishes_the_revoked_partitions_or_abandons_them(cfg: Settings, clean_db: Engine,
                                                                  fake: FakeOpenAIServer) -> None:
-    tools = build_tools(cfg)
+    tools = build_tools(cfg, dedup=False)  # the rows as written: no dedup, the indexer embeds
     h = harness(cfg, clean_db, fake_embedder(fake), batch_size=10)
     topic = cfg.TOPIC_MEMORY_DIRTY
     tools.memory_save(ToolWrite("ix-r0", "fact-a", "collects vinyl records", "fact"))
@@ -395,7 +395,7 @@ def all_synced(engine: Engine) -> bool:
 
 
 def test_indexer_group_end_to_end_with_duplicates_and_reordering(cfg: Settings, clean_db: Engine) -> None:
-    tools = build_tools(cfg)
+    tools = build_tools(cfg, dedup=False)  # the rows as written: no dedup, the indexer embeds
     tools.memory_save(ToolWrite("ix-e1", "fact-city", "lives in Qingdao by the sea", "fact"))
     tools.memory_save(ToolWrite("ix-e1", "preference-tea", "drinks green tea every morning", "preference"))
     tools.memory_save(ToolWrite("ix-e1", "fact-city", "moved to Harbin last year", "fact"))  # update

@@ -136,7 +136,7 @@ def test_another_model_or_dimension_is_embedded_again(env: Env) -> None:
 def test_a_write_without_a_vector_clears_the_stale_one(env: Env) -> None:
     deduper = SemanticDeduper(Counting(), 0.82, 0.9, cache=PassageVectorCache())
     mid = env.save(env.writer(deduper), "once-s", "fact-job", "works as a backend engineer")
-    build_tools(env.settings).memory_save(
+    build_tools(env.settings, dedup=False).memory_save(  # a tool write that carries no vector
         ToolWrite("once-s", "fact-job", "teaches at a primary school", "fact"))
     row = env.row(mid)
     assert row.write_vector is None and row.write_vector_hash is None and row.write_vector_model is None

@@ -262,6 +262,11 @@ def _referent_chooser(on: bool | None) -> ReferentChooser | None:
         return None
 
 
+
+def named_slot(key: str) -> bool:
+    """The rules provider's named slots (``RulesExtractor.named_slot``): a catalogue slot or a life event."""
+    return is_known_slot(key) or is_event_key(key)
+
 class RulesExtractor:
     """Offline rule-based ``CandidateExtractor`` for Chinese and English (name ``rules``).
 
@@ -461,4 +466,4 @@ class RulesExtractor:
         """A slot of this extractor's catalogue, or one life event (``fact-event-*``: each event the
         user tells is its own dated fact, the same event retold gets the same key): the upsert never
         maps one of them onto another semantically, by key reuse or by merge."""
-        return is_known_slot(key) or is_event_key(key)
+        return named_slot(key)

@@ -59,7 +59,7 @@ def env(settings: Settings, clean_db: Engine, unique_name: Callable[[str], str],
                             max_in_flight_batches=4)
     indexer.start()
     try:
-        yield Env(build_tools(cfg), indexer, clean_db, fake_openai)
+        yield Env(build_tools(cfg, dedup=False), indexer, clean_db, fake_openai)  # rows as written
     finally:
         index.drop_collection(cfg.MEMORY_MILVUS_COLLECTION)
         indexer.close()

@@ -88,7 +88,7 @@ class Env:
 def env(settings: Settings, clean_db: Engine, unique_name: Callable[[str], str]) -> Iterator[Env]:
     embedder = CountingEmbedder()
     with running_indexer(settings, clean_db, unique_name("t_idx"), embedder) as (cfg, indexer):
-        yield Env(cfg, clean_db, build_tools(cfg), embedder, indexer)
+        yield Env(cfg, clean_db, build_tools(cfg, dedup=False), embedder, indexer)  # rows as written
 
 
 def expected_hash(row: LongTermMemory) -> str:
@@ -278,7 +278,7 @@ def test_embedder_failure_marks_failed_and_a_retry_recovers(settings: Settings, 
                                                            unique_name: Callable[[str], str],
                                                            fake_openai: FakeOpenAIServer) -> None:
     cfg = settings.model_copy(update={"MEMORY_MILVUS_COLLECTION": unique_name("t_idx_f")})
-    tools = build_tools(cfg)
+    tools = build_tools(cfg, dedup=False)  # rows as written: the indexer embeds
     indexer = _fake_indexer(cfg, clean_db, fake_openai, cfg.MEMORY_MILVUS_COLLECTION)
     try:
         indexer.start()

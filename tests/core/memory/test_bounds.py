@@ -249,6 +249,9 @@ def test_a_part_that_fails_leaves_earlier_parts_committed_and_the_retry_resumes(
     assert extractor.seen == ["I live in Oslo.", "I live in Riga.", "I live in Riga.", "I live in Kyoto."]
 
 
+DISTINCT = {"fact-a": "Lives in Porto", "fact-b": "Works as a welder", "fact-c": "Has two cats"}
+
+
 def test_every_door_is_built_with_the_configured_cap(settings: Settings, clean_db: Engine) -> None:
     """The command consumer's tools, the HTTP API and the extractor read the cap from the settings."""
     from fastapi.testclient import TestClient
@@ -259,12 +262,12 @@ def test_every_door_is_built_with_the_configured_cap(settings: Settings, clean_d
     cfg = settings.model_copy(update={"LONG_TERM_MEMORY_MAX_ACTIVE_PER_USER": 2,
                                       "MEMORY_MILVUS_ENABLED": False})
     tools = build_tools(cfg)
-    for key in ("fact-a", "fact-b", "fact-c"):
-        tools.memory_save(ToolWrite("door-commands", key, f"Memory {key}", command_id=f"cmd-{key}"))
+    for key, content in DISTINCT.items():  # three different memories (the tools' dedup keeps paraphrases one)
+        tools.memory_save(ToolWrite("door-commands", key, content, command_id=f"cmd-{key}"))
     assert len(_live(clean_db, "door-commands")) == 2
     with TestClient(create_app(cfg)) as client:
-        for key in ("fact-a", "fact-b", "fact-c"):
-            body = {"user_id": "door-http", "key": key, "content": f"Memory {key}"}
+        for key, content in DISTINCT.items():
+            body = {"user_id": "door-http", "key": key, "content": content}
             assert client.post("/v1/memories/save", json=body).status_code == 200
         listed = client.get("/v1/memories", params={"user_id": "door-http"}).json()["memories"]
     assert len(listed) == 2 and len(_live(clean_db, "door-http")) == 2
