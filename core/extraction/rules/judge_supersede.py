@@ -17,9 +17,10 @@ memory and the update-intent model reads a change (``supersede_new``), the sente
 without a change word is. A new value told with a weak cue alone (``weak_cue``) must be of the memory's type
 (``of_type``). Then another memory stating the old value the sentence moves from goes too (``old_value``, its
 supersede and retract read together). A slug key naming the old value's words gets a slug of the new value
-(``fresh_key``). Invariants: every replacement names the memory in ``supersedes``; two named slots never
-replace each other; a goal is never a fact's new value (``_STATES``); the requests glued to a value are cut
-only after everything is decided; the classifier is passed in.
+(``fresh_key``). Invariants: every replacement names the memory in ``supersedes``; two named slots (a
+catalogue slot, or a key another writer named: ``slots.names_a_slot``) never replace each other; a goal is
+never a fact's new value (``_STATES``); the requests glued to a value are cut only after everything is
+decided; the classifier is passed in.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ from core.extraction.rules.judge_pairs import Pairing
 from core.extraction.rules.judge_values import new_part, without_requests
 from core.extraction.rules.keys import content_slug
 from core.extraction.rules.segment import has_cjk
-from core.extraction.rules.slots import is_known_slot
+from core.extraction.rules.slots import is_known_slot, names_a_slot
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.text.salient import salient_tokens
 from core.types import MemoryType
@@ -220,7 +221,7 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
                 taken.append(k)  # "band broke up, i'm teaching myself drums now": the new value,
                 # told as the day's news
             continue  # else a dated life event replaces nothing
-        named = is_known_slot(c.key) and is_known_slot(memory.key)
+        named = is_known_slot(c.key) and names_a_slot(memory.key)  # a tool's own key is named too
         other = c.memory_type is not type_of(memory) or (c.key != memory.key and named)
         if c.supersedes is not None or other:
             two_slots = (named and c.memory_type is type_of(memory)  # e.g. a length rule, a diet rule

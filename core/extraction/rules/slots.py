@@ -123,6 +123,16 @@ def is_known_slot(key: str) -> bool:
     return key in KNOWN_KEYS
 
 
+_TYPE_PREFIXES = frozenset(t.value for t in MemoryType)
+
+
+def names_a_slot(key: str) -> bool:
+    """A slot someone named: a catalogue slot, or a key another writer chose (an agent tool's or an
+    integrator's ``diet-restriction``), told apart from the rules' per-statement ``<type>-<slug>`` keys by
+    its first part not being a memory type. Two named slots never replace each other in the update judge."""
+    return key in KNOWN_KEYS or key.split("-", 1)[0] not in _TYPE_PREFIXES
+
+
 _TOKEN_SPLIT = re.compile(r"[-_.]+")
 
 

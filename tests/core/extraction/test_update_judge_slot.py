@@ -72,3 +72,25 @@ def test_a_new_job_told_after_the_cue_sentence_is_written_once(ex: RulesExtracto
     tutoring = [c for c in _upserts(refined) if "tutoring" in c.content]
     assert len(tutoring) == 1, refined
     assert tutoring[0].key == "fact-job" and tutoring[0].supersedes == "fact-job"
+
+
+def test_a_rule_under_a_key_a_tool_named_is_not_replaced_by_a_rule_of_another_slot(
+        ex: RulesExtractor) -> None:
+    # an agent tool saved a rule under its own key (no memory type in front): a later rule of a catalogue
+    # slot, which the pair model reads as a supersede of any rule, must not delete it (session 21, demo40)
+    tool_rule = ExistingMemory("diet-restriction", "constraint",
+                               "Lactose intolerant: no milk or cream in recipes")
+    said = "From now on, keep your answers under 150 words unless I ask for detail"
+    refined = _refined(ex, said, tool_rule)
+    assert not any(c.supersedes == "diet-restriction" for c in refined), refined
+    assert not any(c.op is CandidateOp.DELETE and c.key == "diet-restriction" for c in refined), refined
+    assert any(c.key == "constraint-reply_length" for c in _upserts(refined)), refined
+
+
+def test_a_rule_under_a_key_a_tool_named_takes_its_own_new_value(ex: RulesExtractor) -> None:
+    # the same key still changes when the sentence speaks of the rule's own words
+    tool_rule = ExistingMemory("diet-restriction", "constraint", "Vegetarian: no meat or fish in recipes")
+    refined = _refined(ex, "I'm not vegetarian anymore, I eat fish again, so fish in recipes is fine now",
+                       tool_rule)
+    touched = [c for c in refined if c.key == "diet-restriction" or c.supersedes == "diet-restriction"]
+    assert touched, refined
