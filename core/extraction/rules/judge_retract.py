@@ -61,6 +61,10 @@ def retraction_topic(sentence: str) -> str:
     return topic_text(joined)
 
 
+_JOINTS = "和与跟、及"  # what joins the items of a Chinese list
+_ENDS = "，,。；;！!？?"  # what ends a clause
+
+
 def drop_conjunct(content: str, topic: str) -> str:
     """``content`` without the conjunct the ``topic`` names, when the memory joins two things with
     "and" / "和" ("i love horror movies and true crime podcasts" - "true crime" -> "i love horror
@@ -70,8 +74,14 @@ def drop_conjunct(content: str, topic: str) -> str:
         return ""
     low = content.lower()
     if has_cjk(content):
-        for w in sorted(words, key=len, reverse=True):
-            for pat in (f"[和与跟、及]{w}", f"{w}[和与跟、及]"):
+        ordered = sorted(words, key=lambda w: (-len(w), w))  # longest first, then fixed: never set order
+        for w in ordered:  # a middle item, whole, with the joint before it ("钓鱼、下象棋和养多肉" - "象棋")
+            item = f"[^{_JOINTS}{_ENDS}]*"
+            m = re.search(f"([{_JOINTS}]{item}{re.escape(w)}{item})[{_JOINTS}]", low)
+            if m:
+                return clean_content(content[:m.start(1)] + content[m.end(1):])
+        for w in ordered:
+            for pat in (f"[{_JOINTS}]{w}", f"{w}[{_JOINTS}]"):
                 m = re.search(pat, low)
                 if m:
                     return clean_content(content[:m.start()] + content[m.end():])
