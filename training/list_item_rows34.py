@@ -18,11 +18,10 @@ copies.
 
 from __future__ import annotations
 
-import argparse
-import re
 import sys
-import unicodedata
 from pathlib import Path
+
+from training.hand_rows import check_command, copies
 
 P, F, G, J, C = "preference", "fact", "goal", "project", "constraint"
 
@@ -416,24 +415,13 @@ def prose() -> list[str]:
     return [line for line in _PROSE if line.strip()]
 
 
-def _flat(text: str) -> str:
-    return re.sub(r"[\W_]+", "", unicodedata.normalize("NFKC", text).lower())
-
-
 def check(paths: list[Path]) -> list[str]:
     """Rows whose flattened text (8+ characters) occurs inside a case file's flattened text (copies)."""
-    blob = "".join(_flat(p.read_text(encoding="utf-8")) for p in paths)
-    texts = [t for t, _ in items()] + prose()
-    return [text for text in texts if len(_flat(text)) >= 8 and _flat(text) in blob]
+    return copies([t for t, _ in items()] + prose(), paths, min_chars=8)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", nargs="+", type=Path, required=True, help="case files to check for copies")
-    args = parser.parse_args(argv)
-    copies = check(args.check)
-    print("\n".join(copies) or "no copies")
-    return 1 if copies else 0
+    return check_command(argv, __doc__.splitlines()[0], check)
 
 
 if __name__ == "__main__":

@@ -17,11 +17,10 @@ copies.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
-from training import list_item_rows34
+from training.hand_rows import check_command, copies
 
 P, F, G, J, C = "preference", "fact", "goal", "project", "constraint"
 DROP = "drop"
@@ -113,18 +112,11 @@ def items() -> list[tuple[str, str]]:
 
 def check(paths: list[Path]) -> list[str]:
     """Rows whose flattened text (8+ characters) occurs inside a case file's flattened text (copies)."""
-    blob = "".join(list_item_rows34._flat(p.read_text(encoding="utf-8")) for p in paths)
-    return [text for text, _ in items()
-            if len(list_item_rows34._flat(text)) >= 8 and list_item_rows34._flat(text) in blob]
+    return copies((text for text, _ in items()), paths, min_chars=8)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", nargs="+", type=Path, required=True, help="case files to check for copies")
-    args = parser.parse_args(argv)
-    copies = check(args.check)
-    print("\n".join(copies) or "no copies")
-    return 1 if copies else 0
+    return check_command(argv, __doc__.splitlines()[0], check)
 
 
 if __name__ == "__main__":

@@ -21,13 +21,10 @@ the corpus lacks (source ``hand``, family ``ptype40_*``), then
 
 from __future__ import annotations
 
-import argparse
-import json
-import re
 import sys
-import unicodedata
 from pathlib import Path
 
+from training.hand_rows import copies, rows_command
 from training.train_memory_classifier import CORPUS
 
 F, J = "fact", "project"
@@ -194,45 +191,13 @@ def rows() -> list[dict[str, object]]:
              "source": "hand"} for text, kind, family in ROWS]
 
 
-def _flat(text: str) -> str:
-    return re.sub(r"[\W_]+", "", unicodedata.normalize("NFKC", text).lower())
-
-
 def check(paths: list[Path]) -> list[str]:
-    """Rows whose flattened text occurs inside a case file's flattened text (copies)."""
-    blob = "".join(_flat(p.read_text(encoding="utf-8")) for p in paths)
-    return [text for text, _, _ in ROWS if len(_flat(text)) >= 8 and _flat(text) in blob]
+    """Rows whose flattened text (8+ characters) occurs inside a case file's flattened text (copies)."""
+    return copies((text for text, _, _ in ROWS), paths, min_chars=8)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    group = parser.add_mutually_exclusive_group(required=True)
-    group.add_argument("--append", action="store_true")
-    group.add_argument("--remove", action="store_true")
-    group.add_argument("--check", nargs="+", type=Path, help="case files to check for copies")
-    parser.add_argument("--corpus", type=Path, default=CORPUS)
-    args = parser.parse_args(argv)
-    if args.check:
-        copies = check(args.check)
-        print("\n".join(copies) or "no copies")
-        return 1 if copies else 0
-    lines = [line for line in args.corpus.read_text(encoding="utf-8").splitlines() if line.strip()]
-    if args.remove:
-        kept = [line for line in lines if not str(json.loads(line)["family"]).startswith("ptype40_")]
-        args.corpus.write_text("".join(line + "\n" for line in kept), encoding="utf-8")
-        print(f"removed {len(lines) - len(kept)} rows")
-        return 0
-    have = {_flat(json.loads(line)["text"]) for line in lines}
-    new, seen = [], set(have)
-    for r in rows():
-        flat = _flat(str(r["text"]))
-        if flat not in seen:
-            seen.add(flat)
-            new.append(r)
-    args.corpus.write_text("".join(line + "\n" for line in lines)
-                           + "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in new), encoding="utf-8")
-    print(f"appended {len(new)} rows")
-    return 0
+    return rows_command(argv, __doc__.splitlines()[0], rows, "ptype40_", CORPUS, check)
 
 
 if __name__ == "__main__":

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from training.hand_rows import flat
 from training.train_memory_classifier import CORPUS
-from training.utterance_rows_chat29 import ROWS, _flat, check, main
+from training.utterance_rows_chat29 import ROWS, check, main
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -19,9 +20,9 @@ def test_append_adds_the_rows_with_their_labels_and_remove_restores_the_corpus(t
     lines = corpus.read_text(encoding="utf-8").splitlines()
     added = [json.loads(line) for line in lines[len(original.splitlines()):]]
     assert len(added) >= 300  # a few are already in the corpus under older families
-    labels = {_flat(t): k for t, k, _ in ROWS}
+    labels = {flat(t): k for t, k, _ in ROWS}
     for row in added:
-        kind = labels[_flat(row["text"])]
+        kind = labels[flat(row["text"])]
         assert row["keep"] is (kind is not None) and row["type"] == kind and row["source"] == "hand"
         assert str(row["family"]).startswith("chat29_")
     assert main(["--append", "--corpus", str(corpus)]) == 0  # idempotent

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from training.hand_rows import flat
 from training.train_memory_classifier import CORPUS
-from training.utterance_rows_ptype40 import ROWS, _flat, check, main
+from training.utterance_rows_ptype40 import ROWS, check, main
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -20,9 +21,9 @@ def test_append_adds_the_rows_with_their_labels_and_remove_takes_them_out(tmp_pa
     lines = corpus.read_text(encoding="utf-8").splitlines()
     added = [json.loads(line) for line in lines[len(without.splitlines()):]]
     assert len(added) == len(ROWS)
-    labels = {_flat(t): k for t, k, _ in ROWS}
+    labels = {flat(t): k for t, k, _ in ROWS}
     for row in added:
-        assert row["keep"] is True and row["type"] == labels[_flat(row["text"])] and row["source"] == "hand"
+        assert row["keep"] is True and row["type"] == labels[flat(row["text"])] and row["source"] == "hand"
         assert str(row["family"]).startswith("ptype40_")
     assert {r["type"] for r in added} == {"fact", "project"}
     assert main(["--append", "--corpus", str(corpus)]) == 0  # idempotent
