@@ -65,8 +65,7 @@ def build_services(settings: Settings) -> ApiServices:
     sessions = session_factory(engine)
     embedder = build_embedder(settings)
     # the tool writes dedup as the extraction does (core.memory.tools), on the retriever's embedder
-    reuse, merge = settings.dedup_thresholds
-    deduper = SemanticDeduper(embedder, reuse, merge)
+    deduper = SemanticDeduper.for_settings(settings, embedder)
     writer = MemoryWriter.from_settings(settings)  # no write vectors: tool writes never wait on the embedder
     retriever = build_retriever(settings, sessions, embedder)
     warm = getattr(embedder, "warm_up", None)

@@ -53,8 +53,7 @@ def build_jobs(settings: Settings, semantic: bool = True) -> Any:
         from core.embedding.factory import build_embedder
         from core.memory.dedup import SemanticDeduper
 
-        reuse, merge = settings.dedup_thresholds
-        deduper = SemanticDeduper(build_embedder(settings), reuse, merge)
+        deduper = SemanticDeduper.for_settings(settings, build_embedder(settings))
     return LifecycleJobs(sessions, writer, deduper, audit_retention_days=settings.AUDIT_LOG_RETENTION_DAYS)
 
 

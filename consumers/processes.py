@@ -31,8 +31,7 @@ def build_processor(settings: Settings) -> MessageProcessor:
     # return made it connect and disconnect a few times a second (CPU here and a backend per connect)
     size = settings.DATABASE_POOL_SIZE
     sessions = session_factory(engine_for(settings.database_url, 2 * size, max_overflow=0))
-    reuse, merge = settings.dedup_thresholds
-    deduper = SemanticDeduper(build_embedder(settings, "dedup"), reuse, merge)
+    deduper = SemanticDeduper.for_settings(settings, build_embedder(settings, "dedup"))
     return MessageProcessor(settings, sessions, build_extractor(settings), deduper)
 
 
@@ -44,8 +43,7 @@ def build_tools(settings: Settings, dedup: bool = True) -> MemoryTools:
     sessions = session_factory(engine_for(settings.database_url, settings.DATABASE_POOL_SIZE))
     if not dedup:
         return MemoryTools(sessions, MemoryWriter.from_settings(settings))
-    reuse, merge = settings.dedup_thresholds
-    deduper = SemanticDeduper(build_embedder(settings, "dedup"), reuse, merge)
+    deduper = SemanticDeduper.for_settings(settings, build_embedder(settings, "dedup"))
     return MemoryTools(sessions, MemoryWriter.from_settings(settings), deduper, named_slots(settings))
 
 

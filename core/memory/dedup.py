@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.config import DEDUP_LEXICAL_MERGE, DEDUP_LEXICAL_REUSE
+from core.config import DEDUP_LEXICAL_MERGE, DEDUP_LEXICAL_REUSE, Settings
 from core.embedding.base import Embedder, Vectors
 from core.embedding.cache import PassageVectorCache, shared_passage_cache
 from core.memory.text import embedding_text
@@ -70,6 +70,13 @@ class SemanticDeduper:
         else:
             self.merge_overlap = merge_overlap
         self._cache = cache if cache is not None else shared_passage_cache()
+
+    @classmethod
+    def for_settings(cls, settings: Settings, embedder: Embedder) -> SemanticDeduper:
+        """A deduper at the configured thresholds (``Settings.dedup_thresholds``) and the model's lexical
+        rules."""
+        reuse, merge = settings.dedup_thresholds
+        return cls(embedder, reuse, merge)
 
     @property
     def model(self) -> str:

@@ -262,10 +262,10 @@ def _referent_chooser(on: bool | None) -> ReferentChooser | None:
         return None
 
 
-
 def named_slot(key: str) -> bool:
     """The rules provider's named slots (``RulesExtractor.named_slot``): a catalogue slot or a life event."""
     return is_known_slot(key) or is_event_key(key)
+
 
 class RulesExtractor:
     """Offline rule-based ``CandidateExtractor`` for Chinese and English (name ``rules``).
