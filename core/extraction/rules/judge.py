@@ -59,7 +59,8 @@ other slots gives the memory its strongly cued clause no candidate holds (``unto
 the old value reads the sentence's supersede and retract together.
 
 Since issue 24's session 22: the texts the classifier gate read as no memory and kept nowhere
-(``gate.GateReading.unkept``) are no memory's new value on the statement path unless the update-intent model
+(``gate.GateReading.unkept``) are no new value of a memory other than a rule on the statement path (the text
+itself, not a part of it the gate never read alone) unless the update-intent model
 reads the sentence as a change (``tells_change``) or the sentence tells the memory's own value changed
 (``judge_supersede.own_strong_change``): thanks, a mood or the day's news with a cue word ("I'm working hard
 to make it happen", "我现在心情好多了") no longer overwrite a memory.

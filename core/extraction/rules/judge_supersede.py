@@ -15,14 +15,14 @@ classifier calls it a memory of another type (``another_type``), a candidate of 
 sentence that holds it giving way; else, when nothing of the message comes from the sentence or writes the
 memory and the update-intent model reads a change (``supersede_new``), the sentence whole, read as a sentence
 without a change word is. A new value the statement path would write from a text the classifier gate read as
-no memory (``unkept``, ``read_as_none``) is given up unless the sentence tells the memory's own value changed
-(``own_strong_change``; the judge passes ``unkept`` empty for a sentence the update-intent model reads as a
-change). A new value told with a weak cue alone (``weak_cue``) must be of the memory's type
-(``of_type``). Then another memory stating the old value the sentence moves from goes too (``old_value``, its
-supersede and retract read together). A slug key naming the old value's words gets a slug of the new value
-(``fresh_key``). Invariants: every replacement names the memory in ``supersedes``; two named slots (a
-catalogue slot, or a key another writer named: ``slots.names_a_slot``) never replace each other; a goal is
-never a fact's new value (``_STATES``); the requests glued to a value are cut only after everything is
+no memory (``unkept``, ``read_as_none``) is given up, for a memory other than a rule, unless the sentence
+tells the memory's own value changed (``own_strong_change``; the judge passes ``unkept`` empty for a sentence
+the update-intent model reads as a change). A new value told with a weak cue alone (``weak_cue``) must be of
+the memory's type (``of_type``). Then another memory stating the old value the sentence moves from goes too
+(``old_value``, its supersede and retract read together). A slug key naming the old value's words gets a slug
+of the new value (``fresh_key``). Invariants: every replacement names the memory in ``supersedes``; two named
+slots (a catalogue slot, or a key another writer named: ``slots.names_a_slot``) never replace each other; a
+goal is never a fact's new value (``_STATES``); the requests glued to a value are cut only after everything is
 decided; the classifier is passed in.
 """
 
@@ -170,9 +170,11 @@ def of_type(classifier: MemoryClassifier, content: str, memory: ExistingMemory) 
 
 
 def read_as_none(content: str, unkept: frozenset[str]) -> bool:
-    """``content`` says nothing that a text the classifier gate read as no memory (``unkept``,
-    ``gate.GateReading.unkept``) does not say: the gate's reading of it is a drop."""
-    return any(contained(content, text) for text in unkept)
+    """``content`` is a text the classifier gate read as no memory (``unkept``, ``gate.GateReading.unkept``):
+    each says nothing the other does not. A part of such a text is not (the gate read the whole: "full time
+    X instructor now" is a memory of its own in "ya so im not teaching that anymore, full time X instructor
+    now")."""
+    return any(contained(content, text) and contained(text, content) for text in unkept)
 
 
 def own_strong_change(sentence: str, before: str, memory: ExistingMemory) -> bool:
@@ -293,7 +295,8 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
     content = content[:MAX_MEMORY_CONTENT_CHARS]
     if len(content) < 2 or not (intent or tells_new_value(tail) or CORRECTION.search(sentence)):
         return None  # "现在饿得发慌" tells no change of anything
-    if read_as_none(content, unkept) and not own_strong_change(sentence, before, memory):
+    if memory.memory_type != MemoryType.CONSTRAINT.value and read_as_none(content, unkept) \
+            and not own_strong_change(sentence, before, memory):
         return None  # the gate read it as no memory (a mood, the day's news, thanks): no memory's new value
     # the new value is told: a strong change (cue words, or a supersede sure enough), or, on the models'
     # word, a supersede at the statement's bar whose new part the memory classifier sees as a memory of the

@@ -70,12 +70,15 @@ def test_a_new_job_told_in_chinese_still_replaces_the_old_one(ex: RulesExtractor
 def test_a_text_read_as_no_memory_is_matched_by_what_it_says() -> None:
     unkept = frozenset({"I'm so thrilled to begin my new chapter there"})
     assert read_as_none("I'm so thrilled to begin my new chapter there", unkept)
-    assert read_as_none("so thrilled to begin my new chapter", unkept)  # a part of it says nothing more
+    assert read_as_none("I'm so thrilled to begin my new chapter there!", unkept)
+    # a part the gate never read alone is not (the new value inside a sentence of chat words it dropped whole)
+    assert not read_as_none("full time pilates instructor now", frozenset(
+        {"ya so im not teaching that anymore, full time pilates instructor now"}))
     assert not read_as_none("I'm a paramedic now", unkept)
     assert not read_as_none("anything", frozenset())
 
 
-def test_only_a_strong_change_naming_the_memorys_value_overrides_the_gate() -> None:
+def test_only_a_change_of_the_memorys_own_value_overrides_the_gate() -> None:
     city = ExistingMemory("fact-home_city", "fact", "I live in Bristol")
     assert own_strong_change("moved out of Bristol, Cardiff now", "", city)
     assert not own_strong_change("moved on, feeling great now", "", city)  # a cue, no word of the city
@@ -83,6 +86,8 @@ def test_only_a_strong_change_naming_the_memorys_value_overrides_the_gate() -> N
     home = ExistingMemory("fact-home_city", "fact", "常住成都")
     assert own_strong_change("成都待不下去了，搬到西安了", "", home)
     assert not own_strong_change("我现在心情好多了", "", home)
+    length = ExistingMemory("constraint-length", "constraint", "keep answers under 100 words")
+    assert own_strong_change("300 words is fine, 100 was too short", "", length)  # its count, told anew
 
 
 @pytest.mark.parametrize(("sentence", "memory", "kept"), [
@@ -93,6 +98,9 @@ def test_only_a_strong_change_naming_the_memorys_value_overrides_the_gate() -> N
     ("Bristol got too pricey, so I moved to Cardiff", ExistingMemory(
         "fact-home_city", "fact", "I live in Bristol"), True),
     ("成都待不下去了，搬到西安了", ExistingMemory("fact-home_city", "fact", "常住成都"), True),
+    # a rule's new value is told to the assistant in chat words, which the gate never reads as a rule
+    ("u can go way longer now, i like detail", ExistingMemory(
+        "constraint-length", "constraint", "keep replies super short"), True),
 ])
 def test_the_statement_path_gives_up_a_sentence_the_gate_dropped(sentence: str, memory: ExistingMemory,
                                                                  kept: bool) -> None:
