@@ -95,7 +95,7 @@ from core.extraction.rules.gate_units import (
     said_texts,
     split_points,
 )
-from core.extraction.rules.gate_verdicts import GATE_DROP, gate_upserts
+from core.extraction.rules.gate_verdicts import gate_upserts
 from core.extraction.rules.refine import CandidateMeta, contained
 from core.extraction.rules.segment import clean_content
 from core.extraction.standing_instruction import StandingInstruction
@@ -115,13 +115,6 @@ def listed_candidates(analysis: Analysis, upserts: list[MemoryCandidate], items:
     return out
 
 
-def no_memory(pred: Prediction, opined: bool) -> bool:
-    """The gate's reading ``pred`` of a text says it is no memory: drop is the likeliest (``GATE_DROP``), or
-    the precision model had its say (``opined``: its p(drop), surer than the classifier's, replaced the
-    classifier's). Whether the gate kept the text is asked apart (``unkept``)."""
-    return pred.probs[0] >= GATE_DROP or opined
-
-
 def unkept(texts: list[str], out: list[MemoryCandidate]) -> frozenset[str]:
     """Of ``texts`` (read as no memory), those that no kept upsert of ``out`` holds and that hold no kept
     upsert (a clause of a run kept whole, or a run one clause of which was kept, is not left out)."""
@@ -133,9 +126,10 @@ def unkept(texts: list[str], out: list[MemoryCandidate]) -> frozenset[str]:
 @dataclass(frozen=True)
 class GateReading:
     """What ``ClassifierGate.read`` returns: the ``candidates`` and their refine ``meta``, and ``unkept``:
-    the texts of the message (a rule candidate's content, a rescue unit) that the gate read as no memory
-    (``no_memory``) and that no kept candidate holds. The update judge reads them (``UpdateJudge.apply``):
-    such a text is no memory's new value unless it tells a strong change of the memory's own value."""
+    the texts of the message (a rule candidate's content, a rescue unit) that the gate read as no memory on
+    the precision model's word (its p(drop) replaced the classifier's) and that no kept candidate holds. The
+    update judge reads them (``UpdateJudge.apply``): such a text is no memory's new value unless the
+    update-intent model reads a change or it tells a change of the memory's own value."""
 
     candidates: list[MemoryCandidate]
     meta: dict[str, CandidateMeta]
@@ -282,8 +276,9 @@ class ClassifierGate:
             out = [c for c in out if c.op is not CandidateOp.UPSERT or c.key not in ghosts]
         add_rescues(out, new_meta, units, predictions[rest], vectors[rest], analysis, self.keys, filled)
         out.sort(key=lambda c: (c.op is not CandidateOp.DELETE, -c.importance))
-        read_as_none = [c.content for i, c in enumerate(upserts)
-                        if gated[id(c)] is None and no_memory(predictions[i], opined[i])]
-        read_as_none += [u.text for j, u in enumerate(units)
-                         if no_memory(predictions[len(upserts) + j], opined[len(upserts) + j])]
+        # what the precision model dropped: the reading of thanks, moods and the day's news that the memory
+        # classifier alone (which the judge reads) does not have. A text the classifier alone drops is not
+        # counted: a new value told in chat words often is one (counted too, a pooled check case was lost)
+        read_as_none = [c.content for i, c in enumerate(upserts) if gated[id(c)] is None and opined[i]]
+        read_as_none += [u.text for j, u in enumerate(units) if opined[len(upserts) + j]]
         return GateReading(out, new_meta, unkept(read_as_none, out))
