@@ -52,6 +52,7 @@ class _Built:
     candidates: tuple[MemoryCandidate, ...]
     meta: dict[str, CandidateMeta]
     analysis: Analysis | None = None
+    unkept: frozenset[str] = frozenset()  # the texts the classifier gate read as no memory (``GateReading``)
 
 
 # the old value, then (group "keep", put back) the change it was followed by
@@ -370,12 +371,11 @@ class RulesExtractor:
             last = data.context[-1] if data.context else None
             prev = last.content if last is not None and last.role == "assistant" else None
             filled = frozenset(m.key for m in data.existing)
-            candidates, meta = self._gate.apply(built.analysis, list(built.candidates), built.meta, prev,
-                                                filled)
+            reading = self._gate.read(built.analysis, list(built.candidates), built.meta, prev, filled)
         except EmbeddingError as exc:  # the rules' answer is still a sound answer
             log.warning("memory classifier unavailable, rules only for this input: %s", exc)
             return built
-        return _Built(tuple(candidates), meta, built.analysis)
+        return _Built(tuple(reading.candidates), reading.meta, built.analysis, reading.unkept)
 
     def _built(self, data: ExtractionInput) -> _Built:
         return self._gated(data) if self._gate is not None else build(data)  # no classifier: no horizon
@@ -438,7 +438,8 @@ class RulesExtractor:
         try:
             previous = next((m.content for m in reversed(data.context)
                              if m.role == "user" and m.content.strip()), None)
-            judged = self._judge.apply(data.user_message, data.existing, refined, previous)
+            judged = self._judge.apply(data.user_message, data.existing, refined, previous,
+                                       self._built(data).unkept)
             if self._retraction is not None:
                 judged = self._retraction.apply(data.user_message, data.existing, judged, previous)
             judged = additions_kept(data.user_message, judged)

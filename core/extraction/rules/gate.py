@@ -36,7 +36,8 @@ for a rescue of a taste, goal or project (always; from ``PRECISION_DROP`` for on
 habit, and for a rescued fact or rule; a model that reads the turn counts from ``CONTEXT_FLOOR`` at least;
 ``gate_opinion``); the type stays the
 classifier's, and a rule group it drops still gives up its continuation clauses that are memories of their own
-(``gate_splits``). Splits, the update judge and retractions read the classifier alone.
+(``gate_splits``). Splits, the update judge and retractions read the classifier alone; the judge is told which
+texts the gate read as no memory (``GateReading.unkept``, ``ClassifierGate.read``).
 
 With the standing-instruction model (``core.extraction.standing_instruction``), a rescue unit the
 classifier types as a rule that the model calls a standing rule (``STANDING_RESCUE``) needs no p(keep) of
@@ -66,7 +67,7 @@ tiebreak between 0.85 and 0.90 was a 400-turn LoCoMo sample (``bench/RESULTS.md`
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from core.extraction.candidates import CandidateOp, MemoryCandidate
 from core.extraction.classifier import MemoryClassifier, MLPModel, Prediction, turn_tail
@@ -94,7 +95,7 @@ from core.extraction.rules.gate_units import (
     split_points,
 )
 from core.extraction.rules.gate_verdicts import gate_upserts
-from core.extraction.rules.refine import CandidateMeta
+from core.extraction.rules.refine import CandidateMeta, contained
 from core.extraction.rules.segment import clean_content
 from core.extraction.standing_instruction import StandingInstruction
 from core.types import MemoryType
@@ -111,6 +112,27 @@ def listed_candidates(analysis: Analysis, upserts: list[MemoryCandidate], items:
         if len(groups) == 1 and len(groups[0].clauses) == 1 and groups[0].clauses[0].index in items:
             out.append(i)
     return out
+
+
+def unkept(texts: list[str], out: list[MemoryCandidate]) -> frozenset[str]:
+    """Of ``texts`` (read as no memory), those that no kept upsert of ``out`` holds and that hold no kept
+    upsert (a clause of a run kept whole, or a run one clause of which was kept, is not left out)."""
+    kept = [c.content for c in out if c.op is CandidateOp.UPSERT]
+    return frozenset(t for t in texts if t.strip() and not any(
+        contained(t, k) or contained(k, t) for k in kept))
+
+
+@dataclass(frozen=True)
+class GateReading:
+    """What ``ClassifierGate.read`` returns: the ``candidates`` and their refine ``meta``, and ``unkept``:
+    the texts of the message (a rule candidate's content, a rescue unit) that the gate read as no memory on
+    the precision model's word (its p(drop) replaced the classifier's) and that no kept candidate holds. The
+    update judge reads them (``UpdateJudge.apply``): such a text is no memory's new value unless the
+    update-intent model reads a change or it tells a change of the memory's own value."""
+
+    candidates: list[MemoryCandidate]
+    meta: dict[str, CandidateMeta]
+    unkept: frozenset[str] = frozenset()
 
 
 class ClassifierGate:
@@ -157,7 +179,16 @@ class ClassifierGate:
               meta: dict[str, CandidateMeta], prev: str | None = None,
               filled: frozenset[str] = frozenset(),
               ) -> tuple[list[MemoryCandidate], dict[str, CandidateMeta]]:
-        """Gated, re-typed and rescued candidates (deletes pass untouched) and their refine metadata.
+        """Gated, re-typed and rescued candidates (deletes pass untouched) and their refine metadata
+        (``read`` without what it left out)."""
+        reading = self.read(analysis, candidates, meta, prev, filled)
+        return reading.candidates, reading.meta
+
+    def read(self, analysis: Analysis, candidates: list[MemoryCandidate],
+             meta: dict[str, CandidateMeta], prev: str | None = None,
+             filled: frozenset[str] = frozenset()) -> GateReading:
+        """Gated, re-typed and rescued candidates (deletes pass untouched), their refine metadata, and the
+        texts the gate read as no memory (``GateReading.unkept``).
         ``prev``: the turn before the message (context for a context model; embedded only when it can change
         the precision model's reading, ``gate_opinion.needs_turn``);
         ``filled``: the keys of the user's live memories (a rescue never takes over a single slot among
@@ -172,7 +203,7 @@ class ClassifierGate:
         texts = [said.get(c.content, c.content) for c in upserts] + [u.model_text for u in units] + \
             [sp.text for sp in splits]
         if not texts:
-            return candidates, meta
+            return GateReading(candidates, meta)
         vectors = self.classifier.embed(texts)
         first_reading = self.classifier.predict_vectors(vectors)
         predictions = read_in_context(self.classifier, vectors, first_reading, prev)
@@ -187,11 +218,15 @@ class ClassifierGate:
         turn_vector = self.classifier.embed([turn]) if turn and needs_turn(self.precision, vectors[asked]) \
             else None
         alone = predictions[:len(upserts)]
+        classifier_units = predictions[rest]
         opinion = second_opinion(self.precision, vectors[:len(upserts)], alone, turn=turn_vector)
         predictions[:len(upserts)] = [second if vetoable(cand) else first
                                       for cand, first, second in zip(upserts, alone, opinion, strict=True)]
         predictions[rest] = second_opinion(self.precision, vectors[rest], predictions[rest], floors,
                                            turn_vector)
+        # where the precision model had its say (its p(drop) replaced the classifier's), per text
+        opined = [p is not a for p, a in zip(predictions[:len(upserts)], alone, strict=True)] + \
+            [p is not a for p, a in zip(predictions[rest], classifier_units, strict=True)]
         listed = listed_candidates(analysis, upserts, items)
         if self.lists is not None and listed:
             # a rule candidate that is one item of a list ("gluten-free (coeliac)" among a job, a city and the
@@ -199,12 +234,14 @@ class ClassifierGate:
             rows = self.lists.fragment.predict_proba(vectors[listed])
             for i, row in zip(listed, rows, strict=True):
                 predictions[i] = Prediction(tuple(round(float(p), 6) for p in row))
+                opined[i] = False
         if self.lists is not None and any(u.item for u in units):
             # an item of a list is read by the list fragment model alone (``core.extraction.list_items``)
             at = [j for j, u in enumerate(units) if u.item]
             rows = self.lists.fragment.predict_proba(vectors[rest][at])
             for j, row in zip(at, rows, strict=True):
                 predictions[len(upserts) + j] = Prediction(tuple(round(float(p), 6) for p in row))
+                opined[len(upserts) + j] = False
         units = standing_rules(self.standing, units, predictions[rest], vectors[rest])
         gated, vetoed = gate_upserts(upserts, predictions[:len(upserts)], alone, vectors, self.keys, filled)
         reread_heads(self.classifier, self.precision, self.keys, analysis, upserts, gated, filled,
@@ -238,4 +275,9 @@ class ClassifierGate:
             out = [c for c in out if c.op is not CandidateOp.UPSERT or c.key not in ghosts]
         add_rescues(out, new_meta, units, predictions[rest], vectors[rest], analysis, self.keys, filled)
         out.sort(key=lambda c: (c.op is not CandidateOp.DELETE, -c.importance))
-        return out, new_meta
+        # what the precision model dropped: the reading of thanks, moods and the day's news that the memory
+        # classifier alone (which the judge reads) does not have. A text the classifier alone drops is not
+        # counted: a new value told in chat words often is one (counted too, a pooled check case was lost)
+        read_as_none = [c.content for i, c in enumerate(upserts) if gated[id(c)] is None and opined[i]]
+        read_as_none += [u.text for j, u in enumerate(units) if opined[len(upserts) + j]]
+        return GateReading(out, new_meta, unkept(read_as_none, out))

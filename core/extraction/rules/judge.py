@@ -58,6 +58,13 @@ slot, told after the cue sentence, is written once, in the slot; a sentence whos
 other slots gives the memory its strongly cued clause no candidate holds (``untold``); a second memory stating
 the old value reads the sentence's supersede and retract together.
 
+Since issue 24's session 22: the texts the classifier gate read as no memory and kept nowhere
+(``gate.GateReading.unkept``) are no new value of a memory other than a rule on the statement path (the text
+itself, not a part of it the gate never read alone) unless the update-intent model
+reads the sentence as a change (``tells_change``) or the sentence tells the memory's own value changed
+(``judge_supersede.own_strong_change``): thanks, a mood or the day's news with a cue word ("I'm working hard
+to make it happen", "我现在心情好多了") no longer overwrite a memory.
+
 The upsert stage records ``superseded by message N`` / ``retracted by message N``
 (``core.memory.upsert._linked``). Deterministic.
 
@@ -145,10 +152,25 @@ class UpdateJudge:
         w = self.withdrawal.predict_proba(vectors) if self.withdrawal is not None else np.zeros(len(vectors))
         return [bool(q >= UPDATE_INTENT_P and r < WITHDRAWAL_P) for q, r in zip(p, w, strict=True)]
 
+    def tells_change(self, vectors: np.ndarray) -> list[bool]:
+        """Per sentence (its ``passage:`` vector), whether the update-intent model reads it as a change of a
+        state the user told (p >= ``UPDATE_INTENT_P``), whatever the retraction-intent model reads ("ok
+        switch that to X, the Y trip got cancelled" withdraws and changes at once). All False without the
+        model: then only the words (``judge_supersede.own_strong_change``) speak for a sentence the gate
+        read as no memory."""
+        if self.intent is None or not len(vectors):
+            return [False] * len(vectors)
+        return [bool(q >= UPDATE_INTENT_P) for q in self.intent.predict_proba(vectors)]
+
     def apply(self, message: str, existing: tuple[ExistingMemory, ...],
-              candidates: list[MemoryCandidate], previous: str | None = None) -> list[MemoryCandidate]:
+              candidates: list[MemoryCandidate], previous: str | None = None,
+              unkept: frozenset[str] = frozenset()) -> list[MemoryCandidate]:
         """``candidates`` with the pair model's retractions and supersessions; ``previous``: the user's
-        previous turn, the referent of a bare "forget that" / "当我没说"."""
+        previous turn, the referent of a bare "forget that" / "当我没说"; ``unkept``: the texts of the message
+        the classifier gate read as no memory (``gate.GateReading.unkept``): such a text becomes a memory's
+        new value only when the update-intent model reads its sentence as a change (``tells_change``) or it
+        tells a strong change of the memory's own value (``judge_supersede.read_as_none``,
+        ``own_strong_change``)."""
         live = [m for m in existing if m.content.strip()][-MAX_EXISTING:]
         gated = self.gated(message) if live else frozenset()
         statements = cue_statements(message, gated) if live else []
@@ -167,6 +189,10 @@ class UpdateJudge:
         emb = embed_message(self.classifier, said, topics, live, previous if anaphoric else None)
         # a message withdrawing something tells no new value on the model's word (as ``gated``)
         reads_change = [False] * len(said) if retracts(message) else self.reads_change(emb.sentences)
+        # what the gate read as no memory counts for a sentence the update-intent model reads no change in
+        # (a mood, thanks, the day's news); one it reads as a change is judged as before ("movers came
+        # friday, we're officially X people now": chat words the gate drops)
+        told = self.tells_change(emb.sentences) if unkept else [False] * len(said)
         ledger = Ledger.of(candidates)
         for i, (sentence, tail) in enumerate(statements):
             pairing = pair(self.model, emb, i, sentence, topics[i], live, previous, anaphoric and pointing[i],
@@ -187,5 +213,5 @@ class UpdateJudge:
                 retract_paired(self.classifier, self.model, ledger, memory, sentence, s_vec, t_vec, p)
             elif relation == "supersede":
                 supersede_paired(self.classifier, ledger, live, pairing, best, p, sentence, tail, befores[i],
-                                 intent, reads_change[i])
+                                 intent, reads_change[i], frozenset() if told[i] else unkept)
         return ledger.out

@@ -14,12 +14,15 @@ the slot's by the memory classifier: ``of_type``), written under the memory's ke
 classifier calls it a memory of another type (``another_type``), a candidate of the message told after the
 sentence that holds it giving way; else, when nothing of the message comes from the sentence or writes the
 memory and the update-intent model reads a change (``supersede_new``), the sentence whole, read as a sentence
-without a change word is. A new value told with a weak cue alone (``weak_cue``) must be of the memory's type
-(``of_type``). Then another memory stating the old value the sentence moves from goes too (``old_value``, its
-supersede and retract read together). A slug key naming the old value's words gets a slug of the new value
-(``fresh_key``). Invariants: every replacement names the memory in ``supersedes``; two named slots (a
-catalogue slot, or a key another writer named: ``slots.names_a_slot``) never replace each other; a goal is
-never a fact's new value (``_STATES``); the requests glued to a value are cut only after everything is
+without a change word is. A new value the statement path would write from a text the classifier gate read as
+no memory (``unkept``, ``read_as_none``) is given up, for a memory other than a rule, unless the sentence
+tells the memory's own value changed (``own_strong_change``; the judge passes ``unkept`` empty for a sentence
+the update-intent model reads as a change). A new value told with a weak cue alone (``weak_cue``) must be of
+the memory's type (``of_type``). Then another memory stating the old value the sentence moves from goes too
+(``old_value``, its supersede and retract read together). A slug key naming the old value's words gets a slug
+of the new value (``fresh_key``). Invariants: every replacement names the memory in ``supersedes``; two named
+slots (a catalogue slot, or a key another writer named: ``slots.names_a_slot``) never replace each other; a
+goal is never a fact's new value (``_STATES``); the requests glued to a value are cut only after everything is
 decided; the classifier is passed in.
 """
 
@@ -47,6 +50,7 @@ from core.extraction.rules.judge_ledger import Ledger, type_of
 from core.extraction.rules.judge_pairs import Pairing
 from core.extraction.rules.judge_values import new_part, without_requests
 from core.extraction.rules.keys import content_slug
+from core.extraction.rules.refine import contained
 from core.extraction.rules.segment import has_cjk
 from core.extraction.rules.slots import is_known_slot, names_a_slot
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
@@ -165,13 +169,36 @@ def of_type(classifier: MemoryClassifier, content: str, memory: ExistingMemory) 
         mine >= WEAK_TYPE_P or all(mine >= seen.p_type(t) for t in MemoryType))  # ... or its likeliest
 
 
+def read_as_none(content: str, unkept: frozenset[str]) -> bool:
+    """``content`` is a text the classifier gate read as no memory (``unkept``, ``gate.GateReading.unkept``):
+    each says nothing the other does not. A part of such a text is not (the gate read the whole: "full time
+    X instructor now" is a memory of its own in "ya so im not teaching that anymore, full time X instructor
+    now")."""
+    return any(contained(content, text) and contained(text, content) for text in unkept)
+
+
+def own_strong_change(sentence: str, before: str, memory: ExistingMemory) -> bool:
+    """``memory``'s own value changed, whatever the gate read: a count it states told with another value
+    ("up to 300 words now, 100 was too short" against "under 100 words"), or a strong change cue or a
+    correction (in ``sentence``, or a cue in the sentence ``before`` it) with a word of its value named in
+    ``sentence`` ("厦门待不下去了" against "常住厦门", "it was X I react to, not penicillin" against
+    "allergic to penicillin")."""
+    if number_changed(memory.content, sentence):
+        return True
+    cued = STRONG_CUE.search(sentence) or CORRECTION.search(sentence) or (
+        before and STRONG_CUE.search(before))
+    return bool(cued) and shares_value(memory.content, sentence) > 0
+
+
 def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence: str, tail: str,
               memory: ExistingMemory, p: float, before: str = "",
-              intent: bool = False, ended: bool = False) -> list[MemoryCandidate] | None:
+              intent: bool = False, ended: bool = False,
+              unkept: frozenset[str] = frozenset()) -> list[MemoryCandidate] | None:
     """``out`` with the candidate that replaces ``memory`` naming it (see the module doc), or None
     when nothing replaces it. ``intent``: the sentence has no change word, the update-intent model
     reads it as a change: that stands for a strong change cue (a fragment told against the old value,
-    "入了个X", is no memory alone for the classifier, so its type is not asked). ``ended``: the rules read
+    "入了个X", is no memory alone for the classifier, so its type is not asked). ``unkept``: the texts the
+    classifier gate read as no memory (module doc). ``ended``: the rules read
     the old value's end (a delete of ``memory`` in the message's candidates): then a new part the memory
     classifier types as the slot's tells the new value without a strong cue ("不吃辣了，喜欢清淡的")."""
     out = list(out)
@@ -268,6 +295,9 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
     content = content[:MAX_MEMORY_CONTENT_CHARS]
     if len(content) < 2 or not (intent or tells_new_value(tail) or CORRECTION.search(sentence)):
         return None  # "现在饿得发慌" tells no change of anything
+    if memory.memory_type != MemoryType.CONSTRAINT.value and read_as_none(content, unkept) \
+            and not own_strong_change(sentence, before, memory):
+        return None  # the gate read it as no memory (a mood, the day's news, thanks): no memory's new value
     # the new value is told: a strong change (cue words, or a supersede sure enough), or, on the models'
     # word, a supersede at the statement's bar whose new part the memory classifier sees as a memory of the
     # slot's type ("口味变了，喜欢清淡的" against "无辣不欢": no strong cue, read 0.81)
@@ -306,7 +336,7 @@ def supersede_new(out: list[MemoryCandidate], sentence: str, memory: ExistingMem
 
 def supersede_paired(classifier: MemoryClassifier, ledger: Ledger, live: list[ExistingMemory],
                      pairing: Pairing, best: int, p: float, sentence: str, tail: str, before: str,
-                     intent: bool, reads_change: bool = False) -> None:
+                     intent: bool, reads_change: bool = False, unkept: frozenset[str] = frozenset()) -> None:
     """The pair model reads a supersede of ``live[pairing.order[best]]`` with probability ``p``: the
     candidate that replaces it names it, and another paired memory stating the old value the sentence
     moves from goes too (see the module doc); ``ledger`` is updated in place. ``reads_change``: the
@@ -324,10 +354,10 @@ def supersede_paired(classifier: MemoryClassifier, ledger: Ledger, live: list[Ex
     # a bare delete the rules made for this memory gives way to the new value, when one is told
     kept = [c for c in ledger.out if c.key != memory.key or c.op is not CandidateOp.DELETE]
     ended = len(kept) < len(ledger.out)
-    replaced = supersede(classifier, kept, sentence, tail, memory, p, before, intent, ended)
+    replaced = supersede(classifier, kept, sentence, tail, memory, p, before, intent, ended, unkept)
     if replaced is None and supersede_new(kept, sentence, memory, intent, reads_change) \
             and of_type(classifier, sentence, memory):  # read whole, a memory of the slot's type
-        replaced = supersede(classifier, kept, sentence, tail, memory, p, before, True)
+        replaced = supersede(classifier, kept, sentence, tail, memory, p, before, True, unkept=unkept)
     if replaced is None:
         return
     # the sentence only telling the old value's end ("the trip fell through so i ditched
