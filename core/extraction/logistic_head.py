@@ -6,8 +6,9 @@ one name a column, computed from such vectors). With it go its calibrated bars (
 as the trainer fitted them) and its provenance (the ``trainer`` command, the SHA-1 of its training data
 ``data_sha1``, and the trainer's other figures in ``notes``). The heads that use it: the
 retraction-intent model and the models of its shape (``retraction_intent.py``, ``update_intent.py``,
-``standing_instruction.py``, ``horizon.py``), the list-item head (``list_items.py``) and the retraction-target
-model (``retraction_target.py``). One ``.npz`` layout (``FORMAT``); ``load`` refuses another layout or model
+``standing_instruction.py``, ``horizon.py``), the list-item head (``list_items.py``), the retraction-target
+model (``retraction_target.py``) and the list-item reader of retractions (``rules/retract_items.py``). One
+``.npz`` layout (``FORMAT``); ``load`` refuses another layout or model
 (``LogisticHeadError``) and weights of another shape than the caller reads (``HeadShapeError``).
 ``shipped_or_none`` loads an optional model once per process. Deterministic; no network.
 """

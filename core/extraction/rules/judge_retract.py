@@ -6,7 +6,11 @@ p_keep >= ``REST_KEEP``), or ``None``. ``withdraw`` applies a retraction sentenc
 a reminder, no new value told) to its pairs: the first pair goes at ``RETRACT_P`` (``NAMED_RETRACT_P`` when
 its topic names a word of the memory, ``ANAPHOR_P`` for the previous turn's memory of a bare "forget
 that"), another only when the sentence names a word of it; a delete the rules made stands unless the
-sentence names one part and the rest is a memory alone. ``retract_paired`` applies the pair model's
+sentence names one part and the rest is a memory alone. A memory that lists things loses only the item the
+topic names, by word or by meaning (``retract_items.choose_item``: an upsert of the rest, mended joints); the
+list's own words take it whole; one whose items the topic names none of is not withdrawn, and the next paired
+memory is read as the first; a memory the topic names by no word is not withdrawn when it names a word of
+another paired memory. ``retract_paired`` applies the pair model's
 retract reading of a sentence that is not only a retraction. Invariants: a memory a candidate of the message
 already writes is never deleted (unless that candidate is the retraction sentence's own echo); a memory is
 decided once (``Ledger.done``); what the retraction sentence itself produced with a retraction cue in it is
@@ -25,6 +29,7 @@ from core.extraction.retraction_target import RetractionTarget, clause_probabili
 from core.extraction.rules.judge_cues import CLAUSE, from_sentence
 from core.extraction.rules.judge_ledger import Ledger, type_of
 from core.extraction.rules.judge_pairs import Pairing
+from core.extraction.rules.retract_items import Named, choose_item, one_character_topic, shipped_item_reader
 from core.extraction.rules.segment import clean_content, has_cjk
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.text.salient import salient_tokens
@@ -102,6 +107,21 @@ def drop_conjunct(content: str, topic: str) -> str:
             return ""
         return clean_content(content[:start] + content[m.end():])
     return ""
+
+
+def _rest_or_delete(classifier: MemoryClassifier, memory: ExistingMemory, rest: str,
+                    p: float) -> MemoryCandidate:
+    """An upsert of ``rest`` (what a cut of ``memory`` keeps) naming it in ``supersedes``, when the memory
+    classifier calls it a memory (p_keep >= ``REST_KEEP``); else (or when ``rest`` is "") the delete of
+    ``memory``."""
+    content = rest[:MAX_MEMORY_CONTENT_CHARS]
+    if content and classifier.predict([content])[0].p_keep >= REST_KEEP:
+        return MemoryCandidate(op=CandidateOp.UPSERT, memory_type=type_of(memory), key=memory.key,
+                               content=content, importance=3, confidence=round(max(p, 0.8), 3),
+                               supersedes=memory.key)
+    return MemoryCandidate(op=CandidateOp.DELETE, memory_type=type_of(memory), key=memory.key,
+                           content=memory.content[:MAX_MEMORY_CONTENT_CHARS], importance=3,
+                           confidence=round(max(p, 0.8), 3), supersedes=memory.key)
 
 
 def clauses_of(content: str) -> list[str]:
@@ -182,6 +202,10 @@ def withdraw(classifier: MemoryClassifier, model: PairModel, ledger: Ledger, liv
     resolver reads it after)."""
     retract, anaphor = pairing.retract, pairing.anaphor
     vetoed = set() if anaphor else unnamed_below_veto(classifier, target, live, sentence, topic)
+    reader = shipped_item_reader()
+    first = 0  # the rank of the first memory the sentence may withdraw without naming a word of it
+    named_any = bool(topic) and topic != sentence and not anaphor and any(
+        shares_value(live[j].content, topic) for j in pairing.order)
     # what the retraction sentence itself produced ("depression 那句 remove 掉吧" merged into
     # the memory) writes nothing of its own
     echoed = {c.key for c in ledger.out if c.op is CandidateOp.UPSERT and from_sentence(c, sentence)
@@ -190,12 +214,36 @@ def withdraw(classifier: MemoryClassifier, model: PairModel, ledger: Ledger, liv
     for rank, j in enumerate(pairing.order):
         memory = live[j]
         named = bool(shares_value(memory.content, topic))
+        # a list memory loses only the item the topic names, by word or by meaning; one it names no item
+        # of stays whole, and the next paired memory is read as the first ("做饭那条删了" against
+        # "我周末喜欢爬山、下围棋和做面包")
+        own = topic if topic != sentence else one_character_topic(sentence)  # "茶那条去掉": 茶
+        choice = None if anaphor or not own else choose_item(
+            own, memory.content, classifier.embed, classifier.embedder.embed_queries, reader)
+        if choice is not None and choice.named is Named.NONE and not named:
+            first += rank == first
+            continue
+        if not named and named_any:
+            continue  # "把做面包那条删了": the memory its words name goes, not one only near it by meaning
         sure = bool(retract[rank] >= RETRACT_P
                     or (named and topic != sentence and retract[rank] >= NAMED_RETRACT_P)
                     or (anaphor and rank == 0 and retract[rank] >= ANAPHOR_P))
         if (memory.key in ledger.written and memory.key not in echoed) or memory.key in ledger.done or (
-                rank > 0 and not (sure and named)) or memory.key in vetoed:
+                rank > first and not (sure and named)) or memory.key in vetoed:
             continue  # a second memory goes only when the sentence names a word of it
+        cut = choice.without() if choice is not None and choice.cuts else ""
+        listed = bool(cut) or (choice is not None and choice.deletes)
+        if listed and (sure or memory.key in ledger.deleted or retraction(
+                classifier, model, memory, sentence, s_vec, t_vec, float(retract[rank]), sure,
+                topic=topic) is not None):
+            # the named items go, or every item of a list that is all the memory says ("周末那条删了")
+            kept = _rest_or_delete(classifier, memory, cut, float(retract[rank]))
+            ledger.out = [c for c in ledger.out if c.key != memory.key and not (
+                c.op is CandidateOp.UPSERT and from_sentence(c, sentence) and RETRACT_CUE.search(c.content))]
+            ledger.out.insert(0, kept)
+            ledger.deleted.add(memory.key)
+            ledger.done.add(memory.key)
+            continue
         if memory.key in ledger.deleted:
             # a delete the rules made stands (the whole thing withdrawn), unless the sentence
             # names one part of the memory and the rest is a memory alone

@@ -26,7 +26,9 @@ names a word of a live memory, when the sentence tells no new value and asks not
   ``REST_KEEP``; else the delete), both naming the memory in ``supersedes``, so the upsert's history says
   "retracted by message N" (``core.memory.upsert``). A whole delete made earlier (rules or judge) of a
   memory this step keeps in part becomes the partial upsert; a delete of a memory the keep topic names is
-  dropped; an upsert that replaces the memory with a new value ("scratch X, switching to Y") stands.
+  dropped; an upsert that replaces the memory with a new value ("scratch X, switching to Y") stands. A memory
+  that lists things loses only the item the topic names, by word or by meaning, and is left whole when the
+  topic names none of its items (``retract_items.choose_item``).
 - **The sentence is never a memory.** Upserts written from the retraction clauses (new keys whose content
   is those clauses, or the clauses merged into a live memory's content) are removed.
 
@@ -50,6 +52,7 @@ from core.extraction.rules import patterns
 from core.extraction.rules.forget import is_about_self
 from core.extraction.rules.judge_cues import CLAUSE, tells_new_value, without_reminders
 from core.extraction.rules.judge_cues import sentences as message_sentences
+from core.extraction.rules.retract_items import ZH_ONE_TOPIC, Named, choose_item, shipped_item_reader
 from core.extraction.rules.segment import clean_content, has_cjk, normalise
 from core.extraction.standing_instruction import STANDING_DROP
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
@@ -88,8 +91,7 @@ _JOINT = re.compile(r"\s+(?:and|so|because|but)\s+(?:i|i'm|im|my)\b|所以|因�
 # what to keep beside the retraction: "just the teaching", "cello's fine to remember", "住哪儿可以记"
 _KEEP = re.compile(r"\b(?:just|only|keep|is fine|'s fine|are fine|fine to|stays|can stay|the rest)\b|"
                    r"可以留|可以记|留着|保留|只记|其他的?可以|别的可以", re.IGNORECASE)
-# a one-character Chinese topic before its marker ("药的事别存", "钱那个别记")
-_ZH_TOPIC = re.compile(r"^[把我的]*([\u4e00-\u9fff])(?:的事|那个|那件|那条|那句|那段|那块|的部分)")
+_ZH_TOPIC = ZH_ONE_TOPIC  # a one-character Chinese topic before its marker ("药的事别存", "钱那个别记")
 # a keep clause about the memory ("just remember the vegetarian thing"), not a new rule ("just write
 # paragraphs")
 _KEEP_MEMORY = re.compile(r"\b(?:remember|keep|fine|stays?|the rest|save)\b|记|留|保留", re.IGNORECASE)
@@ -535,10 +537,19 @@ class RetractionResolver:
         """``out`` with ``memory`` withdrawn: its ``gone`` clauses cut (the rest rewritten), or deleted, or,
         withdrawn whole beside a ``new_value`` the classifier calls a memory, replaced by it."""
         parts = memory_clauses(memory.content)
-        rest = []
-        whole = False  # a clause withdrawn whole, not one item of its list
+        rest: list[str] = []
         gone = set(gone)
-        for i, p in enumerate(parts):
+        # a list memory loses only the item the topic names, by word or by meaning, and stays whole when the
+        # topic names none of its items (``retract_items.choose_item``)
+        choice = choose_item(topic, memory.content, self.classifier.embed,
+                             self.classifier.embedder.embed_queries, shipped_item_reader()) if topic else None
+        if choice is not None and choice.named is Named.NONE:
+            return out
+        listed = choice.without() if choice is not None and choice.cuts else ""
+        # a clause withdrawn whole, not one item of its list; or a list that is all the memory says, named
+        # whole ("周末那条删了")
+        whole = choice is not None and choice.deletes
+        for i, p in enumerate(parts if not listed and not whole else []):
             if i not in gone and i - 1 in gone and _DETAIL.match(p):
                 gone.add(i)  # "喜欢追星，特别是X": the detail of a withdrawn clause goes with it
             if i not in gone:
@@ -551,7 +562,7 @@ class RetractionResolver:
                 whole = True
         if whole and _type(memory) is MemoryType.CONSTRAINT:
             rest = []  # a rule is one thing: its condition alone ("whenever you plan trips") is no rule
-        content = _rejoin(memory.content, rest) if rest else ""
+        content = listed or (_rejoin(memory.content, rest) if rest else "")
         for c in out:
             if c.key == memory.key and c.op is CandidateOp.UPSERT and c.supersedes == memory.key:
                 cut = all(normalise(x).removeprefix("我") in normalise(memory.content)
