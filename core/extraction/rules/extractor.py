@@ -306,10 +306,13 @@ class RulesExtractor:
             from core.extraction.horizon import HORIZON_ON, shipped_horizon
 
             self._horizon: Horizon | None = shipped_horizon() if HORIZON_ON else None
+            from core.extraction.lasting import LASTING_ON, shipped_lasting
+
             self._gate: ClassifierGate | None = ClassifierGate(classifier,
                                                                  _precision_model() if precision else None,
                                                                  self._standing,
-                                                                 _list_reader() if lists else None)
+                                                                 _list_reader() if lists else None,
+                                                                 shipped_lasting() if LASTING_ON else None)
             from core.extraction.retraction_target import RETRACTION_TARGET_ON, shipped_target
             from core.extraction.update_intent import UPDATE_INTENT_ON, shipped_update_intent
 
