@@ -39,7 +39,7 @@ memory of the expected type, so the update judge could have written the new valu
 missed item and per-stage counts per file; ``--json`` writes them all for a before/after
 comparison (``python -m bench.trace_missing --compare A.json B.json``).
 
-    python -m bench.trace_missing [--json OUT] [--no-lasting] FILE [FILE ...]
+    python -m bench.trace_missing [--json OUT] [--lasting] FILE [FILE ...]
 """
 
 from __future__ import annotations
@@ -199,12 +199,14 @@ def _first_type(turns: list[TurnTrace], terms: list[str]) -> tuple[str, str] | N
 class Attributor:
     """Gives each missed expected item its stage (see the module doc)."""
 
-    def __init__(self, lasting: bool = True) -> None:
-        """``lasting``: with the gate's lasting-statement head (``core.extraction.rules.gate_lasting``), as
-        shipped; off: the gate without it (the tree before session 22)."""
+    def __init__(self, lasting: bool = False) -> None:
+        """``lasting``: with the gate's lasting-statement head (``core.extraction.rules.gate_lasting``,
+        session 22's arm, off in the product); off: the gate as shipped."""
         self.ext = make_extractor(True)
-        if not lasting and self.ext._gate is not None:
-            self.ext._gate.lasting = None
+        if lasting and self.ext._gate is not None:
+            from core.extraction.lasting import shipped_lasting
+
+            self.ext._gate.lasting = shipped_lasting()
         self.tracer = Tracer(self.ext)
 
     def _readings(self, text: str, prev: str | None) -> dict[str, Any]:
@@ -317,7 +319,7 @@ def _family(stage: str) -> str:
     return stage
 
 
-def run(files: list[Path], lasting: bool = True) -> dict[str, list[dict[str, Any]]]:
+def run(files: list[Path], lasting: bool = False) -> dict[str, list[dict[str, Any]]]:
     att = Attributor(lasting)
     result: dict[str, list[dict[str, Any]]] = {}
     for path in files:
@@ -359,8 +361,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", type=Path, nargs="*")
     parser.add_argument("--json", type=Path, default=None, help="write every row here")
-    parser.add_argument("--no-lasting", action="store_true",
-                        help="the gate without the lasting-statement head (the tree before session 22)")
+    parser.add_argument("--lasting", action="store_true",
+                        help="the gate with the lasting-statement head (session 22's arm, off in the "
+                             "product)")
     parser.add_argument("--compare", type=Path, nargs=2, default=None,
                         help="two --json outputs: per-stage counts")
     args = parser.parse_args(argv)
@@ -368,7 +371,7 @@ def main(argv: list[str] | None = None) -> int:
         a, b = (json.loads(p.read_text(encoding="utf-8")) for p in args.compare)
         print(compare(a, b))
         return 0
-    result = run(args.files, not args.no_lasting)
+    result = run(args.files, args.lasting)
     print(table(result))
     if args.json is not None:
         args.json.write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

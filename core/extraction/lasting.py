@@ -36,8 +36,11 @@ which the held-out rows the gate would let the head read, ``train_lasting.in_ban
 lasting at least 90 % of the time: 28 rows, 21 lasting; at 0.55, 20 read over it, 18 lasting; the weights'
 ``calibrated_bar``, checked by ``tests/training/test_train_lasting.py``). Few rows: a bar of the rows, not
 of the sentences the gate sees (``bench/RESULTS.md``, session 22, miss41)."""
-LASTING_ON = True
-"""The gate reads the head (off: the classifier's rescue bar alone)."""
+LASTING_ON = False
+"""The gate reads the head (off: the classifier's rescue bar alone). **Off: measured, not
+shipped** (session 22, miss41): no guard set fell and dev_forget gained a case, but the public
+stores gained fragments and moods as facts ("I don't", "没有时间来陪我"), so exact precision fell
+(``bench/RESULTS.md``, issue 24, session 22)."""
 
 LastingError = RetractionIntentError
 """The weights are missing, malformed or made for another embedding model (the logistic heads' one error)."""

@@ -24,7 +24,18 @@ INTRO = ("idk what u need but: qa engineer, based in Riga for 4 yrs now, origina
 
 @pytest.fixture(scope="module")
 def extractor() -> RulesExtractor:
-    return make_extractor(True)
+    """The shipped extractor with the head switched on (``LASTING_ON`` is off: a measured arm)."""
+    ext = make_extractor(True)
+    assert ext._gate is not None
+    ext._gate.lasting = shipped_lasting()
+    return ext
+
+
+def test_the_head_is_off_in_the_shipped_extractor() -> None:
+    ext = make_extractor(True)
+    assert ext._gate is not None and ext._gate.lasting is None
+    on = RulesExtractor(classifier=ext.classifier, lasting=True)
+    assert on._gate is not None and on._gate.lasting is not None
 
 
 def _keys(ext: RulesExtractor, text: str) -> list[str]:
@@ -36,10 +47,7 @@ def test_a_lasting_statement_under_the_rescue_bar_is_rescued_with_the_head(extra
         return [c.key for c in ext.extract(ExtractionInput(INTRO)) if "qa engineer" in c.content]
 
     assert job(extractor)  # the job, a clause of its own that no rule fired on, read under the rescue bar
-    bare = make_extractor(True)  # its own caches
-    assert bare._gate is not None
-    bare._gate.lasting = None
-    assert job(bare) == []  # without the head: under the bar, lost
+    assert job(make_extractor(True)) == []  # the shipped gate, without the head: under the bar, lost
 
 
 def test_units_outside_the_band_or_not_the_users_keep_their_bar(extractor: RulesExtractor) -> None:
