@@ -41,9 +41,10 @@ classifier's, and a rule group it drops still gives up its continuation clauses 
 With the standing-instruction model (``core.extraction.standing_instruction``), a rescue unit the
 classifier types as a rule that the model calls a standing rule (``STANDING_RESCUE``) needs no p(keep) of
 its own (``gate_standing``): a rule said with a question tag or in chat words, which the classifier keeps
-too rarely. With the lasting-statement head (``core.extraction.lasting``), a unit of the user's own the
-classifier keeps under the rescue bar, from ``LASTING_FLOOR``, as a fact or a taste, that the head
-reads as lasting needs only the p(keep) it has (``gate_lasting``; issue 24, session 22).
+too rarely. With the lasting-statement head (``core.extraction.lasting``; off in the product, a measured
+arm), a unit of the user's own the classifier keeps under the rescue bar, from ``LASTING_FLOOR``, as a
+fact or a taste, that the head reads as lasting needs only the p(keep) it has (``gate_lasting``; issue 24,
+session 22).
 
 The classifier reads each text alone first; with a context model (the ablation arm
 ``memory_mlp_context.npz``; the shipped MLP reads the text alone), a text whose p(drop) falls within
