@@ -284,7 +284,7 @@ class RulesExtractor:
 
     def __init__(self, classifier: MemoryClassifier | None = None, judge: bool = True,
                  precision: bool = True, referent_model: bool | None = None, lists: bool = True,
-                 retraction_target: bool | None = None) -> None:
+                 retraction_target: bool | None = None, lasting: bool | None = None) -> None:
         """``judge``: with a classifier, also the pair model's update/retraction decision in refine;
         ``precision``: with a classifier, also the precision model's second opinion in the gate;
         ``lists``: with a classifier, a list-style message's items read by the list reader
@@ -292,7 +292,9 @@ class RulesExtractor:
         ``referent_model``: with a classifier, the learned referent chooser in place of the rule's choice
         (``core.extraction.rules.referent_choice``; unset: ``REFERENT_MODEL_ON``, off);
         ``retraction_target``: with a classifier and ``judge``, the retraction-target model in the resolver
-        and the judge (``core.extraction.retraction_target``; unset: ``RETRACTION_TARGET_ON``, off)."""
+        and the judge (``core.extraction.retraction_target``; unset: ``RETRACTION_TARGET_ON``, off);
+        ``lasting``: with a classifier, the lasting-statement head's say on a rescue
+        (``core.extraction.rules.gate_lasting``; unset: ``LASTING_ON``, off: measured, not shipped)."""
         self.classifier = classifier
         self._chooser = _referent_chooser(referent_model) if classifier is not None else None
         self._gated = lru_cache(maxsize=128)(self._apply_classifier)
@@ -307,10 +309,14 @@ class RulesExtractor:
             from core.extraction.horizon import HORIZON_ON, shipped_horizon
 
             self._horizon: Horizon | None = shipped_horizon() if HORIZON_ON else None
+            from core.extraction.lasting import LASTING_ON, shipped_lasting
+
+            lasting = LASTING_ON if lasting is None else lasting
             self._gate: ClassifierGate | None = ClassifierGate(classifier,
                                                                  _precision_model() if precision else None,
                                                                  self._standing,
-                                                                 _list_reader() if lists else None)
+                                                                 _list_reader() if lists else None,
+                                                                 shipped_lasting() if lasting else None)
             from core.extraction.retraction_target import RETRACTION_TARGET_ON, shipped_target
             from core.extraction.update_intent import UPDATE_INTENT_ON, shipped_update_intent
 

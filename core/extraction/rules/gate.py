@@ -42,7 +42,10 @@ texts the gate read as no memory (``GateReading.unkept``, ``ClassifierGate.read`
 With the standing-instruction model (``core.extraction.standing_instruction``), a rescue unit the
 classifier types as a rule that the model calls a standing rule (``STANDING_RESCUE``) needs no p(keep) of
 its own (``gate_standing``): a rule said with a question tag or in chat words, which the classifier keeps
-too rarely.
+too rarely. With the lasting-statement head (``core.extraction.lasting``; off in the product, a measured
+arm), a unit of the user's own the classifier keeps under the rescue bar, from ``LASTING_FLOOR``, as a
+fact or a taste, that the head reads as lasting needs only the p(keep) it has (``gate_lasting``; issue 24,
+session 22).
 
 The classifier reads each text alone first; with a context model (the ablation arm
 ``memory_mlp_context.npz``; the shipped MLP reads the text alone), a text whose p(drop) falls within
@@ -71,10 +74,12 @@ from dataclasses import dataclass, replace
 
 from core.extraction.candidates import CandidateOp, MemoryCandidate
 from core.extraction.classifier import MemoryClassifier, MLPModel, Prediction, turn_tail
+from core.extraction.lasting import Lasting
 from core.extraction.list_items import ListReader
 from core.extraction.rules.analysis import Analysis, message_clauses
 from core.extraction.rules.gate_heads import reread_heads
 from core.extraction.rules.gate_keys import TopicKeys
+from core.extraction.rules.gate_lasting import lasting_units
 from core.extraction.rules.gate_opinion import (
     needs_turn,
     read_in_context,
@@ -139,8 +144,10 @@ class ClassifierGate:
     """Applies one ``MemoryClassifier`` to the rules' candidates of a burst (see module doc)."""
 
     def __init__(self, classifier: MemoryClassifier, precision: MLPModel | None = None,
-                 standing: StandingInstruction | None = None, lists: ListReader | None = None) -> None:
+                 standing: StandingInstruction | None = None, lists: ListReader | None = None,
+                 lasting: Lasting | None = None) -> None:
         self.classifier = classifier
+        self.lasting = lasting
         self.precision = precision
         self.standing = standing
         self.lists = lists
@@ -243,6 +250,7 @@ class ClassifierGate:
                 predictions[len(upserts) + j] = Prediction(tuple(round(float(p), 6) for p in row))
                 opined[len(upserts) + j] = False
         units = standing_rules(self.standing, units, predictions[rest], vectors[rest])
+        units = lasting_units(self.lasting, units, predictions[rest], vectors[rest])
         gated, vetoed = gate_upserts(upserts, predictions[:len(upserts)], alone, vectors, self.keys, filled)
         reread_heads(self.classifier, self.precision, self.keys, analysis, upserts, gated, filled,
                      turn_vector)

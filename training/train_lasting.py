@@ -1,0 +1,121 @@
+"""Train the lasting-statement head (``core.extraction.lasting``) on hand-written chat lines.
+
+Rows (``text``, ``label`` 1 = a lasting statement of the user's own life, 0 = not; ``group``): the lines of
+``training/lasting_rows_miss41.py``, the chat rows of ``training/utterance_rows_chat29.py`` (a keep of any
+type is 1, a drop 0; a group per family) and the fact / project rows of ``training/utterance_rows_ptype40.py``
+(all 1), each text once. The horizon trainer's fit (``training.train_retraction_intent.fit``: class-balanced
+logistic regression, full-batch gradient descent from zero, deterministic) and its recipe (``train_horizon``'s
+steps, rate and shrinkage). The bar is calibrated out of fold: five fits, each without a fifth of the row
+groups (by CRC-32), read on the groups left out. The head is read only on a rescue unit the memory classifier
+keeps under its rescue bar (``core.extraction.lasting.LASTING_FLOOR`` <= p(keep) < ``gate_units.RESCUE_KEEP``)
+that is the user's own at the plain rescue bar (``gate_lasting.eligible``), so the bar is calibrated on the
+rows the gate would let it read (``in_band``: told alone, the shipped memory classifier in that band): the
+lowest of 0.30-0.95 (step 0.05) at which the band's held-out rows read at or above it are lasting at least
+``PRECISION`` of the time (printed and stored as ``calibrated_bar``; ``core.extraction.lasting.LASTING_KEEP``
+holds the shipped one). Then the shipped fit on all rows, written to ``core/extraction/data/lasting.npz``.
+
+    python -m training.train_lasting [--out PATH] [--cache PATH] [--json PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from core.extraction.candidates import ExtractionInput
+from core.extraction.classifier import PREFIX, shipped_mlp
+from core.extraction.lasting import LASTING_FLOOR, LASTING_PATH, Lasting
+from core.extraction.rules.analysis import analyse
+from core.extraction.rules.gate_lasting import eligible
+from core.extraction.rules.gate_rescue import rescue_units
+from core.extraction.rules.gate_units import RESCUE_KEEP
+from training.lasting_rows_miss41 import rows as lasting_rows
+from training.train_horizon import L2, LEARNING_RATE, STEPS, fold_of, out_of_fold
+from training.train_memory_classifier import embed
+from training.train_retraction_intent import fit, rows_sha1
+from training.utterance_rows_chat29 import rows as chat29_rows
+from training.utterance_rows_ptype40 import rows as ptype40_rows
+
+PRECISION = 0.90  # in the band the gate reads: its rows are lasting 0.75 of the time without the head
+
+
+def training_rows() -> list[dict[str, Any]]:
+    """``lasting_rows_miss41``'s lines, then chat29's and ptype40's rows as labelled lines, each text once."""
+    out: list[dict[str, Any]] = list(lasting_rows())
+    seen = {r["text"] for r in out}
+    for r in [*chat29_rows(), *ptype40_rows()]:
+        text = str(r["text"])
+        if text in seen:
+            continue
+        seen.add(text)
+        out.append({"text": text, "label": 1 if r["keep"] else 0, "group": str(r["family"])})
+    return out
+
+
+def readable(text: str) -> bool:
+    """The gate would let the head read ``text`` told alone: no rule fires on it and it is a rescue unit of
+    the user's own at the plain rescue bar (not a request or a question the rules dropped, not someone
+    else's, no marker of the day: ``gate_lasting.lasting_units``)."""
+    analysis = analyse(ExtractionInput(text))
+    return not analysis.groups and any(eligible(u) for u in rescue_units(analysis))
+
+
+def in_band(x: npt.NDArray[np.float32], texts: list[str]) -> npt.NDArray[np.bool_]:
+    """Which rows the head reads in the gate: the shipped memory classifier keeps them under its rescue bar,
+    from ``LASTING_FLOOR``, and they are ``readable``."""
+    p_keep = 1.0 - shipped_mlp().predict_proba(x)[:, 0]
+    band = (p_keep >= LASTING_FLOOR) & (p_keep < RESCUE_KEEP)
+    return band & np.array([bool(b) and readable(t) for b, t in zip(band, texts, strict=True)])
+
+
+def calibrated_bar(p: npt.NDArray[np.float64], y: npt.NDArray[np.int64]) -> dict[str, float]:
+    """The lowest bar (0.30-0.95, step 0.05) at which out-of-fold rows (the caller passes the band's) at or
+    above it are lasting at least ``PRECISION`` of the time, with that precision, the recall of lasting rows
+    and the share of other rows at or above it."""
+    pos = y == 1
+    for bar in (round(float(b), 2) for b in np.arange(0.30, 0.951, 0.05)):
+        hit = p >= bar
+        if hit.any() and float(pos[hit].mean()) >= PRECISION:
+            return {"bar": bar, "precision": round(float(pos[hit].mean()), 4),
+                    "recall": round(float(hit[pos].mean()), 4),
+                    "other_kept": round(float(hit[~pos].mean()), 4)}
+    return {"bar": 0.95, "precision": 0.0, "recall": 0.0, "other_kept": 0.0}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--out", type=Path, default=LASTING_PATH)
+    ap.add_argument("--cache", type=Path, default=None, help="a vector cache file (shared format)")
+    ap.add_argument("--json", type=Path, default=None, help="also write the report here")
+    args = ap.parse_args(argv)
+    rows = training_rows()
+    x = embed([r["text"] for r in rows], args.cache, PREFIX)
+    y = np.array([r["label"] for r in rows], dtype=np.int64)
+    folds = np.array([fold_of(r["group"]) for r in rows])
+    oof = out_of_fold(x, y, folds)
+    band = in_band(x, [r["text"] for r in rows])
+    bar = calibrated_bar(oof[band], y[band])
+    full = fit(x, y, STEPS, LEARNING_RATE, L2)
+    Lasting(full.head).save(args.out, rows_sha1(rows), {"calibrated_bar": bar["bar"]}, rows=str(len(rows)))
+    errors = sorted(((r["text"], round(float(q), 3), r["label"]) for r, q in zip(rows, oof, strict=True)
+                     if (q >= 0.5) != (r["label"] == 1)), key=lambda e: -abs(e[1] - 0.5))
+    report = {"rows": len(rows), "lasting": int(y.sum()), "groups": len({r["group"] for r in rows}),
+              "band_rows": int(band.sum()), "band_lasting": int(y[band].sum()),
+              "out_of_fold_accuracy": round(float(((oof >= 0.5) == (y == 1)).mean()), 4),
+              "calibrated_bar": bar,
+              "out_of_fold_errors": [f"{t} ({q}, label {lab})" for t, q, lab in errors],
+              "rows_sha1": rows_sha1(rows), "out": str(args.out)}
+    text = json.dumps(report, ensure_ascii=False, indent=1)
+    if args.json is not None:
+        args.json.write_text(text + "\n", encoding="utf-8")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
