@@ -29,7 +29,13 @@ from core.extraction.retraction_target import RetractionTarget, clause_probabili
 from core.extraction.rules.judge_cues import CLAUSE, from_sentence
 from core.extraction.rules.judge_ledger import Ledger, type_of
 from core.extraction.rules.judge_pairs import Pairing
-from core.extraction.rules.retract_items import Named, choose_item, one_character_topic, shipped_item_reader
+from core.extraction.rules.retract_items import (
+    Named,
+    choose_item,
+    kept_when_unnamed,
+    one_character_topic,
+    shipped_item_reader,
+)
 from core.extraction.rules.segment import clean_content, has_cjk
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.text.salient import salient_tokens
@@ -220,7 +226,7 @@ def withdraw(classifier: MemoryClassifier, model: PairModel, ledger: Ledger, liv
         own = topic if topic != sentence else one_character_topic(sentence)  # "茶那条去掉": 茶
         choice = None if anaphor or not own else choose_item(
             own, memory.content, classifier.embed, classifier.embedder.embed_queries, reader)
-        if choice is not None and choice.named is Named.NONE and not named:
+        if choice is not None and choice.named is Named.NONE and not named and kept_when_unnamed(memory.key):
             first += rank == first
             continue
         if not named and named_any:

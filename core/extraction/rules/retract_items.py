@@ -316,6 +316,19 @@ def nearest_item(items: npt.NDArray[np.float64], bar: float, lead: float) -> int
     return best if float(items[best]) >= bar and ahead >= lead else None
 
 
+HEALTH_KEYS = frozenset({"fact-allergy", "fact-health"})
+"""Slots whose list a retraction paired with it withdraws whole even when its topic names none of the items
+(``kept_when_unnamed``): what the user asks to forget about their health ("forget the medical stuff" against
+"i'm allergic to peanuts, latex and bees") costs more kept than lost; the item reader tells a category of the
+whole list from a thing the list lacks poorly (held out, 56 of 98 absent things read as naming nothing)."""
+
+
+def kept_when_unnamed(key: str) -> bool:
+    """Whether a list memory of ``key`` stays whole when a retraction paired with it names none of its items
+    (``Named.NONE``): every slot but ``HEALTH_KEYS``."""
+    return key not in HEALTH_KEYS
+
+
 def choose_item(topic: str, content: str, passages: Embed, queries: Embed,
                 reader: ItemReader | None) -> Choice:
     """What ``topic`` names of the list memory ``content`` (see the module doc)."""

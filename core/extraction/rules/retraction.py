@@ -52,7 +52,13 @@ from core.extraction.rules import patterns
 from core.extraction.rules.forget import is_about_self
 from core.extraction.rules.judge_cues import CLAUSE, tells_new_value, without_reminders
 from core.extraction.rules.judge_cues import sentences as message_sentences
-from core.extraction.rules.retract_items import ZH_ONE_TOPIC, Named, choose_item, shipped_item_reader
+from core.extraction.rules.retract_items import (
+    ZH_ONE_TOPIC,
+    Named,
+    choose_item,
+    kept_when_unnamed,
+    shipped_item_reader,
+)
 from core.extraction.rules.segment import clean_content, has_cjk, normalise
 from core.extraction.standing_instruction import STANDING_DROP
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
@@ -543,7 +549,7 @@ class RetractionResolver:
         # topic names none of its items (``retract_items.choose_item``)
         choice = choose_item(topic, memory.content, self.classifier.embed,
                              self.classifier.embedder.embed_queries, shipped_item_reader()) if topic else None
-        if choice is not None and choice.named is Named.NONE:
+        if choice is not None and choice.named is Named.NONE and kept_when_unnamed(memory.key):
             return out
         listed = choice.without() if choice is not None and choice.cuts else ""
         # a clause withdrawn whole, not one item of its list; or a list that is all the memory says, named

@@ -173,3 +173,11 @@ def test_the_lists_own_words_withdraw_it_whole(ex: RulesExtractor) -> None:
     allergy = ExistingMemory("fact-allergy", "fact", "我对花生、芒果和尘螨过敏")
     assert allergy.key not in _after(ex, "过敏那条删了", allergy)  # was: "我对花生和芒果"
     assert WEEKEND_EN.key not in _after(ex, "forget the weekend stuff", WEEKEND_EN)
+
+
+def test_a_health_list_goes_whole_when_the_retraction_names_none_of_its_items(ex: RulesExtractor) -> None:
+    # privacy over keeping: a category the item reader misses still withdraws the user's health memory
+    allergy = ExistingMemory("fact-allergy", "fact", "i'm allergic to peanuts, latex and bees")
+    assert allergy.key not in _after(ex, "please forget the medical stuff", allergy)
+    hobbies = ExistingMemory("preference-hobbies", "preference", "我周末喜欢爬山、下围棋和做面包")
+    assert _after(ex, "把钓鱼那条删了", hobbies).get(hobbies.key) == hobbies.content  # other slots stay whole
