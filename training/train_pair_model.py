@@ -24,7 +24,8 @@ naming the old value), reported beside upd29's lines per set (``by_family``); ``
 ``core.extraction.pairs.script_features`` (which script each side is written in) and ``--script-centres``
 centres each side on its own script's centre (``core.extraction.pairs.script_centred``; the centres are saved
 with the weights). None of these arms is shipped (bench/RESULTS.md, "Issue 24: session 19, updates (helper
-upd34)").
+upd34)"). ``--chat-pair41`` adds the written pairs of ``training/pair_chat_rows_pair41.py`` the same way (long
+chat sentences about something else against a live memory, beside changes told at length; session 22).
 """
 
 from __future__ import annotations
@@ -236,6 +237,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="also training/pair_chat_rows_upd29.py's written chat pairs (group folds)")
     parser.add_argument("--chat-upd34", action="store_true",
                         help="also training/pair_chat_rows_upd34.py's written pairs (group folds)")
+    parser.add_argument("--chat-pair41", action="store_true",
+                        help="also training/pair_chat_rows_pair41.py's written pairs: long chat sentences "
+                             "about something else against a live memory, long changes (group folds)")
     parser.add_argument("--script", action="store_true",
                         help="also core.extraction.pairs.script_features (the script of each side)")
     parser.add_argument("--script-centres", action="store_true",
@@ -261,6 +265,11 @@ def main(argv: list[str] | None = None) -> int:
             from training.pair_chat_rows_upd34 import chat_pair_rows as chat_pair_rows_upd34
 
             rows = rows + [dict(r, chat=True) for r in chat_pair_rows_upd34()
+                           for _ in range(args.chat_repeat)]
+        if args.chat_pair41:
+            from training.pair_chat_rows_pair41 import chat_pair_rows as chat_pair_rows_pair41
+
+            rows = rows + [dict(r, chat=True) for r in chat_pair_rows_pair41()
                            for _ in range(args.chat_repeat)]
     # --base: trained only on the pairs there were before training/pair_templates_upd24.py (the before
     # arm), tested on the same test pairs and held-out slots, the new families among them unseen
