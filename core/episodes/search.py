@@ -13,9 +13,11 @@ Contracts:
   night, last/this week(end), last/this month, last/this year, N days/weeks/months ago, and the
   Chinese 昨天/前天/今天/上周/上周末/这周/上个月/这个月/去年/今年/前年. Weeks start on Monday.
 - ``rank_episodes``: cosine (plus the lexical part of hybrid retrieval, ``core.episodes.hybrid``)
-  relative to the best hit (the memories' rerank window), plus a bonus for
-  an episode inside the question's window; ties to the newer episode; at most ``limit`` and within
-  ``token_budget`` (``estimate_tokens``), one passage per message kept at most.
+  relative to the best hit (the memories' rerank window, clipped to ``[0, 1]``), plus a bonus for
+  an episode inside the question's window; ties (every episode more than ``RETRIEVAL_WINDOW`` below
+  the best scores 0) go to the more relevant episode (cosine + lexical part), then to the newer one;
+  at most ``limit`` and within ``token_budget`` (``estimate_tokens``), one passage per message kept
+  at most.
 - ``episode_block``: ``<user_episodes>`` fenced like ``<user_memories>`` (``core.prompt_data``), one
   ``{"date", "conversation", "content"}`` per line, oldest first; ``read_episode_block`` parses it back.
 """
@@ -207,7 +209,10 @@ def rank_episodes(candidates: Sequence[tuple[EpisodeView, float]], limit: int, t
         inside = window is not None and window[0] <= view.sent_at < window[1]
         scored.append(RetrievedEpisode(view, round(rel + (WINDOW_BONUS if inside else 0.0), 6),
                                        round(cosine, 6), inside, round(part, 6)))
-    scored.sort(key=lambda r: (-r.score, -r.episode.sent_at.timestamp(), -r.episode.id))
+    # below the window the clipped scores tie: relevance orders them, not recency (a passage that
+    # shares the question's words lifts the best by up to the lexical weight, so the evidence of a
+    # question asked by inference often sits there; LoCoMo, bench/RESULTS.md issue 25, session 22)
+    scored.sort(key=lambda r: (-r.score, -r.relevance, -r.episode.sent_at.timestamp(), -r.episode.id))
     out: list[RetrievedEpisode] = []
     seen: set[int] = set()
     used = 0

@@ -102,3 +102,19 @@ def test_the_memories_lexical_part_is_measured_on_the_episodes_ruler() -> None:
     pottery_part = next(part for v, _, part in fused if v.id == POTTERY.id)
     assert ruled[0] < pottery_part  # the episode holding the question's telling word weighs more
     assert hybrid_with_corpus(dense, [WORK], question, 0.0, 5)[1] is None
+
+
+def test_episodes_far_below_the_best_keep_their_relevance_order_not_their_recency() -> None:
+    # the best passage holds the question's words (its lexical part lifts it); every other one sits more
+    # than RETRIEVAL_WINDOW below it, where the clipped scores tie: the more relevant older passage must
+    # come before the newer, less relevant one (it used to be the other way round)
+    best = EpisodeView(1, 101, 0, "I like my kids' drawings.", datetime(2026, 10, 30, tzinfo=UTC), "c1")
+    older = EpisodeView(2, 102, 0, "They love dinosaurs and nature.", datetime(2026, 10, 1, tzinfo=UTC), "c1")
+    newer = EpisodeView(3, 103, 0, "Work was busy today.", datetime(2026, 10, 31, tzinfo=UTC), "c1")
+    ranked = rank_episodes([(best, 0.84), (older, 0.80), (newer, 0.76)], 3, 1000, lexical={1: 0.1})
+    assert [r.episode.id for r in ranked] == [1, 2, 3]
+    assert ranked[1].score == ranked[2].score == 0.0  # both clipped: the tie is broken by relevance
+    # inside a question's window an episode still passes the ones outside it, however far below the best
+    window = (datetime(2026, 10, 31, tzinfo=UTC), datetime(2026, 11, 1, tzinfo=UTC))
+    ranked = rank_episodes([(best, 0.84), (older, 0.80), (newer, 0.76)], 3, 1000, window, {1: 0.1})
+    assert [r.episode.id for r in ranked] == [1, 3, 2] and ranked[1].in_window
