@@ -35,6 +35,7 @@ from core.memory.errors import InvalidMemoryInput
 from core.memory.reader import live_rows
 from core.memory.writer import MemoryWrite, MemoryWriter, WriteContext, WriteResult
 from core.storage.models import LongTermMemory
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryOperation
 
 
@@ -119,12 +120,26 @@ def _linked(session: Session, writer: MemoryWriter, ctx: WriteContext, key: str,
     return WriteContext(**{**ctx.__dict__, "reason": reason})
 
 
+_JOINER_UNITS = frozenset({"and", "or", "&", "和", "及", "与"})
+
+
+def _units(text: str) -> list[str]:
+    """``text``'s words (a CJK character each), lower-cased, without list joiners and punctuation."""
+    return [u for u in re.findall(r"[\u3400-\u9fff]|[0-9a-z']+", text.lower()) if u not in _JOINER_UNITS]
+
+
 def _is_part(new: str, old: str) -> bool:
-    """``new`` keeps some of ``old``'s clauses and nothing else: a retraction of the other clauses
-    ("i'm a nurse, and i make about 85k" -> "i'm a nurse")."""
+    """``new`` keeps some of ``old``'s clauses or list items and nothing else: a retraction of the others
+    ("i'm a nurse, and i make about 85k" -> "i'm a nurse"; "i'm allergic to walnuts, penicillin and wasps"
+    -> "i'm allergic to walnuts and wasps", the list's joints mended)."""
     flat = new.replace("，", ",").replace("；", ",").replace(";", ",")
     pieces = [p.strip() for p in flat.split(",") if p.strip()]
-    return bool(pieces) and len(new) < len(old) and all(p in old for p in pieces)
+    if not pieces or len(new) >= len(old):
+        return False
+    if all(p in old for p in pieces):
+        return True
+    kept, rest = _units(new), iter(_units(old))
+    return bool(kept) and all(any(u == v for v in rest) for u in kept)  # a subsequence of old's words
 
 
 def _apply_one(
