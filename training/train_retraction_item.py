@@ -45,6 +45,7 @@ from core.extraction.rules.retract_items import (
 from core.extraction.rules.segment import has_cjk
 from training.retraction_item_rows_forget41 import GROUPS, NONE, WHOLE, ItemGroup
 from training.train_memory_classifier import embed
+from training.train_retraction_target import fit_standardised
 
 PRECISION = 0.90
 WHOLE_PASS = 0.95
@@ -121,19 +122,7 @@ def _takes(rows: list[Row], bars: dict[str, float]) -> list[int | None]:
 
 
 def fit(x: npt.NDArray[np.float64], y: npt.NDArray[np.int64]) -> LogisticHead:
-    mean = x.mean(axis=0)
-    scale = np.where(x.std(axis=0) > 1e-9, x.std(axis=0), 1.0)
-    xs = (x - mean) / scale
-    pos, neg = max(int(y.sum()), 1), max(int(len(y) - y.sum()), 1)
-    sw = np.where(y == 1, 0.5 / pos, 0.5 / neg)
-    w = np.zeros(x.shape[1])
-    b = 0.0
-    for _ in range(STEPS):
-        p = 1.0 / (1.0 + np.exp(-(xs @ w + b)))
-        g = (p - y) * sw
-        w -= LEARNING_RATE * (xs.T @ g + L2 * w)
-        b -= LEARNING_RATE * float(g.sum())
-    return LogisticHead(w, b, mean, scale, ITEM_FEATURES)
+    return fit_standardised(x, y, ITEM_FEATURES, STEPS, LEARNING_RATE, L2)
 
 
 def whole_bar(p: npt.NDArray[np.float64], y: npt.NDArray[np.int64]) -> float:

@@ -67,7 +67,10 @@ def featurise(groups: tuple[TargetGroup, ...], cache: Path | None, query_cache: 
     return xs, ys
 
 
-def fit(x: npt.NDArray[np.float64], y: npt.NDArray[np.int64]) -> RetractionTarget:
+def fit_standardised(x: npt.NDArray[np.float64], y: npt.NDArray[np.int64], features: tuple[str, ...],
+                     steps: int, learning_rate: float, l2: float) -> LogisticHead:
+    """Class-balanced logistic regression on ``x`` standardised per column (a column without spread keeps
+    scale 1), by ``steps`` of full-batch gradient descent; deterministic."""
     mean = x.mean(axis=0)
     scale = np.where(x.std(axis=0) > 1e-9, x.std(axis=0), 1.0)
     xs = (x - mean) / scale
@@ -75,12 +78,17 @@ def fit(x: npt.NDArray[np.float64], y: npt.NDArray[np.int64]) -> RetractionTarge
     sw = np.where(y == 1, 0.5 / pos, 0.5 / neg)
     w = np.zeros(x.shape[1])
     b = 0.0
-    for _ in range(STEPS):
+    for _ in range(steps):
         p = 1.0 / (1.0 + np.exp(-(xs @ w + b)))
         g = (p - y) * sw
-        w -= LEARNING_RATE * (xs.T @ g + L2 * w)
-        b -= LEARNING_RATE * float(g.sum())
-    return RetractionTarget(LogisticHead(w, b, mean, scale, FEATURES, bars={"accept": 0.5, "veto": 0.5}))
+        w -= learning_rate * (xs.T @ g + l2 * w)
+        b -= learning_rate * float(g.sum())
+    return LogisticHead(w, b, mean, scale, features)
+
+
+def fit(x: npt.NDArray[np.float64], y: npt.NDArray[np.int64]) -> RetractionTarget:
+    head = fit_standardised(x, y, FEATURES, STEPS, LEARNING_RATE, L2)
+    return RetractionTarget(replace(head, bars={"accept": 0.5, "veto": 0.5}))
 
 
 def out_of_fold(xs: list[npt.NDArray[np.float64]],
