@@ -14,7 +14,11 @@ sentences' surest pair is read supersede at ``SUPERSEDE_P`` or more by the recor
 count (the check).
 
     python -m bench.pair_readings record R.jsonl --public memorybank-cn,memorybank-en
-    python -m bench.pair_readings reread P.npz R.jsonl [--cache C.npz]
+    python -m bench.pair_readings reread P.npz R.jsonl [--cache C.npz] [--labels L.jsonl]
+
+``--labels``: a reader's labels of pairs (``{"case", "sentence", "memory", "change": true|false}`` a line;
+``change``: the sentence changes or withdraws what the memory holds); each count is then split into pairs
+labelled a change, labelled not a change, and unlabelled (session 23).
 """
 
 from __future__ import annotations
@@ -85,8 +89,22 @@ def record(out: Path, public: str | None, cases: Path | None, split: str, conver
     return 0
 
 
-def reread(weights: Path, files: list[Path], cache: Path | None) -> int:
-    """Print the recorded and the re-read supersede counts per file, and the pairs that crossed the bar."""
+def _labels(path: Path | None) -> dict[tuple[str, str, str], bool]:
+    if path is None:
+        return {}
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return {(str(r["case"]), r["sentence"], r["memory"]): bool(r["change"]) for r in rows}
+
+
+def _split(rows: list[dict[str, Any]], labels: dict[tuple[str, str, str], bool]) -> str:
+    got = [labels.get((str(r["case"]), r["sentence"], r["memory"])) for r in rows]
+    return f"{len(rows)} (change {got.count(True)}, not {got.count(False)}, unlabelled {got.count(None)})"
+
+
+def reread(weights: Path, files: list[Path], cache: Path | None, labels_path: Path | None = None) -> int:
+    """Print the recorded and the re-read supersede counts per file (split by ``labels_path``'s labels when
+    given), and the pairs that crossed the bar."""
+    labels = _labels(labels_path)
     from core.extraction.pairs import RELATIONS, PairModel
     from core.extraction.rules.judge_retract import retraction_topic
     from training.train_memory_classifier import embed
@@ -113,18 +131,24 @@ def reread(weights: Path, files: list[Path], cache: Path | None) -> int:
     probs = model.predict_proba(feats)
     s = RELATIONS.index("supersede")
     for f in files:
-        before = after = 0
+        before: list[dict[str, Any]] = []
+        after: list[dict[str, Any]] = []
         for r, p in zip(rows, probs, strict=True):
             if r["file"] != f.name:
                 continue
             old = _supersede(r["probs"], r["rank"])
             new = r["rank"] == 0 and int(np.argmax(p)) == s and float(p[s]) >= SUPERSEDE_P
-            before += old
-            after += new
+            if old:
+                before.append(r)
+            if new:
+                after.append(r)
             if old != new:
-                print(f"  {'lost' if old else 'gained'} {r['probs']['supersede']:.2f} -> {float(p[s]):.2f} "
-                      f"[{r['case']}] {r['memory'][:50]} <== {r['sentence'][:100]}")
-        print(f"{f.name}: supersede >= {SUPERSEDE_P} at rank 0: recorded {before}, {weights.name} {after}")
+                mark = labels.get((str(r["case"]), r["sentence"], r["memory"]))
+                tag = "" if mark is None else (" [change]" if mark else " [not]")
+                print(f"  {'lost' if old else 'gained'}{tag} {r['probs']['supersede']:.2f} -> "
+                      f"{float(p[s]):.2f} [{r['case']}] {r['memory'][:50]} <== {r['sentence'][:100]}")
+        print(f"{f.name}: supersede >= {SUPERSEDE_P} at rank 0: recorded {_split(before, labels)}, "
+              f"{weights.name} {_split(after, labels)}")
     return 0
 
 
@@ -144,10 +168,12 @@ def main(argv: list[str] | None = None) -> int:
     rr.add_argument("readings", type=Path, nargs="+")
     rr.add_argument("--cache", type=Path, default=None,
                     help="an embedding cache (train_memory_classifier.embed)")
+    rr.add_argument("--labels", type=Path, default=None,
+                    help="a reader's labels of pairs (see the module doc)")
     args = parser.parse_args(argv)
     if args.command == "record":
         return record(args.out, args.public, args.cases, args.split, args.conversations, args.data)
-    return reread(args.weights, args.readings, args.cache)
+    return reread(args.weights, args.readings, args.cache, args.labels)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,10 @@ centres each side on its own script's centre (``core.extraction.pairs.script_cen
 with the weights). None of these arms is shipped (bench/RESULTS.md, "Issue 24: session 19, updates (helper
 upd34)"). ``--chat-pair41`` adds the written pairs of ``training/pair_chat_rows_pair41.py`` the same way (long
 chat sentences about something else against a live memory, beside changes told at length; session 22).
+``--time-features both|time|intent`` adds ``core.extraction.pairs.time_features`` (a time word as the
+statement's only cue; the update-intent model's probability of the statement; session 23): ``time`` or
+``intent`` alone is the ablation arm of one column (the other held at 0 in training and its scale set so
+that the weights ignore it at inference).
 """
 
 from __future__ import annotations
@@ -142,6 +146,16 @@ def fit(x: F64, y: npt.NDArray[np.int64], center: npt.NDArray[np.float32],
                      scale.astype(np.float32), center.astype(np.float32))
 
 
+def ignoring(model: PairModel, columns: list[int]) -> PairModel:
+    """``model`` with the feature ``columns`` (held at 0 in training) ignored at inference: mean 0 and a
+    scale so large that any value standardises to about 0, as every training row did."""
+    if not columns:
+        return model
+    mean, scale = model.mean.copy(), model.scale.copy()
+    mean[columns], scale[columns] = 0.0, 1e9
+    return dataclasses.replace(model, mean=mean, scale=scale)
+
+
 def report(model: PairModel, x: F64, y: npt.NDArray[np.int64], rows: list[dict[str, Any]]) -> dict[str, Any]:
     pred = model.predict_proba(x).argmax(axis=1)
     per: dict[str, Any] = {}
@@ -244,6 +258,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="also core.extraction.pairs.script_features (the script of each side)")
     parser.add_argument("--script-centres", action="store_true",
                         help="centre each side on its own script (core.extraction.pairs.script_centred)")
+    parser.add_argument("--time-features", choices=("both", "time", "intent"), default=None,
+                        help="also core.extraction.pairs.time_features (both columns, or one: the ablation)")
+    parser.add_argument("--no-chat-folds", action="store_true",
+                        help="train on the written lines without their group-fold report (one fit)")
     parser.add_argument("--chat-repeat", type=int, default=CHAT_REPEAT)
     parser.add_argument("--joint", action="store_true",
                         help="also core.extraction.pair_align.joint_features (the two texts aligned, their "
@@ -301,14 +319,20 @@ def main(argv: list[str] | None = None) -> int:
                               "n_train": int((~test & trainable).sum()), "n_test": int(test.sum()),
                               "hidden": HIDDEN, "slot_features": args.slot_features, "joint": args.joint,
                               "script": args.script, "script_centres": args.script_centres,
+                              "time_features": args.time_features,
                               "epochs": EPOCHS, "class_weight_power": args.class_weight_power,
                               "shipped": "none (--base)" if args.base else "compact", "arms": {}}
     model: PairModel | None = None
     arms = (("compact", False),) if args.compact_only else (("compact", False), ("full", True))
     for arm, full in arms:
+        timed = bool(args.time_features) and not full
         x = pair_features(o_vec, n_vec, olds, news, center, full, t_vec, args.slot_features,
-                          args.joint and not full, lookup, args.script and not full, centres)
-        fitted = fit(x[~test & trainable], y[~test & trainable], center, args.class_weight_power, args.seed)
+                          args.joint and not full, lookup, args.script and not full, centres, timed)
+        masked = [] if not timed else {"both": [], "time": [x.shape[1] - 1], "intent": [x.shape[1] - 2]}[
+            str(args.time_features)]
+        x[:, masked] = 0.0
+        fitted = ignoring(fit(x[~test & trainable], y[~test & trainable], center, args.class_weight_power,
+                              args.seed), masked)
         out: dict[str, Any] = {"test": report(fitted, x[test], y[test], test_rows), "leave_slots_out": {}}
         for slots in () if args.no_holdouts else HOLDOUT_SLOTS:
             held = np.array([r["slot"] in slots for r in rows])
@@ -323,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
             wrong = (probs.argmax(axis=1) > 0) & (y[sel] == 0) & (probs.max(axis=1) >= 0.8)
             got["unrelated_called_related_at_p80"] = int(wrong.sum())
             out["leave_slots_out"]["+".join(slots)] = got
-        if chat.any():
+        if chat.any() and not args.no_chat_folds:
             out["chat_folds"] = chat_folds(x, y, rows, chat, test & ~chat, center, args)
         result["arms"][arm] = out
         if arm == "compact":

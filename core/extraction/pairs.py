@@ -90,6 +90,9 @@ NEGATION = re.compile(r"不|没|别|\b(?:not|no|never|don't|isn't|aren't|won't|n
 _NUMBER = re.compile(r"\d|[一二两三四五六七八九十]|\b(?:one|two|three|four|five|six|seven|eight|nine|ten)\b",
                      re.IGNORECASE)
 _CJK = re.compile(r"[\u3400-\u9fff]")
+# update cues that say when, not that something changed: "最近在看一些电影" is news, "最近改看纪录片了" is a
+# change
+WEAK_CUE = re.compile(r"现在|已经|最近|\b(?:now|actually|nah|new|lately|nowadays)\b", re.IGNORECASE)
 # an addition to what is there, not a replacement: "into origami as well", "我也开始练书法了", "又养了一只"
 ADDITIVE = re.compile(
     r"\b(?:as well|also|besides|in addition|on top of|another)\b|\btoo\s*[.!~]*\s*$|也|另外|还有|又",
@@ -199,7 +202,8 @@ def pair_features(old_vectors: npt.NDArray[np.float32], new_vectors: npt.NDArray
                   topic_vectors: npt.NDArray[np.float32] | None = None,
                   extra: bool = False, joint: bool = False,
                   embed: Embed | None = None, script: bool = False,
-                  centres: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float64]:
+                  centres: npt.NDArray[np.float32] | None = None,
+                  time: bool = False) -> npt.NDArray[np.float64]:
     """``[cos, centred cos, topic cos, centred topic cos, cues]`` per pair (row i pairs ``olds[i]``
     with ``news[i]``; ``extra``: and ``slot_features``); ``center`` is the mean vector of the training
     texts (e5 cosines all sit near 0.8: centred, they separate topics); ``topic_vectors`` are the vectors
@@ -208,7 +212,8 @@ def pair_features(old_vectors: npt.NDArray[np.float32], new_vectors: npt.NDArray
     ``core.extraction.pair_align.joint_features`` (the two texts aligned, their difference spans embedded
     by ``embed``). With ``script``, also ``script_features`` (which script each side is written in). With
     ``centres`` (``script_centres``), the two centred cosines are ``script_centred``'s: each side centred on
-    its own script's centre, not on ``center``."""
+    its own script's centre, not on ``center``. With ``time``, also ``time_features`` (a time word as the only
+cue; the update-intent model's probability of the statement)."""
     o = old_vectors.astype(np.float64)
     n = new_vectors.astype(np.float64)
     t = n if topic_vectors is None else topic_vectors.astype(np.float64)
@@ -226,6 +231,8 @@ def pair_features(old_vectors: npt.NDArray[np.float32], new_vectors: npt.NDArray
         parts.append(joint_features(old_vectors, new_vectors, olds, news, center, embed))
     if script:
         parts.append(script_features(olds, news))
+    if time:
+        parts.append(time_features(new_vectors, news))
     if full:
         parts = [o * n, np.abs(o - n), *parts]
     return np.concatenate(parts, axis=1)
@@ -302,6 +309,32 @@ def script_centred(old_vectors: npt.NDArray[np.float32], new_vectors: npt.NDArra
     return np.stack([(o * n).sum(axis=1), (o * t).sum(axis=1)], axis=1).reshape(len(olds), 2)
 
 
+def time_word_only(new: str) -> float:
+    """1 when every update cue ``new`` holds (each match of ``UPDATE_CUE``) is a time word alone
+    (``WEAK_CUE``: "最近", "现在", "lately", "now", "new"; "got a new job", "I'm vegan now" are cues of their
+    own). Companion chat dates its news with these words ("最近我在看一些电影", "Lately, I've been feeling
+    tired") as often as a change is told with them ("we're in Lisbon now")."""
+    cues = [m.group(0) for m in UPDATE_CUE.finditer(new)]
+    return 1.0 if cues and all(WEAK_CUE.fullmatch(c) for c in cues) else 0.0
+
+
+def time_features(new_vectors: npt.NDArray[np.float32], news: list[str]) -> npt.NDArray[np.float64]:
+    """``[time word only, p change]`` per statement: ``time_word_only`` and the update-intent model's
+    probability that the statement reports a change of a state the user told
+    (``core.extraction.update_intent``, read from the statement's own vector; 0.5 when its weights do not
+    load). With the cosines, they let the pair model weigh "最近" apart from "改成 / switched / 不再"."""
+    from core.extraction.update_intent import shipped_update_intent
+
+    flag = np.array([time_word_only(t) for t in news], dtype=np.float64)
+    intent = shipped_update_intent()
+    if intent is None or len(news) == 0:
+        p = np.full(len(news), 0.5)
+    else:
+        p = np.asarray(intent.predict_proba(new_vectors), dtype=np.float64).reshape(len(news))
+    return np.stack([flag, p], axis=1).reshape(len(news), TIME_FEATURES)
+
+
+TIME_FEATURES = 2
 SCRIPT_FEATURES = 3
 EXTRA_FEATURES = 6
 FEATURES = 4 + CUE_FEATURES
@@ -342,6 +375,12 @@ class PairModel:
         ones."""
         return int(self.w1.shape[0]) == FEATURES + SCRIPT_FEATURES
 
+    @property
+    def time(self) -> bool:
+        """The weights read ``time_features`` (a time word as the only cue, the update-intent model's
+        probability) beside the compact ones."""
+        return int(self.w1.shape[0]) == FEATURES + TIME_FEATURES
+
     def features(self, old_vectors: npt.NDArray[np.float32], new_vectors: npt.NDArray[np.float32],
                  olds: list[str], news: list[str],
                  topic_vectors: npt.NDArray[np.float32] | None = None,
@@ -349,7 +388,7 @@ class PairModel:
         """The features these weights read; ``embed`` (``passage:`` vectors of texts) is needed when
         ``joint``."""
         return pair_features(old_vectors, new_vectors, olds, news, self.center, self.full, topic_vectors,
-                             self.extra, self.joint, embed, self.script, self.centres)
+                             self.extra, self.joint, embed, self.script, self.centres, self.time)
 
     def predict_proba(self, feats: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         if feats.ndim != 2 or feats.shape[1] != self.w1.shape[0]:
@@ -385,7 +424,7 @@ class PairModel:
         except (OSError, KeyError, ValueError) as exc:
             raise PairModelError(f"cannot read pair weights {path}: {exc}") from exc
         shapes = (FEATURES, FULL_FEATURES, FEATURES + EXTRA_FEATURES, FULL_FEATURES + EXTRA_FEATURES,
-                  FEATURES + JOINT_FEATURES, FEATURES + SCRIPT_FEATURES)
+                  FEATURES + JOINT_FEATURES, FEATURES + SCRIPT_FEATURES, FEATURES + TIME_FEATURES)
         if (relations != RELATIONS or model.w1.shape[0] not in shapes
                 or model.w2.shape[1] != len(RELATIONS) or model.center.shape != (LOCAL_EMBEDDING_DIM,)
                 or (model.centres is not None and model.centres.shape != (2, LOCAL_EMBEDDING_DIM))):

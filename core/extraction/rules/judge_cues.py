@@ -17,7 +17,7 @@ after it.
 from __future__ import annotations
 
 from core.extraction.candidates import MemoryCandidate
-from core.extraction.pairs import NEGATION, RETRACT_CUE, UPDATE_CUE, has_cue, overlap
+from core.extraction.pairs import NEGATION, RETRACT_CUE, UPDATE_CUE, WEAK_CUE, has_cue, overlap
 from core.extraction.rules.segment import clean_content, has_cjk
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.text.salient import salient_tokens
@@ -56,8 +56,8 @@ STRONG_CUE = re.compile(
     r"改(?:坐|乘|骑|开|吃|喝|去|学|练|做|看|玩|听)|离职|辞呈|裸辞|搬回|搬来|"
     r"\b(?:resigned|handed in (?:my )?notice|put in (?:my )?(?:two weeks|notice)|laid off|moved back)\b",
     re.IGNORECASE)
-# change cues that alone tell no change ("现在饿得发慌", "now 3 stations use it")
-_WEAK_CUE = re.compile(r"现在|已经|最近|\b(?:now|actually|nah|new|lately|nowadays)\b", re.IGNORECASE)
+# change cues that alone tell no change ("现在饿得发慌", "now 3 stations use it"): ``pairs.WEAK_CUE``
+_WEAK_CUE = WEAK_CUE
 _COUNT = re.compile(r"\d+|\b(?:one|two|three|four|five|six|seven|eight|nine|ten)\b", re.IGNORECASE)
 QUESTION = re.compile(r"[?？]\s*$|吗\s*$")
 # an addition to what is there, not a replacement: "into origami as well", "我也开始练书法了"
