@@ -260,6 +260,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="centre each side on its own script (core.extraction.pairs.script_centred)")
     parser.add_argument("--time-features", choices=("both", "time", "intent"), default=None,
                         help="also core.extraction.pairs.time_features (both columns, or one: the ablation)")
+    parser.add_argument("--pair41-family", choices=("cue", "other"), default=None,
+                        help="with --chat-pair41: only that family of its lines (the time-word cue lines, or "
+                             "the long chat about something else)")
     parser.add_argument("--no-chat-folds", action="store_true",
                         help="train on the written lines without their group-fold report (one fit)")
     parser.add_argument("--chat-repeat", type=int, default=CHAT_REPEAT)
@@ -288,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
             from training.pair_chat_rows_pair41 import chat_pair_rows as chat_pair_rows_pair41
 
             rows = rows + [dict(r, chat=True) for r in chat_pair_rows_pair41()
-                           for _ in range(args.chat_repeat)]
+                           if args.pair41_family in (None, r["family"]) for _ in range(args.chat_repeat)]
     # --base: trained only on the pairs there were before training/pair_templates_upd24.py (the before
     # arm), tested on the same test pairs and held-out slots, the new families among them unseen
     base_keys = {(r["old"], r["new"]) for r in all_pair_rows()} if args.base else None

@@ -30,6 +30,17 @@ issue 24's session 14: retrained with progress reports as negatives, never repla
 message that withdraws something (``core.extraction.rules.judge``)."""
 
 
+TIME_WORD_INTENT_P = 0.35
+"""A sentence whose every update cue is a time word (``core.extraction.pairs.time_word_only``: "最近", "现在",
+"lately", "now", "new") supersedes a memory only when the model reads it as a change at this probability or
+more ("最近我在看一些电影" 0.3 is news, "又捡了一只，现在三只猫了" 0.63 a change). Fitted on the pair rows by
+``training/fit_time_word_bar.py`` (the highest bar keeping 90 % of their time-word-only supersede statements:
+225 of 245; ``bench/results/time_word_bar42.json``); issue 24, session 23."""
+TIME_WORD_VETO_ON = True
+"""The update judge asks the model about a supersede told with a time word alone (off: main's judge before
+session 23)."""
+
+
 def shipped_update_intent() -> RetractionIntent | None:
     """The shipped weights, loaded once per process; None (change words only) when they do not load."""
     return shipped_or_none(RetractionIntent, UPDATE_INTENT_PATH, "update-intent model", "change words only")

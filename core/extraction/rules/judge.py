@@ -84,7 +84,7 @@ import numpy as np
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
 from core.extraction.classifier import MemoryClassifier
-from core.extraction.pairs import PairModel, has_cue
+from core.extraction.pairs import PairModel, has_cue, time_word_only
 from core.extraction.retraction_intent import INTENT_P as WITHDRAWAL_P
 from core.extraction.retraction_intent import RetractionIntent
 from core.extraction.retraction_target import RetractionTarget
@@ -103,7 +103,7 @@ from core.extraction.rules.judge_ledger import Ledger
 from core.extraction.rules.judge_pairs import MAX_EXISTING, embed_message, pair, reading
 from core.extraction.rules.judge_retract import RETRACT_P, retract_paired, retraction_topic, withdraw
 from core.extraction.rules.judge_supersede import supersede_paired
-from core.extraction.update_intent import UPDATE_INTENT_P
+from core.extraction.update_intent import TIME_WORD_INTENT_P, TIME_WORD_VETO_ON, UPDATE_INTENT_P
 from core.types import MemoryType
 
 
@@ -162,6 +162,15 @@ class UpdateJudge:
             return [False] * len(vectors)
         return [bool(q >= UPDATE_INTENT_P) for q in self.intent.predict_proba(vectors)]
 
+    def dated_only(self, said: list[str], vectors: np.ndarray) -> list[bool]:
+        """Per sentence, whether its every update cue is a time word (``pairs.time_word_only``) and the
+        update-intent model reads no change in it (p < ``TIME_WORD_INTENT_P``): "最近我在看一些电影" dates
+        news, it replaces no memory. All False without the model or with ``TIME_WORD_VETO_ON`` off."""
+        if self.intent is None or not TIME_WORD_VETO_ON or not len(vectors):
+            return [False] * len(said)
+        p = self.intent.predict_proba(vectors)
+        return [bool(time_word_only(s) and q < TIME_WORD_INTENT_P) for s, q in zip(said, p, strict=True)]
+
     def apply(self, message: str, existing: tuple[ExistingMemory, ...],
               candidates: list[MemoryCandidate], previous: str | None = None,
               unkept: frozenset[str] = frozenset()) -> list[MemoryCandidate]:
@@ -193,6 +202,7 @@ class UpdateJudge:
         # (a mood, thanks, the day's news); one it reads as a change is judged as before ("movers came
         # friday, we're officially X people now": chat words the gate drops)
         told = self.tells_change(emb.sentences) if unkept else [False] * len(said)
+        dated = self.dated_only(said, emb.sentences)
         ledger = Ledger.of(candidates)
         for i, (sentence, tail) in enumerate(statements):
             pairing = pair(self.model, emb, i, sentence, topics[i], live, previous, anaphoric and pointing[i],
@@ -211,7 +221,7 @@ class UpdateJudge:
                 continue  # a goal changes with a word of change; without one, news of it is progress
             if relation == "retract" and p >= RETRACT_P and retracts(sentence):
                 retract_paired(self.classifier, self.model, ledger, memory, sentence, s_vec, t_vec, p)
-            elif relation == "supersede":
+            elif relation == "supersede" and not dated[i]:
                 supersede_paired(self.classifier, ledger, live, pairing, best, p, sentence, tail, befores[i],
                                  intent, reads_change[i], frozenset() if told[i] else unkept)
         return ledger.out
