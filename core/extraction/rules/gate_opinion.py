@@ -5,13 +5,14 @@ Contract: ``read_in_context`` reads again, with the previous turn, each text who
 ``CONTEXT_BAND`` (only for a classifier with a context model; the turn is embedded only then).
 ``second_opinion`` returns each prediction as it is (the same object) unless the precision model says drop
 more surely than the classifier and with p >= the text's floor (``PRECISION_DROP`` unless told otherwise; for
-a precision model that reads the turn, at least ``CONTEXT_FLOOR``): then its p(drop) replaces the classifier's
-and the type shares of the rest are scaled, so the type stays the classifier's. ``needs_turn`` says whether
-the turn before can change any reading (``TURN_BAND``; the gate embeds it only then). ``vetoable`` says which
-rule candidates it may drop (never a standing rule, a wish for the long run, a single identity slot or a life
-event); ``rescue_floors`` gives each rescue unit its floor (``NEVER`` for a wish for the long run,
-``PRECISION_RESCUE`` for the user's taste, goal or project not told as a taste or a habit, else
-``PRECISION_DROP``). Pure functions; without a precision model the readings are unchanged.
+a precision model that reads the turn, at least ``CONTEXT_FLOOR``, except for a rescue whose topic is only a
+guess, ``guessed_topics``): then its p(drop) replaces the classifier's and the type shares of the rest are
+scaled, so the type stays the classifier's. ``needs_turn`` says whether the turn before can change any
+reading (``TURN_BAND``; the gate embeds it only then). ``vetoable`` says which rule candidates it may drop
+(never a standing rule, a wish for the long run, a single identity slot or a life event); ``rescue_floors``
+gives each rescue unit its floor (``NEVER`` for a wish for the long run, ``PRECISION_RESCUE`` for the user's
+taste, goal or project not told as a taste or a habit, else ``PRECISION_DROP``). Pure functions; without a
+precision model the readings are unchanged.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import numpy.typing as npt
 from core.extraction.candidates import MemoryCandidate
 from core.extraction.classifier import PREV_MAX_CHARS, MemoryClassifier, MLPModel, Prediction
 from core.extraction.rules.events import is_event_key
+from core.extraction.rules.gate_keys import named_topic
 from core.extraction.rules.gate_units import NEVER, Unit
 from core.extraction.rules.gate_verdicts import INTENTS
 from core.extraction.rules.segment import normalise
@@ -86,11 +88,13 @@ def needs_turn(precision: MLPModel | None, vectors: npt.NDArray[np.float32]) -> 
 
 def second_opinion(precision: MLPModel | None, vectors: npt.NDArray[np.float32],
                    predictions: list[Prediction], floors: list[float] | None = None,
-                   turn: npt.NDArray[np.float32] | None = None) -> list[Prediction]:
+                   turn: npt.NDArray[np.float32] | None = None,
+                   guessed: list[bool] | None = None) -> list[Prediction]:
     """The precision model's reading (module doc): where it says drop more surely than the memory
     classifier, and with p >= the text's floor (``PRECISION_DROP`` unless ``floors`` says otherwise), its
     p(drop) replaces the classifier's; the type stays the classifier's (its shares of the rest). Other
-    predictions are returned as they are (the same objects)."""
+    predictions are returned as they are (the same objects). ``guessed``: the texts whose floor
+    ``CONTEXT_FLOOR`` does not lift (a rescue whose topic no words name: ``rescue_floors``)."""
     if precision is None or not predictions:
         return predictions
     prev = None if turn is None else np.repeat(turn, len(vectors), axis=0)
@@ -99,7 +103,8 @@ def second_opinion(precision: MLPModel | None, vectors: npt.NDArray[np.float32],
     for i, (pred, drop) in enumerate(zip(predictions, drops, strict=True)):
         d = float(drop)
         floor = PRECISION_DROP if floors is None else floors[i]
-        if d < (max(floor, CONTEXT_FLOOR) if precision.context else floor) or d <= pred.probs[0]:
+        lifted = precision.context and not (guessed is not None and guessed[i])
+        if d < (max(floor, CONTEXT_FLOOR) if lifted else floor) or d <= pred.probs[0]:
             out.append(pred)
             continue
         scale = (1.0 - d) / pred.p_keep if pred.p_keep > 0 else 0.0
@@ -123,3 +128,21 @@ def rescue_floors(units: list[Unit], predictions: list[Prediction]) -> list[floa
             PRECISION_RESCUE if u.owner is None and pred.memory_type in INTENTS
             and not _TASTE_OR_HABIT.search(normalise(u.model_text)) else PRECISION_DROP
             for u, pred in zip(units, predictions, strict=True)]
+
+
+def guessed_topics(units: list[Unit], predictions: list[Prediction]) -> list[bool]:
+    """Per rescue unit, whether its topic is only a guess: the user's own taste, goal or project
+    that no topic words of its type name (``gate_keys.named_topic``), not told as a taste or a habit
+    (``_TASTE_OR_HABIT``), not a wish for the long run. Its key would be the embedding's nearest topic, and
+    the precision model, which reads the turn it answers, counts from its floor (``PRECISION_RESCUE``), never
+    lifted to ``CONTEXT_FLOOR``: a mood, the day's news or a thank-you said after the assistant's question
+    ("I finally got around to fixing the squeaky door", "我现在心里踏实多了") reads as a keep alone and as a
+    reply of the moment with the turn (``bench/RESULTS.md``, issue 24, session 21, rescue40). A fact keeps its
+    floor: an answer to the assistant's question ("What did you study?" "I studied X") reads as an echo of the
+    turn to the precision model too."""
+    out: list[bool] = []
+    for u, pred in zip(units, predictions, strict=True):
+        norm = normalise(u.model_text)
+        out.append(u.owner is None and pred.memory_type in INTENTS and not _TASTE_OR_HABIT.search(norm)
+                   and not _LONG_TERM.search(norm) and named_topic(pred.memory_type, u.model_text) is None)
+    return out

@@ -1,0 +1,86 @@
+"""A rescued taste, goal or project whose topic no words name (``gate_opinion.guessed_topics``): the precision
+model that reads the turn counts from the rescue's floor, not lifted to ``CONTEXT_FLOOR``; one whose topic
+words name it, one told as a taste or a habit, a wish for the long run, a fact or someone else's keeps the
+lifted floor."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import cast
+
+import numpy as np
+import numpy.typing as npt
+
+from core.extraction.classifier import MLPModel, Prediction
+from core.extraction.rules.gate_keys import named_topic
+from core.extraction.rules.gate_opinion import (
+    CONTEXT_FLOOR,
+    PRECISION_DROP,
+    PRECISION_RESCUE,
+    guessed_topics,
+    rescue_floors,
+    second_opinion,
+)
+from core.extraction.rules.gate_units import RESCUE_KEEP, Unit
+from core.types import MemoryType
+
+_PROBS = {MemoryType.PREFERENCE: (0.01, 0.95, 0.01, 0.01, 0.01, 0.01),
+          MemoryType.FACT: (0.01, 0.01, 0.95, 0.01, 0.01, 0.01),
+          MemoryType.GOAL: (0.01, 0.01, 0.01, 0.95, 0.01, 0.01)}
+
+
+@dataclass
+class _Fixed:
+    """A precision model stand-in that reads the turn: the same p(drop) for every text."""
+
+    p_drop: float
+    context: bool = True
+
+    def predict_proba(self, vectors: npt.NDArray[np.float32], prev: npt.NDArray[np.float32] | None = None
+                      ) -> npt.NDArray[np.float64]:
+        out = np.zeros((len(vectors), 6))
+        out[:, 0], out[:, 1] = self.p_drop, 1.0 - self.p_drop
+        return out
+
+
+def _guessed(text: str, memory_type: MemoryType, owner: str | None = None) -> bool:
+    return guessed_topics([Unit(text, 0, owner)], [Prediction(_PROBS[memory_type])])[0]
+
+
+def test_a_statement_no_topic_words_name_is_guessed() -> None:
+    # the day's news, a mood, a plan of the moment: no taste, goal or project words, no liking, no habit
+    assert _guessed("I finally got around to fixing the squeaky door", MemoryType.PREFERENCE)
+    assert _guessed("我现在心里踏实多了，谢谢你陪我聊", MemoryType.PREFERENCE)
+    assert _guessed("I plan to pop by the post office after lunch", MemoryType.GOAL)
+    assert named_topic(MemoryType.GOAL, "I plan to pop by the post office after lunch") is None
+
+
+def test_named_tasted_habitual_lasting_or_someone_elses_is_not_guessed() -> None:
+    assert named_topic(MemoryType.PREFERENCE, "jazz records are the best thing ever") is not None
+    assert not _guessed("jazz records are the best thing ever", MemoryType.PREFERENCE)  # topic words
+    assert not _guessed("I usually take the long way home along the canal", MemoryType.PREFERENCE)  # a habit
+    assert not _guessed("周末一般都会去河边走走", MemoryType.PREFERENCE)
+    assert not _guessed("someday I want to sail around the world", MemoryType.GOAL)  # the long run
+    assert not _guessed("my brother just got back from Peru", MemoryType.FACT, owner="fact-family")
+    # a fact keeps its floor: an answer to the assistant's question ("what did you study?") reads as an echo
+    # of the turn to the precision model
+    assert not _guessed("I'm sitting in a cafe by the station with no wifi", MemoryType.FACT)
+
+
+def test_a_guessed_rescue_is_read_from_its_floor_with_the_turn() -> None:
+    units = [Unit("I finally got around to fixing the squeaky door", 0),
+             Unit("I usually take the long way home along the canal", 0)]
+    first = [Prediction(_PROBS[MemoryType.PREFERENCE]), Prediction(_PROBS[MemoryType.PREFERENCE])]
+    floors = rescue_floors(units, first)
+    assert floors == [PRECISION_RESCUE, PRECISION_DROP]
+    p_drop = (PRECISION_RESCUE + CONTEXT_FLOOR) / 2  # under the lifted floor, over RESCUE_KEEP's margin
+    assert p_drop > 1.0 - RESCUE_KEEP
+    vectors = np.zeros((2, 4), dtype=np.float32)
+    turn = np.zeros((1, 4), dtype=np.float32)
+    guessed = guessed_topics(units, first)
+    read = second_opinion(cast(MLPModel, _Fixed(p_drop)), vectors, first, floors, turn, guessed)
+    assert read[0].p_keep < RESCUE_KEEP  # the reply of the moment goes
+    assert read[1] is first[1]  # the habit keeps the classifier's reading
+    # without ``guessed`` every floor is lifted, as before
+    again = second_opinion(cast(MLPModel, _Fixed(p_drop)), vectors, first, floors, turn)
+    assert again[0] is first[0] and again[1] is first[1]
