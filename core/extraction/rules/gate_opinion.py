@@ -22,6 +22,7 @@ import numpy.typing as npt
 
 from core.extraction.candidates import MemoryCandidate
 from core.extraction.classifier import PREV_MAX_CHARS, MemoryClassifier, MLPModel, Prediction
+from core.extraction.rules import patterns
 from core.extraction.rules.events import is_event_key
 from core.extraction.rules.gate_keys import named_topic
 from core.extraction.rules.gate_units import NEVER, Unit
@@ -131,18 +132,21 @@ def rescue_floors(units: list[Unit], predictions: list[Prediction]) -> list[floa
 
 
 def guessed_topics(units: list[Unit], predictions: list[Prediction]) -> list[bool]:
-    """Per rescue unit, whether its topic is only a guess: the user's own taste, goal or project
-    that no topic words of its type name (``gate_keys.named_topic``), not told as a taste or a habit
-    (``_TASTE_OR_HABIT``), not a wish for the long run. Its key would be the embedding's nearest topic, and
-    the precision model, which reads the turn it answers, counts from its floor (``PRECISION_RESCUE``), never
-    lifted to ``CONTEXT_FLOOR``: a mood, the day's news or a thank-you said after the assistant's question
-    ("I finally got around to fixing the squeaky door", "我现在心里踏实多了") reads as a keep alone and as a
-    reply of the moment with the turn (``bench/RESULTS.md``, issue 24, session 21, rescue40). A fact keeps its
-    floor: an answer to the assistant's question ("What did you study?" "I studied X") reads as an echo of the
-    turn to the precision model too."""
+    """Per rescue unit, whether its topic is only a guess: the user's own taste, goal or project that no
+    topic words of its type name (``gate_keys.named_topic``), not told as a taste or a habit
+    (``_TASTE_OR_HABIT``), not a wish for the long run, not a change (``patterns.CHANGE``: "i do pottery
+    on sundays now", "改成每周两次": the new value of something the user told, whose topic is the old
+    memory's). Its key would be the embedding's nearest topic, and the precision model, which reads the
+    turn it answers, counts from its floor (``PRECISION_RESCUE``), never lifted to ``CONTEXT_FLOOR``: a
+    mood, the day's news or a thank-you said after the assistant's question ("I finally got around to
+    fixing the squeaky door", "心里踏实多了") reads as a keep alone and as a reply of the moment
+    with the turn (``bench/RESULTS.md``, issue 24, session 21, rescue40). A fact keeps its floor: an
+    answer to the assistant's question ("What did you study?" "I studied X") reads as an echo of the turn
+    to the precision model too."""
     out: list[bool] = []
     for u, pred in zip(units, predictions, strict=True):
         norm = normalise(u.model_text)
         out.append(u.owner is None and pred.memory_type in INTENTS and not _TASTE_OR_HABIT.search(norm)
-                   and not _LONG_TERM.search(norm) and named_topic(pred.memory_type, u.model_text) is None)
+                   and not _LONG_TERM.search(norm) and not patterns.CHANGE.search(norm)
+                   and named_topic(pred.memory_type, u.model_text) is None)
     return out

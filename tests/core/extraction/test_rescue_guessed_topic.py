@@ -1,7 +1,7 @@
 """A rescued taste, goal or project whose topic no words name (``gate_opinion.guessed_topics``): the precision
 model that reads the turn counts from the rescue's floor, not lifted to ``CONTEXT_FLOOR``; one whose topic
-words name it, one told as a taste or a habit, a wish for the long run, a fact or someone else's keeps the
-lifted floor."""
+words name it, one told as a taste or a habit, a wish for the long run, a change, a fact or someone else's
+keeps the lifted floor."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def _guessed(text: str, memory_type: MemoryType, owner: str | None = None) -> bo
 def test_a_statement_no_topic_words_name_is_guessed() -> None:
     # the day's news, a mood, a plan of the moment: no taste, goal or project words, no liking, no habit
     assert _guessed("I finally got around to fixing the squeaky door", MemoryType.PREFERENCE)
-    assert _guessed("我现在心里踏实多了，谢谢你陪我聊", MemoryType.PREFERENCE)
+    assert _guessed("心里踏实多了，谢谢你陪我聊这么久", MemoryType.PREFERENCE)
     assert _guessed("I plan to pop by the post office after lunch", MemoryType.GOAL)
     assert named_topic(MemoryType.GOAL, "I plan to pop by the post office after lunch") is None
 
@@ -65,6 +65,9 @@ def test_named_tasted_habitual_lasting_or_someone_elses_is_not_guessed() -> None
     # a fact keeps its floor: an answer to the assistant's question ("what did you study?") reads as an echo
     # of the turn to the precision model
     assert not _guessed("I'm sitting in a cafe by the station with no wifi", MemoryType.FACT)
+    # a change is the new value of something told before: its topic is the old memory's
+    assert not _guessed("I do pottery on sundays now, way calmer", MemoryType.PREFERENCE)
+    assert not _guessed("改成每周游两次吧", MemoryType.GOAL)
 
 
 def test_a_guessed_rescue_is_read_from_its_floor_with_the_turn() -> None:
