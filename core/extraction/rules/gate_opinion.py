@@ -53,6 +53,11 @@ GUESSED_FLOOR = 0.16  # ... for a rescue whose topic is only a guess (``guessed_
 # 0.11-0.34; the lasting statements of the tests and the tune halves read over RESCUE_KEEP's margin (0.10)
 # stay: a job told with its company the classifier types a project (0.113), "I want to move to the city"
 # (0.158). At 0.0 (session 21's arm) both went.
+TURN_LIFT = 0.05  # ... and only when the turn lifts its p(drop) by this much over its reading alone: the
+# reading that makes it a reply of the moment is the turn's ("I'm basically obsessed with it" 0.07 alone, 0.32
+# after the assistant's question; the dev half's bad guessed rescues over GUESSED_FLOOR were lifted by
+# 0.07-0.27, all but one); a statement read without a turn or one the turn does not lift ("I want to move to
+# the city" 0.158, a job typed a project 0.113, both told first) keeps CONTEXT_FLOOR
 TURN_BAND = (0.01, 0.95)  # p(drop) of a text read without the turn within which the turn can change its
 # reading: the turn is embedded only when a text of the message falls inside (one model text less per message
 # otherwise). On the s19 arm's held-out rows with a turn (``training.calibrate_precision_drop``), the band
@@ -107,18 +112,28 @@ def second_opinion(precision: MLPModel | None, vectors: npt.NDArray[np.float32],
         return predictions
     prev = None if turn is None else np.repeat(turn, len(vectors), axis=0)
     drops = precision.predict_proba(vectors, prev)[:, 0]
+    lifted = _lifted_by_turn(precision, vectors, drops, prev, guessed)
     out: list[Prediction] = []
     for i, (pred, drop) in enumerate(zip(predictions, drops, strict=True)):
         d = float(drop)
         floor = PRECISION_DROP if floors is None else floors[i]
-        lift = (GUESSED_FLOOR if guessed is not None and guessed[i] else CONTEXT_FLOOR) if precision.context \
-            else 0.0
+        lift = (GUESSED_FLOOR if lifted[i] else CONTEXT_FLOOR) if precision.context else 0.0
         if d < max(floor, lift) or d <= pred.probs[0]:
             out.append(pred)
             continue
         scale = (1.0 - d) / pred.p_keep if pred.p_keep > 0 else 0.0
         out.append(Prediction((round(d, 6), *(round(p * scale, 6) for p in pred.probs[1:]))))
     return out
+
+
+def _lifted_by_turn(precision: MLPModel, vectors: npt.NDArray[np.float32], drops: npt.NDArray[np.float64],
+                    prev: npt.NDArray[np.float32] | None, guessed: list[bool] | None) -> list[bool]:
+    """Per text, whether it is a guessed rescue (``guessed``) that the turn it answers makes a reply of the
+    moment: with the turn, its p(drop) is at least ``TURN_LIFT`` over its reading alone (no turn: never)."""
+    if guessed is None or prev is None or not any(guessed):
+        return [False] * len(drops)
+    alone = precision.predict_proba(vectors, None)[:, 0]
+    return [bool(g and d - a >= TURN_LIFT) for g, d, a in zip(guessed, drops, alone, strict=True)]
 
 
 def vetoable(cand: MemoryCandidate) -> bool:

@@ -18,6 +18,7 @@ from core.extraction.rules.gate_opinion import (
     GUESSED_FLOOR,
     PRECISION_DROP,
     PRECISION_RESCUE,
+    TURN_LIFT,
     guessed_topics,
     rescue_floors,
     second_opinion,
@@ -32,15 +33,18 @@ _PROBS = {MemoryType.PREFERENCE: (0.01, 0.95, 0.01, 0.01, 0.01, 0.01),
 
 @dataclass
 class _Fixed:
-    """A precision model stand-in that reads the turn: the same p(drop) for every text."""
+    """A precision model stand-in that reads the turn: the same p(drop) for every text, ``alone`` without the
+    turn (by default the turn does not change the reading)."""
 
     p_drop: float
+    alone: float | None = None
     context: bool = True
 
     def predict_proba(self, vectors: npt.NDArray[np.float32], prev: npt.NDArray[np.float32] | None = None
                       ) -> npt.NDArray[np.float64]:
+        p = self.p_drop if prev is not None or self.alone is None else self.alone
         out = np.zeros((len(vectors), 6))
-        out[:, 0], out[:, 1] = self.p_drop, 1.0 - self.p_drop
+        out[:, 0], out[:, 1] = p, 1.0 - p
         return out
 
 
@@ -82,12 +86,19 @@ def test_a_guessed_rescue_is_read_from_its_floor_with_the_turn() -> None:
     vectors = np.zeros((2, 4), dtype=np.float32)
     turn = np.zeros((1, 4), dtype=np.float32)
     guessed = guessed_topics(units, first)
-    read = second_opinion(cast(MLPModel, _Fixed(p_drop)), vectors, first, floors, turn, guessed)
+    lifted = _Fixed(p_drop, alone=p_drop - 2 * TURN_LIFT)  # the turn makes it a reply of the moment
+    read = second_opinion(cast(MLPModel, lifted), vectors, first, floors, turn, guessed)
     assert read[0].p_keep < RESCUE_KEEP  # the reply of the moment goes
     assert read[1] is first[1]  # the habit keeps the classifier's reading
     # without ``guessed`` every floor is lifted, as before
-    again = second_opinion(cast(MLPModel, _Fixed(p_drop)), vectors, first, floors, turn)
+    again = second_opinion(cast(MLPModel, lifted), vectors, first, floors, turn)
     assert again[0] is first[0] and again[1] is first[1]
+    # a reading the turn does not lift (the model reads the text as a drop alone) keeps the lifted floor, and
+    # so does one read without a turn
+    flat = second_opinion(cast(MLPModel, _Fixed(p_drop)), vectors, first, floors, turn, guessed)
+    assert flat[0] is first[0]
+    alone = second_opinion(cast(MLPModel, lifted), vectors, first, floors, None, guessed)
+    assert alone[0] is first[0]
 
 
 def test_a_guessed_rescue_read_under_its_floor_stays() -> None:
@@ -98,6 +109,6 @@ def test_a_guessed_rescue_read_under_its_floor_stays() -> None:
     p_drop = GUESSED_FLOOR - 0.01
     assert p_drop > 1.0 - RESCUE_KEEP  # it would have gone at session 21's floor of 0.0
     vectors, turn = np.zeros((1, 4), dtype=np.float32), np.zeros((1, 4), dtype=np.float32)
-    read = second_opinion(cast(MLPModel, _Fixed(p_drop)), vectors, first, rescue_floors(units, first), turn,
-                          guessed_topics(units, first))
+    read = second_opinion(cast(MLPModel, _Fixed(p_drop, alone=0.0)), vectors, first,
+                          rescue_floors(units, first), turn, guessed_topics(units, first))
     assert read[0] is first[0]
