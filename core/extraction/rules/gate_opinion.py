@@ -6,13 +6,14 @@ Contract: ``read_in_context`` reads again, with the previous turn, each text who
 ``second_opinion`` returns each prediction as it is (the same object) unless the precision model says drop
 more surely than the classifier and with p >= the text's floor (``PRECISION_DROP`` unless told otherwise; for
 a precision model that reads the turn, at least ``CONTEXT_FLOOR``, except for a rescue whose topic is only a
-guess, ``guessed_topics``): then its p(drop) replaces the classifier's and the type shares of the rest are
-scaled, so the type stays the classifier's. ``needs_turn`` says whether the turn before can change any
-reading (``TURN_BAND``; the gate embeds it only then). ``vetoable`` says which rule candidates it may drop
-(never a standing rule, a wish for the long run, a single identity slot or a life event); ``rescue_floors``
-gives each rescue unit its floor (``NEVER`` for a wish for the long run, ``PRECISION_RESCUE`` for the user's
-taste, goal or project not told as a taste or a habit, else ``PRECISION_DROP``). Pure functions; without a
-precision model the readings are unchanged.
+guess, ``guessed_topics``, that the turn makes a reply of the moment, ``TURN_LIFT``: at least
+``GUESSED_FLOOR``): then its p(drop) replaces the classifier's and the type shares of the rest are scaled, so
+the type stays the classifier's. ``needs_turn`` says whether the turn before can change any reading
+(``TURN_BAND``; the gate embeds it only then). ``vetoable`` says which rule candidates it may drop (never a
+standing rule, a wish for the long run, a single identity slot or a life event); ``rescue_floors`` gives each
+rescue unit its floor (``NEVER`` for a wish for the long run, ``PRECISION_RESCUE`` for the user's taste, goal
+or project not told as a taste or a habit, else ``PRECISION_DROP``). Pure functions; without a precision model
+the readings are unchanged.
 """
 
 from __future__ import annotations
@@ -106,8 +107,9 @@ def second_opinion(precision: MLPModel | None, vectors: npt.NDArray[np.float32],
     """The precision model's reading (module doc): where it says drop more surely than the memory
     classifier, and with p >= the text's floor (``PRECISION_DROP`` unless ``floors`` says otherwise), its
     p(drop) replaces the classifier's; the type stays the classifier's (its shares of the rest). Other
-    predictions are returned as they are (the same objects). ``guessed``: the texts whose floor
-    ``CONTEXT_FLOOR`` does not lift (a rescue whose topic no words name: ``rescue_floors``)."""
+    predictions are returned as they are (the same objects). ``guessed``: the texts read from
+    ``GUESSED_FLOOR`` instead of ``CONTEXT_FLOOR`` when the turn lifts their p(drop) by ``TURN_LIFT`` over
+    their reading alone (a rescue whose topic no words name: ``guessed_topics``)."""
     if precision is None or not predictions:
         return predictions
     prev = None if turn is None else np.repeat(turn, len(vectors), axis=0)
@@ -160,12 +162,12 @@ def guessed_topics(units: list[Unit], predictions: list[Prediction]) -> list[boo
     (``_TASTE_OR_HABIT``), not a wish for the long run, not a change (``patterns.CHANGE``: "i do pottery
     on sundays now", "改成每周两次": the new value of something the user told, whose topic is the old
     memory's). Its key would be the embedding's nearest topic, and the precision model, which reads the
-    turn it answers, counts from its floor (``PRECISION_RESCUE``), never lifted to ``CONTEXT_FLOOR``: a
-    mood, the day's news or a thank-you said after the assistant's question ("I finally got around to
-    fixing the squeaky door", "心里踏实多了") reads as a keep alone and as a reply of the moment
-    with the turn (``bench/RESULTS.md``, issue 24, session 21, rescue40). A fact keeps its floor: an
-    answer to the assistant's question ("What did you study?" "I studied X") reads as an echo of the turn
-    to the precision model too."""
+    turn it answers, counts from ``GUESSED_FLOOR``, not ``CONTEXT_FLOOR``, when the turn lifts its reading
+    (``second_opinion``, ``TURN_LIFT``): a mood, the day's news or a thank-you said after the assistant's
+    question ("I finally got around to fixing the squeaky door", "心里踏实多了") reads as a keep alone and
+    as a reply of the moment with the turn (``bench/RESULTS.md``, issue 24, sessions 21 and 23). A fact
+    keeps its floor: an answer to the assistant's question ("What did you study?" "I studied X") reads as an
+    echo of the turn to the precision model too."""
     out: list[bool] = []
     for u, pred in zip(units, predictions, strict=True):
         norm = normalise(u.model_text)
