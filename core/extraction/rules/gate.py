@@ -33,11 +33,11 @@ same MLP shape trained on the corpus plus the companion-chat template sets), a s
 where it says drop more surely than the classifier, its p(drop) replaces the classifier's for the gate of
 a rule candidate (from ``PRECISION_DROP``; never a standing rule, a single identity slot or a life event) and
 for a rescue of a taste, goal or project (always; from ``PRECISION_DROP`` for one that tells a taste or a
-habit, and for a rescued fact or rule; a model that reads the turn counts from ``CONTEXT_FLOOR`` at least;
-``gate_opinion``); the type stays the
-classifier's, and a rule group it drops still gives up its continuation clauses that are memories of their own
-(``gate_splits``). Splits, the update judge and retractions read the classifier alone; the judge is told which
-texts the gate read as no memory (``GateReading.unkept``, ``ClassifierGate.read``).
+habit, and for a rescued fact or rule; a model that reads the turn counts from ``CONTEXT_FLOOR`` at least,
+except for a rescued taste, goal or project whose topic no words name: from 0.0; ``gate_opinion``); the type
+stays the classifier's, and a rule group it drops still gives up its continuation clauses that are memories of
+their own (``gate_splits``). Splits, the update judge and retractions read the classifier alone; the judge is
+told which texts the gate read as no memory (``GateReading.unkept``, ``ClassifierGate.read``).
 
 With the standing-instruction model (``core.extraction.standing_instruction``), a rescue unit the
 classifier types as a rule that the model calls a standing rule (``STANDING_RESCUE``) needs no p(keep) of
@@ -81,6 +81,7 @@ from core.extraction.rules.gate_heads import reread_heads
 from core.extraction.rules.gate_keys import TopicKeys
 from core.extraction.rules.gate_lasting import lasting_units
 from core.extraction.rules.gate_opinion import (
+    guessed_topics,
     needs_turn,
     read_in_context,
     rescue_floors,
@@ -230,7 +231,7 @@ class ClassifierGate:
         predictions[:len(upserts)] = [second if vetoable(cand) else first
                                       for cand, first, second in zip(upserts, alone, opinion, strict=True)]
         predictions[rest] = second_opinion(self.precision, vectors[rest], predictions[rest], floors,
-                                           turn_vector)
+                                           turn_vector, guessed_topics(units, predictions[rest]))
         # where the precision model had its say (its p(drop) replaced the classifier's), per text
         opined = [p is not a for p, a in zip(predictions[:len(upserts)], alone, strict=True)] + \
             [p is not a for p, a in zip(predictions[rest], classifier_units, strict=True)]

@@ -32,6 +32,23 @@ def catch_all(key: str) -> bool:
     return key.split("-", 2)[1:2] in (["personal"], ["background"])
 
 
+def named_topic(memory_type: MemoryType, text: str) -> str | None:
+    """``{type}-{topic}`` when the rules' topic words of ``memory_type`` name the topic of ``text`` (a taste,
+    goal or rule topic: "I love jazz", "想考研"; a project noun: "my podcast"), else ``None``: a fact, or a
+    statement whose topic only the embedding's nearest topic can guess."""
+    norm = normalise(text)
+    if memory_type in (MemoryType.PREFERENCE, MemoryType.GOAL, MemoryType.CONSTRAINT):
+        topic = topic_of(memory_type.value, norm)
+        if topic:
+            return f"{memory_type.value}-{topic}"
+    if memory_type is MemoryType.PROJECT:
+        for noun, slug in sorted({**lexicon.PROJECT_NOUNS_ZH, **lexicon.PROJECT_NOUNS_EN}.items(),
+                                 key=lambda kv: (-len(kv[0]), kv[0])):
+            if (noun in norm) if has_cjk(noun) else re.search(rf"\b{re.escape(noun)}s?\b", norm):
+                return f"project-{slug}"
+    return None
+
+
 class TopicKeys:
     """The topic keys of one classifier (its embedding of the topic texts, cached)."""
 
@@ -53,18 +70,11 @@ class TopicKeys:
 
     def key(self, memory_type: MemoryType, text: str, vector: npt.NDArray[np.float32],
             taken: Collection[str] = ()) -> str:
-        """``{type}-{topic}``: the rules' topic words first, else the nearest topic by embedding (the type's
-        general key when the nearest is a single slot in ``taken``)."""
-        norm = normalise(text)
-        if memory_type in (MemoryType.PREFERENCE, MemoryType.GOAL, MemoryType.CONSTRAINT):
-            topic = topic_of(memory_type.value, norm)
-            if topic:
-                return f"{memory_type.value}-{topic}"
-        if memory_type is MemoryType.PROJECT:
-            for noun, slug in sorted({**lexicon.PROJECT_NOUNS_ZH, **lexicon.PROJECT_NOUNS_EN}.items(),
-                                     key=lambda kv: (-len(kv[0]), kv[0])):
-                if (noun in norm) if has_cjk(noun) else re.search(rf"\b{re.escape(noun)}s?\b", norm):
-                    return f"project-{slug}"
+        """``{type}-{topic}``: the rules' topic words first (``named_topic``), else the nearest topic by
+        embedding (the type's general key when the nearest is a single slot in ``taken``)."""
+        named = named_topic(memory_type, text)
+        if named:
+            return named
         names, topic_vectors = self._topics()[memory_type]
         sims = topic_vectors @ vector
         best = int(np.argmax(sims))
