@@ -162,7 +162,7 @@ def gives_up_old(message: str) -> bool:
     return not message or bool(_GIVES_UP_OLD.search(normalise(message)))
 
 
-_GROUNDS = frozenset({"fact-diet", "fact-allergy"})
+_GROUNDS = frozenset({"fact-diet", "preference-diet", "fact-allergy"})
 
 
 def _grounds_a_rule(content: str, existing: Sequence[ExistingMemory]) -> bool:
