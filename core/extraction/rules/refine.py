@@ -296,6 +296,18 @@ def _target(clause: str, existing: Sequence[ExistingMemory]) -> ExistingMemory |
     return pool[scored[0][1]]
 
 
+def _new_value_told(candidates: Sequence[MemoryCandidate], target: ExistingMemory, others: list[str],
+                    said: list[str]) -> bool:
+    """A slot detector of the rules filed a clause of the sentence other than the withdrawing ones under the
+    withdrawn memory's own single slot ("not pescatarian anymore, went fully vegan in march": the diet slot's
+    new value), with no word of the withdrawn clauses: the sentence replaces the value, with no replace word."""
+    if not is_single(target.key):
+        return False
+    return any(c.op is CandidateOp.UPSERT and c.key == target.key and _flat(c.content)
+               and not any(w in _flat(c.content) for w in said)
+               and any(contained(c.content, o) or contained(o, c.content) for o in others) for c in candidates)
+
+
 def resolve_retractions(message: str, existing: Sequence[ExistingMemory],
                         candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
     """``candidates`` with the updates and retractions of ``message`` applied (see module docstring)."""
@@ -321,12 +333,13 @@ def resolve_retractions(message: str, existing: Sequence[ExistingMemory],
             (t for t in (_target(c, existing) for c in withdrawn) if t is not None), None)
         if target is None:
             continue
-        replaced = any(_REPLACE.search(c) for c in clauses)
-        rest = [c for c in clauses if c not in withdrawn] if replaced else []
+        others = [c for c in clauses if c not in withdrawn]
+        said = [_flat(c) for c in withdrawn if _flat(c)]
+        replaced = any(_REPLACE.search(c) for c in clauses) or _new_value_told(out, target, others, said)
+        rest = others if replaced else []
         gone = _flat("".join(withdrawn))
         # the candidates this sentence produced about the withdrawn value are void, and so is one that
         # holds the withdrawing clause itself when nothing replaces it (the retraction stores nothing)
-        said = [_flat(c) for c in withdrawn if _flat(c)]
         kept = [c for c in out if not (c.op is not CandidateOp.DELETE and (
             (c.key == target.key and not rest) or (_flat(c.content) and _flat(c.content) in gone)
             or (not rest and any(w in _flat(c.content) for w in said))))]
