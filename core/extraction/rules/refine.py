@@ -300,12 +300,13 @@ def _new_value_told(candidates: Sequence[MemoryCandidate], target: ExistingMemor
                     said: list[str]) -> bool:
     """A slot detector of the rules filed a clause of the sentence other than the withdrawing ones under the
     withdrawn memory's own single slot ("not pescatarian anymore, went fully vegan in march": the diet slot's
-    new value), with no word of the withdrawn clauses: the sentence replaces the value, with no replace word."""
+    new value), with no word of the withdrawn clauses: it replaces the value, no replace word said."""
     if not is_single(target.key):
         return False
     return any(c.op is CandidateOp.UPSERT and c.key == target.key and _flat(c.content)
                and not any(w in _flat(c.content) for w in said)
-               and any(contained(c.content, o) or contained(o, c.content) for o in others) for c in candidates)
+               and any(contained(c.content, o) or contained(o, c.content) for o in others)
+               for c in candidates)
 
 
 def resolve_retractions(message: str, existing: Sequence[ExistingMemory],
