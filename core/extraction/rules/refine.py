@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
 from core.extraction.rules import patterns
 from core.extraction.rules.coherence import Related, one_thing, own_key
+from core.extraction.rules.detectors import diet_key
 from core.extraction.rules.keys import salient_tokens
 from core.extraction.rules.questions import is_question
 from core.extraction.rules.segment import clean_content, has_cjk, normalise
@@ -173,6 +174,21 @@ def _grounds_a_rule(content: str, existing: Sequence[ExistingMemory]) -> bool:
     return bool(words) and any(words <= salient_tokens(m.content) for m in rules)
 
 
+# a slot the catalogue re-typed (issue 24, session 23): a chosen diet was a fact (``fact-diet``) before it was
+# a taste (``preference-diet``); the former slot's memories written by an older extractor are the same slot
+_FORMER_SLOTS = {"preference-diet": "fact-diet"}
+
+
+def _former_slot(cand: MemoryCandidate, existing: Sequence[ExistingMemory]) -> ExistingMemory | None:
+    """The live memory an older extractor wrote for ``cand``'s slot under the slot's former key (a chosen diet
+    stored as ``fact-diet``: one ``diet_key`` now files as ``cand.key``), which ``cand`` supersedes: one diet,
+    one memory, whatever the type the catalogue gave it then."""
+    former = _FORMER_SLOTS.get(cand.key)
+    if former is None:
+        return None
+    return next((m for m in existing if m.key == former and diet_key(normalise(m.content)) == cand.key), None)
+
+
 def refine_candidates(existing: Sequence[ExistingMemory], candidates: Sequence[MemoryCandidate],
                       meta: dict[str, CandidateMeta], message: str = "",
                       related: Related | None = None) -> list[MemoryCandidate]:
@@ -223,6 +239,10 @@ def refine_candidates(existing: Sequence[ExistingMemory], candidates: Sequence[M
         out[(target.key, CandidateOp.UPSERT)] = cand.model_copy(
             update={"key": target.key, "content": content, "op": CandidateOp.UPSERT,
                     "supersedes": target.key if replaced else cand.supersedes})
+    for (key, op), cand in list(out.items()):
+        former = _former_slot(cand, existing) if op is CandidateOp.UPSERT else None
+        if former is not None and cand.supersedes is None:
+            out[(key, op)] = cand.model_copy(update={"supersedes": former.key})
     upserts = {key for key, op in out if op is CandidateOp.UPSERT}
     result = [c for (key, op), c in out.items() if not (op is CandidateOp.DELETE and key in upserts)]
     if message:

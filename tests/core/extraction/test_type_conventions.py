@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
+from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput, MemoryCandidate
 from core.extraction.rules import RulesExtractor
 from core.extraction.rules.detectors import diet_key
 from core.extraction.rules.precision import precise
@@ -82,3 +82,13 @@ def test_an_instrument_learned_with_no_intent_or_date_is_a_taste(content: str,
     assert len(got) == 1 and got[0].memory_type is memory_type, got
     if memory_type is MemoryType.PREFERENCE:
         assert got[0].key == "preference-music"
+
+
+@pytest.mark.parametrize(("old", "retired"), [("I'm vegetarian", True),
+                                              ("I don't eat pork, religious reasons", False)])
+def test_a_chosen_diet_retires_the_diet_fact_an_older_extractor_wrote(old: str, retired: bool) -> None:
+    ext = RulesExtractor()
+    data = ExtractionInput("i'm vegan now", existing=(ExistingMemory("fact-diet", "fact", old),))
+    got = [c for c in ext.refine(data, ext.extract(data)) if c.op is CandidateOp.UPSERT]
+    want = [("preference-diet", "fact-diet" if retired else None)]
+    assert [(c.key, c.supersedes) for c in got] == want, got
