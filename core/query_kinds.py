@@ -62,6 +62,9 @@ _LEXICON: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 # a memory of these types answers a question about hobbies whatever its words (a taste, a pursuit)
 _HOBBY_TYPES = frozenset({"preference"})
 _HOBBY_KEYS = re.compile(r"^(?:preference|goal-skill|project)")
+# a chosen diet is a preference (``preference-diet``) but not a pastime: like the diet fact it was, it answers
+# health and diet questions (its key), not questions about hobbies
+_NOT_HOBBY_KEYS = re.compile(r"^preference-diet\b")
 
 
 @lru_cache(maxsize=1)
@@ -90,6 +93,6 @@ def memory_kinds(key: str, memory_type: str, content: str) -> frozenset[str]:
     """The kinds of thing a memory is about: the words of its key and content, and its type (a
     preference, a skill goal or a project answers a question about hobbies)."""
     kinds = _kinds(f"{key} {content[:500]}")
-    if memory_type in _HOBBY_TYPES or _HOBBY_KEYS.search(key):
+    if (memory_type in _HOBBY_TYPES or _HOBBY_KEYS.search(key)) and not _NOT_HOBBY_KEYS.search(key):
         kinds.add("hobby")
     return frozenset(kinds)

@@ -379,7 +379,7 @@ class _Analyser(SlotDetectors, ConstraintDetectors):
     def _retractions(self, body: str) -> list[Hit]:
         hits: list[Hit] = []
         if patterns.DIET_RETRACT.search(body):
-            hits.append(Hit("fact-diet", 0.85, op=CandidateOp.DELETE, absorbs=False))
+            hits.append(Hit("preference-diet", 0.85, op=CandidateOp.DELETE, absorbs=False))
         if patterns.BREAKUP.search(body):
             hits.append(Hit("fact-relationship", 0.85, op=CandidateOp.DELETE, absorbs=False))
         if patterns.JOB_LOSS.search(body) and not patterns.JOB_ENDS_SOON.search(body):
@@ -395,7 +395,7 @@ _PLOT = re.compile(
     r"^(?:这|那)?(?:部|本|个)?(?:电影|电视剧|小说|书|故事|片子|剧)?(?:主要)?(?:讲述|讲|描述|描写)(?:的是|了)|"
     r"^(?:it|the (?:film|movie|book|novel|story|show|series|plot))(?:'s| is) about\b|"
     r"^(?:it|the (?:film|movie|book|novel|story|show|series)) (?:tells|follows) the story of\b")
-_GROUNDS = ("fact-diet", "fact-allergy")
+_GROUNDS = ("fact-diet", "preference-diet", "fact-allergy")
 _BECAUSE = re.compile(r"\bso\b|\btherefore\b|\bthat'?s why\b|所以|因此|因为|就")
 
 

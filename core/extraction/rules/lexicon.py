@@ -189,6 +189,13 @@ DIET_EN = words("""
 vegetarian|vegan|pescatarian|pescetarian|halal|kosher|keto|gluten-free|gluten free|dairy-free|
 plant-based|plant based|paleo|don't eat meat|do not eat meat|don't eat pork|no longer eat meat|
 """)
+# A diet the user chose (a way of eating, a taste): stored as a preference (``preference-diet``); the
+# rest of DIET (religious or medical: halal, kosher, no pork, gluten-free, dairy-free) stays a fact.
+DIET_CHOSEN_ZH = words("吃素|素食|素食者|素食主义|纯素|不吃肉|只吃素|蛋奶素|生酮|戒糖|低碳水")
+DIET_CHOSEN_EN = words("""
+vegetarian|vegan|pescatarian|pescetarian|keto|plant-based|plant based|paleo|don't eat meat|do not eat meat|
+no longer eat meat|
+""")
 TRAITS_ZH = words("""
 左撇子|左利手|右撇子|社恐|社牛|内向|外向|INTJ|INTP|INFJ|INFP|ENTJ|ENTP|ENFJ|ENFP|ISTJ|ISFJ|
 ESTJ|ESFJ|ISTP|ISFP|ESTP|ESFP|i人|e人|路痴|恐高|晕车|晕船|怕冷|怕热|不会游泳|不会开车|色弱|

@@ -642,6 +642,12 @@ HEALTH_ZH = alt(lexicon.HEALTH_ZH)
 HEALTH_EN = alt([h.lower() for h in lexicon.HEALTH_EN])
 HEALTH = rx(HEALTH_ZH, rf"\b{HEALTH_EN}\b")
 DIET = rx(alt(lexicon.DIET_ZH), r"\b" + alt([d.lower() for d in lexicon.DIET_EN]) + r"\b")
+DIET_CHOSEN = rx(alt(lexicon.DIET_CHOSEN_ZH),
+                 r"\b" + alt([d.lower() for d in lexicon.DIET_CHOSEN_EN]) + r"\b")
+# a diet kept for a reason of faith or health is a fact about the user, not a taste
+DIET_GROUNDED = rx(r"宗教|信仰|清真|医生|医嘱|过敏|不耐受|病",
+                   r"\breligio|\bfaith\b|\bhalal\b|\bkosher\b|\bdoctor|\bmedical\b|\ballerg|\bintoleran|"
+                   r"\bceliac\b|\bcoeliac\b|\bcondition\b")
 DIET_RETRACT = rx(r"不(?:再)?吃素了|不是素食(?:者|"
                   r"主义者)?了|开荤了|开始吃肉了", r"\b(?:not|no longer) (?:a )?(?:vegetarian|vegan|"
                   r"pescatarian)\b|\b(?:quit|stopped) being (?:a )?(?:vegetarian|vegan)\b|"
@@ -691,6 +697,14 @@ TECH = rx(
     r"\bi (?:use|mostly use|'m on|am on|daily drive|run) (?:a |an |my )?(?:mac|macbook|"
     r"windows|linux|arch|ubuntu|"
     r"iphone|android|pixel|ipad|vim|neovim|emacs|vs ?code|notion|obsidian|kindle|chromebook|firefox)\b",
+)
+# the device the user uses (a phone, a computer, a tablet, a reader): a thing the user has, a fact
+# (``fact-devices``), where the software and tools of TECH are a taste (``preference-tech``)
+TECH_DEVICE = rx(
+    r"我(?:平时|一般|一直|主要)?(?:用|使用|用的是)(?:的)?(?:手机|电脑|笔记本)?(?:是)?[^,，。]{0,6}?(?:macbook|iphone|"
+    r"华为|小米|苹果手机|ipad|kindle|荣耀|oppo|vivo|三星|一加)",
+    r"\bi (?:use|mostly use|'m on|am on|daily drive|run) (?:a |an |my )?(?:macbook|"
+    r"iphone|pixel|ipad|kindle|chromebook|galaxy|oneplus|thinkpad)\b",
 )
 
 # preferences

@@ -169,6 +169,17 @@ _ANY_INTENT = re.compile(r"\b(?:want|wants|wanna|plan|plans|planning|hope|hopes|
                          r"goals|"
                          r"someday|some day|one day|wish|going to|gonna|will|'ll|'d|would|trying to|aim)\b|"
                          r"想|要|打算|计划|希望|梦想|目标|准备|以后|将来")
+# an instrument the user learns or plays: with no intent and no date ("I'm learning to play the cello in
+# my spare time", "最近也在学钢琴", "改学架子鼓了") a pastime, a taste, as the writers of five independent
+# sets file it; with one ("trying to learn the guitar this year", "年底前考到钢琴八级") it stays a goal
+_INSTRUMENT = re.compile(
+    r"\b(?:guitar|piano|violin|viola|cello|ukulele|uke|drums?|drum kit|bass guitar|saxophone|sax|flute|"
+    r"clarinet|trumpet|trombone|bassoon|oboe|harp|banjo|mandolin|accordion|harmonica)\b|"
+    r"吉他|钢琴|小提琴|中提琴|大提琴|尤克里里|架子鼓|爵士鼓|萨克斯|长笛|笛子|单簧管|小号|长号|竖琴|二胡|古筝|琵琶|"
+    r"扬琴|口琴|手风琴|电子琴|贝斯")
+_DATED = re.compile(r"\b(?:this|next) (?:year|month|summer|spring|fall|autumn|winter)\b|\bby (?:the )?\w+|"
+                    r"\bbefore\b|\bgrade \d|\bexam\b|"
+                    r"今年|明年|年底|年前|之前|考级|[一二三四五六七八九十\d]级|比赛|演出")
 # what marks a sentence as sarcastic (read on the raw message: the clauses have their emoji stripped)
 # (in Chinese chat "[微笑]" / "（微笑）" are a sneer, and so is the smiling face 🙂 after an overstated
 # liking, "太…了", "可太…", "真是…", "最爱"; "呵呵" at either end)
@@ -426,7 +437,7 @@ def _of_the_moment(candidates: Sequence[MemoryCandidate],
                      if q >= HORIZON_DROP and not _HORIZON.search(normalise(p)))
 
 
-_GROUND_KEYS = frozenset({"fact-allergy", "fact-diet", "fact-health"})
+_GROUND_KEYS = frozenset({"fact-allergy", "fact-diet", "preference-diet", "fact-health"})
 _CLAUSE_SPLIT = re.compile(r"[，,；;。]\s*|\.\s+")
 
 
@@ -436,8 +447,7 @@ def _grounded_rules(candidates: Sequence[MemoryCandidate],
     (``STANDING_KEEP``) is that rule, its content keeping the fact as its reason ("我对X过敏的哈，推荐零食
     的时候注意点", "i'm off Y doctor's orders, watch it in any recipe"): the rules grouped the instruction,
     said without a frame word, into the fact as its continuation. The fact told alone stays a fact."""
-    grounds = [c for c in candidates if c.op is CandidateOp.UPSERT and c.memory_type is MemoryType.FACT
-               and c.key in _GROUND_KEYS]
+    grounds = [c for c in candidates if c.op is CandidateOp.UPSERT and c.key in _GROUND_KEYS]
     later = {id(c): [p for p in _CLAUSE_SPLIT.split(c.content) if p.strip()][1:] for c in grounds}
     texts = [t for c in grounds for t in later[id(c)]]
     if not texts:
@@ -458,13 +468,17 @@ def _habit_as_taste(cand: MemoryCandidate) -> MemoryCandidate:
     """A goal that tells what the user usually does, with no intent ("我会听古典音乐、阅读和做饭来放松"),
     is a habit, and one that tells what the user likes doing, with no word of intent at all ("I love
     learning about the past"), a liking: either way a preference under its topic (``preference-hobby``
-    without one)."""
+    without one). An instrument learned or played with no intent and no date (``_INSTRUMENT``) is a pastime:
+    ``preference-music``."""
     norm = normalise(cand.content)
     if cand.memory_type is not MemoryType.GOAL or _INTENT.search(norm):
         return cand
-    if not (_HABIT_WAY.search(norm) or (_LIKES_DOING.search(norm) and not _ANY_INTENT.search(norm))):
+    if _INSTRUMENT.search(norm) and not _ANY_INTENT.search(norm) and not _DATED.search(norm):
+        key = "preference-music"
+    elif not (_HABIT_WAY.search(norm) or (_LIKES_DOING.search(norm) and not _ANY_INTENT.search(norm))):
         return cand
-    key = normalise_key(f"preference-{topic_of('preference', norm) or 'hobby'}")
+    else:
+        key = normalise_key(f"preference-{topic_of('preference', norm) or 'hobby'}")
     target = spec(key)
     return cand.model_copy(update={"key": key, "memory_type": MemoryType.PREFERENCE,
                                    "importance": target.importance, "ttl_days": target.ttl_days})

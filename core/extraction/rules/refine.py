@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
 from core.extraction.rules import patterns
 from core.extraction.rules.coherence import Related, one_thing, own_key
+from core.extraction.rules.detectors import diet_key
 from core.extraction.rules.keys import salient_tokens
 from core.extraction.rules.questions import is_question
 from core.extraction.rules.segment import clean_content, has_cjk, normalise
@@ -162,7 +163,7 @@ def gives_up_old(message: str) -> bool:
     return not message or bool(_GIVES_UP_OLD.search(normalise(message)))
 
 
-_GROUNDS = frozenset({"fact-diet", "fact-allergy"})
+_GROUNDS = frozenset({"fact-diet", "preference-diet", "fact-allergy"})
 
 
 def _grounds_a_rule(content: str, existing: Sequence[ExistingMemory]) -> bool:
@@ -171,6 +172,21 @@ def _grounds_a_rule(content: str, existing: Sequence[ExistingMemory]) -> bool:
     words = salient_tokens(content)
     rules = [m for m in existing if m.memory_type == MemoryType.CONSTRAINT.value]
     return bool(words) and any(words <= salient_tokens(m.content) for m in rules)
+
+
+# a slot the catalogue re-typed (issue 24, session 23): a chosen diet was a fact (``fact-diet``) before it was
+# a taste (``preference-diet``); the former slot's memories written by an older extractor are the same slot
+_FORMER_SLOTS = {"preference-diet": "fact-diet"}
+
+
+def _former_slot(cand: MemoryCandidate, existing: Sequence[ExistingMemory]) -> ExistingMemory | None:
+    """The live memory an older extractor wrote for ``cand``'s slot under the slot's former key (a chosen diet
+    stored as ``fact-diet``: one ``diet_key`` now files as ``cand.key``), which ``cand`` supersedes: one diet,
+    one memory, whatever the type the catalogue gave it then."""
+    former = _FORMER_SLOTS.get(cand.key)
+    if former is None:
+        return None
+    return next((m for m in existing if m.key == former and diet_key(normalise(m.content)) == cand.key), None)
 
 
 def refine_candidates(existing: Sequence[ExistingMemory], candidates: Sequence[MemoryCandidate],
@@ -223,6 +239,10 @@ def refine_candidates(existing: Sequence[ExistingMemory], candidates: Sequence[M
         out[(target.key, CandidateOp.UPSERT)] = cand.model_copy(
             update={"key": target.key, "content": content, "op": CandidateOp.UPSERT,
                     "supersedes": target.key if replaced else cand.supersedes})
+    for (key, op), cand in list(out.items()):
+        former = _former_slot(cand, existing) if op is CandidateOp.UPSERT else None
+        if former is not None and cand.supersedes is None:
+            out[(key, op)] = cand.model_copy(update={"supersedes": former.key})
     upserts = {key for key, op in out if op is CandidateOp.UPSERT}
     result = [c for (key, op), c in out.items() if not (op is CandidateOp.DELETE and key in upserts)]
     if message:
@@ -296,6 +316,19 @@ def _target(clause: str, existing: Sequence[ExistingMemory]) -> ExistingMemory |
     return pool[scored[0][1]]
 
 
+def _new_value_told(candidates: Sequence[MemoryCandidate], target: ExistingMemory, others: list[str],
+                    said: list[str]) -> bool:
+    """A slot detector of the rules filed a clause of the sentence other than the withdrawing ones under the
+    withdrawn memory's own single slot ("not pescatarian anymore, went fully vegan in march": the diet slot's
+    new value), with no word of the withdrawn clauses: it replaces the value, no replace word said."""
+    if not is_single(target.key):
+        return False
+    return any(c.op is CandidateOp.UPSERT and c.key == target.key and _flat(c.content)
+               and not any(w in _flat(c.content) for w in said)
+               and any(contained(c.content, o) or contained(o, c.content) for o in others)
+               for c in candidates)
+
+
 def resolve_retractions(message: str, existing: Sequence[ExistingMemory],
                         candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
     """``candidates`` with the updates and retractions of ``message`` applied (see module docstring)."""
@@ -321,12 +354,13 @@ def resolve_retractions(message: str, existing: Sequence[ExistingMemory],
             (t for t in (_target(c, existing) for c in withdrawn) if t is not None), None)
         if target is None:
             continue
-        replaced = any(_REPLACE.search(c) for c in clauses)
-        rest = [c for c in clauses if c not in withdrawn] if replaced else []
+        others = [c for c in clauses if c not in withdrawn]
+        said = [_flat(c) for c in withdrawn if _flat(c)]
+        replaced = any(_REPLACE.search(c) for c in clauses) or _new_value_told(out, target, others, said)
+        rest = others if replaced else []
         gone = _flat("".join(withdrawn))
         # the candidates this sentence produced about the withdrawn value are void, and so is one that
         # holds the withdrawing clause itself when nothing replaces it (the retraction stores nothing)
-        said = [_flat(c) for c in withdrawn if _flat(c)]
         kept = [c for c in out if not (c.op is not CandidateOp.DELETE and (
             (c.key == target.key and not rest) or (_flat(c.content) and _flat(c.content) in gone)
             or (not rest and any(w in _flat(c.content) for w in said))))]

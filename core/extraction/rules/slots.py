@@ -34,11 +34,13 @@ _FIXED: dict[str, SlotSpec] = {
     "fact-pets": SlotSpec(MemoryType.FACT, 3, 3650, False),
     "fact-allergy": SlotSpec(MemoryType.FACT, 5, 3650, False),
     "fact-health": SlotSpec(MemoryType.FACT, 4, 1825, False),
-    "fact-diet": SlotSpec(MemoryType.FACT, 4, 1825, True),
+    "fact-diet": SlotSpec(MemoryType.FACT, 4, 1825, True),  # a diet of faith or health: halal, no pork
+    "preference-diet": SlotSpec(MemoryType.PREFERENCE, 4, 1825, True),  # a chosen diet: vegetarian, vegan
     "fact-traits": SlotSpec(MemoryType.FACT, 3, 3650, False),
     "fact-age": SlotSpec(MemoryType.FACT, 2, 365, True),
     "fact-birthday": SlotSpec(MemoryType.FACT, 3, 3650, True),
     "fact-vehicle": SlotSpec(MemoryType.FACT, 2, 1095, False),
+    "fact-devices": SlotSpec(MemoryType.FACT, 2, 1095, False),  # the phone, computer, tablet the user has
     "fact-home": SlotSpec(MemoryType.FACT, 2, 1825, False),  # the user's home and what it has
     "fact-languages": SlotSpec(MemoryType.FACT, 3, 3650, False),
     "fact-alma_mater": SlotSpec(MemoryType.FACT, 3, 3650, True),
@@ -88,11 +90,13 @@ SLOT_ALIASES: dict[str, frozenset[str]] = {
     "fact-pets": frozenset({"pet", "pets", "dog", "cat", "dogs", "cats"}),
     "fact-allergy": frozenset({"allergy", "allergies", "allergic", "intolerance"}),
     "fact-health": frozenset({"health", "medical", "condition", "injury", "surgery"}),
-    "fact-diet": frozenset({"diet", "dietary", "vegetarian", "vegan"}),
+    "fact-diet": frozenset({"diet", "dietary", "halal", "kosher"}),
+    "preference-diet": frozenset({"diet", "dietary", "vegetarian", "vegan", "pescatarian"}),
     "fact-traits": frozenset({"trait", "traits", "personality", "handedness"}),
     "fact-age": frozenset({"age"}),
     "fact-birthday": frozenset({"birthday", "birthdate", "dob"}),
     "fact-vehicle": frozenset({"car", "vehicle", "vehicles"}),
+    "fact-devices": frozenset({"phone", "laptop", "computer", "device", "devices", "tablet"}),
     "fact-languages": frozenset({"languages", "language_spoken", "spoken_languages", "native_language"}),
     "fact-alma_mater": frozenset({"alma_mater", "graduated", "university", "college"}),
     "constraint-reply_length": frozenset({"length", "reply_length", "brevity", "concise", "max_length",
