@@ -34,26 +34,54 @@ from core.extraction.rules.analysis import analyse
 from core.extraction.rules.gate_lasting import eligible
 from core.extraction.rules.gate_rescue import rescue_units
 from core.extraction.rules.gate_units import RESCUE_KEEP
+from training.lasting_rows_keep42 import rows as keep42_rows
 from training.lasting_rows_miss41 import rows as lasting_rows
 from training.train_horizon import L2, LEARNING_RATE, STEPS, fold_of, out_of_fold
-from training.train_memory_classifier import embed
+from training.train_memory_classifier import CORPUS, embed
 from training.train_retraction_intent import fit, rows_sha1
 from training.utterance_rows_chat29 import rows as chat29_rows
 from training.utterance_rows_ptype40 import rows as ptype40_rows
+from training.utterance_templates_ctx34 import ctx34_template_rows
+from training.utterance_templates_prec24 import prec24_template_rows
+from training.utterance_templates_prec24b import prec24b_template_rows
+from training.utterance_templates_prec32 import prec32_template_rows
+from training.utterance_templates_prec37 import prec37_template_rows
 
 PRECISION = 0.90  # in the band the gate reads: its rows are lasting 0.75 of the time without the head
 
 
-def training_rows() -> list[dict[str, Any]]:
-    """``lasting_rows_miss41``'s lines, then chat29's and ptype40's rows as labelled lines, each text once."""
+def training_rows(wide: bool = False) -> list[dict[str, Any]]:
+    """``lasting_rows_miss41``'s lines, then chat29's and ptype40's rows as labelled lines (the shipped fit);
+    with ``wide`` (session 23's arm, measured, not shipped) also ``lasting_rows_keep42``'s template rows,
+    the companion-chat template sets of the precision model (prec24, prec24b, prec37, ctx34, prec32: a keep
+    is 1, a drop 0) and every row of the memory-utterance corpus (its persona sentences of
+    Synthetic-Persona-Chat's validation split as weak labels among them). Each text once, the first source
+    kept. A persona sentence (a profile line, not a sentence said in a chat) carries ``chat: False``: the
+    calibration skips it."""
     out: list[dict[str, Any]] = list(lasting_rows())
     seen = {r["text"] for r in out}
+
+    def add(text: str, label: int, group: str, chat: bool = True) -> None:
+        if text not in seen:
+            seen.add(text)
+            out.append({"text": text, "label": label, "group": group, **({} if chat else {"chat": False})})
+
     for r in [*chat29_rows(), *ptype40_rows()]:
-        text = str(r["text"])
-        if text in seen:
-            continue
-        seen.add(text)
-        out.append({"text": text, "label": 1 if r["keep"] else 0, "group": str(r["family"])})
+        add(str(r["text"]), 1 if r["keep"] else 0, str(r["family"]))
+    if not wide:
+        return out
+    for r in keep42_rows():
+        add(str(r["text"]), int(r["label"]), str(r["group"]))  # type: ignore[call-overload]
+    for make in (prec37_template_rows, prec24_template_rows, prec24b_template_rows, ctx34_template_rows,
+                 prec32_template_rows):
+        for r in make():
+            add(str(r["text"]), int(bool(r["keep"])), f"{r['source']}_{r['family']}")
+    for line in CORPUS.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            r = json.loads(line)
+            source = str(r.get("source") or "hand")
+            persona_line = source == "persona_valid_weak" and r["family"] != "persona_turn" and r["keep"]
+            add(str(r["text"]), int(bool(r["keep"])), f"{source}_{r['family']}", not persona_line)
     return out
 
 
@@ -92,19 +120,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=LASTING_PATH)
     ap.add_argument("--cache", type=Path, default=None, help="a vector cache file (shared format)")
     ap.add_argument("--json", type=Path, default=None, help="also write the report here")
+    ap.add_argument("--wide", action="store_true",
+                    help="session 23's arm: also keep42's rows, the companion-chat templates and the corpus")
     args = ap.parse_args(argv)
-    rows = training_rows()
+    rows = training_rows(wide=args.wide)
     x = embed([r["text"] for r in rows], args.cache, PREFIX)
     y = np.array([r["label"] for r in rows], dtype=np.int64)
     folds = np.array([fold_of(r["group"]) for r in rows])
     oof = out_of_fold(x, y, folds)
-    band = in_band(x, [r["text"] for r in rows])
+    chat = np.array([bool(r.get("chat", True)) for r in rows])
+    band = in_band(x, [r["text"] for r in rows]) & chat
     bar = calibrated_bar(oof[band], y[band])
     full = fit(x, y, STEPS, LEARNING_RATE, L2)
     Lasting(full.head).save(args.out, rows_sha1(rows), {"calibrated_bar": bar["bar"]}, rows=str(len(rows)))
     errors = sorted(((r["text"], round(float(q), 3), r["label"]) for r, q in zip(rows, oof, strict=True)
                      if (q >= 0.5) != (r["label"] == 1)), key=lambda e: -abs(e[1] - 0.5))
     report = {"rows": len(rows), "lasting": int(y.sum()), "groups": len({r["group"] for r in rows}),
+              "floor": LASTING_FLOOR,
               "band_rows": int(band.sum()), "band_lasting": int(y[band].sum()),
               "out_of_fold_accuracy": round(float(((oof >= 0.5) == (y == 1)).mean()), 4),
               "calibrated_bar": bar,

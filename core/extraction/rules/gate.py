@@ -45,7 +45,8 @@ its own (``gate_standing``): a rule said with a question tag or in chat words, w
 too rarely. With the lasting-statement head (``core.extraction.lasting``; off in the product, a measured
 arm), a unit of the user's own the classifier keeps under the rescue bar, from ``LASTING_FLOOR``, as a
 fact or a taste, that the head reads as lasting needs only the p(keep) it has (``gate_lasting``; issue 24,
-session 22).
+session 22). With ``AGREE_ON`` (off, session 23's measured arm), such a unit typed as a fact that the
+precision model keeps at ``AGREE_KEEP`` or more needs only the p(keep) it has too (``agreed_units``).
 
 The classifier reads each text alone first; with a context model (the ablation arm
 ``memory_mlp_context.npz``; the shipped MLP reads the text alone), a text whose p(drop) falls within
@@ -79,7 +80,7 @@ from core.extraction.list_items import ListReader
 from core.extraction.rules.analysis import Analysis, message_clauses
 from core.extraction.rules.gate_heads import reread_heads
 from core.extraction.rules.gate_keys import TopicKeys
-from core.extraction.rules.gate_lasting import lasting_units
+from core.extraction.rules.gate_lasting import AGREE_ON, agreed_units, lasting_units
 from core.extraction.rules.gate_opinion import (
     guessed_topics,
     needs_turn,
@@ -252,6 +253,7 @@ class ClassifierGate:
                 opined[len(upserts) + j] = False
         units = standing_rules(self.standing, units, predictions[rest], vectors[rest])
         units = lasting_units(self.lasting, units, predictions[rest], vectors[rest])
+        units = agreed_units(self.precision if AGREE_ON else None, units, predictions[rest], vectors[rest])
         gated, vetoed = gate_upserts(upserts, predictions[:len(upserts)], alone, vectors, self.keys, filled)
         reread_heads(self.classifier, self.precision, self.keys, analysis, upserts, gated, filled,
                      turn_vector)
