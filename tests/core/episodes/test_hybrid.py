@@ -47,8 +47,8 @@ def test_lexical_scores_are_the_share_of_the_question_and_leave_out_what_shares_
 
 def test_a_word_the_question_repeats_lifts_a_dense_hit_and_finds_one_the_index_missed() -> None:
     dense = [(PAINTING, 0.84), (WORK, 0.83), (POTTERY, 0.82)]
-    fused = hybrid_candidates(dense, [POTTERY, PAINTING, WORK, RUN], terms("Did she sign up for a pottery class?"),
-                              0.1, extra=5)
+    fused = hybrid_candidates(dense, [POTTERY, PAINTING, WORK, RUN],
+                              terms("Did she sign up for a pottery class?"), 0.1, extra=5)
     parts = {v.id: (cos, part) for v, cos, part in fused}
     assert parts[1][0] == 0.82 and 0.09 < parts[1][1] <= 0.1 and parts[2][1] == 0.0 and parts[3][1] == 0.0
     ranked = rank_episodes([(v, c) for v, c, _ in fused], 3, 1000, lexical={v.id: p for v, _, p in fused})
