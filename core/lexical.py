@@ -144,11 +144,20 @@ class BM25:
         n = len(self._tfs)
         self._idf = {t: math.log(1.0 + (n - c + 0.5) / (c + 0.5)) for t, c in df.items()}
 
+    def unheld_idf(self) -> float:
+        """The IDF ``ideal`` counts a query term no document holds with: that of a term exactly one
+        document holds, the rarest a term of the corpus can be (0 for an empty corpus)."""
+        n = len(self._tfs)
+        return math.log(1.0 + (n - 0.5) / 1.5) if n else 0.0
+
     def ideal(self, query: Iterable[str]) -> float:
         """The score of a document of average length holding each query term once: the sum of the
-        weighted IDF of the query's terms that some document holds (a term none holds tells no
-        document from another). What ``coverage`` divides by."""
-        return sum(term_weight(t) * self._idf[t] for t in set(query) if t in self._idf)
+        weighted IDF of the query's terms, a term no document holds counted as the rarest
+        (``unheld_idf``). What ``coverage`` divides by, so a share is a share of the whole query: a
+        document holding only a common word of a question whose telling word no document holds
+        ("does she live in Connecticut?") gets that common word's small share, not all of it."""
+        unheld = self.unheld_idf()
+        return sum(term_weight(t) * self._idf.get(t, unheld) for t in set(query))
 
     def coverage(self, query: Iterable[str]) -> list[float]:
         """Each document's score over ``ideal``, capped at 1: how much of the query, weighted by how
@@ -164,9 +173,10 @@ class BM25:
     def coverage_of(self, documents: Sequence[Sequence[str]], query: Iterable[str]) -> list[float]:
         """``coverage`` of documents outside the corpus, measured on the corpus (its IDF, its average
         length and its ``ideal``): texts of another kind on the same ruler as the corpus's own."""
+        query = set(query)
         terms = {t: term_weight(t) for t in query if t in self._idf}
-        ideal = self.ideal(terms)
-        if ideal <= 0:
+        ideal = self.ideal(query)
+        if ideal <= 0 or not terms:
             return [0.0] * len(documents)
         return [min(1.0, self._score(Counter(doc), len(doc), terms) / ideal) for doc in documents]
 

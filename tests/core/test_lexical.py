@@ -77,10 +77,24 @@ def test_coverage_is_the_share_of_the_query_a_document_holds() -> None:
     full, half, _, none = bm25.coverage(["cat", "toy"])
     assert full == 1.0 and none == 0.0  # every word, average length: the ideal
     assert 0 < half < 0.5  # only the commoner of the two words: less than half of the query
-    # a word no document holds tells none apart: it changes nothing
-    assert bm25.coverage(["cat", "toy", "zebra"]) == bm25.coverage(["cat", "toy"])
     assert bm25.coverage([]) == [0.0] * 4 and bm25.coverage(["zebra"]) == [0.0] * 4
     assert abs(bm25.ideal(["cat", "toy"]) - bm25.scores(["cat", "toy"])[0]) < 1e-12
+
+
+def test_a_query_word_no_document_holds_still_counts_in_the_share() -> None:
+    # "does she live in Connecticut?" over chat lines that never name the state: the line that
+    # shares only the common word holds a small part of the question, not all of it
+    docs = [["live", "music"], ["live", "near", "park"], ["love", "dog"], ["cook", "chicken"]]
+    bm25 = BM25(docs)
+    alone = bm25.coverage(["live"])[0]
+    with_state = bm25.coverage(["live", "connecticut"])[0]
+    assert alone > 0.9 and 0 < with_state < 0.5
+    # the unheld word weighs as the rarest word of the corpus can: one held by a single document
+    assert bm25.unheld_idf() == pytest.approx(bm25.ideal(["chicken"]))
+    assert bm25.ideal(["live", "connecticut"]) == pytest.approx(bm25.ideal(["live"]) + bm25.unheld_idf())
+    # the documents' order for the query does not change, only the size of the share
+    assert bm25.scores(["live", "connecticut"]) == bm25.scores(["live"])
+    assert BM25([]).ideal(["live"]) == 0.0 and BM25([]).coverage(["live"]) == []
 
 
 def test_coverage_of_outside_documents_is_measured_on_the_corpus() -> None:
@@ -89,10 +103,13 @@ def test_coverage_of_outside_documents_is_measured_on_the_corpus() -> None:
     # a document of the corpus scored from outside gets its own coverage
     assert bm25.coverage_of(docs, ["cat", "toy"]) == bm25.coverage(["cat", "toy"])
     # the corpus's IDF decides: "toy" (rare in the corpus) weighs more than "cat" (common), whatever
-    # the outside documents hold; a word the corpus never holds adds nothing
+    # the outside documents hold; a word the corpus never holds scores for no document, inside or
+    # outside, but stays in the share's whole (the same ruler as the corpus's own coverage)
     outside = [["toy", "zebra"], ["cat", "zebra"], ["zebra"]]
     toy, cat, zebra = bm25.coverage_of(outside, ["cat", "toy", "zebra"])
     assert toy > cat > 0 and zebra == 0.0
+    assert bm25.coverage_of(docs, ["cat", "toy", "zebra"]) == bm25.coverage(["cat", "toy", "zebra"])
+    assert bm25.coverage_of(docs, ["cat", "toy", "zebra"])[0] < bm25.coverage_of(docs, ["cat", "toy"])[0]
     assert bm25.coverage_of([["cat"]], ["zebra"]) == [0.0] and bm25.coverage_of([], ["cat"]) == []
 
 

@@ -35,24 +35,26 @@ def test_lexical_scores_are_the_share_of_the_question_and_leave_out_what_shares_
     both = lexical_scores(terms("pottery painting"), [POTTERY, PAINTING, WORK])
     assert both.keys() == {1, 2} and all(0.3 < s < 0.7 for s in both.values())  # each holds one of two
     # not scaled to the best: a passage holding one of the question's three words gets that word's
-    # share, not the whole weight; a word no episode holds tells none apart and counts for nothing
+    # share, not the whole weight; a word no episode holds is still part of the question (counted as
+    # the rarest word), so every share shrinks and none rises (the order of the passages stays)
     weak = lexical_scores(terms("a pottery class by the lake"), [POTTERY, PAINTING, WORK])
     assert weak.keys() == {1, 2} and weak[2] < 0.5 < weak[1]
-    assert weak == lexical_scores(terms("a pottery class by the lake, Zorblax"), [POTTERY, PAINTING, WORK])
+    unheld = lexical_scores(terms("a pottery class by the lake, Zorblax"), [POTTERY, PAINTING, WORK])
+    assert unheld.keys() == weak.keys() and all(unheld[k] < weak[k] for k in weak) and unheld[2] < unheld[1]
     assert max(lexical_scores(terms("pottery"), [POTTERY, PAINTING]).values()) > 0.9
     assert lexical_scores(set(), [POTTERY]) == {} and lexical_scores(terms("pottery"), []) == {}
 
 
 def test_a_word_the_question_repeats_lifts_a_dense_hit_and_finds_one_the_index_missed() -> None:
     dense = [(PAINTING, 0.84), (WORK, 0.83), (POTTERY, 0.82)]
-    fused = hybrid_candidates(dense, [POTTERY, PAINTING, WORK, RUN], terms("Did she go to a pottery class?"),
-                              0.1, extra=5)
+    fused = hybrid_candidates(dense, [POTTERY, PAINTING, WORK, RUN],
+                              terms("Did she sign up for a pottery class?"), 0.1, extra=5)
     parts = {v.id: (cos, part) for v, cos, part in fused}
     assert parts[1][0] == 0.82 and 0.09 < parts[1][1] <= 0.1 and parts[2][1] == 0.0 and parts[3][1] == 0.0
     ranked = rank_episodes([(v, c) for v, c, _ in fused], 3, 1000, lexical={v.id: p for v, _, p in fused})
     assert ranked[0].episode.id == 1 and abs(ranked[0].relevance - 0.82 - parts[1][1]) < 1e-9
     # the race was not among the dense hits: it joins at the lowest dense cosine, with its lexical part
-    fused = hybrid_candidates(dense, [POTTERY, PAINTING, WORK, RUN], terms("Which charity race did she run?"),
+    fused = hybrid_candidates(dense, [POTTERY, PAINTING, WORK, RUN], terms("Which charity race was it?"),
                               0.1, extra=5)
     joined = [(v.id, cos, part) for v, cos, part in fused if v.id == 4]
     assert len(joined) == 1 and joined[0][:2] == (4, 0.82) and 0.09 < joined[0][2] <= 0.1
@@ -88,9 +90,9 @@ def test_the_pool_gives_memories_the_same_lexical_part_so_words_alone_do_not_fav
 
 
 def test_the_memories_lexical_part_is_measured_on_the_episodes_ruler() -> None:
-    # over a handful of memory candidates, a memory sharing only the question's commonest word holds
-    # all the words the candidates hold and gets the whole weight; on the user's episodes (the
-    # corpus the episodes' own part is measured on) it gets that word's share
+    # a memory sharing only the question's commonest word gets that word's share, measured on the
+    # user's episodes (the corpus the episodes' own part is measured on), below the episode holding
+    # the question's telling word
     question = terms("Did she go to a pottery class on Friday?")
     dense = [(POTTERY, 0.82), (PAINTING, 0.80)]
     fused, corpus = hybrid_with_corpus(dense, [WORK, RUN], question, 0.1, 5)
@@ -98,7 +100,7 @@ def test_the_memories_lexical_part_is_measured_on_the_episodes_ruler() -> None:
     friday = mem(1, "fact-friday", "Went out on Friday", 0.80)
     alone = memory_lexical([friday], question, 0.1)
     ruled = memory_lexical([friday], question, 0.1, corpus)
-    assert alone == [0.1] and 0 < ruled[0] < 0.1
+    assert 0 < alone[0] < 0.1 and 0 < ruled[0] < 0.1
     pottery_part = next(part for v, _, part in fused if v.id == POTTERY.id)
     assert ruled[0] < pottery_part  # the episode holding the question's telling word weighs more
     assert hybrid_with_corpus(dense, [WORK], question, 0.0, 5)[1] is None
