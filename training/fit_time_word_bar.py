@@ -20,7 +20,6 @@ statements that are never a supersede (news, moods, details) fall under it.
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +31,7 @@ from training.pair_chat_rows_pair41 import chat_pair_rows as pair41_rows
 from training.pair_chat_rows_upd29 import chat_pair_rows as upd29_rows
 from training.pair_chat_rows_upd34 import chat_pair_rows as upd34_rows
 from training.pair_templates import all_pair_rows
+from training.report import emit_report
 from training.train_memory_classifier import embed
 
 KEEP = 0.90
@@ -79,10 +79,7 @@ def main(argv: list[str] | None = None) -> int:
            "changes_kept": int((p_changes >= bar).sum()), "never_blocked": int((p_never < bar).sum()),
            "changes_percentiles": percentiles(p_changes, (5, 10, 25, 50)),
            "never_percentiles": percentiles(p_never, (25, 50, 75, 90))}
-    text = json.dumps(out, ensure_ascii=False, indent=1)
-    print(text)
-    if args.json is not None:
-        args.json.write_text(text + "\n", encoding="utf-8")
+    emit_report(out, args.json)
     return 0
 
 

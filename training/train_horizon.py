@@ -27,7 +27,6 @@ lowest 98 % step rose from 0.65 to 0.85 (``bench/RESULTS.md``, session 19, hz35)
 from __future__ import annotations
 
 import argparse
-import json
 import zlib
 from pathlib import Path
 from typing import Any
@@ -41,6 +40,7 @@ from core.extraction.rules import patterns
 from core.extraction.rules.segment import normalise
 from training.horizon_rows_hz35 import rows as near_date_rows
 from training.horizon_rows_prec34 import rows as horizon_rows
+from training.report import emit_report, out_of_fold_errors
 from training.train_memory_classifier import embed
 from training.train_retraction_intent import fit, rows_sha1
 from training.utterance_templates_prec32 import FAMILIES as PREC32_FAMILIES
@@ -144,20 +144,15 @@ def main(argv: list[str] | None = None) -> int:
     model = Horizon(full.head)
     model.save(args.out, rows_sha1(rows), {"calibrated_bar": bar["bar"], "lasting_bar": keep["bar"]},
                rows=str(len(rows)), calibration_rows_sha1=rows_sha1(extra))
-    errors = sorted(((r["text"], round(float(q), 3), r["label"]) for r, q in zip(rows, oof, strict=True)
-                     if (q >= 0.5) != (r["label"] == 1)), key=lambda e: -abs(e[1] - 0.5))
     report = {"rows": len(rows), "moment": int(y.sum()), "groups": len({r["group"] for r in rows}),
               "out_of_fold_accuracy": round(float(((oof >= 0.5) == (y == 1)).mean()), 4),
               "calibrated_bar": bar,
               "near_dated_held_out": {"lasting": int((near & (y_held == 0)).sum()),
                                       "moment": int((near & (y_held == 1)).sum())},
               "lasting_bar": keep,
-              "out_of_fold_errors": [f"{t} ({q}, label {lab})" for t, q, lab in errors],
+              "out_of_fold_errors": out_of_fold_errors(rows, oof),
               "rows_sha1": rows_sha1(rows), "out": str(args.out)}
-    text = json.dumps(report, ensure_ascii=False, indent=1)
-    if args.json is not None:
-        args.json.write_text(text + "\n", encoding="utf-8")
-    print(text)
+    emit_report(report, args.json)
     return 0
 
 

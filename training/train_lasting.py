@@ -36,6 +36,7 @@ from core.extraction.rules.gate_rescue import rescue_units
 from core.extraction.rules.gate_units import RESCUE_KEEP
 from training.lasting_rows_keep42 import rows as keep42_rows
 from training.lasting_rows_miss41 import rows as lasting_rows
+from training.report import emit_report, out_of_fold_errors
 from training.train_horizon import L2, LEARNING_RATE, STEPS, fold_of, out_of_fold
 from training.train_memory_classifier import CORPUS, embed
 from training.train_retraction_intent import fit, rows_sha1
@@ -133,19 +134,14 @@ def main(argv: list[str] | None = None) -> int:
     bar = calibrated_bar(oof[band], y[band])
     full = fit(x, y, STEPS, LEARNING_RATE, L2)
     Lasting(full.head).save(args.out, rows_sha1(rows), {"calibrated_bar": bar["bar"]}, rows=str(len(rows)))
-    errors = sorted(((r["text"], round(float(q), 3), r["label"]) for r, q in zip(rows, oof, strict=True)
-                     if (q >= 0.5) != (r["label"] == 1)), key=lambda e: -abs(e[1] - 0.5))
     report = {"rows": len(rows), "lasting": int(y.sum()), "groups": len({r["group"] for r in rows}),
               "floor": LASTING_FLOOR,
               "band_rows": int(band.sum()), "band_lasting": int(y[band].sum()),
               "out_of_fold_accuracy": round(float(((oof >= 0.5) == (y == 1)).mean()), 4),
               "calibrated_bar": bar,
-              "out_of_fold_errors": [f"{t} ({q}, label {lab})" for t, q, lab in errors],
+              "out_of_fold_errors": out_of_fold_errors(rows, oof),
               "rows_sha1": rows_sha1(rows), "out": str(args.out)}
-    text = json.dumps(report, ensure_ascii=False, indent=1)
-    if args.json is not None:
-        args.json.write_text(text + "\n", encoding="utf-8")
-    print(text)
+    emit_report(report, args.json)
     return 0
 
 
