@@ -29,6 +29,18 @@ def copies(texts: Iterable[str], paths: list[Path], min_chars: int = 0) -> list[
     return [text for text in texts if len(flat(text)) >= min_chars and flat(text) in blob]
 
 
+def user_turns(paths: Iterable[Path]) -> set[str]:
+    """Every user turn of the case files ``paths`` (one case a line), stripped and lower-cased: what a written
+    row must not equal."""
+    turns: set[str] = set()
+    for path in paths:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                turns |= {t["content"].strip().lower() for t in json.loads(line)["conversation"]
+                          if t["role"] == "user"}
+    return turns
+
+
 def _report(found: list[str]) -> int:
     print("\n".join(found) or "no copies")
     return 1 if found else 0

@@ -6,11 +6,11 @@ an evaluation case set."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
+from training.hand_rows import user_turns
 from training.instruction_lines_cons29 import rows as instruction_lines
 from training.instruction_lines_cons37 import rows as cons37_lines
 from training.retraction_lines_cons29 import rows as retraction_lines
@@ -44,11 +44,6 @@ def test_the_trainers_read_the_lines() -> None:
 
 
 def test_no_line_is_a_user_turn_of_a_case_set() -> None:
-    turns: set[str] = set()
-    for path in DATA.glob("*_cases.jsonl"):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                turns |= {t["content"].strip().lower() for t in json.loads(line)["conversation"]
-                          if t["role"] == "user"}
+    turns = user_turns(DATA.glob("*_cases.jsonl"))
     lines = {r["text"].strip().lower() for r in [*instruction_lines(), *retraction_lines(), *cons37_lines()]}
     assert not lines & turns

@@ -18,7 +18,8 @@ def test_out_of_fold_errors_lists_the_wrong_side_of_half_most_confident_first() 
     assert out_of_fold_errors(rows, oof) == ["false keep (0.95, label 0)", "missed keep (0.4, label 1)"]
 
 
-def test_emit_report_prints_and_writes_the_same_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_emit_report_prints_and_writes_the_same_json(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "report.json"
     emit_report({"rows": 3, "text": "吃素"}, path)
     printed = capsys.readouterr().out

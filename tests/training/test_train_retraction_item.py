@@ -4,12 +4,12 @@ memory is a user turn of a case set, and the trainer's whole-list bar lets the w
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 
 from core.extraction.rules.retract_items import memory_list
+from training.hand_rows import user_turns
 from training.retraction_item_rows_forget41 import GROUPS, NONE, WHOLE
 from training.train_retraction_item import whole_bar
 
@@ -27,12 +27,7 @@ def test_every_group_is_a_list_with_labels_of_its_items() -> None:
 
 
 def test_no_memory_is_a_user_turn_of_a_case_set() -> None:
-    turns: set[str] = set()
-    for path in DATA.glob("*_cases.jsonl"):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                turns |= {t["content"].strip().lower() for t in json.loads(line)["conversation"]
-                          if t["role"] == "user"}
+    turns = user_turns(DATA.glob("*_cases.jsonl"))
     assert not {g.content.lower() for g in GROUPS} & turns
 
 

@@ -4,12 +4,12 @@ user turn of a case set, the shipped weights fitted on these groups, and the out
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 
 from core.extraction.retraction_target import TARGET_WEIGHTS_PATH, RetractionTarget
+from training.hand_rows import user_turns
 from training.retraction_target_rows_forget37 import GROUPS
 from training.train_retraction_target import bars, fit, groups_sha1
 
@@ -28,12 +28,7 @@ def test_groups_cover_both_languages_with_and_without_a_target() -> None:
 
 
 def test_no_group_is_a_user_turn_of_a_case_set() -> None:
-    turns: set[str] = set()
-    for path in DATA.glob("*_cases.jsonl"):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                turns |= {t["content"].strip().lower() for t in json.loads(line)["conversation"]
-                          if t["role"] == "user"}
+    turns = user_turns(DATA.glob("*_cases.jsonl"))
     written = {g.retraction.lower() for g in GROUPS} | {c.lower() for g in GROUPS for c in g.clauses}
     assert not written & turns
 
