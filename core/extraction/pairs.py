@@ -31,6 +31,7 @@ message with an update or retraction cue is judged (the others cost nothing), ag
 from __future__ import annotations
 
 import itertools
+import json
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -445,6 +446,18 @@ def shipped_pair_model() -> PairModel:
         if _SHIPPED is None:
             _SHIPPED = PairModel.load(PAIR_WEIGHTS_PATH)
         return _SHIPPED
+
+
+def pair_bar(name: str, default: float, path: Path = PAIR_WEIGHTS_PATH) -> float:
+    """The update judge's bar ``name`` fitted with the weights at ``path`` (``training.fit_pair_bars`` stores
+    them in the weights file, so a retrained model and its bars ship together), ``default`` when the file
+    holds none (the weights the bars in the judge's modules were set on)."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            bars = json.loads(str(data["bars"])) if "bars" in data.files else {}
+    except (OSError, ValueError):
+        return default
+    return float(bars.get(name, default))
 
 
 def has_cue(text: str) -> bool:
