@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.extraction.pairs import PAIR_WEIGHTS_PATH, RELATIONS, PairModel, topic_text
+from core.extraction.pairs import PAIR_WEIGHTS_PATH, RELATIONS, PairEnsemble, PairModel, topic_text
 
 REPO = Path(__file__).resolve().parents[1]
 READINGS = tuple(REPO / "bench" / "results" / f"pair_readings_s23_{name}.jsonl"
@@ -81,16 +81,20 @@ def carried(old: npt.NDArray[np.float64], new: npt.NDArray[np.float64], bar: flo
 
 
 def fit_bars(new: PairModel, old: PairModel, pairs: list[tuple[str, str, str]],
-             vec: dict[str, npt.NDArray[np.float32]]) -> dict[str, Any]:
+             vec: dict[str, npt.NDArray[np.float32]], relations: tuple[str, ...] = ("supersede", "retract"),
+             ) -> dict[str, Any]:
     bars: dict[str, float] = {}
     counts: dict[str, Any] = {}
     for relation, table in (("supersede", SUPERSEDE_BARS), ("retract", RETRACT_BARS)):
+        if relation not in relations:
+            continue
         o, n = read_as(old, vec, pairs, relation), read_as(new, vec, pairs, relation)
         for name, bar in table.items():
             bars[name] = carried(o, n, bar)
             counts[name] = {"old": int((o >= bar).sum()), "new": int((n >= bars[name]).sum()),
                             "new_at_old_bar": int((n >= bar).sum())}
-    return {"pairs": len(pairs), "bars": bars, "old": {**SUPERSEDE_BARS, **RETRACT_BARS}, "counts": counts}
+    return {"pairs": len(pairs), "relations": list(relations), "bars": bars,
+            "old": {**SUPERSEDE_BARS, **RETRACT_BARS}, "counts": counts}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -99,6 +103,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--old", type=Path, default=PAIR_WEIGHTS_PATH)
     parser.add_argument("--cache", type=Path, default=None)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--relations", default="supersede,retract",
+                        help="the relations whose bars are carried (the others keep the modules' defaults)")
+    parser.add_argument("--mean", action="store_true",
+                        help="the bars of the mean of OLD and NEW (``pairs.PairEnsemble``)")
     parser.add_argument("--write", action="store_true",
                         help="store the fitted bars in NEW.npz (``bars``), where the judge reads them")
     args = parser.parse_args(argv)
@@ -107,7 +115,10 @@ def main(argv: list[str] | None = None) -> int:
     pairs = reference_pairs()
     texts = sorted({t for p in pairs for t in p})
     vec = dict(zip(texts, embed(texts, args.cache), strict=True))
-    result = fit_bars(PairModel.load(args.new), PairModel.load(args.old), pairs, vec)
+    old, new = PairModel.load(args.old), PairModel.load(args.new)
+    result = fit_bars(PairEnsemble.of((old, new)) if args.mean else new, old, pairs, vec,
+                      tuple(args.relations.split(",")))
+    result["mean"] = args.mean
     blob = json.dumps(result, ensure_ascii=False, indent=1) + "\n"
     if args.json is not None:
         args.json.write_text(blob, encoding="utf-8")

@@ -36,3 +36,20 @@ def test_weights_carry_their_bars(tmp_path: Path) -> None:
     assert pair_bar("CROSS_P", 0.90, path) == 0.90  # a bar the file does not hold keeps its default
     assert pair_bar("SUPERSEDE_P", 0.80, tmp_path / "missing.npz") == 0.80
     assert PAIR_WEIGHTS_PATH.exists()
+
+
+def test_an_ensemble_reads_the_mean_of_its_members() -> None:
+    from core.extraction.pairs import FEATURES, PairEnsemble
+
+    model = shipped_pair_model()
+    if type(model) is not PairEnsemble:
+        rng = np.random.default_rng(0)
+        old, new = rng.normal(size=(3, 384)).astype(np.float32), rng.normal(size=(3, 384)).astype(np.float32)
+        olds = ["I live in Lyon", "我养了一只猫", "I use vim"]
+        news = ["moved to Oslo", "现在养两只了", "on emacs now"]
+        twice = PairEnsemble.of((model, model))
+        feats = twice.features(old, new, olds, news, new)
+        assert feats.shape == (3, 2 * model.w1.shape[0])
+        assert model.w1.shape[0] >= FEATURES
+        np.testing.assert_allclose(twice.predict_proba(feats), model.predict_proba(
+            model.features(old, new, olds, news, new)), atol=1e-12)
