@@ -31,6 +31,7 @@ message with an update or retraction cue is judged (the others cost nothing), ag
 from __future__ import annotations
 
 import itertools
+import json
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -434,17 +435,72 @@ class PairModel:
         return model
 
 
+@dataclass(frozen=True)
+class PairEnsemble(PairModel):
+    """The mean of several pair models' probabilities (the first member's arrays stand for the whole in the
+    fields; ``features`` are the members' features side by side, ``predict_proba`` splits them back)."""
+
+    members: tuple[PairModel, ...] = ()
+
+    @classmethod
+    def of(cls, members: tuple[PairModel, ...]) -> PairEnsemble:
+        first = members[0]
+        return cls(first.w1, first.b1, first.w2, first.b2, first.mean, first.scale, first.center,
+                   first.embedding_model, first.centres, members)
+
+    def features(self, old_vectors: npt.NDArray[np.float32], new_vectors: npt.NDArray[np.float32],
+                 olds: list[str], news: list[str],
+                 topic_vectors: npt.NDArray[np.float32] | None = None,
+                 embed: Embed | None = None) -> npt.NDArray[np.float64]:
+        return np.hstack([m.features(old_vectors, new_vectors, olds, news, topic_vectors, embed)
+                          for m in self.members])
+
+    def predict_proba(self, feats: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        widths = [int(m.w1.shape[0]) for m in self.members]
+        if feats.ndim != 2 or feats.shape[1] != sum(widths):
+            raise ValueError(f"expected pair features of shape (n, {sum(widths)}), got {feats.shape}")
+        edges = np.cumsum([0, *widths])
+        out: npt.NDArray[np.float64] = np.mean(
+            [m.predict_proba(feats[:, a:b])
+             for m, a, b in zip(self.members, edges[:-1], edges[1:], strict=True)], axis=0)
+        return out
+
+
+# a second pair model beside the shipped one (the time-feature retrain of session 24), their probabilities
+# averaged, its file carrying the judge's bars refitted for the mean (``training/fit_pair_bars.py``):
+# measured, off (bench/RESULTS.md, "session 24 ... (helper upd43)")
+PAIR_ENSEMBLE_ON = False
+PAIR_SECOND_PATH = Path(__file__).with_name("data") / "pair_model_time.npz"
+
 _LOCK = threading.Lock()
 _SHIPPED: PairModel | None = None
 
 
 def shipped_pair_model() -> PairModel:
-    """The packaged pair weights, read once per process."""
+    """The packaged pair weights, read once per process (with ``PAIR_ENSEMBLE_ON``, the mean of them and the
+    second model's)."""
     global _SHIPPED
     with _LOCK:
         if _SHIPPED is None:
-            _SHIPPED = PairModel.load(PAIR_WEIGHTS_PATH)
+            first = PairModel.load(PAIR_WEIGHTS_PATH)
+            second = PairModel.load(PAIR_SECOND_PATH) if PAIR_ENSEMBLE_ON else None
+            _SHIPPED = first if second is None else PairEnsemble.of((first, second))
         return _SHIPPED
+
+
+def pair_bar(name: str, default: float, path: Path | None = None) -> float:
+    """The update judge's bar ``name`` fitted with the weights at ``path`` (``training.fit_pair_bars`` stores
+    them in the weights file, so a retrained model and its bars ship together), ``default`` when the file
+    holds none (the weights the bars in the judge's modules were set on). ``path``: the shipped weights, or
+    the second model's with ``PAIR_ENSEMBLE_ON``."""
+    if path is None:
+        path = PAIR_SECOND_PATH if PAIR_ENSEMBLE_ON else PAIR_WEIGHTS_PATH
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            bars = json.loads(str(data["bars"])) if "bars" in data.files else {}
+    except (OSError, ValueError):
+        return default
+    return float(bars.get(name, default))
 
 
 def has_cue(text: str) -> bool:

@@ -24,7 +24,15 @@ import numpy.typing as npt
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
 from core.extraction.classifier import MemoryClassifier
-from core.extraction.pairs import RELATIONS, RETRACT_CUE, PairModel, bare_cue, shares_value, topic_text
+from core.extraction.pairs import (
+    RELATIONS,
+    RETRACT_CUE,
+    PairModel,
+    bare_cue,
+    pair_bar,
+    shares_value,
+    topic_text,
+)
 from core.extraction.retraction_target import RetractionTarget, clause_probabilities
 from core.extraction.rules.judge_cues import CLAUSE, from_sentence
 from core.extraction.rules.judge_ledger import Ledger, type_of
@@ -41,14 +49,16 @@ from core.text import regex as re  # linear time (RE2), never the backtracking s
 from core.text.salient import salient_tokens
 from schemas.events import MAX_MEMORY_CONTENT_CHARS
 
-RETRACT_P = 0.80
+RETRACT_P = pair_bar("RETRACT_P", 0.80)
 REST_KEEP = 0.5  # the clauses a partial retraction keeps must be a memory alone (classifier p_keep)
-PART_P = 0.50  # a clause of a retracted memory goes with it at this retract probability (privacy first:
+PART_P = pair_bar("PART_P", 0.50)
+# ^ a clause of a retracted memory goes with it at this retract probability (privacy first:
 # a detail of the retracted thing goes too, "考公那件事" takes "行测老是做不完" with it)
-NAMED_RETRACT_P = 0.5  # a retraction whose topic names a word of the memory is enough at this probability
+NAMED_RETRACT_P = pair_bar("NAMED_RETRACT_P", 0.5)
+# ^ a retraction whose topic names a word of the memory is enough at this probability
 PART_MARGIN = 0.25  # a clause goes with a partial retraction only this close to the surest clause's
 # probability (a short topic, "salary", sits near every clause of the memory in e5's space)
-ANAPHOR_P = 0.50  # retract probability enough when the previous turn names the memory
+ANAPHOR_P = pair_bar("ANAPHOR_P", 0.50)  # retract probability enough when the previous turn names the memory
 # a retraction of one part: "the adderall part", "salary 那部分", "the debt number"
 _PART_CUE = re.compile(r"\b(?:part|bit|piece|detail|details|number|section)\b|部分|那块|那段|那点|那句",
                        re.IGNORECASE)

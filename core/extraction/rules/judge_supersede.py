@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
 from core.extraction.classifier import MemoryClassifier
-from core.extraction.pairs import RELATIONS, UPDATE_CUE, overlap, shares_value, topic_text
+from core.extraction.pairs import RELATIONS, UPDATE_CUE, overlap, pair_bar, shares_value, topic_text
 from core.extraction.rules.coherence import LIST_SLOTS
 from core.extraction.rules.events import is_event_key
 from core.extraction.rules.judge_cues import (
@@ -61,21 +61,28 @@ from schemas.events import MAX_MEMORY_CONTENT_CHARS
 _PIECES = re.compile(r"；|; ")
 
 
-SUPERSEDE_P = 0.80
-STATEMENT_P = 0.80  # the sentence itself becomes the new content only this sure
+# the bars on the pair model's probabilities: the values below are the ones set on the weights they were
+# set on; retrained weights carry their own, refitted with them
+# (``pairs.pair_bar``, ``training/fit_pair_bars.py``)
+SUPERSEDE_P = pair_bar("SUPERSEDE_P", 0.80)
+STATEMENT_P = pair_bar("STATEMENT_P", 0.80)  # the sentence itself becomes the new content only this sure
 STATEMENT_KEEP = 0.8  # ... unless the memory classifier is this sure it is a memory
 OTHER_TYPE_P = 0.5  # ... and gives the memory's own type less than this. Measured on the pair rows
 # (``training/fit_inherit_bar.py``, bench/results/inherit_bar40.json): there it blocks more true supersedes
 # than false ones, and no bar on the classifier's other type is right 90 % of the time; kept, because on
 # MemoryBank's long chat sentences it is what stops the pair model's false supersedes at 0.86-0.92 ("我的一个
 # 朋友最近表示要搬到另一个城市去" over a goal): a veto the pair rows do not hold (bench/RESULTS.md, upd40)
-CUED_SUPERSEDE_P = 0.70  # ... with a strong change cue, for the most similar memory ("注释改成中文吧")
-SURE_P = 0.93  # a supersede this sure tells a new value with a weak cue alone ("been at the new
+CUED_SUPERSEDE_P = pair_bar("CUED_SUPERSEDE_P", 0.70)
+# ^ ... with a strong change cue, for the most similar memory ("注释改成中文吧")
+SURE_P = pair_bar("SURE_P", 0.93)
+# ^ a supersede this sure tells a new value with a weak cue alone ("been at the new
 # apartment about a month now", "现在只能每天挤地铁上班")
 WEAK_TYPE_P = 0.5  # a new value told with a weak cue alone must be of the memory's type this surely
 # (classifier), and a memory (p_keep), else it is no value of that slot ("现在才4万出头" is no job)
-STRONG_P = 0.85  # a supersede this sure tells a new value without a strong cue word ("traded the civic")
-CROSS_P = 0.90  # a supersede this sure takes over a candidate the sentence produced under another slot or
+STRONG_P = pair_bar("STRONG_P", 0.85)
+# ^ a supersede this sure tells a new value without a strong cue word ("traded the civic")
+CROSS_P = pair_bar("CROSS_P", 0.90)
+# ^ a supersede this sure takes over a candidate the sentence produced under another slot or
 # type ("switched majors to public health" keyed fact-health replaces fact-education's value)
 # the types a new value read under another slot may move between ("现在开车上班" typed a fact, the commute
 # stored as a preference); a goal is no new value of a fact ("存款要攒到10万，现在才4万出头" beside a job,
