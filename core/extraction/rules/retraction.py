@@ -49,6 +49,7 @@ from core.extraction.pairs import RETRACT_CUE, UPDATE_CUE, bare_cue, overlap, to
 from core.extraction.retraction_intent import INTENT_CUE_FLOOR, INTENT_P, RetractionIntent
 from core.extraction.retraction_target import RetractionTarget, clause_probabilities
 from core.extraction.rules import patterns
+from core.extraction.rules.analysis import relative_subject, theirs_after
 from core.extraction.rules.forget import is_about_self
 from core.extraction.rules.judge_cues import CLAUSE, tells_new_value, without_reminders
 from core.extraction.rules.judge_cues import sentences as message_sentences
@@ -179,7 +180,8 @@ def memory_clauses(content: str) -> list[str]:
 
 def _rejoin(content: str, parts: list[str]) -> str:
     text = ("，" if has_cjk(content) else ", ").join(parts)
-    if content.startswith("我") and not text.startswith(("我", "I ", "i ")):
+    if content.startswith("我") and not text.startswith(("我", "I ", "i ")) \
+            and not relative_subject(normalise(content)):
         text = f"我{text}"  # the subject the cut clause carried
     return clean_content(text)[:MAX_MEMORY_CONTENT_CHARS]
 
@@ -588,8 +590,11 @@ class RetractionResolver:
         # whole ("周末那条删了")
         whole = choice is not None and choice.deletes
         for i, p in enumerate(parts if not listed and not whole else []):
-            if i not in gone and i - 1 in gone and _DETAIL.match(p):
-                gone.add(i)  # "喜欢追星，特别是X": the detail of a withdrawn clause goes with it
+            if i not in gone and i - 1 in gone and (_DETAIL.match(p)
+                                                    or theirs_after(memory.key, parts[i - 1], p)):
+                # "喜欢追星，特别是X": the detail of a withdrawn clause goes with it, and so does what a
+                # relative's withdrawn statement goes on to say of them ("我老公叫X，在Y上班")
+                gone.add(i)
             if i not in gone:
                 rest.append(p)
                 continue

@@ -90,3 +90,22 @@ def test_a_filler_before_the_subject_keeps_it_a_statement_of_its_own() -> None:
     assert OWN_SUBJECT.search("and honestly my happy place is the allotment")
     assert OWN_SUBJECT.search("and tbh, i love fly fishing")
     assert not OWN_SUBJECT.search("and honestly the weather was awful")
+
+
+def _upserts(ex: RulesExtractor, message: str) -> dict[str, str]:
+    return {c.key: c.content for c in ex.extract(ExtractionInput(message, sent_at=SENT))
+            if c.op is CandidateOp.UPSERT}
+
+
+def test_a_subjectless_clause_after_a_relative_is_theirs(ex: RulesExtractor) -> None:
+    out = _upserts(ex, "我老公叫张伟，在腾讯上班")
+    assert "腾讯" in out.get("fact-family", "") and "fact-job" not in out  # was: the user's job
+    mine = _upserts(ex, "我老公叫张伟，我在腾讯上班")
+    assert "腾讯" in mine.get("fact-job", "")  # the user's own subject: the user's job
+
+
+def test_withdrawing_a_relative_takes_what_was_said_of_them(ex: RulesExtractor) -> None:
+    family = ExistingMemory("fact-family", "fact", "我老公叫张伟，在腾讯上班")
+    hobby = ExistingMemory("preference-exercise", "preference", "我自己喜欢游泳")
+    after = _after(ex, "我老公的信息删掉吧", family, hobby)
+    assert "腾讯" not in after.get("fact-family", "") and after[hobby.key] == hobby.content
