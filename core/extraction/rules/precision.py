@@ -75,12 +75,13 @@ from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandi
 from core.extraction.horizon import HORIZON_DROP
 from core.extraction.rules import others, patterns, referent, retraction
 from core.extraction.rules.events import is_event_key
-from core.extraction.rules.segment import has_cjk, normalise
+from core.extraction.rules.segment import clean_content, has_cjk, normalise
 from core.extraction.rules.slots import is_known_slot, spec
 from core.extraction.rules.topics import topic_of
 from core.extraction.standing_instruction import STANDING_DROP, STANDING_KEEP, STANDING_RESCUE
 from core.filters import normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
+from core.text.salient import salient_tokens
 from core.types import MemoryType
 from schemas.events import MAX_MEMORY_CONTENT_CHARS
 
@@ -458,6 +459,13 @@ GROUNDED_RULE = STANDING_RESCUE
 "so i avoid bread", "since i was 9", reads 0.15 or less)."""
 
 
+GROUNDED_KEEPS_FACT = False
+"""The fact a rule grounds on stays a memory of its own beside the rule, its words before the rule clause
+("I've been vegetarian for 8 years, so no meat recipes pls": the diet, and the rule with its reason; session
+24, helper cons43; before and by default: the rule alone). Off: written after the session's guard run,
+measured on written probes only (no time for a second guard run)."""
+
+
 def _later_clauses(content: str) -> list[str]:
     """The clauses of ``content`` after its first (at commas and stops), and each "so …" / "所以…" run inside
     a clause (to its end: "im lactose intolerant so no milk in recipes please")."""
@@ -471,9 +479,10 @@ def _later_clauses(content: str) -> list[str]:
 def _grounded_rules(candidates: Sequence[MemoryCandidate],
                     standing: Callable[[list[str]], list[float]]) -> list[MemoryCandidate]:
     """A diet, allergy or health fact whose later clause the standing-instruction model calls a rule
-    (``STANDING_KEEP``) is that rule, its content keeping the fact as its reason ("我对X过敏的哈，推荐零食
+    (``GROUNDED_RULE``) is that rule, its content keeping the fact as its reason ("我对X过敏的哈，推荐零食
     的时候注意点", "i'm off Y doctor's orders, watch it in any recipe"): the rules grouped the instruction,
-    said without a frame word, into the fact as its continuation. The fact told alone stays a fact."""
+    said without a frame word, into the fact as its continuation. With ``GROUNDED_KEEPS_FACT`` the fact's own
+    words before the rule clause stay a memory under the fact's key. The fact told alone stays a fact."""
     grounds = [c for c in candidates if c.op is CandidateOp.UPSERT and c.key in _GROUND_KEYS]
     later = {id(c): _later_clauses(c.content) for c in grounds}
     texts = [t for c in grounds for t in later[id(c)]]
@@ -482,7 +491,12 @@ def _grounded_rules(candidates: Sequence[MemoryCandidate],
     p_rule = dict(zip(texts, standing(texts), strict=True))
     out: list[MemoryCandidate] = []
     for cand in candidates:
-        if id(cand) in later and any(p_rule[t] >= GROUNDED_RULE for t in later[id(cand)]):
+        ruled = [t for t in later.get(id(cand), []) if p_rule[t] >= GROUNDED_RULE]
+        if ruled:
+            at = min((i for i in (cand.content.find(t) for t in ruled) if i > 0), default=-1)
+            fact = clean_content(cand.content[:at]).strip(" ,，;；") if at > 0 else ""
+            if GROUNDED_KEEPS_FACT and len(salient_tokens(fact)) >= 1:
+                out.append(cand.model_copy(update={"content": fact}))  # the diet or allergy stays, alone
             key = normalise_key(f"constraint-{topic_of('constraint', normalise(cand.content)) or 'food'}")
             target = spec(key)
             cand = cand.model_copy(update={"key": key, "memory_type": MemoryType.CONSTRAINT,

@@ -19,7 +19,7 @@ import pytest
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput, MemoryCandidate
 from core.extraction.classifier import MemoryClassifier
-from core.extraction.rules import RulesExtractor
+from core.extraction.rules import RulesExtractor, precision
 from core.extraction.rules.gate_units import OWN_SUBJECT
 from core.extraction.rules.precision import GROUNDED_RULE, precise
 from core.extraction.rules.retract_items import names_a_kind
@@ -67,14 +67,19 @@ def test_the_kind_of_the_list_still_withdraws_it(ex: RulesExtractor) -> None:
     assert _after(ex, "forget the hamster", PETS_EN, JOB_EN)[PETS_EN.key] == "I have two cats"
 
 
-def test_a_so_clause_read_as_a_rule_makes_the_fact_that_rule() -> None:
+def test_a_so_clause_read_as_a_rule_makes_the_fact_that_rule(monkeypatch: pytest.MonkeyPatch) -> None:
     data = ExtractionInput("x", sent_at=SENT)
     fact = MemoryCandidate(op=CandidateOp.UPSERT, memory_type=MemoryType.FACT, key="fact-allergy",
                            content="im allergic to sesame so no tahini in anything you cook up for me",
                            importance=5, confidence=0.88)
-    assert precise([fact], data, lambda texts: [GROUNDED_RULE] * len(texts))[0].memory_type \
-        is MemoryType.CONSTRAINT
-    assert precise([fact], data, lambda texts: [0.3] * len(texts))[0].memory_type is MemoryType.FACT
+    ruled = precise([fact], data, lambda texts: [GROUNDED_RULE] * len(texts))
+    assert [(c.memory_type, c.content) for c in ruled] == [(MemoryType.CONSTRAINT, fact.content)]
+    monkeypatch.setattr(precision, "GROUNDED_KEEPS_FACT", True)  # the arm that keeps the fact beside the rule
+    ruled = precise([fact], data, lambda texts: [GROUNDED_RULE] * len(texts))
+    assert [(c.memory_type, c.content) for c in ruled] == [(MemoryType.FACT, "im allergic to sesame"),
+                                                          (MemoryType.CONSTRAINT, fact.content)]
+    kept = precise([fact], data, lambda texts: [0.3] * len(texts))
+    assert [c.memory_type for c in kept] == [MemoryType.FACT]
 
 
 def test_a_recurring_rule_keeps_its_task_words(ex: RulesExtractor) -> None:
