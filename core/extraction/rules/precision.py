@@ -452,11 +452,10 @@ _CLAUSE_SPLIT = re.compile(r"[，,；;。]\s*|\.\s+")
 _SO = re.compile(r"\bso\b|所以")
 
 GROUNDED_RULE = STANDING_RESCUE
-"""The standing model's P(rule) at which a later clause of a diet, allergy or health fact makes it that rule
-(``_grounded_rules``): the bar for a rule said in chat words (``STANDING_RESCUE``; session 24, helper cons43:
-"…, keep that in mind for any food stuff" reads 0.79 and "…so no milk in recipes please" 0.68, under
-``STANDING_KEEP``, the bar before; a reason or a consequence the user tells, "so i take insulin every day",
-"so i avoid bread", "since i was 9", reads 0.15 or less)."""
+"""The standing model's P(rule) at which a "so …" / "所以…" run after a diet, allergy or health fact makes it
+that rule (``_grounded_rules``; a plain later clause still needs ``STANDING_KEEP``): the bar for a rule said
+in chat words (``STANDING_RESCUE``; session 24, helper cons43: "…so no milk in recipes please" reads 0.68; a
+consequence the user tells, "so i take insulin every day", "so i avoid bread", reads 0.15 or less)."""
 
 
 GROUNDED_KEEPS_FACT = False
@@ -466,14 +465,20 @@ GROUNDED_KEEPS_FACT = False
 measured on written probes only (no time for a second guard run)."""
 
 
-def _later_clauses(content: str) -> list[str]:
-    """The clauses of ``content`` after its first (at commas and stops), and each "so …" / "所以…" run inside
-    a clause (to its end: "im lactose intolerant so no milk in recipes please")."""
+def _later_clauses(content: str) -> dict[str, float]:
+    """The clauses of ``content`` after its first (at commas and stops), each with the bar at which the
+    standing model's reading makes it a rule: ``STANDING_KEEP``; and each "so …" / "所以…" run inside a clause
+    (to its end: "im lactose intolerant so no milk in recipes please"), a rule told as the fact's consequence,
+    at ``GROUNDED_RULE``. (A plain later clause at ``GROUNDED_RULE`` also took "我左耳听力不太好，打电话一般都
+    用右耳" for a rule: dev2 -1.)"""
     parts = [p for p in _CLAUSE_SPLIT.split(content) if p.strip()]
-    out = parts[1:]
+    out = {p: STANDING_KEEP for p in parts[1:]}
     for part in parts:
-        out += [part[m.start():].strip() for m in _SO.finditer(part) if m.start() > 0]
-    return list(dict.fromkeys(p for p in out if p))
+        for m in _SO.finditer(part):
+            run = part[m.start():].strip()
+            if m.start() > 0 or part is not parts[0]:
+                out[run] = min(out.get(run, GROUNDED_RULE), GROUNDED_RULE)
+    return out
 
 
 def _grounded_rules(candidates: Sequence[MemoryCandidate],
@@ -485,13 +490,13 @@ def _grounded_rules(candidates: Sequence[MemoryCandidate],
     words before the rule clause stay a memory under the fact's key. The fact told alone stays a fact."""
     grounds = [c for c in candidates if c.op is CandidateOp.UPSERT and c.key in _GROUND_KEYS]
     later = {id(c): _later_clauses(c.content) for c in grounds}
-    texts = [t for c in grounds for t in later[id(c)]]
+    texts = list(dict.fromkeys(t for c in grounds for t in later[id(c)]))
     if not texts:
         return list(candidates)
     p_rule = dict(zip(texts, standing(texts), strict=True))
     out: list[MemoryCandidate] = []
     for cand in candidates:
-        ruled = [t for t in later.get(id(cand), []) if p_rule[t] >= GROUNDED_RULE]
+        ruled = [t for t, bar in later.get(id(cand), {}).items() if p_rule[t] >= bar]
         if ruled:
             at = min((i for i in (cand.content.find(t) for t in ruled) if i > 0), default=-1)
             fact = clean_content(cand.content[:at]).strip(" ,，;；") if at > 0 else ""
