@@ -265,7 +265,8 @@ class _Analyser(SlotDetectors, ConstraintDetectors):
                 active = []
                 continue
             if hits and active and not patterns.TOPIC_SHIFT.search(clause.norm) and (
-                    all(h.weak for h in hits) or all(_same_kind(h, active) for h in hits)):
+                    all(h.weak for h in hits) or all(_same_kind(h, active) for h in hits)
+                    or _relatives_detail(clause, hits, active)):
                 self.absorbed_hits.add(clause.index)
                 hits = []  # a detail of the preference/goal this sentence is already about
             if hits:
@@ -425,6 +426,32 @@ def _about_someone_else(first_clause: str) -> bool:
     details join the family fact, ``gate_units.fold_third_party``)."""
     return bool(patterns.THIRD_PARTY_START.search(first_clause)) \
         and not patterns.FAMILY_SUBJECT.search(first_clause)
+
+
+_RELATIONSHIP_KEYS = frozenset({"fact-family", "fact-friends"})
+
+
+def relative_subject(norm: str) -> bool:
+    """A relative, partner or friend is the subject of the clause ("我老公…", "my sister …")."""
+    return bool(patterns.FAMILY_SUBJECT.search(norm) or patterns.FRIEND_SUBJECT.search(norm))
+
+
+def theirs_after(key: str, before: str, clause: str) -> bool:
+    """In a relationship memory (``key``), ``clause`` has no subject of its own and follows a relative's
+    statement ``before``: it says more of the relative (a retraction of them takes it too)."""
+    return key in _RELATIONSHIP_KEYS and relative_subject(normalise(before)) \
+        and not patterns.FIRST_PERSON.search(normalise(clause))
+
+
+def _relatives_detail(clause: Clause, hits: list[Hit], active: list[Group]) -> bool:
+    """A fact clause with no subject of its own right after a relative's or friend's statement is theirs
+    ("我老公叫王磊，在华为上班": the husband's job, not the user's; "my sister is a nurse, lives in
+    leeds")."""
+    theirs = any(g.key in _RELATIONSHIP_KEYS and g.clauses and relative_subject(g.clauses[0].norm)
+                 for g in active)
+    return theirs and not patterns.FIRST_PERSON.search(clause.norm) and all(
+        h.op is CandidateOp.UPSERT and h.key.startswith("fact-") and h.key not in _RELATIONSHIP_KEYS
+        for h in hits)
 
 
 def _same_kind(hit: Hit, active: list[Group]) -> bool:

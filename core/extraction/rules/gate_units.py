@@ -34,8 +34,10 @@ RESCUE_MIN_WORDS_EN = 3
 CONSEQUENCE = re.compile(r"^(?:so|which|that's why|that is why|hence|thus|therefore)\b|"
                           r"^(?:所以|因此|于是|这样)")
 # a clause with its own first-person subject ("..., and I'd love to walk the Camino one day")
-OWN_SUBJECT = re.compile(r"^(?:(?:and|but|also|plus|oh)\s+)*(?:i|i'm|im|i'd|i've|ive|i'll|my)\b|"
-                          r"^(?:而且|并且|还有|另外|也|但是?|不过)?我")
+# (a filler between the joint and the subject is no subject: "..., and honestly my happy place is X")
+OWN_SUBJECT = re.compile(r"^(?:(?:and|but|also|plus|oh|honestly|tbh|ngl|actually|btw|anyway|lol|really)"
+                         r",?\s+)*(?:i|i'm|im|i'd|i've|ive|i'll|my)\b|"
+                         r"^(?:而且|并且|还有|另外|也|但是?|不过)?我")
 
 
 @dataclass(frozen=True)

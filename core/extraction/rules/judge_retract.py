@@ -34,6 +34,7 @@ from core.extraction.pairs import (
     topic_text,
 )
 from core.extraction.retraction_target import RetractionTarget, clause_probabilities
+from core.extraction.rules.analysis import relative_subject, theirs_after
 from core.extraction.rules.judge_cues import CLAUSE, from_sentence
 from core.extraction.rules.judge_ledger import Ledger, type_of
 from core.extraction.rules.judge_pairs import Pairing
@@ -44,7 +45,7 @@ from core.extraction.rules.retract_items import (
     one_character_topic,
     shipped_item_reader,
 )
-from core.extraction.rules.segment import clean_content, has_cjk
+from core.extraction.rules.segment import clean_content, has_cjk, normalise
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.text.salient import salient_tokens
 from schemas.events import MAX_MEMORY_CONTENT_CHARS
@@ -166,6 +167,9 @@ def retraction(classifier: MemoryClassifier, model: PairModel, memory: ExistingM
                                np.repeat(t_vec[None, :], len(parts), axis=0), classifier.embed)
         retract = model.predict_proba(feats)[:, RELATIONS.index("retract")]
         gone = (retract >= (PART_P if sure else RETRACT_P)) & (retract >= retract.max() - PART_MARGIN)
+        for i in range(1, len(parts)):  # what a relative's withdrawn statement goes on to say of them
+            if gone[i - 1] and theirs_after(memory.key, parts[i - 1], parts[i]):
+                gone[i] = True
         if gone.any() and not gone.all():
             kept = [c for c, g in zip(parts, gone, strict=True) if not g]
         elif not sure and gone.all():
@@ -176,7 +180,8 @@ def retraction(classifier: MemoryClassifier, model: PairModel, memory: ExistingM
         rest = drop_conjunct(memory.content, topic)  # "i love horror movies and true crime podcasts"
         kept = [rest] if rest else []
     if kept:
-        if memory.content.startswith("我") and not kept[0].startswith(("我", "I ", "i ")):
+        if memory.content.startswith("我") and not kept[0].startswith(("我", "I ", "i ")) \
+                and not relative_subject(normalise(memory.content)):
             kept[0] = f"我{kept[0]}"  # the subject the cut clause carried ("我工资..., 在 Shopee 做...")
         content = ("，" if has_cjk(memory.content) else ", ").join(kept)[:MAX_MEMORY_CONTENT_CHARS]
         if classifier.predict([content])[0].p_keep >= REST_KEEP:

@@ -75,12 +75,13 @@ from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandi
 from core.extraction.horizon import HORIZON_DROP
 from core.extraction.rules import others, patterns, referent, retraction
 from core.extraction.rules.events import is_event_key
-from core.extraction.rules.segment import has_cjk, normalise
+from core.extraction.rules.segment import clean_content, has_cjk, normalise
 from core.extraction.rules.slots import is_known_slot, spec
 from core.extraction.rules.topics import topic_of
-from core.extraction.standing_instruction import STANDING_DROP, STANDING_KEEP
+from core.extraction.standing_instruction import STANDING_DROP, STANDING_KEEP, STANDING_RESCUE
 from core.filters import normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
+from core.text.salient import salient_tokens
 from core.types import MemoryType
 from schemas.events import MAX_MEMORY_CONTENT_CHARS
 
@@ -96,6 +97,11 @@ _MANNER = re.compile(
     r"first|before|always|never|keep|use|write|call me|metric|units?|short|brief|concise|detail(?:ed)?|"
     r"remind|warn|flag|mention|avoid|don'?t|do not|no more than|at most|only)\b|"
     r"回答|回复|格式|语气|中文|英文|先|总是|每次|一律|不要|别|只|列|提醒|称呼|叫我|简短|详细|用|标出|注明")
+# a rule's recurring condition on the assistant's task ("each time you give me a workout, include a warm up",
+# "每次你给我推荐电影，都告诉我片长"): its request words ("give me a") are the task the rule is about, not a
+# request of the moment, when the standing model reads the rule at ``STANDING_RESCUE`` or more
+_EVERY_TIME_YOU = re.compile(r"^(?:(?:and|also|oh|btw|pls|please)[, ]+)*"
+                             r"(?:(?:each|every|any) ?time|whenever) (?:you|u)\b|^(?:以后)?(?:每次|每当)你")
 _ONE_OFF_REQUEST = re.compile(
     r"\b(?:can|could|would|will) (?:you|i ask you)\b|\bcan i\b|\b(?:help me (?:to )?(?:find|pick|choose|"
     r"get|make|plan|with)|tell me (?:about|some|a)|give me (?:some|a)|recommend(?: me)? (?:some|a)|"
@@ -226,7 +232,8 @@ def _dropped(piece: str, memory_type: MemoryType, standing: bool = False) -> boo
     if _MOOD_ANYWHERE.search(piece) and not _INTENT.search(piece):
         return True
     rule = memory_type is MemoryType.CONSTRAINT
-    if _ONE_OFF_REQUEST.search(piece) and not (rule and _MANNER.search(piece)):
+    if _ONE_OFF_REQUEST.search(piece) and not (rule and (_MANNER.search(piece)
+                                                         or (standing and _EVERY_TIME_YOU.search(piece)))):
         return True
     if rule:
         return not standing and bool(_RECALL.search(piece) or (_OWN_PLAN.search(piece)
@@ -378,7 +385,8 @@ def precise_parts(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
         p = p_rule.get(cand.content) if cand.memory_type is MemoryType.CONSTRAINT else None
         if p is not None and p <= STANDING_DROP:
             continue  # a request of the moment typed as a rule
-        standing_rule = p is not None and p >= STANDING_KEEP
+        standing_rule = p is not None and (p >= STANDING_KEEP or (
+            p >= STANDING_RESCUE and bool(_EVERY_TIME_YOU.search(normalise(cand.content)))))
         told = [p for p in _PIECES.split(cand.content) if p.strip()]
         pieces = [_after_thanks(p) for p in told] if cand.memory_type is MemoryType.CONSTRAINT else told
         claim = cand.memory_type is MemoryType.FACT
@@ -441,21 +449,59 @@ _GROUND_KEYS = frozenset({"fact-allergy", "fact-diet", "preference-diet", "fact-
 _CLAUSE_SPLIT = re.compile(r"[，,；;。]\s*|\.\s+")
 
 
+_SO = re.compile(r"\bso\b|所以")
+
+GROUNDED_RULE = STANDING_RESCUE
+"""The standing model's P(rule) at which a "so …" / "所以…" run after a diet, allergy or health fact makes it
+that rule (``_grounded_rules``; a plain later clause still needs ``STANDING_KEEP``): the bar for a rule said
+in chat words (``STANDING_RESCUE``; session 24, helper cons43: "…so no milk in recipes please" reads 0.68; a
+consequence the user tells, "so i take insulin every day", "so i avoid bread", reads 0.15 or less)."""
+
+
+GROUNDED_KEEPS_FACT = False
+"""The fact a rule grounds on stays a memory of its own beside the rule, its words before the rule clause
+("I've been vegetarian for 8 years, so no meat recipes pls": the diet, and the rule with its reason; session
+24, helper cons43; before and by default: the rule alone). Off: written after the session's guard run,
+measured on written probes only (no time for a second guard run)."""
+
+
+def _later_clauses(content: str) -> dict[str, float]:
+    """The clauses of ``content`` after its first (at commas and stops), each with the bar at which the
+    standing model's reading makes it a rule: ``STANDING_KEEP``; and each "so …" / "所以…" run inside a clause
+    (to its end: "im lactose intolerant so no milk in recipes please"), a rule told as the fact's consequence,
+    at ``GROUNDED_RULE``. (A plain later clause at ``GROUNDED_RULE`` also took "我左耳听力不太好，打电话一般都
+    用右耳" for a rule: dev2 -1.)"""
+    parts = [p for p in _CLAUSE_SPLIT.split(content) if p.strip()]
+    out = {p: STANDING_KEEP for p in parts[1:]}
+    for part in parts:
+        for m in _SO.finditer(part):
+            run = part[m.start():].strip()
+            if m.start() > 0 or part is not parts[0]:
+                out[run] = min(out.get(run, GROUNDED_RULE), GROUNDED_RULE)
+    return out
+
+
 def _grounded_rules(candidates: Sequence[MemoryCandidate],
                     standing: Callable[[list[str]], list[float]]) -> list[MemoryCandidate]:
     """A diet, allergy or health fact whose later clause the standing-instruction model calls a rule
-    (``STANDING_KEEP``) is that rule, its content keeping the fact as its reason ("我对X过敏的哈，推荐零食
+    (``GROUNDED_RULE``) is that rule, its content keeping the fact as its reason ("我对X过敏的哈，推荐零食
     的时候注意点", "i'm off Y doctor's orders, watch it in any recipe"): the rules grouped the instruction,
-    said without a frame word, into the fact as its continuation. The fact told alone stays a fact."""
+    said without a frame word, into the fact as its continuation. With ``GROUNDED_KEEPS_FACT`` the fact's own
+    words before the rule clause stay a memory under the fact's key. The fact told alone stays a fact."""
     grounds = [c for c in candidates if c.op is CandidateOp.UPSERT and c.key in _GROUND_KEYS]
-    later = {id(c): [p for p in _CLAUSE_SPLIT.split(c.content) if p.strip()][1:] for c in grounds}
-    texts = [t for c in grounds for t in later[id(c)]]
+    later = {id(c): _later_clauses(c.content) for c in grounds}
+    texts = list(dict.fromkeys(t for c in grounds for t in later[id(c)]))
     if not texts:
         return list(candidates)
     p_rule = dict(zip(texts, standing(texts), strict=True))
     out: list[MemoryCandidate] = []
     for cand in candidates:
-        if id(cand) in later and any(p_rule[t] >= STANDING_KEEP for t in later[id(cand)]):
+        ruled = [t for t, bar in later.get(id(cand), {}).items() if p_rule[t] >= bar]
+        if ruled:
+            at = min((i for i in (cand.content.find(t) for t in ruled) if i > 0), default=-1)
+            fact = clean_content(cand.content[:at]).strip(" ,，;；") if at > 0 else ""
+            if GROUNDED_KEEPS_FACT and len(salient_tokens(fact)) >= 1:
+                out.append(cand.model_copy(update={"content": fact}))  # the diet or allergy stays, alone
             key = normalise_key(f"constraint-{topic_of('constraint', normalise(cand.content)) or 'food'}")
             target = spec(key)
             cand = cand.model_copy(update={"key": key, "memory_type": MemoryType.CONSTRAINT,

@@ -278,6 +278,22 @@ def object_phrase(topic: str) -> str:
     return _ONE.sub("", topic.strip()) or topic
 
 
+_KIND_WORDS = frozenset({"stuff", "info", "information", "details", "detail", "everything", "all", "list",
+                         "kind", "kinds", "sort", "type", "types", "category"})
+
+
+def names_a_kind(phrase: str) -> bool:
+    """An English object phrase whose head names a kind rather than one thing: a plural head ("my pets",
+    "the languages", "kids' names") or a word of a category ("the pet stuff", "food info"). Chinese has no
+    such mark: False."""
+    words = re.findall(r"[a-z']+", phrase.lower())
+    if has_cjk(phrase) or not words:
+        return False
+    head = words[-1].strip("'")
+    return head in _KIND_WORDS or (len(head) > 3 and head.endswith("s")
+                                   and not head.endswith(("ss", "us", "is", "'s")))
+
+
 def by_words(phrase: str, ml: MemoryList) -> Choice | None:
     """What ``phrase`` names of ``ml`` by its words: items (``WORDS``), the memory outside them (``WHOLE``),
     or None (no word of the memory)."""

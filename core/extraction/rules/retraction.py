@@ -49,6 +49,7 @@ from core.extraction.pairs import RETRACT_CUE, UPDATE_CUE, bare_cue, overlap, to
 from core.extraction.retraction_intent import INTENT_CUE_FLOOR, INTENT_P, RetractionIntent
 from core.extraction.retraction_target import RetractionTarget, clause_probabilities
 from core.extraction.rules import patterns
+from core.extraction.rules.analysis import relative_subject, theirs_after
 from core.extraction.rules.forget import is_about_self
 from core.extraction.rules.judge_cues import CLAUSE, tells_new_value, without_reminders
 from core.extraction.rules.judge_cues import sentences as message_sentences
@@ -57,6 +58,9 @@ from core.extraction.rules.retract_items import (
     Named,
     choose_item,
     kept_when_unnamed,
+    names_a_kind,
+    object_phrase,
+    one_character_topic,
     shipped_item_reader,
 )
 from core.extraction.rules.segment import clean_content, has_cjk, normalise
@@ -176,7 +180,8 @@ def memory_clauses(content: str) -> list[str]:
 
 def _rejoin(content: str, parts: list[str]) -> str:
     text = ("，" if has_cjk(content) else ", ").join(parts)
-    if content.startswith("我") and not text.startswith(("我", "I ", "i ")):
+    if content.startswith("我") and not text.startswith(("我", "I ", "i ")) \
+            and not relative_subject(normalise(content)):
         text = f"我{text}"  # the subject the cut clause carried
     return clean_content(text)[:MAX_MEMORY_CONTENT_CHARS]
 
@@ -470,16 +475,45 @@ class RetractionResolver:
         if not live:  # ... and only that: a retraction naming its own topic has nothing to withdraw then
             retractions = [r for r in retractions if r.within]
         out = list(candidates)
+        # a cued sentence the cue floor set aside ("forget the dog" names no word of a live memory) still
+        # keeps a list memory whole against the rules' slot delete when it names none of its items
+        for s in message_sentences(message):
+            if live and cued(s) and all(r.sentence != s for r in retractions):
+                own = one_character_topic(s) or (topic_text(s) if topic_text(s) != s else "")
+                out = self._without_unlisted_deletes(out, _Retraction(s, own, "", ()), live)
         for r in retractions:
             out = self._without_sentence(out, r, live)
             if r.resolved:
                 continue
+            out = self._without_unlisted_deletes(out, r, live)
             decided = self.withdrawn(r, live, previous)
             for mi, gone in decided.items():
                 out = self._decide(out, live[mi], gone, r.topic, r.new_value if len(decided) == 1 else "")
             if r.keep:  # "手机号那个别存，住哪儿可以记": a delete of the kept thing is undone
                 out = self._keep_kept(out, r, [live[mi].key for mi in decided])
         return out
+
+    def _without_unlisted_deletes(self, out: list[MemoryCandidate], r: _Retraction,
+                                  live: Sequence[ExistingMemory]) -> list[MemoryCandidate]:
+        """``out`` without the deletes (the rules' slot reading: "dog" names ``fact-pets``) of list memories
+        the retraction's own topic names none of the items of (``retract_items.choose_item`` reads
+        ``Named.NONE``: "forget the dog" against "I have two cats and a hamster"), except the slots
+        ``kept_when_unnamed`` excepts (health) and an English topic that names a kind
+        (``retract_items.names_a_kind``: "forget my pets", "the language stuff"; the item reader reads such
+        English categories under its ``whole`` bar): such a memory stays whole, as the resolver and the
+        judge leave it."""
+        if not r.topic or r.within or names_a_kind(object_phrase(r.topic)):
+            return out
+        keys = {m.key: m for m in live}
+        dels = [c for c in out if c.op is CandidateOp.DELETE and c.key in keys and kept_when_unnamed(c.key)
+                and not _names(r.topic, keys[c.key].content)]
+        if not dels:
+            return out
+        reader = shipped_item_reader()
+        kept = {c.key for c in dels if choose_item(r.topic, keys[c.key].content, self.classifier.embed,
+                                                   self.classifier.embedder.embed_queries, reader).named
+                is Named.NONE}
+        return [c for c in out if not (c.op is CandidateOp.DELETE and c.key in kept)]
 
     def _keep_kept(self, out: list[MemoryCandidate], r: _Retraction,
                    decided: list[str]) -> list[MemoryCandidate]:
@@ -556,8 +590,11 @@ class RetractionResolver:
         # whole ("周末那条删了")
         whole = choice is not None and choice.deletes
         for i, p in enumerate(parts if not listed and not whole else []):
-            if i not in gone and i - 1 in gone and _DETAIL.match(p):
-                gone.add(i)  # "喜欢追星，特别是X": the detail of a withdrawn clause goes with it
+            if i not in gone and i - 1 in gone and (_DETAIL.match(p)
+                                                    or theirs_after(memory.key, parts[i - 1], p)):
+                # "喜欢追星，特别是X": the detail of a withdrawn clause goes with it, and so does what a
+                # relative's withdrawn statement goes on to say of them ("我老公叫X，在Y上班")
+                gone.add(i)
             if i not in gone:
                 rest.append(p)
                 continue
