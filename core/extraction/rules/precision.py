@@ -369,7 +369,7 @@ def precise_parts(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
     p_rule = dict(zip([c.content for c in rules], standing([c.content for c in rules]), strict=True)) \
         if standing is not None and rules else {}
     moment = _of_the_moment([c for c in candidates if c.key not in listed], horizon)
-    news = _day_news([c for c in candidates if c.key not in listed], day_news)
+    news = _day_news([c for c in candidates if c.key not in listed], day_news, _told_before(data))
     message = data.user_message or ""
     retracts = retraction.cued(message)
     previous = next((m.content for m in reversed(data.context) if m.role == "user" and m.content.strip()),
@@ -451,11 +451,25 @@ def _read_day_news(cand: MemoryCandidate) -> bool:
     return not is_event_key(cand.key) and not (is_known_slot(cand.key) and spec(cand.key).single)
 
 
-def _day_news(candidates: Sequence[MemoryCandidate],
-              day_news: Callable[[list[str]], list[float]] | None) -> frozenset[str]:
+_TOPIC_KINDS = ("preference", "goal", "constraint")
+
+
+def _told_before(data: ExtractionInput) -> Callable[[str], bool]:
+    """Whether a statement names a topic (``topics.topic_of``) a live memory of the user names: news of a
+    thing the user told before is a change the update judge reads ("spicy is back on the menu" after "no
+    spicy food recs pls"), never the day's news."""
+    told = {(kind, t) for m in data.existing for kind in _TOPIC_KINDS
+            if (t := topic_of(kind, normalise(m.content))) is not None}
+    return lambda piece: any((kind, topic_of(kind, normalise(piece))) in told for kind in _TOPIC_KINDS)
+
+
+def _day_news(candidates: Sequence[MemoryCandidate], day_news: Callable[[list[str]], list[float]] | None,
+              told: Callable[[str], bool] = lambda piece: False) -> frozenset[str]:
     """The statements of the candidates the day's-news head reads (``_read_day_news``) that it reads as the
     day's news (``DAY_NEWS_DROP`` or more), read in one call; a statement that names a horizon beyond the day
-    (``_HORIZON``) is never the day's news."""
+    (``_HORIZON``) or tells what the user does every day or usually (``_HABIT_WAY``: a rule of a trip,
+    "每天下午两点前得回酒店午休", read 0.94), or that ``told`` says names a topic the user told before
+    (``_told_before``), is never the day's news."""
     if day_news is None:
         return frozenset()
     pieces = list(dict.fromkeys(p for c in candidates if c.op is CandidateOp.UPSERT and _read_day_news(c)
@@ -463,7 +477,8 @@ def _day_news(candidates: Sequence[MemoryCandidate],
     if not pieces:
         return frozenset()
     return frozenset(p for p, q in zip(pieces, day_news(pieces), strict=True)
-                     if q >= DAY_NEWS_DROP and not _HORIZON.search(normalise(p)))
+                     if q >= DAY_NEWS_DROP and not _HORIZON.search(normalise(p))
+                     and not _HABIT_WAY.search(normalise(p)) and not told(p))
 
 
 _GROUND_KEYS = frozenset({"fact-allergy", "fact-diet", "preference-diet", "fact-health"})

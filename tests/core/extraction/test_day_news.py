@@ -5,7 +5,7 @@ are never read."""
 
 from __future__ import annotations
 
-from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
+from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput, MemoryCandidate
 from core.extraction.classifier import MemoryClassifier
 from core.extraction.day_news import DAY_NEWS_DROP, shipped_day_news
 from core.extraction.rules.precision import precise_parts
@@ -44,6 +44,23 @@ def test_the_days_news_leaves_goals_tastes_and_facts_and_the_rest_stays() -> Non
         ("fact-event-moved_york", "went to the art museum this afternoon"),  # nor a life event
         ("constraint-recommendations", "keep film tips short")]  # nor a rule
     assert len(calls) == 1  # one call for the whole burst
+
+
+def test_a_habit_or_every_day_is_never_the_days_news() -> None:
+    read, _ = _fake({"每天下午两点前得回酒店午休", "I usually go for a walk in the park"})
+    cands = [_cand("preference-routine", MemoryType.PREFERENCE, "每天下午两点前得回酒店午休"),
+             _cand("preference-exercise", MemoryType.PREFERENCE, "I usually go for a walk in the park")]
+    assert precise_parts(cands, ExtractionInput(user_message="x"), day_news=read).candidates == cands
+
+
+def test_news_of_a_topic_the_user_told_before_is_a_change_not_the_days_news() -> None:
+    read, _ = _fake({"spicy is back on the menu", "picked up sushi for lunch"})
+    cands = [_cand("preference-food", MemoryType.PREFERENCE, "spicy is back on the menu")]
+    before = (ExistingMemory(key="constraint-food", memory_type="constraint",
+                             content="No spicy food recommendations"),)
+    assert precise_parts(cands, ExtractionInput(user_message="x", existing=before),
+                         day_news=read).candidates == cands
+    assert precise_parts(cands, ExtractionInput(user_message="x"), day_news=read).candidates == []
 
 
 def test_without_the_head_nothing_changes() -> None:
