@@ -9,6 +9,7 @@ from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionIn
 from core.extraction.classifier import MemoryClassifier
 from core.extraction.day_news import DAY_NEWS_DROP, shipped_day_news
 from core.extraction.rules.precision import precise_parts
+from core.extraction.standing_instruction import STANDING_DROP
 from core.types import MemoryType
 
 
@@ -61,6 +62,17 @@ def test_news_of_a_topic_the_user_told_before_is_a_change_not_the_days_news() ->
     assert precise_parts(cands, ExtractionInput(user_message="x", existing=before),
                          day_news=read).candidates == cands
     assert precise_parts(cands, ExtractionInput(user_message="x"), day_news=read).candidates == []
+
+
+def test_a_statement_the_standing_model_may_read_as_a_rule_is_never_the_days_news() -> None:
+    read, _ = _fake({"no spicy food recs pls", "went to the art museum this afternoon"})
+    cands = [_cand("preference-food", MemoryType.PREFERENCE, "no spicy food recs pls"),
+             _cand("preference-hobby", MemoryType.PREFERENCE, "went to the art museum this afternoon")]
+
+    def standing(texts: list[str]) -> list[float]:
+        return [0.57 if "recs" in t else STANDING_DROP for t in texts]
+    kept = precise_parts(cands, ExtractionInput(user_message="x"), standing, day_news=read).candidates
+    assert [c.content for c in kept] == ["no spicy food recs pls"]
 
 
 def test_without_the_head_nothing_changes() -> None:
