@@ -9,7 +9,6 @@ from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionIn
 from core.extraction.classifier import MemoryClassifier
 from core.extraction.day_news import DAY_NEWS_DROP, shipped_day_news
 from core.extraction.rules.precision import precise_parts
-from core.extraction.standing_instruction import STANDING_DROP
 from core.types import MemoryType
 
 
@@ -70,7 +69,7 @@ def test_a_statement_the_standing_model_may_read_as_a_rule_is_never_the_days_new
              _cand("preference-hobby", MemoryType.PREFERENCE, "went to the art museum this afternoon")]
 
     def standing(texts: list[str]) -> list[float]:
-        return [0.57 if "recs" in t else STANDING_DROP for t in texts]
+        return [0.57 if "recs" in t else 0.31 for t in texts]
     kept = precise_parts(cands, ExtractionInput(user_message="x"), standing, day_news=read).candidates
     assert [c.content for c in kept] == ["no spicy food recs pls"]
 
