@@ -369,7 +369,8 @@ def precise_parts(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
     p_rule = dict(zip([c.content for c in rules], standing([c.content for c in rules]), strict=True)) \
         if standing is not None and rules else {}
     moment = _of_the_moment([c for c in candidates if c.key not in listed], horizon)
-    news = _day_news([c for c in candidates if c.key not in listed], day_news, _told_before(data), standing)
+    news = _day_news([c for c in candidates if c.key not in listed], day_news, _told_before(data), standing) \
+        if day_news is not None else frozenset()
     message = data.user_message or ""
     retracts = retraction.cued(message)
     previous = next((m.content for m in reversed(data.context) if m.role == "user" and m.content.strip()),
