@@ -33,6 +33,7 @@ from schemas.events import MAX_MEMORY_CONTENT_CHARS
 
 if TYPE_CHECKING:
     from core.extraction.classifier import MemoryClassifier, MLPModel
+    from core.extraction.day_news import DayNews
     from core.extraction.horizon import Horizon
     from core.extraction.list_items import ListReader
     from core.extraction.retraction_intent import RetractionIntent
@@ -309,6 +310,9 @@ class RulesExtractor:
             from core.extraction.horizon import HORIZON_ON, shipped_horizon
 
             self._horizon: Horizon | None = shipped_horizon() if HORIZON_ON else None
+            from core.extraction.day_news import DAY_NEWS_ON, shipped_day_news
+
+            self._day_news: DayNews | None = shipped_day_news() if DAY_NEWS_ON else None
             from core.extraction.lasting import LASTING_ON, shipped_lasting
 
             lasting = LASTING_ON if lasting is None else lasting
@@ -333,6 +337,7 @@ class RulesExtractor:
             self._retraction = None
             self._standing = None
             self._horizon = None
+            self._day_news = None
 
     def standing(self, texts: list[str]) -> list[float]:
         """P(standing instruction) per text (``core.extraction.standing_instruction``), on the classifier's
@@ -347,6 +352,13 @@ class RulesExtractor:
         if self.classifier is None or self._horizon is None or not texts:
             return [0.0] * len(texts)
         return [float(p) for p in self._horizon.predict_proba(self.classifier.embed(texts))]
+
+    def day_news(self, texts: list[str]) -> list[float]:
+        """P(the day's news) per text (``core.extraction.day_news``), on the classifier's passage vectors
+        (cached: the gate embedded most of them already); undecided (0.0) without the head."""
+        if self.classifier is None or self._day_news is None or not texts:
+            return [0.0] * len(texts)
+        return [float(p) for p in self._day_news.predict_proba(self.classifier.embed(texts))]
 
     def _lasting(self, texts: list[str]) -> list[float]:
         """``horizon`` for the rules' time filter: of the moment (1.0) when the embedding fails, so the filter
@@ -392,7 +404,8 @@ class RulesExtractor:
                              self.standing if self._standing is not None else None,
                              self._choose_referent if self._chooser is not None else None,
                              self.horizon if self._horizon is not None else None,
-                             frozenset(key for key, m in built.meta.items() if m.listed))
+                             frozenset(key for key, m in built.meta.items() if m.listed),
+                             self.day_news if self._day_news is not None else None)
 
     def _choose_referent(self, piece: str, message: str, previous: str | None) -> str | None:
         """The learned chooser's referent of ``piece`` (``core.extraction.rules.referent_choice``)."""
