@@ -98,5 +98,5 @@ def test_items_of_a_list_are_not_read_as_of_the_moment(ex: RulesExtractor) -> No
     # fragment model read it, so the horizon model does not (``CandidateMeta.listed``)
     assert _with(_stored(ex, "quick intro. tram driver in lisbon. 44. married, three girls. coeliac."),
                  "three girls")
-    # (not "nurse, night shifts": whether the gate keeps that item turned on one machine's embedding arithmetic)
+    # (not "nurse, night shifts": whether the gate keeps that item turned on a machine's embedding arithmetic)
     assert _with(_stored(ex, "hello. baker in lyon. 51. three cats. allergic to nuts."), "baker in lyon")

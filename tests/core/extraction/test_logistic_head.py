@@ -1,7 +1,8 @@
 """``core.extraction.logistic_head``: the small logistic heads' one weights format. The shipped heads predict
-on their trainers' rows what the layouts before it did, to the last bits a machine's arithmetic may change (``logistic_heads_golden.npz``: rows of each
-trainer with the probabilities of the old readers, written by ``python -m training.convert_logistic_heads
---golden``); a head saves and loads whole, and a file of another layout or shape is refused."""
+on their trainers' rows what the layouts before it did, up to the last bits a machine's arithmetic may
+change (``logistic_heads_golden.npz``: rows of each trainer with the probabilities of the old readers,
+written by ``python -m training.convert_logistic_heads --golden``); a head saves and loads whole, and a
+file of another layout or shape is refused."""
 
 from __future__ import annotations
 
@@ -29,8 +30,8 @@ def test_the_shipped_heads_predict_as_before_on_their_trainers_rows(item) -> Non
     model = item.load(item.path)
     rows = x if item.texts is None else x.astype(np.float32)
     after = model.p_item(rows) if isinstance(model, ListItemHead) else model.predict_proba(rows)
-    # not bit-equal: the same weights on another CPU's vector arithmetic differ in the last bits (seen: one head,
-    # ~1e-17); a changed head or reader differs by far more than 1e-12
+    # not bit-equal: the same weights on another CPU's vector arithmetic differ in the last bits (seen: one
+    # head, ~1e-17); a changed head or reader differs by far more than 1e-12
     assert len(before) >= 10
     np.testing.assert_allclose(after, before, rtol=0, atol=1e-12)
 
