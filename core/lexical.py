@@ -123,6 +123,16 @@ def key_terms(memory_key: str) -> set[str]:
             if w and w not in _MEMORY_TYPE_WORDS and w not in _EN_STOP_WORDS and not _HEX_HASH.match(w)}
 
 
+SHARE_IDF_POWER = 2.0
+"""The power of a term's IDF in a query's share (``BM25.ideal``, ``coverage``, ``coverage_of``; not in
+``scores``, the documents' order): with the plain IDF a chat line holding two common words of a question
+("love" and "animals", "eat" and "more") held most of its share, and the share, weighted into the
+episodes' hybrid score (``core.episodes.hybrid``) and the pool (``core.retrieval.merge``), lifted it
+over the evidence a few hundredths of cosine above; squared, the share is the telling words' (a name, a
+place, a thing the question repeats). LoCoMo conversations 5-7, episodes only: r@5 327 -> 335 of 451
+(1.5: 330, 2.5: 333, 3: 331; bench/RESULTS.md, issue 25, session 24)."""
+
+
 class BM25:
     """Okapi BM25 over a fixed, small corpus (one user's memories).
 
@@ -151,13 +161,20 @@ class BM25:
         return math.log(1.0 + (n - 0.5) / 1.5) if n else 0.0
 
     def ideal(self, query: Iterable[str]) -> float:
-        """The score of a document of average length holding each query term once: the sum of the
-        weighted IDF of the query's terms, a term no document holds counted as the rarest
-        (``unheld_idf``). What ``coverage`` divides by, so a share is a share of the whole query: a
-        document holding only a common word of a question whose telling word no document holds
-        ("does she live in Connecticut?") gets that common word's small share, not all of it."""
+        """The share score of a document of average length holding each query term once: the sum of
+        the weighted IDF of the query's terms raised to ``SHARE_IDF_POWER``, a term no document holds
+        counted as the rarest (``unheld_idf``). What ``coverage`` divides by, so a share is a share of
+        the whole query: a document holding only a common word of a question whose telling word no
+        document holds ("does she live in Connecticut?") gets that common word's small share, not all
+        of it."""
         unheld = self.unheld_idf()
-        return sum(term_weight(t) * self._idf.get(t, unheld) for t in set(query))
+        return sum(term_weight(t) * self._idf.get(t, unheld) ** SHARE_IDF_POWER for t in set(query))
+
+    def _share_terms(self, query: Iterable[str]) -> dict[str, float]:
+        """The query's held terms with the weights that make ``_score`` a share score: each term's
+        IDF counted ``SHARE_IDF_POWER`` times (``_score`` multiplies by it once)."""
+        return {t: term_weight(t) * self._idf[t] ** (SHARE_IDF_POWER - 1.0) for t in set(query)
+                if t in self._idf}
 
     def coverage(self, query: Iterable[str]) -> list[float]:
         """Each document's score over ``ideal``, capped at 1: how much of the query, weighted by how
@@ -168,13 +185,15 @@ class BM25:
         ideal = self.ideal(terms)
         if ideal <= 0:
             return [0.0] * len(self._tfs)
-        return [min(1.0, s / ideal) for s in self.scores(terms)]
+        weights = self._share_terms(terms)
+        return [min(1.0, self._score(tf, length, weights) / ideal)
+                for tf, length in zip(self._tfs, self._lengths, strict=True)]
 
     def coverage_of(self, documents: Sequence[Sequence[str]], query: Iterable[str]) -> list[float]:
         """``coverage`` of documents outside the corpus, measured on the corpus (its IDF, its average
         length and its ``ideal``): texts of another kind on the same ruler as the corpus's own."""
         query = set(query)
-        terms = {t: term_weight(t) for t in query if t in self._idf}
+        terms = self._share_terms(query)
         ideal = self.ideal(query)
         if ideal <= 0 or not terms:
             return [0.0] * len(documents)

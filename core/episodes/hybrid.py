@@ -9,8 +9,9 @@ turns) BM25 alone finds about as much as the dense cosine, and the two together 
 Contracts (pure, no I/O):
 - ``lexical_scores(terms, views)``: BM25 (``core.lexical``) of each view's passage for the query's
   ``terms``, over ``views`` as the corpus, as a share of the query (``BM25.coverage``: the score over
-  that of an average passage holding once every query term, a term no episode holds counted as the
-  rarest one, ``BM25.ideal``; capped at 1);
+  that of an average passage holding once every query term, each term's IDF counted
+  ``SHARE_IDF_POWER`` (2) times, a term no episode holds counted as the rarest one, ``BM25.ideal``;
+  capped at 1);
   episodes that share no term with the query are left out (empty when none does).
   Not scaled to the best episode: when the best shares only a name or one common word of the
   question, it gets that word's share, not the whole lexical weight (a question that asks by

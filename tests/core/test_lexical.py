@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.lexical import BM25, key_terms, stem, tokenize
+from core import lexical
+from core.lexical import BM25, SHARE_IDF_POWER, key_terms, stem, tokenize
 from core.memory.tools import MemoryView
 from core.retrieval import Candidate, RerankWeights, build_query, prompt_block, rerank
 
@@ -78,7 +79,10 @@ def test_coverage_is_the_share_of_the_query_a_document_holds() -> None:
     assert full == 1.0 and none == 0.0  # every word, average length: the ideal
     assert 0 < half < 0.5  # only the commoner of the two words: less than half of the query
     assert bm25.coverage([]) == [0.0] * 4 and bm25.coverage(["zebra"]) == [0.0] * 4
-    assert abs(bm25.ideal(["cat", "toy"]) - bm25.scores(["cat", "toy"])[0]) < 1e-12
+    # the ideal: the share score of the document holding every word at average length, each word's
+    # IDF counted SHARE_IDF_POWER times
+    idf = {t: bm25.scores([t])[0] for t in ("cat", "toy")}  # one occurrence, average length: the IDF
+    assert bm25.ideal(["cat", "toy"]) == pytest.approx(sum(v ** SHARE_IDF_POWER for v in idf.values()))
 
 
 def test_a_query_word_no_document_holds_still_counts_in_the_share() -> None:
@@ -90,11 +94,30 @@ def test_a_query_word_no_document_holds_still_counts_in_the_share() -> None:
     with_state = bm25.coverage(["live", "connecticut"])[0]
     assert alone > 0.9 and 0 < with_state < 0.5
     # the unheld word weighs as the rarest word of the corpus can: one held by a single document
-    assert bm25.unheld_idf() == pytest.approx(bm25.ideal(["chicken"]))
-    assert bm25.ideal(["live", "connecticut"]) == pytest.approx(bm25.ideal(["live"]) + bm25.unheld_idf())
+    assert bm25.unheld_idf() ** SHARE_IDF_POWER == pytest.approx(bm25.ideal(["chicken"]))
+    assert bm25.ideal(["live", "connecticut"]) == pytest.approx(
+        bm25.ideal(["live"]) + bm25.unheld_idf() ** SHARE_IDF_POWER)
     # the documents' order for the query does not change, only the size of the share
     assert bm25.scores(["live", "connecticut"]) == bm25.scores(["live"])
     assert BM25([]).ideal(["live"]) == 0.0 and BM25([]).coverage(["live"]) == []
+
+
+def test_the_share_is_the_telling_words_not_the_common_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    # "a career for his love of animals and nature": a short line holding two common words of the
+    # question ("love", "animal") holds less of its share than the line holding its rarest word
+    docs = ([["love", "animal"], ["career", "ranger", "park"]] + [["love", "dog", "walk"]] * 4
+            + [["animal", "shelter"]] * 3 + [["cook", "chicken"]] * 3)
+    bm25 = BM25(docs)
+    query = ["career", "love", "animal"]
+    common, telling = bm25.coverage(query)[:2]
+    assert telling > 0.6 and 0 < common < 0.35
+    order = bm25.scores(query)
+    # with the plain IDF (power 1) the two common words would outweigh the telling one
+    monkeypatch.setattr(lexical, "SHARE_IDF_POWER", 1.0)
+    common, telling = bm25.coverage(query)[:2]
+    assert common > telling
+    # the documents' BM25 scores (the lexical fallback's order) do not depend on the power
+    assert bm25.scores(query) == order
 
 
 def test_coverage_of_outside_documents_is_measured_on_the_corpus() -> None:
