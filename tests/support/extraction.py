@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from core.extraction.candidates import CandidateExtractor, ExistingMemory, ExtractionInput, MemoryCandidate
+from core.extraction.candidates import (
+    CandidateExtractor,
+    CandidateOp,
+    ExistingMemory,
+    ExtractionInput,
+    MemoryCandidate,
+)
 
 
 def extract_and_refine(ex: CandidateExtractor, text: str,
@@ -12,3 +18,16 @@ def extract_and_refine(ex: CandidateExtractor, text: str,
     data = ExtractionInput(user_message=text, existing=tuple(ExistingMemory(*e) for e in existing))
     candidates = ex.extract(data)
     return ex.refine(data, candidates) if candidates or existing else []
+
+
+def live_after(ex: CandidateExtractor, message: str, *existing: ExistingMemory) -> dict[str, str]:
+    """Each live memory's content (by key) after ``message`` is extracted and refined against ``existing``;
+    a deleted memory is absent. New memories of other keys are not listed."""
+    data = ExtractionInput(message, context=(), existing=existing)
+    live = {m.key: m.content for m in existing}
+    for c in ex.refine(data, ex.extract(data)):
+        if c.op is CandidateOp.DELETE:
+            live.pop(c.key, None)
+        elif c.key in live:
+            live[c.key] = c.content
+    return live

@@ -24,6 +24,7 @@ from core.extraction.rules.gate_units import OWN_SUBJECT
 from core.extraction.rules.precision import GROUNDED_RULE, precise
 from core.extraction.rules.retract_items import names_a_kind
 from core.types import MemoryType
+from tests.support.extraction import live_after
 
 SENT = datetime(2025, 11, 3, 20, 15, tzinfo=UTC)
 PETS_EN = ExistingMemory("fact-pets", "fact", "I have two cats and a hamster")
@@ -36,19 +37,6 @@ def ex() -> RulesExtractor:
     return RulesExtractor(classifier=MemoryClassifier())
 
 
-def _after(ex: RulesExtractor, message: str, *existing: ExistingMemory) -> dict[str, str]:
-    """Each live memory's content after the message (absent: deleted)."""
-    data = ExtractionInput(message, context=(), existing=existing)
-    out: list[MemoryCandidate] = ex.refine(data, ex.extract(data))
-    live = {m.key: m.content for m in existing}
-    for c in out:
-        if c.op is CandidateOp.DELETE:
-            live.pop(c.key, None)
-        elif c.key in live:
-            live[c.key] = c.content
-    return live
-
-
 def test_an_english_kind_is_told_from_one_thing() -> None:
     assert names_a_kind("my pets") and names_a_kind("the languages") and names_a_kind("the pet stuff")
     assert not names_a_kind("dog") and not names_a_kind("the violin") and not names_a_kind("chess")
@@ -59,12 +47,12 @@ def test_an_english_kind_is_told_from_one_thing() -> None:
                                      "把鹦鹉那条删了"])
 def test_a_thing_the_pet_list_lacks_leaves_it_whole(ex: RulesExtractor, message: str) -> None:
     pets = PETS_ZH if "删" in message else PETS_EN
-    assert _after(ex, message, pets, JOB_EN)[pets.key] == pets.content  # was: the pets memory deleted
+    assert live_after(ex, message, pets, JOB_EN)[pets.key] == pets.content  # was: the pets memory deleted
 
 
 def test_the_kind_of_the_list_still_withdraws_it(ex: RulesExtractor) -> None:
-    assert PETS_EN.key not in _after(ex, "forget my pets", PETS_EN, JOB_EN)
-    assert _after(ex, "forget the hamster", PETS_EN, JOB_EN)[PETS_EN.key] == "I have two cats"
+    assert PETS_EN.key not in live_after(ex, "forget my pets", PETS_EN, JOB_EN)
+    assert live_after(ex, "forget the hamster", PETS_EN, JOB_EN)[PETS_EN.key] == "I have two cats"
 
 
 def test_a_so_clause_read_as_a_rule_makes_the_fact_that_rule(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -112,5 +100,5 @@ def test_a_subjectless_clause_after_a_relative_is_theirs(ex: RulesExtractor) -> 
 def test_withdrawing_a_relative_takes_what_was_said_of_them(ex: RulesExtractor) -> None:
     family = ExistingMemory("fact-family", "fact", "我老公叫张伟，在腾讯上班")
     hobby = ExistingMemory("preference-exercise", "preference", "我自己喜欢游泳")
-    after = _after(ex, "我老公的信息删掉吧", family, hobby)
+    after = live_after(ex, "我老公的信息删掉吧", family, hobby)
     assert "腾讯" not in after.get("fact-family", "") and after[hobby.key] == hobby.content

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput, MemoryCandidate
+from core.extraction.candidates import ExistingMemory
 from core.extraction.classifier import MemoryClassifier
 from core.extraction.rules import RulesExtractor
 from core.extraction.rules.retract_items import (
@@ -19,6 +19,7 @@ from core.extraction.rules.retract_items import (
     one_character_topic,
     shipped_item_reader,
 )
+from tests.support.extraction import live_after
 from training.retraction_item_rows_forget41 import GROUPS
 from training.train_retraction_item import groups_sha1
 
@@ -39,19 +40,6 @@ COOKING_EN = ExistingMemory("fact-cooking", "fact", "i cook dinner for my family
 @pytest.fixture(scope="module")
 def ex() -> RulesExtractor:
     return RulesExtractor(classifier=MemoryClassifier())
-
-
-def _after(ex: RulesExtractor, message: str, *existing: ExistingMemory) -> dict[str, str]:
-    """Each live memory's content after the message (absent: deleted)."""
-    data = ExtractionInput(message, context=(), existing=existing)
-    out: list[MemoryCandidate] = ex.refine(data, ex.extract(data))
-    live = {m.key: m.content for m in existing}
-    for c in out:
-        if c.op is CandidateOp.DELETE:
-            live.pop(c.key, None)
-        elif c.key in live:
-            live[c.key] = c.content
-    return live
 
 
 # --- the pure list reading ---------------------------------------------------------------------------
@@ -98,47 +86,47 @@ def test_the_shipped_reader_is_fitted_on_the_written_groups() -> None:
 @pytest.mark.parametrize("others", [(), (JOB_ZH,)])
 def test_a_chinese_item_named_by_a_shorter_word_goes_alone(ex: RulesExtractor,
                                                           others: tuple[ExistingMemory, ...]) -> None:
-    after = _after(ex, "把下棋那条去掉", WEEKEND_ZH, *others)
+    after = live_after(ex, "把下棋那条去掉", WEEKEND_ZH, *others)
     assert after[WEEKEND_ZH.key] == "我周末喜欢爬山和做面包"  # was: the whole memory deleted
     assert all(after[m.key] == m.content for m in others)
 
 
 def test_an_english_item_named_by_a_hypernym_goes_alone(ex: RulesExtractor) -> None:
-    after = _after(ex, "forget the board game part", WEEKEND_EN)
+    after = live_after(ex, "forget the board game part", WEEKEND_EN)
     content = after[WEEKEND_EN.key]  # was: "on weekends i like hiking" (the bread lost too)
     assert "chess" not in content and "hiking" in content and "baking bread" in content
 
 
 def test_a_related_word_never_takes_more_than_one_item(ex: RulesExtractor) -> None:
-    after = _after(ex, "forget the cooking part", WEEKEND_EN, JOB_EN)
+    after = live_after(ex, "forget the cooking part", WEEKEND_EN, JOB_EN)
     content = after[WEEKEND_EN.key]  # was: "on weekends i like hiking" (chess lost too)
     assert "hiking" in content and "chess" in content
     assert after[JOB_EN.key] == JOB_EN.content
-    content = _after(ex, "做饭那条删了", WEEKEND_ZH)[WEEKEND_ZH.key]  # was: the whole memory deleted
+    content = live_after(ex, "做饭那条删了", WEEKEND_ZH)[WEEKEND_ZH.key]  # was: the whole memory deleted
     assert "爬山" in content and "下围棋" in content
 
 
 def test_the_items_own_words_cut_it_with_the_joints_mended(ex: RulesExtractor) -> None:
-    assert _after(ex, "把下围棋那条去掉", WEEKEND_ZH)[WEEKEND_ZH.key] == "我周末喜欢爬山和做面包"
+    assert live_after(ex, "把下围棋那条去掉", WEEKEND_ZH)[WEEKEND_ZH.key] == "我周末喜欢爬山和做面包"
     # was: "on weekends i like hiking, baking bread"
-    assert _after(ex, "remove the chess one", WEEKEND_EN)[WEEKEND_EN.key] == \
+    assert live_after(ex, "remove the chess one", WEEKEND_EN)[WEEKEND_EN.key] == \
         "on weekends i like hiking and baking bread"
-    assert _after(ex, "把 chess 那条删了", WEEKEND_EN)[WEEKEND_EN.key] == \
+    assert live_after(ex, "把 chess 那条删了", WEEKEND_EN)[WEEKEND_EN.key] == \
         "on weekends i like hiking and baking bread"
 
 
 def test_one_character_names_the_item_that_holds_it(ex: RulesExtractor) -> None:
-    assert _after(ex, "茶那条去掉", DRINKS_ZH)[DRINKS_ZH.key] == "我喜欢美式咖啡"  # was: deleted whole
+    assert live_after(ex, "茶那条去掉", DRINKS_ZH)[DRINKS_ZH.key] == "我喜欢美式咖啡"  # was: deleted whole
 
 
 def test_an_item_of_a_four_item_list(ex: RulesExtractor) -> None:
-    assert _after(ex, "瑜伽那条删了", SPORT_ZH)[SPORT_ZH.key] == "我平时喜欢游泳、打羽毛球和骑自行车"
-    assert _after(ex, "drop the korean pop one", MUSIC_EN)[MUSIC_EN.key] == \
+    assert live_after(ex, "瑜伽那条删了", SPORT_ZH)[SPORT_ZH.key] == "我平时喜欢游泳、打羽毛球和骑自行车"
+    assert live_after(ex, "drop the korean pop one", MUSIC_EN)[MUSIC_EN.key] == \
         "i listen to jazz, metal and classical music"
 
 
 def test_a_paraphrase_of_the_first_item(ex: RulesExtractor) -> None:
-    after = _after(ex, "forget the film bit", SHOWS_EN)  # was: the whole memory deleted
+    after = live_after(ex, "forget the film bit", SHOWS_EN)  # was: the whole memory deleted
     assert after[SHOWS_EN.key] == "i like true crime podcasts"
 
 
@@ -152,32 +140,33 @@ def test_a_paraphrase_of_the_first_item(ex: RulesExtractor) -> None:
 def test_an_item_the_list_lacks_withdraws_nothing(ex: RulesExtractor, memory: ExistingMemory,
                                                    message: str) -> None:
     job = JOB_ZH if "我" in memory.content else JOB_EN
-    assert _after(ex, message, memory, job)[memory.key] == memory.content
+    assert live_after(ex, message, memory, job)[memory.key] == memory.content
 
 
 def test_the_live_memory_the_topic_names_goes_and_the_list_stays(ex: RulesExtractor) -> None:
-    after = _after(ex, "forget the cooking part", WEEKEND_EN, COOKING_EN)
+    after = live_after(ex, "forget the cooking part", WEEKEND_EN, COOKING_EN)
     assert after[WEEKEND_EN.key] == WEEKEND_EN.content and COOKING_EN.key not in after
-    after = _after(ex, "做饭那条删了", WEEKEND_ZH, COOKING_ZH)
+    after = live_after(ex, "做饭那条删了", WEEKEND_ZH, COOKING_ZH)
     assert after[WEEKEND_ZH.key] == WEEKEND_ZH.content and "做饭" not in after.get(COOKING_ZH.key, "")
 
 
 def test_a_word_of_one_memory_keeps_the_retraction_off_a_memory_only_near_it(ex: RulesExtractor) -> None:
     # was: the cooking memory deleted beside the cut ("我每天自己做饭" is near "做面包" by meaning)
-    after = _after(ex, "把做面包那条删了", WEEKEND_ZH, COOKING_ZH)
+    after = live_after(ex, "把做面包那条删了", WEEKEND_ZH, COOKING_ZH)
     assert after[WEEKEND_ZH.key] == "我周末喜欢爬山和下围棋" and after[COOKING_ZH.key] == COOKING_ZH.content
 
 
 def test_the_lists_own_words_withdraw_it_whole(ex: RulesExtractor) -> None:
-    assert WEEKEND_ZH.key not in _after(ex, "周末那条删了", WEEKEND_ZH)  # was: "我下围棋和做面包"
+    assert WEEKEND_ZH.key not in live_after(ex, "周末那条删了", WEEKEND_ZH)  # was: "我下围棋和做面包"
     allergy = ExistingMemory("fact-allergy", "fact", "我对花生、芒果和尘螨过敏")
-    assert allergy.key not in _after(ex, "过敏那条删了", allergy)  # was: "我对花生和芒果"
-    assert WEEKEND_EN.key not in _after(ex, "forget the weekend stuff", WEEKEND_EN)
+    assert allergy.key not in live_after(ex, "过敏那条删了", allergy)  # was: "我对花生和芒果"
+    assert WEEKEND_EN.key not in live_after(ex, "forget the weekend stuff", WEEKEND_EN)
 
 
 def test_a_health_list_goes_whole_when_the_retraction_names_none_of_its_items(ex: RulesExtractor) -> None:
     # privacy over keeping: a category the item reader misses still withdraws the user's health memory
     allergy = ExistingMemory("fact-allergy", "fact", "i'm allergic to peanuts, latex and bees")
-    assert allergy.key not in _after(ex, "please forget the medical stuff", allergy)
+    assert allergy.key not in live_after(ex, "please forget the medical stuff", allergy)
     hobbies = ExistingMemory("preference-hobbies", "preference", "我周末喜欢爬山、下围棋和做面包")
-    assert _after(ex, "把钓鱼那条删了", hobbies).get(hobbies.key) == hobbies.content  # other slots stay whole
+    # other slots stay whole
+    assert live_after(ex, "把钓鱼那条删了", hobbies).get(hobbies.key) == hobbies.content
