@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.support.corpus_rows import appended_rows
 from training.hand_rows import flat
 from training.relabel_conventions_cls43 import main as relabel_main
 from training.relabel_conventions_cls43 import relabel, rule_of
@@ -58,11 +59,8 @@ def test_relabel_is_idempotent_and_changes_only_the_type(tmp_path: Path) -> None
 
 def test_append_adds_the_rows_with_their_labels_and_remove_takes_them_out(tmp_path: Path) -> None:
     corpus = tmp_path / "utterances.jsonl"
-    corpus.write_text(CORPUS.read_text(encoding="utf-8"), encoding="utf-8")
-    without = corpus.read_text(encoding="utf-8")
-    assert main(["--append", "--corpus", str(corpus)]) == 0
-    lines = corpus.read_text(encoding="utf-8").splitlines()
-    added = [json.loads(line) for line in lines[len(without.splitlines()):]]
+    without = CORPUS.read_text(encoding="utf-8")
+    added = appended_rows(main, corpus, without)
     assert len(added) == len(ROWS)
     labels = {flat(t): k for t, k, _ in ROWS}
     for row in added:

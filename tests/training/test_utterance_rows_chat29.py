@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.support.corpus_rows import appended_rows
 from training.hand_rows import flat
 from training.train_memory_classifier import CORPUS
 from training.utterance_rows_chat29 import ROWS, check, main
@@ -15,10 +16,7 @@ REPO = Path(__file__).resolve().parents[2]
 def test_append_adds_the_rows_with_their_labels_and_remove_restores_the_corpus(tmp_path: Path) -> None:
     corpus = tmp_path / "utterances.jsonl"
     original = CORPUS.read_text(encoding="utf-8")
-    corpus.write_text(original, encoding="utf-8")
-    assert main(["--append", "--corpus", str(corpus)]) == 0
-    lines = corpus.read_text(encoding="utf-8").splitlines()
-    added = [json.loads(line) for line in lines[len(original.splitlines()):]]
+    added = appended_rows(main, corpus, original)
     assert len(added) >= 300  # a few are already in the corpus under older families
     labels = {flat(t): k for t, k, _ in ROWS}
     for row in added:

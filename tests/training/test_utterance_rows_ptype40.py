@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.support.corpus_rows import appended_rows
 from training.hand_rows import flat
 from training.train_memory_classifier import CORPUS
 from training.utterance_rows_ptype40 import ROWS, check, main
@@ -17,9 +18,7 @@ def test_append_adds_the_rows_with_their_labels_and_remove_takes_them_out(tmp_pa
     corpus.write_text(CORPUS.read_text(encoding="utf-8"), encoding="utf-8")
     assert main(["--remove", "--corpus", str(corpus)]) == 0  # the shipped corpus holds them: start without
     without = corpus.read_text(encoding="utf-8")
-    assert main(["--append", "--corpus", str(corpus)]) == 0
-    lines = corpus.read_text(encoding="utf-8").splitlines()
-    added = [json.loads(line) for line in lines[len(without.splitlines()):]]
+    added = appended_rows(main, corpus, without)
     assert len(added) == len(ROWS)
     labels = {flat(t): k for t, k, _ in ROWS}
     for row in added:
@@ -27,7 +26,7 @@ def test_append_adds_the_rows_with_their_labels_and_remove_takes_them_out(tmp_pa
         assert str(row["family"]).startswith("ptype40_")
     assert {r["type"] for r in added} == {"fact", "project"}
     assert main(["--append", "--corpus", str(corpus)]) == 0  # idempotent
-    assert len(corpus.read_text(encoding="utf-8").splitlines()) == len(lines)
+    assert len(corpus.read_text(encoding="utf-8").splitlines()) == len(without.splitlines()) + len(added)
     assert main(["--remove", "--corpus", str(corpus)]) == 0
     assert corpus.read_text(encoding="utf-8") == without
 
