@@ -30,6 +30,7 @@ message with an update or retraction cue is judged (the others cost nothing), ag
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import threading
@@ -495,12 +496,18 @@ def pair_bar(name: str, default: float, path: Path | None = None) -> float:
     the second model's with ``PAIR_ENSEMBLE_ON``."""
     if path is None:
         path = PAIR_SECOND_PATH if PAIR_ENSEMBLE_ON else PAIR_WEIGHTS_PATH
+    return float(_stored_bars(path).get(name, default))
+
+
+@functools.lru_cache(maxsize=8)
+def _stored_bars(path: Path) -> dict[str, float]:
+    """The bars a weights file carries (``{}``: none, or no readable file), read once per path: the judge's
+    modules ask for about ten bars at import."""
     try:
         with np.load(path, allow_pickle=False) as data:
-            bars = json.loads(str(data["bars"])) if "bars" in data.files else {}
+            return dict(json.loads(str(data["bars"]))) if "bars" in data.files else {}
     except (OSError, ValueError):
-        return default
-    return float(bars.get(name, default))
+        return {}
 
 
 def has_cue(text: str) -> bool:
