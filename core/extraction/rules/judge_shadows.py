@@ -40,8 +40,11 @@ from core.extraction.rules.slots import spec
 from core.filters import normalise_key
 from core.types import MemoryType
 
-SHADOWS_ON = True
-"""The update judge reads the user's earlier unstored statements as old values (off: live memories only)."""
+SHADOWS_ON = False
+"""The update judge reads the user's earlier unstored statements as old values (off: live memories only).
+Off since its measurement (issue 24, session 25, bench/RESULTS.md, upd44): +8 readable update cases, +1
+pooled check case, but three bad memories on MemoryBank en / zh (exact precision 346/491 -> 346/493) and
+refine run for every message with earlier user turns."""
 MAX_SHADOWS = 4  # earlier user turns read (the most recent first)
 HELD_OVERLAP = 0.5  # Dice overlap of words at which a live memory holds the turn already
 SHADOW_KEEP = 0.5  # the memory classifier's p(keep) of the turn, read whole

@@ -32,9 +32,8 @@ def test_off_reads_nothing_earlier(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.parametrize(("first", "change", "told"), [
-    ("I work the early shift at the bakery, in by 5 every day",
-     "got moved to the late shift, now i start at 3pm and sleep in", "3pm"),
-    ("I drive a honda civic", "sold the civic, I'm driving a tesla model 3 now", "tesla"),
+    ("我上的是白班，每天七点就要到厂里", "调到夜班了，现在晚上十点才上班", "夜班"),
+    ("我办了一张威尔士的健身卡，一周去三次", "威尔士早就不去了，现在在家附近的游泳馆游泳", "游泳馆"),
 ])
 def test_a_change_of_a_statement_never_stored_writes_the_new_value(
         ex: RulesExtractor, monkeypatch: pytest.MonkeyPatch, first: str, change: str, told: str) -> None:
