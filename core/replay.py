@@ -31,7 +31,6 @@ from sqlalchemy import and_, or_, select, text
 from sqlalchemy.orm import Session
 
 from core.extraction.candidates import ExtractionError
-from core.extraction.rules.judge_shadows import reads_earlier
 from core.memory.processing import FINAL, MessageProcessor
 from core.memory.reader import list_live
 from core.memory.upsert import admissible, apply_candidates
@@ -172,8 +171,7 @@ class ReplayPlanner:
                     data, _ = proc._input(session, burst)
                     try:
                         candidates = proc.extractor.extract(data)
-                        # a bare retraction is judged too, and earlier statements (as run_burst)
-                        judged = candidates or data.existing or reads_earlier(data)
+                        judged = candidates or data.existing  # a bare retraction is judged too (as run_burst)
                         refined = proc.extractor.refine(data, candidates) if judged else []
                     except ExtractionError as exc:
                         log.warning("dry run: extraction of a burst of user %s failed: %s", udiff.user, exc)

@@ -147,6 +147,8 @@ def _retyped(cand: MemoryCandidate, row: ExistingMemory, classifier: MemoryClass
 
 def reads_earlier(data: ExtractionInput) -> bool:
     """Whether refine has earlier statements to read for ``data`` even with no candidate and no live memory
-    (the callers' "nothing to refine" shortcut, ``budget.extract_and_refine``, ``replay``): a change told
-    in chat words may be the only memory of a message whose first statement was never stored."""
+    (the callers' "nothing to refine" shortcut; read by ``bench.eval_rules_offline``: the service's
+    shortcut in ``budget`` would need a provider hook to read it, ``core.memory`` imports no provider's
+    internals): a change told in chat words may be the only memory of a message whose first statement was
+    never stored."""
     return SHADOWS_ON and any(m.role == "user" and m.content.strip() for m in data.context)
