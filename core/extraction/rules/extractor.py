@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
+from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput, MemoryCandidate
 from core.extraction.rules import analysis as _analysis
-from core.extraction.rules import lexicon, patterns
+from core.extraction.rules import judge_shadows, lexicon, patterns
 from core.extraction.rules.analysis import Analysis, Group, HorizonReading, analyse
 from core.extraction.rules.answers import answer_folded, pronoun_details
 from core.extraction.rules.coherence import nearest_cosine
@@ -448,17 +448,27 @@ class RulesExtractor:
     def _judged(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         refined = refine_candidates(data.existing, candidates, self._built(data).meta, data.user_message,
                                     self._related if self.classifier is not None else None)
-        if self._judge is None or not data.existing:
+        from core.embedding.base import EmbeddingError
+
+        unstored: tuple[ExistingMemory, ...] = ()
+        if self._judge is not None and judge_shadows.SHADOWS_ON and self._gate is not None and data.context:
+            try:  # earlier statements nothing stored holds: the old value of a change (``judge_shadows``)
+                unstored = judge_shadows.shadows(data.context, data.existing, self._judge.classifier,
+                                                 self._gate.keys)
+            except EmbeddingError as exc:
+                log.warning("embedder unavailable, no unstored statements read: %s", exc)
+        if self._judge is None or not (data.existing or unstored):
             if self._retraction is not None and not data.existing:
                 refined = self._withdrawn_within(data, refined)
             return _over_turns(data, refined)
-        from core.embedding.base import EmbeddingError
 
         try:
             previous = next((m.content for m in reversed(data.context)
                              if m.role == "user" and m.content.strip()), None)
-            judged = self._judge.apply(data.user_message, data.existing, refined, previous,
+            judged = self._judge.apply(data.user_message, (*data.existing, *unstored), refined, previous,
                                        self._built(data).unkept)
+            judged = judge_shadows.settled(judged, unstored, refined, self._judge.classifier,
+                                            self._gate.keys if self._gate is not None else None)
             if self._retraction is not None:
                 judged = self._retraction.apply(data.user_message, data.existing, judged, previous)
             judged = additions_kept(data.user_message, judged)
