@@ -49,3 +49,9 @@ def test_an_intent_with_its_subject_elided_leaves_a_taste(ex: RulesExtractor) ->
     got = _upserts(ex, "我平时最爱钓鱼，退休后打算和老伴回老家盖个小院子")
     assert any(t is MemoryType.PREFERENCE and "钓鱼" in c and "院子" not in c for t, k, c in got)
     assert any(t is not MemoryType.PREFERENCE and "院子" in c and "钓鱼" not in c for t, k, c in got)
+
+
+def test_a_lone_clause_among_facts_is_read_as_the_users(ex: RulesExtractor) -> None:
+    # "work as a …" with "I" elided, between two statements the rules found: read "i work as …"
+    got = _upserts(ex, "i live in swansea, work as a welder, and i am learning welsh")
+    assert any(t is MemoryType.FACT and "welder" in c for t, k, c in got)
