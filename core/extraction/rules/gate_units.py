@@ -94,15 +94,18 @@ def with_user_subject(clause: Clause, text: str, verbs: bool = False) -> str | N
     """A clause of a list of the user's own facts that elides its subject ("…, physio at a clinic in
     glasgow, into model trains big time, 周末踢五人制足球"), as the classifier should read it: with the
     user as its subject ("i'm …", "我…"); the stored content keeps the user's words. ``None`` when the
-    clause names a subject of its own (the user, someone else, a pronoun). ``verbs``: a clause that opens with
-    a verb is read "i <verb> …" ("work as a pharmacist"; list items keep the "i'm …" they were trained on)."""
+    clause names a subject of its own (the user, someone else, a pronoun). ``verbs``: an English clause is
+    read so only when it opens with a verb, as "i <verb> …" ("work as a pharmacist"; never "i'm always celsius
+    for temperatures", a rule read as a taste); list items keep the "i'm …" they were trained on."""
     if patterns.FIRST_PERSON.search(clause.norm) or THIRD_PRONOUN.search(clause.norm) \
             or owner_of(clause) is not None or patterns.NAMED_SUBJECT_EN.match(clause.text):
         return None
     if has_cjk(text):
         return f"我{text}"
     first = normalise(text).split(" ", 1)[0]
-    return f"i {text}" if verbs and first in _BARE_VERBS else f"i'm {text}"
+    if verbs:
+        return f"i {text}" if first in _BARE_VERBS else None
+    return f"i'm {text}"
 
 
 # a clause that opens with a verb and elides "I" ("work as a pharmacist", "live near york"): read "i <verb> …"
