@@ -196,7 +196,12 @@ def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> lis
             if _DAY_MARKER.search(normalise(text)):
                 threshold = max(threshold, RESCUE_DAY)
             if long_enough(text, fired and owner is None) and not is_noise_content(text):
-                units.append(Unit(text, sentence, owner, threshold, run_id, True, asked=strict))
+                # a lone clause left among facts the rules found is read with the user as elided subject, as
+                # a clause of a longer run is ("i live in leeds, work as a pharmacist, and …")
+                alone = len(run) == 1 and fired and owner is None and not listed
+                read = with_user_subject(run[0], text, verbs=True) \
+                    if alone and not ADDRESSED.search(run[0].norm) else None
+                units.append(Unit(text, sentence, owner, threshold, run_id, True, read, asked=strict))
             # "41, divorced, i drive a forklift, …"
             listing = (len(run) >= LIST_RUN or listed) and owner is None
             long_run = MAX_RUN < len(run) <= LONG_RUN and listing

@@ -39,6 +39,12 @@ OWN_SUBJECT = re.compile(r"^(?:(?:and|but|also|plus|oh|honestly|tbh|ngl|actually
                          r",?\s+)*(?:i|i'm|im|i'd|i've|ive|i'll|my)\b|"
                          r"^(?:而且|并且|还有|另外|也|但是?|不过)?我")
 
+# a clause that opens with an intent and no subject of its own, after at most a short lead of time
+# ("退休后打算…", "明年准备…", "plan 明年考…", "and hoping to …")
+INTENT_LEAD = re.compile(r"^[^\s，,]{0,4}?(?:打算|计划|准备|想要|希望|梦想|决定)|"
+                         r"^(?:(?:and|also|plus|btw|then|eventually|someday)\s+)*(?:plan|plans|planning|hoping|"
+                         r"hope|aim|aiming|dreaming|gonna|going to|want to|wanna)\b")
+
 
 @dataclass(frozen=True)
 class Unit:
@@ -84,15 +90,40 @@ class Split:
     lead: str = ""  # the clause as the user wrote it (normalised), its connector included
 
 
-def with_user_subject(clause: Clause, text: str) -> str | None:
+def with_user_subject(clause: Clause, text: str, verbs: bool = False) -> str | None:
     """A clause of a list of the user's own facts that elides its subject ("…, physio at a clinic in
     glasgow, into model trains big time, 周末踢五人制足球"), as the classifier should read it: with the
     user as its subject ("i'm …", "我…"); the stored content keeps the user's words. ``None`` when the
-    clause names a subject of its own (the user, someone else, a pronoun)."""
+    clause names a subject of its own (the user, someone else, a pronoun). ``verbs``: an English clause is
+    read so only when it opens with a verb, as "i <verb> …" ("work as a pharmacist"; never "i'm always celsius
+    for temperatures", a rule read as a taste); list items keep the "i'm …" they were trained on."""
     if patterns.FIRST_PERSON.search(clause.norm) or THIRD_PRONOUN.search(clause.norm) \
             or owner_of(clause) is not None or patterns.NAMED_SUBJECT_EN.match(clause.text):
         return None
-    return f"我{text}" if has_cjk(text) else f"i'm {text}"
+    if has_cjk(text):
+        return f"我{text}"
+    first = normalise(text).split(" ", 1)[0]
+    if verbs:
+        return f"i {text}" if first in _BARE_VERBS else None
+    return f"i'm {text}"
+
+
+# a clause that opens with a verb and elides "I" ("work as a pharmacist", "live near york"): read "i <verb> …"
+_BARE_VERBS = frozenset({
+    "work", "live", "teach", "drive", "run", "own", "have", "play", "grow", "study", "speak", "cook",
+    "collect", "volunteer", "coach", "fix", "build", "make", "write", "paint", "love", "like", "hate",
+    "enjoy", "do", "got", "go", "moved", "worked", "lived", "grew", "ride", "swim", "knit", "bake", "sing",
+    "dance", "read", "watch", "keep", "raise", "rent"})
+
+
+def intent_subject(text: str) -> str:
+    """An intent that elides its subject (``INTENT_LEAD``) as the classifier should read it: the user's
+    ("我退休后打算…", "i plan to…", "i'm hoping to…"); an object pronoun after it is no subject
+    ("打算明年搬去北京跟她一起")."""
+    if has_cjk(text):
+        return f"我{text}"
+    first = normalise(text).split(" ", 1)[0]
+    return f"i'm {text}" if first.endswith("ing") or first == "gonna" else f"i {text}"
 
 
 # a list-style message (a self-introduction told as a list of items, most with no verb and no "I": "29,
@@ -192,8 +223,9 @@ _ANY_FIRST_PERSON = re.compile(r"我|\b(?:i|im|i'm|ive|i've|id|i'd|ill|i'll|my|m
 def owner_of(clause: Clause) -> str | None:
     """Whose the sentence starting with ``clause`` is: ``None`` the user's; ``fact-family`` /
     ``fact-friends`` a relative's or partner's / a friend's or colleague's, a fact about the user's
-    relationships; ``""`` someone else's with no relation named ("he...", "Jenny..."), not kept."""
-    body = normalise(clause.text)
+    relationships; ``""`` someone else's with no relation named ("he...", "Jenny..."), not kept. A
+    leading connector is no subject ("and my sister just had a baby", "还有我老公…")."""
+    body = normalise(clean_content(clause.text)) or normalise(clause.text)
     if patterns.FAMILY_SUBJECT.search(body):
         return "fact-family"
     if patterns.FRIEND_SUBJECT.search(body):
@@ -301,9 +333,14 @@ def split_points(analysis: Analysis, upserts: list[MemoryCandidate]) -> list[Spl
             if not long_enough(text) or CONSEQUENCE.search(clauses[i].norm) or owner == "" or (
                     owner is not None and (owner == cand.key or (i == 1 and owner_of(clauses[0]) == owner))):
                 continue  # "my brother and i share a flat, he's a nurse": a detail of the relationship
-            own = owner is not None or bool(OWN_SUBJECT.search(clauses[i].norm)
-                                            or OWN_SUBJECT.search(normalise(text)))
-            if owner is None and clauses[i].index not in analysis.absorbed_hits and not own:
+            # an intent told with the user's subject elided ("我平时爱下象棋，退休后打算去云南住几年",
+            # "特别爱吃火锅，plan 明年考 HSK 5") is a statement of its own, read with the user as its subject
+            intent = owner is None and bool(INTENT_LEAD.search(normalise(text)))
+            own = owner is not None or intent or bool(OWN_SUBJECT.search(clauses[i].norm)
+                                                      or OWN_SUBJECT.search(normalise(text)))
+            if intent:
+                text = intent_subject(text)
+            elif owner is None and clauses[i].index not in analysis.absorbed_hits and not own:
                 in_list = sizes.get(clauses[0].sentence, 0) >= LIST_SENTENCE
                 listed = with_user_subject(clauses[i], text) if in_list else None
                 if listed is None:

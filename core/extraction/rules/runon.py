@@ -34,7 +34,7 @@ _WORD = re.compile(r"[A-Za-z0-9']+")
 _SUBJECT_EN = {"i", "i'm", "im", "i've", "ive", "i'd", "we", "we're", "we've"}
 _POSSESSIVE_EN = {"my", "our"}
 # a verb within three words after "my"/"our" makes it a subject ("my son plays …")
-_VERB_EN = {"is", "are", "was", "were", "has", "have", "had", "does", "do", "did", "works", "worked", "lives",
+VERB_EN = {"is", "are", "was", "were", "has", "have", "had", "does", "do", "did", "works", "worked", "lives",
             "lived", "loves", "likes", "hates", "plays", "teaches", "runs", "got", "gets", "says", "said",
             "makes", "keeps", "thinks", "wants", "needs", "can", "can't", "cant", "will", "won't", "just",
             "also", "still", "always", "never", "rn"}
@@ -89,7 +89,7 @@ def _breaks_en(text: str) -> list[int]:
     for j in range(1, len(words)):
         word = words[j][1]
         if word in _POSSESSIVE_EN:
-            if not any(w in _VERB_EN for _, w in words[j + 2:j + 4]):
+            if not any(w in VERB_EN for _, w in words[j + 2:j + 4]):
                 continue
         elif word not in _SUBJECT_EN:
             continue

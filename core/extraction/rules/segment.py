@@ -15,6 +15,7 @@ import itertools
 import unicodedata
 from dataclasses import dataclass
 
+from core.extraction.rules.runon import VERB_EN as _VERB_EN
 from core.extraction.rules.runon import runon_breaks
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 
@@ -104,13 +105,42 @@ _PAIR_SUBJECT = re.compile(r"\b(?:my|our|me) [\w-]+$|\b[A-Z][a-z]+$")
 _OBJECT_NAME = re.compile(r"\b(?:in|at|to|from|for|near|of|on|by|about|outside|around|with) [A-Z][a-z]+$")
 
 
+# "… and honestly my happy place is …", "… and also i'm …": connectors between "and" and the next subject
+_JOINT_CONNECTORS = frozenset({"also", "honestly", "tbh", "ngl", "actually", "btw", "plus", "oh", "really",
+                               "then"})
+_JOINT_WORD = re.compile(r"[a-z']+")
+MIN_JOINT_WORDS = 3  # words before an "and my …" / "and also i …" joint (never "me and my wife are …")
+
+
+def _subject_joint(message: str, start: int, i: int) -> bool:
+    """`` and `` before a statement of its own that the plain joints do not take: connectors then a
+    first-person subject ("… in bristol and honestly i'm …", "… and also i volunteer …"), or "my"/"our"
+    with a verb within three words ("… a locksmith in bristol and my passion is restoring clocks";
+    never "i love my dog and my cat", "my wife and my son are …": a pair subject)."""
+    if message[i:i + 5].lower() != " and ":
+        return False
+    before = message[start:i]
+    if len(_JOINT_WORD.findall(before.lower())) < MIN_JOINT_WORDS or (
+            _PAIR_SUBJECT.search(before) and not _OBJECT_NAME.search(before)):
+        return False
+    words = _JOINT_WORD.findall(message[i + 5:i + 80].lower())
+    k = 0
+    while k < len(words) and words[k] in _JOINT_CONNECTORS:
+        k += 1
+    if k >= len(words):
+        return False
+    if words[k] in {"my", "our"}:
+        return any(w in _VERB_EN for w in words[k + 2:k + 4])
+    return k > 0 and words[k] in {"i", "i'm", "im", "i've", "ive", "i'd", "we", "we're"}
+
+
 def _english_joint(message: str, start: int, i: int) -> bool:
     """`` but `` / `` and I `` between two English statements (not "my wife and I ..."). A pair subject
     takes the plain "I" ("Sarah and I moved"), never a contraction ("… in Porto and I'm learning …"),
     and is no object of a preposition."""
     m = _JOINT.match(message[i:i + 12])  # a bounded window: the longest joint is 12 characters
     if not m:
-        return False
+        return _subject_joint(message, start, i)
     joint = m.group(0).lower()
     if not joint.startswith(" and") or joint.strip() != "and i":
         return True
