@@ -99,6 +99,10 @@ _INTRO_LEAD = re.compile(
 # "给我排行程的话，…", "你帮我看合同的时候，…"): never read alone, always with that clause
 _CONDITION_LEAD = re.compile(r"(?:的话|的时候|时候)$")
 
+# a "besides X" frame ("除了自然环境，我还…", "除此之外，今天我…", "apart from work, i…") names what the
+# clause after it adds to: never read as a statement with the user as elided subject
+_BESIDES_LEAD = re.compile(r"^(?:除了|除此之外|除此以外|besides\b|apart from\b|aside from\b|other than\b)")
+
 
 def _pieces(run: list[Clause]) -> list[list[Clause]]:
     """The clauses of a run as they are read alone: a condition lead joined with the clause after it."""
@@ -198,7 +202,8 @@ def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> lis
             if long_enough(text, fired and owner is None) and not is_noise_content(text):
                 # a lone clause left among facts the rules found is read with the user as elided subject, as
                 # a clause of a longer run is ("i live in leeds, work as a pharmacist, and …")
-                alone = len(run) == 1 and fired and owner is None and not listed
+                alone = len(run) == 1 and fired and owner is None and not listed \
+                    and not _BESIDES_LEAD.search(run[0].norm)
                 read = with_user_subject(run[0], text, verbs=True) \
                     if alone and not ADDRESSED.search(run[0].norm) else None
                 units.append(Unit(text, sentence, owner, threshold, run_id, True, read, asked=strict))

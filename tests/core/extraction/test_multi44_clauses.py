@@ -55,3 +55,13 @@ def test_a_lone_clause_among_facts_is_read_as_the_users(ex: RulesExtractor) -> N
     # "work as a …" with "I" elided, between two statements the rules found: read "i work as …"
     got = _upserts(ex, "i live in swansea, work as a welder, and i am learning welsh")
     assert any(t is MemoryType.FACT and "welder" in c for t, k, c in got)
+
+
+def test_a_besides_frame_is_never_a_statement_of_its_own(ex: RulesExtractor) -> None:
+    """"除了X，我还…" / "apart from work, i …": the frame names what the next clause adds to; read with the
+    user as elided subject it became a memory holding only the frame (MemoryBank, session 25)."""
+    for message in ("谢谢你。除此之外，今天我还学会了做红烧肉，挺好吃的。",
+                    "确实，每当我来到海边我就很放松。除了海边，我还喜欢森林。"):
+        got = _upserts(ex, message)
+        assert got, message
+        assert all(c not in ("除此之外", "除了海边") for _, _, c in got), got
