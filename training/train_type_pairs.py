@@ -97,6 +97,11 @@ def training_rows(pair: str) -> list[dict[str, Any]]:
     return out
 
 
+def sha_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What the weights' ``data_sha1`` is of: each row's text, label and group."""
+    return [{k: r[k] for k in ("text", "label", "group")} for r in rows]
+
+
 def hesitation(probs: npt.NDArray[np.float64], first: str, second: str) -> tuple[
         npt.NDArray[np.bool_], npt.NDArray[np.float64], npt.NDArray[np.int64]]:
     """Per row of the classifier's probabilities: its two likeliest types are the pair (either order), the
@@ -149,7 +154,7 @@ def train_pair(pair: str, cache: Path | None, out_dir: Path | None,
     unseen = calibrate_margin(oof, y, pair_rows & written, gap, cls_first)  # rows the classifier never fitted
     full = fit(x, y, STEPS, LEARNING_RATE, L2)
     target = (out_dir / path.name) if out_dir is not None else path
-    TypePair(full.head).save(target, rows_sha1([{k: r[k] for k in ("text", "label", "group")} for r in rows]),
+    TypePair(full.head).save(target, rows_sha1(sha_rows(rows)),
                              {"margin": float(margin["chosen"]["margin"])}, rows=str(len(rows)),
                              pair=f"{first}/{second}")
     band = pair_rows & (gap < margin["chosen"]["margin"])

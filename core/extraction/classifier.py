@@ -284,6 +284,16 @@ def shipped_precision_mlp() -> MLPModel:
         return _PRECISION
 
 
+def is_shipped_mlp(model: Model) -> bool:
+    """``model`` holds the shipped MLP's weights (loaded again from its file, as the benchmarks do)."""
+    if not isinstance(model, MLPModel) or model.context:
+        return False
+    shipped = shipped_mlp()
+    return model is shipped or (model.w2.shape == shipped.w2.shape and np.array_equal(model.w2, shipped.w2)
+                                and np.array_equal(model.b2, shipped.b2)
+                                and np.array_equal(model.w1, shipped.w1))
+
+
 def _proba(model: Model, vectors: npt.NDArray[np.float32], prev: npt.NDArray[np.float32] | None
            ) -> npt.NDArray[np.float64]:
     if isinstance(model, MLPModel):
@@ -379,8 +389,8 @@ class MemoryClassifier:
         """``cache``: where passage vectors are shared with semantic dedup (default: the process-wide
         one); by default the embedder is the process-wide local model, counted as caller ``classifier``.
         ``type_pairs``: a ``core.extraction.type_pairs.TypePairReader`` read where the type hesitates between
-        two types of a pair; by default, with the shipped model, the shipped heads when
-        ``type_pairs.TYPE_PAIRS_ON`` (else none)."""
+        two types of a pair; by default, with the shipped MLP (``model`` None or its weights), the shipped
+        heads when ``type_pairs.TYPE_PAIRS_ON`` (else none)."""
         if embedder is None:
             from core.embedding.instrumented import InstrumentedEmbedder
             from core.embedding.local import LocalE5Embedder
@@ -390,7 +400,7 @@ class MemoryClassifier:
             raise ClassifierError(f"the classifier needs {LOCAL_EMBEDDING_MODEL} vectors, "
                                   f"not {embedder.model}")
         self.embedder = embedder
-        if type_pairs is None and model is None:
+        if type_pairs is None and (model is None or is_shipped_mlp(model)):
             from core.extraction.type_pairs import shipped_type_pairs
 
             type_pairs = shipped_type_pairs()
