@@ -42,7 +42,7 @@ import numpy.typing as npt
 
 from core.extraction.classifier import LABELS, PREFIX, shipped_mlp
 from core.extraction.rules import patterns
-from core.extraction.type_pairs import PAIRS, TypePair, grounded
+from core.extraction.type_pairs import PAIRS, TypePair, grounded, taste_fact_family
 from training.relabel_conventions_cls43 import DEVICE, INSTRUMENT, rule_of
 from training.report import emit_report, out_of_fold_errors
 from training.train_horizon import L2, LEARNING_RATE, STEPS, fold_of, out_of_fold
@@ -147,8 +147,8 @@ def train_pair(pair: str, cache: Path | None, out_dir: Path | None,
     oof = out_of_fold(x, y, folds)
     probs = shipped_mlp().predict_proba(x)
     pair_rows, gap, cls_first = hesitation(probs, first, second)
-    if first == "preference":  # the reader never moves a diet of faith or health towards a taste
-        pair_rows &= np.array([not grounded(t) for t in texts], dtype=bool)
+    if first == "preference":  # the reader reads its families only, a diet of faith or health a fact
+        pair_rows &= np.array([taste_fact_family(t) and not grounded(t) for t in texts], dtype=bool)
     margin = calibrate_margin(oof, y, pair_rows, gap, cls_first, max_margin)
     written = np.array([r["source"] == "hand" for r in rows])
     unseen = calibrate_margin(oof, y, pair_rows & written, gap, cls_first)  # rows the classifier never fitted

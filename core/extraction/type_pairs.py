@@ -39,6 +39,8 @@ PAIRS: tuple[tuple[str, str, str, Path], ...] = (
 """(name, the type the head's probability is of, the other type, weights)."""
 TYPE_PAIRS_ON = False
 """The memory classifier (``MemoryClassifier`` with the shipped MLP) reads the heads where it hesitates."""
+FAMILY_GATE = True
+"""The taste / fact head reads only a text of its families (``taste_fact_family``; False: arm N)."""
 
 
 FAITH = re.compile(r"(?i)\b(?:buddhist|hindu|muslim|jewish|jain|religious|religion)\b|"
@@ -51,6 +53,25 @@ def grounded(text: str) -> bool:
     过敏"): a fact or a constraint, never moved to a taste by the ``taste_fact`` head."""
     low = text.lower()
     return bool(patterns.DIET_GROUNDED.search(low) or patterns.ALLERGY.search(low) or FAITH.search(text))
+
+
+_INSTRUMENT_ZH = ("吉他|钢琴|小提琴|中提琴|大提琴|尤克里里|架子鼓|爵士鼓|萨克斯|长笛|笛子|单簧管|"
+                  "小号|长号|竖琴|二胡|古筝|琵琶|扬琴|口琴|手风琴|电子琴|贝斯|电子鼓")
+TASTE_FACT_FAMILY = re.compile(
+    r"(?i)\b(?:guitar|piano|violin|viola|cello|ukulele|uke|drums?|bass|saxophone|sax|flute|clarinet|trumpet|"
+    r"trombone|bassoon|oboe|harp|banjo|mandolin|accordion|harmonica|keyboard|"
+    r"iphone|pixel|galaxy|macbook|thinkpad|ipad|kindle|chromebook|oneplus|android|samsung|laptop|phone|"
+    r"tablet|e-?reader)\b|" + _INSTRUMENT_ZH + "|华为|小米|苹果手机|荣耀|vivo|oppo|安卓|三星|手机|"
+    "笔记本|平板")
+"""The taste / fact head's families besides diets (``patterns.DIET_CHOSEN`` and ``grounded``): an instrument
+(cls43's list, ``training/relabel_conventions_cls43.INSTRUMENT``) or a device. With the texts known, the head
+reads only a text naming one of them, so a home, a pet or a nap told between taste and fact stays the
+classifier's (session 25: the head, fitted on these families, read "been at the new apartment" a taste)."""
+
+
+def taste_fact_family(text: str) -> bool:
+    """``text`` names a diet, a limit of faith or health, an instrument or a device."""
+    return bool(patterns.DIET_CHOSEN.search(text.lower()) or grounded(text) or TASTE_FACT_FAMILY.search(text))
 
 
 class TypePair(RetractionIntent):
@@ -74,9 +95,9 @@ class TypePairReader:
     def reread(self, probs: npt.NDArray[np.float64], vectors: npt.NDArray[np.float32],
                texts: list[str] | None = None) -> npt.NDArray[np.float64]:
         """``probs`` (rows in ``LABELS`` order) with each hesitant row's pair mass shared as its head reads
-        it; a new array, the rows no head reads unchanged. With ``texts`` (one a row), a ``grounded`` diet or
-        limit in the taste / fact band is read a fact (the word rule cls43 asked for: the rows alone did not
-        teach it)."""
+        it; a new array, the rows no head reads unchanged. With ``texts`` (one a row), the taste / fact head
+        reads only a text of its families (``FAMILY_GATE``) and a ``grounded`` diet or limit in its band is
+        read a fact (the word rule cls43 asked for: the rows alone did not teach it)."""
         out = probs.copy()
         if len(probs) == 0 or not self.heads:
             return out
@@ -88,6 +109,8 @@ class TypePairReader:
             pair = {ph.first, ph.second}
             gap = np.abs(probs[:, ph.first] - probs[:, ph.second]) / keep
             rows = np.array([{int(o[0]), int(o[1])} == pair for o in order[:, :2]]) & (gap < ph.margin)
+            if FAMILY_GATE and texts is not None and LABELS[ph.first] == "preference":
+                rows &= np.array([taste_fact_family(t) for t in texts], dtype=bool)
             if not rows.any():
                 continue
             h = ph.head.predict_proba(vectors[rows])
