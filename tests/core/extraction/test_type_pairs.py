@@ -54,10 +54,12 @@ def test_a_diet_of_faith_or_health_is_read_a_fact() -> None:
 
 def test_the_classifier_reads_the_heads_only_when_asked() -> None:
     assert (MemoryClassifier().type_pairs is None) == (not TYPE_PAIRS_ON)
-    texts = ["I play the violin", "i cant eat pork for religious reasons", "I love hiking"]
+    texts = ["i play the trumpet in a brass band on fridays", "i cant eat pork for religious reasons",
+             "I love hiking", "renting a small flat with my cousin near the station"]
     plain = MemoryClassifier(type_pairs=TypePairReader(()))
     armed = MemoryClassifier(type_pairs=load_reader())
     before, after = plain.predict(texts), armed.predict(texts)
     assert [p.p_keep for p in before] == [p.p_keep for p in after]
-    assert after[0].memory_type.value == "preference" and after[1].memory_type.value == "fact"
-    assert after[2].memory_type.value == "preference"
+    assert before[0].memory_type.value == "fact" and after[0].memory_type.value == "preference"
+    assert after[1].memory_type.value == "fact" and after[1].p_type("fact") > before[1].p_type("fact")
+    assert before[2:] == after[2:]  # a confident taste, a confident reading of another pair: the classifier's
