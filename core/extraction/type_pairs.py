@@ -40,6 +40,9 @@ PAIRS: tuple[tuple[str, str, str, Path], ...] = (
 TYPE_PAIRS_ON = False
 """The memory classifier (``MemoryClassifier`` with the shipped MLP) reads the heads where it hesitates."""
 FAMILY_GATE = True
+TASTE_CEILING = 1.0
+"""The project / fact head reads a row only while the classifier's p(taste | keep) is under this (1.0: always,
+arm F; arm G, 0.1: a taste read between fact and project, "trying new recipes", stays the classifier's)."""
 """The taste / fact head reads only a text of its families (``taste_fact_family``; False: arm N)."""
 
 
@@ -111,6 +114,8 @@ class TypePairReader:
             rows = np.array([{int(o[0]), int(o[1])} == pair for o in order[:, :2]]) & (gap < ph.margin)
             if FAMILY_GATE and texts is not None and LABELS[ph.first] == "preference":
                 rows &= np.array([taste_fact_family(t) for t in texts], dtype=bool)
+            if LABELS[ph.first] == "project":
+                rows &= probs[:, LABELS.index("preference")] / keep < TASTE_CEILING
             if not rows.any():
                 continue
             h = ph.head.predict_proba(vectors[rows])
