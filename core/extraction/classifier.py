@@ -284,6 +284,16 @@ def shipped_precision_mlp() -> MLPModel:
         return _PRECISION
 
 
+def is_shipped_mlp(model: Model) -> bool:
+    """``model`` holds the shipped MLP's weights (loaded again from its file, as the benchmarks do)."""
+    if not isinstance(model, MLPModel) or model.context:
+        return False
+    shipped = shipped_mlp()
+    return model is shipped or (model.w2.shape == shipped.w2.shape and np.array_equal(model.w2, shipped.w2)
+                                and np.array_equal(model.b2, shipped.b2)
+                                and np.array_equal(model.w1, shipped.w1))
+
+
 def _proba(model: Model, vectors: npt.NDArray[np.float32], prev: npt.NDArray[np.float32] | None
            ) -> npt.NDArray[np.float64]:
     if isinstance(model, MLPModel):
@@ -375,9 +385,12 @@ class MemoryClassifier:
     """
 
     def __init__(self, embedder: Embedder | None = None, model: Model | None = None,
-                 cache: PassageVectorCache | None = None) -> None:
+                 cache: PassageVectorCache | None = None, type_pairs: Any = None) -> None:
         """``cache``: where passage vectors are shared with semantic dedup (default: the process-wide
-        one); by default the embedder is the process-wide local model, counted as caller ``classifier``."""
+        one); by default the embedder is the process-wide local model, counted as caller ``classifier``.
+        ``type_pairs``: a ``core.extraction.type_pairs.TypePairReader`` read where the type hesitates between
+        two types of a pair; by default, with the shipped MLP (``model`` None or its weights), the shipped
+        heads when ``type_pairs.TYPE_PAIRS_ON`` (else none)."""
         if embedder is None:
             from core.embedding.instrumented import InstrumentedEmbedder
             from core.embedding.local import LocalE5Embedder
@@ -387,6 +400,11 @@ class MemoryClassifier:
             raise ClassifierError(f"the classifier needs {LOCAL_EMBEDDING_MODEL} vectors, "
                                   f"not {embedder.model}")
         self.embedder = embedder
+        if type_pairs is None and (model is None or is_shipped_mlp(model)):
+            from core.extraction.type_pairs import shipped_type_pairs
+
+            type_pairs = shipped_type_pairs()
+        self.type_pairs = type_pairs
         self.model: Model = model or shipped_mlp()
         self.batcher = CoalescingEmbed(embedder.embed_queries if PREFIX == "query"
                                        else embedder.embed_passages)
@@ -408,11 +426,15 @@ class MemoryClassifier:
         return isinstance(self.model, MLPModel) and self.model.context
 
     def predict_vectors(self, vectors: npt.NDArray[np.float32],
-                        prev: npt.NDArray[np.float32] | None = None) -> list[Prediction]:
-        """``prev``: one previous-turn vector per row (a zero row: none), read only by a context model."""
+                        prev: npt.NDArray[np.float32] | None = None,
+                        texts: list[str] | None = None) -> list[Prediction]:
+        """``prev``: one previous-turn vector per row (a zero row: none), read only by a context model;
+        ``texts``: the rows' texts, when known (the type-pair heads leave a diet of faith or health alone)."""
         if len(vectors) == 0:
             return []
         probs = _proba(self.model, vectors, prev)
+        if self.type_pairs is not None:
+            probs = self.type_pairs.reread(probs, vectors, texts)
         return [Prediction(tuple(round(float(p), 6) for p in row)) for row in probs]
 
     def prev_vectors(self, prev: str | None, rows: int) -> npt.NDArray[np.float32] | None:
@@ -429,5 +451,5 @@ class MemoryClassifier:
             return []
         if self.uses_context and prev and prev.strip():
             vectors = self.embed([*texts, prev.strip()[:PREV_MAX_CHARS]])
-            return self.predict_vectors(vectors[:-1], np.repeat(vectors[-1:], len(texts), axis=0))
-        return self.predict_vectors(self.embed(texts))
+            return self.predict_vectors(vectors[:-1], np.repeat(vectors[-1:], len(texts), axis=0), texts)
+        return self.predict_vectors(self.embed(texts), texts=texts)

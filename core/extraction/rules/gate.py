@@ -214,7 +214,7 @@ class ClassifierGate:
         if not texts:
             return GateReading(candidates, meta)
         vectors = self.classifier.embed(texts)
-        first_reading = self.classifier.predict_vectors(vectors)
+        first_reading = self.classifier.predict_vectors(vectors, texts=texts)
         predictions = read_in_context(self.classifier, vectors, first_reading, prev)
         n_units = len(upserts) + len(units)
         rest = slice(len(upserts), n_units)
