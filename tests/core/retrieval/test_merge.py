@@ -5,8 +5,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from statistics import NormalDist
 
+import pytest
+
 from core.episodes.search import EpisodeView, RetrievedEpisode
 from core.memory.tools import MemoryView
+from core.retrieval import merge
 from core.retrieval.merge import (
     EPISODE,
     FLOOR_SHARE,
@@ -177,7 +180,9 @@ def _collection(centre: float, spread: float, n: int) -> list[float]:
     return [centre + spread * NormalDist().inv_cdf(1 - (i + 0.5) / n) for i in range(n)]
 
 
-def test_each_kind_is_standardised_against_the_same_share_of_its_collection() -> None:
+def test_each_kind_is_standardised_against_the_same_share_of_its_collection(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(merge, "SAME_SHARE", True)
     # 40 memories, all among the hits; 400 episodes, of which the search returned the best 96: counted by
     # hits alone, the memories' background is their whole spread and the episodes' the top of theirs, so
     # the best memory, no further above its 40 than the best of 40 draws is, passes the third episode
@@ -197,7 +202,10 @@ def test_each_kind_is_standardised_against_the_same_share_of_its_collection() ->
     # a memory that stands out of its collection still comes first, and each kind keeps its own order
     assert kinds(pooled_order([mem(3, 0.75 + 4 * 0.03)], episodes, "neutral", backgrounds=by_share))[0] == (
         MEMORY, 3)
-    # sizes that do not fit the hits (or are not known) keep the same count of each
+    # off (the shipped default), or sizes that do not fit the hits (or are not known): the same count
+    monkeypatch.setattr(merge, "SAME_SHARE", False)
+    assert by_share.depths() == (40, 40)
+    monkeypatch.setattr(merge, "SAME_SHARE", True)
     assert Backgrounds(memories, hits, memory_total=30, episode_total=400).depths() == (40, 40)
     assert Backgrounds(memories, hits, memory_total=40).depths() == (40, 40)
     # both kinds whole: each background is its whole collection
