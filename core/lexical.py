@@ -154,6 +154,11 @@ class BM25:
         n = len(self._tfs)
         self._idf = {t: math.log(1.0 + (n - c + 0.5) / (c + 0.5)) for t, c in df.items()}
 
+    @property
+    def size(self) -> int:
+        """How many documents the corpus holds."""
+        return len(self._tfs)
+
     def unheld_idf(self) -> float:
         """The IDF ``ideal`` counts a query term no document holds with: that of a term exactly one
         document holds, the rarest a term of the corpus can be (0 for an empty corpus)."""

@@ -25,6 +25,11 @@ SCAN_FACTOR = 8
 """Hits asked of Milvus per episode served (a time filter and one passage per message drop some)."""
 
 
+def scan_size(limit: int) -> int:
+    """Hits asked of Milvus for ``limit`` episodes served: ``limit x SCAN_FACTOR``, at most 400."""
+    return max(1, min(limit * SCAN_FACTOR, 400))
+
+
 class EpisodeSearch:
     """The episodes' collection as retrieval searches it. Until the indexer has created the collection
     a search finds nothing (checked again every ``recheck_sec``) instead of failing."""
@@ -44,7 +49,7 @@ class EpisodeSearch:
                 return []
             self._absent_until = 0.0
         try:
-            return self.index.search(user_pk, vector, max(1, min(limit * SCAN_FACTOR, 400)))
+            return self.index.search(user_pk, vector, scan_size(limit))
         except VectorStoreError:
             if self.index.has_collection():
                 raise

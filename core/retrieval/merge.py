@@ -33,10 +33,19 @@ message it states (``stated``: memory id -> message id) say one thing; the one t
 is served, the other gives its place to the next candidate.
 
 Each kind on its own ruler (``Backgrounds``, ``calibrated``): before they are pooled, each kind's
-scores are standardised against that kind's own background for the question, the cosines of the top
-``n`` vector hits of that kind (``n`` the shorter of the two hit lists, so both are cut at the same
-depth): a score becomes its distance above the kind's mean in units of the kind's spread, rescaled to
-the two spreads' mean so the leans, the window and the lexical part keep their size in cosine. A memory
+scores are standardised against that kind's own background for the question, the cosines of its best
+vector hits: a score becomes its distance above the kind's mean in units of the kind's spread, rescaled
+to the two spreads' mean so the leans, the window and the lexical part keep their size in cosine. The
+two backgrounds are the **same share of each kind's collection** (``Backgrounds.depths``) when the search
+tells how many of each the user has (``collection_size``: a hit list shorter than asked is the whole
+kind; the episodes' lexical corpus counts them): a user with 47 memories and 317 passages has all 47
+memories among the hits and the best 96 passages, and cut at the same count (47 of each, as before
+session 25) the memories' background was their whole spread and the episodes' the top 15 % of theirs,
+so the best of 47 memories, as far above its kind as the best of any 47 lines is, passed the third and
+fourth passages; on LoCoMo a memory took a top-5 place from an evidence episode that way. Cut at the same
+share (30 %: the best 14 memories, the 96 passages), a memory must stand out of its kind as far as a
+passage out of its own. Without both sizes the two lists are cut at the same count. The same share is
+measured and off (``SAME_SHARE``): the lists are cut at the same count. A memory
 is a distilled line and an episode what was said: the same question's cosines of the two kinds sit on
 different levels and spreads (the memories' a few hundredths lower), so the raw cosines let the
 episodes crowd the memories out of the first places on a question whose best answer is a memory (what
@@ -82,6 +91,11 @@ MIN_BACKGROUND = 10
 """Hits of each kind needed to standardise the kinds against their backgrounds: the spread of a handful
 of cosines is noise (a user with a few memories keeps the raw cosines)."""
 
+SAME_SHARE = False
+"""Standardise each kind against the same share of its collection (``Backgrounds.depths``). Off: on the
+whole LoCoMo store (session 25, conversations 5-10, as served) it lifted open-domain r@5 31 -> 32 of 62
+but lost multi-hop 124 -> 122 / 141 -> 137 and all r@10 763 -> 759 (bench/RESULTS.md, issue 25, ep44)."""
+
 MEMORY = "memory"
 EPISODE = "episode"
 
@@ -89,18 +103,34 @@ EPISODE = "episode"
 @dataclass(frozen=True)
 class Backgrounds:
     """The cosines of each kind's vector hits for the question (any order): what each kind's scores
-    are standardised against before the pool (module docstring)."""
+    are standardised against before the pool (module docstring). ``memory_total`` / ``episode_total``:
+    how many of that kind the user has, the collection the hits are the top of (``None``: not known)."""
 
     memories: Sequence[float]
     episodes: Sequence[float]
+    memory_total: int | None = None
+    episode_total: int | None = None
+
+    def depths(self) -> tuple[int, int]:
+        """How many of each kind's best hits its background holds: the same share of each kind's
+        collection when both sizes are known (``SAME_SHARE``), else the same count."""
+        m, e = len(self.memories), len(self.episodes)
+        same = min(m, e)
+        m_total, e_total = self.memory_total, self.episode_total
+        if (not SAME_SHARE or not m or not e or m_total is None or e_total is None
+                or m_total < m or e_total < e):
+            return same, same
+        share = min(m / m_total, e / e_total)
+        return (min(m, max(MIN_BACKGROUND, round(share * m_total))),
+                min(e, max(MIN_BACKGROUND, round(share * e_total))))
 
     def calibration(self) -> tuple[tuple[float, float], tuple[float, float]] | None:
         """``((scale, shift) of the memories, (scale, shift) of the episodes)``: a score ``x`` of a kind
         becomes ``scale * x + shift``; ``None`` when either kind has too few hits or no spread."""
-        depth = min(len(self.memories), len(self.episodes))
-        if depth < MIN_BACKGROUND:
+        m_depth, e_depth = self.depths()
+        if min(m_depth, e_depth) < MIN_BACKGROUND:
             return None
-        tops = [sorted(self.memories, reverse=True)[:depth], sorted(self.episodes, reverse=True)[:depth]]
+        tops = [sorted(self.memories, reverse=True)[:m_depth], sorted(self.episodes, reverse=True)[:e_depth]]
         means = [statistics.fmean(t) for t in tops]
         spreads = [statistics.pstdev(t) for t in tops]
         if min(spreads) <= 0:
@@ -108,6 +138,15 @@ class Backgrounds:
         unit = statistics.fmean(spreads)
         (m_mean, e_mean), (m_spread, e_spread) = means, spreads
         return ((unit / m_spread, -m_mean * unit / m_spread), (unit / e_spread, -e_mean * unit / e_spread))
+
+
+def collection_size(hits: Collection[int], asked: int, counted: int | None = None) -> int | None:
+    """How many of a kind the user has, as far as a search tells: the distinct ``hits`` when fewer came
+    back than were ``asked`` (they are the whole collection), else ``counted`` (the collection counted
+    another way: the episodes' lexical corpus) when it holds them all, else ``None`` (not known)."""
+    if len(hits) < asked:
+        return len(hits)
+    return counted if counted is not None and counted >= len(hits) else None
 
 
 @dataclass(frozen=True)

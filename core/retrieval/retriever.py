@@ -22,13 +22,13 @@ from sqlalchemy.orm import Session, sessionmaker
 from core import metrics
 from core.config import RetrieveMode, Settings
 from core.embedding.base import Embedder
-from core.episodes.reader import EpisodeSearch
+from core.episodes.reader import EpisodeSearch, scan_size
 from core.episodes.search import RetrievedEpisode
-from core.lexical import tokenize
+from core.lexical import BM25, tokenize
 from core.memory.store import find_user
 from core.query_kinds import query_kinds
 from core.retrieval.dense import DenseFailure, DensePath, DenseStart
-from core.retrieval.merge import Backgrounds, Pooled, pooled_order, take_pooled
+from core.retrieval.merge import Backgrounds, Pooled, collection_size, pooled_order, take_pooled
 from core.retrieval.plan import RetrievalPlan, build_query, plan_retrieval
 from core.retrieval.prompt import full_prompt_block, prompt_block
 from core.retrieval.ranking import RerankWeights, RetrievedMemory
@@ -218,7 +218,8 @@ class Retriever:
         lexical = self.settings.EPISODE_LEXICAL_WEIGHT if episodes else 0.0
         sources = self._truth.memory_sources([i.memory.id for i in items] if episodes else [])
         # each kind standardised against its own vector hits for this question (merge.Backgrounds)
-        backgrounds = Backgrounds([c for _, c in hits], [c for _, c in plan.episodes.hits])
+        backgrounds = Backgrounds([c for _, c in hits], [c for _, c in plan.episodes.hits],
+                                  *self._collection_sizes(hits, plan, corpus))
         if plan.pool is not None:
             items, episodes, order = take_pooled(items, episodes, plan.pool, plan.intent,
                                                  max_items=plan.pool_caps[0], max_episodes=plan.pool_caps[1],
@@ -232,6 +233,17 @@ class Retriever:
             return _DenseServed(items, episodes, order)
         return _DenseMissed("the vector index returned no live memory of this user" if hits
                             else "the vector index has no entries for this user yet", answered=True)
+
+    def _collection_sizes(self, hits: Sequence[tuple[int, float]], plan: RetrievalPlan,
+                          corpus: BM25 | None) -> tuple[int | None, int | None]:
+        """How many memories and episodes the user has, when the search tells (``merge.collection_size``):
+        the episodes' lexical corpus counts them all when it was read without a time filter and under
+        its scan cap."""
+        whole = (corpus.size if corpus is not None and plan.episodes.since is None
+                 and plan.episodes.until is None and corpus.size < self.settings.EPISODE_LEXICAL_SCAN_MAX
+                 else None)
+        return (collection_size({i for i, _ in hits}, self.settings.LONG_TERM_MEMORY_RETRIEVE_SCAN_LIMIT),
+                collection_size({i for i, _ in plan.episodes.hits}, scan_size(plan.episodes.limit), whole))
 
     def _recheck_user(self, user_id: str, remembered: int, missed: _DenseMissed,
                       timings: dict[str, float]) -> tuple[int | None, _DenseMissed]:

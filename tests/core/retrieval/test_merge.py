@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from statistics import NormalDist
+
+import pytest
 
 from core.episodes.search import EpisodeView, RetrievedEpisode
 from core.memory.tools import MemoryView
+from core.retrieval import merge
 from core.retrieval.merge import (
     EPISODE,
     FLOOR_SHARE,
@@ -14,6 +18,7 @@ from core.retrieval.merge import (
     MIN_BACKGROUND,
     WINDOW_LEAN,
     Backgrounds,
+    collection_size,
     pooled_order,
     take_pooled,
 )
@@ -168,3 +173,47 @@ def test_on_each_kinds_ruler_the_newer_statement_still_comes_before_the_stale_on
     items, episodes = [mem(1, 0.70)], [ep(1, 0.95), ep(2, 0.90)]
     order = pooled_order(items, episodes, "neutral", superseded={101: 1}, backgrounds=backgrounds)
     assert kinds(order) == [(MEMORY, 1), (EPISODE, 1), (EPISODE, 2)]
+
+
+def _collection(centre: float, spread: float, n: int) -> list[float]:
+    """``n`` cosines spread like a normal sample around ``centre``, best first."""
+    return [centre + spread * NormalDist().inv_cdf(1 - (i + 0.5) / n) for i in range(n)]
+
+
+def test_each_kind_is_standardised_against_the_same_share_of_its_collection(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(merge, "SAME_SHARE", True)
+    # 40 memories, all among the hits; 400 episodes, of which the search returned the best 96: counted by
+    # hits alone, the memories' background is their whole spread and the episodes' the top of theirs, so
+    # the best memory, no further above its 40 than the best of 40 draws is, passes the third episode
+    memories, episodes_all = _collection(0.75, 0.03, 40), _collection(0.80, 0.03, 400)
+    hits = episodes_all[:96]
+    items = [mem(1, memories[0]), mem(2, memories[1])]
+    episodes = [ep(i + 1, episodes_all[i]) for i in range(5)]
+    by_count = Backgrounds(memories, hits)
+    assert by_count.depths() == (40, 40)
+    assert kinds(pooled_order(items, episodes, "neutral", backgrounds=by_count))[:3] == [
+        (EPISODE, 1), (EPISODE, 2), (MEMORY, 1)]
+    # with the sizes known each kind's background is the same share (96 of 400: 24 %) of its collection
+    by_share = Backgrounds(memories, hits, memory_total=40, episode_total=400)
+    assert by_share.depths() == (MIN_BACKGROUND, 96)
+    order = kinds(pooled_order(items, episodes, "neutral", backgrounds=by_share))
+    assert order[:5] == [(EPISODE, 1), (EPISODE, 2), (EPISODE, 3), (EPISODE, 4), (MEMORY, 1)]
+    # a memory that stands out of its collection still comes first, and each kind keeps its own order
+    assert kinds(pooled_order([mem(3, 0.75 + 4 * 0.03)], episodes, "neutral", backgrounds=by_share))[0] == (
+        MEMORY, 3)
+    # off (the shipped default), or sizes that do not fit the hits (or are not known): the same count
+    monkeypatch.setattr(merge, "SAME_SHARE", False)
+    assert by_share.depths() == (40, 40)
+    monkeypatch.setattr(merge, "SAME_SHARE", True)
+    assert Backgrounds(memories, hits, memory_total=30, episode_total=400).depths() == (40, 40)
+    assert Backgrounds(memories, hits, memory_total=40).depths() == (40, 40)
+    # both kinds whole: each background is its whole collection
+    assert Backgrounds(memories, episodes_all[:60], memory_total=40, episode_total=60).depths() == (40, 60)
+
+
+def test_a_kinds_collection_size_is_known_from_a_short_hit_list_or_a_count_that_holds_them() -> None:
+    assert collection_size({1, 2, 3}, asked=80) == 3  # fewer came back than were asked: all of them
+    assert collection_size(set(range(80)), asked=80) is None  # as many as asked: more may exist
+    assert collection_size(set(range(96)), asked=96, counted=317) == 317  # the lexical corpus counted them
+    assert collection_size(set(range(96)), asked=96, counted=50) is None  # a count that cannot hold the hits
