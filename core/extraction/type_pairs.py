@@ -37,13 +37,15 @@ PAIRS: tuple[tuple[str, str, str, Path], ...] = (
     ("fact_project", "project", "fact", DATA / "type_fact_project.npz"),
 )
 """(name, the type the head's probability is of, the other type, weights)."""
-TYPE_PAIRS_ON = False
-"""The memory classifier (``MemoryClassifier`` with the shipped MLP) reads the heads where it hesitates."""
+TYPE_PAIRS_ON = True
+"""The memory classifier (``MemoryClassifier`` with the shipped MLP) reads the heads where it hesitates (on
+since session 25, arm G: pooled tune 272 -> 275, dev_updates4 31 -> 34, unseen sets and public stores
+unchanged)."""
 FAMILY_GATE = True
-TASTE_CEILING = 1.0
+"""The taste / fact head reads only a text of its families (``taste_fact_family``; False: arm N)."""
+TASTE_CEILING = 0.1
 """The project / fact head reads a row only while the classifier's p(taste | keep) is under this (1.0: always,
 arm F; arm G, 0.1: a taste read between fact and project, "trying new recipes", stays the classifier's)."""
-"""The taste / fact head reads only a text of its families (``taste_fact_family``; False: arm N)."""
 
 
 FAITH = re.compile(r"(?i)\b(?:buddhist|hindu|muslim|jewish|jain|religious|religion)\b|"
