@@ -1,5 +1,5 @@
-"""Train the type-pair heads (``core.extraction.type_pairs``): two small logistic heads read only where the
-memory classifier hesitates between two types (issue 24, session 25, helper type44).
+"""Train the type-pair heads (``core.extraction.rules.type_pairs``): two small logistic heads read only where
+the memory classifier hesitates between two types (issue 24, session 25, helper type44).
 
 Session 24 (cls43, ``bench/RESULTS.md``) retrained the whole memory classifier on the writers' type
 conventions (a chosen diet, an instrument played: a taste; a device the user has, work told as what one
@@ -42,7 +42,7 @@ import numpy.typing as npt
 
 from core.extraction.classifier import LABELS, PREFIX, shipped_mlp
 from core.extraction.rules import patterns
-from core.extraction.type_pairs import PAIRS, TypePair, grounded, taste_fact_family
+from core.extraction.rules.type_pairs import PAIRS, TypePair, grounded, taste_fact_family
 from training.relabel_conventions_cls43 import DEVICE, INSTRUMENT, rule_of
 from training.report import emit_report, out_of_fold_errors
 from training.train_horizon import L2, LEARNING_RATE, STEPS, fold_of, out_of_fold

@@ -388,9 +388,10 @@ class MemoryClassifier:
                  cache: PassageVectorCache | None = None, type_pairs: Any = None) -> None:
         """``cache``: where passage vectors are shared with semantic dedup (default: the process-wide
         one); by default the embedder is the process-wide local model, counted as caller ``classifier``.
-        ``type_pairs``: a ``core.extraction.type_pairs.TypePairReader`` read where the type hesitates between
-        two types of a pair; by default, with the shipped MLP (``model`` None or its weights), the shipped
-        heads when ``type_pairs.TYPE_PAIRS_ON`` (else none)."""
+        ``type_pairs``: a ``core.extraction.rules.type_pairs.TypePairReader`` read where the type hesitates
+        between two types of a pair; when none is given, ``RulesExtractor`` gives a classifier of the shipped
+        MLP (``shipped``) the shipped heads while ``TYPE_PAIRS_ON`` (the heads name the rules' diet words, so
+        they live with the rules and the classifier does not import them)."""
         if embedder is None:
             from core.embedding.instrumented import InstrumentedEmbedder
             from core.embedding.local import LocalE5Embedder
@@ -400,10 +401,7 @@ class MemoryClassifier:
             raise ClassifierError(f"the classifier needs {LOCAL_EMBEDDING_MODEL} vectors, "
                                   f"not {embedder.model}")
         self.embedder = embedder
-        if type_pairs is None and (model is None or is_shipped_mlp(model)):
-            from core.extraction.type_pairs import shipped_type_pairs
-
-            type_pairs = shipped_type_pairs()
+        self.shipped = model is None or is_shipped_mlp(model)
         self.type_pairs = type_pairs
         self.model: Model = model or shipped_mlp()
         self.batcher = CoalescingEmbed(embedder.embed_queries if PREFIX == "query"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from core.extraction.type_pairs import PAIRS, TypePair
+from core.extraction.rules.type_pairs import PAIRS, TypePair
 from training.train_retraction_intent import rows_sha1
 from training.train_type_pairs import calibrate_margin, sha_rows, training_rows
 

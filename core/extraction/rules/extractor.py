@@ -296,6 +296,10 @@ class RulesExtractor:
         and the judge (``core.extraction.retraction_target``; unset: ``RETRACTION_TARGET_ON``, off);
         ``lasting``: with a classifier, the lasting-statement head's say on a rescue
         (``core.extraction.rules.gate_lasting``; unset: ``LASTING_ON``, off: measured, not shipped)."""
+        if classifier is not None and classifier.type_pairs is None and classifier.shipped:
+            from core.extraction.rules.type_pairs import shipped_type_pairs
+
+            classifier.type_pairs = shipped_type_pairs()  # the shipped MLP's heads (``TYPE_PAIRS_ON``)
         self.classifier = classifier
         self._chooser = _referent_chooser(referent_model) if classifier is not None else None
         self._gated = lru_cache(maxsize=128)(self._apply_classifier)

@@ -1,5 +1,5 @@
-"""The type-pair heads (``core.extraction.type_pairs``): read only where the memory classifier's two likeliest
-types are a head's pair with a small gap, sharing only those two types' probability."""
+"""The type-pair heads (``core.extraction.rules.type_pairs``): read only where the memory classifier's two
+likeliest types are a head's pair with a small gap, sharing only those two types' probability."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import pytest
 
 from core.extraction.classifier import LABELS, MemoryClassifier
 from core.extraction.logistic_head import LogisticHead
-from core.extraction.type_pairs import (
+from core.extraction.rules import RulesExtractor
+from core.extraction.rules.type_pairs import (
     TYPE_PAIRS_ON,
     PairHead,
     TypePair,
@@ -53,7 +54,7 @@ def test_a_diet_of_faith_or_health_is_read_a_fact() -> None:
 
 
 def test_the_classifier_reads_the_heads_only_when_asked() -> None:
-    assert (MemoryClassifier().type_pairs is None) == (not TYPE_PAIRS_ON)
+    assert (RulesExtractor(MemoryClassifier()).classifier.type_pairs is None) == (not TYPE_PAIRS_ON)
     texts = ["i play the trumpet in a brass band on fridays", "i cant eat pork for religious reasons",
              "I love hiking", "renting a small flat with my cousin near the station"]
     plain = MemoryClassifier(type_pairs=TypePairReader(()))

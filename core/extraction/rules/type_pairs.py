@@ -31,7 +31,7 @@ from core.extraction.retraction_intent import RetractionIntent
 from core.extraction.rules import patterns
 from core.text import regex as re
 
-DATA = Path(__file__).with_name("data")
+DATA = Path(__file__).resolve().parents[1] / "data"
 PAIRS: tuple[tuple[str, str, str, Path], ...] = (
     ("taste_fact", "preference", "fact", DATA / "type_taste_fact.npz"),
     ("fact_project", "project", "fact", DATA / "type_fact_project.npz"),
