@@ -223,6 +223,13 @@ _NOISE_CONTENT = [
     ),
     # reminders already fired / last reminder state
     _alt(r"上次提醒(?:时间|于)|last reminded (?:at|on)\b"),
+    # a credential told with its value ("my password is mars-999", "支付密码是…"): never a memory, never
+    # read back, whoever writes it (the rules' clause cuts, the LLM path, an agent's save)
+    _alt(
+        r"\b(?:pass ?words?|passcodes?|pass ?phrases?|pin(?: code| number)?|api[ _-]?keys?|secret keys?|"
+        r"access tokens?|security codes?|cvv|login)\s*(?:is|was|=|:)\s*\S",
+        r"(?:密码|口令|验证码|PIN码?|pin码?|密钥)\s*(?:是|为|改成了?|=|:|：)\s*\S",
+    ),
 ]
 
 

@@ -218,3 +218,23 @@ def test_a_json_payload_is_structured(content: str) -> None:
 ])
 def test_speech_is_not_a_payload(content: str) -> None:
     assert not is_structured_payload(content)
+
+
+@pytest.mark.parametrize("content", [
+    "I live in Mars, and my password is mars-999",
+    "my bank PIN is 4417",
+    "api key: sk-test-123",
+    "我的支付密码是 880211",
+    "wifi密码：abc12345",
+])
+def test_a_credential_with_its_value_is_never_a_memory(content: str) -> None:
+    assert is_noise_content(content)
+
+
+@pytest.mark.parametrize("content", [
+    "I keep forgetting my passwords",
+    "I work in password security at a bank",
+    "我总是忘记密码",
+])
+def test_talk_about_passwords_is_not_a_credential(content: str) -> None:
+    assert not is_noise_content(content)
