@@ -20,6 +20,7 @@ import argparse
 import json
 import re
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -74,7 +75,7 @@ def first_hits(row: dict[str, Any]) -> dict[str, dict[str, int | None]]:
     def hit(c: dict[str, Any] | None) -> bool:
         return c is not None and bool(c["hit"] or c["answer"])
 
-    def first(lst: list[dict[str, Any] | None], k: int) -> int | None:
+    def first(lst: Sequence[dict[str, Any] | None], k: int) -> int | None:
         return next((j for j, c in enumerate(lst[:k]) if hit(c)), None)
 
     out: dict[str, dict[str, int | None]] = {}
