@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.bench_locomo import DEFAULT_DATA, interleave
+from bench.bench_locomo import DEFAULT_DATA, NO_LEAD, interleave
 
 CATS = ("all", "single-hop", "multi-hop", "temporal", "open-domain")
 READINGS = ("by_rank", "by_score")
@@ -78,13 +78,18 @@ def first_hits(row: dict[str, Any]) -> dict[str, dict[str, int | None]]:
     def first(lst: Sequence[dict[str, Any] | None], k: int) -> int | None:
         return next((j for j, c in enumerate(lst[:k]) if hit(c)), None)
 
+    def lead(lst: Sequence[dict[str, Any] | None]) -> float:  # the first entry's query cosine
+        return float(lst[0]["cosine"]) if lst and lst[0] is not None else NO_LEAD
+
     out: dict[str, dict[str, int | None]] = {}
     ep_lists = [sorted(eps[s], key=lambda c: c["pos"]) for s in speakers]
     by_score = sorted((c for lst in ep_lists for c in lst), key=lambda c: -c["score"])  # stable
-    out["episodes"] = {"by_rank": first(interleave(ep_lists), 10), "by_score": first(by_score, 10)}
+    out["episodes"] = {"by_rank": first(interleave(ep_lists, [lead(lst) for lst in ep_lists]), 10),
+                       "by_score": first(by_score, 10)}
     for k in (5, 10):
         orders = [sorted(served[s], key=lambda c: c["pos"])[:k] for s in speakers]
-        ranked = [info.get((c["kind"][len("served_"):], c["id"])) for c in interleave(orders)]
+        entries = [[info.get((c["kind"][len("served_"):], c["id"])) for c in o] for o in orders]
+        ranked = interleave(entries, [lead(e) for e in entries])
         scored = [info.get((c["kind"][len("served_"):], c["id"]))
                   for c in sorted((c for o in orders for c in o), key=lambda c: -c["score"])]
         out[f"served@{k}"] = {"by_rank": first(ranked, k), "by_score": first(scored, k)}

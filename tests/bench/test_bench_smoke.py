@@ -169,12 +169,14 @@ def test_two_speakers_lists_are_read_by_rank_not_by_each_users_own_score(tmp_pat
     assert bench_locomo.interleave([["a1", "a2", "a3"], ["b1"]]) == ["a1", "b1", "a2", "a3"]
     assert bench_locomo.interleave([["a1", "a2"]]) == ["a1", "a2"]  # one speaker: their own list
     assert bench_locomo.interleave([[], ["b1"]]) == ["b1"] and bench_locomo.interleave([]) == []
+    # within a rank, the list whose first entry has the higher query cosine (one ruler for every user) first
+    assert bench_locomo.interleave([["a1", "a2"], ["b1", "b2"]], [0.81, 0.84]) == ["b1", "a1", "b2", "a2"]
     from bench import locomo_readings
 
     # Ann's calibration gives her every entry a higher score than Bo's first, which is the evidence
     def cand(kind: str, spk: str, pos: int, score: float, hit: bool = False) -> dict[str, object]:
         return {"kind": kind, "spk": spk, "pos": pos, "id": 100 * (spk == "Bo") + pos, "score": score,
-                "hit": hit, "answer": False}
+                "cosine": 0.8 - 0.01 * pos, "hit": hit, "answer": False}
 
     cands = []
     for spk, base, hit_pos in (("Ann", 0.95, None), ("Bo", 0.5, 0)):
