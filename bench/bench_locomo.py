@@ -16,7 +16,7 @@ size). Publishing everything at once would coalesce a whole session into one ext
 ``LONG_TERM_MEMORY_MAX_WRITE_ITEMS`` memories), which is not how the service is fed.
 
 Scoring: every question except category 5 (adversarial), retrieve top 10 (dense ``Retriever``, the
-product's rerank) for each speaker its evidence turns belong to (lists merged by score), and count
+product's rerank) for each speaker its evidence turns belong to, and count
 a hit at k when one of the first k memories has its source message among the evidence turns, or
 contains the answer text (both criteria are also reported alone). With episodes (issue 25): episodes
 only; ``ours_both``, both kinds as a call with neither limit given serves them (a retrieval of its
@@ -26,11 +26,25 @@ kind within its own limit, the stale-episode rule included); ``ours_both_recompu
 (raw cosines; sessions 10-11's figure);
 ``ours_both_fixed_split``, the former split of k by the question's time intent (``split_limits``);
 ``ours_both_pooled_by_cosine``, both kinds by raw cosine.
-``--dump FILE`` writes each question's candidates of both kinds, ``--skip N`` starts at conversation N
-(a slice not looked at before). Baselines in the same run, same
-model: dense retrieval (cosine, e5 query/passage prefixes) over every raw turn of the conversation
-(both speakers), and over the evidence speaker's own turns only (the material the memories are
-extracted from).
+
+Two target speakers (the evidence is in both speakers' turns; 54 of the 953 questions of conversations
+5-10): a product retrieval is one user's, and each user's scores are on that user's own ruler (the pool
+standardises each kind against that user's own backgrounds, ``core.retrieval.merge.Backgrounds``; episode
+scores are scaled so that each user's best is 1.0), so two users' scores were never made to be compared.
+Every arm of ours therefore reads the speakers' lists **by rank** (``interleave``): each speaker's first,
+then each speaker's second, ..., each speaker's own order kept, cut at k; within a rank the speaker whose
+list's first entry has the higher query cosine comes first (the same embedder's cosine is one ruler for
+every user; a fixed speaker order moved 1-3 questions at r@5 on session 25's store). With one target
+speaker this is that speaker's list. The former reading (the speakers' lists merged by score, a stable
+sort) stays as the ``*_by_score`` rows (``ours_memories_by_score``, ``ours_episodes_by_score``,
+``ours_both_by_score``), so the change is visible; ``ours_both_pooled_by_cosine`` and the raw-turn
+baselines keep one cosine ruler over both speakers (their best honest configuration). ``python -m
+bench.locomo_readings DUMP`` re-reads a ``--dump`` both ways.
+
+``--dump FILE`` writes each question's candidates of both kinds, ``--skip N`` starts at conversation N (a
+slice not looked at before). Baselines in the same run, same model: dense retrieval (cosine, e5
+query/passage prefixes) over every raw turn of the conversation (both speakers), and over the evidence
+speaker's own turns only (the material the memories are extracted from).
 
 Stdout: one JSON object.
 """
@@ -42,9 +56,10 @@ import json
 import re
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from bench.common import REPO, log
 from bench.stack import bench_pipeline, install_sigterm
@@ -54,6 +69,8 @@ DEFAULT_DATA = REPO.parent / "shared" / "benchmarks" / "locomo10.json"
 CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 KS = (1, 5, 10)
 _DIA = re.compile(r"D\d+:\d+")
+T = TypeVar("T")
+NO_LEAD = float("-inf")
 
 
 def slug(name: str) -> str:
@@ -191,6 +208,23 @@ def score_at(tally: dict[str, Any], served: dict[int, list[tuple[set[str], str]]
         tally[f"evidence@{k}"] += ev
         tally[f"answer@{k}"] += an
         tally[f"any@{k}"] += ev or an
+
+
+def interleave(lists: Sequence[Sequence[T]], leads: Sequence[float] | None = None) -> list[T]:
+    """Several users' ranked lists read by rank: every list's first, then every list's second, ... (each
+    list's own order kept). No calibrated score is compared across lists: each user's scores are on that
+    user's own backgrounds. Within a rank the lists come in the order of ``leads`` (highest first: the query
+    cosine of each list's first entry, one embedder's cosine being one ruler for every user), ties and
+    without ``leads`` in the given order."""
+    if leads is not None:
+        lists = [lst for _, lst in sorted(zip(leads, lists, strict=True), key=lambda x: -x[0])]
+    depth = max((len(lst) for lst in lists), default=0)
+    return [lst[r] for r in range(depth) for lst in lists if r < len(lst)]
+
+
+def lead_of(order: Sequence[Any], cosines: dict[tuple[str, int], float]) -> float:
+    """The query cosine of a served order's first entry (``interleave``'s ``leads``)."""
+    return cosines.get((order[0].kind, order[0].id), NO_LEAD) if order else NO_LEAD
 
 
 def finish(tally: dict[str, Any]) -> dict[str, Any]:
@@ -349,6 +383,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         lex_weight = pipe.settings.EPISODE_LEXICAL_WEIGHT
         from core.retrieval.plan import without_names
 
+        def cosines_of(res: Any) -> dict[tuple[str, int], float]:
+            """Each served entry's query cosine (``lead_of``)."""
+            out = {("memory", i.memory.id): i.components.raw_retrieval for i in res.items}
+            out.update({("episode", e.episode.id): e.cosine for e in res.episodes})
+            return out
+
         def names(speaker: str) -> list[str]:
             """The user's names as a caller gives them (``user_names``): the speaker's name."""
             return [] if args.no_user_names else [speaker]
@@ -357,6 +397,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
         episodes_only: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
         both: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
+        # the former reading of two target speakers: their lists merged by score
+        ours_by_score: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
+        episodes_by_score: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
+        both_by_score: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
         # the pooled order recomputed from the two top-10 lists (take_pooled without the stale rule:
         # the figure of sessions 10-11's "both as served")
         recomputed: defaultdict[str, dict[str, Any]] = defaultdict(new_tally)
@@ -396,8 +440,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     continue
                 cat = CATEGORY_NAMES.get(q["category"], str(q["category"]))
                 target = sorted({c["dia_speaker"][d] for d in evidence})
-                # ours: top 10 per target speaker, merged by rerank score
+                # ours: top 10 per target speaker, read by rank (``interleave``); the former reading merged
+                # the speakers' lists by rerank score (``*_by_score``)
                 merged: list[tuple[float, set[str], str]] = []
+                mem_lists: list[list[tuple[set[str], str]]] = []
+                mem_leads: list[float] = []
                 for spk in target:
                     t1 = time.perf_counter()
                     res = retriever.retrieve(
@@ -406,16 +453,21 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     )
                     retrieval_ms.append((time.perf_counter() - t1) * 1000)
                     served[res.served_by.value] += 1
-                    for item in res.items:
-                        mem = item.memory
-                        merged.append((item.score, source_of.get(mem.id, set()), f"{mem.key} {mem.content}"))
+                    mem_list = [(item.score, source_of.get(item.memory.id, set()),
+                                 f"{item.memory.key} {item.memory.content}") for item in res.items]
+                    merged.extend(mem_list)
+                    mem_lists.append([(s, t) for _, s, t in mem_list])
+                    mem_leads.append(res.items[0].components.raw_retrieval if res.items else NO_LEAD)
                 merged.sort(key=lambda x: -x[0])
-                ranked = [(s, t) for _, s, t in merged]
+                for tally in (ours_by_score[cat], ours_by_score["all"]):
+                    score_list(tally, [(s, t) for _, s, t in merged], evidence, answer)
                 for tally in (ours[cat], ours["all"]):
-                    score_list(tally, ranked, evidence, answer)
+                    score_list(tally, interleave(mem_lists, mem_leads), evidence, answer)
                 # episodes only, and both as retrieval serves them: the pooled order of the two kinds
                 # (core.retrieval.merge; with neither limit given retrieval serves the first k of it)
                 eps: list[tuple[float, set[str], str]] = []
+                ep_lists: list[list[tuple[set[str], str]]] = []  # each target speaker's episodes, in order
+                ep_leads: list[float] = []
                 pooled: list[tuple[float, set[str], str]] = []  # both kinds by their cosine
                 cands: list[dict[str, Any]] = []  # --dump: both kinds' candidates of every target speaker
                 answers = []  # each target speaker's answer, for the pooled order at each k
@@ -424,8 +476,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     res = retriever.retrieve(c["users"][spk], q["question"], mode=RetrieveMode.DENSE,
                                              limit=10, episode_limit=10, asked_at=c["asked_at"],
                                              user_names=names(spk))
-                    eps.extend((e.score, episode_source.get(e.episode.id, set()), e.episode.content)
-                               for e in res.episodes)
+                    ep_list = [(e.score, episode_source.get(e.episode.id, set()), e.episode.content)
+                               for e in res.episodes]
+                    eps.extend(ep_list)
+                    ep_lists.append([(s, t) for _, s, t in ep_list])
+                    ep_leads.append(res.episodes[0].cosine if res.episodes else NO_LEAD)
                     pooled.extend((e.cosine, episode_source.get(e.episode.id, set()), e.episode.content)
                                   for e in res.episodes)
                     pooled.extend((i.components.raw_retrieval, source_of.get(i.memory.id, set()),
@@ -435,7 +490,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                              for i in res.items}
                     by_id.update({("episode", e.episode.id): (episode_source.get(e.episode.id, set()),
                                                               e.episode.content) for e in res.episodes})
-                    answers.append((res, by_id, spk))
+                    answers.append((res, by_id, spk, cosines_of(res)))
                     # what a call with neither limit given serves (the product's own pooled order)
                     res_served = retriever.retrieve(c["users"][spk], q["question"], mode=RetrieveMode.DENSE,
                                                     asked_at=c["asked_at"], user_names=names(spk))
@@ -445,7 +500,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     served_by_id.update({("episode", e.episode.id): (episode_source.get(e.episode.id, set()),
                                                                      e.episode.content)
                                          for e in res_served.episodes})
-                    served_orders.append((res_served.order, served_by_id))
+                    served_orders.append((res_served.order, served_by_id, cosines_of(res_served)))
                     if dump is None:
                         continue
                     q_terms = set(tokenize(build_query(without_names(q["question"], names(spk)), None)))
@@ -474,13 +529,19 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     dump.append({"cat": cat, "intent": time_intent(q["question"]), "q": q["question"],
                                  "evidence": sorted(evidence), "answer": str(answer), "cands": cands})
                 served_now: dict[int, list[tuple[set[str], str]]] = {}
+                served_by_score: dict[int, list[tuple[set[str], str]]] = {}
                 for k in KS:
-                    at_k_served = [(p.score, *by_id[(p.kind, p.id)]) for order, by_id in served_orders
+                    served_now[k] = interleave([[by_id[(p.kind, p.id)] for p in order[:k]]
+                                                for order, by_id, _ in served_orders],
+                                               [lead_of(order, cos) for order, _, cos in served_orders])[:k]
+                    at_k_served = [(p.score, *by_id[(p.kind, p.id)]) for order, by_id, _ in served_orders
                                    for p in order[:k]]
                     at_k_served.sort(key=lambda x: -x[0])  # stable: one speaker's own order is kept
-                    served_now[k] = [(s, t) for _, s, t in at_k_served[:k]]
+                    served_by_score[k] = [(s, t) for _, s, t in at_k_served[:k]]
                 for tally in (both[cat], both["all"]):
                     score_at(tally, served_now, evidence, answer)
+                for tally in (both_by_score[cat], both_by_score["all"]):
+                    score_at(tally, served_by_score, evidence, answer)
                 pooled.sort(key=lambda x: -x[0])
                 for tally in (by_cosine[cat], by_cosine["all"]):
                     score_list(tally, [(s, t) for _, s, t in pooled], evidence, answer)
@@ -493,8 +554,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 for cap, tallies in ((ep_cap, recomputed), *alt):
                     served_pooled: dict[int, list[tuple[set[str], str]]] = {}
                     for k in KS:
-                        at_k: list[tuple[float, set[str], str]] = []
-                        for res, by_id, a_spk in answers:
+                        at_k: list[list[tuple[set[str], str]]] = []
+                        at_k_leads: list[float] = []
+                        for res, by_id, a_spk, a_cos in answers:
                             intent = res.intent or "neutral"
                             # the terms as the retrieval's plan has them
                             q_terms = set(tokenize(build_query(without_names(q["question"], names(a_spk)),
@@ -502,31 +564,36 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                             order = take_pooled(res.items, res.episodes, mem_cap + cap, intent,
                                                 max_items=mem_cap, max_episodes=cap, terms=q_terms,
                                                 lexical_weight=lex_weight if res.episodes else 0.0)[2][:k]
-                            at_k.extend((p.score, *by_id[(p.kind, p.id)]) for p in order)
-                        at_k.sort(key=lambda x: -x[0])  # stable: one speaker's own order is kept
-                        served_pooled[k] = [(s, t) for _, s, t in at_k[:k]]
+                            at_k.append([by_id[(p.kind, p.id)] for p in order])
+                            at_k_leads.append(lead_of(order, a_cos))
+                        served_pooled[k] = interleave(at_k, at_k_leads)[:k]
                     for tally in (tallies[cat], tallies["all"]):
                         score_at(tally, served_pooled, evidence, answer)
                 eps.sort(key=lambda x: -x[0])
-                for tally in (episodes_only[cat], episodes_only["all"]):
+                for tally in (episodes_by_score[cat], episodes_by_score["all"]):
                     score_list(tally, [(s, t) for _, s, t in eps], evidence, answer)
+                for tally in (episodes_only[cat], episodes_only["all"]):
+                    score_list(tally, interleave(ep_lists, ep_leads), evidence, answer)
                 served_both: dict[int, list[tuple[set[str], str]]] = {}
                 for k in KS if not args.no_fixed_split else ():
                     m_lim, e_lim = split_limits(k - k // 2, k // 2, time_intent(q["question"]))
-                    mem_part: list[tuple[float, set[str], str]] = []
-                    ep_part: list[tuple[float, set[str], str]] = []
+                    mem_part: list[list[tuple[set[str], str]]] = []
+                    ep_part: list[list[tuple[set[str], str]]] = []
+                    m_leads: list[float] = []
+                    e_leads: list[float] = []
                     for spk in target:
                         res = retriever.retrieve(c["users"][spk], q["question"], mode=RetrieveMode.DENSE,
                                                  limit=max(1, m_lim), episode_limit=e_lim,
                                                  asked_at=c["asked_at"], user_names=names(spk))
-                        mem_part.extend((i.score, source_of.get(i.memory.id, set()),
-                                         f"{i.memory.key} {i.memory.content}") for i in res.items[:m_lim])
-                        ep_part.extend((e.score, episode_source.get(e.episode.id, set()), e.episode.content)
-                                       for e in res.episodes)
-                    mem_part.sort(key=lambda x: -x[0])
-                    ep_part.sort(key=lambda x: -x[0])
-                    served_both[k] = ([(s, t) for _, s, t in mem_part[:m_lim]]
-                                      + [(s, t) for _, s, t in ep_part[:e_lim]])
+                        mem_part.append([(source_of.get(i.memory.id, set()),
+                                          f"{i.memory.key} {i.memory.content}") for i in res.items[:m_lim]])
+                        ep_part.append([(episode_source.get(e.episode.id, set()), e.episode.content)
+                                        for e in res.episodes])
+                        m_leads.append(res.items[0].components.raw_retrieval if res.items[:m_lim]
+                                       else NO_LEAD)
+                        e_leads.append(res.episodes[0].cosine if res.episodes else NO_LEAD)
+                    served_both[k] = (interleave(mem_part, m_leads)[:m_lim]
+                                      + interleave(ep_part, e_leads)[:e_lim])
                 for tally in (fixed_split[cat], fixed_split["all"]) if served_both else ():
                     score_at(tally, served_both, evidence, answer)  # before the pooled order
                 # baselines: cosine over raw turns
@@ -557,6 +624,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "ours_memories": {k: finish(v) for k, v in ours.items()},
             "ours_episodes": {k: finish(v) for k, v in episodes_only.items()},
             "ours_both": {k: finish(v) for k, v in both.items()},
+            "ours_memories_by_score": {k: finish(v) for k, v in ours_by_score.items()},
+            "ours_episodes_by_score": {k: finish(v) for k, v in episodes_by_score.items()},
+            "ours_both_by_score": {k: finish(v) for k, v in both_by_score.items()},
             "ours_both_recomputed": {k: finish(v) for k, v in recomputed.items()},
             **{f"ours_both_episode_cap_{c}": {k: finish(v) for k, v in t.items()}
                for c, t in alt_caps.items()},

@@ -28,7 +28,8 @@ MODULES = ["bench.common", "bench.stack", "bench.processes", "bench.machine", "b
            "bench.reporting.plots", "bench.reporting.headlines", "bench.reporting.mem0",
            "bench.reporting.locomo", "bench.bench_episode_scale", "bench.milvus_standalone",
            "bench.reporting.pipeline", "bench.reporting.scale", "bench.reporting.quality",
-           "bench.bench_cluster_faults", "bench.bench_outbox_relay", "bench.reporting.cluster"]
+           "bench.bench_cluster_faults", "bench.bench_outbox_relay", "bench.reporting.cluster",
+           "bench.locomo_readings"]
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -160,6 +161,36 @@ def test_locomo_helpers() -> None:
     bench_locomo.score_list(tally, [({"D9:9"}, "other"), ({"D1:1"}, "I adopted a cat")], {"D1:1"}, "dog")
     done = bench_locomo.finish(tally)
     assert done["any@1"] == 0.0 and done["any@5"] == 1.0 and done["answer@5"] == 0.0
+
+
+def test_two_speakers_lists_are_read_by_rank_not_by_each_users_own_score(tmp_path: Path) -> None:
+    """A two-speaker LoCoMo question: each user's scores are on that user's own ruler, so the bench reads
+    the two lists by rank (each speaker's own order kept); the former by-score reading stays a row."""
+    assert bench_locomo.interleave([["a1", "a2", "a3"], ["b1"]]) == ["a1", "b1", "a2", "a3"]
+    assert bench_locomo.interleave([["a1", "a2"]]) == ["a1", "a2"]  # one speaker: their own list
+    assert bench_locomo.interleave([[], ["b1"]]) == ["b1"] and bench_locomo.interleave([]) == []
+    # within a rank, the list whose first entry has the higher query cosine (one ruler for every user) first
+    assert bench_locomo.interleave([["a1", "a2"], ["b1", "b2"]], [0.81, 0.84]) == ["b1", "a1", "b2", "a2"]
+    from bench import locomo_readings
+
+    # Ann's calibration gives her every entry a higher score than Bo's first, which is the evidence
+    def cand(kind: str, spk: str, pos: int, score: float, hit: bool = False) -> dict[str, object]:
+        return {"kind": kind, "spk": spk, "pos": pos, "id": 100 * (spk == "Bo") + pos, "score": score,
+                "cosine": 0.8 - 0.01 * pos, "hit": hit, "answer": False}
+
+    cands = []
+    for spk, base, hit_pos in (("Ann", 0.95, None), ("Bo", 0.5, 0)):
+        for j in range(6):
+            cands.append(cand("episode", spk, j, base - 0.01 * j, hit=j == hit_pos))
+            cands.append(cand("served_episode", spk, j, base - 0.01 * j))
+    first = locomo_readings.first_hits({"cands": cands})
+    assert first["served@5"] == {"by_rank": 1, "by_score": None}
+    assert first["served@10"] == {"by_rank": 1, "by_score": 6}
+    assert first["episodes"] == {"by_rank": 1, "by_score": 6}
+    assert first["speakers"] == {"n": 2}
+    # one speaker: the two readings are one
+    solo = locomo_readings.first_hits({"cands": [c for c in cands if c["spk"] == "Bo"]})
+    assert solo["served@5"] == {"by_rank": 0, "by_score": 0}
 
 
 def test_report_renders_from_results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
