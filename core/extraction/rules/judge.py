@@ -80,6 +80,8 @@ sentence withdraws; else read the surest relation and retract or supersede.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
@@ -88,6 +90,7 @@ from core.extraction.pairs import PairModel, has_cue, time_word_only
 from core.extraction.retraction_intent import INTENT_P as WITHDRAWAL_P
 from core.extraction.retraction_intent import RetractionIntent
 from core.extraction.retraction_target import RetractionTarget
+from core.extraction.rules import rule_values
 from core.extraction.rules.judge_cues import (
     ADDITIVE,
     QUESTION,
@@ -127,17 +130,25 @@ class UpdateJudge:
         self.withdrawal = withdrawal
         self.target = target
 
-    def gated(self, message: str) -> frozenset[str]:
+    def gated(self, message: str, live: Sequence[ExistingMemory] = ()) -> frozenset[str]:
         """The message's sentences without a change word that the update-intent model reads as a change
-        (no question, no addition: "also into X", "我也在学Y")."""
+        (no question, no addition: "also into X", "我也在学Y"); with ``live``, also those that restate a live
+        rule's value (``rule_values``: its value and another of the same kind) and the classifier types a
+        rule (``RULE_VALUE_GATE_ON``)."""
         if self.intent is None or retracts(message):
             return frozenset()  # a message withdrawing something: its other sentences tell no new value
         plain = [t for t in sentences(message) if len(t) >= 3 and not has_cue(t)
                  and not ADDITIVE.search(t) and not QUESTION.search(t)]
         if not plain:
             return frozenset()
-        return frozenset(t for t, change in zip(plain, self.reads_change(self.classifier.embed(plain)),
-                                                strict=True) if change)
+        out = {t for t, change in zip(plain, self.reads_change(self.classifier.embed(plain)), strict=True)
+               if change}
+        restated = rule_values.restated_rules([t for t in plain if t not in out], live) \
+            if rule_values.RULE_VALUE_GATE_ON else []
+        if restated:
+            out.update(t for t, p in zip(restated, self.classifier.predict(restated), strict=True)
+                       if p.memory_type is MemoryType.CONSTRAINT)
+        return frozenset(out)
 
     def reads_change(self, vectors: np.ndarray) -> list[bool]:
         """Per sentence (its ``passage:`` vector), whether the update-intent model reads it as a change of a
@@ -181,7 +192,7 @@ class UpdateJudge:
         tells a strong change of the memory's own value (``judge_supersede.read_as_none``,
         ``own_strong_change``)."""
         live = [m for m in existing if m.content.strip()][-MAX_EXISTING:]
-        gated = self.gated(message) if live else frozenset()
+        gated = self.gated(message, live) if live else frozenset()
         statements = cue_statements(message, gated) if live else []
         if not statements:
             return candidates

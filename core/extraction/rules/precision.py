@@ -99,10 +99,14 @@ _MANNER = re.compile(
     r"remind|warn|flag|mention|avoid|don'?t|do not|no more than|at most|only)\b|"
     r"回答|回复|格式|语气|中文|英文|先|总是|每次|一律|不要|别|只|列|提醒|称呼|叫我|简短|详细|用|标出|注明")
 # a rule's recurring condition on the assistant's task ("each time you give me a workout, include a warm up",
-# "每次你给我推荐电影，都告诉我片长"): its request words ("give me a") are the task the rule is about, not a
-# request of the moment, when the standing model reads the rule at ``STANDING_RESCUE`` or more
+# "每次你给我推荐电影，都告诉我片长"; since session 26 also "when you …" and "给我推荐…的时候"): its
+# request words ("give me a") are the task the rule is about, not a request of the moment, when the
+# standing model reads the rule at ``STANDING_RESCUE`` or more
 _EVERY_TIME_YOU = re.compile(r"^(?:(?:and|also|oh|btw|pls|please)[, ]+)*"
-                             r"(?:(?:each|every|any) ?time|whenever) (?:you|u)\b|^(?:以后)?(?:每次|每当)你")
+                             r"(?:(?:each|every|any) ?time|whenever|when) (?:you|u)\b|"
+                             r"^(?:以后)?(?:每次|每当)你|"
+                             # "给我推荐电影的时候…", "你帮我挑酒店时…": the condition names the task
+                             r"^(?:以后)?(?:你)?(?:给我|帮我|替我)[^，,。]{1,10}?(?:的时候|时)")
 _ONE_OFF_REQUEST = re.compile(
     r"\b(?:can|could|would|will) (?:you|i ask you)\b|\bcan i\b|\b(?:help me (?:to )?(?:find|pick|choose|"
     r"get|make|plan|with)|tell me (?:about|some|a)|give me (?:some|a)|recommend(?: me)? (?:some|a)|"

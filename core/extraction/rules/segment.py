@@ -98,7 +98,10 @@ def _in_word(text: str, i: int) -> bool:
             and text[i + 1].isascii() and text[i + 1].isalpha())
 
 
-_JOINT = re.compile(r" (?:but|and i|and i'm|and im|and i've|and ive|and i'd|and please|and pls) ",
+_JOINT = re.compile(r" (?:but|and i|and i'm|and im|and i've|and ive|and i'd|and please|and pls|"
+                    # a rule for the assistant told as the consequence of a fact ("i work nights so if you
+                    # ever book me anything, …"): its condition starts a clause of its own
+                    r"so (?:if|when|whenever) (?:you|u)) ",
                     re.IGNORECASE)
 _PAIR_SUBJECT = re.compile(r"\b(?:my|our|me) [\w-]+$|\b[A-Z][a-z]+$")
 # a name after a preposition is an object, not half of a pair subject ("… a high school in Porto and I'm …")
@@ -138,7 +141,7 @@ def _english_joint(message: str, start: int, i: int) -> bool:
     """`` but `` / `` and I `` between two English statements (not "my wife and I ..."). A pair subject
     takes the plain "I" ("Sarah and I moved"), never a contraction ("… in Porto and I'm learning …"),
     and is no object of a preposition."""
-    m = _JOINT.match(message[i:i + 12])  # a bounded window: the longest joint is 12 characters
+    m = _JOINT.match(message[i:i + 19])  # a bounded window: the longest joint is 19 characters
     if not m:
         return _subject_joint(message, start, i)
     joint = m.group(0).lower()
