@@ -47,11 +47,13 @@ from core.text import regex as re  # linear time (RE2), never the backtracking s
 from core.text.salient import salient_tokens
 from core.types import MemoryType
 
-SHADOWS_ON = True
+SHADOWS_ON = False
 """The update judge reads the user's earlier unstored statements as old values (off: live memories only).
-Off since its measurement (issue 24, session 25, bench/RESULTS.md, upd44): +8 readable update cases, +1
-pooled check case, but three bad memories on MemoryBank en / zh (exact precision 346/491 -> 346/493) and
-refine run for every message with earlier user turns."""
+Off since its measurements: session 25 (upd44): +8 readable update cases, +1 pooled check case, three bad
+memories on MemoryBank; session 26 (upd45, with ``CHANGE_ONLY``, ``SKIP_ADDRESSED``, ``added`` and
+``OLD_VALUE_CUT``): +4 readable update cases, none lost, the public stores byte-identical to main's (exact
+precision unchanged), pooled check recall and query hit up but one more forbidden term there
+(bench/RESULTS.md, issue 24, session 26, upd45)."""
 CHANGE_ONLY = True
 """Shadows are read only for a message a cue sentence of which tells a change (``UpdateJudge.reads_a_change``:
 a strong change cue, or the update-intent model reads a change), not for every cue word ("today", "now",
