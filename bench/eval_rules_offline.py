@@ -26,9 +26,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from core.extraction.candidates import CandidateOp, ContextMessage, ExistingMemory, ExtractionInput
+from core.extraction.candidates import (
+    CandidateOp,
+    ContextMessage,
+    ExistingMemory,
+    ExtractionInput,
+    reads_context,
+)
 from core.extraction.rules import RulesExtractor
-from core.extraction.rules.judge_shadows import reads_earlier
 from core.filters import is_noise_content, is_noise_key, is_profile_key, normalise_key, passes_read_filters
 
 DEFAULT_CASES = Path(__file__).resolve().parents[1] / ".." / "shared" / "eval" / "dev_cases.jsonl"
@@ -103,8 +108,8 @@ def run_case(case: dict[str, Any], extractor: RulesExtractor, verbose: bool = Fa
         )
         source = frozenset({turn["id"]}) if turn.get("id") else frozenset()
         candidates = extractor.extract(data)
-        refined = extractor.refine(data, candidates) if candidates or existing or reads_earlier(data) \
-            else []  # as budget.py
+        refined = extractor.refine(data, candidates) \
+            if candidates or existing or reads_context(extractor, data) else []  # as budget.py
         kept: dict[str, Any] = {}
         for cand in refined:
             key = normalise_key(cand.key)

@@ -30,7 +30,7 @@ from typing import Any
 from sqlalchemy import and_, or_, select, text
 from sqlalchemy.orm import Session
 
-from core.extraction.candidates import ExtractionError
+from core.extraction.candidates import ExtractionError, reads_context
 from core.memory.processing import FINAL, MessageProcessor
 from core.memory.reader import list_live
 from core.memory.upsert import admissible, apply_candidates
@@ -171,7 +171,8 @@ class ReplayPlanner:
                     data, _ = proc._input(session, burst)
                     try:
                         candidates = proc.extractor.extract(data)
-                        judged = candidates or data.existing  # a bare retraction is judged too (as run_burst)
+                        # a bare retraction is judged too, so is a change of an unstored statement (run_burst)
+                        judged = candidates or data.existing or reads_context(proc.extractor, data)
                         refined = proc.extractor.refine(data, candidates) if judged else []
                     except ExtractionError as exc:
                         log.warning("dry run: extraction of a burst of user %s failed: %s", udiff.user, exc)

@@ -32,6 +32,7 @@ from core.extraction.candidates import (
     ExtractionError,
     ExtractionInput,
     MemoryCandidate,
+    reads_context,
 )
 
 log = logging.getLogger(__name__)
@@ -124,7 +125,8 @@ def _both(extractor: CandidateExtractor, data: ExtractionInput) -> BurstResult:
     # with nothing new to say, refine still runs against existing memories: a bare retraction
     # ("算了，不考研了") proposes no candidate but withdraws one the user has
     with tracing.stage("refine", {"pai.extractor": extractor.name}) as span:
-        refined = extractor.refine(data, candidates) if candidates or data.existing else []
+        refined = extractor.refine(data, candidates) \
+            if candidates or data.existing or reads_context(extractor, data) else []
         span.set_attribute("pai.refined", len(refined))
     return BurstResult(candidates, refined, t1 - t0, time.perf_counter() - t1)
 

@@ -112,6 +112,16 @@ def is_cpu_bound(extractor: CandidateExtractor) -> bool:
     return bool(getattr(extractor, "cpu_bound", False))
 
 
+def reads_context(extractor: CandidateExtractor, data: ExtractionInput) -> bool:
+    """Whether ``extractor``'s refine has something to read in ``data``'s earlier turns even with no candidate
+    and no live memory (the callers' "nothing to refine" shortcut: ``budget.run_burst``, the replay dry run,
+    the offline bench): the provider's ``reads_context(data)``, False if it declares none. The ``rules``
+    provider reads a change told in chat words against an earlier statement nothing stored holds
+    (``core.extraction.rules.judge_shadows``)."""
+    hook = getattr(extractor, "reads_context", None)
+    return bool(hook(data)) if callable(hook) else False
+
+
 class DelegatingExtractor:
     """Base of the provider decorators (budget, metrics): the provider's name, its named slots and
     its ``close`` pass through to ``inner``; a subclass wraps ``extract``/``refine``."""
@@ -125,6 +135,10 @@ class DelegatingExtractor:
         """The inner provider's named slots (``core.memory.upsert.NamedSlot``), none if it declares none."""
         inner = getattr(self.inner, "named_slot", None)
         return bool(inner(key)) if inner is not None else False
+
+    def reads_context(self, data: ExtractionInput) -> bool:
+        """The inner provider's ``reads_context`` (``candidates.reads_context``)."""
+        return reads_context(self.inner, data)
 
     def close(self) -> None:
         """Cancel the inner provider's waiting and retrying calls (``ExtractionCancelled``), if it can."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput, MemoryCandidate
+from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
 from core.extraction.rules import analysis as _analysis
 from core.extraction.rules import judge_shadows, lexicon, patterns
 from core.extraction.rules.analysis import Analysis, Group, HorizonReading, analyse
@@ -454,14 +454,8 @@ class RulesExtractor:
                                     self._related if self.classifier is not None else None)
         from core.embedding.base import EmbeddingError
 
-        unstored: tuple[ExistingMemory, ...] = ()
-        if self._judge is not None and judge_shadows.SHADOWS_ON and self._gate is not None and data.context:
-            try:  # earlier statements nothing stored holds: the old value of a change (``judge_shadows``)
-                unstored = judge_shadows.shadows(data.context, data.existing, self._judge.classifier,
-                                                 self._gate.keys)
-            except EmbeddingError as exc:
-                log.warning("embedder unavailable, no unstored statements read: %s", exc)
-        if self._judge is None or not (data.existing or unstored):
+        if self._judge is None or not data.existing:
+            refined = self._unstored_values(data, refined, refined)
             if self._retraction is not None and not data.existing:
                 refined = self._withdrawn_within(data, refined)
             return _over_turns(data, refined)
@@ -469,10 +463,9 @@ class RulesExtractor:
         try:
             previous = next((m.content for m in reversed(data.context)
                              if m.role == "user" and m.content.strip()), None)
-            judged = self._judge.apply(data.user_message, (*data.existing, *unstored), refined, previous,
+            judged = self._judge.apply(data.user_message, data.existing, refined, previous,
                                        self._built(data).unkept)
-            judged = judge_shadows.settled(judged, unstored, refined, self._judge.classifier,
-                                            self._gate.keys if self._gate is not None else None)
+            judged = self._unstored_values(data, refined, judged)
             if self._retraction is not None:
                 judged = self._retraction.apply(data.user_message, data.existing, judged, previous)
             judged = additions_kept(data.user_message, judged)
@@ -480,6 +473,31 @@ class RulesExtractor:
             log.warning("update judge unavailable, rules only for this input: %s", exc)
             judged = refined
         return _over_turns(data, judged)
+
+    def _unstored_values(self, data: ExtractionInput, refined: list[MemoryCandidate],
+                         judged: list[MemoryCandidate]) -> list[MemoryCandidate]:
+        """``judged`` (the judge's reading of ``refined`` against the live memories) and the new values the
+        message gives earlier statements nothing stored holds (``judge_shadows``: with ``SHADOWS_ON``, for a
+        message the update-intent model reads a change in, ``CHANGE_ONLY``)."""
+        from core.embedding.base import EmbeddingError
+
+        judge = self._judge
+        if judge is None or not judge_shadows.SHADOWS_ON or self._gate is None or not data.context:
+            return judged
+        try:
+            if judge_shadows.CHANGE_ONLY and not judge.reads_a_change(data.user_message):
+                return judged
+            unstored = judge_shadows.shadows(data.context, data.existing, judge.classifier, self._gate.keys)
+            if not unstored:
+                return judged
+            previous = next((m.content for m in reversed(data.context)
+                             if m.role == "user" and m.content.strip()), None)
+            shadowed = judge.apply(data.user_message, (*data.existing, *unstored), refined, previous,
+                                   self._built(data).unkept)
+        except EmbeddingError as exc:
+            log.warning("embedder unavailable, no unstored statements read: %s", exc)
+            return judged
+        return judge_shadows.added(judged, shadowed, unstored, refined, judge.classifier, self._gate.keys)
 
     def _withdrawn_within(self, data: ExtractionInput,
                           candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
@@ -495,6 +513,12 @@ class RulesExtractor:
         except EmbeddingError as exc:  # the rules' answer is still a sound answer
             log.warning("retraction resolver unavailable, rules only for this input: %s", exc)
             return candidates
+
+    def reads_context(self, data: ExtractionInput) -> bool:
+        """Whether refine has earlier turns of ``data`` to read with no candidate and no live memory
+        (``core.extraction.candidates.reads_context``): an earlier statement nothing stored holds may be the
+        old value of a change the message tells in chat words (``judge_shadows.reads_earlier``)."""
+        return judge_shadows.reads_earlier(data)
 
     def named_slot(self, key: str) -> bool:
         """A slot of this extractor's catalogue, or one life event (``fact-event-*``: each event the

@@ -94,6 +94,7 @@ from core.extraction.rules import rule_values
 from core.extraction.rules.judge_cues import (
     ADDITIVE,
     QUESTION,
+    STRONG_CUE,
     cue_context,
     cue_statements,
     is_anaphoric,
@@ -162,6 +163,22 @@ class UpdateJudge:
         p = self.intent.predict_proba(vectors)
         w = self.withdrawal.predict_proba(vectors) if self.withdrawal is not None else np.zeros(len(vectors))
         return [bool(q >= UPDATE_INTENT_P and r < WITHDRAWAL_P) for q, r in zip(p, w, strict=True)]
+
+    def reads_a_change(self, message: str) -> bool:
+        """Whether a cue sentence of ``message`` tells a change of a state the user told: a strong change
+        cue (``STRONG_CUE``: "switched to", "no longer", "转岗", "早就不去了"), or the update-intent model
+        reads it as a change (``reads_change``; a sentence without a change word: ``gated``). The message
+        may then give an earlier statement nothing stored holds its new value (``judge_shadows``); a time
+        word alone ("today", "now", "最近": the day's news, a mood of these days) is no change. False
+        without the model and for a message withdrawing something."""
+        if self.intent is None or retracts(message):
+            return False
+        said = [s for s, _ in cue_statements(message)]
+        if any(STRONG_CUE.search(s) for s in said):
+            return True
+        if said and any(self.reads_change(self.classifier.embed(said))):
+            return True
+        return bool(self.gated(message))
 
     def tells_change(self, vectors: np.ndarray) -> list[bool]:
         """Per sentence (its ``passage:`` vector), whether the update-intent model reads it as a change of a

@@ -12,12 +12,15 @@ Contract: ``shadows(context, existing, classifier, keys)`` lists, as ``ExistingM
 rules dropped a clause (``_unread``: no request, question, name, time window), that ask nothing and that the
 memory classifier keeps at ``SHADOW_KEEP`` or more, typed as a state (the likelier of fact, preference and
 constraint), under the key a rescue of that text would get (``gate_keys.TopicKeys``; never a key a live
-memory has). The judge reads them beside the live memories (``UpdateJudge.apply``); ``settled(candidates,
-shadow_rows)`` then keeps only what the judge wrote from the message: an upsert that gives a shadow its new
-value stays (its key is the rescue key, it is a new memory of the message's words), a ``supersedes`` naming a
-shadow is cleared (nothing stored to retire) and a delete of a shadow is dropped. Context is still never a
-source of facts: the shadow only tells the judge that the message's sentence changes a state the user told.
-``SHADOWS_ON`` switches it. Deterministic.
+memory has), and (``SKIP_ADDRESSED``) that speak not to the assistant (``addresses``). They are read only
+for a message a cue sentence of which the update-intent model reads as a change (``CHANGE_ONLY``,
+``UpdateJudge.reads_a_change``). The judge reads the message's candidates twice: against the live memories
+(main's reading), and against the live memories and the shadows (``UpdateJudge.apply``); ``added(plain,
+shadowed, rows, before)`` keeps the first and adds only the new values the second wrote under a shadow's key
+from the message's words that no candidate holds, as new memories (session 26: a shadow no longer rewrites,
+cuts, consumes or restores a candidate of the message, nor shifts the pairing of a live memory). Context is
+still never a source of facts: the shadow only tells the judge that the message's sentence changes a state
+the user told. ``SHADOWS_ON`` switches it. Deterministic.
 """
 
 from __future__ import annotations
@@ -30,27 +33,59 @@ from core.extraction.candidates import (
     MemoryCandidate,
 )
 from core.extraction.classifier import MemoryClassifier
-from core.extraction.pairs import overlap
+from core.extraction.pairs import NEGATION, overlap
 from core.extraction.rules.analysis import analyse
 from core.extraction.rules.gate_keys import TopicKeys
+from core.extraction.rules.gate_units import ADDRESSED
+from core.extraction.rules.judge_cues import STOP
 from core.extraction.rules.questions import is_question
 from core.extraction.rules.refine import contained
-from core.extraction.rules.segment import clean_content, normalise
+from core.extraction.rules.segment import clean_content, has_cjk, normalise
 from core.extraction.rules.slots import spec
 from core.filters import normalise_key
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
+from core.text.salient import salient_tokens
 from core.types import MemoryType
 
 SHADOWS_ON = False
 """The update judge reads the user's earlier unstored statements as old values (off: live memories only).
-Off since its measurement (issue 24, session 25, bench/RESULTS.md, upd44): +8 readable update cases, +1
-pooled check case, but three bad memories on MemoryBank en / zh (exact precision 346/491 -> 346/493) and
-refine run for every message with earlier user turns."""
+Off since its measurements: session 25 (upd44): +8 readable update cases, +1 pooled check case, three bad
+memories on MemoryBank; session 26 (upd45, with ``CHANGE_ONLY``, ``SKIP_ADDRESSED``, ``added`` and
+``OLD_VALUE_CUT``): +4 readable update cases, none lost, the public stores byte-identical to main's (exact
+precision unchanged), pooled check recall and query hit up but one more forbidden term there
+(bench/RESULTS.md, issue 24, session 26, upd45)."""
+CHANGE_ONLY = True
+"""Shadows are read only for a message a cue sentence of which tells a change (``UpdateJudge.reads_a_change``:
+a strong change cue, or the update-intent model reads a change), not for every cue word ("today", "now",
+"最近": the day's news). Session 26."""
+SKIP_ADDRESSED = True
+"""A turn that speaks to the assistant ("thank you for your recommendations", "AI companion, today I ...":
+``addresses``) is no shadow, and a text that does is no shadow's new value. Session 26."""
+OLD_VALUE_CUT = True
+"""A shadow's new value loses its clauses that tell the old value's end: a clause that repeats a salient word
+of the shadow (two characters or more, ``core.text.salient``; as ``pairs.shares_value``) with a negation or an
+end word (``pairs.NEGATION``, ``judge_cues.STOP``: "haven't touched coffee in 3 weeks", "超级猩猩早就不去了")
+names the old value, not the new one; none left, none added. Session 26."""
 MAX_SHADOWS = 4  # earlier user turns read (the most recent first)
 HELD_OVERLAP = 0.5  # Dice overlap of words at which a live memory holds the turn already
 SHADOW_KEEP = 0.5  # the memory classifier's p(keep) of the turn, read whole
 RETYPE_ON = False  # the new value takes the state its text and the shadow's read likelier (``settled``)
 _STATES = (MemoryType.FACT, MemoryType.PREFERENCE)
 _SOFT = frozenset({"no-trigger", "time-soft"})  # the rules' drop reasons a shadow's clauses may have
+
+
+# the assistant called by a title at the head of the turn ("Hi, AI companion. Today I ...", "my helpful
+# assistant, ...", "小助手，..."): the turn speaks to it (the words "you" / "你" are ``gate_units.ADDRESSED``)
+_VOCATIVE = re.compile(
+    r"^(?:(?:hi|hey|hello|dear|oh|嗨|哈喽)\W*)?(?:(?:my|dear|ai|virtual|smart|little|helpful|friendly)\s+)*"
+    r"(?:ai|assistant|companion|chatbot|bot|小助手|助手|机器人)\s*[,!.:;，！。：；]")
+
+
+def addresses(text: str) -> bool:
+    """``text`` speaks to the assistant: a "you" / "你" (``gate_units.ADDRESSED``) or the assistant called by
+    a title at its head (``_VOCATIVE``)."""
+    norm = normalise(text)
+    return bool(ADDRESSED.search(norm) or _VOCATIVE.search(norm))
 
 
 def _unread(text: str) -> bool:
@@ -73,7 +108,7 @@ def shadows(context: tuple[ContextMessage, ...], existing: tuple[ExistingMemory,
             continue
         if any(overlap(m.content, text) >= HELD_OVERLAP for m in existing):
             continue
-        if is_question(normalise(text)) or not _unread(text):
+        if is_question(normalise(text)) or (SKIP_ADDRESSED and addresses(text)) or not _unread(text):
             continue
         turns.append(text)
         if len(turns) >= MAX_SHADOWS:
@@ -96,38 +131,60 @@ def shadows(context: tuple[ContextMessage, ...], existing: tuple[ExistingMemory,
     return tuple(reversed(out))  # oldest first, as the store lists memories
 
 
-def settled(candidates: list[MemoryCandidate], rows: tuple[ExistingMemory, ...],
-            before: tuple[MemoryCandidate, ...] | list[MemoryCandidate] = (),
-            classifier: MemoryClassifier | None = None,
-            keys: TopicKeys | None = None) -> list[MemoryCandidate]:
-    """``candidates`` the judge read against live memories and ``rows`` (``shadows``), without what only a
-    stored memory could take: a delete of a shadow, a ``supersedes`` naming one; a new value the judge wrote
-    under a shadow's key that a candidate of the message (``before``, what the judge read) already holds is
-    that candidate again, with its own slot and type (the shadow's type is a guess). With ``classifier`` and
-    ``keys`` (``RETYPE_ON``), a new value written under a shadow's key takes the state both texts read
-    likelier (the sum of the classifier's p(type) of the shadow and of the new value, fact or preference:
-    "typing this on my pixel 6" reads as a rule, "finally got an iphone 15" as a fact) and that type's key."""
+def added(plain: list[MemoryCandidate], shadowed: list[MemoryCandidate], rows: tuple[ExistingMemory, ...],
+          before: list[MemoryCandidate], classifier: MemoryClassifier | None = None,
+          keys: TopicKeys | None = None) -> list[MemoryCandidate]:
+    """``plain`` (the judge's reading of ``before``, the message's candidates, against the live memories)
+    and what reading ``rows`` (``shadows``) beside them adds: the upserts of ``shadowed`` (the judge's reading
+    against the live memories and ``rows``) written under a shadow's key, as new memories (no
+    ``supersedes``: nothing stored to retire), whose text no candidate of ``before`` or ``plain`` holds and
+    (``SKIP_ADDRESSED``) that speaks not to the assistant. Nothing else of ``shadowed`` counts: a candidate
+    of the message the judge rewrote, retyped, cut (a mood "最近我发现自己总是拖延" cut from its sentence),
+    consumed or dropped against a shadow, a delete of a shadow, a live memory retired on a pairing the
+    shadows shifted: the shadows only add a new value the message told, and the rest is ``plain``. With
+    ``classifier`` and ``keys`` (``RETYPE_ON``), a new value takes the state both texts read likelier (the
+    sum of the classifier's p(type) of the shadow and of the new value, fact or preference) and that type's
+    key."""
     shadow_keys = {m.key: m for m in rows}
-    if not shadow_keys:
-        return candidates
-    out: list[MemoryCandidate] = []
-    for cand in candidates:
-        if cand.key in shadow_keys and cand.op is CandidateOp.DELETE:
+    held = [c.content for c in (*before, *plain) if c.op is CandidateOp.UPSERT]
+    out = list(plain)
+    for cand in shadowed:
+        if cand.op is not CandidateOp.UPSERT or cand.key not in shadow_keys or not cand.content.strip():
             continue
-        if cand.supersedes in shadow_keys:
-            cand = cand.model_copy(update={"supersedes": None})
-        own = next((c for c in before if c.op is CandidateOp.UPSERT and c.key not in shadow_keys
-                    and (contained(cand.content, c.content) or contained(c.content, cand.content))), None) \
-            if cand.key in shadow_keys and cand.op is CandidateOp.UPSERT else None
-        if own is not None:  # the message's own candidate of the new value keeps its slot and type
-            if all(c.key != own.key for c in (*candidates, *out)):
-                out.append(own.model_copy(update={"supersedes": None}))
+        if any(contained(cand.content, text) or contained(text, cand.content) for text in held):
             continue
-        if RETYPE_ON and classifier is not None and keys is not None and cand.op is CandidateOp.UPSERT \
-                and cand.key in shadow_keys:
-            cand = _retyped(cand, shadow_keys[cand.key], classifier, keys, {c.key for c in candidates})
+        if SKIP_ADDRESSED and addresses(cand.content):
+            continue
+        content = new_clauses(cand.content, shadow_keys[cand.key].content) if OLD_VALUE_CUT else cand.content
+        if not content:
+            continue
+        cand = cand.model_copy(update={"content": content, "supersedes": None})
+        if RETYPE_ON and classifier is not None and keys is not None:
+            cand = _retyped(cand, shadow_keys[cand.key], classifier, keys, {c.key for c in out})
+        if any(c.key == cand.key for c in out):
+            continue
+        held.append(cand.content)
         out.append(cand)
     return out
+
+
+_CLAUSE = re.compile(r"[^,，;；。!！?？]+")
+
+
+_ENDED = re.compile(r"n'?t\b", re.IGNORECASE)  # "haven't", "dont": the contractions ``NEGATION`` reads not
+
+
+def new_clauses(text: str, old: str) -> str:
+    """``text`` without its clauses that tell ``old``'s end (a salient word of ``old``, two characters or
+    more, with a negation or an end word: ``OLD_VALUE_CUT``): what is left tells the new value ("" when every
+    clause tells the old one's end); ``text`` itself when none does."""
+    olds = {t for t in salient_tokens(old) if len(t) >= 2}
+    clauses = [c.strip() for c in _CLAUSE.findall(text) if c.strip()]
+    kept = [c for c in clauses if not (olds & salient_tokens(c) and
+                                       (NEGATION.search(c) or STOP.search(c) or _ENDED.search(c)))]
+    if len(kept) == len(clauses):
+        return text
+    return ("，" if has_cjk(text) else ", ").join(kept)
 
 
 def _retyped(cand: MemoryCandidate, row: ExistingMemory, classifier: MemoryClassifier, keys: TopicKeys,
@@ -147,8 +204,7 @@ def _retyped(cand: MemoryCandidate, row: ExistingMemory, classifier: MemoryClass
 
 def reads_earlier(data: ExtractionInput) -> bool:
     """Whether refine has earlier statements to read for ``data`` even with no candidate and no live memory
-    (the callers' "nothing to refine" shortcut; read by ``bench.eval_rules_offline``: the service's
-    shortcut in ``budget`` would need a provider hook to read it, ``core.memory`` imports no provider's
-    internals): a change told in chat words may be the only memory of a message whose first statement was
-    never stored."""
+    (``RulesExtractor.reads_context``, read by the callers' "nothing to refine" shortcut through
+    ``core.extraction.candidates.reads_context``): a change told in chat words may be the only memory of a
+    message whose first statement was never stored."""
     return SHADOWS_ON and any(m.role == "user" and m.content.strip() for m in data.context)
