@@ -42,7 +42,7 @@ MemoryBank cn's store (``bench/RESULTS.md``, issue 24, session 24)."""
 WRITTEN_NEWS_ON = True
 """The head reads what a write would add, after every path (``core.extraction.rules.written_news``; issue 24,
 session 26, prec45): the gate's rescues, the judge, refine's merges, not only the rule candidates."""
-WRITTEN_NEWS_DROP = 0.70
+WRITTEN_NEWS_DROP = 0.85
 """A statement a write would add is the day's news at this probability or more (``written_news``). Chosen on
 the labelled store of main (session 25's end) on MemoryBank's even users and Persona-Chat: see
 ``bench/RESULTS.md``, issue 24, session 26, prec45."""
