@@ -317,6 +317,9 @@ class RulesExtractor:
             from core.extraction.day_news import DAY_NEWS_ON, shipped_day_news
 
             self._day_news: DayNews | None = shipped_day_news() if DAY_NEWS_ON else None
+            from core.extraction.day_news import WRITTEN_NEWS_ON
+
+            self._written_news: DayNews | None = shipped_day_news() if WRITTEN_NEWS_ON else None
             from core.extraction.lasting import LASTING_ON, shipped_lasting
 
             lasting = LASTING_ON if lasting is None else lasting
@@ -342,6 +345,7 @@ class RulesExtractor:
             self._standing = None
             self._horizon = None
             self._day_news = None
+            self._written_news = None
 
     def standing(self, texts: list[str]) -> list[float]:
         """P(standing instruction) per text (``core.extraction.standing_instruction``), on the classifier's
@@ -434,8 +438,29 @@ class RulesExtractor:
         live project the message names updates that project (``progress.with_progress``). Last, a
         statement that leans on a thing named outside it gets that sentence joined before it
         (``precision.with_referents``): what is stored names its thing."""
-        return with_referents(self._judged(data, candidates), self._precised(data).referents,
-                              data.user_message)
+        return with_referents(self._without_news(data, self._judged(data, candidates)),
+                              self._precised(data).referents, data.user_message)
+
+    def _without_news(self, data: ExtractionInput,
+                      candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
+        """``candidates`` without the statements a write would add that the day's-news head reads as the day's
+        news (``core.extraction.rules.written_news``; ``WRITTEN_NEWS_ON``)."""
+        if self._written_news is None or self.classifier is None or not candidates:
+            return candidates
+        from core.embedding.base import EmbeddingError
+        from core.extraction.day_news import WRITTEN_NEWS_DROP
+        from core.extraction.rules.written_news import without_written_news
+
+        head, classifier = self._written_news, self.classifier
+        try:
+            return without_written_news(
+                candidates, data.existing,
+                lambda texts: [float(p) for p in head.predict_proba(classifier.embed(texts))],
+                WRITTEN_NEWS_DROP, self.standing if self._standing is not None else None,
+                frozenset(key for key, m in self._built(data).meta.items() if m.listed))
+        except EmbeddingError as exc:  # the rules' answer is still a sound answer
+            log.warning("day's-news head unavailable, written as refined: %s", exc)
+            return candidates
 
     def _related(self, old: str, new: str) -> float:
         """The classifier's embedder's cosine between ``new`` and the nearest statement of ``old`` (a

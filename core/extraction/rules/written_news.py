@@ -1,0 +1,89 @@
+"""The day's news read where it is written (issue 24, session 26, helper prec45).
+
+Session 24 (prec43) read the day's-news head (``core.extraction.day_news``) on the rule candidates at the
+precision pass (``precision.precise_parts``), where it reached little of what MemoryBank stores: most of the
+day's news and moods of the public stores reach the store by later paths, the gate's rescues, the update
+judge, the answers and project news of ``_over_turns``, or glued by refine's merge onto a taste told days
+before (the blobs). Here the head reads what a write would add, after all of them: each statement of an upsert
+that its memory does not hold yet (a new memory's every statement; a merge's new statements), of a goal, a
+taste or a fact that is not a single identity slot, a life event nor a list item
+(``precision._read_day_news``). A statement read at ``WRITTEN_NEWS_DROP`` or more is not written: a merge
+keeps the memory's old statements and its other new ones; a write left with nothing new is no write. Never
+read: a statement in which the user does not speak of themself (no "I", "my", "我": a clause cut from a long
+message), a replacement (the old statements gone from the new content: an update, which the judge decided), a
+statement that names a horizon beyond the day or a habit (``precision._HORIZON``, ``_HABIT_WAY``), and one the
+standing-instruction model reads at ``precision.DAY_NEWS_RULE`` or more. Pure function of its inputs and the
+two readers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
+from core.extraction.rules.precision import _HABIT_WAY, _HORIZON, DAY_NEWS_RULE, _read_day_news
+from core.extraction.rules.refine import contained
+from core.extraction.rules.segment import has_cjk, normalise
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
+
+_PIECES = re.compile(r"；|; ")
+# the user speaking of themself: the head learned whole statements ("I went to a coffee shop today",
+# "我最近在准备一场演讲"), not the verbless clauses a long message is cut into ("two cats (Miso and Tofu)",
+# "对花粉过敏", "bad left knee from a skiing accident"), which it reads 0.72-0.82 (pool_tune at 0.70: -3)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|i'd|i'll|my|me)\b|我")
+Reader = Callable[[list[str]], list[float]]
+
+
+def _pieces(text: str) -> list[str]:
+    return [p.strip() for p in _PIECES.split(text) if p.strip()]
+
+
+def _new_pieces(cand: MemoryCandidate, old: str | None) -> list[str] | None:
+    """The statements ``cand`` would add to its memory (``old``: the live memory of its key, if any); None for
+    a replacement (an old statement is gone from the new content), which is never read."""
+    pieces = _pieces(cand.content)
+    if old is None:
+        return pieces
+    olds = _pieces(old)
+    if not all(any(contained(o, p) for p in pieces) for o in olds):
+        return None
+    return [p for p in pieces if not any(contained(p, o) for o in olds)]
+
+
+def without_written_news(candidates: Sequence[MemoryCandidate], existing: Sequence[ExistingMemory],
+                         day_news: Reader, bar: float, standing: Reader | None = None,
+                         listed: frozenset[str] = frozenset()) -> list[MemoryCandidate]:
+    """``candidates`` (refine's, the last step before the write) without the statements they would add that
+    ``day_news`` reads at ``bar`` or more (see the module doc); ``listed``: keys of list items, never read."""
+    live = {m.key: m.content for m in existing}
+    adds: dict[int, list[str]] = {}
+    for i, cand in enumerate(candidates):
+        if cand.op is not CandidateOp.UPSERT or cand.key in listed or cand.supersedes \
+                or not _read_day_news(cand):
+            continue
+        new = _new_pieces(cand, live.get(cand.key))
+        if new:
+            adds[i] = new
+    texts = list(dict.fromkeys(p for new in adds.values() for p in new
+                               if _FIRST_PERSON.search(normalise(p)) and not _HORIZON.search(normalise(p))
+                               and not _HABIT_WAY.search(normalise(p))))
+    if not texts:
+        return list(candidates)
+    news = [p for p, q in zip(texts, day_news(texts), strict=True) if q >= bar]
+    if standing is not None and news:
+        news = [p for p, r in zip(news, standing(news), strict=True) if r < DAY_NEWS_RULE]
+    if not news:
+        return list(candidates)
+    drop = frozenset(news)
+    out: list[MemoryCandidate] = []
+    for i, cand in enumerate(candidates):
+        new = adds.get(i)
+        if not new or not drop.intersection(new):
+            out.append(cand)
+            continue
+        if all(p in drop for p in new):
+            continue  # nothing new but the day's news: no write, the memory (if any) stays as it was
+        kept = [p for p in _pieces(cand.content) if p not in drop]
+        sep = "；" if has_cjk(cand.content) else "; "
+        out.append(cand.model_copy(update={"content": sep.join(kept)}))
+    return out
