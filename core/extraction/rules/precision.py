@@ -167,7 +167,7 @@ _WILL_ACT = re.compile(
     r"^(?:(?:好的|好吧|嗯|行|我知道了|明白了)[，, ]*)?(?:以后)?我(?:也|一定|还|就)?(?:会|将)(?:去|多|好好)?"
     r"(?:试|尝试|注意|努力|坚持|多|参考|考虑|记住|看看|搜|查|读|好好|按照|根据|继续|把|调整|改)")
 # what the user usually does (a habit, not an intent)
-_HABIT_WAY = re.compile(r"来放松|来解压|\bto (?:relax|unwind)\b|平时|通常|一般(?:都|会)|经常|"
+HABIT_CUE = re.compile(r"来放松|来解压|\bto (?:relax|unwind)\b|平时|通常|一般(?:都|会)|经常|"
                         r"\busually\b|\boften\b|"
                         r"每(?:天|周|个周末|晚)|\bevery (?:day|week|weekend|evening|night|morning)\b")
 # a liking of doing something, said in the present ("I love learning about the past", "我很喜欢研究历史"):
@@ -209,7 +209,7 @@ _NEVER_DONE = re.compile(
     r"(?:met|heard|seen|tried|played|made|done|read|watched|visited|gone|had the chance)\b)|"
     r"^(?:我)?(?:从来|从|还|一直)?没(?:有)?(?:去过|见过|玩过|试过|做过|听说过|看过|读过)")
 # a horizon beyond the day: a want with one is a goal, never a momentary want ("I'd like to get X eventually")
-_HORIZON = re.compile(
+HORIZON_CUE = re.compile(
     r"\b(?:eventually|someday|some day|one day|long[- ]term|in the long run|in the future|this year|"
     r"next year|by (?:the end of )?(?:19|20)\d\d|by (?:the end of )?(?:next|this) (?:year|summer|spring|"
     r"fall|autumn|winter)|before i(?:'m| am| turn) \d+|"
@@ -243,7 +243,7 @@ def _dropped(piece: str, memory_type: MemoryType, standing: bool = False) -> boo
     if rule:
         return not standing and bool(_RECALL.search(piece) or (_OWN_PLAN.search(piece)
                                                                 and not _MANNER.search(piece)))
-    momentary = _MOMENTARY_WANT.search(piece) and not _HORIZON.search(piece)
+    momentary = _MOMENTARY_WANT.search(piece) and not HORIZON_CUE.search(piece)
     return bool(momentary or _TRIP_OF_MOMENT.search(piece))
 
 
@@ -373,7 +373,7 @@ def precise_parts(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
     ``listed``: the keys of candidates holding an item of a list-style message, which the horizon model,
     trained on whole statements, does not read (the list fragment model read the verbless item);
     ``day_news``: P(the day's news) per text (``core.extraction.day_news``), read on each statement of a goal,
-    a taste or a fact (``_read_day_news``)."""
+    a taste or a fact (``reads_day_news``)."""
     if standing is not None:
         candidates = _grounded_rules(candidates, standing)
     rules = [c for c in candidates if c.op is CandidateOp.UPSERT and c.memory_type is MemoryType.CONSTRAINT]
@@ -406,7 +406,7 @@ def precise_parts(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
                 and not others.taken_back(p, message)
                 and not _dropped(normalise(p), cand.memory_type, standing_rule)
                 and not (p in moment and _read_horizon(cand))
-                and not (p in news and _read_day_news(cand))
+                and not (p in news and reads_day_news(cand))
                 and not others.someone_elses(normalise(p))
                 and not _reply_to_advice(normalise(p), message)
                 and not (taste_or_claim and _sarcastic(p, message, claim=claim))]
@@ -445,7 +445,7 @@ def _of_the_moment(candidates: Sequence[MemoryCandidate],
                    horizon: Callable[[list[str]], list[float]] | None) -> frozenset[str]:
     """The statements of the candidates the horizon model reads (``_read_horizon``) that it reads as of this
     day, week or trip (``HORIZON_DROP`` or more), read in one call; a statement that names a horizon beyond
-    the day (``_HORIZON``: "明年想去 X 徒步", "next year", "eventually") is never of the moment."""
+    the day (``HORIZON_CUE``: "明年想去 X 徒步", "next year", "eventually") is never of the moment."""
     if horizon is None:
         return frozenset()
     pieces = list(dict.fromkeys(p for c in candidates if c.op is CandidateOp.UPSERT and _read_horizon(c)
@@ -453,10 +453,10 @@ def _of_the_moment(candidates: Sequence[MemoryCandidate],
     if not pieces:
         return frozenset()
     return frozenset(p for p, q in zip(pieces, horizon(pieces), strict=True)
-                     if q >= HORIZON_DROP and not _HORIZON.search(normalise(p)))
+                     if q >= HORIZON_DROP and not HORIZON_CUE.search(normalise(p)))
 
 
-def _read_day_news(cand: MemoryCandidate) -> bool:
+def reads_day_news(cand: MemoryCandidate) -> bool:
     """The day's-news head reads a goal, a taste and a fact, not a single slot of who the user is (a job, a
     home, a name) nor a life event (``fact-event-…``): those slot detectors are precise."""
     if cand.memory_type not in (MemoryType.GOAL, MemoryType.PREFERENCE, MemoryType.FACT):
@@ -481,9 +481,9 @@ def _told_before(data: ExtractionInput) -> Callable[[str], bool]:
 def _day_news(candidates: Sequence[MemoryCandidate], day_news: Callable[[list[str]], list[float]] | None,
               told: Callable[[str], bool] = lambda piece: False,
               standing: Callable[[list[str]], list[float]] | None = None) -> frozenset[str]:
-    """The statements of the candidates the day's-news head reads (``_read_day_news``) that it reads as the
+    """The statements of the candidates the day's-news head reads (``reads_day_news``) that it reads as the
     day's news (``DAY_NEWS_DROP`` or more), read in one call; a statement that names a horizon beyond the day
-    (``_HORIZON``) or tells what the user does every day or usually (``_HABIT_WAY``: a rule of a trip,
+    (``HORIZON_CUE``) or tells what the user does every day or usually (``HABIT_CUE``: a rule of a trip,
     "每天下午两点前得回酒店午休", read 0.94), or that ``told`` says names a topic the user told before
     (``_told_before``), is never the day's news; nor is one the standing-instruction model (``standing``)
     reads at ``DAY_NEWS_RULE`` or more, rather a rule for the assistant than not ("no spicy food recs pls, my
@@ -491,13 +491,13 @@ def _day_news(candidates: Sequence[MemoryCandidate], day_news: Callable[[list[st
     less: at ``STANDING_DROP``, 0.15, it kept them all)."""
     if day_news is None:
         return frozenset()
-    pieces = list(dict.fromkeys(p for c in candidates if c.op is CandidateOp.UPSERT and _read_day_news(c)
+    pieces = list(dict.fromkeys(p for c in candidates if c.op is CandidateOp.UPSERT and reads_day_news(c)
                                 for p in _PIECES.split(c.content) if p.strip()))
     if not pieces:
         return frozenset()
     news = [p for p, q in zip(pieces, day_news(pieces), strict=True)
-            if q >= DAY_NEWS_DROP and not _HORIZON.search(normalise(p))
-            and not _HABIT_WAY.search(normalise(p)) and not told(p)]
+            if q >= DAY_NEWS_DROP and not HORIZON_CUE.search(normalise(p))
+            and not HABIT_CUE.search(normalise(p)) and not told(p)]
     if standing is not None and news:
         news = [p for p, r in zip(news, standing(news), strict=True) if r < DAY_NEWS_RULE]
     return frozenset(news)
@@ -579,7 +579,7 @@ def _habit_as_taste(cand: MemoryCandidate) -> MemoryCandidate:
         return cand
     if _INSTRUMENT.search(norm) and not _ANY_INTENT.search(norm) and not _DATED.search(norm):
         key = "preference-music"
-    elif not (_HABIT_WAY.search(norm) or (_LIKES_DOING.search(norm) and not _ANY_INTENT.search(norm))):
+    elif not (HABIT_CUE.search(norm) or (_LIKES_DOING.search(norm) and not _ANY_INTENT.search(norm))):
         return cand
     else:
         key = normalise_key(f"preference-{topic_of('preference', norm) or 'hobby'}")

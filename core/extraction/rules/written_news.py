@@ -7,13 +7,13 @@ judge, the answers and project news of ``_over_turns``, or glued by refine's mer
 before (the blobs). Here the head reads what a write would add, after all of them: each statement of an upsert
 that its memory does not hold yet (a new memory's every statement; a merge's new statements), of a goal, a
 taste or a fact that is not a single identity slot, a life event nor a list item
-(``precision._read_day_news``). A statement read at ``WRITTEN_NEWS_DROP`` or more is not written: a merge
+(``precision.reads_day_news``). A statement read at ``WRITTEN_NEWS_DROP`` or more is not written: a merge
 keeps the memory's old statements and its other new ones; a write left with nothing new is no write. Never
 read: a statement in which the user does not speak of themself (no "I", "my", "我": a clause cut from a long
 message), a replacement (the old statements gone from the new content: an update, which the judge decided), a
-statement that names a horizon beyond the day or a habit (``precision._HORIZON``, ``_HABIT_WAY``), and one the
-standing-instruction model reads at ``precision.DAY_NEWS_RULE`` or more. Pure function of its inputs and the
-two readers.
+statement that names a horizon beyond the day or a habit (``precision.HORIZON_CUE``, ``HABIT_CUE``), and one
+the standing-instruction model reads at ``precision.DAY_NEWS_RULE`` or more. Pure function of its inputs and
+the two readers.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
-from core.extraction.rules.precision import _HABIT_WAY, _HORIZON, DAY_NEWS_RULE, _read_day_news
+from core.extraction.rules.precision import DAY_NEWS_RULE, HABIT_CUE, HORIZON_CUE, reads_day_news
 from core.extraction.rules.refine import contained
 from core.extraction.rules.segment import has_cjk, normalise
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
@@ -50,6 +50,12 @@ def _new_pieces(cand: MemoryCandidate, old: str | None) -> list[str] | None:
     return [p for p in pieces if not any(contained(p, o) for o in olds)]
 
 
+def _worth_reading(piece: str) -> bool:
+    """The user speaks of themself, and names no horizon beyond the day and no habit."""
+    norm = normalise(piece)
+    return bool(_FIRST_PERSON.search(norm)) and not HORIZON_CUE.search(norm) and not HABIT_CUE.search(norm)
+
+
 def without_written_news(candidates: Sequence[MemoryCandidate], existing: Sequence[ExistingMemory],
                          day_news: Reader, bar: float, standing: Reader | None = None,
                          listed: frozenset[str] = frozenset()) -> list[MemoryCandidate]:
@@ -59,14 +65,12 @@ def without_written_news(candidates: Sequence[MemoryCandidate], existing: Sequen
     adds: dict[int, list[str]] = {}
     for i, cand in enumerate(candidates):
         if cand.op is not CandidateOp.UPSERT or cand.key in listed or cand.supersedes \
-                or not _read_day_news(cand):
+                or not reads_day_news(cand):
             continue
         new = _new_pieces(cand, live.get(cand.key))
         if new:
             adds[i] = new
-    texts = list(dict.fromkeys(p for new in adds.values() for p in new
-                               if _FIRST_PERSON.search(normalise(p)) and not _HORIZON.search(normalise(p))
-                               and not _HABIT_WAY.search(normalise(p))))
+    texts = list(dict.fromkeys(p for new in adds.values() for p in new if _worth_reading(p)))
     if not texts:
         return list(candidates)
     news = [p for p, q in zip(texts, day_news(texts), strict=True) if q >= bar]
