@@ -10,6 +10,7 @@ from core.extraction.classifier import MemoryClassifier
 from core.extraction.day_news import DAY_NEWS_DROP, shipped_day_news
 from core.extraction.rules.precision import precise_parts
 from core.types import MemoryType
+from tests.support.head_readers import recording_reader
 
 
 def _cand(key: str, memory_type: MemoryType, content: str) -> MemoryCandidate:
@@ -18,12 +19,7 @@ def _cand(key: str, memory_type: MemoryType, content: str) -> MemoryCandidate:
 
 
 def _fake(news: set[str]):  # type: ignore[no-untyped-def]
-    calls: list[list[str]] = []
-
-    def read(texts: list[str]) -> list[float]:
-        calls.append(list(texts))
-        return [0.99 if t in news else 0.1 for t in texts]
-    return read, calls
+    return recording_reader(news)
 
 
 def test_the_days_news_leaves_goals_tastes_and_facts_and_the_rest_stays() -> None:

@@ -14,6 +14,7 @@ from core.extraction.rules import RulesExtractor
 from core.extraction.rules.analysis import analyse
 from core.extraction.rules.precision import precise_parts
 from core.types import MemoryType
+from tests.support.head_readers import recording_reader
 
 
 def _cand(key: str, memory_type: MemoryType, content: str) -> MemoryCandidate:
@@ -22,12 +23,7 @@ def _cand(key: str, memory_type: MemoryType, content: str) -> MemoryCandidate:
 
 
 def _fake_horizon(moment: set[str]):  # type: ignore[no-untyped-def]
-    calls: list[list[str]] = []
-
-    def read(texts: list[str]) -> list[float]:
-        calls.append(list(texts))
-        return [0.9 if t in moment else 0.1 for t in texts]
-    return read, calls
+    return recording_reader(moment, high=0.9)
 
 
 def test_statements_of_the_moment_leave_goals_and_facts_and_the_rest_stays() -> None:

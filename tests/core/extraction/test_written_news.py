@@ -7,6 +7,7 @@ from __future__ import annotations
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
 from core.extraction.rules.written_news import without_written_news
 from core.types import MemoryType
+from tests.support.head_readers import recording_reader
 
 
 def _cand(key: str, memory_type: MemoryType, content: str, supersedes: str | None = None) -> MemoryCandidate:
@@ -15,12 +16,7 @@ def _cand(key: str, memory_type: MemoryType, content: str, supersedes: str | Non
 
 
 def _fake(news: set[str]):  # type: ignore[no-untyped-def]
-    calls: list[list[str]] = []
-
-    def read(texts: list[str]) -> list[float]:
-        calls.append(list(texts))
-        return [0.99 if t in news else 0.1 for t in texts]
-    return read, calls
+    return recording_reader(news)
 
 
 COFFEE = "I went to a little coffee shop this afternoon"
