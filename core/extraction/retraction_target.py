@@ -45,7 +45,7 @@ RETRACTION_TARGET_ON = False
 # word of the memory reads under ``veto`` is not withdrawn on the pair model's reading, also when the
 # retraction points back to the previous turn ("工资那个 forget it 吧" after "我月薪 25k，在上海做 UI 设计":
 # the salary, not the job).
-JUDGE_VETO_ON = True
+JUDGE_VETO_ON = False
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 Embed = Callable[[list[str]], npt.NDArray[np.float32]]
