@@ -40,6 +40,12 @@ from core.text import regex as re  # linear time (RE2), never the backtracking s
 # With it on, the resolver and the judge read it as their docs say; ``RulesExtractor(...,
 # retraction_target=True)`` turns it on for one extractor.
 RETRACTION_TARGET_ON = False
+# The judge's veto alone (session 27, helper upd46): with ``RETRACTION_TARGET_ON`` off, the update judge
+# still reads the model's ``veto`` (never its ``accept``): a memory a retraction naming its own thing by no
+# word of the memory reads under ``veto`` is not withdrawn on the pair model's reading, also when the
+# retraction points back to the previous turn ("工资那个 forget it 吧" after "我月薪 25k，在上海做 UI 设计":
+# the salary, not the job).
+JUDGE_VETO_ON = False
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 Embed = Callable[[list[str]], npt.NDArray[np.float32]]

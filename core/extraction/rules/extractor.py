@@ -328,14 +328,17 @@ class RulesExtractor:
                                                                  self._standing,
                                                                  _list_reader() if lists else None,
                                                                  shipped_lasting() if lasting else None)
-            from core.extraction.retraction_target import RETRACTION_TARGET_ON, shipped_target
+            from core.extraction.retraction_target import JUDGE_VETO_ON, RETRACTION_TARGET_ON, shipped_target
             from core.extraction.update_intent import UPDATE_INTENT_ON, shipped_update_intent
 
             on = RETRACTION_TARGET_ON if retraction_target is None else retraction_target
             target = shipped_target() if on else None
+            # the judge reads the model's veto even with the resolver's accept path off (JUDGE_VETO_ON)
+            vetoes = target if target is not None or not JUDGE_VETO_ON or retraction_target is False \
+                else shipped_target()
             self._judge: UpdateJudge | None = UpdateJudge(
                 classifier, shipped_pair_model(), shipped_update_intent() if UPDATE_INTENT_ON else None,
-                _intent_model(), target) if judge else None
+                _intent_model(), vetoes) if judge else None
             self._retraction: RetractionResolver | None = RetractionResolver(
                 classifier, _intent_model(), self._standing, target) if judge else None
         else:

@@ -91,8 +91,10 @@ from core.extraction.retraction_intent import INTENT_P as WITHDRAWAL_P
 from core.extraction.retraction_intent import RetractionIntent
 from core.extraction.retraction_target import RetractionTarget
 from core.extraction.rules import rule_values
+from core.extraction.rules.gate_keys import TopicKeys, catch_all
 from core.extraction.rules.judge_cues import (
     ADDITIVE,
+    CLAUSE,
     QUESTION,
     STRONG_CUE,
     cue_context,
@@ -103,12 +105,17 @@ from core.extraction.rules.judge_cues import (
     sentences,
     tells_new_value,
 )
-from core.extraction.rules.judge_ledger import Ledger
-from core.extraction.rules.judge_pairs import MAX_EXISTING, embed_message, pair, reading
+from core.extraction.rules.judge_ledger import Ledger, type_of
+from core.extraction.rules.judge_pairs import MAX_EXISTING, Pairing, embed_message, pair, reading
 from core.extraction.rules.judge_retract import RETRACT_P, retract_paired, retraction_topic, withdraw
-from core.extraction.rules.judge_supersede import supersede_paired
+from core.extraction.rules.judge_supersede import CROSS_P, SUPERSEDE_P, supersede_paired
 from core.extraction.update_intent import TIME_WORD_INTENT_P, TIME_WORD_VETO_ON, UPDATE_INTENT_P
 from core.types import MemoryType
+
+# session 27 (upd46): a cue sentence whose one new-value clause the topic keys file under a paired memory's
+# own taste slot replaces that memory when the pair model reads it under its bars (``UpdateJudge._same_slot``)
+SLOT_SUPERSEDE_ON = True
+SLOT_TYPES = (MemoryType.PREFERENCE,)
 
 
 class UpdateJudge:
@@ -130,6 +137,27 @@ class UpdateJudge:
         self.intent = intent
         self.withdrawal = withdrawal
         self.target = target
+        self._keys: TopicKeys | None = None
+
+    def _same_slot(self, sentence: str, pairing: Pairing, live: list[ExistingMemory]) -> int | None:
+        """The rank of the paired memory whose key is the topic slot (``gate_keys.TopicKeys``, of the
+        memory's own type) of the clause of ``sentence`` that tells the new value (an update cue, no
+        retraction or end word: ``tells_new_value``), when there is one such clause and the slot is a named
+        taste topic (``SLOT_TYPES``), not a catch-all; else None."""
+        told = [c.strip() for c in CLAUSE.findall(sentence) if c.strip() and tells_new_value(c)]
+        if len(told) != 1 or ADDITIVE.search(sentence):
+            return None
+        if self._keys is None:
+            self._keys = TopicKeys(self.classifier)
+        vector = self.classifier.embed(told)[0]
+        for rank, j in enumerate(pairing.order):
+            memory = live[j]
+            memory_type = type_of(memory)
+            if memory_type not in SLOT_TYPES or catch_all(memory.key) or memory.key.count("-") != 1:
+                continue
+            if self._keys.key(memory_type, told[0], vector) == memory.key:
+                return rank
+        return None
 
     def gated(self, message: str, live: Sequence[ExistingMemory] = ()) -> frozenset[str]:
         """The message's sentences without a change word that the update-intent model reads as a change
@@ -249,7 +277,17 @@ class UpdateJudge:
                 continue  # a goal changes with a word of change; without one, news of it is progress
             if relation == "retract" and p >= RETRACT_P and retracts(sentence):
                 retract_paired(self.classifier, self.model, ledger, memory, sentence, s_vec, t_vec, p)
-            elif relation == "supersede" and not dated[i]:
-                supersede_paired(self.classifier, ledger, live, pairing, best, p, sentence, tail, befores[i],
-                                 intent, reads_change[i], frozenset() if told[i] else unkept)
+            else:
+                rank = self._same_slot(sentence, pairing, live) if SLOT_SUPERSEDE_ON and not intent \
+                    and not dated[i] and not retracts(sentence) \
+                    and not (relation == "supersede" and p >= SUPERSEDE_P) else None
+                if rank is not None:  # the new value's slot is the memory's own: the pair model's
+                    # reading under its bars ("跑步太伤膝盖了，现在改骑动感单车" / "我每天早上跑五公里":
+                    # supersede 0.60; across scripts, "badminton 先停了，现在改去游泳" / "我每周打三次
+                    # 羽毛球": unrelated 0.90) is read as a sure change of that slot
+                    supersede_paired(self.classifier, ledger, live, pairing, rank, CROSS_P, sentence, tail,
+                                     befores[i], intent, reads_change[i], frozenset() if told[i] else unkept)
+                elif relation == "supersede" and not dated[i]:
+                    supersede_paired(self.classifier, ledger, live, pairing, best, p, sentence, tail,
+                                     befores[i], intent, reads_change[i], frozenset() if told[i] else unkept)
         return ledger.out

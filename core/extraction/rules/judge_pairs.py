@@ -65,6 +65,7 @@ class Pairing:
     probs: npt.NDArray[np.float64]
     retract: npt.NDArray[np.float64]
     anaphor: bool  # a bare "forget that" whose referent is the previous turn
+    unstored: bool = False  # the sentence's own topic names a part of the previous turn no live memory holds
 
 
 def embed_message(classifier: MemoryClassifier, sentences: list[str], topics: list[str],
@@ -118,7 +119,15 @@ def pair(model: PairModel, emb: Embedded, i: int, sentence: str, topic: str, liv
                                [live[j].content for j in order], [sentence] * len(order),
                                np.repeat(vectors[-1:], len(order), axis=0), embed)
         retract = np.maximum(retract, model.predict_proba(feats)[:, RELATIONS.index("retract")])
-    return Pairing(order, probs, retract, anaphor)
+    return Pairing(order, probs, retract, anaphor, unstored_part(sentence, topic, previous, live))
+
+
+def unstored_part(sentence: str, topic: str, previous: str | None, live: list[ExistingMemory]) -> bool:
+    """The retraction names its own thing by a word the user's previous turn says and no live memory holds
+    ("my ex jordan still owes me 400 bucks. i live in denver" / "can u not keep the jordan stuff, just wipe
+    it": the debt was never stored; the city is not what is withdrawn)."""
+    return bool(previous) and topic != sentence and bool(shares_value(previous or "", topic)) \
+        and not any(shares_value(m.content, topic) for m in live)
 
 
 def reading(probs: npt.NDArray[np.float64], sentence: str, intent: bool,

@@ -59,6 +59,10 @@ NAMED_RETRACT_P = pair_bar("NAMED_RETRACT_P", 0.5)
 # ^ a retraction whose topic names a word of the memory is enough at this probability
 PART_MARGIN = 0.25  # a clause goes with a partial retraction only this close to the surest clause's
 # probability (a short topic, "salary", sits near every clause of the memory in e5's space)
+# session 27 (upd46): a retraction of a part of the previous turn that nothing holds withdraws nothing
+# (``judge_pairs.unstored_part``)
+UNSTORED_PART_ON = True
+ANAPHOR_VETO_ON = True  # session 27 (upd46): the target model's veto also for a "forget it" naming its thing
 ANAPHOR_P = pair_bar("ANAPHOR_P", 0.50)  # retract probability enough when the previous turn names the memory
 # a retraction of one part: "the adderall part", "salary 那部分", "the debt number"
 _PART_CUE = re.compile(r"\b(?:part|bit|piece|detail|details|number|section)\b|部分|那块|那段|那点|那句",
@@ -222,7 +226,12 @@ def withdraw(classifier: MemoryClassifier, model: PairModel, ledger: Ledger, liv
     retraction-target model reads under its veto (``unnamed_below_veto``) is not withdrawn here (the
     resolver reads it after)."""
     retract, anaphor = pairing.retract, pairing.anaphor
-    vetoed = set() if anaphor else unnamed_below_veto(classifier, target, live, sentence, topic)
+    if pairing.unstored and UNSTORED_PART_ON:
+        return  # its thing was never stored: no live memory is what it withdraws
+    # a retraction pointing back that names its own thing ("工资那个 forget it 吧") is read by that thing too
+    own_topic = topic != sentence and not bare_cue(topic)
+    vetoed = set() if anaphor and not (own_topic and ANAPHOR_VETO_ON) else unnamed_below_veto(
+        classifier, target, live, sentence, topic)
     reader = shipped_item_reader()
     first = 0  # the rank of the first memory the sentence may withdraw without naming a word of it
     named_any = bool(topic) and topic != sentence and not anaphor and any(
