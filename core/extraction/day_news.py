@@ -50,6 +50,11 @@ considered career change ("我考虑转行做设计") as the day's news and drop
 (arm A) it read verbless clauses of long chat messages ("two cats (Miso and Tofu)", "对花粉过敏") as the
 day's news: pooled tune -3 (``bench/RESULTS.md``, issue 24, session 26)."""
 
+RESCUE_NEWS_DROP: float | None = 0.60
+"""The bar for a statement the gate's rescue wrote (no rule fired on it; kept on the classifier's p(keep)
+alone): lower than ``WRITTEN_NEWS_DROP`` (issue 24, session 27, prec46). None: the written-news bar for every
+statement."""
+
 DayNewsError = RetractionIntentError
 """The weights are missing, malformed or made for another embedding model (the logistic heads' one error)."""
 
