@@ -12,8 +12,10 @@ keeps the memory's old statements and its other new ones; a write left with noth
 read: a statement in which the user does not speak of themself (no "I", "my", "我": a clause cut from a long
 message), a replacement (the old statements gone from the new content: an update, which the judge decided), a
 statement that names a horizon beyond the day or a habit (``precision.HORIZON_CUE``, ``HABIT_CUE``), and one
-the standing-instruction model reads at ``precision.DAY_NEWS_RULE`` or more. Pure function of its inputs and
-the two readers.
+the standing-instruction model reads at ``precision.DAY_NEWS_RULE`` or more. A statement the gate's rescue
+wrote (no rule fired on it, kept on the classifier's p(keep) alone: ``CandidateMeta.rescued``) is read at the
+lower ``RESCUE_NEWS_DROP`` (session 27, prec46: the rescues wrote half of MemoryBank's bad memories). Pure
+function of its inputs and the two readers.
 """
 
 from __future__ import annotations
