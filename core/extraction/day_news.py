@@ -50,6 +50,13 @@ considered career change ("我考虑转行做设计") as the day's news and drop
 (arm A) it read verbless clauses of long chat messages ("two cats (Miso and Tofu)", "对花粉过敏") as the
 day's news: pooled tune -3 (``bench/RESULTS.md``, issue 24, session 26)."""
 
+RESCUE_NEWS_DROP: float | None = 0.65
+"""The bar for a statement the gate's rescue wrote (no rule fired on it; kept on the classifier's p(keep)
+alone), read where it is written (``written_news``): lower than ``WRITTEN_NEWS_DROP`` (issue 24, session 27,
+prec46: the rescues wrote 63 of MemoryBank's 122 bad memories against 34 good). At 0.60 the pooled tune lost
+a case ("i knit in the evenings, it calms me down", a rescue read 0.64) and the pooled check a query; at 0.65
+both pools' outputs are main's (``bench/RESULTS.md``). None: the written-news bar for every statement."""
+
 DayNewsError = RetractionIntentError
 """The weights are missing, malformed or made for another embedding model (the logistic heads' one error)."""
 

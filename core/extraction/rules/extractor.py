@@ -451,16 +451,18 @@ class RulesExtractor:
         if self._written_news is None or self.classifier is None or not candidates:
             return candidates
         from core.embedding.base import EmbeddingError
-        from core.extraction.day_news import WRITTEN_NEWS_DROP
-        from core.extraction.rules.written_news import without_written_news
+        from core.extraction.day_news import RESCUE_NEWS_DROP, WRITTEN_NEWS_DROP
+        from core.extraction.rules.written_news import rescued_pieces, without_written_news
 
         head, classifier = self._written_news, self.classifier
+        built = self._built(data)
         try:
             return without_written_news(
                 candidates, data.existing,
                 lambda texts: [float(p) for p in head.predict_proba(classifier.embed(texts))],
                 WRITTEN_NEWS_DROP, self.standing if self._standing is not None else None,
-                frozenset(key for key, m in self._built(data).meta.items() if m.listed))
+                frozenset(key for key, m in built.meta.items() if m.listed),
+                rescued_pieces(built.candidates, built.meta), RESCUE_NEWS_DROP)
         except EmbeddingError as exc:  # the rules' answer is still a sound answer
             log.warning("day's-news head unavailable, written as refined: %s", exc)
             return candidates

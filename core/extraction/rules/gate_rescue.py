@@ -310,7 +310,7 @@ def add_rescues(out: list[MemoryCandidate], meta: dict[str, CandidateMeta], unit
     """Append to ``out`` the rescue of each unit ``chosen_units`` picks on its reading (``predictions``,
     ``vectors``: one per unit), a long run's clauses first taking the clauses of the run no kept clause
     covers (``partition_long_runs``); a relative's or friend's unit is a relationship fact. A rescue's
-    metadata is added to ``meta`` unless its key has some."""
+    metadata (``rescued``) is added to ``meta`` unless its key has some (a rule candidate's)."""
     taken = {c.key for c in out}
     chosen = chosen_units(units, predictions)
     units = [*units]
@@ -333,6 +333,6 @@ def add_rescues(out: list[MemoryCandidate], meta: dict[str, CandidateMeta], unit
         taken.add(rescued.key)
         out.append(rescued)
         changed = unit.sentence in analysis.change_sentences
-        meta.setdefault(rescued.key, CandidateMeta(changed=changed))
+        meta.setdefault(rescued.key, CandidateMeta(changed=changed, rescued=True))
         if unit.item and not meta[rescued.key].listed:
             meta[rescued.key] = replace(meta[rescued.key], listed=True)

@@ -53,6 +53,7 @@ class CandidateMeta:
     changed: bool = False  # the user signalled a change next to this statement
     force_merge: bool = False  # a follow-up detail: merge even into a single slot
     listed: bool = False  # holds an item of a list-style message, read by the list fragment model
+    rescued: bool = False  # the gate's rescue wrote it (no rule candidate of the message has its key)
 
 
 def _flat(text: str) -> str:

@@ -12,17 +12,19 @@ keeps the memory's old statements and its other new ones; a write left with noth
 read: a statement in which the user does not speak of themself (no "I", "my", "我": a clause cut from a long
 message), a replacement (the old statements gone from the new content: an update, which the judge decided), a
 statement that names a horizon beyond the day or a habit (``precision.HORIZON_CUE``, ``HABIT_CUE``), and one
-the standing-instruction model reads at ``precision.DAY_NEWS_RULE`` or more. Pure function of its inputs and
-the two readers.
+the standing-instruction model reads at ``precision.DAY_NEWS_RULE`` or more. A statement the gate's rescue
+wrote (no rule fired on it, kept on the classifier's p(keep) alone: ``CandidateMeta.rescued``) is read at the
+lower ``RESCUE_NEWS_DROP`` (session 27, prec46: the rescues wrote half of MemoryBank's bad memories). Pure
+function of its inputs and the two readers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
 from core.extraction.rules.precision import DAY_NEWS_RULE, HABIT_CUE, HORIZON_CUE, reads_day_news
-from core.extraction.rules.refine import contained
+from core.extraction.rules.refine import CandidateMeta, contained
 from core.extraction.rules.segment import has_cjk, normalise
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 
@@ -58,9 +60,12 @@ def _worth_reading(piece: str) -> bool:
 
 def without_written_news(candidates: Sequence[MemoryCandidate], existing: Sequence[ExistingMemory],
                          day_news: Reader, bar: float, standing: Reader | None = None,
-                         listed: frozenset[str] = frozenset()) -> list[MemoryCandidate]:
+                         listed: frozenset[str] = frozenset(), rescued: frozenset[str] = frozenset(),
+                         rescue_bar: float | None = None) -> list[MemoryCandidate]:
     """``candidates`` (refine's, the last step before the write) without the statements they would add that
-    ``day_news`` reads at ``bar`` or more (see the module doc); ``listed``: keys of list items, never read."""
+    ``day_news`` reads at ``bar`` or more (see the module doc); ``listed``: keys of list items, never read;
+    ``rescued``: the statements the gate's rescue wrote (no rule fired on them), read at ``rescue_bar``
+    (the lower of the two) when one is given."""
     live = {m.key: m.content for m in existing}
     adds: dict[int, list[str]] = {}
     for i, cand in enumerate(candidates):
@@ -73,7 +78,8 @@ def without_written_news(candidates: Sequence[MemoryCandidate], existing: Sequen
     texts = list(dict.fromkeys(p for new in adds.values() for p in new if _worth_reading(p)))
     if not texts:
         return list(candidates)
-    news = [p for p, q in zip(texts, day_news(texts), strict=True) if q >= bar]
+    low = bar if rescue_bar is None else min(bar, rescue_bar)
+    news = [p for p, q in zip(texts, day_news(texts), strict=True) if q >= (low if p in rescued else bar)]
     if standing is not None and news:
         news = [p for p, r in zip(news, standing(news), strict=True) if r < DAY_NEWS_RULE]
     if not news:
@@ -91,3 +97,10 @@ def without_written_news(candidates: Sequence[MemoryCandidate], existing: Sequen
         sep = "；" if has_cjk(cand.content) else "; "
         out.append(cand.model_copy(update={"content": sep.join(kept)}))
     return out
+
+
+def rescued_pieces(candidates: Sequence[MemoryCandidate],
+                   meta: Mapping[str, CandidateMeta]) -> frozenset[str]:
+    """The statements of the gate's candidates that its rescue wrote (``CandidateMeta.rescued``)."""
+    return frozenset(p for c in candidates if c.key in meta and meta[c.key].rescued
+                     for p in _pieces(c.content))

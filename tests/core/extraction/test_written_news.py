@@ -5,7 +5,8 @@ memory's old statements; a replacement, a rule, a habit and a list item are neve
 from __future__ import annotations
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
-from core.extraction.rules.written_news import without_written_news
+from core.extraction.rules.refine import CandidateMeta
+from core.extraction.rules.written_news import rescued_pieces, without_written_news
 from core.types import MemoryType
 from tests.support.head_readers import recording_reader
 
@@ -71,3 +72,21 @@ def test_a_statement_the_standing_model_reads_as_a_rule_is_written() -> None:
     cand = _cand("preference-coffee", MemoryType.PREFERENCE, COFFEE)
     assert without_written_news([cand], (), read, 0.7, standing=lambda texts: [0.6] * len(texts)) == [cand]
     assert without_written_news([cand], (), read, 0.7, standing=lambda texts: [0.2] * len(texts)) == []
+
+
+def test_a_statement_the_gates_rescue_wrote_is_read_at_the_rescue_bar() -> None:
+    """A rescue (no rule fired; kept on p(keep) alone) is not written from the lower rescue bar; a rule's
+    candidate with the same reading is, and so is a rescue read under the rescue bar."""
+    plan = "I plan to stay in Spain for about two weeks"
+    readings = {plan: 0.65, "I'm in the office now, no fan": 0.65, "I quite like playing guitar": 0.3}
+    read = lambda texts: [readings[t] for t in texts]  # noqa: E731
+    rescue = _cand("goal-travel", MemoryType.GOAL, plan)
+    rule = _cand("fact-health", MemoryType.FACT, "I'm in the office now, no fan")
+    liking = _cand("preference-music", MemoryType.PREFERENCE, "I quite like playing guitar")
+    meta = {"goal-travel": CandidateMeta(rescued=True), "fact-health": CandidateMeta(),
+            "preference-music": CandidateMeta(rescued=True)}
+    rescued = rescued_pieces([rescue, rule, liking], meta)
+    assert rescued == {plan, "I quite like playing guitar"}
+    kept = without_written_news([rescue, rule, liking], (), read, 0.85, rescued=rescued, rescue_bar=0.6)
+    assert kept == [rule, liking]
+    assert without_written_news([rescue], (), read, 0.85, rescued=rescued) == [rescue]  # no rescue bar
