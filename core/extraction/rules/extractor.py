@@ -22,6 +22,7 @@ from core.extraction.rules.events import EventHit, is_event_key
 from core.extraction.rules.keys import content_slug
 from core.extraction.rules.precision import Precise, precise_parts, with_referents
 from core.extraction.rules.progress import told_next, with_progress
+from core.extraction.rules.referent import asked_thing
 from core.extraction.rules.refine import CandidateMeta, gives_up_old, refine_candidates
 from core.extraction.rules.segment import has_cjk, join_clauses, normalise
 from core.extraction.rules.slots import is_known_slot, spec
@@ -400,7 +401,12 @@ class RulesExtractor:
             last = data.context[-1] if data.context else None
             prev = last.content if last is not None and last.role == "assistant" else None
             filled = frozenset(m.key for m in data.existing)
-            reading = self._gate.read(built.analysis, list(built.candidates), built.meta, prev, filled)
+            # the thing the user's own previous turn asked the assistant about ("have u ever had injera?"):
+            # what a statement of this message that leans on it is read with (``referent.asked_thing``)
+            told = next((m.content for m in reversed(data.context) if m.role == "user" and m.content.strip()),
+                        None)
+            asked = asked_thing(told) if told else None
+            reading = self._gate.read(built.analysis, list(built.candidates), built.meta, prev, filled, asked)
         except EmbeddingError as exc:  # the rules' answer is still a sound answer
             log.warning("memory classifier unavailable, rules only for this input: %s", exc)
             return built

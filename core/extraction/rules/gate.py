@@ -102,8 +102,9 @@ from core.extraction.rules.gate_units import (
     split_points,
 )
 from core.extraction.rules.gate_verdicts import gate_upserts
+from core.extraction.rules.referent import leans
 from core.extraction.rules.refine import CandidateMeta, contained
-from core.extraction.rules.segment import clean_content
+from core.extraction.rules.segment import clean_content, has_cjk
 from core.extraction.standing_instruction import StandingInstruction
 from core.types import MemoryType
 
@@ -186,27 +187,36 @@ class ClassifierGate:
 
     def apply(self, analysis: Analysis, candidates: list[MemoryCandidate],
               meta: dict[str, CandidateMeta], prev: str | None = None,
-              filled: frozenset[str] = frozenset(),
+              filled: frozenset[str] = frozenset(), asked_about: str | None = None,
               ) -> tuple[list[MemoryCandidate], dict[str, CandidateMeta]]:
         """Gated, re-typed and rescued candidates (deletes pass untouched) and their refine metadata
         (``read`` without what it left out)."""
-        reading = self.read(analysis, candidates, meta, prev, filled)
+        reading = self.read(analysis, candidates, meta, prev, filled, asked_about)
         return reading.candidates, reading.meta
 
     def read(self, analysis: Analysis, candidates: list[MemoryCandidate],
              meta: dict[str, CandidateMeta], prev: str | None = None,
-             filled: frozenset[str] = frozenset()) -> GateReading:
+             filled: frozenset[str] = frozenset(), asked_about: str | None = None) -> GateReading:
         """Gated, re-typed and rescued candidates (deletes pass untouched), their refine metadata, and the
         texts the gate read as no memory (``GateReading.unkept``).
         ``prev``: the turn before the message (context for a context model; embedded only when it can change
         the precision model's reading, ``gate_opinion.needs_turn``);
         ``filled``: the keys of the user's live memories (a rescue never takes over a single slot among
         them unless it says a change, "now", "no longer"...: ``gate_rescue.rescue``; "I used to bird watch"
-        is no change of job)."""
+        is no change of job);
+        ``asked_about``: the thing the user's previous turn asked the assistant about
+        (``referent.asked_thing``): a rescue unit that leans on a thing named outside it ("obsessed w it
+        honestly, i eat it like twice a week" after "have u ever had injera?") is read with that thing
+        before it, as it will be stored (``precision.with_referents``); what a rescue stores is still the
+        unit's own words."""
         candidates = fold_third_party(analysis, candidates)
         upserts = [c for c in candidates if c.op is CandidateOp.UPSERT]
         items = self.list_items(analysis)
         units = rescue_units(analysis, items)
+        if asked_about:
+            sep = "，" if has_cjk(asked_about) else ". "
+            units = [replace(u, read=f"{asked_about}{sep}{u.model_text}")
+                     if not u.item and leans(u.text) else u for u in units]
         splits = split_points(analysis, upserts)
         said = said_texts(analysis)  # a templated content ("Lives in Rotterdam") is read as the user said it
         texts = [said.get(c.content, c.content) for c in upserts] + [u.model_text for u in units] + \

@@ -75,7 +75,7 @@ HABIT_STRONG = rx(
     r"most (?:days|mornings|nights))\b",
 )
 HABIT = rx(
-    r"每|一般|通常|平时|平常|经常|常常|总是|老是|基本上?|向来|一向|习惯|都会|天天|"
+    r"每|一般|通常|平时|平常|经常|常常|总是|总会|总要|老是|基本上?|向来|一向|习惯|都会|天天|"
     r"日常|雷打不动|一直|工作日|到哪都|闲暇|空闲时间|业余时间|有空(?:的时候|时|就)|没事(?:的时候|就)|"
     r"(?:周|星期)[一二三四五六日天][到至~\-](?:周|星期)[一二三四五六日天]",
     r"\b(?:every|usually|always|often|normally|typically|generally|tend to|each|most days|on weekends|"
@@ -640,7 +640,15 @@ ALLERGY = rx("过敏" + _nf("性鼻炎") + "|不耐受",
              r"\banaphyla")
 HEALTH_ZH = alt(lexicon.HEALTH_ZH)
 HEALTH_EN = alt([h.lower() for h in lexicon.HEALTH_EN])
-HEALTH = rx(HEALTH_ZH, rf"\b{HEALTH_EN}\b")
+# a condition the list does not name, told by the user as theirs and named by its kind ("我有 G6PD 缺乏症",
+# "我患有<X>综合征", "i have <X> syndrome", "diagnosed with <X> disorder"): the kind words are closed classes
+# (a flaw or a joke named like one, "毛病", "拖延症", "选择困难症", is none)
+_CONDITION_ZH = (r"(?:我|本人)(?:有|得了|得过|患有|患了|确诊了?|查出了?|被诊断(?:出|为)?)"
+                 r"[^，。,.!?！？]{0,14}?"
+                 r"(?:缺乏症|综合征|综合症|[^心毛通职业公主拖延难强迫懒]症|[^心毛通职业公主]病)")
+_CONDITION_EN = (r"\bi(?:'ve| have|'m| am)? (?:got |been )?(?:diagnosed with |living with |have )?"
+                 r"(?:[a-z0-9'\-]+ ){0,3}(?:disease|syndrome|disorder|deficiency)\b")
+HEALTH = rx(HEALTH_ZH, rf"\b{HEALTH_EN}\b", _CONDITION_ZH, _CONDITION_EN)
 DIET = rx(alt(lexicon.DIET_ZH), r"\b" + alt([d.lower() for d in lexicon.DIET_EN]) + r"\b")
 DIET_CHOSEN = rx(alt(lexicon.DIET_CHOSEN_ZH),
                  r"\b" + alt([d.lower() for d in lexicon.DIET_CHOSEN_EN]) + r"\b")

@@ -18,12 +18,17 @@ verbs and light nouns that name no antecedent): no list of things.
 ``referent_for(piece, message, previous_user)``: the sentence that names what ``piece`` leans on: the
 nearest sentence before it in the same message that has a noun-like word of its own and does not lean
 itself, else the user's previous turn when it is short and has one (a question is no referent: it names
-nothing the user has); ``None`` when neither does (the caller then does not store the fragment: it stays
-findable as an episode). Pure functions.
+nothing the user has), else the thing the user's previous turn asked the assistant about (``asked_thing``:
+"do u know much about alpacas?" then "we've got four of them": the user names the thing in a question and
+tells what they have of it next; only a question whether the assistant knows, has heard of, or has tried,
+had, seen, read, played or been to a named thing, never a request for one, "any pets?" or "what ...");
+``None`` when none does (the caller then does not store the fragment: it stays findable as an episode).
+Pure functions.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from bisect import bisect_left
 
 from core.extraction.rules.segment import has_cjk
@@ -224,6 +229,56 @@ def _statements(text: str) -> list[str]:
     return out
 
 
+# a question whether the assistant knows or has met a named thing: "do u know much about X?", "have you
+# ever had X?", "ever heard of X?", "are you familiar with X?", "你听说过X吗", "你吃过X没". Closed classes of
+# verbs; the thing is whatever the question names after them
+_ASK_OPEN = r"^(?:(?:so|and|oh|hey|btw|ok|okay|also|random question|quick question)[, ]+)*"
+_EN_ASKED = re.compile(
+    _ASK_OPEN + r"(?:(?:do|did|have|has) (?:you|u|ya)(?: guys)? |(?:you|u) )?(?:ever |even )?"
+    r"(?:know(?: much| anything| a lot| a thing)?(?: about| of)?|(?:heard|hear) (?:of|about)|tried|try|had|"
+    r"eaten|tasted|seen|watched|read|played|been to|visited|used) (?P<thing>.+)$|"
+    + _ASK_OPEN + r"(?:are|r) (?:you|u) familiar with (?P<familiar>.+)$|"
+    + _ASK_OPEN + r"what do (?:you|u) know about (?P<about>.+)$", re.IGNORECASE)
+_ZH_ASKED = re.compile(r"(?:你|您)(?:有)?(?:听说过|听过|知道|了解|吃过|喝过|去过|玩过|看过|用过|见过|试过|"
+                       r"读过)(?P<thing>.+?)(?:吗|么|嘛|没有|没|不)?$")
+# what follows the verb is no named thing: a request ("any good books", "what to do"), the user's own
+# ("my name"), a demonstrative, a clause
+_NOT_A_THING = re.compile(r"^(?:any|anything|some|something|what|how|where|when|why|who|whom|which|if|"
+                          r"whether|that|this|these|those|it|them|me|my|mine|a good|good|about|of|the answer|"
+                          r"you)\b|^(?:什么|怎么|哪|为什么|多少|几|我|这|那|一些|有没有|有什么|谁)",
+                          re.IGNORECASE)
+_ASKED_TAIL = re.compile(r"(?:\s+(?:at all|before|yet|lol|haha|tho|though|by any chance|much))+$",
+                         re.IGNORECASE)
+ASKED_MAX_CHARS = 60  # a thing asked about is a short noun phrase
+_LAST_SENTENCE = re.compile(r"[^.!?。！？\n]+$")
+
+
+def asked_thing(turn: str) -> str | None:
+    """The thing the user's question ``turn`` asks the assistant about, when it asks whether the assistant
+    knows, has heard of, or has tried, had, seen, read, played or been to a named thing (module doc); else
+    ``None``. The last question of the turn is read."""
+    text = unicodedata.normalize("NFKC", turn or "").replace("’", "'").strip()
+    if not (text.endswith("?") or (has_cjk(text) and text.endswith(("吗", "么", "嘛")))):
+        return None  # (NFKC folds the full-width mark)
+    question = _LAST_SENTENCE.search(text.rstrip("?!. "))
+    if question is None:
+        return None
+    question = question.group(0).strip()
+    thing = None
+    en = _EN_ASKED.search(question)
+    if en is not None:
+        thing = en.group("thing") or en.group("familiar") or en.group("about")
+        thing = _ASKED_TAIL.sub("", thing or "").strip(" ,")
+    else:
+        zh = _ZH_ASKED.search(question)
+        if zh is not None:
+            thing = zh.group("thing").strip(" ，,")
+    if not thing or len(thing) > ASKED_MAX_CHARS or _NOT_A_THING.search(thing) or not nounlike(thing) \
+            or leans(thing):
+        return None
+    return thing
+
+
 def _names_it(sentence: str, piece: str) -> bool:
     """``sentence`` can be the referent of ``piece``: short, naming a thing of its own, not leaning itself."""
     return len(sentence) <= REFERENT_MAX_CHARS and nounlike(sentence) and not leans(sentence) \
@@ -243,6 +298,7 @@ def referent_for(piece: str, message: str, previous_user: str | None) -> str | N
         joined = ". ".join(told) if told and not has_cjk(previous_user) else "，".join(told)
         if joined and nounlike(joined) and not leans(joined):
             return joined
+        return asked_thing(previous_user)
     return None
 
 
