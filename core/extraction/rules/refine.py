@@ -189,7 +189,10 @@ def _former_slot(cand: MemoryCandidate, existing: Sequence[ExistingMemory]) -> E
     return next((m for m in existing if m.key == former and diet_key(normalise(m.content)) == cand.key), None)
 
 
-TURN_ONE_THING = True  # multi46: same-key statements of one turn merge only as ``one_thing`` allows
+# multi46, measured and left off: same-key statements of one turn merge only as ``one_thing`` allows. It
+# cut answers told in two pieces ("I like cycling along the river; swimming mostly", "在 Melbourne 读
+# PhD；研究方向是 marine biology") into fragments and moved no case (bench/RESULTS.md, session 27)
+TURN_ONE_THING = False
 
 
 def refine_candidates(existing: Sequence[ExistingMemory], candidates: Sequence[MemoryCandidate],
