@@ -265,6 +265,28 @@ def _referent_chooser(on: bool | None) -> ReferentChooser | None:
         return None
 
 
+ONE_PER_STATEMENT = True  # multi46: one statement is one memory, never two keys with the same content
+
+
+def _one_per_statement(candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
+    """``candidates`` without an upsert whose content is an earlier upsert's of the same type: two slot
+    detectors that fired on one clause ("Gluten-free (celiac)": an allergy and a diet) make one memory, not
+    two copies that take two of the turn's writes (``LONG_TERM_MEMORY_MAX_WRITE_ITEMS``) from the last
+    statements of a long message (semantic dedup would merge the copies after the write anyway)."""
+    if not ONE_PER_STATEMENT:
+        return candidates
+    seen: set[tuple[MemoryType, str]] = set()
+    out: list[MemoryCandidate] = []
+    for cand in candidates:
+        if cand.op is CandidateOp.UPSERT:
+            said = (cand.memory_type, normalise(cand.content))
+            if said in seen:
+                continue
+            seen.add(said)
+        out.append(cand)
+    return out
+
+
 def named_slot(key: str) -> bool:
     """The rules provider's named slots (``RulesExtractor.named_slot``): a catalogue slot or a life event."""
     return is_known_slot(key) or is_event_key(key)
@@ -439,7 +461,7 @@ class RulesExtractor:
         the precision pass (``precision.precise_parts``: no thanks, requests or moods as rules or goals, no
         pronoun without its referent). Each is in its own words: the sentence a statement leans on is
         joined in by ``refine``, once the update judge has read the statement alone."""
-        return list(self._precised(data).candidates)
+        return _one_per_statement(list(self._precised(data).candidates))
 
     def refine(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         """Stage 2: against ``data.existing``: drop what is already known, reuse the key of the same

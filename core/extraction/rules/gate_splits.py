@@ -34,6 +34,7 @@ SPLIT_TYPE_OWN = RESCUE_TYPE  # ... when the clause is a statement of its own ("
 SPLIT_OTHER = 0.20  # ... or, a statement of its own, with p(its group's type | keep) at most this,
 # whichever of the other types it is ("回家还得遛我家的萨摩耶，不过我最近在学画油画": a taste or a
 # project, not the dog)
+TASTE_OF_ITS_OWN = True  # multi46: a taste of another topic, "I" elided, leaves a group of tastes
 _CONTRAST = re.compile(r"^(?:but|though|although|however|yet|still)\b|^(?:不过|但是?|可是|只是|然而)")
 
 
@@ -97,6 +98,13 @@ def leaves_group(sp: Split, pred: Prediction, group_type: MemoryType) -> bool:
         # lower bar is for a taste, a goal or a fact told as a statement of its own
         own = sp.own and memory_type is not MemoryType.PROJECT and not _CONTRAST.search(sp.lead)
         return pred.p_type(memory_type) >= (SPLIT_TYPE_OWN if own else SPLIT_TYPE)
+    if memory_type is MemoryType.PREFERENCE and sp.elided and TASTE_OF_ITS_OWN:
+        # a detector's taste told with "I" elided in a group of tastes (``Split.elided``): cut when its key
+        # is a topic of its own (``apply_splits`` refuses its group's key, a taken one and a catch-all):
+        # "pescatarian since 2015, play drums in a ska band on weekends" is the diet and the music. Any
+        # statement of its own (its own "I") was measured worse on MemoryBank: "As for writing, I like to
+        # create poems …" lost its statement to a fragment "As for writing"
+        return pred.p_type(memory_type) >= SPLIT_TYPE_OWN
     # a fact of its own: cut when its key (``gate_rescue.rescue``) is a topic of its own, not its group's
     # nor another taken one, nor a catch-all (``apply_splits``: "养了一只 husky 叫 Luna" leaves the job;
     # "mango and kiwi", the cats' names, stays with the cats, "and i earn about 60k" with the job)

@@ -88,6 +88,11 @@ class Split:
     own: bool = False  # a statement of its own: its own subject (not a list item that elides the user)
     owner: str | None = None  # a relative's or friend's statement: the relationship fact it becomes
     lead: str = ""  # the clause as the user wrote it (normalised), its connector included
+    elided: bool = False  # a detector's verb-led clause read "i <verb> …" (``ABSORBED_OWN``)
+
+
+ABSORBED_OWN = True  # multi46: a verb-led English clause a detector fired on, absorbed into its group, is
+# read as the user's statement (``split_points``)
 
 
 def with_user_subject(clause: Clause, text: str, verbs: bool = False) -> str | None:
@@ -336,10 +341,20 @@ def split_points(analysis: Analysis, upserts: list[MemoryCandidate]) -> list[Spl
             # an intent told with the user's subject elided ("我平时爱下象棋，退休后打算去云南住几年",
             # "特别爱吃火锅，plan 明年考 HSK 5") is a statement of its own, read with the user as its subject
             intent = owner is None and bool(INTENT_LEAD.search(normalise(text)))
+            elided = False
             own = owner is not None or intent or bool(OWN_SUBJECT.search(clauses[i].norm)
                                                       or OWN_SUBJECT.search(normalise(text)))
             if intent:
                 text = intent_subject(text)
+            elif owner is None and not own and ABSORBED_OWN and clauses[i].index in analysis.absorbed_hits \
+                    and not has_cjk(text) \
+                    and (said := with_user_subject(clauses[i], text, verbs=True)) is not None:
+                # a clause a detector fired on, held in the group as a detail of the same kind, that opens
+                # with a verb and elides "I" ("pescatarian since 2015, play drums in a ska band on weekends"):
+                # a statement of its own, read "i <verb> …" (read bare, the classifier keeps it at 0.10).
+                # Any verb-led clause (not only a detector's) was measured worse: imperatives to the
+                # assistant ("…, keep that in mind for any food stuff"), a taste beside a city
+                text, own, elided = said, True, True
             elif owner is None and clauses[i].index not in analysis.absorbed_hits and not own:
                 in_list = sizes.get(clauses[0].sentence, 0) >= LIST_SENTENCE
                 listed = with_user_subject(clauses[i], text) if in_list else None
@@ -348,7 +363,7 @@ def split_points(analysis: Analysis, upserts: list[MemoryCandidate]) -> list[Spl
                 text = listed  # "…, bad knee from rugby, into birdwatching big time": read as the user's
             out.append(Split(cand.key, text, join_clauses(analysis.message, clauses[:i], zh),
                               join_clauses(analysis.message, clauses[i:], zh), clauses[0].sentence,
-                              tuple(clauses), i, own, owner, clauses[i].norm))
+                              tuple(clauses), i, own, owner, clauses[i].norm, elided))
     return out
 
 

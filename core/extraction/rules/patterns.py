@@ -534,7 +534,9 @@ JOB_EN: list[re.Pattern[str] | re.Unless] = [
 AGENT_NOUN_EN = re.compile(
     r"\bi(?:'m| am)\s+(?:now |currently |also |actually |just |still )*(?:a|an)\s+"
     r"(?P<role>(?:[\w-]+\s+){0,2}?(?:[\w-]{2,}(?:er|or|ist|ian|smith|wright)|[\w-]+ (?:guide|agent|coach)))"
-    r"(?:\s*$|[,.;!]| and\b| so\b| at\b| in\b| for\b| by\b| who\b| with\b| from\b| on\b| but\b)"
+    # "i'm a graphic novelist living in portland": the role before where the user lives or works is the job
+    r"(?:\s*$|[,.;!]| and\b| so\b| at\b| in\b| for\b| by\b| who\b| with\b| from\b| on\b| but\b|"
+    r" (?:living|based|working) (?:in|at|near|out of|from)\b)"
 )
 NOT_AGENT_EN = re.compile(
     r"(?:^|\s)(?:mother|father|brother|sister|daughter|grandmother|grandfather|partner|fan|lover|beginner|"

@@ -190,6 +190,12 @@ def _former_slot(cand: MemoryCandidate, existing: Sequence[ExistingMemory]) -> E
     return next((m for m in existing if m.key == former and diet_key(normalise(m.content)) == cand.key), None)
 
 
+# multi46, measured and left off: same-key statements of one turn merge only as ``one_thing`` allows. It
+# cut answers told in two pieces ("I like cycling along the river; swimming mostly", "在 Melbourne 读
+# PhD；研究方向是 marine biology") into fragments and moved no case (bench/RESULTS.md, session 27)
+TURN_ONE_THING = False
+
+
 def refine_candidates(existing: Sequence[ExistingMemory], candidates: Sequence[MemoryCandidate],
                       meta: dict[str, CandidateMeta], message: str = "",
                       related: Related | None = None) -> list[MemoryCandidate]:
@@ -214,6 +220,15 @@ def refine_candidates(existing: Sequence[ExistingMemory], candidates: Sequence[M
         target = _same_slot(cand, existing)
         if target is None:
             prior = out.get((cand.key, cand.op))
+            if prior is not None and TURN_ONE_THING and cand.op is CandidateOp.UPSERT and not one_thing(
+                    prior.content, cand.content, cand.memory_type, cand.key, True, related):
+                # one memory, one thing within the turn too: two statements of one message the extractor
+                # filed under one key ("me: 34", "accountant by day", "live in manchester w …" as
+                # fact-personal) join only as a merge into a stored memory would; else each is its own
+                key = own_key(cand.memory_type, cand.key, cand.content,
+                              keys | {k for k, _ in out} | {c.key for c in candidates})
+                out[(key, CandidateOp.UPSERT)] = cand.model_copy(update={"key": key})
+                continue
             if prior is not None:
                 cand = cand.model_copy(update={"content": merge_content(prior.content, cand.content)})
             out[(cand.key, cand.op)] = cand
