@@ -356,9 +356,11 @@ class RulesExtractor:
 
             on = RETRACTION_TARGET_ON if retraction_target is None else retraction_target
             target = shipped_target() if on else None
-            # the judge reads the model's veto even with the resolver's accept path off (JUDGE_VETO_ON)
-            vetoes = target if target is not None or not JUDGE_VETO_ON or retraction_target is False \
-                else shipped_target()
+            # the judge reads the model's veto even with the resolver's accept path off (JUDGE_VETO_ON),
+            # unless the caller turned the model off (retraction_target=False)
+            vetoes = target
+            if vetoes is None and JUDGE_VETO_ON and retraction_target is not False:
+                vetoes = shipped_target()
             self._judge: UpdateJudge | None = UpdateJudge(
                 classifier, shipped_pair_model(), shipped_update_intent() if UPDATE_INTENT_ON else None,
                 _intent_model(), vetoes) if judge else None
