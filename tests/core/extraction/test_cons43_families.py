@@ -18,7 +18,6 @@ from datetime import UTC, datetime
 import pytest
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput, MemoryCandidate
-from core.extraction.classifier import MemoryClassifier
 from core.extraction.rules import RulesExtractor, precision
 from core.extraction.rules.gate_units import OWN_SUBJECT
 from core.extraction.rules.precision import GROUNDED_RULE, precise
@@ -30,11 +29,6 @@ SENT = datetime(2025, 11, 3, 20, 15, tzinfo=UTC)
 PETS_EN = ExistingMemory("fact-pets", "fact", "I have two cats and a hamster")
 PETS_ZH = ExistingMemory("fact-pets", "fact", "我养了两只猫和一只仓鼠")
 JOB_EN = ExistingMemory("fact-job", "fact", "i work as a welder in hamilton")
-
-
-@pytest.fixture(scope="module")
-def ex() -> RulesExtractor:
-    return RulesExtractor(classifier=MemoryClassifier())
 
 
 def test_an_english_kind_is_told_from_one_thing() -> None:

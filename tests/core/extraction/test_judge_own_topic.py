@@ -19,11 +19,6 @@ from core.extraction.rules import RulesExtractor, judge_retract
 from core.extraction.rules.judge_pairs import unstored_part
 
 
-@pytest.fixture(scope="module")
-def ex() -> RulesExtractor:
-    return RulesExtractor(classifier=MemoryClassifier())
-
-
 def _refined(ex: RulesExtractor, message: str, existing: tuple[ExistingMemory, ...],
              previous: str) -> list[MemoryCandidate]:
     context = (ContextMessage("user", previous), ContextMessage("assistant", "ok"))

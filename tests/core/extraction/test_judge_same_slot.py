@@ -14,13 +14,7 @@ from core.extraction.candidates import (
     ExtractionInput,
     MemoryCandidate,
 )
-from core.extraction.classifier import MemoryClassifier
 from core.extraction.rules import RulesExtractor, judge
-
-
-@pytest.fixture(scope="module")
-def ex() -> RulesExtractor:
-    return RulesExtractor(classifier=MemoryClassifier())
 
 
 def _refined(ex: RulesExtractor, message: str, existing: tuple[ExistingMemory, ...]) -> list[MemoryCandidate]:

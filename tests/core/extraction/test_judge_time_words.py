@@ -9,14 +9,8 @@ import pytest
 
 import core.extraction.rules.judge as judge
 from core.extraction.candidates import ExistingMemory, ExtractionInput, MemoryCandidate
-from core.extraction.classifier import MemoryClassifier
 from core.extraction.rules import RulesExtractor
 from training.fit_time_word_bar import fitted_bar
-
-
-@pytest.fixture(scope="module")
-def ex() -> RulesExtractor:
-    return RulesExtractor(classifier=MemoryClassifier())
 
 
 def _over(ex: RulesExtractor, message: str, memory: ExistingMemory) -> list[MemoryCandidate]:

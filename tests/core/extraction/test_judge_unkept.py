@@ -19,11 +19,6 @@ from core.extraction.rules import RulesExtractor
 from core.extraction.rules.judge_supersede import own_strong_change, read_as_none, supersede
 
 
-@pytest.fixture(scope="module")
-def ex() -> RulesExtractor:
-    return RulesExtractor(classifier=MemoryClassifier())
-
-
 def _refined(ex: RulesExtractor, message: str, turn: str, *existing: ExistingMemory) -> list[MemoryCandidate]:
     context = (ContextMessage("assistant", turn),) if turn else ()
     data = ExtractionInput(message, context=context, existing=existing)

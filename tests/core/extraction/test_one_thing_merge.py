@@ -9,17 +9,11 @@ import numpy as np
 import pytest
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput, MemoryCandidate
-from core.extraction.classifier import MemoryClassifier
 from core.extraction.rules import RulesExtractor
 from core.extraction.rules.coherence import ONE_THING_COSINE, nearest_cosine, one_thing
 from core.extraction.rules.judge_values import without_requests
 from core.extraction.rules.refine import CandidateMeta, refine_candidates
 from core.types import MemoryType
-
-
-@pytest.fixture(scope="module")
-def ex() -> RulesExtractor:
-    return RulesExtractor(classifier=MemoryClassifier())
 
 
 def test_topic_words_alone_need_the_embedder_to_agree() -> None:

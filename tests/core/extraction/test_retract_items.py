@@ -37,11 +37,6 @@ COOKING_ZH = ExistingMemory("fact-cooking", "fact", "我每天自己做饭，很
 COOKING_EN = ExistingMemory("fact-cooking", "fact", "i cook dinner for my family every night")
 
 
-@pytest.fixture(scope="module")
-def ex() -> RulesExtractor:
-    return RulesExtractor(classifier=MemoryClassifier())
-
-
 # --- the pure list reading ---------------------------------------------------------------------------
 def test_a_list_memorys_items_and_cuts() -> None:
     zh = memory_list(WEEKEND_ZH.content)

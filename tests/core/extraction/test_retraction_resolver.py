@@ -5,8 +5,6 @@ for this test, none from an evaluation set."""
 
 from __future__ import annotations
 
-import pytest
-
 from core.extraction.candidates import (
     CandidateOp,
     ContextMessage,
@@ -18,11 +16,6 @@ from core.extraction.classifier import MemoryClassifier
 from core.extraction.retraction_intent import shipped_intent_model
 from core.extraction.rules import RulesExtractor
 from core.extraction.rules.retraction import _without_item, list_items, memory_clauses, ordinal_item
-
-
-@pytest.fixture(scope="module")
-def ex() -> RulesExtractor:
-    return RulesExtractor(classifier=MemoryClassifier())
 
 
 def _mem(key: str, content: str, memory_type: str = "fact") -> ExistingMemory:

@@ -7,14 +7,8 @@ from __future__ import annotations
 import pytest
 
 from core.extraction.candidates import CandidateOp, ContextMessage, ExistingMemory, ExtractionInput
-from core.extraction.classifier import MemoryClassifier
 from core.extraction.pairs import number_changed, shares_value, states_new, topic_text
 from core.extraction.rules import RulesExtractor
-
-
-@pytest.fixture(scope="module")
-def ex() -> RulesExtractor:
-    return RulesExtractor(classifier=MemoryClassifier())
 
 
 def _refined(

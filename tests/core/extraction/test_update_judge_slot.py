@@ -4,17 +4,9 @@ this test, none from an evaluation set."""
 
 from __future__ import annotations
 
-import pytest
-
 from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput, MemoryCandidate
-from core.extraction.classifier import MemoryClassifier
 from core.extraction.rules import RulesExtractor
 from core.types import MemoryType
-
-
-@pytest.fixture(scope="module")
-def ex() -> RulesExtractor:
-    return RulesExtractor(classifier=MemoryClassifier())
 
 
 def _refined(ex: RulesExtractor, message: str, *existing: ExistingMemory) -> list[MemoryCandidate]:
