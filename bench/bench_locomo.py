@@ -381,7 +381,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         from core.retrieval.plan import build_query
 
         lex_weight = pipe.settings.EPISODE_LEXICAL_WEIGHT
-        from core.retrieval.plan import without_names
+        from core.retrieval.plan import in_first_person, without_names
 
         def cosines_of(res: Any) -> dict[tuple[str, int], float]:
             """Each served entry's query cosine (``lead_of``)."""
@@ -392,6 +392,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         def names(speaker: str) -> list[str]:
             """The user's names as a caller gives them (``user_names``): the speaker's name."""
             return [] if args.no_user_names else [speaker]
+
+        def intent_of(question: str, speakers: Sequence[str]) -> str:
+            """The question's time intent as retrieval reads it: the target speakers' names as the user."""
+            return time_intent(in_first_person(question, [n for spk in speakers for n in names(spk)]))
 
         result["user_names"] = not args.no_user_names
 
@@ -526,7 +530,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         {"kind": "served_" + p.kind, "spk": spk, "pos": j, "id": p.id, "score": p.score}
                         for j, p in enumerate(res_served.order))
                 if dump is not None:
-                    dump.append({"cat": cat, "intent": time_intent(q["question"]), "q": q["question"],
+                    dump.append({"cat": cat, "intent": intent_of(q["question"], target), "q": q["question"],
                                  "evidence": sorted(evidence), "answer": str(answer), "cands": cands})
                 served_now: dict[int, list[tuple[set[str], str]]] = {}
                 served_by_score: dict[int, list[tuple[set[str], str]]] = {}
@@ -576,7 +580,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     score_list(tally, interleave(ep_lists, ep_leads), evidence, answer)
                 served_both: dict[int, list[tuple[set[str], str]]] = {}
                 for k in KS if not args.no_fixed_split else ():
-                    m_lim, e_lim = split_limits(k - k // 2, k // 2, time_intent(q["question"]))
+                    m_lim, e_lim = split_limits(k - k // 2, k // 2, intent_of(q["question"], target))
                     mem_part: list[list[tuple[set[str], str]]] = []
                     ep_part: list[list[tuple[set[str], str]]] = []
                     m_leads: list[float] = []

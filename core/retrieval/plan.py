@@ -8,7 +8,8 @@ user's own (what they said, what was distilled from it), so "what might Alice's 
 Alice is "what might career be?". Her name tells none of her passages from another; in the query it
 pulls the embedding toward passages that name a person (a greeting to a friend by name) and, rare in
 her own words, it takes BM25's whole lexical weight for the one passage that holds it. The question's
-time intent, kinds and relative dates are read from the question as asked.
+time intent is read from the question in the user's own person (``in_first_person``: "when did Alice
+go…" is "when did I go…"); its kinds and relative dates from the question as asked.
 """
 
 from __future__ import annotations
@@ -31,10 +32,10 @@ def _word_char(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
 
-def without_names(question: str, names: Sequence[str]) -> str:
-    """``question`` without the user's own ``names`` (case-insensitive; a name written in a script
-    with spaces between words only as a whole word, with its possessive ``'s``), spaces collapsed;
-    the question itself when nothing of it would be left."""
+def _replace_names(question: str, names: Sequence[str], word: str, possessive: str, cjk: str) -> str:
+    """``question`` with each of the user's ``names`` (case-insensitive; a name written in a script with
+    spaces between words only as a whole word) replaced: by ``word``, or by ``possessive`` when the
+    name carries a possessive ``'s``; a name in a script without spaces by ``cjk``; spaces collapsed."""
     text = question
     for name in sorted({n.strip() for n in names[:USER_NAMES_MAX] if n and n.strip()}, key=len,
                        reverse=True):
@@ -52,17 +53,33 @@ def without_names(question: str, names: Sequence[str]) -> str:
                 out.append(text[i:end])
                 i = end
                 continue
+            said = word if spaced else cjk
             for tail in _POSSESSIVE if spaced else ():
                 if folded.startswith(tail, end) and (end + len(tail) == len(text)
                                                      or not _word_char(text[end + len(tail)])):
                     end += len(tail)
+                    said = possessive
                     break
-            out.append(text[i:at])
+            out.append(text[i:at] + said)
             i = end
         out.append(text[i:])
         text = "".join(out)
-    text = " ".join(text.split())
+    return " ".join(text.split())
+
+
+def without_names(question: str, names: Sequence[str]) -> str:
+    """``question`` without the user's own ``names`` (case-insensitive; a name written in a script
+    with spaces between words only as a whole word, with its possessive ``'s``), spaces collapsed;
+    the question itself when nothing of it would be left."""
+    text = _replace_names(question, names, "", "", "")
     return text if any(_word_char(ch) for ch in text) else question
+
+
+def in_first_person(question: str, names: Sequence[str]) -> str:
+    """``question`` as the user would ask it: each of the user's own ``names`` read as "I" ("my" with a
+    possessive, 我 in a script without spaces), so "when did Alice go…" asked for Alice is "when did I
+    go…" (what ``time_intent`` reads)."""
+    return _replace_names(question, names, "I", "my", "我") if names else question
 
 
 def build_query(question: str, conversation_summary: str | None) -> str:
@@ -111,7 +128,7 @@ def plan_retrieval(settings: RetrievalSettings, episodes_enabled: bool, question
     (``episodes_enabled`` false) none are asked. ``user_names``: the user's own names, taken out of
     the question the search reads (``without_names``; the module docstring).
     """
-    intent = time_intent(question)
+    intent = time_intent(in_first_person(question, user_names))
     ep_limit = (episode_limit if episode_limit is not None
                 else settings.EPISODE_RETRIEVE_LIMIT) if episodes_enabled else 0
     pool = None

@@ -116,7 +116,8 @@ class Retriever:
         rules on memories), each within its own limit. ``order`` gives the served entries of both kinds
         in that order. ``user_names``: the names the user goes by, taken out of the question the
         search reads (``core.retrieval.plan.without_names``: "what might Alice's career be?" asked for
-        Alice); the question's time intent and dates are read as asked.
+        Alice); the question's time intent reads those names as the user ("when did Alice…" is "when
+        did I…", ``core.retrieval.plan.in_first_person``), its dates are read as asked.
         """
         started = time.perf_counter()
         mode = RetrieveMode(mode) if mode is not None else self.settings.LONG_TERM_MEMORY_RETRIEVE_MODE

@@ -8,7 +8,14 @@ from core.config import Settings
 from core.episodes.search import time_intent
 from core.lexical import tokenize
 from core.query_kinds import query_kinds
-from core.retrieval.plan import QUERY_MAX_CHARS, RetrievalPlan, build_query, plan_retrieval, without_names
+from core.retrieval.plan import (
+    QUERY_MAX_CHARS,
+    RetrievalPlan,
+    build_query,
+    in_first_person,
+    plan_retrieval,
+    without_names,
+)
 
 SETTINGS = Settings(_env_file=None, LONG_TERM_MEMORY_RETRIEVE_LIMIT=6, EPISODE_RETRIEVE_LIMIT=4)
 NOW = datetime(2026, 3, 15, 12, tzinfo=UTC)
@@ -55,8 +62,28 @@ def test_the_users_own_names_are_taken_out_of_the_question_the_search_reads() ->
                        user_names=["Alice"])
     assert p.query == "What might career be, and does like tea?\nwe talked about Alice"
     assert "alic" not in tokenize(p.query.splitlines()[0]) and p.terms == set(tokenize(p.query))
-    assert p.intent == time_intent(question) and p.kinds == query_kinds(question)  # read as asked
+    assert p.kinds == query_kinds(question)  # read as asked
     assert plan(question).query == question  # no names given: the question as asked
+
+
+def test_the_time_intent_reads_the_users_own_names_as_the_user() -> None:
+    asked = "When did Alice go to the pottery class?"
+    assert time_intent(asked) == "neutral"  # a third person: no "when did I"
+    named = plan_retrieval(SETTINGS, True, asked, None, None, None, None, None, NOW, user_names=["Alice"])
+    assert named.intent == "past" == time_intent("When did I go to the pottery class?")
+    assert plan(asked).intent == "neutral"  # no names given: read as asked
+    other = plan_retrieval(SETTINGS, True, "When did Bob go to the pottery class?", None, None, None, None,
+                           None, NOW, user_names=["Alice"])
+    assert other.intent == "neutral"  # someone else's name is not the user
+
+
+def test_in_first_person_reads_names_and_possessives_as_the_user() -> None:
+    assert in_first_person("What is Alice's favourite tea? Alicette?", ["Alice"]) == (
+        "What is my favourite tea? Alicette?")
+    assert in_first_person("Did Alice Chen ever visit James' farm?", ["Alice", "Alice Chen"]) == (
+        "Did I ever visit James' farm?")
+    assert in_first_person("张伟上周去哪了？", ["张伟"]) == "我上周去哪了？"
+    assert in_first_person("When did Alice go?", []) == "When did Alice go?"
 
 
 def test_without_names_takes_whole_words_and_possessives_only() -> None:
