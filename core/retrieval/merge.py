@@ -15,7 +15,8 @@ lifted over the other by words alone (a coverage over a dozen memory candidates 
 one word of the question most of the weight, and on LoCoMo put memories over the evidence turns in
 the first five); plus:
 - ``LEAN`` for the kind the question's time intent leans on (``core.episodes.search.time_intent``):
-  episodes on a question about the past, memories on one about tastes and rules;
+  episodes on a question about the past, memories on one about tastes and rules (on a question with
+  neither intent, ``NEUTRAL_LEAN`` for the episodes when ``NEUTRAL_LEAN_ON``: off, measured);
 - ``WINDOW_LEAN`` for an episode sent inside the window a relative date of the question names;
 and ties go to the memory (the newer, distilled statement), then to each kind's own order.
 
@@ -28,9 +29,11 @@ rules extractor overwrites a slot often, so on LoCoMo that pushed the evidence t
 about ("when did she draw a self-portrait?", a slot a later drawing overwrote) out of the first ten
 for about one question in twenty.
 
-One place per message (``one_per_message``, in ``take_pooled``): a memory and the episode of the
-message it states (``stated``: memory id -> message id) say one thing; the one the pool ranks first
-is served, the other gives its place to the next candidate.
+One place per message (in ``take_pooled``): a memory and the episode of the message it states
+(``stated``: memory id -> message id) say one thing; the first of them to be served takes the place,
+the other gives it to the next candidate. A candidate its kind's limit keeps out is not served, so it
+takes the place from no one: until session 28 the one the pool ranked first kept it even then, and a
+memory whose message's episode ranked above it but past the episodes' limit was served as neither.
 
 Each kind on its own ruler (``Backgrounds``, ``calibrated``): before they are pooled, each kind's
 scores are standardised against that kind's own background for the question, the cosines of its best
@@ -81,6 +84,12 @@ LEAN = 0.02
 passages differ by a few hundredths: this moves a near tie, not a clear winner)."""
 WINDOW_LEAN = 0.02
 """Added to the cosine of an episode inside the question's time window."""
+NEUTRAL_LEAN = 0.02
+"""Added to the episodes' cosine on a question with no time intent (``neutral``) when ``NEUTRAL_LEAN_ON``."""
+NEUTRAL_LEAN_ON = False
+"""Off: measured, not shipped. Shifting the served entries' pooled scores of a LoCoMo dump by it promised
+r@5 409 -> 416 of 582 on the development conversations (1-4); the retrieval itself, on the same store,
+gave r@5 408 -> 408 and r@10 454 -> 454 (+3 / -3 questions at r@5: bench/RESULTS.md, session 28, lead)."""
 
 FLOOR_SHARE = 5
 """Each kind is sure of ``total // FLOOR_SHARE`` of a budget ``total`` (2 of the default 12)."""
@@ -198,7 +207,7 @@ def pooled_order(items: Sequence[RetrievedMemory], episodes: Sequence[RetrievedE
                  backgrounds: Backgrounds | None = None) -> list[Pooled]:
     """Both kinds, best first (see the module docstring)."""
     m_lean = LEAN if intent == "taste" else 0.0
-    e_lean = LEAN if intent == "past" else 0.0
+    e_lean = LEAN if intent == "past" else NEUTRAL_LEAN if NEUTRAL_LEAN_ON and intent == "neutral" else 0.0
     rulers = backgrounds.calibration() if backgrounds is not None else None
     m_raw = [i.components.raw_retrieval + m_lean + x
              for i, x in zip(items, memory_lexical(items, terms, lexical_weight, corpus), strict=True)]
@@ -222,25 +231,14 @@ def pooled_order(items: Sequence[RetrievedMemory], episodes: Sequence[RetrievedE
     return [entry[3] for entry in pool]
 
 
-def one_per_message(order: Sequence[Pooled], items: Sequence[RetrievedMemory],
-                    episodes: Sequence[RetrievedEpisode], stated: Mapping[int, int]) -> list[Pooled]:
-    """``order`` without the second of a memory and the episode of the message it states (``stated``:
-    memory id -> message id): the two say one thing, so only the one the pool ranks first takes a
-    place."""
-    if not stated:
-        return list(order)
-    message_of = {(MEMORY, i.memory.id): stated.get(i.memory.id) for i in items}
+def _message_of(items: Sequence[RetrievedMemory], episodes: Sequence[RetrievedEpisode],
+                stated: Mapping[int, int]) -> dict[tuple[str, int], int | None]:
+    """The message each candidate says: a memory's from ``stated`` (memory id -> message id), an
+    episode's own."""
+    message_of: dict[tuple[str, int], int | None] = {(MEMORY, i.memory.id): stated.get(i.memory.id)
+                                                      for i in items}
     message_of.update({(EPISODE, e.episode.id): e.episode.message_id for e in episodes})
-    seen: set[int] = set()
-    out: list[Pooled] = []
-    for p in order:
-        message = message_of.get((p.kind, p.id))
-        if message is not None:
-            if message in seen:
-                continue
-            seen.add(message)
-        out.append(p)
-    return out
+    return message_of
 
 
 def take_pooled(items: Sequence[RetrievedMemory], episodes: Sequence[RetrievedEpisode], total: int,
@@ -251,24 +249,35 @@ def take_pooled(items: Sequence[RetrievedMemory], episodes: Sequence[RetrievedEp
                 ) -> tuple[list[RetrievedMemory], list[RetrievedEpisode], list[Pooled]]:
     """``total`` entries of both kinds: each kind's best ``total // FLOOR_SHARE``, then the pooled order,
     at most ``max_items`` memories and ``max_episodes`` episodes (no cap: ``None``), one place per
-    message (``one_per_message``, with ``stated``: memory id -> the message it states), each kind on
-    its own ruler with ``backgrounds``; split back into the two kinds (each in its own order), and the
-    served entries in pooled order."""
-    full = one_per_message(pooled_order(items, episodes, intent, terms, lexical_weight, superseded, corpus,
-                                        backgrounds), items, episodes, stated or {})
+    message among the served entries (with ``stated``: memory id -> the message it states; the first
+    served of a memory and its message's episode takes the place, and a candidate its kind's limit keeps
+    out does not take it from the other), each kind on its own ruler with ``backgrounds``; split back
+    into the two kinds (each in its own order), and the served entries in pooled order."""
+    full = pooled_order(items, episodes, intent, terms, lexical_weight, superseded, corpus, backgrounds)
+    message_of = _message_of(items, episodes, stated or {}) if stated else {}
     caps = {MEMORY: total if max_items is None else max_items,
             EPISODE: total if max_episodes is None else max_episodes}
     floor = max(0, total) // FLOOR_SHARE
-    chosen = {(p.kind, p.id) for p in ([p for p in full if p.kind == MEMORY][:min(floor, caps[MEMORY])]
-                                        + [p for p in full if p.kind == EPISODE][:min(floor, caps[EPISODE])])}
-    served = {kind: sum(1 for k, _ in chosen if k == kind) for kind in caps}
+    chosen: set[tuple[str, int]] = set()
+    served = {kind: 0 for kind in caps}
+    said: set[int] = set()
+
+    def take(p: Pooled, limit: int) -> None:
+        message = message_of.get((p.kind, p.id))
+        if ((p.kind, p.id) in chosen or served[p.kind] >= min(limit, caps[p.kind])
+                or (message is not None and message in said)):
+            return
+        chosen.add((p.kind, p.id))
+        served[p.kind] += 1
+        if message is not None:
+            said.add(message)
+
+    for p in full:  # each kind's share first, in the pooled order
+        take(p, floor)
     for p in full:
         if len(chosen) >= total:
             break
-        if (p.kind, p.id) in chosen or served[p.kind] >= caps[p.kind]:
-            continue
-        chosen.add((p.kind, p.id))
-        served[p.kind] += 1
+        take(p, total)
     order = [p for p in full if (p.kind, p.id) in chosen]
     kept_m = {p.id for p in order if p.kind == MEMORY}
     kept_e = {p.id for p in order if p.kind == EPISODE}

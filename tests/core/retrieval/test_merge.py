@@ -16,6 +16,7 @@ from core.retrieval.merge import (
     LEAN,
     MEMORY,
     MIN_BACKGROUND,
+    NEUTRAL_LEAN,
     WINDOW_LEAN,
     Backgrounds,
     collection_size,
@@ -40,15 +41,27 @@ def kinds(order: list) -> list[tuple[str, int]]:
     return [(p.kind, p.id) for p in order]
 
 
+@pytest.fixture
+def no_neutral_lean(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A question with no time intent leans on neither kind: the pool's own mechanics, alone."""
+    monkeypatch.setattr(merge, "NEUTRAL_LEAN_ON", False)
+
+
+@pytest.mark.usefixtures("no_neutral_lean")
 def test_both_kinds_pool_by_cosine_and_a_tie_goes_to_the_memory() -> None:
     order = pooled_order([mem(1, 0.85), mem(2, 0.80)], [ep(1, 0.86), ep(2, 0.80), ep(3, 0.70)], "neutral")
     assert kinds(order) == [(EPISODE, 1), (MEMORY, 1), (MEMORY, 2), (EPISODE, 2), (EPISODE, 3)]
 
 
-def test_the_time_intent_leans_a_near_tie_and_a_window_lifts_an_episode() -> None:
+def test_the_time_intent_leans_a_near_tie_and_a_window_lifts_an_episode(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     items, episodes = [mem(1, 0.85)], [ep(1, 0.85 - LEAN / 2)]
     assert kinds(pooled_order(items, episodes, "past"))[0] == (EPISODE, 1)
-    assert kinds(pooled_order(items, episodes, "neutral"))[0] == (MEMORY, 1)
+    assert kinds(pooled_order(items, episodes, "neutral"))[0] == (MEMORY, 1)  # no time intent: no lean
+    # the measured arm: no time intent leans a near tie to what the user said, a clear one stays
+    monkeypatch.setattr(merge, "NEUTRAL_LEAN_ON", True)
+    assert kinds(pooled_order(items, [ep(1, 0.85 - NEUTRAL_LEAN / 2)], "neutral"))[0] == (EPISODE, 1)
+    assert kinds(pooled_order(items, [ep(1, 0.85 - 2 * NEUTRAL_LEAN)], "neutral"))[0] == (MEMORY, 1)
     assert kinds(pooled_order([mem(1, 0.85 - LEAN / 2)], [ep(1, 0.85)], "taste"))[0] == (MEMORY, 1)
     # a clear winner is not moved by the lean
     assert kinds(pooled_order([mem(1, 0.90)], [ep(1, 0.80)], "past"))[0] == (MEMORY, 1)
@@ -132,6 +145,7 @@ def _spread(centre: float, width: float, n: int) -> list[float]:
     return [centre + width * (i / (n - 1) - 0.5) for i in range(n)]
 
 
+@pytest.mark.usefixtures("no_neutral_lean")
 def test_each_kind_is_standardised_against_its_own_hits_for_the_question() -> None:
     # the memories' cosines sit lower than the episodes' (a distilled line against what was said): the
     # best memory stands far above the other memories, the best episode only just above the episodes
@@ -180,6 +194,7 @@ def _collection(centre: float, spread: float, n: int) -> list[float]:
     return [centre + spread * NormalDist().inv_cdf(1 - (i + 0.5) / n) for i in range(n)]
 
 
+@pytest.mark.usefixtures("no_neutral_lean")
 def test_each_kind_is_standardised_against_the_same_share_of_its_collection(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(merge, "SAME_SHARE", True)
@@ -217,3 +232,17 @@ def test_a_kinds_collection_size_is_known_from_a_short_hit_list_or_a_count_that_
     assert collection_size(set(range(80)), asked=80) is None  # as many as asked: more may exist
     assert collection_size(set(range(96)), asked=96, counted=317) == 317  # the lexical corpus counted them
     assert collection_size(set(range(96)), asked=96, counted=50) is None  # a count that cannot hold the hits
+
+
+def test_a_candidate_its_limit_keeps_out_takes_the_place_of_no_one() -> None:
+    # episode 3 (message 103) ranks above memory 1, which states the same message, but the episodes'
+    # limit of two serves episodes 1 and 2 only: memory 1 is served, the message is not lost
+    items = [mem(1, 0.70), mem(2, 0.60)]
+    episodes = [ep(1, 0.90), ep(2, 0.85), ep(3, 0.80)]
+    kept_m, kept_e, order = take_pooled(items, episodes, 4, "past", max_items=2, max_episodes=2,
+                                        stated={1: 103})
+    assert [e.episode.id for e in kept_e] == [1, 2] and [i.memory.id for i in kept_m] == [1, 2]
+    assert kinds(order) == [(EPISODE, 1), (EPISODE, 2), (MEMORY, 1), (MEMORY, 2)]
+    # with room for it, the episode ranked first takes the message's place
+    kept_m, kept_e, _ = take_pooled(items, episodes, 4, "past", max_items=2, max_episodes=3, stated={1: 103})
+    assert [e.episode.id for e in kept_e] == [1, 2, 3] and [i.memory.id for i in kept_m] == [2]
