@@ -42,7 +42,10 @@ def test_a_merge_keeps_the_rule_and_a_replacement_is_never_read() -> None:
     read, _ = recording_reader({PROMISE})
     old = ExistingMemory(key="constraint-units", memory_type="constraint", content=RULE)
     merged = _cand("constraint-units", MemoryType.CONSTRAINT, RULE + "; " + PROMISE)
-    assert [c.content for c in without_remarks([merged], (old,), read, 0.9)] == [RULE]
+    assert without_remarks([merged], (old,), read, 0.9) == []  # nothing new but the remark: the rule stays
+    wind = "wind speeds in km/h too"
+    both = _cand("constraint-units", MemoryType.CONSTRAINT, "; ".join((RULE, PROMISE, wind)))
+    assert [c.content for c in without_remarks([both], (old,), read, 0.9)] == [RULE + "; " + wind]
     replaced = _cand("constraint-units", MemoryType.CONSTRAINT, PROMISE)  # the old rule is gone: an update
     assert without_remarks([replaced], (old,), read, 0.9) == [replaced]
 
