@@ -34,6 +34,7 @@ from schemas.events import MAX_MEMORY_CONTENT_CHARS
 
 if TYPE_CHECKING:
     from core.extraction.classifier import MemoryClassifier, MLPModel
+    from core.extraction.companion_remark import CompanionRemark
     from core.extraction.day_news import DayNews
     from core.extraction.horizon import Horizon
     from core.extraction.list_items import ListReader
@@ -343,6 +344,9 @@ class RulesExtractor:
             from core.extraction.day_news import WRITTEN_NEWS_ON
 
             self._written_news: DayNews | None = shipped_day_news() if WRITTEN_NEWS_ON else None
+            from core.extraction.companion_remark import COMPANION_REMARK_ON, shipped_companion_remark
+
+            self._remark: CompanionRemark | None = shipped_companion_remark() if COMPANION_REMARK_ON else None
             from core.extraction.lasting import LASTING_ON, shipped_lasting
 
             lasting = LASTING_ON if lasting is None else lasting
@@ -374,6 +378,7 @@ class RulesExtractor:
             self._horizon = None
             self._day_news = None
             self._written_news = None
+            self._remark = None
 
     def standing(self, texts: list[str]) -> list[float]:
         """P(standing instruction) per text (``core.extraction.standing_instruction``), on the classifier's
@@ -477,7 +482,30 @@ class RulesExtractor:
     def _without_news(self, data: ExtractionInput,
                       candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         """``candidates`` without the statements a write would add that the day's-news head reads as the day's
-        news (``core.extraction.rules.written_news``; ``WRITTEN_NEWS_ON``)."""
+        news (``core.extraction.rules.written_news``; ``WRITTEN_NEWS_ON``), nor the remarks to the companion
+        a rule's write would add (``written_news.without_remarks``; ``COMPANION_REMARK_ON``)."""
+        return self._without_remarks(data, self._without_day_news(data, candidates))
+
+    def _without_remarks(self, data: ExtractionInput,
+                         candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
+        if self._remark is None or self.classifier is None or not candidates:
+            return candidates
+        from core.embedding.base import EmbeddingError
+        from core.extraction.companion_remark import COMPANION_REMARK_DROP
+        from core.extraction.rules.written_news import without_remarks
+
+        head, classifier = self._remark, self.classifier
+        try:
+            return without_remarks(
+                candidates, data.existing,
+                lambda texts: [float(p) for p in head.predict_proba(classifier.embed(texts))],
+                COMPANION_REMARK_DROP)
+        except EmbeddingError as exc:  # the rules' answer is still a sound answer
+            log.warning("companion-remark head unavailable, written as refined: %s", exc)
+            return candidates
+
+    def _without_day_news(self, data: ExtractionInput,
+                          candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         if self._written_news is None or self.classifier is None or not candidates:
             return candidates
         from core.embedding.base import EmbeddingError

@@ -14,8 +14,10 @@ message), a replacement (the old statements gone from the new content: an update
 statement that names a horizon beyond the day or a habit (``precision.HORIZON_CUE``, ``HABIT_CUE``), and one
 the standing-instruction model reads at ``precision.DAY_NEWS_RULE`` or more. A statement the gate's rescue
 wrote (no rule fired on it, kept on the classifier's p(keep) alone: ``CandidateMeta.rescued``) is read at the
-lower ``RESCUE_NEWS_DROP`` (session 27, prec46: the rescues wrote half of MemoryBank's bad memories). Pure
-function of its inputs and the two readers.
+lower ``RESCUE_NEWS_DROP`` (session 27, prec46: the rescues wrote half of MemoryBank's bad memories). A rule
+is never read for the day's news; ``without_remarks`` reads what a constraint's write would add with the
+companion-remark head instead (session 28, prec47: all nine of MemoryBank's stored rules were thanks, praise
+or worries said to the companion). Pure functions of their inputs and the readers.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from core.extraction.rules.precision import DAY_NEWS_RULE, HABIT_CUE, HORIZON_CU
 from core.extraction.rules.refine import CandidateMeta, contained
 from core.extraction.rules.segment import has_cjk, normalise
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
+from core.types import MemoryType
 
 _PIECES = re.compile(r"；|; ")
 # the user speaking of themself: the head learned whole statements ("I went to a coffee shop today",
@@ -104,3 +107,45 @@ def rescued_pieces(candidates: Sequence[MemoryCandidate],
     """The statements of the gate's candidates that its rescue wrote (``CandidateMeta.rescued``)."""
     return frozenset(p for c in candidates if c.key in meta and meta[c.key].rescued
                      for p in _pieces(c.content))
+
+
+REMARK_EXEMPT = frozenset({"constraint-food"})
+"""Rule keys never read for a remark: a diet or an allergy said as a statement ("I'm allergic to shellfish")
+is a limitation the assistant must respect, which the companion-remark head, trained on the user's own talk,
+reads 0.7-0.9."""
+
+
+def without_remarks(candidates: Sequence[MemoryCandidate], existing: Sequence[ExistingMemory],
+                    remark: Reader, bar: float) -> list[MemoryCandidate]:
+    """``candidates`` without the statements a constraint's write would add (a new rule's every statement, a
+    merge's new ones; never a replacement, never a key of ``REMARK_EXEMPT``) that the companion-remark head
+    (``core.extraction.companion_remark``) reads at ``bar`` or more: thanks, praise of the assistant, a
+    promise to try its advice, a worry of the user's own, typed as a rule by whichever path wrote it (issue
+    24, session 28, prec47). One head call reads the burst."""
+    live = {m.key: m.content for m in existing}
+    adds: dict[int, list[str]] = {}
+    for i, cand in enumerate(candidates):
+        if cand.op is not CandidateOp.UPSERT or cand.memory_type is not MemoryType.CONSTRAINT \
+                or cand.key in REMARK_EXEMPT:
+            continue
+        new = _new_pieces(cand, live.get(cand.key))
+        if new:
+            adds[i] = new
+    texts = list(dict.fromkeys(p for new in adds.values() for p in new))
+    if not texts:
+        return list(candidates)
+    drop = frozenset(p for p, q in zip(texts, remark(texts), strict=True) if q >= bar)
+    if not drop:
+        return list(candidates)
+    out: list[MemoryCandidate] = []
+    for i, cand in enumerate(candidates):
+        new = adds.get(i)
+        if not new or not drop.intersection(new):
+            out.append(cand)
+            continue
+        if all(p in drop for p in new):
+            continue  # nothing new but remarks: no write, the rule (if any) stays as it was
+        kept = [p for p in _pieces(cand.content) if p not in drop]
+        sep = "；" if has_cjk(cand.content) else "; "
+        out.append(cand.model_copy(update={"content": sep.join(kept)}))
+    return out
