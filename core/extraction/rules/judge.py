@@ -116,6 +116,12 @@ from core.types import MemoryType
 # own taste slot replaces that memory when the pair model reads it under its bars (``UpdateJudge._same_slot``)
 SLOT_SUPERSEDE_ON = True
 SLOT_TYPES = (MemoryType.PREFERENCE,)
+# session 28 (upd47): a sentence without a change word that the classifier types as a live rule's type and the
+# topic keys file under that rule's own topic (a new value for a held slot: "中文回复吧" beside "reply in
+# English please") is judged too; the pair model decides (``UpdateJudge.slot_restated``). Rules only: a taste
+# or fact told that way is as often a detail of it (read refine, dev zh-pref-002), measured in RESULTS.md
+SLOT_GATE_ON = True
+SLOT_GATE_TYPES: tuple[MemoryType, ...] = (MemoryType.CONSTRAINT,)
 
 
 class UpdateJudge:
@@ -177,7 +183,35 @@ class UpdateJudge:
         if restated:
             out.update(t for t, p in zip(restated, self.classifier.predict(restated), strict=True)
                        if p.memory_type is MemoryType.CONSTRAINT)
+        if SLOT_GATE_ON and live:
+            out.update(self.slot_restated([t for t in plain if t not in out], live))
         return frozenset(out)
+
+    def slot_restated(self, texts: list[str], live: Sequence[ExistingMemory]) -> list[str]:
+        """Of ``texts`` (sentences without a change word), those that tell a value of a live memory's own
+        slot: the memory classifier types the sentence as the memory's type (``SLOT_GATE_TYPES``), and the
+        topic keys (``gate_keys.TopicKeys``: the rules' topic words, else the nearest topic by e5) file the
+        sentence and the memory under the same named topic (no catch-all). Never a request about this time
+        only ("just give me a paragraph for this one": ``rule_values.this_time``). The pair model then reads
+        it as any judged sentence."""
+        texts = [t for t in texts if not rule_values.this_time(t)]
+        held = [m for m in live if type_of(m) in SLOT_GATE_TYPES and not catch_all(m.key)]
+        if not texts or not held:
+            return []
+        if self._keys is None:
+            self._keys = TopicKeys(self.classifier)
+        vectors = self.classifier.embed([*texts, *(m.content for m in held)])
+        readings = self.classifier.predict_vectors(vectors[:len(texts)], texts=texts)
+        topics = [self._keys.key(type_of(m), m.content, v) for m, v in zip(held, vectors[len(texts):],
+                                                                          strict=True)]
+        out = []
+        for text, vector, seen in zip(texts, vectors[:len(texts)], readings, strict=True):
+            for memory, topic in zip(held, topics, strict=True):
+                if seen.memory_type is type_of(memory) and not catch_all(topic) \
+                        and self._keys.key(type_of(memory), text, vector) == topic:
+                    out.append(text)
+                    break
+        return out
 
     def reads_change(self, vectors: np.ndarray) -> list[bool]:
         """Per sentence (its ``passage:`` vector), whether the update-intent model reads it as a change of a
