@@ -85,7 +85,7 @@ CROSS_P = pair_bar("CROSS_P", 0.90)
 # session 28 (upd47): a new value the gate read as no memory (``unkept``) on the precision model's word
 # still replaces the memory when the pair model reads the supersede at ``SURE_P`` and the memory classifier
 # keeps the new value as a memory of the slot's type ("doing X at a community college now" against a course
-# of study)
+# of study); facts and tastes only (``_STATES``)
 SURE_VALUE_ON = True
 # ^ a supersede this sure takes over a candidate the sentence produced under another slot or
 # type ("switched majors to public health" keyed fact-health replaces fact-education's value)
@@ -309,10 +309,12 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
         return None  # "现在饿得发慌" tells no change of anything
     if memory.memory_type != MemoryType.CONSTRAINT.value and read_as_none(content, unkept) \
             and not own_strong_change(sentence, before, memory) \
-            and not (SURE_VALUE_ON and p >= SURE_P and of_type(classifier, content, memory)):
+            and not (SURE_VALUE_ON and p >= SURE_P and type_of(memory) in _STATES
+                     and of_type(classifier, content, memory)):
         return None  # the gate read it as no memory (a mood, the day's news, thanks): no memory's new
         # value, unless the pair model is sure of the change and the memory classifier reads the new value
-        # as a memory of the slot's type (the precision model's drop was the gate's only word against it)
+        # as a memory of the slot's type (the precision model's drop was the gate's only word against it), a
+        # fact or a taste (a goal's news is progress: "so excited to start my new life there")
     # the new value is told: a strong change (cue words, or a supersede sure enough), or, on the models'
     # word, a supersede at the statement's bar whose new part the memory classifier sees as a memory of the
     # slot's type ("口味变了，喜欢清淡的" against "无辣不欢": no strong cue, read 0.81)
