@@ -116,6 +116,12 @@ from core.types import MemoryType
 # own taste slot replaces that memory when the pair model reads it under its bars (``UpdateJudge._same_slot``)
 SLOT_SUPERSEDE_ON = True
 SLOT_TYPES = (MemoryType.PREFERENCE,)
+# session 28 (upd47): a sentence without a change word that the classifier types as a live rule's type and the
+# topic keys file under that rule's own topic (a new value for a held slot: "中文回复吧" beside "reply in
+# English please") is judged too; the pair model decides (``UpdateJudge.slot_restated``). Rules only: a taste
+# or fact told that way is as often a detail of it (read refine, dev zh-pref-002), measured in RESULTS.md
+SLOT_GATE_ON = True
+SLOT_GATE_TYPES: tuple[MemoryType, ...] = (MemoryType.CONSTRAINT,)
 
 
 class UpdateJudge:
@@ -163,13 +169,22 @@ class UpdateJudge:
         """The message's sentences without a change word that the update-intent model reads as a change
         (no question, no addition: "also into X", "我也在学Y"); with ``live``, also those that restate a live
         rule's value (``rule_values``: its value and another of the same kind) and the classifier types a
-        rule (``RULE_VALUE_GATE_ON``)."""
+        rule (``RULE_VALUE_GATE_ON``), and those that tell a value of a live rule's own slot
+        (``slot_restated``, ``SLOT_GATE_ON``)."""
+        read, slotted = self._gates(message, live)
+        return read | frozenset(slotted)
+
+    def _gates(self, message: str, live: Sequence[ExistingMemory] = ()
+               ) -> tuple[frozenset[str], dict[str, frozenset[str]]]:
+        """``gated`` in two parts: the sentences gated by the update-intent model or a restated rule value,
+        and those gated on the slot reading alone, each with the keys of the live memories whose slot it
+        tells (such a sentence may replace one of those only: ``apply``)."""
         if self.intent is None or retracts(message):
-            return frozenset()  # a message withdrawing something: its other sentences tell no new value
+            return frozenset(), {}  # a message withdrawing something: its other sentences tell no new value
         plain = [t for t in sentences(message) if len(t) >= 3 and not has_cue(t)
                  and not ADDITIVE.search(t) and not QUESTION.search(t)]
         if not plain:
-            return frozenset()
+            return frozenset(), {}
         out = {t for t, change in zip(plain, self.reads_change(self.classifier.embed(plain)), strict=True)
                if change}
         restated = rule_values.restated_rules([t for t in plain if t not in out], live) \
@@ -177,7 +192,35 @@ class UpdateJudge:
         if restated:
             out.update(t for t, p in zip(restated, self.classifier.predict(restated), strict=True)
                        if p.memory_type is MemoryType.CONSTRAINT)
-        return frozenset(out)
+        slotted = self.slot_restated([t for t in plain if t not in out], live) if SLOT_GATE_ON and live \
+            else {}
+        return frozenset(out), slotted
+
+    def slot_restated(self, texts: list[str], live: Sequence[ExistingMemory]) -> dict[str, frozenset[str]]:
+        """Of ``texts`` (sentences without a change word), those that tell a value of a live memory's own
+        slot: the memory classifier types the sentence as the memory's type (``SLOT_GATE_TYPES``), and the
+        topic keys (``gate_keys.TopicKeys``: the rules' topic words, else the nearest topic by e5) file the
+        sentence and the memory under the same named topic (no catch-all). Never a request about this time
+        only ("just give me a paragraph for this one": ``rule_values.this_time``). The pair model then reads
+        it as any judged sentence."""
+        texts = [t for t in texts if not rule_values.this_time(t)]
+        held = [m for m in live if type_of(m) in SLOT_GATE_TYPES and not catch_all(m.key)]
+        if not texts or not held:
+            return {}
+        if self._keys is None:
+            self._keys = TopicKeys(self.classifier)
+        vectors = self.classifier.embed([*texts, *(m.content for m in held)])
+        readings = self.classifier.predict_vectors(vectors[:len(texts)], texts=texts)
+        topics = [self._keys.key(type_of(m), m.content, v) for m, v in zip(held, vectors[len(texts):],
+                                                                          strict=True)]
+        out: dict[str, frozenset[str]] = {}
+        for text, vector, seen in zip(texts, vectors[:len(texts)], readings, strict=True):
+            slots = frozenset(memory.key for memory, topic in zip(held, topics, strict=True)
+                              if seen.memory_type is type_of(memory) and not catch_all(topic)
+                              and self._keys.key(type_of(memory), text, vector) == topic)
+            if slots:
+                out[text] = slots
+        return out
 
     def reads_change(self, vectors: np.ndarray) -> list[bool]:
         """Per sentence (its ``passage:`` vector), whether the update-intent model reads it as a change of a
@@ -237,7 +280,10 @@ class UpdateJudge:
         tells a strong change of the memory's own value (``judge_supersede.read_as_none``,
         ``own_strong_change``)."""
         live = [m for m in existing if m.content.strip()][-MAX_EXISTING:]
-        gated = self.gated(message, live) if live else frozenset()
+        read, slotted = self._gates(message, live) if live else (frozenset(), {})
+        # a sentence gated on the slot reading alone replaces only a memory of the slot it tells ("感谢你的
+        # 建议" typed a rule beside a rule of advice, paired nearest a taste that thanks too: refine 0.96)
+        gated = read | frozenset(slotted)
         statements = cue_statements(message, gated) if live else []
         if not statements:
             return candidates
@@ -273,6 +319,9 @@ class UpdateJudge:
             intent = not has_cue(sentence)  # judged on the update-intent model's word alone
             best, relation, p = reading(pairing.probs, sentence, intent, reads_change[i])
             memory = live[pairing.order[best]]
+            slots = next((k for t, k in slotted.items() if sentence.startswith(t)), None)
+            if slots is not None and memory.key not in slots:
+                continue  # gated on the slot reading alone: only that slot's memory may take its value
             if intent and memory.memory_type == MemoryType.GOAL.value:
                 continue  # a goal changes with a word of change; without one, news of it is progress
             if relation == "retract" and p >= RETRACT_P and retracts(sentence):

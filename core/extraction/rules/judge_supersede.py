@@ -82,6 +82,11 @@ WEAK_TYPE_P = 0.5  # a new value told with a weak cue alone must be of the memor
 STRONG_P = pair_bar("STRONG_P", 0.85)
 # ^ a supersede this sure tells a new value without a strong cue word ("traded the civic")
 CROSS_P = pair_bar("CROSS_P", 0.90)
+# session 28 (upd47): a new value the gate read as no memory (``unkept``) on the precision model's word
+# still replaces the memory when the pair model reads the supersede at ``SURE_P`` and the memory classifier
+# keeps the new value as a memory of the slot's type ("doing X at a community college now" against a course
+# of study); facts and tastes only (``_STATES``)
+SURE_VALUE_ON = True
 # ^ a supersede this sure takes over a candidate the sentence produced under another slot or
 # type ("switched majors to public health" keyed fact-health replaces fact-education's value)
 # the types a new value read under another slot may move between ("现在开车上班" typed a fact, the commute
@@ -303,8 +308,13 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
     if len(content) < 2 or not (intent or tells_new_value(tail) or CORRECTION.search(sentence)):
         return None  # "现在饿得发慌" tells no change of anything
     if memory.memory_type != MemoryType.CONSTRAINT.value and read_as_none(content, unkept) \
-            and not own_strong_change(sentence, before, memory):
-        return None  # the gate read it as no memory (a mood, the day's news, thanks): no memory's new value
+            and not own_strong_change(sentence, before, memory) \
+            and not (SURE_VALUE_ON and p >= SURE_P and type_of(memory) in _STATES
+                     and of_type(classifier, content, memory)):
+        return None  # the gate read it as no memory (a mood, the day's news, thanks): no memory's new
+        # value, unless the pair model is sure of the change and the memory classifier reads the new value
+        # as a memory of the slot's type (the precision model's drop was the gate's only word against it), a
+        # fact or a taste (a goal's news is progress: "so excited to start my new life there")
     # the new value is told: a strong change (cue words, or a supersede sure enough), or, on the models'
     # word, a supersede at the statement's bar whose new part the memory classifier sees as a memory of the
     # slot's type ("口味变了，喜欢清淡的" against "无辣不欢": no strong cue, read 0.81)

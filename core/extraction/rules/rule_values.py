@@ -61,6 +61,13 @@ _THIS_TIME = re.compile(r"\b(?:this (?:once|time|one)|just (?:for )?(?:this|now)
                         r"这次|这回|这一次|本次|先这样|暂时")
 
 
+def this_time(text: str) -> bool:
+    """The sentence is about this time only ("just this once", "这次") or a time window ("this week"): an
+    exception, not a new value."""
+    norm = normalise(text)
+    return bool(_THIS_TIME.search(norm) or patterns.TIME_HARD.search(norm))
+
+
 def _zh_number(text: str) -> int | None:
     if text == "十":
         return 10
