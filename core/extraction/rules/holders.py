@@ -1,0 +1,163 @@
+"""Whose taste a relationship fact tells (issue 24, hallucination: session 28, helper attr47).
+
+A relationship fact (``fact-family``, ``fact-relationship``, ``fact-friends``) is kept as the user's
+sentence about a relative, partner or friend ("my wife is a nurse", "我老公是程序员"). When what the
+sentence tells of that person is their *taste or hobby* ("my brother is obsessed with crossfit and keeps
+trying to get me to join his gym", "我女儿超喜欢画画"), the memory holds someone else's liking whole: a
+later question about the user's hobbies finds crossfit. Which of the two it is, is read by the memory
+classifier, not by a list of liking words: each statement of the fact about the person is read as if the
+user said it of themselves ("I'm obsessed with crossfit", "我超喜欢画画"); the classifier types a taste a
+preference (0.88-1.00 on the probes of ``bench/RESULTS.md``, session 28) and a job, an age, an allergy, a
+home or a diet a fact (<= 0.18), whoever holds them.
+
+- A statement whose first-person reading the classifier reads a preference at ``TASTE_BAR`` or more is the
+  person's taste and is cut out of the memory; a statement with no subject of its own after it leans on it
+  and goes with it ("… and keeps trying to get me to join his gym"); one with its own pronoun ("he draws
+  on every wall") is read on its own.
+- A memory where the user speaks as a subject after the person's taste ("my partner hates cilantro so i
+  never cook with it", "…所以我…") is left whole: the user's own statement leans on it.
+- A memory whose every statement is cut is dropped; a memory that does not open with a person the user
+  names (``patterns.FAMILY_SUBJECT``, ``patterns.FRIEND_SUBJECT``, a kin or friend word after "my" / "我") is left as is.
+
+``HOLDER_TASTE_ON`` turns the reading on (the gate calls ``without_relatives_tastes``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from core.extraction.candidates import CandidateOp, MemoryCandidate
+from core.extraction.rules import lexicon, patterns
+from core.extraction.rules.segment import has_cjk, normalise
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
+
+HOLDER_TASTE_ON = True
+TASTE_BAR = 0.5
+"""P(preference) of a statement read in the first person at or over which it is the person's taste (the
+midpoint: the probes read tastes 0.88-1.00 and facts <= 0.18; not tuned on any case)."""
+RELATION_KEYS = ("fact-family", "fact-relationship", "fact-friends")
+
+_SPLIT = re.compile(r"\s*(?:[,，;；。!！?？\n]+|\band\b)\s*")
+_LEAD = re.compile(r"^(?:(?:ya|yeah|yea|so|and|but|lol|lmao|ok|okay|well|also|btw|fyi|honestly|tbh|oh|haha|"
+                   r"ugh|heads up|anyway)[,!. ]+)*")
+_KIN_EN = patterns.alt([w.lower() for w in (*lexicon.FAMILY_EN, *lexicon.PARTNER_EN)]
+                       + ["gf", "bf", "hubby", "wifey", "roommate", "flatmate", "housemate", "friend", "buddy",
+                          "bff", "colleague", "coworker", "co-worker", "boss", "manager", "neighbour", "neighbor",
+                          "classmate", "teammate", "cousin", "uncle", "aunt", "niece", "nephew", "mate"])
+# the person as subject, and the verb "be" after it when there is one ("my son's", "my gf is")
+_PERSON_EN = re.compile(r"^(?:(?:my|our) (?:(?:little|big|older|younger|best|close|old|good|twin|baby|oldest|"
+                        r"youngest|eldest) )?" + _KIN_EN + r"s?|(?:he|she|they))"
+                        r"(?P<be>'s| is| was|'re| are| were)?\b")
+_PERSON_ZH = re.compile(r"^(?:(?:我|我家|我们家)(?:的)?(?:大|小|二|好|最好的)?(?:"
+                        + "|".join(re.escape(w) for w in (*lexicon.FAMILY_ZH, *lexicon.PARTNER_ZH,
+                                                           "室友", "舍友", "同事", "朋友", "闺蜜", "哥们", "老板",
+                                                           "邻居", "同学", "表哥", "表姐", "表弟", "表妹"))
+                        + r")|他们|她们|他|她)")
+_PRONOUN = re.compile(r"^(?:he|she|they)\b|^(?:他|她)")
+# the user speaks as a subject ("so i never cook with it", "所以我…", "we go every weekend")
+_USER_SUBJECT_EN = re.compile(r"\b(?:i|i'm|im|i've|ive|i'll|i'd|we|we're|we've)\b")
+_USER_IN_ZH = re.compile(r"(?:所以|但是|可是|不过|然后|我就|我也|我们也|我都|我从来|我一般)我?")
+_USER_SUBJECT_ZH = re.compile(r"^(?:所以|但是|可是|不过|而|那|就|反正|然后)?(?:我|我们)(?:[^的家们]|$)")
+
+
+@dataclass(frozen=True)
+class _Statement:
+    text: str
+    reading: str | None  # the first-person reading; None: the user's own, or no person to read it for
+    leans: bool  # no subject of its own: goes with the statement before it
+
+
+def _first_person_en(sub: str) -> tuple[str | None, bool]:
+    m = _PERSON_EN.search(sub)
+    if m:
+        rest = sub[m.end():].strip()
+        if m.group("be"):
+            return f"I'm {rest}".strip(), False
+        first, _, tail = rest.partition(" ")
+        if first.endswith("s") and not first.endswith("ss") and len(first) > 3:
+            first = first[:-1]  # "loves" -> "love": read as the user would say it
+        return f"I {first} {tail}".strip(), False
+    first = sub.split(" ", 1)[0]
+    if first.endswith("s") and not first.endswith("ss") and len(first) > 3:  # "keeps trying to …"
+        return f"I {first[:-1]} {sub.split(' ', 1)[1] if ' ' in sub else ''}".strip(), True
+    return f"I'm {sub}", True  # "totally volcano-crazy rn"
+
+
+def _first_person_zh(sub: str) -> tuple[str | None, bool]:
+    m = _PERSON_ZH.search(sub)
+    if m:
+        return "我" + sub[m.end():].lstrip("的"), False
+    return "我" + sub, True
+
+
+def _statements(content: str) -> list[_Statement] | None:
+    """The statements of ``content`` with their first-person readings; None when the content does not open
+    with a person the user names, or when the user speaks as a subject after the person."""
+    subs = [s for s in _SPLIT.split(content) if s and s.strip()]
+    if not subs:
+        return None
+    head = normalise(subs[0])
+    head = _LEAD.sub("", head)
+    named = patterns.FAMILY_SUBJECT.search(head) or patterns.FRIEND_SUBJECT.search(head) \
+        or (_PERSON_ZH.search(head) if has_cjk(head) else _PERSON_EN.search(head))
+    if not named or _PRONOUN.search(head):
+        return None
+    out: list[_Statement] = []
+    for i, sub in enumerate(subs):
+        norm = _LEAD.sub("", normalise(sub)) if i else head
+        if not norm:
+            continue
+        zh = has_cjk(norm)
+        person = (_PERSON_ZH if zh else _PERSON_EN).search(norm)
+        after = norm[person.end():] if person else norm
+        if (_USER_IN_ZH.search(after) or (i and _USER_SUBJECT_ZH.search(norm))) if zh \
+                else _USER_SUBJECT_EN.search(after):
+            return None  # the user speaks as a subject after the person: the memory stays whole
+        if i and not zh and not _PRONOUN.search(norm) and _PERSON_EN.search(norm) is None \
+                and norm.split(" ", 1)[0] in ("my", "our"):
+            out.append(_Statement(sub.strip(), None, False))  # another thing of the user's ("my job …")
+            continue
+        reading, leans = _first_person_zh(norm) if zh else _first_person_en(norm)
+        out.append(_Statement(sub.strip(), reading, leans and i > 0))
+    return out
+
+
+def without_relatives_tastes(candidates: Sequence[MemoryCandidate],
+                             predict_pref: Callable[[list[str]], list[float]]) -> list[MemoryCandidate]:
+    """``candidates`` with the relatives' and friends' tastes cut out of their relationship facts (see the
+    module doc); ``predict_pref``: P(preference) of each text (the memory classifier's)."""
+    if not HOLDER_TASTE_ON:
+        return list(candidates)
+    plans: dict[int, list[_Statement]] = {}
+    texts: list[str] = []
+    for i, cand in enumerate(candidates):
+        if cand.op is not CandidateOp.UPSERT or cand.key not in RELATION_KEYS:
+            continue
+        statements = _statements(cand.content)
+        if statements:
+            plans[i] = statements
+            texts += [s.reading for s in statements if s.reading is not None]
+    if not texts:
+        return list(candidates)
+    prefs = iter(predict_pref(texts))
+    out: list[MemoryCandidate] = []
+    for i, cand in enumerate(candidates):
+        if i not in plans:
+            out.append(cand)
+            continue
+        kept: list[str] = []
+        cut_before = False
+        for statement in plans[i]:
+            taste = statement.reading is not None and next(prefs) >= TASTE_BAR
+            if taste or (statement.leans and cut_before):
+                cut_before = True
+                continue
+            cut_before = False
+            kept.append(statement.text)
+        if len(kept) == len(plans[i]):
+            out.append(cand)
+        elif kept:
+            sep = "，" if has_cjk(cand.content) else ", "
+            out.append(cand.model_copy(update={"content": sep.join(kept)}))
+    return out
