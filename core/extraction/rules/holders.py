@@ -1,10 +1,16 @@
 """Whose taste a relationship fact tells (issue 24, hallucination: session 28, helper attr47).
 
 A relationship fact (``fact-family``, ``fact-relationship``, ``fact-friends``) is kept as the user's
-sentence about a relative, partner or friend ("my wife is a nurse", "我老公是程序员"). When what the
-sentence tells of that person is their *taste or hobby* ("my brother is obsessed with crossfit and keeps
-trying to get me to join his gym", "我女儿超喜欢画画"), the memory holds someone else's liking whole: a
-later question about the user's hobbies finds crossfit. Which of the two it is, is read by the memory
+sentence about a relative, partner or friend ("my wife is a nurse", "我老公是程序员"), and a sentence that
+opens with such a person may also be typed a taste of the user's ("my cousin is obsessed with paddle
+boarding and keeps dragging me to the lake" as ``preference-outdoors``). Every fact or preference is read
+here, whatever its key. When what the
+sentence tells of a person outside the household (a sibling, a parent, a cousin, a friend, a roommate, a
+colleague: ``others``' line between the household and the rest) is their *taste or hobby* ("my brother is
+obsessed with crossfit and keeps trying to get me to join his gym", "我室友超迷尤克里里"), the memory holds
+someone else's liking whole: a later question about the user's hobbies finds crossfit. A spouse's,
+partner's or child's taste stays a fact about the user's family (the team's held-out convention: a gift
+question finds it). Which of the two it is, is read by the memory
 classifier, not by a list of liking words: each statement of the fact about the person is read as if the
 user said it of themselves ("I'm obsessed with crossfit", "我超喜欢画画"); the classifier types a taste a
 preference (0.88-1.00 on the probes of ``bench/RESULTS.md``, session 28) and a job, an age, an allergy, a
@@ -17,7 +23,8 @@ home or a diet a fact (<= 0.18), whoever holds them.
 - A memory where the user speaks as a subject after the person's taste ("my partner hates cilantro so i
   never cook with it", "…所以我…") is left whole: the user's own statement leans on it.
 - A memory whose every statement is cut is dropped; a memory that does not open with a person the user
-  names (``patterns.FAMILY_SUBJECT``, ``patterns.FRIEND_SUBJECT``, a kin or friend word after "my" / "我") is left as is.
+  names (``patterns.FAMILY_SUBJECT``, ``patterns.FRIEND_SUBJECT``, a kin or friend word after "my" / "我")
+  is left as is.
 
 ``HOLDER_TASTE_ON`` turns the reading on (the gate calls ``without_relatives_tastes``).
 """
@@ -28,31 +35,37 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from core.extraction.candidates import CandidateOp, MemoryCandidate
-from core.extraction.rules import lexicon, patterns
+from core.extraction.rules import lexicon, others, patterns
 from core.extraction.rules.segment import has_cjk, normalise
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
+from core.types import MemoryType
+
+_HOUSEHOLD_EN = others.HOUSEHOLD_EN | {"gf", "bf", "hubby", "wifey"}
+_HOUSEHOLD_ZH = others.HOUSEHOLD_ZH
 
 HOLDER_TASTE_ON = True
 TASTE_BAR = 0.5
 """P(preference) of a statement read in the first person at or over which it is the person's taste (the
 midpoint: the probes read tastes 0.88-1.00 and facts <= 0.18; not tuned on any case)."""
-RELATION_KEYS = ("fact-family", "fact-relationship", "fact-friends")
+READ_TYPES = (MemoryType.FACT, MemoryType.PREFERENCE)
 
 _SPLIT = re.compile(r"\s*(?:[,，;；。!！?？\n]+|\band\b)\s*")
 _LEAD = re.compile(r"^(?:(?:ya|yeah|yea|so|and|but|lol|lmao|ok|okay|well|also|btw|fyi|honestly|tbh|oh|haha|"
                    r"ugh|heads up|anyway)[,!. ]+)*")
 _KIN_EN = patterns.alt([w.lower() for w in (*lexicon.FAMILY_EN, *lexicon.PARTNER_EN)]
-                       + ["gf", "bf", "hubby", "wifey", "roommate", "flatmate", "housemate", "friend", "buddy",
-                          "bff", "colleague", "coworker", "co-worker", "boss", "manager", "neighbour", "neighbor",
-                          "classmate", "teammate", "cousin", "uncle", "aunt", "niece", "nephew", "mate"])
+                       + ["gf", "bf", "hubby", "wifey", "roommate", "flatmate", "housemate", "friend",
+                          "buddy", "bff", "colleague", "coworker", "co-worker", "boss", "manager",
+                          "neighbour", "neighbor", "classmate", "teammate", "cousin", "uncle", "aunt",
+                          "niece", "nephew", "mate"])
 # the person as subject, and the verb "be" after it when there is one ("my son's", "my gf is")
 _PERSON_EN = re.compile(r"^(?:(?:my|our) (?:(?:little|big|older|younger|best|close|old|good|twin|baby|oldest|"
                         r"youngest|eldest) )?" + _KIN_EN + r"s?|(?:he|she|they))"
                         r"(?P<be>'s| is| was|'re| are| were)?\b")
+_FRIENDS_ZH = ("室友", "舍友", "同事", "朋友", "闺蜜", "哥们", "老板", "邻居", "同学", "表哥", "表姐", "表弟",
+               "表妹")
 _PERSON_ZH = re.compile(r"^(?:(?:我|我家|我们家)(?:的)?(?:大|小|二|好|最好的)?(?:"
-                        + "|".join(re.escape(w) for w in (*lexicon.FAMILY_ZH, *lexicon.PARTNER_ZH,
-                                                           "室友", "舍友", "同事", "朋友", "闺蜜", "哥们", "老板",
-                                                           "邻居", "同学", "表哥", "表姐", "表弟", "表妹"))
+                        + "|".join(re.escape(w)
+                                   for w in (*lexicon.FAMILY_ZH, *lexicon.PARTNER_ZH, *_FRIENDS_ZH))
                         + r")|他们|她们|他|她)")
 _PRONOUN = re.compile(r"^(?:he|she|they)\b|^(?:他|她)")
 # the user speaks as a subject ("so i never cook with it", "所以我…", "we go every weekend")
@@ -66,6 +79,15 @@ class _Statement:
     text: str
     reading: str | None  # the first-person reading; None: the user's own, or no person to read it for
     leans: bool  # no subject of its own: goes with the statement before it
+
+
+def _household(person: str) -> bool:
+    """``person`` (the subject as matched) is a spouse, partner or child: their tastes are a fact about the
+    user's family (the team's convention: a wife's succulents are kept for a gift question), not someone
+    else's."""
+    if has_cjk(person):
+        return any(word in person for word in _HOUSEHOLD_ZH)
+    return any(word in _HOUSEHOLD_EN for word in re.findall(r"[a-zé'-]+", person.replace("'s", "")))
 
 
 def _first_person_en(sub: str) -> tuple[str | None, bool]:
@@ -101,7 +123,7 @@ def _statements(content: str) -> list[_Statement] | None:
     head = _LEAD.sub("", head)
     named = patterns.FAMILY_SUBJECT.search(head) or patterns.FRIEND_SUBJECT.search(head) \
         or (_PERSON_ZH.search(head) if has_cjk(head) else _PERSON_EN.search(head))
-    if not named or _PRONOUN.search(head):
+    if not named or _PRONOUN.search(head) or _household(named.group(0)):
         return None
     out: list[_Statement] = []
     for i, sub in enumerate(subs):
@@ -132,7 +154,7 @@ def without_relatives_tastes(candidates: Sequence[MemoryCandidate],
     plans: dict[int, list[_Statement]] = {}
     texts: list[str] = []
     for i, cand in enumerate(candidates):
-        if cand.op is not CandidateOp.UPSERT or cand.key not in RELATION_KEYS:
+        if cand.op is not CandidateOp.UPSERT or cand.memory_type not in READ_TYPES:
             continue
         statements = _statements(cand.content)
         if statements:
