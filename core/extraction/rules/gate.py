@@ -196,9 +196,9 @@ class ClassifierGate:
         return reading.candidates, reading.meta
 
     def _p_preference(self, texts: list[str]) -> list[float]:
-        """P(preference) of each text by the memory classifier (``holders``: a statement read in the first
-        person)."""
-        return [p.probs[1] for p in self.classifier.predict(texts)]
+        """P(preference | kept) of each text by the memory classifier (``holders``: a statement read in the
+        first person; which type it would be, whether or not it is worth a memory)."""
+        return [p.p_type(MemoryType.PREFERENCE) for p in self.classifier.predict(texts)]
 
     def read(self, analysis: Analysis, candidates: list[MemoryCandidate],
              meta: dict[str, CandidateMeta], prev: str | None = None,
@@ -303,7 +303,7 @@ class ClassifierGate:
         add_rescues(out, new_meta, units, predictions[rest], vectors[rest], analysis, self.keys, filled)
         out.sort(key=lambda c: (c.op is not CandidateOp.DELETE, -c.importance))
         # a relationship fact that tells a relative's or friend's taste: the taste is theirs (``holders``)
-        out = without_relatives_tastes(out, self._p_preference)
+        out = without_relatives_tastes(out, self._p_preference, analysis.message)
         # what the precision model dropped: the reading of thanks, moods and the day's news that the memory
         # classifier alone (which the judge reads) does not have. A text the classifier alone drops is not
         # counted: a new value told in chat words often is one (counted too, a pooled check case was lost)

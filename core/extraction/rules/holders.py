@@ -45,10 +45,12 @@ _HOUSEHOLD_ZH = others.HOUSEHOLD_ZH
 
 HOLDER_TASTE_ON = True
 TASTE_BAR = 0.5
-"""P(preference) of a statement read in the first person at or over which it is the person's taste (the
-midpoint: the probes read tastes 0.88-1.00 and facts <= 0.18; not tuned on any case)."""
+"""P(preference | kept) of a statement read in the first person at or over which it is the person's taste
+(the midpoint: the probes read tastes 0.88-1.00 and facts <= 0.27; not tuned on any case)."""
 READ_TYPES = (MemoryType.FACT, MemoryType.PREFERENCE)
 
+_SENTENCE_END = re.compile(r"[。.!！?？\n]+")
+_CLAUSE_END = re.compile(r"[,，;；]+")
 _SPLIT = re.compile(r"\s*(?:[,，;；。!！?？\n]+|\band\b)\s*")
 _LEAD = re.compile(r"^(?:(?:ya|yeah|yea|so|and|but|lol|lmao|ok|okay|well|also|btw|fyi|honestly|tbh|oh|haha|"
                    r"ugh|heads up|anyway)[,!. ]+)*")
@@ -145,18 +147,42 @@ def _statements(content: str) -> list[_Statement] | None:
     return out
 
 
+def _clause_before(content: str, message: str) -> str | None:
+    """The clause of ``message`` right before ``content`` in the same sentence, when ``content`` is told there
+    as is ("我哥最近迷上了飞盘" before "天天拉我去公园陪他练")."""
+    at = message.find(content) if content and message else -1
+    if at <= 0:
+        return None
+    sentence = _SENTENCE_END.split(message[:at])[-1]
+    clauses = [c for c in _CLAUSE_END.split(sentence) if c.strip()]
+    return clauses[-1].strip() if clauses and sentence.rstrip() != sentence.rstrip(",，;；") else None
+
+
 def without_relatives_tastes(candidates: Sequence[MemoryCandidate],
-                             predict_pref: Callable[[list[str]], list[float]]) -> list[MemoryCandidate]:
-    """``candidates`` with the relatives' and friends' tastes cut out of their relationship facts (see the
-    module doc); ``predict_pref``: P(preference) of each text (the memory classifier's)."""
+                             predict_pref: Callable[[list[str]], list[float]],
+                             message: str = "") -> list[MemoryCandidate]:
+    """``candidates`` with the tastes of people outside the household cut out of the facts and preferences
+    that tell them (see the module doc); ``predict_pref``: P(preference | kept) of each text (the memory
+    classifier's); ``message``: the user's message, where a candidate with no subject of its own that the
+    rules took from a clause after such a person's taste ("我哥最近迷上了飞盘，天天拉我去公园陪他练": the
+    second clause as a routine of the user's) is read with that clause before it."""
     if not HOLDER_TASTE_ON:
         return list(candidates)
     plans: dict[int, list[_Statement]] = {}
+    led: set[int] = set()  # the plan's first statement is the clause before the candidate, not its own
     texts: list[str] = []
     for i, cand in enumerate(candidates):
         if cand.op is not CandidateOp.UPSERT or cand.memory_type not in READ_TYPES:
             continue
         statements = _statements(cand.content)
+        if statements is None:
+            before = _clause_before(cand.content, message)
+            if before is not None:
+                statements = _statements(f"{before}{'，' if has_cjk(before) else ', '}{cand.content}")
+                if statements and len(statements) > 1 and statements[1].leans:
+                    led.add(i)
+                else:
+                    statements = None
         if statements:
             plans[i] = statements
             texts += [s.reading for s in statements if s.reading is not None]
@@ -168,18 +194,24 @@ def without_relatives_tastes(candidates: Sequence[MemoryCandidate],
         if i not in plans:
             out.append(cand)
             continue
-        kept: list[str] = []
+        kept: list[int] = []
         cut_before = False
-        for statement in plans[i]:
+        for j, statement in enumerate(plans[i]):
             taste = statement.reading is not None and next(prefs) >= TASTE_BAR
             if taste or (statement.leans and cut_before):
                 cut_before = True
                 continue
             cut_before = False
-            kept.append(statement.text)
-        if len(kept) == len(plans[i]):
+            kept.append(j)
+        if i in led:
+            if kept and kept[0] == 0:
+                out.append(cand)  # the clause before is no taste of theirs: the candidate as the rules had it
+                continue
+            kept = [j - 1 for j in kept]
+        own = plans[i][1:] if i in led else plans[i]
+        if len(kept) == len(own):
             out.append(cand)
         elif kept:
             sep = "，" if has_cjk(cand.content) else ", "
-            out.append(cand.model_copy(update={"content": sep.join(kept)}))
+            out.append(cand.model_copy(update={"content": sep.join(own[j].text for j in kept)}))
     return out

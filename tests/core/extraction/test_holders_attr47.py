@@ -50,6 +50,15 @@ def test_a_memory_not_opening_with_a_person_is_left_alone() -> None:
     assert holders.without_relatives_tastes([cand], _taste_if("ballet")) == [cand]
 
 
+def test_a_clause_after_a_friends_taste_leans_on_it() -> None:
+    cand = MemoryCandidate(op=CandidateOp.UPSERT, memory_type=MemoryType.PREFERENCE, key="preference-routine",
+                           content="周末老拉我去湖边", importance=3, confidence=0.8, ttl_days=365)
+    message = "我表哥最近沉迷桨板，周末老拉我去湖边"
+    assert holders.without_relatives_tastes([cand], _taste_if("桨板"), message) == []
+    assert holders.without_relatives_tastes([cand], _taste_if("nothing"), message) == [cand]
+    assert holders.without_relatives_tastes([cand], _taste_if("桨板"), "周末老拉我去湖边") == [cand]
+
+
 def test_a_spouses_or_childs_taste_stays_a_family_fact() -> None:
     cands = [_family("my wife is crazy about sailing"), _family("我儿子超迷恐龙")]
     assert holders.without_relatives_tastes(cands, _taste_if("sailing")) == cands
@@ -76,6 +85,7 @@ def _stored(extractor: RulesExtractor, message: str) -> list[str]:
     ("my cousin is obsessed with paddle boarding and keeps dragging me to the lake", "paddle"),
     ("my older sister is really into pottery and keeps signing me up for her classes", "pottery"),
     ("我室友特别迷钓鱼，老是拉我周末一起去河边", "钓鱼"),
+    ("我发小超爱露营，每个月都叫上我", "叫上我"),
 ])
 def test_a_relatives_taste_is_not_stored(extractor: RulesExtractor, message: str, taste: str) -> None:
     assert not any(taste in content for content in _stored(extractor, message))
