@@ -99,3 +99,12 @@ def test_a_relatives_taste_is_not_stored(extractor: RulesExtractor, message: str
 ])
 def test_a_relatives_fact_is_still_stored(extractor: RulesExtractor, message: str, fact: str) -> None:
     assert any(fact in content for content in _stored(extractor, message))
+
+
+@pytest.mark.parametrize(("message", "thing"), [
+    ("sorry was offline, been rebuilding the porch steps out back, about halfway done", "porch"),
+    ("抱歉回复晚了，最近一直在帮我外公整理他的老照片，准备做成相册", "相册"),
+])
+def test_a_project_told_after_an_apology_is_read_without_it(extractor: RulesExtractor, message: str,
+                                                            thing: str) -> None:
+    assert any(thing in content for content in _stored(extractor, message))
