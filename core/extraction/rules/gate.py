@@ -102,6 +102,7 @@ from core.extraction.rules.gate_units import (
     split_points,
 )
 from core.extraction.rules.gate_verdicts import gate_upserts
+from core.extraction.rules.holders import without_relatives_tastes
 from core.extraction.rules.referent import leans
 from core.extraction.rules.refine import CandidateMeta, contained
 from core.extraction.rules.segment import clean_content, has_cjk
@@ -193,6 +194,11 @@ class ClassifierGate:
         (``read`` without what it left out)."""
         reading = self.read(analysis, candidates, meta, prev, filled, asked_about)
         return reading.candidates, reading.meta
+
+    def _p_preference(self, texts: list[str]) -> list[float]:
+        """P(preference | kept) of each text by the memory classifier (``holders``: a statement read in the
+        first person; which type it would be, whether or not it is worth a memory)."""
+        return [p.p_type(MemoryType.PREFERENCE) for p in self.classifier.predict(texts)]
 
     def read(self, analysis: Analysis, candidates: list[MemoryCandidate],
              meta: dict[str, CandidateMeta], prev: str | None = None,
@@ -296,6 +302,8 @@ class ClassifierGate:
             out = [c for c in out if c.op is not CandidateOp.UPSERT or c.key not in ghosts]
         add_rescues(out, new_meta, units, predictions[rest], vectors[rest], analysis, self.keys, filled)
         out.sort(key=lambda c: (c.op is not CandidateOp.DELETE, -c.importance))
+        # a relationship fact that tells a relative's or friend's taste: the taste is theirs (``holders``)
+        out = without_relatives_tastes(out, self._p_preference, analysis.message)
         # what the precision model dropped: the reading of thanks, moods and the day's news that the memory
         # classifier alone (which the judge reads) does not have. A text the classifier alone drops is not
         # counted: a new value told in chat words often is one (counted too, a pooled check case was lost)

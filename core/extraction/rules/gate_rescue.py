@@ -95,6 +95,18 @@ _INTRO_LEAD = re.compile(
     r"^(?:(?:hi|hey|hello|ok|okay|嗨|哈喽|你好|那|好吧|好|嗯)\s*)*(?:我)?(?:先|就)?(?:简单)?(?:说|介绍|讲)(?:一?下|几句)?"
     r"(?:我)?自己|^自我介绍|^(?:个人)?背景")
 
+# an apology for the conversation's pace ("sorry was offline", "sorry for the slow replies", "抱歉回复晚了"):
+# it frames what follows (a project told in passing: "…, been rebuilding the deck behind our house") and is no
+# part of its reading (session 28, attr47; ``APOLOGY_LEAD_ON``)
+APOLOGY_LEAD_ON = True
+_APOLOGY_LEAD = re.compile(
+    r"^(?:(?:hey|hi|oh|ugh|omg|lol)[,!. ]+)*(?:so+ |really |very )?(?:sorry|sry|soz|apologies)\b"
+    r"(?: (?:for|about) (?:the |my )?(?:late|slow|delayed) (?:reply|replies|response|responses)|"
+    r" (?:for|about) (?:being|going) (?:mia|awol|quiet|silent|afk|offline|away)|"
+    r" (?:i )?(?:was|been|went|have been|i've been) (?:mia|awol|quiet|silent|afk|offline|away|busy))?$|"
+    r"^(?:抱歉|不好意思|sorry)(?:啊|哈)?(?:，)?(?:回复?|回消息)?(?:晚了|慢了|迟了)?(?:啊|哈)?$|"
+    r"^(?:刚才|这几天|前两天)?(?:没看(?:到)?消息|没回消息)$")
+
 # a condition that only frames the clause after it ("when you explain anything medical to me, skip …",
 # "给我排行程的话，…", "你帮我看合同的时候，…"): never read alone, always with that clause
 _CONDITION_LEAD = re.compile(r"(?:的话|的时候|时候)$")
@@ -168,7 +180,8 @@ def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> lis
         if blocked and not fired:
             continue
         for run in runs:
-            while run and _INTRO_LEAD.search(run[0].norm):
+            while run and (_INTRO_LEAD.search(run[0].norm)
+                           or (APOLOGY_LEAD_ON and len(run) > 1 and _APOLOGY_LEAD.search(run[0].norm))):
                 run = run[1:]
             if not run:
                 continue

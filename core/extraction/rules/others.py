@@ -36,6 +36,9 @@ _HOUSEHOLD_ZH = frozenset({
     "媳妇", "双胞胎", "大宝", "二宝", "对象", "男朋友", "女朋友", "男友", "女友", "未婚夫", "未婚妻",
     "另一半", "npy",
 })
+# the household, whose members' facts and tastes are facts about the user's family (``holders``)
+HOUSEHOLD_EN = _HOUSEHOLD_EN
+HOUSEHOLD_ZH = _HOUSEHOLD_ZH
 _OUT_KIN_EN = sorted({w.lower() for w in lexicon.FAMILY_EN} - _HOUSEHOLD_EN | {
     "cousin", "cousins", "uncle", "aunt", "auntie", "niece", "nephew", "brother-in-law", "sister-in-law",
     "mother-in-law", "father-in-law", "gran", "granny", "grandparents", "stepmom", "stepdad", "stepbrother",
