@@ -36,6 +36,7 @@ from core.extraction.rules.gate_units import (
     THIRD_PRONOUN,
     Unit,
     chosen_units,
+    elided_statement,
     long_enough,
     owner_of,
     partition_long_runs,
@@ -60,6 +61,10 @@ RESCUE_DAY = 0.97  # p(keep) a rescue needs when it carries a marker of the day 
 _DAY_MARKER = re.compile(r"今天|今晚|今日|这周末|这个周末|本周末|最近|这几天|这段时间|近来|"
                          r"\b(?:today|tonight|this weekend|this evening|this afternoon|lately|recently|"
                          r"these days|right now)\b")
+# a sentence of ordinary prose no rule fired on that elides its subject ("terrified of heights, cant even do a
+# stepladder") is read whole as the user's statement (``gate_units.elided_statement``), not bare: the
+# classifier was trained on whole statements (session 28, multi47)
+ELIDED_SENTENCE = True
 LIST_RUN = 4  # clauses in a run of a sentence no rule fired on from which each clause is read alone
 MAX_RUN = 4  # longest run read clause by clause (at 7, long companion-chat narratives were stored as
 # fragments and lost their list items: MemoryBank en query hit 0.853 -> 0.824) ...
@@ -206,6 +211,11 @@ def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> lis
                     and not _BESIDES_LEAD.search(run[0].norm)
                 read = with_user_subject(run[0], text, verbs=True) \
                     if alone and not ADDRESSED.search(run[0].norm) else None
+                if read is None and ELIDED_SENTENCE and not fired and owner is None and not listed \
+                        and not any(ADDRESSED.search(c.norm) for c in run) \
+                        and not _BESIDES_LEAD.search(run[0].norm):
+                    # a sentence nothing fired on that elides "I" is read as the user's statement
+                    read = elided_statement(run[0], text)
                 units.append(Unit(text, sentence, owner, threshold, run_id, True, read, asked=strict))
             # "41, divorced, i drive a forklift, …"
             listing = (len(run) >= LIST_RUN or listed) and owner is None
