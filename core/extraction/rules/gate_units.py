@@ -124,6 +124,9 @@ def elided_statement(clause: Clause, text: str) -> str | None:
     if has_cjk(text):
         return f"我{text}"
     first = normalise(text).split(" ", 1)[0]
+    word = text.split(" ", 1)[0]
+    if word[:1].isupper() and word[1:].islower():  # "Terrified of …" read mid-sentence: "i'm terrified of …"
+        text = text[:1].lower() + text[1:]
     return f"i {text}" if first in _BARE_VERBS or first in _INTENT_VERBS else f"i'm {text}"
 
 
