@@ -44,7 +44,7 @@ from core.extraction.rules.gate_units import (
     with_user_subject,
 )
 from core.extraction.rules.refine import CandidateMeta
-from core.extraction.rules.segment import Clause, clean_content, normalise
+from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise
 from core.extraction.rules.slots import spec
 from core.extraction.standing_instruction import STANDING_ADDRESSED
 from core.filters import is_noise_content, normalise_key
@@ -67,7 +67,9 @@ _DAY_MARKER = re.compile(r"今天|今晚|今日|这周末|这个周末|本周末
 ELIDED_SENTENCE = True
 # ... also when it is the whole message: measured on and left off (pool_tune: an update said so, "got moved to
 # the day crew", became a new taste beside the old job instead of replacing it; forbidden terms rose)
-ELIDED_ALONE = False
+ELIDED_ALONE = True
+# ... and a Chinese one ("我" before a sentence of someone else's news: "同事离职了" read "我同事离职了")
+ELIDED_CJK = False
 LIST_RUN = 4  # clauses in a run of a sentence no rule fired on from which each clause is read alone
 MAX_RUN = 4  # longest run read clause by clause (at 7, long companion-chat narratives were stored as
 # fragments and lost their list items: MemoryBank en query hit 0.853 -> 0.824) ...
@@ -215,7 +217,7 @@ def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> lis
                 read = with_user_subject(run[0], text, verbs=True) \
                     if alone and not ADDRESSED.search(run[0].norm) else None
                 if read is None and ELIDED_SENTENCE and not fired and owner is None and not listed \
-                        and (ELIDED_ALONE or len(by_sentence) > 1) \
+                        and (ELIDED_ALONE or len(by_sentence) > 1) and (ELIDED_CJK or not has_cjk(text)) \
                         and not any(ADDRESSED.search(c.norm) for c in run) \
                         and not _BESIDES_LEAD.search(run[0].norm):
                     # a sentence nothing fired on that elides "I" is read as the user's statement

@@ -135,7 +135,8 @@ _INTENT_VERBS = frozenset({
     "want", "wanna", "plan", "hope", "need", "wish", "would", "can't", "cant", "cannot", "don't", "dont",
     "never", "always", "usually", "prefer", "adore",
     "miss", "wear", "use", "support", "follow", "believe", "avoid", "eat", "drink", "smoke", "take",
-    "learned", "learnt", "started", "quit", "gave", "became", "joined"})
+    "learned", "learnt", "started", "quit", "gave", "became", "joined", "lost", "had", "went", "was", "got",
+    "finished", "took", "left", "switched", "sold", "bought"})
 
 
 # a clause that opens with a verb and elides "I" ("work as a pharmacist", "live near york"): read "i <verb> …"
