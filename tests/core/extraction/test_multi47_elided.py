@@ -51,3 +51,16 @@ def test_the_subject_restored(text: str, read: str | None) -> None:
     clause = Clause(index=0, sentence=0, start=0, end=len(text), text=text, norm=text.lower(),
                     had_emoji=False)
     assert elided_statement(clause, text) == read
+
+
+def test_a_one_sentence_message_is_read_so_too() -> None:
+    reads = _reads("petrified of needles, nearly faint at blood tests")
+    assert list(reads.values()) == ["i'm petrified of needles, nearly faint at blood tests"]
+
+
+def test_a_chinese_sentence_is_read_as_said(monkeypatch: pytest.MonkeyPatch) -> None:
+    # off: "我" before it would make someone else's news the user's ("同事离职了" read "我同事离职了")
+    message = "我在苏州做会计。特别怕打雷，一打雷就睡不着。"
+    assert [r for t, r in _reads(message).items() if t.startswith("特别怕打雷")] == [None]
+    monkeypatch.setattr(gate_rescue, "ELIDED_CJK", True)
+    assert [r for t, r in _reads(message).items() if t.startswith("特别怕打雷")] == ["我特别怕打雷，一打雷就睡不着"]
