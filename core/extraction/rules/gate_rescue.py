@@ -65,11 +65,11 @@ _DAY_MARKER = re.compile(r"今天|今晚|今日|这周末|这个周末|本周末
 # stepladder") is read whole as the user's statement (``gate_units.elided_statement``), not bare: the
 # classifier was trained on whole statements (session 28, multi47)
 ELIDED_SENTENCE = True
-# ... also when it is the whole message ("also really into korean bbq lately", "got moved to the day crew": off,
-# only among other sentences, pooled check 231 against main's 232; on, 235)
+# ... also when it is the whole message ("also really into korean bbq lately", "got moved to the day crew"):
+# off (only among other sentences), pooled check 231 against main's 232; on, 235
 ELIDED_ALONE = True
-# ... and a Chinese one: off ("我" before a sentence of someone else's news, "同事离职了" read "我同事离职了", lost a
-# dev_updates4 case; on, the English gains came with it)
+# ... and a Chinese one: off ("我" before someone else's news, "同事离职了" read "我同事离职了", lost
+# a dev_updates4 case; on, the English gains came with it)
 ELIDED_CJK = False
 LIST_RUN = 4  # clauses in a run of a sentence no rule fired on from which each clause is read alone
 MAX_RUN = 4  # longest run read clause by clause (at 7, long companion-chat narratives were stored as

@@ -63,4 +63,5 @@ def test_a_chinese_sentence_is_read_as_said(monkeypatch: pytest.MonkeyPatch) -> 
     message = "我在苏州做会计。特别怕打雷，一打雷就睡不着。"
     assert [r for t, r in _reads(message).items() if t.startswith("特别怕打雷")] == [None]
     monkeypatch.setattr(gate_rescue, "ELIDED_CJK", True)
-    assert [r for t, r in _reads(message).items() if t.startswith("特别怕打雷")] == ["我特别怕打雷，一打雷就睡不着"]
+    restored = [r for t, r in _reads(message).items() if t.startswith("特别怕打雷")]
+    assert restored == ["我特别怕打雷，一打雷就睡不着"]
