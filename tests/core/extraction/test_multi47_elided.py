@@ -1,7 +1,7 @@
 """Sentences of ordinary prose that elide their subject (issue 24, session 28): a sentence no rule fired on
 ("terrified of deep water, cant even paddle at the beach") is read by the classifier as the user's statement
 ("i'm terrified of …"), not bare; the stored content keeps the user's words. Sentences written for this
-test."""
+test. The arm is shipped off (``gate_rescue.ELIDED_SENTENCE``)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,11 @@ from core.extraction.rules.segment import Clause
 
 _MESSAGE = ("So I drive buses around Derby for a living and I share a house with my brother. "
             "Terrified of deep water, cant even paddle at the beach lol. Rainy again today though.")
+
+
+@pytest.fixture(autouse=True)
+def _on(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(gate_rescue, "ELIDED_SENTENCE", True)  # shipped off (measured); this holds the arm
 
 
 def _reads(message: str) -> dict[str, str | None]:
