@@ -36,6 +36,7 @@ from core.extraction.rules.gate_units import (
     THIRD_PRONOUN,
     Unit,
     chosen_units,
+    elided_statement,
     long_enough,
     owner_of,
     partition_long_runs,
@@ -43,7 +44,7 @@ from core.extraction.rules.gate_units import (
     with_user_subject,
 )
 from core.extraction.rules.refine import CandidateMeta
-from core.extraction.rules.segment import Clause, clean_content, normalise
+from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise
 from core.extraction.rules.slots import spec
 from core.extraction.standing_instruction import STANDING_ADDRESSED
 from core.filters import is_noise_content, normalise_key
@@ -60,6 +61,19 @@ RESCUE_DAY = 0.97  # p(keep) a rescue needs when it carries a marker of the day 
 _DAY_MARKER = re.compile(r"今天|今晚|今日|这周末|这个周末|本周末|最近|这几天|这段时间|近来|"
                          r"\b(?:today|tonight|this weekend|this evening|this afternoon|lately|recently|"
                          r"these days|right now)\b")
+# a sentence of ordinary prose no rule fired on that elides its subject ("terrified of heights, cant even do a
+# stepladder") is read whole as the user's statement (``gate_units.elided_statement``), not bare: the
+# classifier was trained on whole statements (session 28, multi47). Off: measured (bench/RESULTS.md, multi47) it
+# gained dev_multi47 +1, dev_updates2 +2, dev_updates3 +1 and the pooled check 232 -> 235, but it also read
+# sentences with a subject of their own ("jazz music is really great", "Their homemade ice cream was …") as
+# the user's and stored 5 more MemoryBank en memories, most of them not durable facts about the user
+ELIDED_SENTENCE = False
+# ... also when it is the whole message ("also really into korean bbq lately", "got moved to the day crew"):
+# off (only among other sentences), pooled check 231 against main's 232; on, 235
+ELIDED_ALONE = True
+# ... and a Chinese one: off ("我" before someone else's news, "同事离职了" read "我同事离职了", lost
+# a dev_updates4 case; on, the English gains came with it)
+ELIDED_CJK = False
 LIST_RUN = 4  # clauses in a run of a sentence no rule fired on from which each clause is read alone
 MAX_RUN = 4  # longest run read clause by clause (at 7, long companion-chat narratives were stored as
 # fragments and lost their list items: MemoryBank en query hit 0.853 -> 0.824) ...
@@ -219,6 +233,12 @@ def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> lis
                     and not _BESIDES_LEAD.search(run[0].norm)
                 read = with_user_subject(run[0], text, verbs=True) \
                     if alone and not ADDRESSED.search(run[0].norm) else None
+                if read is None and ELIDED_SENTENCE and not fired and owner is None and not listed \
+                        and (ELIDED_ALONE or len(by_sentence) > 1) and (ELIDED_CJK or not has_cjk(text)) \
+                        and not any(ADDRESSED.search(c.norm) for c in run) \
+                        and not _BESIDES_LEAD.search(run[0].norm):
+                    # a sentence nothing fired on that elides "I" is read as the user's statement
+                    read = elided_statement(run[0], text)
                 units.append(Unit(text, sentence, owner, threshold, run_id, True, read, asked=strict))
             # "41, divorced, i drive a forklift, …"
             listing = (len(run) >= LIST_RUN or listed) and owner is None

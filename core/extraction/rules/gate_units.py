@@ -113,6 +113,32 @@ def with_user_subject(clause: Clause, text: str, verbs: bool = False) -> str | N
     return f"i'm {text}"
 
 
+def elided_statement(clause: Clause, text: str) -> str | None:
+    """A sentence of ordinary prose no rule fired on that elides its subject ("terrified of heights, cant even
+    do a stepladder", "love a bit of fly fishing when the weather allows", "backend dev, mostly golang"), as
+    the classifier should read it: the user's statement, "i <verb> …" when it opens with a verb or an intent,
+    else "i'm …" ("我…" in Chinese); the stored content keeps the user's words. ``None`` when its first clause
+    names a subject of its own (``with_user_subject``)."""
+    if with_user_subject(clause, text) is None:
+        return None
+    if has_cjk(text):
+        return f"我{text}"
+    first = normalise(text).split(" ", 1)[0]
+    word = text.split(" ", 1)[0]
+    if word[:1].isupper() and word[1:].islower():  # "Terrified of …" read mid-sentence: "i'm terrified of …"
+        text = text[:1].lower() + text[1:]
+    return f"i {text}" if first in _BARE_VERBS or first in _INTENT_VERBS else f"i'm {text}"
+
+
+# an intent or a habit word that opens a subject-elided sentence ("plan to retire at 58", "dont eat pork")
+_INTENT_VERBS = frozenset({
+    "want", "wanna", "plan", "hope", "need", "wish", "would", "can't", "cant", "cannot", "don't", "dont",
+    "never", "always", "usually", "prefer", "adore",
+    "miss", "wear", "use", "support", "follow", "believe", "avoid", "eat", "drink", "smoke", "take",
+    "learned", "learnt", "started", "quit", "gave", "became", "joined", "lost", "had", "went", "was", "got",
+    "finished", "took", "left", "switched", "sold", "bought"})
+
+
 # a clause that opens with a verb and elides "I" ("work as a pharmacist", "live near york"): read "i <verb> …"
 _BARE_VERBS = frozenset({
     "work", "live", "teach", "drive", "run", "own", "have", "play", "grow", "study", "speak", "cook",
