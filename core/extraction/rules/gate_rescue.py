@@ -61,12 +61,13 @@ RESCUE_DAY = 0.97  # p(keep) a rescue needs when it carries a marker of the day 
 _DAY_MARKER = re.compile(r"今天|今晚|今日|这周末|这个周末|本周末|最近|这几天|这段时间|近来|"
                          r"\b(?:today|tonight|this weekend|this evening|this afternoon|lately|recently|"
                          r"these days|right now)\b")
-# a sentence of ordinary prose no rule fired on that elides its subject ("terrified of heights, cant even do a
-# stepladder") is read whole as the user's statement (``gate_units.elided_statement``), not bare: the
-# classifier was trained on whole statements (session 28, multi47). Off: measured (bench/RESULTS.md, multi47) it
-# gained dev_multi47 +1, dev_updates2 +2, dev_updates3 +1 and the pooled check 232 -> 235, but it also read
-# sentences with a subject of their own ("jazz music is really great", "Their homemade ice cream was …") as
-# the user's and stored 5 more MemoryBank en memories, most of them not durable facts about the user
+# a sentence of ordinary prose no rule fired on that elides its subject ("terrified of heights, cant even do
+# a stepladder") is read whole as the user's statement (``gate_units.elided_statement``), not bare: the
+# classifier was trained on whole statements (session 28, multi47). Off: measured (bench/RESULTS.md,
+# multi47) it gained dev_multi47 +1, dev_updates2 +2, dev_updates3 +1 and the pooled check 232 -> 235,
+# but it also read sentences with a subject of their own ("jazz music is really great", "Their homemade
+# ice cream was …") as the user's and stored 5 more MemoryBank en memories, most of them not durable
+# facts about the user
 ELIDED_SENTENCE = False
 # ... also when it is the whole message ("also really into korean bbq lately", "got moved to the day crew"):
 # off (only among other sentences), pooled check 231 against main's 232; on, 235
