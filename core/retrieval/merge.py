@@ -29,11 +29,11 @@ rules extractor overwrites a slot often, so on LoCoMo that pushed the evidence t
 about ("when did she draw a self-portrait?", a slot a later drawing overwrote) out of the first ten
 for about one question in twenty.
 
-One place per message (in ``take_pooled``): a memory and the episode of the message it states
-(``stated``: memory id -> message id) say one thing; the first of them to be served takes the place,
-the other gives it to the next candidate. A candidate its kind's limit keeps out is not served, so it
-takes the place from no one: until session 28 the one the pool ranked first kept it even then, and a
-memory whose message's episode ranked above it but past the episodes' limit was served as neither.
+One place per message (``one_per_message``, in ``take_pooled``): a memory and the episode of the
+message it states (``stated``: memory id -> message id) say one thing; the one the pool ranks first
+is served, the other gives its place to the next candidate. When the first is not served (its kind's
+limit or the budget keeps it out) the second takes its own place back: until session 28 a memory
+whose message's episode ranked above it but past the episodes' limit was served as neither.
 
 Each kind on its own ruler (``Backgrounds``, ``calibrated``): before they are pooled, each kind's
 scores are standardised against that kind's own background for the question, the cosines of its best
@@ -241,6 +241,40 @@ def _message_of(items: Sequence[RetrievedMemory], episodes: Sequence[RetrievedEp
     return message_of
 
 
+def one_per_message(order: Sequence[Pooled],
+                    message_of: Mapping[tuple[str, int], int | None]) -> list[Pooled]:
+    """``order`` without the second of a memory and the episode of the message it states (``message_of``,
+    ``_message_of``): the two say one thing, so only the one the pool ranks first takes a place."""
+    seen: set[int] = set()
+    out: list[Pooled] = []
+    for p in order:
+        message = message_of.get((p.kind, p.id))
+        if message is not None:
+            if message in seen:
+                continue
+            seen.add(message)
+        out.append(p)
+    return out
+
+
+def _served(order: Sequence[Pooled], total: int, caps: Mapping[str, int]) -> set[tuple[str, int]]:
+    """The entries of ``order`` served by a budget ``total``: each kind's best ``total // FLOOR_SHARE``,
+    then down the order, each kind within its cap."""
+    floor = max(0, total) // FLOOR_SHARE
+    chosen: set[tuple[str, int]] = set()
+    for kind in (MEMORY, EPISODE):
+        chosen.update((p.kind, p.id) for p in [p for p in order if p.kind == kind][:min(floor, caps[kind])])
+    served = {kind: sum(1 for k, _ in chosen if k == kind) for kind in caps}
+    for p in order:
+        if len(chosen) >= total:
+            break
+        if (p.kind, p.id) in chosen or served[p.kind] >= caps[p.kind]:
+            continue
+        chosen.add((p.kind, p.id))
+        served[p.kind] += 1
+    return chosen
+
+
 def take_pooled(items: Sequence[RetrievedMemory], episodes: Sequence[RetrievedEpisode], total: int,
                 intent: str, *, max_items: int | None = None, max_episodes: int | None = None,
                 terms: Collection[str] = (), lexical_weight: float = 0.0,
@@ -249,36 +283,27 @@ def take_pooled(items: Sequence[RetrievedMemory], episodes: Sequence[RetrievedEp
                 ) -> tuple[list[RetrievedMemory], list[RetrievedEpisode], list[Pooled]]:
     """``total`` entries of both kinds: each kind's best ``total // FLOOR_SHARE``, then the pooled order,
     at most ``max_items`` memories and ``max_episodes`` episodes (no cap: ``None``), one place per
-    message among the served entries (with ``stated``: memory id -> the message it states; the first
-    served of a memory and its message's episode takes the place, and a candidate its kind's limit keeps
-    out does not take it from the other), each kind on its own ruler with ``backgrounds``; split back
-    into the two kinds (each in its own order), and the served entries in pooled order."""
+    message (``one_per_message``, with ``stated``: memory id -> the message it states; a first of the
+    two that is not served gives the place back to the second), each kind on its own ruler with
+    ``backgrounds``; split back into the two kinds (each in its own order), and the served entries in
+    pooled order."""
     full = pooled_order(items, episodes, intent, terms, lexical_weight, superseded, corpus, backgrounds)
-    message_of = _message_of(items, episodes, stated or {}) if stated else {}
     caps = {MEMORY: total if max_items is None else max_items,
             EPISODE: total if max_episodes is None else max_episodes}
-    floor = max(0, total) // FLOOR_SHARE
-    chosen: set[tuple[str, int]] = set()
-    served = {kind: 0 for kind in caps}
-    said: set[int] = set()
-
-    def take(p: Pooled, limit: int) -> None:
-        message = message_of.get((p.kind, p.id))
-        if ((p.kind, p.id) in chosen or served[p.kind] >= min(limit, caps[p.kind])
-                or (message is not None and message in said)):
-            return
-        chosen.add((p.kind, p.id))
-        served[p.kind] += 1
-        if message is not None:
-            said.add(message)
-
-    for p in full:  # each kind's share first, in the pooled order
-        take(p, floor)
-    for p in full:
-        if len(chosen) >= total:
+    message_of = _message_of(items, episodes, stated) if stated else {}
+    left_out: set[tuple[str, int]] = set()  # firsts of a message that were not served
+    while True:
+        order = one_per_message([p for p in full if (p.kind, p.id) not in left_out], message_of)
+        chosen = _served(order, total, caps)
+        kept = {(p.kind, p.id) for p in order}
+        shadows = {message_of.get(k) for k in ((p.kind, p.id) for p in full)
+                   if k not in kept and k not in left_out} - {None}
+        unserved = {(p.kind, p.id) for p in order if (p.kind, p.id) not in chosen
+                    and message_of.get((p.kind, p.id)) in shadows}
+        if not unserved:
             break
-        take(p, total)
-    order = [p for p in full if (p.kind, p.id) in chosen]
+        left_out |= unserved
+    order = [p for p in order if (p.kind, p.id) in chosen]
     kept_m = {p.id for p in order if p.kind == MEMORY}
     kept_e = {p.id for p in order if p.kind == EPISODE}
     return ([i for i in items if i.memory.id in kept_m], [e for e in episodes if e.episode.id in kept_e],

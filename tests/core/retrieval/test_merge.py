@@ -234,7 +234,7 @@ def test_a_kinds_collection_size_is_known_from_a_short_hit_list_or_a_count_that_
     assert collection_size(set(range(96)), asked=96, counted=50) is None  # a count that cannot hold the hits
 
 
-def test_a_candidate_its_limit_keeps_out_takes_the_place_of_no_one() -> None:
+def test_a_first_of_a_message_its_limit_keeps_out_gives_the_place_back() -> None:
     # episode 3 (message 103) ranks above memory 1, which states the same message, but the episodes'
     # limit of two serves episodes 1 and 2 only: memory 1 is served, the message is not lost
     items = [mem(1, 0.70), mem(2, 0.60)]
