@@ -87,19 +87,7 @@ def without_written_news(candidates: Sequence[MemoryCandidate], existing: Sequen
         news = [p for p, r in zip(news, standing(news), strict=True) if r < DAY_NEWS_RULE]
     if not news:
         return list(candidates)
-    drop = frozenset(news)
-    out: list[MemoryCandidate] = []
-    for i, cand in enumerate(candidates):
-        new = adds.get(i)
-        if not new or not drop.intersection(new):
-            out.append(cand)
-            continue
-        if all(p in drop for p in new):
-            continue  # nothing new but the day's news: no write, the memory (if any) stays as it was
-        kept = [p for p in _pieces(cand.content) if p not in drop]
-        sep = "；" if has_cjk(cand.content) else "; "
-        out.append(cand.model_copy(update={"content": sep.join(kept)}))
-    return out
+    return _without_pieces(candidates, adds, frozenset(news))
 
 
 def rescued_pieces(candidates: Sequence[MemoryCandidate],
@@ -137,6 +125,14 @@ def without_remarks(candidates: Sequence[MemoryCandidate], existing: Sequence[Ex
     drop = frozenset(p for p, q in zip(texts, remark(texts), strict=True) if q >= bar)
     if not drop:
         return list(candidates)
+    return _without_pieces(candidates, adds, drop)
+
+
+def _without_pieces(candidates: Sequence[MemoryCandidate], adds: Mapping[int, Sequence[str]],
+                    drop: frozenset[str]) -> list[MemoryCandidate]:
+    """``candidates`` with the statements of ``drop`` taken out of the ones whose write would add them
+    (``adds``: candidate index -> the statements it adds): a write that adds nothing but those is no write
+    (the memory, if any, stays as it was); another keeps its other statements."""
     out: list[MemoryCandidate] = []
     for i, cand in enumerate(candidates):
         new = adds.get(i)
@@ -144,7 +140,7 @@ def without_remarks(candidates: Sequence[MemoryCandidate], existing: Sequence[Ex
             out.append(cand)
             continue
         if all(p in drop for p in new):
-            continue  # nothing new but remarks: no write, the rule (if any) stays as it was
+            continue
         kept = [p for p in _pieces(cand.content) if p not in drop]
         sep = "；" if has_cjk(cand.content) else "; "
         out.append(cand.model_copy(update={"content": sep.join(kept)}))
