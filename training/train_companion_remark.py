@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import zlib
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,7 @@ from core.extraction.classifier import PREFIX
 from core.extraction.companion_remark import COMPANION_REMARK_PATH, CompanionRemark
 from training.companion_lines_prec47 import rows as prec47_rows
 from training.train_memory_classifier import embed
-from training.train_retraction_intent import fit, rows_sha1
+from training.train_retraction_intent import fit, out_of_fold_by_group, rows_sha1
 from training.train_standing_instruction import L2, LEARNING_RATE, LINE_WEIGHT, STEPS, template_rows
 
 REMARK_GROUPS = ("cons37-companion", "corpus-thanks_ack", "corpus-persona_turn", "corpus-fact_self",
@@ -81,11 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     x = embed([r["text"] for r in rows], args.cache, PREFIX)
     y = np.array([r["label"] for r in rows], dtype=np.int64)
     w = row_weights(rows)
-    fold = np.array([zlib.crc32(r["group"].encode()) % 5 for r in rows])
-    p = np.zeros(len(rows))
-    for k in range(5):
-        p[fold == k] = fit(x[fold != k], y[fold != k], STEPS, LEARNING_RATE, L2,
-                           w[fold != k]).predict_proba(x[fold == k])
+    p = out_of_fold_by_group(rows, x, y, STEPS, LEARNING_RATE, L2, w)
     bar = calibrated_bar(p, y)
     fitted = fit(x, y, STEPS, LEARNING_RATE, L2, w)
     lines = np.array([r["group"].startswith("prec47-") for r in rows])

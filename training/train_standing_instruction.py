@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import zlib
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +37,7 @@ from training.instruction_templates_cons26 import corpus_rows
 from training.instruction_templates_cons26 import rows as cons26_rows
 from training.instruction_templates_cons28 import rows as cons28_rows
 from training.train_memory_classifier import embed
-from training.train_retraction_intent import fit, fit_framed, rows_sha1
+from training.train_retraction_intent import fit_framed, out_of_fold_by_group, rows_sha1
 
 # sharper than the retraction-intent fit's (600 steps at 2.0, L2 1e-3), which stays underfitted on these rows:
 # on the corpus's test split (its constraints against its requests, questions and habits) 0.957 accuracy
@@ -81,11 +80,7 @@ def asked_threshold(rows: list[dict[str, Any]], cache: Path | None) -> dict[str,
     x = embed([r["text"] for r in rows], cache, PREFIX)
     y = np.array([r["label"] for r in rows], dtype=np.int64)
     w = row_weights(rows)
-    fold = np.array([zlib.crc32(r["group"].encode()) % 5 for r in rows])
-    p = np.zeros(len(rows))
-    for k in range(5):
-        p[fold == k] = fit(x[fold != k], y[fold != k], STEPS, LEARNING_RATE, L2,
-                           w[fold != k]).predict_proba(x[fold == k])
+    p = out_of_fold_by_group(rows, x, y, STEPS, LEARNING_RATE, L2, w)
     asks = np.array([bool(_ASKS.search(r["text"])) for r in rows])
     neg, pos = p[asks & (y == 0)], p[asks & (y == 1)]
     top = float(np.quantile(neg, 0.99)) if len(neg) else 0.5
