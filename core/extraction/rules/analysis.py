@@ -56,6 +56,7 @@ from core.extraction.rules.segment import (
     split_clauses,
 )
 from core.extraction.rules.topics import topic_of
+from core.extraction.standing_instruction import STANDING_RESCUE
 from core.filters import is_noise_content
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 
@@ -119,14 +120,28 @@ def message_clauses(analysis: Analysis) -> list[Clause]:
 
 
 # --- the analyser ----------------------------------------------------------------------------
+CUED_RULE_ON = True
+"""A forget cue word ("去掉", "删掉") inside a sentence the standing-instruction model reads as a rule is
+part of the rule, not a request to forget (``_Analyser._cued_rule``; the retraction resolver reads it the
+same way)."""
+CUED_RULE = STANDING_RESCUE
+"""The standing model's reading at or over which a cued sentence is a rule: the rescue's bar for a rule said
+in chat words (0.60). On the readable sets' 89 cued sentences (every retraction request of the dev sets and
+the pooled tune halves) one reads over it, an update ("forget the motorbike plan, putting the money toward …",
+0.80)."""
 HorizonReading = Callable[[list[str]], list[float]]
 """P(of this day, week or trip) per text (``core.extraction.horizon`` through the extractor's classifier)."""
+RuleReading = Callable[[list[str]], list[float]]
+"""P(standing instruction) per text (``core.extraction.standing_instruction``, through the extractor's
+classifier)."""
 
 
 class _Analyser(SlotDetectors, ConstraintDetectors):
-    def __init__(self, data: ExtractionInput, horizon: HorizonReading | None = None) -> None:
+    def __init__(self, data: ExtractionInput, horizon: HorizonReading | None = None,
+                 rule: RuleReading | None = None) -> None:
         self.data = data
         self.horizon = horizon
+        self.rule = rule
         self.message = data.user_message or ""
         # bounded work on any input: the first clauses only; a huge clause is pasted text
         self.clauses = split_clauses(self.message[:MAX_MESSAGE_CHARS], MAX_CLAUSES)
@@ -181,7 +196,7 @@ class _Analyser(SlotDetectors, ConstraintDetectors):
                     self.dropped[c.index] = "test"
                 continue
             if any(patterns.FORGET.search(c.norm) for c in clauses) and not forget.is_about_self(text) \
-                    and not patterns.KEEP_REMINDER.search(normalise(text)):
+                    and not patterns.KEEP_REMINDER.search(normalise(text)) and not self._cued_rule(clauses):
                 topics = forget.forget_topics(clauses, self.data.context)
                 forget_topics.extend(topics)
                 deletions.extend(forget.deletions_for(topics, self.existing))
@@ -199,6 +214,17 @@ class _Analyser(SlotDetectors, ConstraintDetectors):
                      if rx.search(normalise(topic))}
         return Analysis(groups, deletions, forget_topics, change_sentences, self.message, self.lang_zh,
                         self.dropped, forgotten, self.absorbed_hits, self.clauses)
+
+    def _cued_rule(self, clauses: list[Clause]) -> bool:
+        """A sentence with a forget cue word that the standing-instruction model reads as a rule for
+        what the assistant writes from now on ("以后给我的回答把表情符号都去掉", "给我推荐菜的时候把辣的都
+        去掉"): the sentence or one of its cued clauses at ``CUED_RULE`` or more. It is read as a statement,
+        not a request to forget (``CUED_RULE_ON``; unset without the model)."""
+        if self.rule is None or not CUED_RULE_ON:
+            return False
+        texts = [" ".join(c.text for c in clauses)]
+        texts += [c.text for c in clauses if patterns.FORGET.search(c.norm) and c.text not in texts]
+        return max(self.rule(texts)) >= CUED_RULE
 
     def _sentence_results(self, clauses: list[Clause]) -> list[_Result]:
         """Per clause: its hits and drop reason; clauses swallowed by a multi-clause rule are marked."""
@@ -461,13 +487,14 @@ def _same_kind(hit: Hit, active: list[Group]) -> bool:
 
 
 def _with_first_answer(analysis: Analysis, data: ExtractionInput,
-                       horizon: HorizonReading | None = None) -> Analysis:
+                       horizon: HorizonReading | None = None, rule: RuleReading | None = None) -> Analysis:
     """"Where do you teach?" -> "albuquerque. also i brew…": the place answered first is the user's too."""
     head = first_sentence_answer(data) if data.context else None
     if head is None or any(c.index == 0 for g in analysis.groups for c in g.clauses):
         return analysis
     text, cap = head
-    again = _Analyser(ExtractionInput(text, (), data.summary, data.existing, data.sent_at), horizon).run()
+    again = _Analyser(ExtractionInput(text, (), data.summary, data.existing, data.sent_at), horizon,
+                      rule).run()
     for group in again.groups:
         content = group.hit.content or join_clauses(text, group.clauses, again.lang_zh)
         group.hit.content, group.clauses = content, []  # its words are the restatement's
@@ -480,7 +507,8 @@ def _with_first_answer(analysis: Analysis, data: ExtractionInput,
 BARE_ANSWER_CAP = 0.8  # confidence of a memory read from a bare answer in its question's frame
 
 
-def _bare_answered(data: ExtractionInput, horizon: HorizonReading | None) -> Analysis | None:
+def _bare_answered(data: ExtractionInput, horizon: HorizonReading | None,
+                   rule: RuleReading | None = None) -> Analysis | None:
     """A bare reply to the assistant's content question ("搬到哪里去了？" -> "厦门") read as its
     restatement in the question's frame (``followup.bare_answer``): the rules' slot detectors and, in the
     gate, the classifier read the restatement, not the fragment ("night porter at a hotel" alone is no
@@ -488,7 +516,8 @@ def _bare_answered(data: ExtractionInput, horizon: HorizonReading | None) -> Ana
     restated = bare_answer(data)
     if restated is None:
         return None
-    again = _Analyser(ExtractionInput(restated, (), data.summary, data.existing, data.sent_at), horizon).run()
+    again = _Analyser(ExtractionInput(restated, (), data.summary, data.existing, data.sent_at), horizon,
+                      rule).run()
     if again.deletions:
         return None
     for group in again.groups:
@@ -496,20 +525,24 @@ def _bare_answered(data: ExtractionInput, horizon: HorizonReading | None) -> Ana
     return again
 
 
-def analyse(data: ExtractionInput, horizon: HorizonReading | None = None) -> Analysis:
+def analyse(data: ExtractionInput, horizon: HorizonReading | None = None,
+            rule: RuleReading | None = None) -> Analysis:
     """The rules' reading of ``data.user_message``; ``horizon``: the horizon model, which lets a lasting
-    statement with a near date past the hard time filter (unset: the time words alone decide)."""
-    answered = _bare_answered(data, horizon) if data.context else None
+    statement with a near date past the hard time filter (unset: the time words alone decide); ``rule``: the
+    standing-instruction model, which reads a forget cue word in a rule as part of the rule
+    (``_Analyser._cued_rule``; unset: the cue word alone decides)."""
+    answered = _bare_answered(data, horizon, rule) if data.context else None
     if answered is not None:
         return answered
-    analysis = _Analyser(data, horizon).run()
+    analysis = _Analyser(data, horizon, rule).run()
     if analysis.groups or analysis.deletions:
-        return _with_first_answer(analysis, data, horizon)
+        return _with_first_answer(analysis, data, horizon, rule)
     restated = followup_statement(data)
     if restated is None:
-        return _with_first_answer(analysis, data, horizon)
+        return _with_first_answer(analysis, data, horizon, rule)
     text, cap = restated
-    again = _Analyser(ExtractionInput(text, (), data.summary, data.existing, data.sent_at), horizon).run()
+    again = _Analyser(ExtractionInput(text, (), data.summary, data.existing, data.sent_at), horizon,
+                      rule).run()
     for group in again.groups:
         group.hit.confidence = min(group.hit.confidence, cap)
     return again
