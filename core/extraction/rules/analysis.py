@@ -120,6 +120,19 @@ def message_clauses(analysis: Analysis) -> list[Clause]:
 
 
 # --- the analyser ----------------------------------------------------------------------------
+_CUE_CLAUSE = re.compile(r"[^,，;；。!！?？]+")
+
+
+def cued_rule_texts(sentence: str) -> list[str]:
+    """What the standing model reads of a sentence with a forget cue word (``patterns.FORGET``) to call it a
+    rule (``CUED_RULE``): the sentence and its clauses with the cue word; empty without the cue word. The
+    retraction resolver and the update judge read a sentence this way before they withdraw on it."""
+    if not patterns.FORGET.search(normalise(sentence)):
+        return []
+    parts = [p.strip() for p in _CUE_CLAUSE.findall(sentence) if p.strip()]
+    return list(dict.fromkeys([sentence, *(p for p in parts if patterns.FORGET.search(normalise(p)))]))
+
+
 CUED_RULE_ON = True
 """A forget cue word ("去掉", "删掉") inside a sentence the standing-instruction model reads as a rule is
 part of the rule, not a request to forget (``_Analyser._cued_rule``; the retraction resolver reads it the

@@ -369,7 +369,7 @@ class RulesExtractor:
                 vetoes = shipped_target()
             self._judge: UpdateJudge | None = UpdateJudge(
                 classifier, shipped_pair_model(), shipped_update_intent() if UPDATE_INTENT_ON else None,
-                _intent_model(), vetoes) if judge else None
+                _intent_model(), vetoes, self._standing) if judge else None
             self._retraction: RetractionResolver | None = RetractionResolver(
                 classifier, _intent_model(), self._standing, target) if judge else None
         else:

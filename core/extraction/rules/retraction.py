@@ -49,7 +49,13 @@ from core.extraction.pairs import RETRACT_CUE, UPDATE_CUE, bare_cue, overlap, to
 from core.extraction.retraction_intent import INTENT_CUE_FLOOR, INTENT_P, RetractionIntent
 from core.extraction.retraction_target import RetractionTarget, clause_probabilities
 from core.extraction.rules import patterns
-from core.extraction.rules.analysis import CUED_RULE, CUED_RULE_ON, relative_subject, theirs_after
+from core.extraction.rules.analysis import (
+    CUED_RULE,
+    CUED_RULE_ON,
+    cued_rule_texts,
+    relative_subject,
+    theirs_after,
+)
 from core.extraction.rules.forget import is_about_self
 from core.extraction.rules.judge_cues import CLAUSE, tells_new_value, without_reminders
 from core.extraction.rules.judge_cues import sentences as message_sentences
@@ -373,20 +379,18 @@ class RetractionResolver:
     def _not_rules(self, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
         """The cued sentences that are no rule: a sentence with a forget cue word of the rules
         (``patterns.FORGET``) that the standing-instruction model reads at ``CUED_RULE`` or more, itself
-        or one of its clauses with that word, tells the assistant what to leave out from now on
-        ("给我推荐菜的时候把辣的都去掉"), as the rules read it (``analysis._Analyser._cued_rule``), and
-        withdraws nothing. Other cue words ("drop the X goal, …", "算了") are read as before."""
+        or one of its clauses with that word (``analysis.cued_rule_texts``), tells the assistant what to
+        leave out from now on ("给我推荐菜的时候把辣的都去掉"), as the rules read it
+        (``analysis._Analyser._cued_rule``), and withdraws nothing. Other cue words ("drop the X goal, …",
+        "算了") are read as before."""
         assert self.standing is not None
-        texts = [s for _, s in found if patterns.FORGET.search(normalise(s))]  # the rules' forget cue words
-        if not texts:
+        reads = {s: cued_rule_texts(s) for _, s in found}
+        flat = list(dict.fromkeys(t for ts in reads.values() for t in ts))
+        if not flat:
             return found
-        clauses = {s: [p.strip() for p in CLAUSE.findall(s)
-                       if p.strip() and patterns.FORGET.search(normalise(p))] for s in texts}
-        flat = list(dict.fromkeys(c for cs in clauses.values() for c in cs if c not in texts))
-        probs = self.standing.predict_proba(self.classifier.embed(texts + flat))
-        p = dict(zip(texts + flat, (float(q) for q in probs), strict=True))
-        return [(i, s) for i, s in found
-                if s not in clauses or max([p[s], *(p[c] for c in clauses[s])]) < CUED_RULE]
+        p = dict(zip(flat, (float(q) for q in self.standing.predict_proba(self.classifier.embed(flat))),
+                     strict=True))
+        return [(i, s) for i, s in found if not reads[s] or max(p[t] for t in reads[s]) < CUED_RULE]
 
     def _withdrawing_clauses(self, sentence: str) -> set[str]:
         """The clauses of a sentence with an update cue that withdraw something: the intent model calls them
