@@ -33,11 +33,12 @@ replies to the assistant's question), ``questions`` (is a clause a question), ``
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput
 from core.extraction.horizon import HORIZON_DROP, HORIZON_KEEP
+from core.extraction.retraction_intent import INTENT_P
 from core.extraction.rules import forget, patterns
 from core.extraction.rules.constraints import ConstraintDetectors, changed_rule
 from core.extraction.rules.detectors import Hit, SlotDetectors
@@ -133,6 +134,13 @@ def cued_rule_texts(sentence: str) -> list[str]:
     return list(dict.fromkeys([sentence, *(p for p in parts if patterns.FORGET.search(normalise(p)))]))
 
 
+def cued_rule(rule_p: Sequence[float], withdrawal_p: float) -> bool:
+    """A sentence with a forget cue word is a rule: the standing model reads it or one of its cued
+    clauses (``rule_p``, in the order of ``cued_rule_texts``) at ``CUED_RULE`` or more, and the
+    retraction-intent model reads the sentence (``withdrawal_p``) under ``CUED_WITHDRAWAL``."""
+    return bool(rule_p) and max(rule_p) >= CUED_RULE and withdrawal_p < CUED_WITHDRAWAL
+
+
 CUED_RULE_ON = True
 """A forget cue word ("去掉", "删掉") inside a sentence the standing-instruction model reads as a rule is
 part of the rule, not a request to forget (``_Analyser._cued_rule``; the retraction resolver reads it the
@@ -141,12 +149,15 @@ CUED_RULE = STANDING_RESCUE
 """The standing model's reading at or over which a cued sentence is a rule: the rescue's bar for a rule said
 in chat words (0.60). On the readable sets' 89 cued sentences (every retraction request of the dev sets and
 the pooled tune halves) one reads over it, an update ("forget the motorbike plan, putting the money toward …",
-0.80)."""
+0.80), which the retraction-intent model reads at 0.74 (``CUED_WITHDRAWAL``)."""
+CUED_WITHDRAWAL = INTENT_P
+"""The retraction-intent model's reading of the sentence under which a cued sentence may be a rule: its own
+bar for a withdrawal (0.70). The rules about what to leave out written for this reading read 0.51-0.60."""
 HorizonReading = Callable[[list[str]], list[float]]
 """P(of this day, week or trip) per text (``core.extraction.horizon`` through the extractor's classifier)."""
-RuleReading = Callable[[list[str]], list[float]]
-"""P(standing instruction) per text (``core.extraction.standing_instruction``, through the extractor's
-classifier)."""
+RuleReading = Callable[[list[str]], bool]
+"""Whether a sentence with a forget cue word, read as ``cued_rule_texts`` gives it, is a rule (``cued_rule``
+on the standing-instruction and retraction-intent models, through the extractor's classifier)."""
 
 
 class _Analyser(SlotDetectors, ConstraintDetectors):
@@ -235,9 +246,8 @@ class _Analyser(SlotDetectors, ConstraintDetectors):
         not a request to forget (``CUED_RULE_ON``; unset without the model)."""
         if self.rule is None or not CUED_RULE_ON:
             return False
-        texts = [" ".join(c.text for c in clauses)]
-        texts += [c.text for c in clauses if patterns.FORGET.search(c.norm) and c.text not in texts]
-        return max(self.rule(texts)) >= CUED_RULE
+        texts = cued_rule_texts(" ".join(c.text for c in clauses))
+        return bool(texts) and self.rule(texts)
 
     def _sentence_results(self, clauses: list[Clause]) -> list[_Result]:
         """Per clause: its hits and drop reason; clauses swallowed by a multi-clause rule are marked."""

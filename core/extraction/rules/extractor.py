@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
 from core.extraction.rules import analysis as _analysis
 from core.extraction.rules import judge_shadows, lexicon, patterns
-from core.extraction.rules.analysis import Analysis, Group, HorizonReading, RuleReading, analyse
+from core.extraction.rules.analysis import Analysis, Group, HorizonReading, RuleReading, analyse, cued_rule
 from core.extraction.rules.answers import answer_folded, pronoun_details
 from core.extraction.rules.coherence import nearest_cosine
 from core.extraction.rules.events import EventHit, is_event_key
@@ -414,16 +414,22 @@ class RulesExtractor:
             log.warning("horizon model unavailable, the time words alone: %s", exc)
             return [1.0] * len(texts)
 
-    def _rule_reading(self, texts: list[str]) -> list[float]:
-        """``standing`` for the rules' forget cue words: no rule (0.0) when the embedding fails, so the cue
-        word decides as without the model."""
+    def _rule_reading(self, texts: list[str]) -> bool:
+        """Whether a sentence with a forget cue word (``texts``: ``analysis.cued_rule_texts``) is a rule
+        (``analysis.cued_rule``): no rule when the embedding fails or a model is missing, so the cue word
+        decides as without the models."""
         from core.embedding.base import EmbeddingError
 
+        intent = _intent_model()
+        if self.classifier is None or self._standing is None or intent is None or not texts:
+            return False
         try:
-            return self.standing(texts)
+            vectors = self.classifier.embed(texts)
         except EmbeddingError as exc:
             log.warning("standing model unavailable, the forget cue words alone: %s", exc)
-            return [0.0] * len(texts)
+            return False
+        return cued_rule(self._standing.predict_proba(vectors).tolist(),
+                         float(intent.predict_proba(vectors[:1])[0]))
 
     def warm_up(self) -> None:
         """Load the classifier's embedding model and run it once (no-op without a classifier)."""

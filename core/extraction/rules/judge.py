@@ -91,7 +91,7 @@ from core.extraction.retraction_intent import INTENT_P as WITHDRAWAL_P
 from core.extraction.retraction_intent import RetractionIntent
 from core.extraction.retraction_target import RetractionTarget
 from core.extraction.rules import rule_values
-from core.extraction.rules.analysis import CUED_RULE, CUED_RULE_ON, cued_rule_texts
+from core.extraction.rules.analysis import CUED_RULE_ON, cued_rule, cued_rule_texts
 from core.extraction.rules.gate_keys import TopicKeys, catch_all
 from core.extraction.rules.judge_cues import (
     ADDITIVE,
@@ -149,13 +149,15 @@ class UpdateJudge:
         self._keys: TopicKeys | None = None
 
     def _cued_rule(self, sentence: str) -> bool:
-        """The sentence's forget cue word is part of a rule the standing model reads at ``CUED_RULE`` or more
-        (``analysis.cued_rule_texts``; ``CUED_RULE_ON``), as the rules and the retraction resolver read it."""
+        """The sentence's forget cue word is part of a rule (``analysis.cued_rule`` on ``cued_rule_texts``;
+        ``CUED_RULE_ON``), as the rules and the retraction resolver read it."""
         texts = cued_rule_texts(sentence) if self.standing is not None and CUED_RULE_ON else []
         if not texts:
             return False
         assert self.standing is not None
-        return float(self.standing.predict_proba(self.classifier.embed(texts)).max()) >= CUED_RULE
+        vectors = self.classifier.embed(texts)
+        withdrawal = 0.0 if self.withdrawal is None else float(self.withdrawal.predict_proba(vectors[:1])[0])
+        return cued_rule(self.standing.predict_proba(vectors).tolist(), withdrawal)
 
     def _same_slot(self, sentence: str, pairing: Pairing, live: list[ExistingMemory]) -> int | None:
         """The rank of the paired memory whose key is the topic slot (``gate_keys.TopicKeys``, of the

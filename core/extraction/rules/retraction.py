@@ -50,8 +50,8 @@ from core.extraction.retraction_intent import INTENT_CUE_FLOOR, INTENT_P, Retrac
 from core.extraction.retraction_target import RetractionTarget, clause_probabilities
 from core.extraction.rules import patterns
 from core.extraction.rules.analysis import (
-    CUED_RULE,
     CUED_RULE_ON,
+    cued_rule,
     cued_rule_texts,
     relative_subject,
     theirs_after,
@@ -388,9 +388,11 @@ class RetractionResolver:
         flat = list(dict.fromkeys(t for ts in reads.values() for t in ts))
         if not flat:
             return found
-        p = dict(zip(flat, (float(q) for q in self.standing.predict_proba(self.classifier.embed(flat))),
-                     strict=True))
-        return [(i, s) for i, s in found if not reads[s] or max(p[t] for t in reads[s]) < CUED_RULE]
+        vectors = self.classifier.embed(flat)
+        p = dict(zip(flat, (float(q) for q in self.standing.predict_proba(vectors)), strict=True))
+        w = dict(zip(flat, (float(q) for q in self.intent.predict_proba(vectors)), strict=True)) \
+            if self.intent is not None else dict.fromkeys(flat, 0.0)
+        return [(i, s) for i, s in found if not reads[s] or not cued_rule([p[t] for t in reads[s]], w[s])]
 
     def _withdrawing_clauses(self, sentence: str) -> set[str]:
         """The clauses of a sentence with an update cue that withdraw something: the intent model calls them
