@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
 from core.extraction.rules import analysis as _analysis
 from core.extraction.rules import judge_shadows, lexicon, patterns
-from core.extraction.rules.analysis import Analysis, Group, HorizonReading, analyse
+from core.extraction.rules.analysis import Analysis, Group, HorizonReading, RuleReading, analyse, cued_rule
 from core.extraction.rules.answers import answer_folded, pronoun_details
 from core.extraction.rules.coherence import nearest_cosine
 from core.extraction.rules.events import EventHit, is_event_key
@@ -105,18 +105,20 @@ def _final_key(group: Group, content: str) -> str:
 
 
 @lru_cache(maxsize=128)
-def build(data: ExtractionInput, horizon: HorizonReading | None = None) -> _Built:
+def build(data: ExtractionInput, horizon: HorizonReading | None = None,
+          rule: RuleReading | None = None) -> _Built:
     """Candidates for ``data.user_message`` plus, per key, what refine needs to know.
 
     One candidate per key. Statements are read in order: a later statement about the same slot
     made with a change signal ("现在改成…", "update: I moved…") replaces the earlier one, a later
     retraction cancels it, otherwise details accumulate. This matters when the pipeline coalesces
     a burst of user messages into one extraction. ``horizon``: the horizon model's reading, which lets a
-    lasting statement with a near date past the rules' hard time filter (``analysis.analyse``).
+    lasting statement with a near date past the rules' hard time filter (``analysis.analyse``); ``rule``: the
+    standing-instruction model's reading, which keeps a rule with a forget cue word a rule.
     """
     if is_structured_payload(data.user_message):
         return _Built((), {})  # a JSON tool call or body is no statement of the user's
-    analysis: Analysis = analyse(data, horizon)
+    analysis: Analysis = analyse(data, horizon, rule)
     zh = analysis.lang_zh
     latest: dict[str, MemoryCandidate] = {}
     meta: dict[str, CandidateMeta] = {}
@@ -367,7 +369,7 @@ class RulesExtractor:
                 vetoes = shipped_target()
             self._judge: UpdateJudge | None = UpdateJudge(
                 classifier, shipped_pair_model(), shipped_update_intent() if UPDATE_INTENT_ON else None,
-                _intent_model(), vetoes) if judge else None
+                _intent_model(), vetoes, self._standing) if judge else None
             self._retraction: RetractionResolver | None = RetractionResolver(
                 classifier, _intent_model(), self._standing, target) if judge else None
         else:
@@ -412,6 +414,23 @@ class RulesExtractor:
             log.warning("horizon model unavailable, the time words alone: %s", exc)
             return [1.0] * len(texts)
 
+    def _rule_reading(self, texts: list[str]) -> bool:
+        """Whether a sentence with a forget cue word (``texts``: ``analysis.cued_rule_texts``) is a rule
+        (``analysis.cued_rule``): no rule when the embedding fails or a model is missing, so the cue word
+        decides as without the models."""
+        from core.embedding.base import EmbeddingError
+
+        intent = _intent_model()
+        if self.classifier is None or self._standing is None or intent is None or not texts:
+            return False
+        try:
+            vectors = self.classifier.embed(texts)
+        except EmbeddingError as exc:
+            log.warning("standing model unavailable, the forget cue words alone: %s", exc)
+            return False
+        return cued_rule(self._standing.predict_proba(vectors).tolist(),
+                         float(intent.predict_proba(vectors[:1])[0]))
+
     def warm_up(self) -> None:
         """Load the classifier's embedding model and run it once (no-op without a classifier)."""
         if self.classifier is not None:
@@ -419,7 +438,8 @@ class RulesExtractor:
 
     def _apply_classifier(self, data: ExtractionInput) -> _Built:
         reads = self._horizon is not None and _analysis.HORIZON_KEEP > 0.0  # 0.0: no calibrated keep bar
-        built = build(data, self._lasting if reads else None)
+        built = build(data, self._lasting if reads else None,
+                      self._rule_reading if self._standing is not None else None)
         if self._gate is None or built.analysis is None:
             return built
         from core.embedding.base import EmbeddingError

@@ -80,6 +80,10 @@ MAX_RUN = 4  # longest run read clause by clause (at 7, long companion-chat narr
 # fragments and lost their list items: MemoryBank en query hit 0.853 -> 0.824) ...
 LONG_RUN = 12  # ... and up to this length a longer run too, its kept clauses then covering the whole run
 # (``gate_units.partition_long_runs``: no fragment, no lost list item; a multi-fact message is not one blob)
+# a consequence read as a rule is read with the clause before it, the fact it follows from ("gluten wrecks me
+# (celiac), so nothing with wheat ok?"): the rule alone has lost its object ("so nothing with wheat ok" reads
+# 0.23 as a standing rule, with its fact 0.78); the rule's memory then says why (session 29, cons48)
+CONSEQUENCE_WITH_FACT = True
 # reasons the rules give for dropping a clause that rule out a rescue of its sentence
 _SOFT_REASONS = {"no-trigger"}
 # drops of the rules the classifier may overrule, with a higher probability (RESCUE_OVERRIDE) except for a
@@ -213,7 +217,9 @@ def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> lis
                 # "I'm an auditor, so busy season eats my spring": a detail of the fact before, unless the
                 # standing-instruction model calls it a rule ("<a diet limit>, so no X in my recipes ok?":
                 # ``gate_standing.standing_rules``); no p(keep) rescues it
-                text = clean_content(analysis.message[run[0].start:run[-1].end])
+                at = members.index(run[0])
+                head = members[at - 1] if CONSEQUENCE_WITH_FACT and at > 0 else run[0]
+                text = clean_content(analysis.message[head.start:run[-1].end])
                 if long_enough(text, False) and not is_noise_content(text):
                     units.append(Unit(text, sentence, owner, NEVER, run[0].index, True, asked=True))
                 continue

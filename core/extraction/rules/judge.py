@@ -91,6 +91,7 @@ from core.extraction.retraction_intent import INTENT_P as WITHDRAWAL_P
 from core.extraction.retraction_intent import RetractionIntent
 from core.extraction.retraction_target import RetractionTarget
 from core.extraction.rules import rule_values
+from core.extraction.rules.analysis import CUED_RULE_ON, cued_rule, cued_rule_texts
 from core.extraction.rules.gate_keys import TopicKeys, catch_all
 from core.extraction.rules.judge_cues import (
     ADDITIVE,
@@ -129,7 +130,7 @@ class UpdateJudge:
 
     def __init__(self, classifier: MemoryClassifier, model: PairModel,
                  intent: RetractionIntent | None = None, withdrawal: RetractionIntent | None = None,
-                 target: RetractionTarget | None = None) -> None:
+                 target: RetractionTarget | None = None, standing: RetractionIntent | None = None) -> None:
         """``intent``: the update-intent model (``core.extraction.update_intent``); with it a sentence
         without a change word that it reads as a change (p >= ``UPDATE_INTENT_P``) is judged too, as if
         it carried a strong change cue, for the most similar memory only, never a list or an addition.
@@ -137,13 +138,26 @@ class UpdateJudge:
         reads as a withdrawal (p >= its ``INTENT_P``) is never gated ("leave the X out of your notes").
         ``target``: the retraction-target model (``core.extraction.retraction_target``); a retraction that
         names its own thing by no word of a memory withdraws it only when the model does not read it under
-        its ``veto`` bar."""
+        its ``veto`` bar. ``standing``: the standing-instruction model; a sentence whose forget cue word is
+        part of a rule (``analysis.cued_rule_texts`` read at ``CUED_RULE`` or more) withdraws nothing."""
         self.classifier = classifier
+        self.standing = standing
         self.model = model
         self.intent = intent
         self.withdrawal = withdrawal
         self.target = target
         self._keys: TopicKeys | None = None
+
+    def _cued_rule(self, sentence: str) -> bool:
+        """The sentence's forget cue word is part of a rule (``analysis.cued_rule`` on ``cued_rule_texts``;
+        ``CUED_RULE_ON``), as the rules and the retraction resolver read it."""
+        texts = cued_rule_texts(sentence) if self.standing is not None and CUED_RULE_ON else []
+        if not texts:
+            return False
+        assert self.standing is not None
+        vectors = self.classifier.embed(texts)
+        withdrawal = 0.0 if self.withdrawal is None else float(self.withdrawal.predict_proba(vectors[:1])[0])
+        return cued_rule(self.standing.predict_proba(vectors).tolist(), withdrawal)
 
     def _same_slot(self, sentence: str, pairing: Pairing, live: list[ExistingMemory]) -> int | None:
         """The rank of the paired memory whose key is the topic slot (``gate_keys.TopicKeys``, of the
@@ -313,6 +327,8 @@ class UpdateJudge:
                 continue
             topic, s_vec, t_vec = topics[i], emb.sentences[i], emb.topics[i]
             if retracts(sentence) and not tells_new_value(sentence):
+                if self._cued_rule(sentence):
+                    continue  # "给我推荐菜的时候把辣的都去掉": a rule about what to leave out, no withdrawal
                 withdraw(self.classifier, self.model, ledger, live, pairing, sentence, topic, s_vec, t_vec,
                          self.target)
                 continue

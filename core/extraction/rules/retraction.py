@@ -49,7 +49,13 @@ from core.extraction.pairs import RETRACT_CUE, UPDATE_CUE, bare_cue, overlap, to
 from core.extraction.retraction_intent import INTENT_CUE_FLOOR, INTENT_P, RetractionIntent
 from core.extraction.retraction_target import RetractionTarget, clause_probabilities
 from core.extraction.rules import patterns
-from core.extraction.rules.analysis import relative_subject, theirs_after
+from core.extraction.rules.analysis import (
+    CUED_RULE_ON,
+    cued_rule,
+    cued_rule_texts,
+    relative_subject,
+    theirs_after,
+)
 from core.extraction.rules.forget import is_about_self
 from core.extraction.rules.judge_cues import CLAUSE, tells_new_value, without_reminders
 from core.extraction.rules.judge_cues import sentences as message_sentences
@@ -289,6 +295,8 @@ class RetractionResolver:
         found: list[tuple[int, str]] = [(i, s) for i, s in enumerate(sentences) if cued(s)]
         if self.intent is not None and found:
             found = self._above_cue_floor(found, live_words, previous)
+        if self.standing is not None and found and CUED_RULE_ON:
+            found = self._not_rules(found)
         withdrawing: set[str] = set()  # clauses with an update cue the intent model calls a retraction
         if self.intent is not None and uncued:
             rest = [(i, s) for i, s in enumerate(sentences) if (i, s) not in found and len(s) >= 4
@@ -367,6 +375,24 @@ class RetractionResolver:
         return [(i, s) for (i, s), cs in zip(found, clauses, strict=True)
                 if max([p[s], *(p[c] for c in cs)]) >= INTENT_CUE_FLOOR or _words(topic_text(s)) & live_words
                 or _words(ordinal_item(s, previous)) & live_words]
+
+    def _not_rules(self, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
+        """The cued sentences that are no rule: a sentence with a forget cue word of the rules
+        (``patterns.FORGET``) that the standing-instruction model reads at ``CUED_RULE`` or more, itself
+        or one of its clauses with that word (``analysis.cued_rule_texts``), tells the assistant what to
+        leave out from now on ("给我推荐菜的时候把辣的都去掉"), as the rules read it
+        (``analysis._Analyser._cued_rule``), and withdraws nothing. Other cue words ("drop the X goal, …",
+        "算了") are read as before."""
+        assert self.standing is not None
+        reads = {s: cued_rule_texts(s) for _, s in found}
+        flat = list(dict.fromkeys(t for ts in reads.values() for t in ts))
+        if not flat:
+            return found
+        vectors = self.classifier.embed(flat)
+        p = dict(zip(flat, (float(q) for q in self.standing.predict_proba(vectors)), strict=True))
+        w = dict(zip(flat, (float(q) for q in self.intent.predict_proba(vectors)), strict=True)) \
+            if self.intent is not None else dict.fromkeys(flat, 0.0)
+        return [(i, s) for i, s in found if not reads[s] or not cued_rule([p[t] for t in reads[s]], w[s])]
 
     def _withdrawing_clauses(self, sentence: str) -> set[str]:
         """The clauses of a sentence with an update cue that withdraw something: the intent model calls them
