@@ -97,6 +97,35 @@ def rescued_pieces(candidates: Sequence[MemoryCandidate],
                      for p in _pieces(c.content))
 
 
+def without_rescue_turns(candidates: Sequence[MemoryCandidate], existing: Sequence[ExistingMemory],
+                         rescued: frozenset[str], read: Reader, bar: float,
+                         listed: frozenset[str] = frozenset()) -> list[MemoryCandidate]:
+    """``candidates`` without the statements the gate's rescue wrote (``rescued``) that a write would add and
+    the rescue-turn head (``core.extraction.rescue_turn``; ``read``: each statement read with the user's turn)
+    reads at ``bar`` or more: the day's outing, a trip being booked, a doubt after advice, a plot, an answer
+    whose referent is in the assistant's question (issue 24, session 29, prec48). Read: an upsert of a goal, a
+    taste or a fact the day's-news head reads too (``precision.reads_day_news``), not a list item, not a
+    replacement. One head call reads the burst."""
+    if not rescued:
+        return list(candidates)
+    live = {m.key: m.content for m in existing}
+    adds: dict[int, list[str]] = {}
+    for i, cand in enumerate(candidates):
+        if cand.op is not CandidateOp.UPSERT or cand.key in listed or cand.supersedes \
+                or not reads_day_news(cand):
+            continue
+        new = _new_pieces(cand, live.get(cand.key))
+        if new:
+            adds[i] = new
+    texts = list(dict.fromkeys(p for new in adds.values() for p in new if p in rescued))
+    if not texts:
+        return list(candidates)
+    drop = frozenset(p for p, q in zip(texts, read(texts), strict=True) if q >= bar)
+    if not drop:
+        return list(candidates)
+    return _without_pieces(candidates, adds, drop)
+
+
 REMARK_EXEMPT = frozenset({"constraint-food"})
 """Rule keys never read for a remark: a diet or an allergy said as a statement ("I'm allergic to shellfish")
 is a limitation the assistant must respect, which the companion-remark head, trained on the user's own talk,
