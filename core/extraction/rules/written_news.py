@@ -61,6 +61,13 @@ def _worth_reading(piece: str) -> bool:
     return bool(_FIRST_PERSON.search(norm)) and not HORIZON_CUE.search(norm) and not HABIT_CUE.search(norm)
 
 
+def _timeless(piece: str) -> bool:
+    """The statement names no horizon beyond the day and no habit (a habit word, "每天", "usually", is a
+    lasting statement whatever turn it is told in)."""
+    norm = normalise(piece)
+    return not HORIZON_CUE.search(norm) and not HABIT_CUE.search(norm)
+
+
 def without_written_news(candidates: Sequence[MemoryCandidate], existing: Sequence[ExistingMemory],
                          day_news: Reader, bar: float, standing: Reader | None = None,
                          listed: frozenset[str] = frozenset(), rescued: frozenset[str] = frozenset(),
@@ -105,7 +112,8 @@ def without_rescue_turns(candidates: Sequence[MemoryCandidate], existing: Sequen
     reads at ``bar`` or more: the day's outing, a trip being booked, a doubt after advice, a plot, an answer
     whose referent is in the assistant's question (issue 24, session 29, prec48). Read: an upsert of a goal, a
     taste or a fact the day's-news head reads too (``precision.reads_day_news``), not a list item, not a
-    replacement. One head call reads the burst."""
+    replacement, and a statement that names no horizon and no habit (``_timeless``). One head call reads
+    the burst."""
     if not rescued:
         return list(candidates)
     live = {m.key: m.content for m in existing}
@@ -117,7 +125,7 @@ def without_rescue_turns(candidates: Sequence[MemoryCandidate], existing: Sequen
         new = _new_pieces(cand, live.get(cand.key))
         if new:
             adds[i] = new
-    texts = list(dict.fromkeys(p for new in adds.values() for p in new if p in rescued))
+    texts = list(dict.fromkeys(p for new in adds.values() for p in new if p in rescued and _timeless(p)))
     if not texts:
         return list(candidates)
     drop = frozenset(p for p, q in zip(texts, read(texts), strict=True) if q >= bar)

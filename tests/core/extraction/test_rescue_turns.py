@@ -53,6 +53,10 @@ def test_a_merge_adding_only_an_outing_is_no_write_and_lists_replacements_rules_
     rule = _cand("constraint-food", MemoryType.CONSTRAINT, "no peanuts in anything")
     assert without_rescue_turns([rule], (), frozenset({"no peanuts in anything"}), read, 0.65) == [rule]
     assert without_rescue_turns([listed], (), frozenset(), read, 0.65) == [listed]  # nothing rescued
+    habit = _cand("preference-routine", MemoryType.PREFERENCE, "每天都早起去公园打太极")
+    read_all, calls = recording_reader({"每天都早起去公园打太极"})
+    assert without_rescue_turns([habit], (), frozenset({habit.content}), read_all, 0.65) == [habit]
+    assert calls == []  # a habit word: never read
 
 
 def test_the_shipped_head_reads_the_days_outing_over_its_bar_and_a_lasting_habit_under_it() -> None:
