@@ -28,7 +28,7 @@ from core.extraction.logistic_head import LogisticHead, LogisticHeadError, invoc
 RESCUE_TURN_PATH = Path(__file__).with_name("data") / "rescue_turn.npz"
 RESCUE_TURN_ON = True
 """A statement the gate's rescue wrote is read with its turn (``written_news.without_rescue_turns``)."""
-RESCUE_TURN_DROP = 0.70
+RESCUE_TURN_DROP = 0.75
 """A rescued statement read at this probability or more is not written (the weights' ``calibrated_bar``)."""
 
 RescueTurnError = LogisticHeadError
