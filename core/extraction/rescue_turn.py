@@ -29,7 +29,10 @@ RESCUE_TURN_PATH = Path(__file__).with_name("data") / "rescue_turn.npz"
 RESCUE_TURN_ON = True
 """A statement the gate's rescue wrote is read with its turn (``written_news.without_rescue_turns``)."""
 RESCUE_TURN_DROP = 0.75
-"""A rescued statement read at this probability or more is not written (the weights' ``calibrated_bar``)."""
+"""A rescued statement read at this probability or more is not written (the weights' ``calibrated_bar``: the
+lowest 0.05 step at which at most 2.5 % of the lasting lines read over it out of fold). At 0.65 and 0.70 (the
+first 114 lines) Persona-Chat lost a recall item (a home told in passing, read 0.81); ``bench/RESULTS.md``,
+issue 24, session 29."""
 
 RescueTurnError = LogisticHeadError
 
