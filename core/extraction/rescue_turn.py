@@ -26,8 +26,12 @@ from core.config.local import LOCAL_EMBEDDING_DIM
 from core.extraction.logistic_head import LogisticHead, LogisticHeadError, invocation, shipped_or_none
 
 RESCUE_TURN_PATH = Path(__file__).with_name("data") / "rescue_turn.npz"
-RESCUE_TURN_ON = True
-"""A statement the gate's rescue wrote is read with its turn (``written_news.without_rescue_turns``)."""
+RESCUE_TURN_ON = False
+"""A statement the gate's rescue wrote is read with its turn (``written_news.without_rescue_turns``).
+**Off: measured, not shipped** (issue 24, session 29, prec48): at the calibrated 0.75 exact precision
+72.9 % -> 73.1 % with public recall unchanged, but the pooled tune lost a case (283 -> 282) and dev4 an item
+("into model trains big time", a hobby in a long self-introduction): the head, fitted on turns of one or two
+statements, reads clauses of long multi-topic messages as no memory (``bench/RESULTS.md``)."""
 RESCUE_TURN_DROP = 0.75
 """A rescued statement read at this probability or more is not written (the weights' ``calibrated_bar``: the
 lowest 0.05 step at which at most 2.5 % of the lasting lines read over it out of fold). At 0.65 and 0.70 (the
