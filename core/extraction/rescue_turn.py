@@ -9,8 +9,9 @@ news. This head reads the statement with its turn: a logistic regression on the 
 ``passage: `` vectors of the statement and of the whole user message, side by side (``2 * dim`` columns),
 trained by ``training/train_rescue_turn.py`` on the chat turns written for it
 (``training/rescue_turn_lines_prec48.py``); shipped as ``core/extraction/data/rescue_turn.npz`` (the logistic
-heads' format, no download). Read where a write is decided (``written_news.without_rescue_turns``), with ``RESCUE_TURN_ON`` (off).
-Deterministic; ``RescueTurnError`` when the weights are absent or made for another model.
+heads' format, no download). Read where a write is decided (``written_news.without_rescue_turns``), with
+``RESCUE_TURN_ON`` (off). Deterministic; ``RescueTurnError`` when the weights are absent or made for another
+model.
 """
 
 from __future__ import annotations
