@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from core.extraction.day_news import DayNews
     from core.extraction.horizon import Horizon
     from core.extraction.list_items import ListReader
+    from core.extraction.rescue_turn import RescueTurn
     from core.extraction.retraction_intent import RetractionIntent
     from core.extraction.rules.referent_choice import ReferentChooser
     from core.extraction.rules.retraction import RetractionResolver
@@ -349,6 +350,9 @@ class RulesExtractor:
             from core.extraction.companion_remark import COMPANION_REMARK_ON, shipped_companion_remark
 
             self._remark: CompanionRemark | None = shipped_companion_remark() if COMPANION_REMARK_ON else None
+            from core.extraction.rescue_turn import RESCUE_TURN_ON, shipped_rescue_turn
+
+            self._rescue_turn: RescueTurn | None = shipped_rescue_turn() if RESCUE_TURN_ON else None
             from core.extraction.lasting import LASTING_ON, shipped_lasting
 
             lasting = LASTING_ON if lasting is None else lasting
@@ -381,6 +385,7 @@ class RulesExtractor:
             self._day_news = None
             self._written_news = None
             self._remark = None
+            self._rescue_turn = None
 
     def standing(self, texts: list[str]) -> list[float]:
         """P(standing instruction) per text (``core.extraction.standing_instruction``), on the classifier's
@@ -503,8 +508,36 @@ class RulesExtractor:
                       candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         """``candidates`` without the statements a write would add that the day's-news head reads as the day's
         news (``core.extraction.rules.written_news``; ``WRITTEN_NEWS_ON``), nor the remarks to the companion
-        a rule's write would add (``written_news.without_remarks``; ``COMPANION_REMARK_ON``)."""
-        return self._without_remarks(data, self._without_day_news(data, candidates))
+        a rule's write would add (``written_news.without_remarks``; ``COMPANION_REMARK_ON``), nor the
+        statements of the gate's rescues the rescue-turn head reads with their turn as no memory
+        (``written_news.without_rescue_turns``; ``RESCUE_TURN_ON``)."""
+        read = self._without_rescue_turns(data, self._without_day_news(data, candidates))
+        return self._without_remarks(data, read)
+
+    def _without_rescue_turns(self, data: ExtractionInput,
+                              candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
+        if self._rescue_turn is None or self.classifier is None or not candidates:
+            return candidates
+        from core.embedding.base import EmbeddingError
+        from core.extraction.rescue_turn import RESCUE_TURN_DROP
+        from core.extraction.rules.written_news import rescued_pieces, without_rescue_turns
+
+        head, classifier = self._rescue_turn, self.classifier
+        built = self._built(data)
+        rescued = rescued_pieces(built.candidates, built.meta)
+        if not rescued:
+            return candidates
+
+        def read(texts: list[str]) -> list[float]:
+            turn = classifier.embed([data.user_message])[0]
+            return [float(p) for p in head.predict_proba(classifier.embed(texts), turn)]
+
+        try:
+            return without_rescue_turns(candidates, data.existing, rescued, read, RESCUE_TURN_DROP,
+                                        frozenset(key for key, m in built.meta.items() if m.listed))
+        except EmbeddingError as exc:  # the rules' answer is still a sound answer
+            log.warning("rescue-turn head unavailable, written as refined: %s", exc)
+            return candidates
 
     def _without_remarks(self, data: ExtractionInput,
                          candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:

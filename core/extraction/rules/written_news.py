@@ -61,6 +61,13 @@ def _worth_reading(piece: str) -> bool:
     return bool(_FIRST_PERSON.search(norm)) and not HORIZON_CUE.search(norm) and not HABIT_CUE.search(norm)
 
 
+def _timeless(piece: str) -> bool:
+    """The statement names no horizon beyond the day and no habit (a habit word, "每天", "usually", is a
+    lasting statement whatever turn it is told in)."""
+    norm = normalise(piece)
+    return not HORIZON_CUE.search(norm) and not HABIT_CUE.search(norm)
+
+
 def without_written_news(candidates: Sequence[MemoryCandidate], existing: Sequence[ExistingMemory],
                          day_news: Reader, bar: float, standing: Reader | None = None,
                          listed: frozenset[str] = frozenset(), rescued: frozenset[str] = frozenset(),
@@ -95,6 +102,36 @@ def rescued_pieces(candidates: Sequence[MemoryCandidate],
     """The statements of the gate's candidates that its rescue wrote (``CandidateMeta.rescued``)."""
     return frozenset(p for c in candidates if c.key in meta and meta[c.key].rescued
                      for p in _pieces(c.content))
+
+
+def without_rescue_turns(candidates: Sequence[MemoryCandidate], existing: Sequence[ExistingMemory],
+                         rescued: frozenset[str], read: Reader, bar: float,
+                         listed: frozenset[str] = frozenset()) -> list[MemoryCandidate]:
+    """``candidates`` without the statements the gate's rescue wrote (``rescued``) that a write would add and
+    the rescue-turn head (``core.extraction.rescue_turn``; ``read``: each statement read with the user's turn)
+    reads at ``bar`` or more: the day's outing, a trip being booked, a doubt after advice, a plot, an answer
+    whose referent is in the assistant's question (issue 24, session 29, prec48). Read: an upsert of a goal, a
+    taste or a fact the day's-news head reads too (``precision.reads_day_news``), not a list item, not a
+    replacement, and a statement that names no horizon and no habit (``_timeless``). One head call reads
+    the burst."""
+    if not rescued:
+        return list(candidates)
+    live = {m.key: m.content for m in existing}
+    adds: dict[int, list[str]] = {}
+    for i, cand in enumerate(candidates):
+        if cand.op is not CandidateOp.UPSERT or cand.key in listed or cand.supersedes \
+                or not reads_day_news(cand):
+            continue
+        new = _new_pieces(cand, live.get(cand.key))
+        if new:
+            adds[i] = new
+    texts = list(dict.fromkeys(p for new in adds.values() for p in new if p in rescued and _timeless(p)))
+    if not texts:
+        return list(candidates)
+    drop = frozenset(p for p, q in zip(texts, read(texts), strict=True) if q >= bar)
+    if not drop:
+        return list(candidates)
+    return _without_pieces(candidates, adds, drop)
 
 
 REMARK_EXEMPT = frozenset({"constraint-food"})

