@@ -67,6 +67,10 @@ class Unit:
     bar: float | None = None
     # an item of a list-style message (``list_message``): read by the list fragment model, not the classifier
     item: bool = False
+    # the opening clause of a sentence read with the user as its elided subject
+    # (``gate_rescue.ELIDED_SENTENCE``): what the own-subject head reads (``gate_rescue.own_subjects``); empty
+    # for every other unit
+    elided: str = ""
 
     @property
     def model_text(self) -> str:
