@@ -59,7 +59,7 @@ _OWN: dict[str, list[str]] = {
 
 _ELIDED: dict[str, list[str]] = {
     "en-condition": [
-        "allergic to shellfish", "scared of deep water", "terrible at remembering names",
+        "allergic to kiwi fruit", "scared of deep water", "terrible at remembering names",
         "short sighted since i was ten", "Asthmatic, always carry an inhaler",
         "lactose intolerant so no cheese for me", "afraid of dogs tbh",
         "colour blind, can't tell green from brown", "deaf in one ear", "Epileptic, so no flashing lights",
@@ -78,8 +78,8 @@ _ELIDED: dict[str, list[str]] = {
         "big fan of jazz", "into birdwatching lately", "Obsessed with true crime podcasts",
         "love a good crossword", "crazy about motorbikes", "huge Liverpool supporter", "mad keen gardener",
         "addicted to iced coffee", "play five-a-side every tuesday", "go swimming before work most mornings",
-        "collect vintage postcards", "really into k-pop", "massive foodie, will try anything",
-        "can't stand horror films", "never eat red meat", "always up for a board game night",
+        "collect old railway tickets", "really into k-pop", "massive foodie, will try anything",
+        "can't stand musicals", "never eat red meat", "always up for a board game night",
     ],
     "en-plan": [
         "planning to learn italian next year", "hoping to buy a house by 35",
