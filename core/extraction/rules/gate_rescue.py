@@ -86,7 +86,8 @@ OWN_SUBJECT_DROP = False
 # ... and not a sentence that says a change ("doing dental hygiene at a community college now", "got moved
 # to the day crew"): read as written, what the gate does not keep goes to the update judge as a possible new
 # value of a live slot (``GateReading.unkept``); read as the user's statement it was rescued as a new memory
-# beside the old value (dev_upd47 -2, pool_tune -1 with it on)
+# beside the old value (dev_upd47 -2, pool_tune -1 with it on); nor one the rules dropped as a question, a
+# request or a hypothetical ("Old school hip hop? That's great!": the partner's words echoed)
 ELIDED_CHANGE = False
 LIST_RUN = 4  # clauses in a run of a sentence no rule fired on from which each clause is read alone
 MAX_RUN = 4  # longest run read clause by clause (at 7, long companion-chat narratives were stored as
@@ -252,7 +253,7 @@ def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> lis
                         and (ELIDED_ALONE or len(by_sentence) > 1) and (ELIDED_CJK or not has_cjk(text)) \
                         and not any(ADDRESSED.search(c.norm) for c in run) \
                         and not _BESIDES_LEAD.search(run[0].norm) \
-                        and (ELIDED_CHANGE or not patterns.CHANGE.search(normalise(text))):
+                        and (ELIDED_CHANGE or not patterns.CHANGE.search(normalise(text))) and not strict:
                     # a sentence nothing fired on that elides "I" is read as the user's statement
                     read = elided_statement(run[0], text)
                     elided = clean_content(run[0].text) if read is not None else ""
