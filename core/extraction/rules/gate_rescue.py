@@ -69,7 +69,9 @@ _DAY_MARKER = re.compile(r"今天|今晚|今日|这周末|这个周末|本周末
 # multi47) it gained dev_multi47 +1, dev_updates2 +2, dev_updates3 +1 and the pooled check 232 -> 235,
 # but it also read sentences with a subject of their own ("jazz music is really great", "Their homemade
 # ice cream was …") as the user's and stored 5 more MemoryBank en memories, most of them not durable
-# facts about the user
+# facts about the user. Still off after session 29 (multi48: with the own-subject head and the exclusions
+# below, pool_tune 283 -> 284, pooled check 232 -> 234 with its forbidden rate 0.1101 -> 0.1189, dev_updates2
+# and dev_updates3 +1, dev_multi47 +1, dev_multi48 9 -> 11, but dev_forget 36 -> 35: bench/RESULTS.md)
 ELIDED_SENTENCE = False
 # ... also when it is the whole message ("also really into korean bbq lately", "got moved to the day crew"):
 # off (only among other sentences), pooled check 231 against main's 232; on, 235
