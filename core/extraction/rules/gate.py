@@ -89,7 +89,7 @@ from core.extraction.rules.gate_opinion import (
     second_opinion,
     vetoable,
 )
-from core.extraction.rules.gate_rescue import add_rescues, rescue_units
+from core.extraction.rules.gate_rescue import add_rescues, own_subjects, rescue_units
 from core.extraction.rules.gate_splits import apply_splits
 from core.extraction.rules.gate_standing import standing_rules
 from core.extraction.rules.gate_units import (
@@ -219,6 +219,7 @@ class ClassifierGate:
         upserts = [c for c in candidates if c.op is CandidateOp.UPSERT]
         items = self.list_items(analysis)
         units = rescue_units(analysis, items)
+        units = own_subjects(units, self.classifier.embed)
         if asked_about:
             sep = "，" if has_cjk(asked_about) else ". "
             units = [replace(u, read=f"{asked_about}{sep}{u.model_text}")

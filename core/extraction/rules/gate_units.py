@@ -67,6 +67,10 @@ class Unit:
     bar: float | None = None
     # an item of a list-style message (``list_message``): read by the list fragment model, not the classifier
     item: bool = False
+    # the opening clause of a sentence read with the user as its elided subject
+    # (``gate_rescue.ELIDED_SENTENCE``): what the own-subject head reads (``gate_rescue.own_subjects``); empty
+    # for every other unit
+    elided: str = ""
 
     @property
     def model_text(self) -> str:
@@ -124,10 +128,18 @@ def elided_statement(clause: Clause, text: str) -> str | None:
     if has_cjk(text):
         return f"我{text}"
     first = normalise(text).split(" ", 1)[0]
+    if patterns.FIRST_PERSON.search(" ".join(normalise(text).split(" ")[:ELIDED_LEAD_WORDS])):
+        # "im in a used kia ev6 now", "Um, I vaguely remember …": the user is its subject, after a filler
+        # clause or said without an apostrophe
+        return None
     word = text.split(" ", 1)[0]
     if word[:1].isupper() and word[1:].islower():  # "Terrified of …" read mid-sentence: "i'm terrified of …"
         text = text[:1].lower() + text[1:]
     return f"i {text}" if first in _BARE_VERBS or first in _INTENT_VERBS else f"i'm {text}"
+
+
+# a first person in a sentence's first words names its subject (session 29, multi48)
+ELIDED_LEAD_WORDS = 3
 
 
 # an intent or a habit word that opens a subject-elided sentence ("plan to retire at 58", "dont eat pork")

@@ -1,0 +1,39 @@
+"""The own-subject head's hand-written clauses (``training/own_subject_lines_multi48.py``) and its shipped
+weights: both labels in both languages, no line copied from a user turn of a case file or a labelled public
+store, the shipped weights fitted on these rows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from core.extraction.own_subject import OWN_SUBJECT_BAR, OWN_SUBJECT_PATH, OwnSubject
+from training.hand_rows import copies, flat, user_turns
+from training.own_subject_lines_multi48 import rows
+from training.train_retraction_intent import rows_sha1
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _zh(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def test_the_lines_hold_both_labels_in_both_languages_and_are_named() -> None:
+    got = rows()
+    assert {(r["label"], _zh(r["text"])) for r in got} == {(0, False), (0, True), (1, False), (1, True)}
+    assert all(str(r["group"]).startswith("multi48-") for r in got)
+    assert len({r["text"] for r in got}) == len(got)
+
+
+def test_no_line_is_copied_from_a_user_turn_of_a_case_file_or_a_labelled_store() -> None:
+    turns = [flat(t) for t in user_turns(sorted((REPO / "bench" / "data").glob("*_cases.jsonl")))]
+    assert not [r["text"] for r in rows() if len(flat(r["text"])) >= 12
+                and any(flat(r["text"]) in t for t in turns)]
+    stores = sorted((REPO / "bench" / "results").glob("precision24_*.jsonl"))
+    assert not copies([r["text"] for r in rows()], stores, min_chars=12)
+
+
+def test_the_shipped_weights_are_the_fit_of_these_rows() -> None:
+    head = OwnSubject.load(OWN_SUBJECT_PATH).head
+    assert head.data_sha1 == rows_sha1(rows())
+    assert head.bars["bar"] == OWN_SUBJECT_BAR
