@@ -68,14 +68,11 @@ def _timeless(piece: str) -> bool:
     return not HORIZON_CUE.search(norm) and not HABIT_CUE.search(norm)
 
 
-def without_written_news(candidates: Sequence[MemoryCandidate], existing: Sequence[ExistingMemory],
-                         day_news: Reader, bar: float, standing: Reader | None = None,
-                         listed: frozenset[str] = frozenset(), rescued: frozenset[str] = frozenset(),
-                         rescue_bar: float | None = None) -> list[MemoryCandidate]:
-    """``candidates`` (refine's, the last step before the write) without the statements they would add that
-    ``day_news`` reads at ``bar`` or more (see the module doc); ``listed``: keys of list items, never read;
-    ``rescued``: the statements the gate's rescue wrote (no rule fired on them), read at ``rescue_bar``
-    (the lower of the two) when one is given."""
+def _read_additions(candidates: Sequence[MemoryCandidate], existing: Sequence[ExistingMemory],
+                    listed: frozenset[str]) -> dict[int, list[str]]:
+    """The statements each candidate's write would add (candidate index -> pieces) where the day's-news
+    passes read them: an upsert the head reads (``reads_day_news``), not a list item (``listed``), not a
+    replacement."""
     live = {m.key: m.content for m in existing}
     adds: dict[int, list[str]] = {}
     for i, cand in enumerate(candidates):
@@ -85,6 +82,18 @@ def without_written_news(candidates: Sequence[MemoryCandidate], existing: Sequen
         new = _new_pieces(cand, live.get(cand.key))
         if new:
             adds[i] = new
+    return adds
+
+
+def without_written_news(candidates: Sequence[MemoryCandidate], existing: Sequence[ExistingMemory],
+                         day_news: Reader, bar: float, standing: Reader | None = None,
+                         listed: frozenset[str] = frozenset(), rescued: frozenset[str] = frozenset(),
+                         rescue_bar: float | None = None) -> list[MemoryCandidate]:
+    """``candidates`` (refine's, the last step before the write) without the statements they would add that
+    ``day_news`` reads at ``bar`` or more (see the module doc); ``listed``: keys of list items, never read;
+    ``rescued``: the statements the gate's rescue wrote (no rule fired on them), read at ``rescue_bar``
+    (the lower of the two) when one is given."""
+    adds = _read_additions(candidates, existing, listed)
     texts = list(dict.fromkeys(p for new in adds.values() for p in new if _worth_reading(p)))
     if not texts:
         return list(candidates)
@@ -116,15 +125,7 @@ def without_rescue_turns(candidates: Sequence[MemoryCandidate], existing: Sequen
     the burst."""
     if not rescued:
         return list(candidates)
-    live = {m.key: m.content for m in existing}
-    adds: dict[int, list[str]] = {}
-    for i, cand in enumerate(candidates):
-        if cand.op is not CandidateOp.UPSERT or cand.key in listed or cand.supersedes \
-                or not reads_day_news(cand):
-            continue
-        new = _new_pieces(cand, live.get(cand.key))
-        if new:
-            adds[i] = new
+    adds = _read_additions(candidates, existing, listed)
     texts = list(dict.fromkeys(p for new in adds.values() for p in new if p in rescued and _timeless(p)))
     if not texts:
         return list(candidates)
