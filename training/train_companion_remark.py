@@ -27,7 +27,7 @@ from core.extraction.classifier import PREFIX
 from core.extraction.companion_remark import COMPANION_REMARK_PATH, CompanionRemark
 from training.companion_lines_prec47 import rows as prec47_rows
 from training.train_memory_classifier import embed
-from training.train_retraction_intent import fit, out_of_fold_by_group, rows_sha1
+from training.train_retraction_intent import fit, lowest_bar_within, out_of_fold_by_group, rows_sha1
 from training.train_standing_instruction import L2, LEARNING_RATE, LINE_WEIGHT, STEPS, template_rows
 
 REMARK_GROUPS = ("cons37-companion", "corpus-thanks_ack", "corpus-persona_turn", "corpus-fact_self",
@@ -64,11 +64,7 @@ spanish, i'm practicing" read 0.72)."""
 def calibrated_bar(p: npt.NDArray[np.float64], y: npt.NDArray[np.int64]) -> float:
     """The lowest 0.05 step at which at most ``RULE_SHARE`` of the rule rows (``y == 0``) read ``p`` at or
     over it."""
-    rules = p[y == 0]
-    for step in range(10, 20):
-        if float((rules >= step * 0.05).mean()) <= RULE_SHARE:
-            return round(step * 0.05, 2)
-    return 0.95
+    return lowest_bar_within(p[y == 0], RULE_SHARE)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -26,7 +26,15 @@ from core.extraction.classifier import PREFIX
 from core.extraction.rescue_turn import RESCUE_TURN_PATH, RescueTurn
 from training.rescue_turn_lines_prec48 import rows as prec48_rows
 from training.train_memory_classifier import embed
-from training.train_retraction_intent import L2, LEARNING_RATE, STEPS, fit, out_of_fold_by_group, rows_sha1
+from training.train_retraction_intent import (
+    L2,
+    LEARNING_RATE,
+    STEPS,
+    fit,
+    lowest_bar_within,
+    out_of_fold_by_group,
+    rows_sha1,
+)
 
 LASTING_SHARE = 0.025
 """At most this share of the lasting lines (label 0) may read at the bar or over it out of fold (one in
@@ -48,11 +56,7 @@ def features(rows: list[dict[str, Any]], cache: Path | None) -> npt.NDArray[np.f
 def calibrated_bar(p: npt.NDArray[np.float64], y: npt.NDArray[np.int64]) -> float:
     """The lowest 0.05 step from 0.50 at which at most ``LASTING_SHARE`` of the lasting rows read ``p`` at or
     over it."""
-    lasting = p[y == 0]
-    for step in range(10, 20):
-        if float((lasting >= step * 0.05).mean()) <= LASTING_SHARE:
-            return round(step * 0.05, 2)
-    return 0.95
+    return lowest_bar_within(p[y == 0], LASTING_SHARE)
 
 
 def main(argv: list[str] | None = None) -> int:

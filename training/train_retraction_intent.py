@@ -109,6 +109,15 @@ def fit_framed(rows: list[dict[str, Any]], cache: Path | None, steps: int = STEP
                      acc, errors)
 
 
+def lowest_bar_within(negatives: npt.NDArray[np.float64], share: float) -> float:
+    """The lowest 0.05 step from 0.50 at which at most ``share`` of ``negatives`` (the out-of-fold
+    probabilities of the rows the head must not drop) read at or over it; 0.95 when none is."""
+    for step in range(10, 20):
+        if float((negatives >= step * 0.05).mean()) <= share:
+            return round(step * 0.05, 2)
+    return 0.95
+
+
 def out_of_fold_by_group(rows: list[dict[str, Any]], x: npt.NDArray[np.float32], y: npt.NDArray[np.int64],
                          steps: int = STEPS, learning_rate: float = LEARNING_RATE, l2: float = L2,
                          weights: npt.NDArray[np.float64] | None = None) -> npt.NDArray[np.float64]:
