@@ -529,8 +529,8 @@ class RulesExtractor:
             return candidates
 
         def read(texts: list[str]) -> list[float]:
-            turn = classifier.embed([data.user_message])[0]
-            return [float(p) for p in head.predict_proba(classifier.embed(texts), turn)]
+            vectors = classifier.embed([data.user_message, *texts])  # the turn and the statements, one call
+            return [float(p) for p in head.predict_proba(vectors[1:], vectors[0])]
 
         try:
             return without_rescue_turns(candidates, data.existing, rescued, read, RESCUE_TURN_DROP,
