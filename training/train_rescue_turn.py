@@ -1,7 +1,8 @@
 """Train the rescue-turn head (``core.extraction.rescue_turn``).
 
-Rows: the chat turns written for it (``training/rescue_turn_lines_prec48.py``: a turn, a statement cut from
-it, 1 when the statement read with its turn is no memory, 0 when it is a lasting taste, habit, wish or fact).
+Rows: the chat turns written for it (``training/rescue_turn_lines_prec48.py`` and, session 30,
+``training/rescue_turn_lines_prec49.py``: a turn, a statement cut from it, 1 when the statement read with its
+turn is no memory, 0 when it is a lasting taste, habit, wish or fact).
 Each row's input is the statement's and the turn's ``passage: `` vectors side by side. The intent trainers'
 fit (class-balanced logistic regression, deterministic); the bar is calibrated out of fold (five fits, each
 without a fifth of the groups; a line's group is its family and its index mod 4, so every fold holds some of
@@ -25,6 +26,7 @@ import numpy.typing as npt
 from core.extraction.classifier import PREFIX
 from core.extraction.rescue_turn import RESCUE_TURN_PATH, RescueTurn
 from training.rescue_turn_lines_prec48 import rows as prec48_rows
+from training.rescue_turn_lines_prec49 import rows as prec49_rows
 from training.train_memory_classifier import embed
 from training.train_retraction_intent import (
     L2,
@@ -44,7 +46,7 @@ passing, "…right down the street from my apartment", read 0.68, which the publ
 
 def training_rows() -> list[dict[str, Any]]:
     """The lines (``turn``, ``text``, ``label``, ``group``: family and index mod 4)."""
-    return [{**r, "group": f"{r['group']}-{i % 4}"} for i, r in enumerate(prec48_rows())]
+    return [{**r, "group": f"{r['group']}-{i % 4}"} for i, r in enumerate(prec48_rows() + prec49_rows())]
 
 
 def features(rows: list[dict[str, Any]], cache: Path | None) -> npt.NDArray[np.float32]:

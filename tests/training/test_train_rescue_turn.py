@@ -1,7 +1,8 @@
 """The rescue-turn head's trainer (``training.train_rescue_turn``) and its hand-written chat turns
-(``training/rescue_turn_lines_prec48.py``): both labels in both languages, each statement cut from its turn,
-no turn or statement copied from a user turn of a case file or a labelled public store, the shipped weights
-fitted on these rows with the shipped bar, and the bar's rule."""
+(``training/rescue_turn_lines_prec48.py``; session 30, ``training/rescue_turn_lines_prec49.py``): both labels
+in both languages, each statement cut from its turn, no turn or statement copied from a user turn of a case
+file or a labelled public store, the shipped weights fitted on these rows with the shipped bar, and the bar's
+rule."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import numpy as np
 from core.extraction.rescue_turn import RESCUE_TURN_DROP, RESCUE_TURN_PATH, RescueTurn
 from training.hand_rows import copies, flat, user_turns
 from training.rescue_turn_lines_prec48 import rows
+from training.rescue_turn_lines_prec49 import rows as prec49_rows
 from training.train_rescue_turn import calibrated_bar, training_rows
 from training.train_retraction_intent import rows_sha1
 
@@ -33,6 +35,26 @@ def test_the_lines_hold_both_labels_in_both_languages_and_each_statement_is_cut_
 def test_no_line_is_copied_from_a_user_turn_of_a_case_file_or_a_labelled_store() -> None:
     turns = [flat(t) for t in user_turns(sorted((REPO / "bench" / "data").glob("*_cases.jsonl")))]
     texts = [t for r in rows() for t in (r["text"], r["turn"])]
+    assert not [t for t in texts if len(flat(t)) >= 12 and any(flat(t) in u for u in turns)]
+    stores = sorted((REPO / "bench" / "results").glob("precision24_*.jsonl"))
+    assert not copies(texts, stores, min_chars=12)
+
+
+def test_the_session_30_lines_hold_both_labels_in_both_languages_long_turns_included() -> None:
+    got = prec49_rows()
+    assert {(r["label"], _zh(r["turn"])) for r in got} == {(0, False), (0, True), (1, False), (1, True)}
+    assert all(r["text"] in r["turn"] for r in got)
+    assert all(str(r["group"]).startswith("prec49-") for r in got)
+    assert len({r["turn"] for r in got} | {r["turn"] for r in rows()}) == len(got) + len(rows())
+    # the lasting clauses of long list-style introductions are lines of their own (prec48's guard loss)
+    intros = [str(r["turn"]) for r in got if r["label"] == 0 and str(r["group"]).endswith("intro")]
+    assert len(intros) >= 20
+    assert all(sum(t.count(sep) for sep in ",，、") >= 2 for t in intros)  # three topics or more
+
+
+def test_no_session_30_line_is_copied_from_a_user_turn_of_a_case_file_or_a_labelled_store() -> None:
+    turns = [flat(t) for t in user_turns(sorted((REPO / "bench" / "data").glob("*_cases.jsonl")))]
+    texts = [t for r in prec49_rows() for t in (r["text"], r["turn"])]
     assert not [t for t in texts if len(flat(t)) >= 12 and any(flat(t) in u for u in turns)]
     stores = sorted((REPO / "bench" / "results").glob("precision24_*.jsonl"))
     assert not copies(texts, stores, min_chars=12)
