@@ -1,7 +1,7 @@
 """Train the standing-instruction model (``core.extraction.standing_instruction``) on the template rows of
 ``training/instruction_templates_cons26.py`` and ``training/instruction_templates_cons28.py`` and the
 hand-written chat lines of ``training/instruction_lines_cons29.py`` and
-``training/instruction_lines_cons37.py``,
+``training/instruction_lines_cons37.py`` and ``training/instruction_lines_cons49.py``,
 each line weighted ``LINE_WEIGHT`` times a template row (since session 20; ``--no-lines``: session 15's rows
 alone, the arm the shipped weights replaced).
 
@@ -33,6 +33,7 @@ from core.extraction.rules.segment import normalise
 from core.extraction.standing_instruction import STANDING_WEIGHTS_PATH, StandingInstruction
 from training.instruction_lines_cons29 import rows as cons29_rows
 from training.instruction_lines_cons37 import rows as cons37_rows
+from training.instruction_lines_cons49 import rows as cons49_rows
 from training.instruction_templates_cons26 import corpus_rows
 from training.instruction_templates_cons26 import rows as cons26_rows
 from training.instruction_templates_cons28 import rows as cons28_rows
@@ -62,13 +63,18 @@ def template_rows(with_lines: bool = True) -> list[dict[str, Any]]:
     withdrawals, reminders, habits as hard negatives) and session 20
     (``training/instruction_lines_cons37.py``:
     a rule said as a polite question, after "记住", with a clock time, after thanks, with its reason first;
-    tasks with their payload, a limit for one meal or day, companion chat told in the first person)."""
-    return cons26_rows() + cons28_rows() + (cons29_rows() + cons37_rows() if with_lines else [])
+    tasks with their payload, a limit for one meal or day, companion chat told in the first person) and
+    session 30 (``training/instruction_lines_cons49.py``: a rule about what to leave out with its object or
+    reason first; a cut for one text or one time and a request to forget, in the same words)."""
+    lines = cons29_rows() + cons37_rows() + cons49_rows() if with_lines else []
+    return cons26_rows() + cons28_rows() + lines
 
 
 def row_weights(rows: list[dict[str, Any]]) -> npt.NDArray[np.float64]:
-    """``LINE_WEIGHT`` for a hand-written line (group ``cons29-…``/``cons37-…``), 1 for a template row."""
-    return np.array([LINE_WEIGHT if r["group"].startswith(("cons29-", "cons37-")) else 1.0 for r in rows])
+    """``LINE_WEIGHT`` for a hand-written line (group ``cons29-…``/``cons37-…``/``cons49-…``), 1 for a
+    template row."""
+    return np.array([LINE_WEIGHT if r["group"].startswith(("cons29-", "cons37-", "cons49-")) else 1.0
+                     for r in rows])
 
 
 def asked_threshold(rows: list[dict[str, Any]], cache: Path | None) -> dict[str, float]:
