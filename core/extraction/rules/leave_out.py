@@ -20,8 +20,9 @@ BACK = 2  # clauses before the rule read with it ("raisins. hate them. strip the
 
 # the leave-out verb with a pronoun for its object ("strip them out", "keep it out of", "leave 'em off")
 _EN = re.compile(
-    r"\b(?:keep|leave|strip|cut|take|drop|skip|remove|ditch|hold|lose|get rid of)\s+(?:them|it|those|these|"
-    r"'?em|that stuff|that)\b(?:\s+(?:out|off|away))?|\b(?:none of|without)\s+(?:it|them|those|that)\b")
+    r"\b(?:keep|leave|take|hold|get|strip|cut|drop|ditch|remove)\s+(?:them|it|those|these|'?em|that stuff)\s+"
+    r"(?:out|off|away)\b|\b(?:strip|cut|remove|skip|ditch)\s+(?:them|those|these|'?em)\b|"
+    r"\b(?:none of|without)\s+(?:them|those)\b")
 # "…都去掉 / 都删了 / 都别放 / 就别带了": 都 refers back to what was named before, or the verb has no object
 _ZH = re.compile(
     r"都(?:给我|帮我)?(?:去掉|去了|删掉|删了|删除|拿掉|拿了|省掉|省了|省去|免了|别放|不要放|别加|不要加|别带|不要带|"
