@@ -15,11 +15,20 @@ from typing import TYPE_CHECKING
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
 from core.extraction.rules import analysis as _analysis
 from core.extraction.rules import judge_shadows, lexicon, patterns
-from core.extraction.rules.analysis import Analysis, Group, HorizonReading, RuleReading, analyse, cued_rule
+from core.extraction.rules.analysis import (
+    Analysis,
+    Group,
+    HorizonReading,
+    RuleReading,
+    analyse,
+    cued_rule,
+    message_clauses,
+)
 from core.extraction.rules.answers import answer_folded, pronoun_details
 from core.extraction.rules.coherence import nearest_cosine
 from core.extraction.rules.events import EventHit, is_event_key
 from core.extraction.rules.keys import content_slug
+from core.extraction.rules.leave_out import with_object_before
 from core.extraction.rules.precision import Precise, precise_parts, with_referents
 from core.extraction.rules.progress import told_next, with_progress
 from core.extraction.rules.referent import asked_thing
@@ -126,6 +135,11 @@ def build(data: ExtractionInput, horizon: HorizonReading | None = None,
     for group in analysis.groups:
         hit = group.hit
         content = hit.content or join_clauses(analysis.message, group.clauses, zh)
+        if not hit.content and hit.op is CandidateOp.UPSERT \
+                and spec(group.key).memory_type is MemoryType.CONSTRAINT:
+            # "raisins. hate them. strip them out of …": the rule read with the object said before it
+            content = with_object_before(analysis.message, message_clauses(analysis), group.clauses) \
+                or content
         content = _without_old_value(content)
         if isinstance(hit, EventHit) and hit.date:
             content = f"{content[:MAX_CONTENT - len(hit.date) - 3]} ({hit.date})"
