@@ -176,10 +176,12 @@ def _taste_or_goal(pred: Prediction) -> bool:
         pred.p_type(MemoryType.PREFERENCE) + pred.p_type(MemoryType.GOAL) >= TASTE_OR_GOAL
 
 
-TASTE_OR_RULE = True
+TASTE_OR_RULE = False
 """A rescue the classifier reads a taste first and a rule second, the two together at ``TASTE_OR_GOAL``, is
 rescued as a taste ("on trains i always grab a seat facing forward, backwards makes me queasy": 0.55 / 0.40;
-issue 24, session 30, gate49). False: refused under ``RESCUE_TYPE``."""
+issue 24, session 30, gate49). False: refused under ``RESCUE_TYPE``. **Off: measured, not shipped**
+(dev_gate49 +1, every guard and both pools unchanged, but of 21 habits written after the fact none is stored
+differently: ``bench/RESULTS.md``, session 30)."""
 
 
 def _taste_or_rule(pred: Prediction) -> bool:
