@@ -176,6 +176,21 @@ def _taste_or_goal(pred: Prediction) -> bool:
         pred.p_type(MemoryType.PREFERENCE) + pred.p_type(MemoryType.GOAL) >= TASTE_OR_GOAL
 
 
+TASTE_OR_RULE = False
+"""A rescue the classifier reads a taste first and a rule second, the two together at ``TASTE_OR_GOAL``, is
+rescued as a taste ("on trains i always grab a seat facing forward, backwards makes me queasy": 0.55 / 0.40;
+issue 24, session 30, gate49). False: refused under ``RESCUE_TYPE``. **Off: measured, not shipped**
+(dev_gate49 +1, every guard and both pools unchanged, but of 21 habits written after the fact none is stored
+differently: ``bench/RESULTS.md``, session 30)."""
+
+
+def _taste_or_rule(pred: Prediction) -> bool:
+    """The classifier is sure the text is a taste or a standing rule and reads it a taste first: a habit
+    said with the reason it holds ("always grab X, Y makes me queasy") is rescued as the taste."""
+    return TASTE_OR_RULE and pred.memory_type is MemoryType.PREFERENCE and \
+        pred.p_type(MemoryType.PREFERENCE) + pred.p_type(MemoryType.CONSTRAINT) >= TASTE_OR_GOAL
+
+
 def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> list[Unit]:
     """What a rescue may keep: a sentence where no rule fired and every clause was dropped only for
     lack of a trigger (or for an overridable reason), as a whole; in a sentence where rules fired,
@@ -401,7 +416,7 @@ def add_rescues(out: list[MemoryCandidate], meta: dict[str, CandidateMeta], unit
         if unit.owner is not None:
             rescued = relationship_fact(unit, pred)
         elif pred.p_type(pred.memory_type) < RESCUE_TYPE and not (
-                _taste_or_goal(pred) or _fact_or_project(pred)):
+                _taste_or_goal(pred) or _fact_or_project(pred) or _taste_or_rule(pred)):
             continue
         else:
             changes = patterns.CHANGE.search(normalise(unit.text))  # "I'm a handyman now"

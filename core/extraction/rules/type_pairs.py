@@ -46,6 +46,17 @@ FAMILY_GATE = True
 TASTE_CEILING = 0.1
 """The project / fact head reads a row only while the classifier's p(taste | keep) is under this (1.0: always,
 arm F; arm G, 0.1: a taste read between fact and project, "trying new recipes", stays the classifier's)."""
+FACT_PROJECT_WIDE = False
+"""Past its ``margin`` too, the project / fact head overrules the classifier where it reads the other type of
+the pair (issue 24, session 30, gate49): the classifier reads a plain statement of where one lives ("home is
+a one-room log place up in the hills") a project at 0.96, the head, fitted on that very pair, a fact (0.14). A
+row the head agrees on keeps the classifier's reading. False: the head reads only under its margin. **Off:
+measured, not shipped** (dev_gate49 +1, every guard and both pools unchanged, but of seven homes written after
+the fact and read a project only one close paraphrase is re-typed: ``bench/RESULTS.md``, session 30)."""
+OVERRULE = 0.75
+"""... and only where the head reads that other type at this probability or more: a near-even reading does not
+overrule a sure classifier (at 0.5 the head, reading 0.49, made a village genealogy being compiled a fact:
+dev3 -1; ``bench/RESULTS.md``, issue 24, session 30)."""
 
 
 FAITH = re.compile(r"(?i)\b(?:buddhist|hindu|muslim|jewish|jain|religious|religion)\b|"
@@ -113,20 +124,48 @@ class TypePairReader:
                 continue
             pair = {ph.first, ph.second}
             gap = np.abs(probs[:, ph.first] - probs[:, ph.second]) / keep
-            rows = np.array([{int(o[0]), int(o[1])} == pair for o in order[:, :2]]) & (gap < ph.margin)
+            paired = np.array([{int(o[0]), int(o[1])} == pair for o in order[:, :2]], dtype=bool)
+            rows = paired & (gap < ph.margin)
             if FAMILY_GATE and texts is not None and LABELS[ph.first] == "preference":
                 rows &= np.array([taste_fact_family(t) for t in texts], dtype=bool)
+            sure = np.zeros(len(probs), dtype=bool)
             if LABELS[ph.first] == "project":
-                rows &= probs[:, LABELS.index("preference")] / keep < TASTE_CEILING
+                untasted = probs[:, LABELS.index("preference")] / keep < TASTE_CEILING
+                rows &= untasted
+                if FACT_PROJECT_WIDE:
+                    sure = paired & (gap >= ph.margin) & untasted
+            if not rows.any() and not sure.any():
+                continue
+            h = ph.head.predict_proba(vectors[rows]) if rows.any() else np.zeros(0)
+            rows, h = _with_overrules(ph, probs, vectors, sure, rows, h)
             if not rows.any():
                 continue
-            h = ph.head.predict_proba(vectors[rows])
             if texts is not None and LABELS[ph.first] == "preference":  # faith or health: a fact
                 h = np.where([grounded(t) for t, r in zip(texts, rows, strict=True) if r], 0.0, h)
             mass = probs[rows, ph.first] + probs[rows, ph.second]
             out[rows, ph.first] = mass * h
             out[rows, ph.second] = mass * (1.0 - h)
         return out
+
+
+def _with_overrules(ph: PairHead, probs: npt.NDArray[np.float64], vectors: npt.NDArray[np.float32],
+                    sure: npt.NDArray[np.bool_], rows: npt.NDArray[np.bool_],
+                    h: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
+    """``rows`` and their head readings ``h`` with the rows of ``sure`` (the classifier past the margin) where
+    the head reads the other type than the classifier's at ``OVERRULE`` or more (``FACT_PROJECT_WIDE``); a
+    row the head does not overrule keeps the classifier's reading."""
+    if not sure.any():
+        return rows, h
+    hs = np.asarray(ph.head.predict_proba(vectors[sure]), dtype=np.float64)
+    first = probs[sure, ph.first] > probs[sure, ph.second]
+    flip = np.where(first, hs <= 1.0 - OVERRULE, hs >= OVERRULE)
+    wide = sure.copy()
+    wide[np.flatnonzero(sure)[~flip]] = False
+    merged = np.zeros(len(probs))
+    merged[rows] = h
+    merged[wide] = hs[flip]
+    both = rows | wide
+    return both, merged[both]
 
 
 def load_reader(paths: dict[str, Path] | None = None) -> TypePairReader:
