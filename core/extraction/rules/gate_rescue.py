@@ -85,6 +85,15 @@ ELIDED_CJK = False
 OWN_SUBJECT_ON = True
 # ... or, with OWN_SUBJECT_DROP, not rescued at all (a statement about someone or something else)
 OWN_SUBJECT_DROP = False
+# ... and the lone clause left among facts the rules found, read "我<clause>" (``with_user_subject``, on
+# since session 26), is asked the same of its Chinese opening clause ("新来的主任很凶" was stored as the
+# user's; session 30, multi49)
+LONE_OWN_SUBJECT = True
+# ... and a Chinese sentence no rule fired on, read as written with no owner and naming no relative
+# ("新来的校长很严格", "小区门口的奶茶店关门了", "我们部门的经理 is super picky": the classifier reads a
+# Chinese sentence as the user's with or without "我"), is not rescued when the head reads its opening
+# clause as naming a subject of its own (session 30, multi49)
+OWN_SUBJECT_WRITTEN = True
 # ... and not a sentence that says a change ("doing dental hygiene at a community college now", "got moved
 # to the day crew"): read as written, what the gate does not keep goes to the update judge as a possible new
 # value of a live slot (``GateReading.unkept``); read as the user's statement it was rescued as a new memory
@@ -256,7 +265,10 @@ def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> lis
                     and not _BESIDES_LEAD.search(run[0].norm)
                 read = with_user_subject(run[0], text, verbs=True) \
                     if alone and not ADDRESSED.search(run[0].norm) else None
-                elided = ""
+                # ... and the own-subject head reads a Chinese one's opening clause as it reads an elided
+                # sentence's ("新来的主任很凶": a subject of its own, read as written; ``LONE_OWN_SUBJECT``)
+                elided = clean_content(run[0].text) \
+                    if LONE_OWN_SUBJECT and read is not None and has_cjk(text) else ""
                 if read is None and ELIDED_SENTENCE and not fired and owner is None and not listed \
                         and (ELIDED_ALONE or len(by_sentence) > 1) and (ELIDED_CJK or not has_cjk(text)) \
                         and not any(ADDRESSED.search(c.norm) for c in run) \
@@ -265,8 +277,11 @@ def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> lis
                     # a sentence nothing fired on that elides "I" is read as the user's statement
                     read = elided_statement(run[0], text)
                     elided = clean_content(run[0].text) if read is not None else ""
+                opening = clean_content(run[0].text) if OWN_SUBJECT_WRITTEN and read is None and not fired \
+                    and owner is None and not listed and has_cjk(text) \
+                    and not patterns.KIN_WORD.search(normalise(text)) else ""
                 units.append(Unit(text, sentence, owner, threshold, run_id, True, read, asked=strict,
-                                  elided=elided))
+                                  elided=elided, opening=opening))
             # "41, divorced, i drive a forklift, …"
             listing = (len(run) >= LIST_RUN or listed) and owner is None
             long_run = MAX_RUN < len(run) <= LONG_RUN and listing
@@ -306,17 +321,16 @@ def own_subjects(units: list[Unit], embed: Callable[[list[str]], npt.NDArray[np.
     head reads as naming a subject of its own (``OWN_SUBJECT_BAR``): that sentence is read as written (dropped
     with ``OWN_SUBJECT_DROP``). ``embed``: the classifier's ``passage`` vectors; called only when a unit was
     read with an elided subject and the head loads."""
-    at = [j for j, u in enumerate(units) if u.elided]
-    if not OWN_SUBJECT_ON or not at:
+    at = [j for j, u in enumerate(units) if (u.elided and OWN_SUBJECT_ON) or u.opening]
+    if not at:
         return units
     head = shipped_own_subject()
     if head is None:
         return units
-    p = head.predict_proba(embed([units[j].elided for j in at]))
+    p = head.predict_proba(embed([units[j].elided or units[j].opening for j in at]))
     own = {j for j, q in zip(at, p, strict=True) if q >= OWN_SUBJECT_BAR}
-    if OWN_SUBJECT_DROP:
-        return [u for j, u in enumerate(units) if j not in own]
-    return [replace(u, read=None, elided="") if j in own else u for j, u in enumerate(units)]
+    gone = {j for j in own if OWN_SUBJECT_DROP or not units[j].elided}  # read as written: not rescued
+    return [replace(u, read=None, elided="") if j in own else u for j, u in enumerate(units) if j not in gone]
 
 
 def _with_rule_reads(analysis: Analysis, clauses: list[Clause], covered: set[int],
