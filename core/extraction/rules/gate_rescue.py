@@ -89,8 +89,9 @@ OWN_SUBJECT_DROP = False
 # since session 26), is asked the same of its Chinese opening clause ("新来的主任很凶" was stored as the
 # user's; session 30, multi49)
 LONE_OWN_SUBJECT = True
-# ... and a Chinese sentence no rule fired on, read as written with no owner and naming no relative
-# ("新来的校长很严格", "小区门口的奶茶店关门了", "我们部门的经理 is super picky": the classifier reads a
+# ... and a Chinese sentence no rule fired on, read as written with no owner, naming no relative and not the
+# user anywhere ("落款统一写“阿周”就行，别写我全名": a rule, dev_cons48 -1 without this)
+# ("新来的校长很严格", "小区门口的奶茶店关门了", "隔壁的装修声吵了一整天": the classifier reads a
 # Chinese sentence as the user's with or without "我"), is not rescued when the head reads its opening
 # clause as naming a subject of its own (session 30, multi49)
 OWN_SUBJECT_WRITTEN = True
@@ -285,7 +286,8 @@ def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> lis
                     elided = clean_content(run[0].text) if read is not None else ""
                 opening = clean_content(run[0].text) if OWN_SUBJECT_WRITTEN and read is None and not fired \
                     and owner is None and not listed and (has_cjk(text) or OWN_SUBJECT_WRITTEN_EN) \
-                    and not patterns.KIN_WORD.search(normalise(text)) else ""
+                    and not patterns.KIN_WORD.search(normalise(text)) \
+                    and not patterns.FIRST_PERSON.search(normalise(text)) else ""
                 units.append(Unit(text, sentence, owner, threshold, run_id, True, read, asked=strict,
                                   elided=elided, opening=opening))
             # "41, divorced, i drive a forklift, …"
