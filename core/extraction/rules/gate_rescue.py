@@ -71,7 +71,9 @@ _DAY_MARKER = re.compile(r"今天|今晚|今日|这周末|这个周末|本周末
 # ice cream was …") as the user's and stored 5 more MemoryBank en memories, most of them not durable
 # facts about the user. Still off after session 29 (multi48: with the own-subject head and the exclusions
 # below, pool_tune 283 -> 284, pooled check 232 -> 234 with its forbidden rate 0.1101 -> 0.1189, dev_updates2
-# and dev_updates3 +1, dev_multi47 +1, dev_multi48 9 -> 11, but dev_forget 36 -> 35: bench/RESULTS.md)
+# and dev_updates3 +1, dev_multi47 +1, dev_multi48 9 -> 11, but dev_forget 36 -> 35: bench/RESULTS.md). On
+# since session 30 (multi49): the lost case's retraction ("pretend i never mentioned X") is a cue now;
+# pool_tune 284 -> 285, pooled check 233 -> 235 (forbidden 0.1101 -> 0.1145), no guard lost
 ELIDED_SENTENCE = True
 # ... also when it is the whole message ("also really into korean bbq lately", "got moved to the day crew"):
 # off (only among other sentences), pooled check 231 against main's 232; on, 235
