@@ -83,7 +83,10 @@ RETRACT_CUE = re.compile(
     r"ignore (?:that|this|it|what|the|my|everything)|take (?:out|that out|it out|off)|get rid of|"
     r"leave (?:out|that out|it out)|strike|toss|purge|"
     r"don'?t (?:save|remember|record|note|log|hold onto)|mixed (?:it|them) up|"
-    r"take (?:the |that |my )?[^,.!?]{0,24}(?:stuff|thing|bit|part|info|details?) out|not remember)\b|"
+    r"take (?:the |that |my )?[^,.!?]{0,24}(?:stuff|thing|bit|part|info|details?) out|not remember|"
+    # the English "当我没说" (session 30, multi49): "pretend i never mentioned the X thing"
+    r"(?:pretend|act like|act as if|imagine) (?:that )?i (?:never|didn'?t|did not) "
+    r"(?:said|say|mentioned|mention|told you|tell you|brought up|bring up))\b|"
     # ("就当没说过" / "当我没提过" is all cue: no topic "说过" is left to name nothing)
     r"去掉|拿掉|抹掉|清掉|划掉|撤回|当没听过|当没听见|就当没(?:说过?|提过?|讲过?)?|当我没(?:说过?|提过?|讲过?)?|"
     r"不想被记|别留|不要记|别保存|不用保存",

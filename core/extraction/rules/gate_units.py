@@ -71,6 +71,9 @@ class Unit:
     # (``gate_rescue.ELIDED_SENTENCE``): what the own-subject head reads (``gate_rescue.own_subjects``); empty
     # for every other unit
     elided: str = ""
+    # the opening clause of a Chinese sentence no rule fired on, read as written with no owner
+    # (``gate_rescue.OWN_SUBJECT_WRITTEN``): dropped when the own-subject head reads a subject of its own
+    opening: str = ""
 
     @property
     def model_text(self) -> str:

@@ -370,6 +370,8 @@ _KIN_ZH = alt(lexicon.FAMILY_ZH + lexicon.PARTNER_ZH)
 _KIN_EN = alt([w.lower() for w in lexicon.FAMILY_EN + lexicon.PARTNER_EN])
 FAMILY_SUBJECT = rx(r"^(?:我|我家|我们家)(?:的)?(?:大|小|二)?" + _KIN_ZH,
                     r"^(?:my|our) (?:\w+ )?" + _KIN_EN + r"(?:'s)?\b")
+# a relative or partner named anywhere ("wife is German, 我们有个儿子叫 Leo"): a fact of the user's family
+KIN_WORD = rx(_KIN_ZH, r"\b" + _KIN_EN + r"\b")
 FRIEND_SUBJECT = rx(r"^我(?:的)?(?:最好的|一个|一位|好)?(?:朋友|同事|老板|领导|同学|室友|邻居|哥们|闺蜜|"
                     r"客户|发小)",
                     r"^我(?:的)?\s*(?:best )?(?:friend|colleague|coworker|boss|roommate|flatmate|housemate|"
