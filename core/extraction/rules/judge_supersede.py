@@ -92,6 +92,10 @@ SURE_VALUE_ON = True
 # or a taste: ``held_state``), not for the slot's exact type: a habit or a diet is typed a fact as often as a
 # taste ("oatmeal with blueberries every morning now" against "I skip breakfast": typed a fact, p_keep 0.95)
 SURE_STATE_ON = True
+# session 30 (upd49): a fact or taste candidate filed under another named slot of the same type than the
+# memory it replaces ("现在每周都炖牛肉吃" under preference-food, "我是素食主义者" under preference-diet) is
+# no second slot when the pair model reads the supersede at ``SURE_P`` (``sure_slot``): it retires the memory
+SURE_SLOT_ON = True
 # ^ a supersede this sure takes over a candidate the sentence produced under another slot or
 # type ("switched majors to public health" keyed fact-health replaces fact-education's value)
 # the types a new value read under another slot may move between ("现在开车上班" typed a fact, the commute
@@ -135,6 +139,15 @@ def untold(sentence: str, side: list[str]) -> str:
     if not any(STRONG_CUE.search(c) for c in rest):
         return ""
     return ("，" if has_cjk(sentence) else ", ").join(rest)
+
+
+def sure_slot(p: float, candidate: MemoryCandidate, memory: ExistingMemory) -> bool:
+    """A fact or taste ``candidate`` the sentence produced under another named slot than ``memory``'s (the
+    rules filed "现在每周都炖牛肉吃" under preference-food beside a vegetarian diet under preference-diet)
+    fills the memory's slot when the pair model reads the sentence as its supersede at ``SURE_P`` or more
+    and the memory is a fact or a taste too (``SURE_SLOT_ON``): the slot names are the rules' guesses, the
+    pair model's sure reading of the two texts is what says they are one slot."""
+    return SURE_SLOT_ON and p >= SURE_P and {candidate.memory_type, type_of(memory)} <= _STATES
 
 
 def a_list(memory: ExistingMemory) -> bool:
@@ -281,8 +294,9 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
         other = c.memory_type is not type_of(memory) or (c.key != memory.key and named)
         if c.supersedes is not None or other:
             two_slots = (named and c.memory_type is type_of(memory)  # e.g. a length rule, a diet rule
-                         and not shares_value(memory.content, topic_text(sentence)))  # ... unless the
-            # sentence names the memory's own words ("bump the grocery budget to $120")
+                         and not shares_value(memory.content, topic_text(sentence))  # ... unless the
+                         # sentence names the memory's own words ("bump the grocery budget to $120")
+                         and not sure_slot(p, c, memory))  # ... or the pair model is sure of the change
             if p >= CROSS_P and c.supersedes in (None, memory.key) and (intent or changes(c.content)) \
                     and not two_slots:
                 taken.append(k)  # sure: the slot the rules guessed for the new value gives way
