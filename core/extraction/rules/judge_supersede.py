@@ -102,6 +102,7 @@ SURE_SLOT_ON = True
 # stored as a preference); a goal is no new value of a fact ("存款要攒到10万，现在才4万出头" beside a job,
 # "准备转行做心理咨询师" beside two children)
 _STATES = frozenset({MemoryType.FACT, MemoryType.PREFERENCE})
+STATES = _STATES  # the update judge's slot reading reads these types only
 # where the sentence moves from: "从" / "from", and leaving it ("离开" / "搬离" beside "left" / "out of")
 _FROM = re.compile(r"从|离开|搬离|\bfrom\b|\bleft\b|\bout of\b", re.IGNORECASE)
 _EN_LIST = re.compile(r"\w+, [\w' ]+,? and \w+")  # "jazz, soul, and old funk records"
