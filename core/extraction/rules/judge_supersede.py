@@ -53,6 +53,7 @@ from core.extraction.rules.keys import content_slug
 from core.extraction.rules.refine import contained
 from core.extraction.rules.segment import has_cjk
 from core.extraction.rules.slots import is_known_slot, names_a_slot
+from core.extraction.slot_reading import shipped_slot_reading
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.text.salient import salient_tokens
 from core.types import MemoryType
@@ -142,13 +143,21 @@ def untold(sentence: str, side: list[str]) -> str:
     return ("，" if has_cjk(sentence) else ", ").join(rest)
 
 
-def sure_slot(p: float, candidate: MemoryCandidate, memory: ExistingMemory) -> bool:
+def sure_slot(classifier: MemoryClassifier, p: float, candidate: MemoryCandidate,
+              memory: ExistingMemory) -> bool:
     """A fact or taste ``candidate`` the sentence produced under another named slot than ``memory``'s (the
     rules filed "现在每周都炖牛肉吃" under preference-food beside a vegetarian diet under preference-diet)
-    fills the memory's slot when the pair model reads the sentence as its supersede at ``SURE_P`` or more
-    and the memory is a fact or a taste too (``SURE_SLOT_ON``): the slot names are the rules' guesses, the
-    pair model's sure reading of the two texts is what says they are one slot."""
-    return SURE_SLOT_ON and p >= SURE_P and {candidate.memory_type, type_of(memory)} <= _STATES
+    fills the memory's slot when the pair model reads the sentence as its supersede at ``SURE_P`` or more,
+    the memory is a fact or a taste too, and the slot reading (``core.extraction.slot_reading``) reads the
+    candidate and the memory as one slot (``SURE_SLOT_ON``): the slot names are the rules' guesses. Without
+    the slot reading's agreement the pooled check lost a case (bench/RESULTS.md, issue 24, session 30)."""
+    if not (SURE_SLOT_ON and p >= SURE_P and {candidate.memory_type, type_of(memory)} <= _STATES):
+        return False
+    reading = shipped_slot_reading()
+    if reading is None:
+        return False
+    new, old = reading.read(classifier.embed([candidate.content, memory.content]))
+    return new is not None and new == old
 
 
 def a_list(memory: ExistingMemory) -> bool:
@@ -297,7 +306,7 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
             two_slots = (named and c.memory_type is type_of(memory)  # e.g. a length rule, a diet rule
                          and not shares_value(memory.content, topic_text(sentence))  # ... unless the
                          # sentence names the memory's own words ("bump the grocery budget to $120")
-                         and not sure_slot(p, c, memory))  # ... or the pair model is sure of the change
+                         and not sure_slot(classifier, p, c, memory))  # ... or a sure change of one slot
             if p >= CROSS_P and c.supersedes in (None, memory.key) and (intent or changes(c.content)) \
                     and not two_slots:
                 taken.append(k)  # sure: the slot the rules guessed for the new value gives way
