@@ -86,7 +86,7 @@ import numpy as np
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
 from core.extraction.classifier import MemoryClassifier
-from core.extraction.pairs import PairModel, has_cue, time_word_only
+from core.extraction.pairs import RELATIONS, PairModel, has_cue, time_word_only
 from core.extraction.retraction_intent import INTENT_P as WITHDRAWAL_P
 from core.extraction.retraction_intent import RetractionIntent
 from core.extraction.retraction_target import RetractionTarget
@@ -389,6 +389,10 @@ class UpdateJudge:
                 if SLOT_READING_ON and change and not dated[i] and not retracts(sentence) \
                         and not any(live[j].key in ledger.done for j in pairing.order):
                     slot_rank = self._slot_rank(sentence, pairing, live)
+                    unrelated = RELATIONS.index("unrelated")
+                    if slot_rank is not None and float(pairing.probs[slot_rank, unrelated]) >= CROSS_P:
+                        slot_rank = None  # the pair model sure they are unrelated: "shellfish allergy
+                        # unfortunately" beside "mostly Thai, especially curries" (both read diet): 0.91
                     if slot_rank is not None:  # a change nothing replaced, of a paired memory's own slot:
                         # "现在天天在幼儿园带一群小朋友，上个月入的职" keyed fact-family beside a job (0.81);
                         # "boxes finally unpacked in our portland apartment" beside a home (unrelated 0.69)
