@@ -86,6 +86,7 @@ import numpy as np
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
 from core.extraction.classifier import MemoryClassifier
+from core.extraction.horizon import HORIZON_DROP, shipped_horizon
 from core.extraction.pairs import RELATIONS, PairModel, has_cue, time_word_only
 from core.extraction.retraction_intent import INTENT_P as WITHDRAWAL_P
 from core.extraction.retraction_intent import RetractionIntent
@@ -196,9 +197,15 @@ class UpdateJudge:
     def _slot_rank(self, sentence: str, pairing: Pairing, live: list[ExistingMemory]) -> int | None:
         """The rank of the first paired fact or taste memory whose slot the slot reading reads as the
         sentence's own (``slot_reading.SlotReading.read``: both read, the same slot); None without the
-        reading, for a sentence about someone else (``_OTHER_SUBJECT``) or when none is."""
+        reading, for a sentence about someone else (``_OTHER_SUBJECT``), one the horizon model reads as of
+        this day, week or trip (at its ``HORIZON_DROP``), or when none is."""
         if self._slots is None or _OTHER_SUBJECT.search(sentence):
             return None
+        horizon = shipped_horizon()
+        if horizon is not None and float(horizon.predict_proba(self.classifier.embed([sentence]))[0]) \
+                >= HORIZON_DROP:
+            return None  # of this day, week or trip: "had a latte today bc the tea machine at work was
+            # broken" beside "im a tea person" (both read diet; horizon 0.68)
         ranks = [r for r, j in enumerate(pairing.order) if type_of(live[j]) in STATES]
         if not ranks:
             return None
