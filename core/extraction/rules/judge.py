@@ -86,7 +86,8 @@ import numpy as np
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
 from core.extraction.classifier import MemoryClassifier
-from core.extraction.pairs import PairModel, has_cue, time_word_only
+from core.extraction.horizon import HORIZON_DROP, shipped_horizon
+from core.extraction.pairs import RELATIONS, PairModel, has_cue, time_word_only
 from core.extraction.retraction_intent import INTENT_P as WITHDRAWAL_P
 from core.extraction.retraction_intent import RetractionIntent
 from core.extraction.retraction_target import RetractionTarget
@@ -109,8 +110,10 @@ from core.extraction.rules.judge_cues import (
 from core.extraction.rules.judge_ledger import Ledger, type_of
 from core.extraction.rules.judge_pairs import MAX_EXISTING, Pairing, embed_message, pair, reading
 from core.extraction.rules.judge_retract import RETRACT_P, retract_paired, retraction_topic, withdraw
-from core.extraction.rules.judge_supersede import CROSS_P, SUPERSEDE_P, supersede_paired
+from core.extraction.rules.judge_supersede import CROSS_P, STATES, SUPERSEDE_P, SURE_P, supersede_paired
+from core.extraction.slot_reading import SLOT_READING_ON, SlotReading, shipped_slot_reading
 from core.extraction.update_intent import TIME_WORD_INTENT_P, TIME_WORD_VETO_ON, UPDATE_INTENT_P
+from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
 
 # session 27 (upd46): a cue sentence whose one new-value clause the topic keys file under a paired memory's
@@ -123,6 +126,17 @@ SLOT_TYPES = (MemoryType.PREFERENCE,)
 # or fact told that way is as often a detail of it (read refine, dev zh-pref-002), measured in RESULTS.md
 SLOT_GATE_ON = True
 SLOT_GATE_TYPES: tuple[MemoryType, ...] = (MemoryType.CONSTRAINT,)
+# session 30 (upd49): a sentence telling a change (a strong change cue, the update-intent model's change,
+# or the pair model's supersede at ``SUPERSEDE_P`` of the memory) that nothing replaced gives its new value
+# to a paired fact or taste memory the slot reading (``core.extraction.slot_reading``) reads as the
+# sentence's own slot, as a sure supersede (``UpdateJudge._slot_rank``); never a sentence about someone
+# else (``_OTHER_SUBJECT``)
+_OTHER_SUBJECT = re.compile(
+    r"^\W*(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:wife|husband|partner|son|daughter|kids?|child(?:ren)?|mom|mum|"
+    r"dad|mother|father|parents|brother|sister|boyfriend|girlfriend|bf|gf|friend|buddy|roommate|coworker|"
+    r"colleague|boss|neighbou?r|cousin|aunt|uncle|grandma|grandpa)\b|"
+    r"^\W*(?:我|我们)?(?:的)?(?:老公|老婆|丈夫|妻子|媳妇|儿子|女儿|孩子|爸|妈|父母|哥|姐|弟|妹|表|堂|男朋友|女朋友|"
+    r"对象|室友|朋友|闺蜜|同事|老板|邻居)", re.IGNORECASE)
 
 
 class UpdateJudge:
@@ -147,6 +161,7 @@ class UpdateJudge:
         self.withdrawal = withdrawal
         self.target = target
         self._keys: TopicKeys | None = None
+        self._slots: SlotReading | None = shipped_slot_reading() if SLOT_READING_ON else None
 
     def _cued_rule(self, sentence: str) -> bool:
         """The sentence's forget cue word is part of a rule (``analysis.cued_rule`` on ``cued_rule_texts``;
@@ -178,6 +193,27 @@ class UpdateJudge:
             if self._keys.key(memory_type, told[0], vector) == memory.key:
                 return rank
         return None
+
+    def _slot_rank(self, sentence: str, pairing: Pairing, live: list[ExistingMemory]) -> int | None:
+        """The rank of the first paired fact or taste memory whose slot the slot reading reads as the
+        sentence's own (``slot_reading.SlotReading.read``: both read, the same slot); None without the
+        reading, for a sentence about someone else (``_OTHER_SUBJECT``), one the horizon model reads as of
+        this day, week or trip (at its ``HORIZON_DROP``), or when none is."""
+        if self._slots is None or _OTHER_SUBJECT.search(sentence):
+            return None
+        horizon = shipped_horizon()
+        if horizon is not None and float(horizon.predict_proba(self.classifier.embed([sentence]))[0]) \
+                >= HORIZON_DROP:
+            return None  # of this day, week or trip: "had a latte today bc the tea machine at work was
+            # broken" beside "im a tea person" (both read diet; horizon 0.68)
+        ranks = [r for r, j in enumerate(pairing.order) if type_of(live[j]) in STATES]
+        if not ranks:
+            return None
+        vectors = self.classifier.embed([sentence, *(live[pairing.order[r]].content for r in ranks)])
+        slots = self._slots.read(vectors)
+        if slots[0] is None:
+            return None
+        return next((r for r, slot in zip(ranks, slots[1:], strict=True) if slot == slots[0]), None)
 
     def gated(self, message: str, live: Sequence[ExistingMemory] = ()) -> frozenset[str]:
         """The message's sentences without a change word that the update-intent model reads as a change
@@ -355,4 +391,19 @@ class UpdateJudge:
                 elif relation == "supersede" and not dated[i]:
                     supersede_paired(self.classifier, ledger, live, pairing, best, p, sentence, tail,
                                      befores[i], intent, reads_change[i], frozenset() if told[i] else unkept)
+                change = intent or reads_change[i] or bool(STRONG_CUE.search(sentence)) or (
+                    relation == "supersede" and p >= SUPERSEDE_P)
+                if SLOT_READING_ON and change and not dated[i] and not retracts(sentence) \
+                        and not any(live[j].key in ledger.done for j in pairing.order):
+                    slot_rank = self._slot_rank(sentence, pairing, live)
+                    unrelated = RELATIONS.index("unrelated")
+                    if slot_rank is not None and float(pairing.probs[slot_rank, unrelated]) >= CROSS_P:
+                        slot_rank = None  # the pair model sure they are unrelated: "shellfish allergy
+                        # unfortunately" beside "mostly Thai, especially curries" (both read diet): 0.91
+                    if slot_rank is not None:  # a change nothing replaced, of a paired memory's own slot:
+                        # "现在天天在幼儿园带一群小朋友，上个月入的职" keyed fact-family beside a job (0.81);
+                        # "boxes finally unpacked in our portland apartment" beside a home (unrelated 0.69)
+                        supersede_paired(self.classifier, ledger, live, pairing, slot_rank, SURE_P, sentence,
+                                         tail, befores[i], intent, reads_change[i],
+                                         frozenset() if told[i] else unkept)
         return ledger.out

@@ -62,7 +62,8 @@ _COUNT = re.compile(r"\d+|\b(?:one|two|three|four|five|six|seven|eight|nine|ten)
 QUESTION = re.compile(r"[?？]\s*$|吗\s*$")
 # an addition to what is there, not a replacement: "into origami as well", "我也开始练书法了"
 ADDITIVE = re.compile(
-    r"\b(?:as well|also|besides|in addition|on top of)\b|\btoo\s*[.!~]*\s*$|也|另外还|还有", re.IGNORECASE)
+    r"\b(?:as well|also|besides|in addition|on top of)\b|\btoo\s*[.!~]*\s*$|(?:^|[^再])也|另外还|还有",
+    re.IGNORECASE)  # "再也不用等车了" (never again) adds nothing (session 30, upd49)
 # a correction of what was said or understood: "X, not Y", "typo", "i meant", "记错了", "是A不是B"
 CORRECTION = re.compile(
     r"[,，]\s*not\s+\w+|\b(?:typo|i meant|meant to say)\b|记错|说错|打错|搞错|是\S{1,8}不是", re.IGNORECASE)

@@ -53,6 +53,7 @@ from core.extraction.rules.keys import content_slug
 from core.extraction.rules.refine import contained
 from core.extraction.rules.segment import has_cjk
 from core.extraction.rules.slots import is_known_slot, names_a_slot
+from core.extraction.slot_reading import shipped_slot_reading
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.text.salient import salient_tokens
 from core.types import MemoryType
@@ -92,12 +93,17 @@ SURE_VALUE_ON = True
 # or a taste: ``held_state``), not for the slot's exact type: a habit or a diet is typed a fact as often as a
 # taste ("oatmeal with blueberries every morning now" against "I skip breakfast": typed a fact, p_keep 0.95)
 SURE_STATE_ON = True
+# session 30 (upd49): a fact or taste candidate filed under another named slot of the same type than the
+# memory it replaces ("现在每周都炖牛肉吃" under preference-food, "我是素食主义者" under preference-diet) is
+# no second slot when the pair model reads the supersede at ``SURE_P`` (``sure_slot``): it retires the memory
+SURE_SLOT_ON = True
 # ^ a supersede this sure takes over a candidate the sentence produced under another slot or
 # type ("switched majors to public health" keyed fact-health replaces fact-education's value)
 # the types a new value read under another slot may move between ("现在开车上班" typed a fact, the commute
 # stored as a preference); a goal is no new value of a fact ("存款要攒到10万，现在才4万出头" beside a job,
 # "准备转行做心理咨询师" beside two children)
 _STATES = frozenset({MemoryType.FACT, MemoryType.PREFERENCE})
+STATES = _STATES  # the update judge's slot reading reads these types only
 # where the sentence moves from: "从" / "from", and leaving it ("离开" / "搬离" beside "left" / "out of")
 _FROM = re.compile(r"从|离开|搬离|\bfrom\b|\bleft\b|\bout of\b", re.IGNORECASE)
 _EN_LIST = re.compile(r"\w+, [\w' ]+,? and \w+")  # "jazz, soul, and old funk records"
@@ -135,6 +141,23 @@ def untold(sentence: str, side: list[str]) -> str:
     if not any(STRONG_CUE.search(c) for c in rest):
         return ""
     return ("，" if has_cjk(sentence) else ", ").join(rest)
+
+
+def sure_slot(classifier: MemoryClassifier, p: float, candidate: MemoryCandidate,
+              memory: ExistingMemory) -> bool:
+    """A fact or taste ``candidate`` the sentence produced under another named slot than ``memory``'s (the
+    rules filed "现在每周都炖牛肉吃" under preference-food beside a vegetarian diet under preference-diet)
+    fills the memory's slot when the pair model reads the sentence as its supersede at ``SURE_P`` or more,
+    the memory is a fact or a taste too, and the slot reading (``core.extraction.slot_reading``) reads the
+    candidate and the memory as one slot (``SURE_SLOT_ON``): the slot names are the rules' guesses. Without
+    the slot reading's agreement the pooled check lost a case (bench/RESULTS.md, issue 24, session 30)."""
+    if not (SURE_SLOT_ON and p >= SURE_P and {candidate.memory_type, type_of(memory)} <= _STATES):
+        return False
+    reading = shipped_slot_reading()
+    if reading is None:
+        return False
+    new, old = reading.read(classifier.embed([candidate.content, memory.content]))
+    return new is not None and new == old
 
 
 def a_list(memory: ExistingMemory) -> bool:
@@ -281,8 +304,9 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
         other = c.memory_type is not type_of(memory) or (c.key != memory.key and named)
         if c.supersedes is not None or other:
             two_slots = (named and c.memory_type is type_of(memory)  # e.g. a length rule, a diet rule
-                         and not shares_value(memory.content, topic_text(sentence)))  # ... unless the
-            # sentence names the memory's own words ("bump the grocery budget to $120")
+                         and not shares_value(memory.content, topic_text(sentence))  # ... unless the
+                         # sentence names the memory's own words ("bump the grocery budget to $120")
+                         and not sure_slot(classifier, p, c, memory))  # ... or a sure change of one slot
             if p >= CROSS_P and c.supersedes in (None, memory.key) and (intent or changes(c.content)) \
                     and not two_slots:
                 taken.append(k)  # sure: the slot the rules guessed for the new value gives way
