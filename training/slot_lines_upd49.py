@@ -80,7 +80,7 @@ LINES: list[tuple[str, int, str, str]] = [
     ("partner", 1, "我单身", "我有男朋友了，在一起两个月"),
     # --- a second item added to the slot (0)
     ("added", 0, "I'm a cashier at a grocery store", "i also tutor math on saturdays for extra money"),
-    ("added", 0, "I work in IT support", "on top of that I freelance building websites at night"),
+    ("added", 0, "my day job is IT support at a dental clinic", "on top of that I freelance building websites at night"),
     ("added", 0, "我在银行上班", "周末还在朋友的咖啡店帮忙"),
     ("added", 0, "I play soccer in a sunday league", "also picked up tennis with my neighbor"),
     ("added", 0, "我每周打两次篮球", "最近还报了个游泳班"),
