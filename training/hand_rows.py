@@ -22,6 +22,12 @@ def flat(text: str) -> str:
     return re.sub(r"[\W_]+", "", unicodedata.normalize("NFKC", text).lower())
 
 
+def has_cjk(text: str) -> bool:
+    """True when ``text`` holds a CJK unified ideograph: how the hand-written rows' tests tell Chinese from
+    English."""
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
 def copies(texts: Iterable[str], paths: list[Path], min_chars: int = 0) -> list[str]:
     """The ``texts`` (of ``min_chars`` flattened characters or more) whose flattened text occurs inside a
     case file's flattened text."""

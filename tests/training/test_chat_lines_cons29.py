@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from training.hand_rows import user_turns
+from training.hand_rows import has_cjk, user_turns
 from training.instruction_lines_cons29 import rows as instruction_lines
 from training.instruction_lines_cons37 import rows as cons37_lines
 from training.retraction_lines_cons29 import rows as retraction_lines
@@ -20,14 +20,10 @@ from training.train_standing_instruction import template_rows
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
 
 
-def _cjk(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
-
-
 @pytest.mark.parametrize("lines", [instruction_lines, retraction_lines])
 def test_lines_hold_both_labels_in_both_languages(lines) -> None:  # type: ignore[no-untyped-def]
     every = lines()
-    assert {(r["label"], _cjk(r["text"])) for r in every} == {(0, False), (0, True), (1, False), (1, True)}
+    assert {(r["label"], has_cjk(r["text"])) for r in every} == {(0, False), (0, True), (1, False), (1, True)}
     assert all(r["group"].startswith("cons29-") and r["text"].strip() for r in every)
     assert len({r["text"] for r in every}) == len(every)
 

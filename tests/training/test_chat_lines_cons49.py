@@ -7,19 +7,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from training.hand_rows import has_cjk
 from training.instruction_lines_cons49 import rows
 from training.train_standing_instruction import LINE_WEIGHT, WITH_CONS49, row_weights, template_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _cjk(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
-
-
 def test_lines_hold_both_labels_in_both_languages() -> None:
     every = rows()
-    assert {(r["label"], _cjk(r["text"])) for r in every} == {(0, False), (0, True), (1, False), (1, True)}
+    assert {(r["label"], has_cjk(r["text"])) for r in every} == {(0, False), (0, True), (1, False), (1, True)}
     assert all(r["group"].startswith("cons49-") and r["text"].strip() for r in every)
     assert len({r["text"] for r in every}) == len(every)
 

@@ -22,6 +22,7 @@ from training import (
     utterance_templates_prec32,
     utterance_templates_prec37,
 )
+from training.hand_rows import has_cjk
 
 REPO = Path(__file__).resolve().parents[2]
 Rows = Callable[[], list[dict[str, Any]]]
@@ -41,10 +42,6 @@ KEYS = {"s14": ("prec27",), "s15": ("prec28",), "s16": ("prec28", "prec29"),
         "s20": ("prec28", "prec29", "prec32", "ctx34", "prec37")}
 
 
-def _zh(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
-
-
 @pytest.mark.parametrize("name", SETS)
 def test_rows_are_distinct_labelled_both_ways_in_both_languages(name: str) -> None:
     make, families, context = SETS[name]
@@ -56,10 +53,10 @@ def test_rows_are_distinct_labelled_both_ways_in_both_languages(name: str) -> No
     assert all((r["type"] is None) is (not r["keep"]) for r in rows)
     for family, *_ in families:  # both languages in every family
         fam = [r for r in rows if r["family"] == family]
-        assert any(_zh(r["text"]) for r in fam) and any(r["text"].isascii() for r in fam), family
+        assert any(has_cjk(r["text"]) for r in fam) and any(r["text"].isascii() for r in fam), family
         if context:  # the turn before, in the row's language
             assert all(r["prev"] and r["prev"] != r["text"] for r in fam), family
-            assert all(_zh(r["text"]) == _zh(r["prev"]) for r in fam), family
+            assert all(has_cjk(r["text"]) == has_cjk(r["prev"]) for r in fam), family
 
 
 @pytest.mark.parametrize("key", KEYS)

@@ -11,20 +11,16 @@ import numpy as np
 
 from core.extraction.companion_remark import COMPANION_REMARK_DROP, COMPANION_REMARK_PATH, CompanionRemark
 from training.companion_lines_prec47 import rows
-from training.hand_rows import copies, flat, user_turns
+from training.hand_rows import copies, flat, has_cjk, user_turns
 from training.train_companion_remark import calibrated_bar, training_rows
 from training.train_retraction_intent import rows_sha1
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _zh(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
-
-
 def test_the_lines_hold_both_labels_in_both_languages_and_are_named() -> None:
     got = rows()
-    assert {(r["label"], _zh(r["text"])) for r in got} == {(0, False), (0, True), (1, False), (1, True)}
+    assert {(r["label"], has_cjk(r["text"])) for r in got} == {(0, False), (0, True), (1, False), (1, True)}
     assert all(str(r["group"]).startswith("prec47-") for r in got)
     assert len({r["text"] for r in got}) == len(got)
 

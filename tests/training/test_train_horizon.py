@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from core.extraction.horizon import HORIZON_DROP, HORIZON_KEEP, HORIZON_PATH, Horizon
+from training.hand_rows import has_cjk
 from training.horizon_rows_hz35 import LASTING as NEAR_LASTING
 from training.horizon_rows_hz35 import MOMENT as NEAR_MOMENT
 from training.horizon_rows_hz35 import rows as near_date_rows
@@ -19,10 +20,6 @@ from training.train_retraction_intent import rows_sha1
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _zh(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
-
-
 def test_rows_are_distinct_both_labels_both_scripts_one_group_per_family() -> None:
     got = rows()
     texts = [r["text"] for r in got]
@@ -31,8 +28,8 @@ def test_rows_are_distinct_both_labels_both_scripts_one_group_per_family() -> No
     assert {r["group"] for r in got} == {f"h34-{f}" for f in (*MOMENT, *LASTING)}
     for label in (0, 1):
         side = [r["text"] for r in got if r["label"] == label]
-        assert any(_zh(t) for t in side) and any(t.isascii() for t in side)
-        assert any(_zh(t) and any(c.isascii() and c.isalpha() for c in t) for t in side)  # mixed lines
+        assert any(has_cjk(t) for t in side) and any(t.isascii() for t in side)
+        assert any(has_cjk(t) and any(c.isascii() and c.isalpha() for c in t) for t in side)  # mixed lines
 
 
 def test_no_row_is_a_sentence_of_a_case_file() -> None:
@@ -64,8 +61,8 @@ def test_the_near_date_rows_are_distinct_both_labels_all_scripts_all_near_dated(
     assert {r["group"] for r in got} == {f"hz35-{f}" for f in (*NEAR_MOMENT, *NEAR_LASTING)}
     for label in (0, 1):
         side = [r["text"] for r in got if r["label"] == label]
-        assert any(_zh(t) for t in side) and any(t.isascii() for t in side)
-        assert any(_zh(t) and any(c.isascii() and c.isalpha() for c in t) for t in side)
+        assert any(has_cjk(t) for t in side) and any(t.isascii() for t in side)
+        assert any(has_cjk(t) and any(c.isascii() and c.isalpha() for c in t) for t in side)
     assert near_dated(texts).all()  # each carries a word of the rules' hard time filter
     assert not set(texts) & {r["text"] for r in training_rows()}  # never fitted: held out whole
 

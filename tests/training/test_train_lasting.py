@@ -9,15 +9,12 @@ from pathlib import Path
 import numpy as np
 
 from core.extraction.lasting import LASTING_KEEP, LASTING_PATH, Lasting
+from training.hand_rows import has_cjk
 from training.lasting_rows_miss41 import rows
 from training.train_lasting import calibrated_bar, readable, training_rows
 from training.train_retraction_intent import rows_sha1
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def _zh(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
 
 
 def test_rows_are_distinct_both_labels_both_scripts() -> None:
@@ -26,7 +23,7 @@ def test_rows_are_distinct_both_labels_both_scripts() -> None:
     assert len(texts) == len(set(texts))
     for label in (0, 1):
         side = [str(r["text"]) for r in got if r["label"] == label]
-        assert any(_zh(t) for t in side) and any(t.isascii() for t in side)
+        assert any(has_cjk(t) for t in side) and any(t.isascii() for t in side)
     assert all(str(r["group"]).startswith("miss41_") for r in got)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from core.extraction.own_subject import OWN_SUBJECT_BAR, OWN_SUBJECT_PATH, OwnSubject
-from training.hand_rows import copies, flat, user_turns
+from training.hand_rows import copies, flat, has_cjk, user_turns
 from training.own_subject_lines_multi48 import rows as multi48_rows
 from training.train_own_subject import own_subject_rows as rows
 from training.train_retraction_intent import rows_sha1
@@ -15,13 +15,9 @@ from training.train_retraction_intent import rows_sha1
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _zh(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
-
-
 def test_the_lines_hold_both_labels_in_both_languages_and_are_named() -> None:
     got = rows()
-    assert {(r["label"], _zh(r["text"])) for r in got} == {(0, False), (0, True), (1, False), (1, True)}
+    assert {(r["label"], has_cjk(r["text"])) for r in got} == {(0, False), (0, True), (1, False), (1, True)}
     assert all(str(r["group"]).startswith(("multi48-", "multi49-")) for r in got)
     assert got[: len(multi48_rows())] == multi48_rows()
     assert len({r["text"] for r in got}) == len(got)

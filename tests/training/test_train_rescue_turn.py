@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from core.extraction.rescue_turn import RESCUE_TURN_DROP, RESCUE_TURN_PATH, RescueTurn
-from training.hand_rows import copies, flat, user_turns
+from training.hand_rows import copies, flat, has_cjk, user_turns
 from training.rescue_turn_lines_prec48 import rows
 from training.rescue_turn_lines_prec49 import rows as prec49_rows
 from training.train_rescue_turn import calibrated_bar, training_rows
@@ -20,13 +20,9 @@ from training.train_retraction_intent import rows_sha1
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _zh(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
-
-
 def test_the_lines_hold_both_labels_in_both_languages_and_each_statement_is_cut_from_its_turn() -> None:
     got = rows()
-    assert {(r["label"], _zh(r["turn"])) for r in got} == {(0, False), (0, True), (1, False), (1, True)}
+    assert {(r["label"], has_cjk(r["turn"])) for r in got} == {(0, False), (0, True), (1, False), (1, True)}
     assert all(r["text"] in r["turn"] for r in got)
     assert all(str(r["group"]).startswith("prec48-") for r in got)
     assert len({r["turn"] for r in got}) == len(got)
@@ -42,7 +38,7 @@ def test_no_line_is_copied_from_a_user_turn_of_a_case_file_or_a_labelled_store()
 
 def test_the_session_30_lines_hold_both_labels_in_both_languages_long_turns_included() -> None:
     got = prec49_rows()
-    assert {(r["label"], _zh(r["turn"])) for r in got} == {(0, False), (0, True), (1, False), (1, True)}
+    assert {(r["label"], has_cjk(r["turn"])) for r in got} == {(0, False), (0, True), (1, False), (1, True)}
     assert all(r["text"] in r["turn"] for r in got)
     assert all(str(r["group"]).startswith("prec49-") for r in got)
     assert len({r["turn"] for r in got} | {r["turn"] for r in rows()}) == len(got) + len(rows())

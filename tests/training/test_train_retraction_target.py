@@ -9,19 +9,15 @@ from pathlib import Path
 import numpy as np
 
 from core.extraction.retraction_target import TARGET_WEIGHTS_PATH, RetractionTarget
-from training.hand_rows import user_turns
+from training.hand_rows import has_cjk, user_turns
 from training.retraction_target_rows_forget37 import GROUPS
 from training.train_retraction_target import bars, fit, groups_sha1
 
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
 
 
-def _cjk(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
-
-
 def test_groups_cover_both_languages_with_and_without_a_target() -> None:
-    kinds = {(bool(g.targets), _cjk(g.retraction)) for g in GROUPS}
+    kinds = {(bool(g.targets), has_cjk(g.retraction)) for g in GROUPS}
     assert kinds == {(True, True), (True, False), (False, True), (False, False)}
     assert all(len(g.clauses) >= 2 and all(0 <= t < len(g.clauses) for t in g.targets) for g in GROUPS)
     assert len({g.retraction for g in GROUPS}) == len(GROUPS)

@@ -12,19 +12,15 @@ from pathlib import Path
 import numpy as np
 
 from core.extraction.slot_reading import SLOT_READING_PATH, SlotReading
-from training.hand_rows import copies, flat, user_turns
+from training.hand_rows import copies, flat, has_cjk, user_turns
 from training.slot_lines_upd49 import rows, slot_texts
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _zh(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
-
-
 def test_the_lines_hold_both_labels_in_both_languages() -> None:
     got = rows()
-    assert {(r["label"], _zh(r["text"])) for r in got} == {(0, False), (0, True), (1, False), (1, True)}
+    assert {(r["label"], has_cjk(r["text"])) for r in got} == {(0, False), (0, True), (1, False), (1, True)}
     assert len({(r["memory"], r["text"]) for r in got}) == len(got)
 
 

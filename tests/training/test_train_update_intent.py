@@ -8,15 +8,12 @@ from pathlib import Path
 
 import numpy as np
 
+from training.hand_rows import has_cjk
 from training.train_retraction_intent import held_out
 from training.train_update_intent import bar_at, fold_of, training_rows
 from training.update_intent_rows_intent40 import rows
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def _zh(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
 
 
 def test_the_rows_are_distinct_both_labels_every_script_on_each_side() -> None:
@@ -26,8 +23,8 @@ def test_the_rows_are_distinct_both_labels_every_script_on_each_side() -> None:
     assert all(r["group"].startswith("i40-") for r in got)
     for label in (0, 1):
         side = [r["text"] for r in got if r["label"] == label]
-        assert any(_zh(t) for t in side) and any(t.isascii() for t in side)
-    assert any(_zh(t) and any(c.isascii() and c.isalpha() for c in t)
+        assert any(has_cjk(t) for t in side) and any(t.isascii() for t in side)
+    assert any(has_cjk(t) and any(c.isascii() and c.isalpha() for c in t)
                for t in (r["text"] for r in got if r["label"] == 1))  # mixed lines
 
 

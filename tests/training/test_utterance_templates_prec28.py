@@ -4,16 +4,12 @@ assistant's turn before them, built into the precision corpus only with ``PAI_PR
 
 from __future__ import annotations
 
+from training.hand_rows import has_cjk
 from training.utterance_templates_prec28 import (
     NEUTRAL_PREVS_EN,
     NEUTRAL_PREVS_ZH,
 )
 
 
-def _zh(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
-
-
-
 def test_the_neutral_turns_are_both_languages() -> None:
-    assert all(_zh(t) for t in NEUTRAL_PREVS_ZH) and all(t.isascii() for t in NEUTRAL_PREVS_EN)
+    assert all(has_cjk(t) for t in NEUTRAL_PREVS_ZH) and all(t.isascii() for t in NEUTRAL_PREVS_EN)
