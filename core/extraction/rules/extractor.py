@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -310,6 +311,19 @@ def named_slot(key: str) -> bool:
     return is_known_slot(key) or is_event_key(key)
 
 
+def _or_as_refined(head: str, candidates: list[MemoryCandidate],
+                   read: Callable[[], list[MemoryCandidate]]) -> list[MemoryCandidate]:
+    """``read()``, a pass after refine that only takes statements out; ``candidates`` unchanged when its
+    head's embedder fails (``EmbeddingError``): the rules' answer is still a sound answer."""
+    from core.embedding.base import EmbeddingError
+
+    try:
+        return read()
+    except EmbeddingError as exc:
+        log.warning("%s head unavailable, written as refined: %s", head, exc)
+        return candidates
+
+
 class RulesExtractor:
     """Offline rule-based ``CandidateExtractor`` for Chinese and English (name ``rules``).
 
@@ -532,7 +546,6 @@ class RulesExtractor:
                               candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         if self._rescue_turn is None or self.classifier is None or not candidates:
             return candidates
-        from core.embedding.base import EmbeddingError
         from core.extraction.rescue_turn import RESCUE_TURN_DROP
         from core.extraction.rules.written_news import rescued_pieces, without_rescue_turns
 
@@ -546,51 +559,38 @@ class RulesExtractor:
             vectors = classifier.embed([data.user_message, *texts])  # the turn and the statements, one call
             return [float(p) for p in head.predict_proba(vectors[1:], vectors[0])]
 
-        try:
-            return without_rescue_turns(candidates, data.existing, rescued, read, RESCUE_TURN_DROP,
-                                        frozenset(key for key, m in built.meta.items() if m.listed))
-        except EmbeddingError as exc:  # the rules' answer is still a sound answer
-            log.warning("rescue-turn head unavailable, written as refined: %s", exc)
-            return candidates
+        return _or_as_refined("rescue-turn", candidates, lambda: without_rescue_turns(
+            candidates, data.existing, rescued, read, RESCUE_TURN_DROP,
+            frozenset(key for key, m in built.meta.items() if m.listed)))
 
     def _without_remarks(self, data: ExtractionInput,
                          candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         if self._remark is None or self.classifier is None or not candidates:
             return candidates
-        from core.embedding.base import EmbeddingError
         from core.extraction.companion_remark import COMPANION_REMARK_DROP
         from core.extraction.rules.written_news import without_remarks
 
         head, classifier = self._remark, self.classifier
-        try:
-            return without_remarks(
-                candidates, data.existing,
-                lambda texts: [float(p) for p in head.predict_proba(classifier.embed(texts))],
-                COMPANION_REMARK_DROP)
-        except EmbeddingError as exc:  # the rules' answer is still a sound answer
-            log.warning("companion-remark head unavailable, written as refined: %s", exc)
-            return candidates
+        return _or_as_refined("companion-remark", candidates, lambda: without_remarks(
+            candidates, data.existing,
+            lambda texts: [float(p) for p in head.predict_proba(classifier.embed(texts))],
+            COMPANION_REMARK_DROP))
 
     def _without_day_news(self, data: ExtractionInput,
                           candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         if self._written_news is None or self.classifier is None or not candidates:
             return candidates
-        from core.embedding.base import EmbeddingError
         from core.extraction.day_news import RESCUE_NEWS_DROP, WRITTEN_NEWS_DROP
         from core.extraction.rules.written_news import rescued_pieces, without_written_news
 
         head, classifier = self._written_news, self.classifier
         built = self._built(data)
-        try:
-            return without_written_news(
-                candidates, data.existing,
-                lambda texts: [float(p) for p in head.predict_proba(classifier.embed(texts))],
-                WRITTEN_NEWS_DROP, self.standing if self._standing is not None else None,
-                frozenset(key for key, m in built.meta.items() if m.listed),
-                rescued_pieces(built.candidates, built.meta), RESCUE_NEWS_DROP)
-        except EmbeddingError as exc:  # the rules' answer is still a sound answer
-            log.warning("day's-news head unavailable, written as refined: %s", exc)
-            return candidates
+        return _or_as_refined("day's-news", candidates, lambda: without_written_news(
+            candidates, data.existing,
+            lambda texts: [float(p) for p in head.predict_proba(classifier.embed(texts))],
+            WRITTEN_NEWS_DROP, self.standing if self._standing is not None else None,
+            frozenset(key for key, m in built.meta.items() if m.listed),
+            rescued_pieces(built.candidates, built.meta), RESCUE_NEWS_DROP))
 
     def _related(self, old: str, new: str) -> float:
         """The classifier's embedder's cosine between ``new`` and the nearest statement of ``old`` (a
