@@ -90,3 +90,14 @@ def rows_command(argv: list[str] | None, description: str, rows: Callable[[], li
                            + "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in new), encoding="utf-8")
     print(f"appended {len(new)} of {len(mine)} rows")
     return 0
+
+
+def copied_lines(texts: Iterable[str], repo: Path, min_chars: int = 12) -> list[str]:
+    """The ``texts`` (of ``min_chars`` flattened characters or more) held inside a user turn of a case file
+    (``bench/data/*_cases.jsonl``) or inside a labelled public store (``bench/results/precision24_*.jsonl``)
+    of ``repo``: what a written training line must not be."""
+    texts = list(texts)
+    turns = [flat(t) for t in user_turns(sorted((repo / "bench" / "data").glob("*_cases.jsonl")))]
+    in_turns = [t for t in texts if len(flat(t)) >= min_chars and any(flat(t) in u for u in turns)]
+    stores = sorted((repo / "bench" / "results").glob("precision24_*.jsonl"))
+    return in_turns + copies(texts, stores, min_chars=min_chars)
