@@ -48,11 +48,12 @@ from core.extraction.rules.judge_cues import (
 )
 from core.extraction.rules.judge_ledger import Ledger, type_of
 from core.extraction.rules.judge_pairs import Pairing
-from core.extraction.rules.judge_values import new_part, without_requests
+from core.extraction.rules.judge_values import new_part, value_clauses, without_requests
 from core.extraction.rules.keys import content_slug
-from core.extraction.rules.refine import contained
+from core.extraction.rules.refine import contained, without_past
 from core.extraction.rules.segment import has_cjk
 from core.extraction.rules.slots import is_known_slot, names_a_slot
+from core.extraction.rules.value_clause import VALUE_CLAUSE_ON, rechoose
 from core.extraction.slot_reading import shipped_slot_reading
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.text.salient import salient_tokens
@@ -353,6 +354,8 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
     weak = not intent and weak_cue(tail, before, memory.content)  # the intent model stands for the cue
     corr = bool(CORRECTION.search(sentence))
     content = sentence if intent else new_part(tail, memory.content, weak, corr)
+    if VALUE_CLAUSE_ON and not intent and not corr:  # the head's choice where the words chose no value clause
+        content = rechoose(classifier, value_clauses(without_past(tail)), content, memory.content)
     content = content[:MAX_MEMORY_CONTENT_CHARS]
     if len(content) < 2 or not (intent or tells_new_value(tail) or CORRECTION.search(sentence)):
         return None  # "现在饿得发慌" tells no change of anything
@@ -422,7 +425,8 @@ def supersede_paired(classifier: MemoryClassifier, ledger: Ledger, live: list[Ex
     # a bare delete the rules made for this memory gives way to the new value, when one is told
     kept = [c for c in ledger.out if c.key != memory.key or c.op is not CandidateOp.DELETE]
     ended = len(kept) < len(ledger.out)
-    replaced = supersede(classifier, kept, sentence, tail, memory, p, before, intent, ended, unkept, slot_same)
+    replaced = supersede(classifier, kept, sentence, tail, memory, p, before, intent, ended, unkept,
+                         slot_same)
     if replaced is None and supersede_new(kept, sentence, memory, intent, reads_change) \
             and of_type(classifier, sentence, memory):  # read whole, a memory of the slot's type
         replaced = supersede(classifier, kept, sentence, tail, memory, p, before, True, unkept=unkept)
