@@ -4,10 +4,12 @@ helper upd50): the wide reading's lines, beside ``training/slot_lines_upd49.py``
 
 Same shape as upd49's lines: a live memory of the user and a later chat statement. Label 1: the statement
 tells a new value of the memory's own slot in words that do not repeat the slot's; here two slots upd49's
-reading did not know (a pet, an instrument), a school told as the subject studied, and more homes, jobs,
-routines (bedtimes, commutes) and phones. Label 0: the statement leaves the memory standing (a second pet or
-instrument added, someone else's pet, a borrowed instrument for a trip, a detail). The wide reading is fitted
-on the texts of the label-1 lines of both modules (``slot_texts``). Written for it in strangers' wording, zh,
+reading did not know (a pet, an instrument) and more homes, jobs, routines (bedtimes, commutes) and phones. A
+school told as the subject studied (seven pairs) was measured and left out: it drew the school centroid to the
+job's, and a job memory ("我是做 backend engineer 的") read no slot (bench/RESULTS.md, session 31). Label 0:
+the statement leaves the memory standing (a second pet or instrument added, someone else's pet or major, a
+borrowed instrument for a trip, a detail). The wide reading is fitted on the texts of the label-1 lines of both
+modules (``slot_texts``). Written for it in strangers' wording, zh,
 en and mixed; none is a sentence of a case file (``tests/training``).
 """
 
@@ -40,14 +42,6 @@ LINES: list[tuple[str, int, str, str]] = [
     ("instrument", 1, "我在学萨克斯", "换成学长笛了，气息比较好控制"),
     ("instrument", 1, "我业余吹口琴", "现在主要弹电子琴，在家自己编曲"),
     ("instrument", 1, "I play 琵琶 in a small group", "现在在学 classical guitar，指甲都剪短了"),
-    # --- a school told as what is studied (1)
-    ("school", 1, "I'm majoring in biology", "my major is economics as of this semester"),
-    ("school", 1, "I'm a nursing student", "I'm in law school now, first year is brutal"),
-    ("school", 1, "I study history at a state college", "got into an engineering program in Toronto, starting in the fall"),
-    ("school", 1, "我读的是英语专业", "下学期起去读新闻传播了，手续都办好了"),
-    ("school", 1, "我在读研，学的是土木", "现在读的是金融，方向完全不一样"),
-    ("school", 1, "我在一所职高学汽修", "现在在大专读护理"),
-    ("school", 1, "I'm doing an accounting degree", "now studying 室内设计 at an art school"),
     # --- a home, a job, a routine, a phone, told anew (1)
     ("home", 1, "I live in a shared flat in Dublin", "signed a lease on a cottage in Galway, the dog loves the garden"),
     ("home", 1, "I live in San Diego", "my mailing address is Boise as of this month"),

@@ -5,8 +5,8 @@ texts read their own slot, another, or none).
 
     python -m training.train_slot_reading [--wide] [--out PATH] [--cache PATH]
 
-``--wide``: upd49's lines and ``training/slot_lines_upd50.py`` (a pet, an instrument, a school told as the
-subject studied, more homes, jobs, routines and phones), written to ``SLOT_READING_WIDE_PATH`` (session 31).
+``--wide``: upd49's lines and ``training/slot_lines_upd50.py`` (a pet, an instrument, more homes, jobs,
+routines and phones), written to ``SLOT_READING_WIDE_PATH`` (session 31).
 
 """
 
