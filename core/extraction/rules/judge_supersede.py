@@ -89,10 +89,11 @@ CROSS_P = pair_bar("CROSS_P", 0.90)
 # keeps the new value as a memory of the slot's type ("doing X at a community college now" against a course
 # of study); facts and tastes only (``_STATES``)
 SURE_VALUE_ON = True
-SLOT_HELD_ON = True
+SLOT_HELD_ON = False
 """Issue 24, session 31 (upd50): a change the update judge gives a memory on the slot reading's word
 (``judge.UpdateJudge._slot_rank``: the sentence and the memory read as one slot) holds the memory's state
-whatever type the memory classifier reads the new value as (``held_state``), its p_keep still speaking."""
+whatever type the memory classifier reads the new value as (``held_state``), its p_keep still speaking. Off:
+measured only with the wide slot reading (``slot_reading.SLOT_READING_WIDE_ON``), which ships off."""
 # session 29 (upd48): a held fact or taste slot's new value told with a weak cue alone, which the pair model
 # reads as its supersede at ``SURE_P``, is read by the memory classifier for its kind only (a memory, a fact
 # or a taste: ``held_state``), not for the slot's exact type: a habit or a diet is typed a fact as often as a
