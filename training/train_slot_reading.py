@@ -3,7 +3,10 @@
 ``slot_texts``). Reports the leave-one-out accuracy of the nearest centroid (at ``SLOT_MARGIN``: how many
 texts read their own slot, another, or none).
 
-    python -m training.train_slot_reading [--out PATH] [--cache PATH]
+    python -m training.train_slot_reading [--wide] [--out PATH] [--cache PATH]
+
+``--wide``: upd49's lines and ``training/slot_lines_upd50.py`` (a pet, an instrument, more homes, jobs,
+routines and phones), written to ``SLOT_READING_WIDE_PATH`` (session 31).
 
 """
 
@@ -17,8 +20,8 @@ from pathlib import Path
 import numpy as np
 
 from core.extraction.classifier import PREFIX
-from core.extraction.slot_reading import SLOT_READING_PATH, SlotReading
-from training.slot_lines_upd49 import slot_texts
+from core.extraction.slot_reading import SLOT_READING_PATH, SLOT_READING_WIDE_PATH, SlotReading
+from training import slot_lines_upd49, slot_lines_upd50
 from training.train_memory_classifier import embed
 
 
@@ -33,10 +36,12 @@ def centroids(labels: list[str], vectors: np.ndarray) -> SlotReading:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--out", type=Path, default=SLOT_READING_PATH)
+    ap.add_argument("--wide", action="store_true", help="upd49's lines and upd50's (session 31)")
+    ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--cache", type=Path, default=None, help="a vector cache file (shared format)")
     args = ap.parse_args(argv)
-    lines = slot_texts()
+    lines = slot_lines_upd50.slot_texts() if args.wide else slot_lines_upd49.slot_texts()
+    out = args.out or (SLOT_READING_WIDE_PATH if args.wide else SLOT_READING_PATH)
     labels = [s for s, _ in lines]
     vectors = embed([t for _, t in lines], args.cache, PREFIX)
     own = other = none = 0
@@ -48,9 +53,9 @@ def main(argv: list[str] | None = None) -> int:
         none += got is None
     sha = hashlib.sha1(json.dumps(lines, ensure_ascii=False).encode()).hexdigest()
     reading = centroids(labels, vectors)
-    SlotReading(reading.slots, reading.centroids, sha).save(args.out)
+    SlotReading(reading.slots, reading.centroids, sha).save(out)
     print(json.dumps({"texts": len(lines), "slots": list(reading.slots),
-                      "loo_own_other_none": [own, other, none], "out": str(args.out)}))
+                      "loo_own_other_none": [own, other, none], "out": str(out)}))
     return 0
 
 

@@ -27,6 +27,14 @@ from core.config.local import LOCAL_EMBEDDING_DIM, LOCAL_EMBEDDING_MODEL
 from core.extraction.logistic_head import LogisticHeadError
 
 SLOT_READING_PATH = Path(__file__).with_name("data") / "slot_reading.npz"
+SLOT_READING_WIDE_PATH = Path(__file__).with_name("data") / "slot_reading_wide.npz"
+SLOT_READING_WIDE_ON = False
+"""Issue 24, session 31 (upd50): on, the shipped reading is the wide one (``SLOT_READING_WIDE_PATH``): eleven
+slots, a pet and an instrument beside upd49's nine, fitted on upd49's lines and
+``training/slot_lines_upd50.py`` (``python -m training.train_slot_reading --wide``); off, upd49's nine. Off:
+measured with ``judge_supersede.SLOT_HELD_ON`` (bench/RESULTS.md, session 31), no readable case flipped and
+exact precision fell by one (a MemoryBank cn food memory upd49's reading replaced, labelled good, stayed as
+before)."""
 SLOT_READING_ON = True
 """A judged sentence the pair model does not read as a supersede, read by the update intent as a change, gives
 its new value to a paired fact or taste memory of the same slot (``judge.UpdateJudge._slot_rank``)."""
@@ -92,7 +100,8 @@ def shipped_slot_reading() -> SlotReading | None:
     with _LOCK:
         if not _SHIPPED:
             try:
-                _SHIPPED.append(SlotReading.load())
+                _SHIPPED.append(SlotReading.load(SLOT_READING_WIDE_PATH if SLOT_READING_WIDE_ON
+                                                 else SLOT_READING_PATH))
             except SlotReadingError:
                 _SHIPPED.append(None)
         return _SHIPPED[0]

@@ -405,5 +405,5 @@ class UpdateJudge:
                         # "boxes finally unpacked in our portland apartment" beside a home (unrelated 0.69)
                         supersede_paired(self.classifier, ledger, live, pairing, slot_rank, SURE_P, sentence,
                                          tail, befores[i], intent, reads_change[i],
-                                         frozenset() if told[i] else unkept)
+                                         frozenset() if told[i] else unkept, slot_same=True)
         return ledger.out

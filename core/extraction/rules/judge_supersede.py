@@ -48,11 +48,12 @@ from core.extraction.rules.judge_cues import (
 )
 from core.extraction.rules.judge_ledger import Ledger, type_of
 from core.extraction.rules.judge_pairs import Pairing
-from core.extraction.rules.judge_values import new_part, without_requests
+from core.extraction.rules.judge_values import new_part, value_clauses, without_requests
 from core.extraction.rules.keys import content_slug
-from core.extraction.rules.refine import contained
+from core.extraction.rules.refine import contained, without_past
 from core.extraction.rules.segment import has_cjk
 from core.extraction.rules.slots import is_known_slot, names_a_slot
+from core.extraction.rules.value_clause import VALUE_CLAUSE_ON, rechoose
 from core.extraction.slot_reading import shipped_slot_reading
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.text.salient import salient_tokens
@@ -88,6 +89,11 @@ CROSS_P = pair_bar("CROSS_P", 0.90)
 # keeps the new value as a memory of the slot's type ("doing X at a community college now" against a course
 # of study); facts and tastes only (``_STATES``)
 SURE_VALUE_ON = True
+SLOT_HELD_ON = False
+"""Issue 24, session 31 (upd50): a change the update judge gives a memory on the slot reading's word
+(``judge.UpdateJudge._slot_rank``: the sentence and the memory read as one slot) holds the memory's state
+whatever type the memory classifier reads the new value as (``held_state``), its p_keep still speaking. Off:
+measured only with the wide slot reading (``slot_reading.SLOT_READING_WIDE_ON``), which ships off."""
 # session 29 (upd48): a held fact or taste slot's new value told with a weak cue alone, which the pair model
 # reads as its supersede at ``SURE_P``, is read by the memory classifier for its kind only (a memory, a fact
 # or a taste: ``held_state``), not for the slot's exact type: a habit or a diet is typed a fact as often as a
@@ -209,7 +215,8 @@ def of_type(classifier: MemoryClassifier, content: str, memory: ExistingMemory) 
         mine >= WEAK_TYPE_P or all(mine >= seen.p_type(t) for t in MemoryType))  # ... or its likeliest
 
 
-def held_state(classifier: MemoryClassifier, content: str, memory: ExistingMemory, p: float) -> bool:
+def held_state(classifier: MemoryClassifier, content: str, memory: ExistingMemory, p: float,
+               slot_same: bool = False) -> bool:
     """The pair model reads ``content`` as ``memory``'s new value at ``SURE_P`` or more, the memory is a fact
     or a taste, and the memory classifier keeps ``content`` as a memory (p_keep >= ``WEAK_TYPE_P``) whose
     likeliest type is a fact or a taste too, whichever (``SURE_STATE_ON``). Its p_keep still speaks: the pair
@@ -218,7 +225,10 @@ def held_state(classifier: MemoryClassifier, content: str, memory: ExistingMemor
     if not SURE_STATE_ON or p < SURE_P or type_of(memory) not in _STATES:
         return False
     seen = classifier.predict([content])[0]
-    return seen.p_keep >= WEAK_TYPE_P and seen.memory_type in _STATES
+    # ``slot_same`` (session 31, ``SLOT_HELD_ON``): the slot reading reads the sentence as the memory's own
+    # slot, so the memory classifier's type of the new value speaks no more ("现在改学古筝" typed a goal
+    # beside "我在学小提琴" kept as a fact); its p_keep still does
+    return seen.p_keep >= WEAK_TYPE_P and (seen.memory_type in _STATES or (SLOT_HELD_ON and slot_same))
 
 
 def read_as_none(content: str, unkept: frozenset[str]) -> bool:
@@ -245,7 +255,7 @@ def own_strong_change(sentence: str, before: str, memory: ExistingMemory) -> boo
 def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence: str, tail: str,
               memory: ExistingMemory, p: float, before: str = "",
               intent: bool = False, ended: bool = False,
-              unkept: frozenset[str] = frozenset()) -> list[MemoryCandidate] | None:
+              unkept: frozenset[str] = frozenset(), slot_same: bool = False) -> list[MemoryCandidate] | None:
     """``out`` with the candidate that replaces ``memory`` naming it (see the module doc), or None
     when nothing replaces it. ``intent``: the sentence has no change word, the update-intent model
     reads it as a change: that stands for a strong change cue (a fragment told against the old value,
@@ -345,6 +355,8 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
     weak = not intent and weak_cue(tail, before, memory.content)  # the intent model stands for the cue
     corr = bool(CORRECTION.search(sentence))
     content = sentence if intent else new_part(tail, memory.content, weak, corr)
+    if VALUE_CLAUSE_ON and not intent and not corr:  # the head's choice where the words chose no value clause
+        content = rechoose(classifier, value_clauses(without_past(tail)), content, memory.content)
     content = content[:MAX_MEMORY_CONTENT_CHARS]
     if len(content) < 2 or not (intent or tells_new_value(tail) or CORRECTION.search(sentence)):
         return None  # "现在饿得发慌" tells no change of anything
@@ -360,7 +372,7 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
     # word, a supersede at the statement's bar whose new part the memory classifier sees as a memory of the
     # slot's type ("口味变了，喜欢清淡的" against "无辣不欢": no strong cue, read 0.81)
     slot_typed = not intent and of_type(classifier, content, memory)
-    held = not intent and not slot_typed and held_state(classifier, content, memory, p)
+    held = not intent and not slot_typed and held_state(classifier, content, memory, p, slot_same)
     if not (intent or strong_change(tail, p, memory.content, before) or (ended and slot_typed)):
         return None
     if weak and not (slot_typed or held):
@@ -395,7 +407,8 @@ def supersede_new(out: list[MemoryCandidate], sentence: str, memory: ExistingMem
 
 def supersede_paired(classifier: MemoryClassifier, ledger: Ledger, live: list[ExistingMemory],
                      pairing: Pairing, best: int, p: float, sentence: str, tail: str, before: str,
-                     intent: bool, reads_change: bool = False, unkept: frozenset[str] = frozenset()) -> None:
+                     intent: bool, reads_change: bool = False, unkept: frozenset[str] = frozenset(),
+                     slot_same: bool = False) -> None:
     """The pair model reads a supersede of ``live[pairing.order[best]]`` with probability ``p``: the
     candidate that replaces it names it, and another paired memory stating the old value the sentence
     moves from goes too (see the module doc); ``ledger`` is updated in place. ``reads_change``: the
@@ -413,7 +426,8 @@ def supersede_paired(classifier: MemoryClassifier, ledger: Ledger, live: list[Ex
     # a bare delete the rules made for this memory gives way to the new value, when one is told
     kept = [c for c in ledger.out if c.key != memory.key or c.op is not CandidateOp.DELETE]
     ended = len(kept) < len(ledger.out)
-    replaced = supersede(classifier, kept, sentence, tail, memory, p, before, intent, ended, unkept)
+    replaced = supersede(classifier, kept, sentence, tail, memory, p, before, intent, ended, unkept,
+                         slot_same)
     if replaced is None and supersede_new(kept, sentence, memory, intent, reads_change) \
             and of_type(classifier, sentence, memory):  # read whole, a memory of the slot's type
         replaced = supersede(classifier, kept, sentence, tail, memory, p, before, True, unkept=unkept)

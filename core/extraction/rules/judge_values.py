@@ -46,9 +46,12 @@ def _split_therefore(clause: str) -> list[str]:
     return [*out, clause[start:]]
 
 
-def _value_clauses(text: str) -> list[str]:
+def value_clauses(text: str) -> list[str]:
     """``text``'s clauses as a value is read: split at clause marks and before "so"/"所以"."""
     return [q.strip() for p in CLAUSE.findall(text) for q in _split_therefore(p) if q.strip()]
+
+
+_value_clauses = value_clauses
 
 
 def _no_value(clause: str) -> bool:
