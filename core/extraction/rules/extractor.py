@@ -29,7 +29,7 @@ from core.extraction.rules.answers import answer_folded, pronoun_details
 from core.extraction.rules.coherence import nearest_cosine
 from core.extraction.rules.events import EventHit, is_event_key
 from core.extraction.rules.keys import content_slug
-from core.extraction.rules.leave_out import with_object_before
+from core.extraction.rules.leave_out import object_back, objects_joined, with_object_before
 from core.extraction.rules.precision import Precise, precise_parts, with_referents
 from core.extraction.rules.progress import told_next, with_progress
 from core.extraction.rules.referent import asked_thing
@@ -139,8 +139,8 @@ def build(data: ExtractionInput, horizon: HorizonReading | None = None,
         if not hit.content and hit.op is CandidateOp.UPSERT \
                 and spec(group.key).memory_type is MemoryType.CONSTRAINT:
             # "raisins. hate them. strip them out of …": the rule read with the object said before it
-            content = with_object_before(analysis.message, message_clauses(analysis), group.clauses) \
-                or content
+            content = with_object_before(analysis.message, message_clauses(analysis), group.clauses,
+                                         object_back()) or content
         content = _without_old_value(content)
         if isinstance(hit, EventHit) and hit.date:
             content = f"{content[:MAX_CONTENT - len(hit.date) - 3]} ({hit.date})"
@@ -492,7 +492,9 @@ class RulesExtractor:
         except EmbeddingError as exc:  # the rules' answer is still a sound answer
             log.warning("memory classifier unavailable, rules only for this input: %s", exc)
             return built
-        return _Built(tuple(reading.candidates), reading.meta, built.analysis, reading.unkept)
+        # a rule the gate let through (a rescue too) read with the object said before it (``leave_out``)
+        joined = objects_joined(built.analysis.message, message_clauses(built.analysis), reading.candidates)
+        return _Built(tuple(joined), reading.meta, built.analysis, reading.unkept)
 
     def _built(self, data: ExtractionInput) -> _Built:
         return self._gated(data) if self._gate is not None else build(data)  # no classifier: no horizon
