@@ -97,7 +97,7 @@ def objects_joined(message: str, clauses: Sequence[Clause],
     back = [c for c in clauses if refers_back(c.norm)]
     if not back:
         return out
-    heads: list[str] = []  # what a constraint holds before its referring clause, normalised
+    heads: list[tuple[int, str]] = []  # (candidate, what it holds before its referring clause), normalised
     for j, cand in enumerate(out):
         if cand.op is not CandidateOp.UPSERT or cand.memory_type is not MemoryType.CONSTRAINT:
             continue
@@ -111,9 +111,10 @@ def objects_joined(message: str, clauses: Sequence[Clause],
         for clause in back:
             k = norm.find(clause.norm)
             if k > 0:
-                heads.append(norm[:k])
+                heads.append((j, norm[:k]))
                 break
     if not heads:
         return out
-    return [c for c in out if c.op is not CandidateOp.UPSERT or c.memory_type is MemoryType.CONSTRAINT
-            or not any(normalise(c.content) in head for head in heads)]
+    # the object's clause written alone (a fact "olives", a rule "long intros … — ugh") is the rule's now
+    return [c for j, c in enumerate(out) if c.op is not CandidateOp.UPSERT
+            or not any(j != i and normalise(c.content) in head for i, head in heads)]
