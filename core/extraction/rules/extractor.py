@@ -37,6 +37,7 @@ from core.extraction.rules.refine import CandidateMeta, gives_up_old, refine_can
 from core.extraction.rules.segment import has_cjk, join_clauses, normalise
 from core.extraction.rules.slots import is_known_slot, spec
 from core.extraction.rules.topics import topic_matches, topic_of
+from core.extraction.rules.two_turn import with_opener
 from core.filters import is_noise_content, is_structured_payload, normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
@@ -523,7 +524,9 @@ class RulesExtractor:
         the precision pass (``precision.precise_parts``: no thanks, requests or moods as rules or goals, no
         pronoun without its referent). Each is in its own words: the sentence a statement leans on is
         joined in by ``refine``, once the update judge has read the statement alone."""
-        return _one_per_statement(list(self._precised(data).candidates))
+        # a rule split over two turns, the first naming only its domain (``two_turn``)
+        return _one_per_statement(with_opener(data, list(self._precised(data).candidates),
+                                              self.standing if self._standing is not None else None))
 
     def refine(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         """Stage 2: against ``data.existing``: drop what is already known, reuse the key of the same

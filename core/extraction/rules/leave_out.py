@@ -78,9 +78,9 @@ def with_object_before(message: str, clauses: Sequence[Clause], rule: Sequence[C
 
 
 def object_back() -> int:
-    """How many clauses before a rule ``build`` reads with it: none with ``RULE_OBJECT_AFTER_GATE`` (the gate
-    reads the rule's clauses as the rules gave them; ``objects_joined`` reads the object after it)."""
-    return 0 if RULE_OBJECT_AFTER_GATE else BACK
+    """How many clauses before a rule ``build`` reads with it (``BACK``; ``objects_joined`` reads up to
+    ``BACK_GATED`` after the gate)."""
+    return BACK
 
 
 def objects_joined(message: str, clauses: Sequence[Clause],
@@ -101,13 +101,16 @@ def objects_joined(message: str, clauses: Sequence[Clause],
     for j, cand in enumerate(out):
         if cand.op is not CandidateOp.UPSERT or cand.memory_type is not MemoryType.CONSTRAINT:
             continue
-        at = message.find(cand.content)
-        rule = [c for c in clauses if at >= 0 and c.start < at + len(cand.content) and c.end > at]
-        if rule and min(c.start for c in rule) >= at - 2:  # its text starts at a clause of its own
-            text = with_object_before(message, clauses, rule, BACK_GATED)
-            if text is not None and len(text) > len(cand.content):
-                cand = out[j] = cand.model_copy(update={"content": text})
         norm = normalise(cand.content)
+        held = [c for c in clauses if c.norm and c.norm in norm]
+        first = next((c for c in held if c in back), None)
+        if first is not None:
+            rule = [c for c in held if c.index >= first.index]
+            text = with_object_before(message, clauses, rule, BACK_GATED)
+            if text is not None and len(text) > len(cand.content) \
+                    and all(c.norm in normalise(text) for c in held):
+                cand = out[j] = cand.model_copy(update={"content": text})
+                norm = normalise(text)
         for clause in back:
             k = norm.find(clause.norm)
             if k > 0:
