@@ -35,6 +35,7 @@ from core.extraction.standing_instruction import STANDING_WEIGHTS_PATH, Standing
 from training.instruction_lines_cons29 import rows as cons29_rows
 from training.instruction_lines_cons37 import rows as cons37_rows
 from training.instruction_lines_cons49 import rows as cons49_rows
+from training.instruction_lines_cons50 import rows as cons50_rows
 from training.instruction_templates_cons26 import corpus_rows
 from training.instruction_templates_cons26 import rows as cons26_rows
 from training.instruction_templates_cons28 import rows as cons28_rows
@@ -60,9 +61,15 @@ LINE_WEIGHT = 8.0
 # ("要是我有猫的话，肯定天天撸猫" 0.59 -> 0.64, "接下来两天如果降温就提醒我穿秋裤" 0.58 -> 0.63):
 # pool_tune 284 -> 284 (+1 -1), heldout 66 -> 65, pool_check 233 -> 232 (bench/RESULTS.md, session 30)
 WITH_CONS49 = False
+# session 31's lines (``training/instruction_lines_cons50.py``: look-alike negatives of the registers session
+# 30's lines lifted, wishes, reminders with a short window, questions about what the assistant usually does,
+# plans of the user's own, and a few more rules) beside session 30's: ``--cons50-lines``, an arm
+# (``WITH_CONS50``)
+WITH_CONS50 = False
 
 
-def template_rows(with_lines: bool = True, with_cons49: bool = WITH_CONS49) -> list[dict[str, Any]]:
+def template_rows(with_lines: bool = True, with_cons49: bool = WITH_CONS49,
+                  with_cons50: bool = WITH_CONS50) -> list[dict[str, Any]]:
     """Session 13's rows (frames, the corpus's train split, retraction requests), session 15's chat-style
     families (``training/instruction_templates_cons28.py``) and, with ``with_lines`` (the shipped weights'
     rows since session 20), the hand-written lines of session 16 (``training/instruction_lines_cons29.py``:
@@ -73,15 +80,18 @@ def template_rows(with_lines: bool = True, with_cons49: bool = WITH_CONS49) -> l
     tasks with their payload, a limit for one meal or day, companion chat told in the first person) and
     with ``with_cons49``, session 30's (``training/instruction_lines_cons49.py``: a rule about what to leave
     out with its object or reason first; a cut for one text or one time and a request to forget, in the same
-    words; counterfactual wishes; an arm, not the shipped fit: ``WITH_CONS49``)."""
-    lines = cons29_rows() + cons37_rows() + (cons49_rows() if with_cons49 else []) if with_lines else []
+    words; counterfactual wishes; an arm, not the shipped fit: ``WITH_CONS49``) and with ``with_cons50``
+    session 31's beside them (``training/instruction_lines_cons50.py``, ``WITH_CONS50``)."""
+    extra = (cons49_rows() if with_cons49 or with_cons50 else []) + (cons50_rows() if with_cons50 else [])
+    lines = cons29_rows() + cons37_rows() + extra if with_lines else []
     return cons26_rows() + cons28_rows() + lines
 
 
 def row_weights(rows: list[dict[str, Any]]) -> npt.NDArray[np.float64]:
-    """``LINE_WEIGHT`` for a hand-written line (group ``cons29-…``/``cons37-…``/``cons49-…``), 1 for a
-    template row."""
-    return np.array([LINE_WEIGHT if r["group"].startswith(("cons29-", "cons37-", "cons49-")) else 1.0
+    """``LINE_WEIGHT`` for a hand-written line (group ``cons29-…``/``cons37-…``/``cons49-…``/``cons50-…``), 1
+    for a template row."""
+    return np.array([LINE_WEIGHT if r["group"].startswith(("cons29-", "cons37-", "cons49-", "cons50-"))
+                     else 1.0
                      for r in rows])
 
 
@@ -124,11 +134,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, default=None, help="a vector cache file (shared format)")
     ap.add_argument("--cons49-lines", action="store_true",
                     help="with session 30's lines (instruction_lines_cons49.py): an arm, not shipped")
+    ap.add_argument("--cons50-lines", action="store_true",
+                    help="with session 30's and 31's lines (instruction_lines_cons49/50.py): an arm")
     ap.add_argument("--no-lines", action="store_true",
                     help="session 15's rows alone, without the hand-written lines (an arm, not shipped)")
     args = ap.parse_args(argv)
     rows: list[dict[str, Any]] = template_rows(with_lines=not args.no_lines,
-                                               with_cons49=args.cons49_lines or WITH_CONS49)
+                                               with_cons49=args.cons49_lines or WITH_CONS49,
+                                               with_cons50=args.cons50_lines or WITH_CONS50)
     framed = fit_framed(rows, args.cache, STEPS, LEARNING_RATE, L2, row_weights(rows))
     fitted = framed.model
     held = corpus_rows(split="test")  # the corpus's test split: never trained on

@@ -29,7 +29,7 @@ from core.extraction.rules.answers import answer_folded, pronoun_details
 from core.extraction.rules.coherence import nearest_cosine
 from core.extraction.rules.events import EventHit, is_event_key
 from core.extraction.rules.keys import content_slug
-from core.extraction.rules.leave_out import with_object_before
+from core.extraction.rules.leave_out import object_back, objects_joined, with_object_before
 from core.extraction.rules.precision import Precise, precise_parts, with_referents
 from core.extraction.rules.progress import told_next, with_progress
 from core.extraction.rules.referent import asked_thing
@@ -37,6 +37,7 @@ from core.extraction.rules.refine import CandidateMeta, gives_up_old, refine_can
 from core.extraction.rules.segment import has_cjk, join_clauses, normalise
 from core.extraction.rules.slots import is_known_slot, spec
 from core.extraction.rules.topics import topic_matches, topic_of
+from core.extraction.rules.two_turn import with_opener
 from core.filters import is_noise_content, is_structured_payload, normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
@@ -139,8 +140,8 @@ def build(data: ExtractionInput, horizon: HorizonReading | None = None,
         if not hit.content and hit.op is CandidateOp.UPSERT \
                 and spec(group.key).memory_type is MemoryType.CONSTRAINT:
             # "raisins. hate them. strip them out of …": the rule read with the object said before it
-            content = with_object_before(analysis.message, message_clauses(analysis), group.clauses) \
-                or content
+            content = with_object_before(analysis.message, message_clauses(analysis), group.clauses,
+                                         object_back()) or content
         content = _without_old_value(content)
         if isinstance(hit, EventHit) and hit.date:
             content = f"{content[:MAX_CONTENT - len(hit.date) - 3]} ({hit.date})"
@@ -492,7 +493,9 @@ class RulesExtractor:
         except EmbeddingError as exc:  # the rules' answer is still a sound answer
             log.warning("memory classifier unavailable, rules only for this input: %s", exc)
             return built
-        return _Built(tuple(reading.candidates), reading.meta, built.analysis, reading.unkept)
+        # a rule the gate let through (a rescue too) read with the object said before it (``leave_out``)
+        joined = objects_joined(built.analysis.message, message_clauses(built.analysis), reading.candidates)
+        return _Built(tuple(joined), reading.meta, built.analysis, reading.unkept)
 
     def _built(self, data: ExtractionInput) -> _Built:
         return self._gated(data) if self._gate is not None else build(data)  # no classifier: no horizon
@@ -521,7 +524,9 @@ class RulesExtractor:
         the precision pass (``precision.precise_parts``: no thanks, requests or moods as rules or goals, no
         pronoun without its referent). Each is in its own words: the sentence a statement leans on is
         joined in by ``refine``, once the update judge has read the statement alone."""
-        return _one_per_statement(list(self._precised(data).candidates))
+        # a rule split over two turns, the first naming only its domain (``two_turn``)
+        return _one_per_statement(with_opener(data, list(self._precised(data).candidates),
+                                              self.standing if self._standing is not None else None))
 
     def refine(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         """Stage 2: against ``data.existing``: drop what is already known, reuse the key of the same
