@@ -37,6 +37,13 @@ PAIRS: tuple[tuple[str, str, str, Path], ...] = (
     ("fact_project", "project", "fact", DATA / "type_fact_project.npz"),
 )
 """(name, the type the head's probability is of, the other type, weights)."""
+HOME_ROWS_WEIGHTS = DATA / "type_fact_project_type50.npz"
+"""The ``fact_project`` head retrained with the home rows (``training/utterance_rows_gate49.py`` and
+``utterance_rows_type50.py``: a home said as what home is, a fact, beside things being made, a project):
+``python -m training.train_type_pairs --home-rows --max-margin 0.5``."""
+HOME_ROWS_HEAD = False
+"""Read ``HOME_ROWS_WEIGHTS`` for the ``fact_project`` head instead of its session-25 weights (issue 24,
+session 31, type50)."""
 TYPE_PAIRS_ON = True
 """The memory classifier (``MemoryClassifier`` with the shipped MLP) reads the heads where it hesitates (on
 since session 25, arm G: pooled tune 272 -> 275, dev_updates4 31 -> 34, unseen sets and public stores
@@ -53,6 +60,11 @@ a one-room log place up in the hills") a project at 0.96, the head, fitted on th
 row the head agrees on keeps the classifier's reading. False: the head reads only under its margin. **Off:
 measured, not shipped** (dev_gate49 +1, every guard and both pools unchanged, but of seven homes written after
 the fact and read a project only one close paraphrase is re-typed: ``bench/RESULTS.md``, session 30)."""
+FACT_PROJECT_TOP = False
+"""With ``FACT_PROJECT_WIDE``, a row the classifier reads as a sure project whose second type is not a fact
+(p(fact) near zero, another type second by a hair: "home these days is a converted <place>" at 0.99) is read
+by the head too, and re-typed a fact where the head reads a fact at ``OVERRULE`` (issue 24, session 31,
+type50)."""
 OVERRULE = 0.75
 """... and only where the head reads that other type at this probability or more: a near-even reading does not
 overrule a sure classifier (at 0.5 the head, reading 0.49, made a village genealogy being compiled a fact:
@@ -134,6 +146,8 @@ class TypePairReader:
                 rows &= untasted
                 if FACT_PROJECT_WIDE:
                     sure = paired & (gap >= ph.margin) & untasted
+                    if FACT_PROJECT_TOP:  # a sure project, whatever type comes second
+                        sure |= (order[:, 0] == ph.first) & ~paired & untasted
             if not rows.any() and not sure.any():
                 continue
             h = ph.head.predict_proba(vectors[rows]) if rows.any() else np.zeros(0)
@@ -172,6 +186,8 @@ def load_reader(paths: dict[str, Path] | None = None) -> TypePairReader:
     """The heads at ``paths`` (name -> weights; default the package's), those that load."""
     heads = []
     for name, first, second, path in PAIRS:
+        if HOME_ROWS_HEAD and name == "fact_project":
+            path = HOME_ROWS_WEIGHTS
         where = (paths or {}).get(name, path)
         model = shipped_or_none(TypePair, where, f"type-pair head {name}", "the classifier's type alone")
         if model is not None:
