@@ -60,11 +60,6 @@ a one-room log place up in the hills") a project at 0.96, the head, fitted on th
 row the head agrees on keeps the classifier's reading. False: the head reads only under its margin. **Off:
 measured, not shipped** (dev_gate49 +1, every guard and both pools unchanged, but of seven homes written after
 the fact and read a project only one close paraphrase is re-typed: ``bench/RESULTS.md``, session 30)."""
-FACT_PROJECT_TOP = False
-"""With ``FACT_PROJECT_WIDE``, a row the classifier reads as a sure project whose second type is not a fact
-(p(fact) near zero, another type second by a hair: "home these days is a converted <place>" at 0.99) is read
-by the head too, and re-typed a fact where the head reads a fact at ``OVERRULE`` (issue 24, session 31,
-type50)."""
 OVERRULE = 0.75
 """... and only where the head reads that other type at this probability or more: a near-even reading does not
 overrule a sure classifier (at 0.5 the head, reading 0.49, made a village genealogy being compiled a fact:
@@ -146,8 +141,6 @@ class TypePairReader:
                 rows &= untasted
                 if FACT_PROJECT_WIDE:
                     sure = paired & (gap >= ph.margin) & untasted
-                    if FACT_PROJECT_TOP:  # a sure project, whatever type comes second
-                        sure |= (order[:, 0] == ph.first) & ~paired & untasted
             if not rows.any() and not sure.any():
                 continue
             h = ph.head.predict_proba(vectors[rows]) if rows.any() else np.zeros(0)
