@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.extraction.classifier import PREFIX
-from core.extraction.horizon import HORIZON_PATH, Horizon
+from core.extraction.horizon import HOME_HORIZON_PATH, HORIZON_PATH, Horizon
 from core.extraction.rules import patterns
 from core.extraction.rules.segment import normalise
 from training.horizon_rows_hz35 import rows as near_date_rows
@@ -43,6 +43,8 @@ from training.horizon_rows_prec34 import rows as horizon_rows
 from training.report import emit_report, out_of_fold_errors
 from training.train_memory_classifier import embed
 from training.train_retraction_intent import fit, rows_sha1
+from training.utterance_rows_gate49 import rows as gate49_rows
+from training.utterance_rows_type50 import rows as type50_rows
 from training.utterance_templates_prec32 import FAMILIES as PREC32_FAMILIES
 
 PRECISION = 0.98  # a lasting memory lost costs more than a day event kept (0.95 lost three guard cases)
@@ -54,9 +56,22 @@ KEEP_PRECISION = 0.98  # a plan of the day kept as a memory is the issue's large
 _PREC32 = {"plan_of_the_moment": 1, "long_run_goal": 0}
 
 
-def training_rows() -> list[dict[str, Any]]:
+def home_rows() -> list[dict[str, Any]]:
+    """gate49's and type50's homes said as what home is (facts: lasting, label 0), a group per source and
+    script (``core.extraction.horizon.HOME_ROWS_HORIZON``)."""
+    out = []
+    for r in [*gate49_rows(), *type50_rows()]:
+        if r["type"] != "fact":
+            continue
+        text = str(r["text"])
+        script = "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in text) else "en"
+        out.append({"text": text, "label": 0, "group": f"{r['family']}_{script}"})
+    return out
+
+
+def training_rows(homes: bool = False) -> list[dict[str, Any]]:
     """``horizon_rows_prec34`` then prec32's plans of the moment and long-run goals (their user lines, a group
-    per family and script), each text once."""
+    per family and script), each text once; with ``homes``, ``home_rows`` last."""
     out: list[dict[str, Any]] = list(horizon_rows())
     seen = {r["text"] for r in out}
 
@@ -69,6 +84,10 @@ def training_rows() -> list[dict[str, Any]]:
             seen.add(text)
             script = "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in text) else "en"
             out.append({"text": text, "label": _PREC32[family], "group": f"p32-{family}_{script}"})
+    for r in home_rows() if homes else []:
+        if r["text"] not in seen:
+            seen.add(r["text"])
+            out.append(r)
     return out
 
 
@@ -123,11 +142,15 @@ def lasting_bar(p: npt.NDArray[np.float64], y: npt.NDArray[np.int64]) -> dict[st
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--out", type=Path, default=HORIZON_PATH)
+    ap.add_argument("--out", type=Path, default=None, help="default: the package's (with --home-rows, its "
+                    "home-rows weights)")
+    ap.add_argument("--home-rows", action="store_true", help="also fit the home rows (lasting)")
     ap.add_argument("--cache", type=Path, default=None, help="a vector cache file (shared format)")
     ap.add_argument("--json", type=Path, default=None, help="also write the report here")
     args = ap.parse_args(argv)
-    rows = training_rows()
+    if args.out is None:
+        args.out = HOME_HORIZON_PATH if args.home_rows else HORIZON_PATH
+    rows = training_rows(args.home_rows)
     x = embed([r["text"] for r in rows], args.cache, PREFIX)
     y = np.array([r["label"] for r in rows], dtype=np.int64)
     folds = np.array([fold_of(r["group"]) for r in rows])

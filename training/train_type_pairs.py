@@ -42,14 +42,16 @@ import numpy.typing as npt
 
 from core.extraction.classifier import LABELS, PREFIX, shipped_mlp
 from core.extraction.rules import patterns
-from core.extraction.rules.type_pairs import PAIRS, TypePair, grounded, taste_fact_family
+from core.extraction.rules.type_pairs import HOME_ROWS_WEIGHTS, PAIRS, TypePair, grounded, taste_fact_family
 from training.relabel_conventions_cls43 import DEVICE, INSTRUMENT, rule_of
 from training.report import emit_report, out_of_fold_errors
 from training.train_horizon import L2, LEARNING_RATE, STEPS, fold_of, out_of_fold
 from training.train_memory_classifier import CORPUS, embed
 from training.train_retraction_intent import fit, rows_sha1
 from training.utterance_rows_conv43 import rows as conv43_rows
+from training.utterance_rows_gate49 import rows as gate49_rows
 from training.utterance_rows_ptype40 import rows as ptype40_rows
+from training.utterance_rows_type50 import rows as type50_rows
 
 MARGINS = tuple(round(0.05 * k, 2) for k in range(1, 21))  # 0.05 .. 1.0
 FAMILY_WORK = re.compile(r"\b(?:work|works|working|job|company|firm|startup|office|career|employ\w*)\b|"
@@ -77,11 +79,13 @@ def corpus_rows() -> list[dict[str, Any]]:
     return out
 
 
-def training_rows(pair: str) -> list[dict[str, Any]]:
+def training_rows(pair: str, home_rows: bool = False) -> list[dict[str, Any]]:
     """The rows of ``pair`` (``text``, ``label``: 1 the pair's first type, ``group``: the text), each text
-    once, written rows first."""
+    once, written rows first. ``home_rows``: the ``fact_project`` head also learns gate49's and type50's rows
+    (a home said as what home is, beside things being made: ``type_pairs.HOME_ROWS_HEAD``)."""
     first, second = next((a, b) for name, a, b, _ in PAIRS if name == pair)
-    written = [*conv43_rows(), *(ptype40_rows() if pair == "fact_project" else [])]
+    homes = [*gate49_rows(), *type50_rows()] if home_rows and pair == "fact_project" else []
+    written = [*conv43_rows(), *(ptype40_rows() if pair == "fact_project" else []), *homes]
     corpus = [r for r in corpus_rows() if r.get("keep") and r.get("type") in (first, second)
               and (family_taste_fact(str(r["text"])) if pair == "taste_fact"
                    else bool(FAMILY_WORK.search(str(r["text"]))))]
@@ -137,9 +141,11 @@ def calibrate_margin(oof: npt.NDArray[np.float64], y: npt.NDArray[np.int64], pai
 
 
 def train_pair(pair: str, cache: Path | None, out_dir: Path | None,
-               max_margin: float = 1.0) -> dict[str, Any]:
+               max_margin: float = 1.0, home_rows: bool = False) -> dict[str, Any]:
     _, first, second, path = next(p for p in PAIRS if p[0] == pair)
-    rows = training_rows(pair)
+    if home_rows and pair == "fact_project":
+        path = HOME_ROWS_WEIGHTS
+    rows = training_rows(pair, home_rows)
     texts = [r["text"] for r in rows]
     x = embed(texts, cache, PREFIX)
     y = np.array([r["label"] for r in rows], dtype=np.int64)
@@ -180,8 +186,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="write the weights here (default: the package)")
     ap.add_argument("--max-margin", type=float, default=1.0,
                     help="calibrate the margin among those up to this (an arm: a narrower band)")
+    ap.add_argument("--home-rows", action="store_true",
+                    help="train only the fact_project head, with the home rows, to its type50 weights")
     args = ap.parse_args(argv)
-    report = {name: train_pair(name, args.cache, args.out_dir, args.max_margin) for name, *_ in PAIRS}
+    if args.home_rows:
+        report = {"fact_project": train_pair("fact_project", args.cache, args.out_dir, args.max_margin, True)}
+    else:
+        report = {name: train_pair(name, args.cache, args.out_dir, args.max_margin) for name, *_ in PAIRS}
     emit_report(report, args.json)
     return 0
 

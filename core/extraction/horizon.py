@@ -41,6 +41,12 @@ of this month, "spent 600 on takeout this month", reads as lasting: 1 of 13 rows
 at 0.25, before those rows were written, dev2 and the team's held-out set each stored one such statement:
 ``bench/RESULTS.md``, session 19, hz35)."""
 HORIZON_ON = True
+HOME_HORIZON_PATH = Path(__file__).with_name("data") / "horizon_type50.npz"
+"""The horizon model retrained with the home rows as lasting (label 0: ``training/utterance_rows_gate49.py``'s
+and ``utterance_rows_type50.py``'s homes said as what home is, "home these days is a <place>", which the
+shipped model reads as of the moment at 0.54-0.90): ``python -m training.train_horizon --home-rows``."""
+HOME_ROWS_HORIZON = False
+"""Read ``HOME_HORIZON_PATH`` instead of ``HORIZON_PATH`` (issue 24, session 31, type50)."""
 """The precision pass reads the model (off: the rules' momentary-want and trip words alone)."""
 
 HorizonError = RetractionIntentError
@@ -55,4 +61,5 @@ class Horizon(RetractionIntent):
 
 def shipped_horizon() -> Horizon | None:
     """The shipped weights, loaded once per process; None (the rules' words alone) when they do not load."""
-    return shipped_or_none(Horizon, HORIZON_PATH, "horizon model", "the rules' words alone")
+    path = HOME_HORIZON_PATH if HOME_ROWS_HORIZON else HORIZON_PATH
+    return shipped_or_none(Horizon, path, "horizon model", "the rules' words alone")

@@ -37,6 +37,13 @@ PAIRS: tuple[tuple[str, str, str, Path], ...] = (
     ("fact_project", "project", "fact", DATA / "type_fact_project.npz"),
 )
 """(name, the type the head's probability is of, the other type, weights)."""
+HOME_ROWS_WEIGHTS = DATA / "type_fact_project_type50.npz"
+"""The ``fact_project`` head retrained with the home rows (``training/utterance_rows_gate49.py`` and
+``utterance_rows_type50.py``: a home said as what home is, a fact, beside things being made, a project):
+``python -m training.train_type_pairs --home-rows --max-margin 0.5``."""
+HOME_ROWS_HEAD = False
+"""Read ``HOME_ROWS_WEIGHTS`` for the ``fact_project`` head instead of its session-25 weights (issue 24,
+session 31, type50)."""
 TYPE_PAIRS_ON = True
 """The memory classifier (``MemoryClassifier`` with the shipped MLP) reads the heads where it hesitates (on
 since session 25, arm G: pooled tune 272 -> 275, dev_updates4 31 -> 34, unseen sets and public stores
@@ -172,6 +179,8 @@ def load_reader(paths: dict[str, Path] | None = None) -> TypePairReader:
     """The heads at ``paths`` (name -> weights; default the package's), those that load."""
     heads = []
     for name, first, second, path in PAIRS:
+        if HOME_ROWS_HEAD and name == "fact_project":
+            path = HOME_ROWS_WEIGHTS
         where = (paths or {}).get(name, path)
         model = shipped_or_none(TypePair, where, f"type-pair head {name}", "the classifier's type alone")
         if model is not None:
