@@ -47,6 +47,10 @@ and ``utterance_rows_type50.py``'s homes said as what home is, "home these days 
 shipped model reads as of the moment at 0.54-0.90): ``python -m training.train_horizon --home-rows``."""
 HOME_ROWS_HORIZON = False
 """Read ``HOME_HORIZON_PATH`` instead of ``HORIZON_PATH`` (issue 24, session 31, type50)."""
+HOME_ROWS_FACTS = False
+"""Read the statements of a fact with ``HOME_HORIZON_PATH`` and those of a goal with the shipped
+``HORIZON_PATH`` (``shipped_fact_horizon``; issue 24, session 31, type50's arm F): the home rows taught the
+model that a home said as what home is lasts, and moved goals ("saving for a trip to X") the other way."""
 """The precision pass reads the model (off: the rules' momentary-want and trip words alone)."""
 
 HorizonError = RetractionIntentError
@@ -57,6 +61,14 @@ HorizonError = RetractionIntentError
 class Horizon(RetractionIntent):
     """``sigmoid((x - mean) @ weights + bias)``: P(of this day, week or trip) per row of vectors."""
 
+
+
+def shipped_fact_horizon() -> Horizon | None:
+    """The home-rows weights for the statements of a fact when ``HOME_ROWS_FACTS`` (loaded once per process);
+    None otherwise, or when they do not load: the one horizon model then reads facts too."""
+    if not HOME_ROWS_FACTS:
+        return None
+    return shipped_or_none(Horizon, HOME_HORIZON_PATH, "horizon model for facts", "the one horizon model")
 
 
 def shipped_horizon() -> Horizon | None:

@@ -367,9 +367,10 @@ class RulesExtractor:
             from core.extraction.rules.retraction import RetractionResolver
 
             self._standing: StandingInstruction | None = _standing_model()
-            from core.extraction.horizon import HORIZON_ON, shipped_horizon
+            from core.extraction.horizon import HORIZON_ON, shipped_fact_horizon, shipped_horizon
 
             self._horizon: Horizon | None = shipped_horizon() if HORIZON_ON else None
+            self._fact_horizon: Horizon | None = shipped_fact_horizon() if HORIZON_ON else None
             from core.extraction.day_news import DAY_NEWS_ON, shipped_day_news
 
             self._day_news: DayNews | None = shipped_day_news() if DAY_NEWS_ON else None
@@ -411,6 +412,7 @@ class RulesExtractor:
             self._retraction = None
             self._standing = None
             self._horizon = None
+            self._fact_horizon = None
             self._day_news = None
             self._written_news = None
             self._remark = None
@@ -497,6 +499,13 @@ class RulesExtractor:
         joined = objects_joined(built.analysis.message, message_clauses(built.analysis), reading.candidates)
         return _Built(tuple(joined), reading.meta, built.analysis, reading.unkept)
 
+    def fact_horizon(self, texts: list[str]) -> list[float]:
+        """``horizon`` for the statements of a fact, by the home-rows weights (``horizon.HOME_ROWS_FACTS``);
+        undecided (0.0) without them."""
+        if self.classifier is None or self._fact_horizon is None or not texts:
+            return [0.0] * len(texts)
+        return [float(p) for p in self._fact_horizon.predict_proba(self.classifier.embed(texts))]
+
     def _built(self, data: ExtractionInput) -> _Built:
         return self._gated(data) if self._gate is not None else build(data)  # no classifier: no horizon
 
@@ -507,7 +516,8 @@ class RulesExtractor:
                              self._choose_referent if self._chooser is not None else None,
                              self.horizon if self._horizon is not None else None,
                              frozenset(key for key, m in built.meta.items() if m.listed),
-                             self.day_news if self._day_news is not None else None)
+                             self.day_news if self._day_news is not None else None,
+                             self.fact_horizon if self._fact_horizon is not None else None)
 
     def _choose_referent(self, piece: str, message: str, previous: str | None) -> str | None:
         """The learned chooser's referent of ``piece`` (``core.extraction.rules.referent_choice``)."""

@@ -363,7 +363,8 @@ def precise_parts(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
                   choose: ChooseReferent | None = None,
                   horizon: Callable[[list[str]], list[float]] | None = None,
                   listed: frozenset[str] = frozenset(),
-                  day_news: Callable[[list[str]], list[float]] | None = None) -> Precise:
+                  day_news: Callable[[list[str]], list[float]] | None = None,
+                  fact_horizon: Callable[[list[str]], list[float]] | None = None) -> Precise:
     """``candidates`` without thanks, one-off requests, passing moods and momentary wants typed as
     a goal or constraint, and without statements that lean on a referent named nowhere near; the
     referent of each statement that leans on one named near is kept apart (``Precise``).
@@ -373,13 +374,14 @@ def precise_parts(candidates: Sequence[MemoryCandidate], data: ExtractionInput,
     ``listed``: the keys of candidates holding an item of a list-style message, which the horizon model,
     trained on whole statements, does not read (the list fragment model read the verbless item);
     ``day_news``: P(the day's news) per text (``core.extraction.day_news``), read on each statement of a goal,
-    a taste or a fact (``reads_day_news``)."""
+    a taste or a fact (``reads_day_news``); ``fact_horizon``: ``horizon`` for the statements of a fact, when a
+    model of its own reads them (``core.extraction.horizon.HOME_ROWS_FACTS``)."""
     if standing is not None:
         candidates = _grounded_rules(candidates, standing)
     rules = [c for c in candidates if c.op is CandidateOp.UPSERT and c.memory_type is MemoryType.CONSTRAINT]
     p_rule = dict(zip([c.content for c in rules], standing([c.content for c in rules]), strict=True)) \
         if standing is not None and rules else {}
-    moment = _of_the_moment([c for c in candidates if c.key not in listed], horizon)
+    moment = _of_the_moment([c for c in candidates if c.key not in listed], horizon, fact_horizon)
     news = _day_news([c for c in candidates if c.key not in listed], day_news, _told_before(data), standing) \
         if day_news is not None else frozenset()
     message = data.user_message or ""
@@ -442,18 +444,26 @@ def _read_horizon(cand: MemoryCandidate) -> bool:
 
 
 def _of_the_moment(candidates: Sequence[MemoryCandidate],
-                   horizon: Callable[[list[str]], list[float]] | None) -> frozenset[str]:
+                   horizon: Callable[[list[str]], list[float]] | None,
+                   fact_horizon: Callable[[list[str]], list[float]] | None = None) -> frozenset[str]:
     """The statements of the candidates the horizon model reads (``_read_horizon``) that it reads as of this
-    day, week or trip (``HORIZON_DROP`` or more), read in one call; a statement that names a horizon beyond
-    the day (``HORIZON_CUE``: "明年想去 X 徒步", "next year", "eventually") is never of the moment."""
+    day, week or trip (``HORIZON_DROP`` or more), read in one call per model (``fact_horizon``, when given,
+    reads the statements of a fact); a statement that names a horizon beyond the day (``HORIZON_CUE``:
+    "明年想去 X 徒步", "next year", "eventually") is never of the moment."""
     if horizon is None:
         return frozenset()
-    pieces = list(dict.fromkeys(p for c in candidates if c.op is CandidateOp.UPSERT and _read_horizon(c)
-                                for p in _PIECES.split(c.content) if p.strip()))
-    if not pieces:
-        return frozenset()
-    return frozenset(p for p, q in zip(pieces, horizon(pieces), strict=True)
-                     if q >= HORIZON_DROP and not HORIZON_CUE.search(normalise(p)))
+    read = [c for c in candidates if c.op is CandidateOp.UPSERT and _read_horizon(c)]
+    split = fact_horizon is not None
+    groups = ((horizon, [c for c in read if not (split and c.memory_type is MemoryType.FACT)]),
+              (fact_horizon, [c for c in read if split and c.memory_type is MemoryType.FACT]))
+    moment: set[str] = set()
+    for model, group in groups:
+        pieces = list(dict.fromkeys(p for c in group for p in _PIECES.split(c.content) if p.strip()))
+        if model is None or not pieces:
+            continue
+        moment.update(p for p, q in zip(pieces, model(pieces), strict=True)
+                      if q >= HORIZON_DROP and not HORIZON_CUE.search(normalise(p)))
+    return frozenset(moment)
 
 
 def reads_day_news(cand: MemoryCandidate) -> bool:

@@ -9,7 +9,7 @@ import pytest
 
 from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
 from core.extraction.classifier import MemoryClassifier
-from core.extraction.horizon import HORIZON_DROP, HORIZON_KEEP, shipped_horizon
+from core.extraction.horizon import HORIZON_DROP, HORIZON_KEEP, shipped_fact_horizon, shipped_horizon
 from core.extraction.rules import RulesExtractor
 from core.extraction.rules.analysis import analyse
 from core.extraction.rules.precision import precise_parts
@@ -54,6 +54,28 @@ def test_an_item_of_a_list_is_not_read() -> None:
                          listed=frozenset({"fact-personal"})).candidates
     assert [c.key for c in kept] == ["fact-personal"]  # the list fragment model read the verbless item
     assert calls == [["picked up some paint today"]]
+
+
+def test_a_fact_model_of_its_own_reads_the_facts_and_the_shipped_one_the_goals() -> None:
+    goals, goal_calls = _fake_horizon({"saving up for a trip to lisbon in the spring"})
+    facts, fact_calls = _fake_horizon(set())  # the home-rows weights: a home said as what home is lasts
+    cands = [_cand("goal-travel", MemoryType.GOAL, "saving up for a trip to lisbon in the spring"),
+             _cand("fact-personal", MemoryType.FACT, "home these days is a narrowboat on the canal")]
+    kept = precise_parts(cands, ExtractionInput(user_message="x"), horizon=goals,
+                         fact_horizon=facts).candidates
+    assert [c.key for c in kept] == ["fact-personal"]
+    assert goal_calls == [["saving up for a trip to lisbon in the spring"]]
+    assert fact_calls == [["home these days is a narrowboat on the canal"]]
+
+
+def test_the_fact_model_is_loaded_only_with_its_flag(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("core.extraction.horizon.HOME_ROWS_FACTS", False)
+    assert shipped_fact_horizon() is None  # off: the one model reads facts too
+    monkeypatch.setattr("core.extraction.horizon.HOME_ROWS_FACTS", True)
+    model = shipped_fact_horizon()
+    assert model is not None
+    p = model.predict_proba(MemoryClassifier().embed(["home these days is a narrowboat on the canal"]))
+    assert p[0] < HORIZON_DROP
 
 
 def test_without_the_model_nothing_changes() -> None:
