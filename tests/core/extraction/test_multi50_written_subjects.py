@@ -6,6 +6,8 @@ eliding the user, stay. Sentences written for this test."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput, MemoryCandidate
@@ -21,7 +23,7 @@ def _cand(key: str, content: str, kind: MemoryType = MemoryType.FACT) -> MemoryC
                            importance=3, confidence=0.8)
 
 
-def _reader(own: set[str]):  # type: ignore[no-untyped-def]
+def _reader(own: set[str]) -> tuple[Callable[[list[str]], list[float]], list[list[str]]]:
     seen: list[list[str]] = []
 
     def read(texts: list[str]) -> list[float]:
@@ -70,3 +72,12 @@ def test_through_the_extractor_on_and_off(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(written_subjects, "OWN_SUBJECT_PIECES_ON", False)
     off = extractor.refine(data, extractor.extract(data))
     assert any("乒乓球" in c.content for c in off)
+
+
+def test_a_bare_item_or_answer_is_never_read() -> None:
+    read, seen = _reader({"Lisbon", "深圳南山", "the harbour pub is loud"})
+    cands = [_cand("fact-personal", "Lisbon"), _cand("fact-place", "深圳南山"),
+             _cand("fact-local", "the harbour pub is loud")]
+    out = without_own_subjects(cands, (), read, 0.7)
+    assert [c.content for c in out] == ["Lisbon", "深圳南山"]
+    assert seen == [["the harbour pub is loud"]]
