@@ -555,7 +555,28 @@ class RulesExtractor:
         statements of the gate's rescues the rescue-turn head reads with their turn as no memory
         (``written_news.without_rescue_turns``; ``RESCUE_TURN_ON``)."""
         read = self._without_rescue_turns(data, self._without_day_news(data, candidates))
-        return self._without_remarks(data, read)
+        return self._without_own_subjects(data, self._without_remarks(data, read))
+
+    def _without_own_subjects(self, data: ExtractionInput,
+                              candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
+        """``candidates`` without the statements a write would add that name a subject of their own
+        (``core.extraction.rules.written_subjects``; ``OWN_SUBJECT_PIECES_ON``)."""
+        from core.extraction.rules import written_subjects
+
+        if not written_subjects.OWN_SUBJECT_PIECES_ON or self.classifier is None or not candidates:
+            return candidates
+        from core.extraction.own_subject import shipped_own_subject
+
+        head, classifier = shipped_own_subject(), self.classifier
+        if head is None:
+            return candidates
+        built = self._built(data)
+        return _or_as_refined("own-subject", candidates, lambda: written_subjects.without_own_subjects(
+            candidates, data.existing,
+            lambda texts: [float(p) for p in head.predict_proba(classifier.embed(texts))],
+            written_subjects.OWN_SUBJECT_PIECE_BAR,
+            frozenset() if written_subjects.READ_LISTED
+            else frozenset(key for key, m in built.meta.items() if m.listed)))
 
     def _without_rescue_turns(self, data: ExtractionInput,
                               candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
