@@ -1,0 +1,170 @@
+# ruff: noqa: E501  (data: hand-written chat turns, one family per block)
+"""More hand-written chat turns for the rescue-turn head (``core.extraction.rescue_turn``; issue 24, session 31,
+helper prec50), beside prec48's and prec49's.
+
+Same shape: a user's chat turn to a companion and one statement cut from it. What these add: the families the
+**goal and taste rules** write in MemoryBank's long, polite register, which the head reads once it also reads a
+rule's statements (``RESCUE_TURN_RULES_ON``): a trip being planned or booked told in its details (lodging, the
+cities, the schedule, the first step decided), a mood or a self-doubt of these days told as if it were a trait
+("最近我老是…", "I keep feeling…"), and a near event being prepared for with its worry (1); beside the lasting
+things told in the same register: a long-held wish of a place, a career being reconsidered, a trait of years, a
+collection or a skill being learned, a taste (0). Written in strangers' wording, zh and en; none is a user turn of
+a case file or a statement of a labelled public store (``tests/training/test_train_rescue_turn.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# (group, label, turn, statement)
+LINES: list[tuple[str, int, str, str]] = [
+    # --- zh: 正在筹划的一趟旅行，说到细节 (1)
+    ("zh-plan", 1, "对，我打算先在里斯本待四天，然后坐火车去波尔图，路上顺便看看海边的小镇。",
+     "我打算先在里斯本待四天，然后坐火车去波尔图"),
+    ("zh-plan", 1, "住的话我想找一些有特色的青旅，这样能认识更多一起旅行的人，也比较省钱。",
+     "住的话我想找一些有特色的青旅，这样能认识更多一起旅行的人"),
+    ("zh-plan", 1, "是的，我已经把签证材料交上去了，还在比较几家航空公司的价格，准备下周定下来。",
+     "我已经把签证材料交上去了，还在比较几家航空公司的价格"),
+    ("zh-plan", 1, "我还列了一个清单，把每天要去的景点和吃饭的地方都安排好了，免得到时候手忙脚乱。",
+     "我还列了一个清单，把每天要去的景点和吃饭的地方都安排好了"),
+    ("zh-plan", 1, "这次去桂林主要是想坐竹筏看看漓江，再去阳朔骑骑自行车。",
+     "这次去桂林主要是想坐竹筏看看漓江，再去阳朔骑骑自行车"),
+    ("zh-plan", 1, "我最近在计划带妈妈去一趟青海湖，想等油菜花开的时候过去。",
+     "我最近在计划带妈妈去一趟青海湖"),
+    ("zh-plan", 1, "听你这么一说，我决定先去海边走走，等天气凉快了再去爬山。",
+     "我决定先去海边走走，等天气凉快了再去爬山"),
+    ("zh-plan", 1, "我想趁着假期去一趟敦煌，看看莫高窟的壁画，再去沙漠里看一次日落。",
+     "我想趁着假期去一趟敦煌，看看莫高窟的壁画"),
+    ("zh-plan", 1, "我们计划自驾走川西，已经查好了路线，还准备了一些防高原反应的药。",
+     "我们计划自驾走川西，已经查好了路线"),
+    ("zh-plan", 1, "到了那里我打算多尝尝当地的小吃，比如烤饵块和米线，再逛逛古城的夜市。",
+     "到了那里我打算多尝尝当地的小吃，比如烤饵块和米线"),
+    ("zh-plan", 1, "我已经在网上预订了一家靠近火车站的酒店，方便第二天一早出发。",
+     "我已经在网上预订了一家靠近火车站的酒店"),
+    ("zh-plan", 1, "我想去户外透透气，打算找个周末去郊区的湖边转一转。",
+     "我想去户外透透气，打算找个周末去郊区的湖边转一转"),
+    # --- en: a trip being planned, in its details (1)
+    ("en-plan", 1, "Yes, I plan to spend three days in Vienna first and then take the train to Prague for the rest of the week.",
+     "I plan to spend three days in Vienna first and then take the train to Prague"),
+    ("en-plan", 1, "I have also written down a day-by-day schedule so that I don't miss any of the museums.",
+     "I have also written down a day-by-day schedule so that I don't miss any of the museums"),
+    ("en-plan", 1, "For accommodation I am thinking of renting a small apartment near the old harbour instead of a hotel.",
+     "I am thinking of renting a small apartment near the old harbour instead of a hotel"),
+    ("en-plan", 1, "I have been planning a short trip to the coast with my brother, maybe after his exams are over.",
+     "I have been planning a short trip to the coast with my brother"),
+    ("en-plan", 1, "Thank you, I decided to go to the lake first and leave the mountain hike for another time.",
+     "I decided to go to the lake first and leave the mountain hike for another time"),
+    ("en-plan", 1, "I want to visit towns like Siena, Lucca and Pisa while I am in Tuscany, and taste the local wine.",
+     "I want to visit towns like Siena, Lucca and Pisa while I am in Tuscany"),
+    ("en-plan", 1, "I already applied for the visa and compared a few flights, and I will book one this weekend.",
+     "I already applied for the visa and compared a few flights"),
+    ("en-plan", 1, "I really want to get out of the city for a bit and walk somewhere green.",
+     "I really want to get out of the city for a bit and walk somewhere green"),
+    # --- zh: 这些天的心情或自我怀疑，说得像性格 (1)
+    ("zh-mood", 1, "最近我老是觉得自己什么都做不好，交上去的报告也总被退回来。",
+     "最近我老是觉得自己什么都做不好"),
+    ("zh-mood", 1, "这段时间我发现自己特别容易分心，一坐下来就想看手机。",
+     "这段时间我发现自己特别容易分心"),
+    ("zh-mood", 1, "我觉得自己最近状态越来越好了，每天起床都挺有精神的。",
+     "我觉得自己最近状态越来越好了"),
+    ("zh-mood", 1, "说实话，我最近总担心自己跟不上同事的节奏，压力挺大的。",
+     "我最近总担心自己跟不上同事的节奏"),
+    ("zh-mood", 1, "最近做饭老是失手，不是咸了就是糊了，感觉自己手艺退步了。",
+     "最近做饭老是失手，不是咸了就是糊了"),
+    ("zh-mood", 1, "我这阵子总提不起兴趣去做以前喜欢的事情，也不知道为什么。",
+     "我这阵子总提不起兴趣去做以前喜欢的事情"),
+    ("zh-mood", 1, "我总觉得自己写的东西没人愿意看，投了几次稿都没有回音。",
+     "我总觉得自己写的东西没人愿意看"),
+    ("zh-mood", 1, "我最近有点迷茫，不太清楚自己接下来该往哪个方向努力。",
+     "我最近有点迷茫，不太清楚自己接下来该往哪个方向努力"),
+    ("zh-mood", 1, "谢谢你一直听我唠叨，这些天我学到了不少东西，心里踏实多了。",
+     "这些天我学到了不少东西，心里踏实多了"),
+    ("zh-mood", 1, "我会好好享受接下来的休息时间，做点自己喜欢的事情。",
+     "我会好好享受接下来的休息时间，做点自己喜欢的事情"),
+    ("zh-mood", 1, "我最近睡得不太好，可能是因为换季，也可能是想的事情太多了。",
+     "我最近睡得不太好"),
+    ("zh-mood", 1, "我觉得这些方法会让我下次整理房间的时候更有条理。",
+     "我觉得这些方法会让我下次整理房间的时候更有条理"),
+    # --- en: a mood or a doubt of these days (1)
+    ("en-mood", 1, "Lately I keep feeling that I am not good enough for my team, and it makes me nervous at meetings.",
+     "Lately I keep feeling that I am not good enough for my team"),
+    ("en-mood", 1, "I have noticed that I put things off a lot these days, even small chores.",
+     "I have noticed that I put things off a lot these days"),
+    ("en-mood", 1, "I feel like I have been in much better shape recently, my clothes fit differently.",
+     "I feel like I have been in much better shape recently"),
+    ("en-mood", 1, "I have been feeling a bit lost about what to do next with my free time.",
+     "I have been feeling a bit lost about what to do next with my free time"),
+    ("en-mood", 1, "Thank you, I think these tips will make my next presentation a lot smoother.",
+     "I think these tips will make my next presentation a lot smoother"),
+    ("en-mood", 1, "I have been burning my rice lately, I think my cooking is getting worse.",
+     "I have been burning my rice lately"),
+    # --- zh / en: a near event being prepared for, with its worry (1)
+    ("zh-prep", 1, "我下周要参加一个面试，一直在准备自我介绍，可还是很怕到时候脑子一片空白。",
+     "我下周要参加一个面试，一直在准备自我介绍"),
+    ("zh-prep", 1, "我最近在准备朋友婚礼上的致辞，写了好几稿都不满意。",
+     "我最近在准备朋友婚礼上的致辞，写了好几稿都不满意"),
+    ("zh-prep", 1, "我在准备月底的钢琴考级，就怕上台的时候手抖。",
+     "我在准备月底的钢琴考级，就怕上台的时候手抖"),
+    ("zh-prep", 1, "这几天我在准备部门的季度汇报，PPT改了一遍又一遍。",
+     "这几天我在准备部门的季度汇报"),
+    ("en-prep", 1, "I am preparing a toast for my sister's wedding and I keep worrying that I will forget the words.",
+     "I am preparing a toast for my sister's wedding"),
+    ("en-prep", 1, "I have a driving test on Friday, so I have been practising parallel parking every evening this week.",
+     "I have a driving test on Friday"),
+    # --- zh: 同样客气说出的长久的事 (0)
+    ("zh-lasting3", 0, "我一直很想去北欧看看，希望有机会能在那边住上一段时间。",
+     "我一直很想去北欧看看，希望有机会能在那边住上一段时间"),
+    ("zh-lasting3", 0, "最近我在考虑换一份工作，现在这份做了六年，感觉已经没有成长了。",
+     "最近我在考虑换一份工作"),
+    ("zh-lasting3", 0, "我是一个比较慢热的人，跟陌生人相处需要很长时间。",
+     "我是一个比较慢热的人，跟陌生人相处需要很长时间"),
+    ("zh-lasting3", 0, "我最近开始收藏一些老式的钢笔，也在学怎么保养它们。",
+     "我最近开始收藏一些老式的钢笔，也在学怎么保养它们"),
+    ("zh-lasting3", 0, "我对天文越来越感兴趣了，还买了一台入门的望远镜。",
+     "我对天文越来越感兴趣了"),
+    ("zh-lasting3", 0, "我一直梦想能开一家小小的书店，卖一些旧书和咖啡。",
+     "我一直梦想能开一家小小的书店"),
+    ("zh-lasting3", 0, "我最近在学弹尤克里里，虽然手指还有点疼，但是很开心。",
+     "我最近在学弹尤克里里"),
+    ("zh-lasting3", 0, "我从小就怕狗，看到大一点的狗都会绕着走。",
+     "我从小就怕狗，看到大一点的狗都会绕着走"),
+    ("zh-lasting3", 0, "我很喜欢那种讲小人物奋斗的电影，看完总觉得很有力量。",
+     "我很喜欢那种讲小人物奋斗的电影"),
+    ("zh-lasting3", 0, "说真的，我想重新想一想自己这辈子到底想做什么样的工作。",
+     "我想重新想一想自己这辈子到底想做什么样的工作"),
+    ("zh-lasting3", 0, "我在一家物流公司做调度，已经干了八年了。",
+     "我在一家物流公司做调度，已经干了八年了"),
+    ("zh-lasting3", 0, "我的膝盖以前受过伤，所以不能跑太远。",
+     "我的膝盖以前受过伤，所以不能跑太远"),
+    ("zh-lasting3", 0, "我特别喜欢旅行的时候住在当地人家里，能感受到真实的生活。",
+     "我特别喜欢旅行的时候住在当地人家里"),
+    ("zh-lasting3", 0, "我一直在自学日语，已经能看懂一些简单的漫画了。",
+     "我一直在自学日语"),
+    ("zh-lasting3", 0, "我是个急性子，排队超过十分钟就受不了。",
+     "我是个急性子，排队超过十分钟就受不了"),
+    ("zh-lasting3", 0, "我一个人住，养了两只仓鼠作伴。",
+     "我一个人住，养了两只仓鼠作伴"),
+    # --- en: lasting things in the same register (0)
+    ("en-lasting3", 0, "I have always wanted to see the northern lights, it has been on my list since I was a kid.",
+     "I have always wanted to see the northern lights"),
+    ("en-lasting3", 0, "I have been thinking about changing careers, maybe into nursing, because my office job feels empty.",
+     "I have been thinking about changing careers, maybe into nursing"),
+    ("en-lasting3", 0, "I am a quiet person by nature and big parties tire me out quickly.",
+     "I am a quiet person by nature and big parties tire me out quickly"),
+    ("en-lasting3", 0, "I recently started collecting old postcards from flea markets, it is a fun little hobby.",
+     "I recently started collecting old postcards from flea markets"),
+    ("en-lasting3", 0, "I have been learning to code in my spare time, though some parts are hard for me.",
+     "I have been learning to code in my spare time"),
+    ("en-lasting3", 0, "I really love films about ordinary people who never give up.",
+     "I really love films about ordinary people who never give up"),
+    ("en-lasting3", 0, "I work night shifts at a warehouse, so I sleep during the day.",
+     "I work night shifts at a warehouse"),
+    ("en-lasting3", 0, "I prefer staying with local families when I travel, it feels more real than hotels.",
+     "I prefer staying with local families when I travel"),
+]
+
+
+def rows() -> list[dict[str, Any]]:
+    """The lines as rows (``turn``, ``text``: the statement, ``label``, ``group``: ``prec50-`` + family)."""
+    return [{"turn": turn, "text": stmt, "label": label, "group": f"prec50-{group}"}
+            for group, label, turn, stmt in LINES]
