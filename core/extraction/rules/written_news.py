@@ -131,9 +131,12 @@ def without_rescue_turns(candidates: Sequence[MemoryCandidate], existing: Sequen
     if not rescued and others_bar is None:
         return list(candidates)
     adds = _read_additions(candidates, existing, listed)
-    texts = list(dict.fromkeys(
-        p for new in adds.values() for p in new
-        if (p in rescued and _timeless(p)) or (others_bar is not None and p not in rescued and _worth_reading(p))))
+    def read_here(p: str) -> bool:
+        if p in rescued:
+            return _timeless(p)
+        return others_bar is not None and _worth_reading(p)
+
+    texts = list(dict.fromkeys(p for new in adds.values() for p in new if read_here(p)))
     if not texts:
         return list(candidates)
     drop = frozenset(p for p, q in zip(texts, read(texts), strict=True)

@@ -1,8 +1,8 @@
 """The rescue-turn head on a rule's statements too (issue 24, session 31, prec50: ``RESCUE_TURN_RULES_ON``,
 ``written_news.without_rescue_turns``'s ``others_bar``): a goal, a taste or a fact a rule wrote, in which the
-user speaks of themself, read with its turn at ``others_bar`` or more is not written; one under it is; a clause
-with no first person, a habit, a replacement and a rule type are never read; a rescue keeps its own bar; with
-the flag on, the extractor leaves out a trip being planned and keeps the job told beside it."""
+user speaks of themself, read with its turn at ``others_bar`` or more is not written; one under it is; a
+clause with no first person, a habit, a replacement and a rule type are never read; a rescue keeps its own
+bar; with the flag on, the extractor leaves out a trip being planned and still writes a job."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def test_without_the_others_bar_a_rules_statement_is_never_read() -> None:
 
 
 def test_no_first_person_a_habit_a_replacement_and_a_rule_type_are_never_read() -> None:
-    clause = _cand("fact-pets", MemoryType.FACT, "two cats (Miso and Tofu)")  # a verbless clause of a long turn
+    clause = _cand("fact-pets", MemoryType.FACT, "two cats (Miso and Tofu)")  # a clause of a long turn
     habit = _cand("preference-routine", MemoryType.PREFERENCE, "我每天晚上都去河边跑步")
     replacement = _cand("goal-travel", MemoryType.GOAL, PLAN, supersedes="goal-travel")
     rule = _cand("constraint-food", MemoryType.CONSTRAINT, "I can't eat anything with peanuts")
@@ -69,8 +69,8 @@ def test_the_flag_leaves_out_a_trip_being_planned_and_still_writes_a_job(
     monkeypatch.setattr(rescue_turn, "RESCUE_TURN_RULES_ON", on)
     extractor = ex
     context = (ContextMessage(role="assistant", content="听起来很棒，你开始准备了吗？"),)
-    plan = ExtractionInput(user_message="我最近在计划去挪威旅行，想去看看峡湾和极光，已经开始查机票和酒店了。",
-                           context=context)
+    plan = ExtractionInput(
+        user_message="我最近在计划去挪威旅行，想去看看峡湾和极光，已经开始查机票和酒店了。", context=context)
     contents = " ".join(c.content for c in extractor.refine(plan, extractor.extract(plan)))
     assert ("峡湾" in contents) is not on  # off: the goal rule's trip is written
     job = ExtractionInput(user_message="我在一家设计院画图纸，已经干了七年了。", context=context)
