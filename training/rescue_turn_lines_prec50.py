@@ -161,6 +161,25 @@ LINES: list[tuple[str, int, str, str]] = [
      "I work night shifts at a warehouse"),
     ("en-lasting3", 0, "I prefer staying with local families when I travel, it feels more real than hotels.",
      "I prefer staying with local families when I travel"),
+    # --- zh / en: a long exam or qualification being prepared for, a lasting aim (0), beside the near events above
+    ("zh-exam", 0, "我在备考教师资格证，笔试已经过了，面试还在练。",
+     "我在备考教师资格证"),
+    ("zh-exam", 0, "我这两年一直在准备司法考试，白天上班晚上刷题。",
+     "我这两年一直在准备司法考试"),
+    ("zh-exam", 0, "跟你说一下，我在复习考研，目标是本校的心理学。",
+     "我在复习考研，目标是本校的心理学"),
+    ("zh-exam", 0, "我在准备申请国外的博士，雅思还差一点分。",
+     "我在准备申请国外的博士"),
+    ("zh-exam", 0, "我在准备考事业编，已经报了一个网课班，另外我最近搬到了城东。",
+     "我在准备考事业编，已经报了一个网课班"),
+    ("zh-exam", 0, "我正在备考注册建造师，这是我们这行升职必须要有的证。",
+     "我正在备考注册建造师"),
+    ("en-exam", 0, "I'm preparing for the nursing licence exam, it's a long road but I'll get there.",
+     "I'm preparing for the nursing licence exam"),
+    ("en-exam", 0, "I've been studying for the CFA for a year now, level two is next.",
+     "I've been studying for the CFA for a year now"),
+    ("en-exam", 0, "Also I'm working towards my pilot's licence, I fly twice a month with an instructor.",
+     "I'm working towards my pilot's licence"),
 ]
 
 
