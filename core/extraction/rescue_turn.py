@@ -49,7 +49,8 @@ cn's bad memories, trips being planned and moods of these days, which the head r
 **Off: measured** (``bench/RESULTS.md``, issue 24, session 31): with these weights exact precision 73.5 % ->
 73.8 % (two MemoryBank cn day-news memories fewer, public recall and query hit unchanged) but the pooled check
 lost a case (a long exam aim read 0.68 as a near event); retrained with the prec50 lines
-(``PREC50_LINES``) the pooled check's recall fell (a move told inside a catch-up message read as the day's news)."""
+(``PREC50_LINES``) the pooled check's recall fell (a move told inside a catch-up message read as the day's
+news)."""
 RESCUE_TURN_RULES_DROP = 0.65
 """A rule's statement read at this probability or more is not written (with ``RESCUE_TURN_RULES_ON``)."""
 
