@@ -27,6 +27,7 @@ from core.extraction.classifier import PREFIX
 from core.extraction.rescue_turn import RESCUE_TURN_PATH, RescueTurn
 from training.rescue_turn_lines_prec48 import rows as prec48_rows
 from training.rescue_turn_lines_prec49 import rows as prec49_rows
+from training.rescue_turn_lines_prec50 import rows as prec50_rows
 from training.train_memory_classifier import embed
 from training.train_retraction_intent import (
     L2,
@@ -44,9 +45,16 @@ forty: at 0.65, two of the 44 lasting lines read over it, and on Persona-Chat th
 passing, "…right down the street from my apartment", read 0.68, which the public recall counts)."""
 
 
-def training_rows() -> list[dict[str, Any]]:
-    """The lines (``turn``, ``text``, ``label``, ``group``: family and index mod 4)."""
-    return [{**r, "group": f"{r['group']}-{i % 4}"} for i, r in enumerate(prec48_rows() + prec49_rows())]
+PREC50_LINES = False
+"""Whether the session-31 lines (``training/rescue_turn_lines_prec50.py``) are rows of the shipped fit
+(``--prec50`` fits them for an arm when this is off)."""
+
+
+def training_rows(prec50: bool = PREC50_LINES) -> list[dict[str, Any]]:
+    """The lines (``turn``, ``text``, ``label``, ``group``: family and index mod 4); ``prec50``: with the
+    session-31 lines."""
+    lines = prec48_rows() + prec49_rows() + (prec50_rows() if prec50 else [])
+    return [{**r, "group": f"{r['group']}-{i % 4}"} for i, r in enumerate(lines)]
 
 
 def features(rows: list[dict[str, Any]], cache: Path | None) -> npt.NDArray[np.float32]:
@@ -65,8 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", type=Path, default=RESCUE_TURN_PATH)
     ap.add_argument("--cache", type=Path, default=None, help="a vector cache file (shared format)")
+    ap.add_argument("--prec50", action="store_true", help="with the session-31 lines (an arm)")
     args = ap.parse_args(argv)
-    rows = training_rows()
+    rows = training_rows(PREC50_LINES or args.prec50)
     x = features(rows, args.cache)
     y = np.array([r["label"] for r in rows], dtype=np.int64)
     p = out_of_fold_by_group(rows, x, y, STEPS, LEARNING_RATE, L2)

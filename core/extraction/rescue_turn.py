@@ -41,6 +41,19 @@ lowest 0.05 step at which at most 2.5 % of the lasting lines read over it out of
 Session 29's first 114 lines at 0.65 cost Persona-Chat a recall item (a home told in passing, read 0.81);
 the session-30 weights read it 0.36 (``bench/RESULTS.md``, issue 24, sessions 29 and 30)."""
 
+RESCUE_TURN_RULES_ON = False
+"""The head also reads, with their turn, the statements a rule wrote (a goal, a taste or a fact a write would
+add, the user speaking of themself: ``written_news.without_rescue_turns``'s ``others_bar``), at
+``RESCUE_TURN_RULES_DROP`` (issue 24, session 31, prec50: the goal and taste rules write a third of MemoryBank
+cn's bad memories, trips being planned and moods of these days, which the head reads as it reads a rescue).
+**Off: measured** (``bench/RESULTS.md``, issue 24, session 31): with these weights exact precision 73.5 % ->
+73.8 % (two MemoryBank cn day-news memories fewer, public recall and query hit unchanged) but the pooled check
+lost a case (a long exam aim read 0.68 as a near event); retrained with the prec50 lines
+(``PREC50_LINES``) the pooled check's recall fell (a move told inside a catch-up message read as the day's
+news)."""
+RESCUE_TURN_RULES_DROP = 0.65
+"""A rule's statement read at this probability or more is not written (with ``RESCUE_TURN_RULES_ON``)."""
+
 RescueTurnError = LogisticHeadError
 
 

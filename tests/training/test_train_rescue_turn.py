@@ -14,6 +14,7 @@ from core.extraction.rescue_turn import RESCUE_TURN_DROP, RESCUE_TURN_PATH, Resc
 from training.hand_rows import copied_lines, has_cjk
 from training.rescue_turn_lines_prec48 import rows
 from training.rescue_turn_lines_prec49 import rows as prec49_rows
+from training.rescue_turn_lines_prec50 import rows as prec50_rows
 from training.train_rescue_turn import calibrated_bar, training_rows
 from training.train_retraction_intent import rows_sha1
 
@@ -47,6 +48,23 @@ def test_the_session_30_lines_hold_both_labels_in_both_languages_long_turns_incl
 
 def test_no_session_30_line_is_copied_from_a_user_turn_of_a_case_file_or_a_labelled_store() -> None:
     texts = [t for r in prec49_rows() for t in (r["text"], r["turn"])]
+    assert not copied_lines(texts, REPO)
+
+
+def test_the_session_31_lines_hold_both_labels_in_both_languages_and_share_no_turn() -> None:
+    got = prec50_rows()
+    assert {(r["label"], has_cjk(r["turn"])) for r in got} == {(0, False), (0, True), (1, False), (1, True)}
+    assert all(r["text"] in r["turn"] for r in got)
+    assert all(str(r["group"]).startswith("prec50-") for r in got)
+    earlier = {r["turn"] for r in rows() + prec49_rows()}
+    assert len({r["turn"] for r in got}) == len(got) and not earlier & {r["turn"] for r in got}
+    # the rule paths' families: trips being planned and moods of these days, each beside lasting lines
+    groups = {str(r["group"]) for r in got}
+    assert {"prec50-zh-plan", "prec50-en-plan", "prec50-zh-mood", "prec50-zh-lasting3"} <= groups
+
+
+def test_no_session_31_line_is_copied_from_a_user_turn_of_a_case_file_or_a_labelled_store() -> None:
+    texts = [t for r in prec50_rows() for t in (r["text"], r["turn"])]
     assert not copied_lines(texts, REPO)
 
 

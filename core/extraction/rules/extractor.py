@@ -582,13 +582,16 @@ class RulesExtractor:
                               candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         if self._rescue_turn is None or self.classifier is None or not candidates:
             return candidates
+        from core.extraction import rescue_turn
         from core.extraction.rescue_turn import RESCUE_TURN_DROP
         from core.extraction.rules.written_news import rescued_pieces, without_rescue_turns
 
         head, classifier = self._rescue_turn, self.classifier
         built = self._built(data)
         rescued = rescued_pieces(built.candidates, built.meta)
-        if not rescued:
+        # read at call time, so a test or an arm can turn it on or off on a built extractor
+        others = rescue_turn.RESCUE_TURN_RULES_DROP if rescue_turn.RESCUE_TURN_RULES_ON else None
+        if not rescued and others is None:
             return candidates
 
         def read(texts: list[str]) -> list[float]:
@@ -597,7 +600,7 @@ class RulesExtractor:
 
         return _or_as_refined("rescue-turn", candidates, lambda: without_rescue_turns(
             candidates, data.existing, rescued, read, RESCUE_TURN_DROP,
-            frozenset(key for key, m in built.meta.items() if m.listed)))
+            frozenset(key for key, m in built.meta.items() if m.listed), others))
 
     def _without_remarks(self, data: ExtractionInput,
                          candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:

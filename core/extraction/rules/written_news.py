@@ -115,21 +115,32 @@ def rescued_pieces(candidates: Sequence[MemoryCandidate],
 
 def without_rescue_turns(candidates: Sequence[MemoryCandidate], existing: Sequence[ExistingMemory],
                          rescued: frozenset[str], read: Reader, bar: float,
-                         listed: frozenset[str] = frozenset()) -> list[MemoryCandidate]:
+                         listed: frozenset[str] = frozenset(),
+                         others_bar: float | None = None) -> list[MemoryCandidate]:
     """``candidates`` without the statements the gate's rescue wrote (``rescued``) that a write would add and
     the rescue-turn head (``core.extraction.rescue_turn``; ``read``: each statement read with the user's turn)
     reads at ``bar`` or more: the day's outing, a trip being booked, a doubt after advice, a plot, an answer
     whose referent is in the assistant's question (issue 24, session 29, prec48). Read: an upsert of a goal, a
     taste or a fact the day's-news head reads too (``precision.reads_day_news``), not a list item, not a
     replacement, and a statement that names no horizon and no habit (``_timeless``). One head call reads
-    the burst."""
-    if not rescued:
+    the burst.
+
+    ``others_bar`` (issue 24, session 31, prec50; ``rescue_turn.RESCUE_TURN_RULES_ON``): the statements no
+    rescue wrote (a rule's goal, taste or fact: a trip being planned, a mood of these days, a film watched),
+    where the user speaks of themself (``_worth_reading``), are read too, at this bar."""
+    if not rescued and others_bar is None:
         return list(candidates)
     adds = _read_additions(candidates, existing, listed)
-    texts = list(dict.fromkeys(p for new in adds.values() for p in new if p in rescued and _timeless(p)))
+    def read_here(p: str) -> bool:
+        if p in rescued:
+            return _timeless(p)
+        return others_bar is not None and _worth_reading(p)
+
+    texts = list(dict.fromkeys(p for new in adds.values() for p in new if read_here(p)))
     if not texts:
         return list(candidates)
-    drop = frozenset(p for p, q in zip(texts, read(texts), strict=True) if q >= bar)
+    drop = frozenset(p for p, q in zip(texts, read(texts), strict=True)
+                     if q >= (bar if p in rescued or others_bar is None else others_bar))
     if not drop:
         return list(candidates)
     return _without_pieces(candidates, adds, drop)
