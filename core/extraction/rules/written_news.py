@@ -137,13 +137,8 @@ def without_rescue_turns(candidates: Sequence[MemoryCandidate], existing: Sequen
         return others_bar is not None and _worth_reading(p)
 
     texts = list(dict.fromkeys(p for new in adds.values() for p in new if read_here(p)))
-    if not texts:
-        return list(candidates)
-    drop = frozenset(p for p, q in zip(texts, read(texts), strict=True)
-                     if q >= (bar if p in rescued or others_bar is None else others_bar))
-    if not drop:
-        return list(candidates)
-    return _without_pieces(candidates, adds, drop)
+    return without_read(candidates, adds, texts, read,
+                        lambda p: bar if p in rescued or others_bar is None else others_bar)
 
 
 REMARK_EXEMPT = frozenset({"constraint-food"})
@@ -168,13 +163,20 @@ def without_remarks(candidates: Sequence[MemoryCandidate], existing: Sequence[Ex
         new = _new_pieces(cand, live.get(cand.key))
         if new:
             adds[i] = new
-    texts = list(dict.fromkeys(p for new in adds.values() for p in new))
+    return without_read(candidates, adds, list(dict.fromkeys(p for new in adds.values() for p in new)),
+                        remark, bar)
+
+
+def without_read(candidates: Sequence[MemoryCandidate], adds: Mapping[int, Sequence[str]], texts: list[str],
+                 read: Reader, bar: float | Callable[[str], float]) -> list[MemoryCandidate]:
+    """``candidates`` without the statements of ``texts`` (each once, among those the writes of ``adds``
+    would add) that ``read`` reads at ``bar`` (a number, or each statement's own) or more; one call reads
+    them all, none when there is nothing to read."""
     if not texts:
         return list(candidates)
-    drop = frozenset(p for p, q in zip(texts, remark(texts), strict=True) if q >= bar)
-    if not drop:
-        return list(candidates)
-    return _without_pieces(candidates, adds, drop)
+    bar_of = bar if callable(bar) else (lambda _p: bar)
+    drop = frozenset(p for p, q in zip(texts, read(texts), strict=True) if q >= bar_of(p))
+    return _without_pieces(candidates, adds, drop) if drop else list(candidates)
 
 
 def _without_pieces(candidates: Sequence[MemoryCandidate], adds: Mapping[int, Sequence[str]],

@@ -26,7 +26,7 @@ from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandid
 from core.extraction.rules import patterns
 from core.extraction.rules.precision import reads_day_news
 from core.extraction.rules.segment import has_cjk, normalise
-from core.extraction.rules.written_news import Reader, _new_pieces, _without_pieces
+from core.extraction.rules.written_news import Reader, _new_pieces, without_read
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
 
@@ -85,9 +85,4 @@ def without_own_subjects(candidates: Sequence[MemoryCandidate], existing: Sequen
         if new:
             adds[i] = new
     texts = list(dict.fromkeys(p for new in adds.values() for p in new if _worth_reading(p)))
-    if not texts:
-        return list(candidates)
-    drop = frozenset(p for p, q in zip(texts, read(texts), strict=True) if q >= bar)
-    if not drop:
-        return list(candidates)
-    return _without_pieces(candidates, adds, drop)
+    return without_read(candidates, adds, texts, read, bar)
