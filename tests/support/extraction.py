@@ -9,6 +9,7 @@ from core.extraction.candidates import (
     ExtractionInput,
     MemoryCandidate,
 )
+from core.types import MemoryType
 
 
 def extract_and_refine(ex: CandidateExtractor, text: str,
@@ -31,3 +32,10 @@ def live_after(ex: CandidateExtractor, message: str, *existing: ExistingMemory) 
         elif c.key in live:
             live[c.key] = c.content
     return live
+
+
+def upsert_candidate(key: str, memory_type: MemoryType, content: str,
+                     supersedes: str | None = None) -> MemoryCandidate:
+    """An upsert candidate as the rules write one (importance 3, confidence 0.9)."""
+    return MemoryCandidate(op=CandidateOp.UPSERT, key=key, memory_type=memory_type, content=content,
+                           importance=3, confidence=0.9, supersedes=supersedes)

@@ -5,7 +5,7 @@ the shipped head reads thanks and praise of the assistant over its bar and stand
 
 from __future__ import annotations
 
-from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
+from core.extraction.candidates import ExistingMemory
 from core.extraction.classifier import MemoryClassifier
 from core.extraction.companion_remark import (
     COMPANION_REMARK_DROP,
@@ -14,16 +14,12 @@ from core.extraction.companion_remark import (
 )
 from core.extraction.rules.written_news import without_remarks
 from core.types import MemoryType
+from tests.support.extraction import upsert_candidate as _cand
 from tests.support.head_readers import recording_reader
 
 PRAISE = "you've always given me such useful ideas"
 PROMISE = "I'll try what you said and tell you how it goes"
 RULE = "always give me temperatures in celsius"
-
-
-def _cand(key: str, memory_type: MemoryType, content: str) -> MemoryCandidate:
-    return MemoryCandidate(op=CandidateOp.UPSERT, key=key, memory_type=memory_type, content=content,
-                           importance=3, confidence=0.9)
 
 
 def test_a_rule_that_is_a_remark_is_not_written_and_one_call_reads_the_burst() -> None:

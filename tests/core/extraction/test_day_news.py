@@ -5,17 +5,13 @@ are never read."""
 
 from __future__ import annotations
 
-from core.extraction.candidates import CandidateOp, ExistingMemory, ExtractionInput, MemoryCandidate
+from core.extraction.candidates import ExistingMemory, ExtractionInput
 from core.extraction.classifier import MemoryClassifier
 from core.extraction.day_news import DAY_NEWS_DROP, shipped_day_news
 from core.extraction.rules.precision import precise_parts
 from core.types import MemoryType
+from tests.support.extraction import upsert_candidate as _cand
 from tests.support.head_readers import recording_reader
-
-
-def _cand(key: str, memory_type: MemoryType, content: str) -> MemoryCandidate:
-    return MemoryCandidate(op=CandidateOp.UPSERT, key=key, memory_type=memory_type, content=content,
-                           importance=3, confidence=0.9)
 
 
 def _fake(news: set[str]):  # type: ignore[no-untyped-def]

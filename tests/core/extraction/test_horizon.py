@@ -7,19 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from core.extraction.candidates import CandidateOp, ExtractionInput, MemoryCandidate
+from core.extraction.candidates import ExtractionInput
 from core.extraction.classifier import MemoryClassifier
 from core.extraction.horizon import HORIZON_DROP, HORIZON_KEEP, shipped_fact_horizon, shipped_horizon
 from core.extraction.rules import RulesExtractor
 from core.extraction.rules.analysis import analyse
 from core.extraction.rules.precision import precise_parts
 from core.types import MemoryType
+from tests.support.extraction import upsert_candidate as _cand
 from tests.support.head_readers import recording_reader
-
-
-def _cand(key: str, memory_type: MemoryType, content: str) -> MemoryCandidate:
-    return MemoryCandidate(op=CandidateOp.UPSERT, key=key, memory_type=memory_type, content=content,
-                           importance=3, confidence=0.9)
 
 
 def _fake_horizon(moment: set[str]):  # type: ignore[no-untyped-def]

@@ -9,17 +9,12 @@ from __future__ import annotations
 import pytest
 
 from core.extraction import rescue_turn
-from core.extraction.candidates import CandidateOp, ContextMessage, ExtractionInput, MemoryCandidate
+from core.extraction.candidates import ContextMessage, ExtractionInput
 from core.extraction.rules import RulesExtractor
 from core.extraction.rules.written_news import without_rescue_turns
 from core.types import MemoryType
+from tests.support.extraction import upsert_candidate as _cand
 from tests.support.head_readers import recording_reader
-
-
-def _cand(key: str, memory_type: MemoryType, content: str, supersedes: str | None = None) -> MemoryCandidate:
-    return MemoryCandidate(op=CandidateOp.UPSERT, key=key, memory_type=memory_type, content=content,
-                           importance=3, confidence=0.9, supersedes=supersedes)
-
 
 PLAN = "我已经订好了去清迈的机票，打算在那边住五晚"
 TASTE = "I really like slow jazz on rainy nights"

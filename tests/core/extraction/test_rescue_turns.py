@@ -7,19 +7,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
+from core.extraction.candidates import ExistingMemory
 from core.extraction.classifier import MemoryClassifier
 from core.extraction.rescue_turn import RESCUE_TURN_DROP, RescueTurn
 from core.extraction.rules.refine import CandidateMeta
 from core.extraction.rules.written_news import rescued_pieces, without_rescue_turns
 from core.types import MemoryType
+from tests.support.extraction import upsert_candidate as _cand
 from tests.support.head_readers import recording_reader
-
-
-def _cand(key: str, memory_type: MemoryType, content: str, supersedes: str | None = None) -> MemoryCandidate:
-    return MemoryCandidate(op=CandidateOp.UPSERT, key=key, memory_type=memory_type, content=content,
-                           importance=3, confidence=0.9, supersedes=supersedes)
-
 
 OUTING = "I spent most of the visit in the dinosaur hall"
 TICKETS = "我已经把机票和酒店都订好了"

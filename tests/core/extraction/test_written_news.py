@@ -4,16 +4,12 @@ memory's old statements; a replacement, a rule, a habit and a list item are neve
 
 from __future__ import annotations
 
-from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
+from core.extraction.candidates import ExistingMemory
 from core.extraction.rules.refine import CandidateMeta
 from core.extraction.rules.written_news import rescued_pieces, without_written_news
 from core.types import MemoryType
+from tests.support.extraction import upsert_candidate as _cand
 from tests.support.head_readers import recording_reader
-
-
-def _cand(key: str, memory_type: MemoryType, content: str, supersedes: str | None = None) -> MemoryCandidate:
-    return MemoryCandidate(op=CandidateOp.UPSERT, key=key, memory_type=memory_type, content=content,
-                           importance=3, confidence=0.9, supersedes=supersedes)
 
 
 def _fake(news: set[str]):  # type: ignore[no-untyped-def]
