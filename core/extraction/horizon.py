@@ -47,11 +47,10 @@ and ``utterance_rows_type50.py``'s homes said as what home is, "home these days 
 shipped model reads as of the moment at 0.54-0.90): ``python -m training.train_horizon --home-rows``."""
 HOME_ROWS_HORIZON = False
 """Read ``HOME_HORIZON_PATH`` instead of ``HORIZON_PATH`` (issue 24, session 31, type50)."""
-HOME_ROWS_FACTS = True
+HOME_ROWS_FACTS = False
 """Read the statements of a fact with ``HOME_HORIZON_PATH`` and those of a goal with the shipped
-``HORIZON_PATH`` (``shipped_fact_horizon``; issue 24, session 31, type50's arm F, on): the home rows taught
-the model that a home said as what home is lasts, and moved goals ("saving for a trip to X") the other way
-(arm B, the one model for both: dev_multi47 and dev_multi48 -1 each, three goals dropped)."""
+``HORIZON_PATH`` (``shipped_fact_horizon``; issue 24, session 31, type50's arm F): the home rows taught the
+model that a home said as what home is lasts, and moved goals ("saving for a trip to X") the other way."""
 """The precision pass reads the model (off: the rules' momentary-want and trip words alone)."""
 
 HorizonError = RetractionIntentError

@@ -41,12 +41,9 @@ HOME_ROWS_WEIGHTS = DATA / "type_fact_project_type50.npz"
 """The ``fact_project`` head retrained with the home rows (``training/utterance_rows_gate49.py`` and
 ``utterance_rows_type50.py``: a home said as what home is, a fact, beside things being made, a project):
 ``python -m training.train_type_pairs --home-rows --max-margin 0.5``."""
-HOME_ROWS_HEAD = True
+HOME_ROWS_HEAD = False
 """Read ``HOME_ROWS_WEIGHTS`` for the ``fact_project`` head instead of its session-25 weights (issue 24,
-session 31, type50). **On since session 31** with ``FACT_PROJECT_WIDE``, ``OVERRULE`` 0.6 and
-``core.extraction.horizon.HOME_ROWS_FACTS`` (type50's arm F, measured whole by the lead: pooled check
-235 -> 236, dev_gate49, dev_updates3, first29_dev and dev_type50 +1 each, no guard lost; ``bench/RESULTS.md``,
-session 31, lead)."""
+session 31, type50)."""
 TYPE_PAIRS_ON = True
 """The memory classifier (``MemoryClassifier`` with the shipped MLP) reads the heads where it hesitates (on
 since session 25, arm G: pooled tune 272 -> 275, dev_updates4 31 -> 34, unseen sets and public stores
@@ -56,19 +53,17 @@ FAMILY_GATE = True
 TASTE_CEILING = 0.1
 """The project / fact head reads a row only while the classifier's p(taste | keep) is under this (1.0: always,
 arm F; arm G, 0.1: a taste read between fact and project, "trying new recipes", stays the classifier's)."""
-FACT_PROJECT_WIDE = True
+FACT_PROJECT_WIDE = False
 """Past its ``margin`` too, the project / fact head overrules the classifier where it reads the other type of
 the pair (issue 24, session 30, gate49): the classifier reads a plain statement of where one lives ("home is
 a one-room log place up in the hills") a project at 0.96, the head, fitted on that very pair, a fact (0.14). A
-row the head agrees on keeps the classifier's reading. False: the head reads only under its margin. Off in
-session 30 (with the session-25 weights, of seven homes written after the fact and read a project only one
-close paraphrase is re-typed); **on since session 31** with the home-rows weights (``HOME_ROWS_HEAD``: six of
-type50's seven such homes re-typed, every project kept)."""
-OVERRULE = 0.6
+row the head agrees on keeps the classifier's reading. False: the head reads only under its margin. **Off:
+measured, not shipped** (dev_gate49 +1, every guard and both pools unchanged, but of seven homes written after
+the fact and read a project only one close paraphrase is re-typed: ``bench/RESULTS.md``, session 30)."""
+OVERRULE = 0.75
 """... and only where the head reads that other type at this probability or more: a near-even reading does not
 overrule a sure classifier (at 0.5 the head, reading 0.49, made a village genealogy being compiled a fact:
-dev3 -1; ``bench/RESULTS.md``, issue 24, session 30). 0.75 in session 30; 0.6 with the home-rows weights
-(session 31, type50's arms B and F)."""
+dev3 -1; ``bench/RESULTS.md``, issue 24, session 30)."""
 
 
 FAITH = re.compile(r"(?i)\b(?:buddhist|hindu|muslim|jewish|jain|religious|religion)\b|"
