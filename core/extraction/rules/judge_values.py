@@ -51,9 +51,6 @@ def value_clauses(text: str) -> list[str]:
     return [q.strip() for p in CLAUSE.findall(text) for q in _split_therefore(p) if q.strip()]
 
 
-_value_clauses = value_clauses
-
-
 def _no_value(clause: str) -> bool:
     """``clause`` is cue words, fillers and a pronoun's particle only ("traded it in", "sold it off"): it
     names no value, old or new; the clause after it tells the new one ("traded it in, got an X")."""
@@ -65,7 +62,7 @@ def _restates(parts: list[str], old: str) -> bool:
     rules rewrote a rule with its changed value: "…, just 2 at a time max, more than that, and i freeze up"
     -> "…, just 1 at a time max, …"): the whole text is the memory's new value, never one of its kept
     clauses alone."""
-    before = [normalise(q).lower() for q in _value_clauses(old)]
+    before = [normalise(q).lower() for q in value_clauses(old)]
     now = [normalise(p).lower() for p in parts]
     if len(now) != len(before) or len(now) < 2:
         return False
@@ -78,7 +75,7 @@ def without_requests(value: str) -> str:
     next message of a burst glued to a new value) or ask it a question ("你喜欢看电视剧吗": a question is
     never part of a stored statement); the value itself when every clause asks. Applied after the update
     is decided, so what is decided never depends on it."""
-    parts = _value_clauses(value)
+    parts = value_clauses(value)
     kept = [p for p in parts if not REQUEST.search(p) and not is_question(normalise(p))]
     if not kept or len(kept) == len(parts):
         return value
@@ -97,7 +94,7 @@ def new_part(statement: str, old: str, implicit: bool = False, correction: bool 
     ``correction``: the new value names the slot's words ("portland MAINE, not oregon"): all clauses but
     the wrong value's."""
     text = without_past(statement)
-    parts = _value_clauses(text)
+    parts = value_clauses(text)
     if len(parts) < 2 or _restates(parts, old):
         return clean_content(text)
     kept = []
