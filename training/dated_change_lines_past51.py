@@ -2,7 +2,8 @@
 past51): a dated event told in the past tense, often without "I", that changes who the user is or what they have
 (label 1: moved, married, split up, a new job, a diagnosis, a pet, a habit given up, a licence, a home bought)
 against the day's news told the same way (label 0: an outing, a meal, a party, a trip, a chore, a borrowed tool,
-a mood, a small purchase, a passing illness).
+a mood, a small purchase, a passing illness). A change only planned ("maybe do a 10k in the spring") is never
+read by the head: ``gate_rescue._TO_COME`` rules it out first.
 
 Written for this file, in new wording, in English, Chinese and mixed chat style; no line is taken from an
 evaluation case or from a public store (``tests/training`` checks the case files). Groups are the families, so
@@ -52,6 +53,11 @@ _CHANGES: dict[str, list[str]] = {
         "前年退休了，现在在家带孙子",
         "上个月升了主管",
         "去年 joined 字节 做产品经理",
+        "left the bank in may and started at a bakery a week later",
+        "handed my notice in at the garage in spring, driving buses now",
+        "quit the agency last year and started out as a gardener",
+        "去年底从银行辞了职，年后进了一家律所",
+        "三月份离职了，现在在送外卖",
     ],
     "health": [
         "diagnosed with type 1 diabetes at 30, insulin pump ever since",
@@ -154,6 +160,9 @@ _NEWS: dict[str, list[str]] = {
         "昨天借了邻居的电钻挂了幅画",
         "前两天把车送去保养了",
         "cleaned out 冰箱 on sunday, so gross",
+        "left work early on friday and started a new book",
+        "handed in my essay on monday, such a relief",
+        "上周交了论文，终于解放了",
     ],
     "mood": [
         "had a rubbish day at work on monday",

@@ -34,7 +34,7 @@ from training.train_horizon import L2, LEARNING_RATE, STEPS
 from training.train_memory_classifier import embed
 from training.train_retraction_intent import fit, lowest_bar_within, out_of_fold_by_group, rows_sha1
 
-LINE_WEIGHT = 4.0
+LINE_WEIGHT = 8.0
 NEWS_SHARE = 0.05
 
 

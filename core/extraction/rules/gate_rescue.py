@@ -143,7 +143,8 @@ _RULE_READ_REASONS = {"request", "time-soft"}
 # "去年", "上上个月", "今年五月"), not of the day or the week (``patterns.RECENT_PAST`` rules a run out before):
 # a run that names one is read by the dated-change head (``dated_changes``; issue 24, session 32, past51); a
 # clause the rules dropped as ``past`` ("gave up vaping in february", "去年三月戒的酒") joins a run only when
-# it names one (never a bare "i used to…", "以前…": an old value, the update judge's)
+# it names one (never a bare "i used to…", "以前…": an old value, the update judge's); never a run that speaks of
+# what is to come (``_TO_COME``: "maybe do a 10k in the spring", "准备年底搬去杭州": a goal, the classifier's)
 _MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|" \
     r"nov(?:ember)?|dec(?:ember)?)"
 DATED = re.compile(
@@ -153,9 +154,20 @@ DATED = re.compile(
     r"\b(?:in|since|back in|around) (?:19|20)\d\d\b|"
     r"\blast (?:month|year|spring|summer|autumn|fall|winter|christmas|easter)\b|"
     r"\b(?:a|one|two|three|four|five|six|few|couple of|couple|several) (?:months?|years?) ago\b|"
-    r"\b(?:over|in) the (?:spring|summer|autumn|fall|winter)\b|\bthe year before last\b|"
+    r"\bover the (?:spring|summer|autumn|fall|winter)\b|\bthe year before last\b|"
     r"\bafter new year'?s?\b|\bat (?:christmas|easter)\b"
 )
+_TO_COME = re.compile(
+    r"打算|准备|计划|想要?|要去|会去|希望|明年|下个?月|下半年|将来|以后|"
+    r"\b(?:will|won'?t|going to|gonna|plan(?:ning)? to|hope|hoping|want(?:ing)? to|wanna|maybe|might|"
+    r"thinking (?:of|about)|next|soon|someday|one day)\b|'ll\b"
+)
+
+
+def _dated(text: str) -> bool:
+    """``text`` names a date of ``DATED`` and nothing to come (``_TO_COME``), with ``DATED_CHANGE_ON``."""
+    norm = normalise(text)
+    return DATED_CHANGE_ON and bool(DATED.search(norm)) and not _TO_COME.search(norm)
 # clauses left out of a rescued sentence without ruling it out (a thank-you for the advice)
 _SKIPPED_REASONS = {"ack"}
 # ... and a question tag after a statement asks nothing of it ("I sort of enjoy my taxes, is that weird")
@@ -265,7 +277,7 @@ def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> lis
             if clause.index in covered or reason in _SKIPPED_REASONS or tag:
                 runs.append([])
             elif reason in _SOFT_REASONS or reason in _OVERRIDABLE_REASONS or (
-                    reason == "past" and DATED_CHANGE_ON and DATED.search(clause.norm)):
+                    reason == "past" and _dated(clause.norm)):
                 runs[-1].append(clause)
             else:
                 blocked = True
@@ -303,11 +315,14 @@ def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> lis
             threshold = RESCUE_OVERRIDE if strict else RESCUE_KEEP
             run_id = run[0].index
             text = clean_content(analysis.message[run[0].start:run[-1].end])
-            if patterns.RECENT_PAST.search(normalise(text)):
+            recent = bool(patterns.RECENT_PAST.search(normalise(text)))
+            if recent and not DATED_CHANGE_ON:
                 continue  # "last weekend I went to…": of the day (a move is the event detector's)
+            # ... but a dated clause beside it ("去年年底在成都买了套房，昨天刚去宜家逛了一下午") is still read
+            # alone, kept only as a lasting change (``dated_changes``)
             if _DAY_MARKER.search(normalise(text)):
                 threshold = max(threshold, RESCUE_DAY)
-            if long_enough(text, fired and owner is None) and not is_noise_content(text):
+            if not recent and long_enough(text, fired and owner is None) and not is_noise_content(text):
                 # a lone clause left among facts the rules found is read with the user as elided subject, as
                 # a clause of a longer run is ("i live in leeds, work as a pharmacist, and …")
                 alone = len(run) == 1 and fired and owner is None and not listed \
@@ -334,16 +349,22 @@ def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> lis
                 past = any(analysis.dropped.get(c.index) == "past" for c in run)
                 units.append(Unit(text, sentence, owner, threshold, run_id, True, read, asked=strict,
                                   elided=elided, opening=opening, past=past,
-                                  dated=DATED_CHANGE_ON and bool(DATED.search(normalise(text)))))
+                                  dated=_dated(text)))
             # "41, divorced, i drive a forklift, …"
             listing = (len(run) >= LIST_RUN or listed) and owner is None
             long_run = MAX_RUN < len(run) <= LONG_RUN and listing
+            if recent and not (1 < len(run) <= MAX_RUN):
+                continue
             if 1 < len(run) <= MAX_RUN or long_run or (listed and len(run) == 1):
                 selves = [c for c in run if OWN_SUBJECT.search(c.norm)]
                 for piece in _pieces(run):
                     clause = piece[0]
                     lead = len(piece) > 1  # a condition with the instruction after it
-                    if not (fired or listing or lead) and (
+                    span_norm = normalise(analysis.message[clause.start:piece[-1].end])
+                    dated_piece = _dated(span_norm) and not patterns.RECENT_PAST.search(span_norm)
+                    if recent and not dated_piece:
+                        continue  # of the day, or beside the day's news: only a dated change is read
+                    if not (fired or listing or lead or recent) and (
                             clause not in selves or (clause is run[0] and len(selves) < 2)):
                         # nothing fired: only a clause with its own "I" is read alone, the first one
                         # when another follows ("I'm a handyman and I restore classic cars": two
@@ -364,10 +385,10 @@ def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> lis
                         spans = ((clause.start, piece[-1].end), (run[0].start, run[-1].end)) \
                             if long_run else (None, None)
                         asked = any(analysis.dropped.get(c.index) in _STRICT_REASONS for c in piece)
-                        past = any(analysis.dropped.get(c.index) == "past" for c in piece)
+                        past = recent or any(analysis.dropped.get(c.index) == "past" for c in piece)
                         units.append(Unit(one, sentence, own, single, run_id, False, read,
                                           span=spans[0], run_span=spans[1], asked=asked, item=item, past=past,
-                                          dated=DATED_CHANGE_ON and bool(DATED.search(normalise(one)))))
+                                          dated=_dated(one)))
     return _with_rule_reads(analysis, clauses, covered, units)
 
 
