@@ -1,9 +1,9 @@
-"""Hand-written lines for the dated-change head (``core.extraction.dated_change``; issue 24, session 32, helper
-past51): a dated event told in the past tense, often without "I", that changes who the user is or what they have
-(label 1: moved, married, split up, a new job, a diagnosis, a pet, a habit given up, a licence, a home bought)
-against the day's news told the same way (label 0: an outing, a meal, a party, a trip, a chore, a borrowed tool,
-a mood, a small purchase, a passing illness). A change only planned ("maybe do a 10k in the spring") is never
-read by the head: ``gate_rescue._TO_COME`` rules it out first.
+"""Hand-written lines for the dated-change head (``core.extraction.dated_change``; issue 24, session 32,
+helper past51): a dated event told in the past tense, often without "I", that changes who the user is or what
+they have (label 1: moved, married, split up, a new job, a diagnosis, a pet, a habit given up, a licence, a
+home bought) against the day's news told the same way (label 0: an outing, a meal, a party, a trip, a chore, a
+borrowed tool, a mood, a small purchase, a passing illness). A change only planned ("maybe do a 10k in the
+spring") is never read by the head: ``gate_rescue._TO_COME`` rules it out first.
 
 Written for this file, in new wording, in English, Chinese and mixed chat style; no line is taken from an
 evaluation case or from a public store (``tests/training`` checks the case files). Groups are the families, so
@@ -195,7 +195,8 @@ _NEWS: dict[str, list[str]] = {
 
 
 def rows() -> list[dict[str, Any]]:
-    """Every line as a row (``text``, ``label`` 1 a lasting change / 0 the day's news, ``group`` per family)."""
+    """Every line as a row (``text``, ``label`` 1 a lasting change / 0 the day's news, ``group`` per
+    family)."""
     out = [{"text": t, "label": 1, "group": f"past51-change-{family}"}
            for family, lines in _CHANGES.items() for t in lines]
     return out + [{"text": t, "label": 0, "group": f"past51-news-{family}"}

@@ -9,9 +9,10 @@ Rows (``text``, ``label`` 1 = a lasting change of who the user is or what they h
   single-statement memory labelled ``day_event`` or ``thanks_request_mood`` is the day's news, 0 here), the
   development half only (MemoryBank's odd users are never fitted, as for the day's-news head).
 
-The horizon trainer's fit and recipe. The bar is calibrated out of fold (five fits, each without a fifth of the
-groups, ``out_of_fold_by_group``): the lowest 0.05 step at which at most ``NEWS_SHARE`` of the hand-written
-day's-news lines read at or over it (``calibrated_bar``; ``DATED_CHANGE_BAR`` holds the shipped one).
+The horizon trainer's fit and recipe. The bar is calibrated out of fold (five fits, each without a fifth of
+the groups, ``out_of_fold_by_group``): the lowest 0.05 step at which at most ``NEWS_SHARE`` of the
+hand-written day's-news lines read at or over it (``calibrated_bar``; ``DATED_CHANGE_BAR`` holds the shipped
+one).
 
     python -m training.train_dated_change [--out PATH] [--cache PATH]
 """
@@ -53,7 +54,8 @@ def row_weights(rows: list[dict[str, Any]]) -> npt.NDArray[np.float64]:
 
 
 def calibrated_bar(p: npt.NDArray[np.float64], rows: list[dict[str, Any]]) -> float:
-    """The lowest 0.05 step at which at most ``NEWS_SHARE`` of the hand-written news lines read at or over it."""
+    """The lowest 0.05 step at which at most ``NEWS_SHARE`` of the hand-written news lines read at or over
+    it."""
     news = np.array([r["group"].startswith("past51-news-") for r in rows])
     return lowest_bar_within(p[news], NEWS_SHARE)
 

@@ -22,9 +22,9 @@ from dataclasses import replace
 import numpy as np
 import numpy.typing as npt
 
+from core.extraction import dated_change
 from core.extraction.candidates import CandidateOp, MemoryCandidate
 from core.extraction.classifier import Prediction
-from core.extraction.dated_change import DATED_CHANGE_BAR, DATED_CHANGE_KEEP, DATED_CHANGE_ON, shipped_dated_change
 from core.extraction.own_subject import OWN_SUBJECT_BAR, shipped_own_subject
 from core.extraction.rules import patterns
 from core.extraction.rules.analysis import Analysis, message_clauses
@@ -112,9 +112,9 @@ OWN_SUBJECT_WRITTEN_EN = False
 # request or a hypothetical ("Old school hip hop? That's great!": the partner's words echoed)
 ELIDED_CHANGE = False
 # a lasting change the dated-change head read (``dated_changes``) is written as a rule candidate is (the
-# written-news pass at its written bar, ``WRITTEN_NEWS_DROP``; the rescue-turn head not read), not at the lower
-# bar of a rescue (``RESCUE_NEWS_DROP``): the day's-news head reads Chinese changes high ("去年三月戒的酒"
-# 0.82; session 31, multi50). Off: written as any rescue
+# written-news pass at its written bar, ``WRITTEN_NEWS_DROP``; the rescue-turn head not read), not at the
+# lower bar of a rescue (``RESCUE_NEWS_DROP``): the day's-news head reads Chinese changes high
+# ("去年三月戒的酒" 0.82; session 31, multi50). Off: written as any rescue
 DATED_CHANGE_AS_WRITTEN = True
 LIST_RUN = 4  # clauses in a run of a sentence no rule fired on from which each clause is read alone
 MAX_RUN = 4  # longest run read clause by clause (at 7, long companion-chat narratives were stored as
@@ -139,14 +139,15 @@ _STRICT_REASONS = _OVERRIDABLE_REASONS - {"time-soft"}
 # standing model reads a Chinese question for advice ("你有没有什么提高学习效率的建议") at 0.61-0.84, and such
 # reads stored 7 questions of MemoryBank zh as rules in a first public run
 _RULE_READ_REASONS = {"request", "time-soft"}
-# a date of a lasting change told in the past tense ("in 2022", "back in march", "last year", "over the summer",
-# "去年", "上上个月", "今年五月"), not of the day or the week (``patterns.RECENT_PAST`` rules a run out before):
-# a run that names one is read by the dated-change head (``dated_changes``; issue 24, session 32, past51); a
-# clause the rules dropped as ``past`` ("gave up vaping in february", "去年三月戒的酒") joins a run only when
-# it names one (never a bare "i used to…", "以前…": an old value, the update judge's); never a run that speaks of
-# what is to come (``_TO_COME``: "maybe do a 10k in the spring", "准备年底搬去杭州": a goal, the classifier's)
-_MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|" \
-    r"nov(?:ember)?|dec(?:ember)?)"
+# a date of a lasting change told in the past tense ("in 2022", "back in march", "last year", "over the
+# summer", "去年", "上上个月", "今年五月"), not of the day or the week (``patterns.RECENT_PAST`` rules a run
+# out before): a run that names one is read by the dated-change head (``dated_changes``; issue 24, session
+# 32, past51); a clause the rules dropped as ``past`` ("gave up vaping in february", "去年三月戒的酒") joins a
+# run only when it names one (never a bare "i used to…", "以前…": an old value, the update judge's); never a
+# run that speaks of what is to come (``_TO_COME``: "maybe do a 10k in the spring", "准备年底搬去杭州": a
+# goal, the classifier's)
+_MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|aug(?:ust)?|sept?(?:ember)?|" \
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 DATED = re.compile(
     r"去年|前年|今年|上个?月|上上个?月|(?:\d{1,2}|[一二三四五六七八九十]{1,2})月份?|年初|年底|年前|年中|\d{4}\s*年|"
     r"(?:几|[一二两三四五六七八九十])年前|(?:几|[一二两三四五六七八九十])个月前|春天|夏天|秋天|冬天|过年|开春|"
@@ -165,9 +166,10 @@ _TO_COME = re.compile(
 
 
 def _dated(text: str) -> bool:
-    """``text`` names a date of ``DATED`` and nothing to come (``_TO_COME``), with ``DATED_CHANGE_ON``."""
+    """``text`` names a date of ``DATED`` and nothing to come (``_TO_COME``), with ``DATED_CHANGE_ON`` on
+    (``core.extraction.dated_change``, the one switch)."""
     norm = normalise(text)
-    return DATED_CHANGE_ON and bool(DATED.search(norm)) and not _TO_COME.search(norm)
+    return dated_change.DATED_CHANGE_ON and bool(DATED.search(norm)) and not _TO_COME.search(norm)
 # clauses left out of a rescued sentence without ruling it out (a thank-you for the advice)
 _SKIPPED_REASONS = {"ack"}
 # ... and a question tag after a statement asks nothing of it ("I sort of enjoy my taxes, is that weird")
@@ -316,10 +318,10 @@ def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> lis
             run_id = run[0].index
             text = clean_content(analysis.message[run[0].start:run[-1].end])
             recent = bool(patterns.RECENT_PAST.search(normalise(text)))
-            if recent and not DATED_CHANGE_ON:
+            if recent and not dated_change.DATED_CHANGE_ON:
                 continue  # "last weekend I went to…": of the day (a move is the event detector's)
-            # ... but a dated clause beside it ("去年年底在成都买了套房，昨天刚去宜家逛了一下午") is still read
-            # alone, kept only as a lasting change (``dated_changes``)
+            # ... but a dated clause beside it ("去年年底在成都买了套房，昨天刚去宜家逛了一下午") is still
+            # read alone, kept only as a lasting change (``dated_changes``)
             if _DAY_MARKER.search(normalise(text)):
                 threshold = max(threshold, RESCUE_DAY)
             if not recent and long_enough(text, fired and owner is None) and not is_noise_content(text):
@@ -412,20 +414,22 @@ def own_subjects(units: list[Unit], embed: Callable[[list[str]], npt.NDArray[np.
 
 def dated_changes(units: list[Unit], vectors: npt.NDArray[np.float32]) -> list[Unit]:
     """``units`` with each dated one (``Unit.dated``: it names a date of ``DATED``; never a list item nor a
-    relative's) read by the dated-change head on its vector (``vectors``: one per unit, the classifier's): read
-    at ``DATED_CHANGE_BAR`` or more it is a lasting change (``change``; kept at ``DATED_CHANGE_KEEP`` or more
-    p(keep), as a fact: ``add_rescues``); under it, a unit holding a clause the rules dropped as ``past`` is
-    never kept (``NEVER``) and any other is left as it was. Without the head or with ``DATED_CHANGE_ON`` off,
-    every ``past`` unit is never kept and the others are as they were (no reading)."""
+    relative's) read by the dated-change head on its vector (``vectors``: one per unit, the classifier's):
+    read at ``DATED_CHANGE_BAR`` or more it is a lasting change (``change``; kept at ``DATED_CHANGE_KEEP`` or
+    more p(keep), as a fact: ``add_rescues``); under it, a unit holding a clause the rules dropped as
+    ``past`` is never kept (``NEVER``) and any other is left as it was. Without the head or with
+    ``DATED_CHANGE_ON`` off, every ``past`` unit is never kept and the others are as they were (no
+    reading)."""
     at = [j for j, u in enumerate(units) if u.dated and u.owner is None and not u.item] \
-        if DATED_CHANGE_ON else []
-    head = shipped_dated_change() if at else None
+        if dated_change.DATED_CHANGE_ON else []
+    head = dated_change.shipped_dated_change() if at else None
     read = dict(zip(at, head.predict_proba(vectors[at]), strict=True)) if head is not None else {}
     out: list[Unit] = []
     for j, unit in enumerate(units):
         p = read.get(j)
-        if p is not None and p >= DATED_CHANGE_BAR:
-            out.append(replace(unit, threshold=min(unit.threshold, DATED_CHANGE_KEEP), change=True))
+        if p is not None and p >= dated_change.DATED_CHANGE_BAR:
+            keep = min(unit.threshold, dated_change.DATED_CHANGE_KEEP)
+            out.append(replace(unit, threshold=keep, change=True))
         elif unit.past:
             out.append(replace(unit, threshold=NEVER))
         else:
@@ -515,7 +519,7 @@ def add_rescues(out: list[MemoryCandidate], meta: dict[str, CandidateMeta], unit
         rescued: MemoryCandidate | None
         if unit.owner is not None:
             rescued = relationship_fact(unit, pred)
-        elif unit.change:  # a lasting change the dated-change head read: a fact, maybe a live slot's new value
+        elif unit.change:  # a lasting change the dated-change head read: a fact, maybe a slot's new value
             rescued = rescue(unit, pred, taken, vectors[j], keys, frozenset(), MemoryType.FACT)
         elif pred.p_type(pred.memory_type) < RESCUE_TYPE and not (
                 _taste_or_goal(pred) or _fact_or_project(pred) or _taste_or_rule(pred)):
