@@ -116,6 +116,10 @@ ELIDED_CHANGE = False
 # lower bar of a rescue (``RESCUE_NEWS_DROP``): the day's-news head reads Chinese changes high
 # ("去年三月戒的酒" 0.82; session 31, multi50). Off: written as any rescue
 DATED_CHANGE_AS_WRITTEN = True
+# ... filed as a fact unless the classifier types it a taste at ``RESCUE_TYPE`` or more (a pastime taken up or
+# dropped: "been really into pottery lately, haven't touched a climbing wall since june"; as a fact it was
+# glued onto a project and dev_updates3 lost an expected item, session 32). Off: always a fact
+DATED_TASTE_KEPT = True
 LIST_RUN = 4  # clauses in a run of a sentence no rule fired on from which each clause is read alone
 MAX_RUN = 4  # longest run read clause by clause (at 7, long companion-chat narratives were stored as
 # fragments and lost their list items: MemoryBank en query hit 0.853 -> 0.824) ...
@@ -520,7 +524,11 @@ def add_rescues(out: list[MemoryCandidate], meta: dict[str, CandidateMeta], unit
         if unit.owner is not None:
             rescued = relationship_fact(unit, pred)
         elif unit.change:  # a lasting change the dated-change head read: a fact, maybe a slot's new value
-            rescued = rescue(unit, pred, taken, vectors[j], keys, frozenset(), MemoryType.FACT)
+            # ... or a taste the classifier types as one ("into pottery lately, not climbed since june")
+            taste = DATED_TASTE_KEPT and pred.memory_type is MemoryType.PREFERENCE \
+                and pred.p_type(MemoryType.PREFERENCE) >= RESCUE_TYPE
+            as_type = MemoryType.PREFERENCE if taste else MemoryType.FACT
+            rescued = rescue(unit, pred, taken, vectors[j], keys, frozenset(), as_type)
         elif pred.p_type(pred.memory_type) < RESCUE_TYPE and not (
                 _taste_or_goal(pred) or _fact_or_project(pred) or _taste_or_rule(pred)):
             continue
