@@ -118,8 +118,10 @@ ELIDED_CHANGE = False
 DATED_CHANGE_AS_WRITTEN = True
 # ... filed as a fact unless the classifier types it a taste at ``RESCUE_TYPE`` or more (a pastime taken up or
 # dropped: "been really into pottery lately, haven't touched a climbing wall since june"; as a fact it was
-# glued onto a project and dev_updates3 lost an expected item, session 32). Off: always a fact
-DATED_TASTE_KEPT = True
+# glued onto a project and dev_updates3 lost an expected item, session 32). **Off: half-measured** (arm C,
+# session 32: that case's output is main's again, dev_past51 unchanged, pool_check and pool_tune as arm B; the
+# other guards, public and precision not measured before the session's stop). Off: always a fact (arm B)
+DATED_TASTE_KEPT = False
 LIST_RUN = 4  # clauses in a run of a sentence no rule fired on from which each clause is read alone
 MAX_RUN = 4  # longest run read clause by clause (at 7, long companion-chat narratives were stored as
 # fragments and lost their list items: MemoryBank en query hit 0.853 -> 0.824) ...
