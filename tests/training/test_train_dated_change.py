@@ -48,6 +48,6 @@ def test_lines_weigh_more_than_weak_rows_and_the_bar_reads_the_news_lines_only()
     news = [{"text": str(i), "label": 0, "group": "past51-news-trip"} for i in range(20)]
     store = [{"text": "s", "label": 0, "group": "store-x"}]
     p = np.array([0.1] * 19 + [0.72] + [0.99])
-    assert calibrated_bar(p, news + store) == 0.5  # one news line of 20 (5 %): few enough; the store row unread
+    assert calibrated_bar(p, news + store) == 0.5  # 1 news line of 20 (5 %): few enough; store unread
     p2 = np.array([0.1] * 18 + [0.72, 0.66] + [0.99])
     assert calibrated_bar(p2, news + store) == 0.7

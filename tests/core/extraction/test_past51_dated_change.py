@@ -1,7 +1,7 @@
 """Session 32 (past51), issue 24: the dated-change head (``core.extraction.dated_change``) read by the gate's
-rescue (``gate_rescue.dated_changes``): a dated sentence told in the past tense that changes who the user is or
-what they have is kept as a fact, a ``past`` drop of the rules only then; the day's news told with a date, a date
-to come and a relative's change are not. Sentences written for this test."""
+rescue (``gate_rescue.dated_changes``): a dated sentence told in the past tense that changes who the user is
+or what they have is kept as a fact, a ``past`` drop of the rules only then; the day's news told with a date,
+a date to come and a relative's change are not. Sentences written for this test."""
 
 from __future__ import annotations
 
