@@ -89,7 +89,7 @@ from core.extraction.rules.gate_opinion import (
     second_opinion,
     vetoable,
 )
-from core.extraction.rules.gate_rescue import add_rescues, own_subjects, rescue_units
+from core.extraction.rules.gate_rescue import add_rescues, dated_changes, own_subjects, rescue_units
 from core.extraction.rules.gate_splits import apply_splits
 from core.extraction.rules.gate_standing import standing_rules
 from core.extraction.rules.gate_units import (
@@ -270,6 +270,7 @@ class ClassifierGate:
                 opined[len(upserts) + j] = False
         units = standing_rules(self.standing, units, predictions[rest], vectors[rest])
         units = lasting_units(self.lasting, units, predictions[rest], vectors[rest])
+        units = dated_changes(units, vectors[rest])
         units = agreed_units(self.precision if AGREE_ON else None, units, predictions[rest], vectors[rest])
         gated, vetoed = gate_upserts(upserts, predictions[:len(upserts)], alone, vectors, self.keys, filled)
         reread_heads(self.classifier, self.precision, self.keys, analysis, upserts, gated, filled,

@@ -74,6 +74,13 @@ class Unit:
     # the opening clause of a Chinese sentence no rule fired on, read as written with no owner
     # (``gate_rescue.OWN_SUBJECT_WRITTEN``): dropped when the own-subject head reads a subject of its own
     opening: str = ""
+    # the run names a date or a clause of it was dropped by the rules as ``past``
+    # (``gate_rescue.dated_changes`` reads it with the dated-change head); ``past``: a clause was such a drop
+    # (never kept unless the head reads a lasting change); ``change``: the head read a lasting change (kept at
+    # ``DATED_CHANGE_KEEP``, a fact)
+    dated: bool = False
+    past: bool = False
+    change: bool = False
 
     @property
     def model_text(self) -> str:
