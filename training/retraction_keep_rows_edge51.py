@@ -56,6 +56,8 @@ STAY_FRAMES_ZH = {
     "meishi": "{s}存着没事",
     "mixed_ok": "{s}那个 ok 的",
     "liuzhe": "{s}你留着吧",
+    "meishier": "{s}的没啥",
+    "keyicun": "{s}那部分存着可以",
 }
 # label 0: a clause that withdraws something, many with the word list's own words
 GO_FRAMES_EN = {
@@ -71,6 +73,8 @@ GO_FRAMES_EN = {
     "toss": "toss {t} from your notes",
     "pretend": "pretend i never said anything about {t}",
     "off_record": "{t} is off the record",
+    "can_go": "{t} bit can go",
+    "can_be_dropped": "{t} can be dropped from your notes",
 }
 GO_FRAMES_ZH = {
     "bieliu": "别留着{t}那段",

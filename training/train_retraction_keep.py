@@ -5,7 +5,9 @@ The retraction-intent recipe (``training.train_retraction_intent.fit_framed``): 
 regression from zero, first a fit with every fifth frame group held out (its accuracy printed: frames the head
 did not see), then the shipped fit on all rows. The bar ``keep`` is calibrated out of fold (five fits, each
 without its fifth of the frame groups): the lowest 0.05 step from 0.50 at which at most 5 % of the withdrawals
-and reasons (label 0) read at or over it. Writes ``core/extraction/data/retraction_keep_edge51.npz``.
+and reasons (label 0) read at or over it. The bar ``veto`` likewise: the highest 0.05 step from 0.20 at
+which at most 5 % of the stay clauses (label 1) read under it (a clause the resolver's word list calls a
+keep is none under it). Writes ``core/extraction/data/retraction_keep_edge51.npz``.
 
     python -m training.train_retraction_keep [--out PATH] [--cache PATH]
 """
@@ -28,6 +30,16 @@ from training.train_retraction_intent import fit_framed, lowest_bar_within, out_
 FALSE_KEEP_SHARE = 0.05
 
 
+def highest_bar_within(positives: np.ndarray, share: float) -> float:
+    """The highest 0.05 step from 0.20 at which at most ``share`` of ``positives`` (out-of-fold probabilities
+    of the stay clauses) read under it; 0.20 when none is."""
+    best = 0.20
+    for step in range(4, 11):
+        if float((positives < step * 0.05).mean()) <= share:
+            best = round(step * 0.05, 2)
+    return best
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", type=Path, default=KEEP_WEIGHTS_PATH)
@@ -40,14 +52,17 @@ def main(argv: list[str] | None = None) -> int:
     oof = out_of_fold_by_group(rows, x, y)
     bar = lowest_bar_within(oof[y == 0], FALSE_KEEP_SHARE)
     recall = float((oof[y == 1] >= bar).mean())
-    framed.model.save(args.out, rows=str(len(rows)), rows_sha1=rows_sha1(rows), bars={"keep": bar},
+    veto = highest_bar_within(oof[y == 1], FALSE_KEEP_SHARE)
+    framed.model.save(args.out, rows=str(len(rows)), rows_sha1=rows_sha1(rows),
+                      bars={"keep": bar, "veto": veto},
                       held_out_accuracy=f"{framed.held_out_accuracy:.4f}", oof_keep_recall=f"{recall:.4f}")
     print(json.dumps({"rows": framed.rows, "positives": framed.positives,
                       "held_out_rows": framed.held_out_rows,
                       "held_out_accuracy": round(framed.held_out_accuracy, 4),
                       "held_out_errors": [t for t, _ in framed.held_out_errors[:20]],
                       "oof_accuracy": round(float(((oof >= 0.5) == (y == 1)).mean()), 4),
-                      "keep_bar": bar, "oof_keep_recall_at_bar": round(recall, 4), "out": str(args.out)},
+                      "keep_bar": bar, "veto_bar": veto, "oof_keep_recall_at_bar": round(recall, 4),
+                      "out": str(args.out)},
                      ensure_ascii=False, indent=1))
     return 0
 

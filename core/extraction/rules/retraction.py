@@ -104,10 +104,10 @@ REST_KEEP = 0.5  # the clauses a partial retraction keeps must be a memory alone
 # clause of a retraction sentence (not cued) lets something stay when the head reads it at its calibrated
 # bar ``keep`` (0.55) and follows the sentence's first withdrawing clause ("X那些别存，工作那个无所谓"; the
 # sentence after the retraction likewise, "... the Y part is ok"), and a clause the word list ``_KEEP``
-# calls a keep is none when the head reads it under ``KEEP_VETO`` ("wait can u not keep the X thing").
-# Off: the word list alone decides.
+# calls a keep is none when the head reads it under its calibrated bar ``veto`` (0.45; ``KEEP_VETO`` when the
+# weights hold none) ("wait can u not keep the X thing"). Off: the word list alone decides.
 KEEP_HEAD_ON = True
-KEEP_VETO = 0.30
+KEEP_VETO = 0.45
 # Session 32 (helper edge51): an uncued question that names a word of a live memory is read by the
 # retraction-intent model too ("wait can u not keep the X thing?"); off: no question is read (a question
 # asks).
@@ -379,9 +379,9 @@ class RetractionResolver:
 
     def _stays(self, parts: list[str], after: str) -> dict[str, bool]:
         """With the keep-clause head (``KEEP_HEAD_ON``), whether each clause of a retraction sentence and the
-        sentence ``after`` it let something stay: a clause the word list ``_KEEP`` names unless the head reads
-        it under ``KEEP_VETO``; any other clause after the first withdrawing one (and ``after``) when the head
-        reads it at its bar ``keep``. Clauses before the first withdrawal are the word list's alone (a
+        sentence ``after`` it let something stay: a clause the word list ``_KEEP`` names unless the head
+        reads it under its bar ``veto``; any other clause after the first withdrawing one (and ``after``)
+        when the head reads it at its bar ``keep``. Clauses before the first withdrawal are the word list's alone (a
         statement before a bare cue is what it withdraws). Empty without the head: the word list decides."""
         if self.keep_head is None:
             return {}
@@ -390,13 +390,14 @@ class RetractionResolver:
             return {}
         probs = self.keep_head.predict_proba(self.classifier.embed(texts))
         p = dict(zip(texts, (float(q) for q in probs), strict=True))
-        bar = self.keep_head.head.bars.get("keep", 0.55)
+        bar = self.keep_head.head.bars.get("keep", 0.6)
+        veto = self.keep_head.head.bars.get("veto", KEEP_VETO)
         first = next((k for k, q in enumerate(parts) if cued(q) or not _KEEP.search(q)), len(parts))
         out: dict[str, bool] = {}
         for q in texts:
             listed = bool(_KEEP.search(q))
             later = q == after or (q in parts and parts.index(q) > first)
-            out[q] = (listed and p[q] >= KEEP_VETO) or (later and p[q] >= bar)
+            out[q] = (listed and p[q] >= veto) or (later and p[q] >= bar)
         return out
 
     def _above_cue_floor(self, found: list[tuple[int, str]], live_words: frozenset[str],
