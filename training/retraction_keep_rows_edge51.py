@@ -90,8 +90,9 @@ GO_FRAMES_ZH = {
 }
 # label 0: a reason told beside a withdrawal (names nothing to keep)
 REASONS = {
-    "reason_en": ["bit too private tbh", "not comfy with that", "my partner reads this sometimes", "feels weird",
-                  "too personal", "i overshared", "that's nobody's business", "just paranoid i guess"],
+    "reason_en": ["bit too private tbh", "not comfy with that", "my partner reads this sometimes",
+                  "feels weird", "too personal", "i overshared", "that's nobody's business",
+                  "just paranoid i guess"],
     "reason_zh": ["感觉不太安全", "太隐私了", "我妈会看到", "有点别扭", "说多了", "不想留底", "怕泄露",
                   "心里不踏实"],
 }

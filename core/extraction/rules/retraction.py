@@ -381,8 +381,9 @@ class RetractionResolver:
         """With the keep-clause head (``KEEP_HEAD_ON``), whether each clause of a retraction sentence and the
         sentence ``after`` it let something stay: a clause the word list ``_KEEP`` names unless the head
         reads it under its bar ``veto``; any other clause after the first withdrawing one (and ``after``)
-        when the head reads it at its bar ``keep``. Clauses before the first withdrawal are the word list's alone (a
-        statement before a bare cue is what it withdraws). Empty without the head: the word list decides."""
+        when the head reads it at its bar ``keep``. Clauses before the first withdrawal are the word list's
+        alone (a statement before a bare cue is what it withdraws). Empty without the head: the word list
+        decides."""
         if self.keep_head is None:
             return {}
         texts = list(dict.fromkeys([*parts, *([after] if after else [])]))
