@@ -335,7 +335,10 @@ class RetractionResolver:
             stays = self._stays(parts, after)
             keep = [p for p in parts if stays.get(p, bool(_KEEP.search(p))) and not cued(p)]
             drop = [p for p in parts if p not in keep]
-            cue_parts = [p for p in drop if cued(p) or p in withdrawing]
+            # a clause the word list calls a keep and the head does not ("can u not keep the X part") is what
+            # the sentence withdraws, as a cued clause is ("..., just drop it" points to it, not further back)
+            vetoed = {p for p in drop if p in stays and _KEEP.search(p)}
+            cue_parts = [p for p in drop if cued(p) or p in withdrawing or p in vetoed]
             lead = cue_parts or [p for p in drop if _words(topic_text(p)) and not UPDATE_CUE.search(p)]
             points_back = bool(lead) and all(_points_back(p) for p in lead)
             if after and stays.get(after, bool(_KEEP.search(after))) and not cued(after):
