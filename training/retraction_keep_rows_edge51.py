@@ -8,9 +8,10 @@ misses the stay clauses told in other words ("Y is ok", "Y无所谓", "Y没关�
 the withdrawals that carry its words ("can u not keep X", "no need to keep X", "别留着X").
 
 Label 1: a clause that lets something stay (the user does not mind it being remembered). Label 0: a clause
-that withdraws something (with or without the list's words), and a reason told beside a withdrawal ("kinda
-private", "感觉不安全"). Each row is a frame filled with a topic; ``group`` names the frame, so the trainer's
-split holds whole frames out (the split every logistic-head trainer here shares). Topics are chosen apart
+that withdraws something (with or without the list's words), a reason told beside a withdrawal ("bit too
+private tbh", "感觉不太安全") and whose it was ("he's the runner, not me", "是我表哥在学法语"). Each row is
+a frame filled with a topic, or a written reason; ``group`` names the frame, so the trainer's split holds
+whole frames out (the split every logistic-head trainer here shares). Topics are chosen apart
 from the dev sets' retractions; no row is copied from a case file
 (``tests/training/test_retraction_keep_rows_edge51.py``). Deterministic.
 """
@@ -95,6 +96,13 @@ REASONS = {
                   "just paranoid i guess"],
     "reason_zh": ["感觉不太安全", "太隐私了", "我妈会看到", "有点别扭", "说多了", "不想留底", "怕泄露",
                   "心里不踏实"],
+    # why it is withdrawn: it was someone else's, or it was wrong (a statement, never a stay clause)
+    "whose_en": ["he's the runner, not me", "she's the one with the bakery", "that was my roommate's thing",
+                 "my twin is the pilot", "got it mixed up with my cousin", "it's my dad who fishes",
+                 "my sister does the triathlons", "he's the guitarist in the family", "that's my boss's car",
+                 "my neighbour is the beekeeper", "confused myself with my flatmate", "she's the vegan one"],
+    "whose_zh": ["是我表哥在学法语", "那是我同事的事", "我说成自己了，其实是我妹", "跑马拉松的是我老公",
+                 "我搞混了，是我室友", "养蜂的是我舅舅", "开店的是我闺蜜", "我记错了，那是我爸的"],
 }
 
 
