@@ -100,6 +100,14 @@ INTENT_LEAN = 0.6  # P(retraction) at which a sentence the standing model calls 
 # of a live memory is a retraction ("nix the counselor + insomnia part"; an acknowledgement, "yeah!", "lol yes
 # exactly", sits near 0.55 and names nothing)
 REST_KEEP = 0.5  # the clauses a partial retraction keeps must be a memory alone (classifier p_keep)
+# Session 32 (helper edge51), the keep-clause head (``core.extraction.retraction_keep``): with it, a
+# clause of a retraction sentence (not cued) lets something stay when the head reads it at its calibrated
+# bar ``keep`` (0.55) and follows the sentence's first withdrawing clause ("X那些别存，工作那个无所谓"; the
+# sentence after the retraction likewise, "... the Y part is ok"), and a clause the word list ``_KEEP``
+# calls a keep is none when the head reads it under its calibrated bar ``veto`` (0.45; ``KEEP_VETO`` when the
+# weights hold none) ("wait can u not keep the X thing"). Off: the word list alone decides.
+KEEP_HEAD_ON = True
+KEEP_VETO = 0.45
 
 # a memory's clause boundaries beyond punctuation: "... and i ...", "... so i ...", "因为", "所以"
 _SEGMENT = re.compile(r"[^,，;；。!！?？]+")
@@ -282,6 +290,11 @@ class RetractionResolver:
         self.intent = intent
         self.standing = standing
         self.target = target
+        self.keep_head: RetractionIntent | None = None
+        if KEEP_HEAD_ON:
+            from core.extraction.retraction_keep import shipped_keep_head
+
+            self.keep_head = shipped_keep_head()
 
     # -- which sentences retract, and what -------------------------------------------------------
     def retractions(self, message: str, previous: str | None, withdrew: bool = False,
@@ -318,13 +331,18 @@ class RetractionResolver:
         out = []
         for i, sentence in sorted(found)[:MAX_RETRACTIONS]:
             parts = [q.strip() for p in CLAUSE.findall(sentence) for q in _ELLIPSIS.split(p) if q.strip()]
-            keep = [p for p in parts if _KEEP.search(p) and not cued(p)]
+            after = sentences[i + 1] if i + 1 < len(sentences) else ""
+            stays = self._stays(parts, after)
+            keep = [p for p in parts if stays.get(p, bool(_KEEP.search(p))) and not cued(p)]
             drop = [p for p in parts if p not in keep]
-            cue_parts = [p for p in drop if cued(p) or p in withdrawing]
+            # a clause the word list calls a keep and the head does not ("can u not keep the X part") is what
+            # the sentence withdraws, as a cued clause is ("..., just drop it" points to it, not further back)
+            vetoed = {p for p in drop if p in stays and _KEEP.search(p)}
+            cue_parts = [p for p in drop if cued(p) or p in withdrawing or p in vetoed]
             lead = cue_parts or [p for p in drop if _words(topic_text(p)) and not UPDATE_CUE.search(p)]
             points_back = bool(lead) and all(_points_back(p) for p in lead)
-            after = sentences[i + 1] if i + 1 < len(sentences) else ""
-            if after and _KEEP.search(after) and not cued(after):  # "... the phone call bit is fine"
+            if after and stays.get(after, bool(_KEEP.search(after))) and not cued(after):
+                # "... the phone call bit is fine"
                 keep.append(after)
             within = False
             topic = topic_text(" ".join(lead)) if lead and not points_back else ""
@@ -356,6 +374,30 @@ class RetractionResolver:
             new = [p for p in drop if p not in lead and p not in keep and tells_new_value(p)]
             out.append(_Retraction(sentence, topic, " ".join(keep), tuple(lead or parts) + own_keep,
                                    new_value=("，" if has_cjk(sentence) else ", ").join(new), within=within))
+        return out
+
+    def _stays(self, parts: list[str], after: str) -> dict[str, bool]:
+        """With the keep-clause head (``KEEP_HEAD_ON``), whether each clause of a retraction sentence and the
+        sentence ``after`` it let something stay: a clause the word list ``_KEEP`` names unless the head
+        reads it under its bar ``veto``; any other clause after the first withdrawing one (and ``after``)
+        when the head reads it at its bar ``keep``. Clauses before the first withdrawal are the word list's
+        alone (a statement before a bare cue is what it withdraws). Empty without the head: the word list
+        decides."""
+        if self.keep_head is None:
+            return {}
+        texts = list(dict.fromkeys([*parts, *([after] if after else [])]))
+        if not texts:
+            return {}
+        probs = self.keep_head.predict_proba(self.classifier.embed(texts))
+        p = dict(zip(texts, (float(q) for q in probs), strict=True))
+        bar = self.keep_head.head.bars.get("keep", 0.6)
+        veto = self.keep_head.head.bars.get("veto", KEEP_VETO)
+        first = next((k for k, q in enumerate(parts) if cued(q) or not _KEEP.search(q)), len(parts))
+        out: dict[str, bool] = {}
+        for q in texts:
+            listed = bool(_KEEP.search(q))
+            later = q == after or (q in parts and parts.index(q) > first)
+            out[q] = (listed and p[q] >= veto) or (later and p[q] >= bar)
         return out
 
     def _above_cue_floor(self, found: list[tuple[int, str]], live_words: frozenset[str],
