@@ -68,16 +68,16 @@ _COMPLETE: dict[str, list[str]] = {
         "is the museum open on mondays?", "any recipes with leftover rice?",
     ],
     "en-fact": [
-        "i work at a bakery downtown", "my kids are 4 and 7", "i'm vegetarian", "we just moved to leeds",
+        "i work at a bakery downtown", "my kids are 4 and 7", "i've been pescatarian since college", "we just moved to leeds",
         "i'm about to head out", "my sister is visiting this weekend", "i love cooking for friends",
-        "i hate the cold", "i'm reading a book about whales", "my flight got delayed again",
+        "i hate the cold", "i'm reading a book about whales", "my train is stuck outside reading again",
     ],
     "en-chat": [
         "thanks, that's perfect", "haha ok", "sounds good", "nah i'm good", "that makes sense",
         "lol true", "ok cool thx", "got it", "never mind", "hmm let me think",
     ],
     "en-now": [
-        "write me a packing list for a beach trip", "translate this into spanish",
+        "write me a packing list for a beach trip", "turn this paragraph into german for me",
         "make the last paragraph shorter", "give me three dinner ideas", "summarise this article",
         "plan my saturday", "fix the typo in the second line", "draft a reply to my landlord",
     ],
@@ -103,7 +103,7 @@ _COMPLETE: dict[str, list[str]] = {
     ],
     "en-request": [
         "write me a short poem about autumn", "find me a cheap flight to oslo", "list some easy houseplants",
-        "show me how to tie a tie", "recommend a good thriller", "book a table for two at eight",
+        "show me how to tie a tie", "suggest a cozy mystery novel", "book a table for two at eight",
         "make me a playlist for running", "tell me a joke",
     ],
     "zh-request": [
