@@ -57,7 +57,8 @@ def _taste(content: str) -> MemoryCandidate:
 def test_a_lone_preference_read_with_its_opener_as_a_rule_is_stored_as_that_rule() -> None:
     data = ExtractionInput("柔顺剂一律别放", CONTEXT)
     out = with_opener(data, [_taste("柔顺剂一律别放")], _reads(0.8), _reads(0.9))
-    assert [(c.memory_type, c.content) for c in out] == [(MemoryType.CONSTRAINT, "洗衣服的话，柔顺剂一律别放")]
+    want = [(MemoryType.CONSTRAINT, "洗衣服的话，柔顺剂一律别放")]
+    assert [(c.memory_type, c.content) for c in out] == want
 
 
 def test_below_the_bar_or_with_the_flag_off_the_preference_stays(monkeypatch: pytest.MonkeyPatch) -> None:
