@@ -68,7 +68,8 @@ _COMPLETE: dict[str, list[str]] = {
         "is the museum open on mondays?", "any recipes with leftover rice?",
     ],
     "en-fact": [
-        "i work at a bakery downtown", "my kids are 4 and 7", "i've been pescatarian since college", "we just moved to leeds",
+        "i work at a bakery downtown", "my kids are 4 and 7", "i've been pescatarian since college",
+        "we just moved to leeds",
         "i'm about to head out", "my sister is visiting this weekend", "i love cooking for friends",
         "i hate the cold", "i'm reading a book about whales", "my train is stuck outside reading again",
     ],
