@@ -36,6 +36,7 @@ from training.instruction_lines_cons29 import rows as cons29_rows
 from training.instruction_lines_cons37 import rows as cons37_rows
 from training.instruction_lines_cons49 import rows as cons49_rows
 from training.instruction_lines_cons50 import rows as cons50_rows
+from training.instruction_lines_cons51 import rows as cons51_rows
 from training.instruction_templates_cons26 import corpus_rows
 from training.instruction_templates_cons26 import rows as cons26_rows
 from training.instruction_templates_cons28 import rows as cons28_rows
@@ -66,10 +67,14 @@ WITH_CONS49 = False
 # plans of the user's own, and a few more rules) beside session 30's: ``--cons50-lines``, an arm
 # (``WITH_CONS50``)
 WITH_CONS50 = False
+# session 32's lines (``training/instruction_lines_cons51.py``: questions about what the assistant usually
+# does, one-off requests for this answer only, requests for code, as negatives; a few rules beside them) on
+# top of the shipped rows: ``--cons51-lines``, an arm (``WITH_CONS51``)
+WITH_CONS51 = False
 
 
 def template_rows(with_lines: bool = True, with_cons49: bool = WITH_CONS49,
-                  with_cons50: bool = WITH_CONS50) -> list[dict[str, Any]]:
+                  with_cons50: bool = WITH_CONS50, with_cons51: bool = WITH_CONS51) -> list[dict[str, Any]]:
     """Session 13's rows (frames, the corpus's train split, retraction requests), session 15's chat-style
     families (``training/instruction_templates_cons28.py``) and, with ``with_lines`` (the shipped weights'
     rows since session 20), the hand-written lines of session 16 (``training/instruction_lines_cons29.py``:
@@ -81,8 +86,10 @@ def template_rows(with_lines: bool = True, with_cons49: bool = WITH_CONS49,
     with ``with_cons49``, session 30's (``training/instruction_lines_cons49.py``: a rule about what to leave
     out with its object or reason first; a cut for one text or one time and a request to forget, in the same
     words; counterfactual wishes; an arm, not the shipped fit: ``WITH_CONS49``) and with ``with_cons50``
-    session 31's beside them (``training/instruction_lines_cons50.py``, ``WITH_CONS50``)."""
-    extra = (cons49_rows() if with_cons49 or with_cons50 else []) + (cons50_rows() if with_cons50 else [])
+    session 31's beside them (``training/instruction_lines_cons50.py``, ``WITH_CONS50``); with ``with_cons51``
+    session 32's (``training/instruction_lines_cons51.py``, ``WITH_CONS51``) after them."""
+    extra = (cons49_rows() if with_cons49 or with_cons50 else []) + (cons50_rows() if with_cons50 else []) \
+        + (cons51_rows() if with_cons51 else [])
     lines = cons29_rows() + cons37_rows() + extra if with_lines else []
     return cons26_rows() + cons28_rows() + lines
 
@@ -90,7 +97,8 @@ def template_rows(with_lines: bool = True, with_cons49: bool = WITH_CONS49,
 def row_weights(rows: list[dict[str, Any]]) -> npt.NDArray[np.float64]:
     """``LINE_WEIGHT`` for a hand-written line (group ``cons29-…``/``cons37-…``/``cons49-…``/``cons50-…``), 1
     for a template row."""
-    return np.array([LINE_WEIGHT if r["group"].startswith(("cons29-", "cons37-", "cons49-", "cons50-"))
+    return np.array([LINE_WEIGHT if r["group"].startswith(("cons29-", "cons37-", "cons49-", "cons50-",
+                                                           "cons51-"))
                      else 1.0
                      for r in rows])
 
@@ -136,12 +144,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="with session 30's lines (instruction_lines_cons49.py): an arm, not shipped")
     ap.add_argument("--cons50-lines", action="store_true",
                     help="with session 30's and 31's lines (instruction_lines_cons49/50.py): an arm")
+    ap.add_argument("--cons51-lines", action="store_true",
+                    help="with session 32's lines (instruction_lines_cons51.py) on the shipped rows: an arm")
     ap.add_argument("--no-lines", action="store_true",
                     help="session 15's rows alone, without the hand-written lines (an arm, not shipped)")
     args = ap.parse_args(argv)
     rows: list[dict[str, Any]] = template_rows(with_lines=not args.no_lines,
                                                with_cons49=args.cons49_lines or WITH_CONS49,
-                                               with_cons50=args.cons50_lines or WITH_CONS50)
+                                               with_cons50=args.cons50_lines or WITH_CONS50,
+                                               with_cons51=args.cons51_lines or WITH_CONS51)
     framed = fit_framed(rows, args.cache, STEPS, LEARNING_RATE, L2, row_weights(rows))
     fitted = framed.model
     held = corpus_rows(split="test")  # the corpus's test split: never trained on

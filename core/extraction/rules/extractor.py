@@ -425,6 +425,16 @@ class RulesExtractor:
             return [0.5] * len(texts)  # undecided: neither threshold applies
         return [float(p) for p in self._standing.predict_proba(self.classifier.embed(texts))]
 
+    def rule_opener(self, texts: list[str]) -> list[float]:
+        """P(the message names only a rule's domain) per text (``core.extraction.rule_opener``, loaded
+        once per process), on the classifier's passage vectors; 0.0 (no opener) without the head."""
+        from core.extraction.rule_opener import shipped_rule_opener
+
+        head = shipped_rule_opener()
+        if self.classifier is None or head is None or not texts:
+            return [0.0] * len(texts)
+        return [float(p) for p in head.predict_proba(self.classifier.embed(texts))]
+
     def horizon(self, texts: list[str]) -> list[float]:
         """P(of this day, week or trip) per text (``core.extraction.horizon``), on the classifier's passage
         vectors (cached: the gate embedded most of them already); undecided (0.0) without the model."""
@@ -536,7 +546,8 @@ class RulesExtractor:
         joined in by ``refine``, once the update judge has read the statement alone."""
         # a rule split over two turns, the first naming only its domain (``two_turn``)
         return _one_per_statement(with_opener(data, list(self._precised(data).candidates),
-                                              self.standing if self._standing is not None else None))
+                                              self.standing if self._standing is not None else None,
+                                              self.rule_opener if self.classifier is not None else None))
 
     def refine(self, data: ExtractionInput, candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
         """Stage 2: against ``data.existing``: drop what is already known, reuse the key of the same

@@ -1,0 +1,57 @@
+"""Train the rule-opener head (``core.extraction.rule_opener``).
+
+Rows: the hand-written lines of ``training/opener_lines_cons51.py`` (1: a short message naming only the domain
+of a rule said in the next turn; 0: a message complete in itself). The heads' fit (class-balanced logistic
+regression, deterministic); out-of-fold readings by group (five fits, each without a fifth of the groups) are
+reported with the share of each class over a few bars.
+
+    python -m training.train_rule_opener [--out PATH] [--cache PATH]
+
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from core.extraction.classifier import PREFIX
+from core.extraction.rule_opener import RULE_OPENER_BAR, RULE_OPENER_PATH, RuleOpener
+from training.opener_lines_cons51 import rows as cons51_rows
+from training.train_memory_classifier import embed
+from training.train_retraction_intent import fit, out_of_fold_by_group, rows_sha1
+from training.train_standing_instruction import L2, LEARNING_RATE, STEPS
+
+
+def rule_opener_rows() -> list[dict[str, Any]]:
+    """The head's training rows: cons51's lines."""
+    return cons51_rows()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--out", type=Path, default=RULE_OPENER_PATH)
+    ap.add_argument("--cache", type=Path, default=None, help="a vector cache file (shared format)")
+    args = ap.parse_args(argv)
+    rows = rule_opener_rows()
+    x = embed([r["text"] for r in rows], args.cache, PREFIX)
+    y = np.array([r["label"] for r in rows], dtype=np.int64)
+    p = out_of_fold_by_group(rows, x, y, STEPS, LEARNING_RATE, L2)
+    fitted = fit(x, y, STEPS, LEARNING_RATE, L2)
+    RuleOpener(fitted.head).save(args.out, rows_sha1(rows), {"bar": RULE_OPENER_BAR}, rows=str(len(rows)))
+    by_bar = {f"{b:.2f}": [round(float((p[y == 1] >= b).mean()), 4), round(float((p[y == 0] >= b).mean()), 4)]
+              for b in (0.4, 0.5, 0.6, 0.7, 0.8)}
+    wrong = [(r["text"], round(float(q), 3)) for r, q in zip(rows, p, strict=True)
+             if (q >= RULE_OPENER_BAR) != (r["label"] == 1)]
+    print(json.dumps({"rows": len(rows), "openers": int(y.sum()),
+                      "oof_opener_and_complete_share_over_bar": by_bar,
+                      "oof_accuracy": round(float(((p >= RULE_OPENER_BAR) == (y == 1)).mean()), 4),
+                      "oof_wrong": wrong, "out": str(args.out)}, ensure_ascii=False, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
