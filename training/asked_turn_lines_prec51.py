@@ -143,11 +143,61 @@ LINES: list[tuple[str, int, str, str]] = [
     ("en-last-news", 1, "What kind of food do you like?", "I just had the best ramen of my life at a place downtown"),
 ]
 
+POLITE_LINES: list[tuple[str, int, str, str]] = [
+    # --- zh, MemoryBank's long polite register: a trip being prepared, a plan of the day, a mood of these days,
+    # answered to the companion's question about them (1)
+    ("zh-polite-news", 1, "你是否已经为这次旅行做好了准备？", "是的，我已经预订了往返的机票和酒店，还查好了当地的地铁线路和换乘方式"),
+    ("zh-polite-news", 1, "你有什么具体的出行安排吗？", "我打算第一天去参观当地的美术馆，第二天去老城区逛逛，最后一天去海边看日出"),
+    ("zh-polite-news", 1, "你准备在那里住几天呢？", "我计划住五天左右，这样可以有充足的时间慢慢游览每一个景点"),
+    ("zh-polite-news", 1, "你打算住在什么样的地方？", "我打算住在市中心附近的一家青年旅舍，交通比较方便，价格也比较实惠"),
+    ("zh-polite-news", 1, "你最近的心情如何？", "最近我感觉自己有些疲惫，工作上的事情总是做不完，晚上也休息不好"),
+    ("zh-polite-news", 1, "你最近有没有遇到什么烦心事？", "最近我和家人因为一些小事闹了点矛盾，心里有些不太舒服"),
+    ("zh-polite-news", 1, "你今天有什么想和我分享的吗？", "今天我去了一家新开的书店，买了两本散文集，感觉收获很大"),
+    ("zh-polite-news", 1, "你最近有什么新的计划吗？", "我最近打算去郊区的农家乐住一晚，体验一下摘草莓的乐趣"),
+    ("zh-polite-news", 1, "那次展览你觉得怎么样？", "展览的内容很丰富，我印象最深的是一组关于古代陶瓷的展品"),
+    ("zh-polite-news", 1, "你准备好明天的演讲了吗？", "我已经把稿子修改了三遍，还对着镜子练习了好几次，希望明天能顺利"),
+    ("zh-polite-news", 1, "你打算什么时候出发呢？", "我准备下周三出发，先坐高铁到南京，再转车去扬州"),
+    ("zh-polite-news", 1, "周末你过得怎么样？", "周末我和朋友去郊外野餐了，天气很好，我们还放了风筝"),
+    # --- zh, the same register: a lasting taste, habit, trait or wish, answered to the companion's question (0)
+    ("zh-polite-lasting", 0, "你平时有什么兴趣爱好吗？", "我平时非常喜欢练习书法，已经坚持了很多年，它能让我的心情平静下来"),
+    ("zh-polite-lasting", 0, "你一般喜欢去什么样的地方旅行？", "我一直比较喜欢去有历史文化底蕴的古城，感受当地的风土人情"),
+    ("zh-polite-lasting", 0, "你平时喜欢吃什么样的菜？", "我一向偏爱清淡的粤菜，尤其是各种煲汤，辣的东西我吃不太习惯"),
+    ("zh-polite-lasting", 0, "你觉得自己是一个怎样的人？", "我觉得自己是一个比较细心和有耐心的人，做事情喜欢有条理"),
+    ("zh-polite-lasting", 0, "你有什么一直想实现的愿望吗？", "我一直希望将来能够去南极看一看企鹅，这是我从小就有的梦想"),
+    ("zh-polite-lasting", 0, "你平时是怎么保持健康的？", "我每周都会去健身房锻炼三次，饮食上也尽量少油少盐"),
+    ("zh-polite-lasting", 0, "你喜欢看什么类型的电影？", "我一直很喜欢看科幻电影，尤其是关于太空探索的题材"),
+    ("zh-polite-lasting", 0, "你的工作主要是做什么的？", "我在一家出版社做编辑，主要负责儿童读物的出版"),
+    ("zh-polite-lasting", 0, "你今天有什么想和我分享的吗？", "我想和你聊聊我的爱好，我从大学开始就喜欢收集各地的邮票"),
+    ("zh-polite-lasting", 0, "你最近在忙些什么？", "我一直在学习弹古筝，每个周末都会去老师那里上课"),
+    ("zh-polite-lasting", 0, "你的职业规划是什么？", "我希望在未来几年内成为一名注册会计师，为此我一直在努力学习"),
+    ("zh-polite-lasting", 0, "你平时喜欢听什么音乐？", "我比较喜欢听古典音乐，特别是肖邦的钢琴曲"),
+    # --- en, MemoryBank's long polite register (1)
+    ("en-polite-news", 1, "Have you made any arrangements for your trip yet?", "Yes, I have reserved a rental car and booked a guesthouse close to the harbour for the first three nights."),
+    ("en-polite-news", 1, "What is your itinerary like?", "I plan to visit the cathedral on the first day, then take a boat tour along the coast on the second day."),
+    ("en-polite-news", 1, "How long will you be staying there?", "I am planning to stay for about a week so that I can explore each neighbourhood at a relaxed pace."),
+    ("en-polite-news", 1, "How have you been feeling recently?", "Recently I have been feeling quite tired and a little anxious, as there is so much to do at work."),
+    ("en-polite-news", 1, "Is there anything you would like to share with me today?", "Today I visited a new bakery in my neighbourhood and tried their lemon tart, which was delicious."),
+    ("en-polite-news", 1, "How did you spend your weekend?", "I spent the weekend helping my cousin move into her new apartment, and we were exhausted by the end."),
+    ("en-polite-news", 1, "What did you think of the exhibition?", "It was very interesting, and the section on ancient maps impressed me the most."),
+    ("en-polite-news", 1, "Are you ready for your presentation tomorrow?", "I have revised my slides several times and practised in front of my roommate, so I hope it goes well."),
+    # --- en, the same register, lasting (0)
+    ("en-polite-lasting", 0, "What kind of hobbies do you have?", "I have always loved birdwatching, and I have kept a notebook of the species I have seen for many years."),
+    ("en-polite-lasting", 0, "Where do you like to travel?", "I have always preferred quiet mountain villages to big cities, because I enjoy the fresh air and slow pace."),
+    ("en-polite-lasting", 0, "What kind of person are you?", "I would describe myself as patient and organised, and I like to plan things carefully."),
+    ("en-polite-lasting", 0, "Is there a dream you have always had?", "I have always hoped to open a small bookshop of my own one day."),
+    ("en-polite-lasting", 0, "How do you usually keep fit?", "I go cycling every Sunday morning and try to eat plenty of vegetables."),
+    ("en-polite-lasting", 0, "Is there anything you would like to share with me today?", "I would like to tell you about my hobby: I have been making wooden furniture in my garage for years."),
+    ("en-polite-lasting", 0, "What have you been busy with lately?", "I have been learning the cello for three years, and I still practise every evening."),
+    ("en-polite-lasting", 0, "What do you do for work?", "I work as a librarian at the city library, mainly looking after the children's section."),
+]
 
-def rows() -> list[dict[str, Any]]:
-    """The written pairs as rows (``question``, ``text``, ``label``, ``group``)."""
+
+def rows(polite: bool = False) -> list[dict[str, Any]]:
+    """The written pairs as rows (``question``, ``text``, ``label``, ``group``); ``polite``: with the 40 pairs in
+    MemoryBank's long, polite register (``POLITE_LINES``: a trip being prepared, a plan, a mood of these days
+    beside lasting tastes, habits, traits and wishes, each answering the companion's question)."""
     return [{"question": q, "text": text, "label": label, "group": f"prec51-{group}"}
-            for group, label, q, text in LINES]
+            for group, label, q, text in LINES + (POLITE_LINES if polite else [])]
 
 
 def _lang(text: str) -> str:

@@ -45,9 +45,15 @@ LASTING_SHARE = 0.025
 rescue-turn head's share)."""
 
 
-def training_rows() -> list[dict[str, Any]]:
-    """The rows (``question``, ``text``, ``label``, ``group``: family and index mod 4)."""
-    lines = prec51_rows() + weak_rows(prec48_rows() + prec49_rows() + prec50_rows())
+POLITE = True
+"""Whether the 40 pairs in MemoryBank's long, polite register (``asked_turn_lines_prec51.POLITE_LINES``) are rows
+of the shipped fit (``--no-polite``: the arm without them)."""
+
+
+def training_rows(polite: bool = POLITE) -> list[dict[str, Any]]:
+    """The rows (``question``, ``text``, ``label``, ``group``: family and index mod 4); ``polite``: with the
+    polite-register pairs."""
+    lines = prec51_rows(polite) + weak_rows(prec48_rows() + prec49_rows() + prec50_rows())
     return [{**r, "group": f"{r['group']}-{i % 4}"} for i, r in enumerate(lines)]
 
 
@@ -61,8 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", type=Path, default=ASKED_TURN_PATH)
     ap.add_argument("--cache", type=Path, default=None, help="a vector cache file (shared format)")
+    ap.add_argument("--no-polite", action="store_true", help="without the polite-register pairs (an arm)")
     args = ap.parse_args(argv)
-    rows = training_rows()
+    rows = training_rows(POLITE and not args.no_polite)
     x = features(rows, args.cache)
     y = np.array([r["label"] for r in rows], dtype=np.int64)
     p = out_of_fold_by_group(rows, x, y, STEPS, LEARNING_RATE, L2)
