@@ -3,10 +3,10 @@
 Rows: the written (question, answer statement) pairs (``training/asked_turn_lines_prec51.py``) and the
 rescue-turn head's lines each given a question (``asked_turn_lines_prec51.weak_rows``); 1 when the statement,
 read as the answer to the question, is the day's news, a plan of these days or a mood, 0 when it is lasting.
-Each row's input is the question's and the statement's ``passage: `` vectors side by side. The intent trainers'
-fit (class-balanced logistic regression, deterministic); the bar is calibrated out of fold (five fits, each
-without a fifth of the groups; a line's group is its family and its index mod 4): the lowest 0.05 step from 0.50
-at which at most ``LASTING_SHARE`` of the lasting lines read at or over it.
+Each row's input is the question's and the statement's ``passage: `` vectors side by side. The intent
+trainers' fit (class-balanced logistic regression, deterministic); the bar is calibrated out of fold (five
+fits, each without a fifth of the groups; a line's group is its family and its index mod 4): the lowest
+0.05 step from 0.50 at which at most ``LASTING_SHARE`` of the lasting lines read at or over it.
 
     python -m training.train_asked_turn [--out PATH] [--cache PATH]
 
@@ -45,9 +45,11 @@ LASTING_SHARE = 0.025
 rescue-turn head's share)."""
 
 
-POLITE = True
-"""Whether the 40 pairs in MemoryBank's long, polite register (``asked_turn_lines_prec51.POLITE_LINES``) are rows
-of the shipped fit (``--no-polite``: the arm without them)."""
+POLITE = False
+"""Whether the 40 pairs in MemoryBank's long, polite register (``asked_turn_lines_prec51.POLITE_LINES``)
+are rows of the shipped fit (``--polite``: the arm with them). Off: measured as arm C
+(``bench/RESULTS.md``, issue 24, session 32, helper prec51): at its calibrated bar 0.70 it left the own set
+at 18 / 24 against 22 / 24 for the shipped fit at 0.60."""
 
 
 def training_rows(polite: bool = POLITE) -> list[dict[str, Any]]:
@@ -67,9 +69,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", type=Path, default=ASKED_TURN_PATH)
     ap.add_argument("--cache", type=Path, default=None, help="a vector cache file (shared format)")
-    ap.add_argument("--no-polite", action="store_true", help="without the polite-register pairs (an arm)")
+    ap.add_argument("--polite", action="store_true", help="with the polite-register pairs (an arm)")
     args = ap.parse_args(argv)
-    rows = training_rows(POLITE and not args.no_polite)
+    rows = training_rows(POLITE or args.polite)
     x = features(rows, args.cache)
     y = np.array([r["label"] for r in rows], dtype=np.int64)
     p = out_of_fold_by_group(rows, x, y, STEPS, LEARNING_RATE, L2)

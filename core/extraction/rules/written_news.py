@@ -165,7 +165,8 @@ def _asked_additions(candidates: Sequence[MemoryCandidate], existing: Sequence[E
 
 
 def without_asked_news(candidates: Sequence[MemoryCandidate], existing: Sequence[ExistingMemory],
-                       read: Reader, bar: float, listed: frozenset[str] = frozenset()) -> list[MemoryCandidate]:
+                       read: Reader, bar: float,
+                       listed: frozenset[str] = frozenset()) -> list[MemoryCandidate]:
     """``candidates`` without the statements their writes would add (``_asked_additions``) that the asked-turn
     head (``core.extraction.asked_turn``; ``read``: each statement read as the answer to the companion's
     question before the turn) reads at ``bar`` or more: the day's news, a plan of these days or a mood told

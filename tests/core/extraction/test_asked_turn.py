@@ -3,7 +3,8 @@
 statement a write would add read at the bar or more is not written, one under it is; a statement glued onto a
 live single slot is read, a new write of the slot is not; a replacement, a list item, a habit and a rule type
 are never read; through the extractor with the flag on, the day's news told as the answer to a question about
-today is not glued onto the job told before, and a job told as the answer to a question about work is written."""
+today is not glued onto the job told before, and a job told as the answer to a question about work is
+written."""
 
 from __future__ import annotations
 
@@ -65,7 +66,8 @@ def test_a_replacement_a_list_item_a_habit_and_a_rule_are_never_read() -> None:
 
 def test_the_shipped_weights_load_with_their_calibrated_bar() -> None:
     head = AskedTurn.load(ASKED_TURN_PATH)
-    assert head.head.bars["calibrated_bar"] <= ASKED_TURN_DROP
+    # the shipped bar is under the calibrated one (measured on the guards, bench/RESULTS.md session 32)
+    assert ASKED_TURN_DROP <= head.head.bars["calibrated_bar"] == 0.70
     dim = head.head.dim // 2
     p = head.predict_proba(np.zeros(dim, dtype=np.float32), np.zeros((3, dim), dtype=np.float32))
     assert p.shape == (3,)
@@ -75,7 +77,7 @@ def test_the_shipped_weights_load_with_their_calibrated_bar() -> None:
 def test_the_flag_leaves_out_the_days_errands_told_after_a_question_about_today(
         on: bool, ex: RulesExtractor, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(asked_turn, "ASKED_TURN_ON", on)
-    live = (ExistingMemory(key="fact-job", memory_type=MemoryType.FACT, content="我是一名小学语文老师，教了八年书了"),)
+    live = (ExistingMemory(key="fact-job", memory_type=MemoryType.FACT, content=JOB),)
     today = ExtractionInput(
         user_message="今天下午要去银行办点事，顺便把快递取了，晚上可能跟同事出去吃个饭。",
         context=(ContextMessage(role="user", content="你好呀，我是一名小学语文老师，教了八年书了。"),
