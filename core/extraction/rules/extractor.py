@@ -44,6 +44,7 @@ from core.types import MemoryType
 from schemas.events import MAX_MEMORY_CONTENT_CHARS
 
 if TYPE_CHECKING:
+    from core.extraction.asked_turn import AskedTurn
     from core.extraction.classifier import MemoryClassifier, MLPModel
     from core.extraction.companion_remark import CompanionRemark
     from core.extraction.day_news import DayNews
@@ -383,6 +384,10 @@ class RulesExtractor:
             from core.extraction.rescue_turn import RESCUE_TURN_ON, shipped_rescue_turn
 
             self._rescue_turn: RescueTurn | None = shipped_rescue_turn() if RESCUE_TURN_ON else None
+            from core.extraction.asked_turn import shipped_asked_turn
+
+            # loaded whatever ``ASKED_TURN_ON`` says: the flag is read at call time (an arm, a test)
+            self._asked_turn: AskedTurn | None = shipped_asked_turn()
             from core.extraction.lasting import LASTING_ON, shipped_lasting
 
             lasting = LASTING_ON if lasting is None else lasting
@@ -417,6 +422,7 @@ class RulesExtractor:
             self._written_news = None
             self._remark = None
             self._rescue_turn = None
+            self._asked_turn = None
 
     def standing(self, texts: list[str]) -> list[float]:
         """P(standing instruction) per text (``core.extraction.standing_instruction``), on the classifier's
@@ -566,7 +572,35 @@ class RulesExtractor:
         statements of the gate's rescues the rescue-turn head reads with their turn as no memory
         (``written_news.without_rescue_turns``; ``RESCUE_TURN_ON``)."""
         read = self._without_rescue_turns(data, self._without_day_news(data, candidates))
+        read = self._without_asked_news(data, read)
         return self._without_own_subjects(data, self._without_remarks(data, read))
+
+    def _without_asked_news(self, data: ExtractionInput,
+                            candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
+        """``candidates`` without the statements a write would add that the asked-turn head reads, as the
+        answer to the companion's question before the turn, as the day's news or a mood
+        (``written_news.without_asked_news``; ``asked_turn.ASKED_TURN_ON``, read at call time). Nothing is
+        read when the turn before is not the companion's or asks no question."""
+        from core.extraction import asked_turn
+
+        if not asked_turn.ASKED_TURN_ON or self._asked_turn is None or self.classifier is None \
+                or not candidates or not data.context or data.context[-1].role != "assistant":
+            return candidates
+        question = asked_turn.asked_question(data.context[-1].content)
+        if question is None:
+            return candidates
+        from core.extraction.rules.written_news import without_asked_news
+
+        head, classifier = self._asked_turn, self.classifier
+        built = self._built(data)
+
+        def read(texts: list[str]) -> list[float]:
+            vectors = classifier.embed([question, *texts])  # the question and the statements, one call
+            return [float(p) for p in head.predict_proba(vectors[0], vectors[1:])]
+
+        return _or_as_refined("asked-turn", candidates, lambda: without_asked_news(
+            candidates, data.existing, read, asked_turn.ASKED_TURN_DROP,
+            frozenset(key for key, m in built.meta.items() if m.listed)))
 
     def _without_own_subjects(self, data: ExtractionInput,
                               candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:

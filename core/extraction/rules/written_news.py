@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from core.extraction.candidates import CandidateOp, ExistingMemory, MemoryCandidate
+from core.extraction.rules.events import is_event_key
 from core.extraction.rules.precision import DAY_NEWS_RULE, HABIT_CUE, HORIZON_CUE, reads_day_news
 from core.extraction.rules.refine import CandidateMeta, contained
 from core.extraction.rules.segment import has_cjk, normalise
@@ -139,6 +140,42 @@ def without_rescue_turns(candidates: Sequence[MemoryCandidate], existing: Sequen
     texts = list(dict.fromkeys(p for new in adds.values() for p in new if read_here(p)))
     return without_read(candidates, adds, texts, read,
                         lambda p: bar if p in rescued or others_bar is None else others_bar)
+
+
+def _asked_additions(candidates: Sequence[MemoryCandidate], existing: Sequence[ExistingMemory],
+                     listed: frozenset[str]) -> dict[int, list[str]]:
+    """The statements each candidate's write would add where the asked-turn pass reads them: an upsert of a
+    goal, a taste or a fact, not a life event, not a list item (``listed``), not a replacement; of a single
+    slot of who the user is (a job, a home, a pet's name) only the statements glued onto its live memory (a
+    new write of the slot is the slot detectors' and never read)."""
+    live = {m.key: m.content for m in existing}
+    adds: dict[int, list[str]] = {}
+    for i, cand in enumerate(candidates):
+        if cand.op is not CandidateOp.UPSERT or cand.key in listed or cand.supersedes \
+                or cand.memory_type not in (MemoryType.GOAL, MemoryType.PREFERENCE, MemoryType.FACT) \
+                or is_event_key(cand.key):
+            continue
+        old = live.get(cand.key)
+        if old is None and not reads_day_news(cand):
+            continue
+        new = _new_pieces(cand, old)
+        if new:
+            adds[i] = new
+    return adds
+
+
+def without_asked_news(candidates: Sequence[MemoryCandidate], existing: Sequence[ExistingMemory],
+                       read: Reader, bar: float,
+                       listed: frozenset[str] = frozenset()) -> list[MemoryCandidate]:
+    """``candidates`` without the statements their writes would add (``_asked_additions``) that the asked-turn
+    head (``core.extraction.asked_turn``; ``read``: each statement read as the answer to the companion's
+    question before the turn) reads at ``bar`` or more: the day's news, a plan of these days or a mood told
+    because the companion asked about now (issue 24, session 32, prec51). A statement that names a horizon
+    beyond the day or a habit (``_timeless``) is never read. One head call reads the burst; the caller reads
+    only when the turn before is the companion's and asks a question."""
+    adds = _asked_additions(candidates, existing, listed)
+    texts = list(dict.fromkeys(p for new in adds.values() for p in new if _timeless(p)))
+    return without_read(candidates, adds, texts, read, bar)
 
 
 REMARK_EXEMPT = frozenset({"constraint-food"})

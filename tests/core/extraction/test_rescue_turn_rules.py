@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.extraction import rescue_turn
+from core.extraction import asked_turn, rescue_turn
 from core.extraction.candidates import ContextMessage, ExtractionInput
 from core.extraction.rules import RulesExtractor
 from core.extraction.rules.written_news import without_rescue_turns
@@ -62,6 +62,8 @@ def test_a_rescued_statement_keeps_its_own_bar_beside_the_others_bar() -> None:
 def test_the_flag_leaves_out_a_trip_being_planned_and_still_writes_a_job(
         on: bool, ex: RulesExtractor, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rescue_turn, "RESCUE_TURN_RULES_ON", on)
+    # this flag alone: the asked-turn head (session 32) also reads the trip, answered to "你开始准备了吗？"
+    monkeypatch.setattr(asked_turn, "ASKED_TURN_ON", False)
     extractor = ex
     context = (ContextMessage(role="assistant", content="听起来很棒，你开始准备了吗？"),)
     plan = ExtractionInput(
