@@ -119,6 +119,18 @@ LONG_RUN = 12  # ... and up to this length a longer run too, its kept clauses th
 # (celiac), so nothing with wheat ok?"): the rule alone has lost its object ("so nothing with wheat ok" reads
 # 0.23 as a standing rule, with its fact 0.78); the rule's memory then says why (session 29, cons48)
 CONSEQUENCE_WITH_FACT = True
+# the user's own name said in passing at the head of a self-introduction ("hi 我叫Leo，work as an accountant at
+# a logistics firm in Kuala Lumpur", "hello hello 我是Mia, doing my phd in …", "Priya here 👋 pharmacist in
+# Manchester"): the name is a profile field and no memory, but it no longer rules out the rest of its sentence
+# (a ``profile`` drop of the rules blocked the whole sentence, the job and the city with it) and it is left out
+# of the run it leads (session 32, multi51; ``_own_name``). Only the user's own name: a name given to the
+# assistant, an emoji or an avatar rule still blocks its sentence
+NAME_LEAD_ON = True
+# a clause about someone else (a relative, a partner, a friend, a roommate: ``gate_units.owner_of`` names an
+# owner) starts a new run in a sentence no rule fired on ("doing my phd in marine biology at a uni in Brisbane
+# 🐠 my roommate is a dentist and she snores"): the user's statement before it is read on its own, not only
+# inside the whole run, which a passing clause about the roommate outvoted (session 32, multi51)
+OTHERS_SPLIT_ON = True
 # reasons the rules give for dropping a clause that rule out a rescue of its sentence
 _SOFT_REASONS = {"no-trigger"}
 # drops of the rules the classifier may overrule, with a higher probability (RESCUE_OVERRIDE) except for a
@@ -160,6 +172,21 @@ _APOLOGY_LEAD = re.compile(
     r" (?:i )?(?:was|been|went|have been|i've been) (?:mia|awol|quiet|silent|afk|offline|away|busy))?$|"
     r"^(?:抱歉|不好意思|sorry)(?:啊|哈)?(?:，)?(?:回复?|回消息)?(?:晚了|慢了|迟了)?(?:啊|哈)?$|"
     r"^(?:刚才|这几天|前两天)?(?:没看(?:到)?消息|没回消息)$")
+
+# the user's own name alone in a clause, with a greeting before it and a laugh after it (``NAME_LEAD_ON``);
+# "我是X" and "I'm X" only with a capitalised Latin name ("我是护士", "I'm vegetarian" are statements)
+_OWN_NAME = re.compile(
+    r"^(?:(?:hi+|hey+|hello|hiya|yo|heyy+|ok|okay|so|嗨|哈喽|你好|大家好)[\s,!，。~]*)*"
+    r"(?:(?:我叫|我的名字(?:是|叫)|我名字叫|(?i:my name is|my name'?s|name'?s|call me))\s*\S{1,16}|"
+    r"(?:我是|(?i:i'?m|im|i am))\s*[A-Z][A-Za-z\u00C0-\u024F'-]{1,15}|"
+    r"[A-Z][A-Za-z\u00C0-\u024F'-]{1,15} here)"
+    r"(?:[\s,!~.]*(?:(?i:here|haha+|lol|hehe|lmao)|哈哈+|呀|啦|哦|👋))*[\s!~.。]*$")
+
+
+def _own_name(clause: Clause) -> bool:
+    """Whether ``clause`` is only the user's own name said in passing (``NAME_LEAD_ON``)."""
+    return NAME_LEAD_ON and bool(_OWN_NAME.search(clean_content(clause.text).strip() or clause.text.strip()))
+
 
 # a condition that only frames the clause after it ("when you explain anything medical to me, skip …",
 # "给我排行程的话，…", "你帮我看合同的时候，…"): never read alone, always with that clause
@@ -241,7 +268,11 @@ def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> lis
             tag = reason == "question" and clause is not members[0] and _TAG_QUESTION.search(clause.norm)
             if clause.index in covered or reason in _SKIPPED_REASONS or tag:
                 runs.append([])
+            elif reason == "profile" and _own_name(clause):
+                runs.append([])  # "hi 我叫Leo": a profile field, no block on the job and city after it
             elif reason in _SOFT_REASONS or reason in _OVERRIDABLE_REASONS:
+                if OTHERS_SPLIT_ON and not fired and runs[-1] and owner_of(clause) is not None:
+                    runs.append([])  # "…, my roommate is a dentist": someone else's, a run of its own
                 runs[-1].append(clause)
             else:
                 blocked = True
@@ -250,7 +281,8 @@ def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> lis
             continue
         for run in runs:
             while run and (_INTRO_LEAD.search(run[0].norm)
-                           or (APOLOGY_LEAD_ON and len(run) > 1 and _APOLOGY_LEAD.search(run[0].norm))):
+                           or (APOLOGY_LEAD_ON and len(run) > 1 and _APOLOGY_LEAD.search(run[0].norm))
+                           or (len(run) > 1 and _own_name(run[0]))):
                 run = run[1:]
             if not run:
                 continue
