@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.extraction.candidates import CandidateOp, MemoryCandidate
-from core.extraction.classifier import Prediction
+from core.extraction.classifier import LABELS, Prediction
 from core.extraction.own_subject import OWN_SUBJECT_BAR, shipped_own_subject
 from core.extraction.rules import patterns
 from core.extraction.rules.analysis import Analysis, message_clauses
@@ -49,6 +49,7 @@ from core.extraction.rules.refine import CandidateMeta
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise
 from core.extraction.rules.slots import spec
 from core.extraction.standing_instruction import STANDING_ADDRESSED
+from core.extraction.taste_subject import TASTE_SUBJECT_BAR, shipped_taste_subject
 from core.filters import is_noise_content, normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
@@ -119,18 +120,28 @@ LONG_RUN = 12  # ... and up to this length a longer run too, its kept clauses th
 # (celiac), so nothing with wheat ok?"): the rule alone has lost its object ("so nothing with wheat ok" reads
 # 0.23 as a standing rule, with its fact 0.78); the rule's memory then says why (session 29, cons48)
 CONSEQUENCE_WITH_FACT = True
-# the user's own name said in passing at the head of a self-introduction ("hi 我叫Leo，work as an accountant at
-# a logistics firm in Kuala Lumpur", "hello hello 我是Mia, doing my phd in …", "Priya here 👋 pharmacist in
-# Manchester"): the name is a profile field and no memory, but it no longer rules out the rest of its sentence
-# (a ``profile`` drop of the rules blocked the whole sentence, the job and the city with it) and it is left out
-# of the run it leads (session 32, multi51; ``_own_name``). Only the user's own name: a name given to the
-# assistant, an emoji or an avatar rule still blocks its sentence
+# the user's own name said in passing at the head of a self-introduction ("hi 我叫Leo，work as an
+# accountant at a logistics firm in Kuala Lumpur", "hello hello 我是Mia, doing my phd in …", "Priya here
+# 👋 pharmacist in Manchester"): the name is a profile field and no memory, but it no longer rules out
+# the rest of its sentence (a ``profile`` drop of the rules blocked the whole sentence, the job and
+# the city with it) and it is left out of the run it leads (session 32, multi51; ``_own_name``). Only
+# the user's own name: a name given to the assistant, an emoji or an avatar rule still blocks its
+# sentence
 NAME_LEAD_ON = True
-# a clause about someone else (a relative, a partner, a friend, a roommate: ``gate_units.owner_of`` names an
-# owner) starts a new run in a sentence no rule fired on ("doing my phd in marine biology at a uni in Brisbane
-# 🐠 my roommate is a dentist and she snores"): the user's statement before it is read on its own, not only
-# inside the whole run, which a passing clause about the roommate outvoted (session 32, multi51)
+# a clause about someone else (a relative, a partner, a friend, a roommate: ``gate_units.owner_of``
+# names a relationship; not a bare pronoun, "it's green tea only for me now" continues the clause
+# before it) starts a new run in a sentence no rule fired on ("doing my phd in marine biology at a uni
+# in Brisbane 🐠 my roommate is a dentist and she snores"): the user's statement before it is read on
+# its own, not only inside the whole run, which a passing clause about the roommate outvoted (session
+# 32, multi51)
 OTHERS_SPLIT_ON = True
+# a clause no rule fired on whose subject is a kind of thing, naming neither the user nor a relative
+# ("<a genre> is really great tbh", "<a pastime> is the best", "烧烤yyds"), at the opening of what the
+# rules left of its sentence (even a sentence a question or a time word rules out for a rescue), is
+# read by the noun-subject taste head (``core.extraction.taste_subject``) and kept as the user's taste
+# at its bar, whatever the classifier reads (0.01-0.88 on such tastes); its unit is the clause alone
+# (session 32, multi51)
+TASTE_SUBJECT_ON = True
 # reasons the rules give for dropping a clause that rule out a rescue of its sentence
 _SOFT_REASONS = {"no-trigger"}
 # drops of the rules the classifier may overrule, with a higher probability (RESCUE_OVERRIDE) except for a
@@ -271,7 +282,7 @@ def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> lis
             elif reason == "profile" and _own_name(clause):
                 runs.append([])  # "hi 我叫Leo": a profile field, no block on the job and city after it
             elif reason in _SOFT_REASONS or reason in _OVERRIDABLE_REASONS:
-                if OTHERS_SPLIT_ON and not fired and runs[-1] and owner_of(clause) is not None:
+                if OTHERS_SPLIT_ON and not fired and runs[-1] and owner_of(clause):
                     runs.append([])  # "…, my roommate is a dentist": someone else's, a run of its own
                 runs[-1].append(clause)
             else:
@@ -372,7 +383,59 @@ def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> lis
                         asked = any(analysis.dropped.get(c.index) in _STRICT_REASONS for c in piece)
                         units.append(Unit(one, sentence, own, single, run_id, False, read,
                                           span=spans[0], run_span=spans[1], asked=asked, item=item))
-    return _with_rule_reads(analysis, clauses, covered, units)
+    return _with_rule_reads(analysis, clauses, covered, taste_units(analysis, clauses, covered, units))
+
+
+def taste_units(analysis: Analysis, clauses: list[Clause], covered: set[int],
+                units: list[Unit]) -> list[Unit]:
+    """``units`` and, with ``TASTE_SUBJECT_ON``, a ``taste`` unit for each clause no rule fired on that opens
+    what the rules left of its sentence (its first clause, or the first after a clause a rule fired on or
+    dropped for another reason) and names no one: no relative or friend (``owner_of``; a capitalised kind,
+    "Hiking is the best", reads as a named subject there and is the head's to read), no pronoun, no "I",
+    no relative, no change, no marker of the day or of a recent past. It shares the run of the units that
+    open there (a clause kept alone is chosen before its whole run), else has a run of its own. Pure."""
+    if not TASTE_SUBJECT_ON:
+        return units
+    runs = {u.run for u in units}
+    out = [*units]
+    for at, clause in enumerate(clauses):
+        if clause.index in covered or analysis.dropped.get(clause.index, "no-trigger") not in _SOFT_REASONS:
+            continue
+        before = clauses[at - 1] if at else None
+        if before is not None and before.sentence == clause.sentence and before.index not in covered \
+                and analysis.dropped.get(before.index, "no-trigger") in _SOFT_REASONS \
+                and not _own_name(before) and not _INTRO_LEAD.search(before.norm):
+            continue  # inside a run: read with the clauses before it
+        text = clean_content(clause.text)
+        norm = normalise(text)
+        if not long_enough(text) or is_noise_content(text) or owner_of(clause) \
+                or patterns.THIRD_PARTY_START.search(norm) or patterns.FIRST_PERSON.search(norm) \
+                or patterns.KIN_WORD.search(norm) or patterns.CHANGE.search(norm) \
+                or patterns.RECENT_PAST.search(norm) or _DAY_MARKER.search(norm) \
+                or ADDRESSED.search(clause.norm):
+            continue
+        run = clause.index if clause.index in runs else -2 - clause.index
+        out.append(Unit(text, clause.sentence, None, RESCUE_KEEP, run, False, taste=True))
+    return out
+
+
+def tasted(units: list[Unit], predictions: list[Prediction],
+           vectors: npt.NDArray[np.float32]) -> list[Prediction]:
+    """``predictions`` with each ``taste`` unit's reading replaced: a preference for sure when the taste head
+    reads its clause (``vectors``: the units' classifier vectors, the clause as written) at
+    ``TASTE_SUBJECT_BAR`` or more, else no memory (a taste unit is never kept on the classifier's reading:
+    the clause is also read inside its run). Without the head every taste unit reads as no memory."""
+    at = [j for j, u in enumerate(units) if u.taste]
+    if not at:
+        return predictions
+    head = shipped_taste_subject()
+    p = head.predict_proba(vectors[at]) if head is not None else np.zeros(len(at))
+    out = [*predictions]
+    keep = tuple(1.0 if label == "preference" else 0.0 for label in LABELS)
+    drop = tuple(1.0 if label == "drop" else 0.0 for label in LABELS)
+    for j, q in zip(at, p, strict=True):
+        out[j] = Prediction(keep if q >= TASTE_SUBJECT_BAR else drop)
+    return out
 
 
 def own_subjects(units: list[Unit], embed: Callable[[list[str]], npt.NDArray[np.float32]]) -> list[Unit]:

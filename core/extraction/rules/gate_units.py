@@ -74,6 +74,9 @@ class Unit:
     # the opening clause of a Chinese sentence no rule fired on, read as written with no owner
     # (``gate_rescue.OWN_SUBJECT_WRITTEN``): dropped when the own-subject head reads a subject of its own
     opening: str = ""
+    # a noun-subject clause the taste head reads for a taste for a kind of thing
+    # (``gate_rescue.taste_units``): kept as a preference when the head reads it at its bar, never otherwise
+    taste: bool = False
 
     @property
     def model_text(self) -> str:
