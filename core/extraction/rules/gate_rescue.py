@@ -45,6 +45,7 @@ from core.extraction.rules.gate_units import (
     relationship_fact,
     with_user_subject,
 )
+from core.extraction.rules.referent import leans
 from core.extraction.rules.refine import CandidateMeta
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise
 from core.extraction.rules.slots import spec
@@ -185,11 +186,12 @@ _APOLOGY_LEAD = re.compile(
     r"^(?:刚才|这几天|前两天)?(?:没看(?:到)?消息|没回消息)$")
 
 # the user's own name alone in a clause, with a greeting before it and a laugh after it (``NAME_LEAD_ON``);
-# "我是X" and "I'm X" only with a capitalised Latin name ("我是护士", "I'm vegetarian" are statements)
+# "我是X" and every English wording only with a capitalised Latin name ("我是护士", "I'm vegetarian",
+# "call me later" are no names)
 _OWN_NAME = re.compile(
     r"^(?:(?:hi+|hey+|hello|hiya|yo|heyy+|ok|okay|so|嗨|哈喽|你好|大家好)[\s,!，。~]*)*"
-    r"(?:(?:我叫|我的名字(?:是|叫)|我名字叫|(?i:my name is|my name'?s|name'?s|call me))\s*\S{1,16}|"
-    r"(?:我是|(?i:i'?m|im|i am))\s*[A-Z][A-Za-z\u00C0-\u024F'-]{1,15}|"
+    r"(?:(?:我叫|我的名字(?:是|叫)|我名字叫)\s*\S{1,16}|"
+    r"(?:我是|(?i:i'?m|im|i am|my name is|my name'?s|name'?s|call me))\s*[A-Z][A-Za-z\u00C0-\u024F'-]{1,15}|"
     r"[A-Z][A-Za-z\u00C0-\u024F'-]{1,15} here)"
     r"(?:[\s,!~.]*(?:(?i:here|haha+|lol|hehe|lmao)|哈哈+|呀|啦|哦|👋))*[\s!~.。]*$")
 
@@ -392,14 +394,30 @@ def taste_units(analysis: Analysis, clauses: list[Clause], covered: set[int],
     what the rules left of its sentence (its first clause, or the first after a clause a rule fired on or
     dropped for another reason) and names no one: no relative or friend (``owner_of``; a capitalised kind,
     "Hiking is the best", reads as a named subject there and is the head's to read), no pronoun, no "I",
-    no relative, no change, no marker of the day or of a recent past. It shares the run of the units that
+    no relative, no change, no marker of the day or of a recent past, no referent named outside it
+    (``referent.leans``: "aww love it"); never in a sentence with a question mark, nor after a clause of its
+    sentence the rules dropped for another reason (a request, a hypothetical: "要是我有猫的话，肯定…",
+    "给我列个清单…：鸡蛋、牛奶、面包"; the user's own name aside). It shares the run of the units that
     open there (a clause kept alone is chosen before its whole run), else has a run of its own. Pure."""
     if not TASTE_SUBJECT_ON:
         return units
     runs = {u.run for u in units}
     out = [*units]
+    ruled_out: set[int] = set()  # sentences with a "?" ("听说X会导致Y，是真的吗？")
+    for clause in clauses:
+        after = analysis.message[clause.end:clause.end + 1]
+        if "?" in clause.text or "？" in clause.text or (after and after in "?？"):
+            ruled_out.add(clause.sentence)
+    framed: set[int] = set()  # clauses after a request, a hypothetical or a question in their sentence
     for at, clause in enumerate(clauses):
-        if clause.index in covered or analysis.dropped.get(clause.index, "no-trigger") not in _SOFT_REASONS:
+        if at and clauses[at - 1].sentence == clause.sentence and (clauses[at - 1].index in framed or (
+                clauses[at - 1].index not in covered
+                and analysis.dropped.get(clauses[at - 1].index, "no-trigger") not in _SOFT_REASONS
+                and not _own_name(clauses[at - 1]))):
+            framed.add(clause.index)
+    for at, clause in enumerate(clauses):
+        if clause.index in covered or analysis.dropped.get(clause.index, "no-trigger") not in _SOFT_REASONS \
+                or clause.sentence in ruled_out or clause.index in framed:
             continue
         before = clauses[at - 1] if at else None
         if before is not None and before.sentence == clause.sentence and before.index not in covered \
@@ -412,7 +430,7 @@ def taste_units(analysis: Analysis, clauses: list[Clause], covered: set[int],
                 or patterns.THIRD_PARTY_START.search(norm) or patterns.FIRST_PERSON.search(norm) \
                 or patterns.KIN_WORD.search(norm) or patterns.CHANGE.search(norm) \
                 or patterns.RECENT_PAST.search(norm) or _DAY_MARKER.search(norm) \
-                or ADDRESSED.search(clause.norm):
+                or ADDRESSED.search(clause.norm) or leans(text):
             continue
         run = clause.index if clause.index in runs else -2 - clause.index
         out.append(Unit(text, clause.sentence, None, RESCUE_KEEP, run, False, taste=True))
