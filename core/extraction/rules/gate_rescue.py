@@ -395,7 +395,8 @@ def taste_units(analysis: Analysis, clauses: list[Clause], covered: set[int],
     dropped for another reason) and names no one: no relative or friend (``owner_of``; a capitalised kind,
     "Hiking is the best", reads as a named subject there and is the head's to read), no pronoun, no "I",
     no relative, no change, no marker of the day or of a recent past, no referent named outside it
-    (``referent.leans``: "aww love it"); never in a sentence with a question mark, nor after a clause of its
+    (``referent.leans``: "aww love it"); never in a sentence with a question mark or one that tells a
+    change ("手指受伤了攀岩玩不了，现在改练瑜伽": the update judge's), nor after a clause of its
     sentence the rules dropped for another reason (a request, a hypothetical: "要是我有猫的话，肯定…",
     "给我列个清单…：鸡蛋、牛奶、面包"; the user's own name aside). It shares the run of the units that
     open there (a clause kept alone is chosen before its whole run), else has a run of its own. Pure."""
@@ -403,11 +404,12 @@ def taste_units(analysis: Analysis, clauses: list[Clause], covered: set[int],
         return units
     runs = {u.run for u in units}
     out = [*units]
-    ruled_out: set[int] = set()  # sentences with a "?" ("听说X会导致Y，是真的吗？")
+    ruled_out: set[int] = set()  # sentences with a "?" ("听说X会导致Y，是真的吗？") or a change
     for clause in clauses:
         after = analysis.message[clause.end:clause.end + 1]
-        if "?" in clause.text or "？" in clause.text or (after and after in "?？"):
-            ruled_out.add(clause.sentence)
+        if "?" in clause.text or "？" in clause.text or (after and after in "?？") \
+                or clause.sentence in analysis.change_sentences or patterns.CHANGE.search(clause.norm):
+            ruled_out.add(clause.sentence)  # ... and a sentence that tells a change: the update judge's
     framed: set[int] = set()  # clauses after a request, a hypothetical or a question in their sentence
     for at, clause in enumerate(clauses):
         if at and clauses[at - 1].sentence == clause.sentence and (clauses[at - 1].index in framed or (
