@@ -84,7 +84,7 @@ _PARTICULAR: dict[str, list[str]] = {
         "the guy next door is always shouting", "the new intern is great",
     ],
     "en-thing": [
-        "my brother's new car is ridiculous", "this laptop is so slow", "the wifi here is terrible",
+        "my uncle's old van is a wreck", "this laptop is so slow", "the wifi here is terrible",
         "that book was way too long", "the new update is buggy", "this chair is killing my back",
         "the dress she wore was stunning", "the tv in the lounge is broken", "our fridge is making noises",
         "this song on the radio is catchy", "the heating in the flat is rubbish",

@@ -2,8 +2,8 @@
 
 Rows: the hand-written clauses of ``training/taste_subject_lines_multi51.py`` (issue 24, session 32; en, zh,
 mixed; 1: a noun-subject clause telling a taste for a kind of thing; 0: a remark on a particular thing, place,
-person or event). The heads' fit (class-balanced logistic regression,
-deterministic); out-of-fold readings by group (five fits, each without a fifth of the groups) are reported
+person or event) and the own-subject head's elided clauses as 0 (``taste_subject_rows``). The heads' fit
+(class-balanced logistic regression, deterministic); out-of-fold readings by group (five fits, each without a fifth of the groups) are reported
 with the share of each class over a few bars.
 
     python -m training.train_taste_subject [--out PATH] [--cache PATH]
@@ -21,6 +21,8 @@ import numpy as np
 
 from core.extraction.classifier import PREFIX
 from core.extraction.taste_subject import TASTE_SUBJECT_BAR, TASTE_SUBJECT_PATH, TasteSubject
+from training.own_subject_lines_multi48 import rows as multi48_rows
+from training.own_subject_lines_multi49 import rows as multi49_rows
 from training.taste_subject_lines_multi51 import rows as multi51_rows
 from training.train_memory_classifier import embed
 from training.train_retraction_intent import fit, out_of_fold_by_group, rows_sha1
@@ -28,8 +30,12 @@ from training.train_standing_instruction import L2, LEARNING_RATE, STEPS
 
 
 def taste_subject_rows() -> list[dict[str, Any]]:
-    """The head's training rows: multi51's lines."""
-    return multi51_rows()
+    """The head's training rows: multi51's lines, then the own-subject head's elided clauses (multi48's and
+    multi49's label 0: a statement with the user's subject elided, "allergic to kiwi fruit", a plan told
+    without "I") as label 0: the head reads noun-subject clauses only; an elided statement is none."""
+    elided = [{**r, "label": 0, "group": f"elided-{r['group']}"}
+              for r in (*multi48_rows(), *multi49_rows()) if r["label"] == 0]
+    return [*multi51_rows(), *elided]
 
 
 def main(argv: list[str] | None = None) -> int:
