@@ -3,8 +3,8 @@
 Rows: the hand-written clauses of ``training/taste_subject_lines_multi51.py`` (issue 24, session 32; en, zh,
 mixed; 1: a noun-subject clause telling a taste for a kind of thing; 0: a remark on a particular thing, place,
 person or event) and the own-subject head's elided clauses as 0 (``taste_subject_rows``). The heads' fit
-(class-balanced logistic regression, deterministic); out-of-fold readings by group (five fits, each without a fifth of the groups) are reported
-with the share of each class over a few bars.
+(class-balanced logistic regression, deterministic); out-of-fold readings by group (five fits, each
+without a fifth of the groups) are reported with the share of each class over a few bars.
 
     python -m training.train_taste_subject [--out PATH] [--cache PATH]
 
