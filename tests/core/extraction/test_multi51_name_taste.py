@@ -91,6 +91,7 @@ def test_through_the_extractor_on_and_off(monkeypatch: pytest.MonkeyPatch) -> No
     message = "hi 我叫Ravi，work as a surveyor for a mining firm in Perth. Bluegrass is honestly the best"
     extractor = RulesExtractor(classifier=MemoryClassifier())
     data = ExtractionInput(message)
+    monkeypatch.setattr(gate_rescue, "TASTE_SUBJECT_ON", True)
     on = " ".join(c.content for c in extractor.refine(data, extractor.extract(data)))
     assert "surveyor" in on and "Bluegrass" in on and "Ravi" not in on
     monkeypatch.setattr(gate_rescue, "TASTE_SUBJECT_ON", False)
