@@ -143,7 +143,8 @@ OTHERS_SPLIT_ON = True
 # at its bar, whatever the classifier reads (0.01-0.88 on such tastes); its unit is the clause alone
 # (session 32, multi51). Off: measured (bench/RESULTS.md, multi51 arm E) dev_multi51 +3 cases and
 # every pooled case main's, but with it on
-# ``test_rules_projects_values::test_a_remark_about_a_thing_is_not_rescued`` fails ("yeah the seagulls are the real problem lol" kept as a taste)
+# ``test_rules_projects_values::test_a_remark_about_a_thing_is_not_rescued`` fails ("yeah the seagulls
+# are the real problem lol" kept as a taste)
 TASTE_SUBJECT_ON = False
 # reasons the rules give for dropping a clause that rule out a rescue of its sentence
 _SOFT_REASONS = {"no-trigger"}
