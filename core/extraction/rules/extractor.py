@@ -611,17 +611,23 @@ class RulesExtractor:
         if not written_subjects.OWN_SUBJECT_PIECES_ON or self.classifier is None or not candidates:
             return candidates
         from core.extraction.own_subject import shipped_own_subject
+        from core.extraction.rules import gate_rescue
+        from core.extraction.taste_subject import TASTE_SUBJECT_BAR, shipped_taste_subject
 
         head, classifier = shipped_own_subject(), self.classifier
         if head is None:
             return candidates
+        taster = shipped_taste_subject() if gate_rescue.TASTE_SUBJECT_ON else None
+        taste = None if taster is None else (
+            lambda texts: [float(p) for p in taster.predict_proba(classifier.embed(texts))],
+            TASTE_SUBJECT_BAR)
         built = self._built(data)
         return _or_as_refined("own-subject", candidates, lambda: written_subjects.without_own_subjects(
             candidates, data.existing,
             lambda texts: [float(p) for p in head.predict_proba(classifier.embed(texts))],
             written_subjects.OWN_SUBJECT_PIECE_BAR,
             frozenset() if written_subjects.READ_LISTED
-            else frozenset(key for key, m in built.meta.items() if m.listed)))
+            else frozenset(key for key, m in built.meta.items() if m.listed), taste))
 
     def _without_rescue_turns(self, data: ExtractionInput,
                               candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:

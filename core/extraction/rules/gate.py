@@ -89,7 +89,7 @@ from core.extraction.rules.gate_opinion import (
     second_opinion,
     vetoable,
 )
-from core.extraction.rules.gate_rescue import add_rescues, dated_changes, own_subjects, rescue_units
+from core.extraction.rules.gate_rescue import add_rescues, dated_changes, own_subjects, rescue_units, tasted
 from core.extraction.rules.gate_splits import apply_splits
 from core.extraction.rules.gate_standing import standing_rules
 from core.extraction.rules.gate_units import (
@@ -302,6 +302,7 @@ class ClassifierGate:
                            self.keys, filled)
         if ghosts:
             out = [c for c in out if c.op is not CandidateOp.UPSERT or c.key not in ghosts]
+        predictions[rest] = tasted(units, predictions[rest], vectors[rest])
         add_rescues(out, new_meta, units, predictions[rest], vectors[rest], analysis, self.keys, filled)
         out.sort(key=lambda c: (c.op is not CandidateOp.DELETE, -c.importance))
         # a relationship fact that tells a relative's or friend's taste: the taste is theirs (``holders``)

@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from core.extraction import dated_change
 from core.extraction.candidates import CandidateOp, MemoryCandidate
-from core.extraction.classifier import Prediction
+from core.extraction.classifier import LABELS, Prediction
 from core.extraction.own_subject import OWN_SUBJECT_BAR, shipped_own_subject
 from core.extraction.rules import patterns
 from core.extraction.rules.analysis import Analysis, message_clauses
@@ -46,10 +46,12 @@ from core.extraction.rules.gate_units import (
     relationship_fact,
     with_user_subject,
 )
+from core.extraction.rules.referent import leans
 from core.extraction.rules.refine import CandidateMeta
 from core.extraction.rules.segment import Clause, clean_content, has_cjk, normalise
 from core.extraction.rules.slots import spec
 from core.extraction.standing_instruction import STANDING_ADDRESSED
+from core.extraction.taste_subject import TASTE_SUBJECT_BAR, shipped_taste_subject
 from core.filters import is_noise_content, normalise_key
 from core.text import regex as re  # linear time (RE2), never the backtracking stdlib re
 from core.types import MemoryType
@@ -131,6 +133,31 @@ LONG_RUN = 12  # ... and up to this length a longer run too, its kept clauses th
 # (celiac), so nothing with wheat ok?"): the rule alone has lost its object ("so nothing with wheat ok" reads
 # 0.23 as a standing rule, with its fact 0.78); the rule's memory then says why (session 29, cons48)
 CONSEQUENCE_WITH_FACT = True
+# the user's own name said in passing at the head of a self-introduction ("hi 我叫Leo，work as an
+# accountant at a logistics firm in Kuala Lumpur", "hello hello 我是Mia, doing my phd in …", "Priya here
+# 👋 pharmacist in Manchester"): the name is a profile field and no memory, but it no longer rules out
+# the rest of its sentence (a ``profile`` drop of the rules blocked the whole sentence, the job and
+# the city with it) and it is left out of the run it leads (session 32, multi51; ``_own_name``). Only
+# the user's own name: a name given to the assistant, an emoji or an avatar rule still blocks its
+# sentence
+NAME_LEAD_ON = True
+# a clause about someone else (a relative, a partner, a friend, a roommate: ``gate_units.owner_of``
+# names a relationship; not a bare pronoun, "it's green tea only for me now" continues the clause
+# before it) starts a new run in a sentence no rule fired on ("doing my phd in marine biology at a uni
+# in Brisbane 🐠 my roommate is a dentist and she snores"): the user's statement before it is read on
+# its own, not only inside the whole run, which a passing clause about the roommate outvoted (session
+# 32, multi51)
+OTHERS_SPLIT_ON = True
+# a clause no rule fired on whose subject is a kind of thing, naming neither the user nor a relative
+# ("<a genre> is really great tbh", "<a pastime> is the best", "烧烤yyds"), at the opening of what the
+# rules left of its sentence (even a sentence a question or a time word rules out for a rescue), is
+# read by the noun-subject taste head (``core.extraction.taste_subject``) and kept as the user's taste
+# at its bar, whatever the classifier reads (0.01-0.88 on such tastes); its unit is the clause alone
+# (session 32, multi51). Off: measured (bench/RESULTS.md, multi51 arm E) dev_multi51 +3 cases and
+# every pooled case main's, but with it on
+# ``test_rules_projects_values::test_a_remark_about_a_thing_is_not_rescued`` fails ("yeah the seagulls
+# are the real problem lol" kept as a taste)
+TASTE_SUBJECT_ON = False
 # reasons the rules give for dropping a clause that rule out a rescue of its sentence
 _SOFT_REASONS = {"no-trigger"}
 # drops of the rules the classifier may overrule, with a higher probability (RESCUE_OVERRIDE) except for a
@@ -203,6 +230,22 @@ _APOLOGY_LEAD = re.compile(
     r" (?:i )?(?:was|been|went|have been|i've been) (?:mia|awol|quiet|silent|afk|offline|away|busy))?$|"
     r"^(?:抱歉|不好意思|sorry)(?:啊|哈)?(?:，)?(?:回复?|回消息)?(?:晚了|慢了|迟了)?(?:啊|哈)?$|"
     r"^(?:刚才|这几天|前两天)?(?:没看(?:到)?消息|没回消息)$")
+
+# the user's own name alone in a clause, with a greeting before it and a laugh after it (``NAME_LEAD_ON``);
+# "我是X" and every English wording only with a capitalised Latin name ("我是护士", "I'm vegetarian",
+# "call me later" are no names)
+_OWN_NAME = re.compile(
+    r"^(?:(?:hi+|hey+|hello|hiya|yo|heyy+|ok|okay|so|嗨|哈喽|你好|大家好)[\s,!，。~]*)*"
+    r"(?:(?:我叫|我的名字(?:是|叫)|我名字叫)\s*\S{1,16}|"
+    r"(?:我是|(?i:i'?m|im|i am|my name is|my name'?s|name'?s|call me))\s*[A-Z][A-Za-z\u00C0-\u024F'-]{1,15}|"
+    r"[A-Z][A-Za-z\u00C0-\u024F'-]{1,15} here)"
+    r"(?:[\s,!~.]*(?:(?i:here|haha+|lol|hehe|lmao)|哈哈+|呀|啦|哦|👋))*[\s!~.。]*$")
+
+
+def _own_name(clause: Clause) -> bool:
+    """Whether ``clause`` is only the user's own name said in passing (``NAME_LEAD_ON``)."""
+    return NAME_LEAD_ON and bool(_OWN_NAME.search(clean_content(clause.text).strip() or clause.text.strip()))
+
 
 # a condition that only frames the clause after it ("when you explain anything medical to me, skip …",
 # "给我排行程的话，…", "你帮我看合同的时候，…"): never read alone, always with that clause
@@ -284,8 +327,12 @@ def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> lis
             tag = reason == "question" and clause is not members[0] and _TAG_QUESTION.search(clause.norm)
             if clause.index in covered or reason in _SKIPPED_REASONS or tag:
                 runs.append([])
+            elif reason == "profile" and _own_name(clause):
+                runs.append([])  # "hi 我叫Leo": a profile field, no block on the job and city after it
             elif reason in _SOFT_REASONS or reason in _OVERRIDABLE_REASONS or (
                     reason == "past" and _dated(clause.norm)):
+                if OTHERS_SPLIT_ON and not fired and runs[-1] and owner_of(clause):
+                    runs.append([])  # "…, my roommate is a dentist": someone else's, a run of its own
                 runs[-1].append(clause)
             else:
                 blocked = True
@@ -294,7 +341,8 @@ def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> lis
             continue
         for run in runs:
             while run and (_INTRO_LEAD.search(run[0].norm)
-                           or (APOLOGY_LEAD_ON and len(run) > 1 and _APOLOGY_LEAD.search(run[0].norm))):
+                           or (APOLOGY_LEAD_ON and len(run) > 1 and _APOLOGY_LEAD.search(run[0].norm))
+                           or (len(run) > 1 and _own_name(run[0]))):
                 run = run[1:]
             if not run:
                 continue
@@ -397,7 +445,77 @@ def rescue_units(analysis: Analysis, items: frozenset[int] = frozenset()) -> lis
                         units.append(Unit(one, sentence, own, single, run_id, False, read,
                                           span=spans[0], run_span=spans[1], asked=asked, item=item, past=past,
                                           dated=_dated(one)))
-    return _with_rule_reads(analysis, clauses, covered, units)
+    return _with_rule_reads(analysis, clauses, covered, taste_units(analysis, clauses, covered, units))
+
+
+def taste_units(analysis: Analysis, clauses: list[Clause], covered: set[int],
+                units: list[Unit]) -> list[Unit]:
+    """``units`` and, with ``TASTE_SUBJECT_ON``, a ``taste`` unit for each clause no rule fired on that opens
+    what the rules left of its sentence (its first clause, or the first after a clause a rule fired on or
+    dropped for another reason) and names no one: no relative or friend (``owner_of``; a capitalised kind,
+    "Hiking is the best", reads as a named subject there and is the head's to read), no pronoun, no "I",
+    no relative, no change, no marker of the day or of a recent past, no referent named outside it
+    (``referent.leans``: "aww love it"); never in a sentence with a question mark or one that tells a
+    change ("手指受伤了攀岩玩不了，现在改练瑜伽": the update judge's), nor after a clause of its
+    sentence the rules dropped for another reason (a request, a hypothetical: "要是我有猫的话，肯定…",
+    "给我列个清单…：鸡蛋、牛奶、面包"; the user's own name aside). It shares the run of the units that
+    open there (a clause kept alone is chosen before its whole run), else has a run of its own. Pure."""
+    if not TASTE_SUBJECT_ON:
+        return units
+    runs = {u.run for u in units}
+    out = [*units]
+    ruled_out: set[int] = set()  # sentences with a "?" ("听说X会导致Y，是真的吗？") or a change
+    for clause in clauses:
+        after = analysis.message[clause.end:clause.end + 1]
+        if "?" in clause.text or "？" in clause.text or (after and after in "?？") \
+                or clause.sentence in analysis.change_sentences or patterns.CHANGE.search(clause.norm):
+            ruled_out.add(clause.sentence)  # ... and a sentence that tells a change: the update judge's
+    framed: set[int] = set()  # clauses after a request, a hypothetical or a question in their sentence
+    for at, clause in enumerate(clauses):
+        if at and clauses[at - 1].sentence == clause.sentence and (clauses[at - 1].index in framed or (
+                clauses[at - 1].index not in covered
+                and analysis.dropped.get(clauses[at - 1].index, "no-trigger") not in _SOFT_REASONS
+                and not _own_name(clauses[at - 1]))):
+            framed.add(clause.index)
+    for at, clause in enumerate(clauses):
+        if clause.index in covered or analysis.dropped.get(clause.index, "no-trigger") not in _SOFT_REASONS \
+                or clause.sentence in ruled_out or clause.index in framed:
+            continue
+        before = clauses[at - 1] if at else None
+        if before is not None and before.sentence == clause.sentence and before.index not in covered \
+                and analysis.dropped.get(before.index, "no-trigger") in _SOFT_REASONS \
+                and not _own_name(before) and not _INTRO_LEAD.search(before.norm):
+            continue  # inside a run: read with the clauses before it
+        text = clean_content(clause.text)
+        norm = normalise(text)
+        if not long_enough(text) or is_noise_content(text) or owner_of(clause) \
+                or patterns.THIRD_PARTY_START.search(norm) or patterns.FIRST_PERSON.search(norm) \
+                or patterns.KIN_WORD.search(norm) or patterns.CHANGE.search(norm) \
+                or patterns.RECENT_PAST.search(norm) or _DAY_MARKER.search(norm) \
+                or ADDRESSED.search(clause.norm) or leans(text):
+            continue
+        run = clause.index if clause.index in runs else -2 - clause.index
+        out.append(Unit(text, clause.sentence, None, RESCUE_KEEP, run, False, taste=True))
+    return out
+
+
+def tasted(units: list[Unit], predictions: list[Prediction],
+           vectors: npt.NDArray[np.float32]) -> list[Prediction]:
+    """``predictions`` with each ``taste`` unit's reading replaced: a preference for sure when the taste head
+    reads its clause (``vectors``: the units' classifier vectors, the clause as written) at
+    ``TASTE_SUBJECT_BAR`` or more, else no memory (a taste unit is never kept on the classifier's reading:
+    the clause is also read inside its run). Without the head every taste unit reads as no memory."""
+    at = [j for j, u in enumerate(units) if u.taste]
+    if not at:
+        return predictions
+    head = shipped_taste_subject()
+    p = head.predict_proba(vectors[at]) if head is not None else np.zeros(len(at))
+    out = [*predictions]
+    keep = tuple(1.0 if label == "preference" else 0.0 for label in LABELS)
+    drop = tuple(1.0 if label == "drop" else 0.0 for label in LABELS)
+    for j, q in zip(at, p, strict=True):
+        out[j] = Prediction(keep if q >= TASTE_SUBJECT_BAR else drop)
+    return out
 
 
 def own_subjects(units: list[Unit], embed: Callable[[list[str]], npt.NDArray[np.float32]]) -> list[Unit]:

@@ -81,6 +81,9 @@ class Unit:
     dated: bool = False
     past: bool = False
     change: bool = False
+    # a noun-subject clause the taste head reads for a taste for a kind of thing
+    # (``gate_rescue.taste_units``): kept as a preference when the head reads it at its bar, never otherwise
+    taste: bool = False
 
     @property
     def model_text(self) -> str:

@@ -71,10 +71,14 @@ def _worth_reading(piece: str) -> bool:
 
 def without_own_subjects(candidates: Sequence[MemoryCandidate], existing: Sequence[ExistingMemory],
                          read: Reader, bar: float,
-                         listed: frozenset[str] = frozenset()) -> list[MemoryCandidate]:
+                         listed: frozenset[str] = frozenset(),
+                         taste: tuple[Reader, float] | None = None) -> list[MemoryCandidate]:
     """``candidates`` without the statements they would add that ``read`` (the own-subject head) reads at
     ``bar`` or more as naming a subject of their own (see the module doc); ``listed``: keys of list items,
-    never read."""
+    never read. ``taste``: the noun-subject taste head and its bar (``core.extraction.taste_subject``,
+    session 32): a preference whose write adds that one statement alone, read at the bar or more as a
+    taste for a kind of thing ("<a genre> is honestly the best"), is a taste, not a remark, and stays; a
+    statement glued onto others is read as before."""
     live = {m.key: m.content for m in existing}
     adds: dict[int, list[str]] = {}
     for i, cand in enumerate(candidates):
@@ -85,4 +89,9 @@ def without_own_subjects(candidates: Sequence[MemoryCandidate], existing: Sequen
         if new:
             adds[i] = new
     texts = list(dict.fromkeys(p for new in adds.values() for p in new if _worth_reading(p)))
+    alone = [new[0] for i, new in adds.items()
+             if len(new) == 1 and candidates[i].memory_type is MemoryType.PREFERENCE and new[0] in texts]
+    if taste is not None and alone:
+        tastes = {p for p, q in zip(alone, taste[0](alone), strict=True) if q >= taste[1]}
+        texts = [p for p in texts if p not in tastes]
     return without_read(candidates, adds, texts, read, bar)
