@@ -50,6 +50,7 @@ from core.extraction.rules.judge_ledger import Ledger, type_of
 from core.extraction.rules.judge_pairs import Pairing
 from core.extraction.rules.judge_values import new_part, value_clauses, without_requests
 from core.extraction.rules.keys import content_slug
+from core.extraction.rules.new_value import tells_value
 from core.extraction.rules.refine import contained, without_past
 from core.extraction.rules.segment import has_cjk
 from core.extraction.rules.slots import is_known_slot, names_a_slot
@@ -349,8 +350,12 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
         return None
     if rest:  # ... unless a clause no candidate holds tells a change with a strong cue: the memory's value,
         sentence = tail = rest  # the side fact beside it keeps its own slot ("switch to km, i live in X now")
+    # session 32 (upd51): the new-value head's word, read once, only where the pair model is sure
+    # (``STRONG_P``); it stands for the words' checks of a told value (``new_value.NEW_VALUE_ON``)
+    told_value = not intent and p >= STRONG_P and not QUESTION.search(sentence) \
+        and tells_value(classifier, tail, memory.content)
     if (p < STATEMENT_P and not (p >= CUED_SUPERSEDE_P and STRONG_CUE.search(sentence))) \
-            or not (intent or UPDATE_CUE.search(sentence)) or QUESTION.search(sentence):
+            or not (intent or told_value or UPDATE_CUE.search(sentence)) or QUESTION.search(sentence):
         return None
     weak = not intent and weak_cue(tail, before, memory.content)  # the intent model stands for the cue
     corr = bool(CORRECTION.search(sentence))
@@ -358,7 +363,7 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
     if VALUE_CLAUSE_ON and not intent and not corr:  # the head's choice where the words chose no value clause
         content = rechoose(classifier, value_clauses(without_past(tail)), content, memory.content)
     content = content[:MAX_MEMORY_CONTENT_CHARS]
-    if len(content) < 2 or not (intent or tells_new_value(tail) or CORRECTION.search(sentence)):
+    if len(content) < 2 or not (intent or told_value or tells_new_value(tail) or CORRECTION.search(sentence)):
         return None  # "现在饿得发慌" tells no change of anything
     if memory.memory_type != MemoryType.CONSTRAINT.value and read_as_none(content, unkept) \
             and not own_strong_change(sentence, before, memory) \
@@ -373,11 +378,11 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
     # slot's type ("口味变了，喜欢清淡的" against "无辣不欢": no strong cue, read 0.81)
     slot_typed = not intent and of_type(classifier, content, memory)
     held = not intent and not slot_typed and held_state(classifier, content, memory, p, slot_same)
-    if not (intent or strong_change(tail, p, memory.content, before) or (ended and slot_typed)):
+    if not (intent or told_value or strong_change(tail, p, memory.content, before) or (ended and slot_typed)):
         return None
-    if weak and not (slot_typed or held):
+    if weak and not (slot_typed or held or told_value):
         return None
-    if not taken and not held and another_type(classifier, content, memory):
+    if not taken and not held and not told_value and another_type(classifier, content, memory):
         return None  # the memory classifier is sure it is a memory of another type: not this slot's value
     # a candidate of the message holding the new value under another slot (told in the sentence after the
     # cue: "quit X! doing Y full time now" kept Y as a project) is that value: written once, in the slot
