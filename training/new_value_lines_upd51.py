@@ -35,7 +35,7 @@ LINES: list[tuple[str, int, str, str]] = [
     ("arrangement", 1, "I take spanish classes at the community center", "the class is history, it's a tutor on zoom twice a week now"),
     ("arrangement", 1, "我在健身房请了私教", "私教课用完没续，现在每天跟着帕梅拉在客厅练"),
     # --- a move told by keys, boxes or a lease (1)
-    ("move", 1, "I live in Austin", "handed back the austin keys, we're unpacking boxes in Nashville now"),
+    ("move", 1, "my home is in Austin, east side", "handed back the austin keys, we're unpacking boxes in Nashville now"),
     ("move", 1, "home is Manchester for me", "lease in manchester ended and we signed one in Glasgow, keys on monday"),
     ("move", 1, "我住在南京", "南京那套房子退租了，新房钥匙在苏州拿到了"),
     ("move", 1, "我在武汉住了五年", "搬家公司昨天把东西都运到长沙了，新家还是一堆纸箱"),
@@ -43,7 +43,7 @@ LINES: list[tuple[str, int, str, str]] = [
     ("move", 1, "我住在天津", "天津的房子交还给房东了，现在每天从青岛的新家出门上班"),
     # --- a new thing told with no change word (1)
     ("thing", 1, "I use a Samsung Galaxy S21", "so I picked up an iphone 16, airdrop is kinda nice ngl"),
-    ("thing", 1, "my laptop is an old ThinkPad", "typing this on a macbook air I got last week, the battery is crazy"),
+    ("thing", 1, "I type on a battered old ThinkPad X220", "typing this on a macbook air I got last week, the battery is crazy"),
     ("thing", 1, "I drive a Mazda 3", "we got a hybrid rav4 over the weekend, so much room for the kids"),
     ("thing", 1, "我用的是华为 P40", "入了台小米 14，拍照真不错"),
     ("thing", 1, "我开一辆二手的 Polo", "上个月提了辆比亚迪，油钱省了一大半"),
@@ -74,7 +74,7 @@ LINES: list[tuple[str, int, str, str]] = [
     ("side", 0, "我是一名会计", "周末在朋友的奶茶店帮忙，赚点零花钱"),
     ("side", 0, "I work as a software engineer", "started selling my pottery on etsy on the side lol"),
     ("side", 0, "我在银行上班", "晚上跑跑网约车，补贴一下房贷"),
-    ("side", 0, "I'm a graphic designer", "taking a night class in welding just for fun"),
+    ("side", 0, "graphic design is my day job, mostly logos", "taking a night class in welding just for fun"),
     # --- look-alikes: someone else's move, job, pet, school (0)
     ("other", 0, "I live in Seattle", "my sister just moved to Denver for grad school"),
     ("other", 0, "我住在广州", "我哥搬去上海了，以后过年得去他那儿"),
@@ -83,13 +83,13 @@ LINES: list[tuple[str, int, str, str]] = [
     ("other", 0, "I study history", "my roommate switched to computer science"),
     ("other", 0, "我开的是大众朗逸", "我爸换了台理想 L7，坐着挺舒服"),
     # --- look-alikes: a one-time exception (0)
-    ("once", 0, "I'm vegetarian", "had a bite of my dad's steak at his birthday, just once, back to veggies"),
+    ("once", 0, "no meat for me, vegetarian since my teens", "had a bite of my dad's steak at his birthday, just once, back to veggies"),
     ("once", 0, "我每天骑车上班", "今天车胎爆了，只好打车去公司"),
-    ("once", 0, "I don't drink alcohol", "had one glass of champagne at my best friend's wedding"),
+    ("once", 0, "I stay off alcohol completely", "had one glass of champagne at my best friend's wedding"),
     ("once", 0, "我每天晚上十点睡", "昨晚追剧熬到两点，今天困死了"),
-    ("once", 0, "I work from home", "had to go into the office today for a meeting, ugh"),
+    ("once", 0, "my job is fully remote, home office in the spare room", "had to go into the office today for a meeting, ugh"),
     # --- look-alikes: a change only considered (0)
-    ("maybe", 0, "I live in Chicago", "thinking about moving to Phoenix someday, the winters here are brutal"),
+    ("maybe", 0, "Chicago has been home for a decade", "thinking about moving to Phoenix someday, the winters here are brutal"),
     ("maybe", 0, "我是小学老师", "在考虑明年要不要考公务员，还没决定"),
     ("maybe", 0, "I drive a Toyota Camry", "been eyeing the new ev models, maybe next year"),
     ("maybe", 0, "我在读生物", "有点想转去读计算机，但是还在犹豫"),
@@ -110,7 +110,7 @@ LINES: list[tuple[str, int, str, str]] = [
     ("end", 0, "I drive a Subaru", "totaled the subaru last week, I'm fine though"),
     ("end", 0, "我在超市当收银员", "超市关门了，我现在还在找工作"),
     # --- a detail of the same value (0)
-    ("detail", 0, "I live in Portland", "our apartment is right by the food carts, love it"),
+    ("detail", 0, "my apartment is in Portland, Oregon", "our apartment is right by the food carts, love it"),
     ("detail", 0, "我是程序员", "主要写后端，用 Go 比较多"),
     ("detail", 0, "I have a golden named Honey", "honey just turned 5, she still acts like a puppy"),
     ("detail", 0, "我在读法学", "这学期课特别多，刑法最难"),
