@@ -23,7 +23,10 @@ the memory's type (``of_type``). Then another memory stating the old value the s
 of the new value (``fresh_key``). Invariants: every replacement names the memory in ``supersedes``; two named
 slots (a catalogue slot, or a key another writer named: ``slots.names_a_slot``) never replace each other; a
 goal is never a fact's new value (``_STATES``); the requests glued to a value are cut only after everything is
-decided; the classifier is passed in.
+decided; the classifier is passed in. Since session 32 (upd51), where the pair model's supersede is at
+``STRONG_P`` or more, the new-value head (``new_value.tells_value``, ``NEW_VALUE_ON``) reading the tail as the
+memory's new value stands for the words' checks on the statement path (an update cue, a told new value, a
+strong change, a weak cue's type) and lifts the another-type veto; the gate's no-memory reading still holds.
 """
 
 from __future__ import annotations
