@@ -51,3 +51,28 @@ def test_the_head_is_never_read_under_strong_p(classifier: MemoryClassifier,
     memory = ExistingMemory("fact-job", "fact", "I'm a waiter at a pizza place")
     said = "these days i'm behind a desk doing payroll for a logistics firm"
     assert supersede(classifier, [], said, said, memory, STRONG_P - 0.1, "") is None
+
+
+def test_the_heads_word_speaks_for_facts_and_tastes_only(classifier: MemoryClassifier,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A goal's or a project's news is progress: the head is not asked for them, whatever it would read."""
+    from core.extraction.rules import judge_supersede
+
+    monkeypatch.setattr(judge_supersede, "tells_value", lambda *_: True)
+    said = "down four kilos since spring, the tailor took my suits in"
+    for kind, expected in (("goal", False), ("project", False), ("fact", True)):
+        memory = ExistingMemory(f"{kind}-x", kind, "I want to lose ten kilos this year")
+        out = supersede(classifier, [], said, said, memory, STRONG_P, "")
+        assert (out is not None) is expected, kind
+
+
+def test_the_value_is_the_clauses_the_head_reads(classifier: MemoryClassifier,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from core.extraction.rules import judge_supersede
+
+    monkeypatch.setattr(judge_supersede, "tells_value", lambda _c, text, _m: "scooter" in text)
+    got = judge_supersede.value_read(classifier, "gave the hatchback to my nephew, riding a scooter now, love it",
+                                     "I drive a hatchback")
+    assert got == "riding a scooter now"
+    monkeypatch.setattr(judge_supersede, "tells_value", lambda *_: False)
+    assert judge_supersede.value_read(classifier, "a b, c d", "x") == "a b, c d"
