@@ -71,8 +71,8 @@ def test_the_value_is_the_clauses_the_head_reads(classifier: MemoryClassifier,
     from core.extraction.rules import judge_supersede
 
     monkeypatch.setattr(judge_supersede, "tells_value", lambda _c, text, _m: "scooter" in text)
-    got = judge_supersede.value_read(classifier, "gave the hatchback to my nephew, riding a scooter now, love it",
-                                     "I drive a hatchback")
+    said = "gave the hatchback to my nephew, riding a scooter now, love it"
+    got = judge_supersede.value_read(classifier, said, "I drive a hatchback")
     assert got == "riding a scooter now"
     monkeypatch.setattr(judge_supersede, "tells_value", lambda *_: False)
     assert judge_supersede.value_read(classifier, "a b, c d", "x") == "a b, c d"
