@@ -33,8 +33,11 @@ from core.extraction.slot_reading import shipped_slot_reading
 from core.text.salient import salient_tokens
 
 NEW_VALUE_PATH = Path(__file__).resolve().parents[1] / "data" / "new_value.npz"
-NEW_VALUE_ON = True
-"""The statement path takes the head's word for a told new value (module doc). Set after measurement."""
+NEW_VALUE_ON = False
+"""The statement path takes the head's word for a told new value (module doc). Off: measured in session 32
+(arm B, RESULTS.md): dev_upd51 9 -> 10, pool_tune 287 -> 288, pool_check 235 (recall and query hit up), but
+dev_upd48 10 -> 9 (a roommate's job change read as the user's: "my roommate just quit nursing and became a
+realtor" replaced "i work as a nurse"); whose change it is the head does not read."""
 EXTRA = ("cos_memory", "shares_value", "stop", "slot_same")
 DIM = 2 * LOCAL_EMBEDDING_DIM + len(EXTRA)
 _SCALE = float(np.sqrt(LOCAL_EMBEDDING_DIM))

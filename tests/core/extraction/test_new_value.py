@@ -45,6 +45,10 @@ def test_the_statement_path_takes_the_heads_word_only_when_on(classifier: Memory
         assert out is not None and out[-1].supersedes == "fact-job" and "payroll" in out[-1].content
 
 
+def test_the_head_ships_off() -> None:
+    assert not new_value.NEW_VALUE_ON
+
+
 def test_the_head_is_never_read_under_strong_p(classifier: MemoryClassifier,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(new_value, "NEW_VALUE_ON", True)
