@@ -23,7 +23,10 @@ the memory's type (``of_type``). Then another memory stating the old value the s
 of the new value (``fresh_key``). Invariants: every replacement names the memory in ``supersedes``; two named
 slots (a catalogue slot, or a key another writer named: ``slots.names_a_slot``) never replace each other; a
 goal is never a fact's new value (``_STATES``); the requests glued to a value are cut only after everything is
-decided; the classifier is passed in.
+decided; the classifier is passed in. Since session 32 (upd51), where the pair model's supersede is at
+``STRONG_P`` or more, the new-value head (``new_value.tells_value``, ``NEW_VALUE_ON``) reading the tail as the
+memory's new value stands for the words' checks on the statement path (an update cue, a told new value, a
+strong change, a weak cue's type) and lifts the another-type veto; the gate's no-memory reading still holds.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ from core.extraction.rules.judge_ledger import Ledger, type_of
 from core.extraction.rules.judge_pairs import Pairing
 from core.extraction.rules.judge_values import new_part, value_clauses, without_requests
 from core.extraction.rules.keys import content_slug
+from core.extraction.rules.new_value import tells_value
 from core.extraction.rules.refine import contained, without_past
 from core.extraction.rules.segment import has_cjk
 from core.extraction.rules.slots import is_known_slot, names_a_slot
@@ -252,6 +256,29 @@ def own_strong_change(sentence: str, before: str, memory: ExistingMemory) -> boo
     return bool(cued) and shares_value(memory.content, sentence) > 0
 
 
+def gate_refuses(classifier: MemoryClassifier, content: str, sentence: str, before: str,
+                 memory: ExistingMemory, p: float, unkept: frozenset[str]) -> bool:
+    """The classifier gate read ``content`` as no memory (``read_as_none``) and neither the memory's own
+    value changed (``own_strong_change``) nor is the pair model sure of a fact's or taste's change whose
+    new value the memory classifier types as the slot's (``SURE_VALUE_ON``); never for a rule."""
+    return memory.memory_type != MemoryType.CONSTRAINT.value and read_as_none(content, unkept) \
+        and not own_strong_change(sentence, before, memory) \
+        and not (SURE_VALUE_ON and p >= SURE_P and type_of(memory) in _STATES
+                 and of_type(classifier, content, memory))
+
+
+def value_read(classifier: MemoryClassifier, tail: str, memory: str) -> str:
+    """The clauses of ``tail`` (``value_clauses`` of it without the past it recounts) the new-value head
+    reads as ``memory``'s new value, joined in their order; ``tail`` whole when none or one is."""
+    clauses = value_clauses(without_past(tail))
+    if len(clauses) < 2:
+        return tail.strip()
+    chosen = [c for c in clauses if tells_value(classifier, c, memory)]
+    if not chosen:
+        return tail.strip()
+    return ("，" if has_cjk(tail) else ", ").join(c.strip() for c in chosen)
+
+
 def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence: str, tail: str,
               memory: ExistingMemory, p: float, before: str = "",
               intent: bool = False, ended: bool = False,
@@ -350,7 +377,16 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
     if rest:  # ... unless a clause no candidate holds tells a change with a strong cue: the memory's value,
         sentence = tail = rest  # the side fact beside it keeps its own slot ("switch to km, i live in X now")
     if (p < STATEMENT_P and not (p >= CUED_SUPERSEDE_P and STRONG_CUE.search(sentence))) \
-            or not (intent or UPDATE_CUE.search(sentence)) or QUESTION.search(sentence):
+            or QUESTION.search(sentence):
+        return None
+    # session 32 (upd51): the new-value head's word, only where the pair model is sure (``STRONG_P``), for a
+    # fact or a taste (a goal's or a project's news is progress): where the words' checks refuse the value,
+    # a statement the head reads as the memory's new value is written whole (no clause of it marked by the
+    # words), the gate's no-memory reading still holding (``new_value.NEW_VALUE_ON``)
+    told_value = not intent and p >= STRONG_P and type_of(memory) in _STATES \
+        and tells_value(classifier, tail, memory.content)
+    by_words = intent or bool(UPDATE_CUE.search(sentence))
+    if not (by_words or told_value):
         return None
     weak = not intent and weak_cue(tail, before, memory.content)  # the intent model stands for the cue
     corr = bool(CORRECTION.search(sentence))
@@ -358,12 +394,9 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
     if VALUE_CLAUSE_ON and not intent and not corr:  # the head's choice where the words chose no value clause
         content = rechoose(classifier, value_clauses(without_past(tail)), content, memory.content)
     content = content[:MAX_MEMORY_CONTENT_CHARS]
-    if len(content) < 2 or not (intent or tells_new_value(tail) or CORRECTION.search(sentence)):
-        return None  # "现在饿得发慌" tells no change of anything
-    if memory.memory_type != MemoryType.CONSTRAINT.value and read_as_none(content, unkept) \
-            and not own_strong_change(sentence, before, memory) \
-            and not (SURE_VALUE_ON and p >= SURE_P and type_of(memory) in _STATES
-                     and of_type(classifier, content, memory)):
+    words = by_words and len(content) >= 2 and bool(intent or tells_new_value(tail) or corr)
+    # ^ else "现在饿得发慌" tells no change of anything
+    if words and gate_refuses(classifier, content, sentence, before, memory, p, unkept):
         return None  # the gate read it as no memory (a mood, the day's news, thanks): no memory's new
         # value, unless the pair model is sure of the change and the memory classifier reads the new value
         # as a memory of the slot's type (the precision model's drop was the gate's only word against it), a
@@ -371,14 +404,20 @@ def supersede(classifier: MemoryClassifier, out: list[MemoryCandidate], sentence
     # the new value is told: a strong change (cue words, or a supersede sure enough), or, on the models'
     # word, a supersede at the statement's bar whose new part the memory classifier sees as a memory of the
     # slot's type ("口味变了，喜欢清淡的" against "无辣不欢": no strong cue, read 0.81)
-    slot_typed = not intent and of_type(classifier, content, memory)
-    held = not intent and not slot_typed and held_state(classifier, content, memory, p, slot_same)
-    if not (intent or strong_change(tail, p, memory.content, before) or (ended and slot_typed)):
-        return None
-    if weak and not (slot_typed or held):
-        return None
-    if not taken and not held and another_type(classifier, content, memory):
-        return None  # the memory classifier is sure it is a memory of another type: not this slot's value
+    slot_typed = words and not intent and of_type(classifier, content, memory)
+    held = words and not intent and not slot_typed and held_state(classifier, content, memory, p, slot_same)
+    if words and not (intent or strong_change(tail, p, memory.content, before) or (ended and slot_typed)):
+        words = False
+    if words and weak and not (slot_typed or held):
+        words = False
+    if words and not taken and not held and another_type(classifier, content, memory):
+        words = False  # the memory classifier is sure it is a memory of another type: not this slot's value
+    if not words:
+        if not told_value:
+            return None
+        content = value_read(classifier, tail, memory.content)[:MAX_MEMORY_CONTENT_CHARS]
+        if len(content) < 2 or gate_refuses(classifier, content, sentence, before, memory, p, unkept):
+            return None
     # a candidate of the message holding the new value under another slot (told in the sentence after the
     # cue: "quit X! doing Y full time now" kept Y as a project) is that value: written once, in the slot
     same = [k for k, c in enumerate(out) if c.op is CandidateOp.UPSERT and c.supersedes is None
