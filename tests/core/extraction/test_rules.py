@@ -388,13 +388,17 @@ def test_a_coalesced_burst_keeps_only_the_latest_value() -> None:
      "(" * 10000 + "x" + ")" * 10000, "以后回答" * 6000, "今天" + "3" * 9000 + "度"],
 )
 def test_pathological_input_is_processed_quickly(text: str) -> None:
+    """A guard against catastrophic regex backtracking, not a speed figure (that is
+    ``bench.bench_extractor_cpu``'s): the bound is on this process's CPU time, so a loaded machine's
+    waiting does not count, and it is far above a linear pass yet far below a super-linear one."""
     import time
 
     extractor = RulesExtractor()
-    started = time.perf_counter()
     data = ExtractionInput(text)
+    extractor.extract(data)  # the models load and warm once, outside the measured pass
+    started = time.process_time()
     extractor.refine(data, extractor.extract(data))
-    assert time.perf_counter() - started < 3.0
+    assert time.process_time() - started < 5.0
 
 
 _PIECES = [*"我你在做喜欢以后提醒明天住是的了吗", *"，。！？：、~ \n😂🐱()「」abcIim'.,?!:-0123456789",
