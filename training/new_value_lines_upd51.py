@@ -51,7 +51,7 @@ LINES: list[tuple[str, int, str, str]] = [
     ("thing", 1, "我的手机是 iPhone 11", "got myself a 一加 12 last week, 充电好快"),
     # --- a job told by what the days are like now (1)
     ("job", 1, "I'm a cashier at a grocery store", "these days i spend my shifts answering phones at a dentist's front desk"),
-    ("job", 1, "I work as a bartender", "i'm writing insurance claims at an office now, no more late nights"),
+    ("job", 1, "bartending is my job", "i'm writing insurance claims at an office now, no more late nights"),
     ("job", 1, "我在餐厅当服务员", "现在每天坐办公室做行政，周末双休"),
     ("job", 1, "我是一名出租车司机", "如今在物流公司做调度，不用整天开车了"),
     ("job", 1, "I teach yoga at a studio", "my days are spreadsheets at a bank now lol, yoga is just for me"),
