@@ -31,8 +31,7 @@ the head (``gate_rescue.dated_changes``); off: every unit as before (a ``past`` 
 DATED_CHANGE_BAR = 0.70
 """A dated sentence is a lasting change at this probability or more (the trainer's bar calibrated out of fold:
 the lowest 0.05 step at which at most 5 % of the hand-written day's-news lines read at or over it: 3 of 66;
-the weights'
-``calibrated_bar``)."""
+the weights' ``calibrated_bar``)."""
 DATED_CHANGE_KEEP = 0.50
 """The classifier's p(keep) a unit the head reads as a lasting change needs (instead of ``RESCUE_KEEP``)."""
 
