@@ -102,11 +102,13 @@ INTENT_LEAN = 0.6  # P(retraction) at which a sentence the standing model calls 
 REST_KEEP = 0.5  # the clauses a partial retraction keeps must be a memory alone (classifier p_keep)
 # Session 32 (helper edge51), the keep-clause head (``core.extraction.retraction_keep``): with it, a
 # clause of a retraction sentence (not cued) lets something stay when the head reads it at its calibrated
-# bar ``keep`` (0.55) and follows the sentence's first withdrawing clause ("X那些别存，工作那个无所谓"; the
-# sentence after the retraction likewise, "... the Y part is ok"), and a clause the word list ``_KEEP``
-# calls a keep is none when the head reads it under its calibrated bar ``veto`` (0.45; ``KEEP_VETO`` when the
-# weights hold none) ("wait can u not keep the X thing"). Off: the word list alone decides.
+# bar ``keep`` (0.60 in the shipped weights; ``KEEP_BAR`` when they hold none) and follows the sentence's
+# first withdrawing clause ("X那些别存，工作那个无所谓"; the sentence after the retraction likewise, "... the
+# Y part is ok"), and a clause the word list ``_KEEP`` calls a keep is none when the head reads it under its
+# calibrated bar ``veto`` (0.40 in the shipped weights; ``KEEP_VETO`` when they hold none) ("wait can u not
+# keep the X thing"). Off: the word list alone decides.
 KEEP_HEAD_ON = True
+KEEP_BAR = 0.6
 KEEP_VETO = 0.45
 
 # a memory's clause boundaries beyond punctuation: "... and i ...", "... so i ...", "因为", "所以"
@@ -390,7 +392,7 @@ class RetractionResolver:
             return {}
         probs = self.keep_head.predict_proba(self.classifier.embed(texts))
         p = dict(zip(texts, (float(q) for q in probs), strict=True))
-        bar = self.keep_head.head.bars.get("keep", 0.6)
+        bar = self.keep_head.head.bars.get("keep", KEEP_BAR)
         veto = self.keep_head.head.bars.get("veto", KEEP_VETO)
         first = next((k for k, q in enumerate(parts) if cued(q) or not _KEEP.search(q)), len(parts))
         out: dict[str, bool] = {}
